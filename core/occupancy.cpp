@@ -1,0 +1,330 @@
+#include "core/occupancy.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace occx {
+
+namespace {
+
+std::int64_t divUp(std::int64_t x, std::int64_t y) { return (x + y - 1) / y; }
+std::int64_t roundUp(std::int64_t x, std::int64_t y) { return divUp(x, y) * y; }
+
+std::string num(std::int64_t v) { return std::to_string(v); }
+std::string lim(int v) { return v == kUnlimited ? std::string("unlimited") : std::to_string(v); }
+std::string bytes(std::int64_t v) {
+  if (v >= 1024 && v % 1024 == 0) return std::to_string(v) + " B (" + std::to_string(v / 1024) + " KB)";
+  return std::to_string(v) + " B";
+}
+
+// Register limit per SM, following cuda_occupancy.h's cudaOccMaxBlocksPerSMRegsLimit with
+// partitioned global caching off (the default for every function).
+struct RegisterLimit {
+  int per_warp = 0;
+  int per_block = 0;
+  int assumed_per_block = 0;  // warps rounded up to the granularity (the hardware check)
+  int warps_per_granule = 0;
+  int blocks = 0;
+  bool over_block_limit = false;
+};
+
+RegisterLimit registerLimit(const ArchLimits& a, int regs, int warps_per_block, int granularity) {
+  RegisterLimit r;
+  r.per_warp = static_cast<int>(roundUp(std::int64_t{regs} * a.warp_size, a.register_allocation_unit));
+  r.per_block = r.per_warp * warps_per_block;
+  r.assumed_per_block = r.per_warp * static_cast<int>(roundUp(warps_per_block, granularity));
+  if (r.assumed_per_block > a.max_registers_per_block || r.per_block > a.max_registers_per_block) {
+    r.over_block_limit = true;
+    r.blocks = 0;
+  } else if (r.per_warp > 0) {
+    r.warps_per_granule = (a.registers_per_sm / granularity) / r.per_warp;
+    r.blocks = r.warps_per_granule * granularity / warps_per_block;
+  } else {
+    r.blocks = kUnlimited;
+  }
+  return r;
+}
+
+}  // namespace
+
+std::string limiterNames(unsigned limiters) {
+  static const std::pair<unsigned, const char*> kNames[] = {
+      {kLimitWarps, "warps"}, {kLimitRegisters, "registers"}, {kLimitSharedMemory, "shared memory"},
+      {kLimitBlocks, "blocks"}, {kLimitBarriers, "barriers"}};
+  std::string out;
+  for (const auto& [bit, name] : kNames) {
+    if (limiters & bit) {
+      if (!out.empty()) out += ", ";
+      out += name;
+    }
+  }
+  return out.empty() ? "none" : out;
+}
+
+std::int64_t sharedMemoryConfigForBlock(const ArchLimits& a, int carveout_percent, std::int64_t allocated) {
+  const auto& sizes = a.shared_memory_carveout_kb;
+  if (sizes.empty()) return a.shared_memory_per_sm;  // fixed (CC < 7.0)
+  auto alignUp = [&](std::int64_t want) -> std::int64_t {
+    for (int kb : sizes) {
+      std::int64_t s = std::int64_t{kb} * 1024;
+      if (want <= s) return s;
+    }
+    return -1;
+  };
+  std::int64_t preference =
+      carveout_percent < 0 ? a.shared_memory_per_sm : std::int64_t{carveout_percent} * a.shared_memory_per_sm / 100;
+  std::int64_t preferred = alignUp(preference);
+  if (preferred >= allocated) return preferred;
+  std::int64_t fit = alignUp(allocated);
+  return fit < 0 ? a.shared_memory_per_sm : fit;
+}
+
+Expected<OccupancyResult> computeOccupancy(const ArchLimits& a, const OccupancyInput& in, bool with_derivation) {
+  if (in.threads_per_block < 0) {
+    return Error{"threads per block " + num(in.threads_per_block) + " is negative: allowed 1 … " + num(a.max_threads_per_block)};
+  }
+  if (in.registers_per_thread < 0) {
+    return Error{"registers per thread " + num(in.registers_per_thread) + " is negative: allowed 0 … " + num(a.max_registers_per_thread)};
+  }
+  if (in.static_smem_bytes < 0 || in.dynamic_smem_bytes < 0) {
+    return Error{"shared memory per block " + num(in.static_smem_bytes < 0 ? in.static_smem_bytes : in.dynamic_smem_bytes) +
+                 " bytes is negative: allowed 0 … " + num(a.shared_memory_per_block_optin)};
+  }
+  if (in.carveout_percent < -1 || in.carveout_percent > 100) {
+    return Error{"carveout preference " + num(in.carveout_percent) + " is out of range: allowed -1 (default) or 0 … 100 percent"};
+  }
+  if (in.block_barriers < 0) {
+    return Error{"block barriers " + num(in.block_barriers) + " is negative: allowed 0 … 16"};
+  }
+  if (in.grid_blocks < 0 || in.sm_count < 0) {
+    return Error{"grid blocks / SM count must not be negative (got " + num(in.grid_blocks) + " / " + num(in.sm_count) + ")"};
+  }
+
+  OccupancyResult r;
+  r.max_warps_per_sm = a.max_warps_per_sm;
+  std::vector<DerivationStep>* steps = with_derivation ? &r.derivation : nullptr;
+  auto step = [&](const char* topic, std::string text) {
+    if (steps) steps->push_back({topic, std::move(text)});
+  };
+  auto cannot = [&](std::string why) {
+    if (r.cannot_launch_reason.empty()) r.cannot_launch_reason = std::move(why);
+  };
+
+  const int threads = in.threads_per_block;
+  const int regs = in.registers_per_thread;
+  r.warps_per_block = static_cast<int>(divUp(threads, a.warp_size));
+
+  if (threads == 0) {
+    r.cannot_launch_reason = "a block of 0 threads cannot launch: allowed 1 … " + num(a.max_threads_per_block) + " threads per block";
+    r.limiters = kLimitWarps;
+    step("Result", "Cannot launch: " + r.cannot_launch_reason + ".");
+    return r;
+  }
+
+  // 1. Warps.
+  if (threads > a.max_threads_per_block) {
+    r.block_limit_warps = 0;
+    cannot(num(threads) + " threads per block is over the limit of " + num(a.max_threads_per_block));
+    step("Warps", num(threads) + " threads per block exceeds the maximum of " + num(a.max_threads_per_block) + ": no block fits.");
+  } else {
+    r.block_limit_warps = a.max_warps_per_sm / r.warps_per_block;
+    step("Warps", num(threads) + " threads per block = ceil(" + num(threads) + " / " + num(a.warp_size) + ") = " +
+                      num(r.warps_per_block) + " warps per block. The SM holds " + num(a.max_warps_per_sm) +
+                      " warps: floor(" + num(a.max_warps_per_sm) + " / " + num(r.warps_per_block) + ") = " +
+                      num(r.block_limit_warps) + " blocks per SM.");
+  }
+
+  // 2. Blocks.
+  r.block_limit_blocks = a.max_blocks_per_sm;
+  step("Blocks", "Compute capability " + a.cc.str() + " keeps at most " + num(a.max_blocks_per_sm) + " resident blocks per SM.");
+
+  // 3. Registers.
+  if (regs > a.max_registers_per_thread) {
+    r.block_limit_registers = 0;
+    RegisterLimit rl = registerLimit(a, regs, r.warps_per_block, a.warp_allocation_granularity);
+    r.registers_per_warp_allocated = rl.per_warp;
+    r.registers_per_block_allocated = rl.per_block;
+    cannot(num(regs) + " registers per thread is over the limit of " + num(a.max_registers_per_thread));
+    step("Registers", num(regs) + " registers per thread exceeds the maximum of " + num(a.max_registers_per_thread) + ": the kernel cannot launch.");
+  } else {
+    RegisterLimit rl = registerLimit(a, regs, r.warps_per_block, a.warp_allocation_granularity);
+    // CC 6.0 (2 sub-partitions): cuda_occupancy.h also checks the register file as if it had 4,
+    // and reports no block when that check fails.
+    if (a.cc == ComputeCapability{6, 0} && rl.blocks != 0 && rl.blocks != kUnlimited &&
+        registerLimit(a, regs, r.warps_per_block, 4).blocks == 0) {
+      rl.blocks = 0;
+    }
+    r.registers_per_warp_allocated = rl.per_warp;
+    r.registers_per_block_allocated = rl.per_block;
+    r.block_limit_registers = rl.blocks;
+    if (regs == 0) {
+      step("Registers", "0 registers per thread: registers do not limit resident blocks.");
+    } else {
+      std::string t = num(regs) + " registers × " + num(a.warp_size) + " threads = " + num(std::int64_t{regs} * a.warp_size) +
+                      " per warp, rounded up to the " + num(a.register_allocation_unit) + "-register allocation unit → " +
+                      num(rl.per_warp) + " per warp; × " + num(r.warps_per_block) + " warps = " + num(rl.per_block) +
+                      " registers per block.";
+      if (rl.over_block_limit) {
+        t += " That is over the " + num(a.max_registers_per_block) + " registers a block may use" +
+             (rl.assumed_per_block != rl.per_block ? " (counted with warps rounded up to " + num(a.warp_allocation_granularity) +
+                                                         ": " + num(rl.assumed_per_block) + ")"
+                                                   : std::string()) +
+             ": the kernel cannot launch with this block size.";
+        cannot(num(rl.per_block > a.max_registers_per_block ? rl.per_block : rl.assumed_per_block) +
+               " registers per block is over the limit of " + num(a.max_registers_per_block));
+      } else {
+        int perPartition = a.registers_per_sm / a.warp_allocation_granularity;
+        t += " The register file of " + num(a.registers_per_sm) + " is split into " + num(a.warp_allocation_granularity) +
+             " sub-partitions of " + num(perPartition) + ": floor(" + num(perPartition) + " / " + num(rl.per_warp) + ") = " +
+             num(rl.warps_per_granule) + " warps each, " + num(rl.warps_per_granule * a.warp_allocation_granularity) +
+             " warps per SM; floor(" + num(rl.warps_per_granule * a.warp_allocation_granularity) + " / " +
+             num(r.warps_per_block) + ") = " + num(rl.blocks) + " blocks per SM.";
+      }
+      step("Registers", t);
+    }
+  }
+
+  // 4. Shared memory.
+  const std::int64_t reserved = a.reserved_shared_memory_per_block;
+  const std::int64_t requested = in.static_smem_bytes + in.dynamic_smem_bytes;
+  r.shared_memory_per_block_allocated = roundUp(requested + reserved, a.shared_memory_allocation_unit);
+  {
+    std::string t = "Shared memory per block: " + num(in.static_smem_bytes) + " static + " + num(in.dynamic_smem_bytes) + " dynamic";
+    if (reserved > 0) t += " + " + num(reserved) + " reserved by the runtime";
+    t += " = " + num(requested + reserved) + " B, rounded up to the " + num(a.shared_memory_allocation_unit) + " B unit → " +
+         bytes(r.shared_memory_per_block_allocated) + ".";
+    if (in.static_smem_bytes > a.shared_memory_per_block) {
+      r.block_limit_shared_memory = 0;
+      cannot("static shared memory " + num(in.static_smem_bytes) + " B is over the " + num(a.shared_memory_per_block) +
+             " B static limit (more is possible only as dynamic shared memory)");
+      t += " Static shared memory is limited to " + bytes(a.shared_memory_per_block) + ": the kernel cannot launch.";
+    } else if (requested > a.shared_memory_per_block_optin) {
+      r.block_limit_shared_memory = 0;
+      cannot("shared memory per block " + num(requested) + " B is over the opt-in maximum of " +
+             num(a.shared_memory_per_block_optin) + " B");
+      t += " That is over the opt-in maximum of " + bytes(a.shared_memory_per_block_optin) + " per block: the kernel cannot launch.";
+    } else {
+      r.shared_memory_per_sm_config = sharedMemoryConfigForBlock(a, in.carveout_percent, r.shared_memory_per_block_allocated);
+      r.block_limit_shared_memory = r.shared_memory_per_block_allocated > 0
+                                        ? static_cast<int>(r.shared_memory_per_sm_config / r.shared_memory_per_block_allocated)
+                                        : kUnlimited;
+      if (a.shared_memory_carveout_kb.empty()) {
+        t += " The SM has a fixed " + bytes(a.shared_memory_per_sm) + ".";
+      } else {
+        t += " Carveout preference " + (in.carveout_percent < 0 ? std::string("default (largest)") : num(in.carveout_percent) + "%") +
+             ": the runtime configures the SM with " + bytes(r.shared_memory_per_sm_config) + " (allowed sizes:";
+        for (int kb : a.shared_memory_carveout_kb) t += " " + num(kb);
+        t += " KB).";
+      }
+      if (r.shared_memory_per_block_allocated > 0) {
+        t += " floor(" + num(r.shared_memory_per_sm_config) + " / " + num(r.shared_memory_per_block_allocated) + ") = " +
+             num(r.block_limit_shared_memory) + " blocks per SM.";
+      } else {
+        t += " No shared memory: it does not limit resident blocks.";
+      }
+    }
+    step("Shared memory", t);
+  }
+
+  // 5. Combine.
+  int ctaLimit = std::min({r.block_limit_registers, r.block_limit_shared_memory, r.block_limit_warps, r.block_limit_blocks});
+  unsigned limiters = 0;
+  if (ctaLimit == r.block_limit_warps) limiters |= kLimitWarps;
+  if (ctaLimit == r.block_limit_registers) limiters |= kLimitRegisters;
+  if (ctaLimit == r.block_limit_shared_memory) limiters |= kLimitSharedMemory;
+  if (ctaLimit == r.block_limit_blocks) limiters |= kLimitBlocks;
+  // 6. Barriers: counted from CC 9.0 on (cuda_occupancy.h), after the other limits.
+  if (a.cc.major >= 9 && in.block_barriers > 0) {
+    r.block_limit_barriers = a.block_barriers_per_sm / in.block_barriers;
+    ctaLimit = std::min(ctaLimit, r.block_limit_barriers);
+    if (ctaLimit == r.block_limit_barriers) limiters |= kLimitBarriers;
+    step("Barriers", num(in.block_barriers) + " barrier(s) per block; the SM has " + num(a.block_barriers_per_sm) +
+                         ": floor(" + num(a.block_barriers_per_sm) + " / " + num(in.block_barriers) + ") = " +
+                         num(r.block_limit_barriers) + " blocks per SM.");
+  } else {
+    r.block_limit_barriers = kUnlimited;
+  }
+  r.limiters = limiters;
+  r.active_blocks_per_sm = ctaLimit;
+  r.can_launch = ctaLimit > 0;
+  if (!r.can_launch && r.cannot_launch_reason.empty()) cannot("no block fits on an SM");
+  r.active_warps_per_sm = ctaLimit * r.warps_per_block;
+  r.active_threads_per_sm = ctaLimit * threads;
+  r.occupancy = static_cast<double>(r.active_warps_per_sm) / a.max_warps_per_sm;
+  r.registers_used_per_sm = (r.block_limit_registers == kUnlimited ? 0 : ctaLimit * r.registers_per_block_allocated);
+  r.shared_memory_used_per_sm = std::int64_t{ctaLimit} * r.shared_memory_per_block_allocated;
+  if (in.sm_count > 0) {
+    r.max_active_blocks_gpu = std::int64_t{ctaLimit} * in.sm_count;
+    if (in.grid_blocks > 0 && r.max_active_blocks_gpu > 0) {
+      r.waves = static_cast<double>(in.grid_blocks) / static_cast<double>(r.max_active_blocks_gpu);
+    }
+  }
+  if (steps) {
+    if (r.can_launch) {
+      char pct[32];
+      std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * r.occupancy);
+      std::string t = "Active blocks per SM = min(warps " + lim(r.block_limit_warps) + ", blocks " + lim(r.block_limit_blocks) +
+                      ", registers " + lim(r.block_limit_registers) + ", shared memory " + lim(r.block_limit_shared_memory) +
+                      (r.block_limit_barriers != kUnlimited ? ", barriers " + lim(r.block_limit_barriers) : std::string()) +
+                      ") = " + num(ctaLimit) + ", limited by " + limiterNames(limiters) + ". " + num(ctaLimit) + " × " +
+                      num(r.warps_per_block) + " warps = " + num(r.active_warps_per_sm) + " active warps of " +
+                      num(a.max_warps_per_sm) + ": theoretical occupancy " + pct + ".";
+      if (r.max_active_blocks_gpu > 0) {
+        t += " On " + num(in.sm_count) + " SMs: " + num(r.max_active_blocks_gpu) + " blocks at once";
+        if (in.grid_blocks > 0) {
+          char w[32];
+          std::snprintf(w, sizeof w, "%.2f", r.waves);
+          t += "; a grid of " + num(in.grid_blocks) + " blocks runs in " + w + " waves";
+        }
+        t += ".";
+      }
+      step("Result", t);
+    } else {
+      step("Result", "Cannot launch: " + r.cannot_launch_reason + ".");
+    }
+  }
+  return r;
+}
+
+namespace {
+template <class Setter>
+std::vector<CurvePoint> sweep(const ArchLimits& a, OccupancyInput in, std::int64_t from, std::int64_t to,
+                              std::int64_t stepSize, Setter set) {
+  std::vector<CurvePoint> out;
+  if (stepSize <= 0 || to < from) return out;
+  out.reserve(static_cast<std::size_t>((to - from) / stepSize + 1));
+  for (std::int64_t x = from; x <= to; x += stepSize) {
+    set(in, x);
+    CurvePoint p;
+    p.x = x;
+    auto r = computeOccupancy(a, in, false);
+    if (r) {
+      p.active_blocks_per_sm = r->active_blocks_per_sm;
+      p.active_warps_per_sm = r->active_warps_per_sm;
+      p.occupancy = r->occupancy;
+      p.limiters = r->limiters;
+    }
+    out.push_back(p);
+  }
+  return out;
+}
+}  // namespace
+
+std::vector<CurvePoint> sweepBlockSize(const ArchLimits& a, const OccupancyInput& in) {
+  return sweep(a, in, a.warp_size, a.max_threads_per_block, a.warp_size,
+               [](OccupancyInput& i, std::int64_t x) { i.threads_per_block = static_cast<int>(x); });
+}
+
+std::vector<CurvePoint> sweepRegisters(const ArchLimits& a, const OccupancyInput& in) {
+  return sweep(a, in, 1, a.max_registers_per_thread, 1,
+               [](OccupancyInput& i, std::int64_t x) { i.registers_per_thread = static_cast<int>(x); });
+}
+
+std::vector<CurvePoint> sweepSharedMemory(const ArchLimits& a, const OccupancyInput& in) {
+  const std::int64_t base = std::max<std::int64_t>(0, in.static_smem_bytes);
+  const std::int64_t unit = a.shared_memory_allocation_unit;
+  return sweep(a, in, roundUp(base, unit), a.shared_memory_per_block_optin, unit,
+               [base](OccupancyInput& i, std::int64_t x) { i.dynamic_smem_bytes = x - base; });
+}
+
+}  // namespace occx
