@@ -26,7 +26,9 @@ Expected<std::size_t> writeFileAtomically(const std::string& path, std::string_v
   fs::path target(path);
   fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
   std::random_device rd;
-  std::string tmp = (dir / ("." + target.filename().string() + ".tmp-" + std::to_string(rd()))).string();
+  std::string tmpName(".");
+  tmpName.append(target.filename().string()).append(".tmp-").append(std::to_string(rd()));
+  std::string tmp = (dir / tmpName).string();
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) return Error{"cannot write '" + path + "': " + why(errno)};
   const char* p = content.data();

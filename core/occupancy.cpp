@@ -226,24 +226,26 @@ Expected<OccupancyResult> computeOccupancy(const ArchLimits& a, const OccupancyI
     step("Shared memory", t);
   }
 
-  // 5. Combine.
-  int ctaLimit = std::min({r.block_limit_registers, r.block_limit_shared_memory, r.block_limit_warps, r.block_limit_blocks});
-  unsigned limiters = 0;
-  if (ctaLimit == r.block_limit_warps) limiters |= kLimitWarps;
-  if (ctaLimit == r.block_limit_registers) limiters |= kLimitRegisters;
-  if (ctaLimit == r.block_limit_shared_memory) limiters |= kLimitSharedMemory;
-  if (ctaLimit == r.block_limit_blocks) limiters |= kLimitBlocks;
-  // 6. Barriers: counted from CC 9.0 on (cuda_occupancy.h), after the other limits.
+  // 5. Combine: active blocks = the smallest limit. Barriers count from CC 9.0 on (cuda_occupancy.h).
   if (a.cc.major >= 9 && in.block_barriers > 0) {
     r.block_limit_barriers = a.block_barriers_per_sm / in.block_barriers;
-    ctaLimit = std::min(ctaLimit, r.block_limit_barriers);
-    if (ctaLimit == r.block_limit_barriers) limiters |= kLimitBarriers;
     step("Barriers", num(in.block_barriers) + " barrier(s) per block; the SM has " + num(a.block_barriers_per_sm) +
                          ": floor(" + num(a.block_barriers_per_sm) + " / " + num(in.block_barriers) + ") = " +
                          num(r.block_limit_barriers) + " blocks per SM.");
   } else {
     r.block_limit_barriers = kUnlimited;
   }
+  const int ctaLimit = std::min({r.block_limit_registers, r.block_limit_shared_memory, r.block_limit_warps,
+                                 r.block_limit_blocks, r.block_limit_barriers});
+  // Limiters: every resource whose limit equals the result. (cuda_occupancy.h sets the flags of the
+  // other resources before it applies the barrier limit and keeps them when barriers lower the
+  // result further; we flag only the resources that actually bind — tested on its own.)
+  unsigned limiters = 0;
+  if (ctaLimit == r.block_limit_warps) limiters |= kLimitWarps;
+  if (ctaLimit == r.block_limit_registers) limiters |= kLimitRegisters;
+  if (ctaLimit == r.block_limit_shared_memory) limiters |= kLimitSharedMemory;
+  if (ctaLimit == r.block_limit_blocks) limiters |= kLimitBlocks;
+  if (ctaLimit == r.block_limit_barriers) limiters |= kLimitBarriers;
   r.limiters = limiters;
   r.active_blocks_per_sm = ctaLimit;
   r.can_launch = ctaLimit > 0;
