@@ -79,12 +79,124 @@ std::int64_t sharedMemoryConfigForBlock(const ArchLimits& a, int carveout_percen
   return fit < 0 ? a.shared_memory_per_sm : fit;
 }
 
+namespace {
+
+// The derivation: the same arithmetic as computeOccupancy, in words, built from its result.
+std::vector<DerivationStep> explain(const ArchLimits& a, const OccupancyInput& in, const OccupancyResult& r) {
+  std::vector<DerivationStep> steps;
+  auto step = [&](const char* topic, std::string text) { steps.push_back({topic, std::move(text)}); };
+  const int threads = in.threads_per_block;
+  const int regs = in.registers_per_thread;
+  if (threads == 0) {
+    step("Result", "Cannot launch: " + r.cannot_launch_reason + ".");
+    return steps;
+  }
+  if (threads > a.max_threads_per_block) {
+    step("Warps", num(threads) + " threads per block exceeds the maximum of " + num(a.max_threads_per_block) + ": no block fits.");
+  } else {
+    step("Warps", num(threads) + " threads per block = ceil(" + num(threads) + " / " + num(a.warp_size) + ") = " +
+                      num(r.warps_per_block) + " warps per block. The SM holds " + num(a.max_warps_per_sm) +
+                      " warps: floor(" + num(a.max_warps_per_sm) + " / " + num(r.warps_per_block) + ") = " +
+                      num(r.block_limit_warps) + " blocks per SM.");
+  }
+  step("Blocks", "Compute capability " + a.cc.str() + " keeps at most " + num(a.max_blocks_per_sm) + " resident blocks per SM.");
+
+  if (regs > a.max_registers_per_thread) {
+    step("Registers", num(regs) + " registers per thread exceeds the maximum of " + num(a.max_registers_per_thread) +
+                          ": the kernel cannot launch.");
+  } else if (regs == 0) {
+    step("Registers", "0 registers per thread: registers do not limit resident blocks.");
+  } else {
+    RegisterLimit rl = registerLimit(a, regs, r.warps_per_block, a.warp_allocation_granularity);
+    std::string t = num(regs) + " registers × " + num(a.warp_size) + " threads = " + num(std::int64_t{regs} * a.warp_size) +
+                    " per warp, rounded up to the " + num(a.register_allocation_unit) + "-register allocation unit → " +
+                    num(rl.per_warp) + " per warp; × " + num(r.warps_per_block) + " warps = " + num(rl.per_block) +
+                    " registers per block.";
+    if (rl.over_block_limit) {
+      t += " That is over the " + num(a.max_registers_per_block) + " registers a block may use";
+      if (rl.assumed_per_block != rl.per_block) {
+        t += " (counted with warps rounded up to " + num(a.warp_allocation_granularity) + ": " + num(rl.assumed_per_block) + ")";
+      }
+      t += ": the kernel cannot launch with this block size.";
+    } else {
+      const int perPartition = a.registers_per_sm / a.warp_allocation_granularity;
+      const int warpsPerSm = rl.warps_per_granule * a.warp_allocation_granularity;
+      t += " The register file of " + num(a.registers_per_sm) + " is split into " + num(a.warp_allocation_granularity) +
+           " sub-partitions of " + num(perPartition) + ": floor(" + num(perPartition) + " / " + num(rl.per_warp) + ") = " +
+           num(rl.warps_per_granule) + " warps each, " + num(warpsPerSm) + " warps per SM; floor(" + num(warpsPerSm) + " / " +
+           num(r.warps_per_block) + ") = " + num(r.block_limit_registers) + " blocks per SM.";
+    }
+    step("Registers", t);
+  }
+
+  const std::int64_t reserved = a.reserved_shared_memory_per_block;
+  const std::int64_t requested = in.static_smem_bytes + in.dynamic_smem_bytes;
+  std::string t = "Shared memory per block: " + num(in.static_smem_bytes) + " static + " + num(in.dynamic_smem_bytes) + " dynamic";
+  if (reserved > 0) t += " + " + num(reserved) + " reserved by the runtime";
+  t += " = " + num(requested + reserved) + " B, rounded up to the " + num(a.shared_memory_allocation_unit) + " B unit → " +
+       bytes(r.shared_memory_per_block_allocated) + ".";
+  if (in.static_smem_bytes > a.shared_memory_per_block) {
+    t += " Static shared memory is limited to " + bytes(a.shared_memory_per_block) + ": the kernel cannot launch.";
+  } else if (requested > a.shared_memory_per_block_optin) {
+    t += " That is over the opt-in maximum of " + bytes(a.shared_memory_per_block_optin) + " per block: the kernel cannot launch.";
+  } else {
+    if (a.shared_memory_carveout_kb.empty()) {
+      t += " The SM has a fixed " + bytes(a.shared_memory_per_sm) + ".";
+    } else {
+      t += " Carveout preference " + (in.carveout_percent < 0 ? std::string("default (largest)") : num(in.carveout_percent) + "%") +
+           ": the runtime configures the SM with " + bytes(r.shared_memory_per_sm_config) + " (allowed sizes:";
+      for (int kb : a.shared_memory_carveout_kb) t += " " + num(kb);
+      t += " KB).";
+    }
+    if (r.shared_memory_per_block_allocated > 0) {
+      t += " floor(" + num(r.shared_memory_per_sm_config) + " / " + num(r.shared_memory_per_block_allocated) + ") = " +
+           num(r.block_limit_shared_memory) + " blocks per SM.";
+    } else {
+      t += " No shared memory: it does not limit resident blocks.";
+    }
+  }
+  step("Shared memory", t);
+
+  if (r.block_limit_barriers != kUnlimited) {
+    step("Barriers", num(in.block_barriers) + " barrier(s) per block; the SM has " + num(a.block_barriers_per_sm) + ": floor(" +
+                         num(a.block_barriers_per_sm) + " / " + num(in.block_barriers) + ") = " + num(r.block_limit_barriers) +
+                         " blocks per SM (counted from compute capability 9.0 on).");
+  }
+
+  if (!r.can_launch) {
+    step("Result", "Cannot launch: " + r.cannot_launch_reason + ".");
+    return steps;
+  }
+  char pct[32];
+  std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * r.occupancy);
+  std::string res = "Active blocks per SM = min(warps " + lim(r.block_limit_warps) + ", blocks " + lim(r.block_limit_blocks) +
+                    ", registers " + lim(r.block_limit_registers) + ", shared memory " + lim(r.block_limit_shared_memory) +
+                    (r.block_limit_barriers != kUnlimited ? ", barriers " + lim(r.block_limit_barriers) : std::string()) +
+                    ") = " + num(r.active_blocks_per_sm) + ", limited by " + limiterNames(r.limiters) + ". " +
+                    num(r.active_blocks_per_sm) + " × " + num(r.warps_per_block) + " warps = " + num(r.active_warps_per_sm) +
+                    " active warps of " + num(a.max_warps_per_sm) + ": theoretical occupancy " + pct + ".";
+  if (r.max_active_blocks_gpu > 0) {
+    res += " On " + num(in.sm_count) + " SMs: " + num(r.max_active_blocks_gpu) + " blocks at once";
+    if (in.grid_blocks > 0) {
+      char w[32];
+      std::snprintf(w, sizeof w, "%.2f", r.waves);
+      res += "; a grid of " + num(in.grid_blocks) + " blocks runs in " + w + " waves";
+    }
+    res += ".";
+  }
+  step("Result", res);
+  return steps;
+}
+
+}  // namespace
+
 Expected<OccupancyResult> computeOccupancy(const ArchLimits& a, const OccupancyInput& in, bool with_derivation) {
   if (in.threads_per_block < 0) {
     return Error{"threads per block " + num(in.threads_per_block) + " is negative: allowed 1 … " + num(a.max_threads_per_block)};
   }
   if (in.registers_per_thread < 0) {
-    return Error{"registers per thread " + num(in.registers_per_thread) + " is negative: allowed 0 … " + num(a.max_registers_per_thread)};
+    return Error{"registers per thread " + num(in.registers_per_thread) + " is negative: allowed 0 … " +
+                 num(a.max_registers_per_thread)};
   }
   if (in.static_smem_bytes < 0 || in.dynamic_smem_bytes < 0) {
     return Error{"shared memory per block " + num(in.static_smem_bytes < 0 ? in.static_smem_bytes : in.dynamic_smem_bytes) +
@@ -93,153 +205,93 @@ Expected<OccupancyResult> computeOccupancy(const ArchLimits& a, const OccupancyI
   if (in.carveout_percent < -1 || in.carveout_percent > 100) {
     return Error{"carveout preference " + num(in.carveout_percent) + " is out of range: allowed -1 (default) or 0 … 100 percent"};
   }
-  if (in.block_barriers < 0) {
-    return Error{"block barriers " + num(in.block_barriers) + " is negative: allowed 0 … 16"};
-  }
+  if (in.block_barriers < 0) return Error{"block barriers " + num(in.block_barriers) + " is negative: allowed 0 … 16"};
   if (in.grid_blocks < 0 || in.sm_count < 0) {
     return Error{"grid blocks / SM count must not be negative (got " + num(in.grid_blocks) + " / " + num(in.sm_count) + ")"};
   }
 
   OccupancyResult r;
   r.max_warps_per_sm = a.max_warps_per_sm;
-  std::vector<DerivationStep>* steps = with_derivation ? &r.derivation : nullptr;
-  auto step = [&](const char* topic, std::string text) {
-    if (steps) steps->push_back({topic, std::move(text)});
-  };
-  auto cannot = [&](std::string why) {
-    if (r.cannot_launch_reason.empty()) r.cannot_launch_reason = std::move(why);
-  };
-
   const int threads = in.threads_per_block;
   const int regs = in.registers_per_thread;
   r.warps_per_block = static_cast<int>(divUp(threads, a.warp_size));
+  auto cannot = [&](auto&& why) {
+    if (r.cannot_launch_reason.empty()) r.cannot_launch_reason = why();
+  };
 
   if (threads == 0) {
     r.cannot_launch_reason = "a block of 0 threads cannot launch: allowed 1 … " + num(a.max_threads_per_block) + " threads per block";
     r.limiters = kLimitWarps;
-    step("Result", "Cannot launch: " + r.cannot_launch_reason + ".");
+    if (with_derivation) r.derivation = explain(a, in, r);
     return r;
   }
 
   // 1. Warps.
   if (threads > a.max_threads_per_block) {
     r.block_limit_warps = 0;
-    cannot(num(threads) + " threads per block is over the limit of " + num(a.max_threads_per_block));
-    step("Warps", num(threads) + " threads per block exceeds the maximum of " + num(a.max_threads_per_block) + ": no block fits.");
+    cannot([&] { return num(threads) + " threads per block is over the limit of " + num(a.max_threads_per_block); });
   } else {
     r.block_limit_warps = a.max_warps_per_sm / r.warps_per_block;
-    step("Warps", num(threads) + " threads per block = ceil(" + num(threads) + " / " + num(a.warp_size) + ") = " +
-                      num(r.warps_per_block) + " warps per block. The SM holds " + num(a.max_warps_per_sm) +
-                      " warps: floor(" + num(a.max_warps_per_sm) + " / " + num(r.warps_per_block) + ") = " +
-                      num(r.block_limit_warps) + " blocks per SM.");
   }
 
   // 2. Blocks.
   r.block_limit_blocks = a.max_blocks_per_sm;
-  step("Blocks", "Compute capability " + a.cc.str() + " keeps at most " + num(a.max_blocks_per_sm) + " resident blocks per SM.");
 
   // 3. Registers.
+  RegisterLimit rl = registerLimit(a, std::min(regs, 1 << 20), r.warps_per_block, a.warp_allocation_granularity);
+  r.registers_per_warp_allocated = rl.per_warp;
+  r.registers_per_block_allocated = rl.per_block;
   if (regs > a.max_registers_per_thread) {
     r.block_limit_registers = 0;
-    RegisterLimit rl = registerLimit(a, regs, r.warps_per_block, a.warp_allocation_granularity);
-    r.registers_per_warp_allocated = rl.per_warp;
-    r.registers_per_block_allocated = rl.per_block;
-    cannot(num(regs) + " registers per thread is over the limit of " + num(a.max_registers_per_thread));
-    step("Registers", num(regs) + " registers per thread exceeds the maximum of " + num(a.max_registers_per_thread) + ": the kernel cannot launch.");
+    cannot([&] { return num(regs) + " registers per thread is over the limit of " + num(a.max_registers_per_thread); });
   } else {
-    RegisterLimit rl = registerLimit(a, regs, r.warps_per_block, a.warp_allocation_granularity);
     // CC 6.0 (2 sub-partitions): cuda_occupancy.h also checks the register file as if it had 4,
     // and reports no block when that check fails.
     if (a.cc == ComputeCapability{6, 0} && rl.blocks != 0 && rl.blocks != kUnlimited &&
         registerLimit(a, regs, r.warps_per_block, 4).blocks == 0) {
       rl.blocks = 0;
     }
-    r.registers_per_warp_allocated = rl.per_warp;
-    r.registers_per_block_allocated = rl.per_block;
     r.block_limit_registers = rl.blocks;
-    if (regs == 0) {
-      step("Registers", "0 registers per thread: registers do not limit resident blocks.");
-    } else {
-      std::string t = num(regs) + " registers × " + num(a.warp_size) + " threads = " + num(std::int64_t{regs} * a.warp_size) +
-                      " per warp, rounded up to the " + num(a.register_allocation_unit) + "-register allocation unit → " +
-                      num(rl.per_warp) + " per warp; × " + num(r.warps_per_block) + " warps = " + num(rl.per_block) +
-                      " registers per block.";
-      if (rl.over_block_limit) {
-        t += " That is over the " + num(a.max_registers_per_block) + " registers a block may use" +
-             (rl.assumed_per_block != rl.per_block ? " (counted with warps rounded up to " + num(a.warp_allocation_granularity) +
-                                                         ": " + num(rl.assumed_per_block) + ")"
-                                                   : std::string()) +
-             ": the kernel cannot launch with this block size.";
-        cannot(num(rl.per_block > a.max_registers_per_block ? rl.per_block : rl.assumed_per_block) +
-               " registers per block is over the limit of " + num(a.max_registers_per_block));
-      } else {
-        int perPartition = a.registers_per_sm / a.warp_allocation_granularity;
-        t += " The register file of " + num(a.registers_per_sm) + " is split into " + num(a.warp_allocation_granularity) +
-             " sub-partitions of " + num(perPartition) + ": floor(" + num(perPartition) + " / " + num(rl.per_warp) + ") = " +
-             num(rl.warps_per_granule) + " warps each, " + num(rl.warps_per_granule * a.warp_allocation_granularity) +
-             " warps per SM; floor(" + num(rl.warps_per_granule * a.warp_allocation_granularity) + " / " +
-             num(r.warps_per_block) + ") = " + num(rl.blocks) + " blocks per SM.";
-      }
-      step("Registers", t);
+    if (rl.over_block_limit) {
+      cannot([&] {
+        return num(std::max(rl.per_block, rl.assumed_per_block)) + " registers per block is over the limit of " +
+               num(a.max_registers_per_block);
+      });
     }
   }
 
-  // 4. Shared memory.
-  const std::int64_t reserved = a.reserved_shared_memory_per_block;
+  // 4. Shared memory: static + dynamic + reserved, rounded to the unit, against the SM's configuration.
   const std::int64_t requested = in.static_smem_bytes + in.dynamic_smem_bytes;
-  r.shared_memory_per_block_allocated = roundUp(requested + reserved, a.shared_memory_allocation_unit);
-  {
-    std::string t = "Shared memory per block: " + num(in.static_smem_bytes) + " static + " + num(in.dynamic_smem_bytes) + " dynamic";
-    if (reserved > 0) t += " + " + num(reserved) + " reserved by the runtime";
-    t += " = " + num(requested + reserved) + " B, rounded up to the " + num(a.shared_memory_allocation_unit) + " B unit → " +
-         bytes(r.shared_memory_per_block_allocated) + ".";
-    if (in.static_smem_bytes > a.shared_memory_per_block) {
-      r.block_limit_shared_memory = 0;
-      cannot("static shared memory " + num(in.static_smem_bytes) + " B is over the " + num(a.shared_memory_per_block) +
-             " B static limit (more is possible only as dynamic shared memory)");
-      t += " Static shared memory is limited to " + bytes(a.shared_memory_per_block) + ": the kernel cannot launch.";
-    } else if (requested > a.shared_memory_per_block_optin) {
-      r.block_limit_shared_memory = 0;
-      cannot("shared memory per block " + num(requested) + " B is over the opt-in maximum of " +
-             num(a.shared_memory_per_block_optin) + " B");
-      t += " That is over the opt-in maximum of " + bytes(a.shared_memory_per_block_optin) + " per block: the kernel cannot launch.";
-    } else {
-      r.shared_memory_per_sm_config = sharedMemoryConfigForBlock(a, in.carveout_percent, r.shared_memory_per_block_allocated);
-      r.block_limit_shared_memory = r.shared_memory_per_block_allocated > 0
-                                        ? static_cast<int>(r.shared_memory_per_sm_config / r.shared_memory_per_block_allocated)
-                                        : kUnlimited;
-      if (a.shared_memory_carveout_kb.empty()) {
-        t += " The SM has a fixed " + bytes(a.shared_memory_per_sm) + ".";
-      } else {
-        t += " Carveout preference " + (in.carveout_percent < 0 ? std::string("default (largest)") : num(in.carveout_percent) + "%") +
-             ": the runtime configures the SM with " + bytes(r.shared_memory_per_sm_config) + " (allowed sizes:";
-        for (int kb : a.shared_memory_carveout_kb) t += " " + num(kb);
-        t += " KB).";
-      }
-      if (r.shared_memory_per_block_allocated > 0) {
-        t += " floor(" + num(r.shared_memory_per_sm_config) + " / " + num(r.shared_memory_per_block_allocated) + ") = " +
-             num(r.block_limit_shared_memory) + " blocks per SM.";
-      } else {
-        t += " No shared memory: it does not limit resident blocks.";
-      }
-    }
-    step("Shared memory", t);
+  r.shared_memory_per_block_allocated = roundUp(requested + a.reserved_shared_memory_per_block, a.shared_memory_allocation_unit);
+  if (in.static_smem_bytes > a.shared_memory_per_block) {
+    r.block_limit_shared_memory = 0;
+    cannot([&] {
+      return "static shared memory " + num(in.static_smem_bytes) + " B is over the " + num(a.shared_memory_per_block) +
+             " B static limit (more is possible only as dynamic shared memory)";
+    });
+  } else if (requested > a.shared_memory_per_block_optin) {
+    r.block_limit_shared_memory = 0;
+    cannot([&] {
+      return "shared memory per block " + num(requested) + " B is over the opt-in maximum of " +
+             num(a.shared_memory_per_block_optin) + " B";
+    });
+  } else {
+    r.shared_memory_per_sm_config = sharedMemoryConfigForBlock(a, in.carveout_percent, r.shared_memory_per_block_allocated);
+    r.block_limit_shared_memory = r.shared_memory_per_block_allocated > 0
+                                      ? static_cast<int>(r.shared_memory_per_sm_config / r.shared_memory_per_block_allocated)
+                                      : kUnlimited;
   }
 
-  // 5. Combine: active blocks = the smallest limit. Barriers count from CC 9.0 on (cuda_occupancy.h).
-  if (a.cc.major >= 9 && in.block_barriers > 0) {
-    r.block_limit_barriers = a.block_barriers_per_sm / in.block_barriers;
-    step("Barriers", num(in.block_barriers) + " barrier(s) per block; the SM has " + num(a.block_barriers_per_sm) +
-                         ": floor(" + num(a.block_barriers_per_sm) + " / " + num(in.block_barriers) + ") = " +
-                         num(r.block_limit_barriers) + " blocks per SM.");
-  } else {
-    r.block_limit_barriers = kUnlimited;
-  }
+  // 5. Barriers: counted from CC 9.0 on (cuda_occupancy.h).
+  r.block_limit_barriers =
+      (a.cc.major >= 9 && in.block_barriers > 0) ? a.block_barriers_per_sm / in.block_barriers : kUnlimited;
+
+  // 6. Combine: active blocks = the smallest limit. Limiters: every resource whose limit equals the
+  // result. (cuda_occupancy.h sets the other resources' flags before it applies the barrier limit and
+  // keeps them when barriers lower the result further; we name only the resources that bind —
+  // tested on its own.)
   const int ctaLimit = std::min({r.block_limit_registers, r.block_limit_shared_memory, r.block_limit_warps,
                                  r.block_limit_blocks, r.block_limit_barriers});
-  // Limiters: every resource whose limit equals the result. (cuda_occupancy.h sets the flags of the
-  // other resources before it applies the barrier limit and keeps them when barriers lower the
-  // result further; we flag only the resources that actually bind — tested on its own.)
   unsigned limiters = 0;
   if (ctaLimit == r.block_limit_warps) limiters |= kLimitWarps;
   if (ctaLimit == r.block_limit_registers) limiters |= kLimitRegisters;
@@ -249,11 +301,11 @@ Expected<OccupancyResult> computeOccupancy(const ArchLimits& a, const OccupancyI
   r.limiters = limiters;
   r.active_blocks_per_sm = ctaLimit;
   r.can_launch = ctaLimit > 0;
-  if (!r.can_launch && r.cannot_launch_reason.empty()) cannot("no block fits on an SM");
+  if (!r.can_launch) cannot([] { return std::string("no block fits on an SM"); });
   r.active_warps_per_sm = ctaLimit * r.warps_per_block;
   r.active_threads_per_sm = ctaLimit * threads;
   r.occupancy = static_cast<double>(r.active_warps_per_sm) / a.max_warps_per_sm;
-  r.registers_used_per_sm = (r.block_limit_registers == kUnlimited ? 0 : ctaLimit * r.registers_per_block_allocated);
+  r.registers_used_per_sm = r.block_limit_registers == kUnlimited ? 0 : ctaLimit * r.registers_per_block_allocated;
   r.shared_memory_used_per_sm = std::int64_t{ctaLimit} * r.shared_memory_per_block_allocated;
   if (in.sm_count > 0) {
     r.max_active_blocks_gpu = std::int64_t{ctaLimit} * in.sm_count;
@@ -261,30 +313,7 @@ Expected<OccupancyResult> computeOccupancy(const ArchLimits& a, const OccupancyI
       r.waves = static_cast<double>(in.grid_blocks) / static_cast<double>(r.max_active_blocks_gpu);
     }
   }
-  if (steps) {
-    if (r.can_launch) {
-      char pct[32];
-      std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * r.occupancy);
-      std::string t = "Active blocks per SM = min(warps " + lim(r.block_limit_warps) + ", blocks " + lim(r.block_limit_blocks) +
-                      ", registers " + lim(r.block_limit_registers) + ", shared memory " + lim(r.block_limit_shared_memory) +
-                      (r.block_limit_barriers != kUnlimited ? ", barriers " + lim(r.block_limit_barriers) : std::string()) +
-                      ") = " + num(ctaLimit) + ", limited by " + limiterNames(limiters) + ". " + num(ctaLimit) + " × " +
-                      num(r.warps_per_block) + " warps = " + num(r.active_warps_per_sm) + " active warps of " +
-                      num(a.max_warps_per_sm) + ": theoretical occupancy " + pct + ".";
-      if (r.max_active_blocks_gpu > 0) {
-        t += " On " + num(in.sm_count) + " SMs: " + num(r.max_active_blocks_gpu) + " blocks at once";
-        if (in.grid_blocks > 0) {
-          char w[32];
-          std::snprintf(w, sizeof w, "%.2f", r.waves);
-          t += "; a grid of " + num(in.grid_blocks) + " blocks runs in " + w + " waves";
-        }
-        t += ".";
-      }
-      step("Result", t);
-    } else {
-      step("Result", "Cannot launch: " + r.cannot_launch_reason + ".");
-    }
-  }
+  if (with_derivation) r.derivation = explain(a, in, r);
   return r;
 }
 
