@@ -1,10 +1,71 @@
 // occupancy-explorer: the desktop application. Wiring only.
 #include <QApplication>
-#include <QLabel>
+#include <QBuffer>
+#include <QCommandLineParser>
+#include <QFile>
+#include <QPixmap>
+#include <QTimer>
+#include <cstdio>
+
+#include "core/atomic_file.h"
+#include "occx_config.h"
+#include "ui/main_window.h"
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
-  QLabel label("Occupancy Explorer");
-  label.show();
+  QApplication::setOrganizationName(QStringLiteral("OccupancyExplorer"));
+  QApplication::setApplicationName(QStringLiteral("occupancy-explorer"));
+  QApplication::setApplicationDisplayName(QStringLiteral("Occupancy Explorer"));
+  QApplication::setApplicationVersion(QStringLiteral(OCCX_VERSION));
+
+  QCommandLineParser parser;
+  parser.setApplicationDescription(QStringLiteral("Occupancy Explorer: why a GPU kernel configuration is fast or slow."));
+  parser.addHelpOption();
+  parser.addVersionOption();
+  const QCommandLineOption screenshot(
+      QStringLiteral("screenshot"),
+      QStringLiteral("Show the window with the built-in defaults (saved settings are neither read nor written), "
+                     "write it to FILE as PNG, and exit."),
+      QStringLiteral("FILE"));
+  const QCommandLineOption delay(QStringLiteral("screenshot-delay"),
+                                 QStringLiteral("Milliseconds to wait after showing the window before --screenshot (default 800)."),
+                                 QStringLiteral("MS"), QStringLiteral("800"));
+  parser.addOption(screenshot);
+  parser.addOption(delay);
+  parser.process(app);
+
+  const QString screenshot_path = parser.value(screenshot);
+  bool delay_ok = false;
+  const int delay_ms = parser.value(delay).toInt(&delay_ok);
+  if (!delay_ok || delay_ms < 0 || delay_ms > 60000) {
+    std::fprintf(stderr, "occupancy-explorer: --screenshot-delay %s is out of range: allowed 0 … 60000 ms\n",
+                 qPrintable(parser.value(delay)));
+    return 2;
+  }
+
+  occx::ui::MainWindow window(/*use_settings=*/screenshot_path.isEmpty());
+  window.show();
+
+  if (!screenshot_path.isEmpty()) {
+    QTimer::singleShot(delay_ms, &window, [&window, &screenshot_path] {
+      const QPixmap pixmap = window.grab();
+      QByteArray png;
+      QBuffer buffer(&png);
+      buffer.open(QIODevice::WriteOnly);
+      int rc = 0;
+      if (pixmap.isNull() || !pixmap.save(&buffer, "PNG")) {
+        std::fprintf(stderr, "occupancy-explorer: cannot render the window for --screenshot %s\n", qPrintable(screenshot_path));
+        rc = 1;
+      } else if (auto written = occx::writeFileAtomically(QFile::encodeName(screenshot_path).toStdString(),
+                                                          std::string_view(png.constData(), static_cast<std::size_t>(png.size())));
+                 !written) {
+        std::fprintf(stderr, "occupancy-explorer: --screenshot: %s\n", written.error().c_str());
+        rc = 1;
+      } else {
+        std::printf("wrote %s (%dx%d)\n", qPrintable(screenshot_path), pixmap.width(), pixmap.height());
+      }
+      QApplication::exit(rc);
+    });
+  }
   return QApplication::exec();
 }

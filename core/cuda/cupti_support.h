@@ -1,0 +1,59 @@
+// CUPTI for live runs (internal to core/cuda), optional at run time: libcupti is opened with dlopen
+// (it ships with the CUDA Toolkit; nothing links it), and every failure becomes a reason that the
+// tables show as "unavailable: <reason>" while the run itself succeeds.
+//
+// * Activity records: kernel start/end timestamps in ns for the timed launches.
+// * Range profiler metrics for one launch, replayed once per pass: achieved occupancy, DRAM bytes
+//   read and written, local-memory (spill) load and store bytes. Needs permission to read the GPU's
+//   performance counters (root, or the driver's NVreg_RestrictProfilingToAdminUsers=0).
+#pragma once
+
+#include <cuda.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/expected.h"
+#include "core/live_results.h"
+
+namespace occx::cuda::cupti {
+
+/// Loads libcupti once (the toolkit's library folder is found from NVRTC's location, then
+/// CUDA_HOME / CUDA_PATH, /usr/local/cuda, then the loader's path) and registers the activity
+/// buffers. Error: why CUPTI cannot be used ("libcupti.so.13 not found: …").
+Expected<bool> available();
+
+/// One kernel execution as CUPTI recorded it.
+struct KernelSpan {
+  std::string name;
+  std::uint64_t start_ns = 0;
+  std::uint64_t end_ns = 0;
+  [[nodiscard]] double durationUs() const { return static_cast<double>(end_ns - start_ns) / 1000.0; }
+};
+
+/// Starts recording kernel activity (CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL). Error: CUPTI
+/// unavailable or the enable call failed (named with CUPTI's result text).
+Expected<bool> beginKernelActivity();
+
+/// Flushes and stops recording; returns the kernels recorded since beginKernelActivity, in
+/// completion order. Error as beginKernelActivity.
+Expected<std::vector<KernelSpan>> endKernelActivity();
+
+/// Metrics of one kernel launch.
+struct LaunchMetrics {
+  Metric achieved_occupancy_pct = Metric::missing("not collected");
+  Metric dram_read_bytes = Metric::missing("not collected");
+  Metric dram_write_bytes = Metric::missing("not collected");
+  Metric local_load_bytes = Metric::missing("not collected");
+  Metric local_store_bytes = Metric::missing("not collected");
+};
+
+/// Profiles one launch with the range profiler (user replay: `launch` is called once per pass and
+/// must launch the kernel and wait for it, returning the driver's result). `ctx` is current on the
+/// calling thread; `device_ordinal` names its device. Every failure (not permitted, unsupported
+/// device, a CUPTI error) gives metrics that are all missing with the reason; never throws.
+LaunchMetrics profileLaunch(CUcontext ctx, int device_ordinal, const std::function<CUresult()>& launch);
+
+}  // namespace occx::cuda::cupti

@@ -1,0 +1,50 @@
+// The CUDA driver as the rest of the program sees it: whether it is there, and the register
+// cross-check of a compiled kernel with cuFuncGetAttribute. CUDA-free header; the driver is loaded
+// at run time and everything here degrades to "skipped, because …" without it.
+#pragma once
+
+#include <string>
+
+#include "core/kernel_compile.h"
+
+namespace occx::cuda {
+
+/// Whether the driver API can be used here.
+struct DriverStatus {
+  bool available = false;
+  std::string reason;       ///< when unavailable: "libcuda.so.1 cannot be loaded: …" or the cuInit error
+  int driver_version = 0;   ///< e.g. 13000 for 13.0 (cuDriverGetVersion); 0 when unavailable
+  int device_count = 0;
+};
+
+/// Loads the driver once (dlopen("libcuda.so.1"), cuInit(0)) and reports. Never fails, never throws.
+DriverStatus driverStatus();
+
+/// What the driver says about a loaded kernel (cuFuncGetAttribute).
+struct FunctionAttributes {
+  int registers = -1;              ///< CU_FUNC_ATTRIBUTE_NUM_REGS
+  int local_bytes = -1;            ///< CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES (per thread)
+  int static_smem_bytes = -1;      ///< CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES
+  int max_threads_per_block = -1;  ///< CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK
+};
+
+/// Outcome of cross-checking the compiler's report with the driver.
+struct CrossCheck {
+  enum class State { kSkipped, kAgrees, kDisagrees, kFailed };
+  State state = State::kSkipped;
+  std::string note;  ///< why skipped/failed, or "device 0 (NVIDIA H200): 40 registers, as reported"
+  int device = -1;   ///< the device used
+  FunctionAttributes attributes;
+};
+
+/// Loads `result.cubin` on the first device whose compute capability equals `result.arch` (a cubin
+/// runs only there) and compares registers, local memory (stack frame) and static shared memory
+/// with the compiler's report. Skipped, with the reason, when the driver is unavailable or no device
+/// of that architecture is present; kFailed when the driver rejects the module. Uses the device's
+/// primary context and restores the calling thread's current context afterwards.
+CrossCheck crossCheckWithDriver(const CompileResult& result);
+
+/// "skipped", "agrees", "DISAGREES", "failed".
+std::string crossCheckStateName(CrossCheck::State state);
+
+}  // namespace occx::cuda

@@ -1,0 +1,669 @@
+#include "core/cuda/gpu_session.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <ctime>
+#include <deque>
+#include <fstream>
+#include <functional>
+#include <future>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "core/cuda/cu_check.h"
+#include "core/cuda/cupti_support.h"
+
+namespace occx::cuda {
+
+namespace {
+
+/// A thread that runs submitted functions in order; the caller of call() waits for the result.
+class Worker {
+ public:
+  Worker() : thread_([this] { loop(); }) {}
+  ~Worker() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+  Worker(const Worker&) = delete;
+  Worker& operator=(const Worker&) = delete;
+
+  template <class F>
+  auto call(F&& f) -> std::invoke_result_t<F&> {
+    using R = std::invoke_result_t<F&>;
+    std::packaged_task<R()> task(std::forward<F>(f));
+    auto result = task.get_future();
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      queue_.emplace_back([&task] { task(); });  // `task` outlives the wait below
+    }
+    cv_.notify_one();
+    return result.get();
+  }
+
+ private:
+  void loop() {
+    for (;;) {
+      std::function<void()> job;
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        cv_.wait(lock, [this] { return stop_ || !queue_.empty(); });
+        if (queue_.empty()) return;
+        job = std::move(queue_.front());
+        queue_.pop_front();
+      }
+      job();
+    }
+  }
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  std::deque<std::function<void()>> queue_;
+  bool stop_ = false;
+  std::thread thread_;  // last: starts after the members it uses exist
+};
+
+std::string utcNow() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+std::string bytesText(std::int64_t b) {
+  std::ostringstream s;
+  s.precision(3);
+  if (b >= (std::int64_t{1} << 30)) {
+    s << static_cast<double>(b) / static_cast<double>(std::int64_t{1} << 30) << " GiB";
+  } else {
+    s << static_cast<double>(b) / static_cast<double>(std::int64_t{1} << 20) << " MiB";
+  }
+  return s.str();
+}
+
+}  // namespace
+
+struct GpuSession::Impl {
+  Worker worker;
+  // Everything below is touched only on the worker thread (except `info`, immutable after open).
+  const detail::DriverTable* d = nullptr;
+  DeviceInfo info;
+  CUdevice dev = 0;
+  CUcontext ctx = nullptr;
+  CUstream stream = nullptr;
+  std::vector<CUevent> start_events;
+  std::vector<CUevent> end_events;
+  CUdeviceptr flush = 0;
+  std::int64_t flush_bytes = 0;
+  std::shared_ptr<const HostProblem> problem;
+  std::vector<CUdeviceptr> inputs;
+  std::vector<CUdeviceptr> outputs;
+  std::string problem_error;  ///< why the current problem is not on the device
+  std::int64_t allocated = 0;
+  std::int64_t memory_limit = 0;
+  int resets = 0;
+  bool broken = false;
+  std::string driver_text;
+
+  // ---- memory ----------------------------------------------------------------------------------
+  Expected<CUdeviceptr> alloc(std::int64_t bytes, const std::string& what) {
+    if (memory_limit > 0 && allocated + bytes > memory_limit) {
+      return Error{"out of memory: " + what + " needs " + bytesText(bytes) + ", over the session's limit of " +
+                   bytesText(memory_limit) + " (" + bytesText(allocated) + " in use)"};
+    }
+    CUdeviceptr p = 0;
+    const CUresult r = d->cuMemAlloc(&p, static_cast<std::size_t>(bytes));
+    if (r == CUDA_ERROR_OUT_OF_MEMORY) {
+      std::size_t free_b = 0, total_b = 0;
+      d->cuMemGetInfo(&free_b, &total_b);
+      return Error{"out of memory: " + what + " needs " + bytesText(bytes) + ", " +
+                   bytesText(static_cast<std::int64_t>(free_b)) + " free of " +
+                   bytesText(static_cast<std::int64_t>(total_b))};
+    }
+    if (r != CUDA_SUCCESS) return cuCallError(r, ("cuMemAlloc(" + what + ")").c_str(), __FILE__, __LINE__);
+    allocated += bytes;
+    return p;
+  }
+  void release(CUdeviceptr& p, std::int64_t bytes) {
+    if (p != 0) {
+      if (!broken) d->cuMemFree(p);
+      allocated -= bytes;
+      p = 0;
+    }
+  }
+  void freeProblem() {
+    if (problem) {
+      for (auto& p : inputs) release(p, problem->inputBytes());
+      for (auto& p : outputs) release(p, problem->outputBytes());
+    }
+    inputs.clear();
+    outputs.clear();
+  }
+
+  // ---- context ---------------------------------------------------------------------------------
+  std::optional<Error> initContext() {
+    auto fail = [](Error e) -> std::optional<Error> { return e; };
+    auto guard = [&](CUresult r, const char* call) -> std::optional<Error> {
+      if (r != CUDA_SUCCESS) return fail(cuCallError(r, call, __FILE__, __LINE__));
+      return std::nullopt;
+    };
+    if (auto e = guard(d->cuDevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain")) return e;
+    if (auto e = guard(d->cuCtxSetCurrent(ctx), "cuCtxSetCurrent")) return e;
+    if (auto e = guard(d->cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate")) return e;
+    // L2 flush buffer: twice the L2, at least 64 MiB (a memset over it evicts every line).
+    flush_bytes = std::max<std::int64_t>(2 * info.l2_bytes, std::int64_t{64} << 20);
+    auto f = alloc(flush_bytes, "the L2 flush buffer");
+    if (!f) return Error{f.error()};
+    flush = *f;
+    return std::nullopt;
+  }
+
+  std::optional<Error> ensureEvents(std::size_t n) {
+    while (start_events.size() < n) {
+      CUevent a = nullptr, b = nullptr;
+      if (CUresult r = d->cuEventCreate(&a, CU_EVENT_DEFAULT); r != CUDA_SUCCESS) {
+        return cuCallError(r, "cuEventCreate", __FILE__, __LINE__);
+      }
+      if (CUresult r = d->cuEventCreate(&b, CU_EVENT_DEFAULT); r != CUDA_SUCCESS) {
+        d->cuEventDestroy(a);
+        return cuCallError(r, "cuEventCreate", __FILE__, __LINE__);
+      }
+      start_events.push_back(a);
+      end_events.push_back(b);
+    }
+    return std::nullopt;
+  }
+
+  void teardown() {
+    freeProblem();
+    release(flush, flush_bytes);
+    if (!broken) {
+      for (auto e : start_events) d->cuEventDestroy(e);
+      for (auto e : end_events) d->cuEventDestroy(e);
+      if (stream != nullptr) d->cuStreamDestroy(stream);
+    }
+    start_events.clear();
+    end_events.clear();
+    stream = nullptr;
+    if (ctx != nullptr) {
+      d->cuDevicePrimaryCtxRelease(dev);
+      ctx = nullptr;
+    }
+    allocated = 0;
+  }
+
+  /// After a sticky error: drop everything, reset the primary context, start again, re-upload.
+  std::optional<Error> resetContext() {
+    broken = true;
+    teardown();
+    d->cuDevicePrimaryCtxReset(dev);
+    broken = false;
+    ++resets;
+    if (auto e = initContext()) {
+      broken = true;
+      return Error{"the context could not be recreated after an error: " + e->message};
+    }
+    if (problem) {
+      if (auto e = upload()) problem_error = e->message;
+    }
+    return std::nullopt;
+  }
+
+  // ---- problem ---------------------------------------------------------------------------------
+  std::optional<Error> upload() {
+    problem_error.clear();
+    const auto& p = *problem;
+    for (std::size_t i = 0; i < p.inputs.size(); ++i) {
+      auto m = alloc(p.inputBytes(), "input " + std::to_string(i));
+      if (!m) return Error{m.error()};
+      inputs.push_back(*m);
+      if (CUresult r = d->cuMemcpyHtoD(*m, p.inputs[i].data(), p.inputs[i].size()); r != CUDA_SUCCESS) {
+        return cuCallError(r, "cuMemcpyHtoD(input)", __FILE__, __LINE__);
+      }
+    }
+    for (std::size_t i = 0; i < p.reference.size(); ++i) {
+      auto m = alloc(p.outputBytes(), "output " + std::to_string(i));
+      if (!m) return Error{m.error()};
+      outputs.push_back(*m);
+    }
+    return std::nullopt;
+  }
+
+  // ---- runs ------------------------------------------------------------------------------------
+  /// Classifies a driver failure during a run, resetting the context when it is sticky.
+  void failRun(RunOutcome& out, CUresult r, const char* call, RunStatus status) {
+    out.status = r == CUDA_ERROR_OUT_OF_MEMORY ? RunStatus::kOutOfMemory : status;
+    out.reason = cuCallError(r, call, __FILE__, __LINE__).message;
+    if (isStickyError(r)) {
+      out.context_reset = true;
+      if (auto e = resetContext()) out.reason += "; " + e->message;
+    }
+  }
+
+  RunOutcome run(const GeneratedKernel& kernel, const std::vector<std::uint8_t>& cubin, const RunOptions& opt,
+                 const std::atomic<bool>* cancel) {
+    RunOutcome out;
+    auto cancelled = [&] { return cancel != nullptr && cancel->load(); };
+    if (cancelled()) {
+      out.status = RunStatus::kCancelled;
+      out.reason = "cancelled before it ran";
+      return out;
+    }
+    if (broken) {
+      if (auto e = resetContext()) {
+        out.status = RunStatus::kLaunchFailed;
+        out.reason = e->message;
+        return out;
+      }
+    }
+    if (!problem) {
+      out.reason = "no problem set";
+      return out;
+    }
+    if (!problem_error.empty()) {
+      out.status = problem_error.rfind("out of memory", 0) == 0 ? RunStatus::kOutOfMemory : RunStatus::kLaunchFailed;
+      out.reason = problem_error;
+      return out;
+    }
+    const auto& p = *problem;
+    const auto& c = kernel.config;
+    if (c.workload != p.spec.workload || c.dtype != p.spec.dtype || c.k != p.spec.k) {
+      out.reason = "the config (" + c.label() + ") does not compute the problem (" + p.spec.label() + ")";
+      return out;
+    }
+    auto grid = checkShape(c, p.spec.xnumel, p.spec.rnumel);
+    if (!grid) {
+      out.reason = grid.error();
+      return out;
+    }
+    out.grid_blocks = *grid;
+    const std::size_t nin = inputs.size();
+    const std::size_t nout = outputs.size();
+    if (kernel.params.size() != nin + nout + 2) {
+      out.reason = "launch contract mismatch: the kernel takes " + std::to_string(kernel.params.size()) +
+                   " parameters, the problem has " + std::to_string(nin) + " inputs and " + std::to_string(nout) +
+                   " outputs (+ xnumel, rnumel)";
+      return out;
+    }
+    if (cubin.empty()) {
+      out.status = RunStatus::kCompileFailed;
+      out.reason = "no cubin";
+      return out;
+    }
+
+    CUmodule mod = nullptr;
+    if (CUresult r = d->cuModuleLoadData(&mod, cubin.data()); r != CUDA_SUCCESS) {
+      failRun(out, r, "cuModuleLoadData", RunStatus::kCompileFailed);
+      return out;
+    }
+    struct ModuleGuard {  // unloads unless the context was reset meanwhile (which unloaded it)
+      Impl* impl;
+      CUmodule m;
+      int generation;
+      ~ModuleGuard() {
+        if (impl->resets == generation && !impl->broken && m != nullptr) impl->d->cuModuleUnload(m);
+      }
+    } guard{this, mod, resets};
+    CUfunction fn = nullptr;
+    if (CUresult r = d->cuModuleGetFunction(&fn, mod, kernel.name.c_str()); r != CUDA_SUCCESS) {
+      failRun(out, r, "cuModuleGetFunction", RunStatus::kCompileFailed);
+      return out;
+    }
+    auto& a = out.attributes;
+    d->cuFuncGetAttribute(&a.registers, CU_FUNC_ATTRIBUTE_NUM_REGS, fn);
+    d->cuFuncGetAttribute(&a.local_bytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, fn);
+    d->cuFuncGetAttribute(&a.static_smem_bytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fn);
+    d->cuFuncGetAttribute(&a.max_threads_per_block, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn);
+    const int threads = kernel.layout.threads_per_block;
+    if (a.max_threads_per_block >= 0 && threads > a.max_threads_per_block) {
+      out.status = RunStatus::kLaunchFailed;
+      out.reason = "cannot launch: " + std::to_string(threads) + " threads per block, the kernel allows at most " +
+                   std::to_string(a.max_threads_per_block) + " (registers per thread " + std::to_string(a.registers) + ")";
+      return out;
+    }
+    d->cuOccupancyMaxActiveBlocksPerMultiprocessor(&out.driver_active_blocks_per_sm, fn, threads, 0);
+
+    // Parameters in the launch contract's order: inputs, outputs, xnumel, rnumel.
+    std::vector<CUdeviceptr> ptrs(inputs);
+    ptrs.insert(ptrs.end(), outputs.begin(), outputs.end());
+    int xnumel = static_cast<int>(p.spec.xnumel);
+    int rnumel = static_cast<int>(p.spec.rnumel);
+    std::vector<void*> args;
+    for (auto& q : ptrs) args.push_back(&q);
+    args.push_back(&xnumel);
+    args.push_back(&rnumel);
+    const auto grid_x = static_cast<unsigned>(*grid);
+    auto launch = [&]() -> CUresult {
+      return d->cuLaunchKernel(fn, grid_x, 1, 1, static_cast<unsigned>(threads), 1, 1, 0, stream, args.data(), nullptr);
+    };
+
+    // 1. Correctness: poisoned outputs (0xFF bytes are NaN in fp32, fp16 and bf16), one launch, check.
+    if (opt.check) {
+      for (auto o : outputs) {
+        if (CUresult r = d->cuMemsetD8(o, 0xFF, static_cast<std::size_t>(p.outputBytes())); r != CUDA_SUCCESS) {
+          failRun(out, r, "cuMemsetD8(poison outputs)", RunStatus::kLaunchFailed);
+          return out;
+        }
+      }
+      if (CUresult r = d->cuCtxSynchronize(); r != CUDA_SUCCESS) {
+        failRun(out, r, "cuCtxSynchronize", RunStatus::kLaunchFailed);
+        return out;
+      }
+      if (CUresult r = launch(); r != CUDA_SUCCESS) {
+        failRun(out, r, "cuLaunchKernel", RunStatus::kLaunchFailed);
+        return out;
+      }
+      if (CUresult r = d->cuStreamSynchronize(stream); r != CUDA_SUCCESS) {
+        failRun(out, r, "kernel execution (cuStreamSynchronize)", RunStatus::kLaunchFailed);
+        return out;
+      }
+      std::vector<std::vector<std::uint8_t>> got(nout, std::vector<std::uint8_t>(static_cast<std::size_t>(p.outputBytes())));
+      for (std::size_t i = 0; i < nout; ++i) {
+        if (CUresult r = d->cuMemcpyDtoH(got[i].data(), outputs[i], got[i].size()); r != CUDA_SUCCESS) {
+          failRun(out, r, "cuMemcpyDtoH(outputs)", RunStatus::kLaunchFailed);
+          return out;
+        }
+      }
+      out.checked = true;
+      out.check = checkOutputs(p, got, opt.check_threads);
+      if (!out.check.ok) {
+        out.status = RunStatus::kWrongResult;
+        out.reason = out.check.message;
+        return out;
+      }
+    }
+    if (cancelled()) {
+      out.status = RunStatus::kCancelled;
+      out.reason = "cancelled";
+      return out;
+    }
+
+    // 2. Estimate one launch, warm up, then time.
+    if (auto e = ensureEvents(static_cast<std::size_t>(std::max(opt.max_timed_runs, 1)))) {
+      out.status = RunStatus::kLaunchFailed;
+      out.reason = e->message;
+      return out;
+    }
+    auto sync = [&](const char* what) -> bool {
+      if (CUresult r = d->cuStreamSynchronize(stream); r != CUDA_SUCCESS) {
+        failRun(out, r, what, RunStatus::kLaunchFailed);
+        return false;
+      }
+      return true;
+    };
+    float est_ms = 0.0f;
+    {
+      d->cuEventRecord(start_events[0], stream);
+      if (CUresult r = launch(); r != CUDA_SUCCESS) {
+        failRun(out, r, "cuLaunchKernel", RunStatus::kLaunchFailed);
+        return out;
+      }
+      d->cuEventRecord(end_events[0], stream);
+      if (!sync("kernel execution (estimate)")) return out;
+      d->cuEventElapsedTime(&est_ms, start_events[0], end_events[0]);
+      est_ms = std::max(est_ms, 1e-3f);
+    }
+    const int warmup = std::clamp(static_cast<int>(std::ceil(opt.warmup_ms / est_ms)), std::max(opt.min_warmup_runs, 0), 10000);
+    for (int i = 0; i < warmup; ++i) {
+      if (CUresult r = launch(); r != CUDA_SUCCESS) {
+        failRun(out, r, "cuLaunchKernel (warm-up)", RunStatus::kLaunchFailed);
+        return out;
+      }
+    }
+    if (!sync("kernel execution (warm-up)")) return out;
+    out.warmup_runs = warmup;
+    if (cancelled()) {
+      out.status = RunStatus::kCancelled;
+      out.reason = "cancelled";
+      return out;
+    }
+    const int runs = std::clamp(static_cast<int>(std::ceil(opt.timed_ms / est_ms)), std::max(opt.min_timed_runs, 1),
+                                std::max(opt.max_timed_runs, 1));
+    std::string cupti_note;
+    bool cupti_on = false;
+    if (opt.cupti_activity) {
+      auto b = cupti::beginKernelActivity();
+      if (b) {
+        cupti_on = true;
+      } else {
+        cupti_note = "CUPTI kernel records unavailable: " + b.error();
+      }
+    }
+    for (int i = 0; i < runs; ++i) {
+      if (opt.flush_l2) {
+        d->cuMemsetD32Async(flush, static_cast<unsigned>(i + 1), static_cast<std::size_t>(flush_bytes / 4), stream);
+      }
+      d->cuEventRecord(start_events[static_cast<std::size_t>(i)], stream);
+      if (CUresult r = launch(); r != CUDA_SUCCESS) {
+        if (cupti_on) (void)cupti::endKernelActivity();
+        failRun(out, r, "cuLaunchKernel (timed)", RunStatus::kLaunchFailed);
+        return out;
+      }
+      d->cuEventRecord(end_events[static_cast<std::size_t>(i)], stream);
+      if (cancelled()) {
+        sync("kernel execution (cancelled)");
+        if (cupti_on) (void)cupti::endKernelActivity();
+        out.status = RunStatus::kCancelled;
+        out.reason = "cancelled";
+        return out;
+      }
+    }
+    if (!sync("kernel execution (timed)")) {
+      if (cupti_on) (void)cupti::endKernelActivity();
+      return out;
+    }
+    std::vector<double> samples;
+    samples.reserve(static_cast<std::size_t>(runs));
+    for (int i = 0; i < runs; ++i) {
+      float ms = 0.0f;
+      if (CUresult r = d->cuEventElapsedTime(&ms, start_events[static_cast<std::size_t>(i)],
+                                             end_events[static_cast<std::size_t>(i)]);
+          r != CUDA_SUCCESS) {
+        failRun(out, r, "cuEventElapsedTime", RunStatus::kLaunchFailed);
+        return out;
+      }
+      samples.push_back(static_cast<double>(ms) * 1000.0);
+    }
+    out.time = summarizeTimes(samples);
+    out.bandwidth_GBps = bandwidthGBps(p.bytes.total(), out.time.median_us);
+    if (cupti_on) {
+      auto spans = cupti::endKernelActivity();
+      if (!spans) {
+        cupti_note = "CUPTI kernel records unavailable: " + spans.error();
+      } else {
+        std::vector<double> us;
+        for (const auto& s : *spans) {
+          if (s.name == kernel.name) us.push_back(s.durationUs());
+        }
+        if (static_cast<int>(us.size()) >= runs) {
+          us.erase(us.begin(), us.end() - runs);  // the timed launches are the last `runs`
+          out.kernel_time = summarizeTimes(us);
+        } else {
+          cupti_note = "CUPTI recorded " + std::to_string(us.size()) + " of " + std::to_string(runs) + " launches";
+        }
+      }
+    }
+    if (opt.cupti_metrics) {
+      auto m = cupti::profileLaunch(ctx, info.ordinal, [&]() -> CUresult {
+        if (CUresult r = launch(); r != CUDA_SUCCESS) return r;
+        return d->cuStreamSynchronize(stream);
+      });
+      out.achieved_occupancy_pct = m.achieved_occupancy_pct;
+      out.dram_read_bytes = m.dram_read_bytes;
+      out.dram_write_bytes = m.dram_write_bytes;
+      out.local_load_bytes = m.local_load_bytes;
+      out.local_store_bytes = m.local_store_bytes;
+    }
+    out.status = RunStatus::kOk;
+    out.reason = cupti_note;
+    return out;
+  }
+
+  // ---- copy bandwidth --------------------------------------------------------------------------
+  Expected<CopyBandwidth> measureCopy(std::int64_t bytes, int runs) {
+    if (bytes < (std::int64_t{1} << 20) || bytes > (std::int64_t{16} << 30)) {
+      return Error{"copy size " + std::to_string(bytes) + " bytes is out of range: allowed 1 MiB … 16 GiB"};
+    }
+    if (runs < 1 || runs > 1000) return Error{"runs " + std::to_string(runs) + " is out of range: allowed 1 … 1000"};
+    bytes &= ~std::int64_t{3};
+    auto src = alloc(bytes, "the copy source");
+    if (!src) return Error{src.error()};
+    CUdeviceptr s = *src;
+    auto dst = alloc(bytes, "the copy destination");
+    if (!dst) {
+      release(s, bytes);
+      return Error{dst.error()};
+    }
+    CUdeviceptr t = *dst;
+    struct Free {
+      Impl* impl;
+      CUdeviceptr& a;
+      CUdeviceptr& b;
+      std::int64_t n;
+      ~Free() {
+        impl->release(a, n);
+        impl->release(b, n);
+      }
+    } free_guard{this, s, t, bytes};
+    if (auto e = ensureEvents(static_cast<std::size_t>(runs))) return *e;
+    // Non-zero contents (never time on zeros).
+    OCCX_CU_TRY(*d, cuMemsetD32Async(s, 0x3f800001u, static_cast<std::size_t>(bytes / 4), stream));
+    const auto n = static_cast<std::size_t>(bytes);
+    for (int i = 0; i < 3; ++i) OCCX_CU_TRY(*d, cuMemcpyDtoDAsync(t, s, n, stream));
+    for (int i = 0; i < runs; ++i) {
+      OCCX_CU_TRY(*d, cuEventRecord(start_events[static_cast<std::size_t>(i)], stream));
+      OCCX_CU_TRY(*d, cuMemcpyDtoDAsync(t, s, n, stream));
+      OCCX_CU_TRY(*d, cuEventRecord(end_events[static_cast<std::size_t>(i)], stream));
+    }
+    OCCX_CU_TRY(*d, cuStreamSynchronize(stream));
+    std::vector<double> us;
+    for (int i = 0; i < runs; ++i) {
+      float ms = 0.0f;
+      OCCX_CU_TRY(*d, cuEventElapsedTime(&ms, start_events[static_cast<std::size_t>(i)],
+                                         end_events[static_cast<std::size_t>(i)]));
+      us.push_back(static_cast<double>(ms) * 1000.0);
+    }
+    const TimingStats st = summarizeTimes(us);
+    CopyBandwidth bw;
+    bw.bytes_per_copy = bytes;
+    bw.runs = runs;
+    bw.median_us = st.median_us;
+    bw.min_us = st.min_us;
+    bw.max_us = st.max_us;
+    bw.GBps = bandwidthGBps(2 * bytes, st.median_us);
+    bw.device_name = info.name;
+    bw.uuid = info.uuid;
+    bw.driver_version = info.driver_version;
+    bw.measured_at = utcNow();
+    return bw;
+  }
+};
+
+GpuSession::GpuSession() : impl_(std::make_unique<Impl>()) {}
+
+GpuSession::~GpuSession() {
+  if (impl_) {
+    impl_->worker.call([this] { impl_->teardown(); });
+  }
+}
+
+Expected<std::unique_ptr<GpuSession>> GpuSession::open(int ordinal) {
+  auto drv = loadedDriver();
+  if (!drv) return Error{drv.error()};
+  auto devices = queryDevices();
+  if (!devices) return Error{devices.error()};
+  if (devices->empty()) return Error{"no CUDA GPU found: the driver reports 0 devices"};
+  if (ordinal < 0 || ordinal >= static_cast<int>(devices->size())) {
+    return Error{"device " + std::to_string(ordinal) + " is out of range: allowed 0 … " +
+                 std::to_string(devices->size() - 1)};
+  }
+  std::unique_ptr<GpuSession> s(new GpuSession());
+  Impl& im = *s->impl_;
+  im.d = *drv;
+  im.info = (*devices)[static_cast<std::size_t>(ordinal)];
+  // Driver version text, for dataset metadata.
+  {
+    std::ifstream f("/proc/driver/nvidia/version");
+    std::string line;
+    if (std::getline(f, line)) {
+      const auto pos = line.find("Module");
+      if (pos != std::string::npos) {
+        std::istringstream rest(line.substr(pos + 6));
+        std::string tok;
+        while (rest >> tok) {
+          if (!tok.empty() && tok[0] >= '0' && tok[0] <= '9') {
+            im.driver_text = tok;
+            break;
+          }
+        }
+      }
+    }
+    if (im.driver_text.empty()) im.driver_text = "CUDA " + im.info.driverCudaVersion();
+  }
+  auto err = im.worker.call([&im]() -> std::optional<Error> {
+    OCCX_CU_TRY(*im.d, cuDeviceGet(&im.dev, im.info.ordinal));
+    return im.initContext();
+  });
+  if (err) return *err;
+  return s;
+}
+
+const DeviceInfo& GpuSession::device() const { return impl_->info; }
+
+Expected<CopyBandwidth> GpuSession::measureCopyBandwidth(std::int64_t bytes, int runs) {
+  return impl_->worker.call([&]() { return impl_->measureCopy(bytes, runs); });
+}
+
+Expected<CopyBandwidth> GpuSession::copyBandwidth(bool refresh) {
+  auto dir = userCacheDir();
+  if (!refresh && dir) {
+    if (auto cached = loadCachedCopyBandwidth(*dir, impl_->info)) return *cached;
+  }
+  auto bw = measureCopyBandwidth();
+  if (bw && dir) (void)storeCachedCopyBandwidth(*dir, *bw);
+  return bw;
+}
+
+std::optional<Error> GpuSession::setProblem(std::shared_ptr<const HostProblem> problem) {
+  return impl_->worker.call([&]() -> std::optional<Error> {
+    Impl& im = *impl_;
+    if (im.broken) {
+      if (auto e = im.resetContext()) return e;
+    }
+    im.freeProblem();
+    im.problem = std::move(problem);
+    im.problem_error.clear();
+    if (!im.problem) return std::nullopt;
+    if (auto e = im.upload()) {
+      im.freeProblem();
+      im.problem_error = e->message;
+      return e;
+    }
+    return std::nullopt;
+  });
+}
+
+RunOutcome GpuSession::run(const GeneratedKernel& kernel, const std::vector<std::uint8_t>& cubin,
+                           const RunOptions& options, const std::atomic<bool>* cancel) {
+  return impl_->worker.call([&]() { return impl_->run(kernel, cubin, options, cancel); });
+}
+
+void GpuSession::setDeviceMemoryLimit(std::int64_t bytes) {
+  impl_->worker.call([&] { impl_->memory_limit = std::max<std::int64_t>(bytes, 0); });
+}
+
+int GpuSession::contextResets() const {
+  return impl_->worker.call([&] { return impl_->resets; });
+}
+
+std::string GpuSession::driverVersionText() const { return impl_->driver_text; }
+
+}  // namespace occx::cuda

@@ -1,0 +1,431 @@
+// The calculator view off-screen: inputs drive the result, the plots' data and marker, the utilization
+// chart, the derivation and the inline "cannot launch" message. Expected numbers are derived by hand
+// from the H100 / T4 / CC 8.6 limits (resources/gpu_data.json), step by step in the comments.
+#include <gtest/gtest.h>
+
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QLabel>
+#include <QSettings>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTextBlock>
+#include <QTextBrowser>
+#include <QTextDocument>
+#include <QTextList>
+#include <cmath>
+#include <iostream>
+#include <limits>
+
+#include "core/atomic_file.h"
+#include "core/csv.h"
+#include "ui/calculator_view.h"
+#include "ui/occupancy_curve_plot.h"
+#include "ui/utilization_chart.h"
+
+namespace occx::ui {
+namespace {
+
+// y of the point with this x, NaN when the graph has none.
+double yAt(const QVector<QPointF>& pts, double x) {
+  for (const QPointF& p : pts) {
+    if (std::abs(p.x() - x) < 1e-9) return p.y();
+  }
+  return std::numeric_limits<double>::quiet_NaN();
+}
+
+// The value of a (quantity, value) CSV row, empty when absent.
+std::string csvValue(const CsvTable& t, const std::string& quantity) {
+  for (const auto& row : t.rows) {
+    if (row.size() == 2 && row[0] == quantity) return row[1];
+  }
+  return {};
+}
+
+// The cell `column` of the curves CSV row with this curve name and x, empty when absent.
+std::string curveCell(const CsvTable& t, const std::string& curve, const std::string& x, const std::string& column) {
+  const int c_curve = t.column("curve");
+  const int c_x = t.column("x");
+  const int c = t.column(column);
+  if (c_curve < 0 || c_x < 0 || c < 0) return {};
+  for (const auto& row : t.rows) {
+    if (row[static_cast<std::size_t>(c_curve)] == curve && row[static_cast<std::size_t>(c_x)] == x) return row[static_cast<std::size_t>(c)];
+  }
+  return {};
+}
+
+TEST(CalculatorView, OpensOnH100WithBuiltInDefaults) {
+  CalculatorView view;
+  EXPECT_EQ(view.deviceSelector()->currentKey(), QStringLiteral("gpu:H100 SXM5"));
+  EXPECT_EQ(view.threadsSpin()->value(), 256);
+  EXPECT_EQ(view.registersSpin()->value(), 32);
+  EXPECT_EQ(view.staticSmemSpin()->value(), 0);
+  EXPECT_EQ(view.dynamicSmemSpin()->value(), 0);
+  EXPECT_EQ(view.carveoutSpin()->value(), -1);
+  // CC 9.0: 256 threads = 8 warps; 64 / 8 = 8 blocks by warps. 32 regs × 32 = 1024 per warp;
+  // 16384 per sub-partition / 1024 = 16 warps × 4 = 64 warps / 8 = 8 blocks by registers.
+  // Shared memory: 0 + 1024 reserved = 1024 B; 233472 / 1024 = 228 blocks. Blocks cap 32.
+  const OccupancyResult& r = view.result();
+  ASSERT_TRUE(r.can_launch);
+  EXPECT_EQ(r.active_blocks_per_sm, 8);
+  EXPECT_EQ(r.active_warps_per_sm, 64);
+  EXPECT_DOUBLE_EQ(r.occupancy, 1.0);
+  EXPECT_EQ(r.limiters, unsigned{kLimitWarps | kLimitRegisters});
+  EXPECT_EQ(r.block_limit_shared_memory, 228);
+  EXPECT_EQ(r.max_active_blocks_gpu, 8 * 132);
+  EXPECT_EQ(view.occupancyLabel()->text(), QStringLiteral("100.0 %"));
+  EXPECT_TRUE(view.validationLabel()->isHidden());
+}
+
+TEST(CalculatorView, Registers32To64UpdatesResultAndEveryPlot) {
+  CalculatorView view;
+  view.registersSpin()->setValue(64);
+
+  // 64 × 32 = 2048 registers per warp; 16384 / 2048 = 8 warps per sub-partition × 4 = 32 warps;
+  // 32 / 8 warps per block = 4 blocks → 32 active warps of 64 = 50 %, limited by registers only.
+  const OccupancyResult& r = view.result();
+  ASSERT_TRUE(r.can_launch);
+  EXPECT_EQ(r.block_limit_registers, 4);
+  EXPECT_EQ(r.active_blocks_per_sm, 4);
+  EXPECT_EQ(r.active_warps_per_sm, 32);
+  EXPECT_EQ(r.limiters, unsigned{kLimitRegisters});
+  EXPECT_EQ(r.registers_per_block_allocated, 16384);
+  EXPECT_EQ(view.occupancyLabel()->text(), QStringLiteral("50.0 %"));
+
+  // Block-size curve: 32 … 1024 threads in warp steps = 32 points. With 64 registers the register
+  // file holds 32 warps: 96 threads (3 warps) → floor(32 / 3) = 10 blocks = 30 warps;
+  // 1024 threads (32 warps, 65536 registers per block: exactly the limit) → 1 block = 32 warps.
+  OccupancyCurvePlot* bs = view.blockSizePlot();
+  ASSERT_EQ(bs->graphCount(), 2);
+  const auto bs_curve = bs->graphPoints(0);
+  ASSERT_EQ(bs_curve.size(), 32);
+  EXPECT_DOUBLE_EQ(bs_curve.front().x(), 32.0);
+  EXPECT_DOUBLE_EQ(bs_curve.back().x(), 1024.0);
+  EXPECT_DOUBLE_EQ(yAt(bs_curve, 32), 32.0);
+  EXPECT_DOUBLE_EQ(yAt(bs_curve, 96), 30.0);
+  EXPECT_DOUBLE_EQ(yAt(bs_curve, 256), 32.0);
+  EXPECT_DOUBLE_EQ(yAt(bs_curve, 1024), 32.0);
+  EXPECT_EQ(bs->markerPosition(), QPointF(256, 32));
+  EXPECT_TRUE(bs->graphName(1).contains(QStringLiteral("256 threads → 32 warps"))) << bs->graphName(1).toStdString();
+
+  // Registers curve: 1 … 255 = 255 points. 32 regs → 64 warps; 64 → 32; 128 regs = 4096 per warp
+  // → 4 warps per sub-partition = 16 warps = 2 blocks → 16; 255 regs → 8160, rounded to 8192 →
+  // 2 per sub-partition = 8 warps = 1 block → 8.
+  OccupancyCurvePlot* rg = view.registersPlot();
+  ASSERT_EQ(rg->graphCount(), 2);
+  const auto rg_curve = rg->graphPoints(0);
+  ASSERT_EQ(rg_curve.size(), 255);
+  EXPECT_DOUBLE_EQ(yAt(rg_curve, 32), 64.0);
+  EXPECT_DOUBLE_EQ(yAt(rg_curve, 64), 32.0);
+  EXPECT_DOUBLE_EQ(yAt(rg_curve, 128), 16.0);
+  EXPECT_DOUBLE_EQ(yAt(rg_curve, 255), 8.0);
+  EXPECT_EQ(rg->markerPosition(), QPointF(64, 32));
+
+  // Shared-memory curve, plotted in KB: 0 … 232448 B in 128 B steps = 1817 points. 64 KB → 65536 +
+  // 1024 reserved = 66560 B per block; 233472 / 66560 = 3 blocks = 24 warps. At 0 B registers
+  // limit: 32 warps.
+  OccupancyCurvePlot* sm = view.sharedMemoryPlot();
+  ASSERT_EQ(sm->graphCount(), 2);
+  const auto sm_curve = sm->graphPoints(0);
+  ASSERT_EQ(sm_curve.size(), 1817);
+  EXPECT_DOUBLE_EQ(sm_curve.back().x(), 232448.0 / 1024.0);
+  EXPECT_DOUBLE_EQ(yAt(sm_curve, 0.0), 32.0);
+  EXPECT_DOUBLE_EQ(yAt(sm_curve, 64.0), 24.0);
+  EXPECT_EQ(sm->markerPosition(), QPointF(0, 32));
+
+  // The shared-memory marker follows the input: 64 KB dynamic → 24 warps, marker at (64 KB, 24).
+  view.dynamicSmemSpin()->setValue(65536);
+  EXPECT_EQ(view.result().active_warps_per_sm, 24);
+  EXPECT_EQ(view.result().limiters, unsigned{kLimitSharedMemory});
+  EXPECT_EQ(sm->markerPosition(), QPointF(64, 24));
+  EXPECT_EQ(bs->markerPosition(), QPointF(256, 24));
+}
+
+TEST(CalculatorView, LimiterRowsAreHighlightedAndDetailsShown) {
+  CalculatorView view;
+  view.registersSpin()->setValue(64);
+  view.gridSpin()->setValue(1056);
+  QTableWidget* limits = view.limitsTable();
+  ASSERT_EQ(limits->rowCount(), 5);  // warps, block slots, registers, shared memory, barriers (CC 9.0)
+  EXPECT_TRUE(limits->item(0, 0)->text().startsWith(QStringLiteral("Warps")));
+  EXPECT_FALSE(limits->item(0, 0)->font().bold());
+  EXPECT_TRUE(limits->item(2, 0)->text().startsWith(QStringLiteral("Registers")));
+  EXPECT_TRUE(limits->item(2, 0)->font().bold());
+  EXPECT_EQ(limits->item(2, 1)->text(), QStringLiteral("4"));
+  EXPECT_EQ(limits->item(3, 1)->text(), QStringLiteral("228"));
+  EXPECT_EQ(limits->item(4, 1)->text(), QStringLiteral("64"));  // 64 barriers per SM / 1 per block
+
+  QTableWidget* details = view.detailsTable();
+  auto detail = [&](const QString& name) -> QString {
+    for (int r = 0; r < details->rowCount(); ++r) {
+      if (details->item(r, 0)->text() == name) return details->item(r, 1)->text();
+    }
+    return {};
+  };
+  EXPECT_EQ(detail(QStringLiteral("Active warps per SM")), QStringLiteral("32 of 64"));
+  EXPECT_EQ(detail(QStringLiteral("Active threads per SM")), QStringLiteral("1024 of 2048"));
+  // 4 blocks × 132 SMs = 528 at once; a grid of 1056 blocks = 2.00 waves.
+  EXPECT_EQ(detail(QStringLiteral("Max active blocks on the GPU")), QStringLiteral("528 (4 × 132 SMs)"));
+  EXPECT_EQ(detail(QStringLiteral("Waves")), QStringLiteral("2.00 (grid of 1056 blocks)"));
+}
+
+TEST(CalculatorView, DerivationIsANumberedListOfTheSteps) {
+  CalculatorView view;
+  view.registersSpin()->setValue(64);
+  const QTextDocument* doc = view.derivationBrowser()->document();
+  const QString text = doc->toPlainText();
+  EXPECT_TRUE(text.contains(QStringLiteral("64 registers × 32 threads = 2048 per warp"))) << text.toStdString();
+  EXPECT_TRUE(text.contains(QStringLiteral("H100 SXM5 (CC 9.0, 132 SMs)")));
+  int list_items = 0;
+  const QTextList* list = nullptr;
+  for (QTextBlock b = doc->begin(); b.isValid(); b = b.next()) {
+    if (b.textList() != nullptr) {
+      ++list_items;
+      list = b.textList();
+    }
+  }
+  ASSERT_NE(list, nullptr);
+  EXPECT_EQ(list->format().style(), QTextListFormat::ListDecimal);
+  EXPECT_EQ(list_items, static_cast<int>(view.result().derivation.size()));
+  EXPECT_GE(list_items, 5);  // warps, blocks, registers, shared memory, barriers, result
+}
+
+TEST(CalculatorView, SwitchingTheGpuUpdatesRangesAndResult) {
+  CalculatorView view;
+  EXPECT_EQ(view.dynamicSmemSpin()->maximum(), 232448);  // CC 9.0 opt-in maximum
+  EXPECT_TRUE(view.barriersSpin()->isEnabled());
+
+  ASSERT_TRUE(view.deviceSelector()->setCurrentKey(QStringLiteral("gpu:Tesla T4")));
+  // CC 7.5: 64 KB opt-in, 48 KB static, 1024 threads per block, barriers not counted.
+  EXPECT_EQ(view.dynamicSmemSpin()->maximum(), 65536);
+  EXPECT_EQ(view.staticSmemSpin()->maximum(), 49152);
+  EXPECT_EQ(view.threadsSpin()->maximum(), 1024);
+  EXPECT_EQ(view.registersSpin()->maximum(), 255);
+  EXPECT_FALSE(view.barriersSpin()->isEnabled());
+  EXPECT_TRUE(view.carveoutSpin()->isEnabled());
+  // 32 warps per SM / 8 per block = 4 blocks → 32 warps = 100 %, limited by warps alone
+  // (registers allow 8, blocks 16, shared memory unused and no reserved bytes before CC 8.0).
+  EXPECT_EQ(view.result().active_blocks_per_sm, 4);
+  EXPECT_EQ(view.result().active_warps_per_sm, 32);
+  EXPECT_EQ(view.result().limiters, unsigned{kLimitWarps});
+  EXPECT_EQ(view.blockSizePlot()->markerPosition(), QPointF(256, 32));
+  EXPECT_EQ(view.input().sm_count, 40);
+
+  // CC 5.0 has a fixed shared-memory size: no carveout.
+  ASSERT_TRUE(view.deviceSelector()->setCurrentKey(QStringLiteral("cc:5.0")));
+  EXPECT_FALSE(view.carveoutSpin()->isEnabled());
+  EXPECT_EQ(view.dynamicSmemSpin()->maximum(), 49152);
+  EXPECT_EQ(view.input().sm_count, 0);
+
+  // A value over the new range is clamped: 200000 B on H100, then CC 8.6 (opt-in 101376 B).
+  ASSERT_TRUE(view.deviceSelector()->setCurrentKey(QStringLiteral("gpu:H100 SXM5")));
+  view.dynamicSmemSpin()->setValue(200000);
+  ASSERT_TRUE(view.deviceSelector()->setCurrentKey(QStringLiteral("cc:8.6")));
+  EXPECT_EQ(view.dynamicSmemSpin()->maximum(), 101376);
+  EXPECT_EQ(view.dynamicSmemSpin()->value(), 101376);
+  // 101376 + 1024 reserved = 102400 B per block; the 100 KB configuration holds 1 block = 8 warps
+  // of 48 → occupancy 1/6, limited by shared memory.
+  EXPECT_EQ(view.result().shared_memory_per_block_allocated, 102400);
+  EXPECT_EQ(view.result().shared_memory_per_sm_config, 102400);
+  EXPECT_EQ(view.result().active_warps_per_sm, 8);
+  EXPECT_EQ(view.result().max_warps_per_sm, 48);
+  EXPECT_EQ(view.result().limiters, unsigned{kLimitSharedMemory});
+  EXPECT_EQ(view.occupancyLabel()->text(), QStringLiteral("16.7 %"));
+}
+
+TEST(CalculatorView, CannotLaunchShowsTheInlineMessage) {
+  CalculatorView view;
+  view.threadsSpin()->setValue(1024);
+  view.registersSpin()->setValue(72);
+  // 72 × 32 = 2304 registers per warp (a multiple of 256) × 32 warps = 73728 > 65536 per block.
+  EXPECT_FALSE(view.result().can_launch);
+  EXPECT_EQ(view.result().active_warps_per_sm, 0);
+  EXPECT_FALSE(view.validationLabel()->isHidden());
+  const QString msg = view.validationLabel()->text();
+  EXPECT_TRUE(msg.contains(QStringLiteral("Cannot launch"))) << msg.toStdString();
+  EXPECT_TRUE(msg.contains(QStringLiteral("73728 registers per block is over the limit of 65536"))) << msg.toStdString();
+  EXPECT_EQ(view.occupancyLabel()->text(), QStringLiteral("Cannot launch"));
+  // Marker at 0 warps, labelled; the curves themselves are still drawn.
+  EXPECT_EQ(view.blockSizePlot()->markerPosition(), QPointF(1024, 0));
+  EXPECT_TRUE(view.blockSizePlot()->graphName(1).contains(QStringLiteral("cannot launch")));
+  EXPECT_EQ(view.registersPlot()->graphPoints(0).size(), 255);
+  // Nothing used in the utilization chart, and no division by zero anywhere.
+  for (const auto& u : view.utilizationChart()->rows()) {
+    EXPECT_EQ(u.used, 0) << u.resource;
+    EXPECT_EQ(u.used + u.unusable + u.remainder, u.capacity) << u.resource;
+  }
+  for (double v : view.utilizationChart()->seriesPercent(0)) EXPECT_DOUBLE_EQ(v, 0.0);
+
+  // Back to 64 registers: 2048 × 32 = 65536 fits; the message goes away.
+  view.registersSpin()->setValue(64);
+  EXPECT_TRUE(view.result().can_launch);
+  EXPECT_TRUE(view.validationLabel()->isHidden());
+
+  // Static 48 KB + dynamic 227 KB is over the 227 KB opt-in maximum.
+  view.staticSmemSpin()->setValue(49152);
+  view.dynamicSmemSpin()->setValue(232448);
+  EXPECT_FALSE(view.result().can_launch);
+  EXPECT_TRUE(view.validationLabel()->text().contains(QStringLiteral("opt-in maximum of 232448 B"))) << view.validationLabel()->text().toStdString();
+}
+
+TEST(CalculatorView, UtilizationSplitsEachResource) {
+  CalculatorView view;
+  view.registersSpin()->setValue(64);
+  // 4 active blocks of 8 warps, 16384 registers, 1024 B shared memory, 1 barrier each.
+  const auto& rows = view.utilizationChart()->rows();
+  ASSERT_EQ(rows.size(), 5u);
+  EXPECT_EQ(rows[0].resource, "Warps");  // 64 warps: 32 used; warps alone allow 8 blocks → 32 unusable
+  EXPECT_EQ(rows[0].used, 32);
+  EXPECT_EQ(rows[0].unusable, 32);
+  EXPECT_EQ(rows[0].remainder, 0);
+  EXPECT_FALSE(rows[0].limiter);
+  EXPECT_EQ(rows[1].resource, "Registers");  // 4 × 16384 = 65536: all used
+  EXPECT_EQ(rows[1].used, 65536);
+  EXPECT_EQ(rows[1].unusable, 0);
+  EXPECT_TRUE(rows[1].limiter);
+  EXPECT_EQ(rows[2].resource, "Shared memory");  // 233472 B: 4 KB used, 224 more blocks' worth idle
+  EXPECT_EQ(rows[2].capacity, 233472);
+  EXPECT_EQ(rows[2].used, 4096);
+  EXPECT_EQ(rows[2].unusable, 224 * 1024);
+  EXPECT_EQ(rows[2].remainder, 0);
+  EXPECT_EQ(rows[3].resource, "Block slots");  // 32 slots: 4 used, 28 idle
+  EXPECT_EQ(rows[3].used, 4);
+  EXPECT_EQ(rows[3].unusable, 28);
+  EXPECT_EQ(rows[4].resource, "Barriers");  // 64 per SM: 4 used, 60 idle
+  EXPECT_EQ(rows[4].used, 4);
+  EXPECT_EQ(rows[4].unusable, 60);
+
+  const QVector<double> used = view.utilizationChart()->seriesPercent(0);
+  ASSERT_EQ(used.size(), 5);
+  EXPECT_DOUBLE_EQ(used[0], 50.0);
+  EXPECT_DOUBLE_EQ(used[1], 100.0);
+  EXPECT_DOUBLE_EQ(used[2], 100.0 * 4096.0 / 233472.0);
+  EXPECT_DOUBLE_EQ(used[3], 12.5);
+  EXPECT_DOUBLE_EQ(used[4], 6.25);
+  const QVector<double> unusable = view.utilizationChart()->seriesPercent(1);
+  EXPECT_DOUBLE_EQ(unusable[0], 50.0);
+  EXPECT_DOUBLE_EQ(unusable[3], 87.5);
+  const QStringList labels = view.utilizationChart()->rowLabels();
+  ASSERT_EQ(labels.size(), 5);
+  EXPECT_TRUE(labels[1].startsWith(QStringLiteral("Registers (limiter)"))) << labels[1].toStdString();
+  EXPECT_FALSE(labels[0].contains(QStringLiteral("limiter")));
+}
+
+TEST(CalculatorView, TooltipsDescribeThePointUnderTheMouse) {
+  CalculatorView view;
+  const QString tip = view.blockSizePlot()->toolTipAt(250.0, 10.0);  // nearest sample: 256 threads
+  EXPECT_TRUE(tip.contains(QStringLiteral("256 threads per block (8 warps)"))) << tip.toStdString();
+  EXPECT_TRUE(tip.contains(QStringLiteral("Active warps per SM: 64 of 64 (100.0 %)"))) << tip.toStdString();
+  EXPECT_TRUE(tip.contains(QStringLiteral("current configuration")));
+  const QString reg_tip = view.registersPlot()->toolTipAt(128.3, 0.0);
+  EXPECT_TRUE(reg_tip.contains(QStringLiteral("128 registers per thread"))) << reg_tip.toStdString();
+  EXPECT_TRUE(reg_tip.contains(QStringLiteral("16 of 64 (25.0 %)"))) << reg_tip.toStdString();
+  EXPECT_TRUE(reg_tip.contains(QStringLiteral("Limited by: registers")));
+  const QString smem_tip = view.sharedMemoryPlot()->toolTipAt(64.0, 0.0);
+  EXPECT_TRUE(smem_tip.contains(QStringLiteral("64 KB (65536 B) shared memory per block"))) << smem_tip.toStdString();
+  // Utilization: row keys count from the bottom; key 4 of 5 is the registers row.
+  const QString util_tip = view.utilizationChart()->toolTipAt(50.0, 4.0);
+  EXPECT_TRUE(util_tip.startsWith(QStringLiteral("Registers per SM: 65536 registers"))) << util_tip.toStdString();
+  EXPECT_TRUE(view.utilizationChart()->toolTipAt(50.0, 4.5).isEmpty());  // between rows
+}
+
+TEST(CalculatorView, CsvExportsRoundTripThroughParseCsv) {
+  CalculatorView view;
+  view.registersSpin()->setValue(64);
+  const auto exports = view.csvExports();
+  ASSERT_EQ(exports.size(), 2u);
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+
+  const QString result_path = dir.filePath(exports[0].suggested_name);
+  auto written = writeCsvFile(exports[0].table, result_path);
+  ASSERT_TRUE(written) << written.error();
+  auto text = readFile(QFile::encodeName(result_path).toStdString());
+  ASSERT_TRUE(text) << text.error();
+  EXPECT_EQ(*written, text->size());
+  auto table = parseCsv(*text);
+  ASSERT_TRUE(table) << table.error();
+  EXPECT_EQ(table->metaValue("target"), "H100 SXM5 (CC 9.0, 132 SMs)");
+  EXPECT_EQ(table->metaValue("compute_capability"), "9.0");
+  EXPECT_EQ(csvValue(*table, "registers_per_thread"), "64");
+  EXPECT_EQ(csvValue(*table, "active_blocks_per_sm"), "4");
+  EXPECT_EQ(csvValue(*table, "active_warps_per_sm"), "32");
+  EXPECT_EQ(csvValue(*table, "occupancy_percent"), "50.00");
+  EXPECT_EQ(csvValue(*table, "limited_by"), "registers");
+  EXPECT_EQ(csvValue(*table, "max_active_blocks_gpu"), "528");
+
+  const QString curves_path = dir.filePath(exports[1].suggested_name);
+  written = writeCsvFile(exports[1].table, curves_path);
+  ASSERT_TRUE(written) << written.error();
+  text = readFile(QFile::encodeName(curves_path).toStdString());
+  ASSERT_TRUE(text);
+  auto curves = parseCsv(*text);
+  ASSERT_TRUE(curves) << curves.error();
+  EXPECT_EQ(curves->rows.size(), 32u + 255u + 1817u);
+  EXPECT_EQ(curves->metaValue("registers_per_thread"), "64");
+  EXPECT_EQ(curveCell(*curves, "block_size_threads", "96", "active_warps_per_sm"), "30");
+  EXPECT_EQ(curveCell(*curves, "registers_per_thread", "128", "active_warps_per_sm"), "16");
+  EXPECT_EQ(curveCell(*curves, "shared_memory_per_block_bytes", "65536", "active_warps_per_sm"), "24");
+  EXPECT_EQ(curveCell(*curves, "shared_memory_per_block_bytes", "65536", "limited_by"), "shared memory");
+
+  // A folder that does not exist: an error naming the path, no crash, no file.
+  const QString bad = dir.filePath(QStringLiteral("missing/sub/result.csv"));
+  auto failed = writeCsvFile(exports[0].table, bad);
+  ASSERT_FALSE(failed);
+  EXPECT_NE(failed.error().find("missing/sub/result.csv"), std::string::npos) << failed.error();
+  EXPECT_FALSE(QFile::exists(bad));
+}
+
+TEST(CalculatorView, SettingsRoundTrip) {
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  QSettings settings(dir.filePath(QStringLiteral("calc.ini")), QSettings::IniFormat);
+  {
+    CalculatorView view;
+    ASSERT_TRUE(view.deviceSelector()->setCurrentKey(QStringLiteral("gpu:A100 SXM4 80GB")));
+    view.threadsSpin()->setValue(128);
+    view.registersSpin()->setValue(40);
+    view.staticSmemSpin()->setValue(4096);
+    view.dynamicSmemSpin()->setValue(8192);
+    view.carveoutSpin()->setValue(50);
+    view.gridSpin()->setValue(1000);
+    view.saveSettings(settings);
+  }
+  CalculatorView restored;
+  restored.restoreSettings(settings);
+  EXPECT_EQ(restored.deviceSelector()->currentKey(), QStringLiteral("gpu:A100 SXM4 80GB"));
+  EXPECT_EQ(restored.threadsSpin()->value(), 128);
+  EXPECT_EQ(restored.registersSpin()->value(), 40);
+  EXPECT_EQ(restored.staticSmemSpin()->value(), 4096);
+  EXPECT_EQ(restored.dynamicSmemSpin()->value(), 8192);
+  EXPECT_EQ(restored.carveoutSpin()->value(), 50);
+  EXPECT_EQ(restored.gridSpin()->value(), 1000);
+  EXPECT_EQ(restored.input().registers_per_thread, 40);
+  EXPECT_EQ(restored.input().sm_count, 108);
+
+  // Values out of range (a hand-edited file) are clamped by the spin boxes; nothing crashes.
+  settings.setValue(QStringLiteral("threadsPerBlock"), 5000);
+  settings.setValue(QStringLiteral("device"), QStringLiteral("gpu:No Such GPU"));
+  CalculatorView clamped;
+  clamped.restoreSettings(settings);
+  EXPECT_EQ(clamped.deviceSelector()->currentKey(), QStringLiteral("gpu:H100 SXM5"));
+  EXPECT_EQ(clamped.threadsSpin()->value(), 1024);
+}
+
+TEST(CalculatorView, RecomputeIsFastEnoughForLiveUpdates) {
+  CalculatorView view;
+  QElapsedTimer timer;
+  constexpr int kRuns = 50;
+  timer.start();
+  for (int i = 0; i < kRuns; ++i) view.registersSpin()->setValue(i % 2 == 0 ? 64 : 32);
+  const double ms = static_cast<double>(timer.nsecsElapsed()) / 1e6 / kRuns;
+  std::cout << "[ measure ] one input change (calculation, 3 sweeps, panels, plot data): " << ms << " ms\n";
+  RecordProperty("recompute_ms", std::to_string(ms));
+  // A frame at 60 Hz is 16.7 ms; the recompute must fit well inside it, even in a debug build.
+  EXPECT_LT(ms, 16.0);
+}
+
+}  // namespace
+}  // namespace occx::ui

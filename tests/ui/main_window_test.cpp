@@ -1,0 +1,140 @@
+// The main window: tabs, menus acting on the current view, exports, status bar, settings.
+#include <gtest/gtest.h>
+
+#include <QAction>
+#include <QFile>
+#include <QImage>
+#include <QLabel>
+#include <QMenuBar>
+#include <QSettings>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTemporaryDir>
+
+#include "core/atomic_file.h"
+#include "core/csv.h"
+#include "ui/calculator_view.h"
+#include "ui/main_window.h"
+
+namespace occx::ui {
+namespace {
+
+class MainWindowTest : public testing::Test {
+ protected:
+  void SetUp() override { QSettings().clear(); }
+  void TearDown() override { QSettings().clear(); }
+};
+
+QStringList menuTitles(QMainWindow& w) {
+  QStringList out;
+  for (QAction* a : w.menuBar()->actions()) out << a->text();
+  return out;
+}
+
+TEST_F(MainWindowTest, CalculatorIsTheFirstTabAndViewsCanBeAdded) {
+  MainWindow w(false);
+  EXPECT_EQ(w.windowTitle(), QStringLiteral("Occupancy Explorer"));
+  EXPECT_EQ(menuTitles(w), (QStringList{QStringLiteral("&File"), QStringLiteral("&Help")}));
+  ASSERT_EQ(w.tabs()->count(), 1);
+  EXPECT_EQ(w.tabs()->widget(0), w.calculatorView());
+  EXPECT_TRUE(w.exportCsvAction()->isEnabled());
+  EXPECT_TRUE(w.exportPngAction()->isEnabled());
+  EXPECT_TRUE(w.exportPdfAction()->isEnabled());
+
+  auto* plain = new QWidget;
+  w.addView(plain, QStringLiteral("Another view"));
+  ASSERT_EQ(w.tabs()->count(), 2);
+  w.tabs()->setCurrentIndex(1);
+  // A view without AppView has nothing to export: actions off, and the export calls say so.
+  EXPECT_FALSE(w.exportCsvAction()->isEnabled());
+  EXPECT_FALSE(w.exportPdfAction()->isEnabled());
+  QTemporaryDir dir;
+  EXPECT_FALSE(w.exportCurrentCsv(0, dir.filePath(QStringLiteral("x.csv"))).isEmpty());
+  EXPECT_FALSE(QFile::exists(dir.filePath(QStringLiteral("x.csv"))));
+  w.tabs()->setCurrentIndex(0);
+  EXPECT_TRUE(w.exportCsvAction()->isEnabled());
+}
+
+TEST_F(MainWindowTest, ExportsOfTheCurrentViewAndErrorsAsMessages) {
+  MainWindow w(false);
+  w.calculatorView()->registersSpin()->setValue(64);
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  const QString csv = dir.filePath(QStringLiteral("result.csv"));
+  EXPECT_EQ(w.exportCurrentCsv(0, csv), QString());
+  auto text = readFile(QFile::encodeName(csv).toStdString());
+  ASSERT_TRUE(text);
+  auto table = parseCsv(*text);
+  ASSERT_TRUE(table) << table.error();
+  bool found = false;
+  for (const auto& row : table->rows) {
+    if (row[0] == "active_warps_per_sm") {
+      EXPECT_EQ(row[1], "32");
+      found = true;
+    }
+  }
+  EXPECT_TRUE(found);
+
+  const QString png = dir.filePath(QStringLiteral("registers.png"));
+  EXPECT_EQ(w.exportCurrentPlot(1, png), QString());
+  EXPECT_FALSE(QImage(png).isNull());
+  EXPECT_TRUE(w.exportCurrentPlot(2, dir.filePath(QStringLiteral("smem.pdf"))).isEmpty());
+  EXPECT_TRUE(QFile::exists(dir.filePath(QStringLiteral("smem.pdf"))));
+
+  // Errors come back as text for the message box: bad index, unwritable path.
+  EXPECT_TRUE(w.exportCurrentPlot(9, png).contains(QStringLiteral("allowed 0 … 3")));
+  const QString err = w.exportCurrentCsv(1, dir.filePath(QStringLiteral("nope/curves.csv")));
+  EXPECT_TRUE(err.contains(QStringLiteral("nope/curves.csv"))) << err.toStdString();
+}
+
+TEST_F(MainWindowTest, StatusBarFollowsTheCalculator) {
+  MainWindow w(false);
+  auto* status = w.findChild<QLabel*>(QStringLiteral("viewStatus"));
+  ASSERT_NE(status, nullptr);
+  EXPECT_TRUE(status->text().contains(QStringLiteral("occupancy 100.0 % (64 of 64 warps)"))) << status->text().toStdString();
+  w.calculatorView()->registersSpin()->setValue(64);
+  EXPECT_TRUE(status->text().contains(QStringLiteral("occupancy 50.0 % (32 of 64 warps), limited by registers")))
+      << status->text().toStdString();
+}
+
+TEST_F(MainWindowTest, SettingsAreRememberedBetweenRuns) {
+  {
+    MainWindow w(true);
+    ASSERT_TRUE(w.calculatorView()->deviceSelector()->setCurrentKey(QStringLiteral("cc:8.6")));
+    w.calculatorView()->registersSpin()->setValue(64);
+    w.addView(new QWidget, QStringLiteral("Second"));
+    w.tabs()->setCurrentIndex(1);
+    w.resize(1200, 800);
+    w.saveSettings();
+  }
+  QSettings s;
+  EXPECT_EQ(s.value(QStringLiteral("views/calculator/registersPerThread")).toInt(), 64);
+  EXPECT_EQ(s.value(QStringLiteral("window/currentTab")).toString(), QStringLiteral("Second"));
+
+  MainWindow again(true);
+  EXPECT_EQ(again.calculatorView()->deviceSelector()->currentKey(), QStringLiteral("cc:8.6"));
+  EXPECT_EQ(again.calculatorView()->registersSpin()->value(), 64);
+  // CC 8.6, 64 registers: 32 warps fit the register file of 48 max → 4 blocks of 8 warps.
+  EXPECT_EQ(again.calculatorView()->result().active_warps_per_sm, 32);
+  EXPECT_EQ(again.size(), QSize(1200, 800));
+  EXPECT_EQ(again.tabs()->currentIndex(), 0);
+  again.addView(new QWidget, QStringLiteral("Second"));  // the remembered tab, once it exists
+  EXPECT_EQ(again.tabs()->currentIndex(), 1);
+
+  // Without settings: built-in defaults, nothing written.
+  QSettings().clear();
+  MainWindow fresh(false);
+  EXPECT_EQ(fresh.calculatorView()->deviceSelector()->currentKey(), QStringLiteral("gpu:H100 SXM5"));
+  fresh.saveSettings();
+  EXPECT_TRUE(QSettings().allKeys().isEmpty());
+}
+
+TEST_F(MainWindowTest, AboutSaysWhatNeedsAGpu) {
+  const QString about = MainWindow::aboutText();
+  EXPECT_TRUE(about.contains(QStringLiteral("Works without a GPU:")));
+  EXPECT_TRUE(about.contains(QStringLiteral("Needs an NVIDIA GPU and driver:")));
+  EXPECT_TRUE(about.contains(QStringLiteral("Needs the CUDA Toolkit (no GPU):")));
+}
+
+}  // namespace
+}  // namespace occx::ui

@@ -1,0 +1,117 @@
+// Plot controllers off-screen: styling (title, axis labels, legend), data, and atomic PNG/PDF export.
+#include <gtest/gtest.h>
+
+#include <QFile>
+#include <QImage>
+#include <QTemporaryDir>
+#include <QWidget>
+
+#include "qcustomplot.h"
+#include "ui/occupancy_curve_plot.h"
+#include "ui/utilization.h"
+
+namespace occx::ui {
+namespace {
+
+TEST(OccupancyCurvePlot, TitleAxisLabelsLegendAndRanges) {
+  QWidget parent;
+  OccupancyCurvePlot plot(CurveKind::SharedMemory, &parent);
+  QCustomPlot* p = plot.plot();
+  EXPECT_EQ(plot.title(), QStringLiteral("Impact of varying shared memory per block"));
+  EXPECT_EQ(p->xAxis->label(), QStringLiteral("Shared memory per block (KB, static + dynamic)"));
+  EXPECT_EQ(p->yAxis->label(), QStringLiteral("Active warps per SM"));
+  EXPECT_EQ(p->yAxis2->label(), QStringLiteral("Theoretical occupancy (%)"));
+  EXPECT_TRUE(p->legend->visible());
+  EXPECT_EQ(p->legend->itemCount(), 2);
+
+  const std::vector<CurvePoint> pts = {{0, 8, 64, 1.0, kLimitWarps}, {1024, 4, 32, 0.5, kLimitSharedMemory}, {2048, 0, 0, 0.0, 0}};
+  plot.setData(pts, 64, 1024, 32, true);
+  EXPECT_EQ(plot.graphPoints(0), (QVector<QPointF>{{0, 64}, {1, 32}, {2, 0}}));  // KB on the axis
+  EXPECT_EQ(plot.markerPosition(), QPointF(1, 32));
+  EXPECT_DOUBLE_EQ(p->yAxis->range().upper, 64 * 1.1);
+  EXPECT_DOUBLE_EQ(p->yAxis2->range().upper, 110.0);  // same scale as occupancy in percent
+  EXPECT_EQ(plot.graphName(1), QStringLiteral("Current: 1 KB → 32 warps"));
+  EXPECT_TRUE(plot.toolTipAt(2.1, 0).contains(QStringLiteral("Cannot launch")));
+  EXPECT_TRUE(plot.graphPoints(7).isEmpty());
+}
+
+TEST(PlotController, ExportsPngAndPdfAtomically) {
+  QWidget parent;
+  OccupancyCurvePlot plot(CurveKind::BlockSize, &parent);
+  plot.setData({{32, 32, 32, 0.5, kLimitBlocks}, {64, 32, 64, 1.0, kLimitWarps}}, 64, 64, 64, true);
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+
+  const QString png = dir.filePath(QStringLiteral("curve.png"));
+  auto written = plot.exportImage(png, 640, 400);
+  ASSERT_TRUE(written) << written.error();
+  QImage image(png);
+  ASSERT_FALSE(image.isNull());
+  EXPECT_EQ(image.size(), QSize(640, 400));
+  EXPECT_EQ(static_cast<qint64>(*written), QFile(png).size());
+
+  const QString pdf = dir.filePath(QStringLiteral("curve.pdf"));
+  written = plot.exportImage(pdf, 640, 400);
+  ASSERT_TRUE(written) << written.error();
+  QFile f(pdf);
+  ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+  EXPECT_TRUE(f.read(5) == QByteArray("%PDF-"));
+  EXPECT_GT(f.size(), 1000);
+  f.close();
+
+  // Overwriting replaces the file whole; no temporary file is left beside it.
+  written = plot.exportPng(png, 320, 200);
+  ASSERT_TRUE(written);
+  EXPECT_EQ(QImage(png).size(), QSize(320, 200));
+  EXPECT_EQ(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 2);
+
+  // Errors are values: an unknown suffix, a folder that does not exist.
+  auto bad_suffix = plot.exportImage(dir.filePath(QStringLiteral("curve.svg")));
+  ASSERT_FALSE(bad_suffix);
+  EXPECT_NE(bad_suffix.error().find(".png or .pdf"), std::string::npos);
+  const QString missing = dir.filePath(QStringLiteral("no/such/folder/curve.png"));
+  auto bad_dir = plot.exportPng(missing);
+  ASSERT_FALSE(bad_dir);
+  EXPECT_NE(bad_dir.error().find("no/such/folder/curve.png"), std::string::npos) << bad_dir.error();
+  EXPECT_FALSE(QFile::exists(missing));
+}
+
+TEST(Utilization, RemainderWhenLessThanABlockFits) {
+  const ArchLimits* h100 = GpuDatabase::builtin().findArch({9, 0});
+  ASSERT_NE(h100, nullptr);
+  OccupancyInput in;
+  in.threads_per_block = 256;
+  in.registers_per_thread = 40;
+  auto r = computeOccupancy(*h100, in, false);
+  ASSERT_TRUE(r);
+  // 40 × 32 = 1280 per warp; 16384 / 1280 = 12 warps per sub-partition = 48 warps = 6 blocks of
+  // 8 warps; 6 × 10240 = 61440 registers used, 4096 left over (less than a block).
+  ASSERT_EQ(r->active_blocks_per_sm, 6);
+  const auto rows = computeUtilization(*h100, in, *r);
+  ASSERT_EQ(rows.size(), 5u);
+  EXPECT_EQ(rows[1].per_block, 10240);
+  EXPECT_EQ(rows[1].used, 61440);
+  EXPECT_EQ(rows[1].unusable, 0);
+  EXPECT_EQ(rows[1].remainder, 4096);
+  EXPECT_TRUE(rows[1].limiter);
+  // Warps: 48 of 64 used; warps alone allow 8 blocks → 16 unusable.
+  EXPECT_EQ(rows[0].used, 48);
+  EXPECT_EQ(rows[0].unusable, 16);
+  EXPECT_EQ(rows[0].remainder, 0);
+
+  // 0 registers: registers do not limit and are not needed — all left over, nothing divided by 0.
+  in.registers_per_thread = 0;
+  r = computeOccupancy(*h100, in, false);
+  ASSERT_TRUE(r);
+  const auto zero = computeUtilization(*h100, in, *r);
+  EXPECT_EQ(zero[1].used, 0);
+  EXPECT_EQ(zero[1].remainder, 65536);
+
+  // No barriers (or CC < 9.0): no barrier row.
+  in.block_barriers = 0;
+  r = computeOccupancy(*h100, in, false);
+  EXPECT_EQ(computeUtilization(*h100, in, *r).size(), 4u);
+}
+
+}  // namespace
+}  // namespace occx::ui

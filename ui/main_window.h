@@ -1,0 +1,77 @@
+// The main window: one tab per view (the calculator first), File → Export CSV / PNG / PDF for the
+// current view, Help → About, a status bar, and settings remembered between runs (QSettings,
+// organisation "OccupancyExplorer").
+#pragma once
+
+#include <QMainWindow>
+#include <QString>
+
+class QAction;
+class QLabel;
+class QTabWidget;
+
+namespace occx::ui {
+
+class AppView;
+class CalculatorView;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+
+ public:
+  /// With `use_settings` false nothing is read from or written to QSettings (reproducible
+  /// screenshots, tests that want the built-in defaults).
+  explicit MainWindow(bool use_settings = true, QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  /// Adds a view as a new tab. A view that also derives from AppView gets export, settings (group
+  /// "views/<objectName, or the title>") and status-bar support; a `statusMessage(QString)` signal,
+  /// if it has one, feeds the status bar while its tab is current. If the tab that was current when
+  /// the window last closed has this title, it becomes current again.
+  void addView(QWidget* view, const QString& title);
+
+  [[nodiscard]] CalculatorView* calculatorView() const { return calculator_; }
+  [[nodiscard]] QTabWidget* tabs() const { return tabs_; }
+  [[nodiscard]] QAction* exportCsvAction() const { return export_csv_; }
+  [[nodiscard]] QAction* exportPngAction() const { return export_png_; }
+  [[nodiscard]] QAction* exportPdfAction() const { return export_pdf_; }
+
+  /// Writes CSV export `index` of the current view to `path` (atomically). Returns an empty string
+  /// on success, else the message (also what the menu action shows in a message box).
+  QString exportCurrentCsv(int index, const QString& path);
+  /// Writes plot `index` of the current view to `path`, PNG or PDF by the suffix (atomically).
+  QString exportCurrentPlot(int index, const QString& path);
+
+  /// Writes window geometry, the current tab and every AppView's settings.
+  void saveSettings() const;
+
+  /// The text of Help → About: what needs a GPU and what does not.
+  [[nodiscard]] static QString aboutText();
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+
+ private slots:
+  void onViewStatus(const QString& text);
+
+ private:
+  void buildMenus();
+  void restoreWindowSettings();
+  void updateForCurrentView();
+  void exportCsvInteractive();
+  void exportPlotInteractive(const QString& suffix);
+  [[nodiscard]] AppView* currentAppView() const;
+  [[nodiscard]] QString settingsGroupFor(QWidget* view, const QString& title) const;
+  [[nodiscard]] QString askSavePath(const QString& caption, const QString& suggested, const QString& filter);
+
+  bool use_settings_;
+  QTabWidget* tabs_;
+  CalculatorView* calculator_;
+  QLabel* view_status_;
+  QAction* export_csv_ = nullptr;
+  QAction* export_png_ = nullptr;
+  QAction* export_pdf_ = nullptr;
+  QString pending_tab_;  ///< title of the tab to make current once it is added (from settings)
+};
+
+}  // namespace occx::ui
