@@ -142,7 +142,7 @@ Expected<CompileSweepResult> runCompileSweep(const CompileSweepSpec& spec, const
   if (!device) return Error{device.error()};
   auto hints = inductor::sizeHintsFromNumels(spec.xnumel, spec.rnumel);
   if (!hints) return Error{hints.error()};
-  auto bytes = bytesMoved(spec.workload, spec.dtype, spec.k, spec.xnumel, spec.rnumel);
+  auto bytes = bytesMoved(spec.workload, spec.dtype, spec.k, spec.xnumel, spec.rnumel, spec.fp32_outputs);
   if (!bytes) return Error{bytes.error()};
 
   CompileSweepResult res;
@@ -165,6 +165,7 @@ Expected<CompileSweepResult> runCompileSweep(const CompileSweepSpec& spec, const
     row.config.workload = spec.workload;
     row.config.dtype = spec.dtype;
     row.config.k = spec.k;
+    row.config.fp32_outputs = spec.fp32_outputs;
     row.config.xblock = xblock;
     row.config.rblock = rblock;
     row.config.num_warps = num_warps;
@@ -450,6 +451,7 @@ std::vector<std::pair<std::string, std::string>> sweepMeta(const CompileSweepRes
       {"sm_count", num(s.device.sm_count)},
       {"workload", std::string(workloadName(s.workload))},
       {"dtype", std::string(dtypeName(s.dtype))},
+      {"output_dtype", std::string(dtypeName(s.fp32_outputs ? DType::kF32 : s.dtype))},
       {"k", num(s.k)},
       {"xnumel", num(s.xnumel)},
       {"rnumel", num(s.rnumel)},

@@ -31,6 +31,7 @@ struct CompileSweepSpec {
   Workload workload = Workload::kSum;
   DType dtype = DType::kF32;
   int k = 1;                    ///< fused_k inputs
+  bool fp32_outputs = false;    ///< outputs in fp32 instead of the input dtype (KernelConfig::fp32_outputs)
   std::int64_t xnumel = 0;      ///< rows (1 … 2^31-1)
   std::int64_t rnumel = 0;      ///< reduction length (1 … 2^31-1); xnumel·rnumel < 2^31
   inductor::Device device;      ///< architecture limits and SM count (makeDevice / deviceForGpu)
@@ -121,7 +122,7 @@ Expected<CompileSweepResult> runCompileSweep(const CompileSweepSpec& spec, const
 ///   compile_ms, grid_blocks, active_blocks_per_sm, active_warps_per_sm, occupancy_percent,
 ///   occupancy_limiter, then per decision policy P: P_bound_blocks_per_sm, P_decision; then
 ///   inductor_candidate and per candidate policy P: candidate_P;
-/// and metadata: format, arch, device, sm_count, workload, dtype, k, xnumel, rnumel, size hints,
+/// and metadata: format, arch, device, sm_count, workload, dtype, output_dtype, k, xnumel, rnumel, size hints,
 /// bytes_read, bytes_written, compiler, date_utc, profile, hint, maxrregcount, configs (finished
 /// of planned), cancelled, then `extra_meta` (e.g. cache statistics) in order.
 CsvTable compileSweepToCsv(const CompileSweepResult& result,

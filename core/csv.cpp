@@ -49,13 +49,22 @@ std::string toCsv(const CsvTable& t) {
 }
 
 namespace {
+// Well-formed UTF-8 (RFC 3629, Unicode table 3-7): no overlong forms, no surrogates, nothing
+// above U+10FFFF. `bad` receives the offset of the first byte of the first bad sequence.
 bool validUtf8(std::string_view s, std::size_t& bad) {
   for (std::size_t i = 0; i < s.size();) {
     const auto c = static_cast<unsigned char>(s[i]);
-    const std::size_t n = c < 0x80 ? 0 : (c >> 5) == 0x6 ? 1 : (c >> 4) == 0xE ? 2 : (c >> 3) == 0x1E ? 3 : 4;
-    if (n == 4) { bad = i; return false; }
+    if (c < 0x80) { ++i; continue; }
+    std::size_t n = 0;                   // continuation bytes
+    unsigned char lo = 0x80, hi = 0xBF;  // allowed range of the first continuation byte
+    if (c >= 0xC2 && c <= 0xDF) n = 1;
+    else if (c >= 0xE0 && c <= 0xEF) { n = 2; if (c == 0xE0) lo = 0xA0; if (c == 0xED) hi = 0x9F; }
+    else if (c >= 0xF0 && c <= 0xF4) { n = 3; if (c == 0xF0) lo = 0x90; if (c == 0xF4) hi = 0x8F; }
+    else { bad = i; return false; }
     for (std::size_t k = 1; k <= n; ++k) {
-      if (i + k >= s.size() || (static_cast<unsigned char>(s[i + k]) >> 6) != 0x2) { bad = i; return false; }
+      if (i + k >= s.size()) { bad = i; return false; }
+      const auto b = static_cast<unsigned char>(s[i + k]);
+      if (k == 1 ? (b < lo || b > hi) : (b & 0xC0) != 0x80) { bad = i; return false; }
     }
     i += n + 1;
   }
@@ -68,7 +77,11 @@ int lineOf(std::string_view s, std::size_t pos) {
 }
 }  // namespace
 
-Expected<CsvTable> parseCsv(std::string_view text) {
+Expected<CsvTable> parseCsv(std::string_view text, std::size_t max_bytes) {
+  if (text.size() > max_bytes) {
+    return Error{"CSV is " + std::to_string(text.size()) + " bytes: larger than the " + std::to_string(max_bytes) +
+                 "-byte limit for a dataset (allowed: up to " + std::to_string(max_bytes >> 20) + " MiB)"};
+  }
   if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
   if (text.find('\0') != std::string_view::npos) {
     return Error{"CSV line " + std::to_string(lineOf(text, text.find('\0'))) + ": contains a NUL byte (not a text file)"};

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -20,8 +21,8 @@ std::string ComputeCapability::smName() const { return "sm_" + std::to_string(ma
 
 Expected<ComputeCapability> ComputeCapability::parse(std::string_view text) {
   std::string t(text);
-  auto bad = [&] {
-    return Error{"compute capability '" + t + "' is not understood: use MAJOR.MINOR (e.g. 9.0), or sm_90"};
+  auto bad = [original = std::string(text)] {
+    return Error{"compute capability '" + original + "' is not understood: use MAJOR.MINOR (e.g. 9.0), or sm_90"};
   };
   if (t.rfind("sm_", 0) == 0 || t.rfind("compute_", 0) == 0) t = t.substr(t.find('_') + 1);
   while (!t.empty() && std::isalpha(static_cast<unsigned char>(t.back()))) t.pop_back();  // sm_90a
@@ -96,6 +97,40 @@ struct ParseContext {
   }
 };
 
+// Converts a JSON value to T, refusing what a silent conversion would corrupt: a boolean or a
+// fraction where an integer belongs, an integer beyond T's range (nlohmann's get<int> would wrap it,
+// or, for a huge floating-point number, have undefined behaviour). Returns the complaint, if any.
+template <class T>
+std::optional<std::string> convertValue(const json& v, T& out) {
+  auto wrong = [&](const char* allowed) {
+    return "has the wrong type (" + std::string(v.type_name()) + "): " + v.dump() + " (allowed: " + allowed + ")";
+  };
+  if constexpr (std::is_integral_v<T>) {
+    if (!v.is_number_integer()) return wrong("an integer");
+    const bool fits = v.is_number_unsigned()
+                          ? v.get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<T>::max())
+                          : v.get<std::int64_t>() >= std::int64_t{std::numeric_limits<T>::min()} &&
+                                v.get<std::int64_t>() <= std::int64_t{std::numeric_limits<T>::max()};
+    if (!fits) return "is out of range: " + v.dump() + " (allowed: 0 … " + std::to_string(std::numeric_limits<T>::max()) + ")";
+    out = v.get<T>();
+  } else if constexpr (std::is_floating_point_v<T>) {
+    if (!v.is_number()) return wrong("a number");
+    out = v.get<T>();
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    if (!v.is_string()) return wrong("a string");
+    out = v.get<std::string>();
+  } else {  // std::vector<int> or std::vector<std::string>
+    if (!v.is_array()) return wrong("an array");
+    out.clear();
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      typename T::value_type x{};
+      if (auto complaint = convertValue(v[i], x)) return "element " + std::to_string(i + 1) + " " + *complaint;
+      out.push_back(std::move(x));
+    }
+  }
+  return std::nullopt;
+}
+
 // A limit is a [value, "source"] pair; the loader also accepts a bare value.
 template <class T>
 std::optional<Error> readLimit(const json& obj, const json& defaults, const char* field, T& out,
@@ -109,14 +144,18 @@ std::optional<Error> readLimit(const json& obj, const json& defaults, const char
     value = &(*v)[0];
     sources[field] = (*v)[1].get<std::string>();
   }
-  try {
-    out = value->get<T>();
-  } catch (const json::exception&) {
-    return ctx.fail(field, "has the wrong type (" + std::string(value->type_name()) + "): " + value->dump());
-  }
+  if (auto complaint = convertValue(*value, out)) return ctx.fail(field, *complaint);
   if constexpr (std::is_arithmetic_v<T>) {
     if (out < 0) return ctx.fail(field, "is negative: " + value->dump() + " (allowed: 0 or more)");
   }
+  return std::nullopt;
+}
+
+// An optional field: absent leaves `out` as it is; present must have the right type.
+template <class T>
+std::optional<Error> readOptional(const json& obj, const char* field, T& out, const ParseContext& ctx) {
+  if (!obj.contains(field)) return std::nullopt;
+  if (auto complaint = convertValue(obj.at(field), out)) return ctx.fail(field, *complaint);
   return std::nullopt;
 }
 
@@ -153,10 +192,10 @@ Expected<GpuDatabase> GpuDatabase::parse(std::string_view text, std::string_view
     int line = lineAt(text, e.byte == 0 ? 0 : e.byte - 1);
     return Error{origin + " line " + std::to_string(line) + ": not valid JSON (" + e.what() + ")"};
   }
-  if (!doc.is_object() || doc.value("format", std::string()) != "occupancy-explorer-gpu-data") {
+  if (!doc.is_object() || !doc.contains("format") || doc["format"] != "occupancy-explorer-gpu-data") {
     return Error{origin + " line 1: field 'format' must be \"occupancy-explorer-gpu-data\""};
   }
-  if (!doc.contains("version") || !doc["version"].is_number_integer() || doc["version"].get<int>() != 1) {
+  if (!doc.contains("version") || !doc["version"].is_number_integer() || doc["version"] != 1) {
     return Error{origin + " line 1: field 'version' must be 1 (the only version this program reads)"};
   }
   if (!doc.contains("architectures") || !doc["architectures"].is_array() || doc["architectures"].empty()) {
@@ -185,9 +224,8 @@ Expected<GpuDatabase> GpuDatabase::parse(std::string_view text, std::string_view
     if (!cc) return ctx.fail("cc", "is not a compute capability: " + cc.error());
     ArchLimits l;
     l.cc = *cc;
-    l.family = a.value("family", std::string());
-    l.note = a.value("note", std::string());
-    std::optional<Error> err;
+    std::optional<Error> err = readOptional(a, "family", l.family, ctx);
+    if (!err) err = readOptional(a, "note", l.note, ctx);
     auto rd = [&](const char* f, auto& out) {
       if (!err) err = readLimit(a, defaults, f, out, l.sources, ctx);
     };
@@ -261,18 +299,18 @@ Expected<GpuDatabase> GpuDatabase::parse(std::string_view text, std::string_view
       s.cc = *cc;
       if (!db.findArch(s.cc)) return ctx.fail("cc", "names compute capability " + s.cc.str() + ", which the file does not define (defined: " + db.ccList() + ")");
       if (s.sm_count <= 0) return ctx.fail("sm_count", "must be positive, got " + std::to_string(s.sm_count));
-      try {
-        s.aliases = g.value("aliases", std::vector<std::string>{});
-        s.base_clock_mhz = g.value("base_clock_mhz", 0);
-        s.boost_clock_mhz = g.value("boost_clock_mhz", 0);
-        s.l2_cache_bytes = g.value("l2_cache_bytes", std::int64_t{0});
-        s.memory_bus_bits = g.value("memory_bus_bits", 0);
-        s.memory_type = g.value("memory_type", std::string());
-        s.memory_gib = g.value("memory_gib", 0.0);
-        s.source = g.value("source", std::string());
-      } catch (const json::exception& e) {
-        return ctx.fail("aliases/clocks/memory", std::string("has the wrong type: ") + e.what());
-      }
+      auto opt = [&](const char* f, auto& out) {
+        if (!err) err = readOptional(g, f, out, ctx);
+      };
+      opt("aliases", s.aliases);
+      opt("base_clock_mhz", s.base_clock_mhz);
+      opt("boost_clock_mhz", s.boost_clock_mhz);
+      opt("l2_cache_bytes", s.l2_cache_bytes);
+      opt("memory_bus_bits", s.memory_bus_bits);
+      opt("memory_type", s.memory_type);
+      opt("memory_gib", s.memory_gib);
+      opt("source", s.source);
+      if (err) return *err;
       db.gpus_.push_back(std::move(s));
     }
   }

@@ -80,11 +80,14 @@ const std::vector<DType>& allDTypes() {
 
 int dtypeBytes(DType d) { return d == DType::kF32 ? 4 : 2; }
 
+DType outputDType(const KernelConfig& c) { return c.fp32_outputs ? DType::kF32 : c.dtype; }
+
 std::string KernelConfig::label() const {
   std::string s = std::string(workloadName(workload));
   if (workload == Workload::kFusedK) s += " K=" + std::to_string(k);
   s += " " + std::string(dtypeName(dtype)) + " XBLOCK=" + std::to_string(xblock) + " RBLOCK=" + std::to_string(rblock) +
        " num_warps=" + std::to_string(num_warps);
+  if (fp32_outputs && dtype != DType::kF32) s += " fp32 outputs";
   if (!vector_loads) s += " scalar loads";
   return s;
 }
@@ -160,6 +163,7 @@ std::string kernelName(const KernelConfig& c) {
   if (c.workload == Workload::kFusedK) n += std::to_string(c.k);
   n += "_" + std::string(dtypeName(c.dtype)) + "_x" + std::to_string(c.xblock) + "_r" + std::to_string(c.rblock) +
        "_w" + std::to_string(c.num_warps);
+  if (c.fp32_outputs && c.dtype != DType::kF32) n += "_f32out";
   if (!c.vector_loads) n += "_scalar";
   return n;
 }
@@ -190,7 +194,8 @@ Expected<std::int64_t> checkShape(const KernelConfig& config, std::int64_t xnume
   return (xnumel + config.xblock - 1) / config.xblock;
 }
 
-Expected<ByteCounts> bytesMoved(Workload w, DType dtype, int k, std::int64_t xnumel, std::int64_t rnumel) {
+Expected<ByteCounts> bytesMoved(Workload w, DType dtype, int k, std::int64_t xnumel, std::int64_t rnumel,
+                                bool fp32_outputs) {
   if (xnumel < 1) return Error{"xnumel " + std::to_string(xnumel) + " is out of range: allowed 1 or more"};
   if (rnumel < 1) return Error{"rnumel " + std::to_string(rnumel) + " is out of range: allowed 1 or more"};
   if (w == Workload::kFusedK && (k < 1 || k > kMaxFusedInputs)) {
@@ -202,7 +207,7 @@ Expected<ByteCounts> bytesMoved(Workload w, DType dtype, int k, std::int64_t xnu
   const int kout = numOutputs(w, w == Workload::kFusedK ? k : 1);
   ByteCounts b;
   b.bytes_read = kin * xnumel * rnumel * s;
-  b.bytes_written = kout * outputElements(w, xnumel, rnumel) * s;
+  b.bytes_written = kout * outputElements(w, xnumel, rnumel) * (fp32_outputs ? 4 : s);
   return b;
 }
 
@@ -241,6 +246,8 @@ class Emitter {
 };
 
 std::string str(int v) { return std::to_string(v); }
+
+bool outputIsF32(const KernelConfig& c) { return c.fp32_outputs || c.dtype == DType::kF32; }
 
 /// The fields of the per-slot reduction state, one fp32 per accumulator tile.
 std::vector<std::string> stateFields(Workload w, int k) {
@@ -307,7 +314,7 @@ void emitHeader(Emitter& e, const KernelConfig& c, const TileLayout& l, const st
   e.line("//   " + workloadFormula(c.workload, c.k));
   e.line("// input dtype: " + std::string(dtypeName(c.dtype)) +
          (f32 ? "" : " (passed as raw 16-bit words)") + ", accumulation in fp32, outputs in " +
-         std::string(dtypeName(c.dtype)));
+         std::string(outputIsF32(c) ? "fp32" : dtypeName(c.dtype)));
   e.line("// tile: XBLOCK = " + str(c.xblock) + " rows x RBLOCK = " + str(c.rblock) + " reduction elements, num_warps = " +
          str(c.num_warps) + " (" + str(l.threads_per_block) + " threads per block)");
   e.line("// accumulator: " + str(l.accumulator_tiles) + " tile(s) of XBLOCK x RBLOCK fp32 values held in registers,");
@@ -352,39 +359,53 @@ void emitConstants(Emitter& e, const KernelConfig& c, const TileLayout& l) {
   e.line("constexpr int ROW_SLOTS = ROWS_PER_THREAD * THREADS_X;");
   e.line("#define NEG_INF __int_as_float(0xff800000)  // -infinity");
   e.line();
-  e.line(c.dtype == DType::kF32 ? "typedef float elem_t;" : "typedef unsigned short elem_t;  // " +
-                                                                  std::string(dtypeName(c.dtype)) + " bits");
+  e.line(c.dtype == DType::kF32 ? "typedef float elem_t;  // input element"
+                                : "typedef unsigned short elem_t;  // input element: " + std::string(dtypeName(c.dtype)) +
+                                      " bits");
+  e.line(outputIsF32(c) ? "typedef float out_t;   // output element"
+                        : "typedef unsigned short out_t;  // output element: " + std::string(dtypeName(c.dtype)) + " bits");
   e.line();
 }
 
-void emitConversions(Emitter& e, DType d) {
-  e.line("// Conversions between the storage type and fp32 (round to nearest even).");
-  if (d == DType::kF32) {
-    e.line("static __device__ __forceinline__ float to_f32(elem_t v) { return v; }");
-    e.line("static __device__ __forceinline__ elem_t from_f32(float v) { return v; }");
+void emitConversions(Emitter& e, const KernelConfig& c) {
+  const DType d = c.dtype;
+  e.line("// Conversions: input storage to fp32, fp32 to output storage (round to nearest even).");
+  if (outputIsF32(c)) {
+    if (d == DType::kF32) {
+      e.line("static __device__ __forceinline__ float to_f32(elem_t v) { return v; }");
+    } else if (d == DType::kF16) {
+      e.open("static __device__ __forceinline__ float to_f32(elem_t h) {");
+      e.line("float f;");
+      e.line("asm(\"cvt.f32.f16 %0, %1;\" : \"=f\"(f) : \"h\"(h));");
+      e.line("return f;");
+      e.close();
+    } else {
+      e.line("static __device__ __forceinline__ float to_f32(elem_t b) { return __uint_as_float(((unsigned)b) << 16); }");
+    }
+    e.line("static __device__ __forceinline__ out_t to_out(float v) { return v; }");
   } else if (d == DType::kF16) {
     e.open("static __device__ __forceinline__ float to_f32(elem_t h) {");
     e.line("float f;");
     e.line("asm(\"cvt.f32.f16 %0, %1;\" : \"=f\"(f) : \"h\"(h));");
     e.line("return f;");
     e.close();
-    e.open("static __device__ __forceinline__ elem_t from_f32(float f) {");
-    e.line("elem_t h;");
+    e.open("static __device__ __forceinline__ out_t to_out(float f) {");
+    e.line("out_t h;");
     e.line("asm(\"cvt.rn.f16.f32 %0, %1;\" : \"=h\"(h) : \"f\"(f));");
     e.line("return h;");
     e.close();
   } else {
     e.line("static __device__ __forceinline__ float to_f32(elem_t b) { return __uint_as_float(((unsigned)b) << 16); }");
-    e.open("static __device__ __forceinline__ elem_t from_f32(float f) {");
+    e.open("static __device__ __forceinline__ out_t to_out(float f) {");
     e.line("#if __CUDA_ARCH__ >= 800");
-    e.line("elem_t b;");
+    e.line("out_t b;");
     e.line("asm(\"cvt.rn.bf16.f32 %0, %1;\" : \"=h\"(b) : \"f\"(f));");
     e.line("return b;");
     e.line("#else");
     e.line("unsigned u = __float_as_uint(f);");
-    e.line("if ((u & 0x7fffffffu) > 0x7f800000u) return (elem_t)((u >> 16) | 0x40u);  // NaN stays NaN");
+    e.line("if ((u & 0x7fffffffu) > 0x7f800000u) return (out_t)((u >> 16) | 0x40u);  // NaN stays NaN");
     e.line("u += 0x7fffu + ((u >> 16) & 1u);");
-    e.line("return (elem_t)(u >> 16);");
+    e.line("return (out_t)(u >> 16);");
     e.line("#endif");
     e.close();
   }
@@ -439,22 +460,36 @@ void emitLoadStore(Emitter& e, const KernelConfig& c, const TileLayout& l, bool 
     e.line("for (int i = 0; i < VEC; ++i) ok[i] = valid;");
     e.close();
     if (with_store) {
-      e.line("// Stores VEC values at row x, columns r … r+VEC-1 as one " + str(l.vector_bytes) + "-byte store.");
-      e.open("static __device__ __forceinline__ void store_chunk(elem_t* __restrict__ p, int x, int r, int rnumel, "
+      // Output stores: VEC values of out_t, in pieces of at most 16 bytes (fp32 outputs of a
+      // 16-bit input take two).
+      const bool out_f32 = outputIsF32(c);
+      const int out_bytes = l.vec * (out_f32 ? 4 : dtypeBytes(c.dtype));
+      const int piece_bytes = std::min(out_bytes, 16);
+      const int per_piece = l.vec * piece_bytes / out_bytes;  // values per store
+      const VectorWords ow = vectorWords(piece_bytes, out_f32);
+      e.line("// Stores VEC values at row x, columns r … r+VEC-1 as " + str(out_bytes / piece_bytes) + " " +
+             str(piece_bytes) + "-byte store(s).");
+      e.open("static __device__ __forceinline__ void store_chunk(out_t* __restrict__ p, int x, int r, int rnumel, "
              "const bool (&ok)[VEC], const float (&v)[VEC]) {");
       e.line("if (!ok[0]) return;");
-      e.line(w.type + " q;");
-      if (f32) {
-        for (int i = 0; i < l.vec; ++i) e.line("q" + w.members[static_cast<std::size_t>(i)] + " = v[" + str(i) + "];");
-      } else if (l.vec == 1) {
-        e.line("q = from_f32(v[0]);");
-      } else {
-        for (int i = 0; i < l.vec; i += 2) {
-          e.line("q" + w.members[static_cast<std::size_t>(i / 2)] + " = (unsigned)from_f32(v[" + str(i) +
-                 "]) | ((unsigned)from_f32(v[" + str(i + 1) + "]) << 16);");
+      for (int first = 0; first < l.vec; first += per_piece) {
+        const std::string q = out_bytes > 16 ? "q" + str(first / per_piece) : std::string("q");
+        e.line(ow.type + " " + q + ";");
+        if (out_f32) {
+          for (int i = 0; i < per_piece; ++i) {
+            e.line(q + ow.members[static_cast<std::size_t>(i)] + " = to_out(v[" + str(first + i) + "]);");
+          }
+        } else if (per_piece == 1) {
+          e.line(q + " = to_out(v[" + str(first) + "]);");
+        } else {
+          for (int i = 0; i < per_piece; i += 2) {
+            e.line(q + ow.members[static_cast<std::size_t>(i / 2)] + " = (unsigned)to_out(v[" + str(first + i) +
+                   "]) | ((unsigned)to_out(v[" + str(first + i + 1) + "]) << 16);");
+          }
         }
+        e.line("*reinterpret_cast<" + ow.type + "*>(p + x * rnumel + r" + (first > 0 ? " + " + str(first) : std::string()) +
+               ") = " + q + ";");
       }
-      e.line("*reinterpret_cast<" + w.type + "*>(p + x * rnumel + r) = q;");
       e.close();
     }
   } else {
@@ -469,10 +504,10 @@ void emitLoadStore(Emitter& e, const KernelConfig& c, const TileLayout& l, bool 
     e.close();
     if (with_store) {
       e.line("// Stores VEC values at row x, columns r … r+VEC-1 one at a time, each masked.");
-      e.open("static __device__ __forceinline__ void store_chunk(elem_t* __restrict__ p, int x, int r, int rnumel, "
+      e.open("static __device__ __forceinline__ void store_chunk(out_t* __restrict__ p, int x, int r, int rnumel, "
              "const bool (&ok)[VEC], const float (&v)[VEC]) {");
       e.line("#pragma unroll");
-      e.line("for (int i = 0; i < VEC; ++i) if (ok[i]) p[x * rnumel + r + i] = from_f32(v[i]);");
+      e.line("for (int i = 0; i < VEC; ++i) if (ok[i]) p[x * rnumel + r + i] = to_out(v[i]);");
       e.close();
     }
   }
@@ -593,7 +628,7 @@ void emitKernel(Emitter& e, const KernelConfig& c, const TileLayout& l, const st
   std::string sig = "extern \"C\" __global__ void __launch_bounds__(NUM_THREADS) " + name + "(";
   e.line(sig);
   for (int i = 0; i < nin; ++i) e.line("    const elem_t* __restrict__ in" + str(i) + ",");
-  for (int i = 0; i < nout; ++i) e.line("    elem_t* __restrict__ out" + str(i) + ",");
+  for (int i = 0; i < nout; ++i) e.line("    out_t* __restrict__ out" + str(i) + ",");
   e.line("    int xnumel, int rnumel) {");
   e.indent();
   e.line("const int r_lane = threadIdx.x % THREADS_R;  // position along R");
@@ -703,17 +738,17 @@ void emitKernel(Emitter& e, const KernelConfig& c, const TileLayout& l, const st
     e.open("if (r_lane == 0 && " + rowOk(l, c.xblock) + ") {");
     switch (c.workload) {
       case Workload::kAmax:
-        e.line("out0[x] = from_f32(row[i].max);");
+        e.line("out0[x] = to_out(row[i].max);");
         break;
       case Workload::kMeanVar:
-        e.line("out0[x] = from_f32(row[i].mean);");
-        e.line("out1[x] = from_f32(__fdividef(row[i].m2, row[i].weight));");
+        e.line("out0[x] = to_out(row[i].mean);");
+        e.line("out1[x] = to_out(__fdividef(row[i].m2, row[i].weight));");
         break;
       case Workload::kFusedK:
-        for (int j = 0; j < c.k; ++j) e.line("out" + str(j) + "[x] = from_f32(row[i].sum" + str(j) + ");");
+        for (int j = 0; j < c.k; ++j) e.line("out" + str(j) + "[x] = to_out(row[i].sum" + str(j) + ");");
         break;
       default:
-        e.line("out0[x] = from_f32(row[i].sum);");
+        e.line("out0[x] = to_out(row[i].sum);");
         break;
     }
     e.close();
@@ -744,7 +779,7 @@ Expected<GeneratedKernel> generateKernel(const KernelConfig& config) {
   Emitter e;
   emitHeader(e, config, *layout, g.name);
   emitConstants(e, config, *layout);
-  emitConversions(e, config.dtype);
+  emitConversions(e, config);
   emitLoadStore(e, config, *layout, config.workload == Workload::kLogSoftmax);
   emitState(e, config);
   emitKernel(e, config, *layout, g.name);

@@ -33,7 +33,8 @@ enum class Workload {
   kFusedK,      ///< K inputs: out_j[x] = Σ_r Π_{i ≤ j} in_i[x, r] for j = 0 … K−1; K tiles
 };
 
-/// Input element types; every workload accumulates in fp32 and writes outputs in the input type.
+/// Input element types; every workload accumulates in fp32 and writes outputs in the input type
+/// (or in fp32 with KernelConfig::fp32_outputs).
 enum class DType { kF32, kF16, kBF16 };
 
 /// "sum", "sum_sq", "amax", "mean_var", "log_softmax", "fused_k".
@@ -72,6 +73,10 @@ struct KernelConfig {
   int rblock = 1024;     ///< RBLOCK (R0_BLOCK): reduction elements per loop iteration (power of two)
   int num_warps = 8;     ///< warps per block (power of two, 1 … 32)
   bool vector_loads = true;  ///< vector loads of `vec` elements; needs rnumel % vec == 0 (see checkShape)
+  /// Outputs in fp32 instead of the input dtype, as when the graph upcasts before reducing
+  /// (log_softmax(x.float()) of a causal-LM loss). The H200 Inductor figures in the reference data
+  /// count log_softmax that way: 2 bytes read + 4 bytes written per element for fp16 input.
+  bool fp32_outputs = false;
 
   bool operator==(const KernelConfig&) const = default;
   /// "mean_var fp16 XBLOCK=1 RBLOCK=2048 num_warps=8" (+ " K=3" for fused_k, " scalar loads").
@@ -120,9 +125,9 @@ struct KernelParam {
 /// A generated kernel: the entry point's name, its CUDA C++ source and its parameter list.
 ///
 /// Launch contract (for cuLaunchKernel): the entry point is `extern "C" __global__ void name(...)`
-/// with parameters, in order: one `const T*` per input (in0 …), one `T*` per output (out0 …), where T
-/// is the dtype's storage type (float, or unsigned short holding fp16/bf16 bits), then
-/// `int xnumel`, `int rnumel`. Tensors are row-major and contiguous; with vector loads they must be
+/// with parameters, in order: one `const T*` per input (in0 …), one `U*` per output (out0 …), where T
+/// is the dtype's storage type (float, or unsigned short holding fp16/bf16 bits) and U that of
+/// outputDType(config), then `int xnumel`, `int rnumel`. Tensors are row-major and contiguous; with vector loads they must be
 /// 16-byte aligned (cuMemAlloc gives 256). Grid: gridBlocks() × 1 × 1; block: num_warps·32 × 1 × 1;
 /// no dynamic shared memory. Every (xnumel, rnumel) accepted by checkShape is handled, tails
 /// included.
@@ -136,6 +141,9 @@ struct GeneratedKernel {
 
 /// Generates the source of one config. Same config → byte-identical source. Errors as tileLayout.
 Expected<GeneratedKernel> generateKernel(const KernelConfig& config);
+
+/// The element type of a config's outputs: fp32 with fp32_outputs, else the input dtype.
+DType outputDType(const KernelConfig& config);
 
 /// Entry-point name of a config (also in GeneratedKernel::name); no validation.
 std::string kernelName(const KernelConfig& config);
@@ -158,11 +166,13 @@ struct ByteCounts {
 };
 
 /// Byte counts of one workload on an xnumel × rnumel input of `dtype`:
-///   sum, sum_sq, amax:  read x·r·s,      write x·s
-///   mean_var:           read x·r·s,      write 2·x·s
-///   log_softmax:        read x·r·s,      write x·r·s
-///   fused_k:            read K·x·r·s,    write K·x·s        (s = dtype bytes)
-/// Errors: xnumel or rnumel < 1, K out of range.
-Expected<ByteCounts> bytesMoved(Workload w, DType dtype, int k, std::int64_t xnumel, std::int64_t rnumel);
+///   sum, sum_sq, amax:  read x·r·s,      write x·o
+///   mean_var:           read x·r·s,      write 2·x·o
+///   log_softmax:        read x·r·s,      write x·r·o
+///   fused_k:            read K·x·r·s,    write K·x·o
+/// (s = dtype bytes; o = 4 with fp32_outputs, else s). E.g. log_softmax fp16 20736 × 8008 with fp32
+/// outputs: 332107776 B read + 664215552 B written. Errors: xnumel or rnumel < 1, K out of range.
+Expected<ByteCounts> bytesMoved(Workload w, DType dtype, int k, std::int64_t xnumel, std::int64_t rnumel,
+                                bool fp32_outputs = false);
 
 }  // namespace occx

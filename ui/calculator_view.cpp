@@ -51,14 +51,21 @@ QTableWidget* makeTable(const QStringList& headers, QWidget* parent) {
   t->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   t->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   t->setWordWrap(false);
+  // The first column takes the room that is left, so every column stays in view.
   t->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-  t->horizontalHeader()->setStretchLastSection(true);
+  t->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+  t->horizontalHeader()->setStretchLastSection(false);
+  t->setTextElideMode(Qt::ElideMiddle);
   t->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
   t->verticalHeader()->setDefaultSectionSize(t->fontMetrics().height() + 6);
   return t;
 }
 
-void setRow(QTableWidget* t, int row, const QStringList& cells, bool highlight = false) {
+// Row highlights: a limiter of active blocks (orange), or the resource that stops the launch (red).
+const QColor kLimiterColor(255, 224, 178);
+const QColor kBlockerColor(248, 200, 200);
+
+void setRow(QTableWidget* t, int row, const QStringList& cells, bool highlight = false, const QColor& color = kLimiterColor) {
   if (t->rowCount() <= row) t->setRowCount(row + 1);
   for (int c = 0; c < cells.size(); ++c) {
     auto* item = t->item(row, c);
@@ -70,7 +77,7 @@ void setRow(QTableWidget* t, int row, const QStringList& cells, bool highlight =
     QFont f = item->font();
     f.setBold(highlight);
     item->setFont(f);
-    item->setBackground(highlight ? QBrush(QColor(255, 224, 178)) : QBrush());
+    item->setBackground(highlight ? QBrush(color) : QBrush());
     item->setTextAlignment(c == 0 ? Qt::Alignment(Qt::AlignLeft | Qt::AlignVCenter) : Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
   }
 }
@@ -393,33 +400,34 @@ void CalculatorView::showResult() {
     validation_->setText(tr("<b>Cannot launch:</b> %1.").arg(reason.toHtmlEscaped()));
     validation_->setVisible(true);
     occupancy_label_->setText(tr("Cannot launch"));
-    occupancy_label_->setStyleSheet(QStringLiteral("color: #b00020;"));
-    occupancy_detail_->setText(tr("0 active blocks: no block of this configuration fits on an SM."));
+    occupancy_label_->setStyleSheet(QStringLiteral("color: #b00020; font-size: 17pt;"));
+    occupancy_detail_->setText(tr("0 active blocks: no block of this configuration fits on an SM"));
   }
 
   // Block limit per resource, the limiters highlighted.
-  auto lim = [&](unsigned bit) { return ok && (r.limiters & bit) != 0; };
+  auto lim = [&](unsigned bit) { return (r.limiters & bit) != 0; };
+  const QColor color = ok ? kLimiterColor : kBlockerColor;
   int row = 0;
   setRow(limits_table_, row++,
          {tr("Warps (%1 per SM)").arg(a.max_warps_per_sm), limitText(r.block_limit_warps),
           tr("%1 warps").arg(r.warps_per_block)},
-         lim(kLimitWarps));
-  setRow(limits_table_, row++, {tr("Block slots (hardware cap)"), limitText(r.block_limit_blocks), tr("1 slot")}, lim(kLimitBlocks));
+         lim(kLimitWarps), color);
+  setRow(limits_table_, row++, {tr("Block slots (hardware cap)"), limitText(r.block_limit_blocks), tr("1 slot")}, lim(kLimitBlocks), color);
   setRow(limits_table_, row++,
          {tr("Registers (%1 per SM)").arg(a.registers_per_sm), limitText(r.block_limit_registers),
           tr("%1 registers").arg(r.registers_per_block_allocated)},
-         lim(kLimitRegisters));
+         lim(kLimitRegisters), color);
   setRow(limits_table_, row++,
-         {tr("Shared memory (%1 KB configured)").arg(r.shared_memory_per_sm_config / 1024), limitText(r.block_limit_shared_memory),
+         {tr("Shared memory (%1 KB)").arg(r.shared_memory_per_sm_config / 1024), limitText(r.block_limit_shared_memory),
           bytesText(r.shared_memory_per_block_allocated)},
-         lim(kLimitSharedMemory));
+         lim(kLimitSharedMemory), color);
   if (a.cc.major >= 9) {
     setRow(limits_table_, row++,
            {tr("Barriers (%1 per SM)").arg(a.block_barriers_per_sm), limitText(r.block_limit_barriers),
-            tr("%1 barriers").arg(input_.block_barriers)},
-           lim(kLimitBarriers));
+            input_.block_barriers == 1 ? tr("1 barrier") : tr("%1 barriers").arg(input_.block_barriers)},
+           lim(kLimitBarriers), color);
   } else {
-    setRow(limits_table_, row++, {tr("Barriers"), tr("not counted before CC 9.0"), QString()}, false);
+    setRow(limits_table_, row++, {tr("Barriers"), QStringLiteral("—"), tr("from CC 9.0 on")}, false);
   }
   limits_table_->setRowCount(row);
   fitTableHeight(limits_table_);

@@ -429,6 +429,7 @@ void addRblockCommand(CLI::App& app, Context& ctx) {
                             std::string(spillStatusName(e.spill))});
           }
           printTable(out, prow);
+          for (std::size_t i = 0; i < pipeline->entries.size(); ++i) out << "  #" << i + 1 << ": " << pipeline->entries[i].decision.reason << "\n";
         }
       }
       if (!o->csv.empty()) {

@@ -164,6 +164,15 @@ Expected<std::vector<DeviceInfo>> queryDevices(const GpuDatabase& db) {
   return out;
 }
 
+std::optional<std::string> detectedGpuName(const GpuDatabase& db) {
+  static const std::optional<std::string> name = [&db]() -> std::optional<std::string> {
+    auto devices = queryDevices(db);
+    if (!devices || devices->empty() || (*devices)[0].matched_gpu.empty()) return std::nullopt;
+    return (*devices)[0].matched_gpu;
+  }();
+  return name;
+}
+
 Expected<inductor::Device> policyDevice(const DeviceInfo& info, const GpuDatabase& db) {
   const ArchLimits* a = db.findArch(info.cc);
   if (a == nullptr) {

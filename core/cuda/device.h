@@ -70,6 +70,11 @@ void matchToData(DeviceInfo& info, const GpuDatabase& db);
 /// (the driver's reason, as driverStatus() gives it), or a query fails. An empty list is possible (driver present, no GPU).
 Expected<std::vector<DeviceInfo>> queryDevices(const GpuDatabase& db = GpuDatabase::builtin());
 
+/// The GPU-data name of the first detected GPU (for the CLI's and the GUI's default device), or
+/// nullopt when there is no driver, no GPU, or the GPU matches no entry of `db`. Queries the driver
+/// once per process and caches the answer.
+std::optional<std::string> detectedGpuName(const GpuDatabase& db = GpuDatabase::builtin());
+
 /// The device for the Inductor decision: the architecture limits of its CC from `db`, with the
 /// driver's own registers/threads/blocks per SM, and its SM count. Errors: CC not in the data.
 Expected<inductor::Device> policyDevice(const DeviceInfo& info, const GpuDatabase& db = GpuDatabase::builtin());

@@ -24,7 +24,7 @@ struct CliResult {
   std::string err;
 };
 
-CliResult cli(std::vector<std::string> args) {
+CliResult runOccx(std::vector<std::string> args) {
   args.insert(args.begin(), "occx");
   std::vector<const char*> argv;
   for (const auto& a : args) argv.push_back(a.c_str());
@@ -115,7 +115,7 @@ TEST(RblockJson, DecisionFields) {
 
 // `occx rblock` reproduces the H200 reference case with its arithmetic.
 TEST(RblockCli, H200AnchorPrintsArithmetic) {
-  auto r = cli(kH200Anchor);
+  auto r = runOccx(kH200Anchor);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("bound: 2048 // (32 · 16) = 4"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("512 blocks (ceil(512 / 1)) <= 4 × 132 = 528"), std::string::npos);
@@ -125,7 +125,7 @@ TEST(RblockCli, H200AnchorPrintsArithmetic) {
 
 // `occx rblock` on the A100 motivating case, JSON: old keeps (864), new scales (108).
 TEST(RblockCli, A100MotivatingJson) {
-  auto r = cli({"rblock", "--gpu", "A100", "--xnumel", "512", "--rnumel", "8192", "--xblock", "1", "--rblock", "2048", "--num-warps", "8",
+  auto r = runOccx({"rblock", "--gpu", "A100", "--xnumel", "512", "--rnumel", "8192", "--xblock", "1", "--rblock", "2048", "--num-warps", "8",
                 "--nregs", "255", "--json"});
   ASSERT_EQ(r.code, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
@@ -142,16 +142,16 @@ TEST(RblockCli, A100MotivatingJson) {
 TEST(RblockCli, BadInputExit2) {
   auto args = kH200Anchor;
   args[12] = "3";  // --num-warps 3
-  auto r = cli(args);
+  auto r = runOccx(args);
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("--num-warps 3 is out of range: allowed a power of two 1 … 32"), std::string::npos) << r.err;
-  auto r2 = cli({"rblock", "--gpu", "H200", "--xnumel", "512"});
+  auto r2 = runOccx({"rblock", "--gpu", "H200", "--xnumel", "512"});
   EXPECT_EQ(r2.code, 2);
   EXPECT_NE(r2.err.find("missing --rnumel --xblock --rblock --num-warps"), std::string::npos) << r2.err;
   args = kH200Anchor;
   args[14] = "0";  // --nregs 0
-  EXPECT_EQ(cli(args).code, 2);
-  auto r3 = cli({"rblock", "--gpu", "H200", "--compare-grid", "--profile", "2024"});
+  EXPECT_EQ(runOccx(args).code, 2);
+  auto r3 = runOccx({"rblock", "--gpu", "H200", "--compare-grid", "--profile", "2024"});
   EXPECT_EQ(r3.code, 2);
   EXPECT_NE(r3.err.find("allowed inductor-2023, inductor-current"), std::string::npos);
 }
@@ -162,7 +162,7 @@ TEST(RblockCli, BatchInputToCsv) {
   const std::string out_path = tempPath("out.csv");
   ASSERT_TRUE(writeFileAtomically(in_path, "xnumel,rnumel,xblock,rblock,num_warps,nregs\n512,8192,1,2048,16,38\n1000,5000,1,2048,16,32\n")
                   .hasValue());
-  auto r = cli({"rblock", "--gpu", "H200", "--input", in_path, "--csv", out_path});
+  auto r = runOccx({"rblock", "--gpu", "H200", "--input", in_path, "--csv", out_path});
   ASSERT_EQ(r.code, 0) << r.err;
   auto text = readFile(out_path);
   ASSERT_TRUE(text.hasValue());
@@ -175,7 +175,7 @@ TEST(RblockCli, BatchInputToCsv) {
   EXPECT_EQ(t->rows[1][static_cast<std::size_t>(t->column("new_decision"))], "not applicable");
   // A bad row → exit 2 naming it; the previous output file is left untouched.
   ASSERT_TRUE(writeFileAtomically(in_path, "xnumel,rnumel,xblock,rblock,num_warps,nregs\n512,8192,1,2048,16,999\n").hasValue());
-  auto bad = cli({"rblock", "--gpu", "H200", "--input", in_path, "--csv", out_path});
+  auto bad = runOccx({"rblock", "--gpu", "H200", "--input", in_path, "--csv", out_path});
   EXPECT_EQ(bad.code, 2);
   EXPECT_NE(bad.err.find("row 1, column 'nregs': 999 is out of range: allowed 1 … 255"), std::string::npos) << bad.err;
   EXPECT_EQ(*readFile(out_path), *text);
@@ -184,7 +184,7 @@ TEST(RblockCli, BatchInputToCsv) {
 
 // --compare-grid --json on A100: 14718 points, 2377 old vs new, 454 new vs exact (see rblock_pass_test).
 TEST(RblockCli, CompareGridJson) {
-  auto r = cli({"rblock", "--gpu", "A100", "--compare-grid", "--json"});
+  auto r = runOccx({"rblock", "--gpu", "A100", "--compare-grid", "--json"});
   ASSERT_EQ(r.code, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
   const auto& all = j["rows"].back();
@@ -199,7 +199,7 @@ TEST(RblockCli, CompareGridJson) {
 TEST(RblockCli, CandidatesAndChain) {
   auto args = kH200Anchor;
   for (const char* a : {"--candidates", "--hint", "inner", "--chain", "3", "--policy", "new"}) args.emplace_back(a);
-  auto r = cli(args);
+  auto r = runOccx(args);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("Teaching aid, not Inductor"), std::string::npos);
   EXPECT_NE(r.out.find("XBLOCK=1, R0_BLOCK=1024, num_warps=16"), std::string::npos);

@@ -1,0 +1,234 @@
+#include "core/cuda/live_sweep.h"
+
+#include <chrono>
+#include <future>
+#include <map>
+#include <mutex>
+#include <sstream>
+
+#include "core/live_problem.h"
+
+namespace occx::cuda {
+
+namespace {
+
+double secondsSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+std::string fmt(double v, int digits) {
+  std::ostringstream s;
+  s.setf(std::ios::fixed);
+  s.precision(digits);
+  s << v;
+  return s.str();
+}
+
+std::size_t policyIndex(inductor::Policy p) {
+  const auto& ps = sweepCandidatePolicies();
+  for (std::size_t i = 0; i < ps.size(); ++i) {
+    if (ps[i] == p) return i;
+  }
+  return ps.size();
+}
+
+}  // namespace
+
+Expected<LiveSweepResult> runLiveSweep(GpuSession& session, const LiveSweepSpec& spec_in, const NvrtcCompiler& compiler,
+                                       const LiveSweepProgressFn& progress, const std::atomic<bool>* cancel) {
+  const auto t_start = std::chrono::steady_clock::now();
+  LiveSweepSpec spec = spec_in;
+  auto dev = policyDevice(session.device());
+  if (!dev) return Error{dev.error()};
+  spec.compile.device = *dev;
+  auto cancelled = [&] { return cancel != nullptr && cancel->load(); };
+
+  // The roofline first: a GPU that cannot copy cannot be measured either.
+  auto copy = session.copyBandwidth(spec.refresh_copy_bandwidth);
+  if (!copy) return Error{"copy bandwidth: " + copy.error()};
+
+  // Inputs and the CPU reference, built while the kernels compile.
+  ProblemSpec ps;
+  ps.workload = spec.compile.workload;
+  ps.dtype = spec.compile.dtype;
+  ps.k = spec.compile.k;
+  ps.xnumel = spec.compile.xnumel;
+  ps.rnumel = spec.compile.rnumel;
+  ps.seed = spec.seed;
+  if (progress) progress({"problem", 0, 1, nullptr});
+  auto t_problem = std::chrono::steady_clock::now();
+  double problem_seconds = 0.0;
+  auto problem_future = std::async(std::launch::async, [ps, t_problem, &problem_seconds] {
+    auto p = makeHostProblem(ps);
+    problem_seconds = secondsSince(t_problem);
+    return p;
+  });
+
+  std::mutex cubin_mutex;
+  std::map<std::string, std::vector<std::uint8_t>> cubins;
+  CompileFunction compile = [&](const CompileRequest& req) -> Expected<CompileResult> {
+    auto r = compiler.compile(req);
+    if (r) {
+      std::lock_guard<std::mutex> lock(cubin_mutex);
+      cubins[req.kernel_name] = r->cubin;
+    }
+    return r;
+  };
+  const auto t_compile = std::chrono::steady_clock::now();
+  auto sweep = runCompileSweep(
+      spec.compile, compile,
+      [&](const CompileSweepProgress& p) {
+        if (progress) progress({"compile", p.done, p.total, nullptr});
+      },
+      cancel);
+  const double compile_seconds = secondsSince(t_compile);
+  auto problem = problem_future.get();
+  if (!sweep) return Error{sweep.error()};
+  if (!problem) return Error{"problem: " + problem.error()};
+  if (progress) progress({"problem", 1, 1, nullptr});
+
+  LiveSweepResult res;
+  res.compile = std::move(sweep).value();
+  res.copy = *copy;
+  res.problem_seconds = problem_seconds;
+  res.compile_seconds = compile_seconds;
+  auto shared_problem = std::make_shared<const HostProblem>(std::move(problem).value());
+  const std::optional<Error> upload_error = session.setProblem(shared_problem);
+
+  const auto t_run = std::chrono::steady_clock::now();
+  const std::size_t i_old = policyIndex(inductor::Policy::kOld);
+  const std::size_t i_new = policyIndex(inductor::Policy::kNew);
+  const std::size_t i_exact = policyIndex(inductor::Policy::kExact);
+  auto added = [](const CompileSweepRow& row, std::size_t i) {
+    return i < row.candidate.size() && row.candidate[i] != CandidateState::kNotCandidate && !row.inductor_candidate;
+  };
+  std::size_t done = 0;
+  const std::size_t total = res.compile.rows.size();
+  const std::int64_t cs_xnumel = spec.compile.xnumel;
+  const std::int64_t cs_rnumel = spec.compile.rnumel;
+  for (const auto& crow : res.compile.rows) {
+    LiveRow row;
+    row.config = crow.config;
+    row.in_grid = crow.origin.find("grid") != std::string::npos;
+    row.inductor_candidate = crow.inductor_candidate;
+    row.added_old = added(crow, i_old);
+    row.added_new = added(crow, i_new);
+    row.added_exact = added(crow, i_exact);
+    row.grid_blocks = crow.grid_blocks;
+    if (crow.ok) {
+      row.registers = crow.report.registers;
+      row.spill_stores_bytes = crow.report.spill_stores_bytes;
+      row.spill_loads_bytes = crow.report.spill_loads_bytes;
+      row.n_spills = crow.report.nSpills();
+      row.static_smem_bytes = crow.report.static_smem_bytes;
+      if (crow.occupancy.can_launch) row.theoretical_occupancy_pct = crow.occupancy.occupancy * 100.0;
+    }
+    if (cancelled()) {
+      row.status = RunStatus::kCancelled;
+      row.reason = "the sweep was cancelled";
+      res.cancelled = true;
+    } else if (!crow.ok) {
+      // An invalid tile or a shape the config cannot run is skipped; anything else failed to compile.
+      const bool runnable = crow.layout.has_value() && checkShape(crow.config, cs_xnumel, cs_rnumel).hasValue();
+      row.status = crow.error == "cancelled" ? RunStatus::kCancelled
+                   : runnable                ? RunStatus::kCompileFailed
+                                             : RunStatus::kSkipped;
+      row.reason = crow.error.empty() ? "not compiled" : crow.error;
+    } else if (upload_error) {
+      row.status = upload_error->message.rfind("out of memory", 0) == 0 ? RunStatus::kOutOfMemory
+                                                                         : RunStatus::kLaunchFailed;
+      row.reason = upload_error->message;
+    } else {
+      auto gen = generateKernel(crow.config);
+      std::vector<std::uint8_t> cubin;
+      {
+        std::lock_guard<std::mutex> lock(cubin_mutex);
+        if (auto it = cubins.find(crow.kernel_name); it != cubins.end()) cubin = it->second;
+      }
+      if (!gen) {
+        row.status = RunStatus::kSkipped;
+        row.reason = gen.error();
+      } else {
+        RunOutcome o = session.run(*gen, cubin, spec.run, cancel);
+        row.status = o.status;
+        row.reason = o.reason;
+        if (o.checked) row.max_abs_error = o.check.max_abs_error;
+        if (o.attributes.registers >= 0 && row.registers >= 0 && o.attributes.registers != row.registers) {
+          row.reason += std::string(row.reason.empty() ? "" : "; ") + "driver reports " +
+                        std::to_string(o.attributes.registers) + " registers, the compiler " +
+                        std::to_string(row.registers);
+        }
+        if (o.status == RunStatus::kOk) {
+          row.time = o.time;
+          if (o.kernel_time) row.kernel_time_us = o.kernel_time->median_us;
+          row.bandwidth_GBps = o.bandwidth_GBps;
+          row.pct_of_copy = copy->GBps > 0 ? o.bandwidth_GBps / copy->GBps * 100.0 : 0.0;
+        }
+        row.achieved_occupancy_pct = o.achieved_occupancy_pct;
+        row.dram_read_bytes = o.dram_read_bytes;
+        row.dram_write_bytes = o.dram_write_bytes;
+        row.local_load_bytes = o.local_load_bytes;
+        row.local_store_bytes = o.local_store_bytes;
+        if (o.status == RunStatus::kCancelled) res.cancelled = true;
+      }
+    }
+    res.dataset.rows.push_back(std::move(row));
+    ++done;
+    if (progress) progress({"run", done, total, &res.dataset.rows.back()});
+  }
+  session.setProblem(nullptr);  // free the device memory
+  res.run_seconds = secondsSince(t_run);
+  res.replay = summarizeReplay(res.dataset.rows, inductor::kSpillThreshold);
+  res.wall_seconds = secondsSince(t_start);
+
+  // Metadata: where and how it was measured.
+  const DeviceInfo& d = session.device();
+  const auto& cs = res.compile.spec;
+  auto& m = res.dataset.meta;
+  m = {{"recorded", "measured live on " + d.name},
+       {"device", d.name},
+       {"compute_capability", d.cc.str()},
+       {"sm_count", std::to_string(d.sm_count)},
+       {"l2_bytes", std::to_string(d.l2_bytes)},
+       {"driver", session.driverVersionText()},
+       {"driver_cuda_version", d.driverCudaVersion()},
+       {"toolkit", res.compile.compiler.empty() ? nvrtcVersionString() : res.compile.compiler},
+       {"date_utc", res.compile.date_utc},
+       {"workload", std::string(workloadName(cs.workload))},
+       {"dtype", std::string(dtypeName(cs.dtype))},
+       {"k", std::to_string(cs.k)},
+       {"xnumel", std::to_string(cs.xnumel)},
+       {"rnumel", std::to_string(cs.rnumel)},
+       {"bytes_read", std::to_string(res.compile.bytes.bytes_read)},
+       {"bytes_written", std::to_string(res.compile.bytes.bytes_written)},
+       {"copy_bandwidth_GBps", fmt(copy->GBps, 1)},
+       {"copy_bandwidth_method", "device-to-device copy of " + std::to_string(copy->bytes_per_copy >> 20) +
+                                     " MiB, bytes read + written / median of " + std::to_string(copy->runs) +
+                                     " runs, measured " + copy->measured_at},
+       {"timing", "CUDA events around each launch; L2 flushed (memset of 2 x L2) before each timed launch; "
+                  "median of the timed runs after warm-up; bandwidth = (bytes_read + bytes_written) / median"},
+       {"inductor_profile", std::string(inductor::profileInfo(cs.decision_options.profile).key)},
+       {"reduction_hint", std::string(inductor::reductionHintKey(cs.hint))},
+       {"spill_threshold", std::to_string(inductor::kSpillThreshold)},
+       {"seed", std::to_string(spec.seed)},
+       {"wall_seconds", fmt(res.wall_seconds, 1)}};
+  if (res.cancelled) m.emplace_back("cancelled", "yes: rows after the cancel are marked cancelled");
+  return res;
+}
+
+std::vector<std::vector<std::string>> replayTable(const LiveSweepResult& result) {
+  std::vector<std::vector<std::string>> t = {{"policy", "candidates", "benchmarked", "pick", "time_us", "GB/s", "regret"}};
+  const auto& rows = result.dataset.rows;
+  for (const auto& p : result.replay.picks) {
+    const std::string pick = p.row >= 0 ? rows[static_cast<std::size_t>(p.row)].config.label() : "(none ran)";
+    t.push_back({p.policy, std::to_string(p.candidates), std::to_string(p.benchmarked), pick,
+                 p.row >= 0 ? fmt(p.time_us, 2) : "", p.row >= 0 ? fmt(p.bandwidth_GBps, 0) : "",
+                 p.row >= 0 ? fmt(p.regret, 3) : ""});
+  }
+  const auto& r = result.replay;
+  t.push_back({"best (all configs)", std::to_string(rows.size()), "", r.best_row >= 0 ? rows[static_cast<std::size_t>(r.best_row)].config.label() : "(none ran)",
+               r.best_row >= 0 ? fmt(r.best_time_us, 2) : "", r.best_row >= 0 ? fmt(r.best_bandwidth_GBps, 0) : "", ""});
+  return t;
+}
+
+}  // namespace occx::cuda

@@ -1,0 +1,66 @@
+// The live sweep and the autotuner replay: the compile sweep (core/compile_sweep.h: the grid,
+// Inductor's candidates, each policy's halved configs and spill filter) compiled with NVRTC for the
+// session's GPU, then every config run and timed on that GPU (GpuSession) and checked against the
+// CPU reference. Each policy's pick is its fastest benchmarked candidate; the best is the fastest of
+// everything; regret = pick time / best time (core/live_results.h).
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <string>
+
+#include "core/compile_sweep.h"
+#include "core/cuda/gpu_session.h"
+#include "core/cuda/nvrtc_compiler.h"
+#include "core/expected.h"
+#include "core/live_results.h"
+
+namespace occx::cuda {
+
+/// What to sweep live. compile.device is replaced by the session's GPU (its architecture limits as
+/// the driver reports them and its SM count); kernels are compiled for the GPU's architecture.
+struct LiveSweepSpec {
+  CompileSweepSpec compile;
+  RunOptions run;
+  std::uint64_t seed = 1;           ///< random inputs
+  bool refresh_copy_bandwidth = false;  ///< measure the copy bandwidth again instead of the cached figure
+};
+
+/// Progress: phase "problem", "compile" or "run"; `done` of `total` in that phase; the live row
+/// just measured (phase "run" only).
+struct LiveSweepProgress {
+  std::string phase;
+  std::size_t done = 0;
+  std::size_t total = 0;
+  const LiveRow* row = nullptr;
+};
+using LiveSweepProgressFn = std::function<void(const LiveSweepProgress&)>;
+
+/// The outcome: the compile sweep, the measured dataset (metadata + one row per config, in the
+/// compile sweep's order), the replay's picks, the copy bandwidth used as the roofline, and times.
+struct LiveSweepResult {
+  CompileSweepResult compile;
+  LiveDataset dataset;
+  ReplaySummary replay;
+  CopyBandwidth copy;
+  bool cancelled = false;
+  double problem_seconds = 0.0;  ///< random inputs + CPU reference (overlaps the compiles)
+  double compile_seconds = 0.0;
+  double run_seconds = 0.0;      ///< every config: check + warm-up + timed runs
+  double wall_seconds = 0.0;
+};
+
+/// Runs the live sweep on `session`. Errors (before anything is measured): an invalid spec (the
+/// compile sweep's messages), a problem that cannot be built, the copy bandwidth that cannot be
+/// measured. Every per-config failure (compile error, launch failure, wrong result, out of memory)
+/// is a row with the reason; cancel (read between configs and inside each run) keeps the finished
+/// rows and marks the rest cancelled.
+Expected<LiveSweepResult> runLiveSweep(GpuSession& session, const LiveSweepSpec& spec, const NvrtcCompiler& compiler,
+                                       const LiveSweepProgressFn& progress = {},
+                                       const std::atomic<bool>* cancel = nullptr);
+
+/// The replay as a text table (one line per policy: candidates, pick, time, GB/s, regret), then the
+/// best config; for the CLI and the closing note.
+std::vector<std::vector<std::string>> replayTable(const LiveSweepResult& result);
+
+}  // namespace occx::cuda

@@ -1,0 +1,170 @@
+// The content-addressed compile cache: hits, misses, corrupt entries, colliding keys, the default
+// folder.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "core/atomic_file.h"
+#include "core/compile_cache.h"
+
+namespace occx {
+namespace {
+
+namespace fs = std::filesystem;
+
+class CompileCacheTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::path(::testing::TempDir()) /
+           ("occx_cache_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  static CompileRequest request(const std::string& source = "extern \"C\" __global__ void k() {}") {
+    CompileRequest r;
+    r.source = source;
+    r.kernel_name = "k";
+    r.arch = {9, 0};
+    return r;
+  }
+  static CompileResult result() {
+    CompileResult r;
+    r.kernel_name = "k";
+    r.arch = {9, 0};
+    r.report.function = "k";
+    r.report.arch = "sm_90";
+    r.report.registers = 40;
+    r.report.spill_stores_bytes = 8;
+    r.report.spill_loads_bytes = 4;
+    r.report.stack_frame_bytes = 16;
+    r.report.static_smem_bytes = 96;
+    r.report.constant_bytes = 360;
+    r.report.barriers = 1;
+    r.log = "ptxas info    : Used 40 registers\n";
+    r.cubin = {0x7f, 'E', 'L', 'F', 0, 1, 2, 255};
+    r.compile_ms = 123.5;
+    return r;
+  }
+  const std::vector<std::string> opts_ = {"-arch=sm_90", "--ptxas-options=-v"};
+  fs::path dir_;
+};
+
+TEST_F(CompileCacheTest, StoreThenHitReturnsEverything) {
+  CompileCache cache(dir_.string());
+  EXPECT_FALSE(cache.lookup(request(), opts_, "NVRTC 13.0"));
+  auto path = cache.store(request(), opts_, "NVRTC 13.0", result());
+  ASSERT_TRUE(path) << path.error();
+  EXPECT_EQ(*path, cache.entryPath(CompileCache::keyHex(request(), opts_, "NVRTC 13.0")));
+  EXPECT_TRUE(fs::exists(*path));
+  auto hit = cache.lookup(request(), opts_, "NVRTC 13.0");
+  ASSERT_TRUE(hit);
+  EXPECT_TRUE(hit->cache_hit);
+  EXPECT_EQ(hit->report.registers, 40);
+  EXPECT_EQ(hit->report.spill_stores_bytes, 8);
+  EXPECT_EQ(hit->report.stack_frame_bytes, 16);
+  EXPECT_EQ(hit->report.static_smem_bytes, 96);
+  EXPECT_EQ(hit->report.constant_bytes, 360);
+  EXPECT_EQ(hit->cubin, result().cubin);
+  EXPECT_EQ(hit->log, result().log);
+  EXPECT_EQ(hit->options, opts_);
+  EXPECT_EQ(hit->compiler, "NVRTC 13.0");
+  EXPECT_DOUBLE_EQ(hit->compile_ms, 123.5);
+  const auto s = cache.stats();
+  EXPECT_EQ(s.hits, 1);
+  EXPECT_EQ(s.misses, 1);
+  EXPECT_EQ(s.stores, 1);
+  EXPECT_EQ(s.corrupt, 0);
+}
+
+TEST_F(CompileCacheTest, KeyCoversSourceArchOptionsAndCompiler) {
+  const auto base = CompileCache::keyHex(request(), opts_, "NVRTC 13.0");
+  EXPECT_EQ(base.size(), 16u);
+  EXPECT_EQ(base, CompileCache::keyHex(request(), opts_, "NVRTC 13.0"));
+  EXPECT_NE(base, CompileCache::keyHex(request("// other\n"), opts_, "NVRTC 13.0"));
+  auto r = request();
+  r.arch = {8, 0};
+  EXPECT_NE(base, CompileCache::keyHex(r, opts_, "NVRTC 13.0"));
+  EXPECT_NE(base, CompileCache::keyHex(request(), {"-arch=sm_90"}, "NVRTC 13.0"));
+  EXPECT_NE(base, CompileCache::keyHex(request(), opts_, "NVRTC 12.8"));
+  // Separators: moving a character between two options changes the key.
+  EXPECT_NE(CompileCache::keyHex(request(), {"ab", "c"}, "x"), CompileCache::keyHex(request(), {"a", "bc"}, "x"));
+  // FNV-1a 64 reference values.
+  EXPECT_EQ(fnv1a64(""), 0xcbf29ce484222325ull);
+  EXPECT_EQ(fnv1a64("a"), 0xaf63dc4c8601ec8cull);
+}
+
+TEST_F(CompileCacheTest, CorruptEntriesAreDetectedAndCounted) {
+  CompileCache cache(dir_.string());
+  auto path = cache.store(request(), opts_, "NVRTC 13.0", result());
+  ASSERT_TRUE(path);
+  auto content = readFile(*path);
+  ASSERT_TRUE(content);
+  // 1. Truncated (a crash mid-write of a non-atomic writer would leave this).
+  ASSERT_TRUE(writeFileAtomically(*path, content->substr(0, content->size() - 3)));
+  EXPECT_FALSE(cache.lookup(request(), opts_, "NVRTC 13.0"));
+  // 2. One byte of the cubin flipped: the checksum catches it.
+  std::string flipped = *content;
+  flipped.back() = static_cast<char>(flipped.back() ^ 0x01);
+  ASSERT_TRUE(writeFileAtomically(*path, flipped));
+  EXPECT_FALSE(cache.lookup(request(), opts_, "NVRTC 13.0"));
+  // 3. Not an entry at all.
+  ASSERT_TRUE(writeFileAtomically(*path, "hello"));
+  EXPECT_FALSE(cache.lookup(request(), opts_, "NVRTC 13.0"));
+  // 4. A header that is not JSON.
+  ASSERT_TRUE(writeFileAtomically(*path, "occx-compile-cache 1\n{not json\n"));
+  EXPECT_FALSE(cache.lookup(request(), opts_, "NVRTC 13.0"));
+  EXPECT_EQ(cache.stats().corrupt, 4);
+  EXPECT_EQ(cache.stats().hits, 0);
+  // Storing again repairs it.
+  ASSERT_TRUE(cache.store(request(), opts_, "NVRTC 13.0", result()));
+  EXPECT_TRUE(cache.lookup(request(), opts_, "NVRTC 13.0"));
+}
+
+TEST_F(CompileCacheTest, AnEntryForAnotherRequestUnderTheSameNameIsAMiss) {
+  CompileCache cache(dir_.string());
+  auto a = cache.store(request("// A\n"), opts_, "NVRTC 13.0", result());
+  ASSERT_TRUE(a);
+  // Simulate a hash collision: B's file holds A's (valid) entry.
+  const auto b_path = cache.entryPath(CompileCache::keyHex(request("// B\n"), opts_, "NVRTC 13.0"));
+  fs::copy_file(*a, b_path);
+  EXPECT_FALSE(cache.lookup(request("// B\n"), opts_, "NVRTC 13.0"));
+  EXPECT_EQ(cache.stats().corrupt, 0);
+  EXPECT_EQ(cache.stats().misses, 1);
+}
+
+TEST_F(CompileCacheTest, NoDirectoryMeansNoCache) {
+  CompileCache cache("");
+  EXPECT_FALSE(cache.store(request(), opts_, "NVRTC 13.0", result()));
+  EXPECT_FALSE(cache.lookup(request(), opts_, "NVRTC 13.0"));
+  EXPECT_EQ(cache.stats().store_errors, 0);
+  // A folder that cannot be created: the store fails with the reason and is counted.
+  ASSERT_TRUE(writeFileAtomically((dir_.parent_path() / "occx_cache_plain_file").string(), "x"));
+  CompileCache blocked((dir_.parent_path() / "occx_cache_plain_file").string());
+  auto e = blocked.store(request(), opts_, "NVRTC 13.0", result());
+  ASSERT_FALSE(e);
+  EXPECT_NE(e.error().find("cannot create the cache folder"), std::string::npos) << e.error();
+  EXPECT_EQ(blocked.stats().store_errors, 1);
+  fs::remove(dir_.parent_path() / "occx_cache_plain_file");
+}
+
+TEST_F(CompileCacheTest, DefaultDirectoryFollowsXdgThenHome) {
+  const char* old_xdg = std::getenv("XDG_CACHE_HOME");
+  const char* old_home = std::getenv("HOME");
+  const std::string saved_xdg = old_xdg ? old_xdg : "";
+  const std::string saved_home = old_home ? old_home : "";
+  setenv("XDG_CACHE_HOME", "/var/tmp/xdg", 1);
+  EXPECT_EQ(CompileCache::defaultDirectory(), "/var/tmp/xdg/occupancy-explorer");
+  setenv("XDG_CACHE_HOME", "relative/path", 1);  // not absolute: ignored, as the XDG spec says
+  setenv("HOME", "/home/someone", 1);
+  EXPECT_EQ(CompileCache::defaultDirectory(), "/home/someone/.cache/occupancy-explorer");
+  unsetenv("XDG_CACHE_HOME");
+  EXPECT_EQ(CompileCache::defaultDirectory(), "/home/someone/.cache/occupancy-explorer");
+  if (old_xdg) setenv("XDG_CACHE_HOME", saved_xdg.c_str(), 1);
+  if (old_home) setenv("HOME", saved_home.c_str(), 1); else unsetenv("HOME");
+}
+
+}  // namespace
+}  // namespace occx
