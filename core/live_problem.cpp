@@ -54,14 +54,16 @@ std::uint64_t chunkSeed(std::uint64_t seed, std::uint64_t input, std::uint64_t c
 std::string ProblemSpec::label() const {
   std::string s = std::string(workloadName(workload));
   if (workload == Workload::kFusedK) s += " K=" + std::to_string(k);
-  return s + " " + std::string(dtypeName(dtype)) + " " + std::to_string(xnumel) + " × " + std::to_string(rnumel);
+  s += " " + std::string(dtypeName(dtype)) + " " + std::to_string(xnumel) + " × " + std::to_string(rnumel);
+  if (fp32_outputs) s += " fp32 outputs";
+  return s;
 }
 
 std::int64_t HostProblem::inputBytes() const { return spec.xnumel * spec.rnumel * dtypeBytes(spec.dtype); }
-std::int64_t HostProblem::outputBytes() const { return outputElementCount * dtypeBytes(spec.dtype); }
+std::int64_t HostProblem::outputBytes() const { return outputElementCount * dtypeBytes(spec.outputDType()); }
 
 Expected<HostProblem> makeHostProblem(const ProblemSpec& spec, int threads) {
-  auto bytes = bytesMoved(spec.workload, spec.dtype, spec.k, spec.xnumel, spec.rnumel);
+  auto bytes = bytesMoved(spec.workload, spec.dtype, spec.k, spec.xnumel, spec.rnumel, spec.fp32_outputs);
   if (!bytes) return Error{bytes.error()};
   if (spec.workload != Workload::kFusedK && spec.k != 1) {
     return Error{"K " + std::to_string(spec.k) + " is not allowed for " + std::string(workloadName(spec.workload)) +
@@ -76,7 +78,7 @@ Expected<HostProblem> makeHostProblem(const ProblemSpec& spec, int threads) {
   HostProblem p;
   p.spec = spec;
   p.bytes = *bytes;
-  p.tolerance = referenceTolerance(spec.workload, spec.dtype, spec.rnumel);
+  p.tolerance = referenceTolerance(spec.workload, spec.outputDType(), spec.rnumel);
   p.outputElementCount = outputElements(spec.workload, spec.xnumel, spec.rnumel);
   const int nin = numInputs(spec.workload, spec.k);
   const int nout = numOutputs(spec.workload, spec.k);
@@ -120,7 +122,8 @@ Expected<HostProblem> makeHostProblem(const ProblemSpec& spec, int threads) {
 OutputCheck checkOutputs(const HostProblem& problem, const std::vector<std::vector<std::uint8_t>>& outputs, int threads) {
   OutputCheck result;
   threads = resolveThreads(threads);
-  const auto esize = static_cast<std::size_t>(dtypeBytes(problem.spec.dtype));
+  const DType out_type = problem.spec.outputDType();
+  const auto esize = static_cast<std::size_t>(dtypeBytes(out_type));
   if (outputs.size() != problem.reference.size()) {
     result.ok = false;
     result.mismatches = 1;
@@ -149,7 +152,7 @@ OutputCheck checkOutputs(const HostProblem& problem, const std::vector<std::vect
       const std::int64_t b = c * kChunk;
       const std::int64_t e = std::min(total, b + kChunk);
       const auto n = static_cast<std::size_t>(e - b);
-      auto g = decodeElements(problem.spec.dtype, got.data() + static_cast<std::size_t>(b) * esize, n);
+      auto g = decodeElements(out_type, got.data() + static_cast<std::size_t>(b) * esize, n);
       std::vector<double> w(want.begin() + b, want.begin() + e);
       parts[static_cast<std::size_t>(c)] = compareOutputs(g, w, problem.tolerance);
     });

@@ -24,8 +24,12 @@ struct ProblemSpec {
   std::int64_t xnumel = 1;     ///< rows
   std::int64_t rnumel = 1;     ///< reduction elements per row
   std::uint64_t seed = 1;      ///< random inputs are a function of (seed, dtype, shape)
+  bool fp32_outputs = false;   ///< outputs in fp32 instead of the input dtype (KernelConfig::fp32_outputs)
 
-  /// "log_softmax fp16 20736 × 8008" (+ " K=3" for fused_k).
+  /// The element type of the outputs: fp32 with fp32_outputs, else dtype.
+  [[nodiscard]] DType outputDType() const { return fp32_outputs ? DType::kF32 : dtype; }
+
+  /// "log_softmax fp16 20736 × 8008" (+ " K=3" for fused_k, " fp32 outputs").
   [[nodiscard]] std::string label() const;
 };
 
@@ -35,12 +39,12 @@ struct HostProblem {
   std::vector<std::vector<std::uint8_t>> inputs;  ///< numInputs tensors, xnumel × rnumel, dtype storage bytes
   std::vector<std::vector<double>> reference;     ///< numOutputs tensors of outputElements values, double
   ByteCounts bytes;                               ///< bytesMoved: minimum bytes read + written
-  Tolerance tolerance;                            ///< referenceTolerance of the workload and dtype
+  Tolerance tolerance;                            ///< referenceTolerance of the workload and output dtype
   std::int64_t outputElementCount = 0;            ///< elements of each output tensor
 
   /// Bytes of each input tensor: xnumel × rnumel × dtype bytes.
   [[nodiscard]] std::int64_t inputBytes() const;
-  /// Bytes of each output tensor: outputElementCount × dtype bytes.
+  /// Bytes of each output tensor: outputElementCount × output dtype bytes.
   [[nodiscard]] std::int64_t outputBytes() const;
 };
 
@@ -59,7 +63,7 @@ struct OutputCheck {
   std::string message;             ///< empty when ok, else "out1: 3 of 512 elements differ; worst [17]: …"
 };
 
-/// Checks kernel outputs (dtype storage bytes, one buffer per output tensor) against
+/// Checks kernel outputs (output dtype storage bytes, one buffer per output tensor) against
 /// problem.reference under problem.tolerance, in chunks on `threads` threads (0 = hardware). A
 /// buffer of the wrong size is a mismatch with a message naming the sizes.
 OutputCheck checkOutputs(const HostProblem& problem, const std::vector<std::vector<std::uint8_t>>& outputs,

@@ -120,7 +120,7 @@ const std::vector<std::string>& liveColumns() {
   static const std::vector<std::string> cols = {
       "config",           "workload",          "dtype",
       "k",                "xblock",            "rblock",
-      "num_warps",        "vector_loads",      "in_grid",
+      "num_warps",        "vector_loads",      "fp32_outputs",     "in_grid",
       "inductor_candidate", "added_old",       "added_new",
       "added_exact",      "registers",         "spill_stores_bytes",
       "spill_loads_bytes", "n_spills",         "static_smem_bytes",
@@ -152,6 +152,7 @@ CsvTable liveDatasetToCsv(const LiveDataset& data) {
         std::to_string(c.rblock),
         std::to_string(c.num_warps),
         flag(c.vector_loads),
+        flag(c.fp32_outputs),
         flag(r.in_grid),
         flag(r.inductor_candidate),
         flag(r.added_old),
@@ -262,7 +263,7 @@ struct RowReader {
 };
 
 enum Col : std::size_t {
-  kConfig, kWorkload, kDType, kK, kXBlock, kRBlock, kNumWarps, kVectorLoads, kInGrid, kInductor, kAddedOld,
+  kConfig, kWorkload, kDType, kK, kXBlock, kRBlock, kNumWarps, kVectorLoads, kFp32Outputs, kInGrid, kInductor, kAddedOld,
   kAddedNew, kAddedExact, kRegisters, kSpillStores, kSpillLoads, kNSpills, kSmem, kTheoOcc, kStatus, kReason,
   kGridBlocks, kTime, kMin, kMax, kSpread, kRuns, kKernelTime, kBandwidth, kPctCopy, kMaxErr, kAchievedOcc,
   kDramRead, kDramWrite, kLocalLoad, kLocalStore
@@ -298,10 +299,11 @@ Expected<LiveDataset> liveDatasetFromCsv(const CsvTable& table) {
     r.config.workload = *w;
     r.config.dtype = *d;
     r.status = *st;
-    int vl = 1, in_grid = 0, ind = 0, ao = 0, an = 0, ae = 0;
+    int vl = 1, f32out = 0, in_grid = 0, ind = 0, ao = 0, an = 0, ae = 0;
     bool ok = rd.integer(kK, row, r.config.k, true) && rd.integer(kXBlock, row, r.config.xblock) &&
               rd.integer(kRBlock, row, r.config.rblock) && rd.integer(kNumWarps, row, r.config.num_warps) &&
-              rd.integer(kVectorLoads, row, vl, true) && rd.integer(kInGrid, row, in_grid, true) &&
+              rd.integer(kVectorLoads, row, vl, true) && rd.integer(kFp32Outputs, row, f32out, true) &&
+              rd.integer(kInGrid, row, in_grid, true) &&
               rd.integer(kInductor, row, ind, true) && rd.integer(kAddedOld, row, ao, true) &&
               rd.integer(kAddedNew, row, an, true) && rd.integer(kAddedExact, row, ae, true) &&
               rd.integer(kRegisters, row, r.registers, true) && rd.integer(kSpillStores, row, r.spill_stores_bytes, true) &&
@@ -318,6 +320,7 @@ Expected<LiveDataset> liveDatasetFromCsv(const CsvTable& table) {
               rd.metric(kLocalStore, row, r.local_store_bytes);
     if (!ok) return Error{"live-sweep dataset: " + rd.error};
     r.config.vector_loads = vl != 0;
+    r.config.fp32_outputs = f32out != 0;
     r.in_grid = in_grid != 0;
     r.inductor_candidate = ind != 0;
     r.added_old = ao != 0;

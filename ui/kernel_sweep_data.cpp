@@ -18,8 +18,8 @@ int fullOccupancyRegisters(const ArchLimits& arch) {
 }  // namespace
 
 std::string KernelSweepData::metaValue(const std::string& key) const {
-  for (const auto& [k, v] : meta) {
-    if (k == key) return v;
+  for (const auto& [name, value] : meta) {
+    if (name == key) return value;
   }
   return {};
 }

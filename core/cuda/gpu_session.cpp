@@ -275,7 +275,8 @@ struct GpuSession::Impl {
     }
     const auto& p = *problem;
     const auto& c = kernel.config;
-    if (c.workload != p.spec.workload || c.dtype != p.spec.dtype || c.k != p.spec.k) {
+    if (c.workload != p.spec.workload || c.dtype != p.spec.dtype || c.k != p.spec.k ||
+        c.fp32_outputs != p.spec.fp32_outputs) {
       out.reason = "the config (" + c.label() + ") does not compute the problem (" + p.spec.label() + ")";
       return out;
     }

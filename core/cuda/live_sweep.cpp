@@ -55,6 +55,7 @@ Expected<LiveSweepResult> runLiveSweep(GpuSession& session, const LiveSweepSpec&
   ps.xnumel = spec.compile.xnumel;
   ps.rnumel = spec.compile.rnumel;
   ps.seed = spec.seed;
+  ps.fp32_outputs = spec.compile.fp32_outputs;
   if (progress) progress({"problem", 0, 1, nullptr});
   auto t_problem = std::chrono::steady_clock::now();
   double problem_seconds = 0.0;
@@ -196,6 +197,7 @@ Expected<LiveSweepResult> runLiveSweep(GpuSession& session, const LiveSweepSpec&
        {"date_utc", res.compile.date_utc},
        {"workload", std::string(workloadName(cs.workload))},
        {"dtype", std::string(dtypeName(cs.dtype))},
+       {"output_dtype", std::string(dtypeName(cs.fp32_outputs ? DType::kF32 : cs.dtype))},
        {"k", std::to_string(cs.k)},
        {"xnumel", std::to_string(cs.xnumel)},
        {"rnumel", std::to_string(cs.rnumel)},

@@ -26,7 +26,7 @@ ProblemSpec spec(Workload w, DType d, std::int64_t x, std::int64_t r, int k = 1)
 /// The reference encoded in the output dtype: what a perfect kernel writes.
 std::vector<std::vector<std::uint8_t>> perfectOutputs(const HostProblem& p) {
   std::vector<std::vector<std::uint8_t>> out;
-  for (const auto& ref : p.reference) out.push_back(encodeElements(p.spec.dtype, ref));
+  for (const auto& ref : p.reference) out.push_back(encodeElements(p.spec.outputDType(), ref));
   return out;
 }
 
@@ -93,6 +93,23 @@ TEST(CheckOutputs, PerfectOutputsPass) {
     EXPECT_TRUE(c.ok) << workloadName(w) << ": " << c.message;
     EXPECT_EQ(c.mismatches, 0);
   }
+}
+
+TEST(CheckOutputs, Fp32OutputsOfFp16InputsAreCheckedAsFp32) {
+  auto s = spec(Workload::kLogSoftmax, DType::kF16, 3, 100);
+  s.fp32_outputs = true;
+  auto p = makeHostProblem(s);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->outputBytes(), 3 * 100 * 4);
+  EXPECT_EQ(p->bytes.bytes_read, 3 * 100 * 2);
+  EXPECT_EQ(p->bytes.bytes_written, 3 * 100 * 4);
+  auto out = perfectOutputs(*p);
+  EXPECT_TRUE(checkOutputs(*p, out).ok);
+  // An fp16-rounded output is off by up to 2^-11 relative: too coarse for fp32 outputs.
+  std::vector<double> coarse = p->reference[0];
+  for (auto& v : coarse) v = halfToFloat(floatToHalf(static_cast<float>(v)));
+  auto c = checkOutputs(*p, {encodeElements(DType::kF32, coarse)});
+  EXPECT_FALSE(c.ok);
 }
 
 TEST(CheckOutputs, PoisonedElementIsAMismatch) {

@@ -112,6 +112,7 @@ TEST(LiveDataset, CsvRoundTripKeepsEveryField) {
   LiveDataset d;
   d.meta = {{"device", "NVIDIA H200"}, {"driver", "580.159.04"}, {"toolkit", "NVRTC 13.0"}, {"date_utc", "2026-11-29T22:00:00Z"}};
   auto r = row(1, 2048, 16, RunStatus::kOk, 128.625);
+  r.config.fp32_outputs = true;
   r.inductor_candidate = true;
   r.added_new = true;
   r.registers = 38;
