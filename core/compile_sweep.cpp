@@ -166,6 +166,7 @@ Expected<CompileSweepResult> runCompileSweep(const CompileSweepSpec& spec, const
     row.config.dtype = spec.dtype;
     row.config.k = spec.k;
     row.config.fp32_outputs = spec.fp32_outputs;
+    row.config.max_registers = spec.maxrregcount;
     row.config.xblock = xblock;
     row.config.rblock = rblock;
     row.config.num_warps = num_warps;
@@ -222,7 +223,6 @@ Expected<CompileSweepResult> runCompileSweep(const CompileSweepSpec& spec, const
               req.source = gen->source;
               req.kernel_name = gen->name;
               req.arch = spec.device.arch.cc;
-              req.maxrregcount = spec.maxrregcount;
               req.cancel = cancel;
               row.kernel_name = gen->name;
               auto r = compile(req);

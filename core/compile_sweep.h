@@ -41,7 +41,7 @@ struct CompileSweepSpec {
   bool inductor_candidates = true;  ///< add Inductor's candidates and each policy's halved configs
   inductor::ReductionHint hint = inductor::ReductionHint::kInner;  ///< row reductions: inner
   inductor::DecisionOptions decision_options;  ///< Inductor version (profile), CC gate
-  int maxrregcount = 0;         ///< register cap for every compile (0 = none)
+  int maxrregcount = 0;         ///< register cap for every config (KernelConfig::max_registers; 0 = none)
   int threads = 1;              ///< parallel compiles (1 … 64)
 };
 

@@ -88,6 +88,7 @@ std::string KernelConfig::label() const {
   s += " " + std::string(dtypeName(dtype)) + " XBLOCK=" + std::to_string(xblock) + " RBLOCK=" + std::to_string(rblock) +
        " num_warps=" + std::to_string(num_warps);
   if (fp32_outputs && dtype != DType::kF32) s += " fp32 outputs";
+  if (max_registers > 0) s += " maxrregcount=" + std::to_string(max_registers);
   if (!vector_loads) s += " scalar loads";
   return s;
 }
@@ -113,6 +114,10 @@ Expected<TileLayout> tileLayout(const KernelConfig& c) {
   } else if (c.k != 1) {
     return Error{"K " + std::to_string(c.k) + " is not allowed for " + std::string(workloadName(c.workload)) +
                  ": only fused_k takes K inputs (allowed K = 1)"};
+  }
+  if (c.max_registers < 0 || c.max_registers > 255) {
+    return Error{"max_registers " + std::to_string(c.max_registers) +
+                 " is out of range: allowed 1 … 255 registers per thread (0 = no cap)"};
   }
   if (!isPowerOfTwo(c.xblock) || c.xblock > kMaxXBlock) {
     return Error{"XBLOCK " + std::to_string(c.xblock) + " is out of range: allowed powers of two 1 … " +
@@ -164,6 +169,7 @@ std::string kernelName(const KernelConfig& c) {
   n += "_" + std::string(dtypeName(c.dtype)) + "_x" + std::to_string(c.xblock) + "_r" + std::to_string(c.rblock) +
        "_w" + std::to_string(c.num_warps);
   if (c.fp32_outputs && c.dtype != DType::kF32) n += "_f32out";
+  if (c.max_registers > 0) n += "_maxreg" + std::to_string(c.max_registers);
   if (!c.vector_loads) n += "_scalar";
   return n;
 }
@@ -337,6 +343,9 @@ void emitHeader(Emitter& e, const KernelConfig& c, const TileLayout& l, const st
          std::string(l.warps_per_row > 1 ? ", then across " + str(l.warps_per_row) + " warps in shared memory" : ""));
   e.line("// launch: grid = ceil(xnumel / " + str(c.xblock) + ") blocks, block = " + str(l.threads_per_block) +
          " threads, no dynamic shared memory");
+  if (c.max_registers > 0) {
+    e.line("// registers capped at " + str(c.max_registers) + " per thread (__maxnreg__), as a maxrregcount build");
+  }
   std::string params;
   for (int i = 0; i < nin; ++i) params += "in" + str(i) + ", ";
   for (int i = 0; i < nout; ++i) params += "out" + str(i) + ", ";
@@ -625,7 +634,11 @@ void emitKernel(Emitter& e, const KernelConfig& c, const TileLayout& l, const st
   const auto ident = stateIdentity(c.workload, c.k);
   const auto accs = accNames(c.workload, c.k);
 
-  std::string sig = "extern \"C\" __global__ void __launch_bounds__(NUM_THREADS) " + name + "(";
+  // Launch bounds as Triton sets them (.maxntid = num_warps · 32), or a register cap instead (the
+  // two qualifiers cannot be combined).
+  const std::string bounds =
+      c.max_registers > 0 ? "__maxnreg__(" + str(c.max_registers) + ")" : std::string("__launch_bounds__(NUM_THREADS)");
+  std::string sig = "extern \"C\" __global__ void " + bounds + " " + name + "(";
   e.line(sig);
   for (int i = 0; i < nin; ++i) e.line("    const elem_t* __restrict__ in" + str(i) + ",");
   for (int i = 0; i < nout; ++i) e.line("    out_t* __restrict__ out" + str(i) + ",");

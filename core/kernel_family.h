@@ -77,6 +77,10 @@ struct KernelConfig {
   /// (log_softmax(x.float()) of a causal-LM loss). The H200 Inductor figures in the reference data
   /// count log_softmax that way: 2 bytes read + 4 bytes written per element for fp16 input.
   bool fp32_outputs = false;
+  /// Register cap per thread (1 … 255; 0 = none), as a build with maxrregcount would have. Emitted
+  /// as __maxnreg__(N) in place of __launch_bounds__: NVRTC's --maxrregcount is ignored for kernels
+  /// that carry launch bounds. ptxas raises caps below its minimum to that minimum.
+  int max_registers = 0;
 
   bool operator==(const KernelConfig&) const = default;
   /// "mean_var fp16 XBLOCK=1 RBLOCK=2048 num_warps=8" (+ " K=3" for fused_k, " scalar loads").
@@ -104,7 +108,7 @@ struct TileLayout {
 /// Validates a config and computes its layout. Errors name the field, the value and the range:
 /// XBLOCK/RBLOCK/num_warps not a power of two or out of range, K out of 1 … 8 (or K ≠ 1 for a
 /// workload other than fused_k), XBLOCK·RBLOCK over 2^20, more than kMaxAccumulatorValuesPerThread
-/// accumulator values per thread.
+/// accumulator values per thread, max_registers outside 0 … 255.
 Expected<TileLayout> tileLayout(const KernelConfig& config);
 
 /// Number of input tensors (xnumel × rnumel each): K for fused_k, else 1.
@@ -134,7 +138,7 @@ struct KernelParam {
 struct GeneratedKernel {
   KernelConfig config;
   TileLayout layout;
-  std::string name;                 ///< e.g. "occx_mean_var_fp16_x1_r2048_w8"
+  std::string name;                 ///< e.g. "occx_mean_var_fp16_x1_r2048_w8" (+ "_f32out", "_maxreg32", "_scalar")
   std::string source;               ///< CUDA C++, deterministic for a given config
   std::vector<KernelParam> params;  ///< launch order
 };

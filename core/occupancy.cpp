@@ -28,12 +28,19 @@ struct RegisterLimit {
   bool over_block_limit = false;
 };
 
+// Saturates to int: a block far over every limit (e.g. INT_MAX threads) still compares correctly.
+int saturate(std::int64_t v) { return static_cast<int>(std::min<std::int64_t>(v, kUnlimited)); }
+
 RegisterLimit registerLimit(const ArchLimits& a, int regs, int warps_per_block, int granularity) {
   RegisterLimit r;
-  r.per_warp = static_cast<int>(roundUp(std::int64_t{regs} * a.warp_size, a.register_allocation_unit));
-  r.per_block = r.per_warp * warps_per_block;
-  r.assumed_per_block = r.per_warp * static_cast<int>(roundUp(warps_per_block, granularity));
-  if (r.assumed_per_block > a.max_registers_per_block || r.per_block > a.max_registers_per_block) {
+  // In 64 bits: registers × warps of an oversized block overflow int.
+  const std::int64_t perWarp = roundUp(std::int64_t{regs} * a.warp_size, a.register_allocation_unit);
+  const std::int64_t perBlock = perWarp * warps_per_block;
+  const std::int64_t assumedPerBlock = perWarp * roundUp(warps_per_block, granularity);
+  r.per_warp = saturate(perWarp);
+  r.per_block = saturate(perBlock);
+  r.assumed_per_block = saturate(assumedPerBlock);
+  if (assumedPerBlock > a.max_registers_per_block || perBlock > a.max_registers_per_block) {
     r.over_block_limit = true;
     r.blocks = 0;
   } else if (r.per_warp > 0) {
@@ -201,6 +208,12 @@ Expected<OccupancyResult> computeOccupancy(const ArchLimits& a, const OccupancyI
   if (in.static_smem_bytes < 0 || in.dynamic_smem_bytes < 0) {
     return Error{"shared memory per block " + num(in.static_smem_bytes < 0 ? in.static_smem_bytes : in.dynamic_smem_bytes) +
                  " bytes is negative: allowed 0 … " + num(a.shared_memory_per_block_optin)};
+  }
+  // Beyond 1 TiB no GPU comes near, and sums of such sizes would overflow: refused as malformed.
+  constexpr std::int64_t kMaxSmemBytes = std::int64_t{1} << 40;
+  if (in.static_smem_bytes > kMaxSmemBytes || in.dynamic_smem_bytes > kMaxSmemBytes) {
+    return Error{"shared memory per block " + num(std::max(in.static_smem_bytes, in.dynamic_smem_bytes)) +
+                 " bytes is out of range: allowed 0 … " + num(a.shared_memory_per_block_optin)};
   }
   if (in.carveout_percent < -1 || in.carveout_percent > 100) {
     return Error{"carveout preference " + num(in.carveout_percent) + " is out of range: allowed -1 (default) or 0 … 100 percent"};

@@ -85,8 +85,8 @@ struct OccupancyResult {
 /// Computes theoretical occupancy of one launch configuration on one architecture.
 /// Inputs that cannot launch (0 or > max threads per block, registers over the per-thread or
 /// per-block limit, shared memory over the opt-in maximum, static shared memory over 48 KB) give a
-/// result with can_launch == false and the reason. Malformed inputs (negative sizes, carveout
-/// outside -1 … 100, negative barriers or registers, registers > 255 is "cannot launch") return an
+/// result with can_launch == false and the reason. Malformed inputs (negative sizes, sizes over
+/// 1 TiB, carveout outside -1 … 100, negative barriers or registers; registers > 255 is "cannot launch") return an
 /// Error naming the value and the allowed range. Never throws.
 /// With `with_derivation` false the step texts are skipped (sweeps, benchmarks).
 Expected<OccupancyResult> computeOccupancy(const ArchLimits& arch, const OccupancyInput& input,

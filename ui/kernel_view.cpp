@@ -518,9 +518,9 @@ void KernelView::onRunningChanged(bool running) {
   else progress_->setFormat(tr("%v of %m configs"));
 }
 
-void KernelView::showData(KernelSweepData data, const QString& source_label) {
+void KernelView::showData(KernelSweepData loaded, const QString& source_label) {
   const int keep_index = selectedEntry() != nullptr ? selectedEntry()->index : -1;
-  data_ = std::move(data);
+  data_ = std::move(loaded);
   model_->setEntries(data_.rows);
   progress_->setRange(0, std::max<int>(1, static_cast<int>(data_.total_configs)));
   progress_->setValue(static_cast<int>(data_.rows.size()));
@@ -565,16 +565,16 @@ QString KernelView::openCsvFile(const QString& path) {
   if (!table) {
     error = tr("%1: %2").arg(QFileInfo(path).fileName(), QString::fromStdString(table.error()));
   } else {
-    auto data = dataFromCsv(*table);
-    if (!data) {
-      error = tr("%1: %2").arg(QFileInfo(path).fileName(), QString::fromStdString(data.error()));
+    auto parsed = dataFromCsv(*table);
+    if (!parsed) {
+      error = tr("%1: %2").arg(QFileInfo(path).fileName(), QString::fromStdString(parsed.error()));
     } else {
       if (job_->isRunning()) {
         job_->cancel();
         running_id_ = 0;  // the opened file wins over the running sweep's result
       }
-      const QString date = QString::fromStdString(data->date_utc);
-      showData(std::move(data).value(), tr("opened %1%2").arg(QFileInfo(path).fileName(),
+      const QString date = QString::fromStdString(parsed->date_utc);
+      showData(std::move(parsed).value(), tr("opened %1%2").arg(QFileInfo(path).fileName(),
                                                              date.isEmpty() ? QString() : tr(", compiled %1").arg(date)));
       setStatus(tr("Opened %1: %2 rows.").arg(QFileInfo(path).fileName()).arg(data_.rows.size()));
       return {};

@@ -58,7 +58,7 @@ class KernelView : public QWidget, public AppView {
   /// or the error (also shown).
   QString openCsvFile(const QString& path);
   /// Shows a dataset (as if it had been opened).
-  void showData(KernelSweepData data, const QString& source_label);
+  void showData(KernelSweepData loaded, const QString& source_label);
 
   /// The shown sweep (empty rows before the first one).
   [[nodiscard]] const KernelSweepData& data() const { return data_; }

@@ -18,6 +18,7 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QTableWidget>
+#include <QThread>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -398,12 +399,12 @@ void LiveView::onRowMeasured(quint64 id, qulonglong done, qulonglong total, cons
 
 void LiveView::onFinished(quint64 id, const std::shared_ptr<const LiveRunOutcome>& outcome) {
   if (id != running_id_ || !outcome) return;
-  LiveDataset data = outcome->dataset;
-  QString date = QString::fromStdString(data.metaValue("date_utc"));
+  LiveDataset loaded = outcome->dataset;
+  QString date = QString::fromStdString(loaded.metaValue("date_utc"));
   const QString label = tr("measured on this machine: %1, %2")
-                            .arg(QString::fromStdString(data.metaValue("device")), date.left(10));
-  const int rows = static_cast<int>(data.rows.size());
-  showDataset(std::move(data), label);
+                            .arg(QString::fromStdString(loaded.metaValue("device")), date.left(10));
+  const int rows = static_cast<int>(loaded.rows.size());
+  showDataset(std::move(loaded), label);
   setStatus(outcome->cancelled ? tr("Cancelled: kept %1 measured rows.").arg(rows)
                                : tr("Measured %1 configs in %2 s.").arg(rows).arg(outcome->wall_seconds, 0, 'f', 1));
 }
@@ -422,8 +423,8 @@ void LiveView::onRunningChanged(bool running) {
   if (!running && model_->rowCount() == 0) progress_->setFormat(can_run ? tr("idle") : tr("no GPU"));
 }
 
-void LiveView::showDataset(LiveDataset data, const QString& label) {
-  data_ = std::move(data);
+void LiveView::showDataset(LiveDataset loaded, const QString& label) {
+  data_ = std::move(loaded);
   copy_GBps_ = metaNumber(data_, "copy_bandwidth_GBps", 0.0);
   std::vector<LiveRow> rows = data_.rows;
   const ReplaySummary replay = summarizeReplay(rows, spillThreshold());
@@ -455,9 +456,9 @@ void LiveView::showDataset(LiveDataset data, const QString& label) {
 }
 
 QString LiveView::openCsvFile(const QString& path) {
-  auto data = readLiveDataset(path);
-  if (!data) {
-    const QString msg = QString::fromStdString(data.error());
+  auto loaded = readLiveDataset(path);
+  if (!loaded) {
+    const QString msg = QString::fromStdString(loaded.error());
     setStatus(msg, true);
     return msg;
   }
@@ -465,8 +466,8 @@ QString LiveView::openCsvFile(const QString& path) {
     job_->cancel();
     running_id_ = 0;  // the opened file wins over the running sweep's result
   }
-  const QString label = recordedLabel(*data);
-  showDataset(std::move(data).value(), label);
+  const QString label = recordedLabel(*loaded);
+  showDataset(std::move(loaded).value(), label);
   setStatus(tr("Opened %1 (%2 rows).").arg(path.startsWith(QLatin1String(":/")) ? tr("the bundled %1").arg(QFileInfo(path).fileName())
                                                                                  : QFileInfo(path).fileName())
                 .arg(data_.rows.size()));
@@ -680,11 +681,16 @@ void LiveView::rebuildPlots() {
   const QString xb = tr(" (XBLOCK = %1)").arg(xblock);
   bw_plot_->setTitle(tr("Bandwidth per config") + (by_warps.empty() ? QString() : xb));
   time_plot_->setTitle(tr("Median time per config, bars min … max") + (by_warps.empty() ? QString() : xb));
-  const QString note = by_warps.empty()
-                           ? (isRunning() ? tr("measuring …")
-                                          : tr("No data: %1").arg(availability_.available ? tr("press Run or open a CSV")
-                                                                                          : tr("open a CSV or a bundled dataset")))
-                           : QString();
+  QString note;
+  if (by_warps.empty()) {
+    if (isRunning()) {
+      note = tr("measuring …");
+    } else if (!rows.empty()) {
+      note = tr("No config with XBLOCK = %1 was timed (see the table for the reasons)").arg(xblock);
+    } else {
+      note = tr("No data: %1").arg(availability_.available ? tr("press Run or open a CSV") : tr("open a CSV or a bundled dataset"));
+    }
+  }
   for (KernelSeriesPlot* p : {bw_plot_, time_plot_, occ_plot_}) p->setNote(note);
 }
 

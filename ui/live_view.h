@@ -46,7 +46,7 @@ class LiveView : public QWidget, public AppView {
   /// Opens a live-sweep CSV (file or ":/datasets/…" resource). Empty string, or the error (shown).
   QString openCsvFile(const QString& path);
   /// Shows a dataset; `label` heads the view ("recorded data: …" or "measured on this machine: …").
-  void showDataset(LiveDataset data, const QString& label);
+  void showDataset(LiveDataset loaded, const QString& label);
 
   [[nodiscard]] const LiveDataset& dataset() const { return data_; }
   [[nodiscard]] const ReplaySummary& replay() const;

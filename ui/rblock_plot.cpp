@@ -68,7 +68,7 @@ RblockBoundsPlot::RblockBoundsPlot(QWidget* parent) : PlotController(tr("Residen
   regs_ticker->setTickStep(32);
   regs_ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
   p->xAxis->setTicker(regs_ticker);
-  p->xAxis->setRange(0, 256);
+  p->xAxis->setRange(0, 260);
   setLegendColumns(2);
 }
 
@@ -98,7 +98,8 @@ void RblockBoundsPlot::setData(const inductor::BoundCurves& curves, int sm_count
   const double base = std::max({1.0, static_cast<double>(old_b), static_cast<double>(exact_max)});
   const double top = std::max(base, std::min(curves.blocks_needed_per_sm, 2.0 * base)) * 1.15 + 1.0;
   p->yAxis->setRange(0, top);
-  p->xAxis->setRange(0, xs.isEmpty() ? 256.0 : xs.back() + 1.0);
+  // Room right of n_regs 255 keeps a marker there whole.
+  p->xAxis->setRange(0, xs.isEmpty() ? 260.0 : xs.back() + 5.0);
 
   QString needed_name =
       tr("blocks needed per SM for one wave: %1 / %2 = %3").arg(curves.total_blocks).arg(sm_count).arg(curves.blocks_needed_per_sm, 0, 'f', 2);

@@ -95,11 +95,13 @@ RblockView::RblockView(QWidget* parent) : QWidget(parent) {
   scroll->setWidgetResizable(true);
   scroll->setFrameShape(QFrame::NoFrame);
   scroll->setWidget(buildInputs());
-  scroll->setMinimumWidth(340);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  scroll->setMinimumWidth(390);
   splitter->addWidget(scroll);
   splitter->addWidget(buildResults());
   splitter->setStretchFactor(0, 0);
   splitter->setStretchFactor(1, 1);
+  splitter->setSizes({400, 1100});
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
   layout->addWidget(splitter);
@@ -163,6 +165,7 @@ QWidget* RblockView::buildInputs() {
   size_hints_ = new QLabel(kernel_box);
   size_hints_->setObjectName(QStringLiteral("sizeHints"));
   size_hints_->setStyleSheet(QStringLiteral("color: #555;"));
+  size_hints_->setWordWrap(true);
   hint_ = new QComboBox(kernel_box);
   for (ReductionHint h : {ReductionHint::kInner, ReductionHint::kOuter, ReductionHint::kOuterTiny, ReductionHint::kDefault}) {
     hint_->addItem(q(reductionHintKey(h)), static_cast<int>(h));
@@ -234,6 +237,8 @@ QWidget* RblockView::buildInputs() {
   selectData(num_warps_, 16);
   n_regs_->setValue(38);
   n_regs_known_->setChecked(true);
+  selectData(pipeline_policy_, static_cast<int>(Policy::kNew));
+  selectData(hint_, static_cast<int>(ReductionHint::kInner));
 
   auto changed = [this] {
     if (!updating_) recompute();
@@ -330,6 +335,7 @@ QWidget* RblockView::buildResults() {
   split->addWidget(lower);
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 2);
+  split->setSizes({560, 420});
   return split;
 }
 

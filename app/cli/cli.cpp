@@ -1,6 +1,7 @@
 #include "app/cli/cli.h"
 
 #include <algorithm>
+#include <cctype>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -62,8 +63,30 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
         return kExitOk;
       }
       err << "occx: " << e.what() << "\n";
-      for (const auto* sub : app.get_subcommands()) err << "Run 'occx " << sub->get_name() << " --help' for the options.\n";
-      if (app.get_subcommands().empty()) err << "Run 'occx --help' for the commands.\n";
+      // Say what is allowed: the commands, or the help line (with its range) of each option named.
+      const std::string what = e.what();
+      auto names = [&what](const std::string& option) {
+        for (auto p = what.find(option); p != std::string::npos; p = what.find(option, p + 1)) {
+          const char next = p + option.size() < what.size() ? what[p + option.size()] : ' ';
+          if (!std::isalnum(static_cast<unsigned char>(next)) && next != '-' && next != '_') return true;
+        }
+        return false;
+      };
+      for (const auto* sub : app.get_subcommands()) {
+        for (const CLI::Option* opt : sub->get_options()) {
+          if (!opt->get_description().empty() && names(opt->get_name())) {
+            err << "  " << opt->get_name() << ": " << opt->get_description() << "\n";
+          }
+        }
+        err << "Run 'occx " << sub->get_name() << " --help' for the options.\n";
+      }
+      if (app.get_subcommands().empty()) {
+        std::string commands;
+        for (const auto& s : specs) commands += (commands.empty() ? "" : ", ") + std::string(s.name);
+        if (argc > 1 && argv[1][0] != '-') err << "occx: '" << argv[1] << "' is not a command: allowed " << commands << "\n";
+        else err << "occx: commands: " << commands << "\n";
+        err << "Run 'occx --help' for the commands.\n";
+      }
       return kExitUsage;
     }
     if (!ctx.action) {

@@ -77,13 +77,14 @@ int runCompile(Context& ctx, const CompileOpts& o) {
   cfg.num_warps = o.num_warps;
   cfg.vector_loads = !o.scalar_loads;
   cfg.fp32_outputs = o.fp32_outputs;
+  cfg.max_registers = o.maxrregcount;
+  if (o.maxrregcount < 0 || o.maxrregcount > 255) {
+    ctx.err << cmd << ": --maxrregcount " << o.maxrregcount << " is out of range: allowed 1 … 255 (0 = no cap)\n";
+    return kExitUsage;
+  }
   auto layout = tileLayout(cfg);
   if (!layout) {
     ctx.err << cmd << ": " << layout.error() << " (--xblock, --rblock, --num-warps, --k)\n";
-    return kExitUsage;
-  }
-  if (o.maxrregcount < 0 || o.maxrregcount > 255) {
-    ctx.err << cmd << ": --maxrregcount " << o.maxrregcount << " is out of range: allowed 1 … 255 (0 = no cap)\n";
     return kExitUsage;
   }
   if ((o.xnumel != 0) != (o.rnumel != 0) && o.xnumel != 0) {
@@ -130,7 +131,6 @@ int runCompile(Context& ctx, const CompileOpts& o) {
   req.source = gen->source;
   req.kernel_name = gen->name;
   req.arch = dev->arch.cc;
-  req.maxrregcount = o.maxrregcount;
   req.extra_options = o.nvrtc_options;
   auto res = compiler.compile(req);
   if (!res) {

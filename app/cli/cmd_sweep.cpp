@@ -13,6 +13,7 @@
 
 #include "app/cli/cli.h"
 #include "app/cli/kernel_cli.h"
+#include "app/cli/live_sweep_cli.h"
 #include "core/compile_cache.h"
 #include "core/compile_sweep.h"
 #include "core/parallel.h"
@@ -45,6 +46,7 @@ struct SweepOpts {
   bool quiet = false;
   bool json = false;
   std::string csv;
+  LiveSweepOptions live;  ///< live runs (app/cli/live_sweep_cli.h)
 };
 
 // Set by SIGINT; lock-free, so setting it is async-signal-safe.
@@ -170,12 +172,12 @@ int runSweep(Context& ctx, const SweepOpts& o) {
     return kExitUsage;
   }
   if (!note.empty()) ctx.err << "note: " << note << "\n";
+  SigintScope sigint;
+  // ---- live runs: when a GPU of the target's architecture is present (live_sweep_cli.cpp) ----------
   if (!o.no_run) {
-    const auto ds = cuda::driverStatus();
-    ctx.err << "compile-only sweep: "
-            << (ds.available && ds.device_count > 0 ? std::string("live runs are not part of this command (pass --no-run)")
-                                                    : "no GPU to run on (" + (ds.available ? std::string("no device") : ds.reason) + ")")
-            << "\n";
+    if (auto rc = runLiveSweepIfGpu(ctx, spec, o.live, {o.csv, o.json, o.quiet, o.cache.directory()}, &g_interrupted)) {
+      return *rc;
+    }  // no GPU (the reason is printed): compile-only below
   }
   CompileCache cache(o.cache.directory());
   cuda::NvrtcCompiler compiler(&cache);
@@ -198,7 +200,6 @@ int runSweep(Context& ctx, const SweepOpts& o) {
       ctx.err << line << "\n";
     }
   };
-  SigintScope sigint;
   auto res = runCompileSweep(spec, compiler.function(), progress, &g_interrupted);
   if (tty && !o.quiet) ctx.err << "\n";
   if (!res) {
@@ -273,7 +274,8 @@ void addSweepCommand(CLI::App& app, Context& ctx) {
   auto o = std::make_shared<SweepOpts>();
   auto* cmd = app.add_subcommand("sweep",
                                  "compile a grid of (XBLOCK, RBLOCK, num_warps): registers, spills, occupancy, each RBLOCK "
-                                 "policy's decision and Inductor's candidate sets (compile-only, no GPU needed)");
+                                 "policy's decision and Inductor's candidate sets; with a GPU of that architecture each config is also run, "
+                                 "checked and timed live (--no-run: compile only)");
   o->arch.add(*cmd);
   o->work.add(*cmd);
   cmd->add_option("--xnumel", o->xnumel, "rows of the problem (1 … 2^31-1)")->required();
@@ -292,6 +294,7 @@ void addSweepCommand(CLI::App& app, Context& ctx) {
   cmd->add_flag("--json", o->json, "print JSON");
   cmd->add_option("--csv", o->csv, "write the sweep to this CSV file (atomically; Ctrl-C keeps the finished rows)");
   o->cache.add(*cmd);
+  addLiveSweepOptions(*cmd, o->live);
   cmd->callback([&ctx, o] { ctx.action = [&ctx, o]() -> int { return runSweep(ctx, *o); }; });
 }
 

@@ -1,5 +1,6 @@
 #include "core/cuda/live_sweep.h"
 
+#include <algorithm>
 #include <chrono>
 #include <future>
 #include <map>
@@ -177,9 +178,40 @@ Expected<LiveSweepResult> runLiveSweep(GpuSession& session, const LiveSweepSpec&
     ++done;
     if (progress) progress({"run", done, total, &res.dataset.rows.back()});
   }
-  session.setProblem(nullptr);  // free the device memory
   res.run_seconds = secondsSince(t_run);
   res.replay = summarizeReplay(res.dataset.rows, inductor::kSpillThreshold);
+  if (spec.repeat > 0 && !res.cancelled && res.replay.best_row >= 0) {
+    std::vector<int> which = {res.replay.best_row};
+    for (const auto& p : res.replay.picks) {
+      if (p.row >= 0 && std::find(which.begin(), which.end(), p.row) == which.end()) which.push_back(p.row);
+    }
+    RunOptions again = spec.run;
+    again.check = false;
+    again.cupti_activity = false;
+    again.cupti_metrics = false;
+    for (int i : which) {
+      const auto& crow = res.compile.rows[static_cast<std::size_t>(i)];
+      auto gen = generateKernel(crow.config);
+      if (!gen) continue;
+      std::vector<std::uint8_t> cubin;
+      {
+        std::lock_guard<std::mutex> lock(cubin_mutex);
+        cubin = cubins[crow.kernel_name];
+      }
+      RepeatedTiming rt;
+      rt.row = i;
+      for (int r = 0; r < std::min(spec.repeat, 100) && !cancelled(); ++r) {
+        auto o = session.run(*gen, cubin, again, cancel);
+        if (o.status == RunStatus::kOk) rt.medians_us.push_back(o.time.median_us);
+      }
+      if (!rt.medians_us.empty()) {
+        const auto st = summarizeTimes(rt.medians_us);
+        rt.spread_pct = st.median_us > 0 ? (st.max_us - st.min_us) / st.median_us * 100.0 : 0.0;
+      }
+      res.repeats.push_back(std::move(rt));
+    }
+  }
+  session.setProblem(nullptr);  // free the device memory
   res.wall_seconds = secondsSince(t_start);
 
   // Metadata: where and how it was measured.

@@ -24,6 +24,16 @@ struct LiveSweepSpec {
   RunOptions run;
   std::uint64_t seed = 1;           ///< random inputs
   bool refresh_copy_bandwidth = false;  ///< measure the copy bandwidth again instead of the cached figure
+  /// After the sweep, time the best config and each policy's pick this many more times (0 … 100):
+  /// the run-to-run spread of the median.
+  int repeat = 0;
+};
+
+/// Repeated measurements of one row: the median of each repetition.
+struct RepeatedTiming {
+  int row = -1;
+  std::vector<double> medians_us;
+  double spread_pct = 0.0;  ///< (max − min) / median of the medians × 100
 };
 
 /// Progress: phase "problem", "compile" or "run"; `done` of `total` in that phase; the live row
@@ -43,6 +53,7 @@ struct LiveSweepResult {
   LiveDataset dataset;
   ReplaySummary replay;
   CopyBandwidth copy;
+  std::vector<RepeatedTiming> repeats;  ///< spec.repeat > 0: best row first, then the picks (distinct rows)
   bool cancelled = false;
   double problem_seconds = 0.0;  ///< random inputs + CPU reference (overlaps the compiles)
   double compile_seconds = 0.0;

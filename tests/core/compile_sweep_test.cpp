@@ -166,12 +166,12 @@ TEST(CompileSweep, CancelKeepsTheFinishedRows) {
   ASSERT_EQ(res->rows.size(), 3u);
   EXPECT_EQ(res->rows[0].index, 0);
   EXPECT_EQ(res->rows[2].index, 2);
-  EXPECT_EQ(res->total_configs, 10u);  // the grid; Inductor's contiguous config is one of them
+  EXPECT_EQ(res->total_configs, 11u);  // 10 grid configs + Inductor's contiguous config (16 warps)
   EXPECT_EQ(fake.calls.load(), 3);
   auto csv = compileSweepToCsv(*res);
   EXPECT_EQ(csv.rows.size(), 3u);
   EXPECT_EQ(csv.metaValue("cancelled"), "true");
-  EXPECT_EQ(csv.metaValue("configs"), "3 of 10");
+  EXPECT_EQ(csv.metaValue("configs"), "3 of 11");
 }
 
 TEST(CompileSweep, ParallelGivesTheSameRowsAndOneProgressCallPerRow) {

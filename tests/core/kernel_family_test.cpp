@@ -117,7 +117,12 @@ TEST(KernelFamilyLayout, ElementsPerThreadIsTheTileOverTheThreads) {
       for (int w : {1, 4, 16}) {
         auto l = tileLayout(cfg(Workload::kSum, DType::kF16, x, r, w));
         ASSERT_TRUE(l) << x << " " << r << " " << w << ": " << l.error();
-        EXPECT_EQ(l->elements_per_thread * l->threads_per_block, x * r) << x << " " << r << " " << w;
+        // Threads that own elements hold the whole tile between them; the rest replicate.
+        EXPECT_EQ(l->elements_per_thread * (l->threads_per_block - l->replicated_threads), x * r)
+            << x << " " << r << " " << w;
+        if (x * r >= l->threads_per_block) {
+          EXPECT_EQ(l->replicated_threads, 0);
+        }
       }
     }
   }

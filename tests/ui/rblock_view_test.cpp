@@ -11,6 +11,7 @@
 #include <QLabel>
 #include <QSettings>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
 
@@ -153,6 +154,12 @@ TEST(RblockView, ChainIsLabelledAsTeachingAid) {
   auto* label = view.findChild<QLabel*>(QStringLiteral("chainLabel"));
   ASSERT_NE(label, nullptr);
   EXPECT_TRUE(label->text().startsWith(QStringLiteral("Teaching aid, not Inductor")));
+  auto* tabs = view.findChild<QTabWidget*>(QStringLiteral("rblockTabs"));
+  ASSERT_NE(tabs, nullptr);
+  tabs->setCurrentIndex(2);
+  maybeScreenshot(view, QStringLiteral("rblock_view_chain.png"));
+  tabs->setCurrentIndex(1);
+  maybeScreenshot(view, QStringLiteral("rblock_view_arithmetic.png"));
 }
 
 // The 2023 profile on H200 (CC 9.0): its CC 8.x gate skips every policy; the statement is shown.

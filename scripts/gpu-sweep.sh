@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Builds occx with the UI off and measures on the local GPU: the GPU tests (ctest label "gpu"),
+# compute-sanitizer (memcheck, racecheck) over the correctness tests, the device and its copy
+# bandwidth, then the live sweeps of docs/benchmarks.md (the five reference shapes and the spill
+# case). Every step logs to OUTDIR/<step>.log; the sweeps write OUTDIR/<name>.csv.
+#
+#   scripts/gpu-sweep.sh [OUTDIR]            (default: out/gpu-sweep)
+#
+# Environment: BUILD_DIR (default build-gpu), JOBS (default: all cores), OCCX_VENDOR_INCLUDE_DIR
+# (a folder with nlohmann/ and CLI/ headers, for machines without those packages; .deps/include is
+# used when it exists), STEPS (default "build tests sanitizer devices sweeps"), SWEEPS (names of the
+# sweeps to run, default all), BUILD_TARGETS (default "occx occx_gpu_tests occx_cuda_tests").
+set -uo pipefail
+
+cd "$(dirname "$0")/.."
+OUTDIR=${1:-out/gpu-sweep}
+BUILD_DIR=${BUILD_DIR:-build-gpu}
+JOBS=${JOBS:-$(nproc)}
+STEPS=${STEPS:-build tests sanitizer devices sweeps}
+VENDOR=${OCCX_VENDOR_INCLUDE_DIR:-}
+if [[ -z "$VENDOR" && -d .deps/include ]]; then VENDOR=$PWD/.deps/include; fi
+mkdir -p "$OUTDIR"
+OUTDIR=$(cd "$OUTDIR" && pwd)
+SUMMARY="$OUTDIR/summary.txt"
+: >"$SUMMARY"
+
+note() { echo "$*" | tee -a "$SUMMARY"; }
+step() {  # step NAME TIMEOUT_S COMMAND…: runs, logs, records the outcome and the wall time
+  local name=$1 limit=$2
+  shift 2
+  local t0=$SECONDS
+  timeout "$limit" "$@" >"$OUTDIR/$name.log" 2>&1
+  local rc=$?
+  note "$(printf '%-28s rc=%-3s %4ss' "$name" "$rc" "$((SECONDS - t0))")"
+  return $rc
+}
+want() { [[ " $STEPS " == *" $1 "* ]]; }
+
+note "occx GPU run, $(date -u +%Y-%m-%dT%H:%M:%SZ), $(hostname)"
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv,noheader 2>/dev/null | sed 's/^/gpu: /' | tee -a "$SUMMARY"
+
+if want build; then
+  step configure 300 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DOCCX_BUILD_UI=OFF \
+    -DOCCX_BUILD_BENCHMARKS=OFF ${VENDOR:+-DOCCX_VENDOR_INCLUDE_DIR=$VENDOR} || exit 1
+  # shellcheck disable=SC2086
+  step build 600 cmake --build "$BUILD_DIR" -j "$JOBS" --target ${BUILD_TARGETS:-occx occx_gpu_tests occx_cuda_tests} ||
+    { tail -40 "$OUTDIR/build.log"; exit 1; }
+fi
+OCCX="$BUILD_DIR/occx"
+GPU_TESTS="$BUILD_DIR/tests/occx_gpu_tests"
+
+if want tests; then
+  # GPU tests one at a time (they share the GPU and time it); the compile-side CUDA tests in parallel.
+  step ctest-gpu 600 ctest --test-dir "$BUILD_DIR" -L gpu --output-on-failure -j 1
+  grep -E "tests passed|tests failed|Skipped|\*\*\*Failed|Not Run" "$OUTDIR/ctest-gpu.log" | tee -a "$SUMMARY"
+  step ctest-cuda 600 ctest --test-dir "$BUILD_DIR" -L cuda -LE gpu --output-on-failure -j "$JOBS"
+  grep -E "tests passed|tests failed|\*\*\*Failed|Not Run" "$OUTDIR/ctest-cuda.log" | tee -a "$SUMMARY"
+  # The timing test prints its figures: keep them in the summary.
+  "$GPU_TESTS" --gtest_filter='GpuDevice.*:GpuTiming.*:GpuLiveSweep.*' >"$OUTDIR/gpu-figures.log" 2>&1
+  grep -E "^(device|copy|sum fp16|CUPTI|achieved|old|new|exact|best)" "$OUTDIR/gpu-figures.log" | tee -a "$SUMMARY"
+fi
+
+if want sanitizer; then
+  # CUPTI and the sanitizer both instrument the driver: CUPTI off under the sanitizer.
+  export OCCX_NO_CUPTI=1
+  step memcheck 600 compute-sanitizer --tool memcheck --error-exitcode 9 "$GPU_TESTS" \
+    --gtest_filter='GpuCorrectness.*'
+  tail -3 "$OUTDIR/memcheck.log" | tee -a "$SUMMARY"
+  step racecheck 600 compute-sanitizer --tool racecheck --error-exitcode 9 "$GPU_TESTS" \
+    --gtest_filter='GpuCorrectness.Sum:GpuCorrectness.MeanVar:GpuCorrectness.LogSoftmax'
+  tail -3 "$OUTDIR/racecheck.log" | tee -a "$SUMMARY"
+  unset OCCX_NO_CUPTI
+fi
+
+if want devices; then
+  step devices 300 "$OCCX" devices --refresh --csv "$OUTDIR/devices.csv"
+  cat "$OUTDIR/devices.log" | tee -a "$SUMMARY"
+fi
+
+# name | arguments of `occx sweep` (shapes of ../shared/reference/h200-anchors.md, then the spill case)
+SWEEP_LIST=(
+  "sum_fp16_32768x8192|--workload sum --dtype fp16 --xnumel 32768 --rnumel 8192"
+  "mean_var_fp16_32768x8192|--workload mean_var --dtype fp16 --xnumel 32768 --rnumel 8192"
+  "log_softmax_fp16_32768x8192|--workload log_softmax --dtype fp16 --fp32-outputs --xnumel 32768 --rnumel 8192"
+  "fused_k3_fp16_32768x8192|--workload fused_k --k 3 --dtype fp16 --xnumel 32768 --rnumel 8192"
+  "log_softmax_fp16_20736x8008|--workload log_softmax --dtype fp16 --fp32-outputs --xnumel 20736 --rnumel 8008"
+  "spill_log_softmax_fp32_264x30000|--workload log_softmax --dtype fp32 --xnumel 264 --rnumel 30000 --xblocks 1 --rblocks 2048-32768 --num-warps 16,32"
+)
+if want sweeps; then
+  for entry in "${SWEEP_LIST[@]}"; do
+    name=${entry%%|*}
+    args=${entry#*|}
+    if [[ -n "${SWEEPS:-}" && " ${SWEEPS} " != *" $name "* ]]; then continue; fi
+    # shellcheck disable=SC2086
+    step "sweep-$name" 400 "$OCCX" sweep $args --repeat 5 --csv "$OUTDIR/$name.csv"
+    sed -n '/^Autotuner replay/,$p' "$OUTDIR/sweep-$name.log" | tee -a "$SUMMARY"
+    grep -E "configs ran correct" "$OUTDIR/sweep-$name.log" | tee -a "$SUMMARY"
+  done
+fi
+note "done: $OUTDIR"

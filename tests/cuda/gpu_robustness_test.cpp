@@ -1,0 +1,158 @@
+// Failures are rows, not crashes: a kernel that faults (the context is reset and the next run
+// works), a wrong result, an output left unwritten (the poison shows), memory that cannot be
+// allocated, and cancel. Skips without a GPU. Not for compute-sanitizer: the faults are deliberate.
+#include <gtest/gtest.h>
+
+#include <atomic>
+
+#include "core/cuda/live_sweep.h"
+#include "core/live_problem.h"
+#include "gpu_test_support.h"
+
+using namespace occx;
+
+namespace {
+
+constexpr std::int64_t kX = 64;
+constexpr std::int64_t kR = 1024;
+
+void setSumProblem(cuda::GpuSession& s) {
+  ProblemSpec ps;
+  ps.workload = Workload::kSum;
+  ps.dtype = DType::kF32;
+  ps.xnumel = kX;
+  ps.rnumel = kR;
+  auto p = makeHostProblem(ps);
+  ASSERT_TRUE(p);
+  ASSERT_FALSE(s.setProblem(std::make_shared<const HostProblem>(std::move(p).value())));
+}
+
+/// The real sum kernel for (1, 256, 4) and its cubin.
+struct Compiled {
+  GeneratedKernel kernel;
+  std::vector<std::uint8_t> cubin;
+};
+
+Compiled realSum(cuda::GpuSession& s) {
+  auto g = generateKernel(test::config(Workload::kSum, DType::kF32, 1, 256, 4, kR));
+  EXPECT_TRUE(g);
+  auto c = test::compileFor(s, *g);
+  EXPECT_TRUE(c) << c.error();
+  return {*g, c ? c->cubin : std::vector<std::uint8_t>{}};
+}
+
+/// The sum kernel's launch contract with another body.
+Compiled withBody(cuda::GpuSession& s, const std::string& body) {
+  Compiled c = realSum(s);
+  c.kernel.source = "extern \"C\" __global__ void " + c.kernel.name +
+                    "(const float* in0, float* out0, int xnumel, int rnumel) {\n" + body + "\n}\n";
+  auto r = test::compileFor(s, c.kernel);
+  EXPECT_TRUE(r) << r.error();
+  c.cubin = r ? r->cubin : std::vector<std::uint8_t>{};
+  return c;
+}
+
+}  // namespace
+
+TEST(GpuRobustness, FaultingKernelResetsTheContextAndTheNextRunWorks) {
+  OCCX_REQUIRE_GPU(session);
+  setSumProblem(*session);
+  const int resets_before = session->contextResets();
+  auto bad = withBody(*session, "  *(volatile float*)(16) = in0[0];  // an illegal address");
+  auto out = session->run(bad.kernel, bad.cubin, test::quickRun());
+  EXPECT_EQ(out.status, RunStatus::kLaunchFailed);
+  EXPECT_NE(out.reason.find("CUDA_ERROR_ILLEGAL_ADDRESS"), std::string::npos) << out.reason;
+  EXPECT_TRUE(out.context_reset);
+  EXPECT_EQ(session->contextResets(), resets_before + 1);
+  // The context and the problem are back: the real kernel runs and is right.
+  auto good = realSum(*session);
+  auto again = session->run(good.kernel, good.cubin, test::quickRun());
+  EXPECT_EQ(again.status, RunStatus::kOk) << again.reason;
+  EXPECT_TRUE(again.check.ok);
+}
+
+TEST(GpuRobustness, WrongResultIsAReasonNotATime) {
+  OCCX_REQUIRE_GPU(session);
+  setSumProblem(*session);
+  auto wrong = withBody(*session, "  int x = blockIdx.x; if (threadIdx.x == 0 && x < xnumel) out0[x] = 1.0f;");
+  auto out = session->run(wrong.kernel, wrong.cubin, test::quickRun());
+  EXPECT_EQ(out.status, RunStatus::kWrongResult);
+  EXPECT_NE(out.reason.find("out0: 64 of 64 elements differ"), std::string::npos) << out.reason;
+  EXPECT_EQ(out.time.runs, 0);
+  EXPECT_FALSE(out.context_reset);
+}
+
+TEST(GpuRobustness, UnwrittenOutputShowsThroughThePoison) {
+  OCCX_REQUIRE_GPU(session);
+  setSumProblem(*session);
+  // Correct sums, except the last row is never written.
+  auto lazy = withBody(*session,
+                       "  int x = blockIdx.x; if (threadIdx.x != 0 || x >= xnumel - 1) return;\n"
+                       "  float s = 0.0f; for (int r = 0; r < rnumel; ++r) s += in0[(long long)x * rnumel + r];\n"
+                       "  out0[x] = s;");
+  auto out = session->run(lazy.kernel, lazy.cubin, test::quickRun());
+  EXPECT_EQ(out.status, RunStatus::kWrongResult);
+  EXPECT_NE(out.reason.find("1 of 64 elements differ; worst [63]: got -nan"), std::string::npos) << out.reason;
+}
+
+TEST(GpuRobustness, OutOfMemoryIsARowReasonAndTheSessionRecovers) {
+  OCCX_REQUIRE_GPU(session);
+  session->setProblem(nullptr);
+  session->setDeviceMemoryLimit(std::int64_t{1} << 20);  // less than the L2 flush buffer already holds
+  ProblemSpec ps;
+  ps.workload = Workload::kSum;
+  ps.dtype = DType::kF32;
+  ps.xnumel = kX;
+  ps.rnumel = kR;
+  auto p = makeHostProblem(ps);
+  ASSERT_TRUE(p);
+  auto err = session->setProblem(std::make_shared<const HostProblem>(*p));
+  ASSERT_TRUE(err.has_value());
+  EXPECT_EQ(err->message.rfind("out of memory: input 0 needs", 0), 0u) << err->message;
+  auto good = realSum(*session);
+  auto out = session->run(good.kernel, good.cubin, test::quickRun());
+  EXPECT_EQ(out.status, RunStatus::kOutOfMemory);
+  EXPECT_EQ(out.reason, err->message);
+  session->setDeviceMemoryLimit(0);
+  ASSERT_FALSE(session->setProblem(std::make_shared<const HostProblem>(*p)));
+  EXPECT_EQ(session->run(good.kernel, good.cubin, test::quickRun()).status, RunStatus::kOk);
+}
+
+TEST(GpuRobustness, CancelledRunRecordsNothing) {
+  OCCX_REQUIRE_GPU(session);
+  setSumProblem(*session);
+  auto good = realSum(*session);
+  std::atomic<bool> cancel{true};
+  auto out = session->run(good.kernel, good.cubin, test::quickRun(), &cancel);
+  EXPECT_EQ(out.status, RunStatus::kCancelled);
+  EXPECT_EQ(out.time.runs, 0);
+}
+
+TEST(GpuRobustness, CancelledSweepKeepsFinishedRows) {
+  OCCX_REQUIRE_GPU(session);
+  cuda::LiveSweepSpec spec;
+  spec.compile.workload = Workload::kSum;
+  spec.compile.dtype = DType::kF16;
+  spec.compile.xnumel = 1024;
+  spec.compile.rnumel = 2048;
+  spec.compile.xblocks = {1};
+  spec.compile.rblocks = {256, 512, 1024};
+  spec.compile.num_warps = {4, 8};
+  spec.compile.inductor_candidates = false;
+  spec.compile.threads = 8;
+  spec.run = test::quickRun();
+  std::atomic<bool> cancel{false};
+  cuda::NvrtcCompiler compiler(nullptr);
+  auto res = cuda::runLiveSweep(*session, spec, compiler,
+                                [&](const cuda::LiveSweepProgress& p) {
+                                  if (p.phase == "run" && p.done == 2) cancel.store(true);
+                                },
+                                &cancel);
+  ASSERT_TRUE(res) << res.error();
+  EXPECT_TRUE(res->cancelled);
+  ASSERT_EQ(res->dataset.rows.size(), 6u);
+  EXPECT_EQ(res->dataset.rows[0].status, RunStatus::kOk) << res->dataset.rows[0].reason;
+  EXPECT_EQ(res->dataset.rows[1].status, RunStatus::kOk) << res->dataset.rows[1].reason;
+  for (std::size_t i = 2; i < 6; ++i) EXPECT_EQ(res->dataset.rows[i].status, RunStatus::kCancelled);
+  EXPECT_EQ(res->dataset.metaValue("cancelled").rfind("yes", 0), 0u);
+}
