@@ -38,10 +38,10 @@ const std::vector<ShapePreset>& shapePresets() {
   static const std::vector<ShapePreset> presets = {
       {QObject::tr("Row sum, 32768 × 8192 fp16"), Workload::kSum, DType::kF16, 1, 32768, 8192},
       {QObject::tr("var_mean over rows, 32768 × 8192 fp16"), Workload::kMeanVar, DType::kF16, 1, 32768, 8192},
-      {QObject::tr("log_softmax, 32768 × 8192 fp16"), Workload::kLogSoftmax, DType::kF16, 1, 32768, 8192},
+      {QObject::tr("log_softmax, 32768 × 8192 fp16 → fp32"), Workload::kLogSoftmax, DType::kF16, 1, 32768, 8192, true},
       {QObject::tr("Fused sums of products, K=3, 32768 × 8192 fp16"), Workload::kFusedK, DType::kF16, 3, 32768, 8192},
-      {QObject::tr("log_softmax, 20736 × 8008 fp16 (causal-LM vocabulary)"), Workload::kLogSoftmax, DType::kF16, 1, 20736,
-       8008},
+      {QObject::tr("log_softmax, 20736 × 8008 fp16 → fp32 (causal-LM vocabulary)"), Workload::kLogSoftmax, DType::kF16, 1,
+       20736, 8008, true},
       {QObject::tr("log_softmax, 264 × 30000 fp32 (spill case)"), Workload::kLogSoftmax, DType::kF32, 1, 264, 30000},
       {QObject::tr("mean_var, 512 × 8192 fp32"), Workload::kMeanVar, DType::kF32, 1, 512, 8192},
   };
@@ -82,6 +82,11 @@ KernelInputs::KernelInputs(QWidget* parent) : QWidget(parent) {
   kernel_row->addWidget(new QLabel(tr("K"), this));
   kernel_row->addWidget(k_);
   form->addRow(tr("Workload:"), kernel_row);
+  fp32_outputs_ = new QCheckBox(tr("fp32 outputs (an upcast graph)"), this);
+  fp32_outputs_->setObjectName(QStringLiteral("fp32Outputs"));
+  fp32_outputs_->setToolTip(tr("Write the outputs in fp32 instead of the input dtype, as log_softmax(x.float()) does; "
+                               "changes the bytes written"));
+  form->addRow(QString(), fp32_outputs_);
 
   xnumel_ = new QSpinBox(this);
   xnumel_->setObjectName(QStringLiteral("xnumel"));
@@ -145,6 +150,7 @@ KernelInputs::KernelInputs(QWidget* parent) : QWidget(parent) {
   connect(k_, &QSpinBox::valueChanged, this, edited);
   connect(xnumel_, &QSpinBox::valueChanged, this, edited);
   connect(rnumel_, &QSpinBox::valueChanged, this, edited);
+  connect(fp32_outputs_, &QCheckBox::toggled, this, edited);
   connect(inductor_, &QCheckBox::toggled, this, [this] {
     if (updating_) return;
     updateLabels();
@@ -214,6 +220,7 @@ void KernelInputs::fillSpec(CompileSweepSpec& spec) const {
   spec.workload = static_cast<Workload>(workload_->currentData().toInt());
   spec.dtype = static_cast<DType>(dtype_->currentData().toInt());
   spec.k = spec.workload == Workload::kFusedK ? k_->value() : 1;
+  spec.fp32_outputs = fp32_outputs_->isChecked();
   spec.xnumel = xnumel_->value();
   spec.rnumel = rnumel_->value();
   spec.xblocks = gridValues(0);
@@ -227,6 +234,7 @@ void KernelInputs::setFromSpec(const CompileSweepSpec& spec) {
   workload_->setCurrentIndex(std::max(0, workload_->findData(static_cast<int>(spec.workload))));
   dtype_->setCurrentIndex(std::max(0, dtype_->findData(static_cast<int>(spec.dtype))));
   k_->setValue(spec.k);
+  fp32_outputs_->setChecked(spec.fp32_outputs);
   xnumel_->setValue(static_cast<int>(std::clamp<std::int64_t>(spec.xnumel, 1, 2147483647)));
   rnumel_->setValue(static_cast<int>(std::clamp<std::int64_t>(spec.rnumel, 1, 2147483647)));
   inductor_->setChecked(spec.inductor_candidates);
@@ -249,6 +257,7 @@ void KernelInputs::applyPreset(int index) {
   workload_->setCurrentIndex(workload_->findData(static_cast<int>(p.workload)));
   dtype_->setCurrentIndex(dtype_->findData(static_cast<int>(p.dtype)));
   k_->setValue(p.k);
+  fp32_outputs_->setChecked(p.fp32_outputs);
   xnumel_->setValue(static_cast<int>(p.xnumel));
   rnumel_->setValue(static_cast<int>(p.rnumel));
   updating_ = false;
@@ -280,7 +289,7 @@ void KernelInputs::updateLabels() {
     info = tr("size hints x %1, r %2").arg(hints->x).arg(hints->r0);
   }
   if (auto bytes = bytesMoved(w, static_cast<DType>(dtype_->currentData().toInt()), w == Workload::kFusedK ? k_->value() : 1,
-                              x, r)) {
+                              x, r, fp32_outputs_->isChecked())) {
     info += tr(" · moves %1 (read %2, write %3)")
                 .arg(bytesText(static_cast<double>(bytes->total())), bytesText(static_cast<double>(bytes->bytes_read)),
                      bytesText(static_cast<double>(bytes->bytes_written)));
@@ -298,6 +307,7 @@ void KernelInputs::saveSettings(QSettings& s) const {
   s.setValue(QStringLiteral("workload"), workload_->currentText());
   s.setValue(QStringLiteral("dtype"), dtype_->currentText());
   s.setValue(QStringLiteral("k"), k_->value());
+  s.setValue(QStringLiteral("fp32Outputs"), fp32_outputs_->isChecked());
   s.setValue(QStringLiteral("xnumel"), xnumel_->value());
   s.setValue(QStringLiteral("rnumel"), rnumel_->value());
   s.setValue(QStringLiteral("inductorCandidates"), inductor_->isChecked());
@@ -316,6 +326,7 @@ void KernelInputs::restoreSettings(QSettings& s) {
   if (int v = s.value(QStringLiteral("k")).toInt(&ok); ok && v >= 1 && v <= kMaxFusedInputs) k_->setValue(v);
   if (int v = s.value(QStringLiteral("xnumel")).toInt(&ok); ok && v >= 1) xnumel_->setValue(v);
   if (int v = s.value(QStringLiteral("rnumel")).toInt(&ok); ok && v >= 1) rnumel_->setValue(v);
+  if (s.contains(QStringLiteral("fp32Outputs"))) fp32_outputs_->setChecked(s.value(QStringLiteral("fp32Outputs")).toBool());
   if (s.contains(QStringLiteral("inductorCandidates"))) inductor_->setChecked(s.value(QStringLiteral("inductorCandidates")).toBool());
   for (int axis = 0; axis < 3; ++axis) {
     const QString text = s.value(QStringLiteral("grid/") + QLatin1String(kAxisNames[axis])).toString();

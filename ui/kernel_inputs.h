@@ -25,6 +25,7 @@ struct ShapePreset {
   int k;
   std::int64_t xnumel;
   std::int64_t rnumel;
+  bool fp32_outputs = false;  ///< outputs in fp32 (an upcast graph, as Inductor's log_softmax figures count them)
 };
 /// The presets offered, in menu order.
 const std::vector<ShapePreset>& shapePresets();
@@ -35,7 +36,7 @@ class KernelInputs : public QWidget {
  public:
   explicit KernelInputs(QWidget* parent = nullptr);
 
-  /// Writes workload, dtype, K, xnumel, rnumel, the grid lists and inductor_candidates into `spec`
+  /// Writes workload, dtype, K, fp32_outputs, xnumel, rnumel, the grid lists and inductor_candidates into `spec`
   /// (other fields untouched).
   void fillSpec(CompileSweepSpec& spec) const;
   /// Shows the spec's workload, dtype, K, shape and grid (values not offered are ignored).
@@ -56,6 +57,7 @@ class KernelInputs : public QWidget {
   [[nodiscard]] QSpinBox* xnumelSpin() const { return xnumel_; }
   [[nodiscard]] QSpinBox* rnumelSpin() const { return rnumel_; }
   [[nodiscard]] QCheckBox* inductorCheck() const { return inductor_; }
+  [[nodiscard]] QCheckBox* fp32OutputsCheck() const { return fp32_outputs_; }
   /// The toggle of one grid value (axis 0 XBLOCK, 1 RBLOCK, 2 num_warps); nullptr when not offered.
   [[nodiscard]] QToolButton* gridButton(int axis, int value) const;
   /// Chooses exactly these values on one axis (others off).
@@ -80,6 +82,7 @@ class KernelInputs : public QWidget {
   QLabel* shape_info_ = nullptr;
   QLabel* grid_info_ = nullptr;
   QCheckBox* inductor_ = nullptr;
+  QCheckBox* fp32_outputs_ = nullptr;
   std::vector<std::vector<std::pair<int, QToolButton*>>> grid_;  ///< per axis: (value, toggle)
   bool updating_ = false;
 };

@@ -230,6 +230,7 @@ Expected<KernelSweepData> dataFromCsv(const CsvTable& table, const GpuDatabase& 
   const int c_lim = table.column("occupancy_limiter");
   const int c_ind = table.column("inductor_candidate");
 
+  const bool fp32_outputs = table.metaValue("output_dtype") == "fp32";
   std::size_t line = 0;
   for (const auto& row : table.rows) {
     ++line;
@@ -240,6 +241,7 @@ Expected<KernelSweepData> dataFromCsv(const CsvTable& table, const GpuDatabase& 
     if (!t) return Error{"compile-sweep CSV: row " + std::to_string(line) + ": " + t.error()};
     e.config.workload = *w;
     e.config.dtype = *t;
+    e.config.fp32_outputs = fp32_outputs && *t != DType::kF32;
     if (!rd.integer(row, line, c_index, e.index, false) || !rd.integer(row, line, c_k, e.config.k, true) ||
         !rd.integer(row, line, c_x, e.config.xblock, false) || !rd.integer(row, line, c_r, e.config.rblock, false) ||
         !rd.integer(row, line, c_w, e.config.num_warps, false)) {

@@ -5,7 +5,9 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <chrono>
 #include <mutex>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -231,6 +233,7 @@ Expected<bool> beginKernelActivity() {
   auto ready = activityReady();
   if (!ready) return ready;
   const Table& t = table();
+  t.cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);  // late records of earlier runs: drop them
   {
     std::lock_guard<std::mutex> lock(g_records_mutex);
     g_records.clear();
@@ -241,11 +244,21 @@ Expected<bool> beginKernelActivity() {
   return true;
 }
 
-Expected<std::vector<KernelSpan>> endKernelActivity() {
+Expected<std::vector<KernelSpan>> endKernelActivity(const std::string& name, std::size_t expected) {
   auto ready = activityReady();
   if (!ready) return Error{ready.error()};
   const Table& t = table();
-  const CUptiResult flushed = t.cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+  auto arrived = [&] {
+    std::lock_guard<std::mutex> lock(g_records_mutex);
+    std::size_t n = 0;
+    for (const auto& r : g_records) n += r.name == name ? 1 : 0;
+    return n;
+  };
+  CUptiResult flushed = t.cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+  for (int i = 0; i < 100 && flushed == CUPTI_SUCCESS && expected > 0 && arrived() < expected; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    flushed = t.cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+  }
   t.cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
   if (flushed != CUPTI_SUCCESS) return Error{"cuptiActivityFlushAll: " + resultText(t, flushed)};
   std::lock_guard<std::mutex> lock(g_records_mutex);
@@ -433,7 +446,9 @@ LaunchMetrics profileLaunch(CUcontext ctx, int device_ordinal, const std::functi
 
 Expected<bool> available() { return Error{"built without CUPTI headers"}; }
 Expected<bool> beginKernelActivity() { return Error{"built without CUPTI headers"}; }
-Expected<std::vector<KernelSpan>> endKernelActivity() { return Error{"built without CUPTI headers"}; }
+Expected<std::vector<KernelSpan>> endKernelActivity(const std::string&, std::size_t) {
+  return Error{"built without CUPTI headers"};
+}
 LaunchMetrics profileLaunch(CUcontext, int, const std::function<CUresult()>&) {
   LaunchMetrics m;
   m.achieved_occupancy_pct = m.dram_read_bytes = m.dram_write_bytes = m.local_load_bytes = m.local_store_bytes =

@@ -38,8 +38,10 @@ struct KernelSpan {
 Expected<bool> beginKernelActivity();
 
 /// Flushes and stops recording; returns the kernels recorded since beginKernelActivity, in
-/// completion order. Error as beginKernelActivity.
-Expected<std::vector<KernelSpan>> endKernelActivity();
+/// completion order. CUPTI delivers records asynchronously: when `expected` > 0 it flushes again
+/// (for up to half a second) until `expected` records named `name` have arrived. Error as
+/// beginKernelActivity.
+Expected<std::vector<KernelSpan>> endKernelActivity(const std::string& name, std::size_t expected);
 
 /// Metrics of one kernel launch.
 struct LaunchMetrics {

@@ -155,7 +155,10 @@ struct GpuSession::Impl {
       if (r != CUDA_SUCCESS) return fail(cuCallError(r, call, __FILE__, __LINE__));
       return std::nullopt;
     };
-    if (auto e = guard(d->cuDevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain")) return e;
+    if (auto e = guard(d->cuDevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain")) {
+      ctx = nullptr;
+      return e;
+    }
     if (auto e = guard(d->cuCtxSetCurrent(ctx), "cuCtxSetCurrent")) return e;
     if (auto e = guard(d->cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate")) return e;
     // L2 flush buffer: twice the L2, at least 64 MiB (a memset over it evicts every line).
@@ -203,16 +206,30 @@ struct GpuSession::Impl {
   /// After a sticky error: drop everything, reset the primary context, start again, re-upload.
   std::optional<Error> resetContext() {
     broken = true;
+    // Reset while the context is still retained and current (as cudaDeviceReset does), then drop
+    // our handles and the retain; the thread must not keep the dead context current.
+    const CUresult r1 = d->cuDevicePrimaryCtxReset(dev);
     teardown();
-    d->cuDevicePrimaryCtxReset(dev);
+    d->cuCtxSetCurrent(nullptr);
     broken = false;
     ++resets;
-    if (auto e = initContext()) {
+    auto e = initContext();
+    CUresult r2 = CUDA_SUCCESS;
+    if (e) {  // once more: reset with nothing retained
       broken = true;
-      return Error{"the context could not be recreated after an error: " + e->message};
+      teardown();
+      d->cuCtxSetCurrent(nullptr);
+      r2 = d->cuDevicePrimaryCtxReset(dev);
+      broken = false;
+      e = initContext();
+    }
+    if (e) {
+      broken = true;
+      return Error{"the context could not be recreated after an error: " + e->message + " (cuDevicePrimaryCtxReset: " +
+                   cuResultText(r1) + ", then " + cuResultText(r2) + ")"};
     }
     if (problem) {
-      if (auto e = upload()) problem_error = e->message;
+      if (auto ue = upload()) problem_error = ue->message;
     }
     return std::nullopt;
   }
@@ -444,21 +461,21 @@ struct GpuSession::Impl {
       }
       d->cuEventRecord(start_events[static_cast<std::size_t>(i)], stream);
       if (CUresult r = launch(); r != CUDA_SUCCESS) {
-        if (cupti_on) (void)cupti::endKernelActivity();
+        if (cupti_on) (void)cupti::endKernelActivity({}, 0);
         failRun(out, r, "cuLaunchKernel (timed)", RunStatus::kLaunchFailed);
         return out;
       }
       d->cuEventRecord(end_events[static_cast<std::size_t>(i)], stream);
       if (cancelled()) {
         sync("kernel execution (cancelled)");
-        if (cupti_on) (void)cupti::endKernelActivity();
+        if (cupti_on) (void)cupti::endKernelActivity({}, 0);
         out.status = RunStatus::kCancelled;
         out.reason = "cancelled";
         return out;
       }
     }
     if (!sync("kernel execution (timed)")) {
-      if (cupti_on) (void)cupti::endKernelActivity();
+      if (cupti_on) (void)cupti::endKernelActivity({}, 0);
       return out;
     }
     std::vector<double> samples;
@@ -476,7 +493,7 @@ struct GpuSession::Impl {
     out.time = summarizeTimes(samples);
     out.bandwidth_GBps = bandwidthGBps(p.bytes.total(), out.time.median_us);
     if (cupti_on) {
-      auto spans = cupti::endKernelActivity();
+      auto spans = cupti::endKernelActivity(kernel.name, static_cast<std::size_t>(runs));
       if (!spans) {
         cupti_note = "CUPTI kernel records unavailable: " + spans.error();
       } else {

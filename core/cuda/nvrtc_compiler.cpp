@@ -57,7 +57,9 @@ std::vector<ComputeCapability> offeredArchitectures(const GpuDatabase& db) {
 }
 
 std::vector<std::string> NvrtcCompiler::optionsFor(const CompileRequest& request) {
-  std::vector<std::string> o = {"-arch=" + request.arch.smName(), "--ptxas-options=-v", "-std=c++17"};
+  // --no-cache: where a driver is installed, NVRTC 13 reuses cubins from the driver's compute cache
+  // and then skips ptxas, so the log has no register report; always compile.
+  std::vector<std::string> o = {"-arch=" + request.arch.smName(), "--ptxas-options=-v", "-std=c++17", "--no-cache"};
   if (request.maxrregcount > 0) o.push_back("--maxrregcount=" + std::to_string(request.maxrregcount));
   o.insert(o.end(), request.extra_options.begin(), request.extra_options.end());
   return o;

@@ -31,7 +31,8 @@ class NvrtcCompiler {
   explicit NvrtcCompiler(CompileCache* cache = nullptr) : cache_(cache) {}
 
   /// The options a request compiles with: -arch=sm_XY (a cubin), --ptxas-options=-v (the report),
-  /// -std=c++17, then --maxrregcount=N when set, then the request's extra options.
+  /// -std=c++17, --no-cache (NVRTC must not take a cubin from the driver's cache: that skips ptxas and
+  /// its report), then --maxrregcount=N when set, then the request's extra options.
   static std::vector<std::string> optionsFor(const CompileRequest& request);
 
   /// Compiles (or reads the cache). Errors, as values: an architecture NVRTC does not support (the
