@@ -100,10 +100,12 @@ std::string CompileCache::keyHex(const CompileRequest& request, const std::vecto
   return hex64(h);
 }
 
-std::string CompileCache::entryPath(const std::string& key_hex) const { return dir_ + "/nvrtc/" + key_hex + ".occxc"; }
+std::string CompileCache::entryPath(const std::string& key_hex) const {
+  return dir_ + "/nvrtc/" + key_hex + ".occxc";
+}
 
-std::optional<CompileResult> CompileCache::lookup(const CompileRequest& request, const std::vector<std::string>& options,
-                                                  std::string_view compiler) {
+std::optional<CompileResult> CompileCache::lookup(const CompileRequest& request,
+                                                  const std::vector<std::string>& options, std::string_view compiler) {
   if (dir_.empty()) {
     ++misses_;
     return std::nullopt;
@@ -150,8 +152,8 @@ std::optional<CompileResult> CompileCache::lookup(const CompileRequest& request,
   if (hex64(fnv1a64(all.substr(payload))) != checksum) return corrupt();
   const std::string_view source = all.substr(payload, source_bytes);
   // A different request with the same hash: a miss (the entry will be overwritten).
-  if (source != request.source || kernel != request.kernel_name || arch != request.arch.smName() ||
-      comp != compiler || r.options != options) {
+  if (source != request.source || kernel != request.kernel_name || arch != request.arch.smName() || comp != compiler ||
+      r.options != options) {
     ++misses_;
     return std::nullopt;
   }

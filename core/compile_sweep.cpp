@@ -16,7 +16,9 @@ namespace {
 
 using inductor::Policy;
 
-std::string num(std::int64_t v) { return std::to_string(v); }
+std::string num(std::int64_t v) {
+  return std::to_string(v);
+}
 
 /// Inductor's kernel facts for our workloads: loads and reductions as its code generator counts them
 /// (log_softmax: the two passes load once each and reduce max and sum; fused_k: K loads, K sums).
@@ -270,7 +272,8 @@ Expected<CompileSweepResult> runCompileSweep(const CompileSweepSpec& spec, const
       auto first = inductor::runPipeline(in, *device);
       if (!first) return Error{"Inductor's " + std::string(inductor::policyKey(p)) + " pipeline: " + first.error()};
       for (const auto& e : first->entries) {
-        if (e.added_by_scaling) in.compiled_added.push_back(factsFor(e.config.xblock, e.config.r0_block, e.config.num_warps));
+        if (e.added_by_scaling)
+          in.compiled_added.push_back(factsFor(e.config.xblock, e.config.r0_block, e.config.num_warps));
       }
       auto full = inductor::runPipeline(in, *device);
       if (!full) return Error{"Inductor's " + std::string(inductor::policyKey(p)) + " pipeline: " + full.error()};
@@ -362,15 +365,33 @@ struct Column {
 
 std::vector<Column> sweepColumns() {
   std::vector<Column> c = {
-      {"index", true},           {"workload", false},           {"dtype", false},
-      {"k", true},               {"XBLOCK", true},              {"RBLOCK", true},
-      {"num_warps", true},       {"threads_per_block", true},   {"vector_bytes", true},
-      {"accumulator_values_per_thread", true}, {"origin", false}, {"status", false},
-      {"error", false},          {"kernel", false},             {"registers_per_thread", true},
-      {"spill_stores_bytes", true}, {"spill_loads_bytes", true}, {"stack_frame_bytes", true},
-      {"n_spills", true},        {"smem_bytes", true},          {"cache_hit", false},
-      {"compile_ms", true},      {"grid_blocks", true},         {"active_blocks_per_sm", true},
-      {"active_warps_per_sm", true}, {"occupancy_percent", true}, {"occupancy_limiter", false},
+      {"index", true},
+      {"workload", false},
+      {"dtype", false},
+      {"k", true},
+      {"XBLOCK", true},
+      {"RBLOCK", true},
+      {"num_warps", true},
+      {"threads_per_block", true},
+      {"vector_bytes", true},
+      {"accumulator_values_per_thread", true},
+      {"origin", false},
+      {"status", false},
+      {"error", false},
+      {"kernel", false},
+      {"registers_per_thread", true},
+      {"spill_stores_bytes", true},
+      {"spill_loads_bytes", true},
+      {"stack_frame_bytes", true},
+      {"n_spills", true},
+      {"smem_bytes", true},
+      {"cache_hit", false},
+      {"compile_ms", true},
+      {"grid_blocks", true},
+      {"active_blocks_per_sm", true},
+      {"active_warps_per_sm", true},
+      {"occupancy_percent", true},
+      {"occupancy_limiter", false},
   };
   for (Policy p : sweepDecisionPolicies()) {
     const std::string k(inductor::policyKey(p));
@@ -441,8 +462,8 @@ std::vector<std::string> rowCells(const CompileSweepRow& r) {
   return cells;
 }
 
-std::vector<std::pair<std::string, std::string>> sweepMeta(const CompileSweepResult& res,
-                                                           const std::vector<std::pair<std::string, std::string>>& extra) {
+std::vector<std::pair<std::string, std::string>> sweepMeta(
+    const CompileSweepResult& res, const std::vector<std::pair<std::string, std::string>>& extra) {
   const auto& s = res.spec;
   std::vector<std::pair<std::string, std::string>> m = {
       {"format", "occx-compile-sweep 1"},
@@ -464,8 +485,8 @@ std::vector<std::pair<std::string, std::string>> sweepMeta(const CompileSweepRes
       {"profile", std::string(inductor::profileInfo(s.decision_options.profile).key)},
       {"hint", std::string(inductor::reductionHintKey(s.hint))},
       {"maxrregcount", num(s.maxrregcount)},
-      {"configs", num(static_cast<std::int64_t>(res.rows.size())) + " of " +
-                      num(static_cast<std::int64_t>(res.total_configs))},
+      {"configs",
+       num(static_cast<std::int64_t>(res.rows.size())) + " of " + num(static_cast<std::int64_t>(res.total_configs))},
       {"cancelled", res.cancelled ? "true" : "false"},
   };
   m.insert(m.end(), extra.begin(), extra.end());

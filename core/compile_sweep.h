@@ -30,19 +30,19 @@ namespace occx {
 struct CompileSweepSpec {
   Workload workload = Workload::kSum;
   DType dtype = DType::kF32;
-  int k = 1;                    ///< fused_k inputs
-  bool fp32_outputs = false;    ///< outputs in fp32 instead of the input dtype (KernelConfig::fp32_outputs)
-  std::int64_t xnumel = 0;      ///< rows (1 … 2^31-1)
-  std::int64_t rnumel = 0;      ///< reduction length (1 … 2^31-1); xnumel·rnumel < 2^31
-  inductor::Device device;      ///< architecture limits and SM count (makeDevice / deviceForGpu)
+  int k = 1;                  ///< fused_k inputs
+  bool fp32_outputs = false;  ///< outputs in fp32 instead of the input dtype (KernelConfig::fp32_outputs)
+  std::int64_t xnumel = 0;    ///< rows (1 … 2^31-1)
+  std::int64_t rnumel = 0;    ///< reduction length (1 … 2^31-1); xnumel·rnumel < 2^31
+  inductor::Device device;    ///< architecture limits and SM count (makeDevice / deviceForGpu)
   std::vector<int> xblocks = {1, 2};
   std::vector<int> rblocks = {256, 512, 1024, 2048, 4096, 8192};
   std::vector<int> num_warps = {4, 8, 16, 32};
   bool inductor_candidates = true;  ///< add Inductor's candidates and each policy's halved configs
   inductor::ReductionHint hint = inductor::ReductionHint::kInner;  ///< row reductions: inner
-  inductor::DecisionOptions decision_options;  ///< Inductor version (profile), CC gate
-  int maxrregcount = 0;         ///< register cap for every config (KernelConfig::max_registers; 0 = none)
-  int threads = 1;              ///< parallel compiles (1 … 64)
+  inductor::DecisionOptions decision_options;                      ///< Inductor version (profile), CC gate
+  int maxrregcount = 0;  ///< register cap for every config (KernelConfig::max_registers; 0 = none)
+  int threads = 1;       ///< parallel compiles (1 … 64)
 };
 
 /// The policies whose decision each row shows (old, new, review_min, exact) and those whose
@@ -62,21 +62,21 @@ std::string candidateStateName(CandidateState s);
 
 /// One configuration of the sweep.
 struct CompileSweepRow {
-  int index = 0;              ///< 0-based position in the sweep's config list
+  int index = 0;  ///< 0-based position in the sweep's config list
   KernelConfig config;
-  std::string origin;         ///< "grid", "Inductor: contiguous", "new scaling: halved from #3" ("; "-joined)
+  std::string origin;                ///< "grid", "Inductor: contiguous", "new scaling: halved from #3" ("; "-joined)
   std::optional<TileLayout> layout;  ///< absent when the config is invalid
-  bool ok = false;            ///< compiled
-  std::string error;          ///< why not: invalid config, shape, or the compiler's message with its log
+  bool ok = false;                   ///< compiled
+  std::string error;                 ///< why not: invalid config, shape, or the compiler's message with its log
   std::string kernel_name;
-  PtxasReport report;         ///< registers per thread, spill stores/loads, stack frame, static smem
+  PtxasReport report;  ///< registers per thread, spill stores/loads, stack frame, static smem
   bool cache_hit = false;
   double compile_ms = 0.0;
-  std::int64_t grid_blocks = 0;      ///< ceil(xnumel / XBLOCK)
-  OccupancyResult occupancy;         ///< for num_warps·32 threads, the real registers and static smem
-  std::vector<inductor::Decision> decisions;   ///< per sweepDecisionPolicies(), standalone (no duplicates)
-  bool inductor_candidate = false;             ///< one of the configs Inductor itself generates
-  std::vector<CandidateState> candidate;       ///< per sweepCandidatePolicies()
+  std::int64_t grid_blocks = 0;               ///< ceil(xnumel / XBLOCK)
+  OccupancyResult occupancy;                  ///< for num_warps·32 threads, the real registers and static smem
+  std::vector<inductor::Decision> decisions;  ///< per sweepDecisionPolicies(), standalone (no duplicates)
+  bool inductor_candidate = false;            ///< one of the configs Inductor itself generates
+  std::vector<CandidateState> candidate;      ///< per sweepCandidatePolicies()
 };
 
 /// Progress of a running sweep: `done` of `total` configs finished (total grows when scaling adds
@@ -92,16 +92,16 @@ using CompileSweepProgressFn = std::function<void(const CompileSweepProgress&)>;
 struct CompileSweepResult {
   CompileSweepSpec spec;
   inductor::SizeHints size_hints;
-  ByteCounts bytes;                  ///< minimum bytes the workload moves (for bandwidth)
-  std::vector<CompileSweepRow> rows; ///< finished rows (every row when not cancelled), by index
-  std::size_t total_configs = 0;     ///< configs planned
+  ByteCounts bytes;                   ///< minimum bytes the workload moves (for bandwidth)
+  std::vector<CompileSweepRow> rows;  ///< finished rows (every row when not cancelled), by index
+  std::size_t total_configs = 0;      ///< configs planned
   bool cancelled = false;
-  int compiled = 0;                  ///< rows that compiled
-  int failed = 0;                    ///< rows with an error
+  int compiled = 0;  ///< rows that compiled
+  int failed = 0;    ///< rows with an error
   int cache_hits = 0;
   double wall_seconds = 0.0;
-  std::string compiler;              ///< the compiler's version string, from the first compile
-  std::string date_utc;              ///< when the sweep started, "2026-11-29T21:14:31Z"
+  std::string compiler;                       ///< the compiler's version string, from the first compile
+  std::string date_utc;                       ///< when the sweep started, "2026-11-29T21:14:31Z"
   std::vector<inductor::Pipeline> pipelines;  ///< per sweepCandidatePolicies() (empty when disabled)
 };
 

@@ -50,7 +50,9 @@ std::optional<int> leadingInt(std::string_view item) {
   return std::atoi(std::string(item.substr(0, n)).c_str());
 }
 
-bool contains(std::string_view s, std::string_view what) { return s.find(what) != std::string_view::npos; }
+bool contains(std::string_view s, std::string_view what) {
+  return s.find(what) != std::string_view::npos;
+}
 
 /// Applies each comma-separated item of a "Used …" or stack/spill line to the report.
 void applyItems(std::string_view text, PtxasReport& r) {
@@ -64,11 +66,16 @@ void applyItems(std::string_view text, PtxasReport& r) {
     } else if (item.substr(0, 5) == "used ") {
       if (auto v = leadingInt(item.substr(5)); v && contains(item, "barrier")) r.barriers = *v;
     } else if (auto v = leadingInt(item)) {
-      if (contains(item, "bytes stack frame")) r.stack_frame_bytes = *v;
-      else if (contains(item, "bytes spill stores")) r.spill_stores_bytes = *v;
-      else if (contains(item, "bytes spill loads")) r.spill_loads_bytes = *v;
-      else if (contains(item, "bytes smem")) r.static_smem_bytes = *v;
-      else if (contains(item, "bytes cmem[0]")) r.constant_bytes = *v;
+      if (contains(item, "bytes stack frame"))
+        r.stack_frame_bytes = *v;
+      else if (contains(item, "bytes spill stores"))
+        r.spill_stores_bytes = *v;
+      else if (contains(item, "bytes spill loads"))
+        r.spill_loads_bytes = *v;
+      else if (contains(item, "bytes smem"))
+        r.static_smem_bytes = *v;
+      else if (contains(item, "bytes cmem[0]"))
+        r.constant_bytes = *v;
     }
     if (end == text.size()) break;
     start = end + 1;
@@ -131,8 +138,9 @@ Expected<PtxasReport> parsePtxasReport(std::string_view log, std::string_view ke
     }
     return r;
   }
-  std::string msg = kernel_name.empty() ? std::string("the compiler report names no entry function")
-                                        : "the compiler report has no entry function '" + std::string(kernel_name) + "'";
+  std::string msg = kernel_name.empty()
+                        ? std::string("the compiler report names no entry function")
+                        : "the compiler report has no entry function '" + std::string(kernel_name) + "'";
   if (!found.empty()) {
     msg += "; found ";
     for (std::size_t i = 0; i < found.size(); ++i) msg += (i ? ", '" : "'") + found[i] + "'";

@@ -18,25 +18,25 @@ namespace occx {
 /// One compile: CUDA C++ source with an extern "C" entry point, for one architecture.
 struct CompileRequest {
   std::string source;
-  std::string kernel_name;                 ///< the entry point whose report is read
-  ComputeCapability arch;                  ///< compiled to a cubin for sm_<major><minor>
-  int maxrregcount = 0;                    ///< register cap per thread (--maxrregcount); 0 = none
-  std::vector<std::string> extra_options;  ///< appended to the compiler options as given
+  std::string kernel_name;                    ///< the entry point whose report is read
+  ComputeCapability arch;                     ///< compiled to a cubin for sm_<major><minor>
+  int maxrregcount = 0;                       ///< register cap per thread (--maxrregcount); 0 = none
+  std::vector<std::string> extra_options;     ///< appended to the compiler options as given
   const std::atomic<bool>* cancel = nullptr;  ///< when set to true, a running compile stops early
 };
 
 /// The compiler's verbose report for one entry function (ptxas -v). Sizes in bytes per thread
 /// (stack, spills) or per block (shared memory); -1 where the report has no figure.
 struct PtxasReport {
-  std::string function;          ///< entry function name as reported
-  std::string arch;              ///< "sm_90"
-  int registers = -1;            ///< registers per thread ("Used N registers")
-  int spill_stores_bytes = 0;    ///< "N bytes spill stores"
-  int spill_loads_bytes = 0;     ///< "N bytes spill loads"
-  int stack_frame_bytes = 0;     ///< "N bytes stack frame": local memory per thread
-  int static_smem_bytes = 0;     ///< "N bytes smem": static shared memory per block
-  int constant_bytes = 0;        ///< "N bytes cmem[0]": kernel parameters and constants bank 0
-  int barriers = 0;              ///< "used N barriers"
+  std::string function;        ///< entry function name as reported
+  std::string arch;            ///< "sm_90"
+  int registers = -1;          ///< registers per thread ("Used N registers")
+  int spill_stores_bytes = 0;  ///< "N bytes spill stores"
+  int spill_loads_bytes = 0;   ///< "N bytes spill loads"
+  int stack_frame_bytes = 0;   ///< "N bytes stack frame": local memory per thread
+  int static_smem_bytes = 0;   ///< "N bytes smem": static shared memory per block
+  int constant_bytes = 0;      ///< "N bytes cmem[0]": kernel parameters and constants bank 0
+  int barriers = 0;            ///< "used N barriers"
 
   /// Triton's n_spills for the same kernel: local memory bytes per thread / 4 (Triton reads
   /// CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES and divides by 4); what Inductor's spill filter compares.
@@ -56,12 +56,12 @@ struct CompileResult {
   std::string kernel_name;
   ComputeCapability arch;
   PtxasReport report;
-  std::string log;                    ///< the compiler's full log (report, warnings)
-  std::vector<std::uint8_t> cubin;    ///< the compiled module, loadable with cuModuleLoadData
-  std::vector<std::string> options;   ///< the options the compiler was given
-  std::string compiler;               ///< "NVRTC 13.0"
-  double compile_ms = 0.0;            ///< wall time of the compile that produced it (not of a cache read)
-  bool cache_hit = false;             ///< read from the disk cache
+  std::string log;                   ///< the compiler's full log (report, warnings)
+  std::vector<std::uint8_t> cubin;   ///< the compiled module, loadable with cuModuleLoadData
+  std::vector<std::string> options;  ///< the options the compiler was given
+  std::string compiler;              ///< "NVRTC 13.0"
+  double compile_ms = 0.0;           ///< wall time of the compile that produced it (not of a cache read)
+  bool cache_hit = false;            ///< read from the disk cache
 };
 
 /// A compiler as the engine sees it: returns the result, or an Error whose message holds the

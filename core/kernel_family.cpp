@@ -10,10 +10,12 @@ namespace occx {
 
 namespace {
 
-constexpr std::array<std::string_view, 6> kWorkloadNames = {"sum", "sum_sq", "amax", "mean_var", "log_softmax",
-                                                            "fused_k"};
+constexpr std::array<std::string_view, 6> kWorkloadNames = {"sum",      "sum_sq",      "amax",
+                                                            "mean_var", "log_softmax", "fused_k"};
 
-bool isPowerOfTwo(std::int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+bool isPowerOfTwo(std::int64_t v) {
+  return v > 0 && (v & (v - 1)) == 0;
+}
 
 std::string lower(std::string_view s) {
   std::string out(s);
@@ -36,7 +38,9 @@ int accumulatorTiles(Workload w, int k) {
 
 }  // namespace
 
-std::string_view workloadName(Workload w) { return kWorkloadNames[static_cast<std::size_t>(w)]; }
+std::string_view workloadName(Workload w) {
+  return kWorkloadNames[static_cast<std::size_t>(w)];
+}
 
 Expected<Workload> parseWorkload(std::string_view text) {
   const std::string t = lower(text);
@@ -78,9 +82,13 @@ const std::vector<DType>& allDTypes() {
   return all;
 }
 
-int dtypeBytes(DType d) { return d == DType::kF32 ? 4 : 2; }
+int dtypeBytes(DType d) {
+  return d == DType::kF32 ? 4 : 2;
+}
 
-DType outputDType(const KernelConfig& c) { return c.fp32_outputs ? DType::kF32 : c.dtype; }
+DType outputDType(const KernelConfig& c) {
+  return c.fp32_outputs ? DType::kF32 : c.dtype;
+}
 
 std::string KernelConfig::label() const {
   std::string s = std::string(workloadName(workload));
@@ -93,7 +101,9 @@ std::string KernelConfig::label() const {
   return s;
 }
 
-int numInputs(Workload w, int k) { return w == Workload::kFusedK ? k : 1; }
+int numInputs(Workload w, int k) {
+  return w == Workload::kFusedK ? k : 1;
+}
 
 int numOutputs(Workload w, int k) {
   if (w == Workload::kMeanVar) return 2;
@@ -251,9 +261,13 @@ class Emitter {
   int indent_ = 0;
 };
 
-std::string str(int v) { return std::to_string(v); }
+std::string str(int v) {
+  return std::to_string(v);
+}
 
-bool outputIsF32(const KernelConfig& c) { return c.fp32_outputs || c.dtype == DType::kF32; }
+bool outputIsF32(const KernelConfig& c) {
+  return c.fp32_outputs || c.dtype == DType::kF32;
+}
 
 /// The fields of the per-slot reduction state, one fp32 per accumulator tile.
 std::vector<std::string> stateFields(Workload w, int k) {
@@ -318,19 +332,20 @@ void emitHeader(Emitter& e, const KernelConfig& c, const TileLayout& l, const st
   e.line("//");
   e.line("// workload: " + std::string(workloadName(c.workload)));
   e.line("//   " + workloadFormula(c.workload, c.k));
-  e.line("// input dtype: " + std::string(dtypeName(c.dtype)) +
-         (f32 ? "" : " (passed as raw 16-bit words)") + ", accumulation in fp32, outputs in " +
-         std::string(outputIsF32(c) ? "fp32" : dtypeName(c.dtype)));
-  e.line("// tile: XBLOCK = " + str(c.xblock) + " rows x RBLOCK = " + str(c.rblock) + " reduction elements, num_warps = " +
-         str(c.num_warps) + " (" + str(l.threads_per_block) + " threads per block)");
+  e.line("// input dtype: " + std::string(dtypeName(c.dtype)) + (f32 ? "" : " (passed as raw 16-bit words)") +
+         ", accumulation in fp32, outputs in " + std::string(outputIsF32(c) ? "fp32" : dtypeName(c.dtype)));
+  e.line("// tile: XBLOCK = " + str(c.xblock) + " rows x RBLOCK = " + str(c.rblock) +
+         " reduction elements, num_warps = " + str(c.num_warps) + " (" + str(l.threads_per_block) +
+         " threads per block)");
   e.line("// accumulator: " + str(l.accumulator_tiles) + " tile(s) of XBLOCK x RBLOCK fp32 values held in registers,");
-  e.line("//   " + str(l.elements_per_thread) + " element(s) per thread per tile, " + str(l.accumulator_values_per_thread) +
-         " fp32 value(s) per thread in all");
+  e.line("//   " + str(l.elements_per_thread) + " element(s) per thread per tile, " +
+         str(l.accumulator_values_per_thread) + " fp32 value(s) per thread in all");
   e.line("// layout (as Triton's blocked layout): each thread owns ROWS_PER_THREAD = " + str(l.rows_per_thread) +
          " row(s) x CHUNKS_PER_ROW = " + str(l.chunks_per_row) + " chunk(s)");
   e.line("//   of VEC = " + str(l.vec) + " contiguous element(s); THREADS_R = " + str(l.threads_r) +
          " threads span R, THREADS_X = " + str(l.threads_x) + " span rows" +
-         (l.replicated_threads > 0 ? " (" + str(l.replicated_threads) + " thread(s) own no row: the tile is smaller "
+         (l.replicated_threads > 0 ? " (" + str(l.replicated_threads) +
+                                         " thread(s) own no row: the tile is smaller "
                                          "than the block)"
                                    : std::string()));
   if (c.vector_loads) {
@@ -368,11 +383,12 @@ void emitConstants(Emitter& e, const KernelConfig& c, const TileLayout& l) {
   e.line("constexpr int ROW_SLOTS = ROWS_PER_THREAD * THREADS_X;");
   e.line("#define NEG_INF __int_as_float(0xff800000)  // -infinity");
   e.line();
-  e.line(c.dtype == DType::kF32 ? "typedef float elem_t;  // input element"
-                                : "typedef unsigned short elem_t;  // input element: " + std::string(dtypeName(c.dtype)) +
-                                      " bits");
-  e.line(outputIsF32(c) ? "typedef float out_t;   // output element"
-                        : "typedef unsigned short out_t;  // output element: " + std::string(dtypeName(c.dtype)) + " bits");
+  e.line(c.dtype == DType::kF32
+             ? "typedef float elem_t;  // input element"
+             : "typedef unsigned short elem_t;  // input element: " + std::string(dtypeName(c.dtype)) + " bits");
+  e.line(outputIsF32(c)
+             ? "typedef float out_t;   // output element"
+             : "typedef unsigned short out_t;  // output element: " + std::string(dtypeName(c.dtype)) + " bits");
   e.line();
 }
 
@@ -389,7 +405,8 @@ void emitConversions(Emitter& e, const KernelConfig& c) {
       e.line("return f;");
       e.close();
     } else {
-      e.line("static __device__ __forceinline__ float to_f32(elem_t b) { return __uint_as_float(((unsigned)b) << 16); }");
+      e.line(
+          "static __device__ __forceinline__ float to_f32(elem_t b) { return __uint_as_float(((unsigned)b) << 16); }");
     }
     e.line("static __device__ __forceinline__ out_t to_out(float v) { return v; }");
   } else if (d == DType::kF16) {
@@ -446,8 +463,9 @@ void emitLoadStore(Emitter& e, const KernelConfig& c, const TileLayout& l, bool 
     e.line("// Loads the VEC elements at row x, columns r … r+VEC-1 as one " + str(l.vector_bytes) +
            "-byte load; masked as a whole");
     e.line("// (rnumel % VEC == 0, so a chunk is either entirely inside the row or entirely past its end).");
-    e.open("static __device__ __forceinline__ void load_chunk(const elem_t* __restrict__ p, int x, int r, int rnumel, "
-           "bool row_ok, float (&v)[VEC], bool (&ok)[VEC]) {");
+    e.open(
+        "static __device__ __forceinline__ void load_chunk(const elem_t* __restrict__ p, int x, int r, int rnumel, "
+        "bool row_ok, float (&v)[VEC], bool (&ok)[VEC]) {");
     e.line("const bool valid = row_ok && r < rnumel;");
     e.open("if (valid) {");
     e.line("const " + w.type + " q = *reinterpret_cast<const " + w.type + "*>(p + x * rnumel + r);");
@@ -478,8 +496,9 @@ void emitLoadStore(Emitter& e, const KernelConfig& c, const TileLayout& l, bool 
       const VectorWords ow = vectorWords(piece_bytes, out_f32);
       e.line("// Stores VEC values at row x, columns r … r+VEC-1 as " + str(out_bytes / piece_bytes) + " " +
              str(piece_bytes) + "-byte store(s).");
-      e.open("static __device__ __forceinline__ void store_chunk(out_t* __restrict__ p, int x, int r, int rnumel, "
-             "const bool (&ok)[VEC], const float (&v)[VEC]) {");
+      e.open(
+          "static __device__ __forceinline__ void store_chunk(out_t* __restrict__ p, int x, int r, int rnumel, "
+          "const bool (&ok)[VEC], const float (&v)[VEC]) {");
       e.line("if (!ok[0]) return;");
       for (int first = 0; first < l.vec; first += per_piece) {
         const std::string q = out_bytes > 16 ? "q" + str(first / per_piece) : std::string("q");
@@ -496,15 +515,16 @@ void emitLoadStore(Emitter& e, const KernelConfig& c, const TileLayout& l, bool 
                    "]) | ((unsigned)to_out(v[" + str(first + i + 1) + "]) << 16);");
           }
         }
-        e.line("*reinterpret_cast<" + ow.type + "*>(p + x * rnumel + r" + (first > 0 ? " + " + str(first) : std::string()) +
-               ") = " + q + ";");
+        e.line("*reinterpret_cast<" + ow.type + "*>(p + x * rnumel + r" +
+               (first > 0 ? " + " + str(first) : std::string()) + ") = " + q + ";");
       }
       e.close();
     }
   } else {
     e.line("// Loads the VEC elements at row x, columns r … r+VEC-1 one at a time, each masked.");
-    e.open("static __device__ __forceinline__ void load_chunk(const elem_t* __restrict__ p, int x, int r, int rnumel, "
-           "bool row_ok, float (&v)[VEC], bool (&ok)[VEC]) {");
+    e.open(
+        "static __device__ __forceinline__ void load_chunk(const elem_t* __restrict__ p, int x, int r, int rnumel, "
+        "bool row_ok, float (&v)[VEC], bool (&ok)[VEC]) {");
     e.line("#pragma unroll");
     e.open("for (int i = 0; i < VEC; ++i) {");
     e.line("ok[i] = row_ok && r + i < rnumel;");
@@ -513,8 +533,9 @@ void emitLoadStore(Emitter& e, const KernelConfig& c, const TileLayout& l, bool 
     e.close();
     if (with_store) {
       e.line("// Stores VEC values at row x, columns r … r+VEC-1 one at a time, each masked.");
-      e.open("static __device__ __forceinline__ void store_chunk(out_t* __restrict__ p, int x, int r, int rnumel, "
-             "const bool (&ok)[VEC], const float (&v)[VEC]) {");
+      e.open(
+          "static __device__ __forceinline__ void store_chunk(out_t* __restrict__ p, int x, int r, int rnumel, "
+          "const bool (&ok)[VEC], const float (&v)[VEC]) {");
       e.line("#pragma unroll");
       e.line("for (int i = 0; i < VEC; ++i) if (ok[i]) p[x * rnumel + r + i] = to_out(v[i]);");
       e.close();
@@ -523,13 +544,18 @@ void emitLoadStore(Emitter& e, const KernelConfig& c, const TileLayout& l, bool 
   e.line();
 }
 
-void emitState(Emitter& e, const KernelConfig& c) {
+void emitState(Emitter& e, const KernelConfig& c, const TileLayout& l) {
   const auto fields = stateFields(c.workload, c.k);
   const auto ident = stateIdentity(c.workload, c.k);
   e.line("// Reduction state of one accumulator slot: one fp32 per accumulator tile.");
   std::string decl = "struct State { float ";
   for (std::size_t i = 0; i < fields.size(); ++i) decl += (i ? ", " : "") + fields[i];
   e.line(decl + "; };");
+  if (l.warps_per_row > 1) {  // the state of a lane that holds no partial (see the cross-warp step)
+    std::string id = "static __device__ __forceinline__ State identity() { return State{";
+    for (std::size_t i = 0; i < ident.size(); ++i) id += (i ? ", " : "") + ident[i];
+    e.line(id + "}; }");
+  }
   e.line();
   e.line("// Combines two partial states (associative; used within a thread, across lanes and across warps).");
   e.open("static __device__ __forceinline__ State combine(const State& a, const State& b) {");
@@ -703,17 +729,20 @@ void emitKernel(Emitter& e, const KernelConfig& c, const TileLayout& l, const st
   e.close();
   if (l.warps_per_row > 1) {
     e.line();
-    e.line("// A row spans WARPS_PER_ROW warps: exchange the per-warp partial states through shared memory.");
+    e.line("// A row spans WARPS_PER_ROW warps: lane 0 of each warp stores the warp's partial state in shared");
+    e.line("// memory; then every warp of the row loads the WARPS_PER_ROW partials, one per lane, and combines");
+    e.line("// them with shuffles, so every thread ends with the row's total (as Triton's inter-warp reduction).");
     e.line("__shared__ State partial[ROW_SLOTS][WARPS_PER_ROW];");
+    e.line("const int lane = r_lane % 32;");
     e.line("#pragma unroll");
     e.line("for (int i = 0; i < ROWS_PER_THREAD; ++i)");
-    e.line("  if (r_lane % 32 == 0) partial[x_lane + i * THREADS_X][r_lane / 32] = row[i];");
+    e.line("  if (lane == 0) partial[x_lane + i * THREADS_X][r_lane / 32] = row[i];");
     e.line("__syncthreads();");
     e.line("#pragma unroll");
     e.open("for (int i = 0; i < ROWS_PER_THREAD; ++i) {");
-    e.line("State s = partial[x_lane + i * THREADS_X][0];");
+    e.line("State s = lane < WARPS_PER_ROW ? partial[x_lane + i * THREADS_X][lane] : identity();");
     e.line("#pragma unroll");
-    e.line("for (int w = 1; w < WARPS_PER_ROW; ++w) s = combine(s, partial[x_lane + i * THREADS_X][w]);");
+    e.line("for (int mask = WARPS_PER_ROW / 2; mask > 0; mask >>= 1) s = combine(s, shfl_xor(s, mask));");
     e.line("row[i] = s;");
     e.close();
   }
@@ -781,7 +810,8 @@ Expected<GeneratedKernel> generateKernel(const KernelConfig& config) {
   g.name = kernelName(config);
   const int nin = numInputs(config.workload, config.k);
   const int nout = numOutputs(config.workload, config.k);
-  for (int i = 0; i < nin; ++i) g.params.push_back({"in" + str(i), KernelParam::Kind::kInputPointer, "xnumel × rnumel"});
+  for (int i = 0; i < nin; ++i)
+    g.params.push_back({"in" + str(i), KernelParam::Kind::kInputPointer, "xnumel × rnumel"});
   for (int i = 0; i < nout; ++i) {
     g.params.push_back({"out" + str(i), KernelParam::Kind::kOutputPointer,
                         config.workload == Workload::kLogSoftmax ? "xnumel × rnumel" : "xnumel"});
@@ -794,7 +824,7 @@ Expected<GeneratedKernel> generateKernel(const KernelConfig& config) {
   emitConstants(e, config, *layout);
   emitConversions(e, config);
   emitLoadStore(e, config, *layout, config.workload == Workload::kLogSoftmax);
-  emitState(e, config);
+  emitState(e, config, *layout);
   emitKernel(e, config, *layout, g.name);
   g.source = e.str();
   return g;

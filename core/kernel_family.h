@@ -54,11 +54,11 @@ const std::vector<DType>& allDTypes();
 int dtypeBytes(DType d);
 
 /// Parameter ranges (validated by tileLayout; messages name the value and the range).
-inline constexpr int kMaxFusedInputs = 8;        ///< fused_k: K = 1 … 8
-inline constexpr int kMaxXBlock = 4096;          ///< XBLOCK = 1 … 4096, power of two
-inline constexpr int kMaxRBlock = 65536;         ///< RBLOCK = 1 … 65536, power of two
-inline constexpr int kMaxNumWarps = 32;          ///< num_warps = 1 … 32, power of two
-inline constexpr int kMaxTileElements = 1 << 20; ///< XBLOCK·RBLOCK, as Triton's largest block
+inline constexpr int kMaxFusedInputs = 8;         ///< fused_k: K = 1 … 8
+inline constexpr int kMaxXBlock = 4096;           ///< XBLOCK = 1 … 4096, power of two
+inline constexpr int kMaxRBlock = 65536;          ///< RBLOCK = 1 … 65536, power of two
+inline constexpr int kMaxNumWarps = 32;           ///< num_warps = 1 … 32, power of two
+inline constexpr int kMaxTileElements = 1 << 20;  ///< XBLOCK·RBLOCK, as Triton's largest block
 /// Accumulator values per thread (elements per thread per tile × tiles), at most. The tiles are
 /// fully unrolled in the source, so compile time grows with them (about 20 s at 1536 values on one
 /// core); far below this limit every configuration already spills heavily.
@@ -68,10 +68,10 @@ inline constexpr int kMaxAccumulatorValuesPerThread = 1024;
 struct KernelConfig {
   Workload workload = Workload::kSum;
   DType dtype = DType::kF32;
-  int k = 1;             ///< fused_k: number of inputs (1 … 8); must be 1 for the other workloads
-  int xblock = 1;        ///< XBLOCK: rows per block (power of two)
-  int rblock = 1024;     ///< RBLOCK (R0_BLOCK): reduction elements per loop iteration (power of two)
-  int num_warps = 8;     ///< warps per block (power of two, 1 … 32)
+  int k = 1;                 ///< fused_k: number of inputs (1 … 8); must be 1 for the other workloads
+  int xblock = 1;            ///< XBLOCK: rows per block (power of two)
+  int rblock = 1024;         ///< RBLOCK (R0_BLOCK): reduction elements per loop iteration (power of two)
+  int num_warps = 8;         ///< warps per block (power of two, 1 … 32)
   bool vector_loads = true;  ///< vector loads of `vec` elements; needs rnumel % vec == 0 (see checkShape)
   /// Outputs in fp32 instead of the input dtype, as when the graph upcasts before reducing
   /// (log_softmax(x.float()) of a causal-LM loss). The H200 Inductor figures in the reference data
@@ -90,19 +90,19 @@ struct KernelConfig {
 /// How a config's XBLOCK × RBLOCK tile is spread over the block's threads (Triton's blocked layout:
 /// contiguous R first, `vec` elements per thread per chunk, threads along R, then along X).
 struct TileLayout {
-  int threads_per_block = 0;     ///< num_warps × 32
-  int vec = 0;                   ///< contiguous elements per chunk: min(16 B / element size, elements per thread, RBLOCK)
-  int vector_bytes = 0;          ///< vec × element size: the width of one vector load (2 … 16 bytes)
-  int threads_r = 0;             ///< threads along R: min(threads, RBLOCK / vec)
-  int threads_x = 0;             ///< threads along X: threads / threads_r
-  int rows_per_thread = 0;       ///< max(1, XBLOCK / threads_x)
-  int chunks_per_row = 0;        ///< RBLOCK / (threads_r × vec)
-  int elements_per_thread = 0;   ///< accumulator elements per thread per tile = rows × chunks × vec
-  int accumulator_tiles = 0;     ///< 1 (sum, sum_sq, amax), 3 (mean_var), 2 (log_softmax), K (fused_k)
+  int threads_per_block = 0;  ///< num_warps × 32
+  int vec = 0;                ///< contiguous elements per chunk: min(16 B / element size, elements per thread, RBLOCK)
+  int vector_bytes = 0;       ///< vec × element size: the width of one vector load (2 … 16 bytes)
+  int threads_r = 0;          ///< threads along R: min(threads, RBLOCK / vec)
+  int threads_x = 0;          ///< threads along X: threads / threads_r
+  int rows_per_thread = 0;    ///< max(1, XBLOCK / threads_x)
+  int chunks_per_row = 0;     ///< RBLOCK / (threads_r × vec)
+  int elements_per_thread = 0;            ///< accumulator elements per thread per tile = rows × chunks × vec
+  int accumulator_tiles = 0;              ///< 1 (sum, sum_sq, amax), 3 (mean_var), 2 (log_softmax), K (fused_k)
   int accumulator_values_per_thread = 0;  ///< elements_per_thread × accumulator_tiles (fp32 values)
-  int warps_per_row = 0;         ///< threads_r / 32 when a row spans several warps (shared memory), else 1
-  int replicated_threads = 0;    ///< threads that own no element because the tile is smaller than the block
-  int static_smem_bytes = 0;     ///< shared memory the generated source declares (cross-warp scratch)
+  int warps_per_row = 0;                  ///< threads_r / 32 when a row spans several warps (shared memory), else 1
+  int replicated_threads = 0;             ///< threads that own no element because the tile is smaller than the block
+  int static_smem_bytes = 0;              ///< shared memory the generated source declares (cross-warp scratch)
 };
 
 /// Validates a config and computes its layout. Errors name the field, the value and the range:
@@ -121,7 +121,7 @@ std::int64_t outputElements(Workload w, std::int64_t xnumel, std::int64_t rnumel
 /// One kernel parameter, in launch order.
 struct KernelParam {
   enum class Kind { kInputPointer, kOutputPointer, kInt32 };
-  std::string name;   ///< "in0", "out1", "xnumel", "rnumel"
+  std::string name;  ///< "in0", "out1", "xnumel", "rnumel"
   Kind kind = Kind::kInt32;
   std::string shape;  ///< "xnumel × rnumel", "xnumel", or "" for scalars
 };
@@ -131,10 +131,9 @@ struct KernelParam {
 /// Launch contract (for cuLaunchKernel): the entry point is `extern "C" __global__ void name(...)`
 /// with parameters, in order: one `const T*` per input (in0 …), one `U*` per output (out0 …), where T
 /// is the dtype's storage type (float, or unsigned short holding fp16/bf16 bits) and U that of
-/// outputDType(config), then `int xnumel`, `int rnumel`. Tensors are row-major and contiguous; with vector loads they must be
-/// 16-byte aligned (cuMemAlloc gives 256). Grid: gridBlocks() × 1 × 1; block: num_warps·32 × 1 × 1;
-/// no dynamic shared memory. Every (xnumel, rnumel) accepted by checkShape is handled, tails
-/// included.
+/// outputDType(config), then `int xnumel`, `int rnumel`. Tensors are row-major and contiguous; with vector loads they
+/// must be 16-byte aligned (cuMemAlloc gives 256). Grid: gridBlocks() × 1 × 1; block: num_warps·32 × 1 × 1; no dynamic
+/// shared memory. Every (xnumel, rnumel) accepted by checkShape is handled, tails included.
 struct GeneratedKernel {
   KernelConfig config;
   TileLayout layout;

@@ -32,14 +32,14 @@ std::uint16_t floatToHalf(float value) {
   const std::uint32_t u = std::bit_cast<std::uint32_t>(value);
   const auto sign = static_cast<std::uint16_t>((u >> 16) & 0x8000u);
   const std::uint32_t abs = u & 0x7fffffffu;
-  if (abs > 0x7f800000u) return static_cast<std::uint16_t>(sign | 0x7e00u);  // NaN
+  if (abs > 0x7f800000u) return static_cast<std::uint16_t>(sign | 0x7e00u);   // NaN
   if (abs >= 0x477ff000u) return static_cast<std::uint16_t>(sign | 0x7c00u);  // rounds to ≥ 65520: infinity
   if (abs < 0x38800000u) {
     // Result is subnormal (or zero) in half: value / 2^-24 rounded to nearest even integer.
     const float a = std::bit_cast<float>(abs);
-    const float scaled = a * 16777216.0f;  // exact: scaling by 2^24
+    const float scaled = a * 16777216.0f;                               // exact: scaling by 2^24
     const auto m = static_cast<std::uint32_t>(std::nearbyint(scaled));  // default rounding: to nearest even
-    return static_cast<std::uint16_t>(sign | m);                       // m == 0x400 is the smallest normal
+    return static_cast<std::uint16_t>(sign | m);                        // m == 0x400 is the smallest normal
   }
   // Normal: drop 13 mantissa bits with round to nearest even; a carry into the exponent is correct.
   std::uint32_t r = abs - 0x38000000u;  // rebias 127 → 15 (exponent field minus 112)
@@ -47,7 +47,9 @@ std::uint16_t floatToHalf(float value) {
   return static_cast<std::uint16_t>(sign | (r >> 13));
 }
 
-float bf16ToFloat(std::uint16_t bits) { return std::bit_cast<float>(static_cast<std::uint32_t>(bits) << 16); }
+float bf16ToFloat(std::uint16_t bits) {
+  return std::bit_cast<float>(static_cast<std::uint32_t>(bits) << 16);
+}
 
 std::uint16_t floatToBf16(float value) {
   std::uint32_t u = std::bit_cast<std::uint32_t>(value);
@@ -104,8 +106,7 @@ std::vector<std::uint8_t> randomInput(DType dtype, std::size_t count, std::uint6
   return encodeElements(dtype, values);
 }
 
-Expected<std::vector<std::vector<double>>> referenceOutputs(Workload w, int k, std::int64_t xnumel,
-                                                            std::int64_t rnumel,
+Expected<std::vector<std::vector<double>>> referenceOutputs(Workload w, int k, std::int64_t xnumel, std::int64_t rnumel,
                                                             const std::vector<std::vector<double>>& inputs) {
   if (xnumel < 1) return Error{"xnumel " + std::to_string(xnumel) + " is out of range: allowed 1 or more"};
   if (rnumel < 1) return Error{"rnumel " + std::to_string(rnumel) + " is out of range: allowed 1 or more"};
@@ -132,8 +133,8 @@ Expected<std::vector<std::vector<double>>> referenceOutputs(Workload w, int k, s
   const auto X = static_cast<std::size_t>(xnumel);
   const auto R = static_cast<std::size_t>(rnumel);
   const int nout = numOutputs(w, k);
-  std::vector<std::vector<double>> out(static_cast<std::size_t>(nout),
-                                       std::vector<double>(static_cast<std::size_t>(outputElements(w, xnumel, rnumel))));
+  std::vector<std::vector<double>> out(
+      static_cast<std::size_t>(nout), std::vector<double>(static_cast<std::size_t>(outputElements(w, xnumel, rnumel))));
   const auto& in0 = inputs[0];
   for (std::size_t x = 0; x < X; ++x) {
     const double* row = in0.data() + x * R;

@@ -38,8 +38,7 @@ std::vector<std::uint8_t> randomInput(DType dtype, std::size_t count, std::uint6
 ///   log_softmax: out0[x, r] = in0[x, r] − max − log Σ exp(in0[x, :] − max);
 ///   fused_k: out_j = row sum of in0 · … · in_j.
 /// Errors: xnumel or rnumel < 1, K out of range, wrong number or size of inputs (named).
-Expected<std::vector<std::vector<double>>> referenceOutputs(Workload w, int k, std::int64_t xnumel,
-                                                            std::int64_t rnumel,
+Expected<std::vector<std::vector<double>>> referenceOutputs(Workload w, int k, std::int64_t xnumel, std::int64_t rnumel,
                                                             const std::vector<std::vector<double>>& inputs);
 
 /// Accepted error of a kernel output: |got − want| ≤ atol + rtol · |want|.
@@ -57,10 +56,10 @@ Tolerance referenceTolerance(Workload w, DType dtype, std::int64_t rnumel);
 /// Outcome of comparing one output tensor with its reference.
 struct CompareResult {
   bool ok = true;
-  std::int64_t mismatches = 0;   ///< elements outside the tolerance (NaN counts as a mismatch)
+  std::int64_t mismatches = 0;  ///< elements outside the tolerance (NaN counts as a mismatch)
   double max_abs_error = 0.0;
-  std::int64_t worst_index = -1; ///< element with the largest error, -1 when sizes differ or empty
-  std::string message;           ///< empty when ok, else e.g. "3 of 512 elements differ; worst [17]: got 1.5, want 1.25"
+  std::int64_t worst_index = -1;  ///< element with the largest error, -1 when sizes differ or empty
+  std::string message;  ///< empty when ok, else e.g. "3 of 512 elements differ; worst [17]: got 1.5, want 1.25"
 };
 
 /// Compares got with want element by element under `tol`. Sizes that differ are a mismatch.

@@ -11,8 +11,8 @@ namespace occx {
 std::size_t parallelFor(std::size_t count, int threads, const std::function<void(std::size_t)>& fn,
                         const std::atomic<bool>* cancel) {
   if (count == 0) return 0;
-  const auto workers = static_cast<std::size_t>(std::clamp<std::size_t>(
-      static_cast<std::size_t>(std::max(threads, 1)), 1, count));
+  const auto workers =
+      static_cast<std::size_t>(std::clamp<std::size_t>(static_cast<std::size_t>(std::max(threads, 1)), 1, count));
   std::atomic<std::size_t> next{0};
   std::atomic<std::size_t> ran{0};
   std::exception_ptr first_error;
@@ -43,6 +43,8 @@ std::size_t parallelFor(std::size_t count, int threads, const std::function<void
   return ran.load();
 }
 
-int defaultWorkerThreads() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
+int defaultWorkerThreads() {
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
 
 }  // namespace occx

@@ -8,7 +8,7 @@
 #
 # Environment: BUILD_DIR (default build-gpu), JOBS (default: all cores), OCCX_VENDOR_INCLUDE_DIR
 # (a folder with nlohmann/ and CLI/ headers, for machines without those packages; .deps/include is
-# used when it exists), STEPS (default "build tests sanitizer devices sweeps"), SWEEPS (names of the
+# used when it exists), STEPS (default "build tests devices sweeps cudatests sanitizer"), SWEEPS (names of the
 # sweeps to run, default all), BUILD_TARGETS (default "occx occx_gpu_tests occx_cuda_tests").
 set -uo pipefail
 
@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 OUTDIR=${1:-out/gpu-sweep}
 BUILD_DIR=${BUILD_DIR:-build-gpu}
 JOBS=${JOBS:-$(nproc)}
-STEPS=${STEPS:-build tests sanitizer devices sweeps}
+STEPS=${STEPS:-build tests devices sweeps cudatests sanitizer}
 VENDOR=${OCCX_VENDOR_INCLUDE_DIR:-}
 if [[ -z "$VENDOR" && -d .deps/include ]]; then VENDOR=$PWD/.deps/include; fi
 mkdir -p "$OUTDIR"
@@ -53,11 +53,40 @@ if want tests; then
   # GPU tests one at a time (they share the GPU and time it); the compile-side CUDA tests in parallel.
   step ctest-gpu 600 ctest --test-dir "$BUILD_DIR" -L gpu --output-on-failure -j 1
   grep -E "tests passed|tests failed|Skipped|\*\*\*Failed|Not Run" "$OUTDIR/ctest-gpu.log" | tee -a "$SUMMARY"
-  step ctest-cuda 600 ctest --test-dir "$BUILD_DIR" -L cuda -LE gpu --output-on-failure -j "$JOBS"
-  grep -E "tests passed|tests failed|\*\*\*Failed|Not Run" "$OUTDIR/ctest-cuda.log" | tee -a "$SUMMARY"
   # The timing test prints its figures: keep them in the summary.
   "$GPU_TESTS" --gtest_filter='GpuDevice.*:GpuTiming.*:GpuLiveSweep.*' >"$OUTDIR/gpu-figures.log" 2>&1
   grep -E "^(device|copy|sum fp16|CUPTI|achieved|old|new|exact|best)" "$OUTDIR/gpu-figures.log" | tee -a "$SUMMARY"
+fi
+
+if want devices; then
+  step devices 300 "$OCCX" devices --refresh --csv "$OUTDIR/devices.csv"
+  cat "$OUTDIR/devices.log" | tee -a "$SUMMARY"
+fi
+
+# name | arguments of `occx sweep` (shapes of ../shared/reference/h200-anchors.md, then the spill case)
+SWEEP_LIST=(
+  "sum_fp16_32768x8192|--workload sum --dtype fp16 --xnumel 32768 --rnumel 8192 --xblocks 1,2,4 --rblocks 1024-16384 --num-warps 4,8,16"
+  "mean_var_fp16_32768x8192|--workload mean_var --dtype fp16 --xnumel 32768 --rnumel 8192 --xblocks 1,2,4 --rblocks 512-8192 --num-warps 4,8,16,32"
+  "log_softmax_fp16_32768x8192|--workload log_softmax --dtype fp16 --fp32-outputs --xnumel 32768 --rnumel 8192 --rblocks 512-8192"
+  "fused_k3_fp16_32768x8192|--workload fused_k --k 3 --dtype fp16 --xnumel 32768 --rnumel 8192"
+  "log_softmax_fp16_20736x8008|--workload log_softmax --dtype fp16 --fp32-outputs --xnumel 20736 --rnumel 8008 --rblocks 512-8192"
+  "spill_log_softmax_fp32_264x30000|--workload log_softmax --dtype fp32 --xnumel 264 --rnumel 30000 --xblocks 1 --rblocks 2048-65536 --num-warps 8,16,32 --metrics"
+)
+if want sweeps; then
+  for entry in "${SWEEP_LIST[@]}"; do
+    name=${entry%%|*}
+    args=${entry#*|}
+    if [[ -n "${SWEEPS:-}" && " ${SWEEPS} " != *" $name "* ]]; then continue; fi
+    # shellcheck disable=SC2086
+    step "sweep-$name" 400 "$OCCX" sweep $args --repeat 5 --csv "$OUTDIR/$name.csv"
+    sed -n '/^Autotuner replay/,$p' "$OUTDIR/sweep-$name.log" | tee -a "$SUMMARY"
+    grep -E "configs ran correct" "$OUTDIR/sweep-$name.log" | tee -a "$SUMMARY"
+  done
+fi
+if want cudatests; then
+  # The compile-side CUDA tests (they run without a GPU too; here the driver cross-check runs).
+  step ctest-cuda 600 ctest --test-dir "$BUILD_DIR" -L cuda -LE gpu --output-on-failure -j "$JOBS"
+  grep -E "tests passed|tests failed|\*\*\*Failed|Not Run" "$OUTDIR/ctest-cuda.log" | tee -a "$SUMMARY"
 fi
 
 if want sanitizer; then
@@ -72,29 +101,4 @@ if want sanitizer; then
   unset OCCX_NO_CUPTI
 fi
 
-if want devices; then
-  step devices 300 "$OCCX" devices --refresh --csv "$OUTDIR/devices.csv"
-  cat "$OUTDIR/devices.log" | tee -a "$SUMMARY"
-fi
-
-# name | arguments of `occx sweep` (shapes of ../shared/reference/h200-anchors.md, then the spill case)
-SWEEP_LIST=(
-  "sum_fp16_32768x8192|--workload sum --dtype fp16 --xnumel 32768 --rnumel 8192"
-  "mean_var_fp16_32768x8192|--workload mean_var --dtype fp16 --xnumel 32768 --rnumel 8192"
-  "log_softmax_fp16_32768x8192|--workload log_softmax --dtype fp16 --fp32-outputs --xnumel 32768 --rnumel 8192"
-  "fused_k3_fp16_32768x8192|--workload fused_k --k 3 --dtype fp16 --xnumel 32768 --rnumel 8192"
-  "log_softmax_fp16_20736x8008|--workload log_softmax --dtype fp16 --fp32-outputs --xnumel 20736 --rnumel 8008"
-  "spill_log_softmax_fp32_264x30000|--workload log_softmax --dtype fp32 --xnumel 264 --rnumel 30000 --xblocks 1 --rblocks 2048-32768 --num-warps 16,32"
-)
-if want sweeps; then
-  for entry in "${SWEEP_LIST[@]}"; do
-    name=${entry%%|*}
-    args=${entry#*|}
-    if [[ -n "${SWEEPS:-}" && " ${SWEEPS} " != *" $name "* ]]; then continue; fi
-    # shellcheck disable=SC2086
-    step "sweep-$name" 400 "$OCCX" sweep $args --repeat 5 --csv "$OUTDIR/$name.csv"
-    sed -n '/^Autotuner replay/,$p' "$OUTDIR/sweep-$name.log" | tee -a "$SUMMARY"
-    grep -E "configs ran correct" "$OUTDIR/sweep-$name.log" | tee -a "$SUMMARY"
-  done
-fi
 note "done: $OUTDIR"

@@ -231,6 +231,8 @@ Expected<KernelSweepData> dataFromCsv(const CsvTable& table, const GpuDatabase& 
   const int c_ind = table.column("inductor_candidate");
 
   const bool fp32_outputs = table.metaValue("output_dtype") == "fp32";
+  std::int64_t maxrregcount = 0;
+  if (auto e = metaInteger(table, "maxrregcount", maxrregcount)) return *e;
   std::size_t line = 0;
   for (const auto& row : table.rows) {
     ++line;
@@ -242,6 +244,7 @@ Expected<KernelSweepData> dataFromCsv(const CsvTable& table, const GpuDatabase& 
     e.config.workload = *w;
     e.config.dtype = *t;
     e.config.fp32_outputs = fp32_outputs && *t != DType::kF32;
+    e.config.max_registers = static_cast<int>(std::min<std::int64_t>(maxrregcount, 255));
     if (!rd.integer(row, line, c_index, e.index, false) || !rd.integer(row, line, c_k, e.config.k, true) ||
         !rd.integer(row, line, c_x, e.config.xblock, false) || !rd.integer(row, line, c_r, e.config.rblock, false) ||
         !rd.integer(row, line, c_w, e.config.num_warps, false)) {

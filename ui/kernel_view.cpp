@@ -301,6 +301,8 @@ QWidget* KernelView::buildResults() {
   source_->setReadOnly(true);
   source_->setLineWrapMode(QPlainTextEdit::NoWrap);
   QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+  mono.setStyleHint(QFont::Monospace);
+  mono.setFixedPitch(true);
   mono.setPointSize(std::max(8, font().pointSize() - 1));
   source_->setFont(mono);
   sv->addWidget(source_label_);

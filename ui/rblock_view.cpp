@@ -387,6 +387,19 @@ void RblockView::setInputs(const RblockInputs& in) {
   recompute();
 }
 
+void RblockView::showConfig(int xblock, int rblock, int num_warps, int n_regs, int n_spills, qint64 xnumel, qint64 rnumel) {
+  RblockInputs in = inputs();
+  in.xblock = xblock;
+  in.rblock = rblock;
+  in.num_warps = num_warps;
+  in.n_regs = n_regs;
+  in.n_regs_known = true;
+  in.n_spills = n_spills;
+  in.xnumel = xnumel;
+  in.rnumel = rnumel;
+  setInputs(in);
+}
+
 void RblockView::clearResults(const QString& message) {
   decisions_.clear();
   curves_ = {};

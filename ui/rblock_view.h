@@ -94,6 +94,12 @@ class RblockView : public QWidget, public AppView {
   /// Recomputes from the widgets (called on every change).
   void recompute();
 
+ public slots:
+  /// Shows one compiled config (the signature of KernelView::sendToRblock): sets XBLOCK, RBLOCK,
+  /// num_warps, n_regs (known), n_spills, xnumel and rnumel, keeps the device and the other inputs,
+  /// and recomputes once. Values outside the view's ranges are clamped.
+  void showConfig(int xblock, int rblock, int num_warps, int n_regs, int n_spills, qint64 xnumel, qint64 rnumel);
+
  signals:
   /// statusSummary() changed.
   void statusMessage(const QString& text);

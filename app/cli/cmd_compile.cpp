@@ -113,8 +113,9 @@ int runCompile(Context& ctx, const CompileOpts& o) {
   if (o.show_source && !o.json) ctx.out << gen->source << "\n";
 
 #if !OCCX_HAVE_CUDA
-  ctx.err << cmd << ": cannot compile: this build of occx has no CUDA Toolkit (NVRTC). Rebuild with the CUDA Toolkit "
-                    "installed to get register and spill counts; 'occx compile --show-source' still prints the kernel.\n";
+  ctx.err << cmd
+          << ": cannot compile: this build of occx has no CUDA Toolkit (NVRTC). Rebuild with the CUDA Toolkit "
+             "installed to get register and spill counts; 'occx compile --show-source' still prints the kernel.\n";
   return kExitRuntime;
 #else
   const auto offered = cuda::offeredArchitectures(GpuDatabase::builtin());
@@ -179,9 +180,14 @@ int runCompile(Context& ctx, const CompileOpts& o) {
   if (o.json) {
     nlohmann::json j;
     j["kernel"] = gen->name;
-    j["config"] = {{"workload", workloadName(cfg.workload)}, {"dtype", dtypeName(cfg.dtype)}, {"k", cfg.k},
-                   {"XBLOCK", cfg.xblock}, {"RBLOCK", cfg.rblock}, {"num_warps", cfg.num_warps},
-                   {"vector_loads", cfg.vector_loads}, {"output_dtype", dtypeName(outputDType(cfg))}};
+    j["config"] = {{"workload", workloadName(cfg.workload)},
+                   {"dtype", dtypeName(cfg.dtype)},
+                   {"k", cfg.k},
+                   {"XBLOCK", cfg.xblock},
+                   {"RBLOCK", cfg.rblock},
+                   {"num_warps", cfg.num_warps},
+                   {"vector_loads", cfg.vector_loads},
+                   {"output_dtype", dtypeName(outputDType(cfg))}};
     j["layout"] = layoutJson(*layout);
     j["arch"] = dev->arch.cc.smName();
     j["device"] = dev->label;
@@ -191,10 +197,14 @@ int runCompile(Context& ctx, const CompileOpts& o) {
     j["compile_ms"] = res->compile_ms;
     j["cache_hit"] = res->cache_hit;
     j["cache_dir"] = cache.directory();
-    j["report"] = {{"registers_per_thread", rep.registers},     {"spill_stores_bytes", rep.spill_stores_bytes},
-                   {"spill_loads_bytes", rep.spill_loads_bytes}, {"stack_frame_bytes", rep.stack_frame_bytes},
-                   {"n_spills", rep.nSpills()},                  {"smem_bytes", rep.static_smem_bytes},
-                   {"constant_bytes", rep.constant_bytes},       {"barriers", rep.barriers}};
+    j["report"] = {{"registers_per_thread", rep.registers},
+                   {"spill_stores_bytes", rep.spill_stores_bytes},
+                   {"spill_loads_bytes", rep.spill_loads_bytes},
+                   {"stack_frame_bytes", rep.stack_frame_bytes},
+                   {"n_spills", rep.nSpills()},
+                   {"smem_bytes", rep.static_smem_bytes},
+                   {"constant_bytes", rep.constant_bytes},
+                   {"barriers", rep.barriers}};
     j["occupancy"] = occupancyToJson(dev->arch, oi, *occ);
     j["cross_check"] = {{"state", cuda::crossCheckStateName(check.state)}, {"note", check.note}};
     if (!decisions.empty()) {
@@ -215,7 +225,7 @@ int runCompile(Context& ctx, const CompileOpts& o) {
                              : "compiled in " + fixed(res->compile_ms, 0) + " ms")
           << "\n\n";
   const auto& l = *layout;
-  std::vector<std::vector<std::string>> rows = {{"quantity", "value"}};
+  std::vector<std::vector<std::string> > rows = {{"quantity", "value"}};
   rows.push_back({"registers per thread", std::to_string(rep.registers)});
   rows.push_back({"spill stores", std::to_string(rep.spill_stores_bytes) + " B"});
   rows.push_back({"spill loads", std::to_string(rep.spill_loads_bytes) + " B"});
@@ -223,15 +233,15 @@ int runCompile(Context& ctx, const CompileOpts& o) {
   rows.push_back({"n_spills (Triton: local bytes / 4)", std::to_string(rep.nSpills())});
   rows.push_back({"static shared memory", std::to_string(rep.static_smem_bytes) + " B per block"});
   rows.push_back({"accumulator values per thread", std::to_string(l.accumulator_values_per_thread) + " (" +
-                                                      std::to_string(l.elements_per_thread) + " per tile × " +
-                                                      std::to_string(l.accumulator_tiles) + " tiles)"});
+                                                       std::to_string(l.elements_per_thread) + " per tile × " +
+                                                       std::to_string(l.accumulator_tiles) + " tiles)"});
   rows.push_back({"loads", cfg.vector_loads ? std::to_string(l.vector_bytes) + "-byte vectors"
                                             : "scalar" + (loads_note.empty() ? "" : " (" + loads_note + ")")});
   rows.push_back({"threads per block", std::to_string(l.threads_per_block)});
   if (occ->can_launch) {
     rows.push_back({"active blocks per SM", std::to_string(occ->active_blocks_per_sm)});
-    rows.push_back({"active warps per SM", std::to_string(occ->active_warps_per_sm) + " of " +
-                                               std::to_string(occ->max_warps_per_sm)});
+    rows.push_back({"active warps per SM",
+                    std::to_string(occ->active_warps_per_sm) + " of " + std::to_string(occ->max_warps_per_sm)});
     rows.push_back({"theoretical occupancy", fixed(100.0 * occ->occupancy, 1) + " %"});
     rows.push_back({"limited by", limiterNames(occ->limiters)});
   } else {
@@ -242,13 +252,15 @@ int runCompile(Context& ctx, const CompileOpts& o) {
                                        ? std::string("off")
                                        : cache.directory() + " (" + std::to_string(stats.hits) + " hit, " +
                                              std::to_string(stats.misses) + " miss" +
-                                             (stats.corrupt ? ", " + std::to_string(stats.corrupt) + " corrupt" : "") + ")"});
+                                             (stats.corrupt ? ", " + std::to_string(stats.corrupt) + " corrupt" : "") +
+                                             ")"});
   printTable(ctx.out, rows);
   if (!decisions.empty()) {
     ctx.out << "\nRBLOCK scaling for xnumel " << o.xnumel << " × rnumel " << o.rnumel << " on " << dev->label << ":\n";
-    std::vector<std::vector<std::string>> d = {{"policy", "bound (blocks/SM)", "decision", "reason"}};
+    std::vector<std::vector<std::string> > d = {{"policy", "bound (blocks/SM)", "decision", "reason"}};
     for (const auto& dec : decisions) {
-      d.push_back({std::string(inductor::policyKey(dec.policy)), dec.applies ? std::to_string(dec.bound_blocks_per_sm) : "-",
+      d.push_back({std::string(inductor::policyKey(dec.policy)),
+                   dec.applies ? std::to_string(dec.bound_blocks_per_sm) : "-",
                    std::string(inductor::outcomeName(dec.outcome)), dec.reason});
     }
     printTable(ctx.out, d);
@@ -259,17 +271,19 @@ int runCompile(Context& ctx, const CompileOpts& o) {
 
 void addCompileCommand(CLI::App& app, Context& ctx) {
   auto o = std::make_shared<CompileOpts>();
-  auto* cmd = app.add_subcommand("compile",
-                                 "compile one reduction kernel with NVRTC: registers per thread, spills, shared memory, occupancy");
+  auto* cmd = app.add_subcommand(
+      "compile", "compile one reduction kernel with NVRTC: registers per thread, spills, shared memory, occupancy");
   o->arch.add(*cmd);
   o->work.add(*cmd);
   cmd->add_option("--xblock", o->xblock, "XBLOCK: rows per block, a power of two 1 … 4096 (default 1)");
-  cmd->add_option("--rblock", o->rblock, "RBLOCK: reduction elements per loop step, a power of two 1 … 65536 (default 1024)");
+  cmd->add_option("--rblock", o->rblock,
+                  "RBLOCK: reduction elements per loop step, a power of two 1 … 65536 (default 1024)");
   cmd->add_option("--num-warps", o->num_warps, "warps per block: 1, 2, 4, 8, 16 or 32 (default 8)");
   cmd->add_option("--xnumel", o->xnumel, "rows of the problem: adds the RBLOCK-scaling decisions (needs --rnumel)");
   cmd->add_option("--rnumel", o->rnumel, "reduction length: vector loads only when a multiple of the vector width");
   cmd->add_flag("--scalar-loads", o->scalar_loads, "load one element at a time (any rnumel)");
-  cmd->add_flag("--fp32-outputs", o->fp32_outputs, "write outputs in fp32 instead of the input dtype (an upcast graph)");
+  cmd->add_flag("--fp32-outputs", o->fp32_outputs,
+                "write outputs in fp32 instead of the input dtype (an upcast graph)");
   cmd->add_option("--maxrregcount", o->maxrregcount, "cap registers per thread (1 … 255), as a capped build would");
   cmd->add_option("--nvrtc-option", o->nvrtc_options, "extra NVRTC option (repeatable)");
   cmd->add_flag("--show-source", o->show_source, "print the generated CUDA C++ source");

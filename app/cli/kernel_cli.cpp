@@ -29,8 +29,8 @@ Expected<inductor::Device> resolveArch(const ArchOptions& o, std::string& note) 
     auto dev = inductor::deviceForGpu(db, name, o.sms);
     if (!dev) return Error{"--gpu: " + dev.error() + " (all: 'occx gpus')"};
     if (cc && *cc != dev->arch.cc) {
-      return Error{"--arch " + o.arch + " does not match --gpu " + o.gpu + " (compute capability " + dev->arch.cc.str() +
-                   "): give one of them"};
+      return Error{"--arch " + o.arch + " does not match --gpu " + o.gpu + " (compute capability " +
+                   dev->arch.cc.str() + "): give one of them"};
     }
     if (o.gpu.empty()) note = "no --arch or --gpu given: using " + dev->label;
     return dev;
@@ -81,7 +81,8 @@ Expected<ParsedWorkload> parseWorkloadOptions(const WorkloadOptions& o) {
 }
 
 void CacheOptions::add(CLI::App& app) {
-  app.add_option("--cache-dir", dir, "compile cache folder (default: $XDG_CACHE_HOME or ~/.cache, /occupancy-explorer)");
+  app.add_option("--cache-dir", dir,
+                 "compile cache folder (default: $XDG_CACHE_HOME or ~/.cache, /occupancy-explorer)");
   app.add_flag("--no-cache", disabled, "do not read or write the compile cache");
 }
 
@@ -94,7 +95,8 @@ Expected<std::vector<int>> parseIntList(const std::string& option, const std::st
   std::vector<int> out;
   std::size_t start = 0;
   auto bad = [&](const std::string& item) {
-    return Error{option + " '" + item + "' is not a number or a range: use a list like 1,2,4 or a range of powers of two like 256-8192"};
+    return Error{option + " '" + item +
+                 "' is not a number or a range: use a list like 1,2,4 or a range of powers of two like 256-8192"};
   };
   while (start <= text.size()) {
     std::size_t end = text.find(',', start);

@@ -238,8 +238,12 @@ Expected<bool> beginKernelActivity() {
     std::lock_guard<std::mutex> lock(g_records_mutex);
     g_records.clear();
   }
-  if (CUptiResult r = t.cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL); r != CUPTI_SUCCESS) {
-    return Error{"cuptiActivityEnable(CONCURRENT_KERNEL): " + resultText(t, r)};
+  // Enabled once and left on: switching the kind off and on between runs lost records.
+  static std::once_flag enabled;
+  static CUptiResult enable_result = CUPTI_SUCCESS;
+  std::call_once(enabled, [&] { enable_result = t.cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL); });
+  if (enable_result != CUPTI_SUCCESS) {
+    return Error{"cuptiActivityEnable(CONCURRENT_KERNEL): " + resultText(t, enable_result)};
   }
   return true;
 }
@@ -259,7 +263,6 @@ Expected<std::vector<KernelSpan>> endKernelActivity(const std::string& name, std
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
     flushed = t.cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
   }
-  t.cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
   if (flushed != CUPTI_SUCCESS) return Error{"cuptiActivityFlushAll: " + resultText(t, flushed)};
   std::lock_guard<std::mutex> lock(g_records_mutex);
   std::vector<KernelSpan> out;

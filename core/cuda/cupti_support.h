@@ -33,11 +33,12 @@ struct KernelSpan {
   [[nodiscard]] double durationUs() const { return static_cast<double>(end_ns - start_ns) / 1000.0; }
 };
 
-/// Starts recording kernel activity (CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL). Error: CUPTI
+/// Starts recording kernel activity (CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL; enabled on the first
+/// call and left on) and forgets earlier records. Error: CUPTI
 /// unavailable or the enable call failed (named with CUPTI's result text).
 Expected<bool> beginKernelActivity();
 
-/// Flushes and stops recording; returns the kernels recorded since beginKernelActivity, in
+/// Flushes (recording stays on); returns the kernels recorded since beginKernelActivity, in
 /// completion order. CUPTI delivers records asynchronously: when `expected` > 0 it flushes again
 /// (for up to half a second) until `expected` records named `name` have arrived. Error as
 /// beginKernelActivity.

@@ -111,6 +111,7 @@ struct GpuSession::Impl {
   std::int64_t memory_limit = 0;
   int resets = 0;
   bool broken = false;
+  std::string lost;  ///< non-empty once the context could not be recreated: CUDA needs a new process
   std::string driver_text;
 
   // ---- memory ----------------------------------------------------------------------------------
@@ -224,9 +225,13 @@ struct GpuSession::Impl {
       e = initContext();
     }
     if (e) {
+      // CUDA documents errors such as an illegal address as fatal to the process: every later
+      // call returns the same error. The session stays alive and says so on every request.
       broken = true;
-      return Error{"the context could not be recreated after an error: " + e->message + " (cuDevicePrimaryCtxReset: " +
-                   cuResultText(r1) + ", then " + cuResultText(r2) + ")"};
+      lost = "the GPU context is lost after an error that CUDA makes fatal to the process (" + e->message +
+             "; cuDevicePrimaryCtxReset: " + cuResultText(r1) + ", then " + cuResultText(r2) +
+             "): runs need a new process";
+      return Error{lost};
     }
     if (problem) {
       if (auto ue = upload()) problem_error = ue->message;
@@ -272,6 +277,11 @@ struct GpuSession::Impl {
     if (cancelled()) {
       out.status = RunStatus::kCancelled;
       out.reason = "cancelled before it ran";
+      return out;
+    }
+    if (!lost.empty()) {
+      out.status = RunStatus::kLaunchFailed;
+      out.reason = lost;
       return out;
     }
     if (broken) {
@@ -493,6 +503,7 @@ struct GpuSession::Impl {
     out.time = summarizeTimes(samples);
     out.bandwidth_GBps = bandwidthGBps(p.bytes.total(), out.time.median_us);
     if (cupti_on) {
+      d->cuCtxSynchronize();  // CUPTI completes kernel records at synchronisation points
       auto spans = cupti::endKernelActivity(kernel.name, static_cast<std::size_t>(runs));
       if (!spans) {
         cupti_note = "CUPTI kernel records unavailable: " + spans.error();
@@ -653,6 +664,7 @@ Expected<CopyBandwidth> GpuSession::copyBandwidth(bool refresh) {
 std::optional<Error> GpuSession::setProblem(std::shared_ptr<const HostProblem> problem) {
   return impl_->worker.call([&]() -> std::optional<Error> {
     Impl& im = *impl_;
+    if (!im.lost.empty()) return Error{im.lost};
     if (im.broken) {
       if (auto e = im.resetContext()) return e;
     }
@@ -676,6 +688,10 @@ RunOutcome GpuSession::run(const GeneratedKernel& kernel, const std::vector<std:
 
 void GpuSession::setDeviceMemoryLimit(std::int64_t bytes) {
   impl_->worker.call([&] { impl_->memory_limit = std::max<std::int64_t>(bytes, 0); });
+}
+
+std::string GpuSession::contextLost() const {
+  return impl_->worker.call([&] { return impl_->lost; });
 }
 
 int GpuSession::contextResets() const {

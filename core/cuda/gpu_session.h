@@ -6,8 +6,9 @@
 // kernel records where available), median/min/max/spread, bandwidth = minimum bytes / median time.
 //
 // Failures are values: a launch that fails, a wrong result, or memory that cannot be allocated
-// marks that run with the reason; an error that leaves the context unusable (an illegal address,
-// say) resets the context and re-uploads the problem, so the next run works.
+// marks that run with the reason. After an error that leaves the context unusable the primary
+// context is reset and the problem re-uploaded; where CUDA makes the error fatal to the process
+// (an illegal address on current drivers) the session says so (contextLost) instead of crashing.
 //
 // Plain C++ interface (no CUDA header).
 #pragma once
@@ -104,6 +105,12 @@ class GpuSession {
 
   /// How many times the context was reset after a sticky error.
   [[nodiscard]] int contextResets() const;
+
+  /// Empty while the GPU is usable. After an error that CUDA makes fatal to the process (an illegal
+  /// address, say: the driver keeps returning it even after the primary context is reset), the
+  /// reason; every later run and setProblem then fail with it at once, and only a new process can
+  /// use the GPU again.
+  [[nodiscard]] std::string contextLost() const;
 
   /// The driver's version string from /proc/driver/nvidia/version ("580.159.04"), or the CUDA
   /// version the driver supports ("CUDA 13.0") when that file is absent.

@@ -125,10 +125,14 @@ Expected<LiveSweepResult> runLiveSweep(GpuSession& session, const LiveSweepSpec&
       row.static_smem_bytes = crow.report.static_smem_bytes;
       if (crow.occupancy.can_launch) row.theoretical_occupancy_pct = crow.occupancy.occupancy * 100.0;
     }
+    const std::string lost = session.contextLost();
     if (cancelled()) {
       row.status = RunStatus::kCancelled;
       row.reason = "the sweep was cancelled";
       res.cancelled = true;
+    } else if (!lost.empty()) {
+      row.status = RunStatus::kSkipped;
+      row.reason = "not run: an earlier row's error ended GPU use in this process (" + lost + "); run the sweep again";
     } else if (!crow.ok) {
       // An invalid tile or a shape the config cannot run is skipped; anything else failed to compile.
       const bool runnable = crow.layout.has_value() && checkShape(crow.config, cs_xnumel, cs_rnumel).hasValue();

@@ -92,8 +92,7 @@ Expected<CompileResult> NvrtcCompiler::compile(const CompileRequest& request) co
   }
   if (request.cancel != nullptr) {
     // The callback only reads the atomic flag, as NVRTC requires (thread-safe, no NVRTC calls).
-    nvrtcSetFlowCallback(guard.prog, &cancelCallback,
-                         const_cast<void*>(static_cast<const void*>(request.cancel)));
+    nvrtcSetFlowCallback(guard.prog, &cancelCallback, const_cast<void*>(static_cast<const void*>(request.cancel)));
   }
   std::vector<const char*> argv;
   for (const auto& o : options) argv.push_back(o.c_str());

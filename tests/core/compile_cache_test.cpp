@@ -163,7 +163,10 @@ TEST_F(CompileCacheTest, DefaultDirectoryFollowsXdgThenHome) {
   unsetenv("XDG_CACHE_HOME");
   EXPECT_EQ(CompileCache::defaultDirectory(), "/home/someone/.cache/occupancy-explorer");
   if (old_xdg) setenv("XDG_CACHE_HOME", saved_xdg.c_str(), 1);
-  if (old_home) setenv("HOME", saved_home.c_str(), 1); else unsetenv("HOME");
+  if (old_home)
+    setenv("HOME", saved_home.c_str(), 1);
+  else
+    unsetenv("HOME");
 }
 
 }  // namespace

@@ -97,10 +97,10 @@ TEST(CompileSweep, ReproducesTheH200DecisionAndCandidateSets) {
   ASSERT_EQ(r2048->decisions.size(), 4u);
   EXPECT_EQ(r2048->decisions[0].outcome, Outcome::kNoScale);  // old
   EXPECT_EQ(r2048->decisions[0].bound_blocks_per_sm, 4);
-  EXPECT_EQ(r2048->decisions[1].outcome, Outcome::kScale);    // new
+  EXPECT_EQ(r2048->decisions[1].outcome, Outcome::kScale);  // new
   EXPECT_EQ(r2048->decisions[1].bound_blocks_per_sm, 3);
-  EXPECT_EQ(r2048->decisions[2].outcome, Outcome::kScale);    // review_min
-  EXPECT_EQ(r2048->decisions[3].outcome, Outcome::kScale);    // exact
+  EXPECT_EQ(r2048->decisions[2].outcome, Outcome::kScale);  // review_min
+  EXPECT_EQ(r2048->decisions[3].outcome, Outcome::kScale);  // exact
   EXPECT_EQ(r2048->decisions[3].bound_blocks_per_sm, 3);
   // Candidate sets (old, new, exact): the contiguous config is benchmarked under every bound.
   EXPECT_EQ(r2048->candidate, (std::vector<CandidateState>(3, CandidateState::kBenchmarked)));
@@ -129,7 +129,7 @@ TEST(CompileSweep, SpillingCandidateIsStillHalvedButExcludedFromBenchmarking) {
   fake.regs_2048 = 255;
   fake.stack_2048 = 624;  // n_spills 156 > 16
   auto spec = h200Spec();
-  spec.rblocks = {2048};   // the halved RBLOCK 1024 is not in the grid: the sweep adds and compiles it
+  spec.rblocks = {2048};  // the halved RBLOCK 1024 is not in the grid: the sweep adds and compiles it
   auto res = runCompileSweep(spec, fake.fn());
   ASSERT_TRUE(res) << res.error();
   ASSERT_EQ(res->rows.size(), 2u);
@@ -137,7 +137,7 @@ TEST(CompileSweep, SpillingCandidateIsStillHalvedButExcludedFromBenchmarking) {
   ASSERT_NE(r2048, nullptr);
   EXPECT_EQ(r2048->report.nSpills(), 156);
   EXPECT_EQ(r2048->candidate, (std::vector<CandidateState>(3, CandidateState::kExcludedSpills)));
-  EXPECT_FALSE(r2048->occupancy.can_launch);  // 255 × 512 registers exceed the register file
+  EXPECT_FALSE(r2048->occupancy.can_launch);                  // 255 × 512 registers exceed the register file
   EXPECT_EQ(r2048->decisions[0].outcome, Outcome::kNoScale);  // old: 4 blocks/SM, registers ignored
   EXPECT_EQ(r2048->decisions[1].outcome, Outcome::kScale);    // new: max(0, 1) = 1 → 132 < 512
   const auto* r1024 = rowFor(*res, 1024);
@@ -157,10 +157,13 @@ TEST(CompileSweep, CancelKeepsTheFinishedRows) {
   spec.rblocks = {256, 1024, 2048, 4096, 8192};
   spec.num_warps = {4, 8};
   spec.threads = 1;
-  auto res = runCompileSweep(spec, fake.fn(), [&](const CompileSweepProgress& p) {
-    if (++seen == 3) cancel = true;  // like Ctrl-C after the third config
-    EXPECT_LE(p.done, p.total);
-  }, &cancel);
+  auto res = runCompileSweep(
+      spec, fake.fn(),
+      [&](const CompileSweepProgress& p) {
+        if (++seen == 3) cancel = true;  // like Ctrl-C after the third config
+        EXPECT_LE(p.done, p.total);
+      },
+      &cancel);
   ASSERT_TRUE(res) << res.error();
   EXPECT_TRUE(res->cancelled);
   ASSERT_EQ(res->rows.size(), 3u);
@@ -242,10 +245,10 @@ TEST(CompileSweep, CsvAndJsonCarryUnitsDecisionsAndMetadata) {
   auto res = runCompileSweep(h200Spec(), fake.fn());
   ASSERT_TRUE(res);
   auto csv = compileSweepToCsv(*res, {{"cache_hits", "0"}});
-  for (const char* col : {"registers_per_thread", "spill_stores_bytes", "spill_loads_bytes", "stack_frame_bytes", "n_spills",
-                          "smem_bytes", "occupancy_percent", "active_blocks_per_sm", "old_decision", "new_decision",
-                          "review_min_decision", "exact_decision", "old_bound_blocks_per_sm", "candidate_old",
-                          "candidate_new", "candidate_exact", "inductor_candidate", "compile_ms"}) {
+  for (const char* col : {"registers_per_thread", "spill_stores_bytes", "spill_loads_bytes", "stack_frame_bytes",
+                          "n_spills", "smem_bytes", "occupancy_percent", "active_blocks_per_sm", "old_decision",
+                          "new_decision", "review_min_decision", "exact_decision", "old_bound_blocks_per_sm",
+                          "candidate_old", "candidate_new", "candidate_exact", "inductor_candidate", "compile_ms"}) {
     EXPECT_GE(csv.column(col), 0) << col;
   }
   EXPECT_EQ(csv.metaValue("arch"), "sm_90");
@@ -278,16 +281,20 @@ TEST(ParallelFor, RunsEveryItemOnceAndStopsOnCancel) {
   for (auto& h : hits) EXPECT_EQ(h.load(), 1);
   std::atomic<bool> cancel{false};
   std::atomic<int> ran{0};
-  const auto n = parallelFor(1000, 1, [&](std::size_t i) {
-    ++ran;
-    if (i == 9) cancel = true;
-  }, &cancel);
+  const auto n = parallelFor(
+      1000, 1,
+      [&](std::size_t i) {
+        ++ran;
+        if (i == 9) cancel = true;
+      },
+      &cancel);
   EXPECT_EQ(n, 10u);
   EXPECT_EQ(ran.load(), 10);
   EXPECT_EQ(parallelFor(0, 4, [](std::size_t) {}), 0u);
-  EXPECT_THROW(parallelFor(8, 2, [](std::size_t i) {
-                 if (i == 3) throw std::runtime_error("boom");
-               }),
+  EXPECT_THROW(parallelFor(8, 2,
+                           [](std::size_t i) {
+                             if (i == 3) throw std::runtime_error("boom");
+                           }),
                std::runtime_error);
   EXPECT_GE(defaultWorkerThreads(), 1);
 }

@@ -184,7 +184,7 @@ TEST(KernelFamilyShape, CheckShapeGivesTheGridAndRejectsUnalignedVectorRows) {
   ASSERT_FALSE(zero);
   EXPECT_EQ(zero.error(), "xnumel 0 is out of range: allowed 1 … 2147483647");
   auto layout = tileLayout(cfg(Workload::kSum, DType::kF32, 1, 1024, 8));
-  EXPECT_TRUE(vectorLoadsAllowed(*layout, 30000));   // vec 4
+  EXPECT_TRUE(vectorLoadsAllowed(*layout, 30000));  // vec 4
   EXPECT_FALSE(vectorLoadsAllowed(*layout, 30002));
 }
 

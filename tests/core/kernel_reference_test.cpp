@@ -27,8 +27,8 @@ TEST(HalfConversion, KnownBitPatterns) {
   EXPECT_EQ(floatToHalf(1.0f + std::ldexp(1.0f, -11)), 0x3c00);      // tie → even (0x3c00)
   EXPECT_EQ(floatToHalf(1.0f + 3 * std::ldexp(1.0f, -11)), 0x3c02);  // tie → even (0x3c02)
   EXPECT_EQ(floatToHalf(std::ldexp(1.0f, -24)), 0x0001);
-  EXPECT_EQ(floatToHalf(std::ldexp(1.0f, -25)), 0x0000);             // tie → even (0)
-  EXPECT_EQ(floatToHalf(3 * std::ldexp(1.0f, -25)), 0x0002);         // 1.5 ulp → 2
+  EXPECT_EQ(floatToHalf(std::ldexp(1.0f, -25)), 0x0000);      // tie → even (0)
+  EXPECT_EQ(floatToHalf(3 * std::ldexp(1.0f, -25)), 0x0002);  // 1.5 ulp → 2
   EXPECT_EQ(floatToHalf(std::ldexp(1.0f, -14)), 0x0400);
   EXPECT_EQ(floatToHalf(std::numeric_limits<float>::quiet_NaN()) & 0x7c00, 0x7c00);
   EXPECT_NE(floatToHalf(std::numeric_limits<float>::quiet_NaN()) & 0x03ff, 0);
@@ -72,7 +72,7 @@ TEST(ElementCodec, EncodeDecodeEachDType) {
   EXPECT_EQ(back[1], -0.5);
   EXPECT_EQ(back[2], 0.333251953125);  // nearest fp16 to 1/3
   back = decodeElements(DType::kBF16, encodeElements(DType::kBF16, v).data(), 3);
-  EXPECT_EQ(back[2], 0.333984375);     // nearest bf16 to 1/3
+  EXPECT_EQ(back[2], 0.333984375);  // nearest bf16 to 1/3
 }
 
 TEST(RandomInput, DeterministicNonZeroInRangeAndRepresentable) {
@@ -106,9 +106,9 @@ TEST(Reference, SumsMaxAndWelfordOnTinyInput) {
   auto mv = referenceOutputs(Workload::kMeanVar, 1, 2, 3, {kRows});
   ASSERT_EQ(mv->size(), 2u);
   EXPECT_DOUBLE_EQ((*mv)[0][0], 2.0);
-  EXPECT_DOUBLE_EQ((*mv)[1][0], 2.0 / 3.0);       // (1 + 0 + 1) / 3
+  EXPECT_DOUBLE_EQ((*mv)[1][0], 2.0 / 3.0);  // (1 + 0 + 1) / 3
   EXPECT_DOUBLE_EQ((*mv)[0][1], 7.0 / 6.0);
-  EXPECT_DOUBLE_EQ((*mv)[1][1], 158.0 / 36.0);    // Σx²/n − mean² = 5.75 − 49/36
+  EXPECT_DOUBLE_EQ((*mv)[1][1], 158.0 / 36.0);  // Σx²/n − mean² = 5.75 − 49/36
 }
 
 TEST(Reference, LogSoftmaxAndFusedK) {

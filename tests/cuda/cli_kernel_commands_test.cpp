@@ -48,14 +48,16 @@ TEST(CliCompile, JsonReportsRegistersSpillsAndOccupancy) {
   EXPECT_GT(j["report"]["spill_stores_bytes"].get<int>(), 0);
   EXPECT_EQ(j["layout"]["accumulator_values_per_thread"], 384);
   EXPECT_EQ(j["cache_hit"], false);
-  // 64 threads × 255 registers: 2 warps of 8192 (rounded) registers → the blocks-per-SM cap of 32.
-  EXPECT_EQ(j["occupancy"]["result"]["active_blocks_per_sm"], 32);
+  // 255 registers × 32 threads = 8160 per warp, allocated as 8192: 65536 / 8192 = 8 warps per SM,
+  // i.e. 4 blocks of 2 warps; 8 of 64 warps = 12.5 % occupancy.
+  EXPECT_EQ(j["occupancy"]["result"]["active_blocks_per_sm"], 4);
+  EXPECT_EQ(j["occupancy"]["result"]["active_warps_per_sm"], 8);
   EXPECT_TRUE(j["cross_check"].contains("state"));
 }
 
 TEST(CliCompile, TextShowsSourceAndDecisions) {
-  auto r = run({"compile", "--gpu", "H100-SXM", "--workload", "sum", "--dtype", "fp16", "--rblock", "2048", "--num-warps",
-                "16", "--xnumel", "512", "--rnumel", "8192", "--show-source", "--no-cache"});
+  auto r = run({"compile", "--gpu", "H100-SXM", "--workload", "sum", "--dtype", "fp16", "--rblock", "2048",
+                "--num-warps", "16", "--xnumel", "512", "--rnumel", "8192", "--show-source", "--no-cache"});
   ASSERT_EQ(r.rc, 0) << r.err;
   EXPECT_NE(r.out.find("extern \"C\" __global__ void __launch_bounds__(NUM_THREADS) occx_sum_fp16_x1_r2048_w16("),
             std::string::npos);
@@ -68,9 +70,12 @@ TEST(CliCompile, UsageErrorsNameTheOptionAndRange) {
   auto r = run({"compile", "--arch", "sm_90", "--rblock", "1000", "--no-cache"});
   EXPECT_EQ(r.rc, 2);
   EXPECT_NE(r.err.find("RBLOCK 1000 is out of range: allowed powers of two 1 … 65536"), std::string::npos) << r.err;
-  r = run({"compile", "--arch", "sm_52", "--no-cache"});
+  r = run({"compile", "--arch", "sm_52", "--sms", "16", "--no-cache"});
   EXPECT_EQ(r.rc, 2);
   EXPECT_NE(r.err.find("--arch sm_52 cannot be compiled by NVRTC"), std::string::npos) << r.err;
+  r = run({"compile", "--arch", "sm_52", "--no-cache"});  // no GPU of CC 5.2 in the data to take SMs from
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_NE(r.err.find("give --sms N"), std::string::npos) << r.err;
   r = run({"compile", "--arch", "sm_90", "--workload", "softmax"});
   EXPECT_EQ(r.rc, 2);
   EXPECT_NE(r.err.find("--workload: workload 'softmax' is not known"), std::string::npos) << r.err;
@@ -88,9 +93,9 @@ TEST(CliCompile, UsageErrorsNameTheOptionAndRange) {
 TEST(CliSweep, CsvHasUnitsAndMetadata) {
   const fs::path csv = fs::path(::testing::TempDir()) / "occx_cli_sweep.csv";
   fs::remove(csv);
-  auto r = run({"sweep", "--arch", "sm_90", "--workload", "log_softmax", "--dtype", "fp16", "--xnumel", "264", "--rnumel",
-                "30000", "--xblocks", "1", "--rblocks", "2048-4096", "--num-warps", "8,16", "--no-run", "--no-cache",
-                "--quiet", "--csv", csv.string()});
+  auto r = run({"sweep", "--arch",   "sm_90",      "--workload", "log_softmax", "--dtype",   "fp16",      "--xnumel",
+                "264",   "--rnumel", "30000",      "--xblocks",  "1",           "--rblocks", "2048-4096", "--num-warps",
+                "8,16",  "--no-run", "--no-cache", "--quiet",    "--csv",       csv.string()});
   ASSERT_EQ(r.rc, 0) << r.err;
   auto text = readFile(csv.string());
   ASSERT_TRUE(text);
@@ -104,7 +109,10 @@ TEST(CliSweep, CsvHasUnitsAndMetadata) {
   EXPECT_GE(t->column("registers_per_thread"), 0);
   EXPECT_GE(t->column("occupancy_percent"), 0);
   EXPECT_GE(t->column("candidate_new"), 0);
-  EXPECT_NE(r.err.find("compile-only sweep"), std::string::npos);
+  EXPECT_NE(r.err.find(std::to_string(t->rows.size()) + " of " + std::to_string(t->rows.size()) +
+                       " configs: " + std::to_string(t->rows.size()) + " compiled, 0 failed"),
+            std::string::npos)
+      << r.err;
   fs::remove(csv);
 }
 
@@ -112,7 +120,8 @@ extern "C" void ignoreSigint(int /*signal*/) {}
 
 TEST(CliSweep, CtrlCKeepsTheFinishedRows) {
   // If SIGINT arrived before the sweep installs its handler, this one keeps the test process alive.
-  struct sigaction sa {}, old {};
+  struct sigaction sa {
+  }, old{};
   sa.sa_handler = &ignoreSigint;
   sigemptyset(&sa.sa_mask);
   ASSERT_EQ(sigaction(SIGINT, &sa, &old), 0);
@@ -120,9 +129,9 @@ TEST(CliSweep, CtrlCKeepsTheFinishedRows) {
   fs::remove(csv);
   CliResult r;
   std::thread worker([&] {
-    r = run({"sweep", "--arch", "sm_80", "--workload", "mean_var", "--dtype", "fp32", "--xnumel", "1024", "--rnumel", "8192",
-             "--xblocks", "1,2", "--rblocks", "1024-8192", "--num-warps", "1,2,4", "--threads", "1", "--no-cache", "--no-run",
-             "--quiet", "--csv", csv.string()});
+    r = run({"sweep", "--arch",    "sm_80", "--workload", "mean_var", "--dtype",   "fp32",      "--xnumel",
+             "1024",  "--rnumel",  "8192",  "--xblocks",  "1,2",      "--rblocks", "1024-8192", "--num-warps",
+             "1,2,4", "--threads", "1",     "--no-cache", "--no-run", "--quiet",   "--csv",     csv.string()});
   });
   std::this_thread::sleep_for(std::chrono::seconds(4));
   std::raise(SIGINT);

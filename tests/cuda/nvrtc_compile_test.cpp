@@ -19,7 +19,8 @@ namespace fs = std::filesystem;
 class NvrtcTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (cuda::nvrtcSupportedArchitectures().empty()) GTEST_SKIP() << "NVRTC reports no architectures (toolkit unusable)";
+    if (cuda::nvrtcSupportedArchitectures().empty())
+      GTEST_SKIP() << "NVRTC reports no architectures (toolkit unusable)";
   }
   /// Compiles one config of the family for `arch` without a cache.
   static Expected<CompileResult> compile(const KernelConfig& c, ComputeCapability arch = {9, 0},
@@ -83,7 +84,7 @@ TEST_F(NvrtcTest, BigTileSpillsSmallTileDoesNot) {
   EXPECT_EQ(big->report.registers, 255);
   EXPECT_GT(big->report.spill_stores_bytes, 0);
   EXPECT_GT(big->report.spill_loads_bytes, 0);
-  EXPECT_GT(big->report.nSpills(), 16);  // Inductor's autotuner would exclude it
+  EXPECT_GT(big->report.nSpills(), 16);          // Inductor's autotuner would exclude it
   EXPECT_EQ(big->report.static_smem_bytes, 24);  // as the layout predicts: 2 warps × 3 fp32
   auto small = compile(cfg(Workload::kMeanVar, DType::kF32, 1, 512, 2));
   ASSERT_TRUE(small) << small.error();

@@ -266,7 +266,7 @@ TEST(LiveView, RunStreamsRowsAndCancelKeepsTheMeasuredOnes) {
   // The measured rows are plotted (rows 0, 1, 2 … are XBLOCK 1).
   int points = 0;
   for (const char* name : {"16 warps", "32 warps"}) {
-    points += view.bandwidthPlot()->graphPoints(view.bandwidthPlot()->graphIndex(QLatin1String(name))).size();
+    points += static_cast<int>(view.bandwidthPlot()->graphPoints(view.bandwidthPlot()->graphIndex(QLatin1String(name))).size());
   }
   EXPECT_EQ(points, rows);
 }

@@ -236,5 +236,23 @@ TEST(RblockView, SettingsRoundTrip) {
   EXPECT_EQ(cell(b.decisionTable(), 1, 5), QStringLiteral("R0_BLOCK 1024 → 512"));
 }
 
+// showConfig (what the kernel view sends): 65536 × 768, XBLOCK 2, R0 1024, 8 warps, 48 registers on
+// H200: 32768 blocks; new 65536 // (48·32·8 = 12288) = 5 → 660 < 32768 → R0_BLOCK 1024 → 512;
+// old 2048 // 256 = 8 → 1056 < 32768 → also scales.
+TEST(RblockView, ShowConfigFromAnotherView) {
+  RblockView view;
+  view.showConfig(2, 1024, 8, 48, 0, 65536, 768);
+  EXPECT_EQ(view.sizeHintLabel()->text(), QStringLiteral("Size hints: x = 65536, r = 1024 (numels rounded up to a power of two)"));
+  EXPECT_EQ(cell(view.decisionTable(), 1, 1), QStringLiteral("5"));
+  EXPECT_EQ(cell(view.decisionTable(), 1, 2), QStringLiteral("660"));
+  EXPECT_EQ(cell(view.decisionTable(), 1, 3), QStringLiteral("32768"));
+  EXPECT_EQ(cell(view.decisionTable(), 1, 5), QStringLiteral("R0_BLOCK 1024 → 512"));
+  EXPECT_EQ(cell(view.decisionTable(), 0, 2), QStringLiteral("1056"));
+  EXPECT_EQ(cell(view.decisionTable(), 0, 4), QStringLiteral("scale"));
+  // The inner-hint candidate for these size hints is this config: the pipeline uses its n_regs.
+  EXPECT_EQ(cell(view.pipelineTable(), 0, 3), QStringLiteral("XBLOCK=2, R0_BLOCK=1024, num_warps=8"));
+  EXPECT_EQ(cell(view.pipelineTable(), 0, 4), QStringLiteral("48"));
+}
+
 }  // namespace
 }  // namespace occx::ui

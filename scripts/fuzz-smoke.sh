@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (tests/fuzz) with clang and runs each for a fixed time, starting from
+# its seed corpus (tests/fuzz/corpus/<target>/, left unchanged: new inputs go to a scratch folder).
+# A crash, a sanitizer report (ASan/UBSan), a leak, a 10 s input or 2 GB of memory fails the run;
+# the input that did it is kept as build-fuzz/artifacts/<target>-crash-… for a regression test.
+#
+# Usage: scripts/fuzz-smoke.sh [SECONDS_PER_TARGET] [TARGET…]
+#   SECONDS_PER_TARGET  default 20 (CI); e.g. 300 for a longer local session
+#   TARGET              default all: fuzz_csv fuzz_gpu_data fuzz_cli fuzz_ptxas
+# Environment: OCCX_FUZZ_BUILD_DIR (default build-fuzz), OCCX_JOBS (build jobs, default nproc).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+secs=${1:-20}
+shift || true
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then targets=(fuzz_csv fuzz_gpu_data fuzz_cli fuzz_ptxas); fi
+build=${OCCX_FUZZ_BUILD_DIR:-build-fuzz}
+jobs=${OCCX_JOBS:-$(nproc 2>/dev/null || echo 2)}
+
+if ! command -v clang++ >/dev/null; then
+  echo "fuzz-smoke: clang++ not found (Debian: apt-get install clang libclang-rt-14-dev)" >&2
+  exit 1
+fi
+# -O1: libFuzzer's usual optimisation level (fast enough, stack traces still exact); asserts stay on.
+cmake -S . -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug \
+  -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" -DOCCX_BUILD_FUZZERS=ON -DOCCX_BUILD_TESTS=OFF -DOCCX_BUILD_UI=OFF \
+  -DOCCX_BUILD_BENCHMARKS=OFF -DOCCX_ENABLE_CUDA=OFF -DOCCX_SANITIZE=OFF >/dev/null
+cmake --build "$build" -j "$jobs" --target fuzzers
+
+export ASAN_OPTIONS=${ASAN_OPTIONS:-halt_on_error=1:detect_leaks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+mkdir -p "$build/artifacts"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+status=0
+for t in "${targets[@]}"; do
+  dict=()
+  case $t in
+    fuzz_cli) dict=(-dict=tests/fuzz/cli.dict) ;;
+    fuzz_csv) dict=(-dict=tests/fuzz/csv.dict) ;;
+    fuzz_gpu_data) dict=(-dict=tests/fuzz/gpu_data.dict) ;;
+  esac
+  mkdir -p "$scratch/$t"
+  echo "fuzz-smoke: $t for $secs s"
+  # TMPDIR: fuzz_cli runs the commands inside a folder it makes there, so their files go too.
+  if ! TMPDIR="$scratch" "$build/tests/fuzz/$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=8192 \
+       -print_final_stats=1 -artifact_prefix="$build/artifacts/$t-" "${dict[@]}" \
+       "$scratch/$t" "tests/fuzz/corpus/$t" >"$scratch/$t.log" 2>&1; then
+    status=1
+    echo "fuzz-smoke: $t FAILED; the input is in $build/artifacts/:" >&2
+    grep -E "ERROR|runtime error|property violated|SUMMARY|Test unit written" "$scratch/$t.log" | head -20 >&2 || true
+    tail -40 "$scratch/$t.log" >&2
+    continue
+  fi
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$scratch/$t.log")
+  cov=$(grep -Eo 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+/[0-9]+[a-zA-Z]*' "$scratch/$t.log" | tail -1)
+  echo "fuzz-smoke: $t ok: $execs executions, $cov"
+done
+exit $status
