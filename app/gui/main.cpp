@@ -9,7 +9,10 @@
 
 #include "core/atomic_file.h"
 #include "occx_config.h"
+#include "ui/kernel_view.h"
+#include "ui/live_view.h"
 #include "ui/main_window.h"
+#include "ui/rblock_view.h"
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
@@ -44,6 +47,16 @@ int main(int argc, char** argv) {
   }
 
   occx::ui::MainWindow window(/*use_settings=*/screenshot_path.isEmpty());
+  auto* rblock = new occx::ui::RblockView;
+  auto* kernels = new occx::ui::KernelView;
+  auto* live = new occx::ui::LiveView;
+  window.addView(rblock, QStringLiteral("RBLOCK scaling"));
+  window.addView(kernels, QStringLiteral("Kernels (NVRTC)"));
+  window.addView(live, QStringLiteral("Live runs"));
+  // A compiled config's real n_regs goes to the RBLOCK-scaling view with one click.
+  QObject::connect(kernels, &occx::ui::KernelView::sendToRblock, rblock, &occx::ui::RblockView::showConfig);
+  QObject::connect(kernels, &occx::ui::KernelView::sendToRblock, &window,
+                   [&window, rblock] { window.tabs()->setCurrentWidget(rblock); });
   window.show();
 
   if (!screenshot_path.isEmpty()) {
