@@ -16,8 +16,8 @@ std::string CsvTable::metaValue(std::string_view key) const {
   return {};
 }
 
-std::string csvQuote(std::string_view cell) {
-  if (cell.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(cell);
+namespace {
+std::string quoted(std::string_view cell) {
   std::string out = "\"";
   for (char c : cell) {
     if (c == '"') out += '"';
@@ -25,6 +25,12 @@ std::string csvQuote(std::string_view cell) {
   }
   out += '"';
   return out;
+}
+}  // namespace
+
+std::string csvQuote(std::string_view cell) {
+  if (cell.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(cell);
+  return quoted(cell);
 }
 
 std::string toCsv(const CsvTable& t) {
@@ -36,15 +42,22 @@ std::string toCsv(const CsvTable& t) {
     }
     out += "# " + k + ": " + value + "\n";
   }
-  auto line = [&](const std::vector<std::string>& cells) {
+  // Quoted where parseCsv would otherwise read the line differently: a line of one empty cell (an
+  // empty line is skipped), and a header starting with '#' (a metadata line) or a byte-order mark.
+  auto line = [&](const std::vector<std::string>& cells, bool header) {
+    if (cells.size() == 1 && cells[0].empty()) {
+      out += "\"\"\n";
+      return;
+    }
     for (std::size_t i = 0; i < cells.size(); ++i) {
       if (i) out += ',';
-      out += csvQuote(cells[i]);
+      const bool ambiguous = header && i == 0 && (cells[0].rfind('#', 0) == 0 || cells[0].rfind("\xEF\xBB\xBF", 0) == 0);
+      out += ambiguous ? quoted(cells[i]) : csvQuote(cells[i]);
     }
     out += '\n';
   };
-  line(t.header);
-  for (const auto& r : t.rows) line(r);
+  line(t.header, true);
+  for (const auto& r : t.rows) line(r, false);
   return out;
 }
 

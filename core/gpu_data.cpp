@@ -5,6 +5,7 @@
 #include <fstream>
 #include <limits>
 #include <sstream>
+#include <tuple>
 
 #include <nlohmann/json.hpp>
 
@@ -191,6 +192,14 @@ Expected<GpuDatabase> GpuDatabase::parse(std::string_view text, std::string_view
   } catch (const json::parse_error& e) {
     int line = lineAt(text, e.byte == 0 ? 0 : e.byte - 1);
     return Error{origin + " line " + std::to_string(line) + ": not valid JSON (" + e.what() + ")"};
+  } catch (const json::exception& e) {
+    // E.g. out_of_range 406 "number overflow parsing '1e400'": no offset, so find the number.
+    const std::string what = e.what();
+    const auto q = what.find('\'');
+    const auto q2 = q == std::string::npos ? q : what.find('\'', q + 1);
+    const auto at = q2 == std::string::npos ? std::string_view::npos : text.find(what.substr(q + 1, q2 - q - 1));
+    return Error{origin + " line " + std::to_string(lineAt(text, at == std::string_view::npos ? 0 : at)) +
+                 ": not valid JSON (" + what + ")"};
   }
   if (!doc.is_object() || !doc.contains("format") || doc["format"] != "occupancy-explorer-gpu-data") {
     return Error{origin + " line 1: field 'format' must be \"occupancy-explorer-gpu-data\""};
@@ -247,17 +256,38 @@ Expected<GpuDatabase> GpuDatabase::parse(std::string_view text, std::string_view
     rd("block_barriers_per_sm", l.block_barriers_per_sm);
     rd("max_cluster_size", l.max_cluster_size);
     if (err) return *err;
-    // Values that must be positive for the arithmetic to mean anything.
-    const std::pair<const char*, std::int64_t> positive[] = {
-        {"warp_size", l.warp_size}, {"max_threads_per_block", l.max_threads_per_block},
-        {"max_warps_per_sm", l.max_warps_per_sm}, {"max_blocks_per_sm", l.max_blocks_per_sm},
-        {"registers_per_sm", l.registers_per_sm}, {"max_registers_per_block", l.max_registers_per_block},
-        {"register_allocation_unit", l.register_allocation_unit},
-        {"warp_allocation_granularity", l.warp_allocation_granularity},
-        {"shared_memory_per_sm", l.shared_memory_per_sm}, {"shared_memory_per_block", l.shared_memory_per_block},
-        {"shared_memory_allocation_unit", l.shared_memory_allocation_unit}};
-    for (const auto& [field, v] : positive) {
-      if (v <= 0) return ctx.fail(field, "must be positive, got " + std::to_string(v));
+    // Plausible ranges: positive where the arithmetic divides by the value, and at most ~16-64×
+    // what any GPU has, so that a user's file can never make the calculator's products overflow or
+    // an impact sweep allocate without bound (shared-memory sweep: optin / unit ≤ 2^19 points).
+    constexpr std::int64_t kMaxSmem = std::int64_t{4} << 20;  // 4 MiB; the largest real SM has 228 KiB
+    const std::tuple<const char*, std::int64_t, std::int64_t, std::int64_t> ranges[] = {
+        {"warp_size", l.warp_size, 1, 1024},
+        {"max_threads_per_block", l.max_threads_per_block, 1, 65536},
+        {"max_warps_per_sm", l.max_warps_per_sm, 1, 4096},
+        {"max_blocks_per_sm", l.max_blocks_per_sm, 1, 4096},
+        {"registers_per_sm", l.registers_per_sm, 1, 1 << 24},
+        {"max_registers_per_block", l.max_registers_per_block, 1, 1 << 24},
+        {"max_registers_per_thread", l.max_registers_per_thread, 0, 65536},
+        {"register_allocation_unit", l.register_allocation_unit, 1, 65536},
+        {"warp_allocation_granularity", l.warp_allocation_granularity, 1, 1024},
+        {"shared_memory_per_sm", l.shared_memory_per_sm, 1, kMaxSmem},
+        {"shared_memory_per_block", l.shared_memory_per_block, 1, kMaxSmem},
+        {"shared_memory_per_block_optin", l.shared_memory_per_block_optin, 0, kMaxSmem},
+        {"shared_memory_allocation_unit", l.shared_memory_allocation_unit, 8, 65536},
+        {"reserved_shared_memory_per_block", l.reserved_shared_memory_per_block, 0, kMaxSmem},
+        {"block_barriers_per_sm", l.block_barriers_per_sm, 0, 65536},
+        {"max_cluster_size", l.max_cluster_size, 0, 1024}};
+    for (const auto& [field, v, lo, hi] : ranges) {
+      if (v < lo || v > hi) {
+        return ctx.fail(field, "is out of range: got " + std::to_string(v) + " (allowed " + std::to_string(lo) + " … " +
+                                   std::to_string(hi) + ")");
+      }
+    }
+    for (int kb : l.shared_memory_carveout_kb) {
+      if (kb < 0 || std::int64_t{kb} * 1024 > kMaxSmem) {
+        return ctx.fail("shared_memory_carveout_kb", "is out of range: got " + std::to_string(kb) + " KB (allowed 0 … " +
+                                                         std::to_string(kMaxSmem / 1024) + " KB)");
+      }
     }
     if (l.shared_memory_per_block_optin < l.shared_memory_per_block) {
       return ctx.fail("shared_memory_per_block_optin", "is smaller than shared_memory_per_block (" +
@@ -298,7 +328,9 @@ Expected<GpuDatabase> GpuDatabase::parse(std::string_view text, std::string_view
       if (!cc) return ctx.fail("cc", cc.error());
       s.cc = *cc;
       if (!db.findArch(s.cc)) return ctx.fail("cc", "names compute capability " + s.cc.str() + ", which the file does not define (defined: " + db.ccList() + ")");
-      if (s.sm_count <= 0) return ctx.fail("sm_count", "must be positive, got " + std::to_string(s.sm_count));
+      if (s.sm_count <= 0 || s.sm_count > 65536) {
+        return ctx.fail("sm_count", "is out of range: got " + std::to_string(s.sm_count) + " (allowed 1 … 65536)");
+      }
       auto opt = [&](const char* f, auto& out) {
         if (!err) err = readOptional(g, f, out, ctx);
       };

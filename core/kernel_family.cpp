@@ -544,18 +544,12 @@ void emitLoadStore(Emitter& e, const KernelConfig& c, const TileLayout& l, bool 
   e.line();
 }
 
-void emitState(Emitter& e, const KernelConfig& c, const TileLayout& l) {
+void emitState(Emitter& e, const KernelConfig& c) {
   const auto fields = stateFields(c.workload, c.k);
-  const auto ident = stateIdentity(c.workload, c.k);
   e.line("// Reduction state of one accumulator slot: one fp32 per accumulator tile.");
   std::string decl = "struct State { float ";
   for (std::size_t i = 0; i < fields.size(); ++i) decl += (i ? ", " : "") + fields[i];
   e.line(decl + "; };");
-  if (l.warps_per_row > 1) {  // the state of a lane that holds no partial (see the cross-warp step)
-    std::string id = "static __device__ __forceinline__ State identity() { return State{";
-    for (std::size_t i = 0; i < ident.size(); ++i) id += (i ? ", " : "") + ident[i];
-    e.line(id + "}; }");
-  }
   e.line();
   e.line("// Combines two partial states (associative; used within a thread, across lanes and across warps).");
   e.open("static __device__ __forceinline__ State combine(const State& a, const State& b) {");
@@ -730,8 +724,9 @@ void emitKernel(Emitter& e, const KernelConfig& c, const TileLayout& l, const st
   if (l.warps_per_row > 1) {
     e.line();
     e.line("// A row spans WARPS_PER_ROW warps: lane 0 of each warp stores the warp's partial state in shared");
-    e.line("// memory; then every warp of the row loads the WARPS_PER_ROW partials, one per lane, and combines");
-    e.line("// them with shuffles, so every thread ends with the row's total (as Triton's inter-warp reduction).");
+    e.line("// memory; then every warp of the row loads the partials, lane l taking partial l % WARPS_PER_ROW,");
+    e.line("// and combines them with shuffles within groups of WARPS_PER_ROW lanes, so every thread ends with");
+    e.line("// the row's total (one load and log2(WARPS_PER_ROW) shuffles per thread, as Triton's inter-warp step).");
     e.line("__shared__ State partial[ROW_SLOTS][WARPS_PER_ROW];");
     e.line("const int lane = r_lane % 32;");
     e.line("#pragma unroll");
@@ -740,7 +735,7 @@ void emitKernel(Emitter& e, const KernelConfig& c, const TileLayout& l, const st
     e.line("__syncthreads();");
     e.line("#pragma unroll");
     e.open("for (int i = 0; i < ROWS_PER_THREAD; ++i) {");
-    e.line("State s = lane < WARPS_PER_ROW ? partial[x_lane + i * THREADS_X][lane] : identity();");
+    e.line("State s = partial[x_lane + i * THREADS_X][lane % WARPS_PER_ROW];");
     e.line("#pragma unroll");
     e.line("for (int mask = WARPS_PER_ROW / 2; mask > 0; mask >>= 1) s = combine(s, shfl_xor(s, mask));");
     e.line("row[i] = s;");
@@ -824,7 +819,7 @@ Expected<GeneratedKernel> generateKernel(const KernelConfig& config) {
   emitConstants(e, config, *layout);
   emitConversions(e, config);
   emitLoadStore(e, config, *layout, config.workload == Workload::kLogSoftmax);
-  emitState(e, config, *layout);
+  emitState(e, config);
   emitKernel(e, config, *layout, g.name);
   g.source = e.str();
   return g;

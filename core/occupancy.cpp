@@ -365,7 +365,8 @@ std::vector<CurvePoint> sweepRegisters(const ArchLimits& a, const OccupancyInput
 }
 
 std::vector<CurvePoint> sweepSharedMemory(const ArchLimits& a, const OccupancyInput& in) {
-  const std::int64_t base = std::max<std::int64_t>(0, in.static_smem_bytes);
+  // Clamped: a static size over the opt-in maximum gives an empty sweep (and cannot overflow below).
+  const std::int64_t base = std::clamp<std::int64_t>(in.static_smem_bytes, 0, a.shared_memory_per_block_optin + 1);
   const std::int64_t unit = a.shared_memory_allocation_unit;
   return sweep(a, in, roundUp(base, unit), a.shared_memory_per_block_optin, unit,
                [base](OccupancyInput& i, std::int64_t x) { i.dynamic_smem_bytes = x - base; });

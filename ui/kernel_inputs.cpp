@@ -113,7 +113,7 @@ KernelInputs::KernelInputs(QWidget* parent) : QWidget(parent) {
   form->addRow(tr("XBLOCK:"), buildGridRow(0, kXBlocks, {1, 2}));
   form->addRow(tr("RBLOCK:"), buildGridRow(1, kRBlocks, {256, 512, 1024, 2048, 4096, 8192}));
   form->addRow(tr("num_warps:"), buildGridRow(2, kNumWarps, {4, 8, 16, 32}));
-  inductor_ = new QCheckBox(tr("Add Inductor's candidates and each bound's halved configs"), this);
+  inductor_ = new QCheckBox(tr("Inductor's candidates + halved configs"), this);
   inductor_->setObjectName(QStringLiteral("inductorCandidates"));
   inductor_->setChecked(true);
   inductor_->setToolTip(tr("Also compile the configs Inductor generates for this shape and the RBLOCK-halved copies "
@@ -164,7 +164,7 @@ QWidget* KernelInputs::buildGridRow(int axis, const std::vector<int>& values, co
   auto* row = new QWidget(this);
   auto* layout = new QHBoxLayout(row);
   layout->setContentsMargins(0, 0, 0, 0);
-  layout->setSpacing(2);
+  layout->setSpacing(1);
   for (int v : values) {
     auto* b = new QToolButton(row);
     b->setText(axis == 1 ? shortPow2(v) : QString::number(v));
@@ -172,7 +172,8 @@ QWidget* KernelInputs::buildGridRow(int axis, const std::vector<int>& values, co
     b->setChecked(std::find(defaults.begin(), defaults.end(), v) != defaults.end());
     b->setObjectName(QStringLiteral("grid_%1_%2").arg(QLatin1String(kAxisNames[axis])).arg(v));
     b->setToolTip(tr("Include %1 = %2 in the sweep").arg(QLatin1String(kAxisNames[axis])).arg(v));
-    b->setMinimumWidth(30);
+    b->setMinimumWidth(26);
+    b->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
     connect(b, &QToolButton::toggled, this, [this] {
       if (updating_) return;
       updateLabels();

@@ -111,7 +111,7 @@ int KernelSeriesPlot::addReferenceLine(double y, const QString& name, const QCol
 }
 
 int KernelSeriesPlot::addMarkers(const QString& name, QVector<double> x, QVector<double> y, QVector<int> rows,
-                                 MarkerShape shape, const QColor& color, double size, bool filled) {
+                                 MarkerShape shape, const QColor& color, double size, bool filled, bool in_legend) {
   sortByX(x, y, rows);
   QCPGraph* g = plot()->addGraph();
   g->setName(name);
@@ -120,6 +120,7 @@ int KernelSeriesPlot::addMarkers(const QString& name, QVector<double> x, QVector
   g->setScatterStyle(QCPScatterStyle(toShape(shape), QPen(color, 2), filled ? QBrush(color) : QBrush(Qt::NoBrush), size));
   g->setData(x, y, true);
   rows_[g] = rows;
+  if (!in_legend) g->removeFromLegend();
   return plot()->graphCount() - 1;
 }
 

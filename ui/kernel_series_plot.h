@@ -43,7 +43,7 @@ class KernelSeriesPlot : public PlotController {
   int addReferenceLine(double y, const QString& name, const QColor& color, Qt::PenStyle style);
   /// Unconnected markers (picks, the selected config). Returns the graph index.
   int addMarkers(const QString& name, QVector<double> x, QVector<double> y, QVector<int> rows, MarkerShape shape,
-                 const QColor& color, double size, bool filled);
+                 const QColor& color, double size, bool filled, bool in_legend = true);
   /// Fixes the ranges (x: the RBLOCKs shown with room on both sides; y: lo … hi), stretches the
   /// reference lines across, and replots.
   void finish(double y_lo, double y_hi);

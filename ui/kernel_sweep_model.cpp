@@ -92,9 +92,9 @@ QVariant KernelSweepModel::headerData(int section, Qt::Orientation orientation, 
       case kXBlock: return tr("XBLOCK");
       case kRBlock: return tr("RBLOCK");
       case kNumWarps: return tr("num_warps");
-      case kRegisters: return tr("Registers/thread");
-      case kSpillStores: return tr("Spill stores (B)");
-      case kSpillLoads: return tr("Spill loads (B)");
+      case kRegisters: return tr("Regs/thread");
+      case kSpillStores: return tr("Spill st. (B)");
+      case kSpillLoads: return tr("Spill ld. (B)");
       case kNSpills: return tr("n_spills");
       case kSmem: return tr("Static smem (B)");
       case kBlocksPerSm: return tr("Blocks/SM");
@@ -155,7 +155,7 @@ QVariant KernelSweepModel::data(const QModelIndex& index, int role) const {
     case kCandidateExact: cand = 3; break;
     default: break;
   }
-  const bool is_decision = col >= kDecisionOld && col <= kDecisionExact;
+  const bool is_decision = col == kDecisionOld || col == kDecisionNew || col == kDecisionReviewMin || col == kDecisionExact;
   const std::string* cand_state =
       cand > 0 && cand - 1 < e->candidates.size() ? &e->candidates[cand - 1] : nullptr;
 
@@ -194,7 +194,7 @@ QVariant KernelSweepModel::data(const QModelIndex& index, int role) const {
     return {};
   }
   if (role == Qt::TextAlignmentRole) {
-    if (col <= kBlocksPerSm || col == kOccupancy) return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    if (col <= kOccupancy || (col >= kSpillLoads && col <= kSmem)) return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     return QVariant(Qt::AlignLeft | Qt::AlignVCenter);
   }
   if (role == Qt::BackgroundRole) {

@@ -36,6 +36,7 @@
 #include "ui/kernel_series_plot.h"
 #include "ui/kernel_sweep_job.h"
 #include "ui/kernel_sweep_model.h"
+#include "ui/live_sweep_job.h"
 
 #if OCCX_HAVE_CUDA
 #include "core/compile_cache.h"
@@ -99,8 +100,8 @@ KernelView::KernelView(QWidget* parent, CompileFunction compile) : QWidget(paren
   scroll->setWidgetResizable(true);
   scroll->setFrameShape(QFrame::NoFrame);
   scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  scroll->setMinimumWidth(400);
-  scroll->setMaximumWidth(470);
+  scroll->setMinimumWidth(std::max(400, left->minimumSizeHint().width() + 24));
+  scroll->setMaximumWidth(std::max(480, left->minimumSizeHint().width() + 24));
 
   auto* layout = new QHBoxLayout(this);
   layout->setContentsMargins(6, 6, 6, 6);
@@ -113,6 +114,8 @@ KernelView::KernelView(QWidget* parent, CompileFunction compile) : QWidget(paren
   connect(job_, &SweepJob::runningChanged, this, &KernelView::onRunningChanged);
   connect(device_, &DeviceSelector::targetChanged, this, &KernelView::onTargetChanged);
 
+  // The local GPU, when there is one, is the default target (its own SM count).
+  if (const auto gpus = detectedGpus(); !gpus.empty()) device_->setDetectedGpus(gpus);
   restrictArchitectures();
   onTargetChanged();
   onRunningChanged(false);
@@ -713,17 +716,17 @@ void KernelView::rebuildPlots() {
       p->addSeries(tr("%1 warps").arg(w), x, y, r, numWarpsColor(w));
     }
     if (regs) {
-      p->addReferenceLine(data_.max_registers_per_thread,
-                          tr("%1-register cap per thread").arg(data_.max_registers_per_thread), kCapColor, Qt::DashLine);
+      p->addReferenceLine(data_.max_registers_per_thread, tr("%1-register cap").arg(data_.max_registers_per_thread),
+                          kCapColor, Qt::DashLine);
       p->addReferenceLine(data_.full_occupancy_registers,
-                          tr("%1 registers: full occupancy possible (regs/SM ÷ threads/SM)").arg(data_.full_occupancy_registers),
-                          kFullOccColor, Qt::DashDotLine);
+                          tr("full occupancy ≤ %1 registers").arg(data_.full_occupancy_registers), kFullOccColor,
+                          Qt::DashDotLine);
     }
     if (selected_row >= 0 && selected != nullptr && selected->ok && selected->config.xblock == xblock) {
       p->addMarkers(tr("selected: RBLOCK %1, %2 warps").arg(selected->config.rblock).arg(selected->config.num_warps),
                     {static_cast<double>(selected->config.rblock)},
                     {static_cast<double>(regs ? selected->registers : std::max(0, selected->spill_stores_bytes))},
-                    {selected_row}, MarkerShape::kDiamond, kSelectedColor, 13, false);
+                    {selected_row}, MarkerShape::kDiamond, kSelectedColor, 13, false, /*in_legend=*/false);
     }
   }
   const int cap = std::max(data_.max_registers_per_thread, 1);

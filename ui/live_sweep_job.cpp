@@ -33,6 +33,20 @@ LiveAvailability liveAvailability() {
   return a;
 }
 
+std::vector<DetectedGpu> detectedGpus() {
+  static const std::vector<DetectedGpu> gpus = [] {
+    std::vector<DetectedGpu> out;
+#if OCCX_HAVE_CUDA
+    if (!cuda::driverStatus().available) return out;
+    auto devices = cuda::queryDevices();
+    if (!devices) return out;
+    for (const auto& d : *devices) out.push_back({QString::fromStdString(d.name), d.cc, d.sm_count});
+#endif
+    return out;
+  }();
+  return gpus;
+}
+
 LiveRunFunction defaultLiveRunFunction() {
 #if OCCX_HAVE_CUDA
   struct State {

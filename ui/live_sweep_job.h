@@ -13,6 +13,7 @@
 #include "core/compile_sweep.h"
 #include "core/expected.h"
 #include "core/live_results.h"
+#include "ui/device_selector.h"
 #include "ui/sweep_job.h"
 
 namespace occx::ui {
@@ -55,6 +56,10 @@ struct LiveAvailability {
 };
 /// Asks the driver once (cached by the core layer). Never fails.
 LiveAvailability liveAvailability();
+
+/// GPUs the driver reports here (name, compute capability, SM count), for the device selectors;
+/// empty without the toolkit, the driver or a GPU. Asks the driver once per process.
+std::vector<DetectedGpu> detectedGpus();
 
 /// The real thing: NVRTC with the user's compile cache and a GpuSession on the device, opened on
 /// first use and kept for later runs. Empty when this build has no CUDA Toolkit.

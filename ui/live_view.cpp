@@ -88,13 +88,14 @@ LiveView::LiveView(QWidget* parent, LiveRunFunction run, LiveAvailability availa
   plot_timer_->setInterval(150);
   connect(plot_timer_, &QTimer::timeout, this, &LiveView::rebuildPlots);
 
+  QWidget* controls = buildControls();
   auto* scroll = new QScrollArea;
-  scroll->setWidget(buildControls());
+  scroll->setWidget(controls);
   scroll->setWidgetResizable(true);
   scroll->setFrameShape(QFrame::NoFrame);
   scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  scroll->setMinimumWidth(420);
-  scroll->setMaximumWidth(490);
+  scroll->setMinimumWidth(std::max(420, controls->minimumSizeHint().width() + 24));
+  scroll->setMaximumWidth(std::max(490, controls->minimumSizeHint().width() + 24));
 
   auto* layout = new QHBoxLayout(this);
   layout->setContentsMargins(6, 6, 6, 6);
@@ -623,7 +624,7 @@ void LiveView::rebuildPlots() {
   }
   if (sel_here) {
     bw_plot_->addMarkers(tr("selected"), {static_cast<double>(sel->config.rblock)}, {sel->bandwidth_GBps}, {selected},
-                         MarkerShape::kDiamond, kSelectedColor, 11, false);
+                         MarkerShape::kDiamond, kSelectedColor, 11, false, /*in_legend=*/false);
   }
   bw_plot_->finish(0, std::max({max_bw, copy_GBps_, 1.0}) * 1.12);
 
@@ -644,7 +645,7 @@ void LiveView::rebuildPlots() {
   }
   if (sel_here) {
     time_plot_->addMarkers(tr("selected"), {static_cast<double>(sel->config.rblock)}, {sel->time.median_us}, {selected},
-                           MarkerShape::kDiamond, kSelectedColor, 11, false);
+                           MarkerShape::kDiamond, kSelectedColor, 11, false, /*in_legend=*/false);
   }
   time_plot_->finish(0, std::max(max_time, 1.0) * 1.12);
 

@@ -260,6 +260,9 @@ TEST(KernelFamilySource, MeanVarHasThreeRegisterTilesAndTheLaunchContract) {
   EXPECT_NE(s.find("#pragma unroll 1\n  for (int r0 = 0; r0 < rnumel; r0 += RBLOCK) {"), std::string::npos);
   EXPECT_NE(s.find("__shfl_xor_sync"), std::string::npos);
   EXPECT_NE(s.find("__shared__ State partial[ROW_SLOTS][WARPS_PER_ROW];"), std::string::npos);
+  // Every lane loads a partial (lane % WARPS_PER_ROW) so that every thread ends with the row's total
+  // (log_softmax's output pass needs it in every thread, not only in lane 0).
+  EXPECT_NE(s.find("State s = partial[x_lane + i * THREADS_X][lane % WARPS_PER_ROW];"), std::string::npos);
   // The parameter list: in0, out0 (mean), out1 (variance), xnumel, rnumel.
   ASSERT_EQ(g->params.size(), 5u);
   EXPECT_EQ(g->params[0].name, "in0");

@@ -1,6 +1,7 @@
 // Fuzz target: the GPU data file reader (GpuDatabase::parse), and the calculator run on whatever
 // architectures it accepts — a user's --gpu-data file feeds computeOccupancy and the impact sweeps
 // directly, so limits that parse must never make the arithmetic overflow or a sweep explode.
+#include <climits>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -41,9 +42,15 @@ void exercise(const occx::ArchLimits& a) {
     require(r->can_launch || !r->cannot_launch_reason.empty(), "cannot launch has a reason");
     require(r->occupancy >= 0.0 && r->occupancy <= 1.0, "occupancy is within 0 … 1");
   }
-  require(occx::sweepBlockSize(a, defaults).size() <= 4096, "block-size sweep is bounded");
-  require(occx::sweepRegisters(a, defaults).size() <= 4096, "register sweep is bounded");
-  require(occx::sweepSharedMemory(a, defaults).size() <= (1u << 20), "shared-memory sweep is bounded");
+  occx::OccupancyInput huge;
+  huge.threads_per_block = INT_MAX;
+  huge.registers_per_thread = INT_MAX;
+  huge.static_smem_bytes = INT64_MAX;
+  for (const auto& in : {defaults, huge}) {
+    require(occx::sweepBlockSize(a, in).size() <= 65536, "block-size sweep is bounded");
+    require(occx::sweepRegisters(a, in).size() <= 65536, "register sweep is bounded");
+    require(occx::sweepSharedMemory(a, in).size() <= (1u << 20), "shared-memory sweep is bounded");
+  }
 }
 }  // namespace
 

@@ -249,12 +249,12 @@ TEST(KernelView, SweepShowsEveryRowThePlotsAndEachPolicysDecision) {
   // 8 warps = 256 threads: RBLOCK/256 values per tile × 3 + 26 → 32, 38, 50, 74.
   EXPECT_EQ(regs->graphPoints(w8), (QVector<QPointF>{{512, 32}, {1024, 38}, {2048, 50}, {4096, 74}}));
   EXPECT_EQ(regs->graphPoints(w16), (QVector<QPointF>{{512, 29}, {1024, 32}, {2048, 38}, {4096, 50}}));
-  const int cap = regs->graphIndex(QStringLiteral("255-register cap per thread"));
+  const int cap = regs->graphIndex(QStringLiteral("255-register cap"));
   ASSERT_GE(cap, 0);
   EXPECT_DOUBLE_EQ(regs->graphPoints(cap).front().y(), 255.0);
   int full = -1;
   for (int g = 0; g < regs->graphCount(); ++g) {
-    if (regs->graphName(g).startsWith(QStringLiteral("32 registers: full occupancy"))) full = g;
+    if (regs->graphName(g) == QStringLiteral("full occupancy ≤ 32 registers")) full = g;
   }
   ASSERT_GE(full, 0);
   EXPECT_DOUBLE_EQ(regs->graphPoints(full).back().y(), 32.0);
