@@ -147,7 +147,11 @@ std::optional<CompileResult> CompileCache::lookup(const CompileRequest& request,
     return corrupt();
   }
   const std::size_t payload = nl + 1;
-  if (t.size() - payload != source_bytes + log_bytes + cubin_bytes) return corrupt();
+  // Each size checked on its own first: a sum of huge sizes wraps around to the file's size.
+  if (const std::uint64_t n = t.size() - payload;
+      source_bytes > n || log_bytes > n || cubin_bytes > n || n != source_bytes + log_bytes + cubin_bytes) {
+    return corrupt();
+  }
   const std::string_view all(t);
   if (hex64(fnv1a64(all.substr(payload))) != checksum) return corrupt();
   const std::string_view source = all.substr(payload, source_bytes);

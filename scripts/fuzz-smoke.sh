@@ -6,15 +6,16 @@
 #
 # Usage: scripts/fuzz-smoke.sh [SECONDS_PER_TARGET] [TARGET…]
 #   SECONDS_PER_TARGET  default 20 (CI); e.g. 300 for a longer local session
-#   TARGET              default all: fuzz_csv fuzz_gpu_data fuzz_cli fuzz_ptxas
+#   TARGET              default all: fuzz_csv fuzz_gpu_data fuzz_cli fuzz_ptxas fuzz_cache
 # Environment: OCCX_FUZZ_BUILD_DIR (default build-fuzz), OCCX_JOBS (build jobs, default nproc).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-20}
 shift || true
 targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then targets=(fuzz_csv fuzz_gpu_data fuzz_cli fuzz_ptxas); fi
-build=${OCCX_FUZZ_BUILD_DIR:-build-fuzz}
+if [ ${#targets[@]} -eq 0 ]; then targets=(fuzz_csv fuzz_gpu_data fuzz_cli fuzz_ptxas fuzz_cache); fi
+build=$(realpath -m "${OCCX_FUZZ_BUILD_DIR:-build-fuzz}")
+root=$(pwd)  # absolute paths below: fuzz_cli changes its working folder before libFuzzer reads them
 jobs=${OCCX_JOBS:-$(nproc 2>/dev/null || echo 2)}
 
 if ! command -v clang++ >/dev/null; then
@@ -36,16 +37,17 @@ status=0
 for t in "${targets[@]}"; do
   dict=()
   case $t in
-    fuzz_cli) dict=(-dict=tests/fuzz/cli.dict) ;;
-    fuzz_csv) dict=(-dict=tests/fuzz/csv.dict) ;;
-    fuzz_gpu_data) dict=(-dict=tests/fuzz/gpu_data.dict) ;;
+    fuzz_cli) dict=(-dict="$root/tests/fuzz/cli.dict") ;;
+    fuzz_csv) dict=(-dict="$root/tests/fuzz/csv.dict") ;;
+    fuzz_gpu_data) dict=(-dict="$root/tests/fuzz/gpu_data.dict") ;;
+    fuzz_cache) dict=(-dict="$root/tests/fuzz/cache.dict") ;;
   esac
   mkdir -p "$scratch/$t"
   echo "fuzz-smoke: $t for $secs s"
   # TMPDIR: fuzz_cli runs the commands inside a folder it makes there, so their files go too.
   if ! TMPDIR="$scratch" "$build/tests/fuzz/$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=8192 \
        -print_final_stats=1 -artifact_prefix="$build/artifacts/$t-" "${dict[@]}" \
-       "$scratch/$t" "tests/fuzz/corpus/$t" >"$scratch/$t.log" 2>&1; then
+       "$scratch/$t" "$root/tests/fuzz/corpus/$t" >"$scratch/$t.log" 2>&1; then
     status=1
     echo "fuzz-smoke: $t FAILED; the input is in $build/artifacts/:" >&2
     grep -E "ERROR|runtime error|property violated|SUMMARY|Test unit written" "$scratch/$t.log" | head -20 >&2 || true

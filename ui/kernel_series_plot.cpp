@@ -76,6 +76,7 @@ void KernelSeriesPlot::clear() {
   rows_.clear();
   reference_lines_.clear();
   note_.clear();
+  corner_note_.clear();
 }
 
 int KernelSeriesPlot::addSeries(const QString& name, QVector<double> x, QVector<double> y, QVector<int> rows,
@@ -188,6 +189,29 @@ void KernelSeriesPlot::setNote(const QString& text) {
   label->setFont(f);
   label->setPadding(QMargins(8, 6, 8, 6));
   label->setBrush(QBrush(QColor(255, 255, 255, 220)));
+  requestReplot();
+}
+
+void KernelSeriesPlot::setCornerNote(const QString& text) {
+  QCustomPlot* p = plot();
+  for (int i = p->itemCount() - 1; i >= 0; --i) {
+    if (p->item(i)->property("occxCornerNote").toBool()) p->removeItem(i);
+  }
+  corner_note_ = text;
+  if (!text.isEmpty()) {
+    auto* label = new QCPItemText(p);
+    label->setProperty("occxCornerNote", true);
+    label->position->setType(QCPItemPosition::ptAxisRectRatio);
+    label->position->setCoords(0.99, 0.01);
+    label->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
+    label->setTextAlignment(Qt::AlignRight);
+    label->setText(text);
+    label->setColor(QColor(110, 110, 110));
+    QFont f = p->font();
+    f.setPointSize(8);
+    label->setFont(f);
+    label->setBrush(QBrush(QColor(255, 255, 255, 220)));
+  }
   requestReplot();
 }
 

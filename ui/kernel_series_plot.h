@@ -50,6 +50,9 @@ class KernelSeriesPlot : public PlotController {
   /// A grey note in the middle of the axes (e.g. "no data: open a CSV"); empty removes it.
   void setNote(const QString& text);
   [[nodiscard]] QString note() const { return note_; }
+  /// A small grey note in the top right corner of the axes (e.g. what the y range cuts off); empty removes it.
+  void setCornerNote(const QString& text);
+  [[nodiscard]] QString cornerNote() const { return corner_note_; }
 
   /// The index of the graph with this legend name, -1 when none.
   [[nodiscard]] int graphIndex(const QString& name) const;
@@ -69,6 +72,7 @@ class KernelSeriesPlot : public PlotController {
   std::vector<QCPGraph*> reference_lines_;
   std::function<QString(int)> describe_;
   QString note_;
+  QString corner_note_;
   double x_lo_ = 0.0;
   double x_hi_ = 0.0;
 };

@@ -272,7 +272,7 @@ QWidget* LiveView::buildResults() {
   bw_plot_ = new KernelSeriesPlot(tr("Bandwidth per config"), QStringLiteral("bandwidthPlot"), plots);
   bw_plot_->setAxisLabels(x_label, tr("Bandwidth (GB/s, minimum bytes / median time)"));
   bw_plot_->setLegendColumns(4);
-  time_plot_ = new KernelSeriesPlot(tr("Median time per config (bars: min … max)"), QStringLiteral("timePlot"), plots);
+  time_plot_ = new KernelSeriesPlot(tr("Median time per config, bars min … max"), QStringLiteral("timePlot"), plots);
   time_plot_->setAxisLabels(x_label, tr("Time (µs)"));
   time_plot_->setLegendColumns(3);
   occ_plot_ = new KernelSeriesPlot(tr("Occupancy per config: theoretical and achieved"), QStringLiteral("occupancyPlot"), plots);
@@ -556,7 +556,8 @@ void LiveView::rebuildPlots() {
   const ReplaySummary& replay = model_->replay();
   std::map<int, std::vector<int>> by_warps;
   double max_bw = 0.0;
-  double max_time = 0.0;
+  double max_time = 0.0;      // slowest median
+  double max_time_bar = 0.0;  // slowest single run
   bool any_achieved = false;
   std::string achieved_reason;
   for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -567,7 +568,8 @@ void LiveView::rebuildPlots() {
     if (r.config.xblock != xblock) continue;
     by_warps[r.config.num_warps].push_back(static_cast<int>(i));
     max_bw = std::max(max_bw, r.bandwidth_GBps);
-    max_time = std::max(max_time, std::max(r.time.max_us, r.time.median_us));
+    max_time = std::max(max_time, r.time.median_us);
+    max_time_bar = std::max(max_time_bar, r.time.max_us);
   }
   const int selected = selectedRow();
   const LiveRow* sel = model_->row(selected);
@@ -647,7 +649,13 @@ void LiveView::rebuildPlots() {
     time_plot_->addMarkers(tr("selected"), {static_cast<double>(sel->config.rblock)}, {sel->time.median_us}, {selected},
                            MarkerShape::kDiamond, kSelectedColor, 11, false, /*in_legend=*/false);
   }
-  time_plot_->finish(0, std::max(max_time, 1.0) * 1.12);
+  // The y range follows the medians; a rare slow run (a clock ramp, a preemption) would otherwise
+  // flatten every median to the axis. Bars that reach past the top are cut there, and said so.
+  const double time_top = std::max(max_time, 1.0) * 1.5;
+  time_plot_->finish(0, time_top);
+  if (max_time_bar > time_top) {
+    time_plot_->setCornerNote(tr("slowest single run %1 µs: bars cut at the top").arg(max_time_bar, 0, 'f', 1));
+  }
 
   // Theoretical against achieved occupancy.
   occ_plot_->clear();

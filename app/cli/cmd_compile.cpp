@@ -40,6 +40,7 @@ struct CompileOpts {
   bool json = false;
 };
 
+#if OCCX_HAVE_CUDA
 nlohmann::json layoutJson(const TileLayout& l) {
   return {{"threads_per_block", l.threads_per_block},
           {"vec", l.vec},
@@ -54,6 +55,7 @@ nlohmann::json layoutJson(const TileLayout& l) {
           {"warps_per_row", l.warps_per_row},
           {"replicated_threads", l.replicated_threads}};
 }
+#endif
 
 int runCompile(Context& ctx, const CompileOpts& o) {
   const char* cmd = "occx compile";

@@ -78,7 +78,7 @@ class SigintScope {
   bool installed_ = false;
 };
 
-std::string shortDecision(const inductor::Decision& d) {
+[[maybe_unused]] std::string shortDecision(const inductor::Decision& d) {
   switch (d.outcome) {
     case inductor::Outcome::kScale:
       return "scale";
@@ -91,7 +91,7 @@ std::string shortDecision(const inductor::Decision& d) {
   }
 }
 
-std::string shortCandidate(CandidateState s) {
+[[maybe_unused]] std::string shortCandidate(CandidateState s) {
   switch (s) {
     case CandidateState::kBenchmarked:
       return "yes";

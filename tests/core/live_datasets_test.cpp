@@ -85,8 +85,8 @@ TEST(BundledDatasets, SpillCaseHalvingRemovesTheSpills) {
   EXPECT_EQ(spilling->spill_stores_bytes, 156);
   EXPECT_EQ(halved->spill_stores_bytes, 0);
   EXPECT_EQ(halved->spill_loads_bytes, 0);
-  EXPECT_DOUBLE_EQ(spilling->time.median_us, 48.224);
-  EXPECT_DOUBLE_EQ(halved->time.median_us, 41.824);
+  EXPECT_DOUBLE_EQ(spilling->time.median_us, 46.336);
+  EXPECT_DOUBLE_EQ(halved->time.median_us, 40.608);
   // The spills show in CUPTI's local-memory traffic; the halved config has none.
   ASSERT_TRUE(spilling->local_store_bytes.value.has_value());
   EXPECT_GT(*spilling->local_store_bytes.value, 0.0);

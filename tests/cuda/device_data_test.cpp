@@ -1,10 +1,16 @@
-// Device matching and the copy-bandwidth cache: pure functions, no GPU needed.
+// Device matching, the copy-bandwidth cache, and `occx devices` / `occx sweep` as a user runs them on
+// a machine without a GPU (and, where one is present, what changes).
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <sstream>
 
+#include <nlohmann/json.hpp>
+
+#include "app/cli/cli.h"
 #include "core/atomic_file.h"
 #include "core/cuda/device.h"
+#include "core/cuda/driver_api.h"
 
 using namespace occx;
 using namespace occx::cuda;
@@ -102,4 +108,63 @@ TEST(CopyBandwidthCache, StoresPerDeviceAndDriverVersion) {
   dev.driver_version = 13000;
   EXPECT_FALSE(loadCachedCopyBandwidth(dir.string(), dev).has_value());
   std::filesystem::remove_all(dir);
+}
+
+namespace {
+
+struct CliRun {
+  int code;
+  std::string out;
+  std::string err;
+};
+
+CliRun runOccx(std::vector<std::string> args) {
+  args.insert(args.begin(), "occx");
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  std::ostringstream out, err;
+  const int code = cli::runCli(static_cast<int>(argv.size()), argv.data(), out, err);
+  return {code, out.str(), err.str()};
+}
+
+}  // namespace
+
+TEST(DevicesCommand, ListsGpusOrSaysThereAreNoneAndExitsZero) {
+  auto r = runOccx({"devices", "--no-bandwidth"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  const auto status = driverStatus();
+  if (!status.available || status.device_count == 0) {
+    EXPECT_EQ(r.out.rfind("No GPUs detected: ", 0), 0u) << r.out;
+    EXPECT_NE(r.out.find("Everything that needs no GPU still works"), std::string::npos);
+  } else {
+    EXPECT_EQ(r.out.rfind("#  name", 0), 0u) << r.out;
+  }
+  auto j = runOccx({"devices", "--no-bandwidth", "--json"});
+  EXPECT_EQ(j.code, 0);
+  auto parsed = nlohmann::json::parse(j.out, nullptr, false);
+  ASSERT_TRUE(parsed.is_object()) << j.out;
+  ASSERT_TRUE(parsed["devices"].is_array());
+  if (!status.available) {
+    EXPECT_TRUE(parsed["devices"].empty());
+    EXPECT_EQ(parsed["reason"], status.reason);
+  }
+}
+
+TEST(SweepCommand, WithoutAGpuItSaysSoAndSweepsCompileOnly) {
+  const auto status = driverStatus();
+  if (status.available && status.device_count > 0) GTEST_SKIP() << "a GPU is present: the sweep would run live";
+  auto r = runOccx({"sweep", "--arch", "sm_90", "--workload", "sum", "--xnumel", "64", "--rnumel", "1024", "--xblocks", "1",
+                 "--rblocks", "256", "--num-warps", "4", "--no-inductor", "--no-cache", "--quiet"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("compile-only sweep: no GPU to run on ("), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("Sweep: sum fp32"), std::string::npos) << r.out;
+}
+
+TEST(SweepCommand, LiveOptionsAreCheckedWithTheirRanges) {
+  auto r = runOccx({"sweep", "--workload", "sum", "--xnumel", "64", "--rnumel", "1024", "--repeat", "101"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--repeat 101 is out of range: allowed 0 … 100"), std::string::npos) << r.err;
+  auto t = runOccx({"sweep", "--workload", "sum", "--xnumel", "64", "--rnumel", "1024", "--timed-ms", "0.5"});
+  EXPECT_EQ(t.code, 2);
+  EXPECT_NE(t.err.find("--timed-ms 0.5 is out of range: allowed 1 … 10000"), std::string::npos) << t.err;
 }
