@@ -95,7 +95,9 @@ int KernelSeriesPlot::addSeries(const QString& name, QVector<double> x, QVector<
     eb->removeFromLegend();
     eb->setDataPlottable(g);
     eb->setData(minus, plus);
-    eb->setPen(QPen(color, 1));
+    QColor bar = color;
+    bar.setAlpha(110);
+    eb->setPen(QPen(bar, 1));
     eb->setWhiskerWidth(5);
   }
   return plot()->graphCount() - 1;

@@ -270,13 +270,13 @@ QWidget* LiveView::buildResults() {
 
   const QString x_label = tr("RBLOCK (elements per loop iteration, log2 scale)");
   bw_plot_ = new KernelSeriesPlot(tr("Bandwidth per config"), QStringLiteral("bandwidthPlot"), plots);
-  bw_plot_->setAxisLabels(x_label, tr("Bandwidth (GB/s, minimum bytes / median time)"));
+  bw_plot_->setAxisLabels(x_label, tr("Bandwidth (GB/s)"));
   bw_plot_->setLegendColumns(4);
   time_plot_ = new KernelSeriesPlot(tr("Median time per config, bars min … max"), QStringLiteral("timePlot"), plots);
   time_plot_->setAxisLabels(x_label, tr("Time (µs)"));
   time_plot_->setLegendColumns(3);
-  occ_plot_ = new KernelSeriesPlot(tr("Occupancy per config: theoretical and achieved"), QStringLiteral("occupancyPlot"), plots);
-  occ_plot_->setAxisLabels(x_label, tr("Occupancy (% of max warps per SM)"));
+  occ_plot_ = new KernelSeriesPlot(tr("Occupancy: theoretical (solid), achieved (dashed)"), QStringLiteral("occupancyPlot"), plots);
+  occ_plot_->setAxisLabels(x_label, tr("Occupancy (%)"));
   occ_plot_->setLegendColumns(3);
   for (KernelSeriesPlot* p : {bw_plot_, time_plot_, occ_plot_}) p->setRowDescriber([this](int r) { return describeRow(r); });
   pv->addWidget(bw_plot_->widget(), 5);
@@ -468,6 +468,29 @@ QString LiveView::openCsvFile(const QString& path) {
     running_id_ = 0;  // the opened file wins over the running sweep's result
   }
   const QString label = recordedLabel(*loaded);
+  // The inputs follow the opened dataset, so Run (on a machine with a GPU) measures the same sweep.
+  CompileSweepSpec spec;
+  inputs_->fillSpec(spec);
+  if (auto w = parseWorkload(loaded->metaValue("workload"))) spec.workload = *w;
+  if (auto t = parseDType(loaded->metaValue("dtype"))) spec.dtype = *t;
+  spec.k = static_cast<int>(metaNumber(*loaded, "k", 1));
+  spec.xnumel = static_cast<std::int64_t>(metaNumber(*loaded, "xnumel", static_cast<double>(spec.xnumel)));
+  spec.rnumel = static_cast<std::int64_t>(metaNumber(*loaded, "rnumel", static_cast<double>(spec.rnumel)));
+  spec.fp32_outputs = loaded->metaValue("output_dtype") == "fp32" && spec.dtype != DType::kF32;
+  std::set<int> xs, rs, ws;
+  for (const auto& r : loaded->rows) {
+    if (!r.in_grid) continue;
+    xs.insert(r.config.xblock);
+    rs.insert(r.config.rblock);
+    ws.insert(r.config.num_warps);
+  }
+  if (!xs.empty()) {
+    spec.xblocks.assign(xs.begin(), xs.end());
+    spec.rblocks.assign(rs.begin(), rs.end());
+    spec.num_warps.assign(ws.begin(), ws.end());
+  }
+  inputs_->setFromSpec(spec);
+  if (const int i = bundled_->findData(path); i >= 0) bundled_->setCurrentIndex(i);
   showDataset(std::move(loaded).value(), label);
   setStatus(tr("Opened %1 (%2 rows).").arg(path.startsWith(QLatin1String(":/")) ? tr("the bundled %1").arg(QFileInfo(path).fileName())
                                                                                  : QFileInfo(path).fileName())
@@ -588,20 +611,20 @@ void LiveView::rebuildPlots() {
     bw_plot_->addSeries(tr("%1 warps").arg(w), x, y, rr, numWarpsColor(w));
   }
   if (copy_GBps_ > 0) {
-    bw_plot_->addReferenceLine(copy_GBps_, tr("roofline: measured copy bandwidth %1 GB/s").arg(copy_GBps_, 0, 'f', 0),
+    bw_plot_->addReferenceLine(copy_GBps_, tr("roofline: copy %1 GB/s").arg(copy_GBps_, 0, 'f', 0),
                                kRooflineColor, Qt::DashLine);
   }
   for (const PickStyle& style : kPickStyles) {
     for (const auto& p : replay.picks) {
       if (p.policy != style.policy) continue;
       const LiveRow* r = model_->row(p.row);
-      QString name = tr("%1 pick").arg(QLatin1String(style.title));
+      QString name = tr("%1 pick").arg(QLatin1String(style.policy));
       QVector<double> x, y;
       QVector<int> rr;
       if (r == nullptr) {
         name += tr(": none timed");
       } else {
-        name += tr(": RBLOCK %1, %2 warps (regret %3)").arg(r->config.rblock).arg(r->config.num_warps).arg(p.regret, 0, 'f', 2);
+        name += tr(", regret %1").arg(p.regret, 0, 'f', 2);
         if (r->config.xblock == xblock) {
           x.append(r->config.rblock);
           y.append(r->bandwidth_GBps);
@@ -621,7 +644,7 @@ void LiveView::rebuildPlots() {
       y.append(best->bandwidth_GBps);
       rr.append(replay.best_row);
     }
-    bw_plot_->addMarkers(tr("best: RBLOCK %1, %2 warps, %3 GB/s").arg(best->config.rblock).arg(best->config.num_warps).arg(best->bandwidth_GBps, 0, 'f', 0),
+    bw_plot_->addMarkers(tr("best: %1 GB/s").arg(best->bandwidth_GBps, 0, 'f', 0),
                          x, y, rr, MarkerShape::kStar, kBestColor, 20, false);
   }
   if (sel_here) {
@@ -659,31 +682,36 @@ void LiveView::rebuildPlots() {
 
   // Theoretical against achieved occupancy.
   occ_plot_->clear();
-  for (const auto& [w, idx] : by_warps) {
-    QVector<double> x, y, xa, ya;
-    QVector<int> rr, ra;
-    for (int i : idx) {
-      const auto& r = rows[static_cast<std::size_t>(i)];
-      if (r.theoretical_occupancy_pct >= 0) {
-        x.append(r.config.rblock);
-        y.append(r.theoretical_occupancy_pct);
-        rr.append(i);
+  for (const bool achieved : {false, true}) {  // theoretical series first, then achieved: one legend row each
+    for (const auto& [w, idx] : by_warps) {
+      QVector<double> x, y;
+      QVector<int> rr;
+      for (int i : idx) {
+        const auto& r = rows[static_cast<std::size_t>(i)];
+        if (!achieved && r.theoretical_occupancy_pct >= 0) {
+          x.append(r.config.rblock);
+          y.append(r.theoretical_occupancy_pct);
+          rr.append(i);
+        } else if (achieved && r.achieved_occupancy_pct.value) {
+          x.append(r.config.rblock);
+          y.append(*r.achieved_occupancy_pct.value);
+          rr.append(i);
+        }
       }
-      if (r.achieved_occupancy_pct.value) {
-        xa.append(r.config.rblock);
-        ya.append(*r.achieved_occupancy_pct.value);
-        ra.append(i);
+      if (!achieved) {
+        occ_plot_->addSeries(tr("%1 warps").arg(w), x, y, rr, numWarpsColor(w));
+      } else if (!x.isEmpty()) {
+        occ_plot_->addSeries(tr("%1 w achieved").arg(w), x, y, rr, numWarpsColor(w), Qt::DashLine);
       }
     }
-    occ_plot_->addSeries(tr("%1 warps theoretical").arg(w), x, y, rr, numWarpsColor(w));
-    if (!xa.isEmpty()) occ_plot_->addSeries(tr("%1 warps achieved").arg(w), xa, ya, ra, numWarpsColor(w), Qt::DashLine);
   }
   occ_plot_->finish(0, 110);
-  QString occ_title = tr("Occupancy per config: theoretical and achieved");
+  QString occ_title = tr("Occupancy: theoretical (solid), achieved (dashed)");
   if (!any_achieved && !rows.empty()) {
     QString why = QString::fromStdString(achieved_reason);
-    if (why.size() > 48) why = why.left(45) + QStringLiteral("…");
-    occ_title = tr("Theoretical occupancy per config (achieved: unavailable, %1)").arg(why);
+    if (why.size() > 70) why = why.left(68) + QStringLiteral("…");
+    occ_title = tr("Occupancy: theoretical (achieved unavailable)");
+    occ_plot_->setCornerNote(tr("achieved: %1").arg(why));
   }
   occ_plot_->setTitle(occ_title);
 

@@ -152,7 +152,7 @@ TEST(LiveView, RecordedCsvShowsRowsSeriesRooflinePicksAndRegret) {
   KernelSeriesPlot* bw = view.bandwidthPlot();
   EXPECT_EQ(bw->title(), QStringLiteral("Bandwidth per config (XBLOCK = 1)"));
   EXPECT_EQ(bw->xAxisLabel(), QStringLiteral("RBLOCK (elements per loop iteration, log2 scale)"));
-  EXPECT_EQ(bw->yAxisLabel(), QStringLiteral("Bandwidth (GB/s, minimum bytes / median time)"));
+  EXPECT_EQ(bw->yAxisLabel(), QStringLiteral("Bandwidth (GB/s)"));
   const int w16 = bw->graphIndex(QStringLiteral("16 warps"));
   const int w32 = bw->graphIndex(QStringLiteral("32 warps"));
   ASSERT_GE(w16, 0);
@@ -161,21 +161,22 @@ TEST(LiveView, RecordedCsvShowsRowsSeriesRooflinePicksAndRegret) {
   EXPECT_EQ(bw->graphPoints(w32).size(), 5);
   EXPECT_DOUBLE_EQ(yAt(bw->graphPoints(w32), 8192), 2011.4);
   EXPECT_DOUBLE_EQ(yAt(bw->graphPoints(w16), 32768), 1056.0);
-  const int roof = bw->graphIndex(QStringLiteral("roofline: measured copy bandwidth 4257 GB/s"));
+  const int roof = bw->graphIndex(QStringLiteral("roofline: copy 4257 GB/s"));
   ASSERT_GE(roof, 0);
   EXPECT_DOUBLE_EQ(bw->graphPoints(roof).front().y(), 4257.0);
-  const int old_pick = graphStartingWith(bw, QStringLiteral("old bound pick"));
-  const int new_pick = graphStartingWith(bw, QStringLiteral("new bound pick"));
-  const int exact_pick = graphStartingWith(bw, QStringLiteral("exact bound pick"));
-  const int best = graphStartingWith(bw, QStringLiteral("best:"));
+  const int old_pick = graphStartingWith(bw, QStringLiteral("old pick"));
+  const int new_pick = graphStartingWith(bw, QStringLiteral("new pick"));
+  const int exact_pick = graphStartingWith(bw, QStringLiteral("exact pick"));
+  const int best = graphStartingWith(bw, QStringLiteral("best"));
   ASSERT_GE(old_pick, 0);
   ASSERT_GE(new_pick, 0);
   ASSERT_GE(exact_pick, 0);
   ASSERT_GE(best, 0);
-  EXPECT_EQ(bw->graphName(old_pick), QStringLiteral("old bound pick: RBLOCK 2048, 16 warps (regret 1.28)"));
+  EXPECT_EQ(bw->graphName(old_pick), QStringLiteral("old pick, regret 1.28"));
   EXPECT_EQ(bw->graphPoints(old_pick), (QVector<QPointF>{{2048, 1568.3}}));
   EXPECT_EQ(bw->graphPoints(new_pick), (QVector<QPointF>{{16384, 1980.0}}));
   EXPECT_EQ(bw->graphPoints(exact_pick), (QVector<QPointF>{{16384, 1980.0}}));
+  EXPECT_EQ(bw->graphName(best), QStringLiteral("best: 2011 GB/s"));
   EXPECT_EQ(bw->graphPoints(best), (QVector<QPointF>{{8192, 2011.4}}));
   EXPECT_EQ(bw->graphRows(best), (QVector<int>{5}));
   // The best row is selected when a dataset opens, and marked.
@@ -192,9 +193,9 @@ TEST(LiveView, RecordedCsvShowsRowsSeriesRooflinePicksAndRegret) {
   EXPECT_EQ(time->yAxisLabel(), QStringLiteral("Time (µs)"));
   KernelSeriesPlot* occ = view.occupancyPlot();
   EXPECT_EQ(occ->graphCount(), 4);
-  EXPECT_DOUBLE_EQ(yAt(occ->graphPoints(occ->graphIndex(QStringLiteral("16 warps theoretical"))), 4096), 75.0);
-  EXPECT_DOUBLE_EQ(yAt(occ->graphPoints(occ->graphIndex(QStringLiteral("16 warps achieved"))), 4096), 67.5);
-  EXPECT_EQ(occ->title(), QStringLiteral("Occupancy per config: theoretical and achieved"));
+  EXPECT_DOUBLE_EQ(yAt(occ->graphPoints(occ->graphIndex(QStringLiteral("16 warps"))), 4096), 75.0);
+  EXPECT_DOUBLE_EQ(yAt(occ->graphPoints(occ->graphIndex(QStringLiteral("16 w achieved"))), 4096), 67.5);
+  EXPECT_EQ(occ->title(), QStringLiteral("Occupancy: theoretical (solid), achieved (dashed)"));
 
   // The wrong-result row is in the table with its reason, not in any plot.
   const LiveRowsModel* m = view.model();
@@ -203,6 +204,16 @@ TEST(LiveView, RecordedCsvShowsRowsSeriesRooflinePicksAndRegret) {
   EXPECT_EQ(m->data(m->index(10, LiveRowsModel::kTime), Qt::DisplayRole).toString(), QString());
   EXPECT_EQ(m->data(m->index(7, LiveRowsModel::kSets), Qt::DisplayRole).toString(), QStringLiteral("new exact"));
   EXPECT_EQ(m->data(m->index(5, LiveRowsModel::kSets), Qt::DisplayRole).toString(), QStringLiteral("grid only"));
+  // The inputs follow the dataset: log_softmax fp32 264 × 30000, grid RBLOCK 2048 … 32768, 16 and 32 warps.
+  CompileSweepSpec spec;
+  view.inputs()->fillSpec(spec);
+  EXPECT_EQ(spec.workload, Workload::kLogSoftmax);
+  EXPECT_EQ(spec.dtype, DType::kF32);
+  EXPECT_EQ(spec.xnumel, 264);
+  EXPECT_EQ(spec.rnumel, 30000);
+  EXPECT_EQ(spec.xblocks, (std::vector<int>{1, 2}));
+  EXPECT_EQ(spec.rblocks, (std::vector<int>{2048, 4096, 8192, 16384, 32768}));
+  EXPECT_EQ(spec.num_warps, (std::vector<int>{16, 32}));
   EXPECT_EQ(m->data(m->index(0, LiveRowsModel::kPctCopy), Qt::DisplayRole).toString(), QStringLiteral("36.8"));  // 1568.3 / 4257
 }
 
@@ -215,7 +226,7 @@ TEST(LiveView, OtherXBlockShowsItsRowsOnlyAndSaysWhyNoneWasTimed) {
   EXPECT_EQ(bw->graphIndex(QStringLiteral("16 warps")), -1);
   EXPECT_EQ(bw->note(), QStringLiteral("No config with XBLOCK = 2 was timed (see the table for the reasons)"));
   // The picks are at XBLOCK 1: named in the legend, not drawn here.
-  const int old_pick = graphStartingWith(bw, QStringLiteral("old bound pick"));
+  const int old_pick = graphStartingWith(bw, QStringLiteral("old pick"));
   ASSERT_GE(old_pick, 0);
   EXPECT_TRUE(bw->graphPoints(old_pick).isEmpty());
   EXPECT_TRUE(bw->graphName(old_pick).endsWith(QStringLiteral("[XBLOCK 1]")));
