@@ -90,11 +90,16 @@ int lineOf(std::string_view s, std::size_t pos) {
 }
 }  // namespace
 
-Expected<CsvTable> parseCsv(std::string_view text, std::size_t max_bytes) {
+Expected<CsvTable> parseCsv(std::string_view text, std::size_t max_bytes, std::size_t max_cells) {
   if (text.size() > max_bytes) {
     return Error{"CSV is " + std::to_string(text.size()) + " bytes: larger than the " + std::to_string(max_bytes) +
-                 "-byte limit for a dataset (allowed: up to " + std::to_string(max_bytes >> 20) + " MiB)"};
+                 "-byte limit for a dataset"};
   }
+  std::size_t cells = 0;
+  auto tooManyCells = [max_cells](int at) {
+    return Error{"CSV line " + std::to_string(at) + ": more than " + std::to_string(max_cells) +
+                 " cells, the limit for a dataset"};
+  };
   if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
   if (text.find('\0') != std::string_view::npos) {
     return Error{"CSV line " + std::to_string(lineOf(text, text.find('\0'))) + ": contains a NUL byte (not a text file)"};
@@ -147,12 +152,14 @@ Expected<CsvTable> parseCsv(std::string_view text, std::size_t max_bytes) {
       quoteLine = line;
       any = true;
     } else if (c == ',') {
+      if (++cells > max_cells) return tooManyCells(line);
       cur.push_back(std::move(cell));
       cell.clear();
       any = true;
     } else if (c == '\n' || c == '\r') {
       if (c == '\r' && pos + 1 < text.size() && text[pos + 1] == '\n') ++pos;
       if (any || !cell.empty()) {
+        if (++cells > max_cells) return tooManyCells(line);
         cur.push_back(std::move(cell));
         records.push_back(std::move(cur));
         recordLines.push_back(recordLine);
@@ -169,6 +176,7 @@ Expected<CsvTable> parseCsv(std::string_view text, std::size_t max_bytes) {
   }
   if (inQuotes) return Error{"CSV line " + std::to_string(quoteLine) + ": a quoted cell is never closed"};
   if (any || !cell.empty()) {
+    if (++cells > max_cells) return tooManyCells(line);
     cur.push_back(std::move(cell));
     records.push_back(std::move(cur));
     recordLines.push_back(recordLine);

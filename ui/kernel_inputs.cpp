@@ -24,7 +24,9 @@ const std::vector<int> kNumWarps = {1, 2, 4, 8, 16, 32};
 
 const char* const kAxisNames[] = {"XBLOCK", "RBLOCK", "num_warps"};
 
-QString shortPow2(int v) { return v >= 1024 ? QStringLiteral("%1K").arg(v / 1024) : QString::number(v); }
+QString shortPow2(int v) {
+  return v >= 1024 ? QStringLiteral("%1K").arg(v / 1024) : QString::number(v);
+}
 
 QString bytesText(double bytes) {
   if (bytes >= 1e9) return QStringLiteral("%1 GB").arg(bytes / 1e9, 0, 'f', 2);
@@ -40,8 +42,8 @@ const std::vector<ShapePreset>& shapePresets() {
       {QObject::tr("var_mean over rows, 32768 × 8192 fp16"), Workload::kMeanVar, DType::kF16, 1, 32768, 8192},
       {QObject::tr("log_softmax, 32768 × 8192 fp16 → fp32"), Workload::kLogSoftmax, DType::kF16, 1, 32768, 8192, true},
       {QObject::tr("Fused sums of products, K=3, 32768 × 8192 fp16"), Workload::kFusedK, DType::kF16, 3, 32768, 8192},
-      {QObject::tr("log_softmax, 20736 × 8008 fp16 → fp32 (causal-LM vocabulary)"), Workload::kLogSoftmax, DType::kF16, 1,
-       20736, 8008, true},
+      {QObject::tr("log_softmax, 20736 × 8008 fp16 → fp32 (causal-LM vocabulary)"), Workload::kLogSoftmax, DType::kF16,
+       1, 20736, 8008, true},
       {QObject::tr("log_softmax, 264 × 30000 fp32 (spill case)"), Workload::kLogSoftmax, DType::kF32, 1, 264, 30000},
       {QObject::tr("mean_var, 512 × 8192 fp32"), Workload::kMeanVar, DType::kF32, 1, 512, 8192},
   };
@@ -66,8 +68,9 @@ KernelInputs::KernelInputs(QWidget* parent) : QWidget(parent) {
   workload_ = new QComboBox(this);
   workload_->setObjectName(QStringLiteral("workload"));
   for (Workload w : allWorkloads()) workload_->addItem(QString::fromUtf8(workloadName(w).data()), static_cast<int>(w));
-  workload_->setToolTip(tr("sum, sum_sq, amax: one accumulator tile; mean_var (Welford): three; log_softmax: online "
-                           "max/sum-exp, then an output pass; fused_k: K inputs, K tiles"));
+  workload_->setToolTip(
+      tr("sum, sum_sq, amax: one accumulator tile; mean_var (Welford): three; log_softmax: online "
+         "max/sum-exp, then an output pass; fused_k: K inputs, K tiles"));
   dtype_ = new QComboBox(this);
   dtype_->setObjectName(QStringLiteral("dtype"));
   for (DType d : allDTypes()) dtype_->addItem(QString::fromUtf8(dtypeName(d).data()), static_cast<int>(d));
@@ -84,8 +87,9 @@ KernelInputs::KernelInputs(QWidget* parent) : QWidget(parent) {
   form->addRow(tr("Workload:"), kernel_row);
   fp32_outputs_ = new QCheckBox(tr("fp32 outputs (an upcast graph)"), this);
   fp32_outputs_->setObjectName(QStringLiteral("fp32Outputs"));
-  fp32_outputs_->setToolTip(tr("Write the outputs in fp32 instead of the input dtype, as log_softmax(x.float()) does; "
-                               "changes the bytes written"));
+  fp32_outputs_->setToolTip(
+      tr("Write the outputs in fp32 instead of the input dtype, as log_softmax(x.float()) does; "
+         "changes the bytes written"));
   form->addRow(QString(), fp32_outputs_);
 
   xnumel_ = new QSpinBox(this);
@@ -116,8 +120,9 @@ KernelInputs::KernelInputs(QWidget* parent) : QWidget(parent) {
   inductor_ = new QCheckBox(tr("Inductor's candidates + halved configs"), this);
   inductor_->setObjectName(QStringLiteral("inductorCandidates"));
   inductor_->setChecked(true);
-  inductor_->setToolTip(tr("Also compile the configs Inductor generates for this shape and the RBLOCK-halved copies "
-                           "that the old, new and exact bounds add, to build each policy's candidate set"));
+  inductor_->setToolTip(
+      tr("Also compile the configs Inductor generates for this shape and the RBLOCK-halved copies "
+         "that the old, new and exact bounds add, to build each policy's candidate set"));
   form->addRow(QString(), inductor_);
   grid_info_ = new QLabel(this);
   grid_info_->setObjectName(QStringLiteral("gridInfo"));
@@ -289,17 +294,18 @@ void KernelInputs::updateLabels() {
   if (auto hints = inductor::sizeHintsFromNumels(x, r)) {
     info = tr("size hints x %1, r %2").arg(hints->x).arg(hints->r0);
   }
-  if (auto bytes = bytesMoved(w, static_cast<DType>(dtype_->currentData().toInt()), w == Workload::kFusedK ? k_->value() : 1,
-                              x, r, fp32_outputs_->isChecked())) {
+  if (auto bytes = bytesMoved(w, static_cast<DType>(dtype_->currentData().toInt()),
+                              w == Workload::kFusedK ? k_->value() : 1, x, r, fp32_outputs_->isChecked())) {
     info += tr(" · moves %1 (read %2, write %3)")
                 .arg(bytesText(static_cast<double>(bytes->total())), bytesText(static_cast<double>(bytes->bytes_read)),
                      bytesText(static_cast<double>(bytes->bytes_written)));
   }
   shape_info_->setText(info);
   const QString invalid = validationMessage();
-  grid_info_->setText(invalid.isEmpty()
-                          ? tr("%1 grid configs%2").arg(gridSize()).arg(inductor_->isChecked() ? tr(" + Inductor's") : QString())
-                          : invalid);
+  grid_info_->setText(
+      invalid.isEmpty()
+          ? tr("%1 grid configs%2").arg(gridSize()).arg(inductor_->isChecked() ? tr(" + Inductor's") : QString())
+          : invalid);
   grid_info_->setStyleSheet(invalid.isEmpty() ? QStringLiteral("color: #555;") : QStringLiteral("color: #8b0000;"));
 }
 
@@ -321,27 +327,32 @@ void KernelInputs::saveSettings(QSettings& s) const {
 
 void KernelInputs::restoreSettings(QSettings& s) {
   updating_ = true;
-  if (int i = workload_->findText(s.value(QStringLiteral("workload")).toString()); i >= 0) workload_->setCurrentIndex(i);
+  if (int i = workload_->findText(s.value(QStringLiteral("workload")).toString()); i >= 0)
+    workload_->setCurrentIndex(i);
   if (int i = dtype_->findText(s.value(QStringLiteral("dtype")).toString()); i >= 0) dtype_->setCurrentIndex(i);
   bool ok = false;
   if (int v = s.value(QStringLiteral("k")).toInt(&ok); ok && v >= 1 && v <= kMaxFusedInputs) k_->setValue(v);
   if (int v = s.value(QStringLiteral("xnumel")).toInt(&ok); ok && v >= 1) xnumel_->setValue(v);
   if (int v = s.value(QStringLiteral("rnumel")).toInt(&ok); ok && v >= 1) rnumel_->setValue(v);
-  if (s.contains(QStringLiteral("fp32Outputs"))) fp32_outputs_->setChecked(s.value(QStringLiteral("fp32Outputs")).toBool());
-  if (s.contains(QStringLiteral("inductorCandidates"))) inductor_->setChecked(s.value(QStringLiteral("inductorCandidates")).toBool());
+  if (s.contains(QStringLiteral("fp32Outputs")))
+    fp32_outputs_->setChecked(s.value(QStringLiteral("fp32Outputs")).toBool());
+  if (s.contains(QStringLiteral("inductorCandidates")))
+    inductor_->setChecked(s.value(QStringLiteral("inductorCandidates")).toBool());
   for (int axis = 0; axis < 3; ++axis) {
     const QString text = s.value(QStringLiteral("grid/") + QLatin1String(kAxisNames[axis])).toString();
     if (text.isEmpty()) continue;
     std::vector<int> values;
     for (const QString& part : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) values.push_back(part.toInt());
     bool any = false;
-    for (const auto& [v, b] : grid_[static_cast<std::size_t>(axis)]) any = any || std::find(values.begin(), values.end(), v) != values.end();
+    for (const auto& [v, b] : grid_[static_cast<std::size_t>(axis)])
+      any = any || std::find(values.begin(), values.end(), v) != values.end();
     if (!any) continue;
     for (const auto& [v, b] : grid_[static_cast<std::size_t>(axis)]) {
       b->setChecked(std::find(values.begin(), values.end(), v) != values.end());
     }
   }
-  if (int p = s.value(QStringLiteral("preset"), -1).toInt(&ok); ok && p >= 0 && p < preset_->count()) preset_->setCurrentIndex(p);
+  if (int p = s.value(QStringLiteral("preset"), -1).toInt(&ok); ok && p >= 0 && p < preset_->count())
+    preset_->setCurrentIndex(p);
   updating_ = false;
   updateLabels();
   emit changed();

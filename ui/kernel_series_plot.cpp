@@ -12,12 +12,18 @@ namespace {
 
 QCPScatterStyle::ScatterShape toShape(MarkerShape s) {
   switch (s) {
-    case MarkerShape::kCircle: return QCPScatterStyle::ssCircle;
-    case MarkerShape::kSquare: return QCPScatterStyle::ssSquare;
-    case MarkerShape::kTriangle: return QCPScatterStyle::ssTriangle;
-    case MarkerShape::kStar: return QCPScatterStyle::ssStar;
-    case MarkerShape::kDiamond: return QCPScatterStyle::ssDiamond;
-    case MarkerShape::kCross: return QCPScatterStyle::ssCross;
+    case MarkerShape::kCircle:
+      return QCPScatterStyle::ssCircle;
+    case MarkerShape::kSquare:
+      return QCPScatterStyle::ssSquare;
+    case MarkerShape::kTriangle:
+      return QCPScatterStyle::ssTriangle;
+    case MarkerShape::kStar:
+      return QCPScatterStyle::ssStar;
+    case MarkerShape::kDiamond:
+      return QCPScatterStyle::ssDiamond;
+    case MarkerShape::kCross:
+      return QCPScatterStyle::ssCross;
   }
   return QCPScatterStyle::ssCircle;
 }
@@ -49,13 +55,20 @@ QString powerOfTwoLabel(double v) {
 
 QColor numWarpsColor(int num_warps) {
   switch (num_warps) {
-    case 1: return {140, 86, 75};
-    case 2: return {148, 103, 189};
-    case 4: return {31, 119, 180};
-    case 8: return {44, 160, 44};
-    case 16: return {255, 127, 14};
-    case 32: return {23, 190, 207};
-    default: return {127, 127, 127};
+    case 1:
+      return {140, 86, 75};
+    case 2:
+      return {148, 103, 189};
+    case 4:
+      return {31, 119, 180};
+    case 8:
+      return {44, 160, 44};
+    case 16:
+      return {255, 127, 14};
+    case 32:
+      return {23, 190, 207};
+    default:
+      return {127, 127, 127};
   }
 }
 
@@ -120,7 +133,8 @@ int KernelSeriesPlot::addMarkers(const QString& name, QVector<double> x, QVector
   g->setName(name);
   g->setLineStyle(QCPGraph::lsNone);
   g->setPen(QPen(color, 2));
-  g->setScatterStyle(QCPScatterStyle(toShape(shape), QPen(color, 2), filled ? QBrush(color) : QBrush(Qt::NoBrush), size));
+  g->setScatterStyle(
+      QCPScatterStyle(toShape(shape), QPen(color, 2), filled ? QBrush(color) : QBrush(Qt::NoBrush), size));
   g->setData(x, y, true);
   rows_[g] = rows;
   if (!in_legend) g->removeFromLegend();
@@ -247,8 +261,12 @@ int KernelSeriesPlot::errorBarCount() const {
   return n;
 }
 
-QString KernelSeriesPlot::xAxisLabel() const { return plot()->xAxis->label(); }
-QString KernelSeriesPlot::yAxisLabel() const { return plot()->yAxis->label(); }
+QString KernelSeriesPlot::xAxisLabel() const {
+  return plot()->xAxis->label();
+}
+QString KernelSeriesPlot::yAxisLabel() const {
+  return plot()->yAxis->label();
+}
 
 QString KernelSeriesPlot::toolTipAt(double x, double y) const {
   if (!describe_) return {};

@@ -148,7 +148,8 @@ std::optional<Error> metaInteger(const CsvTable& table, const char* key, std::in
   std::int64_t v = 0;
   const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
   if (r.ec != std::errc() || r.ptr != s.data() + s.size() || v < 0 || v > 2147483647) {
-    return Error{"compile-sweep CSV: metadata '" + std::string(key) + "': '" + s + "' is not an integer 0 … 2147483647"};
+    return Error{"compile-sweep CSV: metadata '" + std::string(key) + "': '" + s +
+                 "' is not an integer 0 … 2147483647"};
   }
   out = v;
   return std::nullopt;
@@ -266,11 +267,12 @@ Expected<KernelSweepData> dataFromCsv(const CsvTable& table, const GpuDatabase& 
     }
     if (!rd.integer(row, line, c_grid, e.grid_blocks, true)) return Error{rd.error};
     if (e.ok) {
-      if (!rd.integer(row, line, c_regs, e.registers, false) || !rd.integer(row, line, c_sst, e.spill_stores_bytes, true) ||
+      if (!rd.integer(row, line, c_regs, e.registers, false) ||
+          !rd.integer(row, line, c_sst, e.spill_stores_bytes, true) ||
           !rd.integer(row, line, c_sld, e.spill_loads_bytes, true) ||
-          !rd.integer(row, line, c_stack, e.stack_frame_bytes, true) || !rd.integer(row, line, c_nsp, e.n_spills, true) ||
-          !rd.integer(row, line, c_smem, e.smem_bytes, true) || !rd.real(row, line, c_ms, e.compile_ms) ||
-          !rd.integer(row, line, c_blocks, e.active_blocks_per_sm, true) ||
+          !rd.integer(row, line, c_stack, e.stack_frame_bytes, true) ||
+          !rd.integer(row, line, c_nsp, e.n_spills, true) || !rd.integer(row, line, c_smem, e.smem_bytes, true) ||
+          !rd.real(row, line, c_ms, e.compile_ms) || !rd.integer(row, line, c_blocks, e.active_blocks_per_sm, true) ||
           !rd.integer(row, line, c_warps, e.active_warps_per_sm, true) || !rd.real(row, line, c_occ, e.occupancy_pct)) {
         return Error{rd.error};
       }

@@ -30,27 +30,27 @@ struct KernelDecisionCell {
 struct KernelSweepEntry {
   int index = 0;
   KernelConfig config;
-  std::string origin;            ///< "grid", "Inductor: contiguous", "new scaling: halved from …"
-  bool ok = false;               ///< compiled
-  std::string error;             ///< why not (first line shown; the whole text in the tooltip)
+  std::string origin;  ///< "grid", "Inductor: contiguous", "new scaling: halved from …"
+  bool ok = false;     ///< compiled
+  std::string error;   ///< why not (first line shown; the whole text in the tooltip)
   std::string kernel_name;
-  int registers = -1;            ///< registers per thread
-  int spill_stores_bytes = -1;   ///< per thread
-  int spill_loads_bytes = -1;    ///< per thread
-  int stack_frame_bytes = -1;    ///< local memory per thread
-  int n_spills = -1;             ///< Triton's n_spills: stack frame / 4
-  int smem_bytes = -1;           ///< static shared memory per block
+  int registers = -1;           ///< registers per thread
+  int spill_stores_bytes = -1;  ///< per thread
+  int spill_loads_bytes = -1;   ///< per thread
+  int stack_frame_bytes = -1;   ///< local memory per thread
+  int n_spills = -1;            ///< Triton's n_spills: stack frame / 4
+  int smem_bytes = -1;          ///< static shared memory per block
   bool cache_hit = false;
   double compile_ms = -1.0;
   std::int64_t grid_blocks = 0;
-  int active_blocks_per_sm = -1; ///< -1 until known (decisions and occupancy come at the end of a sweep)
+  int active_blocks_per_sm = -1;  ///< -1 until known (decisions and occupancy come at the end of a sweep)
   int active_warps_per_sm = -1;
   double occupancy_pct = -1.0;
-  std::string limiter;           ///< "registers", "warps", … or "cannot launch"
+  std::string limiter;                        ///< "registers", "warps", … or "cannot launch"
   std::vector<KernelDecisionCell> decisions;  ///< per sweepDecisionPolicies(); empty while pending
   bool inductor_candidate = false;
-  std::vector<std::string> candidates;        ///< per sweepCandidatePolicies(): candidateStateName text
-  bool pending = false;          ///< compiled, but occupancy and decisions not computed yet
+  std::vector<std::string> candidates;  ///< per sweepCandidatePolicies(): candidateStateName text
+  bool pending = false;                 ///< compiled, but occupancy and decisions not computed yet
 
   /// True when the compiler reported spill stores or loads.
   [[nodiscard]] bool spills() const { return spill_stores_bytes > 0 || spill_loads_bytes > 0; }
@@ -61,7 +61,7 @@ struct KernelSweepData {
   std::vector<std::pair<std::string, std::string>> meta;  ///< the CSV metadata (compileSweepToCsv's keys)
   std::vector<KernelSweepEntry> rows;
   ComputeCapability arch;
-  std::string device_label;      ///< "H100 SXM5 (CC 9.0, 132 SMs)"
+  std::string device_label;  ///< "H100 SXM5 (CC 9.0, 132 SMs)"
   int sm_count = 0;
   int max_registers_per_thread = 255;  ///< the architecture's cap
   int full_occupancy_registers = 32;   ///< registers_per_SM // max_threads_per_SM: at or below, registers never limit
@@ -74,7 +74,7 @@ struct KernelSweepData {
   std::string date_utc;
   bool cancelled = false;
   std::size_t total_configs = 0;
-  CsvTable csv;                  ///< the table for export (as compileSweepToCsv or as read)
+  CsvTable csv;  ///< the table for export (as compileSweepToCsv or as read)
 
   [[nodiscard]] std::string metaValue(const std::string& key) const;
 };

@@ -2,7 +2,8 @@
 
 namespace occx::ui {
 
-KernelSweepJob::KernelSweepJob(CompileFunction compile, QObject* parent) : SweepJob(parent), compile_(std::move(compile)) {}
+KernelSweepJob::KernelSweepJob(CompileFunction compile, QObject* parent)
+    : SweepJob(parent), compile_(std::move(compile)) {}
 
 quint64 KernelSweepJob::start(const CompileSweepSpec& spec) {
   CompileFunction compile = compile_;

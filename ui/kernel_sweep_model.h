@@ -14,9 +14,29 @@ class KernelSweepModel : public QAbstractTableModel {
 
  public:
   enum Column {
-    kIndex, kXBlock, kRBlock, kNumWarps, kRegisters, kSpillStores, kBlocksPerSm, kOccupancy, kDecisionOld,
-    kDecisionNew, kDecisionExact, kCandidateOld, kCandidateNew, kCandidateExact, kInductor, kSpillLoads, kNSpills,
-    kSmem, kLimiter, kDecisionReviewMin, kOrigin, kStatus, kColumnCount
+    kIndex,
+    kXBlock,
+    kRBlock,
+    kNumWarps,
+    kRegisters,
+    kSpillStores,
+    kBlocksPerSm,
+    kOccupancy,
+    kDecisionOld,
+    kDecisionNew,
+    kDecisionExact,
+    kCandidateOld,
+    kCandidateNew,
+    kCandidateExact,
+    kInductor,
+    kSpillLoads,
+    kNSpills,
+    kSmem,
+    kLimiter,
+    kDecisionReviewMin,
+    kOrigin,
+    kStatus,
+    kColumnCount
   };
   /// Role with a value to sort by (numbers as numbers).
   static constexpr int kSortRole = Qt::UserRole + 1;

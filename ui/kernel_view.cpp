@@ -139,17 +139,19 @@ QWidget* KernelView::buildInputs() {
   toolkit_->setWordWrap(true);
   toolkit_->setStyleSheet(QStringLiteral(
       "QLabel { color: #7a4b00; background: #fff4e0; border: 1px solid #e8c58a; border-radius: 3px; padding: 4px; }"));
-  toolkit_->setText(tr("<b>Compiling needs the CUDA Toolkit.</b> This build has no NVRTC, so it cannot produce register "
-                       "and spill counts. Use <i>Open CSV…</i> to view a sweep written by <code>occx sweep --csv</code> "
-                       "on a machine with the toolkit (no GPU is needed there)."));
+  toolkit_->setText(
+      tr("<b>Compiling needs the CUDA Toolkit.</b> This build has no NVRTC, so it cannot produce register "
+         "and spill counts. Use <i>Open CSV…</i> to view a sweep written by <code>occx sweep --csv</code> "
+         "on a machine with the toolkit (no GPU is needed there)."));
   toolkit_->setVisible(!can_compile_);
   v->addWidget(toolkit_);
 
   auto* target_box = new QGroupBox(tr("Architecture"));
   auto* tf = new QFormLayout(target_box);
   device_ = new DeviceSelector(target_box);
-  device_->comboBox()->setToolTip(tr("GPU or compute capability to compile for; greyed entries are architectures the "
-                                     "compiler cannot target"));
+  device_->comboBox()->setToolTip(
+      tr("GPU or compute capability to compile for; greyed entries are architectures the "
+         "compiler cannot target"));
   tf->addRow(device_);
   sms_ = new QSpinBox(target_box);
   sms_->setObjectName(QStringLiteral("smCount"));
@@ -174,7 +176,8 @@ QWidget* KernelView::buildInputs() {
   maxrreg_->setObjectName(QStringLiteral("maxrregcount"));
   maxrreg_->setRange(0, 255);
   maxrreg_->setSpecialValueText(tr("none"));
-  maxrreg_->setToolTip(tr("Register cap per thread (--maxrregcount) to emulate capped builds; none = the compiler's choice"));
+  maxrreg_->setToolTip(
+      tr("Register cap per thread (--maxrregcount) to emulate capped builds; none = the compiler's choice"));
   cf->addRow(tr("maxrregcount:"), maxrreg_);
   threads_ = new QSpinBox(compile_box);
   threads_->setObjectName(QStringLiteral("compileThreads"));
@@ -244,7 +247,8 @@ QWidget* KernelView::buildResults() {
   regs_plot_ = new KernelSeriesPlot(tr("Registers per thread against RBLOCK"), QStringLiteral("registersPlot"), plots);
   regs_plot_->setAxisLabels(tr("RBLOCK (elements per loop iteration, log2 scale)"), tr("Registers per thread"));
   spill_plot_ = new KernelSeriesPlot(tr("Spill stores per thread against RBLOCK"), QStringLiteral("spillsPlot"), plots);
-  spill_plot_->setAxisLabels(tr("RBLOCK (elements per loop iteration, log2 scale)"), tr("Spill stores (bytes per thread)"));
+  spill_plot_->setAxisLabels(tr("RBLOCK (elements per loop iteration, log2 scale)"),
+                             tr("Spill stores (bytes per thread)"));
   regs_plot_->setLegendColumns(3);
   spill_plot_->setLegendColumns(3);
   for (KernelSeriesPlot* p : {regs_plot_, spill_plot_}) {
@@ -279,13 +283,15 @@ QWidget* KernelView::buildResults() {
   auto* send_row = new QHBoxLayout;
   send_button_ = new QPushButton(tr("Send to RBLOCK view"), table_box);
   send_button_->setObjectName(QStringLiteral("sendToRblock"));
-  send_button_->setToolTip(tr("Use the selected config's XBLOCK, RBLOCK, num_warps, registers and spills, and this "
-                              "shape, in the RBLOCK-scaling view"));
+  send_button_->setToolTip(
+      tr("Use the selected config's XBLOCK, RBLOCK, num_warps, registers and spills, and this "
+         "shape, in the RBLOCK-scaling view"));
   send_button_->setEnabled(false);
   send_row->addWidget(send_button_);
-  auto* legend = new QLabel(tr("Decisions: scale = add a copy with RBLOCK halved; n/a = a gate skipped the config (e.g. "
-                               "≤ 32 registers). Red spill cells: the config spills."),
-                            table_box);
+  auto* legend =
+      new QLabel(tr("Decisions: scale = add a copy with RBLOCK halved; n/a = a gate skipped the config (e.g. "
+                    "≤ 32 registers). Red spill cells: the config spills."),
+                 table_box);
   legend->setWordWrap(true);
   legend->setStyleSheet(QStringLiteral("color: #555;"));
   send_row->addWidget(legend, 1);
@@ -348,7 +354,8 @@ void KernelView::restrictArchitectures() {
     if (QStandardItem* item = m->item(i)) {
       item->setEnabled(offered);
       if (!offered) {
-        item->setToolTip(tr("%1 cannot compile for sm_%2%3").arg(compiler).arg(it->arch->cc.major).arg(it->arch->cc.minor));
+        item->setToolTip(
+            tr("%1 cannot compile for sm_%2%3").arg(compiler).arg(it->arch->cc.major).arg(it->arch->cc.minor));
       }
     }
   }
@@ -429,8 +436,9 @@ QString KernelView::startSweep() {
   header.device_label = spec->device.label;
   header.sm_count = spec->device.sm_count;
   header.max_registers_per_thread = spec->device.arch.max_registers_per_thread;
-  header.full_occupancy_registers =
-      spec->device.arch.maxThreadsPerSm() > 0 ? spec->device.arch.registers_per_sm / spec->device.arch.maxThreadsPerSm() : 0;
+  header.full_occupancy_registers = spec->device.arch.maxThreadsPerSm() > 0
+                                        ? spec->device.arch.registers_per_sm / spec->device.arch.maxThreadsPerSm()
+                                        : 0;
   header.xnumel = spec->xnumel;
   header.rnumel = spec->rnumel;
   header.workload = spec->workload;
@@ -441,12 +449,12 @@ QString KernelView::startSweep() {
   const int planned = inputs_->gridSize();
   progress_->setRange(0, std::max(1, planned));
   progress_->setValue(0);
-  dataset_label_->setText(tr("Compiling %1 %2, %3 × %4 for %5 …")
-                              .arg(QString::fromUtf8(workloadName(spec->workload).data()),
-                                   QString::fromUtf8(dtypeName(spec->dtype).data()))
-                              .arg(spec->xnumel)
-                              .arg(spec->rnumel)
-                              .arg(QString::fromStdString(spec->device.arch.cc.smName())));
+  dataset_label_->setText(
+      tr("Compiling %1 %2, %3 × %4 for %5 …")
+          .arg(QString::fromUtf8(workloadName(spec->workload).data()), QString::fromUtf8(dtypeName(spec->dtype).data()))
+          .arg(spec->xnumel)
+          .arg(spec->rnumel)
+          .arg(QString::fromStdString(spec->device.arch.cc.smName())));
   running_id_ = job_->start(*spec);
   setStatus(tr("Compiling %1 configs on %2 threads …").arg(planned).arg(spec->threads));
   refreshXBlockFilter();
@@ -461,7 +469,9 @@ void KernelView::cancelSweep() {
   setStatus(tr("Cancelling: running compiles stop, finished rows stay …"));
 }
 
-bool KernelView::isRunning() const { return job_ != nullptr && job_->isRunning(); }
+bool KernelView::isRunning() const {
+  return job_ != nullptr && job_->isRunning();
+}
 
 void KernelView::onRowFinished(quint64 id, qulonglong done, qulonglong total, const CompileSweepRow& row) {
   if (id != running_id_) return;
@@ -500,7 +510,8 @@ void KernelView::onFinished(quint64 id, const std::shared_ptr<const CompileSweep
               .arg(result->compiled)
               .arg(result->cache_hits)
               .arg(result->failed)
-              .arg(QString::fromStdString(result->compiler.empty() ? std::string("no compiler output") : result->compiler));
+              .arg(QString::fromStdString(result->compiler.empty() ? std::string("no compiler output")
+                                                                   : result->compiler));
   }
   const QString label = tr("compiled here, %1").arg(QString::fromStdString(result->date_utc));
   showData(std::move(d), label);
@@ -519,8 +530,10 @@ void KernelView::onRunningChanged(bool running) {
   compile_button_->setText(running ? tr("Restart sweep") : tr("Compile sweep"));
   cancel_button_->setEnabled(running);
   progress_->setTextVisible(true);
-  if (!running && progress_->value() == 0 && model_->rowCount() == 0) progress_->setFormat(tr("idle"));
-  else progress_->setFormat(tr("%v of %m configs"));
+  if (!running && progress_->value() == 0 && model_->rowCount() == 0)
+    progress_->setFormat(tr("idle"));
+  else
+    progress_->setFormat(tr("%v of %m configs"));
 }
 
 void KernelView::showData(KernelSweepData loaded, const QString& source_label) {
@@ -530,15 +543,15 @@ void KernelView::showData(KernelSweepData loaded, const QString& source_label) {
   progress_->setRange(0, std::max<int>(1, static_cast<int>(data_.total_configs)));
   progress_->setValue(static_cast<int>(data_.rows.size()));
   progress_->setFormat(tr("%v of %m configs"));
-  QString shape = tr("%1 %2%3, %4 × %5 on %6 — %7")
-                      .arg(QString::fromUtf8(workloadName(data_.workload).data()),
-                           QString::fromUtf8(dtypeName(data_.dtype).data()),
-                           data_.workload == Workload::kFusedK ? QStringLiteral(" K=%1").arg(data_.k) : QString())
-                      .arg(data_.xnumel)
-                      .arg(data_.rnumel)
-                      .arg(QString::fromStdString(data_.arch.smName() +
-                                                  (data_.device_label.empty() ? "" : ", " + data_.device_label)))
-                      .arg(source_label);
+  QString shape =
+      tr("%1 %2%3, %4 × %5 on %6 — %7")
+          .arg(QString::fromUtf8(workloadName(data_.workload).data()), QString::fromUtf8(dtypeName(data_.dtype).data()),
+               data_.workload == Workload::kFusedK ? QStringLiteral(" K=%1").arg(data_.k) : QString())
+          .arg(data_.xnumel)
+          .arg(data_.rnumel)
+          .arg(QString::fromStdString(data_.arch.smName() +
+                                      (data_.device_label.empty() ? "" : ", " + data_.device_label)))
+          .arg(source_label);
   if (data_.cancelled) shape += tr(" (cancelled: %1 of %2 configs)").arg(data_.rows.size()).arg(data_.total_configs);
   dataset_label_->setText(shape);
   refreshXBlockFilter();
@@ -579,8 +592,9 @@ QString KernelView::openCsvFile(const QString& path) {
         running_id_ = 0;  // the opened file wins over the running sweep's result
       }
       const QString date = QString::fromStdString(parsed->date_utc);
-      showData(std::move(parsed).value(), tr("opened %1%2").arg(QFileInfo(path).fileName(),
-                                                             date.isEmpty() ? QString() : tr(", compiled %1").arg(date)));
+      showData(std::move(parsed).value(),
+               tr("opened %1%2")
+                   .arg(QFileInfo(path).fileName(), date.isEmpty() ? QString() : tr(", compiled %1").arg(date)));
       setStatus(tr("Opened %1: %2 rows.").arg(QFileInfo(path).fileName()).arg(data_.rows.size()));
       return {};
     }
@@ -595,7 +609,8 @@ void KernelView::openCsvInteractive() {
     QSettings s;
     folder = s.value(QStringLiteral("views/kernel/lastCsvFolder")).toString();
   }
-  const QString path = QFileDialog::getOpenFileName(this, tr("Open compile sweep"), folder, tr("CSV files (*.csv);;All files (*)"));
+  const QString path =
+      QFileDialog::getOpenFileName(this, tr("Open compile sweep"), folder, tr("CSV files (*.csv);;All files (*)"));
   if (path.isEmpty()) return;
   QSettings().setValue(QStringLiteral("views/kernel/lastCsvFolder"), QFileInfo(path).absolutePath());
   openCsvFile(path);
@@ -683,7 +698,8 @@ QString KernelView::describeRow(int model_row) const {
                 .arg(QString::fromStdString(e->limiter));
   }
   QStringList decisions;
-  for (const auto& d : e->decisions) decisions << QStringLiteral("%1: %2").arg(QString::fromStdString(d.policy), decisionText(d));
+  for (const auto& d : e->decisions)
+    decisions << QStringLiteral("%1: %2").arg(QString::fromStdString(d.policy), decisionText(d));
   if (!decisions.isEmpty()) text += QLatin1Char('\n') + decisions.join(QStringLiteral(", "));
   return text;
 }
@@ -694,7 +710,8 @@ void KernelView::rebuildPlots() {
   std::map<int, std::vector<int>> by_warps;  // num_warps → model rows
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const auto& e = entries[i];
-    if (e.ok && e.config.xblock == xblock && e.registers >= 0) by_warps[e.config.num_warps].push_back(static_cast<int>(i));
+    if (e.ok && e.config.xblock == xblock && e.registers >= 0)
+      by_warps[e.config.num_warps].push_back(static_cast<int>(i));
   }
   const KernelSweepEntry* selected = selectedEntry();
   const int selected_row = selected != nullptr ? model_->rowOfIndex(selected->index) : -1;
@@ -760,10 +777,12 @@ void KernelView::showSource() {
     source_->setPlainText({});
     return;
   }
-  QString label = tr("Generated CUDA C++ of <b>%1</b> (%2)").arg(QString::fromStdString(gen->name), configText(e->config));
+  QString label =
+      tr("Generated CUDA C++ of <b>%1</b> (%2)").arg(QString::fromStdString(gen->name), configText(e->config));
   if (!e->ok) label += tr(" — <span style='color:#8b0000'>did not compile</span>");
   source_label_->setText(label);
-  if (source_->toPlainText() != QString::fromStdString(gen->source)) source_->setPlainText(QString::fromStdString(gen->source));
+  if (source_->toPlainText() != QString::fromStdString(gen->source))
+    source_->setPlainText(QString::fromStdString(gen->source));
 }
 
 void KernelView::setStatus(const QString& text, bool error) {
@@ -773,13 +792,16 @@ void KernelView::setStatus(const QString& text, bool error) {
 
 std::vector<CsvExport> KernelView::csvExports() const {
   if (data_.csv.rows.empty()) return {};
-  QString name = QStringLiteral("compile-sweep-%1-%2-%3.csv")
-                     .arg(QString::fromUtf8(workloadName(data_.workload).data()), QString::fromUtf8(dtypeName(data_.dtype).data()),
-                          QString::fromStdString(data_.arch.smName()));
+  QString name =
+      QStringLiteral("compile-sweep-%1-%2-%3.csv")
+          .arg(QString::fromUtf8(workloadName(data_.workload).data()), QString::fromUtf8(dtypeName(data_.dtype).data()),
+               QString::fromStdString(data_.arch.smName()));
   return {CsvExport{tr("Compile sweep (one row per config)"), name, data_.csv}};
 }
 
-std::vector<PlotController*> KernelView::plotExports() const { return {regs_plot_, spill_plot_}; }
+std::vector<PlotController*> KernelView::plotExports() const {
+  return {regs_plot_, spill_plot_};
+}
 
 void KernelView::saveSettings(QSettings& s) const {
   s.setValue(QStringLiteral("device"), device_->currentKey());

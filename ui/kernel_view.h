@@ -156,7 +156,7 @@ class KernelView : public QWidget, public AppView {
   QTimer* plot_timer_ = nullptr;
   KernelSweepJob* job_ = nullptr;
 
-  KernelSweepData data_;   ///< header of the sweep shown (rows live in the model while running)
+  KernelSweepData data_;  ///< header of the sweep shown (rows live in the model while running)
   quint64 running_id_ = 0;
   bool updating_ = false;
 };

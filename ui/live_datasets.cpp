@@ -12,7 +12,8 @@ namespace occx::ui {
 Expected<LiveDataset> readLiveDataset(const QString& path) {
   const std::string name = QFileInfo(path).fileName().toStdString();
   QFile file(path);
-  if (!file.open(QIODevice::ReadOnly)) return Error{"cannot read " + path.toStdString() + ": " + file.errorString().toStdString()};
+  if (!file.open(QIODevice::ReadOnly))
+    return Error{"cannot read " + path.toStdString() + ": " + file.errorString().toStdString()};
   const QByteArray bytes = file.readAll();
   auto table = parseCsv(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
   if (!table) return Error{name + ": " + table.error()};

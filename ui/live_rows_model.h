@@ -15,9 +15,30 @@ class LiveRowsModel : public QAbstractTableModel {
 
  public:
   enum Column {
-    kXBlock, kRBlock, kNumWarps, kStatus, kTime, kMin, kMax, kSpread, kBandwidth, kPctCopy, kTheoretical, kAchieved,
-    kRegisters, kSpillStores, kNSpills, kSets, kPicks, kDramRead, kDramWrite, kLocalLoad, kLocalStore, kMaxError,
-    kReason, kColumnCount
+    kXBlock,
+    kRBlock,
+    kNumWarps,
+    kStatus,
+    kTime,
+    kMin,
+    kMax,
+    kSpread,
+    kBandwidth,
+    kPctCopy,
+    kTheoretical,
+    kAchieved,
+    kRegisters,
+    kSpillStores,
+    kNSpills,
+    kSets,
+    kPicks,
+    kDramRead,
+    kDramWrite,
+    kLocalLoad,
+    kLocalStore,
+    kMaxError,
+    kReason,
+    kColumnCount
   };
   static constexpr int kSortRole = Qt::UserRole + 1;
 

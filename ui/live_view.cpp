@@ -132,14 +132,16 @@ QWidget* LiveView::buildControls() {
   availability_label_->setObjectName(QStringLiteral("availabilityMessage"));
   availability_label_->setWordWrap(true);
   if (availability_.available && job_->hasRunner()) {
-    availability_label_->setText(tr("GPU: <b>%1</b> — live runs measure on it.").arg(availability_.device.toHtmlEscaped()));
+    availability_label_->setText(
+        tr("GPU: <b>%1</b> — live runs measure on it.").arg(availability_.device.toHtmlEscaped()));
     availability_label_->setStyleSheet(QStringLiteral("QLabel { padding: 4px; }"));
   } else {
     availability_label_->setText(tr("<b>No live runs here.</b> %1<br>Opened datasets are recorded data, measured "
                                     "elsewhere.")
                                      .arg(availability_.reason.toHtmlEscaped()));
-    availability_label_->setStyleSheet(QStringLiteral(
-        "QLabel { color: #7a4b00; background: #fff4e0; border: 1px solid #e8c58a; border-radius: 3px; padding: 4px; }"));
+    availability_label_->setStyleSheet(
+        QStringLiteral("QLabel { color: #7a4b00; background: #fff4e0; border: 1px solid #e8c58a; border-radius: 3px; "
+                       "padding: 4px; }"));
   }
   v->addWidget(availability_label_);
 
@@ -174,8 +176,9 @@ QWidget* LiveView::buildControls() {
   rv->addWidget(inputs_);
   cupti_ = new QCheckBox(tr("Collect CUPTI metrics (achieved occupancy, DRAM bytes, local memory)"), run_box);
   cupti_->setObjectName(QStringLiteral("cuptiMetrics"));
-  cupti_->setToolTip(tr("Replays each config once under the CUPTI profiler; where profiling is not permitted the "
-                        "columns say why and the run still succeeds"));
+  cupti_->setToolTip(
+      tr("Replays each config once under the CUPTI profiler; where profiling is not permitted the "
+         "columns say why and the run still succeeds"));
   rv->addWidget(cupti_);
   auto* buttons = new QHBoxLayout;
   run_button_ = new QPushButton(tr("Run"), run_box);
@@ -198,11 +201,13 @@ QWidget* LiveView::buildControls() {
   rv->addWidget(status_);
   v->addWidget(run_box);
   if (!availability_.available || !job_->hasRunner()) {
-    const QString why = job_->hasRunner() ? availability_.reason : tr("This build has no CUDA Toolkit: live runs need it.");
+    const QString why =
+        job_->hasRunner() ? availability_.reason : tr("This build has no CUDA Toolkit: live runs need it.");
     run_button_->setToolTip(tr("Run is not available: %1").arg(why));
     status_->setText(tr("Run is not available: %1").arg(why));
   } else {
-    run_button_->setToolTip(tr("Compile, run and time every config on %1, then replay the autotuner").arg(availability_.device));
+    run_button_->setToolTip(
+        tr("Compile, run and time every config on %1, then replay the autotuner").arg(availability_.device));
   }
   connect(run_button_, &QPushButton::clicked, this, [this] { startRun(); });
   connect(cancel_button_, &QPushButton::clicked, this, &LiveView::cancelRun);
@@ -211,9 +216,12 @@ QWidget* LiveView::buildControls() {
   auto* gv = new QVBoxLayout(regret_box);
   regret_ = new QTableWidget(4, 6, regret_box);
   regret_->setObjectName(QStringLiteral("regretTable"));
-  regret_->setHorizontalHeaderLabels({tr("Policy"), tr("Timed"), tr("Pick"), tr("Time (µs)"), tr("GB/s"), tr("Regret")});
-  regret_->horizontalHeaderItem(1)->setToolTip(tr("Candidates timed of those in the policy's set (spilling ones are skipped)"));
-  regret_->horizontalHeaderItem(5)->setToolTip(tr("Pick time / best time: 1.00 means the autotuner found the fastest config"));
+  regret_->setHorizontalHeaderLabels(
+      {tr("Policy"), tr("Timed"), tr("Pick"), tr("Time (µs)"), tr("GB/s"), tr("Regret")});
+  regret_->horizontalHeaderItem(1)->setToolTip(
+      tr("Candidates timed of those in the policy's set (spilling ones are skipped)"));
+  regret_->horizontalHeaderItem(5)->setToolTip(
+      tr("Pick time / best time: 1.00 means the autotuner found the fastest config"));
   regret_->verticalHeader()->setVisible(false);
   regret_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   regret_->setSelectionMode(QAbstractItemView::NoSelection);
@@ -223,8 +231,8 @@ QWidget* LiveView::buildControls() {
   regret_->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
   regret_->verticalHeader()->setDefaultSectionSize(regret_->fontMetrics().height() + 6);
   regret_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  regret_->setFixedHeight(regret_->horizontalHeader()->sizeHint().height() + 4 * regret_->verticalHeader()->defaultSectionSize() +
-                          2 * regret_->frameWidth());
+  regret_->setFixedHeight(regret_->horizontalHeader()->sizeHint().height() +
+                          4 * regret_->verticalHeader()->defaultSectionSize() + 2 * regret_->frameWidth());
   gv->addWidget(regret_);
   auto* note = new QLabel(tr("A policy's set: Inductor's own configs plus the RBLOCK-halved configs its bound adds; "
                              "configs with n_spills > 16 are never timed. Regret = pick time / best time."),
@@ -275,10 +283,12 @@ QWidget* LiveView::buildResults() {
   time_plot_ = new KernelSeriesPlot(tr("Median time per config, bars min … max"), QStringLiteral("timePlot"), plots);
   time_plot_->setAxisLabels(x_label, tr("Time (µs)"));
   time_plot_->setLegendColumns(3);
-  occ_plot_ = new KernelSeriesPlot(tr("Occupancy: theoretical (solid), achieved (dashed)"), QStringLiteral("occupancyPlot"), plots);
+  occ_plot_ = new KernelSeriesPlot(tr("Occupancy: theoretical (solid), achieved (dashed)"),
+                                   QStringLiteral("occupancyPlot"), plots);
   occ_plot_->setAxisLabels(x_label, tr("Occupancy (%)"));
   occ_plot_->setLegendColumns(3);
-  for (KernelSeriesPlot* p : {bw_plot_, time_plot_, occ_plot_}) p->setRowDescriber([this](int r) { return describeRow(r); });
+  for (KernelSeriesPlot* p : {bw_plot_, time_plot_, occ_plot_})
+    p->setRowDescriber([this](int r) { return describeRow(r); });
   pv->addWidget(bw_plot_->widget(), 5);
   auto* lower = new QHBoxLayout;
   lower->addWidget(time_plot_->widget(), 1);
@@ -321,9 +331,13 @@ QWidget* LiveView::buildResults() {
   return split;
 }
 
-const ReplaySummary& LiveView::replay() const { return model_->replay(); }
+const ReplaySummary& LiveView::replay() const {
+  return model_->replay();
+}
 
-bool LiveView::isRunning() const { return job_ != nullptr && job_->isRunning(); }
+bool LiveView::isRunning() const {
+  return job_ != nullptr && job_->isRunning();
+}
 
 int LiveView::spillThreshold() const {
   return static_cast<int>(metaNumber(data_, "spill_threshold", inductor::kSpillThreshold));
@@ -390,9 +404,13 @@ void LiveView::onRowMeasured(quint64 id, qulonglong done, qulonglong total, cons
   progress_->setRange(0, static_cast<int>(std::max<qulonglong>(total, 1)));
   progress_->setValue(static_cast<int>(done));
   progress_->setFormat(tr("run %1 of %2: %3").arg(done).arg(total).arg(configShort(row.config)));
-  setStatus(row.ok() ? tr("%1: %2 µs, %3 GB/s").arg(configShort(row.config)).arg(row.time.median_us, 0, 'f', 2).arg(row.bandwidth_GBps, 0, 'f', 0)
-                     : tr("%1: %2 — %3").arg(configShort(row.config), QString::fromUtf8(runStatusName(row.status).data()),
-                                             QString::fromStdString(row.reason)));
+  setStatus(row.ok() ? tr("%1: %2 µs, %3 GB/s")
+                           .arg(configShort(row.config))
+                           .arg(row.time.median_us, 0, 'f', 2)
+                           .arg(row.bandwidth_GBps, 0, 'f', 0)
+                     : tr("%1: %2 — %3")
+                           .arg(configShort(row.config), QString::fromUtf8(runStatusName(row.status).data()),
+                                QString::fromStdString(row.reason)));
   if (xblock_filter_->findData(row.config.xblock) < 0) refreshXBlockFilter();
   rebuildRegretTable();
   schedulePlots();
@@ -402,8 +420,8 @@ void LiveView::onFinished(quint64 id, const std::shared_ptr<const LiveRunOutcome
   if (id != running_id_ || !outcome) return;
   LiveDataset loaded = outcome->dataset;
   QString date = QString::fromStdString(loaded.metaValue("date_utc"));
-  const QString label = tr("measured on this machine: %1, %2")
-                            .arg(QString::fromStdString(loaded.metaValue("device")), date.left(10));
+  const QString label =
+      tr("measured on this machine: %1, %2").arg(QString::fromStdString(loaded.metaValue("device")), date.left(10));
   const int rows = static_cast<int>(loaded.rows.size());
   showDataset(std::move(loaded), label);
   setStatus(outcome->cancelled ? tr("Cancelled: kept %1 measured rows.").arg(rows)
@@ -492,15 +510,17 @@ QString LiveView::openCsvFile(const QString& path) {
   inputs_->setFromSpec(spec);
   if (const int i = bundled_->findData(path); i >= 0) bundled_->setCurrentIndex(i);
   showDataset(std::move(loaded).value(), label);
-  setStatus(tr("Opened %1 (%2 rows).").arg(path.startsWith(QLatin1String(":/")) ? tr("the bundled %1").arg(QFileInfo(path).fileName())
-                                                                                 : QFileInfo(path).fileName())
+  setStatus(tr("Opened %1 (%2 rows).")
+                .arg(path.startsWith(QLatin1String(":/")) ? tr("the bundled %1").arg(QFileInfo(path).fileName())
+                                                          : QFileInfo(path).fileName())
                 .arg(data_.rows.size()));
   return {};
 }
 
 void LiveView::openCsvInteractive() {
   const QString folder = QSettings().value(QStringLiteral("views/live/lastCsvFolder")).toString();
-  const QString path = QFileDialog::getOpenFileName(this, tr("Open live-sweep CSV"), folder, tr("CSV files (*.csv);;All files (*)"));
+  const QString path =
+      QFileDialog::getOpenFileName(this, tr("Open live-sweep CSV"), folder, tr("CSV files (*.csv);;All files (*)"));
   if (path.isEmpty()) return;
   QSettings().setValue(QStringLiteral("views/live/lastCsvFolder"), QFileInfo(path).absolutePath());
   openCsvFile(path);
@@ -543,7 +563,9 @@ bool LiveView::setPlotXBlock(int xblock) {
   return true;
 }
 
-int LiveView::plotXBlock() const { return xblock_filter_->currentIndex() >= 0 ? xblock_filter_->currentData().toInt() : 1; }
+int LiveView::plotXBlock() const {
+  return xblock_filter_->currentIndex() >= 0 ? xblock_filter_->currentData().toInt() : 1;
+}
 
 void LiveView::schedulePlots() {
   if (!plot_timer_->isActive()) plot_timer_->start();
@@ -554,7 +576,8 @@ QString LiveView::describeRow(int r) const {
   if (row == nullptr) return {};
   QString text = configShort(row->config);
   if (!row->ok()) {
-    return text + tr("\n%1: %2").arg(QString::fromUtf8(runStatusName(row->status).data()), QString::fromStdString(row->reason));
+    return text + tr("\n%1: %2")
+                      .arg(QString::fromUtf8(runStatusName(row->status).data()), QString::fromStdString(row->reason));
   }
   text += tr("\n%1 µs median (min %2, max %3), %4 GB/s = %5 % of copy")
               .arg(row->time.median_us, 0, 'f', 2)
@@ -566,8 +589,9 @@ QString LiveView::describeRow(int r) const {
               .arg(row->registers)
               .arg(row->spill_stores_bytes)
               .arg(row->theoretical_occupancy_pct, 0, 'f', 1)
-              .arg(row->achieved_occupancy_pct.value ? QString::number(*row->achieved_occupancy_pct.value, 'f', 1) + QStringLiteral(" %")
-                                                     : tr("unavailable"));
+              .arg(row->achieved_occupancy_pct.value
+                       ? QString::number(*row->achieved_occupancy_pct.value, 'f', 1) + QStringLiteral(" %")
+                       : tr("unavailable"));
   const QString picks = model_->picksAt(r);
   if (!picks.isEmpty()) text += tr("\npicked by: %1").arg(picks);
   return text;
@@ -586,8 +610,10 @@ void LiveView::rebuildPlots() {
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto& r = rows[i];
     if (!r.ok()) continue;
-    if (r.achieved_occupancy_pct.value) any_achieved = true;
-    else if (achieved_reason.empty()) achieved_reason = r.achieved_occupancy_pct.unavailable;
+    if (r.achieved_occupancy_pct.value)
+      any_achieved = true;
+    else if (achieved_reason.empty())
+      achieved_reason = r.achieved_occupancy_pct.unavailable;
     if (r.config.xblock != xblock) continue;
     by_warps[r.config.num_warps].push_back(static_cast<int>(i));
     max_bw = std::max(max_bw, r.bandwidth_GBps);
@@ -611,8 +637,8 @@ void LiveView::rebuildPlots() {
     bw_plot_->addSeries(tr("%1 warps").arg(w), x, y, rr, numWarpsColor(w));
   }
   if (copy_GBps_ > 0) {
-    bw_plot_->addReferenceLine(copy_GBps_, tr("roofline: copy %1 GB/s").arg(copy_GBps_, 0, 'f', 0),
-                               kRooflineColor, Qt::DashLine);
+    bw_plot_->addReferenceLine(copy_GBps_, tr("roofline: copy %1 GB/s").arg(copy_GBps_, 0, 'f', 0), kRooflineColor,
+                               Qt::DashLine);
   }
   for (const PickStyle& style : kPickStyles) {
     for (const auto& p : replay.picks) {
@@ -644,8 +670,8 @@ void LiveView::rebuildPlots() {
       y.append(best->bandwidth_GBps);
       rr.append(replay.best_row);
     }
-    bw_plot_->addMarkers(tr("best: %1 GB/s").arg(best->bandwidth_GBps, 0, 'f', 0),
-                         x, y, rr, MarkerShape::kStar, kBestColor, 20, false);
+    bw_plot_->addMarkers(tr("best: %1 GB/s").arg(best->bandwidth_GBps, 0, 'f', 0), x, y, rr, MarkerShape::kStar,
+                         kBestColor, 20, false);
   }
   if (sel_here) {
     bw_plot_->addMarkers(tr("selected"), {static_cast<double>(sel->config.rblock)}, {sel->bandwidth_GBps}, {selected},
@@ -705,7 +731,7 @@ void LiveView::rebuildPlots() {
       }
     }
   }
-  occ_plot_->finish(0, 110);
+  occ_plot_->finish(0, 122);  // room above 100 % for the corner note
   QString occ_title = tr("Occupancy: theoretical (solid), achieved (dashed)");
   if (!any_achieved && !rows.empty()) {
     QString why = QString::fromStdString(achieved_reason);
@@ -725,7 +751,8 @@ void LiveView::rebuildPlots() {
     } else if (!rows.empty()) {
       note = tr("No config with XBLOCK = %1 was timed (see the table for the reasons)").arg(xblock);
     } else {
-      note = tr("No data: %1").arg(availability_.available ? tr("press Run or open a CSV") : tr("open a CSV or a bundled dataset"));
+      note = tr("No data: %1")
+                 .arg(availability_.available ? tr("press Run or open a CSV") : tr("open a CSV or a bundled dataset"));
     }
   }
   for (KernelSeriesPlot* p : {bw_plot_, time_plot_, occ_plot_}) p->setNote(note);
@@ -749,8 +776,10 @@ void LiveView::rebuildRegretTable() {
       if (p.policy != style.policy) continue;
       regret_->setItem(line, 1, cell(tr("%1 of %2").arg(p.benchmarked).arg(p.candidates)));
       if (const LiveRow* r = model_->row(p.row)) {
-        regret_->setItem(line, 2, cell(QStringLiteral("%1 × %2, %3 w").arg(r->config.xblock).arg(r->config.rblock).arg(r->config.num_warps),
-                                       Qt::AlignLeft | Qt::AlignVCenter));
+        regret_->setItem(
+            line, 2,
+            cell(QStringLiteral("%1 × %2, %3 w").arg(r->config.xblock).arg(r->config.rblock).arg(r->config.num_warps),
+                 Qt::AlignLeft | Qt::AlignVCenter));
         regret_->item(line, 2)->setToolTip(configShort(r->config));
         regret_->setItem(line, 3, cell(QString::number(p.time_us, 'f', 2)));
         regret_->setItem(line, 4, cell(QString::number(p.bandwidth_GBps, 'f', 0)));
@@ -758,7 +787,9 @@ void LiveView::rebuildRegretTable() {
         if (p.regret > 1.05) reg->setForeground(QColor(139, 0, 0));
         regret_->setItem(line, 5, reg);
       } else {
-        regret_->setItem(line, 2, cell(p.candidates == 0 ? tr("no candidates") : tr("none timed"), Qt::AlignLeft | Qt::AlignVCenter));
+        regret_->setItem(
+            line, 2,
+            cell(p.candidates == 0 ? tr("no candidates") : tr("none timed"), Qt::AlignLeft | Qt::AlignVCenter));
       }
     }
     ++line;
@@ -773,8 +804,12 @@ void LiveView::rebuildRegretTable() {
   for (const auto& r : rows) ok += r.ok() ? 1 : 0;
   regret_->setItem(3, 1, cell(tr("%1 of %2").arg(ok).arg(rows.size())));
   if (const LiveRow* best = model_->row(replay.best_row)) {
-    regret_->setItem(3, 2, cell(QStringLiteral("%1 × %2, %3 w").arg(best->config.xblock).arg(best->config.rblock).arg(best->config.num_warps),
-                                Qt::AlignLeft | Qt::AlignVCenter));
+    regret_->setItem(3, 2,
+                     cell(QStringLiteral("%1 × %2, %3 w")
+                              .arg(best->config.xblock)
+                              .arg(best->config.rblock)
+                              .arg(best->config.num_warps),
+                          Qt::AlignLeft | Qt::AlignVCenter));
     regret_->item(3, 2)->setToolTip(configShort(best->config));
     regret_->setItem(3, 3, cell(QString::number(replay.best_time_us, 'f', 2)));
     regret_->setItem(3, 4, cell(QString::number(replay.best_bandwidth_GBps, 'f', 0)));
@@ -793,8 +828,9 @@ std::vector<CsvExport> LiveView::csvExports() const {
   LiveDataset d;
   d.meta = data_.meta;
   d.rows = model_->rows();
-  QString name = QStringLiteral("live-sweep-%1-%2.csv")
-                     .arg(QString::fromStdString(data_.metaValue("workload")), QString::fromStdString(data_.metaValue("dtype")));
+  QString name =
+      QStringLiteral("live-sweep-%1-%2.csv")
+          .arg(QString::fromStdString(data_.metaValue("workload")), QString::fromStdString(data_.metaValue("dtype")));
   std::vector<CsvExport> out = {CsvExport{tr("Live sweep (one row per config)"), name, liveDatasetToCsv(d)}};
   CsvTable regret;
   regret.meta = {{"device", data_.metaValue("device")}, {"date_utc", data_.metaValue("date_utc")}};
@@ -802,19 +838,22 @@ std::vector<CsvExport> LiveView::csvExports() const {
   const ReplaySummary& rp = model_->replay();
   for (const auto& p : rp.picks) {
     const LiveRow* r = model_->row(p.row);
-    regret.rows.push_back({p.policy, std::to_string(p.candidates), std::to_string(p.benchmarked),
-                           r != nullptr ? r->config.label() : std::string(), r != nullptr ? std::to_string(p.time_us) : "",
-                           r != nullptr ? std::to_string(p.bandwidth_GBps) : "", r != nullptr ? std::to_string(p.regret) : ""});
+    regret.rows.push_back(
+        {p.policy, std::to_string(p.candidates), std::to_string(p.benchmarked),
+         r != nullptr ? r->config.label() : std::string(), r != nullptr ? std::to_string(p.time_us) : "",
+         r != nullptr ? std::to_string(p.bandwidth_GBps) : "", r != nullptr ? std::to_string(p.regret) : ""});
   }
   if (const LiveRow* b = model_->row(rp.best_row)) {
-    regret.rows.push_back({"best", std::to_string(d.rows.size()), "", b->config.label(), std::to_string(rp.best_time_us),
-                           std::to_string(rp.best_bandwidth_GBps), "1"});
+    regret.rows.push_back({"best", std::to_string(d.rows.size()), "", b->config.label(),
+                           std::to_string(rp.best_time_us), std::to_string(rp.best_bandwidth_GBps), "1"});
   }
   out.push_back(CsvExport{tr("Autotuner replay (regret per policy)"), QStringLiteral("regret.csv"), regret});
   return out;
 }
 
-std::vector<PlotController*> LiveView::plotExports() const { return {bw_plot_, time_plot_, occ_plot_}; }
+std::vector<PlotController*> LiveView::plotExports() const {
+  return {bw_plot_, time_plot_, occ_plot_};
+}
 
 void LiveView::saveSettings(QSettings& s) const {
   s.setValue(QStringLiteral("cupti"), cupti_->isChecked());
@@ -839,7 +878,8 @@ void LiveView::restoreSettings(QSettings& s) {
 
 QString LiveView::statusSummary() const {
   const ReplaySummary& rp = model_->replay();
-  if (rp.best_row < 0) return availability_.available ? tr("Live: %1").arg(availability_.device) : tr("Live runs: no GPU");
+  if (rp.best_row < 0)
+    return availability_.available ? tr("Live: %1").arg(availability_.device) : tr("Live runs: no GPU");
   QString s = dataset_label_->text() + tr(" · best %1 GB/s").arg(rp.best_bandwidth_GBps, 0, 'f', 0);
   if (copy_GBps_ > 0) s += tr(" (%1 % of copy)").arg(100.0 * rp.best_bandwidth_GBps / copy_GBps_, 0, 'f', 0);
   QStringList regrets;

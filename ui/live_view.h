@@ -130,7 +130,7 @@ class LiveView : public QWidget, public AppView {
   QTimer* plot_timer_ = nullptr;
   LiveSweepJob* job_ = nullptr;
 
-  LiveDataset data_;      ///< metadata of the shown dataset (rows live in the model while running)
+  LiveDataset data_;  ///< metadata of the shown dataset (rows live in the model while running)
   double copy_GBps_ = 0.0;
   quint64 running_id_ = 0;
   bool updating_ = false;

@@ -31,7 +31,7 @@ void addLiveSweepOptions(CLI::App& cmd, LiveSweepOptions& o) {
 
 namespace {
 
-nlohmann::json cellValue(const std::string& s) {
+[[maybe_unused]] nlohmann::json cellValue(const std::string& s) {
   if (s.empty()) return nullptr;
   try {
     std::size_t used = 0;
@@ -42,7 +42,7 @@ nlohmann::json cellValue(const std::string& s) {
   return s;
 }
 
-nlohmann::json tableToJson(const CsvTable& t) {
+[[maybe_unused]] nlohmann::json tableToJson(const CsvTable& t) {
   nlohmann::json j;
   j["meta"] = nlohmann::json::object();
   for (const auto& [k, v] : t.meta) j["meta"][k] = v;
@@ -59,7 +59,6 @@ nlohmann::json tableToJson(const CsvTable& t) {
 
 std::optional<int> runLiveSweepIfGpu(Context& ctx, const CompileSweepSpec& spec, const LiveSweepOptions& live,
                                      const SweepOutput& output, const std::atomic<bool>* cancel) {
-  const char* cmd = "occx sweep";
 #if !OCCX_HAVE_CUDA
   (void)spec;
   (void)live;
@@ -68,6 +67,7 @@ std::optional<int> runLiveSweepIfGpu(Context& ctx, const CompileSweepSpec& spec,
   ctx.err << "compile-only sweep: this build has no CUDA support for live runs\n";
   return std::nullopt;
 #else
+  const char* cmd = "occx sweep";
   if (live.repeat < 0 || live.repeat > 100) {
     ctx.err << cmd << ": --repeat " << live.repeat << " is out of range: allowed 0 … 100\n";
     return kExitUsage;

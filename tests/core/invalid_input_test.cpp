@@ -343,11 +343,15 @@ const std::vector<ApiCase>& apiCases() {
       {"CsvBeyondUnicode", csv("gpu\n\xF4\x90\x80\x80\n"), ApiOutcome::kError, {"CSV line 2", "not UTF-8"}},
       {"Csv100MB",
        [] {
+         std::string block;  // 1 MiB of rows, appended 100 times
+         while (block.size() < std::size_t{1} << 20) block += "1,2048,3.25\n";
          std::string big = "xblock,rblock,time_us\n";
-         while (big.size() < std::size_t{100} << 20) big += "1,2048,3.25\n";
+         for (int i = 0; i < 100; ++i) big += block;
          return outcomeOf(parseCsv(big));
        },
-       ApiOutcome::kError, {"104857", "bytes", "limit"}},
+       ApiOutcome::kError, {"CSV is 104858422 bytes", "16777216-byte limit"}},
+      {"CsvTooManyCells", [] { return outcomeOf(parseCsv("a,b,c\n1,2,3\n4,5,6\n7,8,9\n", kMaxCsvBytes, 10)); },
+       ApiOutcome::kError, {"CSV line 4", "more than 10 cells"}},
       // GpuDatabase::parse: each error names the file, the line, the entry and the field.
       {"GpuDataEmpty", gpuData(""), ApiOutcome::kError, {"gpus.json line 1", "not valid JSON"}},
       {"GpuDataNotJson", gpuData("name,cc\nH100,9.0\n"), ApiOutcome::kError, {"gpus.json line 1", "not valid JSON"}},

@@ -14,12 +14,15 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
+#include <QTimer>
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <limits>
@@ -73,7 +76,8 @@ struct FakeCompiler {
         }
         QThread::msleep(5);
       }
-      static const QRegularExpression re(QStringLiteral("^occx_([a-z_]+?)\\d*_(fp32|fp16|bf16)_x(\\d+)_r(\\d+)_w(\\d+)"));
+      static const QRegularExpression re(
+          QStringLiteral("^occx_([a-z_]+?)\\d*_(fp32|fp16|bf16)_x(\\d+)_r(\\d+)_w(\\d+)"));
       const auto m = re.match(QString::fromStdString(req.kernel_name));
       if (!m.hasMatch()) return Error{"unexpected kernel name " + req.kernel_name};
       KernelConfig c;
@@ -136,7 +140,9 @@ bool waitFor(const std::function<bool()>& done, int timeout_ms) {
   return done();
 }
 
-QString cellText(const KernelSweepModel* m, int row, int col) { return m->data(m->index(row, col), Qt::DisplayRole).toString(); }
+QString cellText(const KernelSweepModel* m, int row, int col) {
+  return m->data(m->index(row, col), Qt::DisplayRole).toString();
+}
 
 int rowOf(const KernelSweepModel* m, int x, int r, int w) {
   for (int i = 0; i < m->rowCount(); ++i) {
@@ -310,11 +316,14 @@ TEST(KernelView, CancelKeepsTheFinishedRows) {
   EXPECT_EQ(static_cast<int>(view.data().rows.size()), rows);
   EXPECT_EQ(view.data().total_configs, 8u);
   for (int i = 0; i < rows; ++i) EXPECT_TRUE(view.model()->entry(i)->ok);
-  EXPECT_TRUE(view.statusLabel()->text().startsWith(QStringLiteral("Cancelled: kept the %1 finished rows of 8").arg(rows)));
+  EXPECT_TRUE(
+      view.statusLabel()->text().startsWith(QStringLiteral("Cancelled: kept the %1 finished rows of 8").arg(rows)));
   EXPECT_TRUE(view.datasetLabel()->text().contains(QStringLiteral("(cancelled: %1 of 8 configs)").arg(rows)));
   // The finished rows are plotted: one point per finished config.
   int points = 0;
-  for (int w : {8, 16}) points += static_cast<int>(view.registersPlot()->graphPoints(view.registersPlot()->graphIndex(QStringLiteral("%1 warps").arg(w))).size());
+  for (int w : {8, 16})
+    points += static_cast<int>(
+        view.registersPlot()->graphPoints(view.registersPlot()->graphIndex(QStringLiteral("%1 warps").arg(w))).size());
   EXPECT_EQ(points, rows);
   EXPECT_EQ(fake.count("occx_mean_var"), rows);
 }
@@ -335,14 +344,69 @@ TEST(KernelView, ASecondRequestCancelsTheFirstAndOnlyItsResultIsShown) {
   EXPECT_EQ(view.job()->currentId(), first + 1);
   ASSERT_TRUE(finished.wait(20000));
   ASSERT_TRUE(view.job()->waitForIdle(20000));
-  EXPECT_EQ(finished.count(), 1);       // the view finished once: the second request
-  EXPECT_EQ(job_finished.count(), 1);   // the first request's result was dropped, not delivered
+  EXPECT_EQ(finished.count(), 1);      // the view finished once: the second request
+  EXPECT_EQ(job_finished.count(), 1);  // the first request's result was dropped, not delivered
   EXPECT_EQ(job_finished.at(0).at(0).value<quint64>(), first + 1);
   EXPECT_EQ(view.data().workload, Workload::kAmax);
   ASSERT_EQ(view.model()->rowCount(), 8);
   for (int i = 0; i < 8; ++i) EXPECT_EQ(view.model()->entry(i)->config.workload, Workload::kAmax);
   EXPECT_LT(fake.count("occx_sum"), 8);  // the first sweep stopped early
   EXPECT_EQ(fake.count("occx_amax"), 8);
+}
+
+TEST(KernelView, TheUiThreadKeepsRunningDuringASweep) {
+  // 8 configs × 150 ms on one compile thread: 1.2 s of compiling. Run on the UI thread, that would
+  // stall a 10 ms timer for at least 150 ms at a time; off the UI thread the timer keeps ticking.
+  FakeCompiler fake;
+  fake.sleep_ms = 150;
+  KernelView view(nullptr, fake.function());
+  setUpSmallSweep(view);
+  QElapsedTimer clock;
+  qint64 last = 0;
+  qint64 longest_gap = 0;
+  int ticks = 0;
+  QTimer timer;
+  timer.setInterval(10);
+  QObject::connect(&timer, &QTimer::timeout, [&] {
+    const qint64 now = clock.elapsed();
+    if (ticks++ > 0) longest_gap = std::max(longest_gap, now - last);
+    last = now;
+  });
+  QSignalSpy finished(&view, &KernelView::sweepFinished);
+  clock.start();
+  timer.start();
+  ASSERT_EQ(view.startSweep(), QString());
+  ASSERT_TRUE(finished.wait(20000));
+  timer.stop();
+  EXPECT_GE(clock.elapsed(), 8 * 150);
+  EXPECT_GT(ticks, 30);
+  EXPECT_LT(longest_gap, 120) << "the event loop stalled for " << longest_gap << " ms";
+}
+
+TEST(KernelView, SettingsRoundTrip) {
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  QSettings settings(dir.filePath(QStringLiteral("kernel.ini")), QSettings::IniFormat);
+  {
+    KernelView view(nullptr, CompileFunction{});
+    setUpSmallSweep(view, Workload::kAmax);
+    ASSERT_TRUE(view.deviceSelector()->setCurrentKey(QStringLiteral("gpu:Tesla T4")));
+    view.smCountSpin()->setValue(38);
+    view.maxrregcountSpin()->setValue(64);
+    view.saveSettings(settings);
+  }
+  KernelView view(nullptr, CompileFunction{});
+  view.restoreSettings(settings);
+  EXPECT_EQ(view.deviceSelector()->currentKey(), QStringLiteral("gpu:Tesla T4"));
+  EXPECT_EQ(view.smCountSpin()->value(), 38);
+  EXPECT_EQ(view.maxrregcountSpin()->value(), 64);
+  CompileSweepSpec spec;
+  view.inputs()->fillSpec(spec);
+  EXPECT_EQ(spec.workload, Workload::kAmax);
+  EXPECT_EQ(spec.xnumel, 512);
+  EXPECT_EQ(spec.rblocks, (std::vector<int>{512, 1024, 2048, 4096}));
+  EXPECT_EQ(spec.num_warps, (std::vector<int>{8, 16}));
+  EXPECT_FALSE(spec.inductor_candidates);
 }
 
 TEST(KernelView, SourceOfTheSelectedConfigAndSendToRblock) {
@@ -374,11 +438,11 @@ TEST(KernelView, SourceOfTheSelectedConfigAndSendToRblock) {
   view.sendToRblockButton()->click();
   ASSERT_EQ(sent.count(), 1);
   const QList<QVariant> args = sent.at(0);
-  EXPECT_EQ(args.at(0).toInt(), 1);       // XBLOCK
-  EXPECT_EQ(args.at(1).toInt(), 2048);    // RBLOCK
-  EXPECT_EQ(args.at(2).toInt(), 16);      // num_warps
-  EXPECT_EQ(args.at(3).toInt(), 38);      // n_regs
-  EXPECT_EQ(args.at(4).toInt(), 0);       // n_spills
+  EXPECT_EQ(args.at(0).toInt(), 1);     // XBLOCK
+  EXPECT_EQ(args.at(1).toInt(), 2048);  // RBLOCK
+  EXPECT_EQ(args.at(2).toInt(), 16);    // num_warps
+  EXPECT_EQ(args.at(3).toInt(), 38);    // n_regs
+  EXPECT_EQ(args.at(4).toInt(), 0);     // n_spills
   EXPECT_EQ(args.at(5).toLongLong(), 512);
   EXPECT_EQ(args.at(6).toLongLong(), 8192);
 }
@@ -411,7 +475,8 @@ TEST(KernelView, OpensACompileSweepCsvWrittenByOccxSweep) {
   }
   EXPECT_GT(points, 0);
   int series_points = 0;
-  for (int w : warps) series_points += static_cast<int>(regs->graphPoints(regs->graphIndex(QStringLiteral("%1 warps").arg(w))).size());
+  for (int w : warps)
+    series_points += static_cast<int>(regs->graphPoints(regs->graphIndex(QStringLiteral("%1 warps").arg(w))).size());
   EXPECT_EQ(series_points, points);
   // Hand check of one row against the calculator: the occupancy of XBLOCK 1, RBLOCK 2048, 16 warps
   // with the registers NVRTC reported (see the file) — blocks per SM from the register file.

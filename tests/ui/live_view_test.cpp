@@ -44,8 +44,12 @@ QString testData(const char* name) {
   return QFileInfo(QStringLiteral(__FILE__)).absoluteDir().filePath(QStringLiteral("../data/") + QLatin1String(name));
 }
 
-LiveAvailability noGpu() { return LiveAvailability{false, QStringLiteral("No NVIDIA driver: libcuda.so.1 (test)"), {}}; }
-LiveAvailability fakeGpu() { return LiveAvailability{true, {}, QStringLiteral("Test fixture GPU")}; }
+LiveAvailability noGpu() {
+  return LiveAvailability{false, QStringLiteral("No NVIDIA driver: libcuda.so.1 (test)"), {}};
+}
+LiveAvailability fakeGpu() {
+  return LiveAvailability{true, {}, QStringLiteral("Test fixture GPU")};
+}
 
 double yAt(const QVector<QPointF>& pts, double x) {
   for (const QPointF& p : pts) {
@@ -83,7 +87,8 @@ struct FakeRunner {
   std::atomic<int> runs_started{0};
   std::atomic<int> runs_cancelled{0};
   LiveRunFunction function() {
-    return [this](const LiveRunRequest&, const LiveRunProgressFn& progress, const std::atomic<bool>* cancel) -> Expected<LiveRunOutcome> {
+    return [this](const LiveRunRequest&, const LiveRunProgressFn& progress,
+                  const std::atomic<bool>* cancel) -> Expected<LiveRunOutcome> {
       ++runs_started;
       LiveDataset all = fixture();
       LiveRunOutcome out;
@@ -200,7 +205,9 @@ TEST(LiveView, RecordedCsvShowsRowsSeriesRooflinePicksAndRegret) {
   // The wrong-result row is in the table with its reason, not in any plot.
   const LiveRowsModel* m = view.model();
   EXPECT_EQ(m->data(m->index(10, LiveRowsModel::kStatus), Qt::DisplayRole).toString(), QStringLiteral("wrong result"));
-  EXPECT_TRUE(m->data(m->index(10, LiveRowsModel::kReason), Qt::DisplayRole).toString().startsWith(QStringLiteral("out0: 3 of 132")));
+  EXPECT_TRUE(m->data(m->index(10, LiveRowsModel::kReason), Qt::DisplayRole)
+                  .toString()
+                  .startsWith(QStringLiteral("out0: 3 of 132")));
   EXPECT_EQ(m->data(m->index(10, LiveRowsModel::kTime), Qt::DisplayRole).toString(), QString());
   EXPECT_EQ(m->data(m->index(7, LiveRowsModel::kSets), Qt::DisplayRole).toString(), QStringLiteral("new exact"));
   EXPECT_EQ(m->data(m->index(5, LiveRowsModel::kSets), Qt::DisplayRole).toString(), QStringLiteral("grid only"));
@@ -214,7 +221,8 @@ TEST(LiveView, RecordedCsvShowsRowsSeriesRooflinePicksAndRegret) {
   EXPECT_EQ(spec.xblocks, (std::vector<int>{1, 2}));
   EXPECT_EQ(spec.rblocks, (std::vector<int>{2048, 4096, 8192, 16384, 32768}));
   EXPECT_EQ(spec.num_warps, (std::vector<int>{16, 32}));
-  EXPECT_EQ(m->data(m->index(0, LiveRowsModel::kPctCopy), Qt::DisplayRole).toString(), QStringLiteral("36.8"));  // 1568.3 / 4257
+  EXPECT_EQ(m->data(m->index(0, LiveRowsModel::kPctCopy), Qt::DisplayRole).toString(),
+            QStringLiteral("36.8"));  // 1568.3 / 4257
 }
 
 TEST(LiveView, OtherXBlockShowsItsRowsOnlyAndSaysWhyNoneWasTimed) {
@@ -249,7 +257,8 @@ TEST(LiveView, OnThisMachineRunFollowsTheDriver) {
   LiveView view;
   EXPECT_FALSE(view.runButton()->isEnabled());
   EXPECT_FALSE(here.reason.isEmpty());
-  EXPECT_TRUE(view.runButton()->toolTip().contains(here.reason) || view.runButton()->toolTip().contains(QStringLiteral("CUDA Toolkit")));
+  EXPECT_TRUE(view.runButton()->toolTip().contains(here.reason) ||
+              view.runButton()->toolTip().contains(QStringLiteral("CUDA Toolkit")));
 }
 
 TEST(LiveView, RunStreamsRowsAndCancelKeepsTheMeasuredOnes) {
@@ -277,7 +286,8 @@ TEST(LiveView, RunStreamsRowsAndCancelKeepsTheMeasuredOnes) {
   // The measured rows are plotted (rows 0, 1, 2 … are XBLOCK 1).
   int points = 0;
   for (const char* name : {"16 warps", "32 warps"}) {
-    points += static_cast<int>(view.bandwidthPlot()->graphPoints(view.bandwidthPlot()->graphIndex(QLatin1String(name))).size());
+    points += static_cast<int>(
+        view.bandwidthPlot()->graphPoints(view.bandwidthPlot()->graphIndex(QLatin1String(name))).size());
   }
   EXPECT_EQ(points, rows);
 }
@@ -332,7 +342,8 @@ TEST(LiveView, BundledDatasetsOpenAsRecordedData) {
     LiveView view(nullptr, LiveRunFunction{}, noGpu());
     ASSERT_EQ(view.openCsvFile(b.path), QString()) << b.path.toStdString();
     EXPECT_GT(view.model()->rowCount(), 0);
-    EXPECT_TRUE(view.datasetLabel()->text().startsWith(QStringLiteral("recorded data: "))) << view.datasetLabel()->text().toStdString();
+    EXPECT_TRUE(view.datasetLabel()->text().startsWith(QStringLiteral("recorded data: ")))
+        << view.datasetLabel()->text().toStdString();
     EXPECT_GT(view.copyBandwidth(), 0.0);
     EXPECT_GE(view.replay().best_row, 0);
   }
