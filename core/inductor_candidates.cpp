@@ -161,7 +161,7 @@ Expected<std::vector<ReductionConfig>> reductionCandidates(const SizeHints& h, R
       out.push_back(hint == ReductionHint::kInner ? contiguous : hint == ReductionHint::kOuter ? outer : tiny);
       return out;
     }
-    for (auto c : {contiguous, outer, tiny, config2023(h, 64, 64, std::nullopt, "64×64"), config2023(h, 8, 512, std::nullopt, "8×512"),
+    for (const auto& c : {contiguous, outer, tiny, config2023(h, 64, 64, std::nullopt, "64×64"), config2023(h, 8, 512, std::nullopt, "8×512"),
                    config2023(h, 64, 4, 8, "64×4")}) {
       appendUnique(out, c);
     }
@@ -218,7 +218,7 @@ Expected<std::vector<ReductionConfig>> reductionCandidates(const SizeHints& h, R
     appendUnique(out, hint == ReductionHint::kInner ? contiguous : hint == ReductionHint::kOuter ? outer : tiny);
     return out;
   }
-  for (auto c : {contiguous, outer, tiny, make(64, 64, std::nullopt, false, "64×64"), make(8, 512, std::nullopt, false, "8×512"),
+  for (const auto& c : {contiguous, outer, tiny, make(64, 64, std::nullopt, false, "64×64"), make(8, 512, std::nullopt, false, "8×512"),
                  make(64, 4, 8, false, "64×4")}) {
     appendUnique(out, c);
   }

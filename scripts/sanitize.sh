@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
-# The sanitizer gate: AddressSanitizer + UndefinedBehaviorSanitizer build of the engine and CLI
-# tests (no Qt, no CUDA: OCCX_BUILD_UI=OFF, OCCX_ENABLE_CUDA=OFF), then the fuzz smoke run
-# (scripts/fuzz-smoke.sh, 20 s per target). Any sanitizer report fails: the code is built with
-# -fno-sanitize-recover=all and run with halt_on_error=1.
+# The bad-input gate, in CI after the release build (.ci/run):
+#   1. AddressSanitizer + UndefinedBehaviorSanitizer build (clang) of the engine and CLI tests — no
+#      Qt, no CUDA — and the run of every test in it; any sanitizer report fails (the code is built
+#      with -fno-sanitize-recover=all and runs with halt_on_error=1);
+#   2. the fuzz smoke run: each libFuzzer target in tests/fuzz for 20 s (scripts/fuzz-smoke.sh),
+#      built in the same folder, so the engine is compiled once for both;
+#   3. clang-tidy over core/ (scripts/tidy.sh, checks in .clang-tidy).
 #
 # Left out on purpose: OccupancyDifferential.* (the exhaustive comparison with cuda_occupancy.h,
-# 5.5 million cases) — seconds in the release build that scripts/test.sh runs, many minutes under
-# ASan; fuzz_gpu_data drives the same calculator with sanitizers on. Warnings are the release build's
+# 5.5 million cases) — seconds in the release build that scripts/test.sh runs, minutes under ASan;
+# fuzz_gpu_data drives the same calculator with the sanitizers on. Warnings are the release build's
 # gate (-Werror there); here they do not stop the run.
 #
-# Usage: scripts/sanitize.sh [--no-fuzz]
+# Usage: scripts/sanitize.sh [--no-fuzz] [--no-tidy]
 # Environment: OCCX_ASAN_BUILD_DIR (default build-asan), OCCX_JOBS (default nproc),
 #              OCCX_FUZZ_SECONDS (default 20).
 set -euo pipefail
@@ -17,12 +20,27 @@ cd "$(dirname "$0")/.."
 build=${OCCX_ASAN_BUILD_DIR:-build-asan}
 jobs=${OCCX_JOBS:-$(nproc 2>/dev/null || echo 2)}
 fuzz=1
-[ "${1:-}" = "--no-fuzz" ] && fuzz=0
+tidy=1
+for a in "$@"; do
+  case $a in
+    --no-fuzz) fuzz=0 ;;
+    --no-tidy) tidy=0 ;;
+    *) echo "usage: scripts/sanitize.sh [--no-fuzz] [--no-tidy]" >&2; exit 2 ;;
+  esac
+done
+if ! command -v clang++ >/dev/null; then
+  echo "sanitize: clang++ not found (run scripts/setup-deps.sh: clang, libclang-rt-14-dev, clang-tidy)" >&2
+  exit 1
+fi
 
 start=$(date +%s)
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DOCCX_SANITIZE=ON -DOCCX_BUILD_UI=OFF \
-  -DOCCX_BUILD_BENCHMARKS=OFF -DOCCX_ENABLE_CUDA=OFF -DOCCX_WARNINGS_AS_ERRORS=OFF >/dev/null
-cmake --build "$build" -j "$jobs" --target occx_core_tests occx
+# -O1: libFuzzer's usual level; the tests run faster than at -O0 and stack traces stay exact.
+cmake -S . -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug \
+  -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" -DOCCX_SANITIZE=ON -DOCCX_BUILD_FUZZERS=$([ $fuzz -eq 1 ] && echo ON || echo OFF) \
+  -DOCCX_BUILD_UI=OFF -DOCCX_BUILD_BENCHMARKS=OFF -DOCCX_ENABLE_CUDA=OFF -DOCCX_WARNINGS_AS_ERRORS=OFF >/dev/null
+targets=(occx_core_tests occx)
+[ $fuzz -eq 1 ] && targets+=(fuzzers)
+cmake --build "$build" -j "$jobs" --target "${targets[@]}"
 built=$(date +%s)
 
 export ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1:detect_stack_use_after_return=1:strict_string_checks=1:check_initialization_order=1
@@ -31,8 +49,16 @@ export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 "$build/tests/occx_core_tests" --gtest_filter='-OccupancyDifferential.*' --gtest_brief=1
 # The CLI as a user runs it (exit codes), from tests/CMakeLists.txt.
 ctest --test-dir "$build" -L cli --output-on-failure
-echo "sanitize: build $((built - start)) s, tests $(( $(date +%s) - built )) s"
+tested=$(date +%s)
+echo "sanitize: build $((built - start)) s, tests $((tested - built)) s"
 
 if [ $fuzz -eq 1 ]; then
-  ./scripts/fuzz-smoke.sh "${OCCX_FUZZ_SECONDS:-20}"
+  unset ASAN_OPTIONS UBSAN_OPTIONS  # fuzz-smoke.sh sets its own
+  OCCX_FUZZ_BUILD_DIR="$build" ./scripts/fuzz-smoke.sh "${OCCX_FUZZ_SECONDS:-20}"
+  echo "sanitize: fuzz smoke $(( $(date +%s) - tested )) s"
+fi
+if [ $tidy -eq 1 ]; then
+  t0=$(date +%s)
+  ./scripts/tidy.sh
+  echo "sanitize: clang-tidy $(( $(date +%s) - t0 )) s"
 fi

@@ -24,14 +24,21 @@ using namespace occx;
 
 namespace {
 
-// A folder for the GPU data files that the CLI cases read; made once per test program.
-const std::string& scratchDir() {
-  static const std::string dir = [] {
+// A folder for the files that the CLI cases read; made once per test program, removed at its exit.
+struct ScratchDir {
+  std::string path;
+  ScratchDir() {
     std::string templ = (std::filesystem::temp_directory_path() / "occx-invalid-XXXXXX").string();
-    const char* made = ::mkdtemp(templ.data());
-    return made ? std::string(made) : std::string(".");
-  }();
-  return dir;
+    if (::mkdtemp(templ.data()) != nullptr) path = templ;
+  }
+  ~ScratchDir() {
+    std::error_code ec;
+    if (!path.empty()) std::filesystem::remove_all(path, ec);
+  }
+};
+const std::string& scratchDir() {
+  static const ScratchDir dir;
+  return dir.path;
 }
 
 // A small, valid GPU data file. Line numbers matter: the cases below name them.
@@ -120,6 +127,24 @@ std::vector<std::string> occWithData(const std::string& file, const std::string&
   return {"occupancy", "--gpu-data", scratchFile(file, content), "--cc", "9.0", "--threads", "256", "--regs", "32"};
 }
 
+// occx rblock with the H200 anchor config (DESIGN.md §2.2) and one option changed.
+std::vector<std::string> rblock(const std::vector<std::string>& change) {
+  std::vector<std::pair<std::string, std::string>> opts = {{"--xnumel", "512"}, {"--rnumel", "8192"}, {"--xblock", "1"},
+                                                           {"--rblock", "2048"}, {"--num-warps", "16"}, {"--nregs", "38"}};
+  for (auto& [k, v] : opts) {
+    if (k == change[0]) v = change[1];
+  }
+  std::vector<std::string> a{"rblock", "--gpu", "H200"};
+  for (const auto& [k, v] : opts) a.insert(a.end(), {k, v});
+  return a;
+}
+const std::string kBatchHeader = "xnumel,xblock,num_warps,rblock,nregs\n";
+// occx rblock --input FILE, the file written first (nullopt: not written).
+std::vector<std::string> batch(const std::string& name, const std::optional<std::string>& content) {
+  const std::string path = content ? scratchFile(name, *content) : scratchDir() + "/" + name;
+  return {"rblock", "--gpu", "H200", "--input", path};
+}
+
 const std::vector<CliCase>& cliCases() {
   static const std::vector<CliCase> cases = {
       // threads per block: zero, negative, one over, huge, beyond int, not a number, a fraction, empty.
@@ -193,6 +218,43 @@ const std::vector<CliCase>& cliCases() {
       {"GpuDataWrongType",
        [] { return occWithData("wrongtype.json", gpuDataWith("\"max_warps_per_sm\": 64", "\"max_warps_per_sm\": \"64\"")); },
        {"wrongtype.json line 10", "'max_warps_per_sm'", "wrong type (string)"}},
+      // occx rblock: XBLOCK and RBLOCK not powers of two, num_warps 0 and 64, xnumel 0, registers 256.
+      {"RblockXblockNotPowerOfTwo", [] { return rblock({"--xblock", "3"}); }, {"--xblock 3", "a power of two 1 … 4096"}},
+      {"RblockRblockNotPowerOfTwo", [] { return rblock({"--rblock", "1000"}); },
+       {"--rblock 1000", "a power of two 1 … 65536"}},
+      {"RblockNumWarps0", [] { return rblock({"--num-warps", "0"}); }, {"--num-warps 0", "a power of two 1 … 32"}},
+      {"RblockNumWarps64", [] { return rblock({"--num-warps", "64"}); }, {"--num-warps 64", "a power of two 1 … 32"}},
+      {"RblockXnumel0", [] { return rblock({"--xnumel", "0"}); }, {"--xnumel 0", "allowed 1 … 2147483647"}},
+      {"RblockXnumelBeyondInt", [] { return rblock({"--xnumel", "99999999999"}); },
+       {"--xnumel 99999999999", "allowed 1 … 2147483647"}},
+      {"RblockRegisters256", [] { return rblock({"--nregs", "256"}); }, {"--nregs 256", "allowed 1 … 255"}},
+      {"RblockRegistersNotANumber", [] { return rblock({"--nregs", "lots"}); }, {"lots", "--nregs", "1 … 255"}},
+      // occx rblock --input: the batch CSV missing, empty, truncated, wrongly encoded, too big, with a
+      // missing column, an extra cell, a bad value.
+      {"RblockInputMissingFile", [] { return batch("absent.csv", std::nullopt); }, {"--input", "absent.csv", "No such file"}},
+      {"RblockInputEmpty", [] { return batch("empty.csv", ""); }, {"empty.csv", "CSV is empty"}},
+      {"RblockInputTruncated", [] { return batch("truncated.csv", kBatchHeader + "512,1,16,20"); },
+       {"truncated.csv", "CSV line 2", "4 cells", "header has 5 columns"}},
+      {"RblockInputLatin1", [] { return batch("latin1.csv", "xnumel,xblock,num_warps,rblock,nregs,gpu\n512,1,16,2048,38,H\xe9\n"); },
+       {"latin1.csv", "CSV line 2", "not UTF-8"}},
+      {"RblockInputMissingColumn", [] { return batch("nowarps.csv", "xnumel,xblock,rblock,nregs\n512,1,2048,38\n"); },
+       {"nowarps.csv", "lacks the column(s) num_warps", "required xnumel"}},
+      {"RblockInputExtraCell", [] { return batch("extra.csv", kBatchHeader + "512,1,16,2048,38,7\n"); },
+       {"extra.csv", "CSV line 2", "6 cells", "header has 5 columns"}},
+      {"RblockInputBadXblock", [] { return batch("xblock3.csv", kBatchHeader + "512,3,16,2048,38\n"); },
+       {"xblock3.csv", "row 1", "XBLOCK 3", "a power of two 1 … 4096"}},
+      {"RblockInput100MB",
+       [] {
+         const std::string path = scratchDir() + "/big.csv";
+         std::string block;
+         while (block.size() < std::size_t{1} << 20) block += "512,1,16,2048,38\n";
+         std::ofstream f(path, std::ios::binary);
+         f << kBatchHeader;
+         for (int i = 0; i < 100; ++i) f << block;
+         f.close();
+         return std::vector<std::string>{"rblock", "--gpu", "H200", "--input", path};
+       },
+       {"big.csv", "bytes: larger than the 16777216-byte limit"}},
   };
   return cases;
 }
@@ -443,6 +505,14 @@ TEST(InvalidInputControls, TheBaseGpuDataFileParses) {
   EXPECT_EQ(db->findGpu("TG")->sm_count, 132);
   const CliRun cli = runOccx(occWithData("valid.json", kGpuData));
   EXPECT_EQ(cli.code, 0) << cli.err;
+}
+
+// The rblock cases change one option of an accepted command; unchanged, it runs.
+TEST(InvalidInputControls, TheRblockAnchorAndBatchAreAccepted) {
+  const CliRun one = runOccx(rblock({"--xnumel", "512"}));
+  EXPECT_EQ(one.code, 0) << one.err;
+  const CliRun many = runOccx(batch("ok.csv", kBatchHeader + "512,1,16,2048,38\n"));
+  EXPECT_EQ(many.code, 0) << many.err;
 }
 
 // A well-formed CSV with every feature the failing cases break (BOM, metadata, CRLF, quoted commas
