@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
-#include <sstream>
+#include <vector>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -74,9 +74,19 @@ Expected<std::string> readFile(const std::string& path, std::size_t max_bytes) {
   if (!ec && size > max_bytes) {
     return Error{"'" + path + "' is " + std::to_string(size) + " bytes: larger than the " + std::to_string(max_bytes) + "-byte limit"};
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  // Reads at most max_bytes + 1: a device or a pipe has no size to check first (/dev/zero never ends).
+  std::string out;
+  std::vector<char> buf(std::size_t{1} << 16);
+  while (in) {
+    in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
+    out.append(buf.data(), static_cast<std::size_t>(in.gcount()));
+    if (out.size() > max_bytes) {
+      return Error{"'" + path + "' is more than " + std::to_string(max_bytes) + " bytes: larger than the " +
+                   std::to_string(max_bytes) + "-byte limit"};
+    }
+  }
+  if (in.bad()) return Error{"cannot read '" + path + "': " + why(errno)};
+  return out;
 }
 
 }  // namespace occx

@@ -15,7 +15,8 @@ namespace occx {
 Expected<std::size_t> writeFileAtomically(const std::string& path, std::string_view content);
 
 /// Reads a whole file. Error names the path and the reason. `max_bytes` guards against reading
-/// huge files by mistake (error names the size and the limit).
+/// huge files by mistake (error names the size and the limit); reading stops after max_bytes + 1
+/// bytes, so a device or pipe without end (/dev/zero) is refused too.
 Expected<std::string> readFile(const std::string& path, std::size_t max_bytes = std::size_t{512} << 20);
 
 }  // namespace occx

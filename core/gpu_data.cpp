@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
 #include <limits>
-#include <sstream>
 #include <tuple>
 
 #include <nlohmann/json.hpp>
+
+#include "core/atomic_file.h"
 
 namespace occx::resources {
 std::string_view builtinGpuDataJson();
@@ -350,11 +350,10 @@ Expected<GpuDatabase> GpuDatabase::parse(std::string_view text, std::string_view
 }
 
 Expected<GpuDatabase> GpuDatabase::load(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{"cannot read GPU data file '" + path + "'"};
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse(ss.str(), path);
+  // The built-in file is 25 KB; 16 MiB stops a wrong file (or a device such as /dev/zero) early.
+  auto text = readFile(path, std::size_t{16} << 20);
+  if (!text) return Error{"GPU data file: " + text.error()};
+  return parse(*text, path);
 }
 
 const GpuDatabase& GpuDatabase::builtin() {

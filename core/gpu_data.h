@@ -78,7 +78,7 @@ class GpuDatabase {
   /// `origin` names the file in messages. Errors name the line, the entry and the field, e.g.
   /// "gpus.json line 40: architecture 9.0: field 'max_warps_per_sm' is missing".
   static Expected<GpuDatabase> parse(std::string_view json_text, std::string_view origin);
-  /// Reads and parses a file; errors as parse() plus unreadable files.
+  /// Reads and parses a file; errors as parse() plus unreadable files and files over 16 MiB.
   static Expected<GpuDatabase> load(const std::string& path);
   /// The data built into the program (resources/gpu_data.json). Parsed once; never fails (the
   /// build's tests parse it).

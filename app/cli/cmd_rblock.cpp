@@ -135,7 +135,7 @@ int runCompareGrid(Context& ctx, const RblockOpts& o, const Device& dev, const D
 }
 
 int runBatch(Context& ctx, const RblockOpts& o, const Target& t, const DecisionOptions& dopt, const std::vector<Policy>& policies) {
-  auto text = readFile(o.input);
+  auto text = readFile(o.input, kMaxCsvBytes);
   if (!text) {
     ctx.err << "occx rblock: --input: " << text.error() << "\n";
     return kExitUsage;

@@ -4,12 +4,15 @@
 #include <QCommandLineParser>
 #include <QFile>
 #include <QPixmap>
+#include <QSettings>
 #include <QTimer>
 #include <cstdio>
 
 #include "core/atomic_file.h"
 #include "occx_config.h"
+#include "ui/calculator_view.h"
 #include "ui/kernel_view.h"
+#include "ui/live_sweep_job.h"
 #include "ui/live_view.h"
 #include "ui/main_window.h"
 #include "ui/rblock_view.h"
@@ -53,6 +56,12 @@ int main(int argc, char** argv) {
   window.addView(rblock, QStringLiteral("RBLOCK scaling"));
   window.addView(kernels, QStringLiteral("Kernels (NVRTC)"));
   window.addView(live, QStringLiteral("Live runs"));
+  // Detected GPUs head every device list; on the first start (nothing saved yet) they are selected.
+  if (const auto gpus = occx::ui::detectedGpus(); !gpus.empty()) {
+    const bool first_start = screenshot_path.isEmpty() && QSettings().allKeys().isEmpty();
+    window.calculatorView()->deviceSelector()->setDetectedGpus(gpus, first_start);
+    rblock->deviceSelector()->setDetectedGpus(gpus, first_start);
+  }
   // A compiled config's real n_regs goes to the RBLOCK-scaling view with one click.
   QObject::connect(kernels, &occx::ui::KernelView::sendToRblock, rblock, &occx::ui::RblockView::showConfig);
   QObject::connect(kernels, &occx::ui::KernelView::sendToRblock, &window,

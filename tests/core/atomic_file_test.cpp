@@ -265,6 +265,10 @@ TEST_F(AtomicFile, ReadFileRefusesMissingFilesFoldersAndOversizedFiles) {
   r = readFile(path("big.csv"), 2048);
   ASSERT_TRUE(r) << r.error();
   EXPECT_EQ(r->size(), 2048u);
+  // A device has no size to check first: reading stops one byte past the limit.
+  r = readFile("/dev/zero", 100000);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error(), "'/dev/zero' is more than 100000 bytes: larger than the 100000-byte limit");
 }
 
 // The CLI's --csv goes through the atomic writer: a failure is a runtime error (exit 1) naming the

@@ -209,6 +209,10 @@ const std::vector<CliCase>& cliCases() {
        [] { return std::vector<std::string>{"occupancy", "--gpu-data", scratchDir() + "/no-such.json", "--threads", "256",
                                             "--regs", "32"}; },
        {"--gpu-data", "no-such.json"}},
+      {"GpuDataEndlessDevice",
+       [] { return std::vector<std::string>{"occupancy", "--gpu-data", "/dev/zero", "--cc", "9.0", "--threads", "256",
+                                            "--regs", "32"}; },
+       {"--gpu-data", "'/dev/zero' is more than 16777216 bytes"}},
       {"GpuDataEmpty", [] { return occWithData("empty.json", ""); }, {"empty.json line 1", "not valid JSON"}},
       {"GpuDataTruncated", [] { return occWithData("truncated.json", std::string(kGpuData).substr(0, 400)); },
        {"truncated.json line", "not valid JSON"}},
@@ -243,6 +247,9 @@ const std::vector<CliCase>& cliCases() {
        {"extra.csv", "CSV line 2", "6 cells", "header has 5 columns"}},
       {"RblockInputBadXblock", [] { return batch("xblock3.csv", kBatchHeader + "512,3,16,2048,38\n"); },
        {"xblock3.csv", "row 1", "XBLOCK 3", "a power of two 1 … 4096"}},
+      {"RblockInputEndlessDevice",
+       [] { return std::vector<std::string>{"rblock", "--gpu", "H200", "--input", "/dev/zero"}; },
+       {"--input", "'/dev/zero' is more than 16777216 bytes"}},
       {"RblockInput100MB",
        [] {
          const std::string path = scratchDir() + "/big.csv";
