@@ -133,6 +133,10 @@ std::optional<CompileResult> CompileCache::lookup(const CompileRequest& request,
   std::uint64_t source_bytes = 0, log_bytes = 0, cubin_bytes = 0;
   std::string checksum, arch, comp, kernel;
   try {
+    // Sizes must be JSON unsigned integers: get<uint64_t> of a float beyond 2^64 is undefined behaviour.
+    for (const char* k : {"source_bytes", "log_bytes", "cubin_bytes"}) {
+      if (!h.at(k).is_number_unsigned()) return corrupt();
+    }
     source_bytes = h.at("source_bytes").get<std::uint64_t>();
     log_bytes = h.at("log_bytes").get<std::uint64_t>();
     cubin_bytes = h.at("cubin_bytes").get<std::uint64_t>();

@@ -22,10 +22,13 @@ if ! command -v clang++ >/dev/null; then
   echo "fuzz-smoke: clang++ not found (Debian: apt-get install clang libclang-rt-14-dev)" >&2
   exit 1
 fi
-# -O1: libFuzzer's usual optimisation level (fast enough, stack traces still exact); asserts stay on.
-cmake -S . -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug \
-  -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" -DOCCX_BUILD_FUZZERS=ON -DOCCX_BUILD_TESTS=OFF -DOCCX_BUILD_UI=OFF \
-  -DOCCX_BUILD_BENCHMARKS=OFF -DOCCX_ENABLE_CUDA=OFF -DOCCX_SANITIZE=OFF >/dev/null
+# A folder already configured with the fuzzers (scripts/sanitize.sh's) is used as it is; otherwise
+# a fuzz-only build. -O1: libFuzzer's usual optimisation level; asserts stay on.
+if ! grep -q '^OCCX_BUILD_FUZZERS:BOOL=ON' "$build/CMakeCache.txt" 2>/dev/null; then
+  cmake -S . -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug \
+    -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" -DOCCX_BUILD_FUZZERS=ON -DOCCX_BUILD_TESTS=OFF -DOCCX_BUILD_UI=OFF \
+    -DOCCX_BUILD_BENCHMARKS=OFF -DOCCX_ENABLE_CUDA=OFF -DOCCX_SANITIZE=OFF >/dev/null
+fi
 cmake --build "$build" -j "$jobs" --target fuzzers
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-halt_on_error=1:detect_leaks=1}

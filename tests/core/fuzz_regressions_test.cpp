@@ -81,6 +81,52 @@ TEST(FuzzRegressionOccupancy, ImpactSweepsWithExtremeInputsAreBounded) {
   for (const auto& p : blocks) EXPECT_EQ(p.active_blocks_per_sm, 0) << p.x;
 }
 
+// Writes `entry` (with `from` replaced by `to`) over the cache's entry for a fixed request and
+// looks it up: true when it hits.
+struct CacheFixture {
+  std::string dir;
+  CompileRequest req;
+  std::vector<std::string> options{"--gpu-architecture=sm_90", "-O3"};
+  std::string path;
+  CacheFixture() {
+    dir = (std::filesystem::temp_directory_path() / "occx-cache-regression-XXXXXX").string();
+    if (::mkdtemp(dir.data()) == nullptr) dir.clear();
+    req.source = "extern \"C\" __global__ void k(float* x) { x[threadIdx.x] += 1.0f; }\n";  // 67 bytes
+    req.kernel_name = "k";
+    req.arch = {9, 0};
+  }
+  ~CacheFixture() {
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+  }
+};
+
+// fuzz_cache (5-minute run): a size written as a number beyond 2^64 ("source_bytes":
+// 18744644073709551615) is a JSON float; converting it to uint64 was undefined behaviour (UBSan:
+// "outside the range of representable values"). Now a corrupt entry.
+TEST(FuzzRegressionCache, SizeBeyondTwoToThe64IsACorruptEntry) {
+  CacheFixture f;
+  ASSERT_FALSE(f.dir.empty());
+  CompileCache cache(f.dir);
+  CompileResult r;
+  r.kernel_name = "k";
+  r.report.function = "k";
+  r.report.arch = "sm_90";
+  r.report.registers = 8;
+  auto path = cache.store(f.req, f.options, "NVRTC 13.0", r);
+  ASSERT_TRUE(path) << path.error();
+  std::ifstream in(*path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string entry = ss.str();
+  const auto p = entry.find("\"source_bytes\":67");
+  ASSERT_NE(p, std::string::npos) << entry;
+  entry.replace(p, 18, "\"source_bytes\":18744644073709551615");
+  std::ofstream(*path, std::ios::binary | std::ios::trunc) << entry;
+  EXPECT_FALSE(cache.lookup(f.req, f.options, "NVRTC 13.0").has_value());
+  EXPECT_EQ(cache.stats().corrupt, 1);
+}
+
 // fuzz_cache: an entry whose size fields add up to the file's size only by wrapping around 2^64
 // (log_bytes = 2^64 - 1, cubin_bytes = 41, checksum valid) was read as a hit whose log and cubin were
 // the wrong bytes. It is now a corrupt entry (a miss, compiled again).
