@@ -9,7 +9,9 @@
 #include "core/csv.h"
 #include "core/expected.h"
 
+class QScrollArea;
 class QSettings;
+class QWidget;
 
 namespace occx::ui {
 
@@ -45,5 +47,9 @@ class AppView {
 /// Serialises `table` (core toCsv) and writes it to `path` atomically (core writeFileAtomically).
 /// Returns the bytes written, or an Error naming the path and the reason.
 Expected<std::size_t> writeCsvFile(const CsvTable& table, const QString& path);
+
+/// The left-hand input panel every view shares: `content` in a frameless, vertically scrolling
+/// area `min_width` … `max_width` pixels wide (max_width 0 = no maximum).
+QScrollArea* inputScrollArea(QWidget* content, int min_width, int max_width = 0);
 
 }  // namespace occx::ui

@@ -126,13 +126,7 @@ CalculatorView::CalculatorView(QWidget* parent) : QWidget(parent) {
   left_layout->addWidget(buildResultPanel());
   left_layout->addStretch(1);
 
-  auto* scroll = new QScrollArea;
-  scroll->setWidget(left);
-  scroll->setWidgetResizable(true);
-  scroll->setFrameShape(QFrame::NoFrame);
-  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  scroll->setMinimumWidth(430);
-  scroll->setMaximumWidth(520);
+  auto* scroll = inputScrollArea(left, 430, 520);
 
   // Right: the three impact curves and the utilization chart, the derivation under them.
   auto* plots = new QWidget;

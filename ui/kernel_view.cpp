@@ -95,13 +95,8 @@ KernelView::KernelView(QWidget* parent, CompileFunction compile) : QWidget(paren
   connect(plot_timer_, &QTimer::timeout, this, &KernelView::rebuildPlots);
 
   auto* left = buildInputs();
-  auto* scroll = new QScrollArea;
-  scroll->setWidget(left);
-  scroll->setWidgetResizable(true);
-  scroll->setFrameShape(QFrame::NoFrame);
-  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  scroll->setMinimumWidth(std::max(400, left->minimumSizeHint().width() + 24));
-  scroll->setMaximumWidth(std::max(480, left->minimumSizeHint().width() + 24));
+  auto* scroll = inputScrollArea(left, std::max(400, left->minimumSizeHint().width() + 24),
+                                 std::max(480, left->minimumSizeHint().width() + 24));
 
   auto* layout = new QHBoxLayout(this);
   layout->setContentsMargins(6, 6, 6, 6);

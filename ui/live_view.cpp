@@ -89,13 +89,8 @@ LiveView::LiveView(QWidget* parent, LiveRunFunction run, LiveAvailability availa
   connect(plot_timer_, &QTimer::timeout, this, &LiveView::rebuildPlots);
 
   QWidget* controls = buildControls();
-  auto* scroll = new QScrollArea;
-  scroll->setWidget(controls);
-  scroll->setWidgetResizable(true);
-  scroll->setFrameShape(QFrame::NoFrame);
-  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  scroll->setMinimumWidth(std::max(420, controls->minimumSizeHint().width() + 24));
-  scroll->setMaximumWidth(std::max(490, controls->minimumSizeHint().width() + 24));
+  auto* scroll = inputScrollArea(controls, std::max(420, controls->minimumSizeHint().width() + 24),
+                                 std::max(490, controls->minimumSizeHint().width() + 24));
 
   auto* layout = new QHBoxLayout(this);
   layout->setContentsMargins(6, 6, 6, 6);

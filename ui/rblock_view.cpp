@@ -91,13 +91,7 @@ RblockView::RblockView(QWidget* parent) : QWidget(parent) {
   setObjectName(QStringLiteral("rblock"));
   updating_ = true;
   auto* splitter = new QSplitter(Qt::Horizontal, this);
-  auto* scroll = new QScrollArea(splitter);
-  scroll->setWidgetResizable(true);
-  scroll->setFrameShape(QFrame::NoFrame);
-  scroll->setWidget(buildInputs());
-  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  scroll->setMinimumWidth(390);
-  splitter->addWidget(scroll);
+  splitter->addWidget(inputScrollArea(buildInputs(), 390));
   splitter->addWidget(buildResults());
   splitter->setStretchFactor(0, 0);
   splitter->setStretchFactor(1, 1);
