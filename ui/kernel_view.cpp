@@ -568,7 +568,7 @@ void KernelView::showData(KernelSweepData loaded, const QString& source_label) {
 }
 
 QString KernelView::openCsvFile(const QString& path) {
-  auto bytes = readFile(QFile::encodeName(path).toStdString());
+  auto bytes = readFile(QFile::encodeName(path).toStdString(), kMaxCsvBytes);
   if (!bytes) {
     setStatus(QString::fromStdString(bytes.error()), true);
     return QString::fromStdString(bytes.error());

@@ -4,6 +4,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QObject>
+#include <string>
 
 #include "core/csv.h"
 
@@ -14,7 +15,18 @@ Expected<LiveDataset> readLiveDataset(const QString& path) {
   QFile file(path);
   if (!file.open(QIODevice::ReadOnly))
     return Error{"cannot read " + path.toStdString() + ": " + file.errorString().toStdString()};
-  const QByteArray bytes = file.readAll();
+  // At most kMaxCsvBytes + 1 bytes: a 100 MB file (or a device without end) is refused by its size,
+  // not read whole. QFile, not occx::readFile: bundled datasets live in the Qt resource system.
+  const auto limit = static_cast<qint64>(kMaxCsvBytes);
+  if (file.size() > limit) {
+    return Error{name + " is " + std::to_string(file.size()) + " bytes: larger than the " + std::to_string(limit) +
+                 "-byte limit for CSV files"};
+  }
+  const QByteArray bytes = file.read(limit + 1);
+  if (bytes.size() > limit) {
+    return Error{name + " is more than " + std::to_string(limit) + " bytes: larger than the " + std::to_string(limit) +
+                 "-byte limit for CSV files"};
+  }
   auto table = parseCsv(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
   if (!table) return Error{name + ": " + table.error()};
   if (table->metaValue("format") == "occx-compile-sweep 1") {

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <cstdint>
+#include <string_view>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -100,10 +103,38 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
   }
 }
 
+const CLI::Validator& int64Text() {
+  static const CLI::Validator check(
+      [](std::string& text) -> std::string {
+        std::string_view v = text;
+        if (!v.empty() && v.front() == '+') v.remove_prefix(1);
+        std::int64_t parsed = 0;
+        const auto r = std::from_chars(v.data(), v.data() + v.size(), parsed);
+        if (r.ec == std::errc::result_out_of_range) {
+          return text + " is out of range: beyond " + std::string(v.front() == '-' ? "-9223372036854775808" : "9223372036854775807") +
+                 ", the 64-bit integer limit (the option's own range is below)";
+        }
+        return {};  // anything else (not a number) is CLI11's to refuse
+      },
+      "INT64");
+  return check;
+}
+
 void TargetOptions::add(CLI::App& app, bool with_sms) {
-  app.add_option("--gpu", gpu, "GPU by name or alias (see 'occx gpus'), e.g. H100-SXM, A100, H200");
-  app.add_option("--cc", cc, "compute capability instead of a named GPU, e.g. 9.0 or sm_90");
-  app.add_option("--gpu-data", gpu_data_file, "read GPU data from this JSON file instead of the built-in data");
+  // An empty name must not fall back to the default GPU as if the option were not given.
+  auto non_empty = [](const char* allowed) {
+    return CLI::Validator(
+        [allowed](std::string& text) -> std::string {
+          return text.empty() ? std::string("the value is empty: allowed ") + allowed : std::string();
+        },
+        "NONEMPTY");
+  };
+  app.add_option("--gpu", gpu, "GPU by name or alias (see 'occx gpus'), e.g. H100-SXM, A100, H200")
+      ->check(non_empty("a GPU name or alias (see 'occx gpus')"));
+  app.add_option("--cc", cc, "compute capability instead of a named GPU, e.g. 9.0 or sm_90")
+      ->check(non_empty("a compute capability such as 9.0 or sm_90"));
+  app.add_option("--gpu-data", gpu_data_file, "read GPU data from this JSON file instead of the built-in data")
+      ->check(non_empty("the path of a GPU data JSON file"));
   if (with_sms) app.add_option("--sms", sm_count, "override the SM count (1 … 1024)");
 }
 

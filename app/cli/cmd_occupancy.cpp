@@ -22,11 +22,11 @@ void addOccupancyCommand(CLI::App& app, Context& ctx) {
   o->target.add(*cmd);
   cmd->add_option("--threads", o->in.threads_per_block, "threads per block (1 … 1024)")->required();
   cmd->add_option("--regs", o->in.registers_per_thread, "registers per thread (0 … 255)")->required();
-  cmd->add_option("--smem", o->in.static_smem_bytes, "static shared memory per block, bytes (0 … 49152)");
-  cmd->add_option("--dynamic-smem", o->in.dynamic_smem_bytes, "dynamic shared memory per block, bytes");
+  cmd->add_option("--smem", o->in.static_smem_bytes, "static shared memory per block, bytes (0 … 49152)")->check(int64Text());
+  cmd->add_option("--dynamic-smem", o->in.dynamic_smem_bytes, "dynamic shared memory per block, bytes (0 … the opt-in maximum minus --smem)")->check(int64Text());
   cmd->add_option("--carveout", o->in.carveout_percent, "shared-memory carveout preference, percent (-1 = default, 0 … 100)");
   cmd->add_option("--barriers", o->in.block_barriers, "block barriers per block (0 … 16; counted from CC 9.0)");
-  cmd->add_option("--grid", o->in.grid_blocks, "blocks in the grid, for waves");
+  cmd->add_option("--grid", o->in.grid_blocks, "blocks in the grid, for waves (0 = none … 2147483647 × 65535 × 65535)")->check(int64Text());
   cmd->add_flag("--json", o->json, "print JSON instead of text");
   cmd->add_option("--csv", o->csv, "also write the result table to this CSV file");
   cmd->callback([&ctx, o] {
@@ -39,7 +39,7 @@ void addOccupancyCommand(CLI::App& app, Context& ctx) {
       auto& in = o->in;
       const auto& a = t->arch;
       // Range checks name the option and the allowed range. Values in range that still cannot
-      // launch (e.g. shared memory over the opt-in maximum) are reported as "cannot launch".
+      // launch (e.g. more warps than the register file holds) are reported as "cannot launch".
       if (in.threads_per_block < 1 || in.threads_per_block > a.max_threads_per_block) {
         ctx.err << "occx occupancy: --threads " << in.threads_per_block << " is out of range: allowed 1 … "
                 << a.max_threads_per_block << "\n";
@@ -55,9 +55,13 @@ void addOccupancyCommand(CLI::App& app, Context& ctx) {
                 << a.shared_memory_per_block << " bytes of static shared memory (use --dynamic-smem for more)\n";
         return kExitUsage;
       }
-      if (in.dynamic_smem_bytes < 0 || in.dynamic_smem_bytes > (std::int64_t{1} << 30)) {
+      // Static + dynamic over the opt-in maximum per block can never launch: a usage error here (the
+      // calculator view shows the same input as "cannot launch" with the same numbers).
+      const std::int64_t dynamic_max = a.shared_memory_per_block_optin - in.static_smem_bytes;
+      if (in.dynamic_smem_bytes < 0 || in.dynamic_smem_bytes > dynamic_max) {
         ctx.err << "occx occupancy: --dynamic-smem " << in.dynamic_smem_bytes << " is out of range: allowed 0 … "
-                << a.shared_memory_per_block_optin << " bytes\n";
+                << dynamic_max << " bytes (static + dynamic shared memory per block is at most the opt-in maximum of "
+                << a.shared_memory_per_block_optin << " B on CC " << a.cc.str() << ")\n";
         return kExitUsage;
       }
       if (in.carveout_percent < -1 || in.carveout_percent > 100) {
@@ -68,8 +72,11 @@ void addOccupancyCommand(CLI::App& app, Context& ctx) {
         ctx.err << "occx occupancy: --barriers " << in.block_barriers << " is out of range: allowed 0 … 16\n";
         return kExitUsage;
       }
-      if (in.grid_blocks < 0) {
-        ctx.err << "occx occupancy: --grid " << in.grid_blocks << " is out of range: allowed 0 or more blocks\n";
+      // CUDA's largest grid: gridDim.x ≤ 2^31 - 1, gridDim.y and gridDim.z ≤ 65535.
+      constexpr std::int64_t kMaxGridBlocks = std::int64_t{2147483647} * 65535 * 65535;
+      if (in.grid_blocks < 0 || in.grid_blocks > kMaxGridBlocks) {
+        ctx.err << "occx occupancy: --grid " << in.grid_blocks << " is out of range: allowed 0 (none) … " << kMaxGridBlocks
+                << " blocks (2147483647 × 65535 × 65535, CUDA's largest grid)\n";
         return kExitUsage;
       }
       in.sm_count = t->sm_count;

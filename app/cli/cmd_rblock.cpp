@@ -3,6 +3,7 @@
 // keep-halving chain (teaching aid); the grid comparison of the bounds.
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -27,8 +28,8 @@ struct RblockOpts {
   int r1_block = 0;
   int num_warps = -1;
   int num_stages = 1;
-  int nregs = -1;
-  int nspills = -1;
+  std::optional<int> nregs;    ///< unset: the compiled kernel's registers are unknown
+  std::optional<int> nspills;  ///< unset: unknown
   std::int64_t shared_bytes = 0;
   std::string policy = "all";
   std::string profile = "inductor-current";
@@ -68,11 +69,13 @@ std::string checkOptions(const RblockOpts& o, const Device& dev) {
     return "--num-warps " + std::to_string(o.num_warps) + " is out of range: allowed a power of two 1 … " + std::to_string(max_warps);
   }
   if (o.num_stages < 1 || o.num_stages > 8) return "--num-stages " + std::to_string(o.num_stages) + " is out of range: allowed 1 … 8";
-  if (o.nregs != -1 && (o.nregs < 1 || o.nregs > dev.arch.max_registers_per_thread)) {
-    return "--nregs " + std::to_string(o.nregs) + " is out of range: allowed 1 … " + std::to_string(dev.arch.max_registers_per_thread) +
+  if (o.nregs && (*o.nregs < 1 || *o.nregs > dev.arch.max_registers_per_thread)) {
+    return "--nregs " + std::to_string(*o.nregs) + " is out of range: allowed 1 … " + std::to_string(dev.arch.max_registers_per_thread) +
            " registers per thread (omit it when unknown)";
   }
-  if (o.nspills < -1 || o.nspills > (1 << 20)) return "--nspills " + std::to_string(o.nspills) + " is out of range: allowed 0 … 1048576";
+  if (o.nspills && (*o.nspills < 0 || *o.nspills > (1 << 20))) {
+    return "--nspills " + std::to_string(*o.nspills) + " is out of range: allowed 0 … 1048576 (omit it when unknown)";
+  }
   const std::int64_t smem = dev.arch.shared_memory_per_block_optin;
   if (o.shared_bytes < 0 || o.shared_bytes > smem) {
     return "--shared-bytes " + std::to_string(o.shared_bytes) + " is out of range: allowed 0 … " + std::to_string(smem);
@@ -181,9 +184,9 @@ void addRblockCommand(CLI::App& app, Context& ctx) {
   auto o = std::make_shared<RblockOpts>();
   auto* cmd = app.add_subcommand("rblock", "Inductor's dynamic RBLOCK-scaling decision under the old, new, review_min and exact bounds");
   o->target.add(*cmd);
-  cmd->add_option("--xnumel", o->xnumel, "rows of the reduction (size hint x = next power of two), 1 … 2147483647");
-  cmd->add_option("--rnumel", o->rnumel, "reduction length (size hint r = next power of two), 1 … 2147483647");
-  cmd->add_option("--r1numel", o->r1numel, "second reduction dimension for 2-D reductions (0 = none)");
+  cmd->add_option("--xnumel", o->xnumel, "rows of the reduction (size hint x = next power of two), 1 … 2147483647")->check(int64Text());
+  cmd->add_option("--rnumel", o->rnumel, "reduction length (size hint r = next power of two), 1 … 2147483647")->check(int64Text());
+  cmd->add_option("--r1numel", o->r1numel, "second reduction dimension for 2-D reductions (0 = none)")->check(int64Text());
   cmd->add_option("--xblock", o->xblock, "XBLOCK, a power of two 1 … 4096");
   cmd->add_option("--rblock", o->rblock, "R0_BLOCK (RBLOCK in the 2023 profile), a power of two 1 … 65536");
   cmd->add_option("--r1-block", o->r1_block, "R1_BLOCK for 2-D reductions (0 = none), a power of two 1 … 32768");
@@ -191,7 +194,7 @@ void addRblockCommand(CLI::App& app, Context& ctx) {
   cmd->add_option("--num-stages", o->num_stages, "num_stages (1 … 8)");
   cmd->add_option("--nregs", o->nregs, "registers per thread of the compiled kernel (1 … 255); omit when unknown");
   cmd->add_option("--nspills", o->nspills, "spilled registers reported by the compiler (0 … 1048576)");
-  cmd->add_option("--shared-bytes", o->shared_bytes, "shared memory per block of the compiled kernel, bytes (exact bound)");
+  cmd->add_option("--shared-bytes", o->shared_bytes, "shared memory per block of the compiled kernel, bytes (exact bound)")->check(int64Text());
   cmd->add_option("--policy", o->policy, "old | new | review_min | exact | all (default all)");
   cmd->add_option("--profile", o->profile, "inductor-current (default) | inductor-2023");
   cmd->add_option("--cc-gate", o->cc_gate, "auto (the profile's) | 8x (CC 8.x only, the first version) | ge80 (CC >= 8.0 or ROCm)");
@@ -281,8 +284,8 @@ void addRblockCommand(CLI::App& app, Context& ctx) {
       c.r1_block = o->r1_block;
       c.num_warps = o->num_warps;
       c.num_stages = o->num_stages;
-      if (o->nregs != -1) c.n_regs = o->nregs;
-      if (o->nspills != -1) c.n_spills = o->nspills;
+      c.n_regs = o->nregs;
+      c.n_spills = o->nspills;
       c.shared_bytes = o->shared_bytes;
       c.origin = "input";
       if (auto e = validateConfig(c, *dev, dopt.profile)) {

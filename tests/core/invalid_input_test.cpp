@@ -127,13 +127,15 @@ std::vector<std::string> occWithData(const std::string& file, const std::string&
   return {"occupancy", "--gpu-data", scratchFile(file, content), "--cc", "9.0", "--threads", "256", "--regs", "32"};
 }
 
-// occx rblock with the H200 anchor config (DESIGN.md §2.2) and one option changed.
+// occx rblock with the H200 anchor config (DESIGN.md §2.2) and one option changed or added.
 std::vector<std::string> rblock(const std::vector<std::string>& change) {
   std::vector<std::pair<std::string, std::string>> opts = {{"--xnumel", "512"}, {"--rnumel", "8192"}, {"--xblock", "1"},
                                                            {"--rblock", "2048"}, {"--num-warps", "16"}, {"--nregs", "38"}};
+  bool replaced = false;
   for (auto& [k, v] : opts) {
-    if (k == change[0]) v = change[1];
+    if (k == change[0]) v = change[1], replaced = true;
   }
+  if (!replaced) opts.emplace_back(change[0], change[1]);  // an option the anchor does not set
   std::vector<std::string> a{"rblock", "--gpu", "H200"};
   for (const auto& [k, v] : opts) a.insert(a.end(), {k, v});
   return a;
@@ -174,7 +176,13 @@ const std::vector<CliCase>& cliCases() {
        {"--dynamic-smem 4000000000", "allowed 0 … 232448"}},
       {"DynamicSmemBeyondInt64",
        [] { return occ({"--threads", "256", "--regs", "32", "--dynamic-smem", "99999999999999999999"}); },
-       {"--dynamic-smem", "allowed 0 … 232448"}},
+       {"--dynamic-smem", "99999999999999999999", "beyond 9223372036854775807", "opt-in maximum"}},
+      // Static + dynamic one byte over the opt-in maximum per block (CC 9.0: 232448 B) never launches.
+      {"DynamicSmemOneByteOver", [] { return occ({"--threads", "256", "--regs", "32", "--dynamic-smem", "232449"}); },
+       {"--dynamic-smem 232449", "allowed 0 … 232448", "opt-in maximum of 232448 B on CC 9.0"}},
+      {"DynamicSmemOneByteOverWithStatic",
+       [] { return occ({"--threads", "256", "--regs", "32", "--smem", "48", "--dynamic-smem", "232401"}); },
+       {"--dynamic-smem 232401", "allowed 0 … 232400"}},
       // carveout, barriers, grid, SM count.
       {"CarveoutOver100", [] { return occ({"--threads", "256", "--regs", "32", "--carveout", "101"}); },
        {"--carveout 101", "0 … 100"}},
@@ -185,7 +193,11 @@ const std::vector<CliCase>& cliCases() {
       {"Barriers17", [] { return occ({"--threads", "256", "--regs", "32", "--barriers", "17"}); },
        {"--barriers 17", "allowed 0 … 16"}},
       {"GridNegative", [] { return occ({"--threads", "256", "--regs", "32", "--grid", "-1"}); },
-       {"--grid -1", "0 or more"}},
+       {"--grid -1", "allowed 0 (none) … 9223090559730712575"}},
+      {"GridOverCudaMaximum", [] { return occ({"--threads", "256", "--regs", "32", "--grid", "9223372036854775807"}); },
+       {"--grid 9223372036854775807", "2147483647 × 65535 × 65535"}},
+      {"GridBeyondInt64", [] { return occ({"--threads", "256", "--regs", "32", "--grid", "-99999999999999999999"}); },
+       {"--grid", "-99999999999999999999", "beyond -9223372036854775808"}},
       {"SmsNegative", [] { return occ({"--threads", "256", "--regs", "32", "--sms", "-1"}); },
        {"--sms -1", "allowed 1 … 1024"}},
       {"SmsHuge", [] { return occ({"--threads", "256", "--regs", "32", "--sms", "100000"}); },
@@ -197,6 +209,10 @@ const std::vector<CliCase>& cliCases() {
        {"--cc 4.0", "5.0, 5.2"}},
       {"MalformedCc", [] { return std::vector<std::string>{"occupancy", "--cc", "abc", "--threads", "256", "--regs", "32"}; },
        {"'abc'", "MAJOR.MINOR"}},
+      {"EmptyGpu", [] { return std::vector<std::string>{"occupancy", "--gpu", "", "--threads", "256", "--regs", "32"}; },
+       {"--gpu", "empty", "a GPU name"}},
+      {"EmptyCc", [] { return std::vector<std::string>{"occupancy", "--cc", "", "--threads", "256", "--regs", "32"}; },
+       {"--cc", "empty", "9.0 or sm_90"}},
       {"GpuAndCc",
        [] { return std::vector<std::string>{"occupancy", "--gpu", "H100", "--cc", "9.0", "--threads", "256", "--regs", "32"}; },
        {"--gpu and --cc", "one of them"}},
@@ -232,6 +248,12 @@ const std::vector<CliCase>& cliCases() {
       {"RblockXnumelBeyondInt", [] { return rblock({"--xnumel", "99999999999"}); },
        {"--xnumel 99999999999", "allowed 1 … 2147483647"}},
       {"RblockRegisters256", [] { return rblock({"--nregs", "256"}); }, {"--nregs 256", "allowed 1 … 255"}},
+      {"RblockRegistersMinus1", [] { return rblock({"--nregs", "-1"}); }, {"--nregs -1", "allowed 1 … 255"}},
+      {"RblockSpillsNegative", [] { return rblock({"--nspills", "-1"}); }, {"--nspills -1", "allowed 0 … 1048576"}},
+      {"RblockSharedOneByteOver", [] { return rblock({"--shared-bytes", "232449"}); },
+       {"--shared-bytes 232449", "allowed 0 … 232448"}},
+      {"RblockRnumelBeyondInt64", [] { return rblock({"--rnumel", "18446744073709551616"}); },
+       {"--rnumel", "18446744073709551616", "beyond 9223372036854775807"}},
       {"RblockRegistersNotANumber", [] { return rblock({"--nregs", "lots"}); }, {"lots", "--nregs", "1 … 255"}},
       // occx rblock --input: the batch CSV missing, empty, truncated, wrongly encoded, too big, with a
       // missing column, an extra cell, a bad value.
