@@ -2,8 +2,10 @@
 
 #include <QFile>
 #include <QScrollArea>
+#include <QVBoxLayout>
 
 #include "core/atomic_file.h"
+#include "ui/checked_spin_box.h"
 
 namespace occx::ui {
 
@@ -12,15 +14,23 @@ Expected<std::size_t> writeCsvFile(const CsvTable& table, const QString& path) {
   return writeFileAtomically(QFile::encodeName(path).toStdString(), toCsv(table));
 }
 
-QScrollArea* inputScrollArea(QWidget* content, int min_width, int max_width) {
-  auto* scroll = new QScrollArea;
+QWidget* inputScrollArea(QWidget* content, int min_width, int max_width) {
+  auto* column = new QWidget;
+  auto* layout = new QVBoxLayout(column);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(4);
+  auto* scroll = new QScrollArea(column);
   scroll->setWidget(content);
   scroll->setWidgetResizable(true);
   scroll->setFrameShape(QFrame::NoFrame);
   scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  scroll->setMinimumWidth(min_width);
-  if (max_width > 0) scroll->setMaximumWidth(max_width);
-  return scroll;
+  layout->addWidget(scroll, 1);
+  auto* message = new InputMessage(column);
+  message->watchAll(content);
+  layout->addWidget(message, 0);
+  column->setMinimumWidth(min_width);
+  if (max_width > 0) column->setMaximumWidth(max_width);
+  return column;
 }
 
 }  // namespace occx::ui

@@ -49,7 +49,9 @@ class AppView {
 Expected<std::size_t> writeCsvFile(const CsvTable& table, const QString& path);
 
 /// The left-hand input panel every view shares: `content` in a frameless, vertically scrolling
-/// area `min_width` … `max_width` pixels wide (max_width 0 = no maximum).
-QScrollArea* inputScrollArea(QWidget* content, int min_width, int max_width = 0);
+/// area `min_width` … `max_width` pixels wide (max_width 0 = no maximum), and under it, always in
+/// sight, the inline InputMessage (object name "inputMessage") for every CheckedSpinBox in
+/// `content`: what was typed, the allowed range and the value kept.
+QWidget* inputScrollArea(QWidget* content, int min_width, int max_width = 0);
 
 }  // namespace occx::ui

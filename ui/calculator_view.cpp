@@ -20,6 +20,7 @@
 #include "ui/spin_slider.h"
 #include "ui/utilization.h"
 #include "ui/utilization_chart.h"
+#include "ui/checked_spin_box.h"
 
 namespace occx::ui {
 
@@ -238,13 +239,13 @@ QWidget* CalculatorView::buildInputs() {
                            "largest shared-memory size, rounded up to a size the SM supports; 'default' lets the runtime choose."));
   form->addRow(tr("Carveout preference"), carveout_);
 
-  barriers_ = new QSpinBox(box);
+  barriers_ = new CheckedSpinBox(box);
   barriers_->setObjectName(QStringLiteral("blockBarriers"));
   barriers_->setRange(0, 16);
   barriers_->setToolTip(tr("Named barriers per block (__syncthreads uses one). Counted from compute capability 9.0 on."));
   form->addRow(tr("Block barriers"), barriers_);
 
-  grid_ = new QSpinBox(box);
+  grid_ = new CheckedSpinBox(box);
   grid_->setObjectName(QStringLiteral("gridBlocks"));
   grid_->setRange(0, INT_MAX);
   grid_->setSpecialValueText(tr("not set"));

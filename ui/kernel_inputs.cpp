@@ -13,6 +13,7 @@
 #include <algorithm>
 
 #include "core/inductor_policy.h"
+#include "ui/checked_spin_box.h"
 
 namespace occx::ui {
 
@@ -75,7 +76,9 @@ KernelInputs::KernelInputs(QWidget* parent) : QWidget(parent) {
   dtype_->setObjectName(QStringLiteral("dtype"));
   for (DType d : allDTypes()) dtype_->addItem(QString::fromUtf8(dtypeName(d).data()), static_cast<int>(d));
   dtype_->setToolTip(tr("Input element type; accumulation is always fp32"));
-  k_ = new QSpinBox(this);
+  auto* k_box = new CheckedSpinBox(this);
+  k_box->setQuantity(tr("K (fused inputs)"));  // its form row holds two boxes, or a label and a box
+  k_ = k_box;
   k_->setObjectName(QStringLiteral("k"));
   k_->setRange(1, kMaxFusedInputs);
   k_->setToolTip(tr("fused_k: number of inputs (1 … 8); the other workloads take one"));
@@ -92,12 +95,16 @@ KernelInputs::KernelInputs(QWidget* parent) : QWidget(parent) {
          "changes the bytes written"));
   form->addRow(QString(), fp32_outputs_);
 
-  xnumel_ = new QSpinBox(this);
+  auto* xnumel_box = new CheckedSpinBox(this);
+  xnumel_box->setQuantity(tr("xnumel"));  // its form row holds two boxes, or a label and a box
+  xnumel_ = xnumel_box;
   xnumel_->setObjectName(QStringLiteral("xnumel"));
   xnumel_->setRange(1, 2147483647);
   xnumel_->setGroupSeparatorShown(true);
   xnumel_->setToolTip(tr("xnumel: rows reduced independently (1 … 2^31 − 1)"));
-  rnumel_ = new QSpinBox(this);
+  auto* rnumel_box = new CheckedSpinBox(this);
+  rnumel_box->setQuantity(tr("rnumel"));  // its form row holds two boxes, or a label and a box
+  rnumel_ = rnumel_box;
   rnumel_->setObjectName(QStringLiteral("rnumel"));
   rnumel_->setRange(1, 2147483647);
   rnumel_->setGroupSeparatorShown(true);

@@ -42,6 +42,7 @@
 #include "core/compile_cache.h"
 #include "core/cuda/device.h"
 #include "core/cuda/nvrtc_compiler.h"
+#include "ui/checked_spin_box.h"
 #endif
 
 namespace occx::ui {
@@ -148,7 +149,7 @@ QWidget* KernelView::buildInputs() {
       tr("GPU or compute capability to compile for; greyed entries are architectures the "
          "compiler cannot target"));
   tf->addRow(device_);
-  sms_ = new QSpinBox(target_box);
+  sms_ = new CheckedSpinBox(target_box);
   sms_->setObjectName(QStringLiteral("smCount"));
   sms_->setRange(1, 1024);
   sms_->setToolTip(tr("SM count the RBLOCK-scaling decisions use (total blocks vs bound × SMs)"));
@@ -167,14 +168,14 @@ QWidget* KernelView::buildInputs() {
 
   auto* compile_box = new QGroupBox(tr("Compile"));
   auto* cf = new QFormLayout(compile_box);
-  maxrreg_ = new QSpinBox(compile_box);
+  maxrreg_ = new CheckedSpinBox(compile_box);
   maxrreg_->setObjectName(QStringLiteral("maxrregcount"));
   maxrreg_->setRange(0, 255);
   maxrreg_->setSpecialValueText(tr("none"));
   maxrreg_->setToolTip(
       tr("Register cap per thread (--maxrregcount) to emulate capped builds; none = the compiler's choice"));
   cf->addRow(tr("maxrregcount:"), maxrreg_);
-  threads_ = new QSpinBox(compile_box);
+  threads_ = new CheckedSpinBox(compile_box);
   threads_->setObjectName(QStringLiteral("compileThreads"));
   threads_->setRange(1, 64);
   threads_->setValue(std::clamp(QThread::idealThreadCount(), 1, 64));

@@ -88,11 +88,13 @@ LiveRunFunction defaultLiveRunFunction() {
 #endif
 }
 
-LiveSweepJob::LiveSweepJob(LiveRunFunction run, QObject* parent) : SweepJob(parent), run_(std::move(run)) {}
+LiveSweepJob::LiveSweepJob(LiveRunFunction run, QObject* parent)
+    : SweepJob(parent), run_(std::move(run)), gpu_(std::make_shared<std::mutex>()) {}
 
 quint64 LiveSweepJob::start(const LiveRunRequest& request) {
   LiveRunFunction run = run_;
-  return launch([this, request, run](quint64 id, const std::atomic<bool>* cancel) {
+  std::shared_ptr<std::mutex> gpu = gpu_;
+  return launch([this, request, run, gpu](quint64 id, const std::atomic<bool>* cancel) {
     if (!run) {
       post(id, [this, id] {
         markFinished(id);
@@ -111,7 +113,13 @@ quint64 LiveSweepJob::start(const LiveRunRequest& request) {
         post(id, [this, id, phase, done, total] { emit phaseProgress(id, phase, done, total); });
       }
     };
-    auto outcome = run(request, progress, cancel);
+    // Never two runs on the GPU at once: a new request waits here until the one it superseded has
+    // seen its cancel flag and returned. Cancelled while waiting, it does not start at all (and ends
+    // as a cancelled run without rows).
+    std::unique_lock<std::mutex> lock(*gpu);
+    Expected<LiveRunOutcome> outcome = LiveRunOutcome{{}, true, 0.0};
+    if (!cancel->load()) outcome = run(request, progress, cancel);
+    lock.unlock();
     if (!outcome) {
       const QString message = QString::fromStdString(outcome.error());
       post(id, [this, id, message] {

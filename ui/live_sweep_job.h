@@ -8,6 +8,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "core/compile_sweep.h"
@@ -72,7 +73,8 @@ class LiveSweepJob : public SweepJob {
   explicit LiveSweepJob(LiveRunFunction run, QObject* parent = nullptr);
 
   [[nodiscard]] bool hasRunner() const { return static_cast<bool>(run_); }
-  /// Starts a live sweep as the latest request (cancelling the running one). Returns its id.
+  /// Starts a live sweep as the latest request (cancelling the running one). Its run function starts
+  /// only when the superseded one has returned: never two GPU runs at once. Returns its id.
   quint64 start(const LiveRunRequest& request);
 
  signals:
@@ -87,6 +89,7 @@ class LiveSweepJob : public SweepJob {
 
  private:
   LiveRunFunction run_;
+  std::shared_ptr<std::mutex> gpu_;  ///< held while a request's run function runs: one GPU run at a time
 };
 
 }  // namespace occx::ui

@@ -20,6 +20,7 @@
 #include "core/inductor_report.h"
 #include "ui/rblock_plot.h"
 #include "ui/spin_slider.h"
+#include "ui/checked_spin_box.h"
 
 namespace occx::ui {
 
@@ -113,7 +114,7 @@ QWidget* RblockView::buildInputs() {
   auto* device_box = new QGroupBox(tr("GPU"), w);
   auto* dl = new QFormLayout(device_box);
   device_ = new DeviceSelector(device_box);
-  sms_ = new QSpinBox(device_box);
+  sms_ = new CheckedSpinBox(device_box);
   sms_->setObjectName(QStringLiteral("smCount"));
   sms_->setRange(1, 1024);
   sms_->setSuffix(tr(" SMs"));
@@ -148,11 +149,11 @@ QWidget* RblockView::buildInputs() {
 
   auto* kernel_box = new QGroupBox(tr("Reduction kernel"), w);
   auto* kl = new QFormLayout(kernel_box);
-  xnumel_ = new QSpinBox(kernel_box);
+  xnumel_ = new CheckedSpinBox(kernel_box);
   xnumel_->setObjectName(QStringLiteral("xnumel"));
   xnumel_->setRange(1, 2147483647);
   xnumel_->setToolTip(tr("Rows reduced (one output each). The size hint is xnumel rounded up to a power of two."));
-  rnumel_ = new QSpinBox(kernel_box);
+  rnumel_ = new CheckedSpinBox(kernel_box);
   rnumel_->setObjectName(QStringLiteral("rnumel"));
   rnumel_->setRange(1, 2147483647);
   rnumel_->setToolTip(tr("Elements reduced per row. The size hint is rnumel rounded up to a power of two."));
@@ -188,10 +189,11 @@ QWidget* RblockView::buildInputs() {
   n_regs_->spinBox()->setObjectName(QStringLiteral("nRegs"));
   n_regs_->spinBox()->setSuffix(tr(" regs"));
   n_regs_known_ = new QCheckBox(tr("n_regs known (kernel loaded)"), config_box);
-  n_spills_ = new QSpinBox(config_box);
+  n_spills_ = new CheckedSpinBox(config_box);
   n_spills_->setObjectName(QStringLiteral("nSpills"));
   n_spills_->setRange(0, 1 << 20);
-  shared_ = new QSpinBox(config_box);
+  shared_ = new CheckedSpinBox(config_box);
+  shared_->setObjectName(QStringLiteral("sharedBytes"));
   shared_->setRange(0, 232448);
   shared_->setSuffix(tr(" B"));
   shared_->setToolTip(tr("Shared memory per block the compiled kernel launches with (used by the exact bound)."));

@@ -6,10 +6,12 @@
 #include <QSpinBox>
 #include <algorithm>
 
+#include "ui/checked_spin_box.h"
+
 namespace occx::ui {
 
 SpinSlider::SpinSlider(int slider_step, QWidget* parent)
-    : QWidget(parent), step_(std::max(1, slider_step)), spin_(new QSpinBox(this)), slider_(new QSlider(Qt::Horizontal, this)) {
+    : QWidget(parent), step_(std::max(1, slider_step)), spin_(new CheckedSpinBox(this)), slider_(new QSlider(Qt::Horizontal, this)) {
   auto* layout = new QHBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(spin_, 0);

@@ -1,0 +1,340 @@
+// The invalid-input matrix typed into the GUI: every number box of the four views refuses zero,
+// negative, one-over, huge, non-numeric and empty text with an inline message that names the text as
+// typed, the allowed range and the value kept; the box goes back to that value when editing ends.
+// Inputs that can only be powers of two are lists, not boxes (nothing else can be typed), and bad
+// CSV files opened in the sweep views give an inline message and keep the data already shown.
+// Ranges come from resources/gpu_data.json (H100 SXM5 and H200: CC 9.0, 1024 threads per block,
+// 255 registers per thread, 48 KB static and 232448 B opt-in shared memory per block).
+#include <gtest/gtest.h>
+
+#include <QApplication>
+#include <QComboBox>
+#include <QFileInfo>
+#include <QLabel>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QTest>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <ostream>
+
+#include "ui/calculator_view.h"
+#include "ui/checked_spin_box.h"
+#include "ui/kernel_inputs.h"
+#include "ui/kernel_sweep_model.h"
+#include "ui/kernel_view.h"
+#include "ui/live_rows_model.h"
+#include "ui/live_view.h"
+#include "ui/rblock_view.h"
+
+namespace occx::ui {
+namespace {
+
+QString testData(const char* name) {
+  return QFileInfo(QStringLiteral(__FILE__)).absoluteDir().filePath(QStringLiteral("../data/") + QLatin1String(name));
+}
+
+enum class View { kCalculator, kRblock, kKernel, kLive };
+
+std::unique_ptr<QWidget> makeView(View v) {
+  switch (v) {
+    case View::kCalculator:
+      return std::make_unique<CalculatorView>();
+    case View::kRblock:
+      return std::make_unique<RblockView>();
+    case View::kKernel:
+      return std::make_unique<KernelView>(nullptr, CompileFunction{});
+    case View::kLive:
+      return std::make_unique<LiveView>(nullptr, LiveRunFunction{},
+                                        LiveAvailability{false, QStringLiteral("no GPU (test)"), {}});
+  }
+  return nullptr;
+}
+
+struct GuiCase {
+  const char* name;
+  View view;
+  const char* box;       // object name of the CheckedSpinBox
+  const char* typed;     // keys typed after selecting the whole text ("" = Backspace: no value)
+  const char* message;   // the inline message, exactly
+  int kept;              // the box's value after Return
+};
+
+// Hand-derived: typing goes key by key, so a prefix that is a value is taken on the way (typing 256
+// into 0 … 255 takes 2, then 25; 256 is refused and 25 kept).
+const std::vector<GuiCase>& guiCases() {
+  static const std::vector<GuiCase> cases = {
+      // Calculator, H100 SXM5 defaults: 256 threads, 32 registers, no shared memory, default carveout,
+      // 1 barrier, grid not set.
+      {"ThreadsZero", View::kCalculator, "threadsPerBlock", "0",
+       "Threads per block: 0 is out of range; allowed 1 … 1024. Kept 256.", 256},
+      {"ThreadsNegative", View::kCalculator, "threadsPerBlock", "-32",
+       "Threads per block: -32 is out of range; allowed 1 … 1024. Kept 256.", 256},
+      {"ThreadsHuge", View::kCalculator, "threadsPerBlock", "99999999999",
+       "Threads per block: 99999999999 is out of range; allowed 1 … 1024. Kept 999.", 999},
+      {"ThreadsNotANumber", View::kCalculator, "threadsPerBlock", "abc",
+       "Threads per block: 'abc' is not a whole number; allowed 1 … 1024. Kept 256.", 256},
+      {"ThreadsFraction", View::kCalculator, "threadsPerBlock", "12.5",
+       "Threads per block: '12.5' is not a whole number; allowed 1 … 1024. Kept 12.", 12},
+      {"ThreadsEmpty", View::kCalculator, "threadsPerBlock", "",
+       "Threads per block: no value; allowed 1 … 1024. Kept 256.", 256},
+      {"Registers256", View::kCalculator, "registersPerThread", "256",
+       "Registers per thread: 256 is out of range; allowed 0 … 255. Kept 25.", 25},
+      {"RegistersNegative", View::kCalculator, "registersPerThread", "-1",
+       "Registers per thread: -1 is out of range; allowed 0 … 255. Kept 32.", 32},
+      {"StaticSmemOneByteOver", View::kCalculator, "staticSharedMemory", "49153",
+       "Static shared memory: 49153 is out of range; allowed 0 … 49152 B. Kept 4915 B.", 4915},
+      {"DynamicSmemOneByteOver", View::kCalculator, "dynamicSharedMemory", "232449",
+       "Dynamic shared memory: 232449 is out of range; allowed 0 … 232448 B. Kept 23244 B.", 23244},
+      {"Carveout101", View::kCalculator, "carveout", "101",
+       "Carveout preference: 101 is out of range; allowed 'default' or 0 … 100 %. Kept 10 %.", 10},
+      {"Barriers17", View::kCalculator, "blockBarriers", "17",
+       "Block barriers: 17 is out of range; allowed 0 … 16. Kept 1.", 1},
+      {"GridNegative", View::kCalculator, "gridBlocks", "-1",
+       "Grid blocks: -1 is out of range; allowed 'not set' or 1 … 2147483647. Kept not set.", 0},
+      {"GridBeyondInt", View::kCalculator, "gridBlocks", "99999999999",
+       "Grid blocks: 99999999999 is out of range; allowed 'not set' or 1 … 2147483647. Kept 999999999.", 999999999},
+      // RBLOCK view, its defaults: H200-class 132 SMs, xnumel 512, rnumel 8192, 38 registers, 0 spills.
+      {"RblockSmsZero", View::kRblock, "smCount", "0", "SM count: 0 is out of range; allowed 1 … 1024 SMs. Kept 132 SMs.",
+       132},
+      {"RblockXnumelZero", View::kRblock, "xnumel", "0", "xnumel: 0 is out of range; allowed 1 … 2147483647. Kept 512.",
+       512},
+      {"RblockRnumelNotANumber", View::kRblock, "rnumel", "8k",
+       "rnumel: '8k' is not a whole number; allowed 1 … 2147483647. Kept 8.", 8},
+      {"RblockRegisters256", View::kRblock, "nRegs", "256",
+       "n_regs: 256 is out of range; allowed 1 … 255 regs. Kept 25 regs.", 25},
+      {"RblockRegistersZero", View::kRblock, "nRegs", "0", "n_regs: 0 is out of range; allowed 1 … 255 regs. Kept 38 regs.",
+       38},
+      {"RblockSpillsNegative", View::kRblock, "nSpills", "-1",
+       "n_spills: -1 is out of range; allowed 0 … 1048576. Kept 0.", 0},
+      {"RblockSharedOneByteOver", View::kRblock, "sharedBytes", "232449",
+       "Shared memory: 232449 is out of range; allowed 0 … 232448 B. Kept 23244 B.", 23244},
+      // Kernel view: the shape boxes (default 32768 × 8192 is not assumed: xnumel 0 keeps the
+      // typed-over value), the register cap and the parallel compiles.
+      {"KernelXnumelZero", View::kKernel, "xnumel", "0", nullptr, -1},
+      {"KernelRnumelHuge", View::kKernel, "rnumel", "99999999999", "rnumel: 99999999999 is out of range; allowed "
+       "1 … 2147483647. Kept 999,999,999.", 999999999},
+      {"KernelMaxrregcount256", View::kKernel, "maxrregcount", "256",
+       "maxrregcount: 256 is out of range; allowed 'none' or 1 … 255. Kept 25.", 25},
+      {"KernelCompileThreadsZero", View::kKernel, "compileThreads", "0", nullptr, -1},
+      {"KernelSmsHuge", View::kKernel, "smCount", "5000", nullptr, 500},
+      // Live view: the same shape boxes in its own panel.
+      {"LiveXnumelZero", View::kLive, "xnumel", "0", nullptr, -1},
+      {"LiveRnumelNegative", View::kLive, "rnumel", "-8", nullptr, -1},
+  };
+  return cases;
+}
+
+void PrintTo(const GuiCase& c, std::ostream* os) { *os << c.name << " ('" << c.typed << "' into " << c.box << ")"; }
+
+class GuiInvalidInput : public ::testing::TestWithParam<GuiCase> {};
+
+TEST_P(GuiInvalidInput, ShowsAnInlineMessageAndKeepsAValue) {
+  const GuiCase& c = GetParam();
+  auto view = makeView(c.view);
+  view->resize(1400, 900);
+  auto* box = view->findChild<CheckedSpinBox*>(QLatin1String(c.box));
+  ASSERT_NE(box, nullptr) << "no number box named " << c.box;
+  auto* message = view->findChild<InputMessage*>(QStringLiteral("inputMessage"));
+  ASSERT_NE(message, nullptr);
+  ASSERT_TRUE(box->isEnabled());
+  EXPECT_TRUE(message->isHidden());
+  const int before = box->value();
+  const QString before_text = box->text();
+
+  box->selectAll();
+  if (*c.typed == '\0') QTest::keyClick(box, Qt::Key_Backspace);
+  else QTest::keyClicks(box, QString::fromUtf8(c.typed));
+  // What was typed stays on screen while editing, next to the message that names it.
+  if (*c.typed != '\0') {
+    EXPECT_EQ(box->text(), box->prefix() + QString::fromUtf8(c.typed) + box->suffix());  // select-all spares the unit
+  }
+  QTest::keyClick(box, Qt::Key_Return);
+
+  ASSERT_FALSE(message->isHidden()) << c.name << ": no inline message";
+  const int kept = c.kept >= 0 ? c.kept : before;
+  const QString expected = c.message != nullptr
+                               ? QString::fromUtf8(c.message)
+                               : QStringLiteral("%1: %2 is out of range; allowed %3 … %4%5. Kept %6.")
+                                     .arg(box->quantity(), QString::fromUtf8(c.typed))
+                                     .arg(box->minimum() + (box->specialValueText().isEmpty() ? 0 : 1))
+                                     .arg(box->maximum())
+                                     .arg(box->suffix(), c.kept >= 0 ? box->text() : before_text);
+  if (c.message == nullptr && !box->specialValueText().isEmpty()) {
+    FAIL() << "derive the message of " << c.name << " by hand: the box has a special value";
+  }
+  EXPECT_EQ(message->text(), expected);
+  // The message names the value as typed and the allowed range.
+  if (*c.typed != '\0') {
+    EXPECT_TRUE(message->text().contains(QString::fromUtf8(c.typed)));
+  }
+  EXPECT_TRUE(message->text().contains(QStringLiteral("allowed ")));
+  // Editing ended: the box holds a value of its range again, the one the message says it kept.
+  EXPECT_EQ(box->value(), kept);
+  EXPECT_GE(box->value(), box->minimum());
+  EXPECT_LE(box->value(), box->maximum());
+  EXPECT_FALSE(box->text().isEmpty());
+}
+
+INSTANTIATE_TEST_SUITE_P(Matrix, GuiInvalidInput, ::testing::ValuesIn(guiCases()),
+                         [](const ::testing::TestParamInfo<GuiCase>& i) { return std::string(i.param.name); });
+
+TEST(GuiInvalidInputMatrix, CoversEveryNumberBoxOfEveryView) {
+  // Each view's boxes, all of them named in the matrix at least once.
+  for (View v : {View::kCalculator, View::kRblock, View::kKernel, View::kLive}) {
+    auto view = makeView(v);
+    for (const CheckedSpinBox* box : view->findChildren<CheckedSpinBox*>()) {
+      bool covered = box->objectName() == QLatin1String("k");  // K: only for fused_k, tested below
+      for (const GuiCase& c : guiCases()) covered = covered || (c.view == v && box->objectName() == QLatin1String(c.box));
+      EXPECT_TRUE(covered) << "view " << static_cast<int>(v) << ": box " << box->objectName().toStdString()
+                           << " is not in the matrix";
+    }
+    // And every number box of the view is a checked one.
+    for (const QSpinBox* box : view->findChildren<QSpinBox*>()) {
+      EXPECT_NE(qobject_cast<const CheckedSpinBox*>(box), nullptr) << box->objectName().toStdString();
+    }
+  }
+}
+
+TEST(GuiInvalidInputMatrix, FusedInputsOverEightIsRefused) {
+  KernelView view(nullptr, CompileFunction{});
+  auto* workload = view.findChild<QComboBox*>(QStringLiteral("workload"));
+  ASSERT_NE(workload, nullptr);
+  workload->setCurrentIndex(workload->findData(static_cast<int>(Workload::kFusedK)));
+  auto* k = view.findChild<CheckedSpinBox*>(QStringLiteral("k"));
+  ASSERT_NE(k, nullptr);
+  ASSERT_TRUE(k->isEnabled());
+  const QString kept = k->text();
+  k->selectAll();
+  QTest::keyClicks(k, QStringLiteral("9"));
+  QTest::keyClick(k, Qt::Key_Return);
+  auto* message = view.findChild<InputMessage*>(QStringLiteral("inputMessage"));
+  ASSERT_FALSE(message->isHidden());
+  EXPECT_EQ(message->text(), QStringLiteral("K (fused inputs): 9 is out of range; allowed 1 … 8. Kept %1.").arg(kept));
+}
+
+TEST(GuiInvalidInputMatrix, TheMessageStaysUntilTheBoxHasANewValue) {
+  CalculatorView view;
+  auto* threads = view.findChild<CheckedSpinBox*>(QStringLiteral("threadsPerBlock"));
+  auto* regs = view.findChild<CheckedSpinBox*>(QStringLiteral("registersPerThread"));
+  auto* message = view.findChild<InputMessage*>(QStringLiteral("inputMessage"));
+  threads->selectAll();
+  QTest::keyClicks(threads, QStringLiteral("2000"));
+  QTest::keyClick(threads, Qt::Key_Return);
+  ASSERT_FALSE(message->isHidden());
+  EXPECT_EQ(threads->value(), 200);
+  EXPECT_EQ(view.result().warps_per_block, 7);  // the calculator shows the kept value: ceil(200 / 32)
+  // Another box's accepted edit leaves it; Return again leaves it.
+  regs->selectAll();
+  QTest::keyClicks(regs, QStringLiteral("40"));
+  QTest::keyClick(threads, Qt::Key_Return);
+  EXPECT_FALSE(message->isHidden());
+  // A new value in the box itself (typed, or by the arrow key) ends it.
+  QTest::keyClick(threads, Qt::Key_Up);
+  EXPECT_EQ(threads->value(), 232);  // single step 32
+  EXPECT_TRUE(message->isHidden());
+  threads->selectAll();
+  QTest::keyClicks(threads, QStringLiteral("0"));
+  EXPECT_FALSE(message->isHidden());
+  QTest::keyClick(threads, Qt::Key_Backspace);
+  QTest::keyClicks(threads, QStringLiteral("64"));
+  EXPECT_TRUE(message->isHidden());
+  EXPECT_EQ(threads->value(), 64);
+}
+
+// XBLOCK, RBLOCK and num_warps can only be powers of two: the views offer lists, not text.
+TEST(GuiInvalidInputMatrix, PowerOfTwoInputsAreListsOfPowersOfTwo) {
+  RblockView view;
+  for (const char* name : {"xblock", "rblock", "numWarps"}) {
+    auto* combo = view.findChild<QComboBox*>(QLatin1String(name));
+    ASSERT_NE(combo, nullptr) << name;
+    EXPECT_FALSE(combo->isEditable()) << name;
+    ASSERT_GT(combo->count(), 0);
+    for (int i = 0; i < combo->count(); ++i) {
+      const int v = combo->itemData(i).toInt();
+      EXPECT_TRUE(v > 0 && (v & (v - 1)) == 0) << name << " offers " << v;
+    }
+    QTest::keyClicks(combo, QStringLiteral("3"));  // typing searches the list; it adds nothing
+    const int v = combo->currentData().toInt();
+    EXPECT_TRUE(v > 0 && (v & (v - 1)) == 0) << name;
+  }
+}
+
+// ---- bad CSV files opened in the sweep views ---------------------------------------------------
+
+struct BadCsv {
+  const char* name;
+  std::string content;
+  const char* needle;  // part of the inline message
+};
+
+std::vector<BadCsv> badCsvs() {
+  std::string big;
+  {
+    std::string row = "0,1,2048,16,38,0,40.4,1568.3,ok\n";
+    big = "index,xblock,rblock,num_warps,registers,spill_stores_bytes,time_us,bandwidth_gbs,status\n";
+    while (big.size() <= (std::size_t{100} << 20)) big += row;
+  }
+  return {
+      {"empty.csv", "", "CSV is empty"},
+      {"latin1.csv", "index,xblock,rblock\n0,1,2048\xe9\n", "not UTF-8"},
+      {"truncated.csv", "index,xblock,rblock,num_warps\n0,1,2048\n", "3 cells"},
+      {"extra.csv", "index,xblock,rblock\n0,1,2048,16\n", "4 cells"},
+      {"quote.csv", "index,xblock\n0,\"1\n", "quote"},
+      {"columns.csv", "a,b,c\n1,2,3\n", "column"},
+      {"big.csv", big, "larger than the 16777216-byte limit"},
+  };
+}
+
+void writeBytes(const QString& path, const std::string& bytes) {
+  std::ofstream f(path.toStdString(), std::ios::binary);
+  f << bytes;
+}
+
+TEST(GuiBadCsv, TheLiveViewSaysWhyAndKeepsTheDatasetShown) {
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  LiveView view(nullptr, LiveRunFunction{}, LiveAvailability{false, QStringLiteral("no GPU (test)"), {}});
+  ASSERT_EQ(view.openCsvFile(testData("live_sweep_fixture.csv")), QString());
+  const int rows = view.model()->rowCount();
+  ASSERT_EQ(rows, 11);
+  const QString shown = view.datasetLabel()->text();
+  for (const BadCsv& b : badCsvs()) {
+    const QString path = dir.filePath(QLatin1String(b.name));
+    writeBytes(path, b.content);
+    const QString error = view.openCsvFile(path);
+    EXPECT_TRUE(error.contains(QLatin1String(b.name))) << b.name << ": " << error.toStdString();
+    EXPECT_TRUE(error.contains(QLatin1String(b.needle))) << b.name << ": " << error.toStdString();
+    EXPECT_EQ(view.statusLabel()->text(), error) << b.name;  // inline, where the view reports
+    EXPECT_FALSE(view.statusLabel()->isHidden());
+    EXPECT_EQ(view.model()->rowCount(), rows) << b.name << ": the dataset shown was replaced";
+    EXPECT_EQ(view.datasetLabel()->text(), shown);
+  }
+  const QString missing = view.openCsvFile(dir.filePath(QStringLiteral("absent.csv")));
+  EXPECT_TRUE(missing.contains(QStringLiteral("absent.csv"))) << missing.toStdString();
+  EXPECT_EQ(view.model()->rowCount(), rows);
+}
+
+TEST(GuiBadCsv, TheKernelViewSaysWhyAndKeepsTheSweepShown) {
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  KernelView view(nullptr, CompileFunction{});
+  ASSERT_EQ(view.openCsvFile(testData("compile_sweep_mean_var_sm90.csv")), QString());
+  const int rows = view.model()->rowCount();
+  ASSERT_GT(rows, 0);
+  const QString shown = view.datasetLabel()->text();
+  for (const BadCsv& b : badCsvs()) {
+    const QString path = dir.filePath(QLatin1String(b.name));
+    writeBytes(path, b.content);
+    const QString error = view.openCsvFile(path);
+    EXPECT_TRUE(error.contains(QLatin1String(b.name))) << b.name << ": " << error.toStdString();
+    EXPECT_TRUE(error.contains(QLatin1String(b.needle))) << b.name << ": " << error.toStdString();
+    EXPECT_EQ(view.statusLabel()->text(), error) << b.name;
+    EXPECT_EQ(view.model()->rowCount(), rows) << b.name << ": the sweep shown was replaced";
+    EXPECT_EQ(view.datasetLabel()->text(), shown);
+  }
+}
+
+}  // namespace
+}  // namespace occx::ui
