@@ -52,6 +52,15 @@ std::unique_ptr<QWidget> makeView(View v) {
   return nullptr;
 }
 
+// Types `text` key by key, letting the event loop run between keys as a user's typing does (queued
+// work from one key — a recompute, a plot update — runs before the next).
+void typeKeys(QWidget* w, const QString& text) {
+  for (const QChar ch : text) {
+    QTest::keyClick(w, ch.toLatin1());
+    QCoreApplication::processEvents();
+  }
+}
+
 struct GuiCase {
   const char* name;
   View view;
@@ -134,6 +143,8 @@ TEST_P(GuiInvalidInput, ShowsAnInlineMessageAndKeepsAValue) {
   const GuiCase& c = GetParam();
   auto view = makeView(c.view);
   view->resize(1400, 900);
+  view->show();  // a hidden spin box skips the text updates a shown one makes
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(view.get()));
   auto* box = view->findChild<CheckedSpinBox*>(QLatin1String(c.box));
   ASSERT_NE(box, nullptr) << "no number box named " << c.box;
   auto* message = view->findChild<InputMessage*>(QStringLiteral("inputMessage"));
@@ -145,7 +156,7 @@ TEST_P(GuiInvalidInput, ShowsAnInlineMessageAndKeepsAValue) {
 
   box->selectAll();
   if (*c.typed == '\0') QTest::keyClick(box, Qt::Key_Backspace);
-  else QTest::keyClicks(box, QString::fromUtf8(c.typed));
+  else typeKeys(box, QString::fromUtf8(c.typed));
   // What was typed stays on screen while editing, next to the message that names it.
   if (*c.typed != '\0') {
     EXPECT_EQ(box->text(), box->prefix() + QString::fromUtf8(c.typed) + box->suffix());  // select-all spares the unit
