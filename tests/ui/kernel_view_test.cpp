@@ -11,6 +11,7 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -36,6 +37,7 @@
 #include "ui/kernel_sweep_job.h"
 #include "ui/kernel_sweep_model.h"
 #include "ui/kernel_view.h"
+#include "ui/main_window.h"
 
 #if OCCX_HAVE_CUDA
 #include "core/compile_cache.h"
@@ -352,6 +354,27 @@ TEST(KernelView, ASecondRequestCancelsTheFirstAndOnlyItsResultIsShown) {
   for (int i = 0; i < 8; ++i) EXPECT_EQ(view.model()->entry(i)->config.workload, Workload::kAmax);
   EXPECT_LT(fake.count("occx_sum"), 8);  // the first sweep stopped early
   EXPECT_EQ(fake.count("occx_amax"), 8);
+}
+
+TEST(KernelView, ClosingTheWindowDuringASweepEndsItCleanly) {
+  FakeCompiler fake;
+  fake.sleep_ms = 150;
+  auto* window = new MainWindow(/*use_settings=*/false);
+  window->setAttribute(Qt::WA_DeleteOnClose);
+  auto* view = new KernelView(nullptr, fake.function());
+  window->addView(view, QStringLiteral("Kernels"));
+  setUpSmallSweep(*view);
+  window->show();
+  QPointer<MainWindow> alive(window);
+  ASSERT_EQ(view->startSweep(), QString());
+  ASSERT_TRUE(waitFor([&] { return view->model()->rowCount() >= 1; }, 20000));
+  EXPECT_TRUE(window->close());
+  QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+  EXPECT_TRUE(alive.isNull());
+  // The compile in flight saw the cancel flag; the sweep stopped early instead of compiling all 8.
+  EXPECT_EQ(fake.cancelled_seen, 1);
+  EXPECT_LT(fake.count("occx_mean_var"), 8);
+  QCoreApplication::processEvents();
 }
 
 TEST(KernelView, TheUiThreadKeepsRunningDuringASweep) {

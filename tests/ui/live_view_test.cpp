@@ -21,6 +21,7 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QLabel>
+#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -36,6 +37,7 @@
 #include "ui/live_datasets.h"
 #include "ui/live_rows_model.h"
 #include "ui/live_view.h"
+#include "ui/main_window.h"
 
 namespace occx::ui {
 namespace {
@@ -86,10 +88,20 @@ struct FakeRunner {
   std::atomic<int> sleep_ms{0};
   std::atomic<int> runs_started{0};
   std::atomic<int> runs_cancelled{0};
+  std::atomic<int> running{0};      // runs inside the function now
+  std::atomic<int> max_running{0};  // the most at once: the GPU takes one run at a time
+  std::atomic<int> cancel_latency_ms{0};  // how long a cancelled run takes to return
   LiveRunFunction function() {
     return [this](const LiveRunRequest&, const LiveRunProgressFn& progress,
                   const std::atomic<bool>* cancel) -> Expected<LiveRunOutcome> {
       ++runs_started;
+      const int now = ++running;
+      for (int seen = max_running; now > seen && !max_running.compare_exchange_weak(seen, now);) {
+      }
+      struct Leave {
+        std::atomic<int>& n;
+        ~Leave() { --n; }
+      } leave{running};
       LiveDataset all = fixture();
       LiveRunOutcome out;
       out.dataset.meta = all.meta;
@@ -100,6 +112,7 @@ struct FakeRunner {
           QThread::msleep(5);
         }
         if (cancel->load()) {
+          QThread::msleep(static_cast<unsigned long>(cancel_latency_ms.load()));  // the kernel in flight ends
           out.cancelled = true;
           ++runs_cancelled;
           break;
@@ -308,6 +321,51 @@ TEST(LiveView, ASecondRunCancelsTheFirst) {
   EXPECT_EQ(fake.runs_cancelled.load(), 1);  // the first run saw its cancel flag
   EXPECT_EQ(view.model()->rowCount(), 11);   // only the second run's rows
   EXPECT_EQ(view.replay().best_row, 5);
+}
+
+TEST(LiveView, NeverTwoRunsOnTheGpuAtOnce) {
+  // Three Run presses while the first run measures: the superseded runs see their cancel flag; the
+  // next one starts only when the previous one has returned, and the last press wins.
+  FakeRunner fake;
+  fake.sleep_ms = 60;
+  fake.cancel_latency_ms = 150;
+  LiveView view(nullptr, fake.function(), fakeGpu());
+  QSignalSpy changed(&view, &LiveView::datasetChanged);
+  ASSERT_EQ(view.startRun(), QString());
+  ASSERT_TRUE(waitFor([&] { return view.model()->rowCount() >= 2; }, 20000));
+  ASSERT_EQ(view.startRun(), QString());
+  ASSERT_EQ(view.startRun(), QString());
+  ASSERT_TRUE(view.job()->waitForIdle(30000));
+  EXPECT_EQ(fake.max_running.load(), 1);
+  EXPECT_EQ(fake.running.load(), 0);
+  // The second press was superseded while it waited for the GPU: it never ran (2 runs, not 3), or
+  // it started and saw its cancel flag at once; either way only the last run's rows are shown.
+  EXPECT_GE(fake.runs_started.load(), 2);
+  EXPECT_EQ(fake.runs_cancelled.load(), fake.runs_started.load() - 1);
+  EXPECT_EQ(changed.count(), 1);
+  EXPECT_EQ(view.model()->rowCount(), 11);
+  EXPECT_FALSE(view.isRunning());
+}
+
+TEST(LiveView, ClosingTheWindowDuringARunEndsItCleanly) {
+  FakeRunner fake;
+  fake.sleep_ms = 80;
+  auto* window = new MainWindow(/*use_settings=*/false);
+  window->setAttribute(Qt::WA_DeleteOnClose);
+  auto* view = new LiveView(nullptr, fake.function(), fakeGpu());
+  window->addView(view, QStringLiteral("Live runs"));
+  window->show();
+  QPointer<MainWindow> alive(window);
+  ASSERT_EQ(view->startRun(), QString());
+  ASSERT_TRUE(waitFor([&] { return view->model()->rowCount() >= 2; }, 20000));
+  EXPECT_TRUE(window->close());
+  QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+  EXPECT_TRUE(alive.isNull());  // the window, the view and its job are gone
+  // The job's destructor cancelled the run and waited for it: nothing runs on after the window.
+  EXPECT_EQ(fake.running.load(), 0);
+  EXPECT_EQ(fake.runs_started.load(), 1);
+  EXPECT_EQ(fake.runs_cancelled.load(), 1);
+  QCoreApplication::processEvents();  // rows the run posted before it ended go nowhere, harmlessly
 }
 
 TEST(LiveView, ExportsTheDatasetAndTheRegretTable) {
