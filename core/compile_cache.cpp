@@ -117,25 +117,25 @@ std::optional<CompileResult> CompileCache::lookup(const CompileRequest& request,
     return std::nullopt;
   }
   auto text = readFile(path, std::size_t{256} << 20);
-  auto corrupt = [this]() -> std::optional<CompileResult> {
-    ++corrupt_;
+  auto corrupt = [this, &path](std::string reason) -> std::optional<CompileResult> {
+    noteCorrupt(path, std::move(reason));
     return std::nullopt;
   };
-  if (!text) return corrupt();
+  if (!text) return corrupt("unreadable: " + text.error());
   const std::string& t = *text;
-  if (t.compare(0, kMagic.size(), kMagic) != 0) return corrupt();
+  if (t.compare(0, kMagic.size(), kMagic) != 0) return corrupt("not a cache entry (no 'occx-compile-cache' header)");
   const std::size_t nl = t.find('\n', kMagic.size());
-  if (nl == std::string::npos) return corrupt();
+  if (nl == std::string::npos) return corrupt("truncated in the header");
   const nlohmann::json h = nlohmann::json::parse(t.begin() + static_cast<std::ptrdiff_t>(kMagic.size()),
                                                  t.begin() + static_cast<std::ptrdiff_t>(nl), nullptr, false);
-  if (h.is_discarded() || !h.is_object()) return corrupt();
+  if (h.is_discarded() || !h.is_object()) return corrupt("the header is not a JSON object");
   CompileResult r;
   std::uint64_t source_bytes = 0, log_bytes = 0, cubin_bytes = 0;
   std::string checksum, arch, comp, kernel;
   try {
     // Sizes must be JSON unsigned integers: get<uint64_t> of a float beyond 2^64 is undefined behaviour.
     for (const char* k : {"source_bytes", "log_bytes", "cubin_bytes"}) {
-      if (!h.at(k).is_number_unsigned()) return corrupt();
+      if (!h.at(k).is_number_unsigned()) return corrupt(std::string("'") + k + "' is not an unsigned integer");
     }
     source_bytes = h.at("source_bytes").get<std::uint64_t>();
     log_bytes = h.at("log_bytes").get<std::uint64_t>();
@@ -146,18 +146,19 @@ std::optional<CompileResult> CompileCache::lookup(const CompileRequest& request,
     kernel = h.at("kernel").get<std::string>();
     r.options = h.at("options").get<std::vector<std::string>>();
     r.compile_ms = h.at("compile_ms").get<double>();
-    if (!reportFromJson(h.at("report"), r.report)) return corrupt();
-  } catch (const nlohmann::json::exception&) {
-    return corrupt();
+    if (!reportFromJson(h.at("report"), r.report)) return corrupt("the compiler report in the header is malformed");
+  } catch (const nlohmann::json::exception& e) {
+    return corrupt(std::string("a header field is missing or of the wrong type (") + e.what() + ")");
   }
   const std::size_t payload = nl + 1;
   // Each size checked on its own first: a sum of huge sizes wraps around to the file's size.
   if (const std::uint64_t n = t.size() - payload;
       source_bytes > n || log_bytes > n || cubin_bytes > n || n != source_bytes + log_bytes + cubin_bytes) {
-    return corrupt();
+    return corrupt("truncated or padded: " + std::to_string(n) + " payload bytes, the header says " +
+                   std::to_string(source_bytes) + " + " + std::to_string(log_bytes) + " + " + std::to_string(cubin_bytes));
   }
   const std::string_view all(t);
-  if (hex64(fnv1a64(all.substr(payload))) != checksum) return corrupt();
+  if (hex64(fnv1a64(all.substr(payload))) != checksum) return corrupt("checksum mismatch (the payload was changed)");
   const std::string_view source = all.substr(payload, source_bytes);
   // A different request with the same hash: a miss (the entry will be overwritten).
   if (source != request.source || kernel != request.kernel_name || arch != request.arch.smName() || comp != compiler ||
@@ -215,7 +216,24 @@ Expected<std::string> CompileCache::store(const CompileRequest& request, const s
     return Error{w.error()};
   }
   ++stores_;
+  {
+    const std::lock_guard<std::mutex> lock(corrupt_mutex_);
+    unrepaired_.erase(path);
+  }
   return path;
+}
+
+void CompileCache::noteCorrupt(const std::string& path, std::string reason) {
+  const std::lock_guard<std::mutex> lock(corrupt_mutex_);
+  // Reported once: until store() replaces the file, looking it up again is not news.
+  if (!unrepaired_.insert(path).second) return;
+  corrupt_entries_.push_back({path, std::move(reason)});
+  ++corrupt_;
+}
+
+std::vector<CorruptCacheEntry> CompileCache::corruptEntries() const {
+  const std::lock_guard<std::mutex> lock(corrupt_mutex_);
+  return corrupt_entries_;
 }
 
 CompileCacheStats CompileCache::stats() const {

@@ -11,7 +11,9 @@
 
 #include <atomic>
 #include <cstdint>
+#include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,9 +27,15 @@ namespace occx {
 struct CompileCacheStats {
   std::int64_t hits = 0;          ///< lookups answered from disk
   std::int64_t misses = 0;        ///< lookups with no entry (or a colliding one): compiled
-  std::int64_t corrupt = 0;       ///< entries found damaged: compiled again and overwritten
+  std::int64_t corrupt = 0;       ///< distinct entries found damaged: compiled again and overwritten
   std::int64_t stores = 0;        ///< entries written
   std::int64_t store_errors = 0;  ///< entries that could not be written (the compile still succeeds)
+};
+
+/// A damaged entry found by lookup(): its file and what was wrong with it.
+struct CorruptCacheEntry {
+  std::string path;
+  std::string reason;  ///< e.g. "checksum mismatch (the payload was changed)", "truncated or padded: …"
 };
 
 /// 64-bit FNV-1a of bytes (offset basis 0xcbf29ce484222325, prime 0x100000001b3).
@@ -62,10 +70,19 @@ class CompileCache {
   /// Path of the entry for a key (directory/nvrtc/<key>.occxc).
   [[nodiscard]] std::string entryPath(const std::string& key_hex) const;
   [[nodiscard]] CompileCacheStats stats() const;
+  /// Every damaged entry lookup() met since the cache object was created, in the order found, for
+  /// the caller to report: the entry is then recompiled and overwritten. A file is listed (and
+  /// counted in stats().corrupt) once until store() replaces it, however often it is looked up.
+  [[nodiscard]] std::vector<CorruptCacheEntry> corruptEntries() const;
 
  private:
+  void noteCorrupt(const std::string& path, std::string reason);
+
   std::string dir_;
   std::atomic<std::int64_t> hits_{0}, misses_{0}, corrupt_{0}, stores_{0}, store_errors_{0};
+  mutable std::mutex corrupt_mutex_;
+  std::vector<CorruptCacheEntry> corrupt_entries_;
+  std::set<std::string> unrepaired_;  ///< damaged files not yet replaced by store()
 };
 
 }  // namespace occx

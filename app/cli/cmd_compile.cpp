@@ -176,6 +176,7 @@ int runCompile(Context& ctx, const CompileOpts& o) {
     }
   }
   const auto stats = cache.stats();
+  reportCorruptCacheEntries(ctx.err, cmd, cache);
   std::string opts;
   for (const auto& s : res->options) opts += (opts.empty() ? "" : " ") + s;
 

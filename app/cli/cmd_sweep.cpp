@@ -207,6 +207,7 @@ int runSweep(Context& ctx, const SweepOpts& o) {
     return kExitUsage;
   }
   const auto stats = cache.stats();
+  reportCorruptCacheEntries(ctx.err, cmd, cache);
   const double rate = res->wall_seconds > 0 ? static_cast<double>(res->rows.size()) / res->wall_seconds : 0.0;
   std::vector<std::pair<std::string, std::string>> extra = {
       {"cache", cache.directory().empty() ? std::string("off") : cache.directory()},

@@ -1,5 +1,7 @@
 #include "app/cli/kernel_cli.h"
 
+#include <ostream>
+
 #include "app/cli/cli.h"
 #include "core/compile_cache.h"
 #include "core/gpu_data.h"
@@ -128,6 +130,12 @@ Expected<std::vector<int>> parseIntList(const std::string& option, const std::st
     start = end + 1;
   }
   return out;
+}
+
+void reportCorruptCacheEntries(std::ostream& err, const std::string& cmd, const CompileCache& cache) {
+  for (const auto& e : cache.corruptEntries()) {
+    err << cmd << ": compile cache: damaged entry " << e.path << " (" << e.reason << "): recompiled and replaced\n";
+  }
 }
 
 }  // namespace occx::cli

@@ -2,6 +2,7 @@
 // --sms), the kernel (--workload / --dtype / --k) and the compile cache (--cache-dir / --no-cache).
 #pragma once
 
+#include <iosfwd>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -9,6 +10,10 @@
 #include "core/expected.h"
 #include "core/inductor_policy.h"
 #include "core/kernel_family.h"
+
+namespace occx {
+class CompileCache;
+}
 
 namespace occx::cli {
 
@@ -50,6 +55,10 @@ struct CacheOptions {
   /// The folder to use; empty when caching is off (or no home folder is known).
   [[nodiscard]] std::string directory() const;
 };
+
+/// Prints one line per damaged compile-cache entry met so far (CompileCache::corruptEntries), to
+/// `err`: "<cmd>: compile cache: damaged entry PATH (REASON): recompiled and replaced".
+void reportCorruptCacheEntries(std::ostream& err, const std::string& cmd, const CompileCache& cache);
 
 /// Parses a comma-separated list of integers ("1,2,4" or "256-8192" for the powers of two between).
 /// Error names the option and the offending text.

@@ -10,6 +10,7 @@
 #include "occx_config.h"
 
 #if OCCX_HAVE_CUDA
+#include "app/cli/kernel_cli.h"
 #include "core/compile_cache.h"
 #include "core/cuda/driver_api.h"
 #include "core/cuda/live_sweep.h"
@@ -138,6 +139,7 @@ std::optional<int> runLiveSweepIfGpu(Context& ctx, const CompileSweepSpec& spec,
     ctx.err << cmd << ": " << res.error() << "\n";
     return kExitRuntime;
   }
+  reportCorruptCacheEntries(ctx.err, cmd, cache);
   auto& data = res->dataset;
   data.meta.emplace_back("compile_cache_hits", std::to_string(cache.stats().hits));
   for (const auto& rt : res->repeats) {

@@ -102,25 +102,50 @@ TEST_F(CompileCacheTest, CorruptEntriesAreDetectedAndCounted) {
   ASSERT_TRUE(path);
   auto content = readFile(*path);
   ASSERT_TRUE(content);
-  // 1. Truncated (a crash mid-write of a non-atomic writer would leave this).
-  ASSERT_TRUE(writeFileAtomically(*path, content->substr(0, content->size() - 3)));
-  EXPECT_FALSE(cache.lookup(request(), opts_, "NVRTC 13.0"));
-  // 2. One byte of the cubin flipped: the checksum catches it.
   std::string flipped = *content;
   flipped.back() = static_cast<char>(flipped.back() ^ 0x01);
-  ASSERT_TRUE(writeFileAtomically(*path, flipped));
-  EXPECT_FALSE(cache.lookup(request(), opts_, "NVRTC 13.0"));
-  // 3. Not an entry at all.
-  ASSERT_TRUE(writeFileAtomically(*path, "hello"));
-  EXPECT_FALSE(cache.lookup(request(), opts_, "NVRTC 13.0"));
-  // 4. A header that is not JSON.
-  ASSERT_TRUE(writeFileAtomically(*path, "occx-compile-cache 1\n{not json\n"));
-  EXPECT_FALSE(cache.lookup(request(), opts_, "NVRTC 13.0"));
+  const std::vector<std::pair<std::string, std::string>> damages = {
+      // Truncated (a crash mid-write of a non-atomic writer would leave this).
+      {content->substr(0, content->size() - 3), "truncated or padded"},
+      // One byte of the cubin flipped: the checksum catches it.
+      {flipped, "checksum mismatch"},
+      // Not an entry at all.
+      {"hello", "not a cache entry"},
+      // A header that is not JSON.
+      {"occx-compile-cache 1\n{not json\n", "the header is not a JSON object"},
+  };
+  for (const auto& [bytes, reason] : damages) {
+    ASSERT_TRUE(writeFileAtomically(*path, bytes));
+    EXPECT_FALSE(cache.lookup(request(), opts_, "NVRTC 13.0")) << reason;
+    // The caller recompiles and stores: that repairs it.
+    ASSERT_TRUE(cache.store(request(), opts_, "NVRTC 13.0", result()));
+    EXPECT_TRUE(cache.lookup(request(), opts_, "NVRTC 13.0")) << reason;
+  }
   EXPECT_EQ(cache.stats().corrupt, 4);
-  EXPECT_EQ(cache.stats().hits, 0);
-  // Storing again repairs it.
+  EXPECT_EQ(cache.stats().hits, 4);
+  const auto found = cache.corruptEntries();
+  ASSERT_EQ(found.size(), 4u);
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    EXPECT_EQ(found[i].path, *path);
+    EXPECT_NE(found[i].reason.find(damages[i].second), std::string::npos) << found[i].reason;
+  }
+  // Three bytes cut off the real entry: the sizes in the header no longer add up, and it says so.
+  EXPECT_NE(found[0].reason.find("the header says"), std::string::npos) << found[0].reason;
+}
+
+TEST_F(CompileCacheTest, ADamagedEntryIsReportedOnceUntilReplaced) {
+  CompileCache cache(dir_.string());
+  auto path = cache.store(request(), opts_, "NVRTC 13.0", result());
+  ASSERT_TRUE(path);
+  ASSERT_TRUE(writeFileAtomically(*path, "occx-compile-cache 1\n"));
+  for (int i = 0; i < 3; ++i) EXPECT_FALSE(cache.lookup(request(), opts_, "NVRTC 13.0"));
+  EXPECT_EQ(cache.stats().corrupt, 1);
+  ASSERT_EQ(cache.corruptEntries().size(), 1u);
+  EXPECT_EQ(cache.corruptEntries()[0].path, *path);
+  // Replaced by the recompiled result, it hits again and nothing more is reported.
   ASSERT_TRUE(cache.store(request(), opts_, "NVRTC 13.0", result()));
   EXPECT_TRUE(cache.lookup(request(), opts_, "NVRTC 13.0"));
+  EXPECT_EQ(cache.stats().corrupt, 1);
 }
 
 TEST_F(CompileCacheTest, AnEntryForAnotherRequestUnderTheSameNameIsAMiss) {

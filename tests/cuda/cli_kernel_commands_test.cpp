@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <sstream>
 #include <thread>
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -64,6 +65,40 @@ TEST(CliCompile, TextShowsSourceAndDecisions) {
   EXPECT_NE(r.out.find("registers per thread"), std::string::npos);
   EXPECT_NE(r.out.find("RBLOCK scaling for xnumel 512 × rnumel 8192"), std::string::npos);
   EXPECT_NE(r.out.find("driver cross-check"), std::string::npos);
+}
+
+// A damaged cache entry is found, recompiled, replaced and reported once; the next run hits.
+TEST(CliCompile, ADamagedCacheEntryIsRecompiledAndReportedOnce) {
+  const fs::path dir = fs::temp_directory_path() / ("occx-cache-test-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  const std::vector<std::string> args = {"compile", "--arch", "sm_90", "--workload", "sum", "--dtype", "fp16", "--rblock",
+                                         "2048", "--num-warps", "8", "--cache-dir", dir.string(), "--json"};
+  auto first = run(args);
+  ASSERT_EQ(first.rc, 0) << first.err;
+  const int registers = nlohmann::json::parse(first.out)["report"]["registers_per_thread"].get<int>();
+  EXPECT_EQ(nlohmann::json::parse(first.out)["cache_hit"], false);
+  std::vector<fs::path> entries;
+  for (const auto& e : fs::directory_iterator(dir / "nvrtc")) entries.push_back(e.path());
+  ASSERT_EQ(entries.size(), 1u);
+  auto bytes = readFile(entries[0].string());
+  ASSERT_TRUE(bytes);
+  ASSERT_TRUE(writeFileAtomically(entries[0].string(), bytes->substr(0, bytes->size() / 2)));  // truncated
+
+  auto second = run(args);
+  ASSERT_EQ(second.rc, 0) << second.err;
+  const auto j = nlohmann::json::parse(second.out);
+  EXPECT_EQ(j["cache_hit"], false);  // compiled again
+  EXPECT_EQ(j["report"]["registers_per_thread"], registers);
+  const std::string line = "occx compile: compile cache: damaged entry " + entries[0].string() + " (truncated or padded";
+  const auto at = second.err.find(line);
+  EXPECT_NE(at, std::string::npos) << second.err;
+  EXPECT_EQ(second.err.find("damaged entry", at + line.size()), std::string::npos) << "reported more than once: " << second.err;
+
+  auto third = run(args);  // the entry was replaced
+  ASSERT_EQ(third.rc, 0) << third.err;
+  EXPECT_EQ(nlohmann::json::parse(third.out)["cache_hit"], true);
+  EXPECT_EQ(third.err.find("damaged"), std::string::npos) << third.err;
+  fs::remove_all(dir);
 }
 
 TEST(CliCompile, UsageErrorsNameTheOptionAndRange) {
