@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The bad-input gate, in CI after the release build (.ci/run):
-#   1. AddressSanitizer + UndefinedBehaviorSanitizer build (clang) of the engine and CLI tests — no
-#      Qt, no CUDA — and the run of every test in it; any sanitizer report fails (the code is built
-#      with -fno-sanitize-recover=all and runs with halt_on_error=1);
+#   1. AddressSanitizer + UndefinedBehaviorSanitizer build (clang) of the engine, CLI and UI tests —
+#      no CUDA; the UI tests run off-screen (views, models, plots, jobs, the GUI invalid-input
+#      matrix) — and the run of every test in it; any sanitizer report or leak fails (the code is
+#      built with -fno-sanitize-recover=all and runs with halt_on_error=1);
 #   2. the fuzz smoke run: each libFuzzer target in tests/fuzz for 20 s (scripts/fuzz-smoke.sh),
 #      built in the same folder, so the engine is compiled once for both;
 #   3. clang-tidy over core/ (scripts/tidy.sh, checks in .clang-tidy).
@@ -12,7 +13,7 @@
 # fuzz_gpu_data drives the same calculator with the sanitizers on. Warnings are the release build's
 # gate (-Werror there); here they do not stop the run.
 #
-# Usage: scripts/sanitize.sh [--no-fuzz] [--no-tidy]
+# Usage: scripts/sanitize.sh [--no-fuzz] [--no-tidy] [--no-ui]
 # Environment: OCCX_ASAN_BUILD_DIR (default build-asan), OCCX_JOBS (default nproc),
 #              OCCX_FUZZ_SECONDS (default 20).
 set -euo pipefail
@@ -21,11 +22,13 @@ build=${OCCX_ASAN_BUILD_DIR:-build-asan}
 jobs=${OCCX_JOBS:-$(nproc 2>/dev/null || echo 2)}
 fuzz=1
 tidy=1
+ui=1
 for a in "$@"; do
   case $a in
     --no-fuzz) fuzz=0 ;;
     --no-tidy) tidy=0 ;;
-    *) echo "usage: scripts/sanitize.sh [--no-fuzz] [--no-tidy]" >&2; exit 2 ;;
+    --no-ui) ui=0 ;;
+    *) echo "usage: scripts/sanitize.sh [--no-fuzz] [--no-tidy] [--no-ui]" >&2; exit 2 ;;
   esac
 done
 if ! command -v clang++ >/dev/null; then
@@ -37,8 +40,9 @@ start=$(date +%s)
 # -O1: libFuzzer's usual level; the tests run faster than at -O0 and stack traces stay exact.
 cmake -S . -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug \
   -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" -DOCCX_SANITIZE=ON -DOCCX_BUILD_FUZZERS=$([ $fuzz -eq 1 ] && echo ON || echo OFF) \
-  -DOCCX_BUILD_UI=OFF -DOCCX_BUILD_BENCHMARKS=OFF -DOCCX_ENABLE_CUDA=OFF -DOCCX_WARNINGS_AS_ERRORS=OFF >/dev/null
+  -DOCCX_BUILD_UI=$([ $ui -eq 1 ] && echo ON || echo OFF) -DOCCX_BUILD_BENCHMARKS=OFF -DOCCX_ENABLE_CUDA=OFF -DOCCX_WARNINGS_AS_ERRORS=OFF >/dev/null
 targets=(occx_core_tests occx)
+[ $ui -eq 1 ] && targets+=(occx_ui_tests)
 [ $fuzz -eq 1 ] && targets+=(fuzzers)
 cmake --build "$build" -j "$jobs" --target "${targets[@]}"
 built=$(date +%s)
@@ -49,6 +53,9 @@ export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 "$build/tests/occx_core_tests" --gtest_filter='-OccupancyDifferential.*' --gtest_brief=1
 # The CLI as a user runs it (exit codes), from tests/CMakeLists.txt.
 ctest --test-dir "$build" -L cli --output-on-failure
+if [ $ui -eq 1 ]; then
+  QT_QPA_PLATFORM=offscreen "$build/tests/occx_ui_tests" --gtest_brief=1
+fi
 tested=$(date +%s)
 echo "sanitize: build $((built - start)) s, tests $((tested - built)) s"
 

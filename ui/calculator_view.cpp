@@ -16,11 +16,11 @@
 #include <climits>
 
 #include "core/occupancy_report.h"
+#include "ui/checked_spin_box.h"
 #include "ui/occupancy_curve_plot.h"
 #include "ui/spin_slider.h"
 #include "ui/utilization.h"
 #include "ui/utilization_chart.h"
-#include "ui/checked_spin_box.h"
 
 namespace occx::ui {
 

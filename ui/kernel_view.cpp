@@ -32,6 +32,7 @@
 #include "core/atomic_file.h"
 #include "core/inductor_policy.h"
 #include "occx_config.h"
+#include "ui/checked_spin_box.h"
 #include "ui/kernel_inputs.h"
 #include "ui/kernel_series_plot.h"
 #include "ui/kernel_sweep_job.h"
@@ -42,7 +43,6 @@
 #include "core/compile_cache.h"
 #include "core/cuda/device.h"
 #include "core/cuda/nvrtc_compiler.h"
-#include "ui/checked_spin_box.h"
 #endif
 
 namespace occx::ui {

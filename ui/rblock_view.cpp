@@ -18,9 +18,9 @@
 #include <algorithm>
 
 #include "core/inductor_report.h"
+#include "ui/checked_spin_box.h"
 #include "ui/rblock_plot.h"
 #include "ui/spin_slider.h"
-#include "ui/checked_spin_box.h"
 
 namespace occx::ui {
 
