@@ -212,8 +212,8 @@ void MainWindow::restoreWindowSettings() {
   pending_tab_ = settings.value(QLatin1String(kCurrentTabKey)).toString();
 }
 
-void MainWindow::saveSettings() const {
-  if (!use_settings_) return;
+QString MainWindow::saveSettings() const {
+  if (!use_settings_) return {};
   QSettings settings;
   settings.setValue(QLatin1String(kGeometryKey), saveGeometry());
   settings.setValue(QLatin1String(kCurrentTabKey), tabs_->tabText(tabs_->currentIndex()));
@@ -226,10 +226,14 @@ void MainWindow::saveSettings() const {
     }
   }
   settings.sync();
+  if (settings.status() == QSettings::NoError) return {};
+  return tr("cannot save the settings to %1 (%2): the previous settings are kept")
+      .arg(settings.fileName(), settings.status() == QSettings::AccessError ? tr("the file could not be written")
+                                                                             : tr("the file is malformed"));
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-  saveSettings();
+  if (const QString error = saveSettings(); !error.isEmpty()) qWarning("%s", qPrintable(error));
   event->accept();
 }
 

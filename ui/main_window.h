@@ -42,8 +42,10 @@ class MainWindow : public QMainWindow {
   /// Writes plot `index` of the current view to `path`, PNG or PDF by the suffix (atomically).
   QString exportCurrentPlot(int index, const QString& path);
 
-  /// Writes window geometry, the current tab and every AppView's settings.
-  void saveSettings() const;
+  /// Writes window geometry, the current tab and every AppView's settings. QSettings replaces its
+  /// file atomically, so a failed write keeps the previous settings. Returns an empty string on
+  /// success, else the message naming the file (closing the window prints it to stderr).
+  QString saveSettings() const;
 
   /// The text of Help → About: what needs a GPU and what does not.
   [[nodiscard]] static QString aboutText();

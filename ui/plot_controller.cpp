@@ -113,7 +113,13 @@ Expected<std::size_t> PlotController::exportPdf(const QString& path, int width, 
   }
   QFile rendered(tmp);
   if (!rendered.open(QIODevice::ReadOnly)) return Error{"cannot read the rendered PDF: " + rendered.errorString().toStdString()};
-  return writeBytes(path, rendered.readAll());
+  const QByteArray bytes = rendered.readAll();
+  // The PDF writer does not report failed writes (a full disk): a complete PDF ends with %%EOF.
+  if (!bytes.trimmed().endsWith("%%EOF")) {
+    return Error{"cannot write '" + path.toStdString() + "': rendering the PDF stopped after " + std::to_string(bytes.size()) +
+                 " bytes (is the disk full?) (previous file left unchanged)"};
+  }
+  return writeBytes(path, bytes);
 }
 
 Expected<std::size_t> PlotController::exportImage(const QString& path, int width, int height) const {

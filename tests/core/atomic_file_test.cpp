@@ -25,6 +25,7 @@
 
 #include "app/cli/cli.h"
 #include "core/atomic_file.h"
+#include "tests/support/in_child.h"
 
 using namespace occx;
 namespace fs = std::filesystem;
@@ -68,36 +69,7 @@ int openDescriptors() {
   return n;
 }
 
-// Runs `body` in a forked child (so that privileges, resource limits and mounts stay there) and
-// returns what it printed. The body must not use gtest macros; it returns its report as text.
-std::string inChild(const std::function<std::string()>& body) {
-  int fds[2];
-  if (::pipe(fds) != 0) return "SKIP: pipe failed";
-  const pid_t pid = ::fork();
-  if (pid < 0) return "SKIP: fork failed";
-  if (pid == 0) {
-    ::close(fds[0]);
-    const std::string report = body();
-    const char* p = report.data();
-    std::size_t left = report.size();
-    while (left > 0) {
-      const ssize_t n = ::write(fds[1], p, left);
-      if (n <= 0) break;
-      p += n;
-      left -= static_cast<std::size_t>(n);
-    }
-    ::_exit(0);
-  }
-  ::close(fds[1]);
-  std::string out;
-  char buf[512];
-  for (ssize_t n; (n = ::read(fds[0], buf, sizeof buf)) > 0;) out.append(buf, static_cast<std::size_t>(n));
-  ::close(fds[0]);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return "CHILD FAILED: status " + std::to_string(status) + " " + out;
-  return out;
-}
+using occx::testing_support::inChild;
 
 // The child's report: the Error of the write (or "WROTE" when it wrongly succeeded).
 std::string writeReport(const std::string& target, const std::string& content) {

@@ -1,0 +1,125 @@
+// Every file the GUI writes — result CSV, plot PNG and PDF, the settings — under failure: a full disk
+// (a tiny RLIMIT_FSIZE, in a forked child so the limit stays there) and a file name that is a
+// folder. Each must keep the previous file byte for byte, leave no temporary file beside it and
+// report the path and the reason.
+#include <gtest/gtest.h>
+
+#include <signal.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <QDir>
+#include <QFile>
+#include <QSettings>
+#include <QSpinBox>
+#include <QTemporaryDir>
+
+#include "tests/support/in_child.h"
+#include "ui/calculator_view.h"
+#include "ui/main_window.h"
+
+namespace occx::ui {
+namespace {
+
+using occx::testing_support::inChild;
+
+QByteArray bytesOf(const QString& path) {
+  QFile f(path);
+  return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// In the child: a disk that takes at most `limit` bytes per file, then `write`; its message.
+std::string underFullDisk(rlim_t limit, const std::function<QString()>& write) {
+  return inChild([&] {
+    ::alarm(60);  // a child that hangs is killed and reported, never waited on forever
+    ::signal(SIGXFSZ, SIG_IGN);
+    const rlimit lim{limit, limit};
+    if (::setrlimit(RLIMIT_FSIZE, &lim) != 0) return std::string("SKIP: setrlimit failed");
+    const QString error = write();
+    return error.isEmpty() ? std::string("WROTE") : error.toStdString();
+  });
+}
+
+struct Export {
+  const char* name;
+  const char* file;
+  std::function<QString(MainWindow&, const QString&)> write;
+};
+
+class GuiFileSafety : public ::testing::TestWithParam<Export> {};
+
+TEST_P(GuiFileSafety, AFullDiskKeepsThePreviousFileAndSaysWhy) {
+  const Export& e = GetParam();
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  const QString path = dir.filePath(QLatin1String(e.file));
+  MainWindow w(false);
+  ASSERT_EQ(e.write(w, path), QString());
+  const QByteArray previous = bytesOf(path);
+  ASSERT_GT(previous.size(), 256);
+  w.calculatorView()->registersSpin()->setValue(128);  // the new file differs from the old one
+
+  const std::string report = underFullDisk(256, [&] { return e.write(w, path); });
+  if (report.rfind("SKIP", 0) == 0) GTEST_SKIP() << report;
+  EXPECT_NE(report.find(path.toStdString()), std::string::npos) << report;
+  // The reason: the write failed with EFBIG, or (PDF) the renderer's file stopped short.
+  EXPECT_TRUE(report.find("File too large (previous file left unchanged)") != std::string::npos ||
+              report.find("is the disk full?) (previous file left unchanged)") != std::string::npos)
+      << report;
+  EXPECT_EQ(bytesOf(path), previous);
+  EXPECT_EQ(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden | QDir::System),
+            QStringList{QLatin1String(e.file)});  // no temporary file left
+}
+
+TEST_P(GuiFileSafety, ANameThatIsAFolderIsRefusedAndTheFolderKept) {
+  const Export& e = GetParam();
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  const QString path = dir.filePath(QLatin1String(e.file));
+  ASSERT_TRUE(QDir().mkdir(path));
+  {
+    QFile inside(path + QStringLiteral("/inside.json"));
+    ASSERT_TRUE(inside.open(QIODevice::WriteOnly));
+  }
+  MainWindow w(false);
+  const QString error = e.write(w, path);
+  EXPECT_TRUE(error.contains(path)) << error.toStdString();
+  EXPECT_TRUE(error.contains(QStringLiteral("folder"))) << error.toStdString();
+  EXPECT_TRUE(QFileInfo(path).isDir());
+  EXPECT_TRUE(QFile::exists(path + QStringLiteral("/inside.json")));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Exports, GuiFileSafety,
+    ::testing::Values(
+        Export{"ResultCsv", "result.csv", [](MainWindow& w, const QString& p) { return w.exportCurrentCsv(0, p); }},
+        Export{"CurvesCsv", "curves.csv", [](MainWindow& w, const QString& p) { return w.exportCurrentCsv(1, p); }},
+        Export{"PlotPng", "registers.png", [](MainWindow& w, const QString& p) { return w.exportCurrentPlot(1, p); }},
+        Export{"PlotPdf", "smem.pdf", [](MainWindow& w, const QString& p) { return w.exportCurrentPlot(2, p); }}),
+    [](const ::testing::TestParamInfo<Export>& i) { return std::string(i.param.name); });
+
+TEST(GuiSettingsSafety, AFullDiskKeepsThePreviousSettingsAndSaysWhy) {
+  QSettings probe;
+  const QString file = probe.fileName();
+  MainWindow w(true);
+  w.calculatorView()->threadsSpin()->setValue(128);
+  ASSERT_EQ(w.saveSettings(), QString());
+  const QByteArray previous = bytesOf(file);
+  ASSERT_TRUE(previous.contains("128")) << previous.constData();
+  ASSERT_GT(previous.size(), 64);
+
+  w.calculatorView()->threadsSpin()->setValue(640);
+  const std::string report = underFullDisk(16, [&] { return w.saveSettings(); });
+  if (report.rfind("SKIP", 0) == 0) GTEST_SKIP() << report;
+  EXPECT_NE(report.find("cannot save the settings to " + file.toStdString()), std::string::npos) << report;
+  EXPECT_NE(report.find("the previous settings are kept"), std::string::npos) << report;
+  EXPECT_EQ(bytesOf(file), previous);
+  const QStringList beside = QFileInfo(file).dir().entryList(QDir::Files | QDir::Hidden);
+  for (const QString& name : beside) {
+    EXPECT_FALSE(name.startsWith(QFileInfo(file).fileName() + QLatin1Char('.')) && name != QFileInfo(file).fileName())
+        << "temporary file left: " << name.toStdString();
+  }
+}
+
+}  // namespace
+}  // namespace occx::ui
