@@ -613,12 +613,11 @@ void emitAccumulate(Emitter& e, const KernelConfig& c) {
       e.line("if (ok[e]) acc_max" + a + " = fmaxf(acc_max" + a + ", v0[e]);");
       break;
     case Workload::kMeanVar:
-      e.open("if (ok[e]) {  // Welford update");
-      e.line("const float weight = acc_weight" + a + " + 1.0f;");
+      e.open("if (ok[e]) {  // Welford update; this slot now holds `count` values");
       e.line("const float delta = v0[e] - acc_mean" + a + ";");
-      e.line("acc_mean" + a + " += __fdividef(delta, weight);");
+      e.line("acc_mean" + a + " += delta * inv_count;");
       e.line("acc_m2" + a + " += delta * (v0[e] - acc_mean" + a + ");");
-      e.line("acc_weight" + a + " = weight;");
+      e.line("acc_weight" + a + " = count;");
       e.close();
       break;
     case Workload::kLogSoftmax:
@@ -681,6 +680,13 @@ void emitKernel(Emitter& e, const KernelConfig& c, const TileLayout& l, const st
   e.line("// The loop over R: load a tile, combine it element-wise into the accumulator tiles.");
   e.line("#pragma unroll 1");
   e.open("for (int r0 = 0; r0 < rnumel; r0 += RBLOCK) {");
+  if (c.workload == Workload::kMeanVar) {
+    // A slot is masked only past the end of R (r grows with r0) or for a missing row (every pass),
+    // so a slot updated in this pass was updated in every earlier one: its weight is the pass
+    // number for every slot, and the Welford reciprocal is one per pass, not one per element.
+    e.line("const float count = static_cast<float>(r0 / RBLOCK + 1);  // values per updated slot after this pass");
+    e.line("const float inv_count = __frcp_rn(count);");
+  }
   e.line("#pragma unroll");
   e.open("for (int i = 0; i < ROWS_PER_THREAD; ++i) {");
   e.line("const int xl = x_lane + i * THREADS_X;");
