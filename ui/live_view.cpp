@@ -28,6 +28,7 @@
 #include <set>
 
 #include "core/inductor_candidates.h"
+#include "qcustomplot.h"
 #include "ui/kernel_inputs.h"
 #include "ui/kernel_series_plot.h"
 #include "ui/live_datasets.h"
@@ -275,6 +276,7 @@ QWidget* LiveView::buildResults() {
   bw_plot_ = new KernelSeriesPlot(tr("Bandwidth per config"), QStringLiteral("bandwidthPlot"), plots);
   bw_plot_->setAxisLabels(x_label, tr("Bandwidth (GB/s)"));
   bw_plot_->setLegendColumns(4);
+  bw_plot_->plot()->legend->setIconSize(32, 24);  // the pick markers are drawn large: room for them
   time_plot_ = new KernelSeriesPlot(tr("Median time per config, bars min … max"), QStringLiteral("timePlot"), plots);
   time_plot_->setAxisLabels(x_label, tr("Time (µs)"));
   time_plot_->setLegendColumns(3);

@@ -5,8 +5,10 @@
 #include <QFileInfo>
 #include <QTemporaryDir>
 #include <QToolTip>
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "core/atomic_file.h"
 #include "qcustomplot.h"
@@ -40,6 +42,9 @@ PlotController::PlotController(const QString& title, QWidget* parent)
   legend_row->addElement(0, 0, plot_->legend);
   plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
   plot_->legend->setWrap(3);
+  // An empty legend's maximum width is its margins, and a layout column is no wider than its
+  // narrowest maximum: without this, a plot with no entries yet is squeezed to the left.
+  plot_->legend->setMaximumSize(1 << 20, QWIDGETSIZE_MAX);
   plot_->legend->setBorderPen(Qt::NoPen);
   plot_->legend->setBrush(Qt::NoBrush);
   QFont legend_font = plot_->font();
@@ -57,6 +62,7 @@ PlotController::PlotController(const QString& title, QWidget* parent)
   plot_->xAxis->grid()->setPen(QPen(QColor(220, 220, 220), 0, Qt::DotLine));
   plot_->yAxis->grid()->setPen(QPen(QColor(220, 220, 220), 0, Qt::DotLine));
 
+  connect(plot_, &QCustomPlot::beforeReplot, this, &PlotController::fitLegendColumns);
   plot_->setMouseTracking(true);
   connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
     onMouseMove(event->position(), event->globalPosition().toPoint());
@@ -77,8 +83,41 @@ void PlotController::setAxisLabels(const QString& x_label, const QString& y_labe
 }
 
 void PlotController::setLegendColumns(int columns) {
-  plot_->legend->setWrap(columns);
+  max_legend_columns_ = std::max(1, columns);
+  plot_->legend->setWrap(max_legend_columns_);
   plot_->legend->setFillOrder(QCPLegend::foColumnsFirst, /*rearrange=*/true);
+}
+
+void PlotController::fitLegendColumns() {
+  QCPLegend* legend = plot_->legend;
+  // itemCount() counts the grid's cells, empty ones (the last row's) included.
+  std::vector<int> widths;
+  for (int i = 0; i < legend->itemCount(); ++i) {
+    if (const QCPAbstractLegendItem* item = legend->item(i)) widths.push_back(item->minimumOuterSizeHint().width());
+  }
+  const int n = static_cast<int>(widths.size());
+  if (n == 0) return;
+  // The legend row spans the plot; its margins (6 + 6) and the legend's own come off.
+  const int available = plot_->viewport().width() - 12 - legend->margins().left() - legend->margins().right();
+  int columns = 1;
+  for (int c = std::min(max_legend_columns_, n); c >= 1; --c) {
+    // Filled row by row: entry i sits in column i % c, and a column is as wide as its widest entry.
+    std::vector<int> column_width(static_cast<std::size_t>(c), 0);
+    for (int i = 0; i < n; ++i) {
+      auto& w = column_width[static_cast<std::size_t>(i % c)];
+      w = std::max(w, widths[static_cast<std::size_t>(i)]);
+    }
+    int total = (c - 1) * legend->columnSpacing();
+    for (int w : column_width) total += w;
+    if (total <= available) {
+      columns = c;
+      break;
+    }
+  }
+  if (legend->wrap() != columns) {
+    legend->setWrap(columns);
+    legend->setFillOrder(QCPLegend::foColumnsFirst, /*rearrange=*/true);
+  }
 }
 
 void PlotController::requestReplot() { plot_->replot(QCustomPlot::rpQueuedReplot); }

@@ -36,7 +36,8 @@ class PlotController : public QObject {
   void setTitle(const QString& title);
   /// Labels of the bottom and left axes, units in the text ("Threads per block", "Active warps per SM").
   void setAxisLabels(const QString& x_label, const QString& y_label);
-  /// Number of legend columns before the legend wraps to a new row (default 3).
+  /// The most legend columns before the legend wraps to a new row (default 3). Fewer are used
+  /// when the entries would not fit the plot's width (recomputed before every replot).
   void setLegendColumns(int columns);
 
   /// Redraws on the next event-loop turn; several calls in a row cost one replot.
@@ -64,10 +65,13 @@ class PlotController : public QObject {
 
  private:
   void onMouseMove(const QPointF& pos, const QPoint& global_pos);
+  /// Sets the legend's columns to the most (up to setLegendColumns) whose widest entries fit.
+  void fitLegendColumns();
   [[nodiscard]] QSize exportSize(int width, int height) const;
 
   QCustomPlot* plot_;
   QCPTextElement* title_;
+  int max_legend_columns_ = 3;
 };
 
 }  // namespace occx::ui

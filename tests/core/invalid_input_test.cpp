@@ -12,6 +12,7 @@
 #include <functional>
 #include <optional>
 #include <sstream>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -117,6 +118,8 @@ struct CliCase {
   std::vector<std::string> needles;                // every one must appear in stderr
   int exit_code = cli::kExitUsage;
 };
+// Test names carry the case name; without this gtest prints the struct's bytes.
+void PrintTo(const CliCase& c, std::ostream* os) { *os << c.name; }
 
 std::vector<std::string> occ(std::vector<std::string> extra) {
   std::vector<std::string> a{"occupancy", "--gpu", "H100-SXM"};
@@ -316,6 +319,7 @@ struct ApiCase {
   ApiOutcome::Kind expected = ApiOutcome::kError;
   std::vector<std::string> needles;  // every one must appear in the message
 };
+void PrintTo(const ApiCase& c, std::ostream* os) { *os << c.name; }
 
 const ArchLimits& hopper() { return *GpuDatabase::builtin().findArch({9, 0}); }
 

@@ -13,6 +13,7 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QTemporaryDir>
+#include <ostream>
 
 #include "tests/support/in_child.h"
 #include "ui/calculator_view.h"
@@ -45,6 +46,8 @@ struct Export {
   const char* file;
   std::function<QString(MainWindow&, const QString&)> write;
 };
+
+void PrintTo(const Export& e, std::ostream* os) { *os << e.name; }
 
 class GuiFileSafety : public ::testing::TestWithParam<Export> {};
 
