@@ -105,7 +105,8 @@ std::string CompileCache::entryPath(const std::string& key_hex) const {
 }
 
 std::optional<CompileResult> CompileCache::lookup(const CompileRequest& request,
-                                                  const std::vector<std::string>& options, std::string_view compiler) {
+                                                  const std::vector<std::string>& options, std::string_view compiler,
+                                                  std::string* damage) {
   if (dir_.empty()) {
     ++misses_;
     return std::nullopt;
@@ -117,8 +118,9 @@ std::optional<CompileResult> CompileCache::lookup(const CompileRequest& request,
     return std::nullopt;
   }
   auto text = readFile(path, std::size_t{256} << 20);
-  auto corrupt = [this, &path](std::string reason) -> std::optional<CompileResult> {
-    noteCorrupt(path, std::move(reason));
+  auto corrupt = [this, &path, damage](std::string reason) -> std::optional<CompileResult> {
+    const std::string what = path + " (" + reason + ")";
+    if (noteCorrupt(path, std::move(reason)) && damage != nullptr) *damage = what;
     return std::nullopt;
   };
   if (!text) return corrupt("unreadable: " + text.error());
@@ -218,17 +220,22 @@ Expected<std::string> CompileCache::store(const CompileRequest& request, const s
   ++stores_;
   {
     const std::lock_guard<std::mutex> lock(corrupt_mutex_);
-    unrepaired_.erase(path);
+    if (unrepaired_.erase(path) > 0) {
+      for (auto& e : corrupt_entries_) {
+        if (e.path == path) e.replaced = true;
+      }
+    }
   }
   return path;
 }
 
-void CompileCache::noteCorrupt(const std::string& path, std::string reason) {
+bool CompileCache::noteCorrupt(const std::string& path, std::string reason) {
   const std::lock_guard<std::mutex> lock(corrupt_mutex_);
   // Reported once: until store() replaces the file, looking it up again is not news.
-  if (!unrepaired_.insert(path).second) return;
-  corrupt_entries_.push_back({path, std::move(reason)});
+  if (!unrepaired_.insert(path).second) return false;
+  corrupt_entries_.push_back({path, std::move(reason), false});
   ++corrupt_;
+  return true;
 }
 
 std::vector<CorruptCacheEntry> CompileCache::corruptEntries() const {

@@ -35,7 +35,8 @@ struct CompileCacheStats {
 /// A damaged entry found by lookup(): its file and what was wrong with it.
 struct CorruptCacheEntry {
   std::string path;
-  std::string reason;  ///< e.g. "checksum mismatch (the payload was changed)", "truncated or padded: …"
+  std::string reason;     ///< e.g. "checksum mismatch (the payload was changed)", "truncated or padded: …"
+  bool replaced = false;  ///< store() has since written a good entry in its place
 };
 
 /// 64-bit FNV-1a of bytes (offset basis 0xcbf29ce484222325, prime 0x100000001b3).
@@ -57,9 +58,11 @@ class CompileCache {
                             std::string_view compiler);
 
   /// The stored result for this exact request (source, entry point, arch, options, compiler), with
-  /// cache_hit set; nullopt on a miss or a corrupt entry (counted). Thread-safe.
+  /// cache_hit set; nullopt on a miss or a corrupt entry (counted). When the entry is damaged and
+  /// this is the first report of it (see corruptEntries), `damage` (if given) receives
+  /// "PATH (REASON)". Thread-safe.
   std::optional<CompileResult> lookup(const CompileRequest& request, const std::vector<std::string>& options,
-                                      std::string_view compiler);
+                                      std::string_view compiler, std::string* damage = nullptr);
 
   /// Stores a result for this request atomically. Returns the file path, or an Error naming the path
   /// and the reason (counted; the caller keeps its result). Thread-safe.
@@ -76,7 +79,8 @@ class CompileCache {
   [[nodiscard]] std::vector<CorruptCacheEntry> corruptEntries() const;
 
  private:
-  void noteCorrupt(const std::string& path, std::string reason);
+  /// Records a damaged entry; true when it is news (not reported since the file was last stored).
+  bool noteCorrupt(const std::string& path, std::string reason);
 
   std::string dir_;
   std::atomic<std::int64_t> hits_{0}, misses_{0}, corrupt_{0}, stores_{0}, store_errors_{0};

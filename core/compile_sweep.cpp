@@ -237,6 +237,7 @@ Expected<CompileSweepResult> runCompileSweep(const CompileSweepSpec& spec, const
                 row.compile_ms = r->compile_ms;
                 std::lock_guard<std::mutex> lock(progress_mutex);
                 if (res.compiler.empty()) res.compiler = r->compiler;
+                if (!r->cache_repair.empty()) res.cache_repairs.push_back(r->cache_repair);
               }
             }
           }

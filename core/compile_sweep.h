@@ -99,6 +99,7 @@ struct CompileSweepResult {
   int compiled = 0;  ///< rows that compiled
   int failed = 0;    ///< rows with an error
   int cache_hits = 0;
+  std::vector<std::string> cache_repairs;  ///< damaged cache entries met and recompiled (CompileResult::cache_repair)
   double wall_seconds = 0.0;
   std::string compiler;                       ///< the compiler's version string, from the first compile
   std::string date_utc;                       ///< when the sweep started, "2026-11-29T21:14:31Z"

@@ -62,6 +62,9 @@ struct CompileResult {
   std::string compiler;              ///< "NVRTC 13.0"
   double compile_ms = 0.0;           ///< wall time of the compile that produced it (not of a cache read)
   bool cache_hit = false;            ///< read from the disk cache
+  /// Set when the cache held a damaged entry for this request (first report only): "PATH (REASON):
+  /// recompiled and replaced", or why the new entry could not be written.
+  std::string cache_repair;
 };
 
 /// A compiler as the engine sees it: returns the result, or an Error whose message holds the

@@ -48,12 +48,19 @@ QString CheckedSpinBox::rangeText() const {
   return tr("%1 … %2%3").arg(minimum()).arg(maximum()).arg(unit);
 }
 
+QString CheckedSpinBox::body(const QString& text) const {
+  QString b = text;
+  if (!prefix().isEmpty() && b.startsWith(prefix())) b.remove(0, prefix().size());
+  if (!suffix().isEmpty() && b.endsWith(suffix())) b.chop(suffix().size());
+  return b.trimmed();
+}
+
 QString CheckedSpinBox::refusal(const QString& typed) const {
   if (!specialValueText().isEmpty() && typed == specialValueText()) return {};
-  QString text = typed;
-  if (!prefix().isEmpty() && text.startsWith(prefix())) text.remove(0, prefix().size());
-  if (!suffix().isEmpty() && text.endsWith(suffix())) text.chop(suffix().size());
-  text = text.trimmed();
+  QString copy = typed;
+  int pos = 0;
+  if (QSpinBox::validate(copy, pos) == QValidator::Acceptable) return {};  // QSpinBox's own reading decides
+  const QString text = body(typed);
   const QString kept = value() == minimum() && !specialValueText().isEmpty() ? specialValueText()
                                                                               : prefix() + textFromValue(value()) + suffix();
   const QString tail = tr("; allowed %1. Kept %2.").arg(rangeText(), kept);
@@ -66,18 +73,40 @@ QString CheckedSpinBox::refusal(const QString& typed) const {
     return tr("%1: '%2' is not a whole number%3").arg(quantity(), text, tail);
   }
   if (n < minimum() || n > maximum()) return tr("%1: %2 is out of range%3").arg(quantity(), text, tail);
-  return {};
+  // In range as a number, yet not how this box writes one (e.g. "-0" where no sign is allowed).
+  return tr("%1: '%2' is not written as this box takes numbers%3").arg(quantity(), text, tail);
+}
+
+bool CheckedSpinBox::damagesTheUnit(const QString& text) const {
+  // QSpinBox's line-edit validator appends the suffix whenever the text no longer ends with it, so
+  // erasing into " SMs" gives "132 SM SMs" and typing after it "132 SMs4 SMs". Plain QSpinBox
+  // refuses those edits; so do we (the unit and the special value text are not the user's input).
+  const QString b = body(text);
+  const QString unit = suffix().trimmed();
+  if (!unit.isEmpty()) {
+    if (b.contains(unit)) return true;
+    for (int n = 1; n < unit.size(); ++n) {
+      if (b.endsWith(unit.left(n))) return true;
+    }
+  }
+  const QString special = specialValueText();
+  return !special.isEmpty() && !b.isEmpty() && special.startsWith(b) && b != special;
 }
 
 QValidator::State CheckedSpinBox::validate(QString& text, int& pos) const {
   // Nothing typed is dropped: text QSpinBox would refuse (out of range, not a number) stays in the
   // line edit as "not a value yet", so the user sees what was typed next to the message that names
-  // it; when editing ends the box puts back its last value (CorrectToPreviousValue).
+  // it; when editing ends the box puts back its last value (CorrectToPreviousValue). Edits that
+  // break the unit or the special value text are refused as QSpinBox refuses them.
   const QValidator::State state = QSpinBox::validate(text, pos);
-  return state == QValidator::Invalid ? QValidator::Intermediate : state;
+  if (state != QValidator::Invalid || damagesTheUnit(text)) return state;
+  return QValidator::Intermediate;
 }
 
 void CheckedSpinBox::onTextEdited(const QString& text) {
+  // The value this edit started from: setValue with signals blocked (a device change) does not
+  // pass through valueChanged, and Return re-announces it.
+  last_value_ = value();
   const QString why = refusal(text);
   if (why.isEmpty()) emit inputAccepted();
   else emit inputRefused(why);

@@ -39,6 +39,10 @@ class CheckedSpinBox : public QSpinBox {
 
  private:
   [[nodiscard]] QString rangeText() const;
+  /// `text` without the prefix and suffix, trimmed.
+  [[nodiscard]] QString body(const QString& text) const;
+  /// Whether `text` is the result of an edit into the suffix or the special value text.
+  [[nodiscard]] bool damagesTheUnit(const QString& text) const;
   void onTextEdited(const QString& text);
 
   QString quantity_;

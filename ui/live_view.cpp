@@ -415,6 +415,11 @@ void LiveView::onRowMeasured(quint64 id, qulonglong done, qulonglong total, cons
 
 void LiveView::onFinished(quint64 id, const std::shared_ptr<const LiveRunOutcome>& outcome) {
   if (id != running_id_ || !outcome) return;
+  if (outcome->cancelled && outcome->dataset.rows.empty()) {
+    // Cancelled before anything was measured (possibly before it started): nothing to show instead.
+    setStatus(tr("Cancelled before any config was measured."));
+    return;
+  }
   LiveDataset loaded = outcome->dataset;
   QString date = QString::fromStdString(loaded.metaValue("date_utc"));
   const QString label =

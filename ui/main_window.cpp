@@ -14,7 +14,9 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTemporaryDir>
 
+#include "core/atomic_file.h"
 #include "occx_config.h"
 #include "ui/app_view.h"
 #include "ui/calculator_view.h"
@@ -214,22 +216,60 @@ void MainWindow::restoreWindowSettings() {
 
 QString MainWindow::saveSettings() const {
   if (!use_settings_) return {};
-  QSettings settings;
-  settings.setValue(QLatin1String(kGeometryKey), saveGeometry());
-  settings.setValue(QLatin1String(kCurrentTabKey), tabs_->tabText(tabs_->currentIndex()));
-  for (int i = 0; i < tabs_->count(); ++i) {
-    QWidget* view = tabs_->widget(i);
-    if (auto* app_view = dynamic_cast<AppView*>(view)) {
-      settings.beginGroup(settingsGroupFor(view, tabs_->tabText(i)));
-      app_view->saveSettings(settings);
-      settings.endGroup();
-    }
+  QSettings current;
+  const QString file = current.fileName();
+  const QString kept = tr("the previous settings are kept");
+  // QSettings rewrites its file in place when the disk fills up and still reports success (seen on
+  // Qt 6.4: a 482-byte file cut to the size limit). So the settings are written to a scratch INI
+  // file first, read back and counted, and only then put in place with writeFileAtomically.
+  QTemporaryDir scratch;
+  if (!scratch.isValid()) {
+    return tr("cannot save the settings to %1 (no temporary folder: %2): %3").arg(file, scratch.errorString(), kept);
   }
-  settings.sync();
-  if (settings.status() == QSettings::NoError) return {};
-  return tr("cannot save the settings to %1 (%2): the previous settings are kept")
-      .arg(settings.fileName(), settings.status() == QSettings::AccessError ? tr("the file could not be written")
-                                                                             : tr("the file is malformed"));
+  const QString scratch_file = scratch.filePath(QStringLiteral("settings.ini"));
+  qsizetype keys = 0;
+  {
+    QSettings next(scratch_file, QSettings::IniFormat);
+    for (const QString& key : current.allKeys()) next.setValue(key, current.value(key));  // keys saved elsewhere
+    next.setValue(QLatin1String(kGeometryKey), saveGeometry());
+    next.setValue(QLatin1String(kCurrentTabKey), tabs_->tabText(tabs_->currentIndex()));
+    for (int i = 0; i < tabs_->count(); ++i) {
+      QWidget* view = tabs_->widget(i);
+      if (auto* app_view = dynamic_cast<AppView*>(view)) {
+        next.beginGroup(settingsGroupFor(view, tabs_->tabText(i)));
+        app_view->saveSettings(next);
+        next.endGroup();
+      }
+    }
+    next.sync();
+    if (next.status() != QSettings::NoError) {
+      return tr("cannot save the settings to %1 (the scratch copy could not be written): %2").arg(file, kept);
+    }
+    keys = next.allKeys().size();
+  }
+  auto bytes = readFile(QFile::encodeName(scratch_file).toStdString());
+  if (!bytes) return tr("cannot save the settings to %1 (%2): %3").arg(file, QString::fromStdString(bytes.error()), kept);
+  // Read back from a file of another name: QSettings answers for a file it has just written from its
+  // memory, not from the disk.
+  const QString check_file = scratch.filePath(QStringLiteral("check.ini"));
+  if (auto copied = writeFileAtomically(QFile::encodeName(check_file).toStdString(), *bytes); !copied) {
+    return tr("cannot save the settings to %1 (%2): %3").arg(file, QString::fromStdString(copied.error()), kept);
+  }
+  if (const QSettings check(check_file, QSettings::IniFormat);
+      check.status() != QSettings::NoError || check.allKeys().size() != keys) {
+    return tr("cannot save the settings to %1 (the scratch copy reads back with %2 of %3 settings: is the disk full?): %4")
+        .arg(file)
+        .arg(check.allKeys().size())
+        .arg(keys)
+        .arg(kept);
+  }
+  if (!QDir().mkpath(QFileInfo(file).absolutePath())) {
+    return tr("cannot save the settings to %1 (cannot create its folder): %2").arg(file, kept);
+  }
+  if (auto written = writeFileAtomically(QFile::encodeName(file).toStdString(), *bytes); !written) {
+    return tr("cannot save the settings: %1").arg(QString::fromStdString(written.error()));
+  }
+  return {};
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

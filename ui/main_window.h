@@ -42,9 +42,10 @@ class MainWindow : public QMainWindow {
   /// Writes plot `index` of the current view to `path`, PNG or PDF by the suffix (atomically).
   QString exportCurrentPlot(int index, const QString& path);
 
-  /// Writes window geometry, the current tab and every AppView's settings. QSettings replaces its
-  /// file atomically, so a failed write keeps the previous settings. Returns an empty string on
-  /// success, else the message naming the file (closing the window prints it to stderr).
+  /// Writes window geometry, the current tab and every AppView's settings: into a scratch copy that
+  /// is read back and checked, then put in place atomically, so a failed write (a full disk) keeps
+  /// the previous settings file whole. Returns an empty string on success, else the message naming
+  /// the file and the reason (closing the window prints it to stderr).
   QString saveSettings() const;
 
   /// The text of Help → About: what needs a GPU and what does not.

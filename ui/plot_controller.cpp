@@ -17,6 +17,8 @@ namespace occx::ui {
 
 namespace {
 
+constexpr int kLegendRowMargin = 6;  ///< left and right margin of the row that holds the legend
+
 Expected<std::size_t> writeBytes(const QString& path, const QByteArray& bytes) {
   return writeFileAtomically(QFile::encodeName(path).toStdString(), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
 }
@@ -38,7 +40,7 @@ PlotController::PlotController(const QString& title, QWidget* parent)
   plot_->axisRect()->insetLayout()->take(plot_->legend);
   auto* legend_row = new QCPLayoutGrid;
   plot_->plotLayout()->addElement(2, 0, legend_row);
-  legend_row->setMargins(QMargins(6, 0, 6, 4));
+  legend_row->setMargins(QMargins(kLegendRowMargin, 0, kLegendRowMargin, 4));
   legend_row->addElement(0, 0, plot_->legend);
   plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
   plot_->legend->setWrap(3);
@@ -62,7 +64,7 @@ PlotController::PlotController(const QString& title, QWidget* parent)
   plot_->xAxis->grid()->setPen(QPen(QColor(220, 220, 220), 0, Qt::DotLine));
   plot_->yAxis->grid()->setPen(QPen(QColor(220, 220, 220), 0, Qt::DotLine));
 
-  connect(plot_, &QCustomPlot::beforeReplot, this, &PlotController::fitLegendColumns);
+  connect(plot_, &QCustomPlot::beforeReplot, this, [this] { fitLegendColumns(plot_->viewport().width()); });
   plot_->setMouseTracking(true);
   connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
     onMouseMove(event->position(), event->globalPosition().toPoint());
@@ -88,7 +90,7 @@ void PlotController::setLegendColumns(int columns) {
   plot_->legend->setFillOrder(QCPLegend::foColumnsFirst, /*rearrange=*/true);
 }
 
-void PlotController::fitLegendColumns() {
+void PlotController::fitLegendColumns(int width) const {
   QCPLegend* legend = plot_->legend;
   // itemCount() counts the grid's cells, empty ones (the last row's) included.
   std::vector<int> widths;
@@ -97,8 +99,8 @@ void PlotController::fitLegendColumns() {
   }
   const int n = static_cast<int>(widths.size());
   if (n == 0) return;
-  // The legend row spans the plot; its margins (6 + 6) and the legend's own come off.
-  const int available = plot_->viewport().width() - 12 - legend->margins().left() - legend->margins().right();
+  // The legend row spans the plot; its margins and the legend's own come off.
+  const int available = width - 2 * kLegendRowMargin - legend->margins().left() - legend->margins().right();
   int columns = 1;
   for (int c = std::min(max_legend_columns_, n); c >= 1; --c) {
     // Filled row by row: entry i sits in column i % c, and a column is as wide as its widest entry.
@@ -130,7 +132,9 @@ QSize PlotController::exportSize(int width, int height) const {
 
 Expected<std::size_t> PlotController::exportPng(const QString& path, int width, int height) const {
   const QSize size = exportSize(width, height);
+  fitLegendColumns(size.width());  // the export's width, not the window's
   const QPixmap pixmap = plot_->toPixmap(size.width(), size.height());
+  fitLegendColumns(plot_->viewport().width());
   QByteArray bytes;
   QBuffer buffer(&bytes);
   buffer.open(QIODevice::WriteOnly);
@@ -147,7 +151,11 @@ Expected<std::size_t> PlotController::exportPdf(const QString& path, int width, 
   QTemporaryDir scratch;
   if (!scratch.isValid()) return Error{"cannot create a temporary folder to render " + path.toStdString() + ": " + scratch.errorString().toStdString()};
   const QString tmp = scratch.filePath(QStringLiteral("plot.pdf"));
-  if (!plot_->savePdf(tmp, size.width(), size.height(), QCP::epAllowCosmetic, QStringLiteral("Occupancy Explorer"), title())) {
+  fitLegendColumns(size.width());
+  const bool rendered_ok =
+      plot_->savePdf(tmp, size.width(), size.height(), QCP::epAllowCosmetic, QStringLiteral("Occupancy Explorer"), title());
+  fitLegendColumns(plot_->viewport().width());
+  if (!rendered_ok) {
     return Error{"cannot render the plot '" + title().toStdString() + "' as PDF for " + path.toStdString()};
   }
   QFile rendered(tmp);

@@ -37,7 +37,7 @@ class PlotController : public QObject {
   /// Labels of the bottom and left axes, units in the text ("Threads per block", "Active warps per SM").
   void setAxisLabels(const QString& x_label, const QString& y_label);
   /// The most legend columns before the legend wraps to a new row (default 3). Fewer are used
-  /// when the entries would not fit the plot's width (recomputed before every replot).
+  /// when the entries would not fit the plot's width (recomputed before every replot and export).
   void setLegendColumns(int columns);
 
   /// Redraws on the next event-loop turn; several calls in a row cost one replot.
@@ -65,8 +65,9 @@ class PlotController : public QObject {
 
  private:
   void onMouseMove(const QPointF& pos, const QPoint& global_pos);
-  /// Sets the legend's columns to the most (up to setLegendColumns) whose widest entries fit.
-  void fitLegendColumns();
+  /// Sets the legend's columns to the most (up to setLegendColumns) whose widest entries fit a
+  /// plot `width` pixels wide (the window's, or an export's).
+  void fitLegendColumns(int width) const;
   [[nodiscard]] QSize exportSize(int width, int height) const;
 
   QCustomPlot* plot_;

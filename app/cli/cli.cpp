@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
+#include <cerrno>
 #include <cstdint>
-#include <string_view>
+#include <cstdlib>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -106,13 +106,13 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
 const CLI::Validator& int64Text() {
   static const CLI::Validator check(
       [](std::string& text) -> std::string {
-        std::string_view v = text;
-        if (!v.empty() && v.front() == '+') v.remove_prefix(1);
-        std::int64_t parsed = 0;
-        const auto r = std::from_chars(v.data(), v.data() + v.size(), parsed);
-        if (r.ec == std::errc::result_out_of_range) {
-          return text + " is out of range: beyond " + std::string(v.front() == '-' ? "-9223372036854775808" : "9223372036854775807") +
-                 ", the 64-bit integer limit (the option's own range is below)";
+        // Read the text as CLI11 2.1 does (strtoll, base 0: decimal, 0x hex, 0 octal) and refuse what
+        // it would silently saturate.
+        errno = 0;
+        char* end = nullptr;
+        const long long v = std::strtoll(text.c_str(), &end, 0);
+        if (errno == ERANGE && end != text.c_str() && *end == '\0') {
+          return text + " is out of range: beyond " + std::to_string(v) + ", the 64-bit integer limit (the option's own range is below)";
         }
         return {};  // anything else (not a number) is CLI11's to refuse
       },

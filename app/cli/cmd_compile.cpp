@@ -136,6 +136,7 @@ int runCompile(Context& ctx, const CompileOpts& o) {
   req.arch = dev->arch.cc;
   req.extra_options = o.nvrtc_options;
   auto res = compiler.compile(req);
+  reportCorruptCacheEntries(ctx.err, cmd, cache);
   if (!res) {
     ctx.err << cmd << ": " << res.error() << "\n";
     return kExitRuntime;
@@ -176,7 +177,6 @@ int runCompile(Context& ctx, const CompileOpts& o) {
     }
   }
   const auto stats = cache.stats();
-  reportCorruptCacheEntries(ctx.err, cmd, cache);
   std::string opts;
   for (const auto& s : res->options) opts += (opts.empty() ? "" : " ") + s;
 

@@ -202,12 +202,12 @@ int runSweep(Context& ctx, const SweepOpts& o) {
   };
   auto res = runCompileSweep(spec, compiler.function(), progress, &g_interrupted);
   if (tty && !o.quiet) ctx.err << "\n";
+  reportCorruptCacheEntries(ctx.err, cmd, cache);
   if (!res) {
     ctx.err << cmd << ": " << res.error() << "\n";
     return kExitUsage;
   }
   const auto stats = cache.stats();
-  reportCorruptCacheEntries(ctx.err, cmd, cache);
   const double rate = res->wall_seconds > 0 ? static_cast<double>(res->rows.size()) / res->wall_seconds : 0.0;
   std::vector<std::pair<std::string, std::string>> extra = {
       {"cache", cache.directory().empty() ? std::string("off") : cache.directory()},

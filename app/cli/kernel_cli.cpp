@@ -134,7 +134,9 @@ Expected<std::vector<int>> parseIntList(const std::string& option, const std::st
 
 void reportCorruptCacheEntries(std::ostream& err, const std::string& cmd, const CompileCache& cache) {
   for (const auto& e : cache.corruptEntries()) {
-    err << cmd << ": compile cache: damaged entry " << e.path << " (" << e.reason << "): recompiled and replaced\n";
+    err << cmd << ": compile cache: damaged entry " << e.path << " (" << e.reason << "): "
+        << (e.replaced ? "recompiled and replaced" : "not replaced (the compile failed, or the new entry could not be written)")
+        << "\n";
   }
 }
 

@@ -57,7 +57,8 @@ struct CacheOptions {
 };
 
 /// Prints one line per damaged compile-cache entry met so far (CompileCache::corruptEntries), to
-/// `err`: "<cmd>: compile cache: damaged entry PATH (REASON): recompiled and replaced".
+/// `err`: "<cmd>: compile cache: damaged entry PATH (REASON): recompiled and replaced" (or why it
+/// was not replaced).
 void reportCorruptCacheEntries(std::ostream& err, const std::string& cmd, const CompileCache& cache);
 
 /// Parses a comma-separated list of integers ("1,2,4" or "256-8192" for the powers of two between).

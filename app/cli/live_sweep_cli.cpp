@@ -135,11 +135,11 @@ std::optional<int> runLiveSweepIfGpu(Context& ctx, const CompileSweepSpec& spec,
     }
   };
   auto res = cuda::runLiveSweep(**session, ls, compiler, progress, cancel);
+  reportCorruptCacheEntries(ctx.err, cmd, cache);
   if (!res) {
     ctx.err << cmd << ": " << res.error() << "\n";
     return kExitRuntime;
   }
-  reportCorruptCacheEntries(ctx.err, cmd, cache);
   auto& data = res->dataset;
   data.meta.emplace_back("compile_cache_hits", std::to_string(cache.stats().hits));
   for (const auto& rt : res->repeats) {

@@ -78,8 +78,9 @@ Expected<CompileResult> NvrtcCompiler::compile(const CompileRequest& request) co
   }
   if (request.cancel != nullptr && request.cancel->load()) return Error{"cancelled"};
   const std::vector<std::string> options = optionsFor(request);
+  std::string damage;
   if (cache_ != nullptr) {
-    if (auto hit = cache_->lookup(request, options, version)) return std::move(*hit);
+    if (auto hit = cache_->lookup(request, options, version, &damage)) return std::move(*hit);
   }
 
   const auto t0 = std::chrono::steady_clock::now();
@@ -130,7 +131,12 @@ Expected<CompileResult> NvrtcCompiler::compile(const CompileRequest& request) co
   r.report = std::move(report).value();
   r.log = std::move(log);
   r.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  if (cache_ != nullptr) (void)cache_->store(request, options, version, r);
+  if (cache_ != nullptr) {
+    auto stored = cache_->store(request, options, version, r);
+    if (!damage.empty()) {
+      r.cache_repair = damage + (stored ? ": recompiled and replaced" : ": recompiled; the new entry could not be written: " + stored.error());
+    }
+  }
   return r;
 }
 

@@ -138,14 +138,21 @@ TEST_F(CompileCacheTest, ADamagedEntryIsReportedOnceUntilReplaced) {
   auto path = cache.store(request(), opts_, "NVRTC 13.0", result());
   ASSERT_TRUE(path);
   ASSERT_TRUE(writeFileAtomically(*path, "occx-compile-cache 1\n"));
-  for (int i = 0; i < 3; ++i) EXPECT_FALSE(cache.lookup(request(), opts_, "NVRTC 13.0"));
+  for (int i = 0; i < 3; ++i) {
+    std::string damage;
+    EXPECT_FALSE(cache.lookup(request(), opts_, "NVRTC 13.0", &damage));
+    // The first lookup reports it (for the compiler to pass on); the others do not.
+    EXPECT_EQ(damage, i == 0 ? *path + " (truncated in the header)" : std::string()) << i;
+  }
   EXPECT_EQ(cache.stats().corrupt, 1);
   ASSERT_EQ(cache.corruptEntries().size(), 1u);
   EXPECT_EQ(cache.corruptEntries()[0].path, *path);
+  EXPECT_FALSE(cache.corruptEntries()[0].replaced);
   // Replaced by the recompiled result, it hits again and nothing more is reported.
   ASSERT_TRUE(cache.store(request(), opts_, "NVRTC 13.0", result()));
   EXPECT_TRUE(cache.lookup(request(), opts_, "NVRTC 13.0"));
   EXPECT_EQ(cache.stats().corrupt, 1);
+  EXPECT_TRUE(cache.corruptEntries()[0].replaced);
 }
 
 TEST_F(CompileCacheTest, AnEntryForAnotherRequestUnderTheSameNameIsAMiss) {

@@ -199,6 +199,8 @@ const std::vector<CliCase>& cliCases() {
        {"--grid -1", "allowed 0 (none) … 9223090559730712575"}},
       {"GridOverCudaMaximum", [] { return occ({"--threads", "256", "--regs", "32", "--grid", "9223372036854775807"}); },
        {"--grid 9223372036854775807", "2147483647 × 65535 × 65535"}},
+      {"GridBeyondInt64Hex", [] { return occ({"--threads", "256", "--regs", "32", "--grid", "0x10000000000000000"}); },
+       {"--grid", "0x10000000000000000", "beyond 9223372036854775807"}},
       {"GridBeyondInt64", [] { return occ({"--threads", "256", "--regs", "32", "--grid", "-99999999999999999999"}); },
        {"--grid", "-99999999999999999999", "beyond -9223372036854775808"}},
       {"SmsNegative", [] { return occ({"--threads", "256", "--regs", "32", "--sms", "-1"}); },

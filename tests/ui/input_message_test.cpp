@@ -128,6 +128,8 @@ const std::vector<GuiCase>& guiCases() {
        "maxrregcount: 256 is out of range; allowed 'none' or 1 … 255. Kept 25.", 25},
       {"KernelCompileThreadsZero", View::kKernel, "compileThreads", "0", nullptr, -1},
       {"KernelSmsHuge", View::kKernel, "smCount", "5000", nullptr, 500},
+      // The SM count was set with signals blocked (from the GPU data): Return must not end the message.
+      {"KernelSmsZero", View::kKernel, "smCount", "0", nullptr, -1},
       // Live view: the same shape boxes in its own panel.
       {"LiveXnumelZero", View::kLive, "xnumel", "0", nullptr, -1},
       {"LiveRnumelNegative", View::kLive, "rnumel", "-8", nullptr, -1},
@@ -252,6 +254,45 @@ TEST(GuiInvalidInputMatrix, TheMessageStaysUntilTheBoxHasANewValue) {
   QTest::keyClicks(threads, QStringLiteral("64"));
   EXPECT_TRUE(message->isHidden());
   EXPECT_EQ(threads->value(), 64);
+}
+
+// The unit and the special value text are not input: erasing into them or typing after them is
+// refused as a plain QSpinBox refuses it, with no message.
+TEST(GuiInvalidInputMatrix, TheUnitCannotBeEdited) {
+  RblockView view;
+  view.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
+  auto* sms = view.findChild<CheckedSpinBox*>(QStringLiteral("smCount"));
+  auto* message = view.findChild<InputMessage*>(QStringLiteral("inputMessage"));
+  ASSERT_EQ(sms->text(), QStringLiteral("132 SMs"));
+  QTest::keyClick(sms, Qt::Key_End);
+  QTest::keyClick(sms, Qt::Key_Backspace);  // into " SMs"
+  EXPECT_EQ(sms->text(), QStringLiteral("132 SMs"));
+  QTest::keyClick(sms, Qt::Key_End);
+  QTest::keyClick(sms, Qt::Key_4);  // after " SMs"
+  EXPECT_EQ(sms->text(), QStringLiteral("132 SMs"));
+  EXPECT_TRUE(message->isHidden());
+  EXPECT_EQ(sms->value(), 132);
+
+  CalculatorView calc;
+  calc.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&calc));
+  auto* carveout = calc.findChild<CheckedSpinBox*>(QStringLiteral("carveout"));
+  ASSERT_EQ(carveout->text(), QStringLiteral("default"));
+  QTest::keyClick(carveout, Qt::Key_End);
+  QTest::keyClick(carveout, Qt::Key_Backspace);  // "defaul" is neither the special text nor a number
+  EXPECT_EQ(carveout->text(), QStringLiteral("default"));
+  EXPECT_EQ(carveout->value(), -1);
+}
+
+// "-0" reads as 0, but QSpinBox takes no sign in a box whose minimum is 0: the box goes back, and
+// the message says why instead of nothing.
+TEST(GuiInvalidInputMatrix, ANumberQSpinBoxWillNotTakeIsNamedToo) {
+  CalculatorView view;
+  auto* barriers = view.findChild<CheckedSpinBox*>(QStringLiteral("blockBarriers"));
+  EXPECT_EQ(barriers->refusal(QStringLiteral("-0")),
+            QStringLiteral("Block barriers: '-0' is not written as this box takes numbers; allowed 0 … 16. Kept 1."));
+  EXPECT_EQ(barriers->refusal(QStringLiteral("7")), QString());
 }
 
 // XBLOCK, RBLOCK and num_warps can only be powers of two: the views offer lists, not text.

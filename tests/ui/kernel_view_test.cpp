@@ -66,6 +66,7 @@ struct FakeCompiler {
   std::atomic<int> sleep_ms{0};
   std::mutex mutex;
   std::vector<std::string> compiled;  // kernel names that finished
+  std::string damaged_entry_for;      // this kernel's cache entry is reported damaged and recompiled
   int cancelled_seen = 0;
 
   CompileFunction function() {
@@ -102,6 +103,7 @@ struct FakeCompiler {
       r.report.stack_frame_bytes = r.report.spill_stores_bytes;
       r.report.static_smem_bytes = 16;
       r.compile_ms = sleep_ms.load();
+      if (req.kernel_name == damaged_entry_for) r.cache_repair = "/cache/nvrtc/0123.occxc (checksum mismatch): recompiled and replaced";
       std::lock_guard<std::mutex> lock(mutex);
       compiled.push_back(req.kernel_name);
       return r;
@@ -299,6 +301,27 @@ TEST(KernelView, SpillingConfigsShowInTheSpillPlot) {
   EXPECT_EQ(spills->note(), QString());
   EXPECT_EQ(cellText(view.model(), 0, KernelSweepModel::kRegisters), QStringLiteral("255"));
   EXPECT_EQ(cellText(view.model(), 0, KernelSweepModel::kNSpills), QStringLiteral("539"));
+}
+
+TEST(KernelView, ADamagedCacheEntryIsReportedOnceInTheStatus) {
+  FakeCompiler fake;
+  fake.damaged_entry_for = "occx_mean_var_fp32_x1_r1024_w8";
+  KernelView view(nullptr, fake.function());
+  setUpSmallSweep(view);
+  QSignalSpy finished(&view, &KernelView::sweepFinished);
+  ASSERT_EQ(view.startSweep(), QString());
+  ASSERT_TRUE(finished.wait(20000));
+  EXPECT_TRUE(view.statusLabel()->text().endsWith(
+      QStringLiteral("Damaged compile-cache entries found and recompiled: 1 (hover for the files).")))
+      << view.statusLabel()->text().toStdString();
+  EXPECT_EQ(view.statusLabel()->toolTip(),
+            QStringLiteral("/cache/nvrtc/0123.occxc (checksum mismatch): recompiled and replaced"));
+  // A clean sweep says nothing about the cache.
+  fake.damaged_entry_for.clear();
+  ASSERT_EQ(view.startSweep(), QString());
+  ASSERT_TRUE(finished.wait(20000));
+  EXPECT_FALSE(view.statusLabel()->text().contains(QStringLiteral("Damaged")));
+  EXPECT_TRUE(view.statusLabel()->toolTip().isEmpty());
 }
 
 TEST(KernelView, CancelKeepsTheFinishedRows) {
