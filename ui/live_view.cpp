@@ -416,7 +416,8 @@ void LiveView::onRowMeasured(quint64 id, qulonglong done, qulonglong total, cons
 void LiveView::onFinished(quint64 id, const std::shared_ptr<const LiveRunOutcome>& outcome) {
   if (id != running_id_ || !outcome) return;
   if (outcome->cancelled && outcome->dataset.rows.empty()) {
-    // Cancelled before anything was measured (possibly before it started): nothing to show instead.
+    // Cancelled before anything was measured (possibly before it started): no dataset to name.
+    dataset_label_->setText(tr("No data: the run was cancelled before any config was measured"));
     setStatus(tr("Cancelled before any config was measured."));
     return;
   }

@@ -347,6 +347,18 @@ TEST(LiveView, NeverTwoRunsOnTheGpuAtOnce) {
   EXPECT_FALSE(view.isRunning());
 }
 
+TEST(LiveView, ARunCancelledBeforeAnyRowSaysSo) {
+  FakeRunner fake;
+  fake.sleep_ms = 300;
+  LiveView view(nullptr, fake.function(), fakeGpu());
+  ASSERT_EQ(view.startRun(), QString());
+  view.cancelButton()->click();  // before the first row (300 ms away)
+  ASSERT_TRUE(view.job()->waitForIdle(20000));
+  EXPECT_EQ(view.model()->rowCount(), 0);
+  EXPECT_EQ(view.statusLabel()->text(), QStringLiteral("Cancelled before any config was measured."));
+  EXPECT_EQ(view.datasetLabel()->text(), QStringLiteral("No data: the run was cancelled before any config was measured"));
+}
+
 TEST(LiveView, ClosingTheWindowDuringARunEndsItCleanly) {
   FakeRunner fake;
   fake.sleep_ms = 80;
