@@ -11,7 +11,6 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QPlainTextEdit>
-#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -32,12 +31,12 @@
 
 #include "core/kernel_family.h"
 #include "occx_config.h"
+#include "tests/ui/window_test_support.h"
 #include "ui/kernel_inputs.h"
 #include "ui/kernel_series_plot.h"
 #include "ui/kernel_sweep_job.h"
 #include "ui/kernel_sweep_model.h"
 #include "ui/kernel_view.h"
-#include "ui/main_window.h"
 
 #if OCCX_HAVE_CUDA
 #include "core/compile_cache.h"
@@ -382,18 +381,12 @@ TEST(KernelView, ASecondRequestCancelsTheFirstAndOnlyItsResultIsShown) {
 TEST(KernelView, ClosingTheWindowDuringASweepEndsItCleanly) {
   FakeCompiler fake;
   fake.sleep_ms = 150;
-  auto* window = new MainWindow(/*use_settings=*/false);
-  window->setAttribute(Qt::WA_DeleteOnClose);
   auto* view = new KernelView(nullptr, fake.function());
-  window->addView(view, QStringLiteral("Kernels"));
   setUpSmallSweep(*view);
-  window->show();
-  QPointer<MainWindow> alive(window);
+  MainWindow* window = windowAround(view, QStringLiteral("Kernels"));
   ASSERT_EQ(view->startSweep(), QString());
   ASSERT_TRUE(waitFor([&] { return view->model()->rowCount() >= 1; }, 20000));
-  EXPECT_TRUE(window->close());
-  QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
-  EXPECT_TRUE(alive.isNull());
+  EXPECT_TRUE(closeAndDelete(window));
   // The compile in flight saw the cancel flag; the sweep stopped early instead of compiling all 8.
   EXPECT_EQ(fake.cancelled_seen, 1);
   EXPECT_LT(fake.count("occx_mean_var"), 8);

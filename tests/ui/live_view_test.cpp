@@ -21,7 +21,6 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QLabel>
-#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -32,12 +31,12 @@
 #include <limits>
 
 #include "core/csv.h"
+#include "tests/ui/window_test_support.h"
 #include "ui/kernel_inputs.h"
 #include "ui/kernel_series_plot.h"
 #include "ui/live_datasets.h"
 #include "ui/live_rows_model.h"
 #include "ui/live_view.h"
-#include "ui/main_window.h"
 
 namespace occx::ui {
 namespace {
@@ -362,17 +361,11 @@ TEST(LiveView, ARunCancelledBeforeAnyRowSaysSo) {
 TEST(LiveView, ClosingTheWindowDuringARunEndsItCleanly) {
   FakeRunner fake;
   fake.sleep_ms = 80;
-  auto* window = new MainWindow(/*use_settings=*/false);
-  window->setAttribute(Qt::WA_DeleteOnClose);
   auto* view = new LiveView(nullptr, fake.function(), fakeGpu());
-  window->addView(view, QStringLiteral("Live runs"));
-  window->show();
-  QPointer<MainWindow> alive(window);
+  MainWindow* window = windowAround(view, QStringLiteral("Live runs"));
   ASSERT_EQ(view->startRun(), QString());
   ASSERT_TRUE(waitFor([&] { return view->model()->rowCount() >= 2; }, 20000));
-  EXPECT_TRUE(window->close());
-  QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
-  EXPECT_TRUE(alive.isNull());  // the window, the view and its job are gone
+  EXPECT_TRUE(closeAndDelete(window));  // the window, the view and its job are gone
   // The job's destructor cancelled the run and waited for it: nothing runs on after the window.
   EXPECT_EQ(fake.running.load(), 0);
   EXPECT_EQ(fake.runs_started.load(), 1);
