@@ -1,6 +1,9 @@
-// The content-addressed compile cache: hits, misses, corrupt entries, colliding keys, the default
-// folder.
+// The content-addressed compile cache: hits, misses, corrupt entries (reported once), colliding
+// keys, a full disk while replacing an entry, the default folder.
 #include <gtest/gtest.h>
+
+#include <signal.h>
+#include <sys/resource.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -8,6 +11,7 @@
 
 #include "core/atomic_file.h"
 #include "core/compile_cache.h"
+#include "tests/support/in_child.h"
 
 namespace occx {
 namespace {
@@ -180,6 +184,36 @@ TEST_F(CompileCacheTest, NoDirectoryMeansNoCache) {
   EXPECT_NE(e.error().find("cannot create the cache folder"), std::string::npos) << e.error();
   EXPECT_EQ(blocked.stats().store_errors, 1);
   fs::remove(dir_.parent_path() / "occx_cache_plain_file");
+}
+
+// A full disk while a bigger result replaces an entry: the store fails with the path and the reason,
+// the old entry stays whole and still hits, and no temporary file is left beside it.
+TEST_F(CompileCacheTest, AFullDiskKeepsThePreviousEntry) {
+  CompileCache cache(dir_.string());
+  auto path = cache.store(request(), opts_, "NVRTC 13.0", result());
+  ASSERT_TRUE(path);
+  const auto previous = readFile(*path);
+  ASSERT_TRUE(previous);
+  CompileResult bigger = result();
+  bigger.cubin.assign(64 * 1024, 0x5a);
+  const std::string report = testing_support::inChild([&] {
+    ::signal(SIGXFSZ, SIG_IGN);
+    const rlimit lim{4096, 4096};
+    if (::setrlimit(RLIMIT_FSIZE, &lim) != 0) return std::string("SKIP: setrlimit failed");
+    auto stored = cache.store(request(), opts_, "NVRTC 13.0", bigger);
+    return stored ? std::string("STORED") : stored.error() + " | store_errors " + std::to_string(cache.stats().store_errors);
+  });
+  if (report.rfind("SKIP", 0) == 0) GTEST_SKIP() << report;
+  EXPECT_NE(report.find("cannot write '" + *path + "': File too large (previous file left unchanged)"), std::string::npos)
+      << report;
+  EXPECT_NE(report.find("store_errors 1"), std::string::npos) << report;
+  EXPECT_EQ(readFile(*path).value(), *previous);
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(fs::path(*path).parent_path())) names.push_back(e.path().filename().string());
+  EXPECT_EQ(names, std::vector<std::string>{fs::path(*path).filename().string()});
+  auto hit = cache.lookup(request(), opts_, "NVRTC 13.0");
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->cubin, result().cubin);
 }
 
 TEST_F(CompileCacheTest, DefaultDirectoryFollowsXdgThenHome) {
