@@ -81,6 +81,7 @@ LiveRunFunction defaultLiveRunFunction() {
     out.dataset = std::move(r->dataset);
     out.cancelled = r->cancelled;
     out.wall_seconds = r->wall_seconds;
+    out.cache_repairs = r->compile.cache_repairs;
     return out;
   };
 #else
@@ -117,7 +118,7 @@ quint64 LiveSweepJob::start(const LiveRunRequest& request) {
     // seen its cancel flag and returned. Cancelled while waiting, it does not start at all (and ends
     // as a cancelled run without rows).
     std::unique_lock<std::mutex> lock(*gpu);
-    Expected<LiveRunOutcome> outcome = LiveRunOutcome{{}, true, 0.0};
+    Expected<LiveRunOutcome> outcome = LiveRunOutcome{{}, true, 0.0, {}};
     if (!cancel->load()) outcome = run(request, progress, cancel);
     lock.unlock();
     if (!outcome) {

@@ -10,6 +10,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "core/compile_sweep.h"
 #include "core/expected.h"
@@ -42,6 +43,7 @@ struct LiveRunOutcome {
   LiveDataset dataset;
   bool cancelled = false;
   double wall_seconds = 0.0;
+  std::vector<std::string> cache_repairs;  ///< damaged compile-cache entries met and recompiled
 };
 
 using LiveRunProgressFn = std::function<void(const LiveRunProgress&)>;

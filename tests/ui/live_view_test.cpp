@@ -90,6 +90,7 @@ struct FakeRunner {
   std::atomic<int> running{0};      // runs inside the function now
   std::atomic<int> max_running{0};  // the most at once: the GPU takes one run at a time
   std::atomic<int> cancel_latency_ms{0};  // how long a cancelled run takes to return
+  std::atomic<bool> report_damaged_cache_entry{false};
   LiveRunFunction function() {
     return [this](const LiveRunRequest&, const LiveRunProgressFn& progress,
                   const std::atomic<bool>* cancel) -> Expected<LiveRunOutcome> {
@@ -120,6 +121,7 @@ struct FakeRunner {
         progress({"run", i + 1, all.rows.size(), &out.dataset.rows.back()});
       }
       out.wall_seconds = 0.5;
+      if (report_damaged_cache_entry) out.cache_repairs = {"/cache/nvrtc/89ab.occxc (truncated or padded): recompiled and replaced"};
       return out;
     };
   }
@@ -344,6 +346,19 @@ TEST(LiveView, NeverTwoRunsOnTheGpuAtOnce) {
   EXPECT_EQ(changed.count(), 1);
   EXPECT_EQ(view.model()->rowCount(), 11);
   EXPECT_FALSE(view.isRunning());
+}
+
+TEST(LiveView, ADamagedCacheEntryIsReportedInTheStatus) {
+  FakeRunner fake;
+  fake.report_damaged_cache_entry = true;
+  LiveView view(nullptr, fake.function(), fakeGpu());
+  QSignalSpy changed(&view, &LiveView::datasetChanged);
+  ASSERT_EQ(view.startRun(), QString());
+  ASSERT_TRUE(changed.wait(20000));
+  EXPECT_EQ(view.statusLabel()->text(), QStringLiteral("Measured 11 configs in 0.5 s. Damaged compile-cache entries found "
+                                                       "and recompiled: 1 (hover for the files)."));
+  EXPECT_EQ(view.statusLabel()->toolTip(),
+            QStringLiteral("/cache/nvrtc/89ab.occxc (truncated or padded): recompiled and replaced"));
 }
 
 TEST(LiveView, ARunCancelledBeforeAnyRowSaysSo) {
