@@ -1,6 +1,7 @@
 #include "ui/app_view.h"
 
 #include <QFile>
+#include <QLabel>
 #include <QScrollArea>
 #include <QVBoxLayout>
 
@@ -31,6 +32,17 @@ QWidget* inputScrollArea(QWidget* content, int min_width, int max_width) {
   column->setMinimumWidth(min_width);
   if (max_width > 0) column->setMaximumWidth(max_width);
   return column;
+}
+
+void appendCacheRepairs(QLabel* status, const std::vector<std::string>& repairs) {
+  QStringList files;
+  for (const auto& r : repairs) files << QString::fromStdString(r);
+  if (!files.isEmpty()) {
+    status->setText(status->text() + QLatin1Char(' ') +
+                    QObject::tr("Damaged compile-cache entries found and recompiled: %1 (hover for the files).")
+                        .arg(files.size()));
+  }
+  status->setToolTip(files.join(QLatin1Char('\n')));
 }
 
 }  // namespace occx::ui

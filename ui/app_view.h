@@ -4,11 +4,13 @@
 #pragma once
 
 #include <QString>
+#include <string>
 #include <vector>
 
 #include "core/csv.h"
 #include "core/expected.h"
 
+class QLabel;
 class QScrollArea;
 class QSettings;
 class QWidget;
@@ -53,5 +55,10 @@ Expected<std::size_t> writeCsvFile(const CsvTable& table, const QString& path);
 /// sight, the inline InputMessage (object name "inputMessage") for every CheckedSpinBox in
 /// `content`: what was typed, the allowed range and the value kept.
 QWidget* inputScrollArea(QWidget* content, int min_width, int max_width = 0);
+
+/// After a sweep's status line is set: appends "Damaged compile-cache entries found and recompiled:
+/// N (hover for the files)." when `repairs` (CompileSweepResult::cache_repairs) is not empty, and
+/// lists them in the label's tooltip (cleared when there are none).
+void appendCacheRepairs(QLabel* status, const std::vector<std::string>& repairs);
 
 }  // namespace occx::ui

@@ -509,17 +509,10 @@ void KernelView::onFinished(quint64 id, const std::shared_ptr<const CompileSweep
               .arg(QString::fromStdString(result->compiler.empty() ? std::string("no compiler output")
                                                                    : result->compiler));
   }
-  if (!result->cache_repairs.empty()) {
-    // Damaged compile-cache entries were found, recompiled and (normally) replaced: say so once.
-    msg += QLatin1Char(' ') + tr("Damaged compile-cache entries found and recompiled: %1 (hover for the files).")
-                                  .arg(result->cache_repairs.size());
-  }
-  QStringList repairs;
-  for (const auto& r : result->cache_repairs) repairs << QString::fromStdString(r);
   const QString label = tr("compiled here, %1").arg(QString::fromStdString(result->date_utc));
   showData(std::move(d), label);
   setStatus(msg);
-  status_->setToolTip(repairs.join(QLatin1Char('\n')));
+  appendCacheRepairs(status_, result->cache_repairs);
   emit sweepFinished();
 }
 

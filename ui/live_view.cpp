@@ -427,16 +427,9 @@ void LiveView::onFinished(quint64 id, const std::shared_ptr<const LiveRunOutcome
       tr("measured on this machine: %1, %2").arg(QString::fromStdString(loaded.metaValue("device")), date.left(10));
   const int rows = static_cast<int>(loaded.rows.size());
   showDataset(std::move(loaded), label);
-  QString status = outcome->cancelled ? tr("Cancelled: kept %1 measured rows.").arg(rows)
-                                      : tr("Measured %1 configs in %2 s.").arg(rows).arg(outcome->wall_seconds, 0, 'f', 1);
-  QStringList repairs;
-  for (const auto& r : outcome->cache_repairs) repairs << QString::fromStdString(r);
-  if (!repairs.isEmpty()) {
-    status += QLatin1Char(' ') +
-              tr("Damaged compile-cache entries found and recompiled: %1 (hover for the files).").arg(repairs.size());
-  }
-  setStatus(status);
-  status_->setToolTip(repairs.join(QLatin1Char('\n')));
+  setStatus(outcome->cancelled ? tr("Cancelled: kept %1 measured rows.").arg(rows)
+                               : tr("Measured %1 configs in %2 s.").arg(rows).arg(outcome->wall_seconds, 0, 'f', 1));
+  appendCacheRepairs(status_, outcome->cache_repairs);
 }
 
 void LiveView::onFailed(quint64 id, const QString& message) {

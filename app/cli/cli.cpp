@@ -19,6 +19,24 @@ std::vector<CommandSpec>& registry() {
   static std::vector<CommandSpec> specs;
   return specs;
 }
+// CLI11 2.1 reads integers with strtoll (base 0: decimal, 0x hex, 0 octal) and turns text beyond the
+// int64 range into INT64_MAX or INT64_MIN without a word, so the range checks after parsing would
+// name a value the user never typed. runCli puts this check on every integer option: such text is
+// refused, as typed.
+const CLI::Validator& int64Text() {
+  static const CLI::Validator check(
+      [](std::string& text) -> std::string {
+        errno = 0;
+        char* end = nullptr;
+        const long long v = std::strtoll(text.c_str(), &end, 0);
+        if (errno == ERANGE && end != text.c_str() && *end == '\0') {
+          return text + " is out of range: beyond " + std::to_string(v) + ", the 64-bit integer limit (the option's own range is below)";
+        }
+        return {};  // anything else (not a number, beyond a narrower type) is CLI11's to refuse
+      },
+      "INT64");
+  return check;
+}
 std::function<std::optional<std::string>()>& gpuProvider() {
   static std::function<std::optional<std::string>()> p;
   return p;
@@ -49,6 +67,11 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
     auto specs = registry();
     std::sort(specs.begin(), specs.end(), [](const CommandSpec& a, const CommandSpec& b) { return a.order < b.order; });
     for (const auto& s : specs) s.add(app, ctx);
+    for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+      for (CLI::Option* opt : sub->get_options([](CLI::Option*) { return true; })) {
+        if (opt->get_type_name() == "INT") opt->check(int64Text());
+      }
+    }
     try {
       app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -101,23 +124,6 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
     err << "occx: internal error: " << e.what() << "\n";
     return kExitRuntime;
   }
-}
-
-const CLI::Validator& int64Text() {
-  static const CLI::Validator check(
-      [](std::string& text) -> std::string {
-        // Read the text as CLI11 2.1 does (strtoll, base 0: decimal, 0x hex, 0 octal) and refuse what
-        // it would silently saturate.
-        errno = 0;
-        char* end = nullptr;
-        const long long v = std::strtoll(text.c_str(), &end, 0);
-        if (errno == ERANGE && end != text.c_str() && *end == '\0') {
-          return text + " is out of range: beyond " + std::to_string(v) + ", the 64-bit integer limit (the option's own range is below)";
-        }
-        return {};  // anything else (not a number) is CLI11's to refuse
-      },
-      "INT64");
-  return check;
 }
 
 void TargetOptions::add(CLI::App& app, bool with_sms) {

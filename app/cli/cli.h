@@ -76,11 +76,6 @@ Expected<Target> resolveTarget(const TargetOptions& opts, const std::string& def
 std::string defaultGpuName();
 void setDefaultGpuNameProvider(std::function<std::optional<std::string>()> provider);
 
-/// A check for 64-bit integer options (->check(int64Text())): CLI11 2.1 turns a number beyond the
-/// int64 range into INT64_MAX or INT64_MIN without a word, so the range checks after parsing would
-/// name a value the user never typed. This refuses such text first, naming it and the int64 range.
-const CLI::Validator& int64Text();
-
 /// Prints rows as an aligned text table (first row = header).
 void printTable(std::ostream& out, const std::vector<std::vector<std::string>>& rows);
 

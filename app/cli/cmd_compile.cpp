@@ -282,8 +282,8 @@ void addCompileCommand(CLI::App& app, Context& ctx) {
   cmd->add_option("--rblock", o->rblock,
                   "RBLOCK: reduction elements per loop step, a power of two 1 … 65536 (default 1024)");
   cmd->add_option("--num-warps", o->num_warps, "warps per block: 1, 2, 4, 8, 16 or 32 (default 8)");
-  cmd->add_option("--xnumel", o->xnumel, "rows of the problem: adds the RBLOCK-scaling decisions (needs --rnumel)")->check(int64Text());
-  cmd->add_option("--rnumel", o->rnumel, "reduction length: vector loads only when a multiple of the vector width")->check(int64Text());
+  cmd->add_option("--xnumel", o->xnumel, "rows of the problem: adds the RBLOCK-scaling decisions (needs --rnumel)");
+  cmd->add_option("--rnumel", o->rnumel, "reduction length: vector loads only when a multiple of the vector width");
   cmd->add_flag("--scalar-loads", o->scalar_loads, "load one element at a time (any rnumel)");
   cmd->add_flag("--fp32-outputs", o->fp32_outputs,
                 "write outputs in fp32 instead of the input dtype (an upcast graph)");

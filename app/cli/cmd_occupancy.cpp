@@ -22,11 +22,11 @@ void addOccupancyCommand(CLI::App& app, Context& ctx) {
   o->target.add(*cmd);
   cmd->add_option("--threads", o->in.threads_per_block, "threads per block (1 … 1024)")->required();
   cmd->add_option("--regs", o->in.registers_per_thread, "registers per thread (0 … 255)")->required();
-  cmd->add_option("--smem", o->in.static_smem_bytes, "static shared memory per block, bytes (0 … 49152)")->check(int64Text());
-  cmd->add_option("--dynamic-smem", o->in.dynamic_smem_bytes, "dynamic shared memory per block, bytes (0 … the opt-in maximum minus --smem)")->check(int64Text());
+  cmd->add_option("--smem", o->in.static_smem_bytes, "static shared memory per block, bytes (0 … 49152)");
+  cmd->add_option("--dynamic-smem", o->in.dynamic_smem_bytes, "dynamic shared memory per block, bytes (0 … the opt-in maximum minus --smem)");
   cmd->add_option("--carveout", o->in.carveout_percent, "shared-memory carveout preference, percent (-1 = default, 0 … 100)");
   cmd->add_option("--barriers", o->in.block_barriers, "block barriers per block (0 … 16; counted from CC 9.0)");
-  cmd->add_option("--grid", o->in.grid_blocks, "blocks in the grid, for waves (0 = none … 2147483647 × 65535 × 65535)")->check(int64Text());
+  cmd->add_option("--grid", o->in.grid_blocks, "blocks in the grid, for waves (0 = none … 2147483647 × 65535 × 65535)");
   cmd->add_flag("--json", o->json, "print JSON instead of text");
   cmd->add_option("--csv", o->csv, "also write the result table to this CSV file");
   cmd->callback([&ctx, o] {

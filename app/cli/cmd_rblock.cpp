@@ -184,9 +184,9 @@ void addRblockCommand(CLI::App& app, Context& ctx) {
   auto o = std::make_shared<RblockOpts>();
   auto* cmd = app.add_subcommand("rblock", "Inductor's dynamic RBLOCK-scaling decision under the old, new, review_min and exact bounds");
   o->target.add(*cmd);
-  cmd->add_option("--xnumel", o->xnumel, "rows of the reduction (size hint x = next power of two), 1 … 2147483647")->check(int64Text());
-  cmd->add_option("--rnumel", o->rnumel, "reduction length (size hint r = next power of two), 1 … 2147483647")->check(int64Text());
-  cmd->add_option("--r1numel", o->r1numel, "second reduction dimension for 2-D reductions (0 = none)")->check(int64Text());
+  cmd->add_option("--xnumel", o->xnumel, "rows of the reduction (size hint x = next power of two), 1 … 2147483647");
+  cmd->add_option("--rnumel", o->rnumel, "reduction length (size hint r = next power of two), 1 … 2147483647");
+  cmd->add_option("--r1numel", o->r1numel, "second reduction dimension for 2-D reductions (0 = none)");
   cmd->add_option("--xblock", o->xblock, "XBLOCK, a power of two 1 … 4096");
   cmd->add_option("--rblock", o->rblock, "R0_BLOCK (RBLOCK in the 2023 profile), a power of two 1 … 65536");
   cmd->add_option("--r1-block", o->r1_block, "R1_BLOCK for 2-D reductions (0 = none), a power of two 1 … 32768");
@@ -194,7 +194,7 @@ void addRblockCommand(CLI::App& app, Context& ctx) {
   cmd->add_option("--num-stages", o->num_stages, "num_stages (1 … 8)");
   cmd->add_option("--nregs", o->nregs, "registers per thread of the compiled kernel (1 … 255); omit when unknown");
   cmd->add_option("--nspills", o->nspills, "spilled registers reported by the compiler (0 … 1048576)");
-  cmd->add_option("--shared-bytes", o->shared_bytes, "shared memory per block of the compiled kernel, bytes (exact bound)")->check(int64Text());
+  cmd->add_option("--shared-bytes", o->shared_bytes, "shared memory per block of the compiled kernel, bytes (exact bound)");
   cmd->add_option("--policy", o->policy, "old | new | review_min | exact | all (default all)");
   cmd->add_option("--profile", o->profile, "inductor-current (default) | inductor-2023");
   cmd->add_option("--cc-gate", o->cc_gate, "auto (the profile's) | 8x (CC 8.x only, the first version) | ge80 (CC >= 8.0 or ROCm)");

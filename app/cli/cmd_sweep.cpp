@@ -279,8 +279,8 @@ void addSweepCommand(CLI::App& app, Context& ctx) {
                                  "checked and timed live (--no-run: compile only)");
   o->arch.add(*cmd);
   o->work.add(*cmd);
-  cmd->add_option("--xnumel", o->xnumel, "rows of the problem (1 … 2^31-1)")->check(int64Text())->required();
-  cmd->add_option("--rnumel", o->rnumel, "reduction length (1 … 2^31-1; xnumel × rnumel < 2^31)")->check(int64Text())->required();
+  cmd->add_option("--xnumel", o->xnumel, "rows of the problem (1 … 2^31-1)")->required();
+  cmd->add_option("--rnumel", o->rnumel, "reduction length (1 … 2^31-1; xnumel × rnumel < 2^31)")->required();
   cmd->add_option("--xblocks", o->xblocks, "XBLOCK values: a list (1,2,4) or a range of powers of two (1-8); default 1,2");
   cmd->add_option("--rblocks", o->rblocks, "RBLOCK values, list or range (default 256-8192)");
   cmd->add_option("--num-warps", o->num_warps, "num_warps values, list or range (default 4,8,16,32)");

@@ -19,15 +19,21 @@ namespace {
 constexpr std::int64_t kX = 64;
 constexpr std::int64_t kR = 1024;
 
-void setSumProblem(cuda::GpuSession& s) {
+// The sum problem every test here runs (fp32, kX × kR); null when it cannot be built.
+std::shared_ptr<const HostProblem> sumProblem() {
   ProblemSpec ps;
   ps.workload = Workload::kSum;
   ps.dtype = DType::kF32;
   ps.xnumel = kX;
   ps.rnumel = kR;
   auto p = makeHostProblem(ps);
+  return p ? std::make_shared<const HostProblem>(std::move(p).value()) : nullptr;
+}
+
+void setSumProblem(cuda::GpuSession& s) {
+  auto p = sumProblem();
   ASSERT_TRUE(p);
-  ASSERT_FALSE(s.setProblem(std::make_shared<const HostProblem>(std::move(p).value())));
+  ASSERT_FALSE(s.setProblem(std::move(p)));
 }
 
 /// The real sum kernel for (1, 256, 4) and its cubin.
@@ -71,13 +77,8 @@ namespace {
   };
   cuda::GpuSession* session = test::gpuSession();
   if (session == nullptr) fail("no session");
-  ProblemSpec ps;
-  ps.workload = Workload::kSum;
-  ps.dtype = DType::kF32;
-  ps.xnumel = kX;
-  ps.rnumel = kR;
-  auto p = makeHostProblem(ps);
-  if (!p || session->setProblem(std::make_shared<const HostProblem>(std::move(p).value()))) fail("setProblem");
+  auto p = sumProblem();
+  if (!p || session->setProblem(std::move(p))) fail("setProblem");
   auto good = realSum(*session);
   auto bad = withBody(*session, "  *(volatile float*)(16) = in0[0];  // an illegal address");
   auto out = session->run(bad.kernel, bad.cubin, test::quickRun());
