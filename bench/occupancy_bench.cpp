@@ -3,8 +3,8 @@
 // Run: build/bench/occupancy_bench   (figures recorded in docs/benchmarks.md)
 #include <benchmark/benchmark.h>
 
-#include "core/gpu_data.h"
-#include "core/occupancy.h"
+#include "core/gpu/gpu_data.h"
+#include "core/occupancy/occupancy.h"
 
 #if defined(OCCX_HAVE_CUDA_OCCUPANCY_HEADER)
 #include <cuda_occupancy.h>

@@ -6,8 +6,8 @@
 #include <QSpinBox>
 #include <qcustomplot.h>
 
-#include "ui/calculator_view.h"
-#include "ui/plot_controller.h"
+#include "ui/views/calculator_view.h"
+#include "ui/plots/plot_controller.h"
 
 namespace {
 

@@ -14,7 +14,7 @@ if [ -z "$tidy" ]; then
 fi
 cmake -S . -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug -DOCCX_BUILD_UI=OFF \
   -DOCCX_BUILD_TESTS=OFF -DOCCX_BUILD_BENCHMARKS=OFF -DOCCX_ENABLE_CUDA=OFF >/dev/null
-if [ $# -gt 0 ]; then files=("$@"); else files=(core/*.cpp); fi
+if [ $# -gt 0 ]; then files=("$@"); else mapfile -t files < <(find core -name '*.cpp' -not -path 'core/cuda/*' | sort); fi
 rc=0
 printf '%s\n' "${files[@]}" | xargs -P "$jobs" -n 1 "$tidy" -p "$build" --quiet >"$build/tidy.log" 2>&1 || rc=$?
 grep -v -E '^[0-9]+ warnings? (and [0-9]+ errors? )?generated\.$|^Suppressed [0-9]+ warnings|^Use -header-filter' \

@@ -9,7 +9,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "core/atomic_file.h"
+#include "core/base/atomic_file.h"
 #include "occx_config.h"
 
 namespace occx::cli {

@@ -11,9 +11,9 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json_fwd.hpp>
 
-#include "core/csv.h"
-#include "core/expected.h"
-#include "core/gpu_data.h"
+#include "core/base/csv.h"
+#include "core/base/expected.h"
+#include "core/gpu/gpu_data.h"
 
 namespace occx::cli {
 

@@ -8,14 +8,14 @@
 #include <QTimer>
 #include <cstdio>
 
-#include "core/atomic_file.h"
+#include "core/base/atomic_file.h"
 #include "occx_config.h"
-#include "ui/calculator_view.h"
-#include "ui/kernel_view.h"
-#include "ui/live_sweep_job.h"
-#include "ui/live_view.h"
-#include "ui/main_window.h"
-#include "ui/rblock_view.h"
+#include "ui/views/calculator_view.h"
+#include "ui/views/compile_sweep_view.h"
+#include "ui/jobs/live_sweep_job.h"
+#include "ui/views/live_sweep_view.h"
+#include "ui/shell/main_window.h"
+#include "ui/views/rblock_scaling_view.h"
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "core/cuda/cuda_driver_table.h"
-#include "core/expected.h"
+#include "core/base/expected.h"
 
 namespace occx::cuda {
 

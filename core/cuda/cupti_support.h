@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "core/expected.h"
-#include "core/live_results.h"
+#include "core/base/expected.h"
+#include "core/sweep/live_results.h"
 
 namespace occx::cuda::cupti {
 

@@ -5,8 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/atomic_file.h"
-#include "core/compile_cache.h"
+#include "core/base/atomic_file.h"
+#include "core/kernels/compile_cache.h"
 #include "core/cuda/cu_check.h"
 
 namespace occx::cuda {

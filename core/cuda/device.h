@@ -10,9 +10,9 @@
 #include <string_view>
 #include <vector>
 
-#include "core/expected.h"
-#include "core/gpu_data.h"
-#include "core/inductor_policy.h"
+#include "core/base/expected.h"
+#include "core/gpu/gpu_data.h"
+#include "core/inductor/rblock_scaling.h"
 
 namespace occx::cuda {
 

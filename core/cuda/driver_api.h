@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "core/kernel_compile.h"
+#include "core/kernels/compile.h"
 
 namespace occx::cuda {
 

@@ -22,10 +22,10 @@
 
 #include "core/cuda/device.h"
 #include "core/cuda/driver_api.h"
-#include "core/expected.h"
-#include "core/kernel_family.h"
-#include "core/live_problem.h"
-#include "core/live_results.h"
+#include "core/base/expected.h"
+#include "core/kernels/kernel_family.h"
+#include "core/kernels/live_problem.h"
+#include "core/sweep/live_results.h"
 
 namespace occx::cuda {
 

@@ -7,7 +7,7 @@
 #include <mutex>
 #include <sstream>
 
-#include "core/live_problem.h"
+#include "core/kernels/live_problem.h"
 
 namespace occx::cuda {
 

@@ -9,11 +9,11 @@
 #include <functional>
 #include <string>
 
-#include "core/compile_sweep.h"
+#include "core/sweep/compile_sweep.h"
 #include "core/cuda/gpu_session.h"
 #include "core/cuda/nvrtc_compiler.h"
-#include "core/expected.h"
-#include "core/live_results.h"
+#include "core/base/expected.h"
+#include "core/sweep/live_results.h"
 
 namespace occx::cuda {
 

@@ -19,8 +19,8 @@
 #include <string>
 #include <vector>
 
-#include "core/atomic_file.h"
-#include "core/csv.h"
+#include "core/base/atomic_file.h"
+#include "core/base/csv.h"
 #include "occx_config.h"
 
 namespace {

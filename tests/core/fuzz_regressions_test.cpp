@@ -12,10 +12,10 @@
 #include <sstream>
 #include <string>
 
-#include "core/compile_cache.h"
-#include "core/csv.h"
-#include "core/gpu_data.h"
-#include "core/occupancy.h"
+#include "core/kernels/compile_cache.h"
+#include "core/base/csv.h"
+#include "core/gpu/gpu_data.h"
+#include "core/occupancy/occupancy.h"
 
 using namespace occx;
 

@@ -17,9 +17,9 @@
 #include <vector>
 
 #include "app/cli/cli.h"
-#include "core/csv.h"
-#include "core/gpu_data.h"
-#include "core/occupancy.h"
+#include "core/base/csv.h"
+#include "core/gpu/gpu_data.h"
+#include "core/occupancy/occupancy.h"
 
 using namespace occx;
 

@@ -12,8 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/cli.h"
-#include "core/atomic_file.h"
-#include "core/csv.h"
+#include "core/base/atomic_file.h"
+#include "core/base/csv.h"
 
 namespace occx {
 namespace {

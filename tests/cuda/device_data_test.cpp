@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/cli.h"
-#include "core/atomic_file.h"
+#include "core/base/atomic_file.h"
 #include "core/cuda/device.h"
 #include "core/cuda/driver_api.h"
 

@@ -5,8 +5,8 @@
 
 #include <mutex>
 
-#include "core/live_problem.h"
-#include "core/parallel.h"
+#include "core/kernels/live_problem.h"
+#include "core/base/parallel.h"
 #include "gpu_test_support.h"
 
 using namespace occx;

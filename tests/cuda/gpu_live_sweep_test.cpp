@@ -2,7 +2,7 @@
 // the dataset written as CSV and read back as the GUI reads it. Skips without a GPU.
 #include <gtest/gtest.h>
 
-#include "core/csv.h"
+#include "core/base/csv.h"
 #include "core/cuda/live_sweep.h"
 #include "gpu_test_support.h"
 

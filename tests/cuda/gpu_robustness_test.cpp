@@ -9,7 +9,7 @@
 #include <cstdlib>
 
 #include "core/cuda/live_sweep.h"
-#include "core/live_problem.h"
+#include "core/kernels/live_problem.h"
 #include "gpu_test_support.h"
 
 using namespace occx;

@@ -9,7 +9,7 @@
 
 #include "core/cuda/gpu_session.h"
 #include "core/cuda/nvrtc_compiler.h"
-#include "core/kernel_family.h"
+#include "core/kernels/kernel_family.h"
 
 namespace occx::test {
 

@@ -4,8 +4,8 @@
 
 #include "core/cuda/cupti_support.h"
 #include "core/cuda/device.h"
-#include "core/gpu_data.h"
-#include "core/live_problem.h"
+#include "core/gpu/gpu_data.h"
+#include "core/kernels/live_problem.h"
 #include "gpu_test_support.h"
 
 using namespace occx;

@@ -5,11 +5,11 @@
 #include <filesystem>
 #include <thread>
 
-#include "core/compile_cache.h"
-#include "core/compile_sweep.h"
+#include "core/kernels/compile_cache.h"
+#include "core/sweep/compile_sweep.h"
 #include "core/cuda/driver_api.h"
 #include "core/cuda/nvrtc_compiler.h"
-#include "core/kernel_family.h"
+#include "core/kernels/kernel_family.h"
 
 namespace occx {
 namespace {

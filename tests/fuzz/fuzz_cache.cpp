@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "core/compile_cache.h"
+#include "core/kernels/compile_cache.h"
 
 namespace {
 void require(bool ok, const char* what) {

@@ -9,10 +9,10 @@
 #include <cstdio>
 #include <string_view>
 
-#include "core/csv.h"
-#include "core/gpu_data.h"
-#include "core/inductor_report.h"
-#include "core/live_results.h"
+#include "core/base/csv.h"
+#include "core/gpu/gpu_data.h"
+#include "core/inductor/report.h"
+#include "core/sweep/live_results.h"
 
 namespace {
 void require(bool ok, const char* what) {

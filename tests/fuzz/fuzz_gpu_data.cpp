@@ -8,8 +8,8 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "core/gpu_data.h"
-#include "core/occupancy.h"
+#include "core/gpu/gpu_data.h"
+#include "core/occupancy/occupancy.h"
 
 namespace {
 void require(bool ok, const char* what) {

@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "core/kernel_compile.h"
+#include "core/kernels/compile.h"
 
 namespace {
 void require(bool ok, const char* what) {

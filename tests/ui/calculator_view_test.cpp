@@ -21,12 +21,12 @@
 #include <iostream>
 #include <limits>
 
-#include "core/atomic_file.h"
-#include "core/csv.h"
+#include "core/base/atomic_file.h"
+#include "core/base/csv.h"
 #include "qcustomplot.h"
-#include "ui/calculator_view.h"
-#include "ui/occupancy_curve_plot.h"
-#include "ui/utilization_chart.h"
+#include "ui/views/calculator_view.h"
+#include "ui/plots/occupancy_curve_plot.h"
+#include "ui/plots/utilization_chart.h"
 
 namespace occx::ui {
 namespace {

@@ -4,7 +4,7 @@
 #include <QComboBox>
 #include <QSignalSpy>
 
-#include "ui/device_selector.h"
+#include "ui/widgets/device_selector.h"
 
 namespace occx::ui {
 namespace {

@@ -16,8 +16,8 @@
 #include <ostream>
 
 #include "tests/support/in_child.h"
-#include "ui/calculator_view.h"
-#include "ui/main_window.h"
+#include "ui/views/calculator_view.h"
+#include "ui/shell/main_window.h"
 
 namespace occx::ui {
 namespace {

@@ -19,14 +19,14 @@
 #include <memory>
 #include <ostream>
 
-#include "ui/calculator_view.h"
-#include "ui/checked_spin_box.h"
-#include "ui/kernel_inputs.h"
-#include "ui/kernel_sweep_model.h"
-#include "ui/kernel_view.h"
-#include "ui/live_rows_model.h"
-#include "ui/live_view.h"
-#include "ui/rblock_view.h"
+#include "ui/views/calculator_view.h"
+#include "ui/widgets/checked_spin_box.h"
+#include "ui/views/sweep_inputs.h"
+#include "ui/models/compile_sweep_model.h"
+#include "ui/views/compile_sweep_view.h"
+#include "ui/models/live_sweep_model.h"
+#include "ui/views/live_sweep_view.h"
+#include "ui/views/rblock_scaling_view.h"
 
 namespace occx::ui {
 namespace {

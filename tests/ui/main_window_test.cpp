@@ -11,10 +11,10 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 
-#include "core/atomic_file.h"
-#include "core/csv.h"
-#include "ui/calculator_view.h"
-#include "ui/main_window.h"
+#include "core/base/atomic_file.h"
+#include "core/base/csv.h"
+#include "ui/views/calculator_view.h"
+#include "ui/shell/main_window.h"
 
 namespace occx::ui {
 namespace {

@@ -7,8 +7,8 @@
 #include <QWidget>
 
 #include "qcustomplot.h"
-#include "ui/occupancy_curve_plot.h"
-#include "ui/utilization.h"
+#include "ui/plots/occupancy_curve_plot.h"
+#include "ui/models/utilization.h"
 
 namespace occx::ui {
 namespace {

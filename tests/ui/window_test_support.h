@@ -6,7 +6,7 @@
 #include <QPointer>
 #include <QString>
 
-#include "ui/main_window.h"
+#include "ui/shell/main_window.h"
 
 namespace occx::ui {
 

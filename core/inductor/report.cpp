@@ -1,0 +1,264 @@
+#include "core/inductor/report.h"
+
+#include <charconv>
+#include <cstdio>
+
+namespace occx::inductor {
+
+namespace {
+
+std::string num(std::int64_t v) { return std::to_string(v); }
+
+std::string optNum(const std::optional<int>& v) { return v ? num(*v) : std::string(); }
+
+std::string fixed2(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.2f", v);
+  return buf;
+}
+
+std::string trim(const std::string& s) {
+  std::size_t b = s.find_first_not_of(" \t");
+  if (b == std::string::npos) return {};
+  std::size_t e = s.find_last_not_of(" \t");
+  return s.substr(b, e - b + 1);
+}
+
+}  // namespace
+
+nlohmann::json configToJson(const ReductionConfig& c, Profile profile) {
+  nlohmann::json j;
+  j["XBLOCK"] = c.xblock;
+  if (profile == Profile::kInductor2023) {
+    j["RBLOCK"] = c.r0_block;
+  } else {
+    if (c.r1_block > 0) j["R1_BLOCK"] = c.r1_block;
+    j["R0_BLOCK"] = c.r0_block;
+  }
+  j["num_warps"] = c.num_warps;
+  j["num_stages"] = c.num_stages;
+  j["n_regs"] = c.n_regs ? nlohmann::json(*c.n_regs) : nlohmann::json(nullptr);
+  j["n_spills"] = c.n_spills ? nlohmann::json(*c.n_spills) : nlohmann::json(nullptr);
+  j["shared_bytes"] = c.shared_bytes;
+  j["origin"] = c.origin;
+  return j;
+}
+
+nlohmann::json decisionToJson(const Decision& d) {
+  nlohmann::json j;
+  j["policy"] = std::string(policyKey(d.policy));
+  j["formula"] = std::string(policyFormula(d.policy));
+  j["profile"] = std::string(profileInfo(d.profile).key);
+  j["outcome"] = std::string(outcomeName(d.outcome));
+  j["applies"] = d.applies;
+  j["step"] = d.step;
+  j["bound_blocks_per_sm"] = d.applies ? nlohmann::json(d.bound_blocks_per_sm) : nlohmann::json(nullptr);
+  j["capacity_blocks"] = d.applies ? nlohmann::json(d.capacity_blocks) : nlohmann::json(nullptr);
+  j["total_blocks"] = d.total_blocks;
+  j["scale"] = d.scales();
+  j["halved_kwarg"] = d.halved_kwarg;
+  j["new_config"] = d.new_config && d.scales() ? configToJson(*d.new_config, d.profile) : nlohmann::json(nullptr);
+  j["bound_arithmetic"] = d.bound_arithmetic;
+  j["reason"] = d.reason;
+  return j;
+}
+
+CsvTable decisionsToCsv(const std::vector<Decision>& decisions) {
+  CsvTable t;
+  t.header = {"policy", "applies", "bound_blocks_per_sm", "capacity_blocks", "total_blocks", "decision", "new_config", "step",
+              "reason", "bound_arithmetic"};
+  for (const auto& d : decisions) {
+    t.rows.push_back({std::string(policyKey(d.policy)), d.applies ? "yes" : "no", d.applies ? num(d.bound_blocks_per_sm) : "",
+                      d.applies ? num(d.capacity_blocks) : "", num(d.total_blocks), std::string(outcomeName(d.outcome)),
+                      d.scales() && d.new_config ? d.new_config->str(d.profile) : "", num(d.step), d.reason, d.bound_arithmetic});
+  }
+  if (!decisions.empty()) t.meta.push_back({"profile", std::string(profileInfo(decisions.front().profile).key)});
+  return t;
+}
+
+CsvTable curvesToCsv(const BoundCurves& c) {
+  CsvTable t;
+  t.meta = {{"num_warps", num(c.num_warps)}, {"total_blocks", num(c.total_blocks)}};
+  t.header = {"n_regs",          "old_bound_blocks_per_sm", "new_bound_blocks_per_sm", "review_min_bound_blocks_per_sm",
+              "exact_bound_blocks_per_sm", "blocks_needed_per_sm", "old_decision", "new_decision", "exact_decision"};
+  for (const auto& p : c.points) {
+    t.rows.push_back({num(p.n_regs), num(p.old_bound), num(p.new_bound), num(p.review_min_bound), num(p.exact_bound),
+                      fixed2(c.blocks_needed_per_sm), std::string(outcomeName(p.old_outcome)),
+                      std::string(outcomeName(p.new_outcome)), std::string(outcomeName(p.exact_outcome))});
+  }
+  return t;
+}
+
+CsvTable pipelineToCsv(const Pipeline& p) {
+  CsvTable t;
+  t.meta = {{"profile", std::string(profileInfo(p.pass.profile).key)}, {"policy", std::string(policyKey(p.pass.policy))}};
+  t.header = {"index", "stage", "origin", "config", "XBLOCK", "R0_BLOCK", "R1_BLOCK", "num_warps", "n_regs", "n_spills",
+              "decision", "reason", "autotuning"};
+  for (std::size_t i = 0; i < p.entries.size(); ++i) {
+    const auto& e = p.entries[i];
+    t.rows.push_back({num(static_cast<std::int64_t>(i) + 1), e.added_by_scaling ? "added by scaling" : "candidate", e.config.origin,
+                      e.config.str(p.pass.profile), num(e.config.xblock), num(e.config.r0_block),
+                      e.config.r1_block > 0 ? num(e.config.r1_block) : "", num(e.config.num_warps), optNum(e.config.n_regs),
+                      optNum(e.config.n_spills), std::string(outcomeName(e.decision.outcome)), e.decision.reason,
+                      std::string(spillStatusName(e.spill))});
+  }
+  return t;
+}
+
+Expected<CsvTable> decideCsvBatch(const CsvTable& in, const BatchOptions& o) {
+  if (!o.db) return Error{"no GPU data given for the batch"};
+  const std::vector<Policy> policies = o.policies.empty() ? allPolicies() : o.policies;
+  auto col = [&](std::initializer_list<const char*> names) -> int {
+    for (const char* n : names) {
+      int c = in.column(n);
+      if (c >= 0) return c;
+    }
+    return -1;
+  };
+  const int c_xnumel = col({"xnumel"});
+  const int c_xblock = col({"xblock", "XBLOCK"});
+  const int c_warps = col({"num_warps"});
+  const int c_rblock = col({"rblock", "r0_block", "RBLOCK", "R0_BLOCK"});
+  const int c_nregs = col({"nregs", "n_regs"});
+  const int c_rnumel = col({"rnumel"});
+  const int c_r1numel = col({"r1numel"});
+  const int c_r1block = col({"r1_block", "R1_BLOCK"});
+  const int c_nspills = col({"nspills", "n_spills"});
+  const int c_shared = col({"shared_bytes"});
+  const int c_stages = col({"num_stages"});
+  const int c_gpu = col({"gpu"});
+  const int c_persistent = col({"persistent"});
+  std::string missing;
+  if (c_xnumel < 0) missing += " xnumel";
+  if (c_xblock < 0) missing += " xblock";
+  if (c_warps < 0) missing += " num_warps";
+  if (c_rblock < 0) missing += " rblock";
+  if (c_nregs < 0) missing += " nregs";
+  if (!missing.empty()) {
+    return Error{"input CSV lacks the column(s)" + missing +
+                 ": required xnumel, xblock, num_warps, rblock (or r0_block), nregs (or n_regs); optional rnumel, r1numel, r1_block, "
+                 "nspills, shared_bytes, num_stages, gpu, persistent"};
+  }
+
+  CsvTable out;
+  out.meta = in.meta;
+  out.meta.push_back({"profile", std::string(profileInfo(o.options.profile).key)});
+  out.meta.push_back({"cc_gate", std::string(ccGateName(effectiveCcGate(o.options)))});
+  out.meta.push_back({"default_gpu", o.default_gpu});
+  out.header = in.header;
+  out.header.push_back("size_hint_x");
+  out.header.push_back("total_blocks");
+  for (Policy p : policies) {
+    const std::string k(policyKey(p));
+    for (const char* suffix : {"_applies", "_bound_blocks_per_sm", "_capacity_blocks", "_decision", "_new_config", "_reason"}) {
+      out.header.push_back(k + suffix);
+    }
+  }
+
+  for (std::size_t r = 0; r < in.rows.size(); ++r) {
+    const auto& row = in.rows[r];
+    const std::string where = "row " + num(static_cast<std::int64_t>(r) + 1);
+    auto cell = [&](int c) { return c >= 0 && static_cast<std::size_t>(c) < row.size() ? trim(row[c]) : std::string(); };
+    // Parses an integer cell; empty → fallback (or an error when required).
+    auto integer = [&](int c, const char* name, std::optional<std::int64_t> fallback) -> Expected<std::int64_t> {
+      const std::string s = cell(c);
+      if (s.empty()) {
+        if (fallback) return *fallback;
+        return Error{where + ", column '" + name + "': empty, a whole number is required"};
+      }
+      std::int64_t v = 0;
+      auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+      if (ec != std::errc() || ptr != s.data() + s.size()) {
+        return Error{where + ", column '" + name + "': '" + s + "' is not a whole number"};
+      }
+      return v;
+    };
+    auto fits = [&](std::int64_t v, const char* name, std::int64_t lo, std::int64_t hi) -> std::optional<Error> {
+      if (v < lo || v > hi) return Error{where + ", column '" + name + "': " + num(v) + " is out of range: allowed " + num(lo) + " … " + num(hi)};
+      return std::nullopt;
+    };
+
+    auto xnumel = integer(c_xnumel, "xnumel", std::nullopt);
+    if (!xnumel) return Error{xnumel.error()};
+    auto xblock = integer(c_xblock, "xblock", std::nullopt);
+    if (!xblock) return Error{xblock.error()};
+    auto warps = integer(c_warps, "num_warps", std::nullopt);
+    if (!warps) return Error{warps.error()};
+    auto rblock = integer(c_rblock, "rblock", std::nullopt);
+    if (!rblock) return Error{rblock.error()};
+    auto rnumel = integer(c_rnumel, "rnumel", *rblock);
+    if (!rnumel) return Error{rnumel.error()};
+    auto r1numel = integer(c_r1numel, "r1numel", 0);
+    if (!r1numel) return Error{r1numel.error()};
+    auto r1block = integer(c_r1block, "r1_block", 0);
+    if (!r1block) return Error{r1block.error()};
+    auto stages = integer(c_stages, "num_stages", 1);
+    if (!stages) return Error{stages.error()};
+    auto shared = integer(c_shared, "shared_bytes", 0);
+    if (!shared) return Error{shared.error()};
+    auto persistent = integer(c_persistent, "persistent", 0);
+    if (!persistent) return Error{persistent.error()};
+    if (auto e = fits(*xblock, "xblock", 1, 4096)) return *e;
+    if (auto e = fits(*rblock, "rblock", 1, 65536)) return *e;
+    if (auto e = fits(*r1block, "r1_block", 0, 32768)) return *e;
+    if (auto e = fits(*warps, "num_warps", 1, 32)) return *e;
+    if (auto e = fits(*stages, "num_stages", 1, 8)) return *e;
+    if (auto e = fits(*persistent, "persistent", 0, 1)) return *e;
+    if (auto e = fits(*shared, "shared_bytes", 0, 1 << 30)) return *e;
+    std::optional<int> nregs;
+    if (!cell(c_nregs).empty()) {
+      auto v = integer(c_nregs, "nregs", std::nullopt);
+      if (!v) return Error{v.error()};
+      if (auto e = fits(*v, "nregs", 1, 255)) return *e;
+      nregs = static_cast<int>(*v);
+    }
+    std::optional<int> nspills;
+    if (!cell(c_nspills).empty()) {
+      auto v = integer(c_nspills, "nspills", std::nullopt);
+      if (!v) return Error{v.error()};
+      if (auto e = fits(*v, "nspills", 0, 1 << 20)) return *e;
+      nspills = static_cast<int>(*v);
+    }
+    auto hints = sizeHintsFromNumels(*xnumel, *rnumel, *r1numel);
+    if (!hints) return Error{where + ": " + hints.error()};
+
+    std::string gpu = cell(c_gpu);
+    if (gpu.empty()) gpu = o.default_gpu;
+    auto device = deviceForGpu(*o.db, gpu, o.sm_override);
+    if (!device) return Error{where + ", column 'gpu': " + device.error()};
+
+    ReductionConfig c;
+    c.xblock = static_cast<int>(*xblock);
+    c.r0_block = static_cast<int>(*rblock);
+    c.r1_block = static_cast<int>(*r1block);
+    c.num_warps = static_cast<int>(*warps);
+    c.num_stages = static_cast<int>(*stages);
+    c.n_regs = nregs;
+    c.n_spills = nspills;
+    c.shared_bytes = *shared;
+    c.origin = "input " + where;
+    if (auto e = validateConfig(c, *device, o.options.profile)) return Error{where + ": " + e->message};
+    KernelInfo kernel;
+    kernel.size_hints = *hints;
+    kernel.persistent_reduction = *persistent != 0;
+
+    std::vector<std::string> outrow = row;
+    outrow.resize(in.header.size());
+    outrow.push_back(num(hints->x));
+    outrow.push_back(num((hints->x + c.xblock - 1) / c.xblock));
+    for (Policy p : policies) {
+      auto d = decide(p, c, kernel, *device, o.options);
+      if (!d) return Error{where + ": " + d.error()};
+      outrow.push_back(d->applies ? "yes" : "no");
+      outrow.push_back(d->applies ? num(d->bound_blocks_per_sm) : "");
+      outrow.push_back(d->applies ? num(d->capacity_blocks) : "");
+      outrow.push_back(std::string(outcomeName(d->outcome)));
+      outrow.push_back(d->scales() ? d->new_config->str(o.options.profile) : "");
+      outrow.push_back(d->reason);
+    }
+    out.rows.push_back(std::move(outrow));
+  }
+  return out;
+}
+
+}  // namespace occx::inductor

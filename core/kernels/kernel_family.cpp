@@ -1,0 +1,834 @@
+#include "core/kernels/kernel_family.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <limits>
+#include <sstream>
+
+namespace occx {
+
+namespace {
+
+constexpr std::array<std::string_view, 6> kWorkloadNames = {"sum",      "sum_sq",      "amax",
+                                                            "mean_var", "log_softmax", "fused_k"};
+
+bool isPowerOfTwo(std::int64_t v) {
+  return v > 0 && (v & (v - 1)) == 0;
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+int accumulatorTiles(Workload w, int k) {
+  switch (w) {
+    case Workload::kMeanVar:
+      return 3;
+    case Workload::kLogSoftmax:
+      return 2;
+    case Workload::kFusedK:
+      return k;
+    default:
+      return 1;
+  }
+}
+
+}  // namespace
+
+std::string_view workloadName(Workload w) {
+  return kWorkloadNames[static_cast<std::size_t>(w)];
+}
+
+Expected<Workload> parseWorkload(std::string_view text) {
+  const std::string t = lower(text);
+  for (std::size_t i = 0; i < kWorkloadNames.size(); ++i) {
+    if (t == kWorkloadNames[i]) return static_cast<Workload>(i);
+  }
+  std::string names;
+  for (auto n : kWorkloadNames) names += (names.empty() ? "" : ", ") + std::string(n);
+  return Error{"workload '" + std::string(text) + "' is not known: allowed " + names};
+}
+
+const std::vector<Workload>& allWorkloads() {
+  static const std::vector<Workload> all = {Workload::kSum,     Workload::kSumSq,      Workload::kAmax,
+                                            Workload::kMeanVar, Workload::kLogSoftmax, Workload::kFusedK};
+  return all;
+}
+
+std::string_view dtypeName(DType d) {
+  switch (d) {
+    case DType::kF16:
+      return "fp16";
+    case DType::kBF16:
+      return "bf16";
+    default:
+      return "fp32";
+  }
+}
+
+Expected<DType> parseDType(std::string_view text) {
+  const std::string t = lower(text);
+  if (t == "fp32" || t == "float32" || t == "f32" || t == "float") return DType::kF32;
+  if (t == "fp16" || t == "float16" || t == "f16" || t == "half") return DType::kF16;
+  if (t == "bf16" || t == "bfloat16") return DType::kBF16;
+  return Error{"dtype '" + std::string(text) + "' is not known: allowed fp32, fp16, bf16"};
+}
+
+const std::vector<DType>& allDTypes() {
+  static const std::vector<DType> all = {DType::kF32, DType::kF16, DType::kBF16};
+  return all;
+}
+
+int dtypeBytes(DType d) {
+  return d == DType::kF32 ? 4 : 2;
+}
+
+DType outputDType(const KernelConfig& c) {
+  return c.fp32_outputs ? DType::kF32 : c.dtype;
+}
+
+std::string KernelConfig::label() const {
+  std::string s = std::string(workloadName(workload));
+  if (workload == Workload::kFusedK) s += " K=" + std::to_string(k);
+  s += " " + std::string(dtypeName(dtype)) + " XBLOCK=" + std::to_string(xblock) + " RBLOCK=" + std::to_string(rblock) +
+       " num_warps=" + std::to_string(num_warps);
+  if (fp32_outputs && dtype != DType::kF32) s += " fp32 outputs";
+  if (max_registers > 0) s += " maxrregcount=" + std::to_string(max_registers);
+  if (!vector_loads) s += " scalar loads";
+  return s;
+}
+
+int numInputs(Workload w, int k) {
+  return w == Workload::kFusedK ? k : 1;
+}
+
+int numOutputs(Workload w, int k) {
+  if (w == Workload::kMeanVar) return 2;
+  if (w == Workload::kFusedK) return k;
+  return 1;
+}
+
+std::int64_t outputElements(Workload w, std::int64_t xnumel, std::int64_t rnumel) {
+  return w == Workload::kLogSoftmax ? xnumel * rnumel : xnumel;
+}
+
+Expected<TileLayout> tileLayout(const KernelConfig& c) {
+  if (c.workload == Workload::kFusedK) {
+    if (c.k < 1 || c.k > kMaxFusedInputs) {
+      return Error{"K " + std::to_string(c.k) + " is out of range: fused_k takes 1 … " +
+                   std::to_string(kMaxFusedInputs) + " inputs"};
+    }
+  } else if (c.k != 1) {
+    return Error{"K " + std::to_string(c.k) + " is not allowed for " + std::string(workloadName(c.workload)) +
+                 ": only fused_k takes K inputs (allowed K = 1)"};
+  }
+  if (c.max_registers < 0 || c.max_registers > 255) {
+    return Error{"max_registers " + std::to_string(c.max_registers) +
+                 " is out of range: allowed 1 … 255 registers per thread (0 = no cap)"};
+  }
+  if (!isPowerOfTwo(c.xblock) || c.xblock > kMaxXBlock) {
+    return Error{"XBLOCK " + std::to_string(c.xblock) + " is out of range: allowed powers of two 1 … " +
+                 std::to_string(kMaxXBlock)};
+  }
+  if (!isPowerOfTwo(c.rblock) || c.rblock > kMaxRBlock) {
+    return Error{"RBLOCK " + std::to_string(c.rblock) + " is out of range: allowed powers of two 1 … " +
+                 std::to_string(kMaxRBlock)};
+  }
+  if (!isPowerOfTwo(c.num_warps) || c.num_warps > kMaxNumWarps) {
+    return Error{"num_warps " + std::to_string(c.num_warps) + " is out of range: allowed 1, 2, 4, 8, 16, 32"};
+  }
+  const std::int64_t tile = std::int64_t{c.xblock} * c.rblock;
+  if (tile > kMaxTileElements) {
+    return Error{"XBLOCK × RBLOCK = " + std::to_string(tile) + " is out of range: allowed at most " +
+                 std::to_string(kMaxTileElements) + " elements per tile"};
+  }
+  TileLayout l;
+  l.threads_per_block = c.num_warps * 32;
+  const int tile_per_thread = static_cast<int>(std::max<std::int64_t>(1, tile / l.threads_per_block));
+  const int elem = dtypeBytes(c.dtype);
+  l.vec = std::min({16 / elem, tile_per_thread, c.rblock});
+  l.vector_bytes = l.vec * elem;
+  l.threads_r = std::min(l.threads_per_block, c.rblock / l.vec);
+  l.threads_x = l.threads_per_block / l.threads_r;
+  l.rows_per_thread = std::max(1, c.xblock / l.threads_x);
+  l.chunks_per_row = c.rblock / (l.threads_r * l.vec);
+  l.elements_per_thread = l.rows_per_thread * l.chunks_per_row * l.vec;
+  l.accumulator_tiles = accumulatorTiles(c.workload, c.k);
+  l.accumulator_values_per_thread = l.elements_per_thread * l.accumulator_tiles;
+  l.warps_per_row = l.threads_r > 32 ? l.threads_r / 32 : 1;
+  l.replicated_threads = l.threads_x > c.xblock ? (l.threads_x - c.xblock) * l.threads_r : 0;
+  if (l.accumulator_values_per_thread > kMaxAccumulatorValuesPerThread) {
+    return Error{"XBLOCK × RBLOCK / threads × tiles = " + std::to_string(l.elements_per_thread) + " × " +
+                 std::to_string(l.accumulator_tiles) + " = " + std::to_string(l.accumulator_values_per_thread) +
+                 " accumulator values per thread is out of range: allowed at most " +
+                 std::to_string(kMaxAccumulatorValuesPerThread) + " (raise num_warps or lower XBLOCK/RBLOCK)"};
+  }
+  // Shared memory the source declares: the cross-warp scratch (one State per row slot and warp of the
+  // row) when a row spans several warps. A State holds one fp32 per accumulator tile.
+  const int row_slots = l.rows_per_thread * l.threads_x;
+  if (l.warps_per_row > 1) l.static_smem_bytes = row_slots * l.warps_per_row * l.accumulator_tiles * 4;
+  return l;
+}
+
+std::string kernelName(const KernelConfig& c) {
+  std::string n = "occx_" + std::string(workloadName(c.workload));
+  if (c.workload == Workload::kFusedK) n += std::to_string(c.k);
+  n += "_" + std::string(dtypeName(c.dtype)) + "_x" + std::to_string(c.xblock) + "_r" + std::to_string(c.rblock) +
+       "_w" + std::to_string(c.num_warps);
+  if (c.fp32_outputs && c.dtype != DType::kF32) n += "_f32out";
+  if (c.max_registers > 0) n += "_maxreg" + std::to_string(c.max_registers);
+  if (!c.vector_loads) n += "_scalar";
+  return n;
+}
+
+bool vectorLoadsAllowed(const TileLayout& layout, std::int64_t rnumel) {
+  return layout.vec > 0 && rnumel > 0 && rnumel % layout.vec == 0;
+}
+
+Expected<std::int64_t> checkShape(const KernelConfig& config, std::int64_t xnumel, std::int64_t rnumel) {
+  auto layout = tileLayout(config);
+  if (!layout) return Error{layout.error()};
+  constexpr std::int64_t kIntMax = std::numeric_limits<std::int32_t>::max();
+  if (xnumel < 1 || xnumel > kIntMax) {
+    return Error{"xnumel " + std::to_string(xnumel) + " is out of range: allowed 1 … " + std::to_string(kIntMax)};
+  }
+  if (rnumel < 1 || rnumel > kIntMax) {
+    return Error{"rnumel " + std::to_string(rnumel) + " is out of range: allowed 1 … " + std::to_string(kIntMax)};
+  }
+  if (xnumel > kIntMax / rnumel) {
+    return Error{"xnumel × rnumel = " + std::to_string(xnumel) + " × " + std::to_string(rnumel) +
+                 " is out of range: the kernels index with 32-bit ints, allowed at most " + std::to_string(kIntMax) +
+                 " elements per tensor"};
+  }
+  if (config.vector_loads && !vectorLoadsAllowed(*layout, rnumel)) {
+    return Error{"rnumel " + std::to_string(rnumel) + " is not a multiple of the vector width " +
+                 std::to_string(layout->vec) + " elements: build the config with vector_loads off for this shape"};
+  }
+  return (xnumel + config.xblock - 1) / config.xblock;
+}
+
+Expected<ByteCounts> bytesMoved(Workload w, DType dtype, int k, std::int64_t xnumel, std::int64_t rnumel,
+                                bool fp32_outputs) {
+  if (xnumel < 1) return Error{"xnumel " + std::to_string(xnumel) + " is out of range: allowed 1 or more"};
+  if (rnumel < 1) return Error{"rnumel " + std::to_string(rnumel) + " is out of range: allowed 1 or more"};
+  if (w == Workload::kFusedK && (k < 1 || k > kMaxFusedInputs)) {
+    return Error{"K " + std::to_string(k) + " is out of range: fused_k takes 1 … " + std::to_string(kMaxFusedInputs) +
+                 " inputs"};
+  }
+  const std::int64_t s = dtypeBytes(dtype);
+  const int kin = numInputs(w, w == Workload::kFusedK ? k : 1);
+  const int kout = numOutputs(w, w == Workload::kFusedK ? k : 1);
+  ByteCounts b;
+  b.bytes_read = kin * xnumel * rnumel * s;
+  b.bytes_written = kout * outputElements(w, xnumel, rnumel) * (fp32_outputs ? 4 : s);
+  return b;
+}
+
+// ---- source generation ---------------------------------------------------------------------------
+
+namespace {
+
+/// Builds the source line by line with two-space indentation.
+class Emitter {
+ public:
+  void line(std::string_view text = {}) {
+    if (!text.empty()) out_.append(static_cast<std::size_t>(indent_) * 2, ' ');
+    out_ += text;
+    out_ += '\n';
+  }
+  void open(std::string_view text) {
+    line(text);
+    ++indent_;
+  }
+  void indent() { ++indent_; }
+  /// "} else {": closes a block and opens the next at the same level.
+  void reopen(std::string_view text) {
+    --indent_;
+    line(text);
+    ++indent_;
+  }
+  void close(std::string_view text = "}") {
+    --indent_;
+    line(text);
+  }
+  [[nodiscard]] const std::string& str() const { return out_; }
+
+ private:
+  std::string out_;
+  int indent_ = 0;
+};
+
+std::string str(int v) {
+  return std::to_string(v);
+}
+
+bool outputIsF32(const KernelConfig& c) {
+  return c.fp32_outputs || c.dtype == DType::kF32;
+}
+
+/// The fields of the per-slot reduction state, one fp32 per accumulator tile.
+std::vector<std::string> stateFields(Workload w, int k) {
+  switch (w) {
+    case Workload::kMeanVar:
+      return {"mean", "m2", "weight"};
+    case Workload::kLogSoftmax:
+      return {"max", "sumexp"};
+    case Workload::kAmax:
+      return {"max"};
+    case Workload::kFusedK: {
+      std::vector<std::string> f;
+      for (int j = 0; j < k; ++j) f.push_back("sum" + str(j));
+      return f;
+    }
+    default:
+      return {"sum"};
+  }
+}
+
+/// Identity value of each state field (the value of an accumulator slot that saw no element).
+std::vector<std::string> stateIdentity(Workload w, int k) {
+  switch (w) {
+    case Workload::kMeanVar:
+      return {"0.0f", "0.0f", "0.0f"};
+    case Workload::kLogSoftmax:
+      return {"NEG_INF", "0.0f"};
+    case Workload::kAmax:
+      return {"NEG_INF"};
+    case Workload::kFusedK:
+      return std::vector<std::string>(static_cast<std::size_t>(k), "0.0f");
+    default:
+      return {"0.0f"};
+  }
+}
+
+std::string workloadFormula(Workload w, int k) {
+  switch (w) {
+    case Workload::kSum:
+      return "out0[x] = sum over r of in0[x, r]";
+    case Workload::kSumSq:
+      return "out0[x] = sum over r of in0[x, r]^2";
+    case Workload::kAmax:
+      return "out0[x] = max over r of in0[x, r]";
+    case Workload::kMeanVar:
+      return "Welford: out0[x] = mean over r of in0[x, r], out1[x] = population variance (divided by rnumel)";
+    case Workload::kLogSoftmax:
+      return "out0[x, r] = in0[x, r] - max_r in0[x, :] - log(sum_r exp(in0[x, r] - max)); online max/sum-exp pass, "
+             "then an output pass";
+    case Workload::kFusedK:
+      return "out_j[x] = sum over r of in0[x, r] * ... * in_j[x, r] for j = 0 .. " + str(k - 1) + " (" + str(k) +
+             " input(s), " + str(k) + " accumulator tile(s))";
+  }
+  return {};
+}
+
+void emitHeader(Emitter& e, const KernelConfig& c, const TileLayout& l, const std::string& name) {
+  const bool f32 = c.dtype == DType::kF32;
+  const int nin = numInputs(c.workload, c.k);
+  const int nout = numOutputs(c.workload, c.k);
+  e.line("// Occupancy Explorer reduction kernel " + name);
+  e.line("//");
+  e.line("// workload: " + std::string(workloadName(c.workload)));
+  e.line("//   " + workloadFormula(c.workload, c.k));
+  e.line("// input dtype: " + std::string(dtypeName(c.dtype)) + (f32 ? "" : " (passed as raw 16-bit words)") +
+         ", accumulation in fp32, outputs in " + std::string(outputIsF32(c) ? "fp32" : dtypeName(c.dtype)));
+  e.line("// tile: XBLOCK = " + str(c.xblock) + " rows x RBLOCK = " + str(c.rblock) +
+         " reduction elements, num_warps = " + str(c.num_warps) + " (" + str(l.threads_per_block) +
+         " threads per block)");
+  e.line("// accumulator: " + str(l.accumulator_tiles) + " tile(s) of XBLOCK x RBLOCK fp32 values held in registers,");
+  e.line("//   " + str(l.elements_per_thread) + " element(s) per thread per tile, " +
+         str(l.accumulator_values_per_thread) + " fp32 value(s) per thread in all");
+  e.line("// layout (as Triton's blocked layout): each thread owns ROWS_PER_THREAD = " + str(l.rows_per_thread) +
+         " row(s) x CHUNKS_PER_ROW = " + str(l.chunks_per_row) + " chunk(s)");
+  e.line("//   of VEC = " + str(l.vec) + " contiguous element(s); THREADS_R = " + str(l.threads_r) +
+         " threads span R, THREADS_X = " + str(l.threads_x) + " span rows" +
+         (l.replicated_threads > 0 ? " (" + str(l.replicated_threads) +
+                                         " thread(s) own no row: the tile is smaller "
+                                         "than the block)"
+                                   : std::string()));
+  if (c.vector_loads) {
+    e.line("// loads: " + str(l.vector_bytes) + "-byte vector loads (needs rnumel % " + str(l.vec) +
+           " == 0 and 16-byte aligned tensors), masked at the tail");
+  } else {
+    e.line("// loads: one element at a time (any rnumel), masked at the tail");
+  }
+  e.line("// after the loop: reduce along R within the thread, then with warp shuffles" +
+         std::string(l.warps_per_row > 1 ? ", then across " + str(l.warps_per_row) + " warps in shared memory" : ""));
+  e.line("// launch: grid = ceil(xnumel / " + str(c.xblock) + ") blocks, block = " + str(l.threads_per_block) +
+         " threads, no dynamic shared memory");
+  if (c.max_registers > 0) {
+    e.line("// registers capped at " + str(c.max_registers) + " per thread (__maxnreg__), as a maxrregcount build");
+  }
+  std::string params;
+  for (int i = 0; i < nin; ++i) params += "in" + str(i) + ", ";
+  for (int i = 0; i < nout; ++i) params += "out" + str(i) + ", ";
+  e.line("// parameters: " + params + "xnumel, rnumel (row-major, contiguous; " +
+         (c.workload == Workload::kLogSoftmax ? std::string("out0 is xnumel x rnumel") : "outputs are xnumel") + ")");
+  e.line();
+}
+
+void emitConstants(Emitter& e, const KernelConfig& c, const TileLayout& l) {
+  e.line("constexpr int XBLOCK = " + str(c.xblock) + ";");
+  e.line("constexpr int RBLOCK = " + str(c.rblock) + ";");
+  e.line("constexpr int NUM_THREADS = " + str(l.threads_per_block) + ";  // num_warps * 32");
+  e.line("constexpr int VEC = " + str(l.vec) + ";");
+  e.line("constexpr int THREADS_R = " + str(l.threads_r) + ";");
+  e.line("constexpr int THREADS_X = " + str(l.threads_x) + ";");
+  e.line("constexpr int ROWS_PER_THREAD = " + str(l.rows_per_thread) + ";");
+  e.line("constexpr int CHUNKS_PER_ROW = " + str(l.chunks_per_row) + ";");
+  e.line("constexpr int ELEMS_PER_ROW = CHUNKS_PER_ROW * VEC;  // accumulator elements per row per thread");
+  if (l.warps_per_row > 1) e.line("constexpr int WARPS_PER_ROW = THREADS_R / 32;");
+  e.line("constexpr int ROW_SLOTS = ROWS_PER_THREAD * THREADS_X;");
+  e.line("#define NEG_INF __int_as_float(0xff800000)  // -infinity");
+  e.line();
+  e.line(c.dtype == DType::kF32
+             ? "typedef float elem_t;  // input element"
+             : "typedef unsigned short elem_t;  // input element: " + std::string(dtypeName(c.dtype)) + " bits");
+  e.line(outputIsF32(c)
+             ? "typedef float out_t;   // output element"
+             : "typedef unsigned short out_t;  // output element: " + std::string(dtypeName(c.dtype)) + " bits");
+  e.line();
+}
+
+void emitConversions(Emitter& e, const KernelConfig& c) {
+  const DType d = c.dtype;
+  e.line("// Conversions: input storage to fp32, fp32 to output storage (round to nearest even).");
+  if (outputIsF32(c)) {
+    if (d == DType::kF32) {
+      e.line("static __device__ __forceinline__ float to_f32(elem_t v) { return v; }");
+    } else if (d == DType::kF16) {
+      e.open("static __device__ __forceinline__ float to_f32(elem_t h) {");
+      e.line("float f;");
+      e.line("asm(\"cvt.f32.f16 %0, %1;\" : \"=f\"(f) : \"h\"(h));");
+      e.line("return f;");
+      e.close();
+    } else {
+      e.line(
+          "static __device__ __forceinline__ float to_f32(elem_t b) { return __uint_as_float(((unsigned)b) << 16); }");
+    }
+    e.line("static __device__ __forceinline__ out_t to_out(float v) { return v; }");
+  } else if (d == DType::kF16) {
+    e.open("static __device__ __forceinline__ float to_f32(elem_t h) {");
+    e.line("float f;");
+    e.line("asm(\"cvt.f32.f16 %0, %1;\" : \"=f\"(f) : \"h\"(h));");
+    e.line("return f;");
+    e.close();
+    e.open("static __device__ __forceinline__ out_t to_out(float f) {");
+    e.line("out_t h;");
+    e.line("asm(\"cvt.rn.f16.f32 %0, %1;\" : \"=h\"(h) : \"f\"(f));");
+    e.line("return h;");
+    e.close();
+  } else {
+    e.line("static __device__ __forceinline__ float to_f32(elem_t b) { return __uint_as_float(((unsigned)b) << 16); }");
+    e.open("static __device__ __forceinline__ out_t to_out(float f) {");
+    e.line("#if __CUDA_ARCH__ >= 800");
+    e.line("out_t b;");
+    e.line("asm(\"cvt.rn.bf16.f32 %0, %1;\" : \"=h\"(b) : \"f\"(f));");
+    e.line("return b;");
+    e.line("#else");
+    e.line("unsigned u = __float_as_uint(f);");
+    e.line("if ((u & 0x7fffffffu) > 0x7f800000u) return (out_t)((u >> 16) | 0x40u);  // NaN stays NaN");
+    e.line("u += 0x7fffu + ((u >> 16) & 1u);");
+    e.line("return (out_t)(u >> 16);");
+    e.line("#endif");
+    e.close();
+  }
+  e.line();
+}
+
+/// Words of a vector access: the CUDA vector type and its 32-bit (or narrower) members.
+struct VectorWords {
+  std::string type;                  ///< "uint4", "float4", …
+  std::vector<std::string> members;  ///< ".x", ".y", … or "" for a scalar
+};
+
+VectorWords vectorWords(int bytes, bool f32) {
+  if (f32) {
+    if (bytes == 16) return {"float4", {".x", ".y", ".z", ".w"}};
+    if (bytes == 8) return {"float2", {".x", ".y"}};
+    return {"float", {""}};
+  }
+  if (bytes == 16) return {"uint4", {".x", ".y", ".z", ".w"}};
+  if (bytes == 8) return {"uint2", {".x", ".y"}};
+  if (bytes == 4) return {"unsigned", {""}};
+  return {"unsigned short", {""}};
+}
+
+void emitLoadStore(Emitter& e, const KernelConfig& c, const TileLayout& l, bool with_store) {
+  const bool f32 = c.dtype == DType::kF32;
+  if (c.vector_loads && l.vec > 1) {
+    const VectorWords w = vectorWords(l.vector_bytes, f32);
+    e.line("// Loads the VEC elements at row x, columns r … r+VEC-1 as one " + str(l.vector_bytes) +
+           "-byte load; masked as a whole");
+    e.line("// (rnumel % VEC == 0, so a chunk is either entirely inside the row or entirely past its end).");
+    e.open(
+        "static __device__ __forceinline__ void load_chunk(const elem_t* __restrict__ p, int x, int r, int rnumel, "
+        "bool row_ok, float (&v)[VEC], bool (&ok)[VEC]) {");
+    e.line("const bool valid = row_ok && r < rnumel;");
+    e.open("if (valid) {");
+    e.line("const " + w.type + " q = *reinterpret_cast<const " + w.type + "*>(p + x * rnumel + r);");
+    for (int i = 0; i < l.vec; ++i) {
+      if (f32) {
+        e.line("v[" + str(i) + "] = q" + w.members[static_cast<std::size_t>(i)] + ";");
+      } else if (l.vec == 1) {
+        e.line("v[0] = to_f32(q);");
+      } else {
+        const std::string word = "q" + w.members[static_cast<std::size_t>(i / 2)];
+        e.line("v[" + str(i) + "] = to_f32((elem_t)(" + word + (i % 2 == 0 ? " & 0xffffu" : " >> 16") + "));");
+      }
+    }
+    e.reopen("} else {");
+    e.line("#pragma unroll");
+    e.line("for (int i = 0; i < VEC; ++i) v[i] = 0.0f;");
+    e.close();
+    e.line("#pragma unroll");
+    e.line("for (int i = 0; i < VEC; ++i) ok[i] = valid;");
+    e.close();
+    if (with_store) {
+      // Output stores: VEC values of out_t, in pieces of at most 16 bytes (fp32 outputs of a
+      // 16-bit input take two).
+      const bool out_f32 = outputIsF32(c);
+      const int out_bytes = l.vec * (out_f32 ? 4 : dtypeBytes(c.dtype));
+      const int piece_bytes = std::min(out_bytes, 16);
+      const int per_piece = l.vec * piece_bytes / out_bytes;  // values per store
+      const VectorWords ow = vectorWords(piece_bytes, out_f32);
+      e.line("// Stores VEC values at row x, columns r … r+VEC-1 as " + str(out_bytes / piece_bytes) + " " +
+             str(piece_bytes) + "-byte store(s).");
+      e.open(
+          "static __device__ __forceinline__ void store_chunk(out_t* __restrict__ p, int x, int r, int rnumel, "
+          "const bool (&ok)[VEC], const float (&v)[VEC]) {");
+      e.line("if (!ok[0]) return;");
+      for (int first = 0; first < l.vec; first += per_piece) {
+        const std::string q = out_bytes > 16 ? "q" + str(first / per_piece) : std::string("q");
+        e.line(ow.type + " " + q + ";");
+        if (out_f32) {
+          for (int i = 0; i < per_piece; ++i) {
+            e.line(q + ow.members[static_cast<std::size_t>(i)] + " = to_out(v[" + str(first + i) + "]);");
+          }
+        } else if (per_piece == 1) {
+          e.line(q + " = to_out(v[" + str(first) + "]);");
+        } else {
+          for (int i = 0; i < per_piece; i += 2) {
+            e.line(q + ow.members[static_cast<std::size_t>(i / 2)] + " = (unsigned)to_out(v[" + str(first + i) +
+                   "]) | ((unsigned)to_out(v[" + str(first + i + 1) + "]) << 16);");
+          }
+        }
+        e.line("*reinterpret_cast<" + ow.type + "*>(p + x * rnumel + r" +
+               (first > 0 ? " + " + str(first) : std::string()) + ") = " + q + ";");
+      }
+      e.close();
+    }
+  } else {
+    e.line("// Loads the VEC elements at row x, columns r … r+VEC-1 one at a time, each masked.");
+    e.open(
+        "static __device__ __forceinline__ void load_chunk(const elem_t* __restrict__ p, int x, int r, int rnumel, "
+        "bool row_ok, float (&v)[VEC], bool (&ok)[VEC]) {");
+    e.line("#pragma unroll");
+    e.open("for (int i = 0; i < VEC; ++i) {");
+    e.line("ok[i] = row_ok && r + i < rnumel;");
+    e.line("v[i] = ok[i] ? to_f32(p[x * rnumel + r + i]) : 0.0f;");
+    e.close();
+    e.close();
+    if (with_store) {
+      e.line("// Stores VEC values at row x, columns r … r+VEC-1 one at a time, each masked.");
+      e.open(
+          "static __device__ __forceinline__ void store_chunk(out_t* __restrict__ p, int x, int r, int rnumel, "
+          "const bool (&ok)[VEC], const float (&v)[VEC]) {");
+      e.line("#pragma unroll");
+      e.line("for (int i = 0; i < VEC; ++i) if (ok[i]) p[x * rnumel + r + i] = to_out(v[i]);");
+      e.close();
+    }
+  }
+  e.line();
+}
+
+void emitState(Emitter& e, const KernelConfig& c) {
+  const auto fields = stateFields(c.workload, c.k);
+  e.line("// Reduction state of one accumulator slot: one fp32 per accumulator tile.");
+  std::string decl = "struct State { float ";
+  for (std::size_t i = 0; i < fields.size(); ++i) decl += (i ? ", " : "") + fields[i];
+  e.line(decl + "; };");
+  e.line();
+  e.line("// Combines two partial states (associative; used within a thread, across lanes and across warps).");
+  e.open("static __device__ __forceinline__ State combine(const State& a, const State& b) {");
+  switch (c.workload) {
+    case Workload::kAmax:
+      e.line("return State{fmaxf(a.max, b.max)};");
+      break;
+    case Workload::kMeanVar:
+      e.line("const float weight = a.weight + b.weight;");
+      e.line("if (weight == 0.0f) return a;  // both empty");
+      e.line("const float delta = b.mean - a.mean;");
+      e.line("const float frac = __fdividef(b.weight, weight);");
+      e.line("return State{a.mean + delta * frac, a.m2 + b.m2 + delta * delta * a.weight * frac, weight};");
+      break;
+    case Workload::kLogSoftmax:
+      e.line("const float m = fmaxf(a.max, b.max);");
+      e.line("if (m == NEG_INF) return a;  // both empty");
+      e.line("return State{m, a.sumexp * __expf(a.max - m) + b.sumexp * __expf(b.max - m)};");
+      break;
+    case Workload::kFusedK: {
+      std::string r = "return State{";
+      for (int j = 0; j < c.k; ++j) r += (j ? ", " : "") + std::string("a.sum") + str(j) + " + b.sum" + str(j);
+      e.line(r + "};");
+      break;
+    }
+    default:
+      e.line("return State{a.sum + b.sum};");
+      break;
+  }
+  e.close();
+  e.line();
+  e.line("// The state of lane (lane ^ mask) of the same warp.");
+  e.open("static __device__ __forceinline__ State shfl_xor(const State& s, int mask) {");
+  std::string r = "return State{";
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    r += (i ? ", " : "") + std::string("__shfl_xor_sync(0xffffffffu, s.") + fields[i] + ", mask)";
+  }
+  e.line(r + "};");
+  e.close();
+  e.line();
+}
+
+/// The accumulator arrays, one per tile.
+std::vector<std::string> accNames(Workload w, int k) {
+  std::vector<std::string> names;
+  for (const auto& f : stateFields(w, k)) names.push_back("acc_" + f);
+  return names;
+}
+
+void emitAccumulate(Emitter& e, const KernelConfig& c) {
+  // Inside: i (row), c (chunk), j = c * VEC + v index as `j`, element values v0[e] … (one per input).
+  const std::string a = "[i][j]";
+  switch (c.workload) {
+    case Workload::kSum:
+      e.line("if (ok[e]) acc_sum" + a + " += v0[e];");
+      break;
+    case Workload::kSumSq:
+      e.line("if (ok[e]) acc_sum" + a + " += v0[e] * v0[e];");
+      break;
+    case Workload::kAmax:
+      e.line("if (ok[e]) acc_max" + a + " = fmaxf(acc_max" + a + ", v0[e]);");
+      break;
+    case Workload::kMeanVar:
+      e.open("if (ok[e]) {  // Welford update; this slot now holds `count` values");
+      e.line("const float delta = v0[e] - acc_mean" + a + ";");
+      e.line("acc_mean" + a + " += delta * inv_count;");
+      e.line("acc_m2" + a + " += delta * (v0[e] - acc_mean" + a + ");");
+      e.line("acc_weight" + a + " = count;");
+      e.close();
+      break;
+    case Workload::kLogSoftmax:
+      e.open("if (ok[e]) {  // online max and sum of exp(v - max)");
+      e.line("const float m = fmaxf(acc_max" + a + ", v0[e]);");
+      e.line("acc_sumexp" + a + " = acc_sumexp" + a + " * __expf(acc_max" + a + " - m) + __expf(v0[e] - m);");
+      e.line("acc_max" + a + " = m;");
+      e.close();
+      break;
+    case Workload::kFusedK:
+      e.open("if (ok[e]) {  // running product of the inputs, one sum per prefix");
+      e.line("float p = v0[e];");
+      e.line("acc_sum0" + a + " += p;");
+      for (int j = 1; j < c.k; ++j) {
+        e.line("p *= v" + str(j) + "[e];");
+        e.line("acc_sum" + str(j) + a + " += p;");
+      }
+      e.close();
+      break;
+  }
+}
+
+/// Expression that says whether the row of (x_lane, i) exists: x < xnumel, and x_lane < XBLOCK when
+/// some threads own no row.
+std::string rowOk(const TileLayout& l, int xblock) {
+  return l.threads_x > xblock ? "xl < XBLOCK && x < xnumel" : "x < xnumel";
+}
+
+void emitKernel(Emitter& e, const KernelConfig& c, const TileLayout& l, const std::string& name) {
+  const int nin = numInputs(c.workload, c.k);
+  const int nout = numOutputs(c.workload, c.k);
+  const auto fields = stateFields(c.workload, c.k);
+  const auto ident = stateIdentity(c.workload, c.k);
+  const auto accs = accNames(c.workload, c.k);
+
+  // Launch bounds as Triton sets them (.maxntid = num_warps · 32), or a register cap instead (the
+  // two qualifiers cannot be combined).
+  const std::string bounds =
+      c.max_registers > 0 ? "__maxnreg__(" + str(c.max_registers) + ")" : std::string("__launch_bounds__(NUM_THREADS)");
+  std::string sig = "extern \"C\" __global__ void " + bounds + " " + name + "(";
+  e.line(sig);
+  for (int i = 0; i < nin; ++i) e.line("    const elem_t* __restrict__ in" + str(i) + ",");
+  for (int i = 0; i < nout; ++i) e.line("    out_t* __restrict__ out" + str(i) + ",");
+  e.line("    int xnumel, int rnumel) {");
+  e.indent();
+  e.line("const int r_lane = threadIdx.x % THREADS_R;  // position along R");
+  e.line("const int x_lane = threadIdx.x / THREADS_R;  // position along X");
+  e.line("const int x_base = blockIdx.x * XBLOCK;");
+  e.line();
+  e.line("// Accumulator tiles: this thread's ROWS_PER_THREAD x ELEMS_PER_ROW part of each XBLOCK x RBLOCK tile.");
+  for (std::size_t t = 0; t < accs.size(); ++t) e.line("float " + accs[t] + "[ROWS_PER_THREAD][ELEMS_PER_ROW];");
+  e.line("#pragma unroll");
+  e.open("for (int i = 0; i < ROWS_PER_THREAD; ++i) {");
+  e.line("#pragma unroll");
+  e.open("for (int j = 0; j < ELEMS_PER_ROW; ++j) {");
+  for (std::size_t t = 0; t < accs.size(); ++t) e.line(accs[t] + "[i][j] = " + ident[t] + ";");
+  e.close();
+  e.close();
+  e.line();
+  e.line("// The loop over R: load a tile, combine it element-wise into the accumulator tiles.");
+  e.line("#pragma unroll 1");
+  e.open("for (int r0 = 0; r0 < rnumel; r0 += RBLOCK) {");
+  if (c.workload == Workload::kMeanVar) {
+    // A slot is masked only past the end of R (r grows with r0) or for a missing row (every pass),
+    // so a slot updated in this pass was updated in every earlier one: its weight is the pass
+    // number for every slot, and the Welford reciprocal is one per pass, not one per element.
+    e.line("const float count = static_cast<float>(r0 / RBLOCK + 1);  // values per updated slot after this pass");
+    e.line("const float inv_count = __frcp_rn(count);");
+  }
+  e.line("#pragma unroll");
+  e.open("for (int i = 0; i < ROWS_PER_THREAD; ++i) {");
+  e.line("const int xl = x_lane + i * THREADS_X;");
+  e.line("const int x = x_base + xl;");
+  e.line("const bool row_ok = " + rowOk(l, c.xblock) + ";");
+  e.line("#pragma unroll");
+  e.open("for (int c = 0; c < CHUNKS_PER_ROW; ++c) {");
+  e.line("const int r = r0 + (c * THREADS_R + r_lane) * VEC;");
+  for (int i = 0; i < nin; ++i) e.line("float v" + str(i) + "[VEC];");
+  e.line("bool ok[VEC];");
+  for (int i = 0; i < nin; ++i) e.line("load_chunk(in" + str(i) + ", x, r, rnumel, row_ok, v" + str(i) + ", ok);");
+  e.line("#pragma unroll");
+  e.open("for (int e = 0; e < VEC; ++e) {");
+  e.line("const int j = c * VEC + e;");
+  emitAccumulate(e, c);
+  e.close();
+  e.close();
+  e.close();
+  e.close();
+  e.line();
+  e.line("// Reduce along R: first this thread's elements of each row, then the THREADS_R lanes of the row.");
+  e.line("State row[ROWS_PER_THREAD];");
+  e.line("#pragma unroll");
+  e.open("for (int i = 0; i < ROWS_PER_THREAD; ++i) {");
+  {
+    std::string s0 = "State s = State{";
+    for (std::size_t t = 0; t < accs.size(); ++t) s0 += (t ? ", " : "") + accs[t] + "[i][0]";
+    e.line(s0 + "};");
+    e.line("#pragma unroll");
+    std::string sj = "for (int j = 1; j < ELEMS_PER_ROW; ++j) s = combine(s, State{";
+    for (std::size_t t = 0; t < accs.size(); ++t) sj += (t ? ", " : "") + accs[t] + "[i][j]";
+    e.line(sj + "});");
+  }
+  if (l.threads_r > 1) {
+    e.line("#pragma unroll");
+    e.line("for (int mask = " + str(std::min(l.threads_r, 32) / 2) +
+           "; mask > 0; mask >>= 1) s = combine(s, shfl_xor(s, mask));");
+  }
+  e.line("row[i] = s;");
+  e.close();
+  if (l.warps_per_row > 1) {
+    e.line();
+    e.line("// A row spans WARPS_PER_ROW warps: lane 0 of each warp stores the warp's partial state in shared");
+    e.line("// memory; then every warp of the row loads the partials, lane l taking partial l % WARPS_PER_ROW,");
+    e.line("// and combines them with shuffles within groups of WARPS_PER_ROW lanes, so every thread ends with");
+    e.line("// the row's total (one load and log2(WARPS_PER_ROW) shuffles per thread, as Triton's inter-warp step).");
+    e.line("__shared__ State partial[ROW_SLOTS][WARPS_PER_ROW];");
+    e.line("const int lane = r_lane % 32;");
+    e.line("#pragma unroll");
+    e.line("for (int i = 0; i < ROWS_PER_THREAD; ++i)");
+    e.line("  if (lane == 0) partial[x_lane + i * THREADS_X][r_lane / 32] = row[i];");
+    e.line("__syncthreads();");
+    e.line("#pragma unroll");
+    e.open("for (int i = 0; i < ROWS_PER_THREAD; ++i) {");
+    e.line("State s = partial[x_lane + i * THREADS_X][lane % WARPS_PER_ROW];");
+    e.line("#pragma unroll");
+    e.line("for (int mask = WARPS_PER_ROW / 2; mask > 0; mask >>= 1) s = combine(s, shfl_xor(s, mask));");
+    e.line("row[i] = s;");
+    e.close();
+  }
+  e.line();
+  if (c.workload == Workload::kLogSoftmax) {
+    e.line("// Output pass: every thread holds its rows' max and sum of exp; out = in - (max + log(sumexp)).");
+    e.line("float shift[ROWS_PER_THREAD];");
+    e.line("#pragma unroll");
+    e.line("for (int i = 0; i < ROWS_PER_THREAD; ++i) shift[i] = row[i].max + __logf(row[i].sumexp);");
+    e.line("#pragma unroll 1");
+    e.open("for (int r0 = 0; r0 < rnumel; r0 += RBLOCK) {");
+    e.line("#pragma unroll");
+    e.open("for (int i = 0; i < ROWS_PER_THREAD; ++i) {");
+    e.line("const int xl = x_lane + i * THREADS_X;");
+    e.line("const int x = x_base + xl;");
+    e.line("const bool row_ok = " + rowOk(l, c.xblock) + ";");
+    e.line("#pragma unroll");
+    e.open("for (int c = 0; c < CHUNKS_PER_ROW; ++c) {");
+    e.line("const int r = r0 + (c * THREADS_R + r_lane) * VEC;");
+    e.line("float v[VEC];");
+    e.line("bool ok[VEC];");
+    e.line("load_chunk(in0, x, r, rnumel, row_ok, v, ok);");
+    e.line("#pragma unroll");
+    e.line("for (int e = 0; e < VEC; ++e) v[e] -= shift[i];");
+    e.line("store_chunk(out0, x, r, rnumel, ok, v);");
+    e.close();
+    e.close();
+    e.close();
+  } else {
+    e.line("// Write XBLOCK results: lane 0 of each row.");
+    e.line("#pragma unroll");
+    e.open("for (int i = 0; i < ROWS_PER_THREAD; ++i) {");
+    e.line("const int xl = x_lane + i * THREADS_X;");
+    e.line("const int x = x_base + xl;");
+    e.open("if (r_lane == 0 && " + rowOk(l, c.xblock) + ") {");
+    switch (c.workload) {
+      case Workload::kAmax:
+        e.line("out0[x] = to_out(row[i].max);");
+        break;
+      case Workload::kMeanVar:
+        e.line("out0[x] = to_out(row[i].mean);");
+        e.line("out1[x] = to_out(__fdividef(row[i].m2, row[i].weight));");
+        break;
+      case Workload::kFusedK:
+        for (int j = 0; j < c.k; ++j) e.line("out" + str(j) + "[x] = to_out(row[i].sum" + str(j) + ");");
+        break;
+      default:
+        e.line("out0[x] = to_out(row[i].sum);");
+        break;
+    }
+    e.close();
+    e.close();
+  }
+  e.close();
+}
+
+}  // namespace
+
+Expected<GeneratedKernel> generateKernel(const KernelConfig& config) {
+  auto layout = tileLayout(config);
+  if (!layout) return Error{layout.error()};
+  GeneratedKernel g;
+  g.config = config;
+  g.layout = *layout;
+  g.name = kernelName(config);
+  const int nin = numInputs(config.workload, config.k);
+  const int nout = numOutputs(config.workload, config.k);
+  for (int i = 0; i < nin; ++i)
+    g.params.push_back({"in" + str(i), KernelParam::Kind::kInputPointer, "xnumel × rnumel"});
+  for (int i = 0; i < nout; ++i) {
+    g.params.push_back({"out" + str(i), KernelParam::Kind::kOutputPointer,
+                        config.workload == Workload::kLogSoftmax ? "xnumel × rnumel" : "xnumel"});
+  }
+  g.params.push_back({"xnumel", KernelParam::Kind::kInt32, ""});
+  g.params.push_back({"rnumel", KernelParam::Kind::kInt32, ""});
+
+  Emitter e;
+  emitHeader(e, config, *layout, g.name);
+  emitConstants(e, config, *layout);
+  emitConversions(e, config);
+  emitLoadStore(e, config, *layout, config.workload == Workload::kLogSoftmax);
+  emitState(e, config);
+  emitKernel(e, config, *layout, g.name);
+  g.source = e.str();
+  return g;
+}
+
+}  // namespace occx

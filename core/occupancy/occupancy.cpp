@@ -1,0 +1,375 @@
+#include "core/occupancy/occupancy.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace occx {
+
+namespace {
+
+std::int64_t divUp(std::int64_t x, std::int64_t y) { return (x + y - 1) / y; }
+std::int64_t roundUp(std::int64_t x, std::int64_t y) { return divUp(x, y) * y; }
+
+std::string num(std::int64_t v) { return std::to_string(v); }
+std::string lim(int v) { return v == kUnlimited ? std::string("unlimited") : std::to_string(v); }
+std::string bytes(std::int64_t v) {
+  if (v >= 1024 && v % 1024 == 0) return std::to_string(v) + " B (" + std::to_string(v / 1024) + " KB)";
+  return std::to_string(v) + " B";
+}
+
+// Register limit per SM, following cuda_occupancy.h's cudaOccMaxBlocksPerSMRegsLimit with
+// partitioned global caching off (the default for every function).
+struct RegisterLimit {
+  int per_warp = 0;
+  int per_block = 0;
+  int assumed_per_block = 0;  // warps rounded up to the granularity (the hardware check)
+  int warps_per_granule = 0;
+  int blocks = 0;
+  bool over_block_limit = false;
+};
+
+// Saturates to int: a block far over every limit (e.g. INT_MAX threads) still compares correctly.
+int saturate(std::int64_t v) { return static_cast<int>(std::min<std::int64_t>(v, kUnlimited)); }
+
+RegisterLimit registerLimit(const ArchLimits& a, int regs, int warps_per_block, int granularity) {
+  RegisterLimit r;
+  // In 64 bits: registers × warps of an oversized block overflow int.
+  const std::int64_t perWarp = roundUp(std::int64_t{regs} * a.warp_size, a.register_allocation_unit);
+  const std::int64_t perBlock = perWarp * warps_per_block;
+  const std::int64_t assumedPerBlock = perWarp * roundUp(warps_per_block, granularity);
+  r.per_warp = saturate(perWarp);
+  r.per_block = saturate(perBlock);
+  r.assumed_per_block = saturate(assumedPerBlock);
+  if (assumedPerBlock > a.max_registers_per_block || perBlock > a.max_registers_per_block) {
+    r.over_block_limit = true;
+    r.blocks = 0;
+  } else if (r.per_warp > 0) {
+    r.warps_per_granule = (a.registers_per_sm / granularity) / r.per_warp;
+    r.blocks = r.warps_per_granule * granularity / warps_per_block;
+  } else {
+    r.blocks = kUnlimited;
+  }
+  return r;
+}
+
+}  // namespace
+
+std::string limiterNames(unsigned limiters) {
+  static const std::pair<unsigned, const char*> kNames[] = {
+      {kLimitWarps, "warps"}, {kLimitRegisters, "registers"}, {kLimitSharedMemory, "shared memory"},
+      {kLimitBlocks, "blocks"}, {kLimitBarriers, "barriers"}};
+  std::string out;
+  for (const auto& [bit, name] : kNames) {
+    if (limiters & bit) {
+      if (!out.empty()) out += ", ";
+      out += name;
+    }
+  }
+  return out.empty() ? "none" : out;
+}
+
+std::int64_t sharedMemoryConfigForBlock(const ArchLimits& a, int carveout_percent, std::int64_t allocated) {
+  const auto& sizes = a.shared_memory_carveout_kb;
+  if (sizes.empty()) return a.shared_memory_per_sm;  // fixed (CC < 7.0)
+  auto alignUp = [&](std::int64_t want) -> std::int64_t {
+    for (int kb : sizes) {
+      std::int64_t s = std::int64_t{kb} * 1024;
+      if (want <= s) return s;
+    }
+    return -1;
+  };
+  std::int64_t preference =
+      carveout_percent < 0 ? a.shared_memory_per_sm : std::int64_t{carveout_percent} * a.shared_memory_per_sm / 100;
+  std::int64_t preferred = alignUp(preference);
+  if (preferred >= allocated) return preferred;
+  std::int64_t fit = alignUp(allocated);
+  return fit < 0 ? a.shared_memory_per_sm : fit;
+}
+
+namespace {
+
+// The derivation: the same arithmetic as computeOccupancy, in words, built from its result.
+std::vector<DerivationStep> explain(const ArchLimits& a, const OccupancyInput& in, const OccupancyResult& r) {
+  std::vector<DerivationStep> steps;
+  auto step = [&](const char* topic, std::string text) { steps.push_back({topic, std::move(text)}); };
+  const int threads = in.threads_per_block;
+  const int regs = in.registers_per_thread;
+  if (threads == 0) {
+    step("Result", "Cannot launch: " + r.cannot_launch_reason + ".");
+    return steps;
+  }
+  if (threads > a.max_threads_per_block) {
+    step("Warps", num(threads) + " threads per block exceeds the maximum of " + num(a.max_threads_per_block) + ": no block fits.");
+  } else {
+    step("Warps", num(threads) + " threads per block = ceil(" + num(threads) + " / " + num(a.warp_size) + ") = " +
+                      num(r.warps_per_block) + " warps per block. The SM holds " + num(a.max_warps_per_sm) +
+                      " warps: floor(" + num(a.max_warps_per_sm) + " / " + num(r.warps_per_block) + ") = " +
+                      num(r.block_limit_warps) + " blocks per SM.");
+  }
+  step("Blocks", "Compute capability " + a.cc.str() + " keeps at most " + num(a.max_blocks_per_sm) + " resident blocks per SM.");
+
+  if (regs > a.max_registers_per_thread) {
+    step("Registers", num(regs) + " registers per thread exceeds the maximum of " + num(a.max_registers_per_thread) +
+                          ": the kernel cannot launch.");
+  } else if (regs == 0) {
+    step("Registers", "0 registers per thread: registers do not limit resident blocks.");
+  } else {
+    RegisterLimit rl = registerLimit(a, regs, r.warps_per_block, a.warp_allocation_granularity);
+    std::string t = num(regs) + " registers × " + num(a.warp_size) + " threads = " + num(std::int64_t{regs} * a.warp_size) +
+                    " per warp, rounded up to the " + num(a.register_allocation_unit) + "-register allocation unit → " +
+                    num(rl.per_warp) + " per warp; × " + num(r.warps_per_block) + " warps = " + num(rl.per_block) +
+                    " registers per block.";
+    if (rl.over_block_limit) {
+      t += " That is over the " + num(a.max_registers_per_block) + " registers a block may use";
+      if (rl.assumed_per_block != rl.per_block) {
+        t += " (counted with warps rounded up to " + num(a.warp_allocation_granularity) + ": " + num(rl.assumed_per_block) + ")";
+      }
+      t += ": the kernel cannot launch with this block size.";
+    } else {
+      const int perPartition = a.registers_per_sm / a.warp_allocation_granularity;
+      const int warpsPerSm = rl.warps_per_granule * a.warp_allocation_granularity;
+      t += " The register file of " + num(a.registers_per_sm) + " is split into " + num(a.warp_allocation_granularity) +
+           " sub-partitions of " + num(perPartition) + ": floor(" + num(perPartition) + " / " + num(rl.per_warp) + ") = " +
+           num(rl.warps_per_granule) + " warps each, " + num(warpsPerSm) + " warps per SM; floor(" + num(warpsPerSm) + " / " +
+           num(r.warps_per_block) + ") = " + num(r.block_limit_registers) + " blocks per SM.";
+    }
+    step("Registers", t);
+  }
+
+  const std::int64_t reserved = a.reserved_shared_memory_per_block;
+  const std::int64_t requested = in.static_smem_bytes + in.dynamic_smem_bytes;
+  std::string t = "Shared memory per block: " + num(in.static_smem_bytes) + " static + " + num(in.dynamic_smem_bytes) + " dynamic";
+  if (reserved > 0) t += " + " + num(reserved) + " reserved by the runtime";
+  t += " = " + num(requested + reserved) + " B, rounded up to the " + num(a.shared_memory_allocation_unit) + " B unit → " +
+       bytes(r.shared_memory_per_block_allocated) + ".";
+  if (in.static_smem_bytes > a.shared_memory_per_block) {
+    t += " Static shared memory is limited to " + bytes(a.shared_memory_per_block) + ": the kernel cannot launch.";
+  } else if (requested > a.shared_memory_per_block_optin) {
+    t += " That is over the opt-in maximum of " + bytes(a.shared_memory_per_block_optin) + " per block: the kernel cannot launch.";
+  } else {
+    if (a.shared_memory_carveout_kb.empty()) {
+      t += " The SM has a fixed " + bytes(a.shared_memory_per_sm) + ".";
+    } else {
+      t += " Carveout preference " + (in.carveout_percent < 0 ? std::string("default (largest)") : num(in.carveout_percent) + "%") +
+           ": the runtime configures the SM with " + bytes(r.shared_memory_per_sm_config) + " (allowed sizes:";
+      for (int kb : a.shared_memory_carveout_kb) t += " " + num(kb);
+      t += " KB).";
+    }
+    if (r.shared_memory_per_block_allocated > 0) {
+      t += " floor(" + num(r.shared_memory_per_sm_config) + " / " + num(r.shared_memory_per_block_allocated) + ") = " +
+           num(r.block_limit_shared_memory) + " blocks per SM.";
+    } else {
+      t += " No shared memory: it does not limit resident blocks.";
+    }
+  }
+  step("Shared memory", t);
+
+  if (r.block_limit_barriers != kUnlimited) {
+    step("Barriers", num(in.block_barriers) + " barrier(s) per block; the SM has " + num(a.block_barriers_per_sm) + ": floor(" +
+                         num(a.block_barriers_per_sm) + " / " + num(in.block_barriers) + ") = " + num(r.block_limit_barriers) +
+                         " blocks per SM (counted from compute capability 9.0 on).");
+  }
+
+  if (!r.can_launch) {
+    step("Result", "Cannot launch: " + r.cannot_launch_reason + ".");
+    return steps;
+  }
+  char pct[32];
+  std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * r.occupancy);
+  std::string res = "Active blocks per SM = min(warps " + lim(r.block_limit_warps) + ", blocks " + lim(r.block_limit_blocks) +
+                    ", registers " + lim(r.block_limit_registers) + ", shared memory " + lim(r.block_limit_shared_memory) +
+                    (r.block_limit_barriers != kUnlimited ? ", barriers " + lim(r.block_limit_barriers) : std::string()) +
+                    ") = " + num(r.active_blocks_per_sm) + ", limited by " + limiterNames(r.limiters) + ". " +
+                    num(r.active_blocks_per_sm) + " × " + num(r.warps_per_block) + " warps = " + num(r.active_warps_per_sm) +
+                    " active warps of " + num(a.max_warps_per_sm) + ": theoretical occupancy " + pct + ".";
+  if (r.max_active_blocks_gpu > 0) {
+    res += " On " + num(in.sm_count) + " SMs: " + num(r.max_active_blocks_gpu) + " blocks at once";
+    if (in.grid_blocks > 0) {
+      char w[32];
+      std::snprintf(w, sizeof w, "%.2f", r.waves);
+      res += "; a grid of " + num(in.grid_blocks) + " blocks runs in " + w + " waves";
+    }
+    res += ".";
+  }
+  step("Result", res);
+  return steps;
+}
+
+}  // namespace
+
+Expected<OccupancyResult> computeOccupancy(const ArchLimits& a, const OccupancyInput& in, bool with_derivation) {
+  if (in.threads_per_block < 0) {
+    return Error{"threads per block " + num(in.threads_per_block) + " is negative: allowed 1 … " + num(a.max_threads_per_block)};
+  }
+  if (in.registers_per_thread < 0) {
+    return Error{"registers per thread " + num(in.registers_per_thread) + " is negative: allowed 0 … " +
+                 num(a.max_registers_per_thread)};
+  }
+  if (in.static_smem_bytes < 0 || in.dynamic_smem_bytes < 0) {
+    return Error{"shared memory per block " + num(in.static_smem_bytes < 0 ? in.static_smem_bytes : in.dynamic_smem_bytes) +
+                 " bytes is negative: allowed 0 … " + num(a.shared_memory_per_block_optin)};
+  }
+  // Beyond 1 TiB no GPU comes near, and sums of such sizes would overflow: refused as malformed.
+  constexpr std::int64_t kMaxSmemBytes = std::int64_t{1} << 40;
+  if (in.static_smem_bytes > kMaxSmemBytes || in.dynamic_smem_bytes > kMaxSmemBytes) {
+    return Error{"shared memory per block " + num(std::max(in.static_smem_bytes, in.dynamic_smem_bytes)) +
+                 " bytes is out of range: allowed 0 … " + num(a.shared_memory_per_block_optin)};
+  }
+  if (in.carveout_percent < -1 || in.carveout_percent > 100) {
+    return Error{"carveout preference " + num(in.carveout_percent) + " is out of range: allowed -1 (default) or 0 … 100 percent"};
+  }
+  if (in.block_barriers < 0) return Error{"block barriers " + num(in.block_barriers) + " is negative: allowed 0 … 16"};
+  if (in.grid_blocks < 0 || in.sm_count < 0) {
+    return Error{"grid blocks / SM count must not be negative (got " + num(in.grid_blocks) + " / " + num(in.sm_count) + ")"};
+  }
+
+  OccupancyResult r;
+  r.max_warps_per_sm = a.max_warps_per_sm;
+  const int threads = in.threads_per_block;
+  const int regs = in.registers_per_thread;
+  r.warps_per_block = static_cast<int>(divUp(threads, a.warp_size));
+  auto cannot = [&](auto&& why) {
+    if (r.cannot_launch_reason.empty()) r.cannot_launch_reason = why();
+  };
+
+  if (threads == 0) {
+    r.cannot_launch_reason = "a block of 0 threads cannot launch: allowed 1 … " + num(a.max_threads_per_block) + " threads per block";
+    r.limiters = kLimitWarps;
+    if (with_derivation) r.derivation = explain(a, in, r);
+    return r;
+  }
+
+  // 1. Warps.
+  if (threads > a.max_threads_per_block) {
+    r.block_limit_warps = 0;
+    cannot([&] { return num(threads) + " threads per block is over the limit of " + num(a.max_threads_per_block); });
+  } else {
+    r.block_limit_warps = a.max_warps_per_sm / r.warps_per_block;
+  }
+
+  // 2. Blocks.
+  r.block_limit_blocks = a.max_blocks_per_sm;
+
+  // 3. Registers.
+  RegisterLimit rl = registerLimit(a, std::min(regs, 1 << 20), r.warps_per_block, a.warp_allocation_granularity);
+  r.registers_per_warp_allocated = rl.per_warp;
+  r.registers_per_block_allocated = rl.per_block;
+  if (regs > a.max_registers_per_thread) {
+    r.block_limit_registers = 0;
+    cannot([&] { return num(regs) + " registers per thread is over the limit of " + num(a.max_registers_per_thread); });
+  } else {
+    // CC 6.0 (2 sub-partitions): cuda_occupancy.h also checks the register file as if it had 4,
+    // and reports no block when that check fails.
+    if (a.cc == ComputeCapability{6, 0} && rl.blocks != 0 && rl.blocks != kUnlimited &&
+        registerLimit(a, regs, r.warps_per_block, 4).blocks == 0) {
+      rl.blocks = 0;
+    }
+    r.block_limit_registers = rl.blocks;
+    if (rl.over_block_limit) {
+      cannot([&] {
+        return num(std::max(rl.per_block, rl.assumed_per_block)) + " registers per block is over the limit of " +
+               num(a.max_registers_per_block);
+      });
+    }
+  }
+
+  // 4. Shared memory: static + dynamic + reserved, rounded to the unit, against the SM's configuration.
+  const std::int64_t requested = in.static_smem_bytes + in.dynamic_smem_bytes;
+  r.shared_memory_per_block_allocated = roundUp(requested + a.reserved_shared_memory_per_block, a.shared_memory_allocation_unit);
+  if (in.static_smem_bytes > a.shared_memory_per_block) {
+    r.block_limit_shared_memory = 0;
+    cannot([&] {
+      return "static shared memory " + num(in.static_smem_bytes) + " B is over the " + num(a.shared_memory_per_block) +
+             " B static limit (more is possible only as dynamic shared memory)";
+    });
+  } else if (requested > a.shared_memory_per_block_optin) {
+    r.block_limit_shared_memory = 0;
+    cannot([&] {
+      return "shared memory per block " + num(requested) + " B is over the opt-in maximum of " +
+             num(a.shared_memory_per_block_optin) + " B";
+    });
+  } else {
+    r.shared_memory_per_sm_config = sharedMemoryConfigForBlock(a, in.carveout_percent, r.shared_memory_per_block_allocated);
+    r.block_limit_shared_memory = r.shared_memory_per_block_allocated > 0
+                                      ? static_cast<int>(r.shared_memory_per_sm_config / r.shared_memory_per_block_allocated)
+                                      : kUnlimited;
+  }
+
+  // 5. Barriers: counted from CC 9.0 on (cuda_occupancy.h).
+  r.block_limit_barriers =
+      (a.cc.major >= 9 && in.block_barriers > 0) ? a.block_barriers_per_sm / in.block_barriers : kUnlimited;
+
+  // 6. Combine: active blocks = the smallest limit. Limiters: every resource whose limit equals the
+  // result. (cuda_occupancy.h sets the other resources' flags before it applies the barrier limit and
+  // keeps them when barriers lower the result further; we name only the resources that bind —
+  // tested on its own.)
+  const int ctaLimit = std::min({r.block_limit_registers, r.block_limit_shared_memory, r.block_limit_warps,
+                                 r.block_limit_blocks, r.block_limit_barriers});
+  unsigned limiters = 0;
+  if (ctaLimit == r.block_limit_warps) limiters |= kLimitWarps;
+  if (ctaLimit == r.block_limit_registers) limiters |= kLimitRegisters;
+  if (ctaLimit == r.block_limit_shared_memory) limiters |= kLimitSharedMemory;
+  if (ctaLimit == r.block_limit_blocks) limiters |= kLimitBlocks;
+  if (ctaLimit == r.block_limit_barriers) limiters |= kLimitBarriers;
+  r.limiters = limiters;
+  r.active_blocks_per_sm = ctaLimit;
+  r.can_launch = ctaLimit > 0;
+  if (!r.can_launch) cannot([] { return std::string("no block fits on an SM"); });
+  r.active_warps_per_sm = ctaLimit * r.warps_per_block;
+  r.active_threads_per_sm = ctaLimit * threads;
+  r.occupancy = static_cast<double>(r.active_warps_per_sm) / a.max_warps_per_sm;
+  r.registers_used_per_sm = r.block_limit_registers == kUnlimited ? 0 : ctaLimit * r.registers_per_block_allocated;
+  r.shared_memory_used_per_sm = std::int64_t{ctaLimit} * r.shared_memory_per_block_allocated;
+  if (in.sm_count > 0) {
+    r.max_active_blocks_gpu = std::int64_t{ctaLimit} * in.sm_count;
+    if (in.grid_blocks > 0 && r.max_active_blocks_gpu > 0) {
+      r.waves = static_cast<double>(in.grid_blocks) / static_cast<double>(r.max_active_blocks_gpu);
+    }
+  }
+  if (with_derivation) r.derivation = explain(a, in, r);
+  return r;
+}
+
+namespace {
+template <class Setter>
+std::vector<CurvePoint> sweep(const ArchLimits& a, OccupancyInput in, std::int64_t from, std::int64_t to,
+                              std::int64_t stepSize, Setter set) {
+  std::vector<CurvePoint> out;
+  if (stepSize <= 0 || to < from) return out;
+  out.reserve(static_cast<std::size_t>((to - from) / stepSize + 1));
+  for (std::int64_t x = from; x <= to; x += stepSize) {
+    set(in, x);
+    CurvePoint p;
+    p.x = x;
+    auto r = computeOccupancy(a, in, false);
+    if (r) {
+      p.active_blocks_per_sm = r->active_blocks_per_sm;
+      p.active_warps_per_sm = r->active_warps_per_sm;
+      p.occupancy = r->occupancy;
+      p.limiters = r->limiters;
+    }
+    out.push_back(p);
+  }
+  return out;
+}
+}  // namespace
+
+std::vector<CurvePoint> sweepBlockSize(const ArchLimits& a, const OccupancyInput& in) {
+  return sweep(a, in, a.warp_size, a.max_threads_per_block, a.warp_size,
+               [](OccupancyInput& i, std::int64_t x) { i.threads_per_block = static_cast<int>(x); });
+}
+
+std::vector<CurvePoint> sweepRegisters(const ArchLimits& a, const OccupancyInput& in) {
+  return sweep(a, in, 1, a.max_registers_per_thread, 1,
+               [](OccupancyInput& i, std::int64_t x) { i.registers_per_thread = static_cast<int>(x); });
+}
+
+std::vector<CurvePoint> sweepSharedMemory(const ArchLimits& a, const OccupancyInput& in) {
+  // Clamped: a static size over the opt-in maximum gives an empty sweep (and cannot overflow below).
+  const std::int64_t base = std::clamp<std::int64_t>(in.static_smem_bytes, 0, a.shared_memory_per_block_optin + 1);
+  const std::int64_t unit = a.shared_memory_allocation_unit;
+  return sweep(a, in, roundUp(base, unit), a.shared_memory_per_block_optin, unit,
+               [base](OccupancyInput& i, std::int64_t x) { i.dynamic_smem_bytes = x - base; });
+}
+
+}  // namespace occx

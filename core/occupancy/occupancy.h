@@ -1,0 +1,120 @@
+// The classic CUDA occupancy calculator, with every step of the arithmetic recorded.
+//
+// Reference: the CUDA Toolkit's cuda_occupancy.h (cudaOccMaxActiveBlocksPerMultiprocessor), which the
+// runtime's cudaOccupancyMaxActiveBlocksPerMultiprocessor agrees with. This is our own code (the
+// subject the app teaches) and is tested to agree with that header on every input it accepts
+// (tests/core/occupancy_differential_test.cpp).
+#pragma once
+
+#include <climits>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/base/expected.h"
+#include "core/gpu/gpu_data.h"
+
+namespace occx {
+
+/// Resources that can limit active blocks per SM. Bit values equal cuda_occupancy.h's
+/// cudaOccLimitingFactor, so a set of limiters compares directly with the header's result.
+enum Limiter : unsigned {
+  kLimitWarps = 0x01,
+  kLimitRegisters = 0x02,
+  kLimitSharedMemory = 0x04,
+  kLimitBlocks = 0x08,
+  kLimitBarriers = 0x10,
+};
+
+/// Printable names of a limiter set, e.g. "registers, shared memory".
+std::string limiterNames(unsigned limiters);
+
+/// Per-kernel launch parameters. Sizes in bytes.
+struct OccupancyInput {
+  int threads_per_block = 256;
+  int registers_per_thread = 32;        ///< as reported by the compiler (0 … 255)
+  std::int64_t static_smem_bytes = 0;   ///< __shared__ arrays (at most 48 KB)
+  std::int64_t dynamic_smem_bytes = 0;  ///< launch-time shared memory (opt-in above 48 KB assumed)
+  int carveout_percent = -1;            ///< shared-memory carveout preference: -1 default, 0 … 100
+  int block_barriers = 1;               ///< named barriers per block (counted from CC 9.0 on)
+  std::int64_t grid_blocks = 0;         ///< optional: blocks in the grid, for waves (0 = none)
+  int sm_count = 0;                     ///< optional: SMs of the GPU, for GPU-wide figures (0 = none)
+};
+
+/// One step of the derivation: which resource, and the arithmetic in plain words.
+struct DerivationStep {
+  std::string topic;  ///< "Warps", "Registers", "Shared memory", "Blocks", "Barriers", "Result"
+  std::string text;   ///< e.g. "40 registers × 32 threads = 1280 per warp, rounded up to …"
+};
+
+inline constexpr int kUnlimited = INT_MAX;
+
+/// Output of computeOccupancy. Block limits are blocks per SM, kUnlimited when the resource is not
+/// used (e.g. 0 registers, or barriers below CC 9.0).
+struct OccupancyResult {
+  bool can_launch = false;
+  std::string cannot_launch_reason;  ///< empty when can_launch
+
+  int warps_per_block = 0;
+  int active_blocks_per_sm = 0;
+  int active_warps_per_sm = 0;
+  int active_threads_per_sm = 0;
+  int max_warps_per_sm = 0;
+  double occupancy = 0.0;  ///< theoretical occupancy: active warps / max warps per SM, 0 … 1
+
+  int block_limit_warps = 0;
+  int block_limit_blocks = 0;
+  int block_limit_registers = 0;
+  int block_limit_shared_memory = 0;
+  int block_limit_barriers = kUnlimited;
+  unsigned limiters = 0;  ///< set of Limiter bits whose limit equals active_blocks_per_sm
+
+  int registers_per_warp_allocated = 0;   ///< rounded up to the register allocation unit
+  int registers_per_block_allocated = 0;
+  int registers_used_per_sm = 0;          ///< by the active blocks
+  std::int64_t shared_memory_per_block_allocated = 0;  ///< incl. reserved, rounded to the unit
+  std::int64_t shared_memory_per_sm_config = 0;        ///< SM shared-memory size the runtime picks
+  std::int64_t shared_memory_used_per_sm = 0;          ///< by the active blocks
+
+  std::int64_t max_active_blocks_gpu = 0;  ///< active_blocks_per_sm × sm_count (0 if sm_count unknown)
+  double waves = 0.0;                      ///< grid_blocks / max_active_blocks_gpu (0 if unknown)
+
+  std::vector<DerivationStep> derivation;  ///< empty unless requested
+};
+
+/// Computes theoretical occupancy of one launch configuration on one architecture.
+/// Inputs that cannot launch (0 or > max threads per block, registers over the per-thread or
+/// per-block limit, shared memory over the opt-in maximum, static shared memory over 48 KB) give a
+/// result with can_launch == false and the reason. Malformed inputs (negative sizes, sizes over
+/// 1 TiB, carveout outside -1 … 100, negative barriers or registers; registers > 255 is "cannot launch") return an
+/// Error naming the value and the allowed range. Never throws.
+/// With `with_derivation` false the step texts are skipped (sweeps, benchmarks).
+Expected<OccupancyResult> computeOccupancy(const ArchLimits& arch, const OccupancyInput& input,
+                                           bool with_derivation = true);
+
+/// Shared memory per SM the runtime configures for a per-block allocation (bytes), following
+/// cuda_occupancy.h: the carveout preference (percent of the largest size, -1 = largest) rounded up
+/// to the next size the architecture allows; if that holds no block, the smallest size that holds
+/// one. CC < 7.0 has a fixed size.
+std::int64_t sharedMemoryConfigForBlock(const ArchLimits& arch, int carveout_percent,
+                                        std::int64_t allocated_per_block);
+
+/// One point of an impact curve.
+struct CurvePoint {
+  std::int64_t x = 0;  ///< the varied input: threads, registers, or shared memory bytes per block
+  int active_blocks_per_sm = 0;
+  int active_warps_per_sm = 0;
+  double occupancy = 0.0;
+  unsigned limiters = 0;
+};
+
+/// Active warps per SM vs block size: threads 32, 64, … max_threads_per_block (warp steps), the
+/// other inputs as given. Points that cannot launch have 0 blocks.
+std::vector<CurvePoint> sweepBlockSize(const ArchLimits& arch, const OccupancyInput& input);
+/// Active warps per SM vs registers per thread 1 … max_registers_per_thread (255).
+std::vector<CurvePoint> sweepRegisters(const ArchLimits& arch, const OccupancyInput& input);
+/// Active warps per SM vs shared memory per block (static + dynamic, bytes), from the static size
+/// up to the opt-in maximum in allocation-unit steps (x = static + dynamic).
+std::vector<CurvePoint> sweepSharedMemory(const ArchLimits& arch, const OccupancyInput& input);
+
+}  // namespace occx

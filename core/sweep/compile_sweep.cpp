@@ -1,0 +1,534 @@
+#include "core/sweep/compile_sweep.h"
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <mutex>
+
+#include <nlohmann/json.hpp>
+
+#include "core/occupancy/occupancy_report.h"
+#include "core/base/parallel.h"
+
+namespace occx {
+
+namespace {
+
+using inductor::Policy;
+
+std::string num(std::int64_t v) {
+  return std::to_string(v);
+}
+
+/// Inductor's kernel facts for our workloads: loads and reductions as its code generator counts them
+/// (log_softmax: the two passes load once each and reduce max and sum; fused_k: K loads, K sums).
+inductor::CandidateOptions candidateOptionsFor(Workload w, int k) {
+  inductor::CandidateOptions o;
+  switch (w) {
+    case Workload::kLogSoftmax:
+      o.num_load = 2;
+      o.num_reduction = 2;
+      break;
+    case Workload::kFusedK:
+      o.num_load = k;
+      o.num_reduction = k;
+      break;
+    default:
+      o.num_load = 1;
+      o.num_reduction = 1;
+      break;
+  }
+  return o;
+}
+
+std::optional<Error> checkList(const std::vector<int>& values, const char* name, int max_value) {
+  if (values.empty()) return Error{std::string(name) + ": the list is empty: give at least one value"};
+  for (int v : values) {
+    if (v < 1 || v > max_value || (v & (v - 1)) != 0) {
+      return Error{std::string(name) + " " + num(v) + " is out of range: allowed powers of two 1 … " + num(max_value)};
+    }
+  }
+  return std::nullopt;
+}
+
+inductor::ReductionConfig toReductionConfig(const CompileSweepRow& row) {
+  inductor::ReductionConfig rc;
+  rc.xblock = row.config.xblock;
+  rc.r0_block = row.config.rblock;
+  rc.num_warps = row.config.num_warps;
+  if (row.ok) {
+    rc.n_regs = row.report.registers;
+    rc.n_spills = row.report.nSpills();
+    rc.shared_bytes = row.report.static_smem_bytes;
+  }
+  return rc;
+}
+
+/// Index of the row with this launch config, or -1.
+int findRow(const std::vector<CompileSweepRow>& rows, int xblock, int rblock, int num_warps) {
+  for (const auto& r : rows) {
+    if (r.config.xblock == xblock && r.config.rblock == rblock && r.config.num_warps == num_warps) return r.index;
+  }
+  return -1;
+}
+
+void addOrigin(CompileSweepRow& row, const std::string& origin) {
+  if (row.origin.find(origin) != std::string::npos) return;
+  row.origin += (row.origin.empty() ? "" : "; ") + origin;
+}
+
+}  // namespace
+
+const std::vector<inductor::Policy>& sweepDecisionPolicies() {
+  static const std::vector<Policy> p = {Policy::kOld, Policy::kNew, Policy::kReviewMin, Policy::kExact};
+  return p;
+}
+
+const std::vector<inductor::Policy>& sweepCandidatePolicies() {
+  static const std::vector<Policy> p = {Policy::kOld, Policy::kNew, Policy::kExact};
+  return p;
+}
+
+std::string candidateStateName(CandidateState s) {
+  switch (s) {
+    case CandidateState::kBenchmarked:
+      return "benchmarked";
+    case CandidateState::kExcludedSpills:
+      return "excluded (spills)";
+    case CandidateState::kNotCompiled:
+      return "not compiled";
+    default:
+      return "no";
+  }
+}
+
+std::string utcTimestamp() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+Expected<CompileSweepResult> runCompileSweep(const CompileSweepSpec& spec, const CompileFunction& compile,
+                                             const CompileSweepProgressFn& progress, const std::atomic<bool>* cancel) {
+  const auto t0 = std::chrono::steady_clock::now();
+  // ---- validate ---------------------------------------------------------------------------------
+  constexpr std::int64_t kIntMax = 2147483647;
+  if (spec.xnumel < 1 || spec.xnumel > kIntMax) {
+    return Error{"xnumel " + num(spec.xnumel) + " is out of range: allowed 1 … " + num(kIntMax)};
+  }
+  if (spec.rnumel < 1 || spec.rnumel > kIntMax) {
+    return Error{"rnumel " + num(spec.rnumel) + " is out of range: allowed 1 … " + num(kIntMax)};
+  }
+  if (spec.xnumel > kIntMax / spec.rnumel) {
+    return Error{"xnumel × rnumel = " + num(spec.xnumel) + " × " + num(spec.rnumel) +
+                 " is out of range: the kernels index with 32-bit ints, allowed at most " + num(kIntMax) + " elements"};
+  }
+  if (auto e = checkList(spec.xblocks, "XBLOCK", kMaxXBlock)) return *e;
+  if (auto e = checkList(spec.rblocks, "RBLOCK", kMaxRBlock)) return *e;
+  if (auto e = checkList(spec.num_warps, "num_warps", kMaxNumWarps)) return *e;
+  if (spec.threads < 1 || spec.threads > 64) {
+    return Error{"threads " + num(spec.threads) + " is out of range: allowed 1 … 64 parallel compiles"};
+  }
+  if (spec.workload == Workload::kFusedK ? (spec.k < 1 || spec.k > kMaxFusedInputs) : spec.k != 1) {
+    return Error{"K " + num(spec.k) + " is out of range: " +
+                 (spec.workload == Workload::kFusedK ? "fused_k takes 1 … " + num(kMaxFusedInputs) + " inputs"
+                                                     : std::string("only fused_k takes K inputs (allowed K = 1)"))};
+  }
+  if (spec.maxrregcount < 0 || spec.maxrregcount > 255) {
+    return Error{"maxrregcount " + num(spec.maxrregcount) + " is out of range: allowed 0 (no cap) or 1 … 255"};
+  }
+  auto device = inductor::makeDevice(spec.device.arch, spec.device.sm_count, spec.device.label);
+  if (!device) return Error{device.error()};
+  auto hints = inductor::sizeHintsFromNumels(spec.xnumel, spec.rnumel);
+  if (!hints) return Error{hints.error()};
+  auto bytes = bytesMoved(spec.workload, spec.dtype, spec.k, spec.xnumel, spec.rnumel, spec.fp32_outputs);
+  if (!bytes) return Error{bytes.error()};
+
+  CompileSweepResult res;
+  res.spec = spec;
+  res.size_hints = *hints;
+  res.bytes = *bytes;
+  res.date_utc = utcTimestamp();
+  inductor::KernelInfo kernel_info;
+  kernel_info.size_hints = *hints;
+
+  // ---- the config list: the grid, then Inductor's candidates ------------------------------------
+  std::vector<CompileSweepRow> rows;
+  auto addConfig = [&](int xblock, int rblock, int num_warps, const std::string& origin) -> int {
+    if (int i = findRow(rows, xblock, rblock, num_warps); i >= 0) {
+      addOrigin(rows[static_cast<std::size_t>(i)], origin);
+      return i;
+    }
+    CompileSweepRow row;
+    row.index = static_cast<int>(rows.size());
+    row.config.workload = spec.workload;
+    row.config.dtype = spec.dtype;
+    row.config.k = spec.k;
+    row.config.fp32_outputs = spec.fp32_outputs;
+    row.config.max_registers = spec.maxrregcount;
+    row.config.xblock = xblock;
+    row.config.rblock = rblock;
+    row.config.num_warps = num_warps;
+    row.origin = origin;
+    row.grid_blocks = (spec.xnumel + xblock - 1) / xblock;
+    row.candidate.assign(sweepCandidatePolicies().size(), CandidateState::kNotCandidate);
+    auto layout = tileLayout(row.config);
+    if (layout) {
+      row.config.vector_loads = vectorLoadsAllowed(*layout, spec.rnumel);
+      row.layout = *layout;
+    } else {
+      row.error = layout.error();
+    }
+    rows.push_back(std::move(row));
+    return rows.back().index;
+  };
+  for (int x : spec.xblocks) {
+    for (int r : spec.rblocks) {
+      for (int w : spec.num_warps) addConfig(x, r, w, "grid");
+    }
+  }
+  std::vector<inductor::ReductionConfig> candidates;
+  if (spec.inductor_candidates) {
+    auto c = inductor::reductionCandidates(*hints, spec.hint, spec.decision_options.profile,
+                                           candidateOptionsFor(spec.workload, spec.k));
+    if (!c) return Error{"Inductor's candidates: " + c.error()};
+    candidates = std::move(c).value();
+    for (const auto& rc : candidates) {
+      const int i = addConfig(rc.xblock, rc.r0_block, rc.num_warps, "Inductor: " + rc.origin);
+      rows[static_cast<std::size_t>(i)].inductor_candidate = true;
+    }
+  }
+
+  // ---- compile ---------------------------------------------------------------------------------
+  std::mutex progress_mutex;
+  std::size_t done = 0;
+  std::vector<char> finished(rows.size(), 0);
+  auto compileRows = [&](std::vector<CompileSweepRow>& all, std::size_t first) {
+    const std::size_t count = all.size() - first;
+    finished.resize(all.size(), 0);
+    parallelFor(
+        count, spec.threads,
+        [&](std::size_t k) {
+          CompileSweepRow& row = all[first + k];
+          if (row.layout) {
+            auto grid = checkShape(row.config, spec.xnumel, spec.rnumel);
+            auto gen = generateKernel(row.config);
+            if (!grid) {
+              row.error = grid.error();
+            } else if (!gen) {
+              row.error = gen.error();
+            } else {
+              CompileRequest req;
+              req.source = gen->source;
+              req.kernel_name = gen->name;
+              req.arch = spec.device.arch.cc;
+              req.cancel = cancel;
+              row.kernel_name = gen->name;
+              auto r = compile(req);
+              if (!r) {
+                row.error = r.error();
+              } else {
+                row.ok = true;
+                row.report = r->report;
+                row.cache_hit = r->cache_hit;
+                row.compile_ms = r->compile_ms;
+                std::lock_guard<std::mutex> lock(progress_mutex);
+                if (res.compiler.empty()) res.compiler = r->compiler;
+                if (!r->cache_repair.empty()) res.cache_repairs.push_back(r->cache_repair);
+              }
+            }
+          }
+          if (!row.ok && row.error == "cancelled") return;  // stopped by cancel: not finished
+          std::lock_guard<std::mutex> lock(progress_mutex);
+          finished[first + k] = 1;
+          ++done;
+          if (progress) progress({done, all.size(), &row});
+        },
+        cancel);
+  };
+  compileRows(rows, 0);
+
+  // ---- each policy's pipeline: candidates → scaling pass → spill filter -------------------------
+  auto factsFor = [&](int xblock, int rblock, int num_warps) -> std::optional<inductor::CompiledFacts> {
+    const int i = findRow(rows, xblock, rblock, num_warps);
+    if (i < 0) return std::nullopt;
+    const auto& row = rows[static_cast<std::size_t>(i)];
+    if (!row.ok) return std::nullopt;
+    return inductor::CompiledFacts{row.report.registers, row.report.nSpills(), row.report.static_smem_bytes};
+  };
+  auto runPipelines = [&]() -> std::optional<Error> {
+    res.pipelines.clear();
+    for (Policy p : sweepCandidatePolicies()) {
+      inductor::PipelineInput in;
+      in.kernel = kernel_info;
+      in.hint = spec.hint;
+      in.candidate_options = candidateOptionsFor(spec.workload, spec.k);
+      in.policy = p;
+      in.options = spec.decision_options;
+      for (const auto& rc : candidates) in.compiled.push_back(factsFor(rc.xblock, rc.r0_block, rc.num_warps));
+      // First run without the added configs' facts to learn which configs the pass adds.
+      auto first = inductor::runPipeline(in, *device);
+      if (!first) return Error{"Inductor's " + std::string(inductor::policyKey(p)) + " pipeline: " + first.error()};
+      for (const auto& e : first->entries) {
+        if (e.added_by_scaling)
+          in.compiled_added.push_back(factsFor(e.config.xblock, e.config.r0_block, e.config.num_warps));
+      }
+      auto full = inductor::runPipeline(in, *device);
+      if (!full) return Error{"Inductor's " + std::string(inductor::policyKey(p)) + " pipeline: " + full.error()};
+      res.pipelines.push_back(std::move(full).value());
+    }
+    return std::nullopt;
+  };
+  if (spec.inductor_candidates) {
+    if (auto e = runPipelines()) return *e;
+    // Configs the scaling added that are not in the sweep yet: compile them too.
+    const std::size_t before = rows.size();
+    for (std::size_t pi = 0; pi < res.pipelines.size(); ++pi) {
+      for (const auto& e : res.pipelines[pi].entries) {
+        if (!e.added_by_scaling) continue;
+        std::string parent = e.parent >= 0 && e.parent < static_cast<int>(res.pipelines[pi].entries.size())
+                                 ? res.pipelines[pi].entries[static_cast<std::size_t>(e.parent)].config.str()
+                                 : std::string("?");
+        addConfig(e.config.xblock, e.config.r0_block, e.config.num_warps,
+                  std::string(inductor::policyKey(sweepCandidatePolicies()[pi])) + " scaling: halved from " + parent);
+      }
+    }
+    if (rows.size() > before && !(cancel != nullptr && cancel->load())) {
+      compileRows(rows, before);
+    }
+    if (auto e = runPipelines()) return *e;
+    for (std::size_t pi = 0; pi < res.pipelines.size(); ++pi) {
+      for (const auto& e : res.pipelines[pi].entries) {
+        const int i = findRow(rows, e.config.xblock, e.config.r0_block, e.config.num_warps);
+        if (i < 0) continue;
+        CandidateState s = CandidateState::kNotCompiled;
+        if (e.spill == inductor::SpillStatus::kEligible) s = CandidateState::kBenchmarked;
+        if (e.spill == inductor::SpillStatus::kExcluded) s = CandidateState::kExcludedSpills;
+        rows[static_cast<std::size_t>(i)].candidate[pi] = s;
+      }
+    }
+  }
+
+  // ---- occupancy and decisions per finished row ------------------------------------------------
+  for (auto& row : rows) {
+    if (!row.ok) continue;
+    OccupancyInput oi;
+    oi.threads_per_block = row.config.num_warps * 32;
+    oi.registers_per_thread = row.report.registers;
+    oi.static_smem_bytes = row.report.static_smem_bytes;
+    oi.grid_blocks = row.grid_blocks;
+    oi.sm_count = device->sm_count;
+    auto occ = computeOccupancy(device->arch, oi, false);
+    if (occ) row.occupancy = std::move(occ).value();
+    for (Policy p : sweepDecisionPolicies()) {
+      auto d = inductor::decide(p, toReductionConfig(row), kernel_info, *device, spec.decision_options);
+      if (d) {
+        row.decisions.push_back(std::move(d).value());
+      } else {
+        inductor::Decision none;
+        none.policy = p;
+        none.reason = d.error();
+        row.decisions.push_back(std::move(none));
+      }
+    }
+  }
+
+  res.total_configs = rows.size();
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (!finished[i]) {
+      res.cancelled = true;
+      continue;
+    }
+    if (rows[i].ok) {
+      ++res.compiled;
+      if (rows[i].cache_hit) ++res.cache_hits;
+    } else {
+      ++res.failed;
+    }
+    res.rows.push_back(std::move(rows[i]));
+  }
+  if (cancel != nullptr && cancel->load()) res.cancelled = true;
+  res.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return res;
+}
+
+// ---- export ----------------------------------------------------------------------------------
+
+namespace {
+
+struct Column {
+  std::string name;
+  bool numeric;
+};
+
+std::vector<Column> sweepColumns() {
+  std::vector<Column> c = {
+      {"index", true},
+      {"workload", false},
+      {"dtype", false},
+      {"k", true},
+      {"XBLOCK", true},
+      {"RBLOCK", true},
+      {"num_warps", true},
+      {"threads_per_block", true},
+      {"vector_bytes", true},
+      {"accumulator_values_per_thread", true},
+      {"origin", false},
+      {"status", false},
+      {"error", false},
+      {"kernel", false},
+      {"registers_per_thread", true},
+      {"spill_stores_bytes", true},
+      {"spill_loads_bytes", true},
+      {"stack_frame_bytes", true},
+      {"n_spills", true},
+      {"smem_bytes", true},
+      {"cache_hit", false},
+      {"compile_ms", true},
+      {"grid_blocks", true},
+      {"active_blocks_per_sm", true},
+      {"active_warps_per_sm", true},
+      {"occupancy_percent", true},
+      {"occupancy_limiter", false},
+  };
+  for (Policy p : sweepDecisionPolicies()) {
+    const std::string k(inductor::policyKey(p));
+    c.push_back({k + "_bound_blocks_per_sm", true});
+    c.push_back({k + "_decision", false});
+  }
+  c.push_back({"inductor_candidate", false});
+  for (Policy p : sweepCandidatePolicies()) c.push_back({"candidate_" + std::string(inductor::policyKey(p)), false});
+  return c;
+}
+
+std::vector<std::string> rowCells(const CompileSweepRow& r) {
+  const bool ok = r.ok;
+  auto ifOk = [ok](std::int64_t v) { return ok ? std::to_string(v) : std::string(); };
+  std::vector<std::string> cells = {
+      std::to_string(r.index),
+      std::string(workloadName(r.config.workload)),
+      std::string(dtypeName(r.config.dtype)),
+      std::to_string(r.config.k),
+      std::to_string(r.config.xblock),
+      std::to_string(r.config.rblock),
+      std::to_string(r.config.num_warps),
+      std::to_string(r.config.num_warps * 32),
+      r.layout ? std::to_string(r.config.vector_loads ? r.layout->vector_bytes : dtypeBytes(r.config.dtype)) : "",
+      r.layout ? std::to_string(r.layout->accumulator_values_per_thread) : "",
+      r.origin,
+      ok ? "ok" : "error",
+      r.error,
+      r.kernel_name,
+      ifOk(r.report.registers),
+      ifOk(r.report.spill_stores_bytes),
+      ifOk(r.report.spill_loads_bytes),
+      ifOk(r.report.stack_frame_bytes),
+      ifOk(r.report.nSpills()),
+      ifOk(r.report.static_smem_bytes),
+      ok ? (r.cache_hit ? "yes" : "no") : "",
+      ok ? [&] {
+        char b[32];
+        std::snprintf(b, sizeof b, "%.1f", r.compile_ms);
+        return std::string(b);
+      }()
+         : "",
+      std::to_string(r.grid_blocks),
+      ifOk(r.occupancy.active_blocks_per_sm),
+      ifOk(r.occupancy.active_warps_per_sm),
+      ok ? [&] {
+        char b[32];
+        std::snprintf(b, sizeof b, "%.1f", 100.0 * r.occupancy.occupancy);
+        return std::string(b);
+      }()
+         : "",
+      ok ? (r.occupancy.can_launch ? limiterNames(r.occupancy.limiters) : "cannot launch") : "",
+  };
+  for (std::size_t i = 0; i < sweepDecisionPolicies().size(); ++i) {
+    if (ok && i < r.decisions.size()) {
+      const auto& d = r.decisions[i];
+      cells.push_back(d.applies ? std::to_string(d.bound_blocks_per_sm) : "");
+      cells.push_back(std::string(inductor::outcomeName(d.outcome)));
+    } else {
+      cells.push_back("");
+      cells.push_back("");
+    }
+  }
+  cells.push_back(r.inductor_candidate ? "yes" : "no");
+  for (std::size_t i = 0; i < sweepCandidatePolicies().size(); ++i) {
+    cells.push_back(i < r.candidate.size() ? candidateStateName(r.candidate[i]) : "no");
+  }
+  return cells;
+}
+
+std::vector<std::pair<std::string, std::string>> sweepMeta(
+    const CompileSweepResult& res, const std::vector<std::pair<std::string, std::string>>& extra) {
+  const auto& s = res.spec;
+  std::vector<std::pair<std::string, std::string>> m = {
+      {"format", "occx-compile-sweep 1"},
+      {"arch", s.device.arch.cc.smName()},
+      {"device", s.device.label},
+      {"sm_count", num(s.device.sm_count)},
+      {"workload", std::string(workloadName(s.workload))},
+      {"dtype", std::string(dtypeName(s.dtype))},
+      {"output_dtype", std::string(dtypeName(s.fp32_outputs ? DType::kF32 : s.dtype))},
+      {"k", num(s.k)},
+      {"xnumel", num(s.xnumel)},
+      {"rnumel", num(s.rnumel)},
+      {"size_hint_x", num(res.size_hints.x)},
+      {"size_hint_r", num(res.size_hints.r0)},
+      {"bytes_read", num(res.bytes.bytes_read)},
+      {"bytes_written", num(res.bytes.bytes_written)},
+      {"compiler", res.compiler.empty() ? std::string("unknown") : res.compiler},
+      {"date_utc", res.date_utc},
+      {"profile", std::string(inductor::profileInfo(s.decision_options.profile).key)},
+      {"hint", std::string(inductor::reductionHintKey(s.hint))},
+      {"maxrregcount", num(s.maxrregcount)},
+      {"configs",
+       num(static_cast<std::int64_t>(res.rows.size())) + " of " + num(static_cast<std::int64_t>(res.total_configs))},
+      {"cancelled", res.cancelled ? "true" : "false"},
+  };
+  m.insert(m.end(), extra.begin(), extra.end());
+  return m;
+}
+
+}  // namespace
+
+CsvTable compileSweepToCsv(const CompileSweepResult& result,
+                           const std::vector<std::pair<std::string, std::string>>& extra_meta) {
+  CsvTable t;
+  t.meta = sweepMeta(result, extra_meta);
+  for (const auto& c : sweepColumns()) t.header.push_back(c.name);
+  for (const auto& r : result.rows) t.rows.push_back(rowCells(r));
+  return t;
+}
+
+nlohmann::json compileSweepToJson(const CompileSweepResult& result,
+                                  const std::vector<std::pair<std::string, std::string>>& extra_meta) {
+  nlohmann::json meta = nlohmann::json::object();
+  for (const auto& [k, v] : sweepMeta(result, extra_meta)) meta[k] = v;
+  const auto cols = sweepColumns();
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& r : result.rows) {
+    const auto cells = rowCells(r);
+    nlohmann::json row = nlohmann::json::object();
+    for (std::size_t i = 0; i < cols.size(); ++i) {
+      if (cols[i].numeric) {
+        if (cells[i].empty()) {
+          row[cols[i].name] = nullptr;
+        } else {
+          row[cols[i].name] = std::stod(cells[i]);
+          if (cells[i].find('.') == std::string::npos) row[cols[i].name] = std::stoll(cells[i]);
+        }
+      } else {
+        row[cols[i].name] = cells[i];
+      }
+    }
+    rows.push_back(std::move(row));
+  }
+  return {{"meta", meta}, {"rows", rows}};
+}
+
+}  // namespace occx

@@ -1,0 +1,220 @@
+// Live-run results without a GPU: timing statistics, bandwidth, the autotuner replay's picks and
+// regrets, and the dataset CSV written and read back (as the GUI opens a file from a GPU machine).
+#include <gtest/gtest.h>
+
+#include "core/base/csv.h"
+#include "core/sweep/live_results.h"
+
+using namespace occx;
+
+TEST(TimingStats, MedianQuartilesAndSpreadOfOddCount) {
+  // Sorted: 10 11 12 13 14 15 100 → median 13; p25 at position 1.5 → 11.5; p75 at 4.5 → 14.5.
+  auto s = summarizeTimes({15, 10, 100, 12, 11, 14, 13});
+  EXPECT_EQ(s.runs, 7);
+  EXPECT_DOUBLE_EQ(s.median_us, 13.0);
+  EXPECT_DOUBLE_EQ(s.min_us, 10.0);
+  EXPECT_DOUBLE_EQ(s.max_us, 100.0);
+  EXPECT_DOUBLE_EQ(s.p25_us, 11.5);
+  EXPECT_DOUBLE_EQ(s.p75_us, 14.5);
+  EXPECT_DOUBLE_EQ(s.spread_pct, 3.0 / 13.0 * 100.0);  // the outlier at 100 does not move it
+}
+
+TEST(TimingStats, EvenCountMedianIsMeanOfMiddleTwo) {
+  auto s = summarizeTimes({4, 1, 3, 2});
+  EXPECT_DOUBLE_EQ(s.median_us, 2.5);
+  EXPECT_DOUBLE_EQ(s.p25_us, 1.75);
+  EXPECT_DOUBLE_EQ(s.p75_us, 3.25);
+}
+
+TEST(TimingStats, EmptyIsAllZero) {
+  auto s = summarizeTimes({});
+  EXPECT_EQ(s.runs, 0);
+  EXPECT_EQ(s.median_us, 0.0);
+  EXPECT_EQ(s.spread_pct, 0.0);
+}
+
+TEST(Bandwidth, BytesOverMicrosecondsInGBps) {
+  // 32768 × 8192 fp16 read + 32768 fp16 written = 536936448 bytes in 128.6 us → 4175.2 GB/s, the
+  // anchor's row sum (4174 GB/s there, rounded from the time).
+  EXPECT_NEAR(bandwidthGBps(536936448, 128.6), 4175.3, 0.1);
+  EXPECT_EQ(bandwidthGBps(1000, 0.0), 0.0);
+  EXPECT_EQ(bandwidthGBps(1000, -1.0), 0.0);
+}
+
+TEST(Metric, TextShowsValueOrReason) {
+  EXPECT_EQ(Metric::of(87.456).text(1), "87.5");
+  EXPECT_EQ(Metric::missing("profiling not permitted").text(), "unavailable: profiling not permitted");
+}
+
+namespace {
+
+LiveRow row(int xblock, int rblock, int warps, RunStatus st, double median_us, int n_spills = 0) {
+  LiveRow r;
+  r.config.workload = Workload::kSum;
+  r.config.dtype = DType::kF16;
+  r.config.xblock = xblock;
+  r.config.rblock = rblock;
+  r.config.num_warps = warps;
+  r.status = st;
+  r.time.median_us = median_us;
+  r.time.min_us = median_us * 0.99;
+  r.time.max_us = median_us * 1.2;
+  r.time.runs = st == RunStatus::kOk ? 50 : 0;
+  r.bandwidth_GBps = median_us > 0 ? 1000.0 / median_us : 0.0;
+  r.n_spills = n_spills;
+  r.in_grid = true;
+  return r;
+}
+
+}  // namespace
+
+TEST(Replay, EachPolicyPicksItsFastestBenchmarkedCandidate) {
+  std::vector<LiveRow> rows;
+  rows.push_back(row(1, 2048, 16, RunStatus::kOk, 130.0));  // 0: Inductor's candidate
+  rows[0].inductor_candidate = true;
+  rows.push_back(row(1, 1024, 16, RunStatus::kOk, 120.0));  // 1: added by new and exact
+  rows[1].added_new = rows[1].added_exact = true;
+  rows.push_back(row(1, 512, 16, RunStatus::kOk, 100.0, 40));  // 2: added by exact, spills 40 > 16
+  rows[2].added_exact = true;
+  rows.push_back(row(2, 512, 8, RunStatus::kOk, 110.0));   // 3: grid only, the best that ran clean…
+  rows.push_back(row(1, 256, 8, RunStatus::kWrongResult, 0.0));  // 4: never the best
+  auto s = summarizeReplay(rows, 16);
+  // The best over everything ok is row 2 (100 us): spilling does not matter for "best".
+  EXPECT_EQ(s.best_row, 2);
+  EXPECT_DOUBLE_EQ(s.best_time_us, 100.0);
+  ASSERT_EQ(s.picks.size(), 3u);
+  EXPECT_EQ(s.picks[0].policy, "old");
+  EXPECT_EQ(s.picks[0].candidates, 1);
+  EXPECT_EQ(s.picks[0].row, 0);
+  EXPECT_DOUBLE_EQ(s.picks[0].regret, 1.3);
+  EXPECT_EQ(s.picks[1].policy, "new");
+  EXPECT_EQ(s.picks[1].candidates, 2);
+  EXPECT_EQ(s.picks[1].row, 1);
+  EXPECT_DOUBLE_EQ(s.picks[1].regret, 1.2);
+  EXPECT_EQ(s.picks[2].policy, "exact");
+  EXPECT_EQ(s.picks[2].candidates, 3);
+  EXPECT_EQ(s.picks[2].benchmarked, 2);  // row 2 dropped by the spill filter
+  EXPECT_EQ(s.picks[2].row, 1);
+}
+
+TEST(Replay, NoCandidateRanGivesNoPick) {
+  std::vector<LiveRow> rows = {row(1, 2048, 16, RunStatus::kLaunchFailed, 0.0)};
+  rows[0].inductor_candidate = true;
+  auto s = summarizeReplay(rows);
+  EXPECT_EQ(s.best_row, -1);
+  EXPECT_EQ(s.picks[1].row, -1);
+  EXPECT_EQ(s.picks[1].candidates, 1);
+  EXPECT_EQ(s.picks[1].benchmarked, 0);
+  EXPECT_EQ(s.picks[1].regret, 0.0);
+}
+
+TEST(LiveDataset, CsvRoundTripKeepsEveryField) {
+  LiveDataset d;
+  d.meta = {{"device", "NVIDIA H200"}, {"driver", "580.159.04"}, {"toolkit", "NVRTC 13.0"}, {"date_utc", "2026-11-29T22:00:00Z"}};
+  auto r = row(1, 2048, 16, RunStatus::kOk, 128.625);
+  r.config.fp32_outputs = true;
+  r.inductor_candidate = true;
+  r.added_new = true;
+  r.registers = 38;
+  r.spill_stores_bytes = 0;
+  r.spill_loads_bytes = 0;
+  r.n_spills = 0;
+  r.static_smem_bytes = 64;
+  r.theoretical_occupancy_pct = 75.0;
+  r.grid_blocks = 32768;
+  r.kernel_time_us = 126.5;
+  r.pct_of_copy = 97.25;
+  r.max_abs_error = 0.0078125;
+  r.reason = "note, with a comma";
+  r.achieved_occupancy_pct = Metric::of(71.25);
+  r.dram_read_bytes = Metric::of(536870912);
+  r.local_load_bytes = Metric::missing("profiling not permitted (ERR_NVGPUCTRPERM)");
+  d.rows.push_back(r);
+  auto bad = row(2, 4096, 4, RunStatus::kWrongResult, 0.0);
+  bad.reason = "out0: 3 of 512 elements differ; worst [17]: got nan, want 1.25";
+  d.rows.push_back(bad);
+
+  const std::string text = toCsv(liveDatasetToCsv(d));
+  auto parsed = parseCsv(text);
+  ASSERT_TRUE(parsed) << parsed.error();
+  auto back = liveDatasetFromCsv(*parsed);
+  ASSERT_TRUE(back) << back.error();
+  EXPECT_EQ(back->metaValue("device"), "NVIDIA H200");
+  EXPECT_EQ(back->metaValue("driver"), "580.159.04");
+  ASSERT_EQ(back->rows.size(), 2u);
+  const auto& a = back->rows[0];
+  EXPECT_EQ(a.config, r.config);
+  EXPECT_TRUE(a.inductor_candidate);
+  EXPECT_TRUE(a.added_new);
+  EXPECT_FALSE(a.added_old);
+  EXPECT_EQ(a.registers, 38);
+  EXPECT_EQ(a.static_smem_bytes, 64);
+  EXPECT_DOUBLE_EQ(a.theoretical_occupancy_pct, 75.0);
+  EXPECT_EQ(a.status, RunStatus::kOk);
+  EXPECT_EQ(a.reason, "note, with a comma");
+  EXPECT_EQ(a.grid_blocks, 32768);
+  EXPECT_DOUBLE_EQ(a.time.median_us, 128.625);
+  EXPECT_EQ(a.time.runs, 50);
+  ASSERT_TRUE(a.kernel_time_us.has_value());
+  EXPECT_DOUBLE_EQ(*a.kernel_time_us, 126.5);
+  EXPECT_DOUBLE_EQ(a.pct_of_copy, 97.25);
+  EXPECT_DOUBLE_EQ(a.max_abs_error, 0.0078125);
+  EXPECT_DOUBLE_EQ(*a.achieved_occupancy_pct.value, 71.25);
+  EXPECT_DOUBLE_EQ(*a.dram_read_bytes.value, 536870912.0);
+  EXPECT_FALSE(a.local_load_bytes.value.has_value());
+  EXPECT_EQ(a.local_load_bytes.unavailable, "profiling not permitted (ERR_NVGPUCTRPERM)");
+  const auto& b = back->rows[1];
+  EXPECT_EQ(b.status, RunStatus::kWrongResult);
+  EXPECT_EQ(b.reason, bad.reason);
+  EXPECT_EQ(b.time.median_us, 0.0);  // not timed: written empty
+  EXPECT_FALSE(b.kernel_time_us.has_value());
+  // Replaying the read-back rows gives the same picks as the originals.
+  EXPECT_EQ(summarizeReplay(back->rows).best_row, summarizeReplay(d.rows).best_row);
+}
+
+TEST(LiveDataset, RejectsFilesThatAreNotLiveSweeps) {
+  CsvTable t;
+  t.header = {"a"};
+  auto r = liveDatasetFromCsv(t);
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().find("not a live-sweep dataset"), std::string::npos);
+}
+
+TEST(LiveDataset, NamesRowAndColumnOfABadNumber) {
+  LiveDataset d;
+  d.rows.push_back(row(1, 1024, 8, RunStatus::kOk, 50.0));
+  CsvTable t = liveDatasetToCsv(d);
+  t.rows[0][static_cast<std::size_t>(t.column("time_us"))] = "12x";
+  auto r = liveDatasetFromCsv(t);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error(), "live-sweep dataset: row 1, column time_us: '12x' is not a number");
+}
+
+TEST(LiveDataset, OkRowWithoutTimeIsRejected) {
+  LiveDataset d;
+  d.rows.push_back(row(1, 1024, 8, RunStatus::kOk, 50.0));
+  CsvTable t = liveDatasetToCsv(d);
+  t.rows[0][static_cast<std::size_t>(t.column("time_us"))] = "";
+  auto r = liveDatasetFromCsv(t);
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().find("row 1: status ok but time_us is not positive"), std::string::npos);
+}
+
+TEST(LiveDataset, MissingRequiredColumnIsNamed) {
+  LiveDataset d;
+  CsvTable t = liveDatasetToCsv(d);
+  t.header[static_cast<std::size_t>(t.column("rblock"))] = "r_block";
+  auto r = liveDatasetFromCsv(t);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error(), "live-sweep dataset: required column 'rblock' is missing");
+}
+
+TEST(RunStatusNames, RoundTripAndUnknown) {
+  for (auto s : {RunStatus::kOk, RunStatus::kWrongResult, RunStatus::kLaunchFailed, RunStatus::kOutOfMemory,
+                 RunStatus::kCompileFailed, RunStatus::kSkipped, RunStatus::kCancelled}) {
+    auto p = parseRunStatus(runStatusName(s));
+    ASSERT_TRUE(p);
+    EXPECT_EQ(*p, s);
+  }
+  EXPECT_FALSE(parseRunStatus("fine"));
+}

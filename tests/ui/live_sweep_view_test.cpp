@@ -1,0 +1,435 @@
+// The live view off-screen: a recorded live-sweep CSV (tests/data/live_sweep_fixture.csv, hand-written
+// values in the CLI's format) shows the right rows, series, points, roofline, picks and regrets; Run is
+// disabled with the reason when there is no GPU; a stand-in runner (no GPU needed) streams rows,
+// is cancelled keeping the measured rows, and a second run cancels the first; the bundled datasets
+// open as recorded data.
+//
+// The fixture: log_softmax fp32, 264 × 30000 → 31 680 000 B read + 31 680 000 B written =
+// 63 360 000 B, so bandwidth = 63 360 / time_us GB/s. Rows (XBLOCK 1 unless noted):
+//   #0 R2048 w16  40.4 µs  Inductor candidate          #5 R8192 w32  31.5 µs  grid only (the best)
+//   #1 R2048 w32  42.0                                  #6 R16384 w16 34.5
+//   #2 R4096 w16  38.0                                  #7 R16384 w32 32.0 µs  added by new and exact
+//   #3 R4096 w32  36.5                                  #8 R32768 w16 60.0, spills (n_spills 200)
+//   #4 R8192 w16  35.0                                  #9 R32768 w32 50.4, n_spills 50, Inductor candidate
+//   #10 XBLOCK 2, R2048 w16: wrong result (not timed)
+// old set = Inductor's {#0, #9}; #9 spills over 16 → pick #0 (40.4 µs), regret 40.4 / 31.5 = 1.2825.
+// new set = {#0, #9, #7} → pick #7 (32.0 µs), regret 32.0 / 31.5 = 1.0159; exact: the same.
+#include <gtest/gtest.h>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QThread>
+#include <atomic>
+#include <cmath>
+#include <limits>
+
+#include "core/base/csv.h"
+#include "tests/ui/window_test_support.h"
+#include "ui/views/sweep_inputs.h"
+#include "ui/plots/compile_sweep_plot.h"
+#include "ui/models/live_datasets.h"
+#include "ui/models/live_sweep_model.h"
+#include "ui/views/live_sweep_view.h"
+
+namespace occx::ui {
+namespace {
+
+QString testData(const char* name) {
+  return QFileInfo(QStringLiteral(__FILE__)).absoluteDir().filePath(QStringLiteral("../data/") + QLatin1String(name));
+}
+
+LiveAvailability noGpu() {
+  return LiveAvailability{false, QStringLiteral("No NVIDIA driver: libcuda.so.1 (test)"), {}};
+}
+LiveAvailability fakeGpu() {
+  return LiveAvailability{true, {}, QStringLiteral("Test fixture GPU")};
+}
+
+double yAt(const QVector<QPointF>& pts, double x) {
+  for (const QPointF& p : pts) {
+    if (std::abs(p.x() - x) < 1e-9) return p.y();
+  }
+  return std::numeric_limits<double>::quiet_NaN();
+}
+
+int graphStartingWith(const KernelSeriesPlot* p, const QString& prefix) {
+  for (int g = 0; g < p->graphCount(); ++g) {
+    if (p->graphName(g).startsWith(prefix)) return g;
+  }
+  return -1;
+}
+
+bool waitFor(const std::function<bool()>& done, int timeout_ms) {
+  QElapsedTimer t;
+  t.start();
+  while (!done() && t.elapsed() < timeout_ms) {
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+    QThread::msleep(2);
+  }
+  return done();
+}
+
+LiveDataset fixture() {
+  auto d = readLiveDataset(testData("live_sweep_fixture.csv"));
+  EXPECT_TRUE(d) << (d ? std::string() : d.error());
+  return d ? *d : LiveDataset{};
+}
+
+// A stand-in runner: delivers the fixture's rows one by one, `sleep_ms` apart, honouring cancel.
+struct FakeRunner {
+  std::atomic<int> sleep_ms{0};
+  std::atomic<int> runs_started{0};
+  std::atomic<int> runs_cancelled{0};
+  std::atomic<int> running{0};      // runs inside the function now
+  std::atomic<int> max_running{0};  // the most at once: the GPU takes one run at a time
+  std::atomic<int> cancel_latency_ms{0};  // how long a cancelled run takes to return
+  std::atomic<bool> report_damaged_cache_entry{false};
+  LiveRunFunction function() {
+    return [this](const LiveRunRequest&, const LiveRunProgressFn& progress,
+                  const std::atomic<bool>* cancel) -> Expected<LiveRunOutcome> {
+      ++runs_started;
+      const int now = ++running;
+      for (int seen = max_running; now > seen && !max_running.compare_exchange_weak(seen, now);) {
+      }
+      struct Leave {
+        std::atomic<int>& n;
+        ~Leave() { --n; }
+      } leave{running};
+      LiveDataset all = fixture();
+      LiveRunOutcome out;
+      out.dataset.meta = all.meta;
+      progress({"compile", all.rows.size(), all.rows.size(), nullptr});
+      for (std::size_t i = 0; i < all.rows.size(); ++i) {
+        for (int slept = 0; slept < sleep_ms; slept += 5) {
+          if (cancel->load()) break;
+          QThread::msleep(5);
+        }
+        if (cancel->load()) {
+          QThread::msleep(static_cast<unsigned long>(cancel_latency_ms.load()));  // the kernel in flight ends
+          out.cancelled = true;
+          ++runs_cancelled;
+          break;
+        }
+        out.dataset.rows.push_back(all.rows[i]);
+        progress({"run", i + 1, all.rows.size(), &out.dataset.rows.back()});
+      }
+      out.wall_seconds = 0.5;
+      if (report_damaged_cache_entry) out.cache_repairs = {"/cache/nvrtc/89ab.occxc (truncated or padded): recompiled and replaced"};
+      return out;
+    };
+  }
+};
+
+TEST(LiveView, RecordedCsvShowsRowsSeriesRooflinePicksAndRegret) {
+  LiveView view(nullptr, LiveRunFunction{}, noGpu());
+  ASSERT_EQ(view.openCsvFile(testData("live_sweep_fixture.csv")), QString());
+  EXPECT_EQ(view.datasetLabel()->text(), QStringLiteral("recorded data: Test fixture GPU, 2026-11-29"));
+  EXPECT_TRUE(view.datasetLabel()->isVisibleTo(&view));
+  EXPECT_DOUBLE_EQ(view.copyBandwidth(), 4257.0);
+  ASSERT_EQ(view.model()->rowCount(), 11);
+
+  const ReplaySummary& rp = view.replay();
+  EXPECT_EQ(rp.best_row, 5);
+  ASSERT_EQ(rp.picks.size(), 3u);
+  EXPECT_EQ(rp.picks[0].policy, "old");
+  EXPECT_EQ(rp.picks[0].row, 0);
+  EXPECT_EQ(rp.picks[1].row, 7);
+  EXPECT_EQ(rp.picks[2].row, 7);
+  EXPECT_NEAR(rp.picks[0].regret, 40.4 / 31.5, 1e-9);
+  EXPECT_NEAR(rp.picks[1].regret, 32.0 / 31.5, 1e-9);
+  EXPECT_EQ(view.model()->picksAt(5), QStringLiteral("best"));
+  EXPECT_EQ(view.model()->picksAt(7), QStringLiteral("new, exact"));
+  EXPECT_EQ(view.model()->picksAt(0), QStringLiteral("old"));
+  EXPECT_EQ(view.model()->picksAt(9), QString());
+
+  // Regret table: old, new, exact, best of all.
+  QTableWidget* t = view.regretTable();
+  EXPECT_EQ(t->item(0, 0)->text(), QStringLiteral("old bound"));
+  EXPECT_EQ(t->item(0, 1)->text(), QStringLiteral("1 of 2"));  // #9 is not timed: n_spills 50 > 16
+  EXPECT_EQ(t->item(0, 2)->text(), QStringLiteral("1 × 2048, 16 w"));
+  EXPECT_EQ(t->item(0, 3)->text(), QStringLiteral("40.40"));
+  EXPECT_EQ(t->item(0, 4)->text(), QStringLiteral("1568"));  // 63 360 / 40.4 = 1568.3
+  EXPECT_EQ(t->item(0, 5)->text(), QStringLiteral("1.283"));
+  EXPECT_EQ(t->item(1, 1)->text(), QStringLiteral("2 of 3"));
+  EXPECT_EQ(t->item(1, 2)->text(), QStringLiteral("1 × 16384, 32 w"));
+  EXPECT_EQ(t->item(1, 5)->text(), QStringLiteral("1.016"));
+  EXPECT_EQ(t->item(2, 5)->text(), QStringLiteral("1.016"));
+  EXPECT_EQ(t->item(3, 0)->text(), QStringLiteral("best of all"));
+  EXPECT_EQ(t->item(3, 1)->text(), QStringLiteral("10 of 11"));
+  EXPECT_EQ(t->item(3, 2)->text(), QStringLiteral("1 × 8192, 32 w"));
+  EXPECT_EQ(t->item(3, 3)->text(), QStringLiteral("31.50"));
+
+  // Bandwidth plot: XBLOCK 1 (the best's), one series per num_warps, the roofline, the picks, the best.
+  EXPECT_EQ(view.plotXBlock(), 1);
+  KernelSeriesPlot* bw = view.bandwidthPlot();
+  EXPECT_EQ(bw->title(), QStringLiteral("Bandwidth per config (XBLOCK = 1)"));
+  EXPECT_EQ(bw->xAxisLabel(), QStringLiteral("RBLOCK (elements per loop iteration, log2 scale)"));
+  EXPECT_EQ(bw->yAxisLabel(), QStringLiteral("Bandwidth (GB/s)"));
+  const int w16 = bw->graphIndex(QStringLiteral("16 warps"));
+  const int w32 = bw->graphIndex(QStringLiteral("32 warps"));
+  ASSERT_GE(w16, 0);
+  ASSERT_GE(w32, 0);
+  EXPECT_EQ(bw->graphPoints(w16).size(), 5);
+  EXPECT_EQ(bw->graphPoints(w32).size(), 5);
+  EXPECT_DOUBLE_EQ(yAt(bw->graphPoints(w32), 8192), 2011.4);
+  EXPECT_DOUBLE_EQ(yAt(bw->graphPoints(w16), 32768), 1056.0);
+  const int roof = bw->graphIndex(QStringLiteral("roofline: copy 4257 GB/s"));
+  ASSERT_GE(roof, 0);
+  EXPECT_DOUBLE_EQ(bw->graphPoints(roof).front().y(), 4257.0);
+  const int old_pick = graphStartingWith(bw, QStringLiteral("old pick"));
+  const int new_pick = graphStartingWith(bw, QStringLiteral("new pick"));
+  const int exact_pick = graphStartingWith(bw, QStringLiteral("exact pick"));
+  const int best = graphStartingWith(bw, QStringLiteral("best"));
+  ASSERT_GE(old_pick, 0);
+  ASSERT_GE(new_pick, 0);
+  ASSERT_GE(exact_pick, 0);
+  ASSERT_GE(best, 0);
+  EXPECT_EQ(bw->graphName(old_pick), QStringLiteral("old pick, regret 1.28"));
+  EXPECT_EQ(bw->graphPoints(old_pick), (QVector<QPointF>{{2048, 1568.3}}));
+  EXPECT_EQ(bw->graphPoints(new_pick), (QVector<QPointF>{{16384, 1980.0}}));
+  EXPECT_EQ(bw->graphPoints(exact_pick), (QVector<QPointF>{{16384, 1980.0}}));
+  EXPECT_EQ(bw->graphName(best), QStringLiteral("best: 2011 GB/s"));
+  EXPECT_EQ(bw->graphPoints(best), (QVector<QPointF>{{8192, 2011.4}}));
+  EXPECT_EQ(bw->graphRows(best), (QVector<int>{5}));
+  // The best row is selected when a dataset opens, and marked.
+  EXPECT_EQ(view.selectedRow(), 5);
+  const int sel = bw->graphIndex(QStringLiteral("selected"));
+  ASSERT_GE(sel, 0);
+  EXPECT_EQ(bw->graphPoints(sel), (QVector<QPointF>{{8192, 2011.4}}));
+  EXPECT_EQ(bw->graphCount(), 8);  // 2 series + roofline + 3 picks + best + selected
+
+  // Time plot: medians with min … max bars; occupancy: theoretical and achieved per num_warps.
+  KernelSeriesPlot* time = view.timePlot();
+  EXPECT_DOUBLE_EQ(yAt(time->graphPoints(time->graphIndex(QStringLiteral("16 warps"))), 2048), 40.4);
+  EXPECT_EQ(time->errorBarCount(), 2);
+  EXPECT_EQ(time->yAxisLabel(), QStringLiteral("Time (µs)"));
+  KernelSeriesPlot* occ = view.occupancyPlot();
+  EXPECT_EQ(occ->graphCount(), 4);
+  EXPECT_DOUBLE_EQ(yAt(occ->graphPoints(occ->graphIndex(QStringLiteral("16 warps"))), 4096), 75.0);
+  EXPECT_DOUBLE_EQ(yAt(occ->graphPoints(occ->graphIndex(QStringLiteral("16 w achieved"))), 4096), 67.5);
+  EXPECT_EQ(occ->title(), QStringLiteral("Occupancy: theoretical (solid), achieved (dashed)"));
+
+  // The wrong-result row is in the table with its reason, not in any plot.
+  const LiveRowsModel* m = view.model();
+  EXPECT_EQ(m->data(m->index(10, LiveRowsModel::kStatus), Qt::DisplayRole).toString(), QStringLiteral("wrong result"));
+  EXPECT_TRUE(m->data(m->index(10, LiveRowsModel::kReason), Qt::DisplayRole)
+                  .toString()
+                  .startsWith(QStringLiteral("out0: 3 of 132")));
+  EXPECT_EQ(m->data(m->index(10, LiveRowsModel::kTime), Qt::DisplayRole).toString(), QString());
+  EXPECT_EQ(m->data(m->index(7, LiveRowsModel::kSets), Qt::DisplayRole).toString(), QStringLiteral("new exact"));
+  EXPECT_EQ(m->data(m->index(5, LiveRowsModel::kSets), Qt::DisplayRole).toString(), QStringLiteral("grid only"));
+  // The inputs follow the dataset: log_softmax fp32 264 × 30000, grid RBLOCK 2048 … 32768, 16 and 32 warps.
+  CompileSweepSpec spec;
+  view.inputs()->fillSpec(spec);
+  EXPECT_EQ(spec.workload, Workload::kLogSoftmax);
+  EXPECT_EQ(spec.dtype, DType::kF32);
+  EXPECT_EQ(spec.xnumel, 264);
+  EXPECT_EQ(spec.rnumel, 30000);
+  EXPECT_EQ(spec.xblocks, (std::vector<int>{1, 2}));
+  EXPECT_EQ(spec.rblocks, (std::vector<int>{2048, 4096, 8192, 16384, 32768}));
+  EXPECT_EQ(spec.num_warps, (std::vector<int>{16, 32}));
+  EXPECT_EQ(m->data(m->index(0, LiveRowsModel::kPctCopy), Qt::DisplayRole).toString(),
+            QStringLiteral("36.8"));  // 1568.3 / 4257
+}
+
+TEST(LiveView, OtherXBlockShowsItsRowsOnlyAndSaysWhyNoneWasTimed) {
+  LiveView view(nullptr, LiveRunFunction{}, noGpu());
+  ASSERT_EQ(view.openCsvFile(testData("live_sweep_fixture.csv")), QString());
+  EXPECT_EQ(view.xblockCombo()->count(), 2);
+  ASSERT_TRUE(view.setPlotXBlock(2));
+  KernelSeriesPlot* bw = view.bandwidthPlot();
+  EXPECT_EQ(bw->graphIndex(QStringLiteral("16 warps")), -1);
+  EXPECT_EQ(bw->note(), QStringLiteral("No config with XBLOCK = 2 was timed (see the table for the reasons)"));
+  // The picks are at XBLOCK 1: named in the legend, not drawn here.
+  const int old_pick = graphStartingWith(bw, QStringLiteral("old pick"));
+  ASSERT_GE(old_pick, 0);
+  EXPECT_TRUE(bw->graphPoints(old_pick).isEmpty());
+  EXPECT_TRUE(bw->graphName(old_pick).endsWith(QStringLiteral("[XBLOCK 1]")));
+}
+
+TEST(LiveView, RunIsDisabledWithTheReasonWhenThereIsNoGpu) {
+  FakeRunner fake;
+  LiveView view(nullptr, fake.function(), noGpu());
+  EXPECT_FALSE(view.runButton()->isEnabled());
+  EXPECT_TRUE(view.runButton()->toolTip().contains(QStringLiteral("No NVIDIA driver: libcuda.so.1 (test)")));
+  EXPECT_TRUE(view.availabilityLabel()->text().contains(QStringLiteral("No NVIDIA driver: libcuda.so.1 (test)")));
+  EXPECT_TRUE(view.startRun().contains(QStringLiteral("No NVIDIA driver")));
+  EXPECT_EQ(fake.runs_started.load(), 0);
+  EXPECT_TRUE(view.openCsvButton()->isEnabled());
+}
+
+TEST(LiveView, OnThisMachineRunFollowsTheDriver) {
+  const LiveAvailability here = liveAvailability();
+  if (here.available) GTEST_SKIP() << "a GPU is present here (" << here.device.toStdString() << "): Run is enabled";
+  LiveView view;
+  EXPECT_FALSE(view.runButton()->isEnabled());
+  EXPECT_FALSE(here.reason.isEmpty());
+  EXPECT_TRUE(view.runButton()->toolTip().contains(here.reason) ||
+              view.runButton()->toolTip().contains(QStringLiteral("CUDA Toolkit")));
+}
+
+TEST(LiveView, RunStreamsRowsAndCancelKeepsTheMeasuredOnes) {
+  FakeRunner fake;
+  fake.sleep_ms = 80;
+  LiveView view(nullptr, fake.function(), fakeGpu());
+  ASSERT_TRUE(view.runButton()->isEnabled());
+  QSignalSpy changed(&view, &LiveView::datasetChanged);
+  ASSERT_EQ(view.startRun(), QString());
+  EXPECT_TRUE(view.isRunning());
+  EXPECT_TRUE(view.cancelButton()->isEnabled());
+  ASSERT_TRUE(waitFor([&] { return view.model()->rowCount() >= 3; }, 20000));
+  EXPECT_TRUE(view.progressBar()->text().startsWith(QStringLiteral("run ")));
+  view.cancelButton()->click();
+  ASSERT_TRUE(changed.wait(20000));
+  ASSERT_TRUE(view.job()->waitForIdle(20000));
+  EXPECT_FALSE(view.isRunning());
+  const int rows = view.model()->rowCount();
+  EXPECT_GE(rows, 3);
+  EXPECT_LT(rows, 11);
+  EXPECT_EQ(static_cast<int>(view.dataset().rows.size()), rows);
+  EXPECT_EQ(fake.runs_cancelled.load(), 1);
+  EXPECT_EQ(view.statusLabel()->text(), QStringLiteral("Cancelled: kept %1 measured rows.").arg(rows));
+  EXPECT_EQ(view.datasetLabel()->text(), QStringLiteral("measured on this machine: Test fixture GPU, 2026-11-29"));
+  // The measured rows are plotted (rows 0, 1, 2 … are XBLOCK 1).
+  int points = 0;
+  for (const char* name : {"16 warps", "32 warps"}) {
+    points += static_cast<int>(
+        view.bandwidthPlot()->graphPoints(view.bandwidthPlot()->graphIndex(QLatin1String(name))).size());
+  }
+  EXPECT_EQ(points, rows);
+}
+
+TEST(LiveView, ASecondRunCancelsTheFirst) {
+  FakeRunner fake;
+  fake.sleep_ms = 60;
+  LiveView view(nullptr, fake.function(), fakeGpu());
+  QSignalSpy changed(&view, &LiveView::datasetChanged);
+  ASSERT_EQ(view.startRun(), QString());
+  ASSERT_TRUE(waitFor([&] { return view.model()->rowCount() >= 1; }, 20000));
+  fake.sleep_ms = 0;
+  ASSERT_EQ(view.startRun(), QString());
+  ASSERT_TRUE(changed.wait(20000));
+  ASSERT_TRUE(view.job()->waitForIdle(20000));
+  EXPECT_EQ(changed.count(), 1);
+  EXPECT_EQ(fake.runs_started.load(), 2);
+  EXPECT_EQ(fake.runs_cancelled.load(), 1);  // the first run saw its cancel flag
+  EXPECT_EQ(view.model()->rowCount(), 11);   // only the second run's rows
+  EXPECT_EQ(view.replay().best_row, 5);
+}
+
+TEST(LiveView, NeverTwoRunsOnTheGpuAtOnce) {
+  // Three Run presses while the first run measures: the superseded runs see their cancel flag; the
+  // next one starts only when the previous one has returned, and the last press wins.
+  FakeRunner fake;
+  fake.sleep_ms = 60;
+  fake.cancel_latency_ms = 150;
+  LiveView view(nullptr, fake.function(), fakeGpu());
+  QSignalSpy changed(&view, &LiveView::datasetChanged);
+  ASSERT_EQ(view.startRun(), QString());
+  ASSERT_TRUE(waitFor([&] { return view.model()->rowCount() >= 2; }, 20000));
+  ASSERT_EQ(view.startRun(), QString());
+  ASSERT_EQ(view.startRun(), QString());
+  ASSERT_TRUE(view.job()->waitForIdle(30000));
+  EXPECT_EQ(fake.max_running.load(), 1);
+  EXPECT_EQ(fake.running.load(), 0);
+  // The second press was superseded while it waited for the GPU: it never ran (2 runs, not 3), or
+  // it started and saw its cancel flag at once; either way only the last run's rows are shown.
+  EXPECT_GE(fake.runs_started.load(), 2);
+  EXPECT_EQ(fake.runs_cancelled.load(), fake.runs_started.load() - 1);
+  EXPECT_EQ(changed.count(), 1);
+  EXPECT_EQ(view.model()->rowCount(), 11);
+  EXPECT_FALSE(view.isRunning());
+}
+
+TEST(LiveView, ADamagedCacheEntryIsReportedInTheStatus) {
+  FakeRunner fake;
+  fake.report_damaged_cache_entry = true;
+  LiveView view(nullptr, fake.function(), fakeGpu());
+  QSignalSpy changed(&view, &LiveView::datasetChanged);
+  ASSERT_EQ(view.startRun(), QString());
+  ASSERT_TRUE(changed.wait(20000));
+  EXPECT_EQ(view.statusLabel()->text(), QStringLiteral("Measured 11 configs in 0.5 s. Damaged compile-cache entries found "
+                                                       "and recompiled: 1 (hover for the files)."));
+  EXPECT_EQ(view.statusLabel()->toolTip(),
+            QStringLiteral("/cache/nvrtc/89ab.occxc (truncated or padded): recompiled and replaced"));
+}
+
+TEST(LiveView, ARunCancelledBeforeAnyRowSaysSo) {
+  FakeRunner fake;
+  fake.sleep_ms = 300;
+  LiveView view(nullptr, fake.function(), fakeGpu());
+  ASSERT_EQ(view.startRun(), QString());
+  view.cancelButton()->click();  // before the first row (300 ms away)
+  ASSERT_TRUE(view.job()->waitForIdle(20000));
+  EXPECT_EQ(view.model()->rowCount(), 0);
+  EXPECT_EQ(view.statusLabel()->text(), QStringLiteral("Cancelled before any config was measured."));
+  EXPECT_EQ(view.datasetLabel()->text(), QStringLiteral("No data: the run was cancelled before any config was measured"));
+}
+
+TEST(LiveView, ClosingTheWindowDuringARunEndsItCleanly) {
+  FakeRunner fake;
+  fake.sleep_ms = 80;
+  auto* view = new LiveView(nullptr, fake.function(), fakeGpu());
+  MainWindow* window = windowAround(view, QStringLiteral("Live runs"));
+  ASSERT_EQ(view->startRun(), QString());
+  ASSERT_TRUE(waitFor([&] { return view->model()->rowCount() >= 2; }, 20000));
+  EXPECT_TRUE(closeAndDelete(window));  // the window, the view and its job are gone
+  // The job's destructor cancelled the run and waited for it: nothing runs on after the window.
+  EXPECT_EQ(fake.running.load(), 0);
+  EXPECT_EQ(fake.runs_started.load(), 1);
+  EXPECT_EQ(fake.runs_cancelled.load(), 1);
+  QCoreApplication::processEvents();  // rows the run posted before it ended go nowhere, harmlessly
+}
+
+TEST(LiveView, ExportsTheDatasetAndTheRegretTable) {
+  LiveView view(nullptr, LiveRunFunction{}, noGpu());
+  ASSERT_EQ(view.openCsvFile(testData("live_sweep_fixture.csv")), QString());
+  const auto exports = view.csvExports();
+  ASSERT_EQ(exports.size(), 2u);
+  auto back = liveDatasetFromCsv(exports[0].table);
+  ASSERT_TRUE(back) << back.error();
+  EXPECT_EQ(back->rows.size(), 11u);
+  EXPECT_EQ(back->metaValue("device"), "Test fixture GPU");
+  const CsvTable& regret = exports[1].table;
+  ASSERT_EQ(regret.rows.size(), 4u);
+  EXPECT_EQ(regret.rows[0][0], "old");
+  EXPECT_EQ(regret.rows[0][3], "log_softmax fp32 XBLOCK=1 RBLOCK=2048 num_warps=16");
+  EXPECT_EQ(regret.rows[3][0], "best");
+  EXPECT_EQ(view.plotExports().size(), 3u);
+}
+
+TEST(LiveView, ACompileOnlySweepIsSentToTheKernelView) {
+  LiveView view(nullptr, LiveRunFunction{}, noGpu());
+  const int before = view.model()->rowCount();
+  const QString error = view.openCsvFile(testData("compile_sweep_mean_var_sm90.csv"));
+  EXPECT_TRUE(error.contains(QStringLiteral("open it in the kernel view"))) << error.toStdString();
+  EXPECT_EQ(view.model()->rowCount(), before);
+}
+
+TEST(LiveView, BundledDatasetsOpenAsRecordedData) {
+  const auto bundled = bundledDatasets();
+  if (bundled.empty()) GTEST_SKIP() << "this build bundles no datasets (resources/datasets/*.csv is empty)";
+  for (const auto& b : bundled) {
+    LiveView view(nullptr, LiveRunFunction{}, noGpu());
+    ASSERT_EQ(view.openCsvFile(b.path), QString()) << b.path.toStdString();
+    EXPECT_GT(view.model()->rowCount(), 0);
+    EXPECT_TRUE(view.datasetLabel()->text().startsWith(QStringLiteral("recorded data: ")))
+        << view.datasetLabel()->text().toStdString();
+    EXPECT_GT(view.copyBandwidth(), 0.0);
+    EXPECT_GE(view.replay().best_row, 0);
+  }
+  // Without a GPU the view opens the first bundled dataset by itself.
+  LiveView view(nullptr, LiveRunFunction{}, noGpu());
+  EXPECT_GT(view.model()->rowCount(), 0);
+  EXPECT_TRUE(view.datasetLabel()->text().startsWith(QStringLiteral("recorded data: ")));
+}
+
+}  // namespace
+}  // namespace occx::ui

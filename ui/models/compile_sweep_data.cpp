@@ -1,0 +1,307 @@
+#include "ui/models/compile_sweep_data.h"
+
+#include <algorithm>
+#include <charconv>
+
+#include "core/inductor/rblock_scaling.h"
+#include "core/occupancy/occupancy.h"
+
+namespace occx::ui {
+
+namespace {
+
+int fullOccupancyRegisters(const ArchLimits& arch) {
+  const int threads = arch.maxThreadsPerSm();
+  return threads > 0 ? arch.registers_per_sm / threads : 0;
+}
+
+}  // namespace
+
+std::string KernelSweepData::metaValue(const std::string& key) const {
+  for (const auto& [name, value] : meta) {
+    if (name == key) return value;
+  }
+  return {};
+}
+
+KernelSweepEntry entryFromRow(const CompileSweepRow& row) {
+  KernelSweepEntry e;
+  e.index = row.index;
+  e.config = row.config;
+  e.origin = row.origin;
+  e.ok = row.ok;
+  e.error = row.error;
+  e.kernel_name = row.kernel_name;
+  e.grid_blocks = row.grid_blocks;
+  e.inductor_candidate = row.inductor_candidate;
+  for (CandidateState s : row.candidate) e.candidates.push_back(candidateStateName(s));
+  if (row.ok) {
+    e.registers = row.report.registers;
+    e.spill_stores_bytes = row.report.spill_stores_bytes;
+    e.spill_loads_bytes = row.report.spill_loads_bytes;
+    e.stack_frame_bytes = row.report.stack_frame_bytes;
+    e.n_spills = row.report.nSpills();
+    e.smem_bytes = row.report.static_smem_bytes;
+    e.cache_hit = row.cache_hit;
+    e.compile_ms = row.compile_ms;
+    if (row.decisions.empty()) {
+      e.pending = true;
+    } else {
+      e.active_blocks_per_sm = row.occupancy.active_blocks_per_sm;
+      e.active_warps_per_sm = row.occupancy.active_warps_per_sm;
+      e.occupancy_pct = 100.0 * row.occupancy.occupancy;
+      e.limiter = row.occupancy.can_launch ? limiterNames(row.occupancy.limiters) : "cannot launch";
+      for (const auto& d : row.decisions) {
+        KernelDecisionCell c;
+        c.policy = std::string(inductor::policyKey(d.policy));
+        c.bound = d.applies ? d.bound_blocks_per_sm : -1;
+        c.outcome = std::string(inductor::outcomeName(d.outcome));
+        c.reason = d.reason;
+        e.decisions.push_back(std::move(c));
+      }
+    }
+  }
+  return e;
+}
+
+KernelSweepData dataFromResult(const CompileSweepResult& result,
+                               const std::vector<std::pair<std::string, std::string>>& extra_meta) {
+  KernelSweepData d;
+  d.csv = compileSweepToCsv(result, extra_meta);
+  d.meta = d.csv.meta;
+  for (const auto& r : result.rows) d.rows.push_back(entryFromRow(r));
+  std::sort(d.rows.begin(), d.rows.end(), [](const auto& a, const auto& b) { return a.index < b.index; });
+  const auto& s = result.spec;
+  d.arch = s.device.arch.cc;
+  d.device_label = s.device.label;
+  d.sm_count = s.device.sm_count;
+  d.max_registers_per_thread = s.device.arch.max_registers_per_thread;
+  d.full_occupancy_registers = fullOccupancyRegisters(s.device.arch);
+  d.xnumel = s.xnumel;
+  d.rnumel = s.rnumel;
+  d.workload = s.workload;
+  d.dtype = s.dtype;
+  d.k = s.k;
+  d.compiler = result.compiler;
+  d.date_utc = result.date_utc;
+  d.cancelled = result.cancelled;
+  d.total_configs = result.total_configs;
+  return d;
+}
+
+namespace {
+
+struct CsvReader {
+  const CsvTable& table;
+  std::string error;
+
+  [[nodiscard]] const std::string& cell(const std::vector<std::string>& row, int col) const {
+    static const std::string kEmpty;
+    return col < 0 || static_cast<std::size_t>(col) >= row.size() ? kEmpty : row[static_cast<std::size_t>(col)];
+  }
+  bool integer(const std::vector<std::string>& row, std::size_t line, int col, std::int64_t& out, bool optional) {
+    const std::string& s = cell(row, col);
+    if (s.empty()) {
+      if (optional) return true;
+      return fail(line, col, s, "an integer");
+    }
+    std::int64_t v = 0;
+    const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (r.ec != std::errc() || r.ptr != s.data() + s.size()) return fail(line, col, s, "an integer");
+    out = v;
+    return true;
+  }
+  bool integer(const std::vector<std::string>& row, std::size_t line, int col, int& out, bool optional) {
+    std::int64_t v = out;
+    if (!integer(row, line, col, v, optional)) return false;
+    if (v < -2147483647 || v > 2147483647) return fail(line, col, cell(row, col), "a 32-bit integer");
+    out = static_cast<int>(v);
+    return true;
+  }
+  bool real(const std::vector<std::string>& row, std::size_t line, int col, double& out) {
+    const std::string& s = cell(row, col);
+    if (s.empty()) return true;
+    try {
+      std::size_t used = 0;
+      const double v = std::stod(s, &used);
+      if (used != s.size()) return fail(line, col, s, "a number");
+      out = v;
+    } catch (...) {
+      return fail(line, col, s, "a number");
+    }
+    return true;
+  }
+  bool fail(std::size_t line, int col, const std::string& text, const char* what) {
+    if (error.empty()) {
+      error = "compile-sweep CSV: row " + std::to_string(line) + ", column " +
+              (col >= 0 ? table.header[static_cast<std::size_t>(col)] : std::string("?")) + ": '" + text + "' is not " +
+              what;
+    }
+    return false;
+  }
+};
+
+/// Reads an integer metadata value (absent: `out` unchanged). Error names the key and the text.
+std::optional<Error> metaInteger(const CsvTable& table, const char* key, std::int64_t& out) {
+  const std::string s = table.metaValue(key);
+  if (s.empty()) return std::nullopt;
+  std::int64_t v = 0;
+  const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (r.ec != std::errc() || r.ptr != s.data() + s.size() || v < 0 || v > 2147483647) {
+    return Error{"compile-sweep CSV: metadata '" + std::string(key) + "': '" + s +
+                 "' is not an integer 0 … 2147483647"};
+  }
+  out = v;
+  return std::nullopt;
+}
+
+}  // namespace
+
+Expected<KernelSweepData> dataFromCsv(const CsvTable& table, const GpuDatabase& db) {
+  const std::string format = table.metaValue("format");
+  if (format.rfind("occupancy-explorer-live-sweep", 0) == 0) {
+    return Error{"this is a live-sweep dataset (measured times): open it in the live view"};
+  }
+  if (format != "occx-compile-sweep 1") {
+    return Error{"not a compile-sweep CSV: the metadata line '# format: occx-compile-sweep 1' is missing" +
+                 (format.empty() ? std::string() : " (found '" + format + "')")};
+  }
+  KernelSweepData d;
+  d.csv = table;
+  d.meta = table.meta;
+  auto arch = ComputeCapability::parse(table.metaValue("arch"));
+  if (!arch) return Error{"compile-sweep CSV: metadata 'arch': " + arch.error()};
+  const ArchLimits* limits = db.findArch(*arch);
+  if (limits == nullptr) {
+    return Error{"compile-sweep CSV: architecture " + arch->smName() + " is not in the GPU data: known " + db.ccList()};
+  }
+  d.arch = *arch;
+  d.device_label = table.metaValue("device");
+  d.max_registers_per_thread = limits->max_registers_per_thread;
+  d.full_occupancy_registers = fullOccupancyRegisters(*limits);
+  d.compiler = table.metaValue("compiler");
+  d.date_utc = table.metaValue("date_utc");
+  d.cancelled = table.metaValue("cancelled") == "true";
+
+  CsvReader rd{table, {}};
+  std::int64_t sm = 0;
+  for (const auto& [key, out] : std::vector<std::pair<const char*, std::int64_t*>>{
+           {"sm_count", &sm}, {"xnumel", &d.xnumel}, {"rnumel", &d.rnumel}}) {
+    if (auto e = metaInteger(table, key, *out)) return *e;
+  }
+  std::int64_t k = 1;
+  if (auto e = metaInteger(table, "k", k)) return *e;
+  d.k = static_cast<int>(k);
+  d.sm_count = static_cast<int>(sm);
+  if (auto w = parseWorkload(table.metaValue("workload"))) d.workload = *w;
+  if (auto t = parseDType(table.metaValue("dtype"))) d.dtype = *t;
+
+  const int c_index = table.column("index");
+  const int c_workload = table.column("workload");
+  const int c_dtype = table.column("dtype");
+  const int c_k = table.column("k");
+  const int c_x = table.column("XBLOCK");
+  const int c_r = table.column("RBLOCK");
+  const int c_w = table.column("num_warps");
+  const int c_status = table.column("status");
+  for (const auto& [name, col] : std::vector<std::pair<const char*, int>>{{"index", c_index},
+                                                                          {"workload", c_workload},
+                                                                          {"dtype", c_dtype},
+                                                                          {"XBLOCK", c_x},
+                                                                          {"RBLOCK", c_r},
+                                                                          {"num_warps", c_w},
+                                                                          {"status", c_status}}) {
+    if (col < 0) return Error{"compile-sweep CSV: required column '" + std::string(name) + "' is missing"};
+  }
+  const int c_origin = table.column("origin");
+  const int c_error = table.column("error");
+  const int c_kernel = table.column("kernel");
+  const int c_regs = table.column("registers_per_thread");
+  const int c_sst = table.column("spill_stores_bytes");
+  const int c_sld = table.column("spill_loads_bytes");
+  const int c_stack = table.column("stack_frame_bytes");
+  const int c_nsp = table.column("n_spills");
+  const int c_smem = table.column("smem_bytes");
+  const int c_cache = table.column("cache_hit");
+  const int c_ms = table.column("compile_ms");
+  const int c_grid = table.column("grid_blocks");
+  const int c_blocks = table.column("active_blocks_per_sm");
+  const int c_warps = table.column("active_warps_per_sm");
+  const int c_occ = table.column("occupancy_percent");
+  const int c_lim = table.column("occupancy_limiter");
+  const int c_ind = table.column("inductor_candidate");
+
+  const bool fp32_outputs = table.metaValue("output_dtype") == "fp32";
+  std::int64_t maxrregcount = 0;
+  if (auto e = metaInteger(table, "maxrregcount", maxrregcount)) return *e;
+  std::size_t line = 0;
+  for (const auto& row : table.rows) {
+    ++line;
+    KernelSweepEntry e;
+    auto w = parseWorkload(rd.cell(row, c_workload));
+    if (!w) return Error{"compile-sweep CSV: row " + std::to_string(line) + ": " + w.error()};
+    auto t = parseDType(rd.cell(row, c_dtype));
+    if (!t) return Error{"compile-sweep CSV: row " + std::to_string(line) + ": " + t.error()};
+    e.config.workload = *w;
+    e.config.dtype = *t;
+    e.config.fp32_outputs = fp32_outputs && *t != DType::kF32;
+    e.config.max_registers = static_cast<int>(std::min<std::int64_t>(maxrregcount, 255));
+    if (!rd.integer(row, line, c_index, e.index, false) || !rd.integer(row, line, c_k, e.config.k, true) ||
+        !rd.integer(row, line, c_x, e.config.xblock, false) || !rd.integer(row, line, c_r, e.config.rblock, false) ||
+        !rd.integer(row, line, c_w, e.config.num_warps, false)) {
+      return Error{rd.error};
+    }
+    const std::string& status = rd.cell(row, c_status);
+    if (status != "ok" && status != "error") {
+      return Error{"compile-sweep CSV: row " + std::to_string(line) + ", column status: '" + status +
+                   "' is not one of ok, error"};
+    }
+    e.ok = status == "ok";
+    e.origin = rd.cell(row, c_origin);
+    e.error = rd.cell(row, c_error);
+    e.kernel_name = rd.cell(row, c_kernel);
+    e.inductor_candidate = rd.cell(row, c_ind) == "yes";
+    // Vector loads as the sweep chose them for this shape.
+    if (auto layout = tileLayout(e.config)) {
+      e.config.vector_loads = d.rnumel > 0 ? vectorLoadsAllowed(*layout, d.rnumel) : true;
+    }
+    if (!rd.integer(row, line, c_grid, e.grid_blocks, true)) return Error{rd.error};
+    if (e.ok) {
+      if (!rd.integer(row, line, c_regs, e.registers, false) ||
+          !rd.integer(row, line, c_sst, e.spill_stores_bytes, true) ||
+          !rd.integer(row, line, c_sld, e.spill_loads_bytes, true) ||
+          !rd.integer(row, line, c_stack, e.stack_frame_bytes, true) ||
+          !rd.integer(row, line, c_nsp, e.n_spills, true) || !rd.integer(row, line, c_smem, e.smem_bytes, true) ||
+          !rd.real(row, line, c_ms, e.compile_ms) || !rd.integer(row, line, c_blocks, e.active_blocks_per_sm, true) ||
+          !rd.integer(row, line, c_warps, e.active_warps_per_sm, true) || !rd.real(row, line, c_occ, e.occupancy_pct)) {
+        return Error{rd.error};
+      }
+      e.cache_hit = rd.cell(row, c_cache) == "yes";
+      e.limiter = rd.cell(row, c_lim);
+      for (inductor::Policy p : sweepDecisionPolicies()) {
+        const std::string key(inductor::policyKey(p));
+        KernelDecisionCell c;
+        c.policy = key;
+        if (!rd.integer(row, line, table.column(key + "_bound_blocks_per_sm"), c.bound, true)) return Error{rd.error};
+        c.outcome = rd.cell(row, table.column(key + "_decision"));
+        e.decisions.push_back(std::move(c));
+      }
+    }
+    for (inductor::Policy p : sweepCandidatePolicies()) {
+      const std::string& s = rd.cell(row, table.column("candidate_" + std::string(inductor::policyKey(p))));
+      e.candidates.push_back(s.empty() ? std::string("no") : s);
+    }
+    d.rows.push_back(std::move(e));
+  }
+  d.total_configs = d.rows.size();
+  const std::string configs = table.metaValue("configs");  // "40 of 52"
+  if (const auto of = configs.find(" of "); of != std::string::npos) {
+    std::int64_t total = 0;
+    const std::string tail = configs.substr(of + 4);
+    const auto r = std::from_chars(tail.data(), tail.data() + tail.size(), total);
+    if (r.ec == std::errc() && total > 0) d.total_configs = static_cast<std::size_t>(total);
+  }
+  return d;
+}
+
+}  // namespace occx::ui

@@ -1,0 +1,78 @@
+#include "ui/models/live_datasets.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QObject>
+#include <string>
+
+#include "core/base/csv.h"
+
+namespace occx::ui {
+
+Expected<LiveDataset> readLiveDataset(const QString& path) {
+  const std::string name = QFileInfo(path).fileName().toStdString();
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly))
+    return Error{"cannot read " + path.toStdString() + ": " + file.errorString().toStdString()};
+  // At most kMaxCsvBytes + 1 bytes: a 100 MB file (or a device without end) is refused by its size,
+  // not read whole. QFile, not occx::readFile: bundled datasets live in the Qt resource system.
+  const auto limit = static_cast<qint64>(kMaxCsvBytes);
+  if (file.size() > limit) {
+    return Error{name + " is " + std::to_string(file.size()) + " bytes: larger than the " + std::to_string(limit) +
+                 "-byte limit for CSV files"};
+  }
+  const QByteArray bytes = file.read(limit + 1);
+  if (bytes.size() > limit) {
+    return Error{name + " is more than " + std::to_string(limit) + " bytes: larger than the " + std::to_string(limit) +
+                 "-byte limit for CSV files"};
+  }
+  auto table = parseCsv(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+  if (!table) return Error{name + ": " + table.error()};
+  if (table->metaValue("format") == "occx-compile-sweep 1") {
+    return Error{name + " is a compile-only sweep (registers and spills, no times): open it in the kernel view"};
+  }
+  auto data = liveDatasetFromCsv(*table);
+  if (!data) return Error{name + ": " + data.error()};
+  return data;
+}
+
+QString datasetShapeText(const LiveDataset& data) {
+  QStringList parts;
+  const QString workload = QString::fromStdString(data.metaValue("workload"));
+  if (!workload.isEmpty()) parts << workload;
+  const QString k = QString::fromStdString(data.metaValue("k"));
+  if (workload == QLatin1String("fused_k") && !k.isEmpty()) parts << QStringLiteral("K=") + k;
+  const QString dtype = QString::fromStdString(data.metaValue("dtype"));
+  if (!dtype.isEmpty()) parts << dtype;
+  const QString x = QString::fromStdString(data.metaValue("xnumel"));
+  const QString r = QString::fromStdString(data.metaValue("rnumel"));
+  if (!x.isEmpty() && !r.isEmpty()) parts << QStringLiteral("%1 × %2").arg(x, r);
+  return parts.join(QLatin1Char(' '));
+}
+
+QString recordedLabel(const LiveDataset& data) {
+  QString device = QString::fromStdString(data.metaValue("device"));
+  if (device.isEmpty()) device = QObject::tr("unknown device");
+  QString date = QString::fromStdString(data.metaValue("date_utc"));
+  if (date.isEmpty()) date = QString::fromStdString(data.metaValue("date"));
+  if (date.size() >= 10) date = date.left(10);
+  if (date.isEmpty()) date = QObject::tr("unknown date");
+  return QObject::tr("recorded data: %1, %2").arg(device, date);
+}
+
+std::vector<BundledDataset> bundledDatasets() {
+  std::vector<BundledDataset> out;
+  const QDir dir(QStringLiteral(":/datasets"));
+  for (const QString& file : dir.entryList({QStringLiteral("*.csv")}, QDir::Files, QDir::Name)) {
+    const QString path = dir.filePath(file);
+    auto data = readLiveDataset(path);
+    if (!data) continue;
+    QString date = QString::fromStdString(data->metaValue("date_utc")).left(10);
+    out.push_back({path, QObject::tr("%1 — %2, %3")
+                             .arg(datasetShapeText(*data), QString::fromStdString(data->metaValue("device")), date)});
+  }
+  return out;
+}
+
+}  // namespace occx::ui

@@ -1,0 +1,297 @@
+#include "ui/plots/compile_sweep_plot.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "qcustomplot.h"
+
+namespace occx::ui {
+
+namespace {
+
+QCPScatterStyle::ScatterShape toShape(MarkerShape s) {
+  switch (s) {
+    case MarkerShape::kCircle:
+      return QCPScatterStyle::ssCircle;
+    case MarkerShape::kSquare:
+      return QCPScatterStyle::ssSquare;
+    case MarkerShape::kTriangle:
+      return QCPScatterStyle::ssTriangle;
+    case MarkerShape::kStar:
+      return QCPScatterStyle::ssStar;
+    case MarkerShape::kDiamond:
+      return QCPScatterStyle::ssDiamond;
+    case MarkerShape::kCross:
+      return QCPScatterStyle::ssCross;
+  }
+  return QCPScatterStyle::ssCircle;
+}
+
+/// Sorts points by x (QCustomPlot keeps graph data sorted by key), keeping y and rows in step.
+void sortByX(QVector<double>& x, QVector<double>& y, QVector<int>& rows, QVector<double>* minus = nullptr,
+             QVector<double>* plus = nullptr) {
+  QVector<int> order(x.size());
+  for (int i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&x](int a, int b) { return x[a] < x[b]; });
+  auto permute = [&order](auto& v) {
+    if (v.size() != order.size()) return;
+    auto copy = v;
+    for (int i = 0; i < order.size(); ++i) v[i] = copy[order[i]];
+  };
+  permute(x);
+  permute(y);
+  permute(rows);
+  if (minus != nullptr) permute(*minus);
+  if (plus != nullptr) permute(*plus);
+}
+
+QString powerOfTwoLabel(double v) {
+  const auto n = static_cast<qint64>(std::llround(v));
+  return QString::number(n);
+}
+
+}  // namespace
+
+QColor numWarpsColor(int num_warps) {
+  switch (num_warps) {
+    case 1:
+      return {140, 86, 75};
+    case 2:
+      return {148, 103, 189};
+    case 4:
+      return {31, 119, 180};
+    case 8:
+      return {44, 160, 44};
+    case 16:
+      return {255, 127, 14};
+    case 32:
+      return {23, 190, 207};
+    default:
+      return {127, 127, 127};
+  }
+}
+
+KernelSeriesPlot::KernelSeriesPlot(const QString& title, const QString& object_name, QWidget* parent)
+    : PlotController(title, parent) {
+  QCustomPlot* p = plot();
+  p->setObjectName(object_name);
+  p->xAxis->setScaleType(QCPAxis::stLogarithmic);
+  p->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
+  p->xAxis->grid()->setSubGridVisible(false);
+  setLegendColumns(4);
+}
+
+void KernelSeriesPlot::clear() {
+  QCustomPlot* p = plot();
+  p->clearPlottables();  // graphs and error bars
+  p->clearItems();
+  rows_.clear();
+  reference_lines_.clear();
+  note_.clear();
+  corner_note_.clear();
+}
+
+int KernelSeriesPlot::addSeries(const QString& name, QVector<double> x, QVector<double> y, QVector<int> rows,
+                                const QColor& color, Qt::PenStyle style, QVector<double> minus, QVector<double> plus) {
+  const bool bars = !minus.isEmpty() && minus.size() == x.size() && plus.size() == x.size();
+  sortByX(x, y, rows, &minus, &plus);
+  QCPGraph* g = plot()->addGraph();
+  g->setName(name);
+  g->setPen(QPen(color, 2, style));
+  g->setLineStyle(QCPGraph::lsLine);
+  g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(color, 1.5), QBrush(Qt::white), 6));
+  g->setData(x, y, true);
+  rows_[g] = rows;
+  if (bars) {
+    auto* eb = new QCPErrorBars(plot()->xAxis, plot()->yAxis);
+    eb->removeFromLegend();
+    eb->setDataPlottable(g);
+    eb->setData(minus, plus);
+    QColor bar = color;
+    bar.setAlpha(110);
+    eb->setPen(QPen(bar, 1));
+    eb->setWhiskerWidth(5);
+  }
+  return plot()->graphCount() - 1;
+}
+
+int KernelSeriesPlot::addReferenceLine(double y, const QString& name, const QColor& color, Qt::PenStyle style) {
+  QCPGraph* g = plot()->addGraph();
+  g->setName(name);
+  g->setPen(QPen(color, 1.5, style));
+  g->setLineStyle(QCPGraph::lsLine);
+  g->setData(QVector<double>{1.0, 2.0}, QVector<double>{y, y}, true);  // stretched by finish()
+  reference_lines_.push_back(g);
+  return plot()->graphCount() - 1;
+}
+
+int KernelSeriesPlot::addMarkers(const QString& name, QVector<double> x, QVector<double> y, QVector<int> rows,
+                                 MarkerShape shape, const QColor& color, double size, bool filled, bool in_legend) {
+  sortByX(x, y, rows);
+  QCPGraph* g = plot()->addGraph();
+  g->setName(name);
+  g->setLineStyle(QCPGraph::lsNone);
+  g->setPen(QPen(color, 2));
+  g->setScatterStyle(
+      QCPScatterStyle(toShape(shape), QPen(color, 2), filled ? QBrush(color) : QBrush(Qt::NoBrush), size));
+  g->setData(x, y, true);
+  rows_[g] = rows;
+  if (!in_legend) g->removeFromLegend();
+  return plot()->graphCount() - 1;
+}
+
+void KernelSeriesPlot::finish(double y_lo, double y_hi) {
+  QCustomPlot* p = plot();
+  double lo = std::numeric_limits<double>::max();
+  double hi = 0.0;
+  for (const auto& [g, rows] : rows_) {
+    const auto data = g->data();
+    for (auto it = data->constBegin(); it != data->constEnd(); ++it) {
+      if (it->key > 0) {
+        lo = std::min(lo, it->key);
+        hi = std::max(hi, it->key);
+      }
+    }
+  }
+  if (hi <= 0.0) {
+    lo = 256;
+    hi = 8192;
+  }
+  x_lo_ = lo / 1.5;
+  x_hi_ = hi * 1.5;
+  p->xAxis->setRange(x_lo_, x_hi_);
+  auto ticker = qSharedPointerDynamicCast<QCPAxisTickerText>(p->xAxis->ticker());
+  if (ticker) {
+    ticker->clear();
+    int count = 0;
+    for (double t = 1; t <= hi; t *= 2) {
+      if (t >= lo) ++count;
+    }
+    const int every = count > 10 ? 2 : 1;
+    int i = 0;
+    for (double t = 1; t <= hi; t *= 2) {
+      if (t < lo) continue;
+      if (i++ % every == 0) ticker->addTick(t, powerOfTwoLabel(t));
+    }
+  }
+  for (QCPGraph* g : reference_lines_) {
+    const double y = g->data()->isEmpty() ? 0.0 : g->data()->constBegin()->value;
+    g->setData(QVector<double>{x_lo_, x_hi_}, QVector<double>{y, y}, true);
+  }
+  p->yAxis->setRange(y_lo, y_hi);
+  requestReplot();
+}
+
+void KernelSeriesPlot::setNote(const QString& text) {
+  QCustomPlot* p = plot();
+  for (int i = p->itemCount() - 1; i >= 0; --i) {
+    if (p->item(i)->property("occxNote").toBool()) p->removeItem(i);
+  }
+  note_ = text;
+  if (text.isEmpty()) {
+    requestReplot();
+    return;
+  }
+  auto* label = new QCPItemText(p);
+  label->setProperty("occxNote", true);
+  label->position->setType(QCPItemPosition::ptAxisRectRatio);
+  label->position->setCoords(0.5, 0.5);
+  label->setPositionAlignment(Qt::AlignCenter);
+  label->setText(text);
+  label->setColor(QColor(110, 110, 110));
+  QFont f = p->font();
+  f.setPointSize(10);
+  label->setFont(f);
+  label->setPadding(QMargins(8, 6, 8, 6));
+  label->setBrush(QBrush(QColor(255, 255, 255, 220)));
+  requestReplot();
+}
+
+void KernelSeriesPlot::setCornerNote(const QString& text) {
+  QCustomPlot* p = plot();
+  for (int i = p->itemCount() - 1; i >= 0; --i) {
+    if (p->item(i)->property("occxCornerNote").toBool()) p->removeItem(i);
+  }
+  corner_note_ = text;
+  if (!text.isEmpty()) {
+    auto* label = new QCPItemText(p);
+    label->setProperty("occxCornerNote", true);
+    label->position->setType(QCPItemPosition::ptAxisRectRatio);
+    label->position->setCoords(0.99, 0.01);
+    label->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
+    label->setTextAlignment(Qt::AlignRight);
+    label->setText(text);
+    label->setColor(QColor(110, 110, 110));
+    QFont f = p->font();
+    f.setPointSize(8);
+    label->setFont(f);
+    label->setBrush(QBrush(QColor(255, 255, 255, 220)));
+  }
+  requestReplot();
+}
+
+int KernelSeriesPlot::graphIndex(const QString& name) const {
+  for (int i = 0; i < plot()->graphCount(); ++i) {
+    if (plot()->graph(i)->name() == name) return i;
+  }
+  return -1;
+}
+
+QVector<int> KernelSeriesPlot::graphRows(int graph) const {
+  if (graph < 0 || graph >= plot()->graphCount()) return {};
+  const auto it = rows_.find(plot()->graph(graph));
+  return it == rows_.end() ? QVector<int>() : it->second;
+}
+
+QVector<double> KernelSeriesPlot::xTicks() const {
+  auto ticker = qSharedPointerDynamicCast<QCPAxisTickerText>(plot()->xAxis->ticker());
+  QVector<double> out;
+  if (ticker) {
+    for (auto it = ticker->ticks().constBegin(); it != ticker->ticks().constEnd(); ++it) out.append(it.key());
+  }
+  return out;
+}
+
+int KernelSeriesPlot::errorBarCount() const {
+  int n = 0;
+  for (int i = 0; i < plot()->plottableCount(); ++i) {
+    if (qobject_cast<QCPErrorBars*>(plot()->plottable(i)) != nullptr) ++n;
+  }
+  return n;
+}
+
+QString KernelSeriesPlot::xAxisLabel() const {
+  return plot()->xAxis->label();
+}
+QString KernelSeriesPlot::yAxisLabel() const {
+  return plot()->yAxis->label();
+}
+
+QString KernelSeriesPlot::toolTipAt(double x, double y) const {
+  if (!describe_) return {};
+  const QCustomPlot* p = plot();
+  const double px = p->xAxis->coordToPixel(x);
+  const double py = p->yAxis->coordToPixel(y);
+  double best = 24.0 * 24.0;  // pixels²: only points near the mouse
+  int best_row = -1;
+  QString best_graph;
+  for (const auto& [g, rows] : rows_) {
+    const auto data = g->data();
+    int i = 0;
+    for (auto it = data->constBegin(); it != data->constEnd(); ++it, ++i) {
+      const double dx = p->xAxis->coordToPixel(it->key) - px;
+      const double dy = p->yAxis->coordToPixel(it->value) - py;
+      const double d = dx * dx + dy * dy;
+      if (d < best && i < rows.size()) {
+        best = d;
+        best_row = rows[i];
+        best_graph = g->name();
+      }
+    }
+  }
+  if (best_row < 0) return {};
+  return best_graph + QLatin1Char('\n') + describe_(best_row);
+}
+
+}  // namespace occx::ui

@@ -1,0 +1,227 @@
+#include "ui/plots/plot_controller.h"
+
+#include <QBuffer>
+#include <QFile>
+#include <QFileInfo>
+#include <QTemporaryDir>
+#include <QToolTip>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "core/base/atomic_file.h"
+#include "qcustomplot.h"
+
+namespace occx::ui {
+
+namespace {
+
+constexpr int kLegendRowMargin = 6;  ///< left and right margin of the row that holds the legend
+
+Expected<std::size_t> writeBytes(const QString& path, const QByteArray& bytes) {
+  return writeFileAtomically(QFile::encodeName(path).toStdString(), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+}
+
+}  // namespace
+
+PlotController::PlotController(const QString& title, QWidget* parent)
+    : QObject(parent), plot_(new QCustomPlot(parent)), title_(nullptr) {
+  plot_->setMinimumSize(260, 200);
+  plot_->setNoAntialiasingOnDrag(true);
+  plot_->setBackground(QBrush(Qt::white));
+
+  // Row 0: title. Row 1: axis rect. Row 2: legend (outside the axes, so it never covers data).
+  plot_->plotLayout()->insertRow(0);
+  title_ = new QCPTextElement(plot_, title, QFont(plot_->font().family(), 11, QFont::Bold));
+  plot_->plotLayout()->addElement(0, 0, title_);
+
+  plot_->legend->setVisible(true);
+  plot_->axisRect()->insetLayout()->take(plot_->legend);
+  auto* legend_row = new QCPLayoutGrid;
+  plot_->plotLayout()->addElement(2, 0, legend_row);
+  legend_row->setMargins(QMargins(kLegendRowMargin, 0, kLegendRowMargin, 4));
+  legend_row->addElement(0, 0, plot_->legend);
+  plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
+  plot_->legend->setWrap(3);
+  // An empty legend's maximum width is its margins, and a layout column is no wider than its
+  // narrowest maximum: without this, a plot with no entries yet is squeezed to the left.
+  plot_->legend->setMaximumSize(1 << 20, QWIDGETSIZE_MAX);
+  plot_->legend->setBorderPen(Qt::NoPen);
+  plot_->legend->setBrush(Qt::NoBrush);
+  QFont legend_font = plot_->font();
+  legend_font.setPointSize(9);
+  plot_->legend->setFont(legend_font);
+  plot_->plotLayout()->setRowStretchFactor(0, 0.001);
+  plot_->plotLayout()->setRowStretchFactor(2, 0.001);
+
+  QFont label_font = plot_->font();
+  label_font.setPointSize(9);
+  for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis, plot_->xAxis2, plot_->yAxis2}) {
+    axis->setLabelFont(label_font);
+    axis->setTickLabelFont(label_font);
+  }
+  plot_->xAxis->grid()->setPen(QPen(QColor(220, 220, 220), 0, Qt::DotLine));
+  plot_->yAxis->grid()->setPen(QPen(QColor(220, 220, 220), 0, Qt::DotLine));
+
+  connect(plot_, &QCustomPlot::beforeReplot, this, [this] { fitLegendColumns(plot_->viewport().width()); });
+  plot_->setMouseTracking(true);
+  connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
+    onMouseMove(event->position(), event->globalPosition().toPoint());
+  });
+}
+
+PlotController::~PlotController() = default;
+
+QWidget* PlotController::widget() const { return plot_; }
+
+QString PlotController::title() const { return title_->text(); }
+
+void PlotController::setTitle(const QString& title) { title_->setText(title); }
+
+void PlotController::setAxisLabels(const QString& x_label, const QString& y_label) {
+  plot_->xAxis->setLabel(x_label);
+  plot_->yAxis->setLabel(y_label);
+}
+
+void PlotController::setLegendColumns(int columns) {
+  max_legend_columns_ = std::max(1, columns);
+  plot_->legend->setWrap(max_legend_columns_);
+  plot_->legend->setFillOrder(QCPLegend::foColumnsFirst, /*rearrange=*/true);
+}
+
+void PlotController::fitLegendColumns(int width) const {
+  QCPLegend* legend = plot_->legend;
+  // itemCount() counts the grid's cells, empty ones (the last row's) included.
+  std::vector<int> widths;
+  for (int i = 0; i < legend->itemCount(); ++i) {
+    if (const QCPAbstractLegendItem* item = legend->item(i)) widths.push_back(item->minimumOuterSizeHint().width());
+  }
+  const int n = static_cast<int>(widths.size());
+  if (n == 0) return;
+  // The legend row spans the plot; its margins and the legend's own come off.
+  const int available = width - 2 * kLegendRowMargin - legend->margins().left() - legend->margins().right();
+  int columns = 1;
+  for (int c = std::min(max_legend_columns_, n); c >= 1; --c) {
+    // Filled row by row: entry i sits in column i % c, and a column is as wide as its widest entry.
+    std::vector<int> column_width(static_cast<std::size_t>(c), 0);
+    for (int i = 0; i < n; ++i) {
+      auto& w = column_width[static_cast<std::size_t>(i % c)];
+      w = std::max(w, widths[static_cast<std::size_t>(i)]);
+    }
+    int total = (c - 1) * legend->columnSpacing();
+    for (int w : column_width) total += w;
+    if (total <= available) {
+      columns = c;
+      break;
+    }
+  }
+  if (legend->wrap() != columns) {
+    legend->setWrap(columns);
+    legend->setFillOrder(QCPLegend::foColumnsFirst, /*rearrange=*/true);
+  }
+}
+
+void PlotController::requestReplot() { plot_->replot(QCustomPlot::rpQueuedReplot); }
+
+QSize PlotController::exportSize(int width, int height) const {
+  if (width > 0 && height > 0) return {width, height};
+  if (plot_->isVisible() && plot_->width() > 0 && plot_->height() > 0) return plot_->size();
+  return {900, 560};
+}
+
+Expected<std::size_t> PlotController::exportPng(const QString& path, int width, int height) const {
+  const QSize size = exportSize(width, height);
+  fitLegendColumns(size.width());  // the export's width, not the window's
+  const QPixmap pixmap = plot_->toPixmap(size.width(), size.height());
+  fitLegendColumns(plot_->viewport().width());
+  QByteArray bytes;
+  QBuffer buffer(&bytes);
+  buffer.open(QIODevice::WriteOnly);
+  if (pixmap.isNull() || !pixmap.save(&buffer, "PNG")) {
+    return Error{"cannot render the plot '" + title().toStdString() + "' as PNG for " + path.toStdString()};
+  }
+  return writeBytes(path, bytes);
+}
+
+Expected<std::size_t> PlotController::exportPdf(const QString& path, int width, int height) const {
+  const QSize size = exportSize(width, height);
+  // QCustomPlot prints to a named file: render into a scratch folder, then write the bytes to the
+  // target atomically, so the target is never a half-written PDF.
+  QTemporaryDir scratch;
+  if (!scratch.isValid()) return Error{"cannot create a temporary folder to render " + path.toStdString() + ": " + scratch.errorString().toStdString()};
+  const QString tmp = scratch.filePath(QStringLiteral("plot.pdf"));
+  fitLegendColumns(size.width());
+  const bool rendered_ok =
+      plot_->savePdf(tmp, size.width(), size.height(), QCP::epAllowCosmetic, QStringLiteral("Occupancy Explorer"), title());
+  fitLegendColumns(plot_->viewport().width());
+  if (!rendered_ok) {
+    return Error{"cannot render the plot '" + title().toStdString() + "' as PDF for " + path.toStdString()};
+  }
+  QFile rendered(tmp);
+  if (!rendered.open(QIODevice::ReadOnly)) return Error{"cannot read the rendered PDF: " + rendered.errorString().toStdString()};
+  const QByteArray bytes = rendered.readAll();
+  // The PDF writer does not report failed writes (a full disk): a complete PDF ends with %%EOF.
+  if (!bytes.trimmed().endsWith("%%EOF")) {
+    return Error{"cannot write '" + path.toStdString() + "': rendering the PDF stopped after " + std::to_string(bytes.size()) +
+                 " bytes (is the disk full?) (previous file left unchanged)"};
+  }
+  return writeBytes(path, bytes);
+}
+
+Expected<std::size_t> PlotController::exportImage(const QString& path, int width, int height) const {
+  const QString suffix = QFileInfo(path).suffix().toLower();
+  if (suffix == QLatin1String("png")) return exportPng(path, width, height);
+  if (suffix == QLatin1String("pdf")) return exportPdf(path, width, height);
+  return Error{"cannot export a plot to " + path.toStdString() + ": the file name must end in .png or .pdf"};
+}
+
+int PlotController::graphCount() const { return plot_->graphCount(); }
+
+QString PlotController::graphName(int index) const {
+  if (index < 0 || index >= plot_->graphCount()) return {};
+  return plot_->graph(index)->name();
+}
+
+QVector<QPointF> PlotController::graphPoints(int index) const {
+  QVector<QPointF> out;
+  if (index < 0 || index >= plot_->graphCount()) return out;
+  const auto data = plot_->graph(index)->data();
+  out.reserve(data->size());
+  for (auto it = data->constBegin(); it != data->constEnd(); ++it) out.append(QPointF(it->key, it->value));
+  return out;
+}
+
+QString PlotController::toolTipAt(double x, double /*y*/) const {
+  if (plot_->graphCount() == 0) return {};
+  const auto data = plot_->graph(0)->data();
+  if (data->isEmpty()) return {};
+  double best = std::numeric_limits<double>::max();
+  QPointF nearest;
+  for (auto it = data->constBegin(); it != data->constEnd(); ++it) {
+    const double d = std::abs(it->key - x);
+    if (d < best) {
+      best = d;
+      nearest = QPointF(it->key, it->value);
+    }
+  }
+  return QStringLiteral("%1: %2").arg(nearest.x()).arg(nearest.y());
+}
+
+void PlotController::onMouseMove(const QPointF& pos, const QPoint& global_pos) {
+  QCPAxisRect* rect = plot_->axisRect();
+  if (!rect->rect().contains(pos.toPoint())) {
+    QToolTip::hideText();
+    return;
+  }
+  const double x = plot_->xAxis->pixelToCoord(pos.x());
+  const double y = plot_->yAxis->pixelToCoord(pos.y());
+  const QString text = toolTipAt(x, y);
+  if (text.isEmpty()) {
+    QToolTip::hideText();
+  } else {
+    QToolTip::showText(global_pos, text, plot_);
+  }
+}
+
+}  // namespace occx::ui

@@ -1,0 +1,280 @@
+#include "ui/shell/main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QInputDialog>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QRegularExpression>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTemporaryDir>
+
+#include "core/base/atomic_file.h"
+#include "occx_config.h"
+#include "ui/shell/app_view.h"
+#include "ui/views/calculator_view.h"
+#include "ui/plots/plot_controller.h"
+
+namespace occx::ui {
+
+namespace {
+const char* const kGeometryKey = "window/geometry";
+const char* const kCurrentTabKey = "window/currentTab";
+const char* const kExportDirKey = "export/lastFolder";
+}  // namespace
+
+MainWindow::MainWindow(bool use_settings, QWidget* parent)
+    : QMainWindow(parent), use_settings_(use_settings), tabs_(new QTabWidget(this)), calculator_(nullptr), view_status_(new QLabel(this)) {
+  setWindowTitle(tr("Occupancy Explorer"));
+  setObjectName(QStringLiteral("mainWindow"));
+  tabs_->setDocumentMode(true);
+  setCentralWidget(tabs_);
+  buildMenus();
+
+  view_status_->setObjectName(QStringLiteral("viewStatus"));
+  statusBar()->addWidget(view_status_, 1);
+  auto* cuda = new QLabel(OCCX_HAVE_CUDA ? tr("CUDA support: on") : tr("CUDA support: off in this build (calculator only)"), this);
+  cuda->setToolTip(aboutText());
+  statusBar()->addPermanentWidget(cuda);
+
+  resize(1560, 940);
+  if (use_settings_) restoreWindowSettings();
+
+  calculator_ = new CalculatorView(this);
+  addView(calculator_, tr("Occupancy calculator"));
+  connect(tabs_, &QTabWidget::currentChanged, this, [this](int) { updateForCurrentView(); });
+  updateForCurrentView();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  export_csv_ = file->addAction(tr("Export &CSV…"), this, &MainWindow::exportCsvInteractive);
+  export_csv_->setShortcut(QKeySequence(tr("Ctrl+E")));
+  export_csv_->setStatusTip(tr("Write a table of the current view as CSV"));
+  export_png_ = file->addAction(tr("Export &PNG…"), this, [this] { exportPlotInteractive(QStringLiteral("png")); });
+  export_png_->setStatusTip(tr("Write a plot of the current view as a PNG image"));
+  export_pdf_ = file->addAction(tr("Export P&DF…"), this, [this] { exportPlotInteractive(QStringLiteral("pdf")); });
+  export_pdf_->setStatusTip(tr("Write a plot of the current view as a vector PDF"));
+  file->addSeparator();
+  QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+  quit->setShortcut(QKeySequence::Quit);
+  quit->setMenuRole(QAction::QuitRole);
+
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  QAction* about = help->addAction(tr("&About Occupancy Explorer"), this,
+                                   [this] { QMessageBox::about(this, tr("About Occupancy Explorer"), aboutText()); });
+  about->setMenuRole(QAction::AboutRole);
+}
+
+QString MainWindow::aboutText() {
+  return tr("<h3>Occupancy Explorer %1</h3>"
+            "<p>Explains why a GPU kernel configuration is fast or slow in terms of occupancy: the classic "
+            "occupancy calculator for every compute capability from 5.0 to 12.x, with each step of the arithmetic shown.</p>"
+            "<p><b>Works without a GPU:</b> the occupancy calculator, its plots and the derivation for every compute "
+            "capability and the named GPUs in the built-in data; CSV, PNG and PDF exports; opening CSV files that "
+            "<code>occx</code> wrote on another machine.</p>"
+            "<p><b>Needs the CUDA Toolkit (no GPU):</b> compiling kernels with NVRTC to get real register and spill counts.</p>"
+            "<p><b>Needs an NVIDIA GPU and driver:</b> detecting the local GPU, live runs with measured time and bandwidth, "
+            "and achieved occupancy from CUPTI.</p>"
+            "<p>This build: CUDA support %2.</p>")
+      .arg(QStringLiteral(OCCX_VERSION), OCCX_HAVE_CUDA ? tr("on") : tr("off"));
+}
+
+QString MainWindow::settingsGroupFor(QWidget* view, const QString& title) const {
+  const QString name = view->objectName().isEmpty() ? title : view->objectName();
+  return QStringLiteral("views/") + name;
+}
+
+void MainWindow::addView(QWidget* view, const QString& title) {
+  if (view == nullptr) return;
+  view->setProperty("occxViewTitle", title);
+  const int index = tabs_->addTab(view, title);
+  if (auto* app_view = dynamic_cast<AppView*>(view); app_view != nullptr && use_settings_) {
+    QSettings settings;
+    settings.beginGroup(settingsGroupFor(view, title));
+    app_view->restoreSettings(settings);
+    settings.endGroup();
+  }
+  if (view->metaObject()->indexOfSignal("statusMessage(QString)") >= 0) {
+    connect(view, SIGNAL(statusMessage(QString)), this, SLOT(onViewStatus(QString)));
+  }
+  if (!pending_tab_.isEmpty() && pending_tab_ == title) {
+    tabs_->setCurrentIndex(index);
+    pending_tab_.clear();
+  }
+  updateForCurrentView();
+}
+
+void MainWindow::onViewStatus(const QString& text) {
+  if (sender() == tabs_->currentWidget()) view_status_->setText(text);
+}
+
+AppView* MainWindow::currentAppView() const { return dynamic_cast<AppView*>(tabs_->currentWidget()); }
+
+void MainWindow::updateForCurrentView() {
+  AppView* v = currentAppView();
+  export_csv_->setEnabled(v != nullptr && !v->csvExports().empty());
+  const bool plots = v != nullptr && !v->plotExports().empty();
+  export_png_->setEnabled(plots);
+  export_pdf_->setEnabled(plots);
+  view_status_->setText(v != nullptr ? v->statusSummary() : QString());
+}
+
+QString MainWindow::exportCurrentCsv(int index, const QString& path) {
+  AppView* v = currentAppView();
+  if (v == nullptr) return tr("The current view has no tables to export.");
+  const auto exports = v->csvExports();
+  if (index < 0 || index >= static_cast<int>(exports.size())) {
+    return tr("No table %1 in this view: allowed 0 … %2.").arg(index).arg(static_cast<int>(exports.size()) - 1);
+  }
+  auto written = writeCsvFile(exports[static_cast<std::size_t>(index)].table, path);
+  if (!written) return QString::fromStdString(written.error());
+  statusBar()->showMessage(tr("Wrote %1 (%2 bytes)").arg(QDir::toNativeSeparators(path)).arg(*written), 5000);
+  return {};
+}
+
+QString MainWindow::exportCurrentPlot(int index, const QString& path) {
+  AppView* v = currentAppView();
+  if (v == nullptr) return tr("The current view has no plots to export.");
+  const auto plots = v->plotExports();
+  if (index < 0 || index >= static_cast<int>(plots.size())) {
+    return tr("No plot %1 in this view: allowed 0 … %2.").arg(index).arg(static_cast<int>(plots.size()) - 1);
+  }
+  auto written = plots[static_cast<std::size_t>(index)]->exportImage(path);
+  if (!written) return QString::fromStdString(written.error());
+  statusBar()->showMessage(tr("Wrote %1 (%2 bytes)").arg(QDir::toNativeSeparators(path)).arg(*written), 5000);
+  return {};
+}
+
+QString MainWindow::askSavePath(const QString& caption, const QString& suggested, const QString& filter) {
+  QString folder = QDir::homePath();
+  if (use_settings_) folder = QSettings().value(QLatin1String(kExportDirKey), folder).toString();
+  const QString path = QFileDialog::getSaveFileName(this, caption, QDir(folder).filePath(suggested), filter);
+  if (!path.isEmpty() && use_settings_) QSettings().setValue(QLatin1String(kExportDirKey), QFileInfo(path).absolutePath());
+  return path;
+}
+
+void MainWindow::exportCsvInteractive() {
+  AppView* v = currentAppView();
+  if (v == nullptr) return;
+  const auto exports = v->csvExports();
+  if (exports.empty()) return;
+  int index = 0;
+  if (exports.size() > 1) {
+    QStringList titles;
+    for (const auto& e : exports) titles << e.title;
+    bool ok = false;
+    const QString chosen = QInputDialog::getItem(this, tr("Export CSV"), tr("Table:"), titles, 0, false, &ok);
+    if (!ok) return;
+    index = static_cast<int>(titles.indexOf(chosen));
+  }
+  const QString path = askSavePath(tr("Export CSV"), exports[static_cast<std::size_t>(index)].suggested_name, tr("CSV files (*.csv)"));
+  if (path.isEmpty()) return;
+  const QString error = exportCurrentCsv(index, path);
+  if (!error.isEmpty()) QMessageBox::warning(this, tr("Export CSV"), error);
+}
+
+void MainWindow::exportPlotInteractive(const QString& suffix) {
+  AppView* v = currentAppView();
+  if (v == nullptr) return;
+  const auto plots = v->plotExports();
+  if (plots.empty()) return;
+  int index = 0;
+  if (plots.size() > 1) {
+    QStringList titles;
+    for (const auto* p : plots) titles << p->title();
+    bool ok = false;
+    const QString chosen = QInputDialog::getItem(this, tr("Export %1").arg(suffix.toUpper()), tr("Plot:"), titles, 0, false, &ok);
+    if (!ok) return;
+    index = static_cast<int>(titles.indexOf(chosen));
+  }
+  QString suggested = plots[static_cast<std::size_t>(index)]->title().toLower();
+  suggested.replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("-"));
+  const QString filter = suffix == QLatin1String("png") ? tr("PNG images (*.png)") : tr("PDF documents (*.pdf)");
+  QString path = askSavePath(tr("Export %1").arg(suffix.toUpper()), suggested + QLatin1Char('.') + suffix, filter);
+  if (path.isEmpty()) return;
+  if (QFileInfo(path).suffix().compare(suffix, Qt::CaseInsensitive) != 0) path += QLatin1Char('.') + suffix;
+  const QString error = exportCurrentPlot(index, path);
+  if (!error.isEmpty()) QMessageBox::warning(this, tr("Export %1").arg(suffix.toUpper()), error);
+}
+
+void MainWindow::restoreWindowSettings() {
+  QSettings settings;
+  const QByteArray geometry = settings.value(QLatin1String(kGeometryKey)).toByteArray();
+  if (!geometry.isEmpty()) restoreGeometry(geometry);
+  pending_tab_ = settings.value(QLatin1String(kCurrentTabKey)).toString();
+}
+
+QString MainWindow::saveSettings() const {
+  if (!use_settings_) return {};
+  QSettings current;
+  const QString file = current.fileName();
+  const QString kept = tr("the previous settings are kept");
+  // QSettings rewrites its file in place when the disk fills up and still reports success (seen on
+  // Qt 6.4: a 482-byte file cut to the size limit). So the settings are written to a scratch INI
+  // file first, read back and counted, and only then put in place with writeFileAtomically.
+  QTemporaryDir scratch;
+  if (!scratch.isValid()) {
+    return tr("cannot save the settings to %1 (no temporary folder: %2): %3").arg(file, scratch.errorString(), kept);
+  }
+  const QString scratch_file = scratch.filePath(QStringLiteral("settings.ini"));
+  qsizetype keys = 0;
+  {
+    QSettings next(scratch_file, QSettings::IniFormat);
+    for (const QString& key : current.allKeys()) next.setValue(key, current.value(key));  // keys saved elsewhere
+    next.setValue(QLatin1String(kGeometryKey), saveGeometry());
+    next.setValue(QLatin1String(kCurrentTabKey), tabs_->tabText(tabs_->currentIndex()));
+    for (int i = 0; i < tabs_->count(); ++i) {
+      QWidget* view = tabs_->widget(i);
+      if (auto* app_view = dynamic_cast<AppView*>(view)) {
+        next.beginGroup(settingsGroupFor(view, tabs_->tabText(i)));
+        app_view->saveSettings(next);
+        next.endGroup();
+      }
+    }
+    next.sync();
+    if (next.status() != QSettings::NoError) {
+      return tr("cannot save the settings to %1 (the scratch copy could not be written): %2").arg(file, kept);
+    }
+    keys = next.allKeys().size();
+  }
+  auto bytes = readFile(QFile::encodeName(scratch_file).toStdString());
+  if (!bytes) return tr("cannot save the settings to %1 (%2): %3").arg(file, QString::fromStdString(bytes.error()), kept);
+  // Read back from a file of another name: QSettings answers for a file it has just written from its
+  // memory, not from the disk.
+  const QString check_file = scratch.filePath(QStringLiteral("check.ini"));
+  if (auto copied = writeFileAtomically(QFile::encodeName(check_file).toStdString(), *bytes); !copied) {
+    return tr("cannot save the settings to %1 (%2): %3").arg(file, QString::fromStdString(copied.error()), kept);
+  }
+  if (const QSettings check(check_file, QSettings::IniFormat);
+      check.status() != QSettings::NoError || check.allKeys().size() != keys) {
+    return tr("cannot save the settings to %1 (the scratch copy reads back with %2 of %3 settings: is the disk full?): %4")
+        .arg(file)
+        .arg(check.allKeys().size())
+        .arg(keys)
+        .arg(kept);
+  }
+  if (!QDir().mkpath(QFileInfo(file).absolutePath())) {
+    return tr("cannot save the settings to %1 (cannot create its folder): %2").arg(file, kept);
+  }
+  if (auto written = writeFileAtomically(QFile::encodeName(file).toStdString(), *bytes); !written) {
+    return tr("cannot save the settings: %1").arg(QString::fromStdString(written.error()));
+  }
+  return {};
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  if (const QString error = saveSettings(); !error.isEmpty()) qWarning("%s", qPrintable(error));
+  event->accept();
+}
+
+}  // namespace occx::ui

@@ -1,0 +1,562 @@
+#include "ui/views/calculator_view.h"
+
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <climits>
+
+#include "core/occupancy/occupancy_report.h"
+#include "ui/widgets/checked_spin_box.h"
+#include "ui/plots/occupancy_curve_plot.h"
+#include "ui/widgets/spin_slider.h"
+#include "ui/models/utilization.h"
+#include "ui/plots/utilization_chart.h"
+
+namespace occx::ui {
+
+namespace {
+
+QString bytesText(std::int64_t bytes) {
+  if (bytes >= 1024 && bytes % 1024 == 0) return QStringLiteral("%1 KB (%2 B)").arg(bytes / 1024).arg(bytes);
+  return QStringLiteral("%1 B").arg(bytes);
+}
+
+QString limitText(int v) { return v == kUnlimited ? QObject::tr("unlimited") : QString::number(v); }
+
+QString percentText(double fraction) { return QString::number(100.0 * fraction, 'f', 1) + QStringLiteral(" %"); }
+
+// Sizes a table to show every row without a scroll bar.
+void fitTableHeight(QTableWidget* table) {
+  // Rows have a fixed height; the header's size hint is valid before the table is first shown.
+  const int header = table->horizontalHeader()->isHidden() ? 0 : table->horizontalHeader()->sizeHint().height();
+  table->setFixedHeight(header + table->rowCount() * table->verticalHeader()->defaultSectionSize() + 2 * table->frameWidth());
+}
+
+QTableWidget* makeTable(const QStringList& headers, QWidget* parent) {
+  auto* t = new QTableWidget(0, static_cast<int>(headers.size()), parent);
+  t->setHorizontalHeaderLabels(headers);
+  t->verticalHeader()->setVisible(false);
+  t->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  t->setSelectionMode(QAbstractItemView::NoSelection);
+  t->setFocusPolicy(Qt::NoFocus);
+  t->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  t->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  t->setWordWrap(false);
+  // The first column takes the room that is left, so every column stays in view.
+  t->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  t->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+  t->horizontalHeader()->setStretchLastSection(false);
+  t->setTextElideMode(Qt::ElideMiddle);
+  t->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+  t->verticalHeader()->setDefaultSectionSize(t->fontMetrics().height() + 6);
+  return t;
+}
+
+// Row highlights: a limiter of active blocks (orange), or the resource that stops the launch (red).
+const QColor kLimiterColor(255, 224, 178);
+const QColor kBlockerColor(248, 200, 200);
+
+void setRow(QTableWidget* t, int row, const QStringList& cells, bool highlight = false, const QColor& color = kLimiterColor) {
+  if (t->rowCount() <= row) t->setRowCount(row + 1);
+  for (int c = 0; c < cells.size(); ++c) {
+    auto* item = t->item(row, c);
+    if (item == nullptr) {
+      item = new QTableWidgetItem;
+      t->setItem(row, c, item);
+    }
+    item->setText(cells[c]);
+    QFont f = item->font();
+    f.setBold(highlight);
+    item->setFont(f);
+    item->setBackground(highlight ? QBrush(color) : QBrush());
+    item->setTextAlignment(c == 0 ? Qt::Alignment(Qt::AlignLeft | Qt::AlignVCenter) : Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
+  }
+}
+
+}  // namespace
+
+OccupancyInput CalculatorView::defaultInput() {
+  OccupancyInput in;
+  in.threads_per_block = 256;
+  in.registers_per_thread = 32;
+  in.static_smem_bytes = 0;
+  in.dynamic_smem_bytes = 0;
+  in.carveout_percent = -1;
+  in.block_barriers = 1;
+  in.grid_blocks = 0;
+  return in;
+}
+
+CalculatorView::CalculatorView(QWidget* parent) : QWidget(parent) {
+  setObjectName(QStringLiteral("calculator"));
+  updating_ = true;
+
+  // Left column: device, inputs, result. Scrolls if the window is short.
+  auto* left = new QWidget;
+  auto* left_layout = new QVBoxLayout(left);
+  left_layout->setContentsMargins(0, 0, 4, 0);
+
+  auto* device_box = new QGroupBox(tr("GPU / compute capability"));
+  auto* device_layout = new QVBoxLayout(device_box);
+  device_ = new DeviceSelector(device_box);
+  device_info_ = new QLabel(device_box);
+  device_info_->setWordWrap(true);
+  device_info_->setStyleSheet(QStringLiteral("color: #555;"));
+  device_layout->addWidget(device_);
+  device_layout->addWidget(device_info_);
+  left_layout->addWidget(device_box);
+  left_layout->addWidget(buildInputs());
+
+  validation_ = new QLabel;
+  validation_->setObjectName(QStringLiteral("validationMessage"));
+  validation_->setWordWrap(true);
+  validation_->setStyleSheet(QStringLiteral(
+      "QLabel { color: #8b0000; background: #fdecea; border: 1px solid #e0a0a0; border-radius: 3px; padding: 4px; }"));
+  validation_->setVisible(false);
+  left_layout->addWidget(validation_);
+  left_layout->addWidget(buildResultPanel());
+  left_layout->addStretch(1);
+
+  auto* scroll = inputScrollArea(left, 430, 520);
+
+  // Right: the three impact curves and the utilization chart, the derivation under them.
+  auto* plots = new QWidget;
+  auto* grid = new QGridLayout(plots);
+  grid->setContentsMargins(0, 0, 0, 0);
+  grid->setSpacing(6);
+  plot_block_ = new OccupancyCurvePlot(CurveKind::BlockSize, plots);
+  plot_regs_ = new OccupancyCurvePlot(CurveKind::Registers, plots);
+  plot_smem_ = new OccupancyCurvePlot(CurveKind::SharedMemory, plots);
+  utilization_ = new UtilizationChart(plots);
+  grid->addWidget(plot_block_->widget(), 0, 0);
+  grid->addWidget(plot_regs_->widget(), 0, 1);
+  grid->addWidget(plot_smem_->widget(), 1, 0);
+  grid->addWidget(utilization_->widget(), 1, 1);
+  grid->setColumnStretch(0, 1);
+  grid->setColumnStretch(1, 1);
+  grid->setRowStretch(0, 1);
+  grid->setRowStretch(1, 1);
+
+  auto* derivation_box = new QGroupBox(tr("Derivation, step by step"));
+  auto* derivation_layout = new QVBoxLayout(derivation_box);
+  derivation_layout->setContentsMargins(4, 4, 4, 4);
+  derivation_ = new QTextBrowser(derivation_box);
+  derivation_->setObjectName(QStringLiteral("derivation"));
+  derivation_->setOpenLinks(false);
+  derivation_layout->addWidget(derivation_);
+
+  auto* right = new QSplitter(Qt::Vertical);
+  right->addWidget(plots);
+  right->addWidget(derivation_box);
+  right->setStretchFactor(0, 4);
+  right->setStretchFactor(1, 1);
+  right->setChildrenCollapsible(false);
+  right->setSizes({700, 200});
+
+  auto* layout = new QHBoxLayout(this);
+  layout->setContentsMargins(6, 6, 6, 6);
+  layout->addWidget(scroll, 0);
+  layout->addWidget(right, 1);
+
+  connect(device_, &DeviceSelector::targetChanged, this, [this] {
+    applyArchRanges();
+    recompute();
+  });
+  for (SpinSlider* s : {threads_, registers_, static_smem_, dynamic_smem_, carveout_}) {
+    connect(s, &SpinSlider::valueChanged, this, [this] {
+      if (!updating_) recompute();
+    });
+  }
+  for (QSpinBox* s : {barriers_, grid_}) {
+    connect(s, &QSpinBox::valueChanged, this, [this] {
+      if (!updating_) recompute();
+    });
+  }
+
+  applyArchRanges();
+  const OccupancyInput d = defaultInput();
+  threads_->setValue(d.threads_per_block);
+  registers_->setValue(d.registers_per_thread);
+  static_smem_->setValue(static_cast<int>(d.static_smem_bytes));
+  dynamic_smem_->setValue(static_cast<int>(d.dynamic_smem_bytes));
+  carveout_->setValue(d.carveout_percent);
+  barriers_->setValue(d.block_barriers);
+  grid_->setValue(static_cast<int>(d.grid_blocks));
+  updating_ = false;
+  recompute();
+}
+
+CalculatorView::~CalculatorView() = default;
+
+QWidget* CalculatorView::buildInputs() {
+  auto* box = new QGroupBox(tr("Launch configuration"));
+  auto* form = new QFormLayout(box);
+  form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+  form->setLabelAlignment(Qt::AlignLeft);
+
+  threads_ = new SpinSlider(32, box);
+  threads_->spinBox()->setObjectName(QStringLiteral("threadsPerBlock"));
+  threads_->spinBox()->setSingleStep(32);
+  threads_->setToolTip(tr("Threads per block (blockDim.x × y × z). Warps per block = ceil(threads / 32); "
+                          "the slider moves in whole warps."));
+  form->addRow(tr("Threads per block"), threads_);
+
+  registers_ = new SpinSlider(1, box);
+  registers_->spinBox()->setObjectName(QStringLiteral("registersPerThread"));
+  registers_->setToolTip(tr("Registers per thread, as the compiler reports them (ptxas -v, or the kernel's NUM_REGS attribute)."));
+  form->addRow(tr("Registers per thread"), registers_);
+
+  static_smem_ = new SpinSlider(1024, box);
+  static_smem_->spinBox()->setObjectName(QStringLiteral("staticSharedMemory"));
+  static_smem_->spinBox()->setSuffix(tr(" B"));
+  static_smem_->spinBox()->setSingleStep(1024);
+  static_smem_->setToolTip(tr("Static shared memory per block (__shared__ arrays), bytes; at most 48 KB."));
+  form->addRow(tr("Static shared memory"), static_smem_);
+
+  dynamic_smem_ = new SpinSlider(1024, box);
+  dynamic_smem_->spinBox()->setObjectName(QStringLiteral("dynamicSharedMemory"));
+  dynamic_smem_->spinBox()->setSuffix(tr(" B"));
+  dynamic_smem_->spinBox()->setSingleStep(1024);
+  dynamic_smem_->setToolTip(tr("Dynamic shared memory per block requested at launch, bytes. Above 48 KB a kernel must opt in "
+                               "(cudaFuncAttributeMaxDynamicSharedMemorySize); static + dynamic may not exceed the opt-in maximum."));
+  form->addRow(tr("Dynamic shared memory"), dynamic_smem_);
+
+  carveout_ = new SpinSlider(1, box);
+  carveout_->spinBox()->setObjectName(QStringLiteral("carveout"));
+  carveout_->spinBox()->setSpecialValueText(tr("default"));
+  carveout_->spinBox()->setSuffix(tr(" %"));
+  carveout_->setToolTip(tr("Shared-memory carveout preference (cudaFuncAttributePreferredSharedMemoryCarveout): percent of the "
+                           "largest shared-memory size, rounded up to a size the SM supports; 'default' lets the runtime choose."));
+  form->addRow(tr("Carveout preference"), carveout_);
+
+  barriers_ = new CheckedSpinBox(box);
+  barriers_->setObjectName(QStringLiteral("blockBarriers"));
+  barriers_->setRange(0, 16);
+  barriers_->setToolTip(tr("Named barriers per block (__syncthreads uses one). Counted from compute capability 9.0 on."));
+  form->addRow(tr("Block barriers"), barriers_);
+
+  grid_ = new CheckedSpinBox(box);
+  grid_->setObjectName(QStringLiteral("gridBlocks"));
+  grid_->setRange(0, INT_MAX);
+  grid_->setSpecialValueText(tr("not set"));
+  grid_->setSingleStep(132);
+  grid_->setToolTip(tr("Blocks in the grid. With the GPU's SM count this gives the number of waves."));
+  form->addRow(tr("Grid blocks"), grid_);
+  return box;
+}
+
+QWidget* CalculatorView::buildResultPanel() {
+  auto* box = new QGroupBox(tr("Theoretical occupancy"));
+  auto* v = new QVBoxLayout(box);
+  occupancy_label_ = new QLabel(box);
+  occupancy_label_->setObjectName(QStringLiteral("occupancyValue"));
+  QFont big = occupancy_label_->font();
+  big.setPointSize(24);
+  big.setBold(true);
+  occupancy_label_->setFont(big);
+  occupancy_detail_ = new QLabel(box);
+  occupancy_detail_->setWordWrap(true);
+  auto* top = new QHBoxLayout;
+  top->addWidget(occupancy_label_, 0);
+  top->addWidget(occupancy_detail_, 1);
+  v->addLayout(top);
+
+  limits_table_ = makeTable({tr("Block limit per SM from"), tr("Blocks"), tr("Per block")}, box);
+  limits_table_->setObjectName(QStringLiteral("limitsTable"));
+  v->addWidget(limits_table_);
+  details_table_ = makeTable({tr("Quantity"), tr("Value")}, box);
+  details_table_->setObjectName(QStringLiteral("detailsTable"));
+  details_table_->horizontalHeader()->setVisible(false);
+  v->addWidget(details_table_);
+  return box;
+}
+
+const ArchLimits& CalculatorView::arch() const { return *device_->currentTarget().arch; }
+
+QSpinBox* CalculatorView::threadsSpin() const { return threads_->spinBox(); }
+QSpinBox* CalculatorView::registersSpin() const { return registers_->spinBox(); }
+QSpinBox* CalculatorView::staticSmemSpin() const { return static_smem_->spinBox(); }
+QSpinBox* CalculatorView::dynamicSmemSpin() const { return dynamic_smem_->spinBox(); }
+QSpinBox* CalculatorView::carveoutSpin() const { return carveout_->spinBox(); }
+QSpinBox* CalculatorView::barriersSpin() const { return barriers_; }
+QSpinBox* CalculatorView::gridSpin() const { return grid_; }
+
+void CalculatorView::applyArchRanges() {
+  const bool was_updating = updating_;
+  updating_ = true;
+  const ArchLimits& a = arch();
+  const DeviceTarget& t = device_->currentTarget();
+  threads_->setRange(1, a.max_threads_per_block);
+  registers_->setRange(0, a.max_registers_per_thread);
+  static_smem_->setRange(0, static_cast<int>(a.shared_memory_per_block));
+  dynamic_smem_->setRange(0, static_cast<int>(a.shared_memory_per_block_optin));
+  static_smem_->spinBox()->setToolTip(tr("0 … %1 bytes of static shared memory").arg(a.shared_memory_per_block));
+  dynamic_smem_->spinBox()->setToolTip(tr("0 … %1 bytes (the opt-in maximum per block on CC %2, static + dynamic)")
+                                           .arg(a.shared_memory_per_block_optin)
+                                           .arg(QString::fromStdString(a.cc.str())));
+  carveout_->setRange(-1, 100);
+  const bool has_carveout = !a.shared_memory_carveout_kb.empty();
+  carveout_->setEnabled(has_carveout);
+  carveout_->spinBox()->setToolTip(has_carveout ? tr("-1 (default) or 0 … 100 percent")
+                                                : tr("CC %1 has a fixed shared-memory size: no carveout").arg(QString::fromStdString(a.cc.str())));
+  barriers_->setEnabled(a.cc.major >= 9);
+  if (t.sm_count > 0) grid_->setSingleStep(t.sm_count);
+
+  QString info = tr("%1 warps (%2 threads) and %3 blocks per SM · %4 registers per SM · up to %5 shared memory per SM, "
+                    "%6 per block (opt-in)")
+                     .arg(a.max_warps_per_sm)
+                     .arg(a.maxThreadsPerSm())
+                     .arg(a.max_blocks_per_sm)
+                     .arg(a.registers_per_sm)
+                     .arg(QString::number(a.shared_memory_per_sm / 1024) + QStringLiteral(" KB"))
+                     .arg(QString::number(a.shared_memory_per_block_optin / 1024) + QStringLiteral(" KB"));
+  info += t.sm_count > 0 ? tr(" · %1 SMs").arg(t.sm_count) : tr(" · no SM count (a compute capability, not a GPU)");
+  device_info_->setText(info);
+  updating_ = was_updating;
+}
+
+void CalculatorView::setInput(const OccupancyInput& in) {
+  updating_ = true;
+  threads_->setValue(in.threads_per_block);
+  registers_->setValue(in.registers_per_thread);
+  static_smem_->setValue(static_cast<int>(std::clamp<std::int64_t>(in.static_smem_bytes, 0, INT_MAX)));
+  dynamic_smem_->setValue(static_cast<int>(std::clamp<std::int64_t>(in.dynamic_smem_bytes, 0, INT_MAX)));
+  carveout_->setValue(in.carveout_percent);
+  barriers_->setValue(in.block_barriers);
+  grid_->setValue(static_cast<int>(std::clamp<std::int64_t>(in.grid_blocks, 0, INT_MAX)));
+  updating_ = false;
+  recompute();
+}
+
+void CalculatorView::recompute() {
+  const ArchLimits& a = arch();
+  input_.threads_per_block = threads_->value();
+  input_.registers_per_thread = registers_->value();
+  input_.static_smem_bytes = static_smem_->value();
+  input_.dynamic_smem_bytes = dynamic_smem_->value();
+  input_.carveout_percent = carveout_->isEnabled() ? carveout_->value() : -1;
+  input_.block_barriers = barriers_->value();
+  input_.grid_blocks = grid_->value();
+  input_.sm_count = device_->currentTarget().sm_count;
+
+  auto r = computeOccupancy(a, input_, true);
+  if (r) {
+    result_ = std::move(r).value();
+    input_error_.clear();
+  } else {
+    // The widgets' ranges keep inputs well-formed; should one slip through, show it like a
+    // configuration that cannot launch.
+    result_ = OccupancyResult{};
+    result_.max_warps_per_sm = a.max_warps_per_sm;
+    input_error_ = QString::fromStdString(r.error());
+  }
+  curve_block_ = sweepBlockSize(a, input_);
+  curve_regs_ = sweepRegisters(a, input_);
+  curve_smem_ = sweepSharedMemory(a, input_);
+
+  const bool ok = result_.can_launch;
+  plot_block_->setData(curve_block_, a.max_warps_per_sm, input_.threads_per_block, result_.active_warps_per_sm, ok);
+  plot_regs_->setData(curve_regs_, a.max_warps_per_sm, input_.registers_per_thread, result_.active_warps_per_sm, ok);
+  plot_smem_->setData(curve_smem_, a.max_warps_per_sm, input_.static_smem_bytes + input_.dynamic_smem_bytes,
+                      result_.active_warps_per_sm, ok);
+  utilization_->setRows(computeUtilization(a, input_, result_));
+  showResult();
+  showDerivation();
+  emit resultChanged();
+  emit statusMessage(statusSummary());
+}
+
+void CalculatorView::showResult() {
+  const ArchLimits& a = arch();
+  const OccupancyResult& r = result_;
+  const bool ok = r.can_launch;
+
+  if (ok) {
+    validation_->setVisible(false);
+    validation_->clear();
+    occupancy_label_->setText(percentText(r.occupancy));
+    occupancy_label_->setStyleSheet(QString());
+    occupancy_detail_->setText(tr("%1 of %2 warps per SM active\nlimited by %3")
+                                   .arg(r.active_warps_per_sm)
+                                   .arg(r.max_warps_per_sm)
+                                   .arg(QString::fromStdString(limiterNames(r.limiters))));
+  } else {
+    const QString reason = input_error_.isEmpty() ? QString::fromStdString(r.cannot_launch_reason) : input_error_;
+    validation_->setText(tr("<b>Cannot launch:</b> %1.").arg(reason.toHtmlEscaped()));
+    validation_->setVisible(true);
+    occupancy_label_->setText(tr("Cannot launch"));
+    occupancy_label_->setStyleSheet(QStringLiteral("color: #b00020; font-size: 17pt;"));
+    occupancy_detail_->setText(tr("0 active blocks: no block of this configuration fits on an SM"));
+  }
+
+  // Block limit per resource, the limiters highlighted.
+  auto lim = [&](unsigned bit) { return (r.limiters & bit) != 0; };
+  const QColor color = ok ? kLimiterColor : kBlockerColor;
+  int row = 0;
+  setRow(limits_table_, row++,
+         {tr("Warps (%1 per SM)").arg(a.max_warps_per_sm), limitText(r.block_limit_warps),
+          tr("%1 warps").arg(r.warps_per_block)},
+         lim(kLimitWarps), color);
+  setRow(limits_table_, row++, {tr("Block slots (hardware cap)"), limitText(r.block_limit_blocks), tr("1 slot")}, lim(kLimitBlocks), color);
+  setRow(limits_table_, row++,
+         {tr("Registers (%1 per SM)").arg(a.registers_per_sm), limitText(r.block_limit_registers),
+          tr("%1 registers").arg(r.registers_per_block_allocated)},
+         lim(kLimitRegisters), color);
+  setRow(limits_table_, row++,
+         {tr("Shared memory (%1 KB)").arg(r.shared_memory_per_sm_config / 1024), limitText(r.block_limit_shared_memory),
+          bytesText(r.shared_memory_per_block_allocated)},
+         lim(kLimitSharedMemory), color);
+  if (a.cc.major >= 9) {
+    setRow(limits_table_, row++,
+           {tr("Barriers (%1 per SM)").arg(a.block_barriers_per_sm), limitText(r.block_limit_barriers),
+            input_.block_barriers == 1 ? tr("1 barrier") : tr("%1 barriers").arg(input_.block_barriers)},
+           lim(kLimitBarriers), color);
+  } else {
+    setRow(limits_table_, row++, {tr("Barriers"), QStringLiteral("—"), tr("from CC 9.0 on")}, false);
+  }
+  limits_table_->setRowCount(row);
+  fitTableHeight(limits_table_);
+
+  row = 0;
+  setRow(details_table_, row++, {tr("Active blocks per SM"), QString::number(r.active_blocks_per_sm)});
+  setRow(details_table_, row++,
+         {tr("Active warps per SM"), tr("%1 of %2").arg(r.active_warps_per_sm).arg(r.max_warps_per_sm)});
+  setRow(details_table_, row++,
+         {tr("Active threads per SM"), tr("%1 of %2").arg(r.active_threads_per_sm).arg(a.maxThreadsPerSm())});
+  setRow(details_table_, row++,
+         {tr("Registers per block (allocated)"),
+          tr("%1 (%2 per warp)").arg(r.registers_per_block_allocated).arg(r.registers_per_warp_allocated)});
+  setRow(details_table_, row++,
+         {tr("Registers used per SM"), tr("%1 of %2").arg(r.registers_used_per_sm).arg(a.registers_per_sm)});
+  setRow(details_table_, row++, {tr("Shared memory per block (allocated)"), bytesText(r.shared_memory_per_block_allocated)});
+  setRow(details_table_, row++, {tr("SM shared-memory configuration"), bytesText(r.shared_memory_per_sm_config)});
+  setRow(details_table_, row++, {tr("Shared memory used per SM"), bytesText(r.shared_memory_used_per_sm)});
+  const int sms = input_.sm_count;
+  setRow(details_table_, row++,
+         {tr("Max active blocks on the GPU"),
+          sms > 0 ? tr("%1 (%2 × %3 SMs)").arg(r.max_active_blocks_gpu).arg(r.active_blocks_per_sm).arg(sms)
+                  : tr("needs a GPU's SM count")});
+  QString waves;
+  if (!ok) {
+    waves = tr("none: cannot launch");
+  } else if (sms <= 0) {
+    waves = tr("needs a GPU's SM count");
+  } else if (input_.grid_blocks <= 0) {
+    waves = tr("set grid blocks");
+  } else {
+    waves = tr("%1 (grid of %2 blocks)").arg(r.waves, 0, 'f', 2).arg(input_.grid_blocks);
+  }
+  setRow(details_table_, row++, {tr("Waves"), waves});
+  details_table_->setRowCount(row);
+  fitTableHeight(details_table_);
+}
+
+void CalculatorView::showDerivation() {
+  QString html = QStringLiteral("<p><b>%1</b> — %2 threads per block, %3 registers per thread, %4 B static + %5 B dynamic shared memory.</p><ol>")
+                     .arg(targetLabel().toHtmlEscaped())
+                     .arg(input_.threads_per_block)
+                     .arg(input_.registers_per_thread)
+                     .arg(input_.static_smem_bytes)
+                     .arg(input_.dynamic_smem_bytes);
+  for (const auto& s : result_.derivation) {
+    html += QStringLiteral("<li style=\"margin-bottom:3px\"><b>%1.</b> %2</li>")
+                .arg(QString::fromStdString(s.topic).toHtmlEscaped(), QString::fromStdString(s.text).toHtmlEscaped());
+  }
+  if (!input_error_.isEmpty()) html += QStringLiteral("<li><b>Input.</b> %1</li>").arg(input_error_.toHtmlEscaped());
+  html += QStringLiteral("</ol>");
+  derivation_->setHtml(html);
+}
+
+QString CalculatorView::targetLabel() const {
+  const DeviceTarget& t = device_->currentTarget();
+  const ArchLimits& a = arch();
+  if (t.gpu != nullptr || t.detected) {
+    const QString name = t.gpu != nullptr && !t.detected ? QString::fromStdString(t.gpu->name) : t.key.section(QLatin1Char(':'), 1);
+    return tr("%1 (CC %2, %3 SMs)").arg(name, QString::fromStdString(a.cc.str())).arg(t.sm_count);
+  }
+  return tr("CC %1 (%2)").arg(QString::fromStdString(a.cc.str()), QString::fromStdString(a.family));
+}
+
+QString CalculatorView::statusSummary() const {
+  const QString launch = tr("%1 threads, %2 registers, %3 B shared memory")
+                             .arg(input_.threads_per_block)
+                             .arg(input_.registers_per_thread)
+                             .arg(input_.static_smem_bytes + input_.dynamic_smem_bytes);
+  if (!result_.can_launch) return tr("%1 · %2 · cannot launch").arg(targetLabel(), launch);
+  return tr("%1 · %2 · occupancy %3 (%4 of %5 warps), limited by %6")
+      .arg(targetLabel(), launch, percentText(result_.occupancy))
+      .arg(result_.active_warps_per_sm)
+      .arg(result_.max_warps_per_sm)
+      .arg(QString::fromStdString(limiterNames(result_.limiters)));
+}
+
+std::vector<CsvExport> CalculatorView::csvExports() const {
+  const ArchLimits& a = arch();
+  const std::string target = targetLabel().toStdString();
+  CsvExport result{tr("Result table"), QStringLiteral("occupancy-result.csv"), occupancyToCsv(a, input_, result_)};
+  result.table.meta.insert(result.table.meta.begin(), {"target", target});
+
+  CsvExport curves{tr("Impact curves (block size, registers, shared memory)"), QStringLiteral("occupancy-curves.csv"),
+                   curvesToCsv(a, curve_block_, curve_regs_, curve_smem_)};
+  auto& m = curves.table.meta;
+  m.insert(m.begin(), {"target", target});
+  m.emplace_back("threads_per_block", std::to_string(input_.threads_per_block));
+  m.emplace_back("registers_per_thread", std::to_string(input_.registers_per_thread));
+  m.emplace_back("static_smem_bytes", std::to_string(input_.static_smem_bytes));
+  m.emplace_back("dynamic_smem_bytes", std::to_string(input_.dynamic_smem_bytes));
+  m.emplace_back("carveout_percent", std::to_string(input_.carveout_percent));
+  m.emplace_back("block_barriers", std::to_string(input_.block_barriers));
+  return {result, curves};
+}
+
+std::vector<PlotController*> CalculatorView::plotExports() const {
+  return {plot_block_, plot_regs_, plot_smem_, utilization_};
+}
+
+void CalculatorView::saveSettings(QSettings& s) const {
+  s.setValue(QStringLiteral("device"), device_->currentKey());
+  s.setValue(QStringLiteral("threadsPerBlock"), input_.threads_per_block);
+  s.setValue(QStringLiteral("registersPerThread"), input_.registers_per_thread);
+  s.setValue(QStringLiteral("staticSharedMemoryBytes"), static_cast<qlonglong>(input_.static_smem_bytes));
+  s.setValue(QStringLiteral("dynamicSharedMemoryBytes"), static_cast<qlonglong>(input_.dynamic_smem_bytes));
+  s.setValue(QStringLiteral("carveoutPercent"), carveout_->value());
+  s.setValue(QStringLiteral("blockBarriers"), input_.block_barriers);
+  s.setValue(QStringLiteral("gridBlocks"), static_cast<qlonglong>(input_.grid_blocks));
+}
+
+void CalculatorView::restoreSettings(QSettings& s) {
+  const QString key = s.value(QStringLiteral("device")).toString();
+  if (!key.isEmpty() && key != device_->currentKey()) {
+    updating_ = true;
+    device_->setCurrentKey(key);  // unknown keys (data changed) keep the current device
+    applyArchRanges();
+    updating_ = false;
+  }
+  OccupancyInput in = defaultInput();
+  auto readInt = [&](const char* name, std::int64_t fallback) -> std::int64_t {
+    bool ok = false;
+    const qlonglong v = s.value(QLatin1String(name), static_cast<qlonglong>(fallback)).toLongLong(&ok);
+    return ok ? v : fallback;
+  };
+  // The spin boxes clamp values outside the architecture's ranges.
+  in.threads_per_block = static_cast<int>(std::clamp<std::int64_t>(readInt("threadsPerBlock", in.threads_per_block), 1, INT_MAX));
+  in.registers_per_thread = static_cast<int>(std::clamp<std::int64_t>(readInt("registersPerThread", in.registers_per_thread), 0, INT_MAX));
+  in.static_smem_bytes = readInt("staticSharedMemoryBytes", in.static_smem_bytes);
+  in.dynamic_smem_bytes = readInt("dynamicSharedMemoryBytes", in.dynamic_smem_bytes);
+  in.carveout_percent = static_cast<int>(std::clamp<std::int64_t>(readInt("carveoutPercent", in.carveout_percent), -1, 100));
+  in.block_barriers = static_cast<int>(std::clamp<std::int64_t>(readInt("blockBarriers", in.block_barriers), 0, 16));
+  in.grid_blocks = readInt("gridBlocks", in.grid_blocks);
+  setInput(in);
+}
+
+}  // namespace occx::ui

@@ -1,0 +1,898 @@
+#include "ui/views/live_sweep_view.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QTableWidget>
+#include <QThread>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "core/inductor/candidates.h"
+#include "qcustomplot.h"
+#include "ui/views/sweep_inputs.h"
+#include "ui/plots/compile_sweep_plot.h"
+#include "ui/models/live_datasets.h"
+#include "ui/models/live_sweep_model.h"
+
+namespace occx::ui {
+
+namespace {
+
+const QColor kRooflineColor(178, 34, 34);
+const QColor kSelectedColor(0, 0, 0);
+const QColor kBestColor(214, 39, 40);
+
+struct PickStyle {
+  const char* policy;
+  const char* title;
+  MarkerShape shape;
+  QColor color;
+  double size;
+};
+const PickStyle kPickStyles[] = {
+    {"old", "old bound", MarkerShape::kSquare, QColor(100, 100, 100), 15},
+    {"new", "new bound", MarkerShape::kTriangle, QColor(200, 0, 120), 17},
+    {"exact", "exact bound", MarkerShape::kCircle, QColor(0, 120, 80), 21},
+};
+
+QString configShort(const KernelConfig& c) {
+  return QStringLiteral("XBLOCK %1, RBLOCK %2, %3 warps").arg(c.xblock).arg(c.rblock).arg(c.num_warps);
+}
+
+double metaNumber(const LiveDataset& d, const char* key, double fallback) {
+  const std::string s = d.metaValue(key);
+  if (s.empty()) return fallback;
+  try {
+    std::size_t used = 0;
+    const double v = std::stod(s, &used);
+    return used == s.size() ? v : fallback;
+  } catch (...) {
+    return fallback;
+  }
+}
+
+QTableWidgetItem* cell(const QString& text, Qt::Alignment align = Qt::AlignRight | Qt::AlignVCenter) {
+  auto* item = new QTableWidgetItem(text);
+  item->setTextAlignment(align);
+  return item;
+}
+
+}  // namespace
+
+LiveView::LiveView(QWidget* parent, LiveRunFunction run, LiveAvailability availability)
+    : QWidget(parent), availability_(std::move(availability)) {
+  setObjectName(QStringLiteral("live"));
+  job_ = new LiveSweepJob(std::move(run), this);
+  model_ = new LiveRowsModel(this);
+  plot_timer_ = new QTimer(this);
+  plot_timer_->setSingleShot(true);
+  plot_timer_->setInterval(150);
+  connect(plot_timer_, &QTimer::timeout, this, &LiveView::rebuildPlots);
+
+  QWidget* controls = buildControls();
+  auto* scroll = inputScrollArea(controls, std::max(420, controls->minimumSizeHint().width() + 24),
+                                 std::max(490, controls->minimumSizeHint().width() + 24));
+
+  auto* layout = new QHBoxLayout(this);
+  layout->setContentsMargins(6, 6, 6, 6);
+  layout->addWidget(scroll, 0);
+  layout->addWidget(buildResults(), 1);
+
+  connect(job_, &LiveSweepJob::phaseProgress, this, &LiveView::onPhase);
+  connect(job_, &LiveSweepJob::rowMeasured, this, &LiveView::onRowMeasured);
+  connect(job_, &LiveSweepJob::finished, this, &LiveView::onFinished);
+  connect(job_, &LiveSweepJob::failed, this, &LiveView::onFailed);
+  connect(job_, &SweepJob::runningChanged, this, &LiveView::onRunningChanged);
+  onRunningChanged(false);
+
+  // Without a GPU, open the first bundled measurement so there is something real to look at.
+  if (!availability_.available && bundled_->count() > 0 && bundled_->itemData(0).isValid()) {
+    openCsvFile(bundled_->itemData(0).toString());
+  } else {
+    rebuildPlots();
+    rebuildRegretTable();
+  }
+}
+
+LiveView::~LiveView() {
+  delete job_;  // cancels and waits before the widgets it reports to go away
+  job_ = nullptr;
+}
+
+QWidget* LiveView::buildControls() {
+  auto* left = new QWidget;
+  auto* v = new QVBoxLayout(left);
+  v->setContentsMargins(0, 0, 4, 0);
+
+  availability_label_ = new QLabel(left);
+  availability_label_->setObjectName(QStringLiteral("availabilityMessage"));
+  availability_label_->setWordWrap(true);
+  if (availability_.available && job_->hasRunner()) {
+    availability_label_->setText(
+        tr("GPU: <b>%1</b> — live runs measure on it.").arg(availability_.device.toHtmlEscaped()));
+    availability_label_->setStyleSheet(QStringLiteral("QLabel { padding: 4px; }"));
+  } else {
+    availability_label_->setText(tr("<b>No live runs here.</b> %1<br>Opened datasets are recorded data, measured "
+                                    "elsewhere.")
+                                     .arg(availability_.reason.toHtmlEscaped()));
+    availability_label_->setStyleSheet(
+        QStringLiteral("QLabel { color: #7a4b00; background: #fff4e0; border: 1px solid #e8c58a; border-radius: 3px; "
+                       "padding: 4px; }"));
+  }
+  v->addWidget(availability_label_);
+
+  auto* data_box = new QGroupBox(tr("Recorded data"));
+  auto* df = new QFormLayout(data_box);
+  bundled_ = new QComboBox(data_box);
+  bundled_->setObjectName(QStringLiteral("bundledDatasets"));
+  bundled_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  bundled_->setMinimumContentsLength(24);
+  const auto bundled = bundledDatasets();
+  for (const auto& b : bundled) bundled_->addItem(b.title, b.path);
+  if (bundled.empty()) {
+    bundled_->addItem(tr("(no bundled datasets in this build)"));
+    bundled_->setEnabled(false);
+  }
+  bundled_->setToolTip(tr("Measurements that ship with the program (H200): open one to see its sweep"));
+  df->addRow(tr("Bundled:"), bundled_);
+  open_button_ = new QPushButton(tr("Open CSV…"), data_box);
+  open_button_->setObjectName(QStringLiteral("openCsvButton"));
+  open_button_->setToolTip(tr("Open a live-sweep CSV written by 'occx sweep --csv' on a machine with a GPU"));
+  df->addRow(open_button_);
+  v->addWidget(data_box);
+  connect(bundled_, &QComboBox::activated, this, [this](int i) {
+    const QVariant path = bundled_->itemData(i);
+    if (path.isValid()) openCsvFile(path.toString());
+  });
+  connect(open_button_, &QPushButton::clicked, this, &LiveView::openCsvInteractive);
+
+  auto* run_box = new QGroupBox(tr("Live sweep on this GPU"));
+  auto* rv = new QVBoxLayout(run_box);
+  inputs_ = new KernelInputs(run_box);
+  rv->addWidget(inputs_);
+  cupti_ = new QCheckBox(tr("Collect CUPTI metrics (achieved occupancy, DRAM bytes, local memory)"), run_box);
+  cupti_->setObjectName(QStringLiteral("cuptiMetrics"));
+  cupti_->setToolTip(
+      tr("Replays each config once under the CUPTI profiler; where profiling is not permitted the "
+         "columns say why and the run still succeeds"));
+  rv->addWidget(cupti_);
+  auto* buttons = new QHBoxLayout;
+  run_button_ = new QPushButton(tr("Run"), run_box);
+  run_button_->setObjectName(QStringLiteral("runButton"));
+  cancel_button_ = new QPushButton(tr("Cancel"), run_box);
+  cancel_button_->setObjectName(QStringLiteral("cancelButton"));
+  buttons->addWidget(run_button_);
+  buttons->addWidget(cancel_button_);
+  buttons->addStretch(1);
+  rv->addLayout(buttons);
+  progress_ = new QProgressBar(run_box);
+  progress_->setObjectName(QStringLiteral("runProgress"));
+  progress_->setRange(0, 1);
+  progress_->setValue(0);
+  rv->addWidget(progress_);
+  status_ = new QLabel(run_box);
+  status_->setObjectName(QStringLiteral("runStatus"));
+  status_->setWordWrap(true);
+  status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  rv->addWidget(status_);
+  v->addWidget(run_box);
+  if (!availability_.available || !job_->hasRunner()) {
+    const QString why =
+        job_->hasRunner() ? availability_.reason : tr("This build has no CUDA Toolkit: live runs need it.");
+    run_button_->setToolTip(tr("Run is not available: %1").arg(why));
+    status_->setText(tr("Run is not available: %1").arg(why));
+  } else {
+    run_button_->setToolTip(
+        tr("Compile, run and time every config on %1, then replay the autotuner").arg(availability_.device));
+  }
+  connect(run_button_, &QPushButton::clicked, this, [this] { startRun(); });
+  connect(cancel_button_, &QPushButton::clicked, this, &LiveView::cancelRun);
+
+  auto* regret_box = new QGroupBox(tr("Autotuner replay: each policy's pick and regret"));
+  auto* gv = new QVBoxLayout(regret_box);
+  regret_ = new QTableWidget(4, 6, regret_box);
+  regret_->setObjectName(QStringLiteral("regretTable"));
+  regret_->setHorizontalHeaderLabels(
+      {tr("Policy"), tr("Timed"), tr("Pick"), tr("Time (µs)"), tr("GB/s"), tr("Regret")});
+  regret_->horizontalHeaderItem(1)->setToolTip(
+      tr("Candidates timed of those in the policy's set (spilling ones are skipped)"));
+  regret_->horizontalHeaderItem(5)->setToolTip(
+      tr("Pick time / best time: 1.00 means the autotuner found the fastest config"));
+  regret_->verticalHeader()->setVisible(false);
+  regret_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  regret_->setSelectionMode(QAbstractItemView::NoSelection);
+  regret_->setFocusPolicy(Qt::NoFocus);
+  regret_->setWordWrap(false);
+  regret_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  regret_->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
+  regret_->verticalHeader()->setDefaultSectionSize(regret_->fontMetrics().height() + 6);
+  regret_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  regret_->setFixedHeight(regret_->horizontalHeader()->sizeHint().height() +
+                          4 * regret_->verticalHeader()->defaultSectionSize() + 2 * regret_->frameWidth());
+  gv->addWidget(regret_);
+  auto* note = new QLabel(tr("A policy's set: Inductor's own configs plus the RBLOCK-halved configs its bound adds; "
+                             "configs with n_spills > 16 are never timed. Regret = pick time / best time."),
+                          regret_box);
+  note->setWordWrap(true);
+  note->setStyleSheet(QStringLiteral("color: #555;"));
+  gv->addWidget(note);
+  v->addWidget(regret_box);
+  v->addStretch(1);
+  return left;
+}
+
+QWidget* LiveView::buildResults() {
+  auto* plots = new QWidget;
+  auto* pv = new QVBoxLayout(plots);
+  pv->setContentsMargins(0, 0, 0, 0);
+  auto* header = new QHBoxLayout;
+  auto* labels = new QVBoxLayout;
+  dataset_label_ = new QLabel(plots);
+  dataset_label_->setObjectName(QStringLiteral("datasetLabel"));
+  QFont bold = dataset_label_->font();
+  bold.setBold(true);
+  bold.setPointSize(bold.pointSize() + 1);
+  dataset_label_->setFont(bold);
+  dataset_label_->setWordWrap(true);
+  dataset_detail_ = new QLabel(plots);
+  dataset_detail_->setObjectName(QStringLiteral("datasetDetail"));
+  dataset_detail_->setWordWrap(true);
+  dataset_detail_->setStyleSheet(QStringLiteral("color: #555;"));
+  dataset_detail_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  labels->addWidget(dataset_label_);
+  labels->addWidget(dataset_detail_);
+  header->addLayout(labels, 1);
+  header->addWidget(new QLabel(tr("Plot XBLOCK:"), plots));
+  xblock_filter_ = new QComboBox(plots);
+  xblock_filter_->setObjectName(QStringLiteral("plotXBlock"));
+  xblock_filter_->setToolTip(tr("The plots show the configs with this XBLOCK"));
+  header->addWidget(xblock_filter_, 0, Qt::AlignTop);
+  pv->addLayout(header);
+  connect(xblock_filter_, &QComboBox::currentIndexChanged, this, [this] {
+    if (!updating_) rebuildPlots();
+  });
+
+  const QString x_label = tr("RBLOCK (elements per loop iteration, log2 scale)");
+  bw_plot_ = new KernelSeriesPlot(tr("Bandwidth per config"), QStringLiteral("bandwidthPlot"), plots);
+  bw_plot_->setAxisLabels(x_label, tr("Bandwidth (GB/s)"));
+  bw_plot_->setLegendColumns(4);
+  bw_plot_->plot()->legend->setIconSize(32, 24);  // the pick markers are drawn large: room for them
+  time_plot_ = new KernelSeriesPlot(tr("Median time per config, bars min … max"), QStringLiteral("timePlot"), plots);
+  time_plot_->setAxisLabels(x_label, tr("Time (µs)"));
+  time_plot_->setLegendColumns(3);
+  occ_plot_ = new KernelSeriesPlot(tr("Occupancy: theoretical (solid), achieved (dashed)"),
+                                   QStringLiteral("occupancyPlot"), plots);
+  occ_plot_->setAxisLabels(x_label, tr("Occupancy (%)"));
+  occ_plot_->setLegendColumns(3);
+  for (KernelSeriesPlot* p : {bw_plot_, time_plot_, occ_plot_})
+    p->setRowDescriber([this](int r) { return describeRow(r); });
+  pv->addWidget(bw_plot_->widget(), 5);
+  auto* lower = new QHBoxLayout;
+  lower->addWidget(time_plot_->widget(), 1);
+  lower->addWidget(occ_plot_->widget(), 1);
+  pv->addLayout(lower, 4);
+
+  proxy_ = new QSortFilterProxyModel(this);
+  proxy_->setSourceModel(model_);
+  proxy_->setSortRole(LiveRowsModel::kSortRole);
+  table_ = new QTableView;
+  table_->setObjectName(QStringLiteral("liveTable"));
+  table_->setModel(proxy_);
+  table_->setSortingEnabled(true);
+  table_->sortByColumn(-1, Qt::AscendingOrder);  // dataset order until the user sorts
+  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  table_->setSelectionMode(QAbstractItemView::SingleSelection);
+  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  table_->verticalHeader()->setVisible(false);
+  table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
+  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  table_->horizontalHeader()->setStretchLastSection(true);
+  table_->setAlternatingRowColors(true);
+  connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+    const int r = selectedRow();
+    const LiveRow* row = model_->row(r);
+    if (row != nullptr && row->config.xblock != plotXBlock()) {
+      setPlotXBlock(row->config.xblock);
+    } else {
+      rebuildPlots();
+    }
+  });
+
+  auto* split = new QSplitter(Qt::Vertical);
+  split->addWidget(plots);
+  split->addWidget(table_);
+  split->setStretchFactor(0, 3);
+  split->setStretchFactor(1, 1);
+  split->setChildrenCollapsible(false);
+  split->setSizes({640, 230});
+  return split;
+}
+
+const ReplaySummary& LiveView::replay() const {
+  return model_->replay();
+}
+
+bool LiveView::isRunning() const {
+  return job_ != nullptr && job_->isRunning();
+}
+
+int LiveView::spillThreshold() const {
+  return static_cast<int>(metaNumber(data_, "spill_threshold", inductor::kSpillThreshold));
+}
+
+QString LiveView::startRun() {
+  if (!availability_.available || !job_->hasRunner()) {
+    const QString msg = tr("Run is not available: %1")
+                            .arg(job_->hasRunner() ? availability_.reason : tr("this build has no CUDA Toolkit"));
+    setStatus(msg, true);
+    return msg;
+  }
+  const QString invalid = inputs_->validationMessage();
+  if (!invalid.isEmpty()) {
+    setStatus(invalid, true);
+    return invalid;
+  }
+  LiveRunRequest req;
+  inputs_->fillSpec(req.compile);
+  req.compile.threads = std::clamp(QThread::idealThreadCount(), 1, 64);
+  req.cupti_metrics = cupti_->isChecked();
+  data_ = LiveDataset{};
+  copy_GBps_ = 0.0;
+  model_->clear();
+  dataset_label_->setText(tr("Measuring on %1 …").arg(availability_.device));
+  dataset_detail_->setText(tr("%1 %2, %3 × %4")
+                               .arg(QString::fromUtf8(workloadName(req.compile.workload).data()),
+                                    QString::fromUtf8(dtypeName(req.compile.dtype).data()))
+                               .arg(req.compile.xnumel)
+                               .arg(req.compile.rnumel));
+  progress_->setRange(0, std::max(1, inputs_->gridSize()));
+  progress_->setValue(0);
+  progress_->setFormat(tr("preparing …"));
+  running_id_ = job_->start(req);
+  setStatus(tr("Preparing the inputs and the CPU reference, compiling the configs …"));
+  refreshXBlockFilter();
+  rebuildPlots();
+  rebuildRegretTable();
+  return {};
+}
+
+void LiveView::cancelRun() {
+  if (!job_->isRunning()) return;
+  job_->cancel();
+  setStatus(tr("Cancelling: the current run stops, measured rows stay …"));
+}
+
+void LiveView::onPhase(quint64 id, const QString& phase, qulonglong done, qulonglong total) {
+  if (id != running_id_) return;
+  if (phase == QLatin1String("compile")) {
+    progress_->setRange(0, static_cast<int>(std::max<qulonglong>(total, 1)));
+    progress_->setValue(static_cast<int>(done));
+    progress_->setFormat(tr("compiling %v of %m configs"));
+  } else if (phase == QLatin1String("problem") && done == 0) {
+    progress_->setFormat(tr("preparing inputs …"));
+  }
+}
+
+void LiveView::onRowMeasured(quint64 id, qulonglong done, qulonglong total, const LiveRow& row) {
+  if (id != running_id_) return;
+  std::vector<LiveRow> rows = model_->rows();
+  rows.push_back(row);
+  model_->appendRow(row, summarizeReplay(rows, spillThreshold()));
+  progress_->setRange(0, static_cast<int>(std::max<qulonglong>(total, 1)));
+  progress_->setValue(static_cast<int>(done));
+  progress_->setFormat(tr("run %1 of %2: %3").arg(done).arg(total).arg(configShort(row.config)));
+  setStatus(row.ok() ? tr("%1: %2 µs, %3 GB/s")
+                           .arg(configShort(row.config))
+                           .arg(row.time.median_us, 0, 'f', 2)
+                           .arg(row.bandwidth_GBps, 0, 'f', 0)
+                     : tr("%1: %2 — %3")
+                           .arg(configShort(row.config), QString::fromUtf8(runStatusName(row.status).data()),
+                                QString::fromStdString(row.reason)));
+  if (xblock_filter_->findData(row.config.xblock) < 0) refreshXBlockFilter();
+  rebuildRegretTable();
+  schedulePlots();
+}
+
+void LiveView::onFinished(quint64 id, const std::shared_ptr<const LiveRunOutcome>& outcome) {
+  if (id != running_id_ || !outcome) return;
+  if (outcome->cancelled && outcome->dataset.rows.empty()) {
+    // Cancelled before anything was measured (possibly before it started): no dataset to name.
+    dataset_label_->setText(tr("No data: the run was cancelled before any config was measured"));
+    setStatus(tr("Cancelled before any config was measured."));
+    return;
+  }
+  LiveDataset loaded = outcome->dataset;
+  QString date = QString::fromStdString(loaded.metaValue("date_utc"));
+  const QString label =
+      tr("measured on this machine: %1, %2").arg(QString::fromStdString(loaded.metaValue("device")), date.left(10));
+  const int rows = static_cast<int>(loaded.rows.size());
+  showDataset(std::move(loaded), label);
+  setStatus(outcome->cancelled ? tr("Cancelled: kept %1 measured rows.").arg(rows)
+                               : tr("Measured %1 configs in %2 s.").arg(rows).arg(outcome->wall_seconds, 0, 'f', 1));
+  appendCacheRepairs(status_, outcome->cache_repairs);
+}
+
+void LiveView::onFailed(quint64 id, const QString& message) {
+  if (id != running_id_) return;
+  setStatus(tr("The live sweep did not run: %1").arg(message), true);
+  dataset_label_->setText(tr("No data: %1").arg(message));
+}
+
+void LiveView::onRunningChanged(bool running) {
+  const bool can_run = availability_.available && job_->hasRunner();
+  run_button_->setEnabled(can_run);
+  run_button_->setText(running ? tr("Restart") : tr("Run"));
+  cancel_button_->setEnabled(running);
+  if (!running && model_->rowCount() == 0) progress_->setFormat(can_run ? tr("idle") : tr("no GPU"));
+}
+
+void LiveView::showDataset(LiveDataset loaded, const QString& label) {
+  data_ = std::move(loaded);
+  copy_GBps_ = metaNumber(data_, "copy_bandwidth_GBps", 0.0);
+  std::vector<LiveRow> rows = data_.rows;
+  const ReplaySummary replay = summarizeReplay(rows, spillThreshold());
+  model_->setRows(std::move(rows), replay);
+  dataset_label_->setText(label);
+  QStringList detail;
+  detail << datasetShapeText(data_);
+  if (copy_GBps_ > 0) detail << tr("copy bandwidth %1 GB/s").arg(copy_GBps_, 0, 'f', 0);
+  for (const char* key : {"driver", "toolkit"}) {
+    const std::string v = data_.metaValue(key);
+    if (!v.empty()) detail << QStringLiteral("%1 %2").arg(QLatin1String(key), QString::fromStdString(v));
+  }
+  detail << tr("%1 configs").arg(data_.rows.size());
+  const std::string recorded = data_.metaValue("recorded");
+  if (!recorded.empty()) detail << QString::fromStdString(recorded);
+  dataset_detail_->setText(detail.join(QStringLiteral(" · ")));
+  progress_->setRange(0, std::max<int>(1, static_cast<int>(data_.rows.size())));
+  progress_->setValue(static_cast<int>(data_.rows.size()));
+  progress_->setFormat(tr("%v configs"));
+  refreshXBlockFilter();
+  if (replay.best_row >= 0) {
+    setPlotXBlock(data_.rows[static_cast<std::size_t>(replay.best_row)].config.xblock);
+    selectRow(replay.best_row);
+  }
+  rebuildPlots();
+  rebuildRegretTable();
+  emit datasetChanged();
+  emit statusMessage(statusSummary());
+}
+
+QString LiveView::openCsvFile(const QString& path) {
+  auto loaded = readLiveDataset(path);
+  if (!loaded) {
+    const QString msg = QString::fromStdString(loaded.error());
+    setStatus(msg, true);
+    return msg;
+  }
+  if (job_->isRunning()) {
+    job_->cancel();
+    running_id_ = 0;  // the opened file wins over the running sweep's result
+  }
+  const QString label = recordedLabel(*loaded);
+  // The inputs follow the opened dataset, so Run (on a machine with a GPU) measures the same sweep.
+  CompileSweepSpec spec;
+  inputs_->fillSpec(spec);
+  if (auto w = parseWorkload(loaded->metaValue("workload"))) spec.workload = *w;
+  if (auto t = parseDType(loaded->metaValue("dtype"))) spec.dtype = *t;
+  spec.k = static_cast<int>(metaNumber(*loaded, "k", 1));
+  spec.xnumel = static_cast<std::int64_t>(metaNumber(*loaded, "xnumel", static_cast<double>(spec.xnumel)));
+  spec.rnumel = static_cast<std::int64_t>(metaNumber(*loaded, "rnumel", static_cast<double>(spec.rnumel)));
+  spec.fp32_outputs = loaded->metaValue("output_dtype") == "fp32" && spec.dtype != DType::kF32;
+  std::set<int> xs, rs, ws;
+  for (const auto& r : loaded->rows) {
+    if (!r.in_grid) continue;
+    xs.insert(r.config.xblock);
+    rs.insert(r.config.rblock);
+    ws.insert(r.config.num_warps);
+  }
+  if (!xs.empty()) {
+    spec.xblocks.assign(xs.begin(), xs.end());
+    spec.rblocks.assign(rs.begin(), rs.end());
+    spec.num_warps.assign(ws.begin(), ws.end());
+  }
+  inputs_->setFromSpec(spec);
+  if (const int i = bundled_->findData(path); i >= 0) bundled_->setCurrentIndex(i);
+  showDataset(std::move(loaded).value(), label);
+  setStatus(tr("Opened %1 (%2 rows).")
+                .arg(path.startsWith(QLatin1String(":/")) ? tr("the bundled %1").arg(QFileInfo(path).fileName())
+                                                          : QFileInfo(path).fileName())
+                .arg(data_.rows.size()));
+  return {};
+}
+
+void LiveView::openCsvInteractive() {
+  const QString folder = QSettings().value(QStringLiteral("views/live/lastCsvFolder")).toString();
+  const QString path =
+      QFileDialog::getOpenFileName(this, tr("Open live-sweep CSV"), folder, tr("CSV files (*.csv);;All files (*)"));
+  if (path.isEmpty()) return;
+  QSettings().setValue(QStringLiteral("views/live/lastCsvFolder"), QFileInfo(path).absolutePath());
+  openCsvFile(path);
+}
+
+bool LiveView::selectRow(int row) {
+  if (row < 0 || row >= model_->rowCount()) return false;
+  const QModelIndex pi = proxy_->mapFromSource(model_->index(row, 0));
+  table_->selectionModel()->select(pi, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+  table_->selectionModel()->setCurrentIndex(pi, QItemSelectionModel::NoUpdate);
+  table_->scrollTo(pi);
+  return true;
+}
+
+int LiveView::selectedRow() const {
+  const auto rows = table_->selectionModel()->selectedRows();
+  return rows.isEmpty() ? -1 : proxy_->mapToSource(rows.front()).row();
+}
+
+void LiveView::refreshXBlockFilter() {
+  std::set<int> xs;
+  for (const auto& r : model_->rows()) xs.insert(r.config.xblock);
+  const int keep = plotXBlock();
+  updating_ = true;
+  xblock_filter_->clear();
+  for (int x : xs) xblock_filter_->addItem(QString::number(x), x);
+  int idx = xblock_filter_->findData(keep);
+  xblock_filter_->setCurrentIndex(idx < 0 ? 0 : idx);
+  updating_ = false;
+  xblock_filter_->setEnabled(xs.size() > 1);
+}
+
+bool LiveView::setPlotXBlock(int xblock) {
+  const int idx = xblock_filter_->findData(xblock);
+  if (idx < 0) return false;
+  updating_ = true;
+  xblock_filter_->setCurrentIndex(idx);
+  updating_ = false;
+  rebuildPlots();
+  return true;
+}
+
+int LiveView::plotXBlock() const {
+  return xblock_filter_->currentIndex() >= 0 ? xblock_filter_->currentData().toInt() : 1;
+}
+
+void LiveView::schedulePlots() {
+  if (!plot_timer_->isActive()) plot_timer_->start();
+}
+
+QString LiveView::describeRow(int r) const {
+  const LiveRow* row = model_->row(r);
+  if (row == nullptr) return {};
+  QString text = configShort(row->config);
+  if (!row->ok()) {
+    return text + tr("\n%1: %2")
+                      .arg(QString::fromUtf8(runStatusName(row->status).data()), QString::fromStdString(row->reason));
+  }
+  text += tr("\n%1 µs median (min %2, max %3), %4 GB/s = %5 % of copy")
+              .arg(row->time.median_us, 0, 'f', 2)
+              .arg(row->time.min_us, 0, 'f', 2)
+              .arg(row->time.max_us, 0, 'f', 2)
+              .arg(row->bandwidth_GBps, 0, 'f', 0)
+              .arg(row->pct_of_copy, 0, 'f', 1);
+  text += tr("\n%1 registers, spill stores %2 B, occupancy %3 % theoretical, %4 achieved")
+              .arg(row->registers)
+              .arg(row->spill_stores_bytes)
+              .arg(row->theoretical_occupancy_pct, 0, 'f', 1)
+              .arg(row->achieved_occupancy_pct.value
+                       ? QString::number(*row->achieved_occupancy_pct.value, 'f', 1) + QStringLiteral(" %")
+                       : tr("unavailable"));
+  const QString picks = model_->picksAt(r);
+  if (!picks.isEmpty()) text += tr("\npicked by: %1").arg(picks);
+  return text;
+}
+
+void LiveView::rebuildPlots() {
+  const int xblock = plotXBlock();
+  const auto& rows = model_->rows();
+  const ReplaySummary& replay = model_->replay();
+  std::map<int, std::vector<int>> by_warps;
+  double max_bw = 0.0;
+  double max_time = 0.0;      // slowest median
+  double max_time_bar = 0.0;  // slowest single run
+  bool any_achieved = false;
+  std::string achieved_reason;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto& r = rows[i];
+    if (!r.ok()) continue;
+    if (r.achieved_occupancy_pct.value)
+      any_achieved = true;
+    else if (achieved_reason.empty())
+      achieved_reason = r.achieved_occupancy_pct.unavailable;
+    if (r.config.xblock != xblock) continue;
+    by_warps[r.config.num_warps].push_back(static_cast<int>(i));
+    max_bw = std::max(max_bw, r.bandwidth_GBps);
+    max_time = std::max(max_time, r.time.median_us);
+    max_time_bar = std::max(max_time_bar, r.time.max_us);
+  }
+  const int selected = selectedRow();
+  const LiveRow* sel = model_->row(selected);
+  const bool sel_here = sel != nullptr && sel->ok() && sel->config.xblock == xblock;
+
+  // Bandwidth, the roofline, the picks.
+  bw_plot_->clear();
+  for (const auto& [w, idx] : by_warps) {
+    QVector<double> x, y;
+    QVector<int> rr;
+    for (int i : idx) {
+      x.append(rows[static_cast<std::size_t>(i)].config.rblock);
+      y.append(rows[static_cast<std::size_t>(i)].bandwidth_GBps);
+      rr.append(i);
+    }
+    bw_plot_->addSeries(tr("%1 warps").arg(w), x, y, rr, numWarpsColor(w));
+  }
+  if (copy_GBps_ > 0) {
+    bw_plot_->addReferenceLine(copy_GBps_, tr("roofline: copy %1 GB/s").arg(copy_GBps_, 0, 'f', 0), kRooflineColor,
+                               Qt::DashLine);
+  }
+  for (const PickStyle& style : kPickStyles) {
+    for (const auto& p : replay.picks) {
+      if (p.policy != style.policy) continue;
+      const LiveRow* r = model_->row(p.row);
+      QString name = tr("%1 pick").arg(QLatin1String(style.policy));
+      QVector<double> x, y;
+      QVector<int> rr;
+      if (r == nullptr) {
+        name += tr(": none timed");
+      } else {
+        name += tr(", regret %1").arg(p.regret, 0, 'f', 2);
+        if (r->config.xblock == xblock) {
+          x.append(r->config.rblock);
+          y.append(r->bandwidth_GBps);
+          rr.append(p.row);
+        } else {
+          name += tr(" [XBLOCK %1]").arg(r->config.xblock);
+        }
+      }
+      bw_plot_->addMarkers(name, x, y, rr, style.shape, style.color, style.size, false);
+    }
+  }
+  if (const LiveRow* best = model_->row(replay.best_row)) {
+    QVector<double> x, y;
+    QVector<int> rr;
+    if (best->config.xblock == xblock) {
+      x.append(best->config.rblock);
+      y.append(best->bandwidth_GBps);
+      rr.append(replay.best_row);
+    }
+    bw_plot_->addMarkers(tr("best: %1 GB/s").arg(best->bandwidth_GBps, 0, 'f', 0), x, y, rr, MarkerShape::kStar,
+                         kBestColor, 20, false);
+  }
+  if (sel_here) {
+    bw_plot_->addMarkers(tr("selected"), {static_cast<double>(sel->config.rblock)}, {sel->bandwidth_GBps}, {selected},
+                         MarkerShape::kDiamond, kSelectedColor, 11, false, /*in_legend=*/false);
+  }
+  bw_plot_->finish(0, std::max({max_bw, copy_GBps_, 1.0}) * 1.12);
+
+  // Time with its min … max range.
+  time_plot_->clear();
+  for (const auto& [w, idx] : by_warps) {
+    QVector<double> x, y, lo, hi;
+    QVector<int> rr;
+    for (int i : idx) {
+      const auto& r = rows[static_cast<std::size_t>(i)];
+      x.append(r.config.rblock);
+      y.append(r.time.median_us);
+      lo.append(std::max(0.0, r.time.median_us - r.time.min_us));
+      hi.append(std::max(0.0, r.time.max_us - r.time.median_us));
+      rr.append(i);
+    }
+    time_plot_->addSeries(tr("%1 warps").arg(w), x, y, rr, numWarpsColor(w), Qt::SolidLine, lo, hi);
+  }
+  if (sel_here) {
+    time_plot_->addMarkers(tr("selected"), {static_cast<double>(sel->config.rblock)}, {sel->time.median_us}, {selected},
+                           MarkerShape::kDiamond, kSelectedColor, 11, false, /*in_legend=*/false);
+  }
+  // The y range follows the medians; a rare slow run (a clock ramp, a preemption) would otherwise
+  // flatten every median to the axis. Bars that reach past the top are cut there, and said so.
+  const double time_top = std::max(max_time, 1.0) * 1.5;
+  time_plot_->finish(0, time_top);
+  if (max_time_bar > time_top) {
+    time_plot_->setCornerNote(tr("slowest single run %1 µs: bars cut at the top").arg(max_time_bar, 0, 'f', 1));
+  }
+
+  // Theoretical against achieved occupancy.
+  occ_plot_->clear();
+  for (const bool achieved : {false, true}) {  // theoretical series first, then achieved: one legend row each
+    for (const auto& [w, idx] : by_warps) {
+      QVector<double> x, y;
+      QVector<int> rr;
+      for (int i : idx) {
+        const auto& r = rows[static_cast<std::size_t>(i)];
+        if (!achieved && r.theoretical_occupancy_pct >= 0) {
+          x.append(r.config.rblock);
+          y.append(r.theoretical_occupancy_pct);
+          rr.append(i);
+        } else if (achieved && r.achieved_occupancy_pct.value) {
+          x.append(r.config.rblock);
+          y.append(*r.achieved_occupancy_pct.value);
+          rr.append(i);
+        }
+      }
+      if (!achieved) {
+        occ_plot_->addSeries(tr("%1 warps").arg(w), x, y, rr, numWarpsColor(w));
+      } else if (!x.isEmpty()) {
+        occ_plot_->addSeries(tr("%1 w achieved").arg(w), x, y, rr, numWarpsColor(w), Qt::DashLine);
+      }
+    }
+  }
+  occ_plot_->finish(0, 122);  // room above 100 % for the corner note
+  QString occ_title = tr("Occupancy: theoretical (solid), achieved (dashed)");
+  if (!any_achieved && !rows.empty()) {
+    QString why = QString::fromStdString(achieved_reason);
+    if (why.size() > 70) why = why.left(68) + QStringLiteral("…");
+    occ_title = tr("Occupancy: theoretical (achieved unavailable)");
+    occ_plot_->setCornerNote(tr("achieved: %1").arg(why));
+  }
+  occ_plot_->setTitle(occ_title);
+
+  const QString xb = tr(" (XBLOCK = %1)").arg(xblock);
+  bw_plot_->setTitle(tr("Bandwidth per config") + (by_warps.empty() ? QString() : xb));
+  time_plot_->setTitle(tr("Median time per config, bars min … max") + (by_warps.empty() ? QString() : xb));
+  QString note;
+  if (by_warps.empty()) {
+    if (isRunning()) {
+      note = tr("measuring …");
+    } else if (!rows.empty()) {
+      note = tr("No config with XBLOCK = %1 was timed (see the table for the reasons)").arg(xblock);
+    } else {
+      note = tr("No data: %1")
+                 .arg(availability_.available ? tr("press Run or open a CSV") : tr("open a CSV or a bundled dataset"));
+    }
+  }
+  for (KernelSeriesPlot* p : {bw_plot_, time_plot_, occ_plot_}) p->setNote(note);
+}
+
+void LiveView::rebuildRegretTable() {
+  const ReplaySummary& replay = model_->replay();
+  const auto& rows = model_->rows();
+  for (int r = 0; r < 4; ++r) {
+    for (int c = 0; c < 6; ++c) regret_->setItem(r, c, cell(QString()));
+  }
+  int line = 0;
+  for (const PickStyle& style : kPickStyles) {
+    auto* name = cell(QLatin1String(style.title), Qt::AlignLeft | Qt::AlignVCenter);
+    name->setForeground(style.color);
+    QFont f = name->font();
+    f.setBold(true);
+    name->setFont(f);
+    regret_->setItem(line, 0, name);
+    for (const auto& p : replay.picks) {
+      if (p.policy != style.policy) continue;
+      regret_->setItem(line, 1, cell(tr("%1 of %2").arg(p.benchmarked).arg(p.candidates)));
+      if (const LiveRow* r = model_->row(p.row)) {
+        regret_->setItem(
+            line, 2,
+            cell(QStringLiteral("%1 × %2, %3 w").arg(r->config.xblock).arg(r->config.rblock).arg(r->config.num_warps),
+                 Qt::AlignLeft | Qt::AlignVCenter));
+        regret_->item(line, 2)->setToolTip(configShort(r->config));
+        regret_->setItem(line, 3, cell(QString::number(p.time_us, 'f', 2)));
+        regret_->setItem(line, 4, cell(QString::number(p.bandwidth_GBps, 'f', 0)));
+        auto* reg = cell(QString::number(p.regret, 'f', 3));
+        if (p.regret > 1.05) reg->setForeground(QColor(139, 0, 0));
+        regret_->setItem(line, 5, reg);
+      } else {
+        regret_->setItem(
+            line, 2,
+            cell(p.candidates == 0 ? tr("no candidates") : tr("none timed"), Qt::AlignLeft | Qt::AlignVCenter));
+      }
+    }
+    ++line;
+  }
+  auto* best_name = cell(tr("best of all"), Qt::AlignLeft | Qt::AlignVCenter);
+  best_name->setForeground(kBestColor);
+  QFont f = best_name->font();
+  f.setBold(true);
+  best_name->setFont(f);
+  regret_->setItem(3, 0, best_name);
+  int ok = 0;
+  for (const auto& r : rows) ok += r.ok() ? 1 : 0;
+  regret_->setItem(3, 1, cell(tr("%1 of %2").arg(ok).arg(rows.size())));
+  if (const LiveRow* best = model_->row(replay.best_row)) {
+    regret_->setItem(3, 2,
+                     cell(QStringLiteral("%1 × %2, %3 w")
+                              .arg(best->config.xblock)
+                              .arg(best->config.rblock)
+                              .arg(best->config.num_warps),
+                          Qt::AlignLeft | Qt::AlignVCenter));
+    regret_->item(3, 2)->setToolTip(configShort(best->config));
+    regret_->setItem(3, 3, cell(QString::number(replay.best_time_us, 'f', 2)));
+    regret_->setItem(3, 4, cell(QString::number(replay.best_bandwidth_GBps, 'f', 0)));
+    regret_->setItem(3, 5, cell(QStringLiteral("1.000")));
+  }
+  regret_->horizontalHeaderItem(2)->setText(tr("Pick (XBLOCK × RBLOCK, warps)"));
+}
+
+void LiveView::setStatus(const QString& text, bool error) {
+  status_->setText(text);
+  status_->setToolTip(QString());
+  status_->setStyleSheet(error ? QStringLiteral("color: #8b0000;") : QString());
+}
+
+std::vector<CsvExport> LiveView::csvExports() const {
+  if (model_->rowCount() == 0) return {};
+  LiveDataset d;
+  d.meta = data_.meta;
+  d.rows = model_->rows();
+  QString name =
+      QStringLiteral("live-sweep-%1-%2.csv")
+          .arg(QString::fromStdString(data_.metaValue("workload")), QString::fromStdString(data_.metaValue("dtype")));
+  std::vector<CsvExport> out = {CsvExport{tr("Live sweep (one row per config)"), name, liveDatasetToCsv(d)}};
+  CsvTable regret;
+  regret.meta = {{"device", data_.metaValue("device")}, {"date_utc", data_.metaValue("date_utc")}};
+  regret.header = {"policy", "candidates", "benchmarked", "pick", "time_us", "bandwidth_GBps", "regret"};
+  const ReplaySummary& rp = model_->replay();
+  for (const auto& p : rp.picks) {
+    const LiveRow* r = model_->row(p.row);
+    regret.rows.push_back(
+        {p.policy, std::to_string(p.candidates), std::to_string(p.benchmarked),
+         r != nullptr ? r->config.label() : std::string(), r != nullptr ? std::to_string(p.time_us) : "",
+         r != nullptr ? std::to_string(p.bandwidth_GBps) : "", r != nullptr ? std::to_string(p.regret) : ""});
+  }
+  if (const LiveRow* b = model_->row(rp.best_row)) {
+    regret.rows.push_back({"best", std::to_string(d.rows.size()), "", b->config.label(),
+                           std::to_string(rp.best_time_us), std::to_string(rp.best_bandwidth_GBps), "1"});
+  }
+  out.push_back(CsvExport{tr("Autotuner replay (regret per policy)"), QStringLiteral("regret.csv"), regret});
+  return out;
+}
+
+std::vector<PlotController*> LiveView::plotExports() const {
+  return {bw_plot_, time_plot_, occ_plot_};
+}
+
+void LiveView::saveSettings(QSettings& s) const {
+  s.setValue(QStringLiteral("cupti"), cupti_->isChecked());
+  s.setValue(QStringLiteral("bundled"), bundled_->currentData().toString());
+  s.beginGroup(QStringLiteral("inputs"));
+  inputs_->saveSettings(s);
+  s.endGroup();
+}
+
+void LiveView::restoreSettings(QSettings& s) {
+  cupti_->setChecked(s.value(QStringLiteral("cupti"), false).toBool());
+  s.beginGroup(QStringLiteral("inputs"));
+  inputs_->restoreSettings(s);
+  s.endGroup();
+  const QString bundled = s.value(QStringLiteral("bundled")).toString();
+  const int idx = bundled.isEmpty() ? -1 : bundled_->findData(bundled);
+  if (idx >= 0 && idx != bundled_->currentIndex()) {
+    bundled_->setCurrentIndex(idx);
+    if (!availability_.available) openCsvFile(bundled);
+  }
+}
+
+QString LiveView::statusSummary() const {
+  const ReplaySummary& rp = model_->replay();
+  if (rp.best_row < 0)
+    return availability_.available ? tr("Live: %1").arg(availability_.device) : tr("Live runs: no GPU");
+  QString s = dataset_label_->text() + tr(" · best %1 GB/s").arg(rp.best_bandwidth_GBps, 0, 'f', 0);
+  if (copy_GBps_ > 0) s += tr(" (%1 % of copy)").arg(100.0 * rp.best_bandwidth_GBps / copy_GBps_, 0, 'f', 0);
+  QStringList regrets;
+  for (const auto& p : rp.picks) {
+    if (p.row >= 0) regrets << QStringLiteral("%1 %2").arg(QString::fromStdString(p.policy)).arg(p.regret, 0, 'f', 2);
+  }
+  if (!regrets.isEmpty()) s += tr(" · regret ") + regrets.join(QStringLiteral(", "));
+  return s;
+}
+
+}  // namespace occx::ui

@@ -1,0 +1,78 @@
+// A GPU / compute-capability selector shared by the views: detected GPUs first, then the named GPUs of
+// the GPU data, then every compute capability.
+#pragma once
+
+#include <QString>
+#include <QStringList>
+#include <QWidget>
+#include <vector>
+
+#include "core/gpu/gpu_data.h"
+
+class QComboBox;
+
+namespace occx::ui {
+
+/// What a device entry stands for. `arch` points into the GpuDatabase given to the selector (which
+/// must outlive it); `gpu` is null for a bare compute capability; `sm_count` is 0 when unknown.
+struct DeviceTarget {
+  QString key;    ///< stable id for settings: "gpu:H100 SXM5", "cc:9.0", "detected:NVIDIA H200"
+  QString label;  ///< as shown: "H100 SXM5 — CC 9.0 (Hopper), 132 SMs"
+  const ArchLimits* arch = nullptr;
+  const GpuSpec* gpu = nullptr;
+  int sm_count = 0;
+  bool detected = false;
+};
+
+/// A GPU found on this machine (by the CUDA layer): its name, compute capability and SM count.
+struct DetectedGpu {
+  QString name;  ///< as the driver reports it, e.g. "NVIDIA H200"
+  ComputeCapability cc;
+  int sm_count = 0;
+};
+
+/// Combo box of device targets. Order: detected GPUs (marked "detected"), the named GPUs of the
+/// data in file order, then "CC 9.0 (Hopper)" for every compute capability. Opens on the first
+/// detected GPU, else on H100 SXM. Emits targetChanged() whenever the selection changes.
+class DeviceSelector : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit DeviceSelector(QWidget* parent = nullptr, const GpuDatabase& db = GpuDatabase::builtin());
+
+  /// The selected entry (always valid: the list is never empty).
+  [[nodiscard]] const DeviceTarget& currentTarget() const;
+  [[nodiscard]] QString currentKey() const { return currentTarget().key; }
+  /// Selects the entry with this key; returns false (selection unchanged) when there is none.
+  bool setCurrentKey(const QString& key);
+  /// Every entry, in display order.
+  [[nodiscard]] const std::vector<DeviceTarget>& targets() const { return targets_; }
+
+  /// Puts GPUs found on this machine first. Entries whose compute capability is not in the data are
+  /// left out. With `select_first` the first detected GPU becomes the selection; otherwise the
+  /// current selection is kept when it still exists.
+  void setDetectedGpus(const std::vector<DetectedGpu>& gpus, bool select_first = true);
+  /// Same, from names only ("NVIDIA H200", "H100 PCIe"): each is looked up in the GPU data (a
+  /// leading "NVIDIA " or "Tesla " is ignored); names not in the data are left out.
+  void setDetectedGpus(const QStringList& names, bool select_first = true);
+
+  /// Key of the built-in default: the first detected GPU, else H100 SXM.
+  [[nodiscard]] QString defaultKey() const;
+
+  /// The combo box (for layouts and tests).
+  [[nodiscard]] QComboBox* comboBox() const { return combo_; }
+
+ signals:
+  void targetChanged();
+
+ private:
+  void rebuild(const QString& keep_key);
+
+  const GpuDatabase* db_;
+  std::vector<DetectedGpu> detected_;
+  std::vector<DeviceTarget> targets_;
+  QComboBox* combo_;
+  bool rebuilding_ = false;
+};
+
+}  // namespace occx::ui
