@@ -29,6 +29,7 @@ struct DriverTable {
   decltype(&::cuModuleUnload) cuModuleUnload = nullptr;
   decltype(&::cuModuleGetFunction) cuModuleGetFunction = nullptr;
   decltype(&::cuFuncGetAttribute) cuFuncGetAttribute = nullptr;
+  decltype(&::cuFuncSetAttribute) cuFuncSetAttribute = nullptr;
   // Live runs (core/cuda/gpu_session.cpp): device queries, memory, launches, events.
   decltype(&::cuGetErrorName) cuGetErrorName = nullptr;
   decltype(&::cuDeviceTotalMem) cuDeviceTotalMem = nullptr;

@@ -53,6 +53,7 @@ DriverTable loadDriver() {
   OCCX_LOAD(cuModuleUnload);
   OCCX_LOAD(cuModuleGetFunction);
   OCCX_LOAD(cuFuncGetAttribute);
+  OCCX_LOAD(cuFuncSetAttribute);
   OCCX_LOAD(cuGetErrorName);
   OCCX_LOAD(cuDeviceTotalMem);
   OCCX_LOAD(cuDeviceGetUuid);

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "core/gpu/gpu_module.h"
 #include "core/kernels/compile.h"
 
 namespace occx::cuda {
@@ -19,14 +20,6 @@ struct DriverStatus {
 
 /// Loads the driver once (dlopen("libcuda.so.1"), cuInit(0)) and reports. Never fails, never throws.
 DriverStatus driverStatus();
-
-/// What the driver says about a loaded kernel (cuFuncGetAttribute).
-struct FunctionAttributes {
-  int registers = -1;              ///< CU_FUNC_ATTRIBUTE_NUM_REGS
-  int local_bytes = -1;            ///< CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES (per thread)
-  int static_smem_bytes = -1;      ///< CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES
-  int max_threads_per_block = -1;  ///< CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK
-};
 
 /// Outcome of cross-checking the compiler's report with the driver.
 struct CrossCheck {

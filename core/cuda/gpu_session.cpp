@@ -1,6 +1,7 @@
 #include "core/cuda/gpu_session.h"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
@@ -270,8 +271,91 @@ struct GpuSession::Impl {
     }
   }
 
-  RunOutcome run(const GeneratedKernel& kernel, const std::vector<std::uint8_t>& cubin, const RunOptions& opt,
-                 const std::atomic<bool>* cancel) {
+  // ---- launch arguments ------------------------------------------------------------------------
+  struct ScratchBuffer {
+    Impl* impl;
+    CUdeviceptr ptr = 0;
+    std::int64_t bytes = 0;
+    ScratchBuffer(Impl* i, CUdeviceptr p, std::int64_t b) : impl(i), ptr(p), bytes(b) {}
+    ScratchBuffer(ScratchBuffer&& o) noexcept : impl(o.impl), ptr(o.ptr), bytes(o.bytes) { o.ptr = 0; }
+    ScratchBuffer(const ScratchBuffer&) = delete;
+    ScratchBuffer& operator=(const ScratchBuffer&) = delete;
+    ScratchBuffer& operator=(ScratchBuffer&&) = delete;
+    ~ScratchBuffer() { impl->release(ptr, bytes); }
+  };
+  /// The values behind each kernel parameter and the pointer array cuLaunchKernel takes.
+  struct BoundArguments {
+    std::vector<CUdeviceptr> device_pointers;
+    std::vector<std::int64_t> integers;
+    std::vector<void*> pointers;
+  };
+
+  static std::optional<Error> checkArguments(const GpuModule& m, std::size_t nin, std::size_t nout) {
+    if (m.grid_x < 1 || m.grid_x > 2147483647 || m.grid_y < 1 || m.grid_y > 65535 || m.grid_z < 1 || m.grid_z > 65535) {
+      return Error{"grid " + std::to_string(m.grid_x) + " × " + std::to_string(m.grid_y) + " × " + std::to_string(m.grid_z) +
+                   " is out of range: allowed 1 … 2147483647 × 65535 × 65535"};
+    }
+    if (m.block_threads < 1 || m.block_threads > 1024) {
+      return Error{"block of " + std::to_string(m.block_threads) + " threads is out of range: allowed 1 … 1024"};
+    }
+    for (const LaunchArgument& arg : m.arguments) {
+      const bool in = arg.kind == LaunchArgument::Kind::kInput;
+      if (!in && arg.kind != LaunchArgument::Kind::kOutput) continue;
+      const std::size_t have = in ? nin : nout;
+      if (arg.buffer < 0 || static_cast<std::size_t>(arg.buffer) >= have) {
+        return Error{"launch contract mismatch: parameter " + arg.name + " wants " + (in ? "input " : "output ") +
+                     std::to_string(arg.buffer) + ", the problem has " + std::to_string(nin) + " inputs and " +
+                     std::to_string(nout) + " outputs"};
+      }
+    }
+    return std::nullopt;
+  }
+
+  std::optional<BoundArguments> bindArguments(const GpuModule& m, std::vector<ScratchBuffer>& scratch, RunOutcome& out) {
+    BoundArguments b;
+    b.device_pointers.reserve(m.arguments.size());
+    b.integers.reserve(m.arguments.size());
+    for (const LaunchArgument& arg : m.arguments) {
+      switch (arg.kind) {
+        case LaunchArgument::Kind::kInput:
+          b.device_pointers.push_back(inputs[static_cast<std::size_t>(arg.buffer)]);
+          b.pointers.push_back(&b.device_pointers.back());
+          break;
+        case LaunchArgument::Kind::kOutput:
+          b.device_pointers.push_back(outputs[static_cast<std::size_t>(arg.buffer)]);
+          b.pointers.push_back(&b.device_pointers.back());
+          break;
+        case LaunchArgument::Kind::kScratch: {
+          CUdeviceptr ptr = 0;
+          if (arg.scratch_bytes > 0) {
+            const std::int64_t bytes = arg.scratch_bytes * m.gridBlocks();
+            auto p = alloc(bytes, "scratch for " + arg.name);
+            if (!p) {
+              out.status = RunStatus::kOutOfMemory;
+              out.reason = p.error();
+              return std::nullopt;
+            }
+            ptr = *p;
+            scratch.emplace_back(this, ptr, bytes);
+          }
+          b.device_pointers.push_back(ptr);
+          b.pointers.push_back(&b.device_pointers.back());
+          break;
+        }
+        case LaunchArgument::Kind::kInt32:
+        case LaunchArgument::Kind::kInt64:
+          b.integers.push_back(arg.value);
+          b.pointers.push_back(&b.integers.back());
+          break;
+      }
+    }
+    // The kernel reads 4 bytes for an int32 parameter: on little-endian hosts the first 4 bytes of the
+    // int64 slot hold the value (checked at compile time below).
+    static_assert(std::endian::native == std::endian::little, "int32 parameters are passed from int64 slots");
+    return b;
+  }
+
+  RunOutcome run(const GpuModule& module, const RunOptions& opt, const std::atomic<bool>* cancel) {
     RunOutcome out;
     auto cancelled = [&] { return cancel != nullptr && cancel->load(); };
     if (cancelled()) {
@@ -301,34 +385,21 @@ struct GpuSession::Impl {
       return out;
     }
     const auto& p = *problem;
-    const auto& c = kernel.config;
-    if (c.workload != p.spec.workload || c.dtype != p.spec.dtype || c.k != p.spec.k ||
-        c.fp32_outputs != p.spec.fp32_outputs) {
-      out.reason = "the config (" + c.label() + ") does not compute the problem (" + p.spec.label() + ")";
-      return out;
-    }
-    auto grid = checkShape(c, p.spec.xnumel, p.spec.rnumel);
-    if (!grid) {
-      out.reason = grid.error();
-      return out;
-    }
-    out.grid_blocks = *grid;
+    out.grid_blocks = module.gridBlocks();
     const std::size_t nin = inputs.size();
     const std::size_t nout = outputs.size();
-    if (kernel.params.size() != nin + nout + 2) {
-      out.reason = "launch contract mismatch: the kernel takes " + std::to_string(kernel.params.size()) +
-                   " parameters, the problem has " + std::to_string(nin) + " inputs and " + std::to_string(nout) +
-                   " outputs (+ xnumel, rnumel)";
+    if (auto e = checkArguments(module, nin, nout)) {
+      out.reason = e->message;
       return out;
     }
-    if (cubin.empty()) {
+    if (module.cubin.empty()) {
       out.status = RunStatus::kCompileFailed;
       out.reason = "no cubin";
       return out;
     }
 
     CUmodule mod = nullptr;
-    if (CUresult r = d->cuModuleLoadData(&mod, cubin.data()); r != CUDA_SUCCESS) {
+    if (CUresult r = d->cuModuleLoadData(&mod, module.cubin.data()); r != CUDA_SUCCESS) {
       failRun(out, r, "cuModuleLoadData", RunStatus::kCompileFailed);
       return out;
     }
@@ -341,7 +412,7 @@ struct GpuSession::Impl {
       }
     } guard{this, mod, resets};
     CUfunction fn = nullptr;
-    if (CUresult r = d->cuModuleGetFunction(&fn, mod, kernel.name.c_str()); r != CUDA_SUCCESS) {
+    if (CUresult r = d->cuModuleGetFunction(&fn, mod, module.entry.c_str()); r != CUDA_SUCCESS) {
       failRun(out, r, "cuModuleGetFunction", RunStatus::kCompileFailed);
       return out;
     }
@@ -350,27 +421,32 @@ struct GpuSession::Impl {
     d->cuFuncGetAttribute(&a.local_bytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, fn);
     d->cuFuncGetAttribute(&a.static_smem_bytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fn);
     d->cuFuncGetAttribute(&a.max_threads_per_block, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn);
-    const int threads = kernel.layout.threads_per_block;
+    const int threads = module.block_threads;
     if (a.max_threads_per_block >= 0 && threads > a.max_threads_per_block) {
       out.status = RunStatus::kLaunchFailed;
       out.reason = "cannot launch: " + std::to_string(threads) + " threads per block, the kernel allows at most " +
                    std::to_string(a.max_threads_per_block) + " (registers per thread " + std::to_string(a.registers) + ")";
       return out;
     }
-    d->cuOccupancyMaxActiveBlocksPerMultiprocessor(&out.driver_active_blocks_per_sm, fn, threads, 0);
+    const auto smem = static_cast<unsigned>(module.dynamic_smem_bytes);
+    if (module.dynamic_smem_bytes > 48 * 1024) {
+      // Above 48 KiB the kernel must opt in to its dynamic shared memory before the launch.
+      if (CUresult r = d->cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, static_cast<int>(smem));
+          r != CUDA_SUCCESS) {
+        failRun(out, r, "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", RunStatus::kLaunchFailed);
+        return out;
+      }
+    }
+    d->cuOccupancyMaxActiveBlocksPerMultiprocessor(&out.driver_active_blocks_per_sm, fn, threads, smem);
 
-    // Parameters in the launch contract's order: inputs, outputs, xnumel, rnumel.
-    std::vector<CUdeviceptr> ptrs(inputs);
-    ptrs.insert(ptrs.end(), outputs.begin(), outputs.end());
-    int xnumel = static_cast<int>(p.spec.xnumel);
-    int rnumel = static_cast<int>(p.spec.rnumel);
-    std::vector<void*> args;
-    for (auto& q : ptrs) args.push_back(&q);
-    args.push_back(&xnumel);
-    args.push_back(&rnumel);
-    const auto grid_x = static_cast<unsigned>(*grid);
+    // Parameters in the module's order: problem buffers, integers, scratch pointers.
+    std::vector<ScratchBuffer> scratch;
+    auto args = bindArguments(module, scratch, out);
+    if (!args) return out;
     auto launch = [&]() -> CUresult {
-      return d->cuLaunchKernel(fn, grid_x, 1, 1, static_cast<unsigned>(threads), 1, 1, 0, stream, args.data(), nullptr);
+      return d->cuLaunchKernel(fn, static_cast<unsigned>(module.grid_x), static_cast<unsigned>(module.grid_y),
+                               static_cast<unsigned>(module.grid_z), static_cast<unsigned>(threads), 1, 1, smem, stream,
+                               args->pointers.data(), nullptr);
     };
 
     // 1. Correctness: poisoned outputs (0xFF bytes are NaN in fp32, fp16 and bf16), one launch, check.
@@ -504,13 +580,13 @@ struct GpuSession::Impl {
     out.bandwidth_GBps = bandwidthGBps(p.bytes.total(), out.time.median_us);
     if (cupti_on) {
       d->cuCtxSynchronize();  // CUPTI completes kernel records at synchronisation points
-      auto spans = cupti::endKernelActivity(kernel.name, static_cast<std::size_t>(runs));
+      auto spans = cupti::endKernelActivity(module.entry, static_cast<std::size_t>(runs));
       if (!spans) {
         cupti_note = "CUPTI kernel records unavailable: " + spans.error();
       } else {
         std::vector<double> us;
         for (const auto& s : *spans) {
-          if (s.name == kernel.name) us.push_back(s.durationUs());
+          if (s.name == module.entry) us.push_back(s.durationUs());
         }
         if (static_cast<int>(us.size()) >= runs) {
           us.erase(us.begin(), us.end() - runs);  // the timed launches are the last `runs`
@@ -681,9 +757,8 @@ std::optional<Error> GpuSession::setProblem(std::shared_ptr<const HostProblem> p
   });
 }
 
-RunOutcome GpuSession::run(const GeneratedKernel& kernel, const std::vector<std::uint8_t>& cubin,
-                           const RunOptions& options, const std::atomic<bool>* cancel) {
-  return impl_->worker.call([&]() { return impl_->run(kernel, cubin, options, cancel); });
+RunOutcome GpuSession::run(const GpuModule& module, const RunOptions& options, const std::atomic<bool>* cancel) {
+  return impl_->worker.call([&]() { return impl_->run(module, options, cancel); });
 }
 
 void GpuSession::setDeviceMemoryLimit(std::int64_t bytes) {

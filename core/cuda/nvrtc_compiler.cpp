@@ -76,7 +76,7 @@ Expected<CompileResult> NvrtcCompiler::compile(const CompileRequest& request) co
     return Error{"maxrregcount " + std::to_string(request.maxrregcount) +
                  " is out of range: allowed 0 (no cap) or 1 … 255 registers per thread"};
   }
-  if (request.cancel != nullptr && request.cancel->load()) return Error{"cancelled"};
+  if (request.cancel != nullptr && request.cancel->load()) return Error::cancellation();
   const std::vector<std::string> options = optionsFor(request);
   std::string damage;
   if (cache_ != nullptr) {
@@ -105,7 +105,7 @@ Expected<CompileResult> NvrtcCompiler::compile(const CompileRequest& request) co
     if (nvrtcGetProgramLog(guard.prog, log.data()) != NVRTC_SUCCESS) log.clear();
     while (!log.empty() && log.back() == '\0') log.pop_back();
   }
-  if (rc == NVRTC_ERROR_CANCELLED) return Error{"cancelled"};
+  if (rc == NVRTC_ERROR_CANCELLED) return Error::cancellation();
   if (rc != NVRTC_SUCCESS) {
     std::string opts;
     for (const auto& o : options) opts += (opts.empty() ? "" : " ") + o;

@@ -68,8 +68,8 @@ struct CompileResult {
 };
 
 /// A compiler as the engine sees it: returns the result, or an Error whose message holds the
-/// compiler's log (compile errors are values, never exceptions). Must be callable from several
-/// threads at once.
+/// compiler's log (compile errors are values, never exceptions); a compile stopped by the request's
+/// cancel flag returns Error::cancellation(). Must be callable from several threads at once.
 using CompileFunction = std::function<Expected<CompileResult>(const CompileRequest&)>;
 
 }  // namespace occx

@@ -187,7 +187,7 @@ Expected<CompileSweepResult> runCompileSweep(const CompileSweepSpec& spec, const
   };
   for (int x : spec.xblocks) {
     for (int r : spec.rblocks) {
-      for (int w : spec.num_warps) addConfig(x, r, w, "grid");
+      for (int w : spec.num_warps) rows[static_cast<std::size_t>(addConfig(x, r, w, "grid"))].in_grid = true;
     }
   }
   std::vector<inductor::ReductionConfig> candidates;
@@ -230,6 +230,7 @@ Expected<CompileSweepResult> runCompileSweep(const CompileSweepSpec& spec, const
               auto r = compile(req);
               if (!r) {
                 row.error = r.error();
+                row.cancelled = r.cancelled();
               } else {
                 row.ok = true;
                 row.report = r->report;
@@ -241,7 +242,7 @@ Expected<CompileSweepResult> runCompileSweep(const CompileSweepSpec& spec, const
               }
             }
           }
-          if (!row.ok && row.error == "cancelled") return;  // stopped by cancel: not finished
+          if (row.cancelled) return;  // stopped by cancel: not finished
           std::lock_guard<std::mutex> lock(progress_mutex);
           finished[first + k] = 1;
           ++done;

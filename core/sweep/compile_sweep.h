@@ -65,6 +65,8 @@ struct CompileSweepRow {
   int index = 0;  ///< 0-based position in the sweep's config list
   KernelConfig config;
   std::string origin;                ///< "grid", "Inductor: contiguous", "new scaling: halved from #3" ("; "-joined)
+  bool in_grid = false;              ///< part of the requested grid (the origin then includes "grid")
+  bool cancelled = false;            ///< its compile was stopped by the sweep's cancel (not a failure)
   std::optional<TileLayout> layout;  ///< absent when the config is invalid
   bool ok = false;                   ///< compiled
   std::string error;                 ///< why not: invalid config, shape, or the compiler's message with its log

@@ -69,11 +69,14 @@ Expected<RunStatus> parseRunStatus(std::string_view text) {
   return Error{"status '" + std::string(text) + "' is not known: allowed " + all};
 }
 
-bool LiveRow::inPolicySet(std::string_view policy) const {
+bool LiveRow::inPolicySet(inductor::Policy policy) const {
   if (inductor_candidate) return true;
-  if (policy == "old") return added_old;
-  if (policy == "new") return added_new;
-  if (policy == "exact") return added_exact;
+  switch (policy) {
+    case inductor::Policy::kOld: return added_old;
+    case inductor::Policy::kNew: return added_new;
+    case inductor::Policy::kExact: return added_exact;
+    case inductor::Policy::kReviewMin: return false;  // not replayed: no candidate set of its own
+  }
   return false;
 }
 
@@ -90,7 +93,7 @@ ReplaySummary summarizeReplay(const std::vector<LiveRow>& rows, int spill_thresh
   }
   for (auto policy : kReplayPolicies) {
     PolicyPick p;
-    p.policy = std::string(policy);
+    p.policy = policy;
     for (std::size_t i = 0; i < rows.size(); ++i) {
       const auto& r = rows[i];
       if (!r.inPolicySet(policy)) continue;

@@ -13,6 +13,7 @@
 
 #include "core/base/csv.h"
 #include "core/base/expected.h"
+#include "core/inductor/rblock_scaling.h"
 #include "core/kernels/kernel_family.h"
 
 namespace occx {
@@ -97,15 +98,16 @@ struct LiveRow {
   [[nodiscard]] bool ok() const { return status == RunStatus::kOk; }
   /// Whether the row belongs to the candidate set that a policy's autotuner benchmarks: Inductor's
   /// candidates plus the configs that policy's scaling pass added.
-  [[nodiscard]] bool inPolicySet(std::string_view policy) const;
+  [[nodiscard]] bool inPolicySet(inductor::Policy policy) const;
 };
 
 /// The policies replayed, in table order.
-inline constexpr std::string_view kReplayPolicies[] = {"old", "new", "exact"};
+inline constexpr inductor::Policy kReplayPolicies[] = {inductor::Policy::kOld, inductor::Policy::kNew,
+                                                      inductor::Policy::kExact};
 
 /// One policy's pick in the autotuner replay.
 struct PolicyPick {
-  std::string policy;              ///< "old", "new", "exact"
+  inductor::Policy policy = inductor::Policy::kNew;  ///< one of kReplayPolicies
   int candidates = 0;              ///< configs in the policy's set
   int benchmarked = 0;             ///< of those, not dropped by the spill filter and measured ok
   int row = -1;                    ///< index of the pick in the rows; -1 when no candidate ran

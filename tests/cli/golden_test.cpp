@@ -33,6 +33,9 @@ struct GoldenCase {
   std::vector<std::string> args;
 };
 
+// How a case prints in test names and failure messages: its name, not its bytes.
+void PrintTo(const GoldenCase& c, std::ostream* os) { *os << c.name; }
+
 std::string trim(std::string s) {
   const auto b = s.find_first_not_of(" \t");
   if (b == std::string::npos) return {};

@@ -30,8 +30,8 @@ struct Tile {
 // per warp with a tile smaller than the block.
 const Tile kTiles[] = {{1, 256, 4}, {2, 512, 8}, {8, 64, 2}};
 
-cuda::RunOptions checkOnly() {
-  cuda::RunOptions o = test::quickRun();
+RunOptions checkOnly() {
+  RunOptions o = test::quickRun();
   o.min_warmup_runs = 0;
   o.warmup_ms = 0.0;
   o.min_timed_runs = 1;
@@ -71,7 +71,7 @@ void runWorkload(Workload w) {
         for (std::size_t i = 0; i < kernels.size(); ++i) {
           SCOPED_TRACE(ps.label() + ": " + kernels[i].config.label());
           ASSERT_TRUE(compiled[i]) << compiled[i].error();
-          auto out = session->run(kernels[i], compiled[i]->cubin, checkOnly());
+          auto out = session->run(test::moduleOf(*session, kernels[i], compiled[i]->cubin, shape.xnumel, shape.rnumel), checkOnly());
           EXPECT_EQ(out.status, RunStatus::kOk) << runStatusName(out.status) << ": " << out.reason;
           EXPECT_TRUE(out.checked);
           EXPECT_TRUE(out.check.ok) << out.check.message;

@@ -3,14 +3,14 @@
 #include <gtest/gtest.h>
 
 #include "core/base/csv.h"
-#include "core/cuda/live_sweep.h"
+#include "core/sweep/live_sweep.h"
 #include "gpu_test_support.h"
 
 using namespace occx;
 
 TEST(GpuLiveSweep, EveryRowCorrectAndTheReplayPicks) {
   OCCX_REQUIRE_GPU(session);
-  cuda::LiveSweepSpec spec;
+  LiveSweepSpec spec;
   spec.compile.workload = Workload::kMeanVar;
   spec.compile.dtype = DType::kBF16;
   spec.compile.xnumel = 2002;  // not a multiple of XBLOCK 4: a tail block
@@ -22,8 +22,8 @@ TEST(GpuLiveSweep, EveryRowCorrectAndTheReplayPicks) {
   spec.run = test::quickRun();
   cuda::NvrtcCompiler compiler(nullptr);
   std::size_t run_calls = 0;
-  auto res = cuda::runLiveSweep(*session, spec, compiler, [&](const cuda::LiveSweepProgress& p) {
-    if (p.phase == "run") {
+  auto res = runLiveSweep(*session, spec, compiler.function(), [&](const LiveSweepProgress& p) {
+    if (p.phase == Phase::kRun) {
       ++run_calls;
       ASSERT_NE(p.row, nullptr);
     }
@@ -46,7 +46,7 @@ TEST(GpuLiveSweep, EveryRowCorrectAndTheReplayPicks) {
   EXPECT_GE(candidates, 1);
   ASSERT_EQ(res->replay.picks.size(), 3u);
   for (const auto& p : res->replay.picks) {
-    SCOPED_TRACE(p.policy);
+    SCOPED_TRACE(std::string(inductor::policyKey(p.policy)));
     ASSERT_GE(p.row, 0);
     EXPECT_GE(p.regret, 1.0);
     EXPECT_TRUE(res->dataset.rows[static_cast<std::size_t>(p.row)].inPolicySet(p.policy));
@@ -63,7 +63,7 @@ TEST(GpuLiveSweep, EveryRowCorrectAndTheReplayPicks) {
   ASSERT_TRUE(back) << back.error();
   ASSERT_EQ(back->rows.size(), res->dataset.rows.size());
   EXPECT_EQ(summarizeReplay(back->rows).best_row, res->replay.best_row);
-  for (const auto& line : cuda::replayTable(*res)) {
+  for (const auto& line : replayTable(*res)) {
     for (const auto& cell : line) std::cout << cell << "  ";
     std::cout << "\n";
   }

@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "core/cuda/live_sweep.h"
+#include "core/sweep/live_sweep.h"
 #include "core/kernels/live_problem.h"
 #include "gpu_test_support.h"
 
@@ -81,11 +81,11 @@ namespace {
   if (!p || session->setProblem(std::move(p))) fail("setProblem");
   auto good = realSum(*session);
   auto bad = withBody(*session, "  *(volatile float*)(16) = in0[0];  // an illegal address");
-  auto out = session->run(bad.kernel, bad.cubin, test::quickRun());
+  auto out = session->run(test::moduleOf(*session, bad.kernel, bad.cubin, kX, kR), test::quickRun());
   if (out.status != RunStatus::kLaunchFailed) fail("status " + std::string(runStatusName(out.status)));
   if (out.reason.find("CUDA_ERROR_ILLEGAL_ADDRESS") == std::string::npos) fail("reason: " + out.reason);
   if (!out.context_reset) fail("no reset attempted");
-  auto again = session->run(good.kernel, good.cubin, test::quickRun());
+  auto again = session->run(test::moduleOf(*session, good.kernel, good.cubin, kX, kR), test::quickRun());
   const std::string lost = session->contextLost();
   if (lost.empty()) {
     if (again.status != RunStatus::kOk || !again.check.ok) fail("after the reset: " + again.reason);
@@ -112,7 +112,7 @@ TEST(GpuRobustness, WrongResultIsAReasonNotATime) {
   OCCX_REQUIRE_GPU(session);
   setSumProblem(*session);
   auto wrong = withBody(*session, "  int x = blockIdx.x; if (threadIdx.x == 0 && x < xnumel) out0[x] = 1.0f;");
-  auto out = session->run(wrong.kernel, wrong.cubin, test::quickRun());
+  auto out = session->run(test::moduleOf(*session, wrong.kernel, wrong.cubin, kX, kR), test::quickRun());
   EXPECT_EQ(out.status, RunStatus::kWrongResult);
   EXPECT_NE(out.reason.find("out0: 64 of 64 elements differ"), std::string::npos) << out.reason;
   EXPECT_EQ(out.time.runs, 0);
@@ -127,7 +127,7 @@ TEST(GpuRobustness, UnwrittenOutputShowsThroughThePoison) {
                        "  int x = blockIdx.x; if (threadIdx.x != 0 || x >= xnumel - 1) return;\n"
                        "  float s = 0.0f; for (int r = 0; r < rnumel; ++r) s += in0[(long long)x * rnumel + r];\n"
                        "  out0[x] = s;");
-  auto out = session->run(lazy.kernel, lazy.cubin, test::quickRun());
+  auto out = session->run(test::moduleOf(*session, lazy.kernel, lazy.cubin, kX, kR), test::quickRun());
   EXPECT_EQ(out.status, RunStatus::kWrongResult);
   EXPECT_NE(out.reason.find("1 of 64 elements differ; worst [63]: got -nan"), std::string::npos) << out.reason;
 }
@@ -147,12 +147,12 @@ TEST(GpuRobustness, OutOfMemoryIsARowReasonAndTheSessionRecovers) {
   ASSERT_TRUE(err.has_value());
   EXPECT_EQ(err->message.rfind("out of memory: input 0 needs", 0), 0u) << err->message;
   auto good = realSum(*session);
-  auto out = session->run(good.kernel, good.cubin, test::quickRun());
+  auto out = session->run(test::moduleOf(*session, good.kernel, good.cubin, kX, kR), test::quickRun());
   EXPECT_EQ(out.status, RunStatus::kOutOfMemory);
   EXPECT_EQ(out.reason, err->message);
   session->setDeviceMemoryLimit(0);
   ASSERT_FALSE(session->setProblem(std::make_shared<const HostProblem>(*p)));
-  EXPECT_EQ(session->run(good.kernel, good.cubin, test::quickRun()).status, RunStatus::kOk);
+  EXPECT_EQ(session->run(test::moduleOf(*session, good.kernel, good.cubin, kX, kR), test::quickRun()).status, RunStatus::kOk);
 }
 
 TEST(GpuRobustness, CancelledRunRecordsNothing) {
@@ -160,14 +160,14 @@ TEST(GpuRobustness, CancelledRunRecordsNothing) {
   setSumProblem(*session);
   auto good = realSum(*session);
   std::atomic<bool> cancel{true};
-  auto out = session->run(good.kernel, good.cubin, test::quickRun(), &cancel);
+  auto out = session->run(test::moduleOf(*session, good.kernel, good.cubin, kX, kR), test::quickRun(), &cancel);
   EXPECT_EQ(out.status, RunStatus::kCancelled);
   EXPECT_EQ(out.time.runs, 0);
 }
 
 TEST(GpuRobustness, CancelledSweepKeepsFinishedRows) {
   OCCX_REQUIRE_GPU(session);
-  cuda::LiveSweepSpec spec;
+  LiveSweepSpec spec;
   spec.compile.workload = Workload::kSum;
   spec.compile.dtype = DType::kF16;
   spec.compile.xnumel = 1024;
@@ -180,9 +180,9 @@ TEST(GpuRobustness, CancelledSweepKeepsFinishedRows) {
   spec.run = test::quickRun();
   std::atomic<bool> cancel{false};
   cuda::NvrtcCompiler compiler(nullptr);
-  auto res = cuda::runLiveSweep(*session, spec, compiler,
-                                [&](const cuda::LiveSweepProgress& p) {
-                                  if (p.phase == "run" && p.done == 2) cancel.store(true);
+  auto res = runLiveSweep(*session, spec, compiler.function(),
+                                [&](const LiveSweepProgress& p) {
+                                  if (p.phase == Phase::kRun && p.done == 2) cancel.store(true);
                                 },
                                 &cancel);
   ASSERT_TRUE(res) << res.error();

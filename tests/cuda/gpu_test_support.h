@@ -9,7 +9,9 @@
 
 #include "core/cuda/gpu_session.h"
 #include "core/cuda/nvrtc_compiler.h"
+#include "core/kernels/family_module.h"
 #include "core/kernels/kernel_family.h"
+#include "core/sweep/live_sweep.h"
 
 namespace occx::test {
 
@@ -60,9 +62,26 @@ inline KernelConfig config(Workload w, DType d, int xblock, int rblock, int warp
   return c;
 }
 
+/// The GPU module of a family kernel on an xnumel × rnumel problem of the kernel's own workload
+/// (the module a live sweep would launch). A kernel that does not fit gives an empty module, which
+/// the runner refuses with a reason.
+inline GpuModule moduleOf(const cuda::GpuSession& session, const GeneratedKernel& kernel,
+                          const std::vector<std::uint8_t>& cubin, std::int64_t xnumel, std::int64_t rnumel) {
+  ProblemSpec ps;
+  ps.workload = kernel.config.workload;
+  ps.dtype = kernel.config.dtype;
+  ps.k = kernel.config.k;
+  ps.fp32_outputs = kernel.config.fp32_outputs;
+  ps.xnumel = xnumel;
+  ps.rnumel = rnumel;
+  auto m = familyModule(kernel, cubin, session.device().cc, ps);
+  EXPECT_TRUE(m) << m.error();
+  return m ? std::move(m).value() : GpuModule{};
+}
+
 /// Fast timing options for tests.
-inline cuda::RunOptions quickRun() {
-  cuda::RunOptions o;
+inline RunOptions quickRun() {
+  RunOptions o;
   o.min_warmup_runs = 1;
   o.warmup_ms = 1.0;
   o.min_timed_runs = 5;

@@ -74,11 +74,11 @@ TEST(GpuTiming, SanePositiveTimesAndBandwidth) {
   ASSERT_TRUE(g);
   auto c = test::compileFor(*session, *g);
   ASSERT_TRUE(c) << c.error();
-  cuda::RunOptions opt;
+  RunOptions opt;
   opt.min_timed_runs = 30;
   opt.max_timed_runs = 60;
   opt.cupti_metrics = true;
-  auto out = session->run(*g, c->cubin, opt);
+  auto out = session->run(test::moduleOf(*session, *g, c->cubin, 4096, 8192), opt);
   ASSERT_EQ(out.status, RunStatus::kOk) << out.reason;
   EXPECT_GE(out.time.runs, 30);
   EXPECT_LE(out.time.runs, 60);

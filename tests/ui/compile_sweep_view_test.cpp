@@ -46,10 +46,6 @@
 namespace occx::ui {
 namespace {
 
-QString testData(const char* name) {
-  return QFileInfo(QStringLiteral(__FILE__)).absoluteDir().filePath(QStringLiteral("../data/") + QLatin1String(name));
-}
-
 double yAt(const QVector<QPointF>& pts, double x) {
   for (const QPointF& p : pts) {
     if (std::abs(p.x() - x) < 1e-9) return p.y();
@@ -74,7 +70,7 @@ struct FakeCompiler {
         if (req.cancel != nullptr && req.cancel->load()) {
           std::lock_guard<std::mutex> lock(mutex);
           ++cancelled_seen;
-          return Error{"cancelled"};
+          return Error::cancellation();
         }
         QThread::msleep(5);
       }

@@ -41,10 +41,6 @@
 namespace occx::ui {
 namespace {
 
-QString testData(const char* name) {
-  return QFileInfo(QStringLiteral(__FILE__)).absoluteDir().filePath(QStringLiteral("../data/") + QLatin1String(name));
-}
-
 LiveAvailability noGpu() {
   return LiveAvailability{false, QStringLiteral("No NVIDIA driver: libcuda.so.1 (test)"), {}};
 }
@@ -138,7 +134,7 @@ TEST(LiveView, RecordedCsvShowsRowsSeriesRooflinePicksAndRegret) {
   const ReplaySummary& rp = view.replay();
   EXPECT_EQ(rp.best_row, 5);
   ASSERT_EQ(rp.picks.size(), 3u);
-  EXPECT_EQ(rp.picks[0].policy, "old");
+  EXPECT_EQ(rp.picks[0].policy, inductor::Policy::kOld);
   EXPECT_EQ(rp.picks[0].row, 0);
   EXPECT_EQ(rp.picks[1].row, 7);
   EXPECT_EQ(rp.picks[2].row, 7);

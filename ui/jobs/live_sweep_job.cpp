@@ -8,7 +8,7 @@
 #include "core/kernels/compile_cache.h"
 #include "core/cuda/driver_api.h"
 #include "core/cuda/gpu_session.h"
-#include "core/cuda/live_sweep.h"
+#include "core/sweep/live_sweep.h"
 #include "core/cuda/nvrtc_compiler.h"
 #endif
 
@@ -67,13 +67,14 @@ LiveRunFunction defaultLiveRunFunction() {
       state->session = std::move(s).value();
       state->ordinal = req.device_ordinal;
     }
-    cuda::LiveSweepSpec spec;
+    LiveSweepSpec spec;
+    spec.toolkit = cuda::nvrtcVersionString();
     spec.compile = req.compile;
     spec.run.cupti_metrics = req.cupti_metrics;
-    auto r = cuda::runLiveSweep(
-        *state->session, spec, state->compiler,
-        [&progress](const cuda::LiveSweepProgress& p) {
-          if (progress) progress({p.phase, p.done, p.total, p.row});
+    auto r = runLiveSweep(
+        *state->session, spec, state->compiler.function(),
+        [&progress](const LiveSweepProgress& p) {
+          if (progress) progress({std::string(phaseName(p.phase)), p.done, p.total, p.row});
         },
         cancel);
     if (!r) return Error{r.error()};

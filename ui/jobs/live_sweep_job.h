@@ -1,4 +1,4 @@
-// Runs a live sweep (core/cuda/live_sweep.h: compile, run and time every config on the local GPU,
+// Runs a live sweep (core/sweep/live_sweep.h: compile, run and time every config on the local GPU,
 // autotuner replay) off the UI thread for the live view. Each measured config arrives as
 // rowMeasured() on the UI thread, then the dataset as finished(). The GPU work itself goes through a
 // LiveRunFunction, so the view and its tests do not depend on a GPU being present.

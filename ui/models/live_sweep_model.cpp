@@ -28,7 +28,7 @@ QVariant timeCell(const LiveRow& r, double v, int digits, bool sort) {
 QString policySetsText(const LiveRow& row) {
   QStringList sets;
   for (auto p : kReplayPolicies) {
-    if (row.inPolicySet(p)) sets << QString::fromUtf8(p.data(), static_cast<int>(p.size()));
+    if (row.inPolicySet(p)) sets << QString::fromLatin1(inductor::policyKey(p));
   }
   if (sets.isEmpty() && row.in_grid) return QObject::tr("grid only");
   return sets.join(QLatin1Char(' '));
@@ -65,7 +65,7 @@ QString LiveRowsModel::picksAt(int r) const {
   QStringList out;
   if (replay_.best_row == r && r >= 0) out << tr("best");
   for (const auto& p : replay_.picks) {
-    if (p.row == r && r >= 0) out << QString::fromStdString(p.policy);
+    if (p.row == r && r >= 0) out << QString::fromLatin1(inductor::policyKey(p.policy));
   }
   return out.join(QStringLiteral(", "));
 }

@@ -646,7 +646,7 @@ void LiveView::rebuildPlots() {
   }
   for (const PickStyle& style : kPickStyles) {
     for (const auto& p : replay.picks) {
-      if (p.policy != style.policy) continue;
+      if (inductor::policyKey(p.policy) != style.policy) continue;
       const LiveRow* r = model_->row(p.row);
       QString name = tr("%1 pick").arg(QLatin1String(style.policy));
       QVector<double> x, y;
@@ -777,7 +777,7 @@ void LiveView::rebuildRegretTable() {
     name->setFont(f);
     regret_->setItem(line, 0, name);
     for (const auto& p : replay.picks) {
-      if (p.policy != style.policy) continue;
+      if (inductor::policyKey(p.policy) != style.policy) continue;
       regret_->setItem(line, 1, cell(tr("%1 of %2").arg(p.benchmarked).arg(p.candidates)));
       if (const LiveRow* r = model_->row(p.row)) {
         regret_->setItem(
@@ -844,7 +844,7 @@ std::vector<CsvExport> LiveView::csvExports() const {
   for (const auto& p : rp.picks) {
     const LiveRow* r = model_->row(p.row);
     regret.rows.push_back(
-        {p.policy, std::to_string(p.candidates), std::to_string(p.benchmarked),
+        {std::string(inductor::policyKey(p.policy)), std::to_string(p.candidates), std::to_string(p.benchmarked),
          r != nullptr ? r->config.label() : std::string(), r != nullptr ? std::to_string(p.time_us) : "",
          r != nullptr ? std::to_string(p.bandwidth_GBps) : "", r != nullptr ? std::to_string(p.regret) : ""});
   }
@@ -889,7 +889,7 @@ QString LiveView::statusSummary() const {
   if (copy_GBps_ > 0) s += tr(" (%1 % of copy)").arg(100.0 * rp.best_bandwidth_GBps / copy_GBps_, 0, 'f', 0);
   QStringList regrets;
   for (const auto& p : rp.picks) {
-    if (p.row >= 0) regrets << QStringLiteral("%1 %2").arg(QString::fromStdString(p.policy)).arg(p.regret, 0, 'f', 2);
+    if (p.row >= 0) regrets << QStringLiteral("%1 %2").arg(QString::fromStdString(std::string(inductor::policyKey(p.policy)))).arg(p.regret, 0, 'f', 2);
   }
   if (!regrets.isEmpty()) s += tr(" · regret ") + regrets.join(QStringLiteral(", "));
   return s;

@@ -60,7 +60,7 @@ void addDevicesCommand(CLI::App& app, Context& ctx) {
       return kExitOk;
 #else
       const auto status = cuda::driverStatus();
-      auto devices = status.available ? cuda::queryDevices() : Expected<std::vector<cuda::DeviceInfo>>(Error{status.reason});
+      auto devices = status.available ? cuda::queryDevices() : Expected<std::vector<DeviceInfo>>(Error{status.reason});
       if (!devices || devices->empty()) {
         const std::string reason = !devices ? devices.error() : "the NVIDIA driver reports no CUDA GPU";
         if (o->json) {
@@ -89,8 +89,8 @@ void addDevicesCommand(CLI::App& app, Context& ctx) {
         double copy_GBps = 0.0;
         if (!o->no_bandwidth) {
           auto session = cuda::GpuSession::open(d.ordinal);
-          Expected<cuda::CopyBandwidth> bw = session ? (*session)->copyBandwidth(o->refresh)
-                                                     : Expected<cuda::CopyBandwidth>(Error{session.error()});
+          Expected<CopyBandwidth> bw = session ? (*session)->copyBandwidth(o->refresh)
+                                                     : Expected<CopyBandwidth>(Error{session.error()});
           if (bw) {
             copy_GBps = bw->GBps;
             copy_text = fixed(bw->GBps, 0) + (bw->from_cache ? " (cached)" : "");

@@ -13,7 +13,9 @@
 #include "app/cli/options/kernel_options.h"
 #include "core/kernels/compile_cache.h"
 #include "core/cuda/driver_api.h"
-#include "core/cuda/live_sweep.h"
+#include "core/cuda/gpu_session.h"
+#include "core/cuda/nvrtc_compiler.h"
+#include "core/sweep/live_sweep.h"
 #endif
 
 namespace occx::cli {
@@ -98,7 +100,8 @@ std::optional<int> runLiveSweepIfGpu(Context& ctx, const CompileSweepSpec& spec,
             << ") is " << dev.cc.smName() << "; pass --arch " << dev.cc.smName() << " (or no --arch/--gpu) to run live\n";
     return std::nullopt;
   }
-  cuda::LiveSweepSpec ls;
+  LiveSweepSpec ls;
+  ls.toolkit = cuda::nvrtcVersionString();
   ls.compile = spec;
   ls.seed = live.seed;
   ls.refresh_copy_bandwidth = live.refresh_bandwidth;
@@ -110,12 +113,12 @@ std::optional<int> runLiveSweepIfGpu(Context& ctx, const CompileSweepSpec& spec,
   cuda::NvrtcCompiler compiler(&cache);
   ctx.err << "live sweep on device " << dev.ordinal << ": " << dev.label() << "\n";
   const bool tty = &ctx.err == &std::cerr && isatty(STDERR_FILENO) == 1;
-  auto progress = [&](const cuda::LiveSweepProgress& p) {
+  auto progress = [&](const LiveSweepProgress& p) {
     if (output.quiet) return;
     std::string line;
-    if (p.phase == "problem") {
+    if (p.phase == Phase::kProblem) {
       line = p.done == 0 ? "preparing inputs and the CPU reference…" : "inputs and reference ready";
-    } else if (p.phase == "compile") {
+    } else if (p.phase == Phase::kCompile) {
       line = "compiling [" + std::to_string(p.done) + "/" + std::to_string(p.total) + "]";
     } else if (p.row != nullptr) {
       const auto& r = *p.row;
@@ -127,14 +130,14 @@ std::optional<int> runLiveSweepIfGpu(Context& ctx, const CompileSweepSpec& spec,
         line += std::string(runStatusName(r.status)) + ": " + r.reason.substr(0, r.reason.find('\n'));
       }
     }
-    if (tty && p.phase != "run") {
+    if (tty && p.phase != Phase::kRun) {
       ctx.err << "\r\033[K" << line << std::flush;
     } else {
       if (tty) ctx.err << "\r\033[K";
       ctx.err << line << "\n";
     }
   };
-  auto res = cuda::runLiveSweep(**session, ls, compiler, progress, cancel);
+  auto res = runLiveSweep(**session, ls, compiler.function(), progress, cancel);
   reportCorruptCacheEntries(ctx.err, cmd, cache);
   if (!res) {
     ctx.err << cmd << ": " << res.error() << "\n";
@@ -153,7 +156,7 @@ std::optional<int> runLiveSweepIfGpu(Context& ctx, const CompileSweepSpec& spec,
     auto j = tableToJson(table);
     j["replay"] = nlohmann::json::array();
     for (const auto& p : res->replay.picks) {
-      j["replay"].push_back({{"policy", p.policy},
+      j["replay"].push_back({{"policy", std::string(inductor::policyKey(p.policy))},
                              {"candidates", p.candidates},
                              {"benchmarked", p.benchmarked},
                              {"row", p.row},
@@ -193,7 +196,7 @@ std::optional<int> runLiveSweepIfGpu(Context& ctx, const CompileSweepSpec& spec,
     }
     ctx.out << "\nAutotuner replay (each policy's pick = its fastest candidate with n_spills ≤ 16; regret = pick time / "
                "best time):\n";
-    printTable(ctx.out, cuda::replayTable(*res));
+    printTable(ctx.out, replayTable(*res));
     for (const auto& rt : res->repeats) {
       ctx.out << "repeat " << data.rows[static_cast<std::size_t>(rt.row)].config.label() << ": " << rt.medians_us.size()
               << " medians, spread " << fixed(rt.spread_pct, 2) << " %\n";

@@ -1,5 +1,5 @@
 // The live branch of `occx sweep`: when a GPU is present (and --no-run is not given), the sweep's
-// configs are also run on it, checked and timed (core/cuda/live_sweep.h). Kept apart from
+// configs are also run on it, checked and timed (core/sweep/live_sweep.h). Kept apart from
 // cmd_sweep.cpp, which calls addLiveSweepOptions and runLiveSweepIfGpu.
 #pragma once
 

@@ -23,7 +23,7 @@ struct FakeCompiler {
   std::atomic<int> calls{0};
   Expected<CompileResult> operator()(const CompileRequest& req) {
     ++calls;
-    if (req.cancel != nullptr && req.cancel->load()) return Error{"cancelled"};
+    if (req.cancel != nullptr && req.cancel->load()) return Error::cancellation();
     if (req.kernel_name.find("_r512_") != std::string::npos) {
       return Error{"NVRTC_ERROR_COMPILATION compiling " + req.kernel_name + "; compiler log:\nerror: stand-in failure"};
     }

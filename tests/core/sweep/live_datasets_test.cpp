@@ -61,7 +61,7 @@ TEST(BundledDatasets, RowSumReplaysToTheRecordedBest) {
   // Inductor's one candidate (XBLOCK 1, R0_BLOCK 2048, 16 warps, 20 registers: no scaling under any
   // bound) is every policy's pick: 179.424 us, regret 179.424 / 128.8.
   for (const auto& p : s.picks) {
-    SCOPED_TRACE(p.policy);
+    SCOPED_TRACE(std::string(inductor::policyKey(p.policy)));
     EXPECT_EQ(p.candidates, 1);
     ASSERT_GE(p.row, 0);
     EXPECT_EQ(d->rows[static_cast<std::size_t>(p.row)].config.rblock, 2048);

@@ -83,15 +83,15 @@ TEST(Replay, EachPolicyPicksItsFastestBenchmarkedCandidate) {
   EXPECT_EQ(s.best_row, 2);
   EXPECT_DOUBLE_EQ(s.best_time_us, 100.0);
   ASSERT_EQ(s.picks.size(), 3u);
-  EXPECT_EQ(s.picks[0].policy, "old");
+  EXPECT_EQ(s.picks[0].policy, inductor::Policy::kOld);
   EXPECT_EQ(s.picks[0].candidates, 1);
   EXPECT_EQ(s.picks[0].row, 0);
   EXPECT_DOUBLE_EQ(s.picks[0].regret, 1.3);
-  EXPECT_EQ(s.picks[1].policy, "new");
+  EXPECT_EQ(s.picks[1].policy, inductor::Policy::kNew);
   EXPECT_EQ(s.picks[1].candidates, 2);
   EXPECT_EQ(s.picks[1].row, 1);
   EXPECT_DOUBLE_EQ(s.picks[1].regret, 1.2);
-  EXPECT_EQ(s.picks[2].policy, "exact");
+  EXPECT_EQ(s.picks[2].policy, inductor::Policy::kExact);
   EXPECT_EQ(s.picks[2].candidates, 3);
   EXPECT_EQ(s.picks[2].benchmarked, 2);  // row 2 dropped by the spill filter
   EXPECT_EQ(s.picks[2].row, 1);

@@ -1,4 +1,4 @@
-#include "core/cuda/live_sweep.h"
+#include "core/sweep/live_sweep.h"
 
 #include <algorithm>
 #include <chrono>
@@ -7,9 +7,10 @@
 #include <mutex>
 #include <sstream>
 
+#include "core/kernels/family_module.h"
 #include "core/kernels/live_problem.h"
 
-namespace occx::cuda {
+namespace occx {
 
 namespace {
 
@@ -35,17 +36,17 @@ std::size_t policyIndex(inductor::Policy p) {
 
 }  // namespace
 
-Expected<LiveSweepResult> runLiveSweep(GpuSession& session, const LiveSweepSpec& spec_in, const NvrtcCompiler& compiler,
+Expected<LiveSweepResult> runLiveSweep(GpuRunner& runner, const LiveSweepSpec& spec_in, const CompileFunction& compiler,
                                        const LiveSweepProgressFn& progress, const std::atomic<bool>* cancel) {
   const auto t_start = std::chrono::steady_clock::now();
   LiveSweepSpec spec = spec_in;
-  auto dev = policyDevice(session.device());
+  auto dev = policyDevice(runner.device());
   if (!dev) return Error{dev.error()};
   spec.compile.device = *dev;
   auto cancelled = [&] { return cancel != nullptr && cancel->load(); };
 
   // The roofline first: a GPU that cannot copy cannot be measured either.
-  auto copy = session.copyBandwidth(spec.refresh_copy_bandwidth);
+  auto copy = runner.copyBandwidth(spec.refresh_copy_bandwidth);
   if (!copy) return Error{"copy bandwidth: " + copy.error()};
 
   // Inputs and the CPU reference, built while the kernels compile.
@@ -57,7 +58,7 @@ Expected<LiveSweepResult> runLiveSweep(GpuSession& session, const LiveSweepSpec&
   ps.rnumel = spec.compile.rnumel;
   ps.seed = spec.seed;
   ps.fp32_outputs = spec.compile.fp32_outputs;
-  if (progress) progress({"problem", 0, 1, nullptr});
+  if (progress) progress({Phase::kProblem, 0, 1, nullptr});
   auto t_problem = std::chrono::steady_clock::now();
   double problem_seconds = 0.0;
   auto problem_future = std::async(std::launch::async, [ps, t_problem, &problem_seconds] {
@@ -69,25 +70,36 @@ Expected<LiveSweepResult> runLiveSweep(GpuSession& session, const LiveSweepSpec&
   std::mutex cubin_mutex;
   std::map<std::string, std::vector<std::uint8_t>> cubins;
   CompileFunction compile = [&](const CompileRequest& req) -> Expected<CompileResult> {
-    auto r = compiler.compile(req);
+    auto r = compiler(req);
     if (r) {
       std::lock_guard<std::mutex> lock(cubin_mutex);
       cubins[req.kernel_name] = r->cubin;
     }
     return r;
   };
+  // A compiled row as the module the runner launches (its cubin from this sweep's compiles).
+  auto moduleFor = [&](const CompileSweepRow& crow) -> Expected<GpuModule> {
+    auto gen = generateKernel(crow.config);
+    if (!gen) return Error{gen.error()};
+    std::vector<std::uint8_t> cubin;
+    {
+      std::lock_guard<std::mutex> lock(cubin_mutex);
+      if (auto it = cubins.find(crow.kernel_name); it != cubins.end()) cubin = it->second;
+    }
+    return familyModule(*gen, std::move(cubin), spec.compile.device.arch.cc, ps);
+  };
   const auto t_compile = std::chrono::steady_clock::now();
   auto sweep = runCompileSweep(
       spec.compile, compile,
       [&](const CompileSweepProgress& p) {
-        if (progress) progress({"compile", p.done, p.total, nullptr});
+        if (progress) progress({Phase::kCompile, p.done, p.total, nullptr});
       },
       cancel);
   const double compile_seconds = secondsSince(t_compile);
   auto problem = problem_future.get();
   if (!sweep) return Error{sweep.error()};
   if (!problem) return Error{"problem: " + problem.error()};
-  if (progress) progress({"problem", 1, 1, nullptr});
+  if (progress) progress({Phase::kProblem, 1, 1, nullptr});
 
   LiveSweepResult res;
   res.compile = std::move(sweep).value();
@@ -95,7 +107,7 @@ Expected<LiveSweepResult> runLiveSweep(GpuSession& session, const LiveSweepSpec&
   res.problem_seconds = problem_seconds;
   res.compile_seconds = compile_seconds;
   auto shared_problem = std::make_shared<const HostProblem>(std::move(problem).value());
-  const std::optional<Error> upload_error = session.setProblem(shared_problem);
+  const std::optional<Error> upload_error = runner.setProblem(shared_problem);
 
   const auto t_run = std::chrono::steady_clock::now();
   const std::size_t i_old = policyIndex(inductor::Policy::kOld);
@@ -111,7 +123,7 @@ Expected<LiveSweepResult> runLiveSweep(GpuSession& session, const LiveSweepSpec&
   for (const auto& crow : res.compile.rows) {
     LiveRow row;
     row.config = crow.config;
-    row.in_grid = crow.origin.find("grid") != std::string::npos;
+    row.in_grid = crow.in_grid;
     row.inductor_candidate = crow.inductor_candidate;
     row.added_old = added(crow, i_old);
     row.added_new = added(crow, i_new);
@@ -125,7 +137,7 @@ Expected<LiveSweepResult> runLiveSweep(GpuSession& session, const LiveSweepSpec&
       row.static_smem_bytes = crow.report.static_smem_bytes;
       if (crow.occupancy.can_launch) row.theoretical_occupancy_pct = crow.occupancy.occupancy * 100.0;
     }
-    const std::string lost = session.contextLost();
+    const std::string lost = runner.contextLost();
     if (cancelled()) {
       row.status = RunStatus::kCancelled;
       row.reason = "the sweep was cancelled";
@@ -136,7 +148,7 @@ Expected<LiveSweepResult> runLiveSweep(GpuSession& session, const LiveSweepSpec&
     } else if (!crow.ok) {
       // An invalid tile or a shape the config cannot run is skipped; anything else failed to compile.
       const bool runnable = crow.layout.has_value() && checkShape(crow.config, cs_xnumel, cs_rnumel).hasValue();
-      row.status = crow.error == "cancelled" ? RunStatus::kCancelled
+      row.status = crow.cancelled ? RunStatus::kCancelled
                    : runnable                ? RunStatus::kCompileFailed
                                              : RunStatus::kSkipped;
       row.reason = crow.error.empty() ? "not compiled" : crow.error;
@@ -145,17 +157,12 @@ Expected<LiveSweepResult> runLiveSweep(GpuSession& session, const LiveSweepSpec&
                                                                          : RunStatus::kLaunchFailed;
       row.reason = upload_error->message;
     } else {
-      auto gen = generateKernel(crow.config);
-      std::vector<std::uint8_t> cubin;
-      {
-        std::lock_guard<std::mutex> lock(cubin_mutex);
-        if (auto it = cubins.find(crow.kernel_name); it != cubins.end()) cubin = it->second;
-      }
-      if (!gen) {
+      auto module = moduleFor(crow);
+      if (!module) {
         row.status = RunStatus::kSkipped;
-        row.reason = gen.error();
+        row.reason = module.error();
       } else {
-        RunOutcome o = session.run(*gen, cubin, spec.run, cancel);
+        RunOutcome o = runner.run(*module, spec.run, cancel);
         row.status = o.status;
         row.reason = o.reason;
         if (o.checked) row.max_abs_error = o.check.max_abs_error;
@@ -180,7 +187,7 @@ Expected<LiveSweepResult> runLiveSweep(GpuSession& session, const LiveSweepSpec&
     }
     res.dataset.rows.push_back(std::move(row));
     ++done;
-    if (progress) progress({"run", done, total, &res.dataset.rows.back()});
+    if (progress) progress({Phase::kRun, done, total, &res.dataset.rows.back()});
   }
   res.run_seconds = secondsSince(t_run);
   res.replay = summarizeReplay(res.dataset.rows, inductor::kSpillThreshold);
@@ -194,18 +201,12 @@ Expected<LiveSweepResult> runLiveSweep(GpuSession& session, const LiveSweepSpec&
     again.cupti_activity = false;
     again.cupti_metrics = false;
     for (int i : which) {
-      const auto& crow = res.compile.rows[static_cast<std::size_t>(i)];
-      auto gen = generateKernel(crow.config);
-      if (!gen) continue;
-      std::vector<std::uint8_t> cubin;
-      {
-        std::lock_guard<std::mutex> lock(cubin_mutex);
-        cubin = cubins[crow.kernel_name];
-      }
+      auto module = moduleFor(res.compile.rows[static_cast<std::size_t>(i)]);
+      if (!module) continue;
       RepeatedTiming rt;
       rt.row = i;
       for (int r = 0; r < std::min(spec.repeat, 100) && !cancelled(); ++r) {
-        auto o = session.run(*gen, cubin, again, cancel);
+        auto o = runner.run(*module, again, cancel);
         if (o.status == RunStatus::kOk) rt.medians_us.push_back(o.time.median_us);
       }
       if (!rt.medians_us.empty()) {
@@ -215,11 +216,11 @@ Expected<LiveSweepResult> runLiveSweep(GpuSession& session, const LiveSweepSpec&
       res.repeats.push_back(std::move(rt));
     }
   }
-  session.setProblem(nullptr);  // free the device memory
+  runner.setProblem(nullptr);  // free the device memory
   res.wall_seconds = secondsSince(t_start);
 
   // Metadata: where and how it was measured.
-  const DeviceInfo& d = session.device();
+  const DeviceInfo& d = runner.device();
   const auto& cs = res.compile.spec;
   auto& m = res.dataset.meta;
   m = {{"recorded", "measured live on " + d.name},
@@ -227,9 +228,9 @@ Expected<LiveSweepResult> runLiveSweep(GpuSession& session, const LiveSweepSpec&
        {"compute_capability", d.cc.str()},
        {"sm_count", std::to_string(d.sm_count)},
        {"l2_bytes", std::to_string(d.l2_bytes)},
-       {"driver", session.driverVersionText()},
+       {"driver", runner.driverVersionText()},
        {"driver_cuda_version", d.driverCudaVersion()},
-       {"toolkit", res.compile.compiler.empty() ? nvrtcVersionString() : res.compile.compiler},
+       {"toolkit", res.compile.compiler.empty() ? spec.toolkit : res.compile.compiler},
        {"date_utc", res.compile.date_utc},
        {"workload", std::string(workloadName(cs.workload))},
        {"dtype", std::string(dtypeName(cs.dtype))},
@@ -259,7 +260,7 @@ std::vector<std::vector<std::string>> replayTable(const LiveSweepResult& result)
   const auto& rows = result.dataset.rows;
   for (const auto& p : result.replay.picks) {
     const std::string pick = p.row >= 0 ? rows[static_cast<std::size_t>(p.row)].config.label() : "(none ran)";
-    t.push_back({p.policy, std::to_string(p.candidates), std::to_string(p.benchmarked), pick,
+    t.push_back({std::string(inductor::policyKey(p.policy)), std::to_string(p.candidates), std::to_string(p.benchmarked), pick,
                  p.row >= 0 ? fmt(p.time_us, 2) : "", p.row >= 0 ? fmt(p.bandwidth_GBps, 0) : "",
                  p.row >= 0 ? fmt(p.regret, 3) : ""});
   }
@@ -269,4 +270,4 @@ std::vector<std::vector<std::string>> replayTable(const LiveSweepResult& result)
   return t;
 }
 
-}  // namespace occx::cuda
+}  // namespace occx

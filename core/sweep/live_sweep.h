@@ -1,7 +1,7 @@
-// The live sweep and the autotuner replay: the compile sweep (core/compile_sweep.h: the grid,
-// Inductor's candidates, each policy's halved configs and spill filter) compiled with NVRTC for the
-// session's GPU, then every config run and timed on that GPU (GpuSession) and checked against the
-// CPU reference. Each policy's pick is its fastest benchmarked candidate; the best is the fastest of
+// The live sweep and the autotuner replay: the compile sweep (core/sweep/compile_sweep.h: the grid,
+// Inductor's candidates, each policy's halved configs and spill filter) compiled for the runner's
+// GPU, then every config turned into a GPU module, run and timed through a GpuRunner
+// (core/sweep/gpu_runner.h) and checked against the CPU reference. Each policy's pick is its fastest benchmarked candidate; the best is the fastest of
 // everything; regret = pick time / best time (core/live_results.h).
 #pragma once
 
@@ -15,9 +15,9 @@
 #include "core/base/expected.h"
 #include "core/sweep/live_results.h"
 
-namespace occx::cuda {
+namespace occx {
 
-/// What to sweep live. compile.device is replaced by the session's GPU (its architecture limits as
+/// What to sweep live. compile.device is replaced by the runner's GPU (its architecture limits as
 /// the driver reports them and its SM count); kernels are compiled for the GPU's architecture.
 struct LiveSweepSpec {
   CompileSweepSpec compile;
@@ -27,6 +27,8 @@ struct LiveSweepSpec {
   /// After the sweep, time the best config and each policy's pick this many more times (0 … 100):
   /// the run-to-run spread of the median.
   int repeat = 0;
+  /// The compiler's version for the dataset's metadata when no compile reported one (all cached).
+  std::string toolkit;
 };
 
 /// Repeated measurements of one row: the median of each repetition.
@@ -36,10 +38,9 @@ struct RepeatedTiming {
   double spread_pct = 0.0;  ///< (max − min) / median of the medians × 100
 };
 
-/// Progress: phase "problem", "compile" or "run"; `done` of `total` in that phase; the live row
-/// just measured (phase "run" only).
+/// Progress: the phase; `done` of `total` in that phase; the live row just measured (kRun only).
 struct LiveSweepProgress {
-  std::string phase;
+  Phase phase = Phase::kProblem;
   std::size_t done = 0;
   std::size_t total = 0;
   const LiveRow* row = nullptr;
@@ -61,12 +62,12 @@ struct LiveSweepResult {
   double wall_seconds = 0.0;
 };
 
-/// Runs the live sweep on `session`. Errors (before anything is measured): an invalid spec (the
+/// Runs the live sweep on `runner`, compiling with `compile` (called from worker threads). Errors (before anything is measured): an invalid spec (the
 /// compile sweep's messages), a problem that cannot be built, the copy bandwidth that cannot be
 /// measured. Every per-config failure (compile error, launch failure, wrong result, out of memory)
 /// is a row with the reason; cancel (read between configs and inside each run) keeps the finished
 /// rows and marks the rest cancelled.
-Expected<LiveSweepResult> runLiveSweep(GpuSession& session, const LiveSweepSpec& spec, const NvrtcCompiler& compiler,
+Expected<LiveSweepResult> runLiveSweep(GpuRunner& runner, const LiveSweepSpec& spec, const CompileFunction& compile,
                                        const LiveSweepProgressFn& progress = {},
                                        const std::atomic<bool>* cancel = nullptr);
 
@@ -74,4 +75,4 @@ Expected<LiveSweepResult> runLiveSweep(GpuSession& session, const LiveSweepSpec&
 /// best config; for the CLI and the closing note.
 std::vector<std::vector<std::string>> replayTable(const LiveSweepResult& result);
 
-}  // namespace occx::cuda
+}  // namespace occx

@@ -1,0 +1,63 @@
+// What the program can do with GPUs here, behind one interface: compile kernels (NVRTC), list the
+// GPUs the driver sees, and run live sweeps through a GpuRunner. main() picks the implementation —
+// the CUDA one (core/cuda/cuda_backend.h) in a build with the CUDA Toolkit, the offline one below
+// otherwise — and hands it to the views and commands, so nothing above core/cuda needs to know
+// whether this build has CUDA. Tests hand in fakes.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/base/expected.h"
+#include "core/gpu/detected_gpu.h"
+#include "core/gpu/gpu_data.h"
+#include "core/kernels/compile.h"
+#include "core/sweep/live_sweep.h"
+
+namespace occx {
+
+/// Whether a capability is available here, and in words why not.
+struct Availability {
+  bool available = false;
+  std::string reason;  ///< when not available: "no NVIDIA driver: …", "this build has no CUDA Toolkit …"
+};
+
+class Backend {
+ public:
+  Backend() = default;
+  Backend(const Backend&) = delete;
+  Backend& operator=(const Backend&) = delete;
+  virtual ~Backend() = default;
+
+  /// Whether kernels can be compiled here (a compiler is built in), and why not.
+  [[nodiscard]] virtual Availability compileAvailability() const = 0;
+  /// The compiler's name and version, e.g. "NVRTC 13.0"; empty without a compiler.
+  [[nodiscard]] virtual std::string compilerVersion() const = 0;
+  /// The architectures the compiler can target, from the GPU data `db`, oldest first; empty without
+  /// a compiler.
+  [[nodiscard]] virtual std::vector<ComputeCapability> offeredArchitectures(const GpuDatabase& db) const = 0;
+  /// A compile function backed by the user's compile cache; safe to call from several threads at
+  /// once. Empty (false) without a compiler.
+  [[nodiscard]] virtual CompileFunction compiler() const = 0;
+
+  /// Whether live runs are possible here (a driver that sees a GPU), and why not. Asks the driver
+  /// once per process.
+  [[nodiscard]] virtual Availability liveAvailability() const = 0;
+  /// The GPUs the driver reports, matched to the built-in GPU data; empty without a driver or GPU.
+  [[nodiscard]] virtual std::vector<DeviceInfo> detectedGpus() const = 0;
+  /// Runs a live sweep on device `ordinal` (0 … count − 1): opens a GpuRunner on it (kept for later
+  /// sweeps on the same device) and compiles with compiler(). One sweep at a time: callers must not
+  /// overlap calls. Errors: live runs unavailable (liveAvailability's reason), a device that cannot
+  /// be opened, and runLiveSweep's errors; per-config failures are rows.
+  virtual Expected<LiveSweepResult> runLiveSweep(int ordinal, const LiveSweepSpec& spec,
+                                                 const LiveSweepProgressFn& progress,
+                                                 const std::atomic<bool>* cancel) = 0;
+};
+
+/// The backend of a build without the CUDA Toolkit: nothing compiles and nothing runs, and the
+/// reasons say so; GPUs are never detected.
+std::shared_ptr<Backend> offlineBackend();
+
+}  // namespace occx

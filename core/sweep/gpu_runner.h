@@ -1,0 +1,97 @@
+// The one interface live runs go through: a GpuRunner owns a GPU (its context lives wherever the
+// implementation puts it: a worker thread today, a worker process next), holds one problem's inputs
+// on the device, and runs prepared GPU modules (core/gpu/gpu_module.h) on them — checks the outputs
+// against the problem's CPU reference, then times the kernel: warm-up, L2 flushed before each timed
+// launch, CUDA events around each launch (CUPTI kernel records where available), median, min, max
+// and spread; bandwidth = the problem's minimum bytes moved / median time.
+//
+// No CUDA types: core/cuda implements it (GpuSession); tests implement fakes.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/base/expected.h"
+#include "core/gpu/detected_gpu.h"
+#include "core/gpu/gpu_module.h"
+#include "core/kernels/live_problem.h"
+#include "core/sweep/live_results.h"
+
+namespace occx {
+
+/// How one module is run and timed.
+struct RunOptions {
+  int min_warmup_runs = 3;     ///< warm-up launches, at least this many …
+  double warmup_ms = 10.0;     ///< … and at least this much kernel time
+  int min_timed_runs = 25;     ///< timed launches: at least this many …
+  int max_timed_runs = 400;    ///< … at most this many …
+  double timed_ms = 40.0;      ///< … aiming at this much kernel time in all
+  bool flush_l2 = true;        ///< clear L2 (memset of 2 × L2 bytes) before every timed launch
+  bool check = true;           ///< poison outputs, run once, compare with the CPU reference
+  bool cupti_activity = true;  ///< also collect CUPTI kernel records (duration in ns)
+  bool cupti_metrics = false;  ///< also replay once under the CUPTI range profiler for metrics
+  int check_threads = 0;       ///< host threads for the check (0 = hardware)
+};
+
+/// Outcome of running one module.
+struct RunOutcome {
+  RunStatus status = RunStatus::kSkipped;
+  std::string reason;                    ///< why not ok; notes for ok runs
+  FunctionAttributes attributes;         ///< cuFuncGetAttribute of the loaded kernel
+  int driver_active_blocks_per_sm = -1;  ///< cuOccupancyMaxActiveBlocksPerMultiprocessor
+  std::int64_t grid_blocks = 0;
+  bool checked = false;
+  OutputCheck check;
+  TimingStats time;                      ///< CUDA events, microseconds
+  std::optional<TimingStats> kernel_time;///< CUPTI kernel records, microseconds
+  int warmup_runs = 0;
+  double bandwidth_GBps = 0.0;           ///< problem bytes / time.median_us
+  Metric achieved_occupancy_pct = Metric::missing("not collected");
+  Metric dram_read_bytes = Metric::missing("not collected");
+  Metric dram_write_bytes = Metric::missing("not collected");
+  Metric local_load_bytes = Metric::missing("not collected");
+  Metric local_store_bytes = Metric::missing("not collected");
+  bool context_reset = false;            ///< the context was reset after this run's error
+};
+
+/// The phases a live sweep reports progress in.
+enum class Phase {
+  kProblem,  ///< random inputs and the CPU reference are being built
+  kCompile,  ///< configs are being compiled
+  kRun,      ///< configs are being run, checked and timed
+};
+/// "problem", "compile", "run".
+std::string_view phaseName(Phase phase);
+
+class GpuRunner {
+ public:
+  GpuRunner() = default;
+  GpuRunner(const GpuRunner&) = delete;
+  GpuRunner& operator=(const GpuRunner&) = delete;
+  virtual ~GpuRunner() = default;
+
+  /// The GPU as the driver reports it (name, compute capability, SM count, limits).
+  [[nodiscard]] virtual const DeviceInfo& device() const = 0;
+  /// The device's copy bandwidth (GB/s, the roofline): from the per-user cache, or measured now
+  /// (`refresh` measures again). Errors: the copy cannot be measured (out of memory, driver error).
+  virtual Expected<CopyBandwidth> copyBandwidth(bool refresh) = 0;
+  /// Uploads a problem's inputs and allocates its outputs, replacing the previous problem; null frees
+  /// the device memory. Errors: "out of memory: …" naming the bytes, or a driver failure.
+  virtual std::optional<Error> setProblem(std::shared_ptr<const HostProblem> problem) = 0;
+  /// Runs one module on the current problem: load, launch with poisoned outputs, check, warm-up,
+  /// timed launches. A failing module is an outcome with the reason (launch failed, wrong result,
+  /// compile failed for a module that does not load); `cancel` (may be null) is read between phases.
+  /// Never throws.
+  virtual RunOutcome run(const GpuModule& module, const RunOptions& options, const std::atomic<bool>* cancel) = 0;
+  /// Empty while the GPU is usable; after an error the driver makes fatal to the context, the reason
+  /// (every later run fails with it at once).
+  [[nodiscard]] virtual std::string contextLost() const = 0;
+  /// The driver's version text ("580.159.04"), for the dataset's metadata.
+  [[nodiscard]] virtual std::string driverVersionText() const = 0;
+};
+
+}  // namespace occx
