@@ -119,222 +119,207 @@ std::string LiveDataset::metaValue(std::string_view key) const {
   return {};
 }
 
+namespace {
+
+// "one of a, b, c" for a reader's message.
+template <class Names>
+std::string oneOf(const Names& names) {
+  std::string all;
+  for (const auto& n : names) all += (all.empty() ? "" : ", ") + std::string(n);
+  return "one of " + all;
+}
+
+using LiveColumn = Column<LiveRow>;
+
+LiveColumn integerColumn(std::string key, std::string title, std::function<std::int64_t(const LiveRow&)> get,
+                         std::function<std::string(LiveRow&, const std::string&)> set, bool required = false) {
+  return {std::move(key), std::move(title), "", CellKind::kNumber,
+          [get](const LiveRow& r) { return std::to_string(get(r)); }, std::move(set), required};
+}
+
+LiveColumn flagColumn(std::string key, bool LiveRow::*field) {
+  return {std::move(key), "", "", CellKind::kNumber, [field](const LiveRow& r) { return flag(r.*field); },
+          [field](LiveRow& r, const std::string& t) { return readFlag(t, r.*field, false); }, false};
+}
+
+/// A timing column: written with `digits` decimals for rows that ran ok, empty otherwise.
+LiveColumn timedColumn(std::string key, std::string unit, int digits, double LiveRow::*field) {
+  return {std::move(key), "", std::move(unit), CellKind::kNumber,
+          [field, digits](const LiveRow& r) { return r.ok() ? num(r.*field, digits) : std::string(); },
+          [field](LiveRow& r, const std::string& t) { return readNumber(t, r.*field, 0.0); }, false};
+}
+
+LiveColumn timeStatColumn(std::string key, int digits, double TimingStats::*field, bool required = false) {
+  return {std::move(key), "", "µs", CellKind::kNumber,
+          [field, digits](const LiveRow& r) { return r.ok() ? num(r.time.*field, digits) : std::string(); },
+          [field](LiveRow& r, const std::string& t) { return readNumber(t, r.time.*field, 0.0); }, required};
+}
+
+/// A profiler metric: its value with `digits` decimals, or "unavailable: <reason>".
+LiveColumn metricColumn(std::string key, std::string unit, int digits, Metric LiveRow::*field) {
+  return {std::move(key), "", std::move(unit), CellKind::kText,
+          [field, digits](const LiveRow& r) { return (r.*field).text(digits); },
+          [field](LiveRow& r, const std::string& t) -> std::string {
+            constexpr std::string_view kPrefix = "unavailable: ";
+            if (t.empty()) {
+              r.*field = Metric::missing("not recorded");
+            } else if (t.rfind(kPrefix, 0) == 0) {
+              r.*field = Metric::missing(t.substr(kPrefix.size()));
+            } else {
+              double v = 0.0;
+              if (auto e = readNumber(t, v, 0.0); !e.empty()) return e;
+              r.*field = Metric::of(v);
+            }
+            return {};
+          },
+          false};
+}
+
+std::vector<LiveColumn> makeLiveColumns() {
+  std::vector<LiveColumn> c;
+  c.push_back({"config", "config", "", CellKind::kText, [](const LiveRow& r) { return r.config.label(); }, {}, false});
+  c.push_back({"workload", "", "", CellKind::kText, [](const LiveRow& r) { return std::string(workloadName(r.config.workload)); },
+               [](LiveRow& r, const std::string& t) -> std::string {
+                 auto w = parseWorkload(t);
+                 if (!w) return oneOf(std::vector<std::string_view>{"sum", "sum_sq", "amax", "mean_var", "log_softmax", "fused_k"});
+                 r.config.workload = *w;
+                 return {};
+               },
+               true});
+  c.push_back({"dtype", "", "", CellKind::kText, [](const LiveRow& r) { return std::string(dtypeName(r.config.dtype)); },
+               [](LiveRow& r, const std::string& t) -> std::string {
+                 auto d = parseDType(t);
+                 if (!d) return oneOf(std::vector<std::string_view>{"fp32", "fp16", "bf16"});
+                 r.config.dtype = *d;
+                 return {};
+               },
+               true});
+  c.push_back(integerColumn("k", "K", [](const LiveRow& r) { return r.config.k; },
+                            [](LiveRow& r, const std::string& t) { return readInteger(t, r.config.k, true); }));
+  c.push_back(integerColumn("xblock", "XBLOCK", [](const LiveRow& r) { return r.config.xblock; },
+                            [](LiveRow& r, const std::string& t) { return readInteger(t, r.config.xblock, false); }, true));
+  c.push_back(integerColumn("rblock", "RBLOCK", [](const LiveRow& r) { return r.config.rblock; },
+                            [](LiveRow& r, const std::string& t) { return readInteger(t, r.config.rblock, false); }, true));
+  c.push_back(integerColumn("num_warps", "warps", [](const LiveRow& r) { return r.config.num_warps; },
+                            [](LiveRow& r, const std::string& t) { return readInteger(t, r.config.num_warps, false); }, true));
+  c.push_back({"vector_loads", "", "", CellKind::kNumber, [](const LiveRow& r) { return flag(r.config.vector_loads); },
+               [](LiveRow& r, const std::string& t) { return readFlag(t, r.config.vector_loads, true); }, false});
+  c.push_back({"fp32_outputs", "", "", CellKind::kNumber, [](const LiveRow& r) { return flag(r.config.fp32_outputs); },
+               [](LiveRow& r, const std::string& t) { return readFlag(t, r.config.fp32_outputs, false); }, false});
+  c.push_back(flagColumn("in_grid", &LiveRow::in_grid));
+  c.push_back(flagColumn("inductor_candidate", &LiveRow::inductor_candidate));
+  c.push_back(flagColumn("added_old", &LiveRow::added_old));
+  c.push_back(flagColumn("added_new", &LiveRow::added_new));
+  c.push_back(flagColumn("added_exact", &LiveRow::added_exact));
+  c.push_back(integerColumn("registers", "regs", [](const LiveRow& r) { return r.registers; },
+                            [](LiveRow& r, const std::string& t) { return readInteger(t, r.registers, true); }));
+  c.push_back(integerColumn("spill_stores_bytes", "spill st B", [](const LiveRow& r) { return r.spill_stores_bytes; },
+                            [](LiveRow& r, const std::string& t) { return readInteger(t, r.spill_stores_bytes, true); }));
+  c.push_back(integerColumn("spill_loads_bytes", "spill ld B", [](const LiveRow& r) { return r.spill_loads_bytes; },
+                            [](LiveRow& r, const std::string& t) { return readInteger(t, r.spill_loads_bytes, true); }));
+  c.push_back(integerColumn("n_spills", "n_spills", [](const LiveRow& r) { return r.n_spills; },
+                            [](LiveRow& r, const std::string& t) { return readInteger(t, r.n_spills, true); }));
+  c.push_back(integerColumn("static_smem_bytes", "smem B", [](const LiveRow& r) { return r.static_smem_bytes; },
+                            [](LiveRow& r, const std::string& t) { return readInteger(t, r.static_smem_bytes, true); }));
+  c.push_back({"theoretical_occupancy_pct", "occ %", "%", CellKind::kNumber,
+               [](const LiveRow& r) { return r.theoretical_occupancy_pct < 0 ? std::string() : num(r.theoretical_occupancy_pct, 1); },
+               [](LiveRow& r, const std::string& t) { return readNumber(t, r.theoretical_occupancy_pct, -1.0); }, false});
+  c.push_back({"status", "", "", CellKind::kText, [](const LiveRow& r) { return std::string(runStatusName(r.status)); },
+               [](LiveRow& r, const std::string& t) -> std::string {
+                 auto st = parseRunStatus(t);
+                 if (!st) return oneOf(kStatusNames);
+                 r.status = *st;
+                 return {};
+               },
+               true});
+  c.push_back({"reason", "", "", CellKind::kText, [](const LiveRow& r) { return r.reason; },
+               [](LiveRow& r, const std::string& t) {
+                 r.reason = t;
+                 return std::string();
+               },
+               false});
+  c.push_back(integerColumn("grid_blocks", "blocks", [](const LiveRow& r) { return r.grid_blocks; },
+                            [](LiveRow& r, const std::string& t) { return readInteger(t, r.grid_blocks, true); }));
+  c.push_back(timeStatColumn("time_us", 3, &TimingStats::median_us, true));
+  c.push_back(timeStatColumn("min_us", 3, &TimingStats::min_us));
+  c.push_back(timeStatColumn("max_us", 3, &TimingStats::max_us));
+  c.push_back({"spread_pct", "spread %", "%", CellKind::kNumber,
+               [](const LiveRow& r) { return r.ok() ? num(r.time.spread_pct, 3) : std::string(); },
+               [](LiveRow& r, const std::string& t) { return readNumber(t, r.time.spread_pct, 0.0); }, false});
+  c.push_back(integerColumn("runs", "runs", [](const LiveRow& r) { return r.time.runs; },
+                            [](LiveRow& r, const std::string& t) { return readInteger(t, r.time.runs, true); }));
+  c.push_back({"kernel_time_us", "", "µs", CellKind::kNumber,
+               [](const LiveRow& r) { return r.kernel_time_us ? num(*r.kernel_time_us, 3) : std::string(); },
+               [](LiveRow& r, const std::string& t) -> std::string {
+                 r.kernel_time_us.reset();
+                 if (t.empty()) return {};
+                 double v = 0.0;
+                 if (auto e = readNumber(t, v, 0.0); !e.empty()) return e;
+                 r.kernel_time_us = v;
+                 return {};
+               },
+               false});
+  c.push_back(timedColumn("bandwidth_GBps", "GB/s", 1, &LiveRow::bandwidth_GBps));
+  c.push_back(timedColumn("pct_of_copy", "%", 2, &LiveRow::pct_of_copy));
+  c.push_back({"max_abs_error", "", "", CellKind::kNumber,
+               [](const LiveRow& r) {
+                 if (r.max_abs_error < 0) return std::string();
+                 std::ostringstream s;
+                 s << std::setprecision(6) << r.max_abs_error;
+                 return s.str();
+               },
+               [](LiveRow& r, const std::string& t) { return readNumber(t, r.max_abs_error, -1.0); }, false});
+  c.push_back(metricColumn("achieved_occupancy_pct", "%", 2, &LiveRow::achieved_occupancy_pct));
+  c.push_back(metricColumn("dram_read_bytes", "B", 0, &LiveRow::dram_read_bytes));
+  c.push_back(metricColumn("dram_write_bytes", "B", 0, &LiveRow::dram_write_bytes));
+  c.push_back(metricColumn("local_load_bytes", "B", 0, &LiveRow::local_load_bytes));
+  c.push_back(metricColumn("local_store_bytes", "B", 0, &LiveRow::local_store_bytes));
+  return c;
+}
+
+}  // namespace
+
+const std::vector<Column<LiveRow>>& liveRowColumns() {
+  static const std::vector<Column<LiveRow>> columns = makeLiveColumns();
+  return columns;
+}
+
 const std::vector<std::string>& liveColumns() {
-  static const std::vector<std::string> cols = {
-      "config",           "workload",          "dtype",
-      "k",                "xblock",            "rblock",
-      "num_warps",        "vector_loads",      "fp32_outputs",     "in_grid",
-      "inductor_candidate", "added_old",       "added_new",
-      "added_exact",      "registers",         "spill_stores_bytes",
-      "spill_loads_bytes", "n_spills",         "static_smem_bytes",
-      "theoretical_occupancy_pct", "status",   "reason",
-      "grid_blocks",      "time_us",           "min_us",
-      "max_us",           "spread_pct",        "runs",
-      "kernel_time_us",   "bandwidth_GBps",    "pct_of_copy",
-      "max_abs_error",    "achieved_occupancy_pct", "dram_read_bytes",
-      "dram_write_bytes", "local_load_bytes",  "local_store_bytes"};
-  return cols;
+  static const std::vector<std::string> keys = [] {
+    std::vector<std::string> k;
+    for (const auto& c : liveRowColumns()) k.push_back(c.key);
+    return k;
+  }();
+  return keys;
 }
 
 CsvTable liveDatasetToCsv(const LiveDataset& data) {
-  CsvTable t;
-  t.meta.emplace_back(std::string(kLiveFormatKey), std::string(kLiveFormatValue));
+  std::vector<std::pair<std::string, std::string>> meta;
+  meta.emplace_back(std::string(kLiveFormatKey), std::string(kLiveFormatValue));
   for (const auto& m : data.meta) {
-    if (m.first != kLiveFormatKey) t.meta.push_back(m);
+    if (m.first != kLiveFormatKey) meta.push_back(m);
   }
-  t.header = liveColumns();
-  for (const auto& r : data.rows) {
-    const auto& c = r.config;
-    const bool timed = r.ok();
-    t.rows.push_back({
-        c.label(),
-        std::string(workloadName(c.workload)),
-        std::string(dtypeName(c.dtype)),
-        std::to_string(c.k),
-        std::to_string(c.xblock),
-        std::to_string(c.rblock),
-        std::to_string(c.num_warps),
-        flag(c.vector_loads),
-        flag(c.fp32_outputs),
-        flag(r.in_grid),
-        flag(r.inductor_candidate),
-        flag(r.added_old),
-        flag(r.added_new),
-        flag(r.added_exact),
-        std::to_string(r.registers),
-        std::to_string(r.spill_stores_bytes),
-        std::to_string(r.spill_loads_bytes),
-        std::to_string(r.n_spills),
-        std::to_string(r.static_smem_bytes),
-        r.theoretical_occupancy_pct < 0 ? "" : num(r.theoretical_occupancy_pct, 1),
-        std::string(runStatusName(r.status)),
-        r.reason,
-        std::to_string(r.grid_blocks),
-        timed ? num(r.time.median_us, 3) : "",
-        timed ? num(r.time.min_us, 3) : "",
-        timed ? num(r.time.max_us, 3) : "",
-        timed ? num(r.time.spread_pct, 3) : "",
-        std::to_string(r.time.runs),
-        r.kernel_time_us ? num(*r.kernel_time_us, 3) : "",
-        timed ? num(r.bandwidth_GBps, 1) : "",
-        timed ? num(r.pct_of_copy, 2) : "",
-        r.max_abs_error < 0 ? "" : [&] {
-          std::ostringstream s;
-          s << std::setprecision(6) << r.max_abs_error;
-          return s.str();
-        }(),
-        r.achieved_occupancy_pct.text(2),
-        r.dram_read_bytes.text(0),
-        r.dram_write_bytes.text(0),
-        r.local_load_bytes.text(0),
-        r.local_store_bytes.text(0),
-    });
-  }
-  return t;
+  return columnsToCsv(liveRowColumns(), data.rows, std::move(meta));
 }
-
-namespace {
-
-struct RowReader {
-  const CsvTable& table;
-  std::vector<int> idx;
-  std::size_t line = 0;  ///< 1-based data row number for messages
-  std::string error;
-
-  const std::string& cell(std::size_t col, const std::vector<std::string>& row) const {
-    static const std::string kEmpty;
-    const int i = idx[col];
-    return i < 0 ? kEmpty : row[static_cast<std::size_t>(i)];
-  }
-  bool fail(std::size_t col, const std::string& text, const char* what) {
-    if (error.empty()) {
-      error = "row " + std::to_string(line) + ", column " + liveColumns()[col] + ": '" + text + "' is not " + what;
-    }
-    return false;
-  }
-  bool integer(std::size_t col, const std::vector<std::string>& row, std::int64_t& out, bool optional = false) {
-    const std::string& s = cell(col, row);
-    if (s.empty() && optional) return true;
-    const auto* b = s.data();
-    const auto* e = s.data() + s.size();
-    auto r = std::from_chars(b, e, out);
-    if (r.ec != std::errc() || r.ptr != e) return fail(col, s, "an integer");
-    return true;
-  }
-  bool integer(std::size_t col, const std::vector<std::string>& row, int& out, bool optional = false) {
-    std::int64_t v = out;
-    if (!integer(col, row, v, optional)) return false;
-    out = static_cast<int>(v);
-    return true;
-  }
-  bool real(std::size_t col, const std::vector<std::string>& row, std::optional<double>& out) {
-    const std::string& s = cell(col, row);
-    out.reset();
-    if (s.empty()) return true;
-    try {
-      std::size_t used = 0;
-      const double v = std::stod(s, &used);
-      if (used != s.size()) return fail(col, s, "a number");
-      out = v;
-    } catch (...) {
-      return fail(col, s, "a number");
-    }
-    return true;
-  }
-  bool real(std::size_t col, const std::vector<std::string>& row, double& out, double empty_value) {
-    std::optional<double> v;
-    if (!real(col, row, v)) return false;
-    out = v.value_or(empty_value);
-    return true;
-  }
-  bool metric(std::size_t col, const std::vector<std::string>& row, Metric& out) {
-    const std::string& s = cell(col, row);
-    constexpr std::string_view kPrefix = "unavailable: ";
-    if (s.empty()) {
-      out = Metric::missing("not recorded");
-      return true;
-    }
-    if (s.rfind(kPrefix, 0) == 0) {
-      out = Metric::missing(s.substr(kPrefix.size()));
-      return true;
-    }
-    std::optional<double> v;
-    if (!real(col, row, v)) return false;
-    out = Metric::of(*v);
-    return true;
-  }
-};
-
-enum Col : std::size_t {
-  kConfig, kWorkload, kDType, kK, kXBlock, kRBlock, kNumWarps, kVectorLoads, kFp32Outputs, kInGrid, kInductor, kAddedOld,
-  kAddedNew, kAddedExact, kRegisters, kSpillStores, kSpillLoads, kNSpills, kSmem, kTheoOcc, kStatus, kReason,
-  kGridBlocks, kTime, kMin, kMax, kSpread, kRuns, kKernelTime, kBandwidth, kPctCopy, kMaxErr, kAchievedOcc,
-  kDramRead, kDramWrite, kLocalLoad, kLocalStore
-};
-
-}  // namespace
 
 Expected<LiveDataset> liveDatasetFromCsv(const CsvTable& table) {
   if (table.metaValue(kLiveFormatKey) != kLiveFormatValue) {
     return Error{"not a live-sweep dataset: the metadata line '# " + std::string(kLiveFormatKey) + ": " +
                  std::string(kLiveFormatValue) + "' is missing"};
   }
-  RowReader rd{table, {}, 0, {}};
-  const auto& cols = liveColumns();
-  const std::vector<std::size_t> required = {kWorkload, kDType, kXBlock, kRBlock, kNumWarps, kStatus, kTime};
-  for (std::size_t c = 0; c < cols.size(); ++c) rd.idx.push_back(table.column(cols[c]));
-  for (auto c : required) {
-    if (rd.idx[c] < 0) return Error{"live-sweep dataset: required column '" + cols[c] + "' is missing"};
-  }
+  LiveRow blank;
+  blank.config.vector_loads = true;  // files without the column were measured with vector loads
+  blank.achieved_occupancy_pct = blank.dram_read_bytes = blank.dram_write_bytes = blank.local_load_bytes =
+      blank.local_store_bytes = Metric::missing("not recorded");
+  auto rows = columnsFromCsv<LiveRow>(liveRowColumns(), table, "live-sweep dataset", blank, [](LiveRow& r) {
+    return r.ok() && !(r.time.median_us > 0.0) ? std::string("status ok but time_us is not positive") : std::string();
+  });
+  if (!rows) return Error{rows.error()};
   LiveDataset data;
   for (const auto& m : table.meta) {
     if (m.first != kLiveFormatKey) data.meta.push_back(m);
   }
-  for (const auto& row : table.rows) {
-    ++rd.line;
-    LiveRow r;
-    auto w = parseWorkload(rd.cell(kWorkload, row));
-    if (!w) return Error{"row " + std::to_string(rd.line) + ": " + w.error()};
-    auto d = parseDType(rd.cell(kDType, row));
-    if (!d) return Error{"row " + std::to_string(rd.line) + ": " + d.error()};
-    auto st = parseRunStatus(rd.cell(kStatus, row));
-    if (!st) return Error{"row " + std::to_string(rd.line) + ": " + st.error()};
-    r.config.workload = *w;
-    r.config.dtype = *d;
-    r.status = *st;
-    int vl = 1, f32out = 0, in_grid = 0, ind = 0, ao = 0, an = 0, ae = 0;
-    bool ok = rd.integer(kK, row, r.config.k, true) && rd.integer(kXBlock, row, r.config.xblock) &&
-              rd.integer(kRBlock, row, r.config.rblock) && rd.integer(kNumWarps, row, r.config.num_warps) &&
-              rd.integer(kVectorLoads, row, vl, true) && rd.integer(kFp32Outputs, row, f32out, true) &&
-              rd.integer(kInGrid, row, in_grid, true) &&
-              rd.integer(kInductor, row, ind, true) && rd.integer(kAddedOld, row, ao, true) &&
-              rd.integer(kAddedNew, row, an, true) && rd.integer(kAddedExact, row, ae, true) &&
-              rd.integer(kRegisters, row, r.registers, true) && rd.integer(kSpillStores, row, r.spill_stores_bytes, true) &&
-              rd.integer(kSpillLoads, row, r.spill_loads_bytes, true) && rd.integer(kNSpills, row, r.n_spills, true) &&
-              rd.integer(kSmem, row, r.static_smem_bytes, true) &&
-              rd.real(kTheoOcc, row, r.theoretical_occupancy_pct, -1.0) &&
-              rd.integer(kGridBlocks, row, r.grid_blocks, true) && rd.real(kTime, row, r.time.median_us, 0.0) &&
-              rd.real(kMin, row, r.time.min_us, 0.0) && rd.real(kMax, row, r.time.max_us, 0.0) &&
-              rd.real(kSpread, row, r.time.spread_pct, 0.0) && rd.integer(kRuns, row, r.time.runs, true) &&
-              rd.real(kKernelTime, row, r.kernel_time_us) && rd.real(kBandwidth, row, r.bandwidth_GBps, 0.0) &&
-              rd.real(kPctCopy, row, r.pct_of_copy, 0.0) && rd.real(kMaxErr, row, r.max_abs_error, -1.0) &&
-              rd.metric(kAchievedOcc, row, r.achieved_occupancy_pct) && rd.metric(kDramRead, row, r.dram_read_bytes) &&
-              rd.metric(kDramWrite, row, r.dram_write_bytes) && rd.metric(kLocalLoad, row, r.local_load_bytes) &&
-              rd.metric(kLocalStore, row, r.local_store_bytes);
-    if (!ok) return Error{"live-sweep dataset: " + rd.error};
-    r.config.vector_loads = vl != 0;
-    r.config.fp32_outputs = f32out != 0;
-    r.in_grid = in_grid != 0;
-    r.inductor_candidate = ind != 0;
-    r.added_old = ao != 0;
-    r.added_new = an != 0;
-    r.added_exact = ae != 0;
-    r.reason = rd.cell(kReason, row);
-    if (r.ok() && !(r.time.median_us > 0.0)) {
-      return Error{"live-sweep dataset: row " + std::to_string(rd.line) + ": status ok but time_us is not positive"};
-    }
-    data.rows.push_back(std::move(r));
-  }
+  data.rows = std::move(rows).value();
   return data;
 }
 

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/base/columns.h"
 #include "core/base/csv.h"
 #include "core/base/expected.h"
 #include "core/inductor/rblock_scaling.h"
@@ -142,7 +143,10 @@ struct LiveDataset {
 inline constexpr std::string_view kLiveFormatKey = "format";
 inline constexpr std::string_view kLiveFormatValue = "occupancy-explorer-live-sweep 1";
 
-/// The dataset's column names, in order (units in the names: time_us, bandwidth_GBps, …).
+/// The dataset's columns (key with the unit in the name, table title and unit, writer, reader), in
+/// order: the one description the CSV writer, the CSV reader, JSON and the tables use.
+const std::vector<Column<LiveRow>>& liveRowColumns();
+/// The keys of liveRowColumns(), in order (time_us, bandwidth_GBps, …).
 const std::vector<std::string>& liveColumns();
 
 /// Serialises a dataset as a CSV table: the format line first, then `meta`, then liveColumns().

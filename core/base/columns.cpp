@@ -1,0 +1,68 @@
+#include "core/base/columns.h"
+
+#include <charconv>
+#include <iomanip>
+#include <sstream>
+
+namespace occx {
+
+nlohmann::json cellJson(CellKind kind, const std::string& text) {
+  if (kind == CellKind::kText) return text;
+  if (text.empty()) return nullptr;
+  if (text.find_first_of(".eE") == std::string::npos) {
+    std::int64_t v = 0;
+    const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (r.ec == std::errc() && r.ptr == text.data() + text.size()) return v;
+  }
+  double d = 0.0;
+  if (readNumber(text, d, 0.0).empty()) return d;
+  return text;
+}
+
+std::string readInteger(const std::string& text, std::int64_t& out, bool optional) {
+  if (text.empty() && optional) return {};
+  std::int64_t v = 0;
+  const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size()) return "an integer";
+  out = v;
+  return {};
+}
+
+std::string readInteger(const std::string& text, int& out, bool optional) {
+  std::int64_t v = out;
+  if (auto e = readInteger(text, v, optional); !e.empty()) return e;
+  if (v < -2147483647 - 1 || v > 2147483647) return "a 32-bit integer";
+  out = static_cast<int>(v);
+  return {};
+}
+
+std::string readNumber(const std::string& text, double& out, double empty_value) {
+  if (text.empty()) {
+    out = empty_value;
+    return {};
+  }
+  try {
+    std::size_t used = 0;
+    const double v = std::stod(text, &used);
+    if (used != text.size()) return "a number";
+    out = v;
+  } catch (...) {
+    return "a number";
+  }
+  return {};
+}
+
+std::string readFlag(const std::string& text, bool& out, bool empty_value) {
+  std::int64_t v = empty_value ? 1 : 0;
+  if (auto e = readInteger(text, v, /*optional=*/true); !e.empty()) return e;
+  out = v != 0;
+  return {};
+}
+
+std::string fixedText(double value, int digits) {
+  std::ostringstream s;
+  s << std::fixed << std::setprecision(digits) << value;
+  return s.str();
+}
+
+}  // namespace occx
