@@ -118,7 +118,8 @@ Expected<CompileSweepResult> runCompileSweep(const CompileSweepSpec& spec, const
                                              const CompileSweepProgressFn& progress = {},
                                              const std::atomic<bool>* cancel = nullptr);
 
-/// The sweep as a dataset: one row per config with columns (units in the names)
+/// The sweep as a dataset (core/sweep/compile_sweep_dataset.h writes it from its column list): one
+/// row per config with columns (units in the names)
 ///   index, workload, dtype, k, XBLOCK, RBLOCK, num_warps, threads_per_block, vector_bytes,
 ///   accumulator_values_per_thread, origin, status, error, kernel, registers_per_thread,
 ///   spill_stores_bytes, spill_loads_bytes, stack_frame_bytes, n_spills, smem_bytes, cache_hit,

@@ -1,8 +1,10 @@
 // Fuzz target: the dataset CSV reader (parseCsv) and the readers that consume its tables — the
-// live-sweep dataset (liveDatasetFromCsv, what the GUI opens) and the batch RBLOCK decision
+// live-sweep dataset (liveDatasetFromCsv, what the GUI opens), the compile-sweep dataset
+// (compileSweepFromCsv, what `occx sweep --csv` writes and the GUI opens) and the batch RBLOCK decision
 // (decideCsvBatch, `occx rblock --input`). Properties checked beyond "no crash":
 //   * every table parseCsv returns survives toCsv → parseCsv unchanged (header, rows, metadata keys);
-//   * an error is a non-empty message.
+//   * an error is a non-empty message;
+//   * a dataset read from a table writes a table that reads back to the same dataset table.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -12,6 +14,7 @@
 #include "core/base/csv.h"
 #include "core/gpu/gpu_data.h"
 #include "core/inductor/report.h"
+#include "core/sweep/compile_sweep_dataset.h"
 #include "core/sweep/live_results.h"
 
 namespace {
@@ -42,6 +45,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   auto live = occx::liveDatasetFromCsv(*table);
   if (!live) require(!live.error().empty(), "a dataset error has a message");
+
+  auto sweep = occx::compileSweepFromCsv(*table);
+  if (!sweep) {
+    require(!sweep.error().empty(), "a compile-sweep error has a message");
+  } else {
+    const occx::CsvTable written = sweep->toCsv();
+    auto reread = occx::compileSweepFromCsv(written);
+    require(reread.hasValue(), "a written compile sweep reads back");
+    require(occx::toCsv(reread->toCsv()) == occx::toCsv(written), "a compile sweep survives write → read → write");
+  }
 
   occx::inductor::BatchOptions options;
   options.db = &occx::GpuDatabase::builtin();

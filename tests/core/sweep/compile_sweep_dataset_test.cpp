@@ -1,0 +1,112 @@
+// The compile-sweep dataset: reading the CSV `occx sweep --csv` wrote on an H200 machine (fixture),
+// writing it back byte for byte through the same column list, JSON from the columns, and bad files.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "core/base/atomic_file.h"
+#include "core/sweep/compile_sweep_dataset.h"
+
+namespace occx {
+namespace {
+
+using inductor::Outcome;
+using inductor::Policy;
+
+CsvTable fixture() {
+  auto text = readFile(std::string(OCCX_TEST_DATA_DIR) + "/compile_sweep_mean_var_sm90.csv");
+  EXPECT_TRUE(text) << text.error();
+  auto t = parseCsv(text ? *text : std::string());
+  EXPECT_TRUE(t) << t.error();
+  return t ? *t : CsvTable{};
+}
+
+TEST(CompileSweepDataset, ReadsTheRecordedSweepRowByRow) {
+  auto d = compileSweepFromCsv(fixture());
+  ASSERT_TRUE(d) << d.error();
+  EXPECT_EQ(d->rows.size(), 48u);
+  EXPECT_EQ(d->total_configs, 48u);
+  EXPECT_EQ(d->arch, (ComputeCapability{9, 0}));
+  EXPECT_EQ(d->sm_count, 132);
+  EXPECT_EQ(d->xnumel, 512);
+  EXPECT_EQ(d->rnumel, 8192);
+  EXPECT_EQ(d->workload, Workload::kMeanVar);
+  EXPECT_EQ(d->full_occupancy_registers, 32);
+  EXPECT_EQ(d->device_label, "H200 (CC 9.0, 132 SMs)");
+  // Row 20: mean_var fp32 XBLOCK 1 RBLOCK 8192 4 warps, 234 registers, 2 blocks/SM (12.5 %); the old
+  // bound (16/SM) keeps it, new and exact (2/SM) halve it.
+  const CompileSweepRecord& r = d->rows[20];
+  EXPECT_EQ(r.index, 20);
+  EXPECT_EQ(r.config.xblock, 1);
+  EXPECT_EQ(r.config.rblock, 8192);
+  EXPECT_EQ(r.config.num_warps, 4);
+  EXPECT_TRUE(r.ok);
+  EXPECT_EQ(r.registers, 234);
+  EXPECT_EQ(r.active_blocks_per_sm, 2);
+  EXPECT_DOUBLE_EQ(r.occupancy_pct, 12.5);
+  EXPECT_EQ(r.limiter, "registers");
+  ASSERT_NE(r.decision(Policy::kOld), nullptr);
+  EXPECT_EQ(r.decision(Policy::kOld)->bound, 16);
+  EXPECT_EQ(r.decision(Policy::kOld)->outcome, Outcome::kNoScale);
+  EXPECT_EQ(r.decision(Policy::kNew)->bound, 2);
+  EXPECT_EQ(r.decision(Policy::kNew)->outcome, Outcome::kScale);
+  EXPECT_EQ(r.decision(Policy::kExact)->outcome, Outcome::kScale);
+  EXPECT_EQ(r.candidate(Policy::kNew), CandidateState::kNotCandidate);
+  // Row 0: a gate skipped every policy (24 registers <= 32): not applicable, no bound.
+  EXPECT_EQ(d->rows[0].decision(Policy::kNew)->outcome, Outcome::kNotApplicable);
+  EXPECT_EQ(d->rows[0].decision(Policy::kNew)->bound, -1);
+}
+
+TEST(CompileSweepDataset, WritesBackTheSameCsvThroughTheSameColumns) {
+  const CsvTable in = fixture();
+  auto d = compileSweepFromCsv(in);
+  ASSERT_TRUE(d) << d.error();
+  EXPECT_EQ(toCsv(d->toCsv()), toCsv(in));
+}
+
+TEST(CompileSweepDataset, JsonHasNumbersAsNumbersAndTextAsText) {
+  auto d = compileSweepFromCsv(fixture());
+  ASSERT_TRUE(d) << d.error();
+  const auto j = compileSweepDatasetToJson(*d);
+  ASSERT_EQ(j["rows"].size(), 48u);
+  const auto& row = j["rows"][20];
+  EXPECT_EQ(row["registers_per_thread"], 234);
+  EXPECT_EQ(row["occupancy_percent"], 12.5);
+  EXPECT_EQ(row["new_decision"], "scale");
+  EXPECT_EQ(row["error"], "");
+  EXPECT_EQ(j["meta"]["arch"], "sm_90");
+}
+
+TEST(CompileSweepDataset, BadFilesSayWhatIsWrongWhere) {
+  CsvTable live;
+  live.meta = {{"format", "occupancy-explorer-live-sweep 1"}};
+  EXPECT_EQ(compileSweepFromCsv(live).error(), "this is a live-sweep dataset (measured times): open it in the live view");
+
+  CsvTable t = fixture();
+  t.rows[3][t.column("RBLOCK")] = "lots";
+  EXPECT_EQ(compileSweepFromCsv(t).error(), "compile-sweep CSV: row 4, column RBLOCK: 'lots' is not an integer");
+
+  t = fixture();
+  t.rows[0][t.column("status")] = "fine";
+  EXPECT_EQ(compileSweepFromCsv(t).error(), "compile-sweep CSV: row 1, column status: 'fine' is not one of ok, error");
+
+  t = fixture();
+  t.rows[0][t.column("new_decision")] = "maybe";
+  EXPECT_EQ(compileSweepFromCsv(t).error(),
+            "compile-sweep CSV: row 1, column new_decision: 'maybe' is not one of not applicable, no scaling, scale, duplicate");
+
+  t = fixture();
+  const int c = t.column("num_warps");
+  t.header.erase(t.header.begin() + c);
+  for (auto& row : t.rows) row.erase(row.begin() + c);
+  EXPECT_EQ(compileSweepFromCsv(t).error(), "compile-sweep CSV: required column 'num_warps' is missing");
+
+  t = fixture();
+  for (auto& [k, v] : t.meta) {
+    if (k == "arch") v = "sm_42";
+  }
+  EXPECT_NE(compileSweepFromCsv(t).error().find("architecture sm_42 is not in the GPU data"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace occx
