@@ -50,12 +50,12 @@ int main(int argc, char** argv) {
   }
 
   occx::ui::MainWindow window(/*use_settings=*/screenshot_path.isEmpty());
-  auto* rblock = new occx::ui::RblockView;
-  auto* kernels = new occx::ui::KernelView;
-  auto* live = new occx::ui::LiveView;
+  auto* rblock = new occx::ui::RblockScalingView;
+  auto* compile_sweep = new occx::ui::CompileSweepView;
+  auto* live_sweep = new occx::ui::LiveSweepView;
   window.addView(rblock, QStringLiteral("RBLOCK scaling"));
-  window.addView(kernels, QStringLiteral("Kernels (NVRTC)"));
-  window.addView(live, QStringLiteral("Live runs"));
+  window.addView(compile_sweep, QStringLiteral("Compile sweep (NVRTC)"));
+  window.addView(live_sweep, QStringLiteral("Live sweep"));
   // Detected GPUs head every device list; on the first start (nothing saved yet) they are selected.
   if (const auto gpus = occx::ui::detectedGpus(); !gpus.empty()) {
     const bool first_start = screenshot_path.isEmpty() && QSettings().allKeys().isEmpty();
@@ -63,8 +63,8 @@ int main(int argc, char** argv) {
     rblock->deviceSelector()->setDetectedGpus(gpus, first_start);
   }
   // A compiled config's real n_regs goes to the RBLOCK-scaling view with one click.
-  QObject::connect(kernels, &occx::ui::KernelView::sendToRblock, rblock, &occx::ui::RblockView::showConfig);
-  QObject::connect(kernels, &occx::ui::KernelView::sendToRblock, &window,
+  QObject::connect(compile_sweep, &occx::ui::CompileSweepView::sendToRblock, rblock, &occx::ui::RblockScalingView::showConfig);
+  QObject::connect(compile_sweep, &occx::ui::CompileSweepView::sendToRblock, &window,
                    [&window, rblock] { window.tabs()->setCurrentWidget(rblock); });
   window.show();
 

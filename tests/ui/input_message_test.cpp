@@ -42,11 +42,11 @@ std::unique_ptr<QWidget> makeView(View v) {
     case View::kCalculator:
       return std::make_unique<CalculatorView>();
     case View::kRblock:
-      return std::make_unique<RblockView>();
+      return std::make_unique<RblockScalingView>();
     case View::kKernel:
-      return std::make_unique<KernelView>(nullptr, CompileFunction{});
+      return std::make_unique<CompileSweepView>(nullptr, CompileFunction{});
     case View::kLive:
-      return std::make_unique<LiveView>(nullptr, LiveRunFunction{},
+      return std::make_unique<LiveSweepView>(nullptr, LiveRunFunction{},
                                         LiveAvailability{false, QStringLiteral("no GPU (test)"), {}});
   }
   return nullptr;
@@ -211,7 +211,7 @@ TEST(GuiInvalidInputMatrix, CoversEveryNumberBoxOfEveryView) {
 }
 
 TEST(GuiInvalidInputMatrix, FusedInputsOverEightIsRefused) {
-  KernelView view(nullptr, CompileFunction{});
+  CompileSweepView view(nullptr, CompileFunction{});
   auto* workload = view.findChild<QComboBox*>(QStringLiteral("workload"));
   ASSERT_NE(workload, nullptr);
   workload->setCurrentIndex(workload->findData(static_cast<int>(Workload::kFusedK)));
@@ -259,7 +259,7 @@ TEST(GuiInvalidInputMatrix, TheMessageStaysUntilTheBoxHasANewValue) {
 // The unit and the special value text are not input: erasing into them or typing after them is
 // refused as a plain QSpinBox refuses it, with no message.
 TEST(GuiInvalidInputMatrix, TheUnitCannotBeEdited) {
-  RblockView view;
+  RblockScalingView view;
   view.show();
   ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
   auto* sms = view.findChild<CheckedSpinBox*>(QStringLiteral("smCount"));
@@ -297,7 +297,7 @@ TEST(GuiInvalidInputMatrix, ANumberQSpinBoxWillNotTakeIsNamedToo) {
 
 // XBLOCK, RBLOCK and num_warps can only be powers of two: the views offer lists, not text.
 TEST(GuiInvalidInputMatrix, PowerOfTwoInputsAreListsOfPowersOfTwo) {
-  RblockView view;
+  RblockScalingView view;
   for (const char* name : {"xblock", "rblock", "numWarps"}) {
     auto* combo = view.findChild<QComboBox*>(QLatin1String(name));
     ASSERT_NE(combo, nullptr) << name;
@@ -347,7 +347,7 @@ void writeBytes(const QString& path, const std::string& bytes) {
 TEST(GuiBadCsv, TheLiveViewSaysWhyAndKeepsTheDatasetShown) {
   QTemporaryDir dir;
   ASSERT_TRUE(dir.isValid());
-  LiveView view(nullptr, LiveRunFunction{}, LiveAvailability{false, QStringLiteral("no GPU (test)"), {}});
+  LiveSweepView view(nullptr, LiveRunFunction{}, LiveAvailability{false, QStringLiteral("no GPU (test)"), {}});
   ASSERT_EQ(view.openCsvFile(testData("live_sweep_fixture.csv")), QString());
   const int rows = view.model()->rowCount();
   ASSERT_EQ(rows, 11);
@@ -371,7 +371,7 @@ TEST(GuiBadCsv, TheLiveViewSaysWhyAndKeepsTheDatasetShown) {
 TEST(GuiBadCsv, TheKernelViewSaysWhyAndKeepsTheSweepShown) {
   QTemporaryDir dir;
   ASSERT_TRUE(dir.isValid());
-  KernelView view(nullptr, CompileFunction{});
+  CompileSweepView view(nullptr, CompileFunction{});
   ASSERT_EQ(view.openCsvFile(testData("compile_sweep_mean_var_sm90.csv")), QString());
   const int rows = view.model()->rowCount();
   ASSERT_GT(rows, 0);

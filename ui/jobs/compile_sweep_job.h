@@ -12,12 +12,12 @@
 
 namespace occx::ui {
 
-class KernelSweepJob : public SweepJob {
+class CompileSweepJob : public SweepJob {
   Q_OBJECT
 
  public:
   /// `compile` is called from the sweep's worker threads (NVRTC's CompileFunction, or a test's).
-  explicit KernelSweepJob(CompileFunction compile, QObject* parent = nullptr);
+  explicit CompileSweepJob(CompileFunction compile, QObject* parent = nullptr);
 
   /// Whether a compiler was given (false: start() fails at once with a message).
   [[nodiscard]] bool hasCompiler() const { return static_cast<bool>(compile_); }

@@ -17,15 +17,22 @@ int fullOccupancyRegisters(const ArchLimits& arch) {
 
 }  // namespace
 
-std::string KernelSweepData::metaValue(const std::string& key) const {
+std::string CompileSweepData::metaValue(const std::string& key) const {
   for (const auto& [name, value] : meta) {
     if (name == key) return value;
   }
   return {};
 }
 
-KernelSweepEntry entryFromRow(const CompileSweepRow& row) {
-  KernelSweepEntry e;
+const DecisionCell* CompileSweepEntry::decision(inductor::Policy policy) const {
+  for (const auto& d : decisions) {
+    if (d.policy == policy) return &d;
+  }
+  return nullptr;
+}
+
+CompileSweepEntry entryFromRow(const CompileSweepRow& row) {
+  CompileSweepEntry e;
   e.index = row.index;
   e.config = row.config;
   e.origin = row.origin;
@@ -34,7 +41,7 @@ KernelSweepEntry entryFromRow(const CompileSweepRow& row) {
   e.kernel_name = row.kernel_name;
   e.grid_blocks = row.grid_blocks;
   e.inductor_candidate = row.inductor_candidate;
-  for (CandidateState s : row.candidate) e.candidates.push_back(candidateStateName(s));
+  e.candidates = row.candidate;
   if (row.ok) {
     e.registers = row.report.registers;
     e.spill_stores_bytes = row.report.spill_stores_bytes;
@@ -52,10 +59,10 @@ KernelSweepEntry entryFromRow(const CompileSweepRow& row) {
       e.occupancy_pct = 100.0 * row.occupancy.occupancy;
       e.limiter = row.occupancy.can_launch ? limiterNames(row.occupancy.limiters) : "cannot launch";
       for (const auto& d : row.decisions) {
-        KernelDecisionCell c;
-        c.policy = std::string(inductor::policyKey(d.policy));
+        DecisionCell c;
+        c.policy = d.policy;
         c.bound = d.applies ? d.bound_blocks_per_sm : -1;
-        c.outcome = std::string(inductor::outcomeName(d.outcome));
+        c.outcome = d.outcome;
         c.reason = d.reason;
         e.decisions.push_back(std::move(c));
       }
@@ -64,9 +71,9 @@ KernelSweepEntry entryFromRow(const CompileSweepRow& row) {
   return e;
 }
 
-KernelSweepData dataFromResult(const CompileSweepResult& result,
+CompileSweepData dataFromResult(const CompileSweepResult& result,
                                const std::vector<std::pair<std::string, std::string>>& extra_meta) {
-  KernelSweepData d;
+  CompileSweepData d;
   d.csv = compileSweepToCsv(result, extra_meta);
   d.meta = d.csv.meta;
   for (const auto& r : result.rows) d.rows.push_back(entryFromRow(r));
@@ -90,6 +97,24 @@ KernelSweepData dataFromResult(const CompileSweepResult& result,
 }
 
 namespace {
+
+// The CSV holds outcomeName() and candidateStateName() texts; core has no parser for them, so they
+// are matched here, once, against every value's name.
+std::optional<inductor::Outcome> outcomeFromName(std::string_view name) {
+  using inductor::Outcome;
+  for (Outcome o : {Outcome::kNotApplicable, Outcome::kNoScale, Outcome::kScale, Outcome::kDuplicate}) {
+    if (inductor::outcomeName(o) == name) return o;
+  }
+  return std::nullopt;
+}
+
+std::optional<CandidateState> candidateFromName(std::string_view name) {
+  for (CandidateState c : {CandidateState::kNotCandidate, CandidateState::kBenchmarked, CandidateState::kExcludedSpills,
+                           CandidateState::kNotCompiled}) {
+    if (candidateStateName(c) == name) return c;
+  }
+  return std::nullopt;
+}
 
 struct CsvReader {
   const CsvTable& table;
@@ -157,7 +182,7 @@ std::optional<Error> metaInteger(const CsvTable& table, const char* key, std::in
 
 }  // namespace
 
-Expected<KernelSweepData> dataFromCsv(const CsvTable& table, const GpuDatabase& db) {
+Expected<CompileSweepData> dataFromCsv(const CsvTable& table, const GpuDatabase& db) {
   const std::string format = table.metaValue("format");
   if (format.rfind("occupancy-explorer-live-sweep", 0) == 0) {
     return Error{"this is a live-sweep dataset (measured times): open it in the live view"};
@@ -166,7 +191,7 @@ Expected<KernelSweepData> dataFromCsv(const CsvTable& table, const GpuDatabase& 
     return Error{"not a compile-sweep CSV: the metadata line '# format: occx-compile-sweep 1' is missing" +
                  (format.empty() ? std::string() : " (found '" + format + "')")};
   }
-  KernelSweepData d;
+  CompileSweepData d;
   d.csv = table;
   d.meta = table.meta;
   auto arch = ComputeCapability::parse(table.metaValue("arch"));
@@ -237,7 +262,7 @@ Expected<KernelSweepData> dataFromCsv(const CsvTable& table, const GpuDatabase& 
   std::size_t line = 0;
   for (const auto& row : table.rows) {
     ++line;
-    KernelSweepEntry e;
+    CompileSweepEntry e;
     auto w = parseWorkload(rd.cell(row, c_workload));
     if (!w) return Error{"compile-sweep CSV: row " + std::to_string(line) + ": " + w.error()};
     auto t = parseDType(rd.cell(row, c_dtype));
@@ -280,16 +305,29 @@ Expected<KernelSweepData> dataFromCsv(const CsvTable& table, const GpuDatabase& 
       e.limiter = rd.cell(row, c_lim);
       for (inductor::Policy p : sweepDecisionPolicies()) {
         const std::string key(inductor::policyKey(p));
-        KernelDecisionCell c;
-        c.policy = key;
+        DecisionCell c;
+        c.policy = p;
         if (!rd.integer(row, line, table.column(key + "_bound_blocks_per_sm"), c.bound, true)) return Error{rd.error};
-        c.outcome = rd.cell(row, table.column(key + "_decision"));
+        const std::string& outcome = rd.cell(row, table.column(key + "_decision"));
+        if (!outcome.empty()) {
+          c.outcome = outcomeFromName(outcome);
+          if (!c.outcome) {
+            return Error{"compile-sweep CSV: row " + std::to_string(line) + ", column " + key + "_decision: '" +
+                         outcome + "' is not one of not applicable, no scaling, scale, duplicate"};
+          }
+        }
         e.decisions.push_back(std::move(c));
       }
     }
     for (inductor::Policy p : sweepCandidatePolicies()) {
-      const std::string& s = rd.cell(row, table.column("candidate_" + std::string(inductor::policyKey(p))));
-      e.candidates.push_back(s.empty() ? std::string("no") : s);
+      const std::string column = "candidate_" + std::string(inductor::policyKey(p));
+      const std::string& s = rd.cell(row, table.column(column));
+      const auto state = s.empty() ? std::optional(CandidateState::kNotCandidate) : candidateFromName(s);
+      if (!state) {
+        return Error{"compile-sweep CSV: row " + std::to_string(line) + ", column " + column + ": '" + s +
+                     "' is not one of no, benchmarked, excluded (spills), not compiled"};
+      }
+      e.candidates.push_back(*state);
     }
     d.rows.push_back(std::move(e));
   }

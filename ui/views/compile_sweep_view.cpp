@@ -34,7 +34,7 @@
 #include "occx_config.h"
 #include "ui/widgets/checked_spin_box.h"
 #include "ui/views/sweep_inputs.h"
-#include "ui/plots/compile_sweep_plot.h"
+#include "ui/plots/sweep_series_plot.h"
 #include "ui/jobs/compile_sweep_job.h"
 #include "ui/models/compile_sweep_model.h"
 #include "ui/jobs/live_sweep_job.h"
@@ -72,7 +72,7 @@ CompileFunction defaultCompileFunction() {
 #endif
 }
 
-std::vector<ComputeCapability> kernelViewArchitectures() {
+std::vector<ComputeCapability> compileSweepArchitectures() {
   const GpuDatabase& db = GpuDatabase::builtin();
 #if OCCX_HAVE_CUDA
   auto offered = cuda::offeredArchitectures(db);
@@ -85,15 +85,15 @@ std::vector<ComputeCapability> kernelViewArchitectures() {
   return out;
 }
 
-KernelView::KernelView(QWidget* parent, CompileFunction compile) : QWidget(parent) {
-  setObjectName(QStringLiteral("kernel"));
+CompileSweepView::CompileSweepView(QWidget* parent, CompileFunction compile) : QWidget(parent) {
+  setObjectName(QStringLiteral("compileSweep"));
   can_compile_ = static_cast<bool>(compile);
-  job_ = new KernelSweepJob(std::move(compile), this);
-  model_ = new KernelSweepModel(this);
+  job_ = new CompileSweepJob(std::move(compile), this);
+  model_ = new CompileSweepModel(this);
   plot_timer_ = new QTimer(this);
   plot_timer_->setSingleShot(true);
   plot_timer_->setInterval(120);
-  connect(plot_timer_, &QTimer::timeout, this, &KernelView::rebuildPlots);
+  connect(plot_timer_, &QTimer::timeout, this, &CompileSweepView::rebuildPlots);
 
   auto* left = buildInputs();
   auto* scroll = inputScrollArea(left, std::max(400, left->minimumSizeHint().width() + 24),
@@ -104,11 +104,11 @@ KernelView::KernelView(QWidget* parent, CompileFunction compile) : QWidget(paren
   layout->addWidget(scroll, 0);
   layout->addWidget(buildResults(), 1);
 
-  connect(job_, &KernelSweepJob::rowFinished, this, &KernelView::onRowFinished);
-  connect(job_, &KernelSweepJob::finished, this, &KernelView::onFinished);
-  connect(job_, &KernelSweepJob::failed, this, &KernelView::onFailed);
-  connect(job_, &SweepJob::runningChanged, this, &KernelView::onRunningChanged);
-  connect(device_, &DeviceSelector::targetChanged, this, &KernelView::onTargetChanged);
+  connect(job_, &CompileSweepJob::rowFinished, this, &CompileSweepView::onRowFinished);
+  connect(job_, &CompileSweepJob::finished, this, &CompileSweepView::onFinished);
+  connect(job_, &CompileSweepJob::failed, this, &CompileSweepView::onFailed);
+  connect(job_, &SweepJob::runningChanged, this, &CompileSweepView::onRunningChanged);
+  connect(device_, &DeviceSelector::targetChanged, this, &CompileSweepView::onTargetChanged);
 
   // The local GPU, when there is one, is the default target (its own SM count).
   if (const auto gpus = detectedGpus(); !gpus.empty()) device_->setDetectedGpus(gpus);
@@ -119,13 +119,13 @@ KernelView::KernelView(QWidget* parent, CompileFunction compile) : QWidget(paren
   showSource();
 }
 
-KernelView::~KernelView() {
+CompileSweepView::~CompileSweepView() {
   // Stop the sweep before the widgets it reports to go away.
   delete job_;
   job_ = nullptr;
 }
 
-QWidget* KernelView::buildInputs() {
+QWidget* CompileSweepView::buildInputs() {
   auto* left = new QWidget;
   auto* v = new QVBoxLayout(left);
   v->setContentsMargins(0, 0, 4, 0);
@@ -162,7 +162,7 @@ QWidget* KernelView::buildInputs() {
 
   auto* kernel_box = new QGroupBox(tr("Kernel, shape and grid"));
   auto* kl = new QVBoxLayout(kernel_box);
-  inputs_ = new KernelInputs(kernel_box);
+  inputs_ = new SweepInputs(kernel_box);
   kl->addWidget(inputs_);
   v->addWidget(kernel_box);
 
@@ -213,15 +213,15 @@ QWidget* KernelView::buildInputs() {
     compile_button_->setToolTip(tr("Compiling needs the CUDA Toolkit (NVRTC); this build has none."));
   }
   connect(compile_button_, &QPushButton::clicked, this, [this] { startSweep(); });
-  connect(cancel_button_, &QPushButton::clicked, this, &KernelView::cancelSweep);
-  connect(open_button_, &QPushButton::clicked, this, &KernelView::openCsvInteractive);
-  connect(inputs_, &KernelInputs::changed, this, [this] {
+  connect(cancel_button_, &QPushButton::clicked, this, &CompileSweepView::cancelSweep);
+  connect(open_button_, &QPushButton::clicked, this, &CompileSweepView::openCsvInteractive);
+  connect(inputs_, &SweepInputs::changed, this, [this] {
     if (can_compile_) compile_button_->setEnabled(inputs_->validationMessage().isEmpty());
   });
   return left;
 }
 
-QWidget* KernelView::buildResults() {
+QWidget* CompileSweepView::buildResults() {
   auto* plots = new QWidget;
   auto* pv = new QVBoxLayout(plots);
   pv->setContentsMargins(0, 0, 0, 0);
@@ -240,14 +240,14 @@ QWidget* KernelView::buildResults() {
   header->addWidget(xblock_filter_);
   pv->addLayout(header);
   auto* row = new QHBoxLayout;
-  regs_plot_ = new KernelSeriesPlot(tr("Registers per thread against RBLOCK"), QStringLiteral("registersPlot"), plots);
+  regs_plot_ = new SweepSeriesPlot(tr("Registers per thread against RBLOCK"), QStringLiteral("registersPlot"), plots);
   regs_plot_->setAxisLabels(tr("RBLOCK (elements per loop iteration, log2 scale)"), tr("Registers per thread"));
-  spill_plot_ = new KernelSeriesPlot(tr("Spill stores per thread against RBLOCK"), QStringLiteral("spillsPlot"), plots);
+  spill_plot_ = new SweepSeriesPlot(tr("Spill stores per thread against RBLOCK"), QStringLiteral("spillsPlot"), plots);
   spill_plot_->setAxisLabels(tr("RBLOCK (elements per loop iteration, log2 scale)"),
                              tr("Spill stores (bytes per thread)"));
   regs_plot_->setLegendColumns(3);
   spill_plot_->setLegendColumns(3);
-  for (KernelSeriesPlot* p : {regs_plot_, spill_plot_}) {
+  for (SweepSeriesPlot* p : {regs_plot_, spill_plot_}) {
     p->setRowDescriber([this](int r) { return describeRow(r); });
     row->addWidget(p->widget(), 1);
   }
@@ -261,12 +261,12 @@ QWidget* KernelView::buildResults() {
   tv->setContentsMargins(0, 0, 0, 0);
   proxy_ = new QSortFilterProxyModel(this);
   proxy_->setSourceModel(model_);
-  proxy_->setSortRole(KernelSweepModel::kSortRole);
+  proxy_->setSortRole(CompileSweepModel::kSortRole);
   table_ = new QTableView(table_box);
   table_->setObjectName(QStringLiteral("configTable"));
   table_->setModel(proxy_);
   table_->setSortingEnabled(true);
-  table_->sortByColumn(KernelSweepModel::kIndex, Qt::AscendingOrder);
+  table_->sortByColumn(CompileSweepModel::kIndex, Qt::AscendingOrder);
   table_->setSelectionBehavior(QAbstractItemView::SelectRows);
   table_->setSelectionMode(QAbstractItemView::SingleSelection);
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -292,8 +292,8 @@ QWidget* KernelView::buildResults() {
   legend->setStyleSheet(QStringLiteral("color: #555;"));
   send_row->addWidget(legend, 1);
   tv->addLayout(send_row);
-  connect(send_button_, &QPushButton::clicked, this, &KernelView::sendSelected);
-  connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &KernelView::onSelectionChanged);
+  connect(send_button_, &QPushButton::clicked, this, &CompileSweepView::sendSelected);
+  connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &CompileSweepView::onSelectionChanged);
 
   auto* source_box = new QWidget;
   auto* sv = new QVBoxLayout(source_box);
@@ -331,8 +331,8 @@ QWidget* KernelView::buildResults() {
   return right;
 }
 
-void KernelView::restrictArchitectures() {
-  const auto archs = kernelViewArchitectures();
+void CompileSweepView::restrictArchitectures() {
+  const auto archs = compileSweepArchitectures();
   auto* m = qobject_cast<QStandardItemModel*>(device_->comboBox()->model());
   if (m == nullptr) return;
   const QString compiler =
@@ -362,7 +362,7 @@ void KernelView::restrictArchitectures() {
   }
 }
 
-void KernelView::onTargetChanged() {
+void CompileSweepView::onTargetChanged() {
   const DeviceTarget& t = device_->currentTarget();
   if (t.arch == nullptr) return;
   int sms = t.sm_count;
@@ -393,12 +393,12 @@ void KernelView::onTargetChanged() {
   emit statusMessage(statusSummary());
 }
 
-Expected<CompileSweepSpec> KernelView::currentSpec() const {
+Expected<CompileSweepSpec> CompileSweepView::currentSpec() const {
   const QString invalid = inputs_->validationMessage();
   if (!invalid.isEmpty()) return Error{invalid.toStdString()};
   const DeviceTarget& t = device_->currentTarget();
   if (t.arch == nullptr) return Error{"no architecture selected"};
-  const auto archs = kernelViewArchitectures();
+  const auto archs = compileSweepArchitectures();
   if (std::find(archs.begin(), archs.end(), t.arch->cc) == archs.end()) {
     return Error{t.arch->cc.smName() + " cannot be compiled: choose one of the architectures not greyed out"};
   }
@@ -414,7 +414,7 @@ Expected<CompileSweepSpec> KernelView::currentSpec() const {
   return spec;
 }
 
-QString KernelView::startSweep() {
+QString CompileSweepView::startSweep() {
   if (!can_compile_) {
     const QString msg = tr("Compiling needs the CUDA Toolkit (NVRTC); this build has none.");
     setStatus(msg, true);
@@ -427,7 +427,7 @@ QString KernelView::startSweep() {
     return msg;
   }
   // The header of the coming result, so rows can be plotted as they arrive.
-  KernelSweepData header;
+  CompileSweepData header;
   header.arch = spec->device.arch.cc;
   header.device_label = spec->device.label;
   header.sm_count = spec->device.sm_count;
@@ -459,17 +459,17 @@ QString KernelView::startSweep() {
   return {};
 }
 
-void KernelView::cancelSweep() {
+void CompileSweepView::cancelSweep() {
   if (!job_->isRunning()) return;
   job_->cancel();
   setStatus(tr("Cancelling: running compiles stop, finished rows stay …"));
 }
 
-bool KernelView::isRunning() const {
+bool CompileSweepView::isRunning() const {
   return job_ != nullptr && job_->isRunning();
 }
 
-void KernelView::onRowFinished(quint64 id, qulonglong done, qulonglong total, const CompileSweepRow& row) {
+void CompileSweepView::onRowFinished(quint64 id, qulonglong done, qulonglong total, const CompileSweepRow& row) {
   if (id != running_id_) return;
   model_->upsertEntry(entryFromRow(row));
   progress_->setRange(0, static_cast<int>(std::max<qulonglong>(total, 1)));
@@ -488,9 +488,9 @@ void KernelView::onRowFinished(quint64 id, qulonglong done, qulonglong total, co
   schedulePlots();
 }
 
-void KernelView::onFinished(quint64 id, const std::shared_ptr<const CompileSweepResult>& result) {
+void CompileSweepView::onFinished(quint64 id, const std::shared_ptr<const CompileSweepResult>& result) {
   if (id != running_id_ || !result) return;
-  KernelSweepData d = dataFromResult(*result);
+  CompileSweepData d = dataFromResult(*result);
   const int rows = static_cast<int>(result->rows.size());
   QString msg;
   if (result->cancelled) {
@@ -516,13 +516,13 @@ void KernelView::onFinished(quint64 id, const std::shared_ptr<const CompileSweep
   emit sweepFinished();
 }
 
-void KernelView::onFailed(quint64 id, const QString& message) {
+void CompileSweepView::onFailed(quint64 id, const QString& message) {
   if (id != running_id_) return;
   setStatus(tr("The sweep did not start: %1").arg(message), true);
   dataset_label_->setText(tr("No data: %1").arg(message));
 }
 
-void KernelView::onRunningChanged(bool running) {
+void CompileSweepView::onRunningChanged(bool running) {
   compile_button_->setEnabled(can_compile_ && inputs_->validationMessage().isEmpty());
   compile_button_->setText(running ? tr("Restart sweep") : tr("Compile sweep"));
   cancel_button_->setEnabled(running);
@@ -533,7 +533,7 @@ void KernelView::onRunningChanged(bool running) {
     progress_->setFormat(tr("%v of %m configs"));
 }
 
-void KernelView::showData(KernelSweepData loaded, const QString& source_label) {
+void CompileSweepView::showData(CompileSweepData loaded, const QString& source_label) {
   const int keep_index = selectedEntry() != nullptr ? selectedEntry()->index : -1;
   data_ = std::move(loaded);
   model_->setEntries(data_.rows);
@@ -569,7 +569,7 @@ void KernelView::showData(KernelSweepData loaded, const QString& source_label) {
   emit statusMessage(statusSummary());
 }
 
-QString KernelView::openCsvFile(const QString& path) {
+QString CompileSweepView::openCsvFile(const QString& path) {
   auto bytes = readFile(QFile::encodeName(path).toStdString(), kMaxCsvBytes);
   if (!bytes) {
     setStatus(QString::fromStdString(bytes.error()), true);
@@ -600,26 +600,26 @@ QString KernelView::openCsvFile(const QString& path) {
   return error;
 }
 
-void KernelView::openCsvInteractive() {
+void CompileSweepView::openCsvInteractive() {
   QString folder;
   {
     QSettings s;
-    folder = s.value(QStringLiteral("views/kernel/lastCsvFolder")).toString();
+    folder = s.value(QStringLiteral("views/compileSweep/lastCsvFolder")).toString();
   }
   const QString path =
       QFileDialog::getOpenFileName(this, tr("Open compile sweep"), folder, tr("CSV files (*.csv);;All files (*)"));
   if (path.isEmpty()) return;
-  QSettings().setValue(QStringLiteral("views/kernel/lastCsvFolder"), QFileInfo(path).absolutePath());
+  QSettings().setValue(QStringLiteral("views/compileSweep/lastCsvFolder"), QFileInfo(path).absolutePath());
   openCsvFile(path);
 }
 
-const KernelSweepEntry* KernelView::selectedEntry() const {
+const CompileSweepEntry* CompileSweepView::selectedEntry() const {
   const auto rows = table_->selectionModel()->selectedRows();
   if (rows.isEmpty()) return nullptr;
-  return model_->entry(proxy_->mapToSource(rows.front()).row());
+  return model_->row(proxy_->mapToSource(rows.front()).row());
 }
 
-bool KernelView::selectIndex(int index) {
+bool CompileSweepView::selectIndex(int index) {
   const int row = model_->rowOfIndex(index);
   if (row < 0) return false;
   const QModelIndex pi = proxy_->mapFromSource(model_->index(row, 0));
@@ -629,8 +629,8 @@ bool KernelView::selectIndex(int index) {
   return true;
 }
 
-void KernelView::onSelectionChanged() {
-  const KernelSweepEntry* e = selectedEntry();
+void CompileSweepView::onSelectionChanged() {
+  const CompileSweepEntry* e = selectedEntry();
   send_button_->setEnabled(e != nullptr && e->ok && e->registers > 0);
   if (e != nullptr && e->config.xblock != plotXBlock()) {
     setPlotXBlock(e->config.xblock);
@@ -640,17 +640,17 @@ void KernelView::onSelectionChanged() {
   showSource();
 }
 
-void KernelView::sendSelected() {
-  const KernelSweepEntry* e = selectedEntry();
+void CompileSweepView::sendSelected() {
+  const CompileSweepEntry* e = selectedEntry();
   if (e == nullptr || !e->ok) return;
   emit sendToRblock(e->config.xblock, e->config.rblock, e->config.num_warps, e->registers, std::max(0, e->n_spills),
                     static_cast<qint64>(data_.xnumel), static_cast<qint64>(data_.rnumel));
   setStatus(tr("Sent %1 with %2 registers to the RBLOCK-scaling view.").arg(configText(e->config)).arg(e->registers));
 }
 
-void KernelView::refreshXBlockFilter() {
+void CompileSweepView::refreshXBlockFilter() {
   std::set<int> xs;
-  for (const auto& e : model_->entries()) xs.insert(e.config.xblock);
+  for (const auto& e : model_->rows()) xs.insert(e.config.xblock);
   const int keep = plotXBlock();
   updating_ = true;
   xblock_filter_->clear();
@@ -662,7 +662,7 @@ void KernelView::refreshXBlockFilter() {
   xblock_filter_->setEnabled(xs.size() > 1);
 }
 
-bool KernelView::setPlotXBlock(int xblock) {
+bool CompileSweepView::setPlotXBlock(int xblock) {
   const int idx = xblock_filter_->findData(xblock);
   if (idx < 0) return false;
   xblock_filter_->setCurrentIndex(idx);  // rebuilds the plots
@@ -670,16 +670,16 @@ bool KernelView::setPlotXBlock(int xblock) {
   return true;
 }
 
-int KernelView::plotXBlock() const {
+int CompileSweepView::plotXBlock() const {
   return xblock_filter_->currentIndex() >= 0 ? xblock_filter_->currentData().toInt() : 1;
 }
 
-void KernelView::schedulePlots() {
+void CompileSweepView::schedulePlots() {
   if (!plot_timer_->isActive()) plot_timer_->start();
 }
 
-QString KernelView::describeRow(int model_row) const {
-  const KernelSweepEntry* e = model_->entry(model_row);
+QString CompileSweepView::describeRow(int model_row) const {
+  const CompileSweepEntry* e = model_->row(model_row);
   if (e == nullptr) return {};
   QString text = configText(e->config);
   if (!e->ok) return text + tr("\nerror: %1").arg(QString::fromStdString(e->error.substr(0, e->error.find('\n'))));
@@ -696,25 +696,25 @@ QString KernelView::describeRow(int model_row) const {
   }
   QStringList decisions;
   for (const auto& d : e->decisions)
-    decisions << QStringLiteral("%1: %2").arg(QString::fromStdString(d.policy), decisionText(d));
+    decisions << QStringLiteral("%1: %2").arg(QString::fromUtf8(inductor::policyKey(d.policy).data()), decisionText(d));
   if (!decisions.isEmpty()) text += QLatin1Char('\n') + decisions.join(QStringLiteral(", "));
   return text;
 }
 
-void KernelView::rebuildPlots() {
+void CompileSweepView::rebuildPlots() {
   const int xblock = plotXBlock();
-  const auto& entries = model_->entries();
+  const auto& entries = model_->rows();
   std::map<int, std::vector<int>> by_warps;  // num_warps → model rows
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const auto& e = entries[i];
     if (e.ok && e.config.xblock == xblock && e.registers >= 0)
       by_warps[e.config.num_warps].push_back(static_cast<int>(i));
   }
-  const KernelSweepEntry* selected = selectedEntry();
+  const CompileSweepEntry* selected = selectedEntry();
   const int selected_row = selected != nullptr ? model_->rowOfIndex(selected->index) : -1;
 
   int max_spill = 0;
-  for (KernelSeriesPlot* p : {regs_plot_, spill_plot_}) {
+  for (SweepSeriesPlot* p : {regs_plot_, spill_plot_}) {
     p->clear();
     const bool regs = p == regs_plot_;
     for (const auto& [w, rows] : by_warps) {
@@ -761,8 +761,8 @@ void KernelView::rebuildPlots() {
   }
 }
 
-void KernelView::showSource() {
-  const KernelSweepEntry* e = selectedEntry();
+void CompileSweepView::showSource() {
+  const CompileSweepEntry* e = selectedEntry();
   if (e == nullptr) {
     source_label_->setText(tr("Generated CUDA C++: select a config in the table."));
     source_->setPlainText({});
@@ -782,13 +782,13 @@ void KernelView::showSource() {
     source_->setPlainText(QString::fromStdString(gen->source));
 }
 
-void KernelView::setStatus(const QString& text, bool error) {
+void CompileSweepView::setStatus(const QString& text, bool error) {
   status_->setText(text);
   status_->setToolTip(QString());
   status_->setStyleSheet(error ? QStringLiteral("color: #8b0000;") : QString());
 }
 
-std::vector<CsvExport> KernelView::csvExports() const {
+std::vector<CsvExport> CompileSweepView::csvExports() const {
   if (data_.csv.rows.empty()) return {};
   QString name =
       QStringLiteral("compile-sweep-%1-%2-%3.csv")
@@ -797,11 +797,11 @@ std::vector<CsvExport> KernelView::csvExports() const {
   return {CsvExport{tr("Compile sweep (one row per config)"), name, data_.csv}};
 }
 
-std::vector<PlotController*> KernelView::plotExports() const {
+std::vector<PlotController*> CompileSweepView::plotExports() const {
   return {regs_plot_, spill_plot_};
 }
 
-void KernelView::saveSettings(QSettings& s) const {
+void CompileSweepView::saveSettings(QSettings& s) const {
   s.setValue(QStringLiteral("device"), device_->currentKey());
   s.setValue(QStringLiteral("sms"), sms_->value());
   s.setValue(QStringLiteral("maxrregcount"), maxrreg_->value());
@@ -811,7 +811,7 @@ void KernelView::saveSettings(QSettings& s) const {
   s.endGroup();
 }
 
-void KernelView::restoreSettings(QSettings& s) {
+void CompileSweepView::restoreSettings(QSettings& s) {
   const QString key = s.value(QStringLiteral("device")).toString();
   if (!key.isEmpty()) device_->setCurrentKey(key);
   restrictArchitectures();
@@ -824,7 +824,7 @@ void KernelView::restoreSettings(QSettings& s) {
   s.endGroup();
 }
 
-QString KernelView::statusSummary() const {
+QString CompileSweepView::statusSummary() const {
   const DeviceTarget& t = device_->currentTarget();
   QString s = t.arch != nullptr ? QString::fromStdString(t.arch->cc.smName()) : QString();
   if (!data_.rows.empty()) {

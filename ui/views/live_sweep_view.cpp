@@ -30,7 +30,7 @@
 #include "core/inductor/candidates.h"
 #include "qcustomplot.h"
 #include "ui/views/sweep_inputs.h"
-#include "ui/plots/compile_sweep_plot.h"
+#include "ui/plots/sweep_series_plot.h"
 #include "ui/models/live_datasets.h"
 #include "ui/models/live_sweep_model.h"
 
@@ -79,15 +79,15 @@ QTableWidgetItem* cell(const QString& text, Qt::Alignment align = Qt::AlignRight
 
 }  // namespace
 
-LiveView::LiveView(QWidget* parent, LiveRunFunction run, LiveAvailability availability)
+LiveSweepView::LiveSweepView(QWidget* parent, LiveRunFunction run, LiveAvailability availability)
     : QWidget(parent), availability_(std::move(availability)) {
-  setObjectName(QStringLiteral("live"));
+  setObjectName(QStringLiteral("liveSweep"));
   job_ = new LiveSweepJob(std::move(run), this);
-  model_ = new LiveRowsModel(this);
+  model_ = new LiveSweepModel(this);
   plot_timer_ = new QTimer(this);
   plot_timer_->setSingleShot(true);
   plot_timer_->setInterval(150);
-  connect(plot_timer_, &QTimer::timeout, this, &LiveView::rebuildPlots);
+  connect(plot_timer_, &QTimer::timeout, this, &LiveSweepView::rebuildPlots);
 
   QWidget* controls = buildControls();
   auto* scroll = inputScrollArea(controls, std::max(420, controls->minimumSizeHint().width() + 24),
@@ -98,11 +98,11 @@ LiveView::LiveView(QWidget* parent, LiveRunFunction run, LiveAvailability availa
   layout->addWidget(scroll, 0);
   layout->addWidget(buildResults(), 1);
 
-  connect(job_, &LiveSweepJob::phaseProgress, this, &LiveView::onPhase);
-  connect(job_, &LiveSweepJob::rowMeasured, this, &LiveView::onRowMeasured);
-  connect(job_, &LiveSweepJob::finished, this, &LiveView::onFinished);
-  connect(job_, &LiveSweepJob::failed, this, &LiveView::onFailed);
-  connect(job_, &SweepJob::runningChanged, this, &LiveView::onRunningChanged);
+  connect(job_, &LiveSweepJob::phaseProgress, this, &LiveSweepView::onPhase);
+  connect(job_, &LiveSweepJob::rowMeasured, this, &LiveSweepView::onRowMeasured);
+  connect(job_, &LiveSweepJob::finished, this, &LiveSweepView::onFinished);
+  connect(job_, &LiveSweepJob::failed, this, &LiveSweepView::onFailed);
+  connect(job_, &SweepJob::runningChanged, this, &LiveSweepView::onRunningChanged);
   onRunningChanged(false);
 
   // Without a GPU, open the first bundled measurement so there is something real to look at.
@@ -114,12 +114,12 @@ LiveView::LiveView(QWidget* parent, LiveRunFunction run, LiveAvailability availa
   }
 }
 
-LiveView::~LiveView() {
+LiveSweepView::~LiveSweepView() {
   delete job_;  // cancels and waits before the widgets it reports to go away
   job_ = nullptr;
 }
 
-QWidget* LiveView::buildControls() {
+QWidget* LiveSweepView::buildControls() {
   auto* left = new QWidget;
   auto* v = new QVBoxLayout(left);
   v->setContentsMargins(0, 0, 4, 0);
@@ -164,11 +164,11 @@ QWidget* LiveView::buildControls() {
     const QVariant path = bundled_->itemData(i);
     if (path.isValid()) openCsvFile(path.toString());
   });
-  connect(open_button_, &QPushButton::clicked, this, &LiveView::openCsvInteractive);
+  connect(open_button_, &QPushButton::clicked, this, &LiveSweepView::openCsvInteractive);
 
   auto* run_box = new QGroupBox(tr("Live sweep on this GPU"));
   auto* rv = new QVBoxLayout(run_box);
-  inputs_ = new KernelInputs(run_box);
+  inputs_ = new SweepInputs(run_box);
   rv->addWidget(inputs_);
   cupti_ = new QCheckBox(tr("Collect CUPTI metrics (achieved occupancy, DRAM bytes, local memory)"), run_box);
   cupti_->setObjectName(QStringLiteral("cuptiMetrics"));
@@ -206,7 +206,7 @@ QWidget* LiveView::buildControls() {
         tr("Compile, run and time every config on %1, then replay the autotuner").arg(availability_.device));
   }
   connect(run_button_, &QPushButton::clicked, this, [this] { startRun(); });
-  connect(cancel_button_, &QPushButton::clicked, this, &LiveView::cancelRun);
+  connect(cancel_button_, &QPushButton::clicked, this, &LiveSweepView::cancelRun);
 
   auto* regret_box = new QGroupBox(tr("Autotuner replay: each policy's pick and regret"));
   auto* gv = new QVBoxLayout(regret_box);
@@ -241,7 +241,7 @@ QWidget* LiveView::buildControls() {
   return left;
 }
 
-QWidget* LiveView::buildResults() {
+QWidget* LiveSweepView::buildResults() {
   auto* plots = new QWidget;
   auto* pv = new QVBoxLayout(plots);
   pv->setContentsMargins(0, 0, 0, 0);
@@ -273,18 +273,18 @@ QWidget* LiveView::buildResults() {
   });
 
   const QString x_label = tr("RBLOCK (elements per loop iteration, log2 scale)");
-  bw_plot_ = new KernelSeriesPlot(tr("Bandwidth per config"), QStringLiteral("bandwidthPlot"), plots);
+  bw_plot_ = new SweepSeriesPlot(tr("Bandwidth per config"), QStringLiteral("bandwidthPlot"), plots);
   bw_plot_->setAxisLabels(x_label, tr("Bandwidth (GB/s)"));
   bw_plot_->setLegendColumns(4);
   bw_plot_->plot()->legend->setIconSize(32, 24);  // the pick markers are drawn large: room for them
-  time_plot_ = new KernelSeriesPlot(tr("Median time per config, bars min … max"), QStringLiteral("timePlot"), plots);
+  time_plot_ = new SweepSeriesPlot(tr("Median time per config, bars min … max"), QStringLiteral("timePlot"), plots);
   time_plot_->setAxisLabels(x_label, tr("Time (µs)"));
   time_plot_->setLegendColumns(3);
-  occ_plot_ = new KernelSeriesPlot(tr("Occupancy: theoretical (solid), achieved (dashed)"),
+  occ_plot_ = new SweepSeriesPlot(tr("Occupancy: theoretical (solid), achieved (dashed)"),
                                    QStringLiteral("occupancyPlot"), plots);
   occ_plot_->setAxisLabels(x_label, tr("Occupancy (%)"));
   occ_plot_->setLegendColumns(3);
-  for (KernelSeriesPlot* p : {bw_plot_, time_plot_, occ_plot_})
+  for (SweepSeriesPlot* p : {bw_plot_, time_plot_, occ_plot_})
     p->setRowDescriber([this](int r) { return describeRow(r); });
   pv->addWidget(bw_plot_->widget(), 5);
   auto* lower = new QHBoxLayout;
@@ -294,7 +294,7 @@ QWidget* LiveView::buildResults() {
 
   proxy_ = new QSortFilterProxyModel(this);
   proxy_->setSourceModel(model_);
-  proxy_->setSortRole(LiveRowsModel::kSortRole);
+  proxy_->setSortRole(LiveSweepModel::kSortRole);
   table_ = new QTableView;
   table_->setObjectName(QStringLiteral("liveTable"));
   table_->setModel(proxy_);
@@ -328,19 +328,19 @@ QWidget* LiveView::buildResults() {
   return split;
 }
 
-const ReplaySummary& LiveView::replay() const {
+const ReplaySummary& LiveSweepView::replay() const {
   return model_->replay();
 }
 
-bool LiveView::isRunning() const {
+bool LiveSweepView::isRunning() const {
   return job_ != nullptr && job_->isRunning();
 }
 
-int LiveView::spillThreshold() const {
+int LiveSweepView::spillThreshold() const {
   return static_cast<int>(metaNumber(data_, "spill_threshold", inductor::kSpillThreshold));
 }
 
-QString LiveView::startRun() {
+QString LiveSweepView::startRun() {
   if (!availability_.available || !job_->hasRunner()) {
     const QString msg = tr("Run is not available: %1")
                             .arg(job_->hasRunner() ? availability_.reason : tr("this build has no CUDA Toolkit"));
@@ -376,13 +376,13 @@ QString LiveView::startRun() {
   return {};
 }
 
-void LiveView::cancelRun() {
+void LiveSweepView::cancelRun() {
   if (!job_->isRunning()) return;
   job_->cancel();
   setStatus(tr("Cancelling: the current run stops, measured rows stay …"));
 }
 
-void LiveView::onPhase(quint64 id, const QString& phase, qulonglong done, qulonglong total) {
+void LiveSweepView::onPhase(quint64 id, const QString& phase, qulonglong done, qulonglong total) {
   if (id != running_id_) return;
   if (phase == QLatin1String("compile")) {
     progress_->setRange(0, static_cast<int>(std::max<qulonglong>(total, 1)));
@@ -393,7 +393,7 @@ void LiveView::onPhase(quint64 id, const QString& phase, qulonglong done, qulong
   }
 }
 
-void LiveView::onRowMeasured(quint64 id, qulonglong done, qulonglong total, const LiveRow& row) {
+void LiveSweepView::onRowMeasured(quint64 id, qulonglong done, qulonglong total, const LiveRow& row) {
   if (id != running_id_) return;
   std::vector<LiveRow> rows = model_->rows();
   rows.push_back(row);
@@ -413,7 +413,7 @@ void LiveView::onRowMeasured(quint64 id, qulonglong done, qulonglong total, cons
   schedulePlots();
 }
 
-void LiveView::onFinished(quint64 id, const std::shared_ptr<const LiveRunOutcome>& outcome) {
+void LiveSweepView::onFinished(quint64 id, const std::shared_ptr<const LiveRunOutcome>& outcome) {
   if (id != running_id_ || !outcome) return;
   if (outcome->cancelled && outcome->dataset.rows.empty()) {
     // Cancelled before anything was measured (possibly before it started): no dataset to name.
@@ -432,13 +432,13 @@ void LiveView::onFinished(quint64 id, const std::shared_ptr<const LiveRunOutcome
   appendCacheRepairs(status_, outcome->cache_repairs);
 }
 
-void LiveView::onFailed(quint64 id, const QString& message) {
+void LiveSweepView::onFailed(quint64 id, const QString& message) {
   if (id != running_id_) return;
   setStatus(tr("The live sweep did not run: %1").arg(message), true);
   dataset_label_->setText(tr("No data: %1").arg(message));
 }
 
-void LiveView::onRunningChanged(bool running) {
+void LiveSweepView::onRunningChanged(bool running) {
   const bool can_run = availability_.available && job_->hasRunner();
   run_button_->setEnabled(can_run);
   run_button_->setText(running ? tr("Restart") : tr("Run"));
@@ -446,7 +446,7 @@ void LiveView::onRunningChanged(bool running) {
   if (!running && model_->rowCount() == 0) progress_->setFormat(can_run ? tr("idle") : tr("no GPU"));
 }
 
-void LiveView::showDataset(LiveDataset loaded, const QString& label) {
+void LiveSweepView::showDataset(LiveDataset loaded, const QString& label) {
   data_ = std::move(loaded);
   copy_GBps_ = metaNumber(data_, "copy_bandwidth_GBps", 0.0);
   std::vector<LiveRow> rows = data_.rows;
@@ -478,7 +478,7 @@ void LiveView::showDataset(LiveDataset loaded, const QString& label) {
   emit statusMessage(statusSummary());
 }
 
-QString LiveView::openCsvFile(const QString& path) {
+QString LiveSweepView::openCsvFile(const QString& path) {
   auto loaded = readLiveDataset(path);
   if (!loaded) {
     const QString msg = QString::fromStdString(loaded.error());
@@ -521,16 +521,16 @@ QString LiveView::openCsvFile(const QString& path) {
   return {};
 }
 
-void LiveView::openCsvInteractive() {
-  const QString folder = QSettings().value(QStringLiteral("views/live/lastCsvFolder")).toString();
+void LiveSweepView::openCsvInteractive() {
+  const QString folder = QSettings().value(QStringLiteral("views/liveSweep/lastCsvFolder")).toString();
   const QString path =
       QFileDialog::getOpenFileName(this, tr("Open live-sweep CSV"), folder, tr("CSV files (*.csv);;All files (*)"));
   if (path.isEmpty()) return;
-  QSettings().setValue(QStringLiteral("views/live/lastCsvFolder"), QFileInfo(path).absolutePath());
+  QSettings().setValue(QStringLiteral("views/liveSweep/lastCsvFolder"), QFileInfo(path).absolutePath());
   openCsvFile(path);
 }
 
-bool LiveView::selectRow(int row) {
+bool LiveSweepView::selectRow(int row) {
   if (row < 0 || row >= model_->rowCount()) return false;
   const QModelIndex pi = proxy_->mapFromSource(model_->index(row, 0));
   table_->selectionModel()->select(pi, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
@@ -539,12 +539,12 @@ bool LiveView::selectRow(int row) {
   return true;
 }
 
-int LiveView::selectedRow() const {
+int LiveSweepView::selectedRow() const {
   const auto rows = table_->selectionModel()->selectedRows();
   return rows.isEmpty() ? -1 : proxy_->mapToSource(rows.front()).row();
 }
 
-void LiveView::refreshXBlockFilter() {
+void LiveSweepView::refreshXBlockFilter() {
   std::set<int> xs;
   for (const auto& r : model_->rows()) xs.insert(r.config.xblock);
   const int keep = plotXBlock();
@@ -557,7 +557,7 @@ void LiveView::refreshXBlockFilter() {
   xblock_filter_->setEnabled(xs.size() > 1);
 }
 
-bool LiveView::setPlotXBlock(int xblock) {
+bool LiveSweepView::setPlotXBlock(int xblock) {
   const int idx = xblock_filter_->findData(xblock);
   if (idx < 0) return false;
   updating_ = true;
@@ -567,15 +567,15 @@ bool LiveView::setPlotXBlock(int xblock) {
   return true;
 }
 
-int LiveView::plotXBlock() const {
+int LiveSweepView::plotXBlock() const {
   return xblock_filter_->currentIndex() >= 0 ? xblock_filter_->currentData().toInt() : 1;
 }
 
-void LiveView::schedulePlots() {
+void LiveSweepView::schedulePlots() {
   if (!plot_timer_->isActive()) plot_timer_->start();
 }
 
-QString LiveView::describeRow(int r) const {
+QString LiveSweepView::describeRow(int r) const {
   const LiveRow* row = model_->row(r);
   if (row == nullptr) return {};
   QString text = configShort(row->config);
@@ -601,7 +601,7 @@ QString LiveView::describeRow(int r) const {
   return text;
 }
 
-void LiveView::rebuildPlots() {
+void LiveSweepView::rebuildPlots() {
   const int xblock = plotXBlock();
   const auto& rows = model_->rows();
   const ReplaySummary& replay = model_->replay();
@@ -759,10 +759,10 @@ void LiveView::rebuildPlots() {
                  .arg(availability_.available ? tr("press Run or open a CSV") : tr("open a CSV or a bundled dataset"));
     }
   }
-  for (KernelSeriesPlot* p : {bw_plot_, time_plot_, occ_plot_}) p->setNote(note);
+  for (SweepSeriesPlot* p : {bw_plot_, time_plot_, occ_plot_}) p->setNote(note);
 }
 
-void LiveView::rebuildRegretTable() {
+void LiveSweepView::rebuildRegretTable() {
   const ReplaySummary& replay = model_->replay();
   const auto& rows = model_->rows();
   for (int r = 0; r < 4; ++r) {
@@ -822,13 +822,13 @@ void LiveView::rebuildRegretTable() {
   regret_->horizontalHeaderItem(2)->setText(tr("Pick (XBLOCK × RBLOCK, warps)"));
 }
 
-void LiveView::setStatus(const QString& text, bool error) {
+void LiveSweepView::setStatus(const QString& text, bool error) {
   status_->setText(text);
   status_->setToolTip(QString());
   status_->setStyleSheet(error ? QStringLiteral("color: #8b0000;") : QString());
 }
 
-std::vector<CsvExport> LiveView::csvExports() const {
+std::vector<CsvExport> LiveSweepView::csvExports() const {
   if (model_->rowCount() == 0) return {};
   LiveDataset d;
   d.meta = data_.meta;
@@ -856,11 +856,11 @@ std::vector<CsvExport> LiveView::csvExports() const {
   return out;
 }
 
-std::vector<PlotController*> LiveView::plotExports() const {
+std::vector<PlotController*> LiveSweepView::plotExports() const {
   return {bw_plot_, time_plot_, occ_plot_};
 }
 
-void LiveView::saveSettings(QSettings& s) const {
+void LiveSweepView::saveSettings(QSettings& s) const {
   s.setValue(QStringLiteral("cupti"), cupti_->isChecked());
   s.setValue(QStringLiteral("bundled"), bundled_->currentData().toString());
   s.beginGroup(QStringLiteral("inputs"));
@@ -868,7 +868,7 @@ void LiveView::saveSettings(QSettings& s) const {
   s.endGroup();
 }
 
-void LiveView::restoreSettings(QSettings& s) {
+void LiveSweepView::restoreSettings(QSettings& s) {
   cupti_->setChecked(s.value(QStringLiteral("cupti"), false).toBool());
   s.beginGroup(QStringLiteral("inputs"));
   inputs_->restoreSettings(s);
@@ -881,7 +881,7 @@ void LiveView::restoreSettings(QSettings& s) {
   }
 }
 
-QString LiveView::statusSummary() const {
+QString LiveSweepView::statusSummary() const {
   const ReplaySummary& rp = model_->replay();
   if (rp.best_row < 0)
     return availability_.available ? tr("Live: %1").arg(availability_.device) : tr("Live runs: no GPU");

@@ -25,19 +25,19 @@ class QTimer;
 
 namespace occx::ui {
 
-class KernelInputs;
-class KernelSeriesPlot;
-class LiveRowsModel;
+class SweepInputs;
+class SweepSeriesPlot;
+class LiveSweepModel;
 
-class LiveView : public QWidget, public AppView {
+class LiveSweepView : public QWidget, public AppView {
   Q_OBJECT
 
  public:
   /// `run` measures on the GPU (defaultLiveRunFunction(); tests pass their own); `availability`
   /// says whether Run can be used here and why not.
-  explicit LiveView(QWidget* parent = nullptr, LiveRunFunction run = defaultLiveRunFunction(),
+  explicit LiveSweepView(QWidget* parent = nullptr, LiveRunFunction run = defaultLiveRunFunction(),
                     LiveAvailability availability = liveAvailability());
-  ~LiveView() override;
+  ~LiveSweepView() override;
 
   /// Starts a live sweep with the current inputs (cancelling a running one). Empty string, or why not.
   QString startRun();
@@ -59,7 +59,7 @@ class LiveView : public QWidget, public AppView {
   [[nodiscard]] int plotXBlock() const;
 
   // Widgets, for tests.
-  [[nodiscard]] KernelInputs* inputs() const { return inputs_; }
+  [[nodiscard]] SweepInputs* inputs() const { return inputs_; }
   [[nodiscard]] QPushButton* runButton() const { return run_button_; }
   [[nodiscard]] QPushButton* cancelButton() const { return cancel_button_; }
   [[nodiscard]] QPushButton* openCsvButton() const { return open_button_; }
@@ -70,11 +70,11 @@ class LiveView : public QWidget, public AppView {
   [[nodiscard]] QLabel* availabilityLabel() const { return availability_label_; }
   [[nodiscard]] QLabel* datasetLabel() const { return dataset_label_; }
   [[nodiscard]] QComboBox* xblockCombo() const { return xblock_filter_; }
-  [[nodiscard]] KernelSeriesPlot* bandwidthPlot() const { return bw_plot_; }
-  [[nodiscard]] KernelSeriesPlot* timePlot() const { return time_plot_; }
-  [[nodiscard]] KernelSeriesPlot* occupancyPlot() const { return occ_plot_; }
+  [[nodiscard]] SweepSeriesPlot* bandwidthPlot() const { return bw_plot_; }
+  [[nodiscard]] SweepSeriesPlot* timePlot() const { return time_plot_; }
+  [[nodiscard]] SweepSeriesPlot* occupancyPlot() const { return occ_plot_; }
   [[nodiscard]] QTableWidget* regretTable() const { return regret_; }
-  [[nodiscard]] LiveRowsModel* model() const { return model_; }
+  [[nodiscard]] LiveSweepModel* model() const { return model_; }
   [[nodiscard]] QTableView* tableView() const { return table_; }
   [[nodiscard]] LiveSweepJob* job() const { return job_; }
 
@@ -108,7 +108,7 @@ class LiveView : public QWidget, public AppView {
   [[nodiscard]] int spillThreshold() const;
 
   LiveAvailability availability_;
-  KernelInputs* inputs_ = nullptr;
+  SweepInputs* inputs_ = nullptr;
   QCheckBox* cupti_ = nullptr;
   QPushButton* run_button_ = nullptr;
   QPushButton* cancel_button_ = nullptr;
@@ -120,11 +120,11 @@ class LiveView : public QWidget, public AppView {
   QLabel* dataset_label_ = nullptr;
   QLabel* dataset_detail_ = nullptr;
   QComboBox* xblock_filter_ = nullptr;
-  KernelSeriesPlot* bw_plot_ = nullptr;
-  KernelSeriesPlot* time_plot_ = nullptr;
-  KernelSeriesPlot* occ_plot_ = nullptr;
+  SweepSeriesPlot* bw_plot_ = nullptr;
+  SweepSeriesPlot* time_plot_ = nullptr;
+  SweepSeriesPlot* occ_plot_ = nullptr;
   QTableWidget* regret_ = nullptr;
-  LiveRowsModel* model_ = nullptr;
+  LiveSweepModel* model_ = nullptr;
   QSortFilterProxyModel* proxy_ = nullptr;
   QTableView* table_ = nullptr;
   QTimer* plot_timer_ = nullptr;

@@ -88,8 +88,8 @@ QString newBlockText(const Decision& d) {
 
 }  // namespace
 
-RblockView::RblockView(QWidget* parent) : QWidget(parent) {
-  setObjectName(QStringLiteral("rblock"));
+RblockScalingView::RblockScalingView(QWidget* parent) : QWidget(parent) {
+  setObjectName(QStringLiteral("rblockScaling"));
   updating_ = true;
   auto* splitter = new QSplitter(Qt::Horizontal, this);
   splitter->addWidget(inputScrollArea(buildInputs(), 390));
@@ -104,9 +104,9 @@ RblockView::RblockView(QWidget* parent) : QWidget(parent) {
   recompute();
 }
 
-RblockView::~RblockView() = default;
+RblockScalingView::~RblockScalingView() = default;
 
-QWidget* RblockView::buildInputs() {
+QWidget* RblockScalingView::buildInputs() {
   auto* w = new QWidget;
   auto* v = new QVBoxLayout(w);
   v->setContentsMargins(0, 0, 6, 0);
@@ -269,7 +269,7 @@ QWidget* RblockView::buildInputs() {
   return w;
 }
 
-QWidget* RblockView::buildResults() {
+QWidget* RblockScalingView::buildResults() {
   auto* split = new QSplitter(Qt::Vertical);
   plot_ = new RblockBoundsPlot(split);
   plot_->widget()->setMinimumHeight(320);
@@ -335,9 +335,9 @@ QWidget* RblockView::buildResults() {
   return split;
 }
 
-QSpinBox* RblockView::nRegsSpin() const { return n_regs_->spinBox(); }
+QSpinBox* RblockScalingView::nRegsSpin() const { return n_regs_->spinBox(); }
 
-RblockInputs RblockView::inputs() const {
+RblockInputs RblockScalingView::inputs() const {
   RblockInputs in;
   in.xnumel = xnumel_->value();
   in.rnumel = rnumel_->value();
@@ -359,7 +359,7 @@ RblockInputs RblockView::inputs() const {
   return in;
 }
 
-void RblockView::setInputs(const RblockInputs& in) {
+void RblockScalingView::setInputs(const RblockInputs& in) {
   updating_ = true;
   xnumel_->setValue(static_cast<int>(std::clamp<std::int64_t>(in.xnumel, 1, 2147483647)));
   rnumel_->setValue(static_cast<int>(std::clamp<std::int64_t>(in.rnumel, 1, 2147483647)));
@@ -383,7 +383,7 @@ void RblockView::setInputs(const RblockInputs& in) {
   recompute();
 }
 
-void RblockView::showConfig(int xblock, int rblock, int num_warps, int n_regs, int n_spills, qint64 xnumel, qint64 rnumel) {
+void RblockScalingView::showConfig(int xblock, int rblock, int num_warps, int n_regs, int n_spills, qint64 xnumel, qint64 rnumel) {
   RblockInputs in = inputs();
   in.xblock = xblock;
   in.rblock = rblock;
@@ -396,7 +396,7 @@ void RblockView::showConfig(int xblock, int rblock, int num_warps, int n_regs, i
   setInputs(in);
 }
 
-void RblockView::clearResults(const QString& message) {
+void RblockScalingView::clearResults(const QString& message) {
   decisions_.clear();
   curves_ = {};
   pipeline_ = {};
@@ -412,7 +412,7 @@ void RblockView::clearResults(const QString& message) {
   emit resultChanged();
 }
 
-void RblockView::recompute() {
+void RblockScalingView::recompute() {
   const RblockInputs in = inputs();
   const DeviceTarget& target = device_->currentTarget();
   QString label = target.gpu ? q(target.gpu->name) : QStringLiteral("CC %1").arg(q(target.arch->cc.str()));
@@ -515,7 +515,7 @@ void RblockView::recompute() {
   showResults();
 }
 
-void RblockView::showResults() {
+void RblockScalingView::showResults() {
   const Profile profile = decisions_.empty() ? Profile::kInductorCurrent : decisions_.front().profile;
   for (std::size_t i = 0; i < decisions_.size(); ++i) {
     const Decision& d = decisions_[i];
@@ -574,7 +574,7 @@ void RblockView::showResults() {
   emit resultChanged();
 }
 
-std::vector<CsvExport> RblockView::csvExports() const {
+std::vector<CsvExport> RblockScalingView::csvExports() const {
   std::vector<CsvExport> out;
   CsvTable decisions = decisionsToCsv(decisions_);
   decisions.meta.insert(decisions.meta.begin(), {"target", device_model_.label});
@@ -591,9 +591,9 @@ std::vector<CsvExport> RblockView::csvExports() const {
   return out;
 }
 
-std::vector<PlotController*> RblockView::plotExports() const { return {plot_}; }
+std::vector<PlotController*> RblockScalingView::plotExports() const { return {plot_}; }
 
-void RblockView::saveSettings(QSettings& s) const {
+void RblockScalingView::saveSettings(QSettings& s) const {
   const RblockInputs in = inputs();
   s.setValue(QStringLiteral("device"), device_->currentKey());
   s.setValue(QStringLiteral("sms"), in.sm_override);
@@ -614,7 +614,7 @@ void RblockView::saveSettings(QSettings& s) const {
   s.setValue(QStringLiteral("deterministic"), in.deterministic);
 }
 
-void RblockView::restoreSettings(QSettings& s) {
+void RblockScalingView::restoreSettings(QSettings& s) {
   RblockInputs in = inputs();
   updating_ = true;
   if (s.contains(QStringLiteral("device"))) device_->setCurrentKey(s.value(QStringLiteral("device")).toString());
@@ -640,7 +640,7 @@ void RblockView::restoreSettings(QSettings& s) {
   setInputs(in);
 }
 
-QString RblockView::statusSummary() const {
+QString RblockScalingView::statusSummary() const {
   if (decisions_.empty()) return validation_->text();
   QString s = QStringLiteral("%1 · %2, n_regs %3").arg(q(device_model_.label), q(config_.str(decisions_.front().profile)),
                                                        config_.n_regs ? QString::number(*config_.n_regs) : tr("unknown"));

@@ -30,11 +30,11 @@ struct ShapePreset {
 /// The presets offered, in menu order.
 const std::vector<ShapePreset>& shapePresets();
 
-class KernelInputs : public QWidget {
+class SweepInputs : public QWidget {
   Q_OBJECT
 
  public:
-  explicit KernelInputs(QWidget* parent = nullptr);
+  explicit SweepInputs(QWidget* parent = nullptr);
 
   /// Writes workload, dtype, K, fp32_outputs, xnumel, rnumel, the grid lists and inductor_candidates into `spec`
   /// (other fields untouched).

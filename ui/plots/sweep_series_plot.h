@@ -23,11 +23,11 @@ enum class MarkerShape { kCircle, kSquare, kTriangle, kStar, kDiamond, kCross };
 /// The colour of the series of one num_warps value (the same in every plot of the app).
 QColor numWarpsColor(int num_warps);
 
-class KernelSeriesPlot : public PlotController {
+class SweepSeriesPlot : public PlotController {
   Q_OBJECT
 
  public:
-  KernelSeriesPlot(const QString& title, const QString& object_name, QWidget* parent);
+  SweepSeriesPlot(const QString& title, const QString& object_name, QWidget* parent);
 
   /// Removes every graph, error bar and note.
   void clear();
