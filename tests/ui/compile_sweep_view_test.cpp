@@ -1,4 +1,4 @@
-// The kernel view off-screen: a compile sweep with a deterministic stand-in compiler (every build),
+// The compile-sweep view off-screen: a compile sweep with a deterministic stand-in compiler (every build),
 // start / cancel / a second request that cancels the first, the plots' series, reference lines and
 // points, the config table's decisions, the generated source, "Send to RBLOCK view", reading a
 // compile-sweep CSV written by `occx sweep`, and — with the CUDA Toolkit — a real NVRTC sweep
@@ -531,7 +531,7 @@ TEST(CompileSweepView, OpensACompileSweepCsvWrittenByOccxSweep) {
   EXPECT_TRUE(view.datasetLabel()->text().contains(QStringLiteral("opened compile_sweep_mean_var_sm90.csv")));
 }
 
-TEST(CompileSweepView, ALiveSweepCsvIsSentToTheLiveView) {
+TEST(CompileSweepView, ALiveSweepCsvIsSentToTheLiveSweepView) {
   CompileSweepView view(nullptr, CompileFunction{});
   const QString error = view.openCsvFile(testData("live_sweep_fixture.csv"));
   EXPECT_TRUE(error.contains(QStringLiteral("open it in the live view"))) << error.toStdString();

@@ -104,7 +104,7 @@ const std::vector<GuiCase>& guiCases() {
        "Grid blocks: -1 is out of range; allowed 'not set' or 1 … 2147483647. Kept not set.", 0},
       {"GridBeyondInt", View::kCalculator, "gridBlocks", "99999999999",
        "Grid blocks: 99999999999 is out of range; allowed 'not set' or 1 … 2147483647. Kept 999999999.", 999999999},
-      // RBLOCK view, its defaults: H200-class 132 SMs, xnumel 512, rnumel 8192, 38 registers, 0 spills.
+      // RBLOCK-scaling view, its defaults: H200-class 132 SMs, xnumel 512, rnumel 8192, 38 registers, 0 spills.
       {"RblockSmsZero", View::kRblock, "smCount", "0", "SM count: 0 is out of range; allowed 1 … 1024 SMs. Kept 132 SMs.",
        132},
       {"RblockXnumelZero", View::kRblock, "xnumel", "0", "xnumel: 0 is out of range; allowed 1 … 2147483647. Kept 512.",
@@ -119,7 +119,7 @@ const std::vector<GuiCase>& guiCases() {
        "n_spills: -1 is out of range; allowed 0 … 1048576. Kept 0.", 0},
       {"RblockSharedOneByteOver", View::kRblock, "sharedBytes", "232449",
        "Shared memory: 232449 is out of range; allowed 0 … 232448 B. Kept 23244 B.", 23244},
-      // Kernel view: the shape boxes (default 32768 × 8192 is not assumed: xnumel 0 keeps the
+      // Compile-sweep view: the shape boxes (default 32768 × 8192 is not assumed: xnumel 0 keeps the
       // typed-over value), the register cap and the parallel compiles.
       {"KernelXnumelZero", View::kKernel, "xnumel", "0", nullptr, -1},
       {"KernelRnumelHuge", View::kKernel, "rnumel", "99999999999", "rnumel: 99999999999 is out of range; allowed "
@@ -130,7 +130,7 @@ const std::vector<GuiCase>& guiCases() {
       {"KernelSmsHuge", View::kKernel, "smCount", "5000", nullptr, 500},
       // The SM count was set with signals blocked (from the GPU data): Return must not end the message.
       {"KernelSmsZero", View::kKernel, "smCount", "0", nullptr, -1},
-      // Live view: the same shape boxes in its own panel.
+      // Live-sweep view: the same shape boxes in its own panel.
       {"LiveXnumelZero", View::kLive, "xnumel", "0", nullptr, -1},
       {"LiveRnumelNegative", View::kLive, "rnumel", "-8", nullptr, -1},
   };
@@ -344,7 +344,7 @@ void writeBytes(const QString& path, const std::string& bytes) {
   f << bytes;
 }
 
-TEST(GuiBadCsv, TheLiveViewSaysWhyAndKeepsTheDatasetShown) {
+TEST(GuiBadCsv, TheLiveSweepViewSaysWhyAndKeepsTheDatasetShown) {
   QTemporaryDir dir;
   ASSERT_TRUE(dir.isValid());
   LiveSweepView view(nullptr, LiveRunFunction{}, LiveAvailability{false, QStringLiteral("no GPU (test)"), {}});
@@ -368,7 +368,7 @@ TEST(GuiBadCsv, TheLiveViewSaysWhyAndKeepsTheDatasetShown) {
   EXPECT_EQ(view.model()->rowCount(), rows);
 }
 
-TEST(GuiBadCsv, TheKernelViewSaysWhyAndKeepsTheSweepShown) {
+TEST(GuiBadCsv, TheCompileSweepViewSaysWhyAndKeepsTheSweepShown) {
   QTemporaryDir dir;
   ASSERT_TRUE(dir.isValid());
   CompileSweepView view(nullptr, CompileFunction{});

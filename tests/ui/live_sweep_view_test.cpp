@@ -1,4 +1,4 @@
-// The live view off-screen: a recorded live-sweep CSV (tests/data/live_sweep_fixture.csv, hand-written
+// The live-sweep view off-screen: a recorded live-sweep CSV (tests/data/live_sweep_fixture.csv, hand-written
 // values in the CLI's format) shows the right rows, series, points, roofline, picks and regrets; Run is
 // disabled with the reason when there is no GPU; a stand-in runner (no GPU needed) streams rows,
 // is cancelled keeping the measured rows, and a second run cancels the first; the bundled datasets
@@ -405,7 +405,7 @@ TEST(LiveSweepView, ExportsTheDatasetAndTheRegretTable) {
   EXPECT_EQ(view.plotExports().size(), 3u);
 }
 
-TEST(LiveSweepView, ACompileOnlySweepIsSentToTheKernelView) {
+TEST(LiveSweepView, ACompileOnlySweepIsSentToTheCompileSweepView) {
   LiveSweepView view(nullptr, LiveRunFunction{}, noGpu());
   const int before = view.model()->rowCount();
   const QString error = view.openCsvFile(testData("compile_sweep_mean_var_sm90.csv"));

@@ -236,7 +236,7 @@ TEST(RblockScalingView, SettingsRoundTrip) {
   EXPECT_EQ(cell(b.decisionTable(), 1, 5), QStringLiteral("R0_BLOCK 1024 → 512"));
 }
 
-// showConfig (what the kernel view sends): 65536 × 768, XBLOCK 2, R0 1024, 8 warps, 48 registers on
+// showConfig (what the compile-sweep view sends): 65536 × 768, XBLOCK 2, R0 1024, 8 warps, 48 registers on
 // H200: 32768 blocks; new 65536 // (48·32·8 = 12288) = 5 → 660 < 32768 → R0_BLOCK 1024 → 512;
 // old 2048 // 256 = 8 → 1056 < 32768 → also scales.
 TEST(RblockScalingView, ShowConfigFromAnotherView) {

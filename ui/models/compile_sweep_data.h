@@ -1,4 +1,4 @@
-// The kernel view's rows as data: one entry per compiled configuration, built from a compile sweep
+// The compile-sweep view's rows as data: one entry per compiled configuration, built from a compile sweep
 // that just ran (core/compile_sweep.h) or read back from the CSV that `occx sweep` writes
 // (compileSweepToCsv's columns, found by name). The table model, the plots and the CSV export all
 // read these entries.

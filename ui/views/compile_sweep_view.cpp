@@ -85,29 +85,18 @@ std::vector<ComputeCapability> compileSweepArchitectures() {
   return out;
 }
 
-CompileSweepView::CompileSweepView(QWidget* parent, CompileFunction compile) : QWidget(parent) {
-  setObjectName(QStringLiteral("compileSweep"));
+CompileSweepView::CompileSweepView(QWidget* parent, CompileFunction compile)
+    : SweepView(parent, QStringLiteral("compileSweep"), /*plot_delay_ms=*/120) {
   can_compile_ = static_cast<bool>(compile);
   job_ = new CompileSweepJob(std::move(compile), this);
   model_ = new CompileSweepModel(this);
-  plot_timer_ = new QTimer(this);
-  plot_timer_->setSingleShot(true);
-  plot_timer_->setInterval(120);
-  connect(plot_timer_, &QTimer::timeout, this, &CompileSweepView::rebuildPlots);
+  QWidget* inputs = buildInputs();
+  layOut(inputs, 400, 480, buildResults());
 
-  auto* left = buildInputs();
-  auto* scroll = inputScrollArea(left, std::max(400, left->minimumSizeHint().width() + 24),
-                                 std::max(480, left->minimumSizeHint().width() + 24));
-
-  auto* layout = new QHBoxLayout(this);
-  layout->setContentsMargins(6, 6, 6, 6);
-  layout->addWidget(scroll, 0);
-  layout->addWidget(buildResults(), 1);
-
+  setJob(job_);
   connect(job_, &CompileSweepJob::rowFinished, this, &CompileSweepView::onRowFinished);
   connect(job_, &CompileSweepJob::finished, this, &CompileSweepView::onFinished);
   connect(job_, &CompileSweepJob::failed, this, &CompileSweepView::onFailed);
-  connect(job_, &SweepJob::runningChanged, this, &CompileSweepView::onRunningChanged);
   connect(device_, &DeviceSelector::targetChanged, this, &CompileSweepView::onTargetChanged);
 
   // The local GPU, when there is one, is the default target (its own SM count).
@@ -120,8 +109,7 @@ CompileSweepView::CompileSweepView(QWidget* parent, CompileFunction compile) : Q
 }
 
 CompileSweepView::~CompileSweepView() {
-  // Stop the sweep before the widgets it reports to go away.
-  delete job_;
+  deleteJob();
   job_ = nullptr;
 }
 
@@ -162,7 +150,7 @@ QWidget* CompileSweepView::buildInputs() {
 
   auto* kernel_box = new QGroupBox(tr("Kernel, shape and grid"));
   auto* kl = new QVBoxLayout(kernel_box);
-  inputs_ = new SweepInputs(kernel_box);
+  makeInputs(kernel_box);
   kl->addWidget(inputs_);
   v->addWidget(kernel_box);
 
@@ -185,25 +173,16 @@ QWidget* CompileSweepView::buildInputs() {
   compile_button_ = new QPushButton(tr("Compile sweep"), compile_box);
   compile_button_->setObjectName(QStringLiteral("compileButton"));
   compile_button_->setDefault(true);
-  cancel_button_ = new QPushButton(tr("Cancel"), compile_box);
-  cancel_button_->setObjectName(QStringLiteral("cancelButton"));
-  open_button_ = new QPushButton(tr("Open CSV…"), compile_box);
-  open_button_->setObjectName(QStringLiteral("openCsvButton"));
-  open_button_->setToolTip(tr("Open a compile sweep written by 'occx sweep --csv'"));
+  makeCancelButton(compile_box);
+  makeOpenCsvButton(compile_box, tr("Open a compile sweep written by 'occx sweep --csv'"), tr("Open compile sweep"));
   buttons->addWidget(compile_button_);
   buttons->addWidget(cancel_button_);
   buttons->addWidget(open_button_);
   cf->addRow(buttons);
-  progress_ = new QProgressBar(compile_box);
-  progress_->setObjectName(QStringLiteral("compileProgress"));
-  progress_->setRange(0, 1);
-  progress_->setValue(0);
+  makeProgressBar(compile_box, QStringLiteral("compileProgress"));
   progress_->setFormat(tr("%v of %m configs"));
   cf->addRow(progress_);
-  status_ = new QLabel(compile_box);
-  status_->setObjectName(QStringLiteral("compileStatus"));
-  status_->setWordWrap(true);
-  status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  makeStatusLabel(compile_box, QStringLiteral("compileStatus"));
   cf->addRow(status_);
   v->addWidget(compile_box);
   v->addStretch(1);
@@ -214,7 +193,6 @@ QWidget* CompileSweepView::buildInputs() {
   }
   connect(compile_button_, &QPushButton::clicked, this, [this] { startSweep(); });
   connect(cancel_button_, &QPushButton::clicked, this, &CompileSweepView::cancelSweep);
-  connect(open_button_, &QPushButton::clicked, this, &CompileSweepView::openCsvInteractive);
   connect(inputs_, &SweepInputs::changed, this, [this] {
     if (can_compile_) compile_button_->setEnabled(inputs_->validationMessage().isEmpty());
   });
@@ -226,18 +204,9 @@ QWidget* CompileSweepView::buildResults() {
   auto* pv = new QVBoxLayout(plots);
   pv->setContentsMargins(0, 0, 0, 0);
   auto* header = new QHBoxLayout;
-  dataset_label_ = new QLabel(plots);
-  dataset_label_->setObjectName(QStringLiteral("datasetLabel"));
-  dataset_label_->setWordWrap(true);
-  QFont bold = dataset_label_->font();
-  bold.setBold(true);
-  dataset_label_->setFont(bold);
+  makeDatasetLabel(plots);
   header->addWidget(dataset_label_, 1);
-  header->addWidget(new QLabel(tr("Plot XBLOCK:"), plots));
-  xblock_filter_ = new QComboBox(plots);
-  xblock_filter_->setObjectName(QStringLiteral("plotXBlock"));
-  xblock_filter_->setToolTip(tr("The plots show the configs with this XBLOCK"));
-  header->addWidget(xblock_filter_);
+  addXBlockFilter(plots, header);
   pv->addLayout(header);
   auto* row = new QHBoxLayout;
   regs_plot_ = new SweepSeriesPlot(tr("Registers per thread against RBLOCK"), QStringLiteral("registersPlot"), plots);
@@ -252,29 +221,12 @@ QWidget* CompileSweepView::buildResults() {
     row->addWidget(p->widget(), 1);
   }
   pv->addLayout(row, 1);
-  connect(xblock_filter_, &QComboBox::currentIndexChanged, this, [this] {
-    if (!updating_) rebuildPlots();
-  });
 
   auto* table_box = new QWidget;
   auto* tv = new QVBoxLayout(table_box);
   tv->setContentsMargins(0, 0, 0, 0);
-  proxy_ = new QSortFilterProxyModel(this);
-  proxy_->setSourceModel(model_);
-  proxy_->setSortRole(CompileSweepModel::kSortRole);
-  table_ = new QTableView(table_box);
-  table_->setObjectName(QStringLiteral("configTable"));
-  table_->setModel(proxy_);
-  table_->setSortingEnabled(true);
+  makeTable(model_, CompileSweepModel::kSortRole, QStringLiteral("configTable"), table_box);
   table_->sortByColumn(CompileSweepModel::kIndex, Qt::AscendingOrder);
-  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-  table_->setSelectionMode(QAbstractItemView::SingleSelection);
-  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  table_->verticalHeader()->setVisible(false);
-  table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
-  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-  table_->horizontalHeader()->setStretchLastSection(true);
-  table_->setAlternatingRowColors(true);
   tv->addWidget(table_, 1);
   auto* send_row = new QHBoxLayout;
   send_button_ = new QPushButton(tr("Send to RBLOCK view"), table_box);
@@ -443,37 +395,29 @@ QString CompileSweepView::startSweep() {
   data_ = std::move(header);
   model_->clear();
   const int planned = inputs_->gridSize();
-  progress_->setRange(0, std::max(1, planned));
-  progress_->setValue(0);
+  setProgress(0, static_cast<qulonglong>(std::max(planned, 0)));
   dataset_label_->setText(
       tr("Compiling %1 %2, %3 × %4 for %5 …")
           .arg(QString::fromUtf8(workloadName(spec->workload).data()), QString::fromUtf8(dtypeName(spec->dtype).data()))
           .arg(spec->xnumel)
           .arg(spec->rnumel)
           .arg(QString::fromStdString(spec->device.arch.cc.smName())));
-  running_id_ = job_->start(*spec);
+  setCurrentRequest(job_->start(*spec));
   setStatus(tr("Compiling %1 configs on %2 threads …").arg(planned).arg(spec->threads));
-  refreshXBlockFilter();
+  refreshXBlockFilter(xblocksOf(model_->rows()));
   rebuildPlots();
   showSource();
   return {};
 }
 
 void CompileSweepView::cancelSweep() {
-  if (!job_->isRunning()) return;
-  job_->cancel();
-  setStatus(tr("Cancelling: running compiles stop, finished rows stay …"));
-}
-
-bool CompileSweepView::isRunning() const {
-  return job_ != nullptr && job_->isRunning();
+  cancelJob(tr("Cancelling: running compiles stop, finished rows stay …"));
 }
 
 void CompileSweepView::onRowFinished(quint64 id, qulonglong done, qulonglong total, const CompileSweepRow& row) {
-  if (id != running_id_) return;
+  if (!isCurrentRequest(id)) return;
   model_->upsertEntry(entryFromRow(row));
-  progress_->setRange(0, static_cast<int>(std::max<qulonglong>(total, 1)));
-  progress_->setValue(static_cast<int>(done));
+  setProgress(done, total);
   QString line = tr("[%1/%2] %3: ").arg(done).arg(total).arg(configText(row.config));
   if (row.ok) {
     line += tr("%1 registers, %2 B spill stores%3")
@@ -484,12 +428,12 @@ void CompileSweepView::onRowFinished(quint64 id, qulonglong done, qulonglong tot
     line += tr("error: %1").arg(QString::fromStdString(row.error.substr(0, row.error.find('\n'))));
   }
   setStatus(line);
-  if (xblock_filter_->findData(row.config.xblock) < 0) refreshXBlockFilter();
+  if (xblock_filter_->findData(row.config.xblock) < 0) refreshXBlockFilter(xblocksOf(model_->rows()));
   schedulePlots();
 }
 
 void CompileSweepView::onFinished(quint64 id, const std::shared_ptr<const CompileSweepResult>& result) {
-  if (id != running_id_ || !result) return;
+  if (!isCurrentRequest(id) || !result) return;
   CompileSweepData d = dataFromResult(*result);
   const int rows = static_cast<int>(result->rows.size());
   QString msg;
@@ -517,15 +461,12 @@ void CompileSweepView::onFinished(quint64 id, const std::shared_ptr<const Compil
 }
 
 void CompileSweepView::onFailed(quint64 id, const QString& message) {
-  if (id != running_id_) return;
-  setStatus(tr("The sweep did not start: %1").arg(message), true);
-  dataset_label_->setText(tr("No data: %1").arg(message));
+  if (isCurrentRequest(id)) showFailure(tr("The sweep did not start: %1").arg(message), message);
 }
 
 void CompileSweepView::onRunningChanged(bool running) {
   compile_button_->setEnabled(can_compile_ && inputs_->validationMessage().isEmpty());
   compile_button_->setText(running ? tr("Restart sweep") : tr("Compile sweep"));
-  cancel_button_->setEnabled(running);
   progress_->setTextVisible(true);
   if (!running && progress_->value() == 0 && model_->rowCount() == 0)
     progress_->setFormat(tr("idle"));
@@ -537,8 +478,7 @@ void CompileSweepView::showData(CompileSweepData loaded, const QString& source_l
   const int keep_index = selectedEntry() != nullptr ? selectedEntry()->index : -1;
   data_ = std::move(loaded);
   model_->setEntries(data_.rows);
-  progress_->setRange(0, std::max<int>(1, static_cast<int>(data_.total_configs)));
-  progress_->setValue(static_cast<int>(data_.rows.size()));
+  setProgress(data_.rows.size(), data_.total_configs);
   progress_->setFormat(tr("%v of %m configs"));
   QString shape =
       tr("%1 %2%3, %4 × %5 on %6 — %7")
@@ -551,7 +491,7 @@ void CompileSweepView::showData(CompileSweepData loaded, const QString& source_l
           .arg(source_label);
   if (data_.cancelled) shape += tr(" (cancelled: %1 of %2 configs)").arg(data_.rows.size()).arg(data_.total_configs);
   dataset_label_->setText(shape);
-  refreshXBlockFilter();
+  refreshXBlockFilter(xblocksOf(model_->rows()));
   rebuildPlots();
   if (keep_index < 0 || !selectIndex(keep_index)) {
     // Select Inductor's first config, else the first row.
@@ -584,10 +524,7 @@ QString CompileSweepView::openCsvFile(const QString& path) {
     if (!parsed) {
       error = tr("%1: %2").arg(QFileInfo(path).fileName(), QString::fromStdString(parsed.error()));
     } else {
-      if (job_->isRunning()) {
-        job_->cancel();
-        running_id_ = 0;  // the opened file wins over the running sweep's result
-      }
+      dropRunningJob();
       const QString date = QString::fromStdString(parsed->date_utc);
       showData(std::move(parsed).value(),
                tr("opened %1%2")
@@ -600,43 +537,18 @@ QString CompileSweepView::openCsvFile(const QString& path) {
   return error;
 }
 
-void CompileSweepView::openCsvInteractive() {
-  QString folder;
-  {
-    QSettings s;
-    folder = s.value(QStringLiteral("views/compileSweep/lastCsvFolder")).toString();
-  }
-  const QString path =
-      QFileDialog::getOpenFileName(this, tr("Open compile sweep"), folder, tr("CSV files (*.csv);;All files (*)"));
-  if (path.isEmpty()) return;
-  QSettings().setValue(QStringLiteral("views/compileSweep/lastCsvFolder"), QFileInfo(path).absolutePath());
-  openCsvFile(path);
-}
-
 const CompileSweepEntry* CompileSweepView::selectedEntry() const {
-  const auto rows = table_->selectionModel()->selectedRows();
-  if (rows.isEmpty()) return nullptr;
-  return model_->row(proxy_->mapToSource(rows.front()).row());
+  return model_->row(selectedSourceRow());
 }
 
 bool CompileSweepView::selectIndex(int index) {
-  const int row = model_->rowOfIndex(index);
-  if (row < 0) return false;
-  const QModelIndex pi = proxy_->mapFromSource(model_->index(row, 0));
-  table_->selectionModel()->select(pi, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-  table_->selectionModel()->setCurrentIndex(pi, QItemSelectionModel::NoUpdate);
-  table_->scrollTo(pi);
-  return true;
+  return selectSourceRow(model_->rowOfIndex(index));
 }
 
 void CompileSweepView::onSelectionChanged() {
   const CompileSweepEntry* e = selectedEntry();
   send_button_->setEnabled(e != nullptr && e->ok && e->registers > 0);
-  if (e != nullptr && e->config.xblock != plotXBlock()) {
-    setPlotXBlock(e->config.xblock);
-  } else {
-    rebuildPlots();
-  }
+  followSelection(e != nullptr ? e->config.xblock : 0);
   showSource();
 }
 
@@ -646,36 +558,6 @@ void CompileSweepView::sendSelected() {
   emit sendToRblock(e->config.xblock, e->config.rblock, e->config.num_warps, e->registers, std::max(0, e->n_spills),
                     static_cast<qint64>(data_.xnumel), static_cast<qint64>(data_.rnumel));
   setStatus(tr("Sent %1 with %2 registers to the RBLOCK-scaling view.").arg(configText(e->config)).arg(e->registers));
-}
-
-void CompileSweepView::refreshXBlockFilter() {
-  std::set<int> xs;
-  for (const auto& e : model_->rows()) xs.insert(e.config.xblock);
-  const int keep = plotXBlock();
-  updating_ = true;
-  xblock_filter_->clear();
-  for (int x : xs) xblock_filter_->addItem(QString::number(x), x);
-  int idx = xblock_filter_->findData(keep);
-  if (idx < 0) idx = 0;
-  xblock_filter_->setCurrentIndex(idx);
-  updating_ = false;
-  xblock_filter_->setEnabled(xs.size() > 1);
-}
-
-bool CompileSweepView::setPlotXBlock(int xblock) {
-  const int idx = xblock_filter_->findData(xblock);
-  if (idx < 0) return false;
-  xblock_filter_->setCurrentIndex(idx);  // rebuilds the plots
-  rebuildPlots();
-  return true;
-}
-
-int CompileSweepView::plotXBlock() const {
-  return xblock_filter_->currentIndex() >= 0 ? xblock_filter_->currentData().toInt() : 1;
-}
-
-void CompileSweepView::schedulePlots() {
-  if (!plot_timer_->isActive()) plot_timer_->start();
 }
 
 QString CompileSweepView::describeRow(int model_row) const {
@@ -746,9 +628,8 @@ void CompileSweepView::rebuildPlots() {
   const int cap = std::max(data_.max_registers_per_thread, 1);
   regs_plot_->finish(0, cap * 1.1);
   spill_plot_->finish(0, std::max(16.0, max_spill * 1.15));
-  const QString xb = tr(" (XBLOCK = %1)").arg(xblock);
-  regs_plot_->setTitle(tr("Registers per thread against RBLOCK") + (by_warps.empty() ? QString() : xb));
-  spill_plot_->setTitle(tr("Spill stores per thread against RBLOCK") + (by_warps.empty() ? QString() : xb));
+  regs_plot_->setTitle(tr("Registers per thread against RBLOCK") + xblockSuffix(!by_warps.empty()));
+  spill_plot_->setTitle(tr("Spill stores per thread against RBLOCK") + xblockSuffix(!by_warps.empty()));
   if (by_warps.empty()) {
     const QString note = isRunning() ? tr("compiling …")
                                      : (can_compile_ ? tr("No data: compile a sweep or open a CSV")
@@ -782,12 +663,6 @@ void CompileSweepView::showSource() {
     source_->setPlainText(QString::fromStdString(gen->source));
 }
 
-void CompileSweepView::setStatus(const QString& text, bool error) {
-  status_->setText(text);
-  status_->setToolTip(QString());
-  status_->setStyleSheet(error ? QStringLiteral("color: #8b0000;") : QString());
-}
-
 std::vector<CsvExport> CompileSweepView::csvExports() const {
   if (data_.csv.rows.empty()) return {};
   QString name =
@@ -806,9 +681,7 @@ void CompileSweepView::saveSettings(QSettings& s) const {
   s.setValue(QStringLiteral("sms"), sms_->value());
   s.setValue(QStringLiteral("maxrregcount"), maxrreg_->value());
   s.setValue(QStringLiteral("threads"), threads_->value());
-  s.beginGroup(QStringLiteral("inputs"));
-  inputs_->saveSettings(s);
-  s.endGroup();
+  saveInputs(s);
 }
 
 void CompileSweepView::restoreSettings(QSettings& s) {
@@ -819,9 +692,7 @@ void CompileSweepView::restoreSettings(QSettings& s) {
   if (int v = s.value(QStringLiteral("sms")).toInt(&ok); ok && v >= 1 && v <= 1024) sms_->setValue(v);
   if (int v = s.value(QStringLiteral("maxrregcount")).toInt(&ok); ok && v >= 0 && v <= 255) maxrreg_->setValue(v);
   if (int v = s.value(QStringLiteral("threads")).toInt(&ok); ok && v >= 1 && v <= 64) threads_->setValue(v);
-  s.beginGroup(QStringLiteral("inputs"));
-  inputs_->restoreSettings(s);
-  s.endGroup();
+  restoreInputs(s);
 }
 
 QString CompileSweepView::statusSummary() const {

@@ -1,4 +1,4 @@
-// The inputs the kernel view and the live view share: a shape preset, workload, dtype, K, xnumel,
+// The inputs the compile-sweep view and the live-sweep view share: a shape preset, workload, dtype, K, xnumel,
 // rnumel, and the sweep grid (XBLOCK, RBLOCK and num_warps values to try) with Inductor's own
 // candidates on or off.
 #pragma once
