@@ -114,22 +114,29 @@ CompileSweepView::~CompileSweepView() {
 }
 
 QWidget* CompileSweepView::buildInputs() {
-  auto* left = new QWidget;
-  auto* v = new QVBoxLayout(left);
-  v->setContentsMargins(0, 0, 4, 0);
-
+  QVBoxLayout* v = nullptr;
+  QWidget* left = makeControlsColumn(v);
   toolkit_ = new QLabel(left);
   toolkit_->setObjectName(QStringLiteral("toolkitMessage"));
-  toolkit_->setWordWrap(true);
-  toolkit_->setStyleSheet(QStringLiteral(
-      "QLabel { color: #7a4b00; background: #fff4e0; border: 1px solid #e8c58a; border-radius: 3px; padding: 4px; }"));
+  setNoticeStyle(toolkit_);
   toolkit_->setText(
       tr("<b>Compiling needs the CUDA Toolkit.</b> This build has no NVRTC, so it cannot produce register "
          "and spill counts. Use <i>Open CSV…</i> to view a sweep written by <code>occx sweep --csv</code> "
          "on a machine with the toolkit (no GPU is needed there)."));
   toolkit_->setVisible(!can_compile_);
   v->addWidget(toolkit_);
+  v->addWidget(buildTargetBox());
+  auto* kernel_box = new QGroupBox(tr("Kernel, shape and grid"));
+  auto* kl = new QVBoxLayout(kernel_box);
+  makeInputs(kernel_box);
+  kl->addWidget(inputs_);
+  v->addWidget(kernel_box);
+  v->addWidget(buildCompileBox());
+  v->addStretch(1);
+  return left;
+}
 
+QWidget* CompileSweepView::buildTargetBox() {
   auto* target_box = new QGroupBox(tr("Architecture"));
   auto* tf = new QFormLayout(target_box);
   device_ = new DeviceSelector(target_box);
@@ -146,14 +153,10 @@ QWidget* CompileSweepView::buildInputs() {
   device_info_->setWordWrap(true);
   device_info_->setStyleSheet(QStringLiteral("color: #555;"));
   tf->addRow(device_info_);
-  v->addWidget(target_box);
+  return target_box;
+}
 
-  auto* kernel_box = new QGroupBox(tr("Kernel, shape and grid"));
-  auto* kl = new QVBoxLayout(kernel_box);
-  makeInputs(kernel_box);
-  kl->addWidget(inputs_);
-  v->addWidget(kernel_box);
-
+QWidget* CompileSweepView::buildCompileBox() {
   auto* compile_box = new QGroupBox(tr("Compile"));
   auto* cf = new QFormLayout(compile_box);
   maxrreg_ = new CheckedSpinBox(compile_box);
@@ -184,9 +187,6 @@ QWidget* CompileSweepView::buildInputs() {
   cf->addRow(progress_);
   makeStatusLabel(compile_box, QStringLiteral("compileStatus"));
   cf->addRow(status_);
-  v->addWidget(compile_box);
-  v->addStretch(1);
-
   if (!can_compile_) {
     compile_button_->setEnabled(false);
     compile_button_->setToolTip(tr("Compiling needs the CUDA Toolkit (NVRTC); this build has none."));
@@ -196,7 +196,7 @@ QWidget* CompileSweepView::buildInputs() {
   connect(inputs_, &SweepInputs::changed, this, [this] {
     if (can_compile_) compile_button_->setEnabled(inputs_->validationMessage().isEmpty());
   });
-  return left;
+  return compile_box;
 }
 
 QWidget* CompileSweepView::buildResults() {
@@ -247,6 +247,25 @@ QWidget* CompileSweepView::buildResults() {
   connect(send_button_, &QPushButton::clicked, this, &CompileSweepView::sendSelected);
   connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &CompileSweepView::onSelectionChanged);
 
+  auto* bottom = new QSplitter(Qt::Horizontal);
+  bottom->addWidget(table_box);
+  bottom->addWidget(buildSourceBox());
+  bottom->setStretchFactor(0, 3);
+  bottom->setStretchFactor(1, 2);
+  bottom->setChildrenCollapsible(false);
+  bottom->setSizes({680, 420});
+
+  auto* right = new QSplitter(Qt::Vertical);
+  right->addWidget(plots);
+  right->addWidget(bottom);
+  right->setStretchFactor(0, 1);
+  right->setStretchFactor(1, 1);
+  right->setChildrenCollapsible(false);
+  right->setSizes({480, 420});
+  return right;
+}
+
+QWidget* CompileSweepView::buildSourceBox() {
   auto* source_box = new QWidget;
   auto* sv = new QVBoxLayout(source_box);
   sv->setContentsMargins(0, 0, 0, 0);
@@ -264,23 +283,7 @@ QWidget* CompileSweepView::buildResults() {
   source_->setFont(mono);
   sv->addWidget(source_label_);
   sv->addWidget(source_, 1);
-
-  auto* bottom = new QSplitter(Qt::Horizontal);
-  bottom->addWidget(table_box);
-  bottom->addWidget(source_box);
-  bottom->setStretchFactor(0, 3);
-  bottom->setStretchFactor(1, 2);
-  bottom->setChildrenCollapsible(false);
-  bottom->setSizes({680, 420});
-
-  auto* right = new QSplitter(Qt::Vertical);
-  right->addWidget(plots);
-  right->addWidget(bottom);
-  right->setStretchFactor(0, 1);
-  right->setStretchFactor(1, 1);
-  right->setChildrenCollapsible(false);
-  right->setSizes({480, 420});
-  return right;
+  return source_box;
 }
 
 void CompileSweepView::restrictArchitectures() {

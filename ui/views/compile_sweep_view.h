@@ -91,7 +91,10 @@ class CompileSweepView : public SweepView {
 
  private:
   QWidget* buildInputs();
+  QWidget* buildTargetBox();
+  QWidget* buildCompileBox();
   QWidget* buildResults();
+  QWidget* buildSourceBox();
   void onTargetChanged();
   void restrictArchitectures();
   void onRowFinished(quint64 id, qulonglong done, qulonglong total, const CompileSweepRow& row);

@@ -131,27 +131,30 @@ LiveSweepView::~LiveSweepView() {
 }
 
 QWidget* LiveSweepView::buildControls() {
-  auto* left = new QWidget;
-  auto* v = new QVBoxLayout(left);
-  v->setContentsMargins(0, 0, 4, 0);
-
+  QVBoxLayout* v = nullptr;
+  QWidget* left = makeControlsColumn(v);
   availability_label_ = new QLabel(left);
   availability_label_->setObjectName(QStringLiteral("availabilityMessage"));
-  availability_label_->setWordWrap(true);
   if (availability_.available && job_->hasRunner()) {
+    availability_label_->setWordWrap(true);
     availability_label_->setText(
         tr("GPU: <b>%1</b> — live runs measure on it.").arg(availability_.device.toHtmlEscaped()));
     availability_label_->setStyleSheet(QStringLiteral("QLabel { padding: 4px; }"));
   } else {
+    setNoticeStyle(availability_label_);
     availability_label_->setText(tr("<b>No live runs here.</b> %1<br>Opened datasets are recorded data, measured "
                                     "elsewhere.")
                                      .arg(availability_.reason.toHtmlEscaped()));
-    availability_label_->setStyleSheet(
-        QStringLiteral("QLabel { color: #7a4b00; background: #fff4e0; border: 1px solid #e8c58a; border-radius: 3px; "
-                       "padding: 4px; }"));
   }
   v->addWidget(availability_label_);
+  v->addWidget(buildDataBox());
+  v->addWidget(buildRunBox());
+  v->addWidget(buildRegretBox());
+  v->addStretch(1);
+  return left;
+}
 
+QWidget* LiveSweepView::buildDataBox() {
   auto* data_box = new QGroupBox(tr("Recorded data"));
   auto* df = new QFormLayout(data_box);
   bundled_ = new QComboBox(data_box);
@@ -169,12 +172,14 @@ QWidget* LiveSweepView::buildControls() {
   makeOpenCsvButton(data_box, tr("Open a live-sweep CSV written by 'occx sweep --csv' on a machine with a GPU"),
                     tr("Open live-sweep CSV"));
   df->addRow(open_button_);
-  v->addWidget(data_box);
   connect(bundled_, &QComboBox::activated, this, [this](int i) {
     const QVariant path = bundled_->itemData(i);
     if (path.isValid()) openCsvFile(path.toString());
   });
+  return data_box;
+}
 
+QWidget* LiveSweepView::buildRunBox() {
   auto* run_box = new QGroupBox(tr("Live sweep on this GPU"));
   auto* rv = new QVBoxLayout(run_box);
   makeInputs(run_box);
@@ -197,7 +202,6 @@ QWidget* LiveSweepView::buildControls() {
   rv->addWidget(progress_);
   makeStatusLabel(run_box, QStringLiteral("runStatus"));
   rv->addWidget(status_);
-  v->addWidget(run_box);
   if (!availability_.available || !job_->hasRunner()) {
     const QString why =
         job_->hasRunner() ? availability_.reason : tr("This build has no CUDA Toolkit: live runs need it.");
@@ -209,10 +213,7 @@ QWidget* LiveSweepView::buildControls() {
   }
   connect(run_button_, &QPushButton::clicked, this, [this] { startRun(); });
   connect(cancel_button_, &QPushButton::clicked, this, &LiveSweepView::cancelRun);
-
-  v->addWidget(buildRegretBox());
-  v->addStretch(1);
-  return left;
+  return run_box;
 }
 
 QWidget* LiveSweepView::buildRegretBox() {

@@ -89,6 +89,8 @@ class LiveSweepView : public SweepView {
   [[nodiscard]] PlotRows plotRows() const;
 
   QWidget* buildControls();
+  QWidget* buildDataBox();
+  QWidget* buildRunBox();
   QWidget* buildRegretBox();
   QWidget* buildResults();
   void onPhase(quint64 id, const QString& phase, qulonglong done, qulonglong total);

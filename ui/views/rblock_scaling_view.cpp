@@ -110,8 +110,26 @@ QWidget* RblockScalingView::buildInputs() {
   auto* w = new QWidget;
   auto* v = new QVBoxLayout(w);
   v->setContentsMargins(0, 0, 6, 0);
+  v->addWidget(buildDeviceBox());
+  v->addWidget(buildInductorBox());
+  v->addWidget(buildKernelBox());
+  v->addWidget(buildConfigBox());
+  v->addWidget(buildPipelineBox());
+  validation_ = new QLabel(w);
+  validation_->setObjectName(QStringLiteral("validationMessage"));
+  validation_->setWordWrap(true);
+  validation_->setStyleSheet(QStringLiteral("color: #b00020;"));
+  validation_->setVisible(false);
+  v->addWidget(validation_);
+  v->addStretch(1);
 
-  auto* device_box = new QGroupBox(tr("GPU"), w);
+  setDefaults();
+  connectInputs();
+  return w;
+}
+
+QWidget* RblockScalingView::buildDeviceBox() {
+  auto* device_box = new QGroupBox(tr("GPU"));
   auto* dl = new QFormLayout(device_box);
   device_ = new DeviceSelector(device_box);
   sms_ = new CheckedSpinBox(device_box);
@@ -125,9 +143,11 @@ QWidget* RblockScalingView::buildInputs() {
   dl->addRow(device_);
   dl->addRow(tr("SM count"), sms_);
   dl->addRow(device_info_);
-  v->addWidget(device_box);
+  return device_box;
+}
 
-  auto* inductor_box = new QGroupBox(tr("Inductor version"), w);
+QWidget* RblockScalingView::buildInductorBox() {
+  auto* inductor_box = new QGroupBox(tr("Inductor version"));
   auto* il = new QFormLayout(inductor_box);
   profile_ = new QComboBox(inductor_box);
   profile_->setObjectName(QStringLiteral("profile"));
@@ -145,9 +165,11 @@ QWidget* RblockScalingView::buildInputs() {
   il->addRow(tr("Profile"), profile_);
   il->addRow(tr("CC gate"), cc_gate_);
   il->addRow(profile_text_);
-  v->addWidget(inductor_box);
+  return inductor_box;
+}
 
-  auto* kernel_box = new QGroupBox(tr("Reduction kernel"), w);
+QWidget* RblockScalingView::buildKernelBox() {
+  auto* kernel_box = new QGroupBox(tr("Reduction kernel"));
   auto* kl = new QFormLayout(kernel_box);
   xnumel_ = new CheckedSpinBox(kernel_box);
   xnumel_->setObjectName(QStringLiteral("xnumel"));
@@ -174,9 +196,11 @@ QWidget* RblockScalingView::buildInputs() {
   kl->addRow(tr("Reduction hint"), hint_);
   kl->addRow(persistent_);
   kl->addRow(deterministic_);
-  v->addWidget(kernel_box);
+  return kernel_box;
+}
 
-  auto* config_box = new QGroupBox(tr("Compiled config"), w);
+QWidget* RblockScalingView::buildConfigBox() {
+  auto* config_box = new QGroupBox(tr("Compiled config"));
   auto* cl = new QFormLayout(config_box);
   xblock_ = powerOfTwoCombo(4096, config_box);
   xblock_->setObjectName(QStringLiteral("xblock"));
@@ -204,24 +228,20 @@ QWidget* RblockScalingView::buildInputs() {
   cl->addRow(n_regs_known_);
   cl->addRow(tr("n_spills"), n_spills_);
   cl->addRow(tr("Shared memory"), shared_);
-  v->addWidget(config_box);
+  return config_box;
+}
 
-  auto* pipe_box = new QGroupBox(tr("Pipeline and chain"), w);
+QWidget* RblockScalingView::buildPipelineBox() {
+  auto* pipe_box = new QGroupBox(tr("Pipeline and chain"));
   auto* pl = new QFormLayout(pipe_box);
   pipeline_policy_ = new QComboBox(pipe_box);
   for (Policy p : allPolicies()) pipeline_policy_->addItem(q(policyKey(p)), static_cast<int>(p));
   pipeline_policy_->setToolTip(tr("The bound the candidate pipeline and the keep-halving chain use."));
   pl->addRow(tr("Policy"), pipeline_policy_);
-  v->addWidget(pipe_box);
+  return pipe_box;
+}
 
-  validation_ = new QLabel(w);
-  validation_->setObjectName(QStringLiteral("validationMessage"));
-  validation_->setWordWrap(true);
-  validation_->setStyleSheet(QStringLiteral("color: #b00020;"));
-  validation_->setVisible(false);
-  v->addWidget(validation_);
-  v->addStretch(1);
-
+void RblockScalingView::setDefaults() {
   // Defaults: the H200 record (x=512, r=8192, XBLOCK 1, R0_BLOCK 2048, 16 warps, 38 registers).
   device_->setCurrentKey(QStringLiteral("gpu:H200"));
   const DeviceTarget& t = device_->currentTarget();
@@ -235,7 +255,9 @@ QWidget* RblockScalingView::buildInputs() {
   n_regs_known_->setChecked(true);
   selectData(pipeline_policy_, static_cast<int>(Policy::kNew));
   selectData(hint_, static_cast<int>(ReductionHint::kInner));
+}
 
+void RblockScalingView::connectInputs() {
   auto changed = [this] {
     if (!updating_) recompute();
   };
@@ -266,7 +288,6 @@ QWidget* RblockScalingView::buildInputs() {
   connect(n_spills_, &QSpinBox::valueChanged, this, changed);
   connect(shared_, &QSpinBox::valueChanged, this, changed);
   connect(pipeline_policy_, &QComboBox::currentIndexChanged, this, changed);
-  return w;
 }
 
 QWidget* RblockScalingView::buildResults() {

@@ -108,6 +108,13 @@ class RblockScalingView : public QWidget, public AppView {
 
  private:
   QWidget* buildInputs();
+  QWidget* buildDeviceBox();
+  QWidget* buildInductorBox();
+  QWidget* buildKernelBox();
+  QWidget* buildConfigBox();
+  QWidget* buildPipelineBox();
+  void setDefaults();
+  void connectInputs();
   QWidget* buildResults();
   void showResults();
   void clearResults(const QString& message);

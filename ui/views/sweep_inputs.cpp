@@ -58,7 +58,16 @@ SweepInputs::SweepInputs(QWidget* parent) : QWidget(parent) {
   auto* form = new QFormLayout;
   form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
   outer->addLayout(form);
+  addKernelRows(form);
+  addShapeRows(form);
+  addGridRows(form);
+  setDefaults();
+  connectEdits();
+  updating_ = false;
+  updateLabels();
+}
 
+void SweepInputs::addKernelRows(QFormLayout* form) {
   preset_ = new QComboBox(this);
   preset_->setObjectName(QStringLiteral("shapePreset"));
   preset_->addItem(tr("Custom"));
@@ -94,7 +103,9 @@ SweepInputs::SweepInputs(QWidget* parent) : QWidget(parent) {
       tr("Write the outputs in fp32 instead of the input dtype, as log_softmax(x.float()) does; "
          "changes the bytes written"));
   form->addRow(QString(), fp32_outputs_);
+}
 
+void SweepInputs::addShapeRows(QFormLayout* form) {
   auto* xnumel_box = new CheckedSpinBox(this);
   xnumel_box->setQuantity(tr("xnumel"));  // its form row holds two boxes, or a label and a box
   xnumel_ = xnumel_box;
@@ -119,7 +130,9 @@ SweepInputs::SweepInputs(QWidget* parent) : QWidget(parent) {
   shape_info_->setWordWrap(true);
   shape_info_->setStyleSheet(QStringLiteral("color: #555;"));
   form->addRow(QString(), shape_info_);
+}
 
+void SweepInputs::addGridRows(QFormLayout* form) {
   grid_.resize(3);
   form->addRow(tr("XBLOCK:"), buildGridRow(0, kXBlocks, {1, 2}));
   form->addRow(tr("RBLOCK:"), buildGridRow(1, kRBlocks, {256, 512, 1024, 2048, 4096, 8192}));
@@ -135,7 +148,9 @@ SweepInputs::SweepInputs(QWidget* parent) : QWidget(parent) {
   grid_info_->setObjectName(QStringLiteral("gridInfo"));
   grid_info_->setStyleSheet(QStringLiteral("color: #555;"));
   form->addRow(QString(), grid_info_);
+}
 
+void SweepInputs::setDefaults() {
   // Defaults: the spill-case-free reference shape of the design's example decision.
   const ShapePreset& d = shapePresets().back();
   workload_->setCurrentIndex(workload_->findData(static_cast<int>(d.workload)));
@@ -144,7 +159,9 @@ SweepInputs::SweepInputs(QWidget* parent) : QWidget(parent) {
   xnumel_->setValue(static_cast<int>(d.xnumel));
   rnumel_->setValue(static_cast<int>(d.rnumel));
   preset_->setCurrentIndex(static_cast<int>(shapePresets().size()));
+}
 
+void SweepInputs::connectEdits() {
   auto edited = [this] {
     if (updating_) return;
     {
@@ -168,8 +185,6 @@ SweepInputs::SweepInputs(QWidget* parent) : QWidget(parent) {
     updateLabels();
     emit changed();
   });
-  updating_ = false;
-  updateLabels();
 }
 
 QWidget* SweepInputs::buildGridRow(int axis, const std::vector<int>& values, const std::vector<int>& defaults) {

@@ -10,6 +10,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QFormLayout;
 class QLabel;
 class QSettings;
 class QSpinBox;
@@ -68,6 +69,11 @@ class SweepInputs : public QWidget {
   void changed();
 
  private:
+  void addKernelRows(QFormLayout* form);
+  void addShapeRows(QFormLayout* form);
+  void addGridRows(QFormLayout* form);
+  void setDefaults();
+  void connectEdits();
   QWidget* buildGridRow(int axis, const std::vector<int>& values, const std::vector<int>& defaults);
   [[nodiscard]] std::vector<int> gridValues(int axis) const;
   void applyPreset(int index);

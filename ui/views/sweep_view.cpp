@@ -50,6 +50,19 @@ void SweepView::layOut(QWidget* controls, int min_width, int max_width, QWidget*
   layout->addWidget(results, 1);
 }
 
+QWidget* SweepView::makeControlsColumn(QVBoxLayout*& layout) {
+  auto* column = new QWidget;
+  layout = new QVBoxLayout(column);
+  layout->setContentsMargins(0, 0, 4, 0);
+  return column;
+}
+
+void SweepView::setNoticeStyle(QLabel* label) {
+  label->setWordWrap(true);
+  label->setStyleSheet(QStringLiteral(
+      "QLabel { color: #7a4b00; background: #fff4e0; border: 1px solid #e8c58a; border-radius: 3px; padding: 4px; }"));
+}
+
 void SweepView::makeInputs(QWidget* parent) {
   inputs_ = new SweepInputs(parent);
 }

@@ -20,6 +20,7 @@ class QSettings;
 class QSortFilterProxyModel;
 class QTableView;
 class QTimer;
+class QVBoxLayout;
 
 namespace occx::ui {
 
@@ -83,6 +84,10 @@ class SweepView : public QWidget, public AppView {
   /// The controls (in a scroll area `min_width` … `max_width` wide, wider when they need it) left of
   /// the results.
   void layOut(QWidget* controls, int min_width, int max_width, QWidget* results);
+  /// A column for the controls (left of the results); `layout` receives its layout.
+  static QWidget* makeControlsColumn(QVBoxLayout*& layout);
+  /// `label` word-wrapped in the notice style (brown on cream): what this build or machine cannot do.
+  static void setNoticeStyle(QLabel* label);
   void makeInputs(QWidget* parent);
   void makeCancelButton(QWidget* parent);
   /// "Open CSV…", asking for a file with `caption` and opening it with openCsvFile.
