@@ -31,6 +31,7 @@
 
 #include "core/kernels/kernel_family.h"
 #include "occx_config.h"
+#include "tests/ui/ui_test_support.h"
 #include "tests/ui/window_test_support.h"
 #include "ui/views/sweep_inputs.h"
 #include "ui/plots/sweep_series_plot.h"
@@ -45,10 +46,6 @@
 
 namespace occx::ui {
 namespace {
-
-QString testData(const char* name) {
-  return QFileInfo(QStringLiteral(__FILE__)).absoluteDir().filePath(QStringLiteral("../data/") + QLatin1String(name));
-}
 
 double yAt(const QVector<QPointF>& pts, double x) {
   for (const QPointF& p : pts) {
@@ -131,16 +128,6 @@ void setUpSmallSweep(CompileSweepView& view, Workload workload = Workload::kMean
   spec.inductor_candidates = false;
   view.inputs()->setFromSpec(spec);
   view.threadsSpin()->setValue(1);
-}
-
-bool waitFor(const std::function<bool()>& done, int timeout_ms) {
-  QElapsedTimer t;
-  t.start();
-  while (!done() && t.elapsed() < timeout_ms) {
-    QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-    QThread::msleep(2);
-  }
-  return done();
 }
 
 QString cellText(const CompileSweepModel* m, int row, int col) {

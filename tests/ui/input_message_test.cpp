@@ -19,6 +19,7 @@
 #include <memory>
 #include <ostream>
 
+#include "tests/ui/ui_test_support.h"
 #include "ui/views/calculator_view.h"
 #include "ui/widgets/checked_spin_box.h"
 #include "ui/views/sweep_inputs.h"
@@ -30,10 +31,6 @@
 
 namespace occx::ui {
 namespace {
-
-QString testData(const char* name) {
-  return QFileInfo(QStringLiteral(__FILE__)).absoluteDir().filePath(QStringLiteral("../data/") + QLatin1String(name));
-}
 
 enum class View { kCalculator, kRblock, kKernel, kLive };
 

@@ -31,6 +31,7 @@
 #include <limits>
 
 #include "core/base/csv.h"
+#include "tests/ui/ui_test_support.h"
 #include "tests/ui/window_test_support.h"
 #include "ui/views/sweep_inputs.h"
 #include "ui/plots/sweep_series_plot.h"
@@ -40,10 +41,6 @@
 
 namespace occx::ui {
 namespace {
-
-QString testData(const char* name) {
-  return QFileInfo(QStringLiteral(__FILE__)).absoluteDir().filePath(QStringLiteral("../data/") + QLatin1String(name));
-}
 
 LiveAvailability noGpu() {
   return LiveAvailability{false, QStringLiteral("No NVIDIA driver: libcuda.so.1 (test)"), {}};
@@ -64,16 +61,6 @@ int graphStartingWith(const SweepSeriesPlot* p, const QString& prefix) {
     if (p->graphName(g).startsWith(prefix)) return g;
   }
   return -1;
-}
-
-bool waitFor(const std::function<bool()>& done, int timeout_ms) {
-  QElapsedTimer t;
-  t.start();
-  while (!done() && t.elapsed() < timeout_ms) {
-    QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-    QThread::msleep(2);
-  }
-  return done();
 }
 
 LiveDataset fixture() {
