@@ -5,6 +5,8 @@
 #include <QFile>
 #include <QPixmap>
 #include <QSettings>
+#include <QStringList>
+#include <QTabWidget>
 #include <QTimer>
 #include <cstdio>
 
@@ -36,8 +38,12 @@ int main(int argc, char** argv) {
   const QCommandLineOption delay(QStringLiteral("screenshot-delay"),
                                  QStringLiteral("Milliseconds to wait after showing the window before --screenshot (default 800)."),
                                  QStringLiteral("MS"), QStringLiteral("800"));
+  const QCommandLineOption tab(QStringLiteral("tab"),
+                               QStringLiteral("Start on the tab with this title (e.g. \"Live sweep\")."),
+                               QStringLiteral("TITLE"));
   parser.addOption(screenshot);
   parser.addOption(delay);
+  parser.addOption(tab);
   parser.process(app);
 
   const QString screenshot_path = parser.value(screenshot);
@@ -66,6 +72,21 @@ int main(int argc, char** argv) {
   QObject::connect(compile_sweep, &occx::ui::CompileSweepView::sendToRblock, rblock, &occx::ui::RblockScalingView::showConfig);
   QObject::connect(compile_sweep, &occx::ui::CompileSweepView::sendToRblock, &window,
                    [&window, rblock] { window.tabs()->setCurrentWidget(rblock); });
+  if (parser.isSet(tab)) {
+    const QString title = parser.value(tab);
+    int index = -1;
+    for (int i = 0; i < window.tabs()->count() && index < 0; ++i) {
+      if (window.tabs()->tabText(i) == title) index = i;
+    }
+    if (index < 0) {
+      QStringList titles;
+      for (int i = 0; i < window.tabs()->count(); ++i) titles << window.tabs()->tabText(i);
+      std::fprintf(stderr, "occupancy-explorer: --tab '%s' is not a tab: allowed %s\n", qPrintable(title),
+                   qPrintable(titles.join(QStringLiteral(", "))));
+      return 2;
+    }
+    window.tabs()->setCurrentIndex(index);
+  }
   window.show();
 
   if (!screenshot_path.isEmpty()) {
