@@ -47,13 +47,6 @@
 namespace occx::ui {
 namespace {
 
-double yAt(const QVector<QPointF>& pts, double x) {
-  for (const QPointF& p : pts) {
-    if (std::abs(p.x() - x) < 1e-9) return p.y();
-  }
-  return std::numeric_limits<double>::quiet_NaN();
-}
-
 // A stand-in for NVRTC: registers = 26 + accumulator values per thread (capped at 255; the excess
 // spills, 4 bytes per register), read from the kernel name's XBLOCK/RBLOCK/num_warps. For mean_var
 // (3 tiles) with XBLOCK 1, RBLOCK 2048, 16 warps: 2048 / 512 = 4 values per tile × 3 = 12 → 38

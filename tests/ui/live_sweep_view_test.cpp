@@ -49,13 +49,6 @@ LiveAvailability fakeGpu() {
   return LiveAvailability{true, {}, QStringLiteral("Test fixture GPU")};
 }
 
-double yAt(const QVector<QPointF>& pts, double x) {
-  for (const QPointF& p : pts) {
-    if (std::abs(p.x() - x) < 1e-9) return p.y();
-  }
-  return std::numeric_limits<double>::quiet_NaN();
-}
-
 int graphStartingWith(const SweepSeriesPlot* p, const QString& prefix) {
   for (int g = 0; g < p->graphCount(); ++g) {
     if (p->graphName(g).startsWith(prefix)) return g;

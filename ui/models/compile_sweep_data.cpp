@@ -71,24 +71,28 @@ CompileSweepEntry entryFromRow(const CompileSweepRow& row) {
   return e;
 }
 
+CompileSweepData dataFromSpec(const CompileSweepSpec& spec) {
+  CompileSweepData d;
+  d.arch = spec.device.arch.cc;
+  d.device_label = spec.device.label;
+  d.sm_count = spec.device.sm_count;
+  d.max_registers_per_thread = spec.device.arch.max_registers_per_thread;
+  d.full_occupancy_registers = fullOccupancyRegisters(spec.device.arch);
+  d.xnumel = spec.xnumel;
+  d.rnumel = spec.rnumel;
+  d.workload = spec.workload;
+  d.dtype = spec.dtype;
+  d.k = spec.k;
+  return d;
+}
+
 CompileSweepData dataFromResult(const CompileSweepResult& result,
                                const std::vector<std::pair<std::string, std::string>>& extra_meta) {
-  CompileSweepData d;
+  CompileSweepData d = dataFromSpec(result.spec);
   d.csv = compileSweepToCsv(result, extra_meta);
   d.meta = d.csv.meta;
   for (const auto& r : result.rows) d.rows.push_back(entryFromRow(r));
   std::sort(d.rows.begin(), d.rows.end(), [](const auto& a, const auto& b) { return a.index < b.index; });
-  const auto& s = result.spec;
-  d.arch = s.device.arch.cc;
-  d.device_label = s.device.label;
-  d.sm_count = s.device.sm_count;
-  d.max_registers_per_thread = s.device.arch.max_registers_per_thread;
-  d.full_occupancy_registers = fullOccupancyRegisters(s.device.arch);
-  d.xnumel = s.xnumel;
-  d.rnumel = s.rnumel;
-  d.workload = s.workload;
-  d.dtype = s.dtype;
-  d.k = s.k;
   d.compiler = result.compiler;
   d.date_utc = result.date_utc;
   d.cancelled = result.cancelled;

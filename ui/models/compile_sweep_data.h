@@ -90,6 +90,10 @@ struct CompileSweepData {
 /// The entry of a finished (or in-progress) row of a running sweep.
 CompileSweepEntry entryFromRow(const CompileSweepRow& row);
 
+/// The header of a sweep of `spec` (device, architecture caps, shape, workload) with no rows yet:
+/// what a running sweep shows while its rows arrive.
+CompileSweepData dataFromSpec(const CompileSweepSpec& spec);
+
 /// The whole result of a sweep (rows sorted by index) with its CSV export table.
 CompileSweepData dataFromResult(const CompileSweepResult& result,
                                const std::vector<std::pair<std::string, std::string>>& extra_meta = {});

@@ -2,28 +2,23 @@
 
 #include <QComboBox>
 #include <QFile>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QFontDatabase>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QScrollArea>
 #include <QSettings>
 #include <QSignalBlocker>
-#include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStandardItemModel>
 #include <QTableView>
 #include <QThread>
-#include <QTimer>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <map>
@@ -382,20 +377,7 @@ QString CompileSweepView::startSweep() {
     return msg;
   }
   // The header of the coming result, so rows can be plotted as they arrive.
-  CompileSweepData header;
-  header.arch = spec->device.arch.cc;
-  header.device_label = spec->device.label;
-  header.sm_count = spec->device.sm_count;
-  header.max_registers_per_thread = spec->device.arch.max_registers_per_thread;
-  header.full_occupancy_registers = spec->device.arch.maxThreadsPerSm() > 0
-                                        ? spec->device.arch.registers_per_sm / spec->device.arch.maxThreadsPerSm()
-                                        : 0;
-  header.xnumel = spec->xnumel;
-  header.rnumel = spec->rnumel;
-  header.workload = spec->workload;
-  header.dtype = spec->dtype;
-  header.k = spec->k;
-  data_ = std::move(header);
+  data_ = dataFromSpec(*spec);
   model_->clear();
   const int planned = inputs_->gridSize();
   setProgress(0, static_cast<qulonglong>(std::max(planned, 0)));

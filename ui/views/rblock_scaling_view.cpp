@@ -81,6 +81,7 @@ QColor outcomeColor(Outcome o) {
 
 QString newBlockText(const Decision& d) {
   if (!d.scales() || !d.new_config) return QStringLiteral("–");
+  // Core's Decision names the halved kwarg as text ("R0_BLOCK", "R1_BLOCK", "RBLOCK"), not an enum.
   const int from = d.halved_kwarg == "R1_BLOCK" ? d.new_config->r1_block * 2 : d.new_config->r0_block * 2;
   const int to = d.halved_kwarg == "R1_BLOCK" ? d.new_config->r1_block : d.new_config->r0_block;
   return QStringLiteral("%1 %2 → %3").arg(q(d.halved_kwarg)).arg(from).arg(to);
