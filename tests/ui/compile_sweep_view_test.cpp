@@ -1,6 +1,6 @@
 // The compile-sweep view off-screen: a compile sweep with a deterministic stand-in compiler (every build),
 // start / cancel / a second request that cancels the first, the plots' series, reference lines and
-// points, the config table's decisions, the generated source, "Send to RBLOCK view", reading a
+// points, the config table's decisions, the generated source, "Send to RBLOCK scaling", reading a
 // compile-sweep CSV written by `occx sweep`, and — with the CUDA Toolkit — a real NVRTC sweep
 // started and cancelled. Expected numbers are derived by hand in the comments.
 #include <gtest/gtest.h>

@@ -224,7 +224,7 @@ QWidget* CompileSweepView::buildResults() {
   table_->sortByColumn(CompileSweepModel::kIndex, Qt::AscendingOrder);
   tv->addWidget(table_, 1);
   auto* send_row = new QHBoxLayout;
-  send_button_ = new QPushButton(tr("Send to RBLOCK view"), table_box);
+  send_button_ = new QPushButton(tr("Send to RBLOCK scaling"), table_box);
   send_button_->setObjectName(QStringLiteral("sendToRblock"));
   send_button_->setToolTip(
       tr("Use the selected config's XBLOCK, RBLOCK, num_warps, registers and spills, and this "

@@ -84,7 +84,7 @@ class CompileSweepView : public SweepView {
   [[nodiscard]] QString statusSummary() const override;
 
  signals:
-  /// A compiled config's facts, for the RBLOCK-scaling view (one click on "Send to RBLOCK view").
+  /// A compiled config's facts, for the RBLOCK-scaling view (one click on "Send to RBLOCK scaling").
   void sendToRblock(int xblock, int rblock, int numWarps, int nRegs, int nSpills, qint64 xnumel, qint64 rnumel);
   /// A sweep finished (or was cancelled) and its rows are shown.
   void sweepFinished();
