@@ -5,6 +5,8 @@
 #include <QFile>
 #include <QPixmap>
 #include <QSettings>
+#include <QStringList>
+#include <QTabWidget>
 #include <QTimer>
 #include <cstdio>
 
@@ -36,8 +38,12 @@ int main(int argc, char** argv) {
   const QCommandLineOption delay(QStringLiteral("screenshot-delay"),
                                  QStringLiteral("Milliseconds to wait after showing the window before --screenshot (default 800)."),
                                  QStringLiteral("MS"), QStringLiteral("800"));
+  const QCommandLineOption tab(QStringLiteral("tab"),
+                               QStringLiteral("Start on the tab with this title (e.g. \"Live sweep\")."),
+                               QStringLiteral("TITLE"));
   parser.addOption(screenshot);
   parser.addOption(delay);
+  parser.addOption(tab);
   parser.process(app);
 
   const QString screenshot_path = parser.value(screenshot);
@@ -50,12 +56,12 @@ int main(int argc, char** argv) {
   }
 
   occx::ui::MainWindow window(/*use_settings=*/screenshot_path.isEmpty());
-  auto* rblock = new occx::ui::RblockView;
-  auto* kernels = new occx::ui::KernelView;
-  auto* live = new occx::ui::LiveView;
+  auto* rblock = new occx::ui::RblockScalingView;
+  auto* compile_sweep = new occx::ui::CompileSweepView;
+  auto* live_sweep = new occx::ui::LiveSweepView;
   window.addView(rblock, QStringLiteral("RBLOCK scaling"));
-  window.addView(kernels, QStringLiteral("Kernels (NVRTC)"));
-  window.addView(live, QStringLiteral("Live runs"));
+  window.addView(compile_sweep, QStringLiteral("Compile sweep (NVRTC)"));
+  window.addView(live_sweep, QStringLiteral("Live sweep"));
   // Detected GPUs head every device list; on the first start (nothing saved yet) they are selected.
   if (const auto gpus = occx::ui::detectedGpus(); !gpus.empty()) {
     const bool first_start = screenshot_path.isEmpty() && QSettings().allKeys().isEmpty();
@@ -63,9 +69,24 @@ int main(int argc, char** argv) {
     rblock->deviceSelector()->setDetectedGpus(gpus, first_start);
   }
   // A compiled config's real n_regs goes to the RBLOCK-scaling view with one click.
-  QObject::connect(kernels, &occx::ui::KernelView::sendToRblock, rblock, &occx::ui::RblockView::showConfig);
-  QObject::connect(kernels, &occx::ui::KernelView::sendToRblock, &window,
+  QObject::connect(compile_sweep, &occx::ui::CompileSweepView::sendToRblock, rblock, &occx::ui::RblockScalingView::showConfig);
+  QObject::connect(compile_sweep, &occx::ui::CompileSweepView::sendToRblock, &window,
                    [&window, rblock] { window.tabs()->setCurrentWidget(rblock); });
+  if (parser.isSet(tab)) {
+    const QString title = parser.value(tab);
+    int index = -1;
+    for (int i = 0; i < window.tabs()->count() && index < 0; ++i) {
+      if (window.tabs()->tabText(i) == title) index = i;
+    }
+    if (index < 0) {
+      QStringList titles;
+      for (int i = 0; i < window.tabs()->count(); ++i) titles << window.tabs()->tabText(i);
+      std::fprintf(stderr, "occupancy-explorer: --tab '%s' is not a tab: allowed %s\n", qPrintable(title),
+                   qPrintable(titles.join(QStringLiteral(", "))));
+      return 2;
+    }
+    window.tabs()->setCurrentIndex(index);
+  }
   window.show();
 
   if (!screenshot_path.isEmpty()) {

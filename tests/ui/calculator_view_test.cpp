@@ -24,20 +24,13 @@
 #include "core/base/atomic_file.h"
 #include "core/base/csv.h"
 #include "qcustomplot.h"
+#include "tests/ui/ui_test_support.h"
 #include "ui/views/calculator_view.h"
 #include "ui/plots/occupancy_curve_plot.h"
 #include "ui/plots/utilization_chart.h"
 
 namespace occx::ui {
 namespace {
-
-// y of the point with this x, NaN when the graph has none.
-double yAt(const QVector<QPointF>& pts, double x) {
-  for (const QPointF& p : pts) {
-    if (std::abs(p.x() - x) < 1e-9) return p.y();
-  }
-  return std::numeric_limits<double>::quiet_NaN();
-}
 
 // The value of a (quantity, value) CSV row, empty when absent.
 std::string csvValue(const CsvTable& t, const std::string& quantity) {

@@ -1,6 +1,6 @@
-// The kernel view off-screen: a compile sweep with a deterministic stand-in compiler (every build),
+// The compile-sweep view off-screen: a compile sweep with a deterministic stand-in compiler (every build),
 // start / cancel / a second request that cancels the first, the plots' series, reference lines and
-// points, the config table's decisions, the generated source, "Send to RBLOCK view", reading a
+// points, the config table's decisions, the generated source, "Send to RBLOCK scaling", reading a
 // compile-sweep CSV written by `occx sweep`, and — with the CUDA Toolkit — a real NVRTC sweep
 // started and cancelled. Expected numbers are derived by hand in the comments.
 #include <gtest/gtest.h>
@@ -31,9 +31,10 @@
 
 #include "core/kernels/kernel_family.h"
 #include "occx_config.h"
+#include "tests/ui/ui_test_support.h"
 #include "tests/ui/window_test_support.h"
 #include "ui/views/sweep_inputs.h"
-#include "ui/plots/compile_sweep_plot.h"
+#include "ui/plots/sweep_series_plot.h"
 #include "ui/jobs/compile_sweep_job.h"
 #include "ui/models/compile_sweep_model.h"
 #include "ui/views/compile_sweep_view.h"
@@ -45,13 +46,6 @@
 
 namespace occx::ui {
 namespace {
-
-double yAt(const QVector<QPointF>& pts, double x) {
-  for (const QPointF& p : pts) {
-    if (std::abs(p.x() - x) < 1e-9) return p.y();
-  }
-  return std::numeric_limits<double>::quiet_NaN();
-}
 
 // A stand-in for NVRTC: registers = 26 + accumulator values per thread (capped at 255; the excess
 // spills, 4 bytes per register), read from the kernel name's XBLOCK/RBLOCK/num_warps. For mean_var
@@ -114,7 +108,7 @@ struct FakeCompiler {
 
 // mean_var fp32, 512 × 8192 on the H200 (CC 9.0, 132 SMs); grid XBLOCK {1} × RBLOCK {512 … 4096} ×
 // num_warps {8, 16}, Inductor's candidates off: 8 configs.
-void setUpSmallSweep(KernelView& view, Workload workload = Workload::kMeanVar) {
+void setUpSmallSweep(CompileSweepView& view, Workload workload = Workload::kMeanVar) {
   ASSERT_TRUE(view.deviceSelector()->setCurrentKey(QStringLiteral("gpu:H200")));
   CompileSweepSpec spec;
   spec.workload = workload;
@@ -129,30 +123,20 @@ void setUpSmallSweep(KernelView& view, Workload workload = Workload::kMeanVar) {
   view.threadsSpin()->setValue(1);
 }
 
-bool waitFor(const std::function<bool()>& done, int timeout_ms) {
-  QElapsedTimer t;
-  t.start();
-  while (!done() && t.elapsed() < timeout_ms) {
-    QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-    QThread::msleep(2);
-  }
-  return done();
-}
-
-QString cellText(const KernelSweepModel* m, int row, int col) {
+QString cellText(const CompileSweepModel* m, int row, int col) {
   return m->data(m->index(row, col), Qt::DisplayRole).toString();
 }
 
-int rowOf(const KernelSweepModel* m, int x, int r, int w) {
+int rowOf(const CompileSweepModel* m, int x, int r, int w) {
   for (int i = 0; i < m->rowCount(); ++i) {
-    const auto* e = m->entry(i);
+    const auto* e = m->row(i);
     if (e->config.xblock == x && e->config.rblock == r && e->config.num_warps == w) return i;
   }
   return -1;
 }
 
-TEST(KernelView, WithoutACompilerItSaysTheToolkitIsNeededAndStillOpensCsv) {
-  KernelView view(nullptr, CompileFunction{});
+TEST(CompileSweepView, WithoutACompilerItSaysTheToolkitIsNeededAndStillOpensCsv) {
+  CompileSweepView view(nullptr, CompileFunction{});
   EXPECT_FALSE(view.canCompile());
   EXPECT_TRUE(view.toolkitLabel()->isVisibleTo(&view));
   EXPECT_TRUE(view.toolkitLabel()->text().contains(QStringLiteral("needs the CUDA Toolkit")));
@@ -167,23 +151,23 @@ TEST(KernelView, WithoutACompilerItSaysTheToolkitIsNeededAndStillOpensCsv) {
 }
 
 #if !OCCX_HAVE_CUDA
-TEST(KernelView, ThisBuildHasNoToolkitSoTheDefaultViewCannotCompile) {
-  KernelView view;
+TEST(CompileSweepView, ThisBuildHasNoToolkitSoTheDefaultViewCannotCompile) {
+  CompileSweepView view;
   EXPECT_FALSE(view.canCompile());
   EXPECT_TRUE(view.toolkitLabel()->isVisibleTo(&view));
 }
 #else
-TEST(KernelView, ThisBuildHasTheToolkitSoTheDefaultViewCompiles) {
-  KernelView view;
+TEST(CompileSweepView, ThisBuildHasTheToolkitSoTheDefaultViewCompiles) {
+  CompileSweepView view;
   EXPECT_TRUE(view.canCompile());
   EXPECT_FALSE(view.toolkitLabel()->isVisibleTo(&view));
   EXPECT_TRUE(view.compileButton()->isEnabled());
 }
 #endif
 
-TEST(KernelView, OnlyCompilableArchitecturesCanBeChosen) {
-  KernelView view(nullptr, CompileFunction{});
-  const auto archs = kernelViewArchitectures();
+TEST(CompileSweepView, OnlyCompilableArchitecturesCanBeChosen) {
+  CompileSweepView view(nullptr, CompileFunction{});
+  const auto archs = compileSweepArchitectures();
   ASSERT_FALSE(archs.empty());
   // NVRTC 13 (and the no-toolkit fallback) start at sm_75: V100 (CC 7.0) and CC 6.1 are greyed out,
   // the H200 (CC 9.0) and the T4 (CC 7.5) are offered.
@@ -206,11 +190,11 @@ TEST(KernelView, OnlyCompilableArchitecturesCanBeChosen) {
   EXPECT_EQ(view.smCountSpin()->value(), 40);
 }
 
-TEST(KernelView, SweepShowsEveryRowThePlotsAndEachPolicysDecision) {
+TEST(CompileSweepView, SweepShowsEveryRowThePlotsAndEachPolicysDecision) {
   FakeCompiler fake;
-  KernelView view(nullptr, fake.function());
+  CompileSweepView view(nullptr, fake.function());
   setUpSmallSweep(view);
-  QSignalSpy finished(&view, &KernelView::sweepFinished);
+  QSignalSpy finished(&view, &CompileSweepView::sweepFinished);
   ASSERT_EQ(view.startSweep(), QString());
   EXPECT_TRUE(view.isRunning());
   EXPECT_TRUE(view.cancelButton()->isEnabled());
@@ -218,7 +202,7 @@ TEST(KernelView, SweepShowsEveryRowThePlotsAndEachPolicysDecision) {
   EXPECT_FALSE(view.isRunning());
   EXPECT_FALSE(view.cancelButton()->isEnabled());
 
-  const KernelSweepModel* m = view.model();
+  const CompileSweepModel* m = view.model();
   ASSERT_EQ(m->rowCount(), 8);  // 1 × 4 × 2
   EXPECT_EQ(view.progressBar()->value(), 8);
   EXPECT_EQ(view.progressBar()->maximum(), 8);
@@ -230,20 +214,20 @@ TEST(KernelView, SweepShowsEveryRowThePlotsAndEachPolicysDecision) {
   // 3 blocks of 16 warps → scale; occupancy 48 / 64 = 75.0 %.
   const int r2048 = rowOf(m, 1, 2048, 16);
   ASSERT_GE(r2048, 0);
-  EXPECT_EQ(cellText(m, r2048, KernelSweepModel::kRegisters), QStringLiteral("38"));
-  EXPECT_EQ(cellText(m, r2048, KernelSweepModel::kDecisionOld), QStringLiteral("no scaling (4/SM)"));
-  EXPECT_EQ(cellText(m, r2048, KernelSweepModel::kDecisionNew), QStringLiteral("scale (3/SM)"));
-  EXPECT_EQ(cellText(m, r2048, KernelSweepModel::kDecisionExact), QStringLiteral("scale (3/SM)"));
-  EXPECT_EQ(cellText(m, r2048, KernelSweepModel::kBlocksPerSm), QStringLiteral("3"));
-  EXPECT_EQ(cellText(m, r2048, KernelSweepModel::kOccupancy), QStringLiteral("75.0"));
-  EXPECT_EQ(cellText(m, r2048, KernelSweepModel::kStatus), QStringLiteral("ok"));
+  EXPECT_EQ(cellText(m, r2048, CompileSweepModel::kRegisters), QStringLiteral("38"));
+  EXPECT_EQ(cellText(m, r2048, CompileSweepModel::kDecisionOld), QStringLiteral("no scaling (4/SM)"));
+  EXPECT_EQ(cellText(m, r2048, CompileSweepModel::kDecisionNew), QStringLiteral("scale (3/SM)"));
+  EXPECT_EQ(cellText(m, r2048, CompileSweepModel::kDecisionExact), QStringLiteral("scale (3/SM)"));
+  EXPECT_EQ(cellText(m, r2048, CompileSweepModel::kBlocksPerSm), QStringLiteral("3"));
+  EXPECT_EQ(cellText(m, r2048, CompileSweepModel::kOccupancy), QStringLiteral("75.0"));
+  EXPECT_EQ(cellText(m, r2048, CompileSweepModel::kStatus), QStringLiteral("ok"));
   // RBLOCK 1024, 16 warps: 2 values × 3 + 26 = 32 registers ≤ 65536 / 2048 = 32 → step 3 skips: n/a.
   const int r1024 = rowOf(m, 1, 1024, 16);
-  EXPECT_EQ(cellText(m, r1024, KernelSweepModel::kRegisters), QStringLiteral("32"));
-  EXPECT_EQ(cellText(m, r1024, KernelSweepModel::kDecisionNew), QStringLiteral("n/a"));
+  EXPECT_EQ(cellText(m, r1024, CompileSweepModel::kRegisters), QStringLiteral("32"));
+  EXPECT_EQ(cellText(m, r1024, CompileSweepModel::kDecisionNew), QStringLiteral("n/a"));
 
   // Registers plot: one series per num_warps, the cap and the full-occupancy line, the selected config.
-  KernelSeriesPlot* regs = view.registersPlot();
+  SweepSeriesPlot* regs = view.registersPlot();
   EXPECT_EQ(regs->xAxisLabel(), QStringLiteral("RBLOCK (elements per loop iteration, log2 scale)"));
   EXPECT_EQ(regs->yAxisLabel(), QStringLiteral("Registers per thread"));
   EXPECT_EQ(regs->title(), QStringLiteral("Registers per thread against RBLOCK (XBLOCK = 1)"));
@@ -267,7 +251,7 @@ TEST(KernelView, SweepShowsEveryRowThePlotsAndEachPolicysDecision) {
   EXPECT_EQ(regs->graphCount(), 5);
   EXPECT_EQ(regs->xTicks(), (QVector<double>{512, 1024, 2048, 4096}));
   // No config spills (74 ≤ 255): spill series are flat at 0 and the plot says so.
-  KernelSeriesPlot* spills = view.spillsPlot();
+  SweepSeriesPlot* spills = view.spillsPlot();
   EXPECT_EQ(spills->graphPoints(spills->graphIndex(QStringLiteral("8 warps"))).size(), 4);
   EXPECT_EQ(spills->note(), QStringLiteral("No config with XBLOCK = 1 spills"));
   EXPECT_TRUE(view.datasetLabel()->text().startsWith(QStringLiteral("mean_var fp32, 512 × 8192 on sm_90")));
@@ -279,31 +263,31 @@ TEST(KernelView, SweepShowsEveryRowThePlotsAndEachPolicysDecision) {
   EXPECT_EQ(exports[0].table.metaValue("format"), "occx-compile-sweep 1");
 }
 
-TEST(KernelView, SpillingConfigsShowInTheSpillPlot) {
+TEST(CompileSweepView, SpillingConfigsShowInTheSpillPlot) {
   FakeCompiler fake;
-  KernelView view(nullptr, fake.function());
+  CompileSweepView view(nullptr, fake.function());
   setUpSmallSweep(view);
   // RBLOCK 32768 with 4 warps: 32768 / 128 = 256 values per tile × 3 = 768 + 26 = 794 wanted → 255
   // registers, (794 − 255) · 4 = 2156 bytes of spill stores.
   view.inputs()->setGridValues(1, {32768});
   view.inputs()->setGridValues(2, {4});
-  QSignalSpy finished(&view, &KernelView::sweepFinished);
+  QSignalSpy finished(&view, &CompileSweepView::sweepFinished);
   ASSERT_EQ(view.startSweep(), QString());
   ASSERT_TRUE(finished.wait(20000));
   ASSERT_EQ(view.model()->rowCount(), 1);
-  KernelSeriesPlot* spills = view.spillsPlot();
+  SweepSeriesPlot* spills = view.spillsPlot();
   EXPECT_EQ(spills->graphPoints(spills->graphIndex(QStringLiteral("4 warps"))), (QVector<QPointF>{{32768, 2156}}));
   EXPECT_EQ(spills->note(), QString());
-  EXPECT_EQ(cellText(view.model(), 0, KernelSweepModel::kRegisters), QStringLiteral("255"));
-  EXPECT_EQ(cellText(view.model(), 0, KernelSweepModel::kNSpills), QStringLiteral("539"));
+  EXPECT_EQ(cellText(view.model(), 0, CompileSweepModel::kRegisters), QStringLiteral("255"));
+  EXPECT_EQ(cellText(view.model(), 0, CompileSweepModel::kNSpills), QStringLiteral("539"));
 }
 
-TEST(KernelView, ADamagedCacheEntryIsReportedOnceInTheStatus) {
+TEST(CompileSweepView, ADamagedCacheEntryIsReportedOnceInTheStatus) {
   FakeCompiler fake;
   fake.damaged_entry_for = "occx_mean_var_fp32_x1_r1024_w8";
-  KernelView view(nullptr, fake.function());
+  CompileSweepView view(nullptr, fake.function());
   setUpSmallSweep(view);
-  QSignalSpy finished(&view, &KernelView::sweepFinished);
+  QSignalSpy finished(&view, &CompileSweepView::sweepFinished);
   ASSERT_EQ(view.startSweep(), QString());
   ASSERT_TRUE(finished.wait(20000));
   EXPECT_TRUE(view.statusLabel()->text().endsWith(
@@ -319,12 +303,12 @@ TEST(KernelView, ADamagedCacheEntryIsReportedOnceInTheStatus) {
   EXPECT_TRUE(view.statusLabel()->toolTip().isEmpty());
 }
 
-TEST(KernelView, CancelKeepsTheFinishedRows) {
+TEST(CompileSweepView, CancelKeepsTheFinishedRows) {
   FakeCompiler fake;
   fake.sleep_ms = 120;
-  KernelView view(nullptr, fake.function());
+  CompileSweepView view(nullptr, fake.function());
   setUpSmallSweep(view);
-  QSignalSpy finished(&view, &KernelView::sweepFinished);
+  QSignalSpy finished(&view, &CompileSweepView::sweepFinished);
   ASSERT_EQ(view.startSweep(), QString());
   ASSERT_TRUE(waitFor([&] { return view.model()->rowCount() >= 2; }, 20000));
   view.cancelButton()->click();
@@ -335,7 +319,7 @@ TEST(KernelView, CancelKeepsTheFinishedRows) {
   EXPECT_LT(rows, 8);
   EXPECT_EQ(static_cast<int>(view.data().rows.size()), rows);
   EXPECT_EQ(view.data().total_configs, 8u);
-  for (int i = 0; i < rows; ++i) EXPECT_TRUE(view.model()->entry(i)->ok);
+  for (int i = 0; i < rows; ++i) EXPECT_TRUE(view.model()->row(i)->ok);
   EXPECT_TRUE(
       view.statusLabel()->text().startsWith(QStringLiteral("Cancelled: kept the %1 finished rows of 8").arg(rows)));
   EXPECT_TRUE(view.datasetLabel()->text().contains(QStringLiteral("(cancelled: %1 of 8 configs)").arg(rows)));
@@ -348,13 +332,13 @@ TEST(KernelView, CancelKeepsTheFinishedRows) {
   EXPECT_EQ(fake.count("occx_mean_var"), rows);
 }
 
-TEST(KernelView, ASecondRequestCancelsTheFirstAndOnlyItsResultIsShown) {
+TEST(CompileSweepView, ASecondRequestCancelsTheFirstAndOnlyItsResultIsShown) {
   FakeCompiler fake;
   fake.sleep_ms = 100;
-  KernelView view(nullptr, fake.function());
+  CompileSweepView view(nullptr, fake.function());
   setUpSmallSweep(view, Workload::kSum);
-  QSignalSpy finished(&view, &KernelView::sweepFinished);
-  QSignalSpy job_finished(view.job(), &KernelSweepJob::finished);
+  QSignalSpy finished(&view, &CompileSweepView::sweepFinished);
+  QSignalSpy job_finished(view.job(), &CompileSweepJob::finished);
   ASSERT_EQ(view.startSweep(), QString());
   const quint64 first = view.job()->currentId();
   ASSERT_TRUE(waitFor([&] { return view.model()->rowCount() >= 1; }, 20000));
@@ -369,17 +353,17 @@ TEST(KernelView, ASecondRequestCancelsTheFirstAndOnlyItsResultIsShown) {
   EXPECT_EQ(job_finished.at(0).at(0).value<quint64>(), first + 1);
   EXPECT_EQ(view.data().workload, Workload::kAmax);
   ASSERT_EQ(view.model()->rowCount(), 8);
-  for (int i = 0; i < 8; ++i) EXPECT_EQ(view.model()->entry(i)->config.workload, Workload::kAmax);
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(view.model()->row(i)->config.workload, Workload::kAmax);
   EXPECT_LT(fake.count("occx_sum"), 8);  // the first sweep stopped early
   EXPECT_EQ(fake.count("occx_amax"), 8);
 }
 
-TEST(KernelView, ClosingTheWindowDuringASweepEndsItCleanly) {
+TEST(CompileSweepView, ClosingTheWindowDuringASweepEndsItCleanly) {
   FakeCompiler fake;
   fake.sleep_ms = 150;
-  auto* view = new KernelView(nullptr, fake.function());
+  auto* view = new CompileSweepView(nullptr, fake.function());
   setUpSmallSweep(*view);
-  MainWindow* window = windowAround(view, QStringLiteral("Kernels"));
+  MainWindow* window = windowAround(view, QStringLiteral("Compile sweep (NVRTC)"));
   ASSERT_EQ(view->startSweep(), QString());
   ASSERT_TRUE(waitFor([&] { return view->model()->rowCount() >= 1; }, 20000));
   EXPECT_TRUE(closeAndDelete(window));
@@ -389,13 +373,13 @@ TEST(KernelView, ClosingTheWindowDuringASweepEndsItCleanly) {
   QCoreApplication::processEvents();
 }
 
-TEST(KernelView, TheUiThreadKeepsRunningDuringASweep) {
+TEST(CompileSweepView, TheUiThreadKeepsRunningDuringASweep) {
   // 8 configs × 400 ms on one compile thread: 3.2 s of compiling. Run on the UI thread, that would
   // stall a 10 ms timer for at least 400 ms at a time; off the UI thread the timer keeps ticking
   // (the 300 ms margin absorbs a loaded 2-core machine).
   FakeCompiler fake;
   fake.sleep_ms = 400;
-  KernelView view(nullptr, fake.function());
+  CompileSweepView view(nullptr, fake.function());
   setUpSmallSweep(view);
   QElapsedTimer clock;
   qint64 last = 0;
@@ -408,7 +392,7 @@ TEST(KernelView, TheUiThreadKeepsRunningDuringASweep) {
     if (ticks++ > 0) longest_gap = std::max(longest_gap, now - last);
     last = now;
   });
-  QSignalSpy finished(&view, &KernelView::sweepFinished);
+  QSignalSpy finished(&view, &CompileSweepView::sweepFinished);
   clock.start();
   timer.start();
   ASSERT_EQ(view.startSweep(), QString());
@@ -419,19 +403,19 @@ TEST(KernelView, TheUiThreadKeepsRunningDuringASweep) {
   EXPECT_LT(longest_gap, 300) << "the event loop stalled for " << longest_gap << " ms";
 }
 
-TEST(KernelView, SettingsRoundTrip) {
+TEST(CompileSweepView, SettingsRoundTrip) {
   QTemporaryDir dir;
   ASSERT_TRUE(dir.isValid());
   QSettings settings(dir.filePath(QStringLiteral("kernel.ini")), QSettings::IniFormat);
   {
-    KernelView view(nullptr, CompileFunction{});
+    CompileSweepView view(nullptr, CompileFunction{});
     setUpSmallSweep(view, Workload::kAmax);
     ASSERT_TRUE(view.deviceSelector()->setCurrentKey(QStringLiteral("gpu:Tesla T4")));
     view.smCountSpin()->setValue(38);
     view.maxrregcountSpin()->setValue(64);
     view.saveSettings(settings);
   }
-  KernelView view(nullptr, CompileFunction{});
+  CompileSweepView view(nullptr, CompileFunction{});
   view.restoreSettings(settings);
   EXPECT_EQ(view.deviceSelector()->currentKey(), QStringLiteral("gpu:Tesla T4"));
   EXPECT_EQ(view.smCountSpin()->value(), 38);
@@ -445,16 +429,16 @@ TEST(KernelView, SettingsRoundTrip) {
   EXPECT_FALSE(spec.inductor_candidates);
 }
 
-TEST(KernelView, SourceOfTheSelectedConfigAndSendToRblock) {
+TEST(CompileSweepView, SourceOfTheSelectedConfigAndSendToRblock) {
   FakeCompiler fake;
-  KernelView view(nullptr, fake.function());
+  CompileSweepView view(nullptr, fake.function());
   setUpSmallSweep(view);
-  QSignalSpy finished(&view, &KernelView::sweepFinished);
+  QSignalSpy finished(&view, &CompileSweepView::sweepFinished);
   ASSERT_EQ(view.startSweep(), QString());
   ASSERT_TRUE(finished.wait(20000));
   const int row = rowOf(view.model(), 1, 2048, 16);
-  ASSERT_TRUE(view.selectIndex(view.model()->entry(row)->index));
-  const KernelSweepEntry* e = view.selectedEntry();
+  ASSERT_TRUE(view.selectIndex(view.model()->row(row)->index));
+  const CompileSweepEntry* e = view.selectedEntry();
   ASSERT_NE(e, nullptr);
   auto gen = generateKernel(e->config);
   ASSERT_TRUE(gen);
@@ -464,12 +448,12 @@ TEST(KernelView, SourceOfTheSelectedConfigAndSendToRblock) {
   EXPECT_EQ(view.sourceView()->font().styleHint(), QFont::Monospace);
   EXPECT_TRUE(view.sourceLabel()->text().contains(QStringLiteral("occx_mean_var_fp32_x1_r2048_w16")));
   // The selected config is marked in the registers plot at (2048, 38).
-  KernelSeriesPlot* regs = view.registersPlot();
+  SweepSeriesPlot* regs = view.registersPlot();
   const int sel = regs->graphIndex(QStringLiteral("selected: RBLOCK 2048, 16 warps"));
   ASSERT_GE(sel, 0);
   EXPECT_EQ(regs->graphPoints(sel), (QVector<QPointF>{{2048, 38}}));
 
-  QSignalSpy sent(&view, &KernelView::sendToRblock);
+  QSignalSpy sent(&view, &CompileSweepView::sendToRblock);
   ASSERT_TRUE(view.sendToRblockButton()->isEnabled());
   view.sendToRblockButton()->click();
   ASSERT_EQ(sent.count(), 1);
@@ -483,25 +467,25 @@ TEST(KernelView, SourceOfTheSelectedConfigAndSendToRblock) {
   EXPECT_EQ(args.at(6).toLongLong(), 8192);
 }
 
-TEST(KernelView, OpensACompileSweepCsvWrittenByOccxSweep) {
-  KernelView view(nullptr, CompileFunction{});
+TEST(CompileSweepView, OpensACompileSweepCsvWrittenByOccxSweep) {
+  CompileSweepView view(nullptr, CompileFunction{});
   ASSERT_EQ(view.openCsvFile(testData("compile_sweep_mean_var_sm90.csv")), QString());
-  const KernelSweepData& d = view.data();
+  const CompileSweepData& d = view.data();
   EXPECT_EQ(d.arch, (ComputeCapability{9, 0}));
   EXPECT_EQ(d.workload, Workload::kMeanVar);
   EXPECT_EQ(d.xnumel, 512);
   EXPECT_EQ(d.rnumel, 8192);
   EXPECT_EQ(d.max_registers_per_thread, 255);
   EXPECT_EQ(d.full_occupancy_registers, 32);
-  const KernelSweepModel* m = view.model();
+  const CompileSweepModel* m = view.model();
   EXPECT_EQ(m->rowCount(), static_cast<int>(d.csv.rows.size()));
   // Every ok row with XBLOCK 1 is a point of its num_warps series, at its registers.
   ASSERT_TRUE(view.setPlotXBlock(1));
-  KernelSeriesPlot* regs = view.registersPlot();
+  SweepSeriesPlot* regs = view.registersPlot();
   std::set<int> warps;
   int points = 0;
   for (int i = 0; i < m->rowCount(); ++i) {
-    const KernelSweepEntry* e = m->entry(i);
+    const CompileSweepEntry* e = m->row(i);
     if (!e->ok || e->config.xblock != 1) continue;
     warps.insert(e->config.num_warps);
     const int g = regs->graphIndex(QStringLiteral("%1 warps").arg(e->config.num_warps));
@@ -518,7 +502,7 @@ TEST(KernelView, OpensACompileSweepCsvWrittenByOccxSweep) {
   // with the registers NVRTC reported (see the file) — blocks per SM from the register file.
   const int r = rowOf(m, 1, 2048, 16);
   ASSERT_GE(r, 0);
-  const KernelSweepEntry* e = m->entry(r);
+  const CompileSweepEntry* e = m->row(r);
   const int per_warp = ((e->registers * 32 + 255) / 256) * 256;
   const int warps_fit = (65536 / per_warp) / 4 * 4;
   const int blocks = std::min({warps_fit / 16, 2048 / 512, 32});
@@ -527,20 +511,20 @@ TEST(KernelView, OpensACompileSweepCsvWrittenByOccxSweep) {
   EXPECT_TRUE(view.datasetLabel()->text().contains(QStringLiteral("opened compile_sweep_mean_var_sm90.csv")));
 }
 
-TEST(KernelView, ALiveSweepCsvIsSentToTheLiveView) {
-  KernelView view(nullptr, CompileFunction{});
+TEST(CompileSweepView, ALiveSweepCsvIsSentToTheLiveSweepView) {
+  CompileSweepView view(nullptr, CompileFunction{});
   const QString error = view.openCsvFile(testData("live_sweep_fixture.csv"));
   EXPECT_TRUE(error.contains(QStringLiteral("open it in the live view"))) << error.toStdString();
   EXPECT_EQ(view.model()->rowCount(), 0);
 }
 
 #if OCCX_HAVE_CUDA
-TEST(KernelView, NvrtcSweepStartedAndCancelledKeepsTheFinishedRows) {
+TEST(CompileSweepView, NvrtcSweepStartedAndCancelledKeepsTheFinishedRows) {
   QTemporaryDir cache_dir;
   ASSERT_TRUE(cache_dir.isValid());
   CompileCache cache(cache_dir.path().toStdString());
   cuda::NvrtcCompiler compiler(&cache);
-  KernelView view(nullptr, compiler.function());
+  CompileSweepView view(nullptr, compiler.function());
   ASSERT_TRUE(view.deviceSelector()->setCurrentKey(QStringLiteral("gpu:H200")));
   CompileSweepSpec spec;
   spec.workload = Workload::kSum;
@@ -553,7 +537,7 @@ TEST(KernelView, NvrtcSweepStartedAndCancelledKeepsTheFinishedRows) {
   spec.inductor_candidates = false;
   view.inputs()->setFromSpec(spec);
   view.threadsSpin()->setValue(1);
-  QSignalSpy finished(&view, &KernelView::sweepFinished);
+  QSignalSpy finished(&view, &CompileSweepView::sweepFinished);
   ASSERT_EQ(view.startSweep(), QString());
   ASSERT_TRUE(waitFor([&] { return view.model()->rowCount() >= 1; }, 120000));
   view.cancelSweep();
@@ -563,7 +547,7 @@ TEST(KernelView, NvrtcSweepStartedAndCancelledKeepsTheFinishedRows) {
   EXPECT_LT(rows, 8);
   EXPECT_TRUE(view.data().cancelled);
   for (int i = 0; i < rows; ++i) {
-    const KernelSweepEntry* e = view.model()->entry(i);
+    const CompileSweepEntry* e = view.model()->row(i);
     EXPECT_TRUE(e->ok) << e->error;
     EXPECT_GT(e->registers, 0);
     EXPECT_EQ(e->spill_stores_bytes, 0);  // sum with at most 2048 / 128 = 16 values per thread

@@ -19,7 +19,7 @@
 #include <memory>
 #include <ostream>
 
-#include "tests/ui/window_test_support.h"
+#include "tests/ui/ui_test_support.h"
 #include "ui/views/calculator_view.h"
 #include "ui/widgets/checked_spin_box.h"
 #include "ui/views/sweep_inputs.h"
@@ -39,11 +39,11 @@ std::unique_ptr<QWidget> makeView(View v) {
     case View::kCalculator:
       return std::make_unique<CalculatorView>();
     case View::kRblock:
-      return std::make_unique<RblockView>();
+      return std::make_unique<RblockScalingView>();
     case View::kKernel:
-      return std::make_unique<KernelView>(nullptr, CompileFunction{});
+      return std::make_unique<CompileSweepView>(nullptr, CompileFunction{});
     case View::kLive:
-      return std::make_unique<LiveView>(nullptr, LiveRunFunction{},
+      return std::make_unique<LiveSweepView>(nullptr, LiveRunFunction{},
                                         LiveAvailability{false, QStringLiteral("no GPU (test)"), {}});
   }
   return nullptr;
@@ -101,7 +101,7 @@ const std::vector<GuiCase>& guiCases() {
        "Grid blocks: -1 is out of range; allowed 'not set' or 1 … 2147483647. Kept not set.", 0},
       {"GridBeyondInt", View::kCalculator, "gridBlocks", "99999999999",
        "Grid blocks: 99999999999 is out of range; allowed 'not set' or 1 … 2147483647. Kept 999999999.", 999999999},
-      // RBLOCK view, its defaults: H200-class 132 SMs, xnumel 512, rnumel 8192, 38 registers, 0 spills.
+      // RBLOCK-scaling view, its defaults: H200-class 132 SMs, xnumel 512, rnumel 8192, 38 registers, 0 spills.
       {"RblockSmsZero", View::kRblock, "smCount", "0", "SM count: 0 is out of range; allowed 1 … 1024 SMs. Kept 132 SMs.",
        132},
       {"RblockXnumelZero", View::kRblock, "xnumel", "0", "xnumel: 0 is out of range; allowed 1 … 2147483647. Kept 512.",
@@ -116,7 +116,7 @@ const std::vector<GuiCase>& guiCases() {
        "n_spills: -1 is out of range; allowed 0 … 1048576. Kept 0.", 0},
       {"RblockSharedOneByteOver", View::kRblock, "sharedBytes", "232449",
        "Shared memory: 232449 is out of range; allowed 0 … 232448 B. Kept 23244 B.", 23244},
-      // Kernel view: the shape boxes (default 32768 × 8192 is not assumed: xnumel 0 keeps the
+      // Compile-sweep view: the shape boxes (default 32768 × 8192 is not assumed: xnumel 0 keeps the
       // typed-over value), the register cap and the parallel compiles.
       {"KernelXnumelZero", View::kKernel, "xnumel", "0", nullptr, -1},
       {"KernelRnumelHuge", View::kKernel, "rnumel", "99999999999", "rnumel: 99999999999 is out of range; allowed "
@@ -127,7 +127,7 @@ const std::vector<GuiCase>& guiCases() {
       {"KernelSmsHuge", View::kKernel, "smCount", "5000", nullptr, 500},
       // The SM count was set with signals blocked (from the GPU data): Return must not end the message.
       {"KernelSmsZero", View::kKernel, "smCount", "0", nullptr, -1},
-      // Live view: the same shape boxes in its own panel.
+      // Live-sweep view: the same shape boxes in its own panel.
       {"LiveXnumelZero", View::kLive, "xnumel", "0", nullptr, -1},
       {"LiveRnumelNegative", View::kLive, "rnumel", "-8", nullptr, -1},
   };
@@ -208,7 +208,7 @@ TEST(GuiInvalidInputMatrix, CoversEveryNumberBoxOfEveryView) {
 }
 
 TEST(GuiInvalidInputMatrix, FusedInputsOverEightIsRefused) {
-  KernelView view(nullptr, CompileFunction{});
+  CompileSweepView view(nullptr, CompileFunction{});
   auto* workload = view.findChild<QComboBox*>(QStringLiteral("workload"));
   ASSERT_NE(workload, nullptr);
   workload->setCurrentIndex(workload->findData(static_cast<int>(Workload::kFusedK)));
@@ -256,7 +256,7 @@ TEST(GuiInvalidInputMatrix, TheMessageStaysUntilTheBoxHasANewValue) {
 // The unit and the special value text are not input: erasing into them or typing after them is
 // refused as a plain QSpinBox refuses it, with no message.
 TEST(GuiInvalidInputMatrix, TheUnitCannotBeEdited) {
-  RblockView view;
+  RblockScalingView view;
   view.show();
   ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
   auto* sms = view.findChild<CheckedSpinBox*>(QStringLiteral("smCount"));
@@ -294,7 +294,7 @@ TEST(GuiInvalidInputMatrix, ANumberQSpinBoxWillNotTakeIsNamedToo) {
 
 // XBLOCK, RBLOCK and num_warps can only be powers of two: the views offer lists, not text.
 TEST(GuiInvalidInputMatrix, PowerOfTwoInputsAreListsOfPowersOfTwo) {
-  RblockView view;
+  RblockScalingView view;
   for (const char* name : {"xblock", "rblock", "numWarps"}) {
     auto* combo = view.findChild<QComboBox*>(QLatin1String(name));
     ASSERT_NE(combo, nullptr) << name;
@@ -341,10 +341,10 @@ void writeBytes(const QString& path, const std::string& bytes) {
   f << bytes;
 }
 
-TEST(GuiBadCsv, TheLiveViewSaysWhyAndKeepsTheDatasetShown) {
+TEST(GuiBadCsv, TheLiveSweepViewSaysWhyAndKeepsTheDatasetShown) {
   QTemporaryDir dir;
   ASSERT_TRUE(dir.isValid());
-  LiveView view(nullptr, LiveRunFunction{}, LiveAvailability{false, QStringLiteral("no GPU (test)"), {}});
+  LiveSweepView view(nullptr, LiveRunFunction{}, LiveAvailability{false, QStringLiteral("no GPU (test)"), {}});
   ASSERT_EQ(view.openCsvFile(testData("live_sweep_fixture.csv")), QString());
   const int rows = view.model()->rowCount();
   ASSERT_EQ(rows, 11);
@@ -365,10 +365,10 @@ TEST(GuiBadCsv, TheLiveViewSaysWhyAndKeepsTheDatasetShown) {
   EXPECT_EQ(view.model()->rowCount(), rows);
 }
 
-TEST(GuiBadCsv, TheKernelViewSaysWhyAndKeepsTheSweepShown) {
+TEST(GuiBadCsv, TheCompileSweepViewSaysWhyAndKeepsTheSweepShown) {
   QTemporaryDir dir;
   ASSERT_TRUE(dir.isValid());
-  KernelView view(nullptr, CompileFunction{});
+  CompileSweepView view(nullptr, CompileFunction{});
   ASSERT_EQ(view.openCsvFile(testData("compile_sweep_mean_var_sm90.csv")), QString());
   const int rows = view.model()->rowCount();
   ASSERT_GT(rows, 0);

@@ -1,4 +1,4 @@
-// The live view off-screen: a recorded live-sweep CSV (tests/data/live_sweep_fixture.csv, hand-written
+// The live-sweep view off-screen: a recorded live-sweep CSV (tests/data/live_sweep_fixture.csv, hand-written
 // values in the CLI's format) shows the right rows, series, points, roofline, picks and regrets; Run is
 // disabled with the reason when there is no GPU; a stand-in runner (no GPU needed) streams rows,
 // is cancelled keeping the measured rows, and a second run cancels the first; the bundled datasets
@@ -31,9 +31,10 @@
 #include <limits>
 
 #include "core/base/csv.h"
+#include "tests/ui/ui_test_support.h"
 #include "tests/ui/window_test_support.h"
 #include "ui/views/sweep_inputs.h"
-#include "ui/plots/compile_sweep_plot.h"
+#include "ui/plots/sweep_series_plot.h"
 #include "ui/models/live_datasets.h"
 #include "ui/models/live_sweep_model.h"
 #include "ui/views/live_sweep_view.h"
@@ -48,28 +49,11 @@ LiveAvailability fakeGpu() {
   return LiveAvailability{true, {}, QStringLiteral("Test fixture GPU")};
 }
 
-double yAt(const QVector<QPointF>& pts, double x) {
-  for (const QPointF& p : pts) {
-    if (std::abs(p.x() - x) < 1e-9) return p.y();
-  }
-  return std::numeric_limits<double>::quiet_NaN();
-}
-
-int graphStartingWith(const KernelSeriesPlot* p, const QString& prefix) {
+int graphStartingWith(const SweepSeriesPlot* p, const QString& prefix) {
   for (int g = 0; g < p->graphCount(); ++g) {
     if (p->graphName(g).startsWith(prefix)) return g;
   }
   return -1;
-}
-
-bool waitFor(const std::function<bool()>& done, int timeout_ms) {
-  QElapsedTimer t;
-  t.start();
-  while (!done() && t.elapsed() < timeout_ms) {
-    QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-    QThread::msleep(2);
-  }
-  return done();
 }
 
 LiveDataset fixture() {
@@ -123,8 +107,8 @@ struct FakeRunner {
   }
 };
 
-TEST(LiveView, RecordedCsvShowsRowsSeriesRooflinePicksAndRegret) {
-  LiveView view(nullptr, LiveRunFunction{}, noGpu());
+TEST(LiveSweepView, RecordedCsvShowsRowsSeriesRooflinePicksAndRegret) {
+  LiveSweepView view(nullptr, LiveRunFunction{}, noGpu());
   ASSERT_EQ(view.openCsvFile(testData("live_sweep_fixture.csv")), QString());
   EXPECT_EQ(view.datasetLabel()->text(), QStringLiteral("recorded data: Test fixture GPU, 2026-11-29"));
   EXPECT_TRUE(view.datasetLabel()->isVisibleTo(&view));
@@ -164,7 +148,7 @@ TEST(LiveView, RecordedCsvShowsRowsSeriesRooflinePicksAndRegret) {
 
   // Bandwidth plot: XBLOCK 1 (the best's), one series per num_warps, the roofline, the picks, the best.
   EXPECT_EQ(view.plotXBlock(), 1);
-  KernelSeriesPlot* bw = view.bandwidthPlot();
+  SweepSeriesPlot* bw = view.bandwidthPlot();
   EXPECT_EQ(bw->title(), QStringLiteral("Bandwidth per config (XBLOCK = 1)"));
   EXPECT_EQ(bw->xAxisLabel(), QStringLiteral("RBLOCK (elements per loop iteration, log2 scale)"));
   EXPECT_EQ(bw->yAxisLabel(), QStringLiteral("Bandwidth (GB/s)"));
@@ -202,25 +186,25 @@ TEST(LiveView, RecordedCsvShowsRowsSeriesRooflinePicksAndRegret) {
   EXPECT_EQ(bw->graphCount(), 8);  // 2 series + roofline + 3 picks + best + selected
 
   // Time plot: medians with min … max bars; occupancy: theoretical and achieved per num_warps.
-  KernelSeriesPlot* time = view.timePlot();
+  SweepSeriesPlot* time = view.timePlot();
   EXPECT_DOUBLE_EQ(yAt(time->graphPoints(time->graphIndex(QStringLiteral("16 warps"))), 2048), 40.4);
   EXPECT_EQ(time->errorBarCount(), 2);
   EXPECT_EQ(time->yAxisLabel(), QStringLiteral("Time (µs)"));
-  KernelSeriesPlot* occ = view.occupancyPlot();
+  SweepSeriesPlot* occ = view.occupancyPlot();
   EXPECT_EQ(occ->graphCount(), 4);
   EXPECT_DOUBLE_EQ(yAt(occ->graphPoints(occ->graphIndex(QStringLiteral("16 warps"))), 4096), 75.0);
   EXPECT_DOUBLE_EQ(yAt(occ->graphPoints(occ->graphIndex(QStringLiteral("16 w achieved"))), 4096), 67.5);
   EXPECT_EQ(occ->title(), QStringLiteral("Occupancy: theoretical (solid), achieved (dashed)"));
 
   // The wrong-result row is in the table with its reason, not in any plot.
-  const LiveRowsModel* m = view.model();
-  EXPECT_EQ(m->data(m->index(10, LiveRowsModel::kStatus), Qt::DisplayRole).toString(), QStringLiteral("wrong result"));
-  EXPECT_TRUE(m->data(m->index(10, LiveRowsModel::kReason), Qt::DisplayRole)
+  const LiveSweepModel* m = view.model();
+  EXPECT_EQ(m->data(m->index(10, LiveSweepModel::kStatus), Qt::DisplayRole).toString(), QStringLiteral("wrong result"));
+  EXPECT_TRUE(m->data(m->index(10, LiveSweepModel::kReason), Qt::DisplayRole)
                   .toString()
                   .startsWith(QStringLiteral("out0: 3 of 132")));
-  EXPECT_EQ(m->data(m->index(10, LiveRowsModel::kTime), Qt::DisplayRole).toString(), QString());
-  EXPECT_EQ(m->data(m->index(7, LiveRowsModel::kSets), Qt::DisplayRole).toString(), QStringLiteral("new exact"));
-  EXPECT_EQ(m->data(m->index(5, LiveRowsModel::kSets), Qt::DisplayRole).toString(), QStringLiteral("grid only"));
+  EXPECT_EQ(m->data(m->index(10, LiveSweepModel::kTime), Qt::DisplayRole).toString(), QString());
+  EXPECT_EQ(m->data(m->index(7, LiveSweepModel::kSets), Qt::DisplayRole).toString(), QStringLiteral("new exact"));
+  EXPECT_EQ(m->data(m->index(5, LiveSweepModel::kSets), Qt::DisplayRole).toString(), QStringLiteral("grid only"));
   // The inputs follow the dataset: log_softmax fp32 264 × 30000, grid RBLOCK 2048 … 32768, 16 and 32 warps.
   CompileSweepSpec spec;
   view.inputs()->fillSpec(spec);
@@ -231,16 +215,16 @@ TEST(LiveView, RecordedCsvShowsRowsSeriesRooflinePicksAndRegret) {
   EXPECT_EQ(spec.xblocks, (std::vector<int>{1, 2}));
   EXPECT_EQ(spec.rblocks, (std::vector<int>{2048, 4096, 8192, 16384, 32768}));
   EXPECT_EQ(spec.num_warps, (std::vector<int>{16, 32}));
-  EXPECT_EQ(m->data(m->index(0, LiveRowsModel::kPctCopy), Qt::DisplayRole).toString(),
+  EXPECT_EQ(m->data(m->index(0, LiveSweepModel::kPctCopy), Qt::DisplayRole).toString(),
             QStringLiteral("36.8"));  // 1568.3 / 4257
 }
 
-TEST(LiveView, OtherXBlockShowsItsRowsOnlyAndSaysWhyNoneWasTimed) {
-  LiveView view(nullptr, LiveRunFunction{}, noGpu());
+TEST(LiveSweepView, OtherXBlockShowsItsRowsOnlyAndSaysWhyNoneWasTimed) {
+  LiveSweepView view(nullptr, LiveRunFunction{}, noGpu());
   ASSERT_EQ(view.openCsvFile(testData("live_sweep_fixture.csv")), QString());
   EXPECT_EQ(view.xblockCombo()->count(), 2);
   ASSERT_TRUE(view.setPlotXBlock(2));
-  KernelSeriesPlot* bw = view.bandwidthPlot();
+  SweepSeriesPlot* bw = view.bandwidthPlot();
   EXPECT_EQ(bw->graphIndex(QStringLiteral("16 warps")), -1);
   EXPECT_EQ(bw->note(), QStringLiteral("No config with XBLOCK = 2 was timed (see the table for the reasons)"));
   // The picks are at XBLOCK 1: named in the legend, not drawn here.
@@ -250,9 +234,9 @@ TEST(LiveView, OtherXBlockShowsItsRowsOnlyAndSaysWhyNoneWasTimed) {
   EXPECT_TRUE(bw->graphName(old_pick).endsWith(QStringLiteral("[XBLOCK 1]")));
 }
 
-TEST(LiveView, RunIsDisabledWithTheReasonWhenThereIsNoGpu) {
+TEST(LiveSweepView, RunIsDisabledWithTheReasonWhenThereIsNoGpu) {
   FakeRunner fake;
-  LiveView view(nullptr, fake.function(), noGpu());
+  LiveSweepView view(nullptr, fake.function(), noGpu());
   EXPECT_FALSE(view.runButton()->isEnabled());
   EXPECT_TRUE(view.runButton()->toolTip().contains(QStringLiteral("No NVIDIA driver: libcuda.so.1 (test)")));
   EXPECT_TRUE(view.availabilityLabel()->text().contains(QStringLiteral("No NVIDIA driver: libcuda.so.1 (test)")));
@@ -261,22 +245,22 @@ TEST(LiveView, RunIsDisabledWithTheReasonWhenThereIsNoGpu) {
   EXPECT_TRUE(view.openCsvButton()->isEnabled());
 }
 
-TEST(LiveView, OnThisMachineRunFollowsTheDriver) {
+TEST(LiveSweepView, OnThisMachineRunFollowsTheDriver) {
   const LiveAvailability here = liveAvailability();
   if (here.available) GTEST_SKIP() << "a GPU is present here (" << here.device.toStdString() << "): Run is enabled";
-  LiveView view;
+  LiveSweepView view;
   EXPECT_FALSE(view.runButton()->isEnabled());
   EXPECT_FALSE(here.reason.isEmpty());
   EXPECT_TRUE(view.runButton()->toolTip().contains(here.reason) ||
               view.runButton()->toolTip().contains(QStringLiteral("CUDA Toolkit")));
 }
 
-TEST(LiveView, RunStreamsRowsAndCancelKeepsTheMeasuredOnes) {
+TEST(LiveSweepView, RunStreamsRowsAndCancelKeepsTheMeasuredOnes) {
   FakeRunner fake;
   fake.sleep_ms = 80;
-  LiveView view(nullptr, fake.function(), fakeGpu());
+  LiveSweepView view(nullptr, fake.function(), fakeGpu());
   ASSERT_TRUE(view.runButton()->isEnabled());
-  QSignalSpy changed(&view, &LiveView::datasetChanged);
+  QSignalSpy changed(&view, &LiveSweepView::datasetChanged);
   ASSERT_EQ(view.startRun(), QString());
   EXPECT_TRUE(view.isRunning());
   EXPECT_TRUE(view.cancelButton()->isEnabled());
@@ -302,11 +286,11 @@ TEST(LiveView, RunStreamsRowsAndCancelKeepsTheMeasuredOnes) {
   EXPECT_EQ(points, rows);
 }
 
-TEST(LiveView, ASecondRunCancelsTheFirst) {
+TEST(LiveSweepView, ASecondRunCancelsTheFirst) {
   FakeRunner fake;
   fake.sleep_ms = 60;
-  LiveView view(nullptr, fake.function(), fakeGpu());
-  QSignalSpy changed(&view, &LiveView::datasetChanged);
+  LiveSweepView view(nullptr, fake.function(), fakeGpu());
+  QSignalSpy changed(&view, &LiveSweepView::datasetChanged);
   ASSERT_EQ(view.startRun(), QString());
   ASSERT_TRUE(waitFor([&] { return view.model()->rowCount() >= 1; }, 20000));
   fake.sleep_ms = 0;
@@ -320,14 +304,14 @@ TEST(LiveView, ASecondRunCancelsTheFirst) {
   EXPECT_EQ(view.replay().best_row, 5);
 }
 
-TEST(LiveView, NeverTwoRunsOnTheGpuAtOnce) {
+TEST(LiveSweepView, NeverTwoRunsOnTheGpuAtOnce) {
   // Three Run presses while the first run measures: the superseded runs see their cancel flag; the
   // next one starts only when the previous one has returned, and the last press wins.
   FakeRunner fake;
   fake.sleep_ms = 60;
   fake.cancel_latency_ms = 150;
-  LiveView view(nullptr, fake.function(), fakeGpu());
-  QSignalSpy changed(&view, &LiveView::datasetChanged);
+  LiveSweepView view(nullptr, fake.function(), fakeGpu());
+  QSignalSpy changed(&view, &LiveSweepView::datasetChanged);
   ASSERT_EQ(view.startRun(), QString());
   ASSERT_TRUE(waitFor([&] { return view.model()->rowCount() >= 2; }, 20000));
   ASSERT_EQ(view.startRun(), QString());
@@ -344,11 +328,11 @@ TEST(LiveView, NeverTwoRunsOnTheGpuAtOnce) {
   EXPECT_FALSE(view.isRunning());
 }
 
-TEST(LiveView, ADamagedCacheEntryIsReportedInTheStatus) {
+TEST(LiveSweepView, ADamagedCacheEntryIsReportedInTheStatus) {
   FakeRunner fake;
   fake.report_damaged_cache_entry = true;
-  LiveView view(nullptr, fake.function(), fakeGpu());
-  QSignalSpy changed(&view, &LiveView::datasetChanged);
+  LiveSweepView view(nullptr, fake.function(), fakeGpu());
+  QSignalSpy changed(&view, &LiveSweepView::datasetChanged);
   ASSERT_EQ(view.startRun(), QString());
   ASSERT_TRUE(changed.wait(20000));
   EXPECT_EQ(view.statusLabel()->text(), QStringLiteral("Measured 11 configs in 0.5 s. Damaged compile-cache entries found "
@@ -357,10 +341,10 @@ TEST(LiveView, ADamagedCacheEntryIsReportedInTheStatus) {
             QStringLiteral("/cache/nvrtc/89ab.occxc (truncated or padded): recompiled and replaced"));
 }
 
-TEST(LiveView, ARunCancelledBeforeAnyRowSaysSo) {
+TEST(LiveSweepView, ARunCancelledBeforeAnyRowSaysSo) {
   FakeRunner fake;
   fake.sleep_ms = 300;
-  LiveView view(nullptr, fake.function(), fakeGpu());
+  LiveSweepView view(nullptr, fake.function(), fakeGpu());
   ASSERT_EQ(view.startRun(), QString());
   view.cancelButton()->click();  // before the first row (300 ms away)
   ASSERT_TRUE(view.job()->waitForIdle(20000));
@@ -369,11 +353,11 @@ TEST(LiveView, ARunCancelledBeforeAnyRowSaysSo) {
   EXPECT_EQ(view.datasetLabel()->text(), QStringLiteral("No data: the run was cancelled before any config was measured"));
 }
 
-TEST(LiveView, ClosingTheWindowDuringARunEndsItCleanly) {
+TEST(LiveSweepView, ClosingTheWindowDuringARunEndsItCleanly) {
   FakeRunner fake;
   fake.sleep_ms = 80;
-  auto* view = new LiveView(nullptr, fake.function(), fakeGpu());
-  MainWindow* window = windowAround(view, QStringLiteral("Live runs"));
+  auto* view = new LiveSweepView(nullptr, fake.function(), fakeGpu());
+  MainWindow* window = windowAround(view, QStringLiteral("Live sweep"));
   ASSERT_EQ(view->startRun(), QString());
   ASSERT_TRUE(waitFor([&] { return view->model()->rowCount() >= 2; }, 20000));
   EXPECT_TRUE(closeAndDelete(window));  // the window, the view and its job are gone
@@ -384,8 +368,8 @@ TEST(LiveView, ClosingTheWindowDuringARunEndsItCleanly) {
   QCoreApplication::processEvents();  // rows the run posted before it ended go nowhere, harmlessly
 }
 
-TEST(LiveView, ExportsTheDatasetAndTheRegretTable) {
-  LiveView view(nullptr, LiveRunFunction{}, noGpu());
+TEST(LiveSweepView, ExportsTheDatasetAndTheRegretTable) {
+  LiveSweepView view(nullptr, LiveRunFunction{}, noGpu());
   ASSERT_EQ(view.openCsvFile(testData("live_sweep_fixture.csv")), QString());
   const auto exports = view.csvExports();
   ASSERT_EQ(exports.size(), 2u);
@@ -401,19 +385,19 @@ TEST(LiveView, ExportsTheDatasetAndTheRegretTable) {
   EXPECT_EQ(view.plotExports().size(), 3u);
 }
 
-TEST(LiveView, ACompileOnlySweepIsSentToTheKernelView) {
-  LiveView view(nullptr, LiveRunFunction{}, noGpu());
+TEST(LiveSweepView, ACompileOnlySweepIsSentToTheCompileSweepView) {
+  LiveSweepView view(nullptr, LiveRunFunction{}, noGpu());
   const int before = view.model()->rowCount();
   const QString error = view.openCsvFile(testData("compile_sweep_mean_var_sm90.csv"));
   EXPECT_TRUE(error.contains(QStringLiteral("open it in the kernel view"))) << error.toStdString();
   EXPECT_EQ(view.model()->rowCount(), before);
 }
 
-TEST(LiveView, BundledDatasetsOpenAsRecordedData) {
+TEST(LiveSweepView, BundledDatasetsOpenAsRecordedData) {
   const auto bundled = bundledDatasets();
   if (bundled.empty()) GTEST_SKIP() << "this build bundles no datasets (resources/datasets/*.csv is empty)";
   for (const auto& b : bundled) {
-    LiveView view(nullptr, LiveRunFunction{}, noGpu());
+    LiveSweepView view(nullptr, LiveRunFunction{}, noGpu());
     ASSERT_EQ(view.openCsvFile(b.path), QString()) << b.path.toStdString();
     EXPECT_GT(view.model()->rowCount(), 0);
     EXPECT_TRUE(view.datasetLabel()->text().startsWith(QStringLiteral("recorded data: ")))
@@ -422,7 +406,7 @@ TEST(LiveView, BundledDatasetsOpenAsRecordedData) {
     EXPECT_GE(view.replay().best_row, 0);
   }
   // Without a GPU the view opens the first bundled dataset by itself.
-  LiveView view(nullptr, LiveRunFunction{}, noGpu());
+  LiveSweepView view(nullptr, LiveRunFunction{}, noGpu());
   EXPECT_GT(view.model()->rowCount(), 0);
   EXPECT_TRUE(view.datasetLabel()->text().startsWith(QStringLiteral("recorded data: ")));
 }

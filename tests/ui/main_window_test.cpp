@@ -13,8 +13,14 @@
 
 #include "core/base/atomic_file.h"
 #include "core/base/csv.h"
-#include "ui/views/calculator_view.h"
+#include <QCheckBox>
+
+#include "ui/jobs/live_sweep_job.h"
 #include "ui/shell/main_window.h"
+#include "ui/views/calculator_view.h"
+#include "ui/views/compile_sweep_view.h"
+#include "ui/views/live_sweep_view.h"
+#include "ui/views/rblock_scaling_view.h"
 
 namespace occx::ui {
 namespace {
@@ -127,6 +133,54 @@ TEST_F(MainWindowTest, SettingsAreRememberedBetweenRuns) {
   EXPECT_EQ(fresh.calculatorView()->deviceSelector()->currentKey(), QStringLiteral("gpu:H100 SXM5"));
   fresh.saveSettings();
   EXPECT_TRUE(QSettings().allKeys().isEmpty());
+}
+
+TEST_F(MainWindowTest, SettingsUnderTheOldViewNamesArriveInTheRenamedViews) {
+  {
+    // As an earlier version left them: groups named after the views' old object names, the current
+    // tab by its old title.
+    QSettings s;
+    s.setValue(QStringLiteral("views/kernel/sms"), 77);
+    s.setValue(QStringLiteral("views/kernel/maxrregcount"), 128);
+    s.setValue(QStringLiteral("views/kernel/threads"), 9);
+    s.setValue(QStringLiteral("views/kernel/lastCsvFolder"), QStringLiteral("/data/sweeps"));
+    s.setValue(QStringLiteral("views/live/cupti"), true);
+    s.setValue(QStringLiteral("views/rblock/xnumel"), 12345);
+    s.setValue(QStringLiteral("window/currentTab"), QStringLiteral("Live runs"));
+    // Already written under the new name (by this version): it stays.
+    s.setValue(QStringLiteral("views/compileSweep/threads"), 3);
+  }
+  MainWindow w(true);
+  auto* rblock = new RblockScalingView;
+  auto* compile = new CompileSweepView(nullptr, CompileFunction{});
+  auto* live = new LiveSweepView(nullptr, LiveRunFunction{}, LiveAvailability{false, QStringLiteral("test"), {}});
+  w.addView(rblock, QStringLiteral("RBLOCK scaling"));
+  w.addView(compile, QStringLiteral("Compile sweep (NVRTC)"));
+  w.addView(live, QStringLiteral("Live sweep"));
+  EXPECT_EQ(compile->smCountSpin()->value(), 77);
+  EXPECT_EQ(compile->maxrregcountSpin()->value(), 128);
+  EXPECT_EQ(compile->threadsSpin()->value(), 3);
+  EXPECT_TRUE(live->cuptiCheck()->isChecked());
+  EXPECT_EQ(rblock->inputs().xnumel, 12345);
+  EXPECT_EQ(w.tabs()->currentWidget(), live);
+
+  QSettings s;
+  EXPECT_EQ(s.value(QStringLiteral("views/compileSweep/lastCsvFolder")).toString(), QStringLiteral("/data/sweeps"));
+  EXPECT_EQ(s.value(QStringLiteral("window/currentTab")).toString(), QStringLiteral("Live sweep"));
+  for (const char* old : {"views/kernel", "views/live", "views/rblock"}) {
+    s.beginGroup(QLatin1String(old));
+    EXPECT_TRUE(s.allKeys().isEmpty()) << old;
+    s.endGroup();
+  }
+  // Once: a second start finds nothing to move.
+  EXPECT_EQ(MainWindow::migrateSettings(s), 0);
+  // And what the renamed views save goes under their new names.
+  w.saveSettings();
+  QSettings after;
+  EXPECT_EQ(after.value(QStringLiteral("views/compileSweep/sms")).toInt(), 77);
+  EXPECT_TRUE(after.value(QStringLiteral("views/liveSweep/cupti")).toBool());
+  EXPECT_EQ(after.value(QStringLiteral("views/rblockScaling/xnumel")).toLongLong(), 12345);
+  EXPECT_FALSE(after.contains(QStringLiteral("views/kernel/sms")));
 }
 
 TEST_F(MainWindowTest, AboutSaysWhatNeedsAGpu) {

@@ -40,8 +40,8 @@ void maybeScreenshot(QWidget& w, const QString& name) {
 // Defaults are the H200 record: x=512, r=8192, XBLOCK 1, R0_BLOCK 2048, 16 warps, 38 registers.
 // old 2048 // (32·16) = 4 → 4 × 132 = 528 >= 512 → no scaling; new max(65536 // 19456, 1) = 3 → 396 < 512
 // → R0_BLOCK 2048 → 1024; review_min min(3, 64 // 16 = 4) = 3; exact 3 (registers).
-TEST(RblockView, DefaultsShowTheH200DecisionInTheTable) {
-  RblockView view;
+TEST(RblockScalingView, DefaultsShowTheH200DecisionInTheTable) {
+  RblockScalingView view;
   EXPECT_EQ(view.device().sm_count, 132);
   QTableWidget* t = view.decisionTable();
   ASSERT_EQ(t->rowCount(), 4);
@@ -68,8 +68,8 @@ TEST(RblockView, DefaultsShowTheH200DecisionInTheTable) {
 // The plot for 16 warps on H200: old flat at 4; new at 38 registers = 3 and at 1 register
 // 65536 // 512 = 128; exact at 38 = 3, at 129 registers 0 (cannot launch: 4352 × 16 > 65536);
 // needed line 512 / 132; marker (38, 3); shaded n_regs 33 … 255 → x 32.5 … 255.5.
-TEST(RblockView, PlotHoldsTheThreeBoundsTheWaveLineAndTheShading) {
-  RblockView view;
+TEST(RblockScalingView, PlotHoldsTheThreeBoundsTheWaveLineAndTheShading) {
+  RblockScalingView view;
   RblockBoundsPlot* p = view.boundsPlot();
   ASSERT_EQ(p->graphCount(), 6);
   const auto old_pts = p->graphPoints(RblockBoundsPlot::kOldGraph);
@@ -94,8 +94,8 @@ TEST(RblockView, PlotHoldsTheThreeBoundsTheWaveLineAndTheShading) {
 // Inputs change → plot and table follow: A100 (108 SMs), 8 warps, 255 registers (the motivating case):
 // old 2048 // 256 = 8 → 864, no scaling; new max(65536 // 65280, 1) = 1 → 108, scale. Old flat at 8;
 // shaded from n_regs 52 (65536 // 13312 = 4 → 432 < 512) to 255.
-TEST(RblockView, MotivatingA100CaseUpdatesPlotAndTable) {
-  RblockView view;
+TEST(RblockScalingView, MotivatingA100CaseUpdatesPlotAndTable) {
+  RblockScalingView view;
   ASSERT_TRUE(view.deviceSelector()->setCurrentKey(QStringLiteral("gpu:A100 SXM4 40GB")));
   RblockInputs in = view.inputs();
   in.num_warps = 8;
@@ -118,8 +118,8 @@ TEST(RblockView, MotivatingA100CaseUpdatesPlotAndTable) {
 }
 
 // Typing n_regs 32 into the spin box: step 3 skips every policy (32 <= 65536 // 2048).
-TEST(RblockView, NRegsAtThresholdSkipsEveryPolicy) {
-  RblockView view;
+TEST(RblockScalingView, NRegsAtThresholdSkipsEveryPolicy) {
+  RblockScalingView view;
   view.nRegsSpin()->setValue(32);
   for (int r = 0; r < 4; ++r) {
     EXPECT_EQ(cell(view.decisionTable(), r, 4), QStringLiteral("not applicable"));
@@ -130,8 +130,8 @@ TEST(RblockView, NRegsAtThresholdSkipsEveryPolicy) {
 
 // The pipeline for the inner hint: the contiguous candidate is the config (38 registers) → halved;
 // the added R0_BLOCK 1024 is visited and skipped (n_regs unknown): halved at most once, as stated.
-TEST(RblockView, PipelineShowsTheAddedConfigSkipped) {
-  RblockView view;
+TEST(RblockScalingView, PipelineShowsTheAddedConfigSkipped) {
+  RblockScalingView view;
   QTableWidget* t = view.pipelineTable();
   ASSERT_EQ(t->rowCount(), 2);
   EXPECT_EQ(cell(t, 0, 2), QStringLiteral("contiguous"));
@@ -145,8 +145,8 @@ TEST(RblockView, PipelineShowsTheAddedConfigSkipped) {
 }
 
 // The keep-halving chain (n_regs 38 assumed for every link): 2048 → … → 64, six links, labelled.
-TEST(RblockView, ChainIsLabelledAsTeachingAid) {
-  RblockView view;
+TEST(RblockScalingView, ChainIsLabelledAsTeachingAid) {
+  RblockScalingView view;
   QTableWidget* t = view.chainTable();
   ASSERT_EQ(t->rowCount(), 6);
   EXPECT_EQ(cell(t, 5, 1), QStringLiteral("XBLOCK=1, R0_BLOCK=64, num_warps=16"));
@@ -163,8 +163,8 @@ TEST(RblockView, ChainIsLabelledAsTeachingAid) {
 }
 
 // The 2023 profile on H200 (CC 9.0): its CC 8.x gate skips every policy; the statement is shown.
-TEST(RblockView, Profile2023GateOnH200) {
-  RblockView view;
+TEST(RblockScalingView, Profile2023GateOnH200) {
+  RblockScalingView view;
   RblockInputs in = view.inputs();
   in.profile = inductor::Profile::kInductor2023;
   view.setInputs(in);
@@ -177,8 +177,8 @@ TEST(RblockView, Profile2023GateOnH200) {
 }
 
 // Exports: three CSV tables (decisions with 4 rows, 255 curve rows, pipeline), the plot as PNG.
-TEST(RblockView, ExportsTablesAndPlot) {
-  RblockView view;
+TEST(RblockScalingView, ExportsTablesAndPlot) {
+  RblockScalingView view;
   auto csvs = view.csvExports();
   ASSERT_EQ(csvs.size(), 3u);
   EXPECT_EQ(csvs[0].table.rows.size(), 4u);
@@ -205,12 +205,12 @@ TEST(RblockView, ExportsTablesAndPlot) {
 }
 
 // Settings round trip: what one view saves, a new view restores.
-TEST(RblockView, SettingsRoundTrip) {
+TEST(RblockScalingView, SettingsRoundTrip) {
   QTemporaryDir dir;
   ASSERT_TRUE(dir.isValid());
   QSettings s(dir.filePath(QStringLiteral("rblock.ini")), QSettings::IniFormat);
   {
-    RblockView a;
+    RblockScalingView a;
     RblockInputs in = a.inputs();
     in.xnumel = 65536;
     in.rnumel = 768;
@@ -222,7 +222,7 @@ TEST(RblockView, SettingsRoundTrip) {
     a.setInputs(in);
     a.saveSettings(s);
   }
-  RblockView b;
+  RblockScalingView b;
   b.restoreSettings(s);
   const RblockInputs r = b.inputs();
   EXPECT_EQ(r.xnumel, 65536);
@@ -236,11 +236,11 @@ TEST(RblockView, SettingsRoundTrip) {
   EXPECT_EQ(cell(b.decisionTable(), 1, 5), QStringLiteral("R0_BLOCK 1024 → 512"));
 }
 
-// showConfig (what the kernel view sends): 65536 × 768, XBLOCK 2, R0 1024, 8 warps, 48 registers on
+// showConfig (what the compile-sweep view sends): 65536 × 768, XBLOCK 2, R0 1024, 8 warps, 48 registers on
 // H200: 32768 blocks; new 65536 // (48·32·8 = 12288) = 5 → 660 < 32768 → R0_BLOCK 1024 → 512;
 // old 2048 // 256 = 8 → 1056 < 32768 → also scales.
-TEST(RblockView, ShowConfigFromAnotherView) {
-  RblockView view;
+TEST(RblockScalingView, ShowConfigFromAnotherView) {
+  RblockScalingView view;
   view.showConfig(2, 1024, 8, 48, 0, 65536, 768);
   EXPECT_EQ(view.sizeHintLabel()->text(), QStringLiteral("Size hints: x = 65536, r = 1024 (numels rounded up to a power of two)"));
   EXPECT_EQ(cell(view.decisionTable(), 1, 1), QStringLiteral("5"));

@@ -10,11 +10,6 @@
 
 namespace occx::ui {
 
-/// A file of tests/data (fixtures recorded or written for the tests).
-inline QString testData(const char* name) {
-  return QStringLiteral(OCCX_TEST_DATA_DIR "/") + QLatin1String(name);
-}
-
 /// A shown main window (no settings) with `view` added as a tab; deleted when closed, as the app's.
 inline MainWindow* windowAround(QWidget* view, const QString& title) {
   auto* window = new MainWindow(/*use_settings=*/false);

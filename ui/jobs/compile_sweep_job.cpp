@@ -2,10 +2,10 @@
 
 namespace occx::ui {
 
-KernelSweepJob::KernelSweepJob(CompileFunction compile, QObject* parent)
+CompileSweepJob::CompileSweepJob(CompileFunction compile, QObject* parent)
     : SweepJob(parent), compile_(std::move(compile)) {}
 
-quint64 KernelSweepJob::start(const CompileSweepSpec& spec) {
+quint64 CompileSweepJob::start(const CompileSweepSpec& spec) {
   CompileFunction compile = compile_;
   return launch([this, spec, compile](quint64 id, const std::atomic<bool>* cancel) {
     if (!compile) {

@@ -1,4 +1,4 @@
-// Runs a compile sweep (core/compile_sweep.h) off the UI thread for the kernel view: each finished
+// Runs a compile sweep (core/compile_sweep.h) off the UI thread for the compile-sweep view: each finished
 // config arrives as rowFinished() on the UI thread, then the whole result as finished(). A new
 // start() cancels the running sweep; the superseded sweep's reports are dropped.
 #pragma once
@@ -12,12 +12,12 @@
 
 namespace occx::ui {
 
-class KernelSweepJob : public SweepJob {
+class CompileSweepJob : public SweepJob {
   Q_OBJECT
 
  public:
   /// `compile` is called from the sweep's worker threads (NVRTC's CompileFunction, or a test's).
-  explicit KernelSweepJob(CompileFunction compile, QObject* parent = nullptr);
+  explicit CompileSweepJob(CompileFunction compile, QObject* parent = nullptr);
 
   /// Whether a compiler was given (false: start() fails at once with a message).
   [[nodiscard]] bool hasCompiler() const { return static_cast<bool>(compile_); }

@@ -1,6 +1,6 @@
 // Live-sweep datasets as files: reading one (from disk or from the bundled resources) and the H200
 // measurements that ship inside the program (resources/datasets/*.csv, embedded at build time under
-// ":/datasets/"), so the live view works on a machine without a GPU.
+// ":/datasets/"), so the live-sweep view works on a machine without a GPU.
 #pragma once
 
 #include <QString>

@@ -1,16 +1,16 @@
-// The live view's config table: one row per measured configuration (time, bandwidth, occupancy
+// The live-sweep view's config table: one row per measured configuration (time, bandwidth, occupancy
 // theoretical and achieved, registers and spills, the policy sets it belongs to, which policy picked
 // it), over a LiveDataset's rows and the replay's picks.
 #pragma once
 
-#include <QAbstractTableModel>
 #include <vector>
 
 #include "core/sweep/live_results.h"
+#include "ui/models/table_model.h"
 
 namespace occx::ui {
 
-class LiveRowsModel : public QAbstractTableModel {
+class LiveSweepModel : public TableModel<LiveRow> {
   Q_OBJECT
 
  public:
@@ -40,28 +40,28 @@ class LiveRowsModel : public QAbstractTableModel {
     kReason,
     kColumnCount
   };
-  static constexpr int kSortRole = Qt::UserRole + 1;
 
-  explicit LiveRowsModel(QObject* parent = nullptr);
+  explicit LiveSweepModel(QObject* parent = nullptr);
 
   /// Replaces the rows and picks.
   void setRows(std::vector<LiveRow> rows, const ReplaySummary& replay);
   /// Appends a measured row (a running sweep) and updates the picks.
   void appendRow(const LiveRow& row, const ReplaySummary& replay);
-  void clear();
-  [[nodiscard]] const std::vector<LiveRow>& rows() const { return rows_; }
-  [[nodiscard]] const LiveRow* row(int r) const;
+  void clear() { setRows({}, {}); }
   [[nodiscard]] const ReplaySummary& replay() const { return replay_; }
   /// "best, new, exact" for the picks at row `r` (empty when none).
   [[nodiscard]] QString picksAt(int r) const;
 
-  [[nodiscard]] int rowCount(const QModelIndex& parent = {}) const override;
-  [[nodiscard]] int columnCount(const QModelIndex& parent = {}) const override;
-  [[nodiscard]] QVariant data(const QModelIndex& index, int role) const override;
-  [[nodiscard]] QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+ protected:
+  [[nodiscard]] int numColumns() const override { return kColumnCount; }
+  [[nodiscard]] QVariant headerCell(int column, int role) const override;
+  [[nodiscard]] QVariant cell(const LiveRow& row, int r, int column, int role) const override;
 
  private:
-  std::vector<LiveRow> rows_;
+  [[nodiscard]] QVariant displayCell(const LiveRow& row, int r, int column, bool sort) const;
+  [[nodiscard]] QVariant backgroundCell(const LiveRow& row, int r, int column) const;
+  [[nodiscard]] QVariant toolTipCell(const LiveRow& row, int column) const;
+
   ReplaySummary replay_;
 };
 

@@ -4,12 +4,18 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/gpu/gpu_data.h"
 #include "core/occupancy/occupancy.h"
 
 namespace occx::ui {
+
+/// What a resource is counted in.
+enum class Unit { kWarps, kRegisters, kBytes, kBlocks, kBarriers };
+/// "warps", "registers", "bytes", "blocks", "barriers".
+std::string_view unitName(Unit unit);
 
 /// One SM resource. All amounts in `unit`s; used + unusable + remainder == capacity.
 ///  * used: what the active blocks take (active blocks × per-block allocation);
@@ -18,7 +24,7 @@ namespace occx::ui {
 ///  * remainder: the rest — less than one block's worth, or not needed at all (e.g. no registers).
 struct ResourceUtilization {
   std::string resource;       ///< "Warps", "Registers", "Shared memory", "Block slots", "Barriers"
-  std::string unit;           ///< "warps", "registers", "bytes", "blocks", "barriers"
+  Unit unit = Unit::kBlocks;
   std::int64_t capacity = 0;  ///< per SM (shared memory: the configured size)
   std::int64_t per_block = 0; ///< allocated per block
   std::int64_t used = 0;

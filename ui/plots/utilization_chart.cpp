@@ -9,11 +9,11 @@ namespace occx::ui {
 namespace {
 
 QString amountText(const ResourceUtilization& u, std::int64_t amount) {
-  if (u.unit == "bytes") {
+  if (u.unit == Unit::kBytes) {
     if (amount % 1024 == 0) return QStringLiteral("%1 KB").arg(amount / 1024);
     return QStringLiteral("%1 B").arg(amount);
   }
-  return QStringLiteral("%1 %2").arg(amount).arg(QString::fromStdString(u.unit));
+  return QStringLiteral("%1 %2").arg(amount).arg(QString::fromUtf8(unitName(u.unit).data()));
 }
 
 QCPBars* makeBars(QCustomPlot* p, const QString& name, const QColor& color) {

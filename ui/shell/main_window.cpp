@@ -28,7 +28,44 @@ namespace {
 const char* const kGeometryKey = "window/geometry";
 const char* const kCurrentTabKey = "window/currentTab";
 const char* const kExportDirKey = "export/lastFolder";
+
+/// A name that settings written by earlier versions use, and the name that replaced it.
+struct Renamed {
+  const char* old_name;
+  const char* new_name;
+};
+/// Views renamed with the compile-sweep / live-sweep vocabulary: their settings group
+/// ("views/<objectName>") and their tab title (the remembered current tab).
+constexpr Renamed kRenamedViews[] = {{"kernel", "compileSweep"}, {"live", "liveSweep"}, {"rblock", "rblockScaling"}};
+constexpr Renamed kRenamedTabs[] = {{"Kernels (NVRTC)", "Compile sweep (NVRTC)"}, {"Live runs", "Live sweep"}};
 }  // namespace
+
+int MainWindow::migrateSettings(QSettings& settings) {
+  int moved = 0;
+  for (const Renamed& r : kRenamedViews) {
+    const QString from = QStringLiteral("views/") + QLatin1String(r.old_name);
+    const QString to = QStringLiteral("views/") + QLatin1String(r.new_name);
+    settings.beginGroup(from);
+    const QStringList keys = settings.allKeys();
+    settings.endGroup();
+    if (keys.isEmpty()) continue;
+    for (const QString& key : keys) {
+      const QString target = to + QLatin1Char('/') + key;
+      if (settings.contains(target)) continue;  // written by this version: newer than the old value
+      settings.setValue(target, settings.value(from + QLatin1Char('/') + key));
+      ++moved;
+    }
+    settings.remove(from);
+  }
+  const QString tab = settings.value(QLatin1String(kCurrentTabKey)).toString();
+  for (const Renamed& r : kRenamedTabs) {
+    if (tab == QLatin1String(r.old_name)) {
+      settings.setValue(QLatin1String(kCurrentTabKey), QLatin1String(r.new_name));
+      ++moved;
+    }
+  }
+  return moved;
+}
 
 MainWindow::MainWindow(bool use_settings, QWidget* parent)
     : QMainWindow(parent), use_settings_(use_settings), tabs_(new QTabWidget(this)), calculator_(nullptr), view_status_(new QLabel(this)) {
@@ -45,7 +82,11 @@ MainWindow::MainWindow(bool use_settings, QWidget* parent)
   statusBar()->addPermanentWidget(cuda);
 
   resize(1560, 940);
-  if (use_settings_) restoreWindowSettings();
+  if (use_settings_) {
+    QSettings settings;
+    migrateSettings(settings);
+    restoreWindowSettings();
+  }
 
   calculator_ = new CalculatorView(this);
   addView(calculator_, tr("Occupancy calculator"));

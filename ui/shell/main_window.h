@@ -8,6 +8,7 @@
 
 class QAction;
 class QLabel;
+class QSettings;
 class QTabWidget;
 
 namespace occx::ui {
@@ -47,6 +48,12 @@ class MainWindow : public QMainWindow {
   /// the previous settings file whole. Returns an empty string on success, else the message naming
   /// the file and the reason (closing the window prints it to stderr).
   QString saveSettings() const;
+
+  /// Moves settings that earlier versions wrote under the views' old names ("views/kernel",
+  /// "views/live", "views/rblock", the old tab titles as the current tab) to the current names, and
+  /// removes the old groups, so each is moved once. A key already present under the new name is kept.
+  /// Called on start when settings are used. Returns how many values moved.
+  static int migrateSettings(QSettings& settings);
 
   /// The text of Help → About: what needs a GPU and what does not.
   [[nodiscard]] static QString aboutText();

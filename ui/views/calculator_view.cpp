@@ -100,7 +100,26 @@ OccupancyInput CalculatorView::defaultInput() {
 CalculatorView::CalculatorView(QWidget* parent) : QWidget(parent) {
   setObjectName(QStringLiteral("calculator"));
   updating_ = true;
+  auto* scroll = inputScrollArea(buildControls(), 430, 520);
+  auto* layout = new QHBoxLayout(this);
+  layout->setContentsMargins(6, 6, 6, 6);
+  layout->addWidget(scroll, 0);
+  layout->addWidget(buildPlotsAndDerivation(), 1);
+  connectInputs();
+  applyArchRanges();
+  const OccupancyInput d = defaultInput();
+  threads_->setValue(d.threads_per_block);
+  registers_->setValue(d.registers_per_thread);
+  static_smem_->setValue(static_cast<int>(d.static_smem_bytes));
+  dynamic_smem_->setValue(static_cast<int>(d.dynamic_smem_bytes));
+  carveout_->setValue(d.carveout_percent);
+  barriers_->setValue(d.block_barriers);
+  grid_->setValue(static_cast<int>(d.grid_blocks));
+  updating_ = false;
+  recompute();
+}
 
+QWidget* CalculatorView::buildControls() {
   // Left column: device, inputs, result. Scrolls if the window is short.
   auto* left = new QWidget;
   auto* left_layout = new QVBoxLayout(left);
@@ -126,9 +145,10 @@ CalculatorView::CalculatorView(QWidget* parent) : QWidget(parent) {
   left_layout->addWidget(validation_);
   left_layout->addWidget(buildResultPanel());
   left_layout->addStretch(1);
+  return left;
+}
 
-  auto* scroll = inputScrollArea(left, 430, 520);
-
+QWidget* CalculatorView::buildPlotsAndDerivation() {
   // Right: the three impact curves and the utilization chart, the derivation under them.
   auto* plots = new QWidget;
   auto* grid = new QGridLayout(plots);
@@ -162,12 +182,10 @@ CalculatorView::CalculatorView(QWidget* parent) : QWidget(parent) {
   right->setStretchFactor(1, 1);
   right->setChildrenCollapsible(false);
   right->setSizes({700, 200});
+  return right;
+}
 
-  auto* layout = new QHBoxLayout(this);
-  layout->setContentsMargins(6, 6, 6, 6);
-  layout->addWidget(scroll, 0);
-  layout->addWidget(right, 1);
-
+void CalculatorView::connectInputs() {
   connect(device_, &DeviceSelector::targetChanged, this, [this] {
     applyArchRanges();
     recompute();
@@ -182,18 +200,6 @@ CalculatorView::CalculatorView(QWidget* parent) : QWidget(parent) {
       if (!updating_) recompute();
     });
   }
-
-  applyArchRanges();
-  const OccupancyInput d = defaultInput();
-  threads_->setValue(d.threads_per_block);
-  registers_->setValue(d.registers_per_thread);
-  static_smem_->setValue(static_cast<int>(d.static_smem_bytes));
-  dynamic_smem_->setValue(static_cast<int>(d.dynamic_smem_bytes));
-  carveout_->setValue(d.carveout_percent);
-  barriers_->setValue(d.block_barriers);
-  grid_->setValue(static_cast<int>(d.grid_blocks));
-  updating_ = false;
-  recompute();
 }
 
 CalculatorView::~CalculatorView() = default;
@@ -377,7 +383,6 @@ void CalculatorView::recompute() {
 }
 
 void CalculatorView::showResult() {
-  const ArchLimits& a = arch();
   const OccupancyResult& r = result_;
   const bool ok = r.can_launch;
 
@@ -399,7 +404,15 @@ void CalculatorView::showResult() {
     occupancy_detail_->setText(tr("0 active blocks: no block of this configuration fits on an SM"));
   }
 
+  showLimitsTable();
+  showDetailsTable();
+}
+
+void CalculatorView::showLimitsTable() {
   // Block limit per resource, the limiters highlighted.
+  const ArchLimits& a = arch();
+  const OccupancyResult& r = result_;
+  const bool ok = r.can_launch;
   auto lim = [&](unsigned bit) { return (r.limiters & bit) != 0; };
   const QColor color = ok ? kLimiterColor : kBlockerColor;
   int row = 0;
@@ -426,8 +439,13 @@ void CalculatorView::showResult() {
   }
   limits_table_->setRowCount(row);
   fitTableHeight(limits_table_);
+}
 
-  row = 0;
+void CalculatorView::showDetailsTable() {
+  const ArchLimits& a = arch();
+  const OccupancyResult& r = result_;
+  const bool ok = r.can_launch;
+  int row = 0;
   setRow(details_table_, row++, {tr("Active blocks per SM"), QString::number(r.active_blocks_per_sm)});
   setRow(details_table_, row++,
          {tr("Active warps per SM"), tr("%1 of %2").arg(r.active_warps_per_sm).arg(r.max_warps_per_sm)});

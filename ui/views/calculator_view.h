@@ -78,10 +78,15 @@ class CalculatorView : public QWidget, public AppView {
   void resultChanged();
 
  private:
+  QWidget* buildControls();
+  QWidget* buildPlotsAndDerivation();
+  void connectInputs();
   QWidget* buildInputs();
   QWidget* buildResultPanel();
   void applyArchRanges();
   void showResult();
+  void showLimitsTable();
+  void showDetailsTable();
   void showDerivation();
   [[nodiscard]] QString targetLabel() const;
 

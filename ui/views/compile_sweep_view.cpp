@@ -2,28 +2,23 @@
 
 #include <QComboBox>
 #include <QFile>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QFontDatabase>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QScrollArea>
 #include <QSettings>
 #include <QSignalBlocker>
-#include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStandardItemModel>
 #include <QTableView>
 #include <QThread>
-#include <QTimer>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <map>
@@ -34,7 +29,7 @@
 #include "occx_config.h"
 #include "ui/widgets/checked_spin_box.h"
 #include "ui/views/sweep_inputs.h"
-#include "ui/plots/compile_sweep_plot.h"
+#include "ui/plots/sweep_series_plot.h"
 #include "ui/jobs/compile_sweep_job.h"
 #include "ui/models/compile_sweep_model.h"
 #include "ui/jobs/live_sweep_job.h"
@@ -72,7 +67,7 @@ CompileFunction defaultCompileFunction() {
 #endif
 }
 
-std::vector<ComputeCapability> kernelViewArchitectures() {
+std::vector<ComputeCapability> compileSweepArchitectures() {
   const GpuDatabase& db = GpuDatabase::builtin();
 #if OCCX_HAVE_CUDA
   auto offered = cuda::offeredArchitectures(db);
@@ -85,30 +80,19 @@ std::vector<ComputeCapability> kernelViewArchitectures() {
   return out;
 }
 
-KernelView::KernelView(QWidget* parent, CompileFunction compile) : QWidget(parent) {
-  setObjectName(QStringLiteral("kernel"));
+CompileSweepView::CompileSweepView(QWidget* parent, CompileFunction compile)
+    : SweepView(parent, QStringLiteral("compileSweep"), /*plot_delay_ms=*/120) {
   can_compile_ = static_cast<bool>(compile);
-  job_ = new KernelSweepJob(std::move(compile), this);
-  model_ = new KernelSweepModel(this);
-  plot_timer_ = new QTimer(this);
-  plot_timer_->setSingleShot(true);
-  plot_timer_->setInterval(120);
-  connect(plot_timer_, &QTimer::timeout, this, &KernelView::rebuildPlots);
+  job_ = new CompileSweepJob(std::move(compile), this);
+  model_ = new CompileSweepModel(this);
+  QWidget* inputs = buildInputs();
+  layOut(inputs, 400, 480, buildResults());
 
-  auto* left = buildInputs();
-  auto* scroll = inputScrollArea(left, std::max(400, left->minimumSizeHint().width() + 24),
-                                 std::max(480, left->minimumSizeHint().width() + 24));
-
-  auto* layout = new QHBoxLayout(this);
-  layout->setContentsMargins(6, 6, 6, 6);
-  layout->addWidget(scroll, 0);
-  layout->addWidget(buildResults(), 1);
-
-  connect(job_, &KernelSweepJob::rowFinished, this, &KernelView::onRowFinished);
-  connect(job_, &KernelSweepJob::finished, this, &KernelView::onFinished);
-  connect(job_, &KernelSweepJob::failed, this, &KernelView::onFailed);
-  connect(job_, &SweepJob::runningChanged, this, &KernelView::onRunningChanged);
-  connect(device_, &DeviceSelector::targetChanged, this, &KernelView::onTargetChanged);
+  setJob(job_);
+  connect(job_, &CompileSweepJob::rowFinished, this, &CompileSweepView::onRowFinished);
+  connect(job_, &CompileSweepJob::finished, this, &CompileSweepView::onFinished);
+  connect(job_, &CompileSweepJob::failed, this, &CompileSweepView::onFailed);
+  connect(device_, &DeviceSelector::targetChanged, this, &CompileSweepView::onTargetChanged);
 
   // The local GPU, when there is one, is the default target (its own SM count).
   if (const auto gpus = detectedGpus(); !gpus.empty()) device_->setDetectedGpus(gpus);
@@ -119,29 +103,35 @@ KernelView::KernelView(QWidget* parent, CompileFunction compile) : QWidget(paren
   showSource();
 }
 
-KernelView::~KernelView() {
-  // Stop the sweep before the widgets it reports to go away.
-  delete job_;
+CompileSweepView::~CompileSweepView() {
+  deleteJob();
   job_ = nullptr;
 }
 
-QWidget* KernelView::buildInputs() {
-  auto* left = new QWidget;
-  auto* v = new QVBoxLayout(left);
-  v->setContentsMargins(0, 0, 4, 0);
-
+QWidget* CompileSweepView::buildInputs() {
+  QVBoxLayout* v = nullptr;
+  QWidget* left = makeControlsColumn(v);
   toolkit_ = new QLabel(left);
   toolkit_->setObjectName(QStringLiteral("toolkitMessage"));
-  toolkit_->setWordWrap(true);
-  toolkit_->setStyleSheet(QStringLiteral(
-      "QLabel { color: #7a4b00; background: #fff4e0; border: 1px solid #e8c58a; border-radius: 3px; padding: 4px; }"));
+  setNoticeStyle(toolkit_);
   toolkit_->setText(
       tr("<b>Compiling needs the CUDA Toolkit.</b> This build has no NVRTC, so it cannot produce register "
          "and spill counts. Use <i>Open CSV…</i> to view a sweep written by <code>occx sweep --csv</code> "
          "on a machine with the toolkit (no GPU is needed there)."));
   toolkit_->setVisible(!can_compile_);
   v->addWidget(toolkit_);
+  v->addWidget(buildTargetBox());
+  auto* kernel_box = new QGroupBox(tr("Kernel, shape and grid"));
+  auto* kl = new QVBoxLayout(kernel_box);
+  makeInputs(kernel_box);
+  kl->addWidget(inputs_);
+  v->addWidget(kernel_box);
+  v->addWidget(buildCompileBox());
+  v->addStretch(1);
+  return left;
+}
 
+QWidget* CompileSweepView::buildTargetBox() {
   auto* target_box = new QGroupBox(tr("Architecture"));
   auto* tf = new QFormLayout(target_box);
   device_ = new DeviceSelector(target_box);
@@ -158,14 +148,10 @@ QWidget* KernelView::buildInputs() {
   device_info_->setWordWrap(true);
   device_info_->setStyleSheet(QStringLiteral("color: #555;"));
   tf->addRow(device_info_);
-  v->addWidget(target_box);
+  return target_box;
+}
 
-  auto* kernel_box = new QGroupBox(tr("Kernel, shape and grid"));
-  auto* kl = new QVBoxLayout(kernel_box);
-  inputs_ = new KernelInputs(kernel_box);
-  kl->addWidget(inputs_);
-  v->addWidget(kernel_box);
-
+QWidget* CompileSweepView::buildCompileBox() {
   auto* compile_box = new QGroupBox(tr("Compile"));
   auto* cf = new QFormLayout(compile_box);
   maxrreg_ = new CheckedSpinBox(compile_box);
@@ -185,99 +171,60 @@ QWidget* KernelView::buildInputs() {
   compile_button_ = new QPushButton(tr("Compile sweep"), compile_box);
   compile_button_->setObjectName(QStringLiteral("compileButton"));
   compile_button_->setDefault(true);
-  cancel_button_ = new QPushButton(tr("Cancel"), compile_box);
-  cancel_button_->setObjectName(QStringLiteral("cancelButton"));
-  open_button_ = new QPushButton(tr("Open CSV…"), compile_box);
-  open_button_->setObjectName(QStringLiteral("openCsvButton"));
-  open_button_->setToolTip(tr("Open a compile sweep written by 'occx sweep --csv'"));
+  makeCancelButton(compile_box);
+  makeOpenCsvButton(compile_box, tr("Open a compile sweep written by 'occx sweep --csv'"), tr("Open compile sweep"));
   buttons->addWidget(compile_button_);
   buttons->addWidget(cancel_button_);
   buttons->addWidget(open_button_);
   cf->addRow(buttons);
-  progress_ = new QProgressBar(compile_box);
-  progress_->setObjectName(QStringLiteral("compileProgress"));
-  progress_->setRange(0, 1);
-  progress_->setValue(0);
+  makeProgressBar(compile_box, QStringLiteral("compileProgress"));
   progress_->setFormat(tr("%v of %m configs"));
   cf->addRow(progress_);
-  status_ = new QLabel(compile_box);
-  status_->setObjectName(QStringLiteral("compileStatus"));
-  status_->setWordWrap(true);
-  status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  makeStatusLabel(compile_box, QStringLiteral("compileStatus"));
   cf->addRow(status_);
-  v->addWidget(compile_box);
-  v->addStretch(1);
-
   if (!can_compile_) {
     compile_button_->setEnabled(false);
     compile_button_->setToolTip(tr("Compiling needs the CUDA Toolkit (NVRTC); this build has none."));
   }
   connect(compile_button_, &QPushButton::clicked, this, [this] { startSweep(); });
-  connect(cancel_button_, &QPushButton::clicked, this, &KernelView::cancelSweep);
-  connect(open_button_, &QPushButton::clicked, this, &KernelView::openCsvInteractive);
-  connect(inputs_, &KernelInputs::changed, this, [this] {
+  connect(cancel_button_, &QPushButton::clicked, this, &CompileSweepView::cancelSweep);
+  connect(inputs_, &SweepInputs::changed, this, [this] {
     if (can_compile_) compile_button_->setEnabled(inputs_->validationMessage().isEmpty());
   });
-  return left;
+  return compile_box;
 }
 
-QWidget* KernelView::buildResults() {
+QWidget* CompileSweepView::buildResults() {
   auto* plots = new QWidget;
   auto* pv = new QVBoxLayout(plots);
   pv->setContentsMargins(0, 0, 0, 0);
   auto* header = new QHBoxLayout;
-  dataset_label_ = new QLabel(plots);
-  dataset_label_->setObjectName(QStringLiteral("datasetLabel"));
-  dataset_label_->setWordWrap(true);
-  QFont bold = dataset_label_->font();
-  bold.setBold(true);
-  dataset_label_->setFont(bold);
+  makeDatasetLabel(plots);
   header->addWidget(dataset_label_, 1);
-  header->addWidget(new QLabel(tr("Plot XBLOCK:"), plots));
-  xblock_filter_ = new QComboBox(plots);
-  xblock_filter_->setObjectName(QStringLiteral("plotXBlock"));
-  xblock_filter_->setToolTip(tr("The plots show the configs with this XBLOCK"));
-  header->addWidget(xblock_filter_);
+  addXBlockFilter(plots, header);
   pv->addLayout(header);
   auto* row = new QHBoxLayout;
-  regs_plot_ = new KernelSeriesPlot(tr("Registers per thread against RBLOCK"), QStringLiteral("registersPlot"), plots);
+  regs_plot_ = new SweepSeriesPlot(tr("Registers per thread against RBLOCK"), QStringLiteral("registersPlot"), plots);
   regs_plot_->setAxisLabels(tr("RBLOCK (elements per loop iteration, log2 scale)"), tr("Registers per thread"));
-  spill_plot_ = new KernelSeriesPlot(tr("Spill stores per thread against RBLOCK"), QStringLiteral("spillsPlot"), plots);
+  spill_plot_ = new SweepSeriesPlot(tr("Spill stores per thread against RBLOCK"), QStringLiteral("spillsPlot"), plots);
   spill_plot_->setAxisLabels(tr("RBLOCK (elements per loop iteration, log2 scale)"),
                              tr("Spill stores (bytes per thread)"));
   regs_plot_->setLegendColumns(3);
   spill_plot_->setLegendColumns(3);
-  for (KernelSeriesPlot* p : {regs_plot_, spill_plot_}) {
+  for (SweepSeriesPlot* p : {regs_plot_, spill_plot_}) {
     p->setRowDescriber([this](int r) { return describeRow(r); });
     row->addWidget(p->widget(), 1);
   }
   pv->addLayout(row, 1);
-  connect(xblock_filter_, &QComboBox::currentIndexChanged, this, [this] {
-    if (!updating_) rebuildPlots();
-  });
 
   auto* table_box = new QWidget;
   auto* tv = new QVBoxLayout(table_box);
   tv->setContentsMargins(0, 0, 0, 0);
-  proxy_ = new QSortFilterProxyModel(this);
-  proxy_->setSourceModel(model_);
-  proxy_->setSortRole(KernelSweepModel::kSortRole);
-  table_ = new QTableView(table_box);
-  table_->setObjectName(QStringLiteral("configTable"));
-  table_->setModel(proxy_);
-  table_->setSortingEnabled(true);
-  table_->sortByColumn(KernelSweepModel::kIndex, Qt::AscendingOrder);
-  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-  table_->setSelectionMode(QAbstractItemView::SingleSelection);
-  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  table_->verticalHeader()->setVisible(false);
-  table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
-  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-  table_->horizontalHeader()->setStretchLastSection(true);
-  table_->setAlternatingRowColors(true);
+  makeTable(model_, CompileSweepModel::kSortRole, QStringLiteral("configTable"), table_box);
+  table_->sortByColumn(CompileSweepModel::kIndex, Qt::AscendingOrder);
   tv->addWidget(table_, 1);
   auto* send_row = new QHBoxLayout;
-  send_button_ = new QPushButton(tr("Send to RBLOCK view"), table_box);
+  send_button_ = new QPushButton(tr("Send to RBLOCK scaling"), table_box);
   send_button_->setObjectName(QStringLiteral("sendToRblock"));
   send_button_->setToolTip(
       tr("Use the selected config's XBLOCK, RBLOCK, num_warps, registers and spills, and this "
@@ -292,9 +239,28 @@ QWidget* KernelView::buildResults() {
   legend->setStyleSheet(QStringLiteral("color: #555;"));
   send_row->addWidget(legend, 1);
   tv->addLayout(send_row);
-  connect(send_button_, &QPushButton::clicked, this, &KernelView::sendSelected);
-  connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &KernelView::onSelectionChanged);
+  connect(send_button_, &QPushButton::clicked, this, &CompileSweepView::sendSelected);
+  connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &CompileSweepView::onSelectionChanged);
 
+  auto* bottom = new QSplitter(Qt::Horizontal);
+  bottom->addWidget(table_box);
+  bottom->addWidget(buildSourceBox());
+  bottom->setStretchFactor(0, 3);
+  bottom->setStretchFactor(1, 2);
+  bottom->setChildrenCollapsible(false);
+  bottom->setSizes({680, 420});
+
+  auto* right = new QSplitter(Qt::Vertical);
+  right->addWidget(plots);
+  right->addWidget(bottom);
+  right->setStretchFactor(0, 1);
+  right->setStretchFactor(1, 1);
+  right->setChildrenCollapsible(false);
+  right->setSizes({480, 420});
+  return right;
+}
+
+QWidget* CompileSweepView::buildSourceBox() {
   auto* source_box = new QWidget;
   auto* sv = new QVBoxLayout(source_box);
   sv->setContentsMargins(0, 0, 0, 0);
@@ -312,27 +278,11 @@ QWidget* KernelView::buildResults() {
   source_->setFont(mono);
   sv->addWidget(source_label_);
   sv->addWidget(source_, 1);
-
-  auto* bottom = new QSplitter(Qt::Horizontal);
-  bottom->addWidget(table_box);
-  bottom->addWidget(source_box);
-  bottom->setStretchFactor(0, 3);
-  bottom->setStretchFactor(1, 2);
-  bottom->setChildrenCollapsible(false);
-  bottom->setSizes({680, 420});
-
-  auto* right = new QSplitter(Qt::Vertical);
-  right->addWidget(plots);
-  right->addWidget(bottom);
-  right->setStretchFactor(0, 1);
-  right->setStretchFactor(1, 1);
-  right->setChildrenCollapsible(false);
-  right->setSizes({480, 420});
-  return right;
+  return source_box;
 }
 
-void KernelView::restrictArchitectures() {
-  const auto archs = kernelViewArchitectures();
+void CompileSweepView::restrictArchitectures() {
+  const auto archs = compileSweepArchitectures();
   auto* m = qobject_cast<QStandardItemModel*>(device_->comboBox()->model());
   if (m == nullptr) return;
   const QString compiler =
@@ -362,7 +312,7 @@ void KernelView::restrictArchitectures() {
   }
 }
 
-void KernelView::onTargetChanged() {
+void CompileSweepView::onTargetChanged() {
   const DeviceTarget& t = device_->currentTarget();
   if (t.arch == nullptr) return;
   int sms = t.sm_count;
@@ -393,12 +343,12 @@ void KernelView::onTargetChanged() {
   emit statusMessage(statusSummary());
 }
 
-Expected<CompileSweepSpec> KernelView::currentSpec() const {
+Expected<CompileSweepSpec> CompileSweepView::currentSpec() const {
   const QString invalid = inputs_->validationMessage();
   if (!invalid.isEmpty()) return Error{invalid.toStdString()};
   const DeviceTarget& t = device_->currentTarget();
   if (t.arch == nullptr) return Error{"no architecture selected"};
-  const auto archs = kernelViewArchitectures();
+  const auto archs = compileSweepArchitectures();
   if (std::find(archs.begin(), archs.end(), t.arch->cc) == archs.end()) {
     return Error{t.arch->cc.smName() + " cannot be compiled: choose one of the architectures not greyed out"};
   }
@@ -414,7 +364,7 @@ Expected<CompileSweepSpec> KernelView::currentSpec() const {
   return spec;
 }
 
-QString KernelView::startSweep() {
+QString CompileSweepView::startSweep() {
   if (!can_compile_) {
     const QString msg = tr("Compiling needs the CUDA Toolkit (NVRTC); this build has none.");
     setStatus(msg, true);
@@ -427,53 +377,32 @@ QString KernelView::startSweep() {
     return msg;
   }
   // The header of the coming result, so rows can be plotted as they arrive.
-  KernelSweepData header;
-  header.arch = spec->device.arch.cc;
-  header.device_label = spec->device.label;
-  header.sm_count = spec->device.sm_count;
-  header.max_registers_per_thread = spec->device.arch.max_registers_per_thread;
-  header.full_occupancy_registers = spec->device.arch.maxThreadsPerSm() > 0
-                                        ? spec->device.arch.registers_per_sm / spec->device.arch.maxThreadsPerSm()
-                                        : 0;
-  header.xnumel = spec->xnumel;
-  header.rnumel = spec->rnumel;
-  header.workload = spec->workload;
-  header.dtype = spec->dtype;
-  header.k = spec->k;
-  data_ = std::move(header);
+  data_ = dataFromSpec(*spec);
   model_->clear();
   const int planned = inputs_->gridSize();
-  progress_->setRange(0, std::max(1, planned));
-  progress_->setValue(0);
+  setProgress(0, static_cast<qulonglong>(std::max(planned, 0)));
   dataset_label_->setText(
       tr("Compiling %1 %2, %3 × %4 for %5 …")
           .arg(QString::fromUtf8(workloadName(spec->workload).data()), QString::fromUtf8(dtypeName(spec->dtype).data()))
           .arg(spec->xnumel)
           .arg(spec->rnumel)
           .arg(QString::fromStdString(spec->device.arch.cc.smName())));
-  running_id_ = job_->start(*spec);
+  setCurrentRequest(job_->start(*spec));
   setStatus(tr("Compiling %1 configs on %2 threads …").arg(planned).arg(spec->threads));
-  refreshXBlockFilter();
+  refreshXBlockFilter(xblocksOf(model_->rows()));
   rebuildPlots();
   showSource();
   return {};
 }
 
-void KernelView::cancelSweep() {
-  if (!job_->isRunning()) return;
-  job_->cancel();
-  setStatus(tr("Cancelling: running compiles stop, finished rows stay …"));
+void CompileSweepView::cancelSweep() {
+  cancelJob(tr("Cancelling: running compiles stop, finished rows stay …"));
 }
 
-bool KernelView::isRunning() const {
-  return job_ != nullptr && job_->isRunning();
-}
-
-void KernelView::onRowFinished(quint64 id, qulonglong done, qulonglong total, const CompileSweepRow& row) {
-  if (id != running_id_) return;
+void CompileSweepView::onRowFinished(quint64 id, qulonglong done, qulonglong total, const CompileSweepRow& row) {
+  if (!isCurrentRequest(id)) return;
   model_->upsertEntry(entryFromRow(row));
-  progress_->setRange(0, static_cast<int>(std::max<qulonglong>(total, 1)));
-  progress_->setValue(static_cast<int>(done));
+  setProgress(done, total);
   QString line = tr("[%1/%2] %3: ").arg(done).arg(total).arg(configText(row.config));
   if (row.ok) {
     line += tr("%1 registers, %2 B spill stores%3")
@@ -484,13 +413,13 @@ void KernelView::onRowFinished(quint64 id, qulonglong done, qulonglong total, co
     line += tr("error: %1").arg(QString::fromStdString(row.error.substr(0, row.error.find('\n'))));
   }
   setStatus(line);
-  if (xblock_filter_->findData(row.config.xblock) < 0) refreshXBlockFilter();
+  if (xblock_filter_->findData(row.config.xblock) < 0) refreshXBlockFilter(xblocksOf(model_->rows()));
   schedulePlots();
 }
 
-void KernelView::onFinished(quint64 id, const std::shared_ptr<const CompileSweepResult>& result) {
-  if (id != running_id_ || !result) return;
-  KernelSweepData d = dataFromResult(*result);
+void CompileSweepView::onFinished(quint64 id, const std::shared_ptr<const CompileSweepResult>& result) {
+  if (!isCurrentRequest(id) || !result) return;
+  CompileSweepData d = dataFromResult(*result);
   const int rows = static_cast<int>(result->rows.size());
   QString msg;
   if (result->cancelled) {
@@ -516,16 +445,13 @@ void KernelView::onFinished(quint64 id, const std::shared_ptr<const CompileSweep
   emit sweepFinished();
 }
 
-void KernelView::onFailed(quint64 id, const QString& message) {
-  if (id != running_id_) return;
-  setStatus(tr("The sweep did not start: %1").arg(message), true);
-  dataset_label_->setText(tr("No data: %1").arg(message));
+void CompileSweepView::onFailed(quint64 id, const QString& message) {
+  if (isCurrentRequest(id)) showFailure(tr("The sweep did not start: %1").arg(message), message);
 }
 
-void KernelView::onRunningChanged(bool running) {
+void CompileSweepView::onRunningChanged(bool running) {
   compile_button_->setEnabled(can_compile_ && inputs_->validationMessage().isEmpty());
   compile_button_->setText(running ? tr("Restart sweep") : tr("Compile sweep"));
-  cancel_button_->setEnabled(running);
   progress_->setTextVisible(true);
   if (!running && progress_->value() == 0 && model_->rowCount() == 0)
     progress_->setFormat(tr("idle"));
@@ -533,12 +459,11 @@ void KernelView::onRunningChanged(bool running) {
     progress_->setFormat(tr("%v of %m configs"));
 }
 
-void KernelView::showData(KernelSweepData loaded, const QString& source_label) {
+void CompileSweepView::showData(CompileSweepData loaded, const QString& source_label) {
   const int keep_index = selectedEntry() != nullptr ? selectedEntry()->index : -1;
   data_ = std::move(loaded);
   model_->setEntries(data_.rows);
-  progress_->setRange(0, std::max<int>(1, static_cast<int>(data_.total_configs)));
-  progress_->setValue(static_cast<int>(data_.rows.size()));
+  setProgress(data_.rows.size(), data_.total_configs);
   progress_->setFormat(tr("%v of %m configs"));
   QString shape =
       tr("%1 %2%3, %4 × %5 on %6 — %7")
@@ -551,7 +476,7 @@ void KernelView::showData(KernelSweepData loaded, const QString& source_label) {
           .arg(source_label);
   if (data_.cancelled) shape += tr(" (cancelled: %1 of %2 configs)").arg(data_.rows.size()).arg(data_.total_configs);
   dataset_label_->setText(shape);
-  refreshXBlockFilter();
+  refreshXBlockFilter(xblocksOf(model_->rows()));
   rebuildPlots();
   if (keep_index < 0 || !selectIndex(keep_index)) {
     // Select Inductor's first config, else the first row.
@@ -569,7 +494,7 @@ void KernelView::showData(KernelSweepData loaded, const QString& source_label) {
   emit statusMessage(statusSummary());
 }
 
-QString KernelView::openCsvFile(const QString& path) {
+QString CompileSweepView::openCsvFile(const QString& path) {
   auto bytes = readFile(QFile::encodeName(path).toStdString(), kMaxCsvBytes);
   if (!bytes) {
     setStatus(QString::fromStdString(bytes.error()), true);
@@ -584,10 +509,7 @@ QString KernelView::openCsvFile(const QString& path) {
     if (!parsed) {
       error = tr("%1: %2").arg(QFileInfo(path).fileName(), QString::fromStdString(parsed.error()));
     } else {
-      if (job_->isRunning()) {
-        job_->cancel();
-        running_id_ = 0;  // the opened file wins over the running sweep's result
-      }
+      dropRunningJob();
       const QString date = QString::fromStdString(parsed->date_utc);
       showData(std::move(parsed).value(),
                tr("opened %1%2")
@@ -600,86 +522,31 @@ QString KernelView::openCsvFile(const QString& path) {
   return error;
 }
 
-void KernelView::openCsvInteractive() {
-  QString folder;
-  {
-    QSettings s;
-    folder = s.value(QStringLiteral("views/kernel/lastCsvFolder")).toString();
-  }
-  const QString path =
-      QFileDialog::getOpenFileName(this, tr("Open compile sweep"), folder, tr("CSV files (*.csv);;All files (*)"));
-  if (path.isEmpty()) return;
-  QSettings().setValue(QStringLiteral("views/kernel/lastCsvFolder"), QFileInfo(path).absolutePath());
-  openCsvFile(path);
+const CompileSweepEntry* CompileSweepView::selectedEntry() const {
+  return model_->row(selectedSourceRow());
 }
 
-const KernelSweepEntry* KernelView::selectedEntry() const {
-  const auto rows = table_->selectionModel()->selectedRows();
-  if (rows.isEmpty()) return nullptr;
-  return model_->entry(proxy_->mapToSource(rows.front()).row());
+bool CompileSweepView::selectIndex(int index) {
+  return selectSourceRow(model_->rowOfIndex(index));
 }
 
-bool KernelView::selectIndex(int index) {
-  const int row = model_->rowOfIndex(index);
-  if (row < 0) return false;
-  const QModelIndex pi = proxy_->mapFromSource(model_->index(row, 0));
-  table_->selectionModel()->select(pi, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-  table_->selectionModel()->setCurrentIndex(pi, QItemSelectionModel::NoUpdate);
-  table_->scrollTo(pi);
-  return true;
-}
-
-void KernelView::onSelectionChanged() {
-  const KernelSweepEntry* e = selectedEntry();
+void CompileSweepView::onSelectionChanged() {
+  const CompileSweepEntry* e = selectedEntry();
   send_button_->setEnabled(e != nullptr && e->ok && e->registers > 0);
-  if (e != nullptr && e->config.xblock != plotXBlock()) {
-    setPlotXBlock(e->config.xblock);
-  } else {
-    rebuildPlots();
-  }
+  followSelection(e != nullptr ? e->config.xblock : 0);
   showSource();
 }
 
-void KernelView::sendSelected() {
-  const KernelSweepEntry* e = selectedEntry();
+void CompileSweepView::sendSelected() {
+  const CompileSweepEntry* e = selectedEntry();
   if (e == nullptr || !e->ok) return;
   emit sendToRblock(e->config.xblock, e->config.rblock, e->config.num_warps, e->registers, std::max(0, e->n_spills),
                     static_cast<qint64>(data_.xnumel), static_cast<qint64>(data_.rnumel));
   setStatus(tr("Sent %1 with %2 registers to the RBLOCK-scaling view.").arg(configText(e->config)).arg(e->registers));
 }
 
-void KernelView::refreshXBlockFilter() {
-  std::set<int> xs;
-  for (const auto& e : model_->entries()) xs.insert(e.config.xblock);
-  const int keep = plotXBlock();
-  updating_ = true;
-  xblock_filter_->clear();
-  for (int x : xs) xblock_filter_->addItem(QString::number(x), x);
-  int idx = xblock_filter_->findData(keep);
-  if (idx < 0) idx = 0;
-  xblock_filter_->setCurrentIndex(idx);
-  updating_ = false;
-  xblock_filter_->setEnabled(xs.size() > 1);
-}
-
-bool KernelView::setPlotXBlock(int xblock) {
-  const int idx = xblock_filter_->findData(xblock);
-  if (idx < 0) return false;
-  xblock_filter_->setCurrentIndex(idx);  // rebuilds the plots
-  rebuildPlots();
-  return true;
-}
-
-int KernelView::plotXBlock() const {
-  return xblock_filter_->currentIndex() >= 0 ? xblock_filter_->currentData().toInt() : 1;
-}
-
-void KernelView::schedulePlots() {
-  if (!plot_timer_->isActive()) plot_timer_->start();
-}
-
-QString KernelView::describeRow(int model_row) const {
-  const KernelSweepEntry* e = model_->entry(model_row);
+QString CompileSweepView::describeRow(int model_row) const {
+  const CompileSweepEntry* e = model_->row(model_row);
   if (e == nullptr) return {};
   QString text = configText(e->config);
   if (!e->ok) return text + tr("\nerror: %1").arg(QString::fromStdString(e->error.substr(0, e->error.find('\n'))));
@@ -696,25 +563,25 @@ QString KernelView::describeRow(int model_row) const {
   }
   QStringList decisions;
   for (const auto& d : e->decisions)
-    decisions << QStringLiteral("%1: %2").arg(QString::fromStdString(d.policy), decisionText(d));
+    decisions << QStringLiteral("%1: %2").arg(QString::fromUtf8(inductor::policyKey(d.policy).data()), decisionText(d));
   if (!decisions.isEmpty()) text += QLatin1Char('\n') + decisions.join(QStringLiteral(", "));
   return text;
 }
 
-void KernelView::rebuildPlots() {
+void CompileSweepView::rebuildPlots() {
   const int xblock = plotXBlock();
-  const auto& entries = model_->entries();
+  const auto& entries = model_->rows();
   std::map<int, std::vector<int>> by_warps;  // num_warps → model rows
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const auto& e = entries[i];
     if (e.ok && e.config.xblock == xblock && e.registers >= 0)
       by_warps[e.config.num_warps].push_back(static_cast<int>(i));
   }
-  const KernelSweepEntry* selected = selectedEntry();
+  const CompileSweepEntry* selected = selectedEntry();
   const int selected_row = selected != nullptr ? model_->rowOfIndex(selected->index) : -1;
 
   int max_spill = 0;
-  for (KernelSeriesPlot* p : {regs_plot_, spill_plot_}) {
+  for (SweepSeriesPlot* p : {regs_plot_, spill_plot_}) {
     p->clear();
     const bool regs = p == regs_plot_;
     for (const auto& [w, rows] : by_warps) {
@@ -746,9 +613,8 @@ void KernelView::rebuildPlots() {
   const int cap = std::max(data_.max_registers_per_thread, 1);
   regs_plot_->finish(0, cap * 1.1);
   spill_plot_->finish(0, std::max(16.0, max_spill * 1.15));
-  const QString xb = tr(" (XBLOCK = %1)").arg(xblock);
-  regs_plot_->setTitle(tr("Registers per thread against RBLOCK") + (by_warps.empty() ? QString() : xb));
-  spill_plot_->setTitle(tr("Spill stores per thread against RBLOCK") + (by_warps.empty() ? QString() : xb));
+  regs_plot_->setTitle(tr("Registers per thread against RBLOCK") + xblockSuffix(!by_warps.empty()));
+  spill_plot_->setTitle(tr("Spill stores per thread against RBLOCK") + xblockSuffix(!by_warps.empty()));
   if (by_warps.empty()) {
     const QString note = isRunning() ? tr("compiling …")
                                      : (can_compile_ ? tr("No data: compile a sweep or open a CSV")
@@ -761,8 +627,8 @@ void KernelView::rebuildPlots() {
   }
 }
 
-void KernelView::showSource() {
-  const KernelSweepEntry* e = selectedEntry();
+void CompileSweepView::showSource() {
+  const CompileSweepEntry* e = selectedEntry();
   if (e == nullptr) {
     source_label_->setText(tr("Generated CUDA C++: select a config in the table."));
     source_->setPlainText({});
@@ -782,13 +648,7 @@ void KernelView::showSource() {
     source_->setPlainText(QString::fromStdString(gen->source));
 }
 
-void KernelView::setStatus(const QString& text, bool error) {
-  status_->setText(text);
-  status_->setToolTip(QString());
-  status_->setStyleSheet(error ? QStringLiteral("color: #8b0000;") : QString());
-}
-
-std::vector<CsvExport> KernelView::csvExports() const {
+std::vector<CsvExport> CompileSweepView::csvExports() const {
   if (data_.csv.rows.empty()) return {};
   QString name =
       QStringLiteral("compile-sweep-%1-%2-%3.csv")
@@ -797,21 +657,19 @@ std::vector<CsvExport> KernelView::csvExports() const {
   return {CsvExport{tr("Compile sweep (one row per config)"), name, data_.csv}};
 }
 
-std::vector<PlotController*> KernelView::plotExports() const {
+std::vector<PlotController*> CompileSweepView::plotExports() const {
   return {regs_plot_, spill_plot_};
 }
 
-void KernelView::saveSettings(QSettings& s) const {
+void CompileSweepView::saveSettings(QSettings& s) const {
   s.setValue(QStringLiteral("device"), device_->currentKey());
   s.setValue(QStringLiteral("sms"), sms_->value());
   s.setValue(QStringLiteral("maxrregcount"), maxrreg_->value());
   s.setValue(QStringLiteral("threads"), threads_->value());
-  s.beginGroup(QStringLiteral("inputs"));
-  inputs_->saveSettings(s);
-  s.endGroup();
+  saveInputs(s);
 }
 
-void KernelView::restoreSettings(QSettings& s) {
+void CompileSweepView::restoreSettings(QSettings& s) {
   const QString key = s.value(QStringLiteral("device")).toString();
   if (!key.isEmpty()) device_->setCurrentKey(key);
   restrictArchitectures();
@@ -819,12 +677,10 @@ void KernelView::restoreSettings(QSettings& s) {
   if (int v = s.value(QStringLiteral("sms")).toInt(&ok); ok && v >= 1 && v <= 1024) sms_->setValue(v);
   if (int v = s.value(QStringLiteral("maxrregcount")).toInt(&ok); ok && v >= 0 && v <= 255) maxrreg_->setValue(v);
   if (int v = s.value(QStringLiteral("threads")).toInt(&ok); ok && v >= 1 && v <= 64) threads_->setValue(v);
-  s.beginGroup(QStringLiteral("inputs"));
-  inputs_->restoreSettings(s);
-  s.endGroup();
+  restoreInputs(s);
 }
 
-QString KernelView::statusSummary() const {
+QString CompileSweepView::statusSummary() const {
   const DeviceTarget& t = device_->currentTarget();
   QString s = t.arch != nullptr ? QString::fromStdString(t.arch->cc.smName()) : QString();
   if (!data_.rows.empty()) {

@@ -1,36 +1,29 @@
-// The kernel view: compile the reduction kernel family with NVRTC over a grid of (XBLOCK, RBLOCK,
+// The compile-sweep view: compile the reduction kernel family with NVRTC over a grid of (XBLOCK, RBLOCK,
 // num_warps) for a workload, dtype, shape and architecture — no GPU needed — and show registers per
 // thread and spill bytes against RBLOCK (one series per num_warps, the 255-register cap and the
 // full-occupancy register line marked), a config table (registers, spills, occupancy, each RBLOCK
 // policy's decision, autotuner candidate or not) and the generated source of the selected config.
-// The sweep runs off the UI thread (KernelSweepJob) with progress and cancel; the latest request
+// The sweep runs off the UI thread (CompileSweepJob) with progress and cancel; the latest request
 // wins. Without the CUDA Toolkit the view says so and still opens sweep CSVs written by `occx sweep`.
 #pragma once
 
-#include <QWidget>
 #include <memory>
 
 #include "core/sweep/compile_sweep.h"
-#include "ui/shell/app_view.h"
-#include "ui/widgets/device_selector.h"
 #include "ui/models/compile_sweep_data.h"
+#include "ui/views/sweep_view.h"
+#include "ui/widgets/device_selector.h"
 
-class QComboBox;
 class QLabel;
 class QPlainTextEdit;
-class QProgressBar;
 class QPushButton;
-class QSortFilterProxyModel;
 class QSpinBox;
-class QTableView;
-class QTimer;
 
 namespace occx::ui {
 
-class KernelInputs;
-class KernelSeriesPlot;
-class KernelSweepJob;
-class KernelSweepModel;
+class SweepSeriesPlot;
+class CompileSweepJob;
+class CompileSweepModel;
 
 /// NVRTC with the user's compile cache (CompileCache::defaultDirectory()) as a CompileFunction;
 /// empty when this build has no CUDA Toolkit.
@@ -38,16 +31,16 @@ CompileFunction defaultCompileFunction();
 
 /// Architectures the view offers: those NVRTC can compile for that the GPU data knows; without the
 /// toolkit, the data's compute capabilities from 7.5 on.
-std::vector<ComputeCapability> kernelViewArchitectures();
+std::vector<ComputeCapability> compileSweepArchitectures();
 
-class KernelView : public QWidget, public AppView {
+class CompileSweepView : public SweepView {
   Q_OBJECT
 
  public:
   /// `compile` compiles one kernel (called from worker threads); empty = no compiler (the view says
   /// compiling needs the CUDA Toolkit).
-  explicit KernelView(QWidget* parent = nullptr, CompileFunction compile = defaultCompileFunction());
-  ~KernelView() override;
+  explicit CompileSweepView(QWidget* parent = nullptr, CompileFunction compile = defaultCompileFunction());
+  ~CompileSweepView() override;
 
   /// Starts a sweep with the current inputs (cancelling a running one). Returns an empty string, or
   /// why it cannot start (shown in the status line too).
@@ -56,44 +49,32 @@ class KernelView : public QWidget, public AppView {
   void cancelSweep();
   /// Reads a compile-sweep CSV (written by `occx sweep --csv`) and shows it. Returns an empty string
   /// or the error (also shown).
-  QString openCsvFile(const QString& path);
+  QString openCsvFile(const QString& path) override;
   /// Shows a dataset (as if it had been opened).
-  void showData(KernelSweepData loaded, const QString& source_label);
+  void showData(CompileSweepData loaded, const QString& source_label);
 
   /// The shown sweep (empty rows before the first one).
-  [[nodiscard]] const KernelSweepData& data() const { return data_; }
+  [[nodiscard]] const CompileSweepData& data() const { return data_; }
   /// Selects the config table's row of sweep index `index` (shows its source, marks it in the plots).
   bool selectIndex(int index);
   /// The selected entry, nullptr when none.
-  [[nodiscard]] const KernelSweepEntry* selectedEntry() const;
-  /// Shows the configs with this XBLOCK in the plots (false when the data has none).
-  bool setPlotXBlock(int xblock);
-  [[nodiscard]] int plotXBlock() const;
-  [[nodiscard]] bool isRunning() const;
+  [[nodiscard]] const CompileSweepEntry* selectedEntry() const;
   [[nodiscard]] bool canCompile() const { return can_compile_; }
 
   // Widgets, for the main window and tests.
   [[nodiscard]] DeviceSelector* deviceSelector() const { return device_; }
-  [[nodiscard]] KernelInputs* inputs() const { return inputs_; }
   [[nodiscard]] QSpinBox* smCountSpin() const { return sms_; }
   [[nodiscard]] QSpinBox* maxrregcountSpin() const { return maxrreg_; }
   [[nodiscard]] QSpinBox* threadsSpin() const { return threads_; }
   [[nodiscard]] QPushButton* compileButton() const { return compile_button_; }
-  [[nodiscard]] QPushButton* cancelButton() const { return cancel_button_; }
-  [[nodiscard]] QPushButton* openCsvButton() const { return open_button_; }
   [[nodiscard]] QPushButton* sendToRblockButton() const { return send_button_; }
-  [[nodiscard]] QProgressBar* progressBar() const { return progress_; }
-  [[nodiscard]] QLabel* statusLabel() const { return status_; }
   [[nodiscard]] QLabel* toolkitLabel() const { return toolkit_; }
-  [[nodiscard]] QLabel* datasetLabel() const { return dataset_label_; }
-  [[nodiscard]] QComboBox* xblockCombo() const { return xblock_filter_; }
-  [[nodiscard]] KernelSeriesPlot* registersPlot() const { return regs_plot_; }
-  [[nodiscard]] KernelSeriesPlot* spillsPlot() const { return spill_plot_; }
-  [[nodiscard]] KernelSweepModel* model() const { return model_; }
-  [[nodiscard]] QTableView* tableView() const { return table_; }
+  [[nodiscard]] SweepSeriesPlot* registersPlot() const { return regs_plot_; }
+  [[nodiscard]] SweepSeriesPlot* spillsPlot() const { return spill_plot_; }
+  [[nodiscard]] CompileSweepModel* model() const { return model_; }
   [[nodiscard]] QPlainTextEdit* sourceView() const { return source_; }
   [[nodiscard]] QLabel* sourceLabel() const { return source_label_; }
-  [[nodiscard]] KernelSweepJob* job() const { return job_; }
+  [[nodiscard]] CompileSweepJob* job() const { return job_; }
 
   // AppView
   [[nodiscard]] std::vector<CsvExport> csvExports() const override;
@@ -103,30 +84,27 @@ class KernelView : public QWidget, public AppView {
   [[nodiscard]] QString statusSummary() const override;
 
  signals:
-  /// statusSummary() changed.
-  void statusMessage(const QString& text);
-  /// A compiled config's facts, for the RBLOCK-scaling view (one click on "Send to RBLOCK view").
+  /// A compiled config's facts, for the RBLOCK-scaling view (one click on "Send to RBLOCK scaling").
   void sendToRblock(int xblock, int rblock, int numWarps, int nRegs, int nSpills, qint64 xnumel, qint64 rnumel);
   /// A sweep finished (or was cancelled) and its rows are shown.
   void sweepFinished();
 
  private:
   QWidget* buildInputs();
+  QWidget* buildTargetBox();
+  QWidget* buildCompileBox();
   QWidget* buildResults();
+  QWidget* buildSourceBox();
   void onTargetChanged();
   void restrictArchitectures();
   void onRowFinished(quint64 id, qulonglong done, qulonglong total, const CompileSweepRow& row);
   void onFinished(quint64 id, const std::shared_ptr<const CompileSweepResult>& result);
   void onFailed(quint64 id, const QString& message);
-  void onRunningChanged(bool running);
+  void onRunningChanged(bool running) override;
   void onSelectionChanged();
-  void openCsvInteractive();
   void sendSelected();
-  void refreshXBlockFilter();
-  void schedulePlots();
-  void rebuildPlots();
+  void rebuildPlots() override;
   void showSource();
-  void setStatus(const QString& text, bool error = false);
   [[nodiscard]] QString describeRow(int model_row) const;
   [[nodiscard]] Expected<CompileSweepSpec> currentSpec() const;
 
@@ -134,31 +112,19 @@ class KernelView : public QWidget, public AppView {
   DeviceSelector* device_ = nullptr;
   QSpinBox* sms_ = nullptr;
   QLabel* device_info_ = nullptr;
-  KernelInputs* inputs_ = nullptr;
   QSpinBox* maxrreg_ = nullptr;
   QSpinBox* threads_ = nullptr;
   QPushButton* compile_button_ = nullptr;
-  QPushButton* cancel_button_ = nullptr;
-  QPushButton* open_button_ = nullptr;
   QPushButton* send_button_ = nullptr;
-  QProgressBar* progress_ = nullptr;
-  QLabel* status_ = nullptr;
   QLabel* toolkit_ = nullptr;
-  QLabel* dataset_label_ = nullptr;
-  QComboBox* xblock_filter_ = nullptr;
-  KernelSeriesPlot* regs_plot_ = nullptr;
-  KernelSeriesPlot* spill_plot_ = nullptr;
-  KernelSweepModel* model_ = nullptr;
-  QSortFilterProxyModel* proxy_ = nullptr;
-  QTableView* table_ = nullptr;
+  SweepSeriesPlot* regs_plot_ = nullptr;
+  SweepSeriesPlot* spill_plot_ = nullptr;
+  CompileSweepModel* model_ = nullptr;
   QPlainTextEdit* source_ = nullptr;
   QLabel* source_label_ = nullptr;
-  QTimer* plot_timer_ = nullptr;
-  KernelSweepJob* job_ = nullptr;
+  CompileSweepJob* job_ = nullptr;
 
-  KernelSweepData data_;  ///< header of the sweep shown (rows live in the model while running)
-  quint64 running_id_ = 0;
-  bool updating_ = false;
+  CompileSweepData data_;  ///< header of the sweep shown (rows live in the model while running)
 };
 
 }  // namespace occx::ui

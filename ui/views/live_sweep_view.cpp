@@ -2,7 +2,6 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -12,14 +11,11 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QScrollArea>
 #include <QSettings>
-#include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
 #include <QTableWidget>
 #include <QThread>
-#include <QTimer>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <charconv>
@@ -28,9 +24,10 @@
 #include <set>
 
 #include "core/inductor/candidates.h"
+#include "core/inductor/rblock_scaling.h"
 #include "qcustomplot.h"
 #include "ui/views/sweep_inputs.h"
-#include "ui/plots/compile_sweep_plot.h"
+#include "ui/plots/sweep_series_plot.h"
 #include "ui/models/live_datasets.h"
 #include "ui/models/live_sweep_model.h"
 
@@ -43,17 +40,38 @@ const QColor kSelectedColor(0, 0, 0);
 const QColor kBestColor(214, 39, 40);
 
 struct PickStyle {
-  const char* policy;
+  inductor::Policy policy;
   const char* title;
   MarkerShape shape;
   QColor color;
   double size;
 };
 const PickStyle kPickStyles[] = {
-    {"old", "old bound", MarkerShape::kSquare, QColor(100, 100, 100), 15},
-    {"new", "new bound", MarkerShape::kTriangle, QColor(200, 0, 120), 17},
-    {"exact", "exact bound", MarkerShape::kCircle, QColor(0, 120, 80), 21},
+    {inductor::Policy::kOld, "old bound", MarkerShape::kSquare, QColor(100, 100, 100), 15},
+    {inductor::Policy::kNew, "new bound", MarkerShape::kTriangle, QColor(200, 0, 120), 17},
+    {inductor::Policy::kExact, "exact bound", MarkerShape::kCircle, QColor(0, 120, 80), 21},
 };
+
+QString policyName(inductor::Policy policy) {
+  return QString::fromUtf8(inductor::policyKey(policy).data());
+}
+
+/// The replay's pick of `policy`, nullptr when the replay has none.
+const PolicyPick* pickOf(const ReplaySummary& replay, inductor::Policy policy) {
+  for (const auto& p : replay.picks) {
+    if (p.policy == policy) return &p;
+  }
+  return nullptr;
+}
+
+/// The phases a live run reports before its rows. LiveSweepJob passes them as text (core's live-run
+/// progress has no enum for them), read here once.
+enum class LivePhase { kProblem, kCompile, kOther };
+LivePhase livePhaseOf(const QString& phase) {
+  if (phase == QLatin1String("problem")) return LivePhase::kProblem;
+  if (phase == QLatin1String("compile")) return LivePhase::kCompile;
+  return LivePhase::kOther;
+}
 
 QString configShort(const KernelConfig& c) {
   return QStringLiteral("XBLOCK %1, RBLOCK %2, %3 warps").arg(c.xblock).arg(c.rblock).arg(c.num_warps);
@@ -79,30 +97,18 @@ QTableWidgetItem* cell(const QString& text, Qt::Alignment align = Qt::AlignRight
 
 }  // namespace
 
-LiveView::LiveView(QWidget* parent, LiveRunFunction run, LiveAvailability availability)
-    : QWidget(parent), availability_(std::move(availability)) {
-  setObjectName(QStringLiteral("live"));
+LiveSweepView::LiveSweepView(QWidget* parent, LiveRunFunction run, LiveAvailability availability)
+    : SweepView(parent, QStringLiteral("liveSweep"), /*plot_delay_ms=*/150), availability_(std::move(availability)) {
   job_ = new LiveSweepJob(std::move(run), this);
-  model_ = new LiveRowsModel(this);
-  plot_timer_ = new QTimer(this);
-  plot_timer_->setSingleShot(true);
-  plot_timer_->setInterval(150);
-  connect(plot_timer_, &QTimer::timeout, this, &LiveView::rebuildPlots);
-
+  model_ = new LiveSweepModel(this);
   QWidget* controls = buildControls();
-  auto* scroll = inputScrollArea(controls, std::max(420, controls->minimumSizeHint().width() + 24),
-                                 std::max(490, controls->minimumSizeHint().width() + 24));
+  layOut(controls, 420, 490, buildResults());
 
-  auto* layout = new QHBoxLayout(this);
-  layout->setContentsMargins(6, 6, 6, 6);
-  layout->addWidget(scroll, 0);
-  layout->addWidget(buildResults(), 1);
-
-  connect(job_, &LiveSweepJob::phaseProgress, this, &LiveView::onPhase);
-  connect(job_, &LiveSweepJob::rowMeasured, this, &LiveView::onRowMeasured);
-  connect(job_, &LiveSweepJob::finished, this, &LiveView::onFinished);
-  connect(job_, &LiveSweepJob::failed, this, &LiveView::onFailed);
-  connect(job_, &SweepJob::runningChanged, this, &LiveView::onRunningChanged);
+  setJob(job_);
+  connect(job_, &LiveSweepJob::phaseProgress, this, &LiveSweepView::onPhase);
+  connect(job_, &LiveSweepJob::rowMeasured, this, &LiveSweepView::onRowMeasured);
+  connect(job_, &LiveSweepJob::finished, this, &LiveSweepView::onFinished);
+  connect(job_, &LiveSweepJob::failed, this, &LiveSweepView::onFailed);
   onRunningChanged(false);
 
   // Without a GPU, open the first bundled measurement so there is something real to look at.
@@ -114,33 +120,36 @@ LiveView::LiveView(QWidget* parent, LiveRunFunction run, LiveAvailability availa
   }
 }
 
-LiveView::~LiveView() {
-  delete job_;  // cancels and waits before the widgets it reports to go away
+LiveSweepView::~LiveSweepView() {
+  deleteJob();
   job_ = nullptr;
 }
 
-QWidget* LiveView::buildControls() {
-  auto* left = new QWidget;
-  auto* v = new QVBoxLayout(left);
-  v->setContentsMargins(0, 0, 4, 0);
-
+QWidget* LiveSweepView::buildControls() {
+  QVBoxLayout* v = nullptr;
+  QWidget* left = makeControlsColumn(v);
   availability_label_ = new QLabel(left);
   availability_label_->setObjectName(QStringLiteral("availabilityMessage"));
-  availability_label_->setWordWrap(true);
   if (availability_.available && job_->hasRunner()) {
+    availability_label_->setWordWrap(true);
     availability_label_->setText(
         tr("GPU: <b>%1</b> — live runs measure on it.").arg(availability_.device.toHtmlEscaped()));
     availability_label_->setStyleSheet(QStringLiteral("QLabel { padding: 4px; }"));
   } else {
+    setNoticeStyle(availability_label_);
     availability_label_->setText(tr("<b>No live runs here.</b> %1<br>Opened datasets are recorded data, measured "
                                     "elsewhere.")
                                      .arg(availability_.reason.toHtmlEscaped()));
-    availability_label_->setStyleSheet(
-        QStringLiteral("QLabel { color: #7a4b00; background: #fff4e0; border: 1px solid #e8c58a; border-radius: 3px; "
-                       "padding: 4px; }"));
   }
   v->addWidget(availability_label_);
+  v->addWidget(buildDataBox());
+  v->addWidget(buildRunBox());
+  v->addWidget(buildRegretBox());
+  v->addStretch(1);
+  return left;
+}
 
+QWidget* LiveSweepView::buildDataBox() {
   auto* data_box = new QGroupBox(tr("Recorded data"));
   auto* df = new QFormLayout(data_box);
   bundled_ = new QComboBox(data_box);
@@ -155,20 +164,20 @@ QWidget* LiveView::buildControls() {
   }
   bundled_->setToolTip(tr("Measurements that ship with the program (H200): open one to see its sweep"));
   df->addRow(tr("Bundled:"), bundled_);
-  open_button_ = new QPushButton(tr("Open CSV…"), data_box);
-  open_button_->setObjectName(QStringLiteral("openCsvButton"));
-  open_button_->setToolTip(tr("Open a live-sweep CSV written by 'occx sweep --csv' on a machine with a GPU"));
+  makeOpenCsvButton(data_box, tr("Open a live-sweep CSV written by 'occx sweep --csv' on a machine with a GPU"),
+                    tr("Open live-sweep CSV"));
   df->addRow(open_button_);
-  v->addWidget(data_box);
   connect(bundled_, &QComboBox::activated, this, [this](int i) {
     const QVariant path = bundled_->itemData(i);
     if (path.isValid()) openCsvFile(path.toString());
   });
-  connect(open_button_, &QPushButton::clicked, this, &LiveView::openCsvInteractive);
+  return data_box;
+}
 
+QWidget* LiveSweepView::buildRunBox() {
   auto* run_box = new QGroupBox(tr("Live sweep on this GPU"));
   auto* rv = new QVBoxLayout(run_box);
-  inputs_ = new KernelInputs(run_box);
+  makeInputs(run_box);
   rv->addWidget(inputs_);
   cupti_ = new QCheckBox(tr("Collect CUPTI metrics (achieved occupancy, DRAM bytes, local memory)"), run_box);
   cupti_->setObjectName(QStringLiteral("cuptiMetrics"));
@@ -179,23 +188,15 @@ QWidget* LiveView::buildControls() {
   auto* buttons = new QHBoxLayout;
   run_button_ = new QPushButton(tr("Run"), run_box);
   run_button_->setObjectName(QStringLiteral("runButton"));
-  cancel_button_ = new QPushButton(tr("Cancel"), run_box);
-  cancel_button_->setObjectName(QStringLiteral("cancelButton"));
+  makeCancelButton(run_box);
   buttons->addWidget(run_button_);
   buttons->addWidget(cancel_button_);
   buttons->addStretch(1);
   rv->addLayout(buttons);
-  progress_ = new QProgressBar(run_box);
-  progress_->setObjectName(QStringLiteral("runProgress"));
-  progress_->setRange(0, 1);
-  progress_->setValue(0);
+  makeProgressBar(run_box, QStringLiteral("runProgress"));
   rv->addWidget(progress_);
-  status_ = new QLabel(run_box);
-  status_->setObjectName(QStringLiteral("runStatus"));
-  status_->setWordWrap(true);
-  status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  makeStatusLabel(run_box, QStringLiteral("runStatus"));
   rv->addWidget(status_);
-  v->addWidget(run_box);
   if (!availability_.available || !job_->hasRunner()) {
     const QString why =
         job_->hasRunner() ? availability_.reason : tr("This build has no CUDA Toolkit: live runs need it.");
@@ -206,8 +207,11 @@ QWidget* LiveView::buildControls() {
         tr("Compile, run and time every config on %1, then replay the autotuner").arg(availability_.device));
   }
   connect(run_button_, &QPushButton::clicked, this, [this] { startRun(); });
-  connect(cancel_button_, &QPushButton::clicked, this, &LiveView::cancelRun);
+  connect(cancel_button_, &QPushButton::clicked, this, &LiveSweepView::cancelRun);
+  return run_box;
+}
 
+QWidget* LiveSweepView::buildRegretBox() {
   auto* regret_box = new QGroupBox(tr("Autotuner replay: each policy's pick and regret"));
   auto* gv = new QVBoxLayout(regret_box);
   regret_ = new QTableWidget(4, 6, regret_box);
@@ -236,24 +240,16 @@ QWidget* LiveView::buildControls() {
   note->setWordWrap(true);
   note->setStyleSheet(QStringLiteral("color: #555;"));
   gv->addWidget(note);
-  v->addWidget(regret_box);
-  v->addStretch(1);
-  return left;
+  return regret_box;
 }
 
-QWidget* LiveView::buildResults() {
+QWidget* LiveSweepView::buildResults() {
   auto* plots = new QWidget;
   auto* pv = new QVBoxLayout(plots);
   pv->setContentsMargins(0, 0, 0, 0);
   auto* header = new QHBoxLayout;
   auto* labels = new QVBoxLayout;
-  dataset_label_ = new QLabel(plots);
-  dataset_label_->setObjectName(QStringLiteral("datasetLabel"));
-  QFont bold = dataset_label_->font();
-  bold.setBold(true);
-  bold.setPointSize(bold.pointSize() + 1);
-  dataset_label_->setFont(bold);
-  dataset_label_->setWordWrap(true);
+  makeDatasetLabel(plots, /*larger_by=*/1);
   dataset_detail_ = new QLabel(plots);
   dataset_detail_->setObjectName(QStringLiteral("datasetDetail"));
   dataset_detail_->setWordWrap(true);
@@ -262,29 +258,22 @@ QWidget* LiveView::buildResults() {
   labels->addWidget(dataset_label_);
   labels->addWidget(dataset_detail_);
   header->addLayout(labels, 1);
-  header->addWidget(new QLabel(tr("Plot XBLOCK:"), plots));
-  xblock_filter_ = new QComboBox(plots);
-  xblock_filter_->setObjectName(QStringLiteral("plotXBlock"));
-  xblock_filter_->setToolTip(tr("The plots show the configs with this XBLOCK"));
-  header->addWidget(xblock_filter_, 0, Qt::AlignTop);
+  addXBlockFilter(plots, header, Qt::AlignTop);
   pv->addLayout(header);
-  connect(xblock_filter_, &QComboBox::currentIndexChanged, this, [this] {
-    if (!updating_) rebuildPlots();
-  });
 
   const QString x_label = tr("RBLOCK (elements per loop iteration, log2 scale)");
-  bw_plot_ = new KernelSeriesPlot(tr("Bandwidth per config"), QStringLiteral("bandwidthPlot"), plots);
+  bw_plot_ = new SweepSeriesPlot(tr("Bandwidth per config"), QStringLiteral("bandwidthPlot"), plots);
   bw_plot_->setAxisLabels(x_label, tr("Bandwidth (GB/s)"));
   bw_plot_->setLegendColumns(4);
   bw_plot_->plot()->legend->setIconSize(32, 24);  // the pick markers are drawn large: room for them
-  time_plot_ = new KernelSeriesPlot(tr("Median time per config, bars min … max"), QStringLiteral("timePlot"), plots);
+  time_plot_ = new SweepSeriesPlot(tr("Median time per config, bars min … max"), QStringLiteral("timePlot"), plots);
   time_plot_->setAxisLabels(x_label, tr("Time (µs)"));
   time_plot_->setLegendColumns(3);
-  occ_plot_ = new KernelSeriesPlot(tr("Occupancy: theoretical (solid), achieved (dashed)"),
+  occ_plot_ = new SweepSeriesPlot(tr("Occupancy: theoretical (solid), achieved (dashed)"),
                                    QStringLiteral("occupancyPlot"), plots);
   occ_plot_->setAxisLabels(x_label, tr("Occupancy (%)"));
   occ_plot_->setLegendColumns(3);
-  for (KernelSeriesPlot* p : {bw_plot_, time_plot_, occ_plot_})
+  for (SweepSeriesPlot* p : {bw_plot_, time_plot_, occ_plot_})
     p->setRowDescriber([this](int r) { return describeRow(r); });
   pv->addWidget(bw_plot_->widget(), 5);
   auto* lower = new QHBoxLayout;
@@ -292,30 +281,11 @@ QWidget* LiveView::buildResults() {
   lower->addWidget(occ_plot_->widget(), 1);
   pv->addLayout(lower, 4);
 
-  proxy_ = new QSortFilterProxyModel(this);
-  proxy_->setSourceModel(model_);
-  proxy_->setSortRole(LiveRowsModel::kSortRole);
-  table_ = new QTableView;
-  table_->setObjectName(QStringLiteral("liveTable"));
-  table_->setModel(proxy_);
-  table_->setSortingEnabled(true);
+  makeTable(model_, LiveSweepModel::kSortRole, QStringLiteral("liveTable"), nullptr);
   table_->sortByColumn(-1, Qt::AscendingOrder);  // dataset order until the user sorts
-  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-  table_->setSelectionMode(QAbstractItemView::SingleSelection);
-  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  table_->verticalHeader()->setVisible(false);
-  table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
-  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-  table_->horizontalHeader()->setStretchLastSection(true);
-  table_->setAlternatingRowColors(true);
   connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
-    const int r = selectedRow();
-    const LiveRow* row = model_->row(r);
-    if (row != nullptr && row->config.xblock != plotXBlock()) {
-      setPlotXBlock(row->config.xblock);
-    } else {
-      rebuildPlots();
-    }
+    const LiveRow* row = model_->row(selectedRow());
+    followSelection(row != nullptr ? row->config.xblock : 0);
   });
 
   auto* split = new QSplitter(Qt::Vertical);
@@ -328,19 +298,15 @@ QWidget* LiveView::buildResults() {
   return split;
 }
 
-const ReplaySummary& LiveView::replay() const {
+const ReplaySummary& LiveSweepView::replay() const {
   return model_->replay();
 }
 
-bool LiveView::isRunning() const {
-  return job_ != nullptr && job_->isRunning();
-}
-
-int LiveView::spillThreshold() const {
+int LiveSweepView::spillThreshold() const {
   return static_cast<int>(metaNumber(data_, "spill_threshold", inductor::kSpillThreshold));
 }
 
-QString LiveView::startRun() {
+QString LiveSweepView::startRun() {
   if (!availability_.available || !job_->hasRunner()) {
     const QString msg = tr("Run is not available: %1")
                             .arg(job_->hasRunner() ? availability_.reason : tr("this build has no CUDA Toolkit"));
@@ -365,41 +331,41 @@ QString LiveView::startRun() {
                                     QString::fromUtf8(dtypeName(req.compile.dtype).data()))
                                .arg(req.compile.xnumel)
                                .arg(req.compile.rnumel));
-  progress_->setRange(0, std::max(1, inputs_->gridSize()));
-  progress_->setValue(0);
+  setProgress(0, static_cast<qulonglong>(std::max(inputs_->gridSize(), 0)));
   progress_->setFormat(tr("preparing …"));
-  running_id_ = job_->start(req);
+  setCurrentRequest(job_->start(req));
   setStatus(tr("Preparing the inputs and the CPU reference, compiling the configs …"));
-  refreshXBlockFilter();
+  refreshXBlockFilter(xblocksOf(model_->rows()));
   rebuildPlots();
   rebuildRegretTable();
   return {};
 }
 
-void LiveView::cancelRun() {
-  if (!job_->isRunning()) return;
-  job_->cancel();
-  setStatus(tr("Cancelling: the current run stops, measured rows stay …"));
+void LiveSweepView::cancelRun() {
+  cancelJob(tr("Cancelling: the current run stops, measured rows stay …"));
 }
 
-void LiveView::onPhase(quint64 id, const QString& phase, qulonglong done, qulonglong total) {
-  if (id != running_id_) return;
-  if (phase == QLatin1String("compile")) {
-    progress_->setRange(0, static_cast<int>(std::max<qulonglong>(total, 1)));
-    progress_->setValue(static_cast<int>(done));
-    progress_->setFormat(tr("compiling %v of %m configs"));
-  } else if (phase == QLatin1String("problem") && done == 0) {
-    progress_->setFormat(tr("preparing inputs …"));
+void LiveSweepView::onPhase(quint64 id, const QString& phase, qulonglong done, qulonglong total) {
+  if (!isCurrentRequest(id)) return;
+  switch (livePhaseOf(phase)) {
+    case LivePhase::kCompile:
+      setProgress(done, total);
+      progress_->setFormat(tr("compiling %v of %m configs"));
+      break;
+    case LivePhase::kProblem:
+      if (done == 0) progress_->setFormat(tr("preparing inputs …"));
+      break;
+    case LivePhase::kOther:
+      break;
   }
 }
 
-void LiveView::onRowMeasured(quint64 id, qulonglong done, qulonglong total, const LiveRow& row) {
-  if (id != running_id_) return;
+void LiveSweepView::onRowMeasured(quint64 id, qulonglong done, qulonglong total, const LiveRow& row) {
+  if (!isCurrentRequest(id)) return;
   std::vector<LiveRow> rows = model_->rows();
   rows.push_back(row);
   model_->appendRow(row, summarizeReplay(rows, spillThreshold()));
-  progress_->setRange(0, static_cast<int>(std::max<qulonglong>(total, 1)));
-  progress_->setValue(static_cast<int>(done));
+  setProgress(done, total);
   progress_->setFormat(tr("run %1 of %2: %3").arg(done).arg(total).arg(configShort(row.config)));
   setStatus(row.ok() ? tr("%1: %2 µs, %3 GB/s")
                            .arg(configShort(row.config))
@@ -408,13 +374,13 @@ void LiveView::onRowMeasured(quint64 id, qulonglong done, qulonglong total, cons
                      : tr("%1: %2 — %3")
                            .arg(configShort(row.config), QString::fromUtf8(runStatusName(row.status).data()),
                                 QString::fromStdString(row.reason)));
-  if (xblock_filter_->findData(row.config.xblock) < 0) refreshXBlockFilter();
+  if (xblock_filter_->findData(row.config.xblock) < 0) refreshXBlockFilter(xblocksOf(model_->rows()));
   rebuildRegretTable();
   schedulePlots();
 }
 
-void LiveView::onFinished(quint64 id, const std::shared_ptr<const LiveRunOutcome>& outcome) {
-  if (id != running_id_ || !outcome) return;
+void LiveSweepView::onFinished(quint64 id, const std::shared_ptr<const LiveRunOutcome>& outcome) {
+  if (!isCurrentRequest(id) || !outcome) return;
   if (outcome->cancelled && outcome->dataset.rows.empty()) {
     // Cancelled before anything was measured (possibly before it started): no dataset to name.
     dataset_label_->setText(tr("No data: the run was cancelled before any config was measured"));
@@ -432,21 +398,18 @@ void LiveView::onFinished(quint64 id, const std::shared_ptr<const LiveRunOutcome
   appendCacheRepairs(status_, outcome->cache_repairs);
 }
 
-void LiveView::onFailed(quint64 id, const QString& message) {
-  if (id != running_id_) return;
-  setStatus(tr("The live sweep did not run: %1").arg(message), true);
-  dataset_label_->setText(tr("No data: %1").arg(message));
+void LiveSweepView::onFailed(quint64 id, const QString& message) {
+  if (isCurrentRequest(id)) showFailure(tr("The live sweep did not run: %1").arg(message), message);
 }
 
-void LiveView::onRunningChanged(bool running) {
+void LiveSweepView::onRunningChanged(bool running) {
   const bool can_run = availability_.available && job_->hasRunner();
   run_button_->setEnabled(can_run);
   run_button_->setText(running ? tr("Restart") : tr("Run"));
-  cancel_button_->setEnabled(running);
   if (!running && model_->rowCount() == 0) progress_->setFormat(can_run ? tr("idle") : tr("no GPU"));
 }
 
-void LiveView::showDataset(LiveDataset loaded, const QString& label) {
+void LiveSweepView::showDataset(LiveDataset loaded, const QString& label) {
   data_ = std::move(loaded);
   copy_GBps_ = metaNumber(data_, "copy_bandwidth_GBps", 0.0);
   std::vector<LiveRow> rows = data_.rows;
@@ -464,10 +427,9 @@ void LiveView::showDataset(LiveDataset loaded, const QString& label) {
   const std::string recorded = data_.metaValue("recorded");
   if (!recorded.empty()) detail << QString::fromStdString(recorded);
   dataset_detail_->setText(detail.join(QStringLiteral(" · ")));
-  progress_->setRange(0, std::max<int>(1, static_cast<int>(data_.rows.size())));
-  progress_->setValue(static_cast<int>(data_.rows.size()));
+  setProgress(data_.rows.size(), data_.rows.size());
   progress_->setFormat(tr("%v configs"));
-  refreshXBlockFilter();
+  refreshXBlockFilter(xblocksOf(model_->rows()));
   if (replay.best_row >= 0) {
     setPlotXBlock(data_.rows[static_cast<std::size_t>(replay.best_row)].config.xblock);
     selectRow(replay.best_row);
@@ -478,17 +440,14 @@ void LiveView::showDataset(LiveDataset loaded, const QString& label) {
   emit statusMessage(statusSummary());
 }
 
-QString LiveView::openCsvFile(const QString& path) {
+QString LiveSweepView::openCsvFile(const QString& path) {
   auto loaded = readLiveDataset(path);
   if (!loaded) {
     const QString msg = QString::fromStdString(loaded.error());
     setStatus(msg, true);
     return msg;
   }
-  if (job_->isRunning()) {
-    job_->cancel();
-    running_id_ = 0;  // the opened file wins over the running sweep's result
-  }
+  dropRunningJob();
   const QString label = recordedLabel(*loaded);
   // The inputs follow the opened dataset, so Run (on a machine with a GPU) measures the same sweep.
   CompileSweepSpec spec;
@@ -521,61 +480,7 @@ QString LiveView::openCsvFile(const QString& path) {
   return {};
 }
 
-void LiveView::openCsvInteractive() {
-  const QString folder = QSettings().value(QStringLiteral("views/live/lastCsvFolder")).toString();
-  const QString path =
-      QFileDialog::getOpenFileName(this, tr("Open live-sweep CSV"), folder, tr("CSV files (*.csv);;All files (*)"));
-  if (path.isEmpty()) return;
-  QSettings().setValue(QStringLiteral("views/live/lastCsvFolder"), QFileInfo(path).absolutePath());
-  openCsvFile(path);
-}
-
-bool LiveView::selectRow(int row) {
-  if (row < 0 || row >= model_->rowCount()) return false;
-  const QModelIndex pi = proxy_->mapFromSource(model_->index(row, 0));
-  table_->selectionModel()->select(pi, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-  table_->selectionModel()->setCurrentIndex(pi, QItemSelectionModel::NoUpdate);
-  table_->scrollTo(pi);
-  return true;
-}
-
-int LiveView::selectedRow() const {
-  const auto rows = table_->selectionModel()->selectedRows();
-  return rows.isEmpty() ? -1 : proxy_->mapToSource(rows.front()).row();
-}
-
-void LiveView::refreshXBlockFilter() {
-  std::set<int> xs;
-  for (const auto& r : model_->rows()) xs.insert(r.config.xblock);
-  const int keep = plotXBlock();
-  updating_ = true;
-  xblock_filter_->clear();
-  for (int x : xs) xblock_filter_->addItem(QString::number(x), x);
-  int idx = xblock_filter_->findData(keep);
-  xblock_filter_->setCurrentIndex(idx < 0 ? 0 : idx);
-  updating_ = false;
-  xblock_filter_->setEnabled(xs.size() > 1);
-}
-
-bool LiveView::setPlotXBlock(int xblock) {
-  const int idx = xblock_filter_->findData(xblock);
-  if (idx < 0) return false;
-  updating_ = true;
-  xblock_filter_->setCurrentIndex(idx);
-  updating_ = false;
-  rebuildPlots();
-  return true;
-}
-
-int LiveView::plotXBlock() const {
-  return xblock_filter_->currentIndex() >= 0 ? xblock_filter_->currentData().toInt() : 1;
-}
-
-void LiveView::schedulePlots() {
-  if (!plot_timer_->isActive()) plot_timer_->start();
-}
-
-QString LiveView::describeRow(int r) const {
+QString LiveSweepView::describeRow(int r) const {
   const LiveRow* row = model_->row(r);
   if (row == nullptr) return {};
   QString text = configShort(row->config);
@@ -601,36 +506,57 @@ QString LiveView::describeRow(int r) const {
   return text;
 }
 
-void LiveView::rebuildPlots() {
-  const int xblock = plotXBlock();
+LiveSweepView::PlotRows LiveSweepView::plotRows() const {
+  PlotRows shown;
+  shown.xblock = plotXBlock();
   const auto& rows = model_->rows();
-  const ReplaySummary& replay = model_->replay();
-  std::map<int, std::vector<int>> by_warps;
-  double max_bw = 0.0;
-  double max_time = 0.0;      // slowest median
-  double max_time_bar = 0.0;  // slowest single run
-  bool any_achieved = false;
-  std::string achieved_reason;
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto& r = rows[i];
     if (!r.ok()) continue;
     if (r.achieved_occupancy_pct.value)
-      any_achieved = true;
-    else if (achieved_reason.empty())
-      achieved_reason = r.achieved_occupancy_pct.unavailable;
-    if (r.config.xblock != xblock) continue;
-    by_warps[r.config.num_warps].push_back(static_cast<int>(i));
-    max_bw = std::max(max_bw, r.bandwidth_GBps);
-    max_time = std::max(max_time, r.time.median_us);
-    max_time_bar = std::max(max_time_bar, r.time.max_us);
+      shown.any_achieved = true;
+    else if (shown.achieved_reason.empty())
+      shown.achieved_reason = r.achieved_occupancy_pct.unavailable;
+    if (r.config.xblock != shown.xblock) continue;
+    shown.by_warps[r.config.num_warps].push_back(static_cast<int>(i));
+    shown.max_bandwidth = std::max(shown.max_bandwidth, r.bandwidth_GBps);
+    shown.max_time = std::max(shown.max_time, r.time.median_us);
+    shown.max_time_bar = std::max(shown.max_time_bar, r.time.max_us);
   }
   const int selected = selectedRow();
   const LiveRow* sel = model_->row(selected);
-  const bool sel_here = sel != nullptr && sel->ok() && sel->config.xblock == xblock;
+  if (sel != nullptr && sel->ok() && sel->config.xblock == shown.xblock) shown.selected = selected;
+  return shown;
+}
 
-  // Bandwidth, the roofline, the picks.
+void LiveSweepView::rebuildPlots() {
+  const PlotRows shown = plotRows();
+  rebuildBandwidthPlot(shown);
+  rebuildTimePlot(shown);
+  rebuildOccupancyPlot(shown);
+
+  const bool any = !shown.by_warps.empty();
+  bw_plot_->setTitle(tr("Bandwidth per config") + xblockSuffix(any));
+  time_plot_->setTitle(tr("Median time per config, bars min … max") + xblockSuffix(any));
+  QString note;
+  if (!any) {
+    if (isRunning()) {
+      note = tr("measuring …");
+    } else if (model_->numRows() > 0) {
+      note = tr("No config with XBLOCK = %1 was timed (see the table for the reasons)").arg(shown.xblock);
+    } else {
+      note = tr("No data: %1")
+                 .arg(availability_.available ? tr("press Run or open a CSV") : tr("open a CSV or a bundled dataset"));
+    }
+  }
+  for (SweepSeriesPlot* p : {bw_plot_, time_plot_, occ_plot_}) p->setNote(note);
+}
+
+void LiveSweepView::rebuildBandwidthPlot(const PlotRows& shown) {
+  const auto& rows = model_->rows();
+  const ReplaySummary& replay = model_->replay();
   bw_plot_->clear();
-  for (const auto& [w, idx] : by_warps) {
+  for (const auto& [w, idx] : shown.by_warps) {
     QVector<double> x, y;
     QVector<int> rr;
     for (int i : idx) {
@@ -644,48 +570,43 @@ void LiveView::rebuildPlots() {
     bw_plot_->addReferenceLine(copy_GBps_, tr("roofline: copy %1 GB/s").arg(copy_GBps_, 0, 'f', 0), kRooflineColor,
                                Qt::DashLine);
   }
-  for (const PickStyle& style : kPickStyles) {
-    for (const auto& p : replay.picks) {
-      if (inductor::policyKey(p.policy) != style.policy) continue;
-      const LiveRow* r = model_->row(p.row);
-      QString name = tr("%1 pick").arg(QLatin1String(style.policy));
-      QVector<double> x, y;
-      QVector<int> rr;
-      if (r == nullptr) {
-        name += tr(": none timed");
-      } else {
-        name += tr(", regret %1").arg(p.regret, 0, 'f', 2);
-        if (r->config.xblock == xblock) {
-          x.append(r->config.rblock);
-          y.append(r->bandwidth_GBps);
-          rr.append(p.row);
-        } else {
-          name += tr(" [XBLOCK %1]").arg(r->config.xblock);
-        }
-      }
-      bw_plot_->addMarkers(name, x, y, rr, style.shape, style.color, style.size, false);
-    }
-  }
-  if (const LiveRow* best = model_->row(replay.best_row)) {
+  // Each policy's pick and the best: marked where they are of this XBLOCK, named in the legend always.
+  const auto mark = [&](QString name, int row, MarkerShape shape, const QColor& color, double size, bool name_xblock) {
     QVector<double> x, y;
     QVector<int> rr;
-    if (best->config.xblock == xblock) {
-      x.append(best->config.rblock);
-      y.append(best->bandwidth_GBps);
-      rr.append(replay.best_row);
+    if (const LiveRow* r = model_->row(row)) {
+      if (r->config.xblock == shown.xblock) {
+        x.append(r->config.rblock);
+        y.append(r->bandwidth_GBps);
+        rr.append(row);
+      } else if (name_xblock) {
+        name += tr(" [XBLOCK %1]").arg(r->config.xblock);
+      }
     }
-    bw_plot_->addMarkers(tr("best: %1 GB/s").arg(best->bandwidth_GBps, 0, 'f', 0), x, y, rr, MarkerShape::kStar,
-                         kBestColor, 20, false);
+    bw_plot_->addMarkers(name, x, y, rr, shape, color, size, false);
+  };
+  for (const PickStyle& style : kPickStyles) {
+    const PolicyPick* p = pickOf(replay, style.policy);
+    if (p == nullptr) continue;
+    QString name = tr("%1 pick").arg(policyName(style.policy));
+    name += model_->row(p->row) == nullptr ? tr(": none timed") : tr(", regret %1").arg(p->regret, 0, 'f', 2);
+    mark(name, p->row, style.shape, style.color, style.size, /*name_xblock=*/true);
   }
-  if (sel_here) {
-    bw_plot_->addMarkers(tr("selected"), {static_cast<double>(sel->config.rblock)}, {sel->bandwidth_GBps}, {selected},
-                         MarkerShape::kDiamond, kSelectedColor, 11, false, /*in_legend=*/false);
+  if (const LiveRow* best = model_->row(replay.best_row)) {
+    mark(tr("best: %1 GB/s").arg(best->bandwidth_GBps, 0, 'f', 0), replay.best_row, MarkerShape::kStar, kBestColor, 20,
+         /*name_xblock=*/false);
   }
-  bw_plot_->finish(0, std::max({max_bw, copy_GBps_, 1.0}) * 1.12);
+  if (const LiveRow* sel = model_->row(shown.selected)) {
+    bw_plot_->addMarkers(tr("selected"), {static_cast<double>(sel->config.rblock)}, {sel->bandwidth_GBps},
+                         {shown.selected}, MarkerShape::kDiamond, kSelectedColor, 11, false, /*in_legend=*/false);
+  }
+  bw_plot_->finish(0, std::max({shown.max_bandwidth, copy_GBps_, 1.0}) * 1.12);
+}
 
-  // Time with its min … max range.
+void LiveSweepView::rebuildTimePlot(const PlotRows& shown) {
+  const auto& rows = model_->rows();
   time_plot_->clear();
-  for (const auto& [w, idx] : by_warps) {
+  for (const auto& [w, idx] : shown.by_warps) {
     QVector<double> x, y, lo, hi;
     QVector<int> rr;
     for (int i : idx) {
@@ -698,22 +619,24 @@ void LiveView::rebuildPlots() {
     }
     time_plot_->addSeries(tr("%1 warps").arg(w), x, y, rr, numWarpsColor(w), Qt::SolidLine, lo, hi);
   }
-  if (sel_here) {
-    time_plot_->addMarkers(tr("selected"), {static_cast<double>(sel->config.rblock)}, {sel->time.median_us}, {selected},
-                           MarkerShape::kDiamond, kSelectedColor, 11, false, /*in_legend=*/false);
+  if (const LiveRow* sel = model_->row(shown.selected)) {
+    time_plot_->addMarkers(tr("selected"), {static_cast<double>(sel->config.rblock)}, {sel->time.median_us},
+                           {shown.selected}, MarkerShape::kDiamond, kSelectedColor, 11, false, /*in_legend=*/false);
   }
   // The y range follows the medians; a rare slow run (a clock ramp, a preemption) would otherwise
   // flatten every median to the axis. Bars that reach past the top are cut there, and said so.
-  const double time_top = std::max(max_time, 1.0) * 1.5;
+  const double time_top = std::max(shown.max_time, 1.0) * 1.5;
   time_plot_->finish(0, time_top);
-  if (max_time_bar > time_top) {
-    time_plot_->setCornerNote(tr("slowest single run %1 µs: bars cut at the top").arg(max_time_bar, 0, 'f', 1));
+  if (shown.max_time_bar > time_top) {
+    time_plot_->setCornerNote(tr("slowest single run %1 µs: bars cut at the top").arg(shown.max_time_bar, 0, 'f', 1));
   }
+}
 
-  // Theoretical against achieved occupancy.
+void LiveSweepView::rebuildOccupancyPlot(const PlotRows& shown) {
+  const auto& rows = model_->rows();
   occ_plot_->clear();
   for (const bool achieved : {false, true}) {  // theoretical series first, then achieved: one legend row each
-    for (const auto& [w, idx] : by_warps) {
+    for (const auto& [w, idx] : shown.by_warps) {
       QVector<double> x, y;
       QVector<int> rr;
       for (int i : idx) {
@@ -737,32 +660,16 @@ void LiveView::rebuildPlots() {
   }
   occ_plot_->finish(0, 122);  // room above 100 % for the corner note
   QString occ_title = tr("Occupancy: theoretical (solid), achieved (dashed)");
-  if (!any_achieved && !rows.empty()) {
-    QString why = QString::fromStdString(achieved_reason);
+  if (!shown.any_achieved && !rows.empty()) {
+    QString why = QString::fromStdString(shown.achieved_reason);
     if (why.size() > 70) why = why.left(68) + QStringLiteral("…");
     occ_title = tr("Occupancy: theoretical (achieved unavailable)");
     occ_plot_->setCornerNote(tr("achieved: %1").arg(why));
   }
   occ_plot_->setTitle(occ_title);
-
-  const QString xb = tr(" (XBLOCK = %1)").arg(xblock);
-  bw_plot_->setTitle(tr("Bandwidth per config") + (by_warps.empty() ? QString() : xb));
-  time_plot_->setTitle(tr("Median time per config, bars min … max") + (by_warps.empty() ? QString() : xb));
-  QString note;
-  if (by_warps.empty()) {
-    if (isRunning()) {
-      note = tr("measuring …");
-    } else if (!rows.empty()) {
-      note = tr("No config with XBLOCK = %1 was timed (see the table for the reasons)").arg(xblock);
-    } else {
-      note = tr("No data: %1")
-                 .arg(availability_.available ? tr("press Run or open a CSV") : tr("open a CSV or a bundled dataset"));
-    }
-  }
-  for (KernelSeriesPlot* p : {bw_plot_, time_plot_, occ_plot_}) p->setNote(note);
 }
 
-void LiveView::rebuildRegretTable() {
+void LiveSweepView::rebuildRegretTable() {
   const ReplaySummary& replay = model_->replay();
   const auto& rows = model_->rows();
   for (int r = 0; r < 4; ++r) {
@@ -776,8 +683,8 @@ void LiveView::rebuildRegretTable() {
     f.setBold(true);
     name->setFont(f);
     regret_->setItem(line, 0, name);
-    for (const auto& p : replay.picks) {
-      if (inductor::policyKey(p.policy) != style.policy) continue;
+    if (const PolicyPick* pick = pickOf(replay, style.policy)) {
+      const PolicyPick& p = *pick;
       regret_->setItem(line, 1, cell(tr("%1 of %2").arg(p.benchmarked).arg(p.candidates)));
       if (const LiveRow* r = model_->row(p.row)) {
         regret_->setItem(
@@ -822,13 +729,7 @@ void LiveView::rebuildRegretTable() {
   regret_->horizontalHeaderItem(2)->setText(tr("Pick (XBLOCK × RBLOCK, warps)"));
 }
 
-void LiveView::setStatus(const QString& text, bool error) {
-  status_->setText(text);
-  status_->setToolTip(QString());
-  status_->setStyleSheet(error ? QStringLiteral("color: #8b0000;") : QString());
-}
-
-std::vector<CsvExport> LiveView::csvExports() const {
+std::vector<CsvExport> LiveSweepView::csvExports() const {
   if (model_->rowCount() == 0) return {};
   LiveDataset d;
   d.meta = data_.meta;
@@ -856,23 +757,19 @@ std::vector<CsvExport> LiveView::csvExports() const {
   return out;
 }
 
-std::vector<PlotController*> LiveView::plotExports() const {
+std::vector<PlotController*> LiveSweepView::plotExports() const {
   return {bw_plot_, time_plot_, occ_plot_};
 }
 
-void LiveView::saveSettings(QSettings& s) const {
+void LiveSweepView::saveSettings(QSettings& s) const {
   s.setValue(QStringLiteral("cupti"), cupti_->isChecked());
   s.setValue(QStringLiteral("bundled"), bundled_->currentData().toString());
-  s.beginGroup(QStringLiteral("inputs"));
-  inputs_->saveSettings(s);
-  s.endGroup();
+  saveInputs(s);
 }
 
-void LiveView::restoreSettings(QSettings& s) {
+void LiveSweepView::restoreSettings(QSettings& s) {
   cupti_->setChecked(s.value(QStringLiteral("cupti"), false).toBool());
-  s.beginGroup(QStringLiteral("inputs"));
-  inputs_->restoreSettings(s);
-  s.endGroup();
+  restoreInputs(s);
   const QString bundled = s.value(QStringLiteral("bundled")).toString();
   const int idx = bundled.isEmpty() ? -1 : bundled_->findData(bundled);
   if (idx >= 0 && idx != bundled_->currentIndex()) {
@@ -881,7 +778,7 @@ void LiveView::restoreSettings(QSettings& s) {
   }
 }
 
-QString LiveView::statusSummary() const {
+QString LiveSweepView::statusSummary() const {
   const ReplaySummary& rp = model_->replay();
   if (rp.best_row < 0)
     return availability_.available ? tr("Live: %1").arg(availability_.device) : tr("Live runs: no GPU");
@@ -889,7 +786,7 @@ QString LiveView::statusSummary() const {
   if (copy_GBps_ > 0) s += tr(" (%1 % of copy)").arg(100.0 * rp.best_bandwidth_GBps / copy_GBps_, 0, 'f', 0);
   QStringList regrets;
   for (const auto& p : rp.picks) {
-    if (p.row >= 0) regrets << QStringLiteral("%1 %2").arg(QString::fromStdString(std::string(inductor::policyKey(p.policy)))).arg(p.regret, 0, 'f', 2);
+    if (p.row >= 0) regrets << QStringLiteral("%1 %2").arg(policyName(p.policy)).arg(p.regret, 0, 'f', 2);
   }
   if (!regrets.isEmpty()) s += tr(" · regret ") + regrets.join(QStringLiteral(", "));
   return s;

@@ -81,6 +81,7 @@ QColor outcomeColor(Outcome o) {
 
 QString newBlockText(const Decision& d) {
   if (!d.scales() || !d.new_config) return QStringLiteral("–");
+  // Core's Decision names the halved kwarg as text ("R0_BLOCK", "R1_BLOCK", "RBLOCK"), not an enum.
   const int from = d.halved_kwarg == "R1_BLOCK" ? d.new_config->r1_block * 2 : d.new_config->r0_block * 2;
   const int to = d.halved_kwarg == "R1_BLOCK" ? d.new_config->r1_block : d.new_config->r0_block;
   return QStringLiteral("%1 %2 → %3").arg(q(d.halved_kwarg)).arg(from).arg(to);
@@ -88,8 +89,8 @@ QString newBlockText(const Decision& d) {
 
 }  // namespace
 
-RblockView::RblockView(QWidget* parent) : QWidget(parent) {
-  setObjectName(QStringLiteral("rblock"));
+RblockScalingView::RblockScalingView(QWidget* parent) : QWidget(parent) {
+  setObjectName(QStringLiteral("rblockScaling"));
   updating_ = true;
   auto* splitter = new QSplitter(Qt::Horizontal, this);
   splitter->addWidget(inputScrollArea(buildInputs(), 390));
@@ -104,14 +105,32 @@ RblockView::RblockView(QWidget* parent) : QWidget(parent) {
   recompute();
 }
 
-RblockView::~RblockView() = default;
+RblockScalingView::~RblockScalingView() = default;
 
-QWidget* RblockView::buildInputs() {
+QWidget* RblockScalingView::buildInputs() {
   auto* w = new QWidget;
   auto* v = new QVBoxLayout(w);
   v->setContentsMargins(0, 0, 6, 0);
+  v->addWidget(buildDeviceBox());
+  v->addWidget(buildInductorBox());
+  v->addWidget(buildKernelBox());
+  v->addWidget(buildConfigBox());
+  v->addWidget(buildPipelineBox());
+  validation_ = new QLabel(w);
+  validation_->setObjectName(QStringLiteral("validationMessage"));
+  validation_->setWordWrap(true);
+  validation_->setStyleSheet(QStringLiteral("color: #b00020;"));
+  validation_->setVisible(false);
+  v->addWidget(validation_);
+  v->addStretch(1);
 
-  auto* device_box = new QGroupBox(tr("GPU"), w);
+  setDefaults();
+  connectInputs();
+  return w;
+}
+
+QWidget* RblockScalingView::buildDeviceBox() {
+  auto* device_box = new QGroupBox(tr("GPU"));
   auto* dl = new QFormLayout(device_box);
   device_ = new DeviceSelector(device_box);
   sms_ = new CheckedSpinBox(device_box);
@@ -125,9 +144,11 @@ QWidget* RblockView::buildInputs() {
   dl->addRow(device_);
   dl->addRow(tr("SM count"), sms_);
   dl->addRow(device_info_);
-  v->addWidget(device_box);
+  return device_box;
+}
 
-  auto* inductor_box = new QGroupBox(tr("Inductor version"), w);
+QWidget* RblockScalingView::buildInductorBox() {
+  auto* inductor_box = new QGroupBox(tr("Inductor version"));
   auto* il = new QFormLayout(inductor_box);
   profile_ = new QComboBox(inductor_box);
   profile_->setObjectName(QStringLiteral("profile"));
@@ -145,9 +166,11 @@ QWidget* RblockView::buildInputs() {
   il->addRow(tr("Profile"), profile_);
   il->addRow(tr("CC gate"), cc_gate_);
   il->addRow(profile_text_);
-  v->addWidget(inductor_box);
+  return inductor_box;
+}
 
-  auto* kernel_box = new QGroupBox(tr("Reduction kernel"), w);
+QWidget* RblockScalingView::buildKernelBox() {
+  auto* kernel_box = new QGroupBox(tr("Reduction kernel"));
   auto* kl = new QFormLayout(kernel_box);
   xnumel_ = new CheckedSpinBox(kernel_box);
   xnumel_->setObjectName(QStringLiteral("xnumel"));
@@ -174,9 +197,11 @@ QWidget* RblockView::buildInputs() {
   kl->addRow(tr("Reduction hint"), hint_);
   kl->addRow(persistent_);
   kl->addRow(deterministic_);
-  v->addWidget(kernel_box);
+  return kernel_box;
+}
 
-  auto* config_box = new QGroupBox(tr("Compiled config"), w);
+QWidget* RblockScalingView::buildConfigBox() {
+  auto* config_box = new QGroupBox(tr("Compiled config"));
   auto* cl = new QFormLayout(config_box);
   xblock_ = powerOfTwoCombo(4096, config_box);
   xblock_->setObjectName(QStringLiteral("xblock"));
@@ -204,24 +229,20 @@ QWidget* RblockView::buildInputs() {
   cl->addRow(n_regs_known_);
   cl->addRow(tr("n_spills"), n_spills_);
   cl->addRow(tr("Shared memory"), shared_);
-  v->addWidget(config_box);
+  return config_box;
+}
 
-  auto* pipe_box = new QGroupBox(tr("Pipeline and chain"), w);
+QWidget* RblockScalingView::buildPipelineBox() {
+  auto* pipe_box = new QGroupBox(tr("Pipeline and chain"));
   auto* pl = new QFormLayout(pipe_box);
   pipeline_policy_ = new QComboBox(pipe_box);
   for (Policy p : allPolicies()) pipeline_policy_->addItem(q(policyKey(p)), static_cast<int>(p));
   pipeline_policy_->setToolTip(tr("The bound the candidate pipeline and the keep-halving chain use."));
   pl->addRow(tr("Policy"), pipeline_policy_);
-  v->addWidget(pipe_box);
+  return pipe_box;
+}
 
-  validation_ = new QLabel(w);
-  validation_->setObjectName(QStringLiteral("validationMessage"));
-  validation_->setWordWrap(true);
-  validation_->setStyleSheet(QStringLiteral("color: #b00020;"));
-  validation_->setVisible(false);
-  v->addWidget(validation_);
-  v->addStretch(1);
-
+void RblockScalingView::setDefaults() {
   // Defaults: the H200 record (x=512, r=8192, XBLOCK 1, R0_BLOCK 2048, 16 warps, 38 registers).
   device_->setCurrentKey(QStringLiteral("gpu:H200"));
   const DeviceTarget& t = device_->currentTarget();
@@ -235,7 +256,9 @@ QWidget* RblockView::buildInputs() {
   n_regs_known_->setChecked(true);
   selectData(pipeline_policy_, static_cast<int>(Policy::kNew));
   selectData(hint_, static_cast<int>(ReductionHint::kInner));
+}
 
+void RblockScalingView::connectInputs() {
   auto changed = [this] {
     if (!updating_) recompute();
   };
@@ -266,10 +289,9 @@ QWidget* RblockView::buildInputs() {
   connect(n_spills_, &QSpinBox::valueChanged, this, changed);
   connect(shared_, &QSpinBox::valueChanged, this, changed);
   connect(pipeline_policy_, &QComboBox::currentIndexChanged, this, changed);
-  return w;
 }
 
-QWidget* RblockView::buildResults() {
+QWidget* RblockScalingView::buildResults() {
   auto* split = new QSplitter(Qt::Vertical);
   plot_ = new RblockBoundsPlot(split);
   plot_->widget()->setMinimumHeight(320);
@@ -335,9 +357,9 @@ QWidget* RblockView::buildResults() {
   return split;
 }
 
-QSpinBox* RblockView::nRegsSpin() const { return n_regs_->spinBox(); }
+QSpinBox* RblockScalingView::nRegsSpin() const { return n_regs_->spinBox(); }
 
-RblockInputs RblockView::inputs() const {
+RblockInputs RblockScalingView::inputs() const {
   RblockInputs in;
   in.xnumel = xnumel_->value();
   in.rnumel = rnumel_->value();
@@ -359,7 +381,7 @@ RblockInputs RblockView::inputs() const {
   return in;
 }
 
-void RblockView::setInputs(const RblockInputs& in) {
+void RblockScalingView::setInputs(const RblockInputs& in) {
   updating_ = true;
   xnumel_->setValue(static_cast<int>(std::clamp<std::int64_t>(in.xnumel, 1, 2147483647)));
   rnumel_->setValue(static_cast<int>(std::clamp<std::int64_t>(in.rnumel, 1, 2147483647)));
@@ -383,7 +405,7 @@ void RblockView::setInputs(const RblockInputs& in) {
   recompute();
 }
 
-void RblockView::showConfig(int xblock, int rblock, int num_warps, int n_regs, int n_spills, qint64 xnumel, qint64 rnumel) {
+void RblockScalingView::showConfig(int xblock, int rblock, int num_warps, int n_regs, int n_spills, qint64 xnumel, qint64 rnumel) {
   RblockInputs in = inputs();
   in.xblock = xblock;
   in.rblock = rblock;
@@ -396,7 +418,7 @@ void RblockView::showConfig(int xblock, int rblock, int num_warps, int n_regs, i
   setInputs(in);
 }
 
-void RblockView::clearResults(const QString& message) {
+void RblockScalingView::clearResults(const QString& message) {
   decisions_.clear();
   curves_ = {};
   pipeline_ = {};
@@ -412,7 +434,7 @@ void RblockView::clearResults(const QString& message) {
   emit resultChanged();
 }
 
-void RblockView::recompute() {
+void RblockScalingView::recompute() {
   const RblockInputs in = inputs();
   const DeviceTarget& target = device_->currentTarget();
   QString label = target.gpu ? q(target.gpu->name) : QStringLiteral("CC %1").arg(q(target.arch->cc.str()));
@@ -515,7 +537,7 @@ void RblockView::recompute() {
   showResults();
 }
 
-void RblockView::showResults() {
+void RblockScalingView::showResults() {
   const Profile profile = decisions_.empty() ? Profile::kInductorCurrent : decisions_.front().profile;
   for (std::size_t i = 0; i < decisions_.size(); ++i) {
     const Decision& d = decisions_[i];
@@ -574,7 +596,7 @@ void RblockView::showResults() {
   emit resultChanged();
 }
 
-std::vector<CsvExport> RblockView::csvExports() const {
+std::vector<CsvExport> RblockScalingView::csvExports() const {
   std::vector<CsvExport> out;
   CsvTable decisions = decisionsToCsv(decisions_);
   decisions.meta.insert(decisions.meta.begin(), {"target", device_model_.label});
@@ -591,9 +613,9 @@ std::vector<CsvExport> RblockView::csvExports() const {
   return out;
 }
 
-std::vector<PlotController*> RblockView::plotExports() const { return {plot_}; }
+std::vector<PlotController*> RblockScalingView::plotExports() const { return {plot_}; }
 
-void RblockView::saveSettings(QSettings& s) const {
+void RblockScalingView::saveSettings(QSettings& s) const {
   const RblockInputs in = inputs();
   s.setValue(QStringLiteral("device"), device_->currentKey());
   s.setValue(QStringLiteral("sms"), in.sm_override);
@@ -614,7 +636,7 @@ void RblockView::saveSettings(QSettings& s) const {
   s.setValue(QStringLiteral("deterministic"), in.deterministic);
 }
 
-void RblockView::restoreSettings(QSettings& s) {
+void RblockScalingView::restoreSettings(QSettings& s) {
   RblockInputs in = inputs();
   updating_ = true;
   if (s.contains(QStringLiteral("device"))) device_->setCurrentKey(s.value(QStringLiteral("device")).toString());
@@ -640,7 +662,7 @@ void RblockView::restoreSettings(QSettings& s) {
   setInputs(in);
 }
 
-QString RblockView::statusSummary() const {
+QString RblockScalingView::statusSummary() const {
   if (decisions_.empty()) return validation_->text();
   QString s = QStringLiteral("%1 · %2, n_regs %3").arg(q(device_model_.label), q(config_.str(decisions_.front().profile)),
                                                        config_.n_regs ? QString::number(*config_.n_regs) : tr("unknown"));

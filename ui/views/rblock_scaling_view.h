@@ -45,12 +45,12 @@ struct RblockInputs {
   int sm_override = 0;  ///< 0: the device's SM count
 };
 
-class RblockView : public QWidget, public AppView {
+class RblockScalingView : public QWidget, public AppView {
   Q_OBJECT
 
  public:
-  explicit RblockView(QWidget* parent = nullptr);
-  ~RblockView() override;
+  explicit RblockScalingView(QWidget* parent = nullptr);
+  ~RblockScalingView() override;
 
   [[nodiscard]] DeviceSelector* deviceSelector() const { return device_; }
   [[nodiscard]] RblockInputs inputs() const;
@@ -95,7 +95,7 @@ class RblockView : public QWidget, public AppView {
   void recompute();
 
  public slots:
-  /// Shows one compiled config (the signature of KernelView::sendToRblock): sets XBLOCK, RBLOCK,
+  /// Shows one compiled config (the signature of CompileSweepView::sendToRblock): sets XBLOCK, RBLOCK,
   /// num_warps, n_regs (known), n_spills, xnumel and rnumel, keeps the device and the other inputs,
   /// and recomputes once. Values outside the view's ranges are clamped.
   void showConfig(int xblock, int rblock, int num_warps, int n_regs, int n_spills, qint64 xnumel, qint64 rnumel);
@@ -108,6 +108,13 @@ class RblockView : public QWidget, public AppView {
 
  private:
   QWidget* buildInputs();
+  QWidget* buildDeviceBox();
+  QWidget* buildInductorBox();
+  QWidget* buildKernelBox();
+  QWidget* buildConfigBox();
+  QWidget* buildPipelineBox();
+  void setDefaults();
+  void connectInputs();
   QWidget* buildResults();
   void showResults();
   void clearResults(const QString& message);

@@ -51,14 +51,23 @@ const std::vector<ShapePreset>& shapePresets() {
   return presets;
 }
 
-KernelInputs::KernelInputs(QWidget* parent) : QWidget(parent) {
+SweepInputs::SweepInputs(QWidget* parent) : QWidget(parent) {
   updating_ = true;
   auto* outer = new QVBoxLayout(this);
   outer->setContentsMargins(0, 0, 0, 0);
   auto* form = new QFormLayout;
   form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
   outer->addLayout(form);
+  addKernelRows(form);
+  addShapeRows(form);
+  addGridRows(form);
+  setDefaults();
+  connectEdits();
+  updating_ = false;
+  updateLabels();
+}
 
+void SweepInputs::addKernelRows(QFormLayout* form) {
   preset_ = new QComboBox(this);
   preset_->setObjectName(QStringLiteral("shapePreset"));
   preset_->addItem(tr("Custom"));
@@ -94,7 +103,9 @@ KernelInputs::KernelInputs(QWidget* parent) : QWidget(parent) {
       tr("Write the outputs in fp32 instead of the input dtype, as log_softmax(x.float()) does; "
          "changes the bytes written"));
   form->addRow(QString(), fp32_outputs_);
+}
 
+void SweepInputs::addShapeRows(QFormLayout* form) {
   auto* xnumel_box = new CheckedSpinBox(this);
   xnumel_box->setQuantity(tr("xnumel"));  // its form row holds two boxes, or a label and a box
   xnumel_ = xnumel_box;
@@ -119,7 +130,9 @@ KernelInputs::KernelInputs(QWidget* parent) : QWidget(parent) {
   shape_info_->setWordWrap(true);
   shape_info_->setStyleSheet(QStringLiteral("color: #555;"));
   form->addRow(QString(), shape_info_);
+}
 
+void SweepInputs::addGridRows(QFormLayout* form) {
   grid_.resize(3);
   form->addRow(tr("XBLOCK:"), buildGridRow(0, kXBlocks, {1, 2}));
   form->addRow(tr("RBLOCK:"), buildGridRow(1, kRBlocks, {256, 512, 1024, 2048, 4096, 8192}));
@@ -135,7 +148,9 @@ KernelInputs::KernelInputs(QWidget* parent) : QWidget(parent) {
   grid_info_->setObjectName(QStringLiteral("gridInfo"));
   grid_info_->setStyleSheet(QStringLiteral("color: #555;"));
   form->addRow(QString(), grid_info_);
+}
 
+void SweepInputs::setDefaults() {
   // Defaults: the spill-case-free reference shape of the design's example decision.
   const ShapePreset& d = shapePresets().back();
   workload_->setCurrentIndex(workload_->findData(static_cast<int>(d.workload)));
@@ -144,7 +159,9 @@ KernelInputs::KernelInputs(QWidget* parent) : QWidget(parent) {
   xnumel_->setValue(static_cast<int>(d.xnumel));
   rnumel_->setValue(static_cast<int>(d.rnumel));
   preset_->setCurrentIndex(static_cast<int>(shapePresets().size()));
+}
 
+void SweepInputs::connectEdits() {
   auto edited = [this] {
     if (updating_) return;
     {
@@ -168,11 +185,9 @@ KernelInputs::KernelInputs(QWidget* parent) : QWidget(parent) {
     updateLabels();
     emit changed();
   });
-  updating_ = false;
-  updateLabels();
 }
 
-QWidget* KernelInputs::buildGridRow(int axis, const std::vector<int>& values, const std::vector<int>& defaults) {
+QWidget* SweepInputs::buildGridRow(int axis, const std::vector<int>& values, const std::vector<int>& defaults) {
   auto* row = new QWidget(this);
   auto* layout = new QHBoxLayout(row);
   layout->setContentsMargins(0, 0, 0, 0);
@@ -198,7 +213,7 @@ QWidget* KernelInputs::buildGridRow(int axis, const std::vector<int>& values, co
   return row;
 }
 
-QToolButton* KernelInputs::gridButton(int axis, int value) const {
+QToolButton* SweepInputs::gridButton(int axis, int value) const {
   if (axis < 0 || axis > 2) return nullptr;
   for (const auto& [v, b] : grid_[static_cast<std::size_t>(axis)]) {
     if (v == value) return b;
@@ -206,7 +221,7 @@ QToolButton* KernelInputs::gridButton(int axis, int value) const {
   return nullptr;
 }
 
-std::vector<int> KernelInputs::gridValues(int axis) const {
+std::vector<int> SweepInputs::gridValues(int axis) const {
   std::vector<int> out;
   for (const auto& [v, b] : grid_[static_cast<std::size_t>(axis)]) {
     if (b->isChecked()) out.push_back(v);
@@ -214,7 +229,7 @@ std::vector<int> KernelInputs::gridValues(int axis) const {
   return out;
 }
 
-void KernelInputs::setGridValues(int axis, const std::vector<int>& values) {
+void SweepInputs::setGridValues(int axis, const std::vector<int>& values) {
   if (axis < 0 || axis > 2) return;
   updating_ = true;
   for (const auto& [v, b] : grid_[static_cast<std::size_t>(axis)]) {
@@ -225,11 +240,11 @@ void KernelInputs::setGridValues(int axis, const std::vector<int>& values) {
   emit changed();
 }
 
-int KernelInputs::gridSize() const {
+int SweepInputs::gridSize() const {
   return static_cast<int>(gridValues(0).size() * gridValues(1).size() * gridValues(2).size());
 }
 
-void KernelInputs::fillSpec(CompileSweepSpec& spec) const {
+void SweepInputs::fillSpec(CompileSweepSpec& spec) const {
   spec.workload = static_cast<Workload>(workload_->currentData().toInt());
   spec.dtype = static_cast<DType>(dtype_->currentData().toInt());
   spec.k = spec.workload == Workload::kFusedK ? k_->value() : 1;
@@ -242,7 +257,7 @@ void KernelInputs::fillSpec(CompileSweepSpec& spec) const {
   spec.inductor_candidates = inductor_->isChecked();
 }
 
-void KernelInputs::setFromSpec(const CompileSweepSpec& spec) {
+void SweepInputs::setFromSpec(const CompileSweepSpec& spec) {
   updating_ = true;
   workload_->setCurrentIndex(std::max(0, workload_->findData(static_cast<int>(spec.workload))));
   dtype_->setCurrentIndex(std::max(0, dtype_->findData(static_cast<int>(spec.dtype))));
@@ -263,7 +278,7 @@ void KernelInputs::setFromSpec(const CompileSweepSpec& spec) {
   emit changed();
 }
 
-void KernelInputs::applyPreset(int index) {
+void SweepInputs::applyPreset(int index) {
   if (index < 0 || index >= static_cast<int>(shapePresets().size())) return;
   const ShapePreset& p = shapePresets()[static_cast<std::size_t>(index)];
   updating_ = true;
@@ -278,7 +293,7 @@ void KernelInputs::applyPreset(int index) {
   emit changed();
 }
 
-QString KernelInputs::validationMessage() const {
+QString SweepInputs::validationMessage() const {
   for (int axis = 0; axis < 3; ++axis) {
     if (gridValues(axis).empty()) return tr("Choose at least one %1 value.").arg(QLatin1String(kAxisNames[axis]));
   }
@@ -292,7 +307,7 @@ QString KernelInputs::validationMessage() const {
   return {};
 }
 
-void KernelInputs::updateLabels() {
+void SweepInputs::updateLabels() {
   const auto w = static_cast<Workload>(workload_->currentData().toInt());
   k_->setEnabled(w == Workload::kFusedK);
   const std::int64_t x = xnumel_->value();
@@ -316,7 +331,7 @@ void KernelInputs::updateLabels() {
   grid_info_->setStyleSheet(invalid.isEmpty() ? QStringLiteral("color: #555;") : QStringLiteral("color: #8b0000;"));
 }
 
-void KernelInputs::saveSettings(QSettings& s) const {
+void SweepInputs::saveSettings(QSettings& s) const {
   s.setValue(QStringLiteral("preset"), preset_->currentIndex());
   s.setValue(QStringLiteral("workload"), workload_->currentText());
   s.setValue(QStringLiteral("dtype"), dtype_->currentText());
@@ -332,7 +347,7 @@ void KernelInputs::saveSettings(QSettings& s) const {
   }
 }
 
-void KernelInputs::restoreSettings(QSettings& s) {
+void SweepInputs::restoreSettings(QSettings& s) {
   updating_ = true;
   if (int i = workload_->findText(s.value(QStringLiteral("workload")).toString()); i >= 0)
     workload_->setCurrentIndex(i);

@@ -1,4 +1,4 @@
-// The inputs the kernel view and the live view share: a shape preset, workload, dtype, K, xnumel,
+// The inputs the compile-sweep view and the live-sweep view share: a shape preset, workload, dtype, K, xnumel,
 // rnumel, and the sweep grid (XBLOCK, RBLOCK and num_warps values to try) with Inductor's own
 // candidates on or off.
 #pragma once
@@ -10,6 +10,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QFormLayout;
 class QLabel;
 class QSettings;
 class QSpinBox;
@@ -30,11 +31,11 @@ struct ShapePreset {
 /// The presets offered, in menu order.
 const std::vector<ShapePreset>& shapePresets();
 
-class KernelInputs : public QWidget {
+class SweepInputs : public QWidget {
   Q_OBJECT
 
  public:
-  explicit KernelInputs(QWidget* parent = nullptr);
+  explicit SweepInputs(QWidget* parent = nullptr);
 
   /// Writes workload, dtype, K, fp32_outputs, xnumel, rnumel, the grid lists and inductor_candidates into `spec`
   /// (other fields untouched).
@@ -68,6 +69,11 @@ class KernelInputs : public QWidget {
   void changed();
 
  private:
+  void addKernelRows(QFormLayout* form);
+  void addShapeRows(QFormLayout* form);
+  void addGridRows(QFormLayout* form);
+  void setDefaults();
+  void connectEdits();
   QWidget* buildGridRow(int axis, const std::vector<int>& values, const std::vector<int>& defaults);
   [[nodiscard]] std::vector<int> gridValues(int axis) const;
   void applyPreset(int index);

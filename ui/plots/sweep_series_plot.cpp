@@ -1,4 +1,4 @@
-#include "ui/plots/compile_sweep_plot.h"
+#include "ui/plots/sweep_series_plot.h"
 
 #include <algorithm>
 #include <cmath>
@@ -72,7 +72,7 @@ QColor numWarpsColor(int num_warps) {
   }
 }
 
-KernelSeriesPlot::KernelSeriesPlot(const QString& title, const QString& object_name, QWidget* parent)
+SweepSeriesPlot::SweepSeriesPlot(const QString& title, const QString& object_name, QWidget* parent)
     : PlotController(title, parent) {
   QCustomPlot* p = plot();
   p->setObjectName(object_name);
@@ -82,7 +82,7 @@ KernelSeriesPlot::KernelSeriesPlot(const QString& title, const QString& object_n
   setLegendColumns(4);
 }
 
-void KernelSeriesPlot::clear() {
+void SweepSeriesPlot::clear() {
   QCustomPlot* p = plot();
   p->clearPlottables();  // graphs and error bars
   p->clearItems();
@@ -92,7 +92,7 @@ void KernelSeriesPlot::clear() {
   corner_note_.clear();
 }
 
-int KernelSeriesPlot::addSeries(const QString& name, QVector<double> x, QVector<double> y, QVector<int> rows,
+int SweepSeriesPlot::addSeries(const QString& name, QVector<double> x, QVector<double> y, QVector<int> rows,
                                 const QColor& color, Qt::PenStyle style, QVector<double> minus, QVector<double> plus) {
   const bool bars = !minus.isEmpty() && minus.size() == x.size() && plus.size() == x.size();
   sortByX(x, y, rows, &minus, &plus);
@@ -116,7 +116,7 @@ int KernelSeriesPlot::addSeries(const QString& name, QVector<double> x, QVector<
   return plot()->graphCount() - 1;
 }
 
-int KernelSeriesPlot::addReferenceLine(double y, const QString& name, const QColor& color, Qt::PenStyle style) {
+int SweepSeriesPlot::addReferenceLine(double y, const QString& name, const QColor& color, Qt::PenStyle style) {
   QCPGraph* g = plot()->addGraph();
   g->setName(name);
   g->setPen(QPen(color, 1.5, style));
@@ -126,7 +126,7 @@ int KernelSeriesPlot::addReferenceLine(double y, const QString& name, const QCol
   return plot()->graphCount() - 1;
 }
 
-int KernelSeriesPlot::addMarkers(const QString& name, QVector<double> x, QVector<double> y, QVector<int> rows,
+int SweepSeriesPlot::addMarkers(const QString& name, QVector<double> x, QVector<double> y, QVector<int> rows,
                                  MarkerShape shape, const QColor& color, double size, bool filled, bool in_legend) {
   sortByX(x, y, rows);
   QCPGraph* g = plot()->addGraph();
@@ -141,7 +141,7 @@ int KernelSeriesPlot::addMarkers(const QString& name, QVector<double> x, QVector
   return plot()->graphCount() - 1;
 }
 
-void KernelSeriesPlot::finish(double y_lo, double y_hi) {
+void SweepSeriesPlot::finish(double y_lo, double y_hi) {
   QCustomPlot* p = plot();
   double lo = std::numeric_limits<double>::max();
   double hi = 0.0;
@@ -183,7 +183,7 @@ void KernelSeriesPlot::finish(double y_lo, double y_hi) {
   requestReplot();
 }
 
-void KernelSeriesPlot::setNote(const QString& text) {
+void SweepSeriesPlot::setNote(const QString& text) {
   QCustomPlot* p = plot();
   for (int i = p->itemCount() - 1; i >= 0; --i) {
     if (p->item(i)->property("occxNote").toBool()) p->removeItem(i);
@@ -208,7 +208,7 @@ void KernelSeriesPlot::setNote(const QString& text) {
   requestReplot();
 }
 
-void KernelSeriesPlot::setCornerNote(const QString& text) {
+void SweepSeriesPlot::setCornerNote(const QString& text) {
   QCustomPlot* p = plot();
   for (int i = p->itemCount() - 1; i >= 0; --i) {
     if (p->item(i)->property("occxCornerNote").toBool()) p->removeItem(i);
@@ -231,20 +231,20 @@ void KernelSeriesPlot::setCornerNote(const QString& text) {
   requestReplot();
 }
 
-int KernelSeriesPlot::graphIndex(const QString& name) const {
+int SweepSeriesPlot::graphIndex(const QString& name) const {
   for (int i = 0; i < plot()->graphCount(); ++i) {
     if (plot()->graph(i)->name() == name) return i;
   }
   return -1;
 }
 
-QVector<int> KernelSeriesPlot::graphRows(int graph) const {
+QVector<int> SweepSeriesPlot::graphRows(int graph) const {
   if (graph < 0 || graph >= plot()->graphCount()) return {};
   const auto it = rows_.find(plot()->graph(graph));
   return it == rows_.end() ? QVector<int>() : it->second;
 }
 
-QVector<double> KernelSeriesPlot::xTicks() const {
+QVector<double> SweepSeriesPlot::xTicks() const {
   auto ticker = qSharedPointerDynamicCast<QCPAxisTickerText>(plot()->xAxis->ticker());
   QVector<double> out;
   if (ticker) {
@@ -253,7 +253,7 @@ QVector<double> KernelSeriesPlot::xTicks() const {
   return out;
 }
 
-int KernelSeriesPlot::errorBarCount() const {
+int SweepSeriesPlot::errorBarCount() const {
   int n = 0;
   for (int i = 0; i < plot()->plottableCount(); ++i) {
     if (qobject_cast<QCPErrorBars*>(plot()->plottable(i)) != nullptr) ++n;
@@ -261,14 +261,14 @@ int KernelSeriesPlot::errorBarCount() const {
   return n;
 }
 
-QString KernelSeriesPlot::xAxisLabel() const {
+QString SweepSeriesPlot::xAxisLabel() const {
   return plot()->xAxis->label();
 }
-QString KernelSeriesPlot::yAxisLabel() const {
+QString SweepSeriesPlot::yAxisLabel() const {
   return plot()->yAxis->label();
 }
 
-QString KernelSeriesPlot::toolTipAt(double x, double y) const {
+QString SweepSeriesPlot::toolTipAt(double x, double y) const {
   if (!describe_) return {};
   const QCustomPlot* p = plot();
   const double px = p->xAxis->coordToPixel(x);

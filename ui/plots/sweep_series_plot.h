@@ -1,7 +1,7 @@
 // A plot of per-config values against RBLOCK on a log2 axis, one series per num_warps, with
 // horizontal reference lines (a register cap, the roofline), marker sets (each policy's pick, the
-// best, the selected config) and error bars (min … max of timed runs). Used by the kernel view
-// (registers, spills) and the live view (bandwidth, time, occupancy). Every graph remembers which
+// best, the selected config) and error bars (min … max of timed runs). Used by the compile-sweep view
+// (registers, spills) and the live-sweep view (bandwidth, time, occupancy). Every graph remembers which
 // row of the view each of its points came from, for tooltips.
 #pragma once
 
@@ -23,11 +23,11 @@ enum class MarkerShape { kCircle, kSquare, kTriangle, kStar, kDiamond, kCross };
 /// The colour of the series of one num_warps value (the same in every plot of the app).
 QColor numWarpsColor(int num_warps);
 
-class KernelSeriesPlot : public PlotController {
+class SweepSeriesPlot : public PlotController {
   Q_OBJECT
 
  public:
-  KernelSeriesPlot(const QString& title, const QString& object_name, QWidget* parent);
+  SweepSeriesPlot(const QString& title, const QString& object_name, QWidget* parent);
 
   /// Removes every graph, error bar and note.
   void clear();

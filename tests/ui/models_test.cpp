@@ -1,0 +1,384 @@
+// The table models on their own, without a view: each is built from rows written here and watched by
+// QAbstractItemModelTester (which aborts on a broken model contract), and its row counts, header
+// texts and cell values are checked exactly.
+#include <gtest/gtest.h>
+
+#include <QAbstractItemModelTester>
+#include <QBrush>
+#include <QColor>
+#include <QFile>
+#include <QFont>
+#include <QSortFilterProxyModel>
+#include <QStringList>
+
+#include "core/base/atomic_file.h"
+#include "core/base/csv.h"
+#include "core/sweep/live_results.h"
+#include "tests/ui/ui_test_support.h"
+#include "ui/models/compile_sweep_data.h"
+#include "ui/models/compile_sweep_model.h"
+#include "ui/models/live_sweep_model.h"
+
+namespace occx::ui {
+namespace {
+
+using inductor::Outcome;
+using inductor::Policy;
+
+QStringList headers(const QAbstractItemModel& m) {
+  QStringList out;
+  for (int c = 0; c < m.columnCount(); ++c) out << m.headerData(c, Qt::Horizontal, Qt::DisplayRole).toString();
+  return out;
+}
+
+QString text(const QAbstractItemModel& m, int row, int column) {
+  return m.data(m.index(row, column), Qt::DisplayRole).toString();
+}
+
+QColor background(const QAbstractItemModel& m, int row, int column) {
+  return m.data(m.index(row, column), Qt::BackgroundRole).value<QBrush>().color();
+}
+
+KernelConfig config(int xblock, int rblock, int num_warps) {
+  KernelConfig c;
+  c.xblock = xblock;
+  c.rblock = rblock;
+  c.num_warps = num_warps;
+  return c;
+}
+
+// --- The compile-sweep model ---------------------------------------------------------------------
+
+/// Compiled, occupancy and decisions known; Inductor's own config.
+CompileSweepEntry compiledEntry() {
+  CompileSweepEntry e;
+  e.index = 0;
+  e.config = config(1, 512, 4);
+  e.origin = "Inductor: contiguous";
+  e.ok = true;
+  e.kernel_name = "occx_sum_f32_x1_r512_w4";
+  e.registers = 40;
+  e.spill_stores_bytes = 0;
+  e.spill_loads_bytes = 0;
+  e.n_spills = 0;
+  e.smem_bytes = 16;
+  e.cache_hit = true;
+  e.compile_ms = 12.5;
+  e.active_blocks_per_sm = 6;
+  e.occupancy_pct = 75.0;
+  e.limiter = "registers";
+  e.decisions = {{Policy::kOld, 16, Outcome::kNoScale, "16 × 132 SMs hold every block"},
+                 {Policy::kNew, 6, Outcome::kScale, "adds RBLOCK 256"},
+                 {Policy::kReviewMin, 6, Outcome::kDuplicate, ""},
+                 {Policy::kExact, -1, Outcome::kNotApplicable, "at most 32 registers"}};
+  e.inductor_candidate = true;
+  e.candidates = {CandidateState::kBenchmarked, CandidateState::kBenchmarked, CandidateState::kExcludedSpills};
+  return e;
+}
+
+/// The compile failed.
+CompileSweepEntry failedEntry() {
+  CompileSweepEntry e;
+  e.index = 1;
+  e.config = config(2, 1024, 8);
+  e.origin = "grid";
+  e.error = "nvrtc: too many resources requested\nthe whole log";
+  e.candidates = {CandidateState::kNotCompiled, CandidateState::kNotCandidate, CandidateState::kNotCandidate};
+  return e;
+}
+
+/// Compiled and spilling, occupancy and decisions still to come (a running sweep).
+CompileSweepEntry pendingEntry() {
+  CompileSweepEntry e;
+  e.index = 2;
+  e.config = config(1, 2048, 2);
+  e.origin = "new scaling: halved from #0";
+  e.ok = true;
+  e.registers = 255;
+  e.spill_stores_bytes = 96;
+  e.spill_loads_bytes = 64;
+  e.n_spills = 40;
+  e.smem_bytes = 0;
+  e.pending = true;
+  return e;
+}
+
+TEST(CompileSweepModel, HeadersRowsAndCells) {
+  CompileSweepModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  EXPECT_EQ(model.rowCount(), 0);
+  EXPECT_EQ(model.columnCount(), 22);
+  EXPECT_EQ(headers(model),
+            (QStringList{"#", "XBLOCK", "RBLOCK", "num_warps", "Regs/thread", "Spill st. (B)", "Blocks/SM",
+                         "Occupancy (%)", "old bound", "new bound", "exact bound", "Cand. old", "Cand. new",
+                         "Cand. exact", "Inductor config", "Spill ld. (B)", "n_spills", "Static smem (B)",
+                         "Limited by", "review_min", "Origin", "Status"}));
+  EXPECT_EQ(model.headerData(CompileSweepModel::kRegisters, Qt::Horizontal, Qt::ToolTipRole).toString(),
+            QStringLiteral("Registers per thread, from the compiler's report (ptxas -v)"));
+  EXPECT_EQ(model.headerData(CompileSweepModel::kCandidateNew, Qt::Horizontal, Qt::ToolTipRole).toString(),
+            QStringLiteral("In that policy's autotuner candidate set: yes = benchmarked; spills = excluded "
+                           "(n_spills > 16)"));
+  EXPECT_FALSE(model.headerData(CompileSweepModel::kIndex, Qt::Horizontal, Qt::ToolTipRole).isValid());
+  EXPECT_FALSE(model.headerData(0, Qt::Vertical, Qt::DisplayRole).isValid());
+
+  model.setEntries({compiledEntry(), failedEntry(), pendingEntry()});
+  ASSERT_EQ(model.rowCount(), 3);
+
+  using M = CompileSweepModel;
+  const QStringList compiled = {"0",     "1",         "512",          "4",         "40",  "0",   "6",         "75.0",
+                                "no scaling (16/SM)", "scale (6/SM)", "n/a",       "yes", "yes", "spills",
+                                "yes",   "0",         "0",            "16",        "registers",
+                                "duplicate (6/SM)",   "Inductor: contiguous",      "ok (cache)"};
+  for (int c = 0; c < M::kColumnCount; ++c) EXPECT_EQ(text(model, 0, c), compiled[c]) << "column " << c;
+  EXPECT_EQ(model.data(model.index(0, M::kDecisionNew), Qt::ToolTipRole).toString(), QStringLiteral("adds RBLOCK 256"));
+  EXPECT_EQ(model.data(model.index(0, M::kStatus), Qt::ToolTipRole).toString(),
+            QStringLiteral("occx_sum_f32_x1_r512_w4\ncompiled in 12.5 ms (read from the compile cache)"));
+  EXPECT_EQ(background(model, 0, M::kDecisionNew), QColor(214, 234, 248));     // scales
+  EXPECT_EQ(background(model, 0, M::kCandidateExact), QColor(253, 235, 208));  // excluded for spills
+  EXPECT_FALSE(model.data(model.index(0, M::kDecisionOld), Qt::BackgroundRole).isValid());
+  EXPECT_EQ(model.data(model.index(0, M::kOccupancy), M::kSortRole).toDouble(), 75.0);
+  EXPECT_EQ(model.data(model.index(0, M::kRegisters), Qt::TextAlignmentRole).toInt(),
+            static_cast<int>(Qt::AlignRight | Qt::AlignVCenter));
+  EXPECT_EQ(model.data(model.index(0, M::kOrigin), Qt::TextAlignmentRole).toInt(),
+            static_cast<int>(Qt::AlignLeft | Qt::AlignVCenter));
+
+  EXPECT_EQ(text(model, 1, M::kStatus), QStringLiteral("error: nvrtc: too many resources requested"));
+  EXPECT_EQ(model.data(model.index(1, M::kStatus), Qt::ToolTipRole).toString(),
+            QStringLiteral("nvrtc: too many resources requested\nthe whole log"));
+  EXPECT_EQ(model.data(model.index(1, M::kStatus), Qt::ForegroundRole).value<QBrush>().color(), QColor(139, 0, 0));
+  EXPECT_EQ(text(model, 1, M::kRegisters), QString());
+  EXPECT_EQ(text(model, 1, M::kCandidateOld), QStringLiteral("not compiled"));
+  EXPECT_EQ(text(model, 1, M::kCandidateNew), QString());
+  EXPECT_EQ(text(model, 1, M::kDecisionOld), QString());
+
+  EXPECT_EQ(text(model, 2, M::kBlocksPerSm), QStringLiteral("…"));
+  EXPECT_EQ(text(model, 2, M::kOccupancy), QStringLiteral("…"));
+  EXPECT_EQ(text(model, 2, M::kDecisionExact), QStringLiteral("…"));
+  EXPECT_EQ(text(model, 2, M::kLimiter), QStringLiteral("…"));
+  EXPECT_EQ(model.data(model.index(2, M::kOccupancy), M::kSortRole).toDouble(), -1.0);
+  EXPECT_EQ(text(model, 2, M::kSpillStores), QStringLiteral("96"));
+  EXPECT_EQ(background(model, 2, M::kSpillLoads), QColor(248, 215, 215));
+  EXPECT_EQ(background(model, 2, M::kNSpills), QColor(248, 215, 215));
+  EXPECT_FALSE(model.data(model.index(0, M::kSpillStores), Qt::BackgroundRole).isValid());
+}
+
+TEST(CompileSweepModel, UpsertReplacesBySweepIndexOrAppends) {
+  CompileSweepModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  model.upsertEntry(pendingEntry());
+  model.upsertEntry(failedEntry());
+  ASSERT_EQ(model.rowCount(), 2);
+  EXPECT_EQ(model.rowOfIndex(2), 0);
+  EXPECT_EQ(model.rowOfIndex(1), 1);
+  EXPECT_EQ(model.rowOfIndex(7), -1);
+
+  CompileSweepEntry done = compiledEntry();
+  done.index = 2;  // the pending row, now with its decisions
+  model.upsertEntry(done);
+  ASSERT_EQ(model.rowCount(), 2);
+  EXPECT_EQ(text(model, 0, CompileSweepModel::kOccupancy), QStringLiteral("75.0"));
+  EXPECT_EQ(model.row(0)->config.rblock, 512);
+  EXPECT_EQ(model.row(2), nullptr);
+
+  // Sorting by the sort role: numbers as numbers (RBLOCK 512 before 1024).
+  QSortFilterProxyModel proxy;
+  proxy.setSourceModel(&model);
+  proxy.setSortRole(CompileSweepModel::kSortRole);
+  proxy.sort(CompileSweepModel::kRBlock, Qt::AscendingOrder);
+  EXPECT_EQ(text(proxy, 0, CompileSweepModel::kRBlock), QStringLiteral("512"));
+  EXPECT_EQ(text(proxy, 1, CompileSweepModel::kRBlock), QStringLiteral("1024"));
+
+  model.clear();
+  EXPECT_EQ(model.rowCount(), 0);
+}
+
+TEST(CompileSweepModel, DecisionAndCandidateTexts) {
+  EXPECT_EQ(decisionText({Policy::kNew, 3, Outcome::kScale, {}}), QStringLiteral("scale (3/SM)"));
+  EXPECT_EQ(decisionText({Policy::kNew, -1, Outcome::kNoScale, {}}), QStringLiteral("no scaling"));
+  EXPECT_EQ(decisionText({Policy::kOld, 4, Outcome::kNotApplicable, {}}), QStringLiteral("n/a"));
+  EXPECT_EQ(decisionText({Policy::kOld, 4, std::nullopt, {}}), QStringLiteral("…"));
+  EXPECT_EQ(candidateText(CandidateState::kBenchmarked), QStringLiteral("yes"));
+  EXPECT_EQ(candidateText(CandidateState::kExcludedSpills), QStringLiteral("spills"));
+  EXPECT_EQ(candidateText(CandidateState::kNotCompiled), QStringLiteral("not compiled"));
+  EXPECT_EQ(candidateText(CandidateState::kNotCandidate), QString());
+}
+
+// --- Compile-sweep CSV: decisions and candidate states read into their enums ------------------
+
+CsvTable recordedSweep() {
+  auto text = readFile(QFile::encodeName(testData("compile_sweep_mean_var_sm90.csv")).toStdString());
+  EXPECT_TRUE(text) << (text ? "" : text.error());
+  auto table = parseCsv(text ? *text : std::string());
+  EXPECT_TRUE(table) << (table ? "" : table.error());
+  return table ? *table : CsvTable{};
+}
+
+TEST(CompileSweepData, DecisionsAndCandidatesReadAsEnums) {
+  const CsvTable table = recordedSweep();
+  auto data = dataFromCsv(table);
+  ASSERT_TRUE(data) << data.error();
+  ASSERT_FALSE(data->rows.empty());
+  const CompileSweepEntry& first = data->rows.front();  // 24 registers: every gate skips it
+  ASSERT_EQ(first.decisions.size(), 4u);
+  EXPECT_EQ(first.decisions[0].policy, Policy::kOld);
+  EXPECT_EQ(first.decisions[3].policy, Policy::kExact);
+  ASSERT_NE(first.decision(Policy::kNew), nullptr);
+  EXPECT_EQ(first.decision(Policy::kNew)->outcome, Outcome::kNotApplicable);
+  EXPECT_EQ(first.candidate(0), CandidateState::kNotCandidate);
+  EXPECT_EQ(first.candidate(7), CandidateState::kNotCandidate);  // past the recorded policies
+}
+
+TEST(CompileSweepData, UnknownDecisionOrCandidateTextIsRefusedWithRowAndColumn) {
+  CsvTable table = recordedSweep();
+  ASSERT_FALSE(table.rows.empty());
+  CsvTable bad_decision = table;
+  bad_decision.rows[0][static_cast<std::size_t>(table.column("new_decision"))] = "maybe";
+  auto d = dataFromCsv(bad_decision);
+  ASSERT_FALSE(d);
+  EXPECT_EQ(d.error(), "compile-sweep CSV: row 1, column new_decision: 'maybe' is not one of not applicable, no "
+                       "scaling, scale, duplicate");
+
+  CsvTable bad_candidate = table;
+  bad_candidate.rows[1][static_cast<std::size_t>(table.column("candidate_exact"))] = "perhaps";
+  auto c = dataFromCsv(bad_candidate);
+  ASSERT_FALSE(c);
+  EXPECT_EQ(c.error(), "compile-sweep CSV: row 2, column candidate_exact: 'perhaps' is not one of no, benchmarked, "
+                       "excluded (spills), not compiled");
+}
+
+// --- The live-sweep model ------------------------------------------------------------------------
+
+/// Inductor's own config: in every policy's set.
+LiveRow inductorRow() {
+  LiveRow r;
+  r.config = config(1, 256, 4);
+  r.in_grid = true;
+  r.inductor_candidate = true;
+  r.registers = 32;
+  r.spill_stores_bytes = 0;
+  r.n_spills = 0;
+  r.theoretical_occupancy_pct = 100.0;
+  r.status = RunStatus::kOk;
+  r.time.median_us = 10.5;
+  r.time.min_us = 10.0;
+  r.time.max_us = 12.0;
+  r.time.spread_pct = 3.25;
+  r.kernel_time_us = 9.875;
+  r.bandwidth_GBps = 1234.4;
+  r.pct_of_copy = 45.67;
+  r.max_abs_error = 0.000123;
+  r.achieved_occupancy_pct = Metric::of(87.26);
+  r.dram_read_bytes = Metric::of(4096);
+  return r;
+}
+
+/// Added by the new bound's scaling only, faster than Inductor's: the best and the new pick.
+LiveRow addedByNewRow() {
+  LiveRow r = inductorRow();
+  r.config = config(1, 128, 4);
+  r.inductor_candidate = false;
+  r.added_new = true;
+  r.spill_stores_bytes = 24;
+  r.n_spills = 6;
+  r.time.median_us = 8.0;
+  r.time.min_us = 7.5;
+  r.time.max_us = 9.0;
+  r.bandwidth_GBps = 1620.0;
+  r.pct_of_copy = 59.9;
+  r.achieved_occupancy_pct = Metric::missing("profiling not permitted");
+  return r;
+}
+
+/// In the grid only; the launch failed.
+LiveRow failedRow() {
+  LiveRow r;
+  r.config = config(2, 4096, 1);
+  r.in_grid = true;
+  r.status = RunStatus::kLaunchFailed;
+  r.reason = "an illegal memory access was encountered";
+  return r;
+}
+
+TEST(LiveSweepModel, HeadersRowsCellsAndPicks) {
+  LiveSweepModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  EXPECT_EQ(model.rowCount(), 0);
+  EXPECT_EQ(model.columnCount(), 23);
+  EXPECT_EQ(headers(model),
+            (QStringList{"XBLOCK", "RBLOCK", "num_warps", "Status", "Time (µs)", "Min (µs)", "Max (µs)", "Spread (%)",
+                         "Bandwidth (GB/s)", "% of copy", "Theor. occ. (%)", "Achieved occ. (%)", "Registers/thread",
+                         "Spill stores (B)", "n_spills", "In candidate set of", "Picked by", "DRAM read (B)",
+                         "DRAM written (B)", "Local loads (B)", "Local stores (B)", "Max |error|", "Notes"}));
+  EXPECT_EQ(model.headerData(LiveSweepModel::kSpread, Qt::Horizontal, Qt::ToolTipRole).toString(),
+            QStringLiteral("Interquartile range of the timed runs in percent of the median"));
+  EXPECT_FALSE(model.headerData(LiveSweepModel::kMin, Qt::Horizontal, Qt::ToolTipRole).isValid());
+
+  const std::vector<LiveRow> rows = {inductorRow(), addedByNewRow(), failedRow()};
+  const ReplaySummary replay = summarizeReplay(rows);
+  ASSERT_EQ(replay.best_row, 1);
+  model.setRows(rows, replay);
+  ASSERT_EQ(model.rowCount(), 3);
+  EXPECT_EQ(model.replay().best_row, 1);
+
+  using M = LiveSweepModel;
+  const QStringList first = {"1",     "256",   "4",     "ok",          "10.50", "10.00",      "12.00", "3.25",
+                             "1234",  "45.7",  "100.0", "87.3",        "32",    "0",          "0",
+                             "old new exact",  "old, exact",           "4096",  "unavailable", "unavailable",
+                             "unavailable",    "0.000123",             ""};
+  for (int c = 0; c < M::kColumnCount; ++c) EXPECT_EQ(text(model, 0, c), first[c]) << "column " << c;
+  EXPECT_EQ(model.data(model.index(0, M::kTime), Qt::ToolTipRole).toString(),
+            QStringLiteral("CUPTI kernel duration (median): 9.88 µs"));
+  EXPECT_EQ(model.data(model.index(0, M::kTime), M::kSortRole).toDouble(), 10.5);
+  EXPECT_EQ(background(model, 0, M::kPicks), QColor(214, 234, 248));  // a policy's pick
+  EXPECT_TRUE(model.data(model.index(0, M::kPicks), Qt::FontRole).value<QFont>().bold());
+
+  EXPECT_EQ(text(model, 1, M::kSets), QStringLiteral("new"));
+  EXPECT_EQ(text(model, 1, M::kPicks), QStringLiteral("best, new"));
+  EXPECT_EQ(model.picksAt(1), QStringLiteral("best, new"));
+  EXPECT_EQ(background(model, 1, M::kBandwidth), QColor(255, 243, 191));  // the best
+  EXPECT_EQ(background(model, 1, M::kSpillStores), QColor(248, 215, 215));
+  EXPECT_EQ(text(model, 1, M::kAchieved), QStringLiteral("unavailable"));
+  EXPECT_EQ(model.data(model.index(1, M::kAchieved), Qt::ToolTipRole).toString(),
+            QStringLiteral("unavailable: profiling not permitted"));
+
+  EXPECT_EQ(text(model, 2, M::kStatus), QStringLiteral("launch failed"));
+  EXPECT_EQ(model.data(model.index(2, M::kStatus), Qt::ForegroundRole).value<QBrush>().color(), QColor(139, 0, 0));
+  EXPECT_EQ(model.data(model.index(2, M::kStatus), Qt::ToolTipRole).toString(),
+            QStringLiteral("an illegal memory access was encountered"));
+  EXPECT_EQ(text(model, 2, M::kTime), QString());
+  EXPECT_EQ(text(model, 2, M::kBandwidth), QString());
+  EXPECT_EQ(text(model, 2, M::kRegisters), QString());
+  EXPECT_EQ(text(model, 2, M::kSets), QStringLiteral("grid only"));
+  EXPECT_EQ(text(model, 2, M::kPicks), QString());
+  EXPECT_EQ(text(model, 2, M::kMaxError), QString());
+  EXPECT_EQ(model.data(model.index(2, M::kTime), M::kSortRole).toDouble(), 1e300);  // failed rows sort last
+  EXPECT_EQ(model.data(model.index(2, M::kStatus), Qt::TextAlignmentRole).toInt(),
+            static_cast<int>(Qt::AlignLeft | Qt::AlignVCenter));
+  EXPECT_EQ(model.data(model.index(2, M::kTime), Qt::TextAlignmentRole).toInt(),
+            static_cast<int>(Qt::AlignRight | Qt::AlignVCenter));
+}
+
+TEST(LiveSweepModel, AppendingMovesThePicks) {
+  LiveSweepModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  std::vector<LiveRow> rows = {inductorRow()};
+  model.appendRow(rows.back(), summarizeReplay(rows));
+  ASSERT_EQ(model.rowCount(), 1);
+  EXPECT_EQ(model.picksAt(0), QStringLiteral("best, old, new, exact"));
+
+  rows.push_back(addedByNewRow());
+  model.appendRow(rows.back(), summarizeReplay(rows));
+  ASSERT_EQ(model.rowCount(), 2);
+  EXPECT_EQ(text(model, 0, LiveSweepModel::kPicks), QStringLiteral("old, exact"));
+  EXPECT_EQ(text(model, 1, LiveSweepModel::kPicks), QStringLiteral("best, new"));
+  EXPECT_EQ(model.row(1)->config.rblock, 128);
+  EXPECT_EQ(model.row(2), nullptr);
+
+  model.clear();
+  EXPECT_EQ(model.rowCount(), 0);
+  EXPECT_EQ(model.replay().best_row, -1);
+  EXPECT_EQ(model.picksAt(0), QString());
+}
+
+}  // namespace
+}  // namespace occx::ui

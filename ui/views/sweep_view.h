@@ -1,0 +1,152 @@
+// What the two sweep views (compile sweep, live sweep) share: the sweep inputs, the "Plot XBLOCK"
+// filter over the shown rows, the status line and progress bar, job control (the latest request
+// wins; cancel keeps finished rows; an opened file wins over a running sweep), the config table
+// behind a sorting proxy, and opening a CSV from a file dialog that remembers its folder. Each view
+// builds its own controls and plots from these parts.
+#pragma once
+
+#include <QWidget>
+#include <set>
+
+#include "ui/shell/app_view.h"
+
+class QAbstractItemModel;
+class QBoxLayout;
+class QComboBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QSettings;
+class QSortFilterProxyModel;
+class QTableView;
+class QTimer;
+class QVBoxLayout;
+
+namespace occx::ui {
+
+class SweepInputs;
+class SweepJob;
+
+/// The XBLOCKs of `rows` (anything with a KernelConfig `config`), for the "Plot XBLOCK" filter.
+template <typename Rows>
+std::set<int> xblocksOf(const Rows& rows) {
+  std::set<int> xs;
+  for (const auto& r : rows) xs.insert(r.config.xblock);
+  return xs;
+}
+
+class SweepView : public QWidget, public AppView {
+  Q_OBJECT
+
+ public:
+  /// Reads a CSV (a file or a ":/…" resource) and shows it. Returns an empty string or the error
+  /// (also shown in the status line).
+  virtual QString openCsvFile(const QString& path) = 0;
+
+  /// Shows the configs with this XBLOCK in the plots (false when no row has it). Rebuilds the plots
+  /// once.
+  bool setPlotXBlock(int xblock);
+  /// The XBLOCK the plots show (1 while there are no rows).
+  [[nodiscard]] int plotXBlock() const;
+  /// True while the latest request runs.
+  [[nodiscard]] bool isRunning() const;
+
+  // Widgets, for the main window and tests.
+  [[nodiscard]] SweepInputs* inputs() const { return inputs_; }
+  [[nodiscard]] QPushButton* cancelButton() const { return cancel_button_; }
+  [[nodiscard]] QPushButton* openCsvButton() const { return open_button_; }
+  [[nodiscard]] QProgressBar* progressBar() const { return progress_; }
+  [[nodiscard]] QLabel* statusLabel() const { return status_; }
+  [[nodiscard]] QLabel* datasetLabel() const { return dataset_label_; }
+  [[nodiscard]] QComboBox* xblockCombo() const { return xblock_filter_; }
+  [[nodiscard]] QTableView* tableView() const { return table_; }
+
+ signals:
+  /// statusSummary() changed.
+  void statusMessage(const QString& text);
+
+ protected:
+  /// `object_name` names the view's settings group; plots are rebuilt at most every
+  /// `plot_delay_ms` while rows stream in.
+  SweepView(QWidget* parent, const QString& object_name, int plot_delay_ms);
+
+  /// Redraws every plot from the model's rows for plotXBlock().
+  virtual void rebuildPlots() = 0;
+  /// The latest request started (true) or ended (false); the cancel button follows already.
+  virtual void onRunningChanged(bool running) = 0;
+
+  // Building the parts (each view places them in its own layout).
+  /// `job` reports to this view; its runningChanged drives the cancel button and onRunningChanged.
+  void setJob(SweepJob* job);
+  /// Deletes the job (cancelling and waiting for its requests): a view's destructor calls it, so the
+  /// job stops before the widgets it reports to go away.
+  void deleteJob();
+  /// The controls (in a scroll area `min_width` … `max_width` wide, wider when they need it) left of
+  /// the results.
+  void layOut(QWidget* controls, int min_width, int max_width, QWidget* results);
+  /// A column for the controls (left of the results); `layout` receives its layout.
+  static QWidget* makeControlsColumn(QVBoxLayout*& layout);
+  /// `label` word-wrapped in the notice style (brown on cream): what this build or machine cannot do.
+  static void setNoticeStyle(QLabel* label);
+  void makeInputs(QWidget* parent);
+  void makeCancelButton(QWidget* parent);
+  /// "Open CSV…", asking for a file with `caption` and opening it with openCsvFile.
+  void makeOpenCsvButton(QWidget* parent, const QString& tooltip, const QString& caption);
+  void makeProgressBar(QWidget* parent, const QString& object_name);
+  void makeStatusLabel(QWidget* parent, const QString& object_name);
+  /// The bold title over the plots, `larger_by` points above the font.
+  void makeDatasetLabel(QWidget* parent, int larger_by = 0);
+  /// "Plot XBLOCK:" and its combo box, appended to `header`.
+  void addXBlockFilter(QWidget* parent, QBoxLayout* header, Qt::Alignment alignment = {});
+  /// The config table over `model` through a proxy sorting by `sort_role`.
+  void makeTable(QAbstractItemModel* model, int sort_role, const QString& object_name, QWidget* parent);
+
+  // Using them.
+  /// The filter offers `xblocks`, keeping the current choice when it is still there.
+  void refreshXBlockFilter(const std::set<int>& xblocks);
+  /// Rebuilds the plots soon (a streaming sweep's rows arrive faster than plots are drawn).
+  void schedulePlots();
+  /// " (XBLOCK = x)" for plot titles, empty when `shown` is false.
+  [[nodiscard]] QString xblockSuffix(bool shown) const;
+  void setStatus(const QString& text, bool error = false);
+  /// `done` of `total` (at least 1) on the progress bar.
+  void setProgress(qulonglong done, qulonglong total);
+  /// Remembers request `id` as the one whose reports are shown.
+  void setCurrentRequest(quint64 id) { running_id_ = id; }
+  /// Whether `id` is the request whose reports are shown.
+  [[nodiscard]] bool isCurrentRequest(quint64 id) const { return id == running_id_ && id != 0; }
+  /// Asks the running request to stop (finished rows stay) and says `message`.
+  void cancelJob(const QString& message);
+  /// An opened file wins: the running request is cancelled and its result will not be shown.
+  void dropRunningJob();
+  /// A request could not start or run: `status` in the status line, `message` over the plots.
+  void showFailure(const QString& status, const QString& message);
+  /// The model row selected in the table, -1 when none.
+  [[nodiscard]] int selectedSourceRow() const;
+  /// Selects model row `row` in the table and scrolls to it (false when out of range).
+  bool selectSourceRow(int row);
+  /// The plots follow the selected row's XBLOCK (`xblock`, 0 when none), else are redrawn.
+  void followSelection(int xblock);
+  void saveInputs(QSettings& settings) const;
+  void restoreInputs(QSettings& settings);
+
+  SweepInputs* inputs_ = nullptr;
+  QPushButton* cancel_button_ = nullptr;
+  QPushButton* open_button_ = nullptr;
+  QProgressBar* progress_ = nullptr;
+  QLabel* status_ = nullptr;
+  QLabel* dataset_label_ = nullptr;
+  QComboBox* xblock_filter_ = nullptr;
+  QSortFilterProxyModel* proxy_ = nullptr;
+  QTableView* table_ = nullptr;
+
+ private:
+  void openCsvInteractive(const QString& caption);
+
+  SweepJob* sweep_job_ = nullptr;
+  QTimer* plot_timer_ = nullptr;
+  quint64 running_id_ = 0;
+  bool updating_ = false;  ///< the filter is being refilled: its index changes do not redraw
+};
+
+}  // namespace occx::ui
