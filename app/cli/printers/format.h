@@ -1,6 +1,7 @@
 // Number and list formatting shared by the printers and the commands' text reports.
 #pragma once
 
+#include <concepts>
 #include <string>
 #include <string_view>
 
@@ -23,6 +24,7 @@ std::string joined(const Range& items, std::string_view sep, Text&& text) {
 
 /// The same for items that are text already.
 template <typename Range>
+  requires std::convertible_to<typename Range::value_type, std::string_view>
 std::string joined(const Range& items, std::string_view sep) {
   return joined(items, sep, [](const auto& item) -> const auto& { return item; });
 }
