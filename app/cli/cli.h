@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <iosfwd>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -35,6 +36,13 @@ struct CommandSpec {
   int order;
   void (*add)(CLI::App& app, Context& ctx);
 };
+
+/// Makes `run(ctx, *opts)` the action of `cmd`, taken when the user picks that command (runCli
+/// calls it after parsing, so `opts` holds the parsed options).
+template <typename Opts, typename Run>
+void setAction(CLI::App& cmd, Context& ctx, std::shared_ptr<Opts> opts, Run run) {
+  cmd.callback([&ctx, opts, run] { ctx.action = [&ctx, opts, run]() -> int { return run(ctx, *opts); }; });
+}
 
 /// Registers a subcommand at static-initialisation time. Use once per commands/*.cpp:
 ///   static const CommandRegistrar kReg{{"occupancy", 10, &addOccupancyCommand}};

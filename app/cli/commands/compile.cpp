@@ -312,7 +312,7 @@ void addCompileCommand(CLI::App& app, Context& ctx) {
   cmd->add_flag("--show-source", o->show_source, "print the generated CUDA C++ source");
   o->output.add(*cmd, "print JSON");
   o->cache.add(*cmd);
-  cmd->callback([&ctx, o] { ctx.action = [&ctx, o]() -> int { return runCompile(ctx, *o); }; });
+  setAction(*cmd, ctx, o, &runCompile);
 }
 
 const CommandRegistrar kCompile{{"compile", 40, &addCompileCommand}};

@@ -192,7 +192,7 @@ void addDevicesCommand(CLI::App& app, Context& ctx) {
   o->output.add(*cmd, "print JSON instead of text", "also write the table to this CSV file");
   cmd->add_flag("--no-bandwidth", o->no_bandwidth, "do not measure (or read the cached) copy bandwidth");
   cmd->add_flag("--refresh", o->refresh, "measure the copy bandwidth again instead of using the cached figure");
-  cmd->callback([&ctx, o] { ctx.action = [&ctx, o]() -> int { return runDevices(ctx, *o); }; });
+  setAction(*cmd, ctx, o, &runDevices);
 }
 
 const CommandRegistrar kRegistrar{{"devices", 5, &addDevicesCommand}};

@@ -78,7 +78,7 @@ void addGpusCommand(CLI::App& app, Context& ctx) {
   auto* cmd = app.add_subcommand("gpus", "list the GPU data: named GPUs and per-compute-capability limits");
   o->target.addGpuData(*cmd);
   o->output.add(*cmd, "print JSON", "also write the GPU table to this CSV file");
-  cmd->callback([&ctx, o] { ctx.action = [&ctx, o]() -> int { return runGpus(ctx, *o); }; });
+  setAction(*cmd, ctx, o, &runGpus);
 }
 
 const CommandRegistrar kGpus{{"gpus", 5, &addGpusCommand}};

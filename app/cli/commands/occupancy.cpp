@@ -124,7 +124,7 @@ void addOccupancyCommand(CLI::App& app, Context& ctx) {
   cmd->add_option("--barriers", o->in.block_barriers, "block barriers per block (0 … 16; counted from CC 9.0)");
   cmd->add_option("--grid", o->in.grid_blocks, "blocks in the grid, for waves (0 = none … 2147483647 × 65535 × 65535)");
   o->output.add(*cmd, "print JSON instead of text", "also write the result table to this CSV file");
-  cmd->callback([&ctx, o] { ctx.action = [&ctx, o]() -> int { return runOccupancy(ctx, *o); }; });
+  setAction(*cmd, ctx, o, &runOccupancy);
 }
 
 const CommandRegistrar kOccupancy{{"occupancy", 10, &addOccupancyCommand}};

@@ -462,7 +462,7 @@ void addRblockCommand(CLI::App& app, Context& ctx) {
   cmd->add_option("--input", o->input, "batch: decide every config of this CSV (one per row)");
   cmd->add_flag("--compare-grid", o->compare_grid, "count differing decisions old vs new and new vs exact over the grid of the closing note");
   o->output.add(*cmd, "print JSON instead of text", "write the result table to this CSV file (atomically)");
-  cmd->callback([&ctx, o] { ctx.action = [&ctx, o]() -> int { return runRblock(ctx, *o); }; });
+  setAction(*cmd, ctx, o, &runRblock);
 }
 
 const CommandRegistrar kRblock{{"rblock", 20, &addRblockCommand}};

@@ -80,32 +80,6 @@ class SigintScope {
   bool installed_ = false;
 };
 
-[[maybe_unused]] std::string shortDecision(const inductor::Decision& d) {
-  switch (d.outcome) {
-    case inductor::Outcome::kScale:
-      return "scale";
-    case inductor::Outcome::kNoScale:
-      return "keep";
-    case inductor::Outcome::kDuplicate:
-      return "dup";
-    default:
-      return "n/a";
-  }
-}
-
-[[maybe_unused]] std::string shortCandidate(CandidateState s) {
-  switch (s) {
-    case CandidateState::kBenchmarked:
-      return "yes";
-    case CandidateState::kExcludedSpills:
-      return "spills";
-    case CandidateState::kNotCompiled:
-      return "?";
-    default:
-      return "-";
-  }
-}
-
 // The sweep's spec from the options; errors are usage errors naming the option.
 Expected<CompileSweepSpec> sweepSpec(const SweepOpts& o, const KernelTarget& kernel) {
   CompileSweepSpec spec;
@@ -139,6 +113,32 @@ Expected<CompileSweepSpec> sweepSpec(const SweepOpts& o, const KernelTarget& ker
 }
 
 #if OCCX_HAVE_CUDA
+std::string shortDecision(const inductor::Decision& d) {
+  switch (d.outcome) {
+    case inductor::Outcome::kScale:
+      return "scale";
+    case inductor::Outcome::kNoScale:
+      return "keep";
+    case inductor::Outcome::kDuplicate:
+      return "dup";
+    default:
+      return "n/a";
+  }
+}
+
+std::string shortCandidate(CandidateState s) {
+  switch (s) {
+    case CandidateState::kBenchmarked:
+      return "yes";
+    case CandidateState::kExcludedSpills:
+      return "spills";
+    case CandidateState::kNotCompiled:
+      return "?";
+    default:
+      return "-";
+  }
+}
+
 std::string progressLine(const CompileSweepProgress& p) {
   const auto& r = *p.row;
   std::string line = "[" + std::to_string(p.done) + "/" + std::to_string(p.total) + "] XBLOCK=" +
@@ -294,7 +294,7 @@ void addSweepCommand(CLI::App& app, Context& ctx) {
   o->output.add(*cmd, "print JSON", "write the sweep to this CSV file (atomically; Ctrl-C keeps the finished rows)");
   o->cache.add(*cmd);
   o->live.add(*cmd);
-  cmd->callback([&ctx, o] { ctx.action = [&ctx, o]() -> int { return runSweep(ctx, *o); }; });
+  setAction(*cmd, ctx, o, &runSweep);
 }
 
 const CommandRegistrar kSweep{{"sweep", 50, &addSweepCommand}};
