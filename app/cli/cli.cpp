@@ -5,11 +5,8 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
-#include <iomanip>
 #include <iostream>
-#include <sstream>
 
-#include "core/base/atomic_file.h"
 #include "occx_config.h"
 
 namespace occx::cli {
@@ -41,6 +38,52 @@ std::function<std::optional<std::string>()>& gpuProvider() {
   static std::function<std::optional<std::string>()> p;
   return p;
 }
+
+std::vector<CommandSpec> sortedCommands() {
+  auto specs = registry();
+  std::stable_sort(specs.begin(), specs.end(), [](const CommandSpec& a, const CommandSpec& b) { return a.order < b.order; });
+  return specs;
+}
+
+// Every registered command, with the 64-bit text check on each of its integer options.
+void addCommands(CLI::App& app, Context& ctx, const std::vector<CommandSpec>& specs) {
+  for (const auto& s : specs) s.add(app, ctx);
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+    for (CLI::Option* opt : sub->get_options([](CLI::Option*) { return true; })) {
+      if (opt->get_type_name() == "INT") opt->check(int64Text());
+    }
+  }
+}
+
+// Whether the error text names `option` as a whole word (not as the start of a longer option).
+bool namesOption(const std::string& what, const std::string& option) {
+  for (auto p = what.find(option); p != std::string::npos; p = what.find(option, p + 1)) {
+    const char next = p + option.size() < what.size() ? what[p + option.size()] : ' ';
+    if (!std::isalnum(static_cast<unsigned char>(next)) && next != '-' && next != '_') return true;
+  }
+  return false;
+}
+
+// After a parse error, says what is allowed: the commands, or the help line (with its range) of
+// each option the error names.
+void explainParseError(std::ostream& err, CLI::App& app, const std::string& what, const std::vector<CommandSpec>& specs,
+                       int argc, const char* const* argv) {
+  for (const auto* sub : app.get_subcommands()) {
+    for (const CLI::Option* opt : sub->get_options()) {
+      if (!opt->get_description().empty() && namesOption(what, opt->get_name())) {
+        err << "  " << opt->get_name() << ": " << opt->get_description() << "\n";
+      }
+    }
+    err << "Run 'occx " << sub->get_name() << " --help' for the options.\n";
+  }
+  if (app.get_subcommands().empty()) {
+    std::string commands;
+    for (const auto& s : specs) commands += (commands.empty() ? "" : ", ") + std::string(s.name);
+    if (argc > 1 && argv[1][0] != '-') err << "occx: '" << argv[1] << "' is not a command: allowed " << commands << "\n";
+    else err << "occx: commands: " << commands << "\n";
+    err << "Run 'occx --help' for the commands.\n";
+  }
+}
 }  // namespace
 
 CommandRegistrar::CommandRegistrar(CommandSpec spec) { registry().push_back(spec); }
@@ -64,14 +107,8 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
     app.set_version_flag("--version", std::string(OCCX_VERSION));
     app.require_subcommand(1);
     Context ctx{out, err, {}};
-    auto specs = registry();
-    std::sort(specs.begin(), specs.end(), [](const CommandSpec& a, const CommandSpec& b) { return a.order < b.order; });
-    for (const auto& s : specs) s.add(app, ctx);
-    for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
-      for (CLI::Option* opt : sub->get_options([](CLI::Option*) { return true; })) {
-        if (opt->get_type_name() == "INT") opt->check(int64Text());
-      }
-    }
+    const auto specs = sortedCommands();
+    addCommands(app, ctx, specs);
     try {
       app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -89,30 +126,7 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
         return kExitOk;
       }
       err << "occx: " << e.what() << "\n";
-      // Say what is allowed: the commands, or the help line (with its range) of each option named.
-      const std::string what = e.what();
-      auto names = [&what](const std::string& option) {
-        for (auto p = what.find(option); p != std::string::npos; p = what.find(option, p + 1)) {
-          const char next = p + option.size() < what.size() ? what[p + option.size()] : ' ';
-          if (!std::isalnum(static_cast<unsigned char>(next)) && next != '-' && next != '_') return true;
-        }
-        return false;
-      };
-      for (const auto* sub : app.get_subcommands()) {
-        for (const CLI::Option* opt : sub->get_options()) {
-          if (!opt->get_description().empty() && names(opt->get_name())) {
-            err << "  " << opt->get_name() << ": " << opt->get_description() << "\n";
-          }
-        }
-        err << "Run 'occx " << sub->get_name() << " --help' for the options.\n";
-      }
-      if (app.get_subcommands().empty()) {
-        std::string commands;
-        for (const auto& s : specs) commands += (commands.empty() ? "" : ", ") + std::string(s.name);
-        if (argc > 1 && argv[1][0] != '-') err << "occx: '" << argv[1] << "' is not a command: allowed " << commands << "\n";
-        else err << "occx: commands: " << commands << "\n";
-        err << "Run 'occx --help' for the commands.\n";
-      }
+      explainParseError(err, app, e.what(), specs, argc, argv);
       return kExitUsage;
     }
     if (!ctx.action) {
@@ -126,22 +140,13 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
   }
 }
 
-void TargetOptions::add(CLI::App& app, bool with_sms) {
-  // An empty name must not fall back to the default GPU as if the option were not given.
-  auto non_empty = [](const char* allowed) {
-    return CLI::Validator(
-        [allowed](std::string& text) -> std::string {
-          return text.empty() ? std::string("the value is empty: allowed ") + allowed : std::string();
-        },
-        "NONEMPTY");
-  };
-  app.add_option("--gpu", gpu, "GPU by name or alias (see 'occx gpus'), e.g. H100-SXM, A100, H200")
-      ->check(non_empty("a GPU name or alias (see 'occx gpus')"));
-  app.add_option("--cc", cc, "compute capability instead of a named GPU, e.g. 9.0 or sm_90")
-      ->check(non_empty("a compute capability such as 9.0 or sm_90"));
-  app.add_option("--gpu-data", gpu_data_file, "read GPU data from this JSON file instead of the built-in data")
-      ->check(non_empty("the path of a GPU data JSON file"));
-  if (with_sms) app.add_option("--sms", sm_count, "override the SM count (1 … 1024)");
+int fail(Context& ctx, std::string_view cmd, std::string_view message, int code) {
+  ctx.err << cmd << ": " << message << "\n";
+  return code;
+}
+
+std::string outOfRange(std::string_view option, long long value, std::string_view allowed) {
+  return std::string(option) + " " + std::to_string(value) + " is out of range: allowed " + std::string(allowed);
 }
 
 Expected<Target> resolveTarget(const TargetOptions& o, const std::string& default_gpu) {
@@ -184,49 +189,6 @@ Expected<Target> resolveTarget(const TargetOptions& o, const std::string& defaul
     t.label = g->name + " (CC " + g->cc.str() + ", " + std::to_string(t.sm_count) + " SMs)";
   }
   return t;
-}
-
-void printTable(std::ostream& out, const std::vector<std::vector<std::string>>& rows) {
-  std::vector<std::size_t> width;
-  auto utf8Len = [](const std::string& s) {
-    std::size_t n = 0;
-    for (unsigned char c : s) n += (c & 0xC0) != 0x80;
-    return n;
-  };
-  for (const auto& r : rows) {
-    if (width.size() < r.size()) width.resize(r.size(), 0);
-    for (std::size_t i = 0; i < r.size(); ++i) width[i] = std::max(width[i], utf8Len(r[i]));
-  }
-  for (std::size_t k = 0; k < rows.size(); ++k) {
-    const auto& r = rows[k];
-    std::string line;
-    for (std::size_t i = 0; i < r.size(); ++i) {
-      line += r[i];
-      if (i + 1 < r.size()) line += std::string(width[i] - utf8Len(r[i]) + 2, ' ');
-    }
-    out << line << "\n";
-    if (k == 0 && rows.size() > 1) {
-      std::string rule;
-      for (std::size_t i = 0; i < width.size(); ++i) rule += std::string(width[i], '-') + (i + 1 < width.size() ? "  " : "");
-      out << rule << "\n";
-    }
-  }
-}
-
-int writeCsv(Context& ctx, const std::string& path, const CsvTable& table) {
-  auto w = writeFileAtomically(path, toCsv(table));
-  if (!w) {
-    ctx.err << "occx: " << w.error() << "\n";
-    return kExitRuntime;
-  }
-  ctx.err << "wrote " << path << " (" << table.rows.size() << " rows)\n";
-  return kExitOk;
-}
-
-std::string fixed(double v, int digits) {
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(digits) << v;
-  return s.str();
 }
 
 }  // namespace occx::cli

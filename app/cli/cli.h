@@ -4,14 +4,15 @@
 
 #include <functional>
 #include <iosfwd>
+#include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
-#include <nlohmann/json_fwd.hpp>
 
-#include "core/base/csv.h"
+#include "app/cli/options/target_options.h"
 #include "core/base/expected.h"
 #include "core/gpu/gpu_data.h"
 
@@ -36,7 +37,14 @@ struct CommandSpec {
   void (*add)(CLI::App& app, Context& ctx);
 };
 
-/// Registers a subcommand at static-initialisation time. Use once per cmd_*.cpp:
+/// Makes `run(ctx, *opts)` the action of `cmd`, taken when the user picks that command (runCli
+/// calls it after parsing, so `opts` holds the parsed options).
+template <typename Opts, typename Run>
+void setAction(CLI::App& cmd, Context& ctx, std::shared_ptr<Opts> opts, Run run) {
+  cmd.callback([&ctx, opts, run] { ctx.action = [&ctx, opts, run]() -> int { return run(ctx, *opts); }; });
+}
+
+/// Registers a subcommand at static-initialisation time. Use once per commands/*.cpp:
 ///   static const CommandRegistrar kReg{{"occupancy", 10, &addOccupancyCommand}};
 struct CommandRegistrar {
   explicit CommandRegistrar(CommandSpec spec);
@@ -46,16 +54,13 @@ struct CommandRegistrar {
 /// (message names the argument and the allowed range), 1 runtime failure. Never throws.
 int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 
-// ---- helpers shared by the subcommands -------------------------------------------------------
+/// Prints "CMD: MESSAGE" to ctx.err and returns `code`: how every command reports an error.
+int fail(Context& ctx, std::string_view cmd, std::string_view message, int code = kExitUsage);
 
-/// --gpu NAME | --cc X.Y | --gpu-data FILE, as used by every command that needs a device.
-struct TargetOptions {
-  std::string gpu;
-  std::string cc;
-  std::string gpu_data_file;
-  int sm_count = 0;  ///< --sms override (0 = from the GPU data)
-  void add(CLI::App& app, bool with_sms = true);
-};
+/// "OPTION VALUE is out of range: allowed ALLOWED": the wording of every range check.
+std::string outOfRange(std::string_view option, long long value, std::string_view allowed);
+
+// ---- helpers shared by the subcommands -------------------------------------------------------
 
 /// A resolved target: the architecture limits and, when a GPU was named, its spec.
 struct Target {
@@ -75,15 +80,5 @@ Expected<Target> resolveTarget(const TargetOptions& opts, const std::string& def
 /// built and a GPU is present, else "H100-SXM". Set by the CUDA layer at start-up.
 std::string defaultGpuName();
 void setDefaultGpuNameProvider(std::function<std::optional<std::string>()> provider);
-
-/// Prints rows as an aligned text table (first row = header).
-void printTable(std::ostream& out, const std::vector<std::vector<std::string>>& rows);
-
-/// Writes a CSV table atomically; prints "wrote FILE (N rows)" to ctx.err on success.
-/// Returns kExitOk or kExitRuntime (message printed).
-int writeCsv(Context& ctx, const std::string& path, const CsvTable& table);
-
-/// Formats a double with `digits` decimals.
-std::string fixed(double v, int digits);
 
 }  // namespace occx::cli

@@ -1,15 +1,17 @@
 // occx compile: generate one reduction kernel of the family, compile it with NVRTC for any
 // architecture (no GPU needed), and report registers per thread, spills, shared memory and the
 // occupancy they allow; with a GPU of that architecture, cross-check with the driver.
-#include <iostream>
 #include <memory>
 
 #include <nlohmann/json.hpp>
 
 #include "app/cli/cli.h"
 #include "app/cli/options/kernel_options.h"
-#include "core/kernels/compile_cache.h"
+#include "app/cli/options/output_options.h"
+#include "app/cli/printers/format.h"
+#include "app/cli/printers/printer.h"
 #include "core/inductor/report.h"
+#include "core/kernels/compile_cache.h"
 #include "core/kernels/kernel_family.h"
 #include "core/occupancy/occupancy.h"
 #include "core/occupancy/occupancy_report.h"
@@ -22,6 +24,8 @@
 
 namespace occx::cli {
 namespace {
+
+constexpr const char* kCmd = "occx compile";
 
 struct CompileOpts {
   ArchOptions arch;
@@ -37,10 +41,58 @@ struct CompileOpts {
   int maxrregcount = 0;
   std::vector<std::string> nvrtc_options;
   bool show_source = false;
-  bool json = false;
+  OutputOptions output;  ///< --json only
 };
 
+/// The kernel to compile: its config, tile layout and source.
+struct KernelPlan {
+  KernelConfig cfg;
+  TileLayout layout;
+  GeneratedKernel gen;
+  std::string loads_note;  ///< why the loads are scalar, when the shape forced it
+};
+
+// The config of the options, checked against the kernel family's limits; errors are usage errors.
+Expected<KernelPlan> planKernel(const CompileOpts& o, const ParsedWorkload& work) {
+  KernelConfig cfg;
+  cfg.workload = work.workload;
+  cfg.dtype = work.dtype;
+  cfg.k = work.k;
+  cfg.xblock = o.xblock;
+  cfg.rblock = o.rblock;
+  cfg.num_warps = o.num_warps;
+  cfg.vector_loads = !o.scalar_loads;
+  cfg.fp32_outputs = o.fp32_outputs;
+  cfg.max_registers = o.maxrregcount;
+  if (o.maxrregcount < 0 || o.maxrregcount > 255) return Error{outOfRange("--maxrregcount", o.maxrregcount, "1 … 255 (0 = no cap)")};
+  auto layout = tileLayout(cfg);
+  if (!layout) return Error{layout.error() + " (--xblock, --rblock, --num-warps, --k)"};
+  if ((o.xnumel != 0) != (o.rnumel != 0) && o.xnumel != 0) return Error{"--xnumel needs --rnumel (the RBLOCK decisions need both)"};
+  std::string loads_note;
+  if (o.rnumel != 0) {
+    if (cfg.vector_loads && !vectorLoadsAllowed(*layout, o.rnumel)) {
+      cfg.vector_loads = false;
+      loads_note = "rnumel " + std::to_string(o.rnumel) + " is not a multiple of " + std::to_string(layout->vec) + ": scalar loads";
+    }
+    auto shape = checkShape(cfg, o.xnumel != 0 ? o.xnumel : 1, o.rnumel);
+    if (!shape) return Error{shape.error() + " (--xnumel, --rnumel)"};
+  }
+  auto gen = generateKernel(cfg);
+  if (!gen) return Error{gen.error()};
+  return KernelPlan{cfg, *layout, *gen, loads_note};
+}
+
 #if OCCX_HAVE_CUDA
+/// What the compile found: the compiler's report, the driver's cross-check, the occupancy it allows
+/// and, with --xnumel, each policy's RBLOCK decision.
+struct Compiled {
+  CompileResult res;
+  cuda::CrossCheck check;
+  OccupancyInput oi;
+  OccupancyResult occ;
+  std::vector<inductor::Decision> decisions;
+};
+
 nlohmann::json layoutJson(const TileLayout& l) {
   return {{"threads_per_block", l.threads_per_block},
           {"vec", l.vec},
@@ -55,180 +107,118 @@ nlohmann::json layoutJson(const TileLayout& l) {
           {"warps_per_row", l.warps_per_row},
           {"replicated_threads", l.replicated_threads}};
 }
-#endif
 
-int runCompile(Context& ctx, const CompileOpts& o) {
-  const char* cmd = "occx compile";
-  std::string note;
-  auto dev = resolveArch(o.arch, note);
-  if (!dev) {
-    ctx.err << cmd << ": " << dev.error() << "\n";
-    return kExitUsage;
-  }
-  auto work = parseWorkloadOptions(o.work);
-  if (!work) {
-    ctx.err << cmd << ": " << work.error() << "\n";
-    return kExitUsage;
-  }
-  KernelConfig cfg;
-  cfg.workload = work->workload;
-  cfg.dtype = work->dtype;
-  cfg.k = work->k;
-  cfg.xblock = o.xblock;
-  cfg.rblock = o.rblock;
-  cfg.num_warps = o.num_warps;
-  cfg.vector_loads = !o.scalar_loads;
-  cfg.fp32_outputs = o.fp32_outputs;
-  cfg.max_registers = o.maxrregcount;
-  if (o.maxrregcount < 0 || o.maxrregcount > 255) {
-    ctx.err << cmd << ": --maxrregcount " << o.maxrregcount << " is out of range: allowed 1 … 255 (0 = no cap)\n";
-    return kExitUsage;
-  }
-  auto layout = tileLayout(cfg);
-  if (!layout) {
-    ctx.err << cmd << ": " << layout.error() << " (--xblock, --rblock, --num-warps, --k)\n";
-    return kExitUsage;
-  }
-  if ((o.xnumel != 0) != (o.rnumel != 0) && o.xnumel != 0) {
-    ctx.err << cmd << ": --xnumel needs --rnumel (the RBLOCK decisions need both)\n";
-    return kExitUsage;
-  }
-  std::string loads_note;
-  if (o.rnumel != 0) {
-    if (cfg.vector_loads && !vectorLoadsAllowed(*layout, o.rnumel)) {
-      cfg.vector_loads = false;
-      loads_note = "rnumel " + std::to_string(o.rnumel) + " is not a multiple of " + std::to_string(layout->vec) +
-                   ": scalar loads";
-    }
-    const std::int64_t x = o.xnumel != 0 ? o.xnumel : 1;
-    auto shape = checkShape(cfg, x, o.rnumel);
-    if (!shape) {
-      ctx.err << cmd << ": " << shape.error() << " (--xnumel, --rnumel)\n";
-      return kExitUsage;
-    }
-  }
-  auto gen = generateKernel(cfg);
-  if (!gen) {
-    ctx.err << cmd << ": " << gen.error() << "\n";
-    return kExitUsage;
-  }
-  if (o.show_source && !o.json) ctx.out << gen->source << "\n";
-
-#if !OCCX_HAVE_CUDA
-  ctx.err << cmd
-          << ": cannot compile: this build of occx has no CUDA Toolkit (NVRTC). Rebuild with the CUDA Toolkit "
-             "installed to get register and spill counts; 'occx compile --show-source' still prints the kernel.\n";
-  return kExitRuntime;
-#else
-  const auto offered = cuda::offeredArchitectures(GpuDatabase::builtin());
-  if (std::find(offered.begin(), offered.end(), dev->arch.cc) == offered.end()) {
-    std::string list;
-    for (const auto& a : offered) list += (list.empty() ? "" : ", ") + a.smName();
-    ctx.err << cmd << ": --arch " << dev->arch.cc.smName() << " cannot be compiled by " << cuda::nvrtcVersionString()
-            << ": allowed " << list << "\n";
-    return kExitUsage;
-  }
-  CompileCache cache(o.cache.directory());
-  cuda::NvrtcCompiler compiler(&cache);
-  CompileRequest req;
-  req.source = gen->source;
-  req.kernel_name = gen->name;
-  req.arch = dev->arch.cc;
-  req.extra_options = o.nvrtc_options;
-  auto res = compiler.compile(req);
-  reportCorruptCacheEntries(ctx.err, cmd, cache);
-  if (!res) {
-    ctx.err << cmd << ": " << res.error() << "\n";
-    return kExitRuntime;
-  }
-  const auto& rep = res->report;
-  const auto check = cuda::crossCheckWithDriver(*res);
-
+OccupancyInput occupancyInput(const CompileOpts& o, const KernelPlan& plan, const PtxasReport& rep, const inductor::Device& dev) {
   OccupancyInput oi;
-  oi.threads_per_block = layout->threads_per_block;
+  oi.threads_per_block = plan.layout.threads_per_block;
   oi.registers_per_thread = rep.registers;
   oi.static_smem_bytes = rep.static_smem_bytes;
-  oi.sm_count = dev->sm_count;
-  if (o.xnumel > 0) oi.grid_blocks = (o.xnumel + cfg.xblock - 1) / cfg.xblock;
-  auto occ = computeOccupancy(dev->arch, oi, false);
-  if (!occ) {
-    ctx.err << cmd << ": " << occ.error() << "\n";
-    return kExitRuntime;
-  }
-  std::vector<inductor::Decision> decisions;
-  if (o.xnumel > 0) {
-    auto hints = inductor::sizeHintsFromNumels(o.xnumel, o.rnumel);
-    if (!hints) {
-      ctx.err << cmd << ": " << hints.error() << "\n";
-      return kExitUsage;
-    }
-    inductor::KernelInfo info;
-    info.size_hints = *hints;
-    inductor::ReductionConfig rc;
-    rc.xblock = cfg.xblock;
-    rc.r0_block = cfg.rblock;
-    rc.num_warps = cfg.num_warps;
-    rc.n_regs = rep.registers;
-    rc.n_spills = rep.nSpills();
-    rc.shared_bytes = rep.static_smem_bytes;
-    for (auto p : inductor::allPolicies()) {
-      auto d = inductor::decide(p, rc, info, *dev);
-      if (d) decisions.push_back(std::move(d).value());
-    }
-  }
-  const auto stats = cache.stats();
-  std::string opts;
-  for (const auto& s : res->options) opts += (opts.empty() ? "" : " ") + s;
+  oi.sm_count = dev.sm_count;
+  if (o.xnumel > 0) oi.grid_blocks = (o.xnumel + plan.cfg.xblock - 1) / plan.cfg.xblock;
+  return oi;
+}
 
-  if (o.json) {
-    nlohmann::json j;
-    j["kernel"] = gen->name;
-    j["config"] = {{"workload", workloadName(cfg.workload)},
-                   {"dtype", dtypeName(cfg.dtype)},
-                   {"k", cfg.k},
-                   {"XBLOCK", cfg.xblock},
-                   {"RBLOCK", cfg.rblock},
-                   {"num_warps", cfg.num_warps},
-                   {"vector_loads", cfg.vector_loads},
-                   {"output_dtype", dtypeName(outputDType(cfg))}};
-    j["layout"] = layoutJson(*layout);
-    j["arch"] = dev->arch.cc.smName();
-    j["device"] = dev->label;
-    j["sm_count"] = dev->sm_count;
-    j["compiler"] = res->compiler;
-    j["options"] = res->options;
-    j["compile_ms"] = res->compile_ms;
-    j["cache_hit"] = res->cache_hit;
-    j["cache_dir"] = cache.directory();
-    j["report"] = {{"registers_per_thread", rep.registers},
-                   {"spill_stores_bytes", rep.spill_stores_bytes},
-                   {"spill_loads_bytes", rep.spill_loads_bytes},
-                   {"stack_frame_bytes", rep.stack_frame_bytes},
-                   {"n_spills", rep.nSpills()},
-                   {"smem_bytes", rep.static_smem_bytes},
-                   {"constant_bytes", rep.constant_bytes},
-                   {"barriers", rep.barriers}};
-    j["occupancy"] = occupancyToJson(dev->arch, oi, *occ);
-    j["cross_check"] = {{"state", cuda::crossCheckStateName(check.state)}, {"note", check.note}};
-    if (!decisions.empty()) {
-      nlohmann::json d = nlohmann::json::array();
-      for (const auto& dec : decisions) d.push_back(inductor::decisionToJson(dec));
-      j["decisions"] = d;
-    }
-    if (o.show_source) j["source"] = gen->source;
-    j["log"] = res->log;
-    ctx.out << j.dump(2) << "\n";
-    return kExitOk;
+// Each policy's decision for the compiled config (with --xnumel); errors are usage errors.
+Expected<std::vector<inductor::Decision>> rblockDecisions(const CompileOpts& o, const KernelPlan& plan, const PtxasReport& rep,
+                                                          const inductor::Device& dev) {
+  std::vector<inductor::Decision> decisions;
+  if (o.xnumel <= 0) return decisions;
+  auto hints = inductor::sizeHintsFromNumels(o.xnumel, o.rnumel);
+  if (!hints) return Error{hints.error()};
+  inductor::KernelInfo info;
+  info.size_hints = *hints;
+  inductor::ReductionConfig rc;
+  rc.xblock = plan.cfg.xblock;
+  rc.r0_block = plan.cfg.rblock;
+  rc.num_warps = plan.cfg.num_warps;
+  rc.n_regs = rep.registers;
+  rc.n_spills = rep.nSpills();
+  rc.shared_bytes = rep.static_smem_bytes;
+  for (auto p : inductor::allPolicies()) {
+    auto d = inductor::decide(p, rc, info, dev);
+    if (d) decisions.push_back(std::move(d).value());
   }
-  if (!note.empty()) ctx.err << "note: " << note << "\n";
-  ctx.out << "Kernel: " << gen->name << " (" << cfg.label() << ")\n";
-  ctx.out << "Target: " << dev->arch.cc.smName() << ", " << dev->label << "\n";
-  ctx.out << "Compiler: " << res->compiler << " (" << opts << "), "
-          << (res->cache_hit ? "cache hit (compiled in " + fixed(res->compile_ms, 0) + " ms earlier)"
-                             : "compiled in " + fixed(res->compile_ms, 0) + " ms")
-          << "\n\n";
-  const auto& l = *layout;
-  std::vector<std::vector<std::string> > rows = {{"quantity", "value"}};
+  return decisions;
+}
+
+// Compiles the kernel, then works out the occupancy and the decisions; prints the error and
+// returns its exit code when a step fails.
+int compileAndJudge(Context& ctx, const CompileOpts& o, const KernelPlan& plan, const inductor::Device& dev,
+                    CompileCache& cache, std::optional<Compiled>& out) {
+  cuda::NvrtcCompiler compiler(&cache);
+  CompileRequest req;
+  req.source = plan.gen.source;
+  req.kernel_name = plan.gen.name;
+  req.arch = dev.arch.cc;
+  req.extra_options = o.nvrtc_options;
+  auto res = compiler.compile(req);
+  reportCorruptCacheEntries(ctx.err, kCmd, cache);
+  if (!res) return fail(ctx, kCmd, res.error(), kExitRuntime);
+  const auto check = cuda::crossCheckWithDriver(*res);
+  const OccupancyInput oi = occupancyInput(o, plan, res->report, dev);
+  auto occ = computeOccupancy(dev.arch, oi, false);
+  if (!occ) return fail(ctx, kCmd, occ.error(), kExitRuntime);
+  auto decisions = rblockDecisions(o, plan, res->report, dev);
+  if (!decisions) return fail(ctx, kCmd, decisions.error());
+  out = Compiled{*res, check, oi, *occ, *decisions};
+  return kExitOk;
+}
+
+nlohmann::json compileJson(const CompileOpts& o, const KernelPlan& plan, const inductor::Device& dev, const Compiled& c,
+                           const CompileCache& cache) {
+  const KernelConfig& cfg = plan.cfg;
+  const PtxasReport& rep = c.res.report;
+  nlohmann::json j;
+  j["kernel"] = plan.gen.name;
+  j["config"] = {{"workload", workloadName(cfg.workload)},
+                 {"dtype", dtypeName(cfg.dtype)},
+                 {"k", cfg.k},
+                 {"XBLOCK", cfg.xblock},
+                 {"RBLOCK", cfg.rblock},
+                 {"num_warps", cfg.num_warps},
+                 {"vector_loads", cfg.vector_loads},
+                 {"output_dtype", dtypeName(outputDType(cfg))}};
+  j["layout"] = layoutJson(plan.layout);
+  j["arch"] = dev.arch.cc.smName();
+  j["device"] = dev.label;
+  j["sm_count"] = dev.sm_count;
+  j["compiler"] = c.res.compiler;
+  j["options"] = c.res.options;
+  j["compile_ms"] = c.res.compile_ms;
+  j["cache_hit"] = c.res.cache_hit;
+  j["cache_dir"] = cache.directory();
+  j["report"] = {{"registers_per_thread", rep.registers},
+                 {"spill_stores_bytes", rep.spill_stores_bytes},
+                 {"spill_loads_bytes", rep.spill_loads_bytes},
+                 {"stack_frame_bytes", rep.stack_frame_bytes},
+                 {"n_spills", rep.nSpills()},
+                 {"smem_bytes", rep.static_smem_bytes},
+                 {"constant_bytes", rep.constant_bytes},
+                 {"barriers", rep.barriers}};
+  j["occupancy"] = occupancyToJson(dev.arch, c.oi, c.occ);
+  j["cross_check"] = {{"state", cuda::crossCheckStateName(c.check.state)}, {"note", c.check.note}};
+  if (!c.decisions.empty()) {
+    nlohmann::json d = nlohmann::json::array();
+    for (const auto& dec : c.decisions) d.push_back(inductor::decisionToJson(dec));
+    j["decisions"] = d;
+  }
+  if (o.show_source) j["source"] = plan.gen.source;
+  j["log"] = c.res.log;
+  return j;
+}
+
+std::string cacheSummary(const CompileCache& cache) {
+  if (cache.directory().empty()) return "off";
+  const auto stats = cache.stats();
+  return cache.directory() + " (" + std::to_string(stats.hits) + " hit, " + std::to_string(stats.misses) + " miss" +
+         (stats.corrupt ? ", " + std::to_string(stats.corrupt) + " corrupt" : "") + ")";
+}
+
+TextRows reportRows(const KernelPlan& plan, const Compiled& c, const CompileCache& cache) {
+  const auto& rep = c.res.report;
+  const auto& l = plan.layout;
+  const auto& occ = c.occ;
+  TextRows rows = {{"quantity", "value"}};
   rows.push_back({"registers per thread", std::to_string(rep.registers)});
   rows.push_back({"spill stores", std::to_string(rep.spill_stores_bytes) + " B"});
   rows.push_back({"spill loads", std::to_string(rep.spill_loads_bytes) + " B"});
@@ -238,36 +228,66 @@ int runCompile(Context& ctx, const CompileOpts& o) {
   rows.push_back({"accumulator values per thread", std::to_string(l.accumulator_values_per_thread) + " (" +
                                                        std::to_string(l.elements_per_thread) + " per tile × " +
                                                        std::to_string(l.accumulator_tiles) + " tiles)"});
-  rows.push_back({"loads", cfg.vector_loads ? std::to_string(l.vector_bytes) + "-byte vectors"
-                                            : "scalar" + (loads_note.empty() ? "" : " (" + loads_note + ")")});
+  rows.push_back({"loads", plan.cfg.vector_loads ? std::to_string(l.vector_bytes) + "-byte vectors"
+                                                 : "scalar" + (plan.loads_note.empty() ? "" : " (" + plan.loads_note + ")")});
   rows.push_back({"threads per block", std::to_string(l.threads_per_block)});
-  if (occ->can_launch) {
-    rows.push_back({"active blocks per SM", std::to_string(occ->active_blocks_per_sm)});
-    rows.push_back({"active warps per SM",
-                    std::to_string(occ->active_warps_per_sm) + " of " + std::to_string(occ->max_warps_per_sm)});
-    rows.push_back({"theoretical occupancy", fixed(100.0 * occ->occupancy, 1) + " %"});
-    rows.push_back({"limited by", limiterNames(occ->limiters)});
+  if (occ.can_launch) {
+    rows.push_back({"active blocks per SM", std::to_string(occ.active_blocks_per_sm)});
+    rows.push_back({"active warps per SM", std::to_string(occ.active_warps_per_sm) + " of " + std::to_string(occ.max_warps_per_sm)});
+    rows.push_back({"theoretical occupancy", fixed(100.0 * occ.occupancy, 1) + " %"});
+    rows.push_back({"limited by", limiterNames(occ.limiters)});
   } else {
-    rows.push_back({"cannot launch", occ->cannot_launch_reason});
+    rows.push_back({"cannot launch", occ.cannot_launch_reason});
   }
-  rows.push_back({"driver cross-check", cuda::crossCheckStateName(check.state) + ": " + check.note});
-  rows.push_back({"compile cache", cache.directory().empty()
-                                       ? std::string("off")
-                                       : cache.directory() + " (" + std::to_string(stats.hits) + " hit, " +
-                                             std::to_string(stats.misses) + " miss" +
-                                             (stats.corrupt ? ", " + std::to_string(stats.corrupt) + " corrupt" : "") +
-                                             ")"});
-  printTable(ctx.out, rows);
-  if (!decisions.empty()) {
-    ctx.out << "\nRBLOCK scaling for xnumel " << o.xnumel << " × rnumel " << o.rnumel << " on " << dev->label << ":\n";
-    std::vector<std::vector<std::string> > d = {{"policy", "bound (blocks/SM)", "decision", "reason"}};
-    for (const auto& dec : decisions) {
-      d.push_back({std::string(inductor::policyKey(dec.policy)),
-                   dec.applies ? std::to_string(dec.bound_blocks_per_sm) : "-",
-                   std::string(inductor::outcomeName(dec.outcome)), dec.reason});
-    }
-    printTable(ctx.out, d);
+  rows.push_back({"driver cross-check", cuda::crossCheckStateName(c.check.state) + ": " + c.check.note});
+  rows.push_back({"compile cache", cacheSummary(cache)});
+  return rows;
+}
+
+void printCompileText(Context& ctx, const CompileOpts& o, const KernelPlan& plan, const inductor::Device& dev, const Compiled& c,
+                      const CompileCache& cache) {
+  const auto& res = c.res;
+  ctx.out << "Kernel: " << plan.gen.name << " (" << plan.cfg.label() << ")\n";
+  ctx.out << "Target: " << dev.arch.cc.smName() << ", " << dev.label << "\n";
+  ctx.out << "Compiler: " << res.compiler << " (" << joined(res.options, " ") << "), "
+          << (res.cache_hit ? "cache hit (compiled in " + fixed(res.compile_ms, 0) + " ms earlier)"
+                            : "compiled in " + fixed(res.compile_ms, 0) + " ms")
+          << "\n\n";
+  printTable(ctx.out, reportRows(plan, c, cache));
+  if (c.decisions.empty()) return;
+  ctx.out << "\nRBLOCK scaling for xnumel " << o.xnumel << " × rnumel " << o.rnumel << " on " << dev.label << ":\n";
+  TextRows d = {{"policy", "bound (blocks/SM)", "decision", "reason"}};
+  for (const auto& dec : c.decisions) {
+    d.push_back({std::string(inductor::policyKey(dec.policy)), dec.applies ? std::to_string(dec.bound_blocks_per_sm) : "-",
+                 std::string(inductor::outcomeName(dec.outcome)), dec.reason});
   }
+  printTable(ctx.out, d);
+}
+#endif
+
+int runCompile(Context& ctx, const CompileOpts& o) {
+  auto kernel = resolveKernelTarget(o.arch, o.work);
+  if (!kernel) return fail(ctx, kCmd, kernel.error());
+  auto plan = planKernel(o, kernel->work);
+  if (!plan) return fail(ctx, kCmd, plan.error());
+  if (o.show_source && !o.output.json) ctx.out << plan->gen.source << "\n";
+#if !OCCX_HAVE_CUDA
+  return fail(ctx, kCmd,
+              "cannot compile: this build of occx has no CUDA Toolkit (NVRTC). Rebuild with the CUDA Toolkit "
+              "installed to get register and spill counts; 'occx compile --show-source' still prints the kernel.",
+              kExitRuntime);
+#else
+  const inductor::Device& dev = kernel->device;
+  if (std::string msg = uncompilableArchError(dev.arch.cc); !msg.empty()) return fail(ctx, kCmd, msg);
+  CompileCache cache(o.cache.directory());
+  std::optional<Compiled> compiled;
+  if (int rc = compileAndJudge(ctx, o, *plan, dev, cache, compiled); rc != kExitOk) return rc;
+  if (o.output.json) {
+    printJson(ctx.out, compileJson(o, *plan, dev, *compiled, cache));
+    return kExitOk;
+  }
+  if (!kernel->note.empty()) ctx.err << "note: " << kernel->note << "\n";
+  printCompileText(ctx, o, *plan, dev, *compiled, cache);
   return kExitOk;
 #endif
 }
@@ -290,9 +310,9 @@ void addCompileCommand(CLI::App& app, Context& ctx) {
   cmd->add_option("--maxrregcount", o->maxrregcount, "cap registers per thread (1 … 255), as a capped build would");
   cmd->add_option("--nvrtc-option", o->nvrtc_options, "extra NVRTC option (repeatable)");
   cmd->add_flag("--show-source", o->show_source, "print the generated CUDA C++ source");
-  cmd->add_flag("--json", o->json, "print JSON");
+  o->output.add(*cmd, "print JSON");
   o->cache.add(*cmd);
-  cmd->callback([&ctx, o] { ctx.action = [&ctx, o]() -> int { return runCompile(ctx, *o); }; });
+  setAction(*cmd, ctx, o, &runCompile);
 }
 
 const CommandRegistrar kCompile{{"compile", 40, &addCompileCommand}};

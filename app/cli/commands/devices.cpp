@@ -4,11 +4,14 @@
 // Exit codes: 0 when the query worked, also when it finds no GPU or no driver (the answer is then
 // "none", said plainly, and everything that needs no GPU still works); 1 when a GPU is present but
 // a query or the bandwidth measurement fails; 2 for bad arguments.
-#include <iostream>
+#include <memory>
 
 #include <nlohmann/json.hpp>
 
 #include "app/cli/cli.h"
+#include "app/cli/options/output_options.h"
+#include "app/cli/printers/format.h"
+#include "app/cli/printers/printer.h"
 #include "core/sweep/compile_sweep.h"
 #include "occx_config.h"
 
@@ -21,148 +24,175 @@
 namespace occx::cli {
 namespace {
 
+constexpr const char* kCmd = "occx devices";
+
+struct DevicesOpts {
+  OutputOptions output;
+  bool no_bandwidth = false;
+  bool refresh = false;
+};
+
+// No GPU to list: the answer is "none" (exit 0). `text` is the text report; JSON gives the reason.
+int printNoGpus(Context& ctx, const DevicesOpts& o, const std::string& reason, const std::string& text) {
+  if (o.output.json) {
+    printJson(ctx.out, {{"devices", nlohmann::json::array()}, {"reason", reason}});
+  } else {
+    ctx.out << text;
+  }
+  return kExitOk;
+}
+
 #if OCCX_HAVE_CUDA
 // The detected GPU becomes the default of --gpu (asked only when a command needs a default).
 const bool kDefaultGpuProvider = [] {
   setDefaultGpuNameProvider([] { return cuda::detectedGpuName(); });
   return true;
 }();
+
+// One device's copy bandwidth, as the three outputs show it.
+struct CopyFigure {
+  double GBps = 0.0;  ///< 0: not measured, or the measurement failed
+  std::string text = "not measured";
+  std::string measured_at;
+  bool failed = false;
+};
+
+CopyFigure copyFigure(Context& ctx, const DevicesOpts& o, int ordinal) {
+  CopyFigure c;
+  if (o.no_bandwidth) return c;
+  auto session = cuda::GpuSession::open(ordinal);
+  Expected<CopyBandwidth> bw =
+      session ? (*session)->copyBandwidth(o.refresh) : Expected<CopyBandwidth>(Error{session.error()});
+  if (!bw) {
+    c.text = "failed";
+    c.failed = true;
+    ctx.err << kCmd << ": device " << ordinal << ": copy bandwidth: " << bw.error() << "\n";
+    return c;
+  }
+  c.GBps = bw->GBps;
+  c.text = fixed(bw->GBps, 0) + (bw->from_cache ? " (cached)" : "");
+  c.measured_at = bw->measured_at;
+  return c;
+}
+
+std::vector<std::string> textRow(const DeviceInfo& d, const CopyFigure& c) {
+  const double theo = d.theoreticalBandwidthGBps();
+  return {std::to_string(d.ordinal), d.name, d.cc.str(), std::to_string(d.sm_count),
+          std::to_string(d.registers_per_sm), std::to_string(d.max_threads_per_sm),
+          fixed(static_cast<double>(d.l2_bytes) / (1 << 20), 0),
+          fixed(static_cast<double>(d.total_memory_bytes) / (1 << 30), 1), std::to_string(d.memory_bus_bits),
+          theo > 0 ? fixed(theo, 0) : "unknown", c.text, c.GBps > 0 && theo > 0 ? fixed(c.GBps / theo * 100.0, 1) : "",
+          d.matched_gpu.empty() ? "(no match)" : d.matched_gpu};
+}
+
+CsvTable csvTable(const std::vector<DeviceInfo>& devices) {
+  CsvTable csv;
+  csv.meta = {{"driver_cuda_version", devices.front().driverCudaVersion()}, {"date_utc", utcTimestamp()}};
+  csv.header = {"ordinal", "name", "uuid", "cc", "sm_count", "registers_per_sm", "max_threads_per_sm",
+                "max_blocks_per_sm", "shared_memory_per_sm_bytes", "shared_memory_per_block_optin_bytes",
+                "l2_bytes", "memory_bytes", "memory_clock_khz", "memory_bus_bits", "theoretical_bandwidth_GBps",
+                "copy_bandwidth_GBps", "copy_bandwidth_measured_at", "gpu_data_match", "gpu_data_mismatches"};
+  return csv;
+}
+
+std::vector<std::string> csvRow(const DeviceInfo& d, const CopyFigure& c) {
+  return {std::to_string(d.ordinal), d.name, d.uuid, d.cc.str(), std::to_string(d.sm_count),
+          std::to_string(d.registers_per_sm), std::to_string(d.max_threads_per_sm),
+          std::to_string(d.max_blocks_per_sm), std::to_string(d.shared_memory_per_sm),
+          std::to_string(d.shared_memory_per_block_optin), std::to_string(d.l2_bytes),
+          std::to_string(d.total_memory_bytes), std::to_string(d.memory_clock_khz),
+          std::to_string(d.memory_bus_bits), fixed(d.theoreticalBandwidthGBps(), 1),
+          c.GBps > 0 ? fixed(c.GBps, 1) : "", c.measured_at, d.matched_gpu, joined(d.data_mismatches, "; ")};
+}
+
+nlohmann::json jsonDevice(const DeviceInfo& d, const CopyFigure& c) {
+  nlohmann::json jd = {{"ordinal", d.ordinal},
+                       {"name", d.name},
+                       {"uuid", d.uuid},
+                       {"cc", d.cc.str()},
+                       {"sm_count", d.sm_count},
+                       {"registers_per_sm", d.registers_per_sm},
+                       {"registers_per_block", d.registers_per_block},
+                       {"max_threads_per_sm", d.max_threads_per_sm},
+                       {"max_threads_per_block", d.max_threads_per_block},
+                       {"max_blocks_per_sm", d.max_blocks_per_sm},
+                       {"warp_size", d.warp_size},
+                       {"shared_memory_per_sm_bytes", d.shared_memory_per_sm},
+                       {"shared_memory_per_block_bytes", d.shared_memory_per_block},
+                       {"shared_memory_per_block_optin_bytes", d.shared_memory_per_block_optin},
+                       {"reserved_shared_memory_per_block_bytes", d.reserved_shared_memory_per_block},
+                       {"l2_bytes", d.l2_bytes},
+                       {"memory_bytes", d.total_memory_bytes},
+                       {"memory_clock_khz", d.memory_clock_khz},
+                       {"memory_bus_bits", d.memory_bus_bits},
+                       {"theoretical_bandwidth_GBps", d.theoreticalBandwidthGBps()},
+                       {"driver_cuda_version", d.driverCudaVersion()},
+                       {"gpu_data_match", d.matched_gpu},
+                       {"gpu_data_mismatches", d.data_mismatches}};
+  if (c.GBps > 0) {
+    jd["copy_bandwidth_GBps"] = c.GBps;
+    jd["copy_bandwidth_measured_at"] = c.measured_at;
+  }
+  return jd;
+}
+
+int listDevices(Context& ctx, const DevicesOpts& o, const std::vector<DeviceInfo>& devices) {
+  int exit_code = kExitOk;
+  TextRows table = {{"#", "name", "CC", "SMs", "regs/SM", "threads/SM", "L2 MiB", "memory GiB", "bus bits",
+                     "theoretical GB/s", "copy GB/s", "% of theoretical", "GPU data"}};
+  CsvTable csv = csvTable(devices);
+  nlohmann::json j = {{"devices", nlohmann::json::array()}};
+  for (const auto& d : devices) {
+    const CopyFigure copy = copyFigure(ctx, o, d.ordinal);
+    if (copy.failed) exit_code = kExitRuntime;
+    table.push_back(textRow(d, copy));
+    csv.rows.push_back(csvRow(d, copy));
+    j["devices"].push_back(jsonDevice(d, copy));
+    if (!o.output.json && !d.data_mismatches.empty()) {
+      ctx.err << kCmd << ": device " << d.ordinal << " differs from the GPU data (" << d.matched_gpu
+              << "): " << joined(d.data_mismatches, "; ") << "\n";
+    }
+  }
+  if (o.output.json) {
+    printJson(ctx.out, j);
+  } else {
+    printTable(ctx.out, table);
+  }
+  if (!o.output.csv.empty()) {
+    if (int rc = writeCsv(ctx, o.output.csv, csv); rc != kExitOk) return rc;
+  }
+  return exit_code;
+}
 #endif
 
+int runDevices(Context& ctx, const DevicesOpts& o) {
+#if !OCCX_HAVE_CUDA
+  const std::string reason = "this build has no CUDA support (the CUDA Toolkit was not found when it was built)";
+  return printNoGpus(ctx, o, reason, "No GPUs: " + reason + ".\n");
+#else
+  const auto status = cuda::driverStatus();
+  auto devices = status.available ? cuda::queryDevices() : Expected<std::vector<DeviceInfo>>(Error{status.reason});
+  if (!devices || devices->empty()) {
+    const std::string reason = !devices ? devices.error() : "the NVIDIA driver reports no CUDA GPU";
+    return printNoGpus(ctx, o, reason,
+                       "No GPUs detected: " + reason +
+                           ".\nEverything that needs no GPU still works: occupancy, rblock, compile, sweep --no-run, "
+                           "and the recorded datasets.\n");
+  }
+  return listDevices(ctx, o, *devices);
+#endif
+}
+
 void addDevicesCommand(CLI::App& app, Context& ctx) {
-  struct Opts {
-    bool json = false;
-    std::string csv;
-    bool no_bandwidth = false;
-    bool refresh = false;
-  };
-  auto o = std::make_shared<Opts>();
+  auto o = std::make_shared<DevicesOpts>();
   auto* cmd = app.add_subcommand(
       "devices",
       "detected GPUs (driver API), matched to the GPU data, with their measured copy bandwidth "
       "(cached per device). With no driver or no GPU it says so and exits 0");
-  cmd->add_flag("--json", o->json, "print JSON instead of text");
-  cmd->add_option("--csv", o->csv, "also write the table to this CSV file");
+  o->output.add(*cmd, "print JSON instead of text", "also write the table to this CSV file");
   cmd->add_flag("--no-bandwidth", o->no_bandwidth, "do not measure (or read the cached) copy bandwidth");
   cmd->add_flag("--refresh", o->refresh, "measure the copy bandwidth again instead of using the cached figure");
-  cmd->callback([&ctx, o] {
-    ctx.action = [&ctx, o]() -> int {
-      nlohmann::json j;
-      j["devices"] = nlohmann::json::array();
-#if !OCCX_HAVE_CUDA
-      const std::string reason = "this build has no CUDA support (the CUDA Toolkit was not found when it was built)";
-      if (o->json) {
-        j["reason"] = reason;
-        ctx.out << j.dump(2) << "\n";
-      } else {
-        ctx.out << "No GPUs: " << reason << ".\n";
-      }
-      return kExitOk;
-#else
-      const auto status = cuda::driverStatus();
-      auto devices = status.available ? cuda::queryDevices() : Expected<std::vector<DeviceInfo>>(Error{status.reason});
-      if (!devices || devices->empty()) {
-        const std::string reason = !devices ? devices.error() : "the NVIDIA driver reports no CUDA GPU";
-        if (o->json) {
-          j["reason"] = reason;
-          ctx.out << j.dump(2) << "\n";
-        } else {
-          ctx.out << "No GPUs detected: " << reason << ".\n"
-                  << "Everything that needs no GPU still works: occupancy, rblock, compile, sweep --no-run, "
-                     "and the recorded datasets.\n";
-        }
-        return kExitOk;
-      }
-      int exit_code = kExitOk;
-      std::vector<std::vector<std::string>> table = {{"#", "name", "CC", "SMs", "regs/SM", "threads/SM", "L2 MiB",
-                                                      "memory GiB", "bus bits", "theoretical GB/s", "copy GB/s",
-                                                      "% of theoretical", "GPU data"}};
-      CsvTable csv;
-      csv.meta = {{"driver_cuda_version", devices->front().driverCudaVersion()}, {"date_utc", utcTimestamp()}};
-      csv.header = {"ordinal", "name", "uuid", "cc", "sm_count", "registers_per_sm", "max_threads_per_sm",
-                    "max_blocks_per_sm", "shared_memory_per_sm_bytes", "shared_memory_per_block_optin_bytes",
-                    "l2_bytes", "memory_bytes", "memory_clock_khz", "memory_bus_bits", "theoretical_bandwidth_GBps",
-                    "copy_bandwidth_GBps", "copy_bandwidth_measured_at", "gpu_data_match", "gpu_data_mismatches"};
-      for (const auto& d : *devices) {
-        std::string copy_text = "not measured";
-        std::string measured_at;
-        double copy_GBps = 0.0;
-        if (!o->no_bandwidth) {
-          auto session = cuda::GpuSession::open(d.ordinal);
-          Expected<CopyBandwidth> bw = session ? (*session)->copyBandwidth(o->refresh)
-                                                     : Expected<CopyBandwidth>(Error{session.error()});
-          if (bw) {
-            copy_GBps = bw->GBps;
-            copy_text = fixed(bw->GBps, 0) + (bw->from_cache ? " (cached)" : "");
-            measured_at = bw->measured_at;
-          } else {
-            copy_text = "failed";
-            ctx.err << "occx devices: device " << d.ordinal << ": copy bandwidth: " << bw.error() << "\n";
-            exit_code = kExitRuntime;
-          }
-        }
-        const double theo = d.theoreticalBandwidthGBps();
-        std::string mismatches;
-        for (const auto& m : d.data_mismatches) mismatches += (mismatches.empty() ? "" : "; ") + m;
-        table.push_back({std::to_string(d.ordinal), d.name, d.cc.str(), std::to_string(d.sm_count),
-                         std::to_string(d.registers_per_sm), std::to_string(d.max_threads_per_sm),
-                         fixed(static_cast<double>(d.l2_bytes) / (1 << 20), 0),
-                         fixed(static_cast<double>(d.total_memory_bytes) / (1 << 30), 1), std::to_string(d.memory_bus_bits),
-                         theo > 0 ? fixed(theo, 0) : "unknown", copy_text,
-                         copy_GBps > 0 && theo > 0 ? fixed(copy_GBps / theo * 100.0, 1) : "",
-                         d.matched_gpu.empty() ? "(no match)" : d.matched_gpu});
-        csv.rows.push_back({std::to_string(d.ordinal), d.name, d.uuid, d.cc.str(), std::to_string(d.sm_count),
-                            std::to_string(d.registers_per_sm), std::to_string(d.max_threads_per_sm),
-                            std::to_string(d.max_blocks_per_sm), std::to_string(d.shared_memory_per_sm),
-                            std::to_string(d.shared_memory_per_block_optin), std::to_string(d.l2_bytes),
-                            std::to_string(d.total_memory_bytes), std::to_string(d.memory_clock_khz),
-                            std::to_string(d.memory_bus_bits), fixed(theo, 1),
-                            copy_GBps > 0 ? fixed(copy_GBps, 1) : "", measured_at, d.matched_gpu, mismatches});
-        nlohmann::json jd = {{"ordinal", d.ordinal},
-                             {"name", d.name},
-                             {"uuid", d.uuid},
-                             {"cc", d.cc.str()},
-                             {"sm_count", d.sm_count},
-                             {"registers_per_sm", d.registers_per_sm},
-                             {"registers_per_block", d.registers_per_block},
-                             {"max_threads_per_sm", d.max_threads_per_sm},
-                             {"max_threads_per_block", d.max_threads_per_block},
-                             {"max_blocks_per_sm", d.max_blocks_per_sm},
-                             {"warp_size", d.warp_size},
-                             {"shared_memory_per_sm_bytes", d.shared_memory_per_sm},
-                             {"shared_memory_per_block_bytes", d.shared_memory_per_block},
-                             {"shared_memory_per_block_optin_bytes", d.shared_memory_per_block_optin},
-                             {"reserved_shared_memory_per_block_bytes", d.reserved_shared_memory_per_block},
-                             {"l2_bytes", d.l2_bytes},
-                             {"memory_bytes", d.total_memory_bytes},
-                             {"memory_clock_khz", d.memory_clock_khz},
-                             {"memory_bus_bits", d.memory_bus_bits},
-                             {"theoretical_bandwidth_GBps", theo},
-                             {"driver_cuda_version", d.driverCudaVersion()},
-                             {"gpu_data_match", d.matched_gpu},
-                             {"gpu_data_mismatches", d.data_mismatches}};
-        if (copy_GBps > 0) {
-          jd["copy_bandwidth_GBps"] = copy_GBps;
-          jd["copy_bandwidth_measured_at"] = measured_at;
-        }
-        j["devices"].push_back(jd);
-        if (!o->json && !d.data_mismatches.empty()) {
-          ctx.err << "occx devices: device " << d.ordinal << " differs from the GPU data (" << d.matched_gpu
-                  << "): " << mismatches << "\n";
-        }
-      }
-      if (o->json) {
-        ctx.out << j.dump(2) << "\n";
-      } else {
-        printTable(ctx.out, table);
-      }
-      if (!o->csv.empty()) {
-        if (int rc = writeCsv(ctx, o->csv, csv); rc != kExitOk) return rc;
-      }
-      return exit_code;
-#endif
-    };
-  });
+  setAction(*cmd, ctx, o, &runDevices);
 }
 
 const CommandRegistrar kRegistrar{{"devices", 5, &addDevicesCommand}};

@@ -1,105 +1,79 @@
 #include "app/cli/commands/live_sweep.h"
 
-#include <unistd.h>
-
-#include <iostream>
-
-#include <nlohmann/json.hpp>
-
-#include "core/sweep/live_results.h"
 #include "occx_config.h"
 
 #if OCCX_HAVE_CUDA
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
 #include "app/cli/options/kernel_options.h"
-#include "core/kernels/compile_cache.h"
+#include "app/cli/printers/format.h"
+#include "app/cli/printers/printer.h"
+#include "app/cli/printers/progress_printer.h"
 #include "core/cuda/driver_api.h"
 #include "core/cuda/gpu_session.h"
 #include "core/cuda/nvrtc_compiler.h"
 #include "core/sweep/live_sweep.h"
+#include "core/kernels/compile_cache.h"
+#include "core/sweep/live_results.h"
 #endif
 
 namespace occx::cli {
 
-void addLiveSweepOptions(CLI::App& cmd, LiveSweepOptions& o) {
-  cmd.add_option("--device", o.device, "live runs: CUDA device ordinal (default 0)");
-  cmd.add_option("--seed", o.seed, "live runs: seed of the random inputs (default 1)");
-  cmd.add_flag("--metrics", o.metrics,
-               "live runs: also collect CUPTI metrics per config (achieved occupancy, DRAM bytes, local-memory "
-               "traffic); columns say 'unavailable: <reason>' where profiling is not permitted");
-  cmd.add_flag("--refresh-bandwidth", o.refresh_bandwidth, "live runs: measure the copy bandwidth again (not the cached figure)");
-  cmd.add_option("--repeat", o.repeat, "live runs: time the best config and each policy's pick N more times (0 … 100)");
-  cmd.add_option("--timed-ms", o.timed_ms, "live runs: kernel time to aim at per config, ms (1 … 10000; default 40)");
-  cmd.add_flag("--no-l2-flush", o.no_flush, "live runs: do not flush L2 between timed launches");
-}
-
 namespace {
 
-[[maybe_unused]] nlohmann::json cellValue(const std::string& s) {
-  if (s.empty()) return nullptr;
-  try {
-    std::size_t used = 0;
-    const double v = std::stod(s, &used);
-    if (used == s.size()) return v;
-  } catch (...) {
-  }
-  return s;
-}
+[[maybe_unused]] LiveSweepOutcome ran(int exit_code) { return {LiveSweepOutcome::Kind::kRan, exit_code, {}}; }
+[[maybe_unused]] LiveSweepOutcome stopped(int exit_code) { return {LiveSweepOutcome::Kind::kStopped, exit_code, {}}; }
+LiveSweepOutcome fallBack(std::string reason) { return {LiveSweepOutcome::Kind::kFallBack, kExitOk, std::move(reason)}; }
 
-[[maybe_unused]] nlohmann::json tableToJson(const CsvTable& t) {
-  nlohmann::json j;
-  j["meta"] = nlohmann::json::object();
-  for (const auto& [k, v] : t.meta) j["meta"][k] = v;
-  j["rows"] = nlohmann::json::array();
-  for (const auto& row : t.rows) {
-    nlohmann::json r = nlohmann::json::object();
-    for (std::size_t i = 0; i < t.header.size() && i < row.size(); ++i) r[t.header[i]] = cellValue(row[i]);
-    j["rows"].push_back(r);
-  }
-  return j;
-}
+#if OCCX_HAVE_CUDA
+constexpr const char* kCmd = "occx sweep";
 
-}  // namespace
-
-std::optional<int> runLiveSweepIfGpu(Context& ctx, const CompileSweepSpec& spec, const LiveSweepOptions& live,
-                                     const SweepOutput& output, const std::atomic<bool>* cancel) {
-#if !OCCX_HAVE_CUDA
-  (void)spec;
-  (void)live;
-  (void)output;
-  (void)cancel;
-  ctx.err << "compile-only sweep: this build has no CUDA support for live runs\n";
-  return std::nullopt;
-#else
-  const char* cmd = "occx sweep";
-  if (live.repeat < 0 || live.repeat > 100) {
-    ctx.err << cmd << ": --repeat " << live.repeat << " is out of range: allowed 0 … 100\n";
-    return kExitUsage;
-  }
-  if (!(live.timed_ms >= 1.0 && live.timed_ms <= 10000.0)) {
-    ctx.err << cmd << ": --timed-ms " << live.timed_ms << " is out of range: allowed 1 … 10000\n";
-    return kExitUsage;
-  }
+// A session on --device when the driver sees it and its architecture is the sweep's; otherwise
+// null, with `outcome` saying what to do instead (errors printed).
+std::unique_ptr<cuda::GpuSession> openLiveGpu(Context& ctx, const CompileSweepSpec& spec, int device, LiveSweepOutcome& outcome) {
   const auto ds = cuda::driverStatus();
   if (!ds.available || ds.device_count == 0) {
-    ctx.err << "compile-only sweep: no GPU to run on ("
-            << (ds.available ? std::string("the driver reports no device") : ds.reason) << ")\n";
-    return std::nullopt;
+    outcome = fallBack("no GPU to run on (" + (ds.available ? std::string("the driver reports no device") : ds.reason) + ")");
+    return nullptr;
   }
-  if (live.device < 0 || live.device >= ds.device_count) {
-    ctx.err << cmd << ": --device " << live.device << " is out of range: allowed 0 … " << ds.device_count - 1 << "\n";
-    return kExitUsage;
+  if (device < 0 || device >= ds.device_count) {
+    outcome = stopped(fail(ctx, kCmd, outOfRange("--device", device, "0 … " + std::to_string(ds.device_count - 1))));
+    return nullptr;
   }
-  auto session = cuda::GpuSession::open(live.device);
+  auto session = cuda::GpuSession::open(device);
   if (!session) {
-    ctx.err << cmd << ": cannot open device " << live.device << ": " << session.error() << "\n";
-    return kExitRuntime;
+    outcome = stopped(fail(ctx, kCmd, "cannot open device " + std::to_string(device) + ": " + session.error(), kExitRuntime));
+    return nullptr;
   }
   const auto& dev = (*session)->device();
   if (dev.cc != spec.device.arch.cc) {
-    ctx.err << "compile-only sweep: the target is " << spec.device.arch.cc.smName() << " but the GPU (" << dev.name
-            << ") is " << dev.cc.smName() << "; pass --arch " << dev.cc.smName() << " (or no --arch/--gpu) to run live\n";
-    return std::nullopt;
+    outcome = fallBack("the target is " + spec.device.arch.cc.smName() + " but the GPU (" + dev.name + ") is " +
+                       dev.cc.smName() + "; pass --arch " + dev.cc.smName() + " (or no --arch/--gpu) to run live");
+    return nullptr;
   }
+  return std::move(session).value();
+}
+
+// The progress line of one step: preparing the problem, compiling, or a finished run.
+std::string progressLine(const LiveSweepProgress& p) {
+  if (p.phase == Phase::kProblem) return p.done == 0 ? "preparing inputs and the CPU reference…" : "inputs and reference ready";
+  if (p.phase == Phase::kCompile) return "compiling [" + std::to_string(p.done) + "/" + std::to_string(p.total) + "]";
+  if (p.row == nullptr) return {};
+  const auto& r = *p.row;
+  std::string line = "[" + std::to_string(p.done) + "/" + std::to_string(p.total) + "] " + r.config.label() + ": ";
+  if (r.ok()) {
+    return line + fixed(r.time.median_us, 2) + " us, " + fixed(r.bandwidth_GBps, 0) + " GB/s (" + fixed(r.pct_of_copy, 1) +
+           " % of copy)";
+  }
+  return line + std::string(runStatusName(r.status)) + ": " + r.reason.substr(0, r.reason.find('\n'));
+}
+
+// The one call into the engine's live sweep, kept alone so that it follows the engine's API easily.
+Expected<LiveSweepResult> runOnGpu(Context& ctx, cuda::GpuSession& session, const CompileSweepSpec& spec,
+                                         const LiveSweepOptions& live, bool quiet, CompileCache& cache,
+                                         const std::atomic<bool>* cancel) {
   LiveSweepSpec ls;
   ls.toolkit = cuda::nvrtcVersionString();
   ls.compile = spec;
@@ -109,112 +83,135 @@ std::optional<int> runLiveSweepIfGpu(Context& ctx, const CompileSweepSpec& spec,
   ls.run.cupti_metrics = live.metrics;
   ls.run.timed_ms = live.timed_ms;
   ls.run.flush_l2 = !live.no_flush;
-  CompileCache cache(output.cache_dir);
   cuda::NvrtcCompiler compiler(&cache);
-  ctx.err << "live sweep on device " << dev.ordinal << ": " << dev.label() << "\n";
-  const bool tty = &ctx.err == &std::cerr && isatty(STDERR_FILENO) == 1;
-  auto progress = [&](const LiveSweepProgress& p) {
-    if (output.quiet) return;
-    std::string line;
-    if (p.phase == Phase::kProblem) {
-      line = p.done == 0 ? "preparing inputs and the CPU reference…" : "inputs and reference ready";
-    } else if (p.phase == Phase::kCompile) {
-      line = "compiling [" + std::to_string(p.done) + "/" + std::to_string(p.total) + "]";
-    } else if (p.row != nullptr) {
-      const auto& r = *p.row;
-      line = "[" + std::to_string(p.done) + "/" + std::to_string(p.total) + "] " + r.config.label() + ": ";
-      if (r.ok()) {
-        line += fixed(r.time.median_us, 2) + " us, " + fixed(r.bandwidth_GBps, 0) + " GB/s (" + fixed(r.pct_of_copy, 1) +
-                " % of copy)";
-      } else {
-        line += std::string(runStatusName(r.status)) + ": " + r.reason.substr(0, r.reason.find('\n'));
-      }
-    }
-    if (tty && p.phase != Phase::kRun) {
-      ctx.err << "\r\033[K" << line << std::flush;
+  ProgressPrinter progress(ctx.err, quiet);
+  auto onProgress = [&](const LiveSweepProgress& p) {
+    if (p.phase == Phase::kRun) {
+      progress.keep(progressLine(p));
     } else {
-      if (tty) ctx.err << "\r\033[K";
-      ctx.err << line << "\n";
+      progress.step(progressLine(p));
     }
   };
-  auto res = runLiveSweep(**session, ls, compiler.function(), progress, cancel);
-  reportCorruptCacheEntries(ctx.err, cmd, cache);
-  if (!res) {
-    ctx.err << cmd << ": " << res.error() << "\n";
-    return kExitRuntime;
-  }
-  auto& data = res->dataset;
+  return runLiveSweep(session, ls, compiler.function(), onProgress, cancel);
+}
+
+// The metadata the CLI adds: compile-cache hits and the repeated timings.
+void addRunMeta(LiveSweepResult& res, const CompileCache& cache) {
+  auto& data = res.dataset;
   data.meta.emplace_back("compile_cache_hits", std::to_string(cache.stats().hits));
-  for (const auto& rt : res->repeats) {
-    std::string medians;
-    for (double m : rt.medians_us) medians += (medians.empty() ? "" : " ") + fixed(m, 3);
+  for (const auto& rt : res.repeats) {
+    const std::string medians = joined(rt.medians_us, " ", [](double m) { return fixed(m, 3); });
     data.meta.emplace_back("repeat_" + data.rows[static_cast<std::size_t>(rt.row)].config.label(),
                            "medians_us " + medians + "; spread " + fixed(rt.spread_pct, 3) + " %");
   }
-  const CsvTable table = liveDatasetToCsv(data);
-  if (output.json) {
-    auto j = tableToJson(table);
-    j["replay"] = nlohmann::json::array();
-    for (const auto& p : res->replay.picks) {
-      j["replay"].push_back({{"policy", std::string(inductor::policyKey(p.policy))},
-                             {"candidates", p.candidates},
-                             {"benchmarked", p.benchmarked},
-                             {"row", p.row},
-                             {"time_us", p.time_us},
-                             {"bandwidth_GBps", p.bandwidth_GBps},
-                             {"regret", p.regret}});
-    }
-    j["best_row"] = res->replay.best_row;
-    ctx.out << j.dump(2) << "\n";
-  } else {
-    ctx.out << "Live sweep: " << data.metaValue("workload") << " " << data.metaValue("dtype") << " (outputs "
-            << data.metaValue("output_dtype") << "), xnumel " << spec.xnumel << " × rnumel " << spec.rnumel << " on "
-            << dev.label() << "\n"
-            << "Driver " << data.metaValue("driver") << ", " << data.metaValue("toolkit") << "; copy bandwidth "
-            << fixed(res->copy.GBps, 0) << " GB/s" << (res->copy.from_cache ? " (cached)" : "") << "\n\n";
-    std::vector<std::vector<std::string>> rows = {{"#", "XBLOCK", "RBLOCK", "warps", "regs", "spill st/ld B", "occ %",
-                                                   "status", "time us", "spread %", "GB/s", "% copy", "ach. occ %",
-                                                   "inductor", "added o/n/e"}};
-    for (std::size_t i = 0; i < data.rows.size(); ++i) {
-      const auto& r = data.rows[i];
-      rows.push_back({std::to_string(i), std::to_string(r.config.xblock), std::to_string(r.config.rblock),
-                      std::to_string(r.config.num_warps), r.registers >= 0 ? std::to_string(r.registers) : "",
-                      r.spill_stores_bytes >= 0
-                          ? std::to_string(r.spill_stores_bytes) + "/" + std::to_string(r.spill_loads_bytes)
-                          : "",
-                      r.theoretical_occupancy_pct >= 0 ? fixed(r.theoretical_occupancy_pct, 1) : "",
-                      r.ok() ? "ok" : std::string(runStatusName(r.status)), r.ok() ? fixed(r.time.median_us, 2) : "",
-                      r.ok() ? fixed(r.time.spread_pct, 2) : "", r.ok() ? fixed(r.bandwidth_GBps, 0) : "",
-                      r.ok() ? fixed(r.pct_of_copy, 1) : "",
-                      r.achieved_occupancy_pct.value ? fixed(*r.achieved_occupancy_pct.value, 1) : "-",
-                      r.inductor_candidate ? "yes" : "",
-                      std::string(r.added_old ? "o" : "-") + (r.added_new ? "n" : "-") + (r.added_exact ? "e" : "-")});
-    }
-    printTable(ctx.out, rows);
-    for (const auto& r : data.rows) {
-      if (!r.ok() && r.status != RunStatus::kCancelled) ctx.out << "  " << r.config.label() << ": " << r.reason << "\n";
-    }
-    ctx.out << "\nAutotuner replay (each policy's pick = its fastest candidate with n_spills ≤ 16; regret = pick time / "
-               "best time):\n";
-    printTable(ctx.out, replayTable(*res));
-    for (const auto& rt : res->repeats) {
-      ctx.out << "repeat " << data.rows[static_cast<std::size_t>(rt.row)].config.label() << ": " << rt.medians_us.size()
-              << " medians, spread " << fixed(rt.spread_pct, 2) << " %\n";
-    }
+}
+
+nlohmann::json liveJson(const CsvTable& table, const LiveSweepResult& res) {
+  auto j = tableToJson(table, numberCell);
+  j["replay"] = nlohmann::json::array();
+  for (const auto& p : res.replay.picks) {
+    j["replay"].push_back({{"policy", std::string(inductor::policyKey(p.policy))},
+                           {"candidates", p.candidates},
+                           {"benchmarked", p.benchmarked},
+                           {"row", p.row},
+                           {"time_us", p.time_us},
+                           {"bandwidth_GBps", p.bandwidth_GBps},
+                           {"regret", p.regret}});
   }
+  j["best_row"] = res.replay.best_row;
+  return j;
+}
+
+TextRows liveRows(const LiveDataset& data) {
+  TextRows rows = {{"#", "XBLOCK", "RBLOCK", "warps", "regs", "spill st/ld B", "occ %", "status", "time us", "spread %", "GB/s",
+                    "% copy", "ach. occ %", "inductor", "added o/n/e"}};
+  for (std::size_t i = 0; i < data.rows.size(); ++i) {
+    const auto& r = data.rows[i];
+    const bool ok = r.ok();
+    rows.push_back({std::to_string(i), std::to_string(r.config.xblock), std::to_string(r.config.rblock),
+                    std::to_string(r.config.num_warps), r.registers >= 0 ? std::to_string(r.registers) : "",
+                    r.spill_stores_bytes >= 0 ? std::to_string(r.spill_stores_bytes) + "/" + std::to_string(r.spill_loads_bytes) : "",
+                    r.theoretical_occupancy_pct >= 0 ? fixed(r.theoretical_occupancy_pct, 1) : "",
+                    ok ? "ok" : std::string(runStatusName(r.status)), ok ? fixed(r.time.median_us, 2) : "",
+                    ok ? fixed(r.time.spread_pct, 2) : "", ok ? fixed(r.bandwidth_GBps, 0) : "", ok ? fixed(r.pct_of_copy, 1) : "",
+                    r.achieved_occupancy_pct.value ? fixed(*r.achieved_occupancy_pct.value, 1) : "-",
+                    r.inductor_candidate ? "yes" : "",
+                    std::string(r.added_old ? "o" : "-") + (r.added_new ? "n" : "-") + (r.added_exact ? "e" : "-")});
+  }
+  return rows;
+}
+
+void printLiveText(Context& ctx, const CompileSweepSpec& spec, const std::string& gpu, const LiveSweepResult& res) {
+  const auto& data = res.dataset;
+  ctx.out << "Live sweep: " << data.metaValue("workload") << " " << data.metaValue("dtype") << " (outputs "
+          << data.metaValue("output_dtype") << "), xnumel " << spec.xnumel << " × rnumel " << spec.rnumel << " on " << gpu << "\n"
+          << "Driver " << data.metaValue("driver") << ", " << data.metaValue("toolkit") << "; copy bandwidth "
+          << fixed(res.copy.GBps, 0) << " GB/s" << (res.copy.from_cache ? " (cached)" : "") << "\n\n";
+  printTable(ctx.out, liveRows(data));
+  for (const auto& r : data.rows) {
+    if (!r.ok() && r.status != RunStatus::kCancelled) ctx.out << "  " << r.config.label() << ": " << r.reason << "\n";
+  }
+  ctx.out << "\nAutotuner replay (each policy's pick = its fastest candidate with n_spills ≤ 16; regret = pick time / "
+             "best time):\n";
+  printTable(ctx.out, replayTable(res));
+  for (const auto& rt : res.repeats) {
+    ctx.out << "repeat " << data.rows[static_cast<std::size_t>(rt.row)].config.label() << ": " << rt.medians_us.size()
+            << " medians, spread " << fixed(rt.spread_pct, 2) << " %\n";
+  }
+}
+
+void printLiveSummary(Context& ctx, const LiveSweepResult& res) {
   int ok = 0;
-  for (const auto& r : data.rows) ok += r.ok() ? 1 : 0;
-  ctx.err << ok << " of " << data.rows.size() << " configs ran correct; problem " << fixed(res->problem_seconds, 1)
-          << " s, compile " << fixed(res->compile_seconds, 1) << " s, runs " << fixed(res->run_seconds, 1) << " s, wall "
-          << fixed(res->wall_seconds, 1) << " s\n";
-  int rc = kExitOk;
-  if (!output.csv.empty()) rc = writeCsv(ctx, output.csv, table);
+  for (const auto& r : res.dataset.rows) ok += r.ok() ? 1 : 0;
+  ctx.err << ok << " of " << res.dataset.rows.size() << " configs ran correct; problem " << fixed(res.problem_seconds, 1)
+          << " s, compile " << fixed(res.compile_seconds, 1) << " s, runs " << fixed(res.run_seconds, 1) << " s, wall "
+          << fixed(res.wall_seconds, 1) << " s\n";
+}
+
+// Runs on the open GPU and reports: the table or JSON on stdout, the summary on stderr, --csv.
+int runLive(Context& ctx, cuda::GpuSession& session, const CompileSweepSpec& spec, const LiveSweepOptions& live,
+            const SweepOutput& output, const std::atomic<bool>* cancel) {
+  CompileCache cache(output.cache_dir);
+  const std::string gpu = session.device().label();
+  ctx.err << "live sweep on device " << session.device().ordinal << ": " << gpu << "\n";
+  auto res = runOnGpu(ctx, session, spec, live, output.quiet, cache, cancel);
+  reportCorruptCacheEntries(ctx.err, kCmd, cache);
+  if (!res) return fail(ctx, kCmd, res.error(), kExitRuntime);
+  addRunMeta(*res, cache);
+  const CsvTable table = liveDatasetToCsv(res->dataset);
+  if (output.format.json) {
+    printJson(ctx.out, liveJson(table, *res));
+  } else {
+    printLiveText(ctx, spec, gpu, *res);
+  }
+  printLiveSummary(ctx, *res);
+  const std::string& csv = output.format.csv;
+  const int rc = csv.empty() ? kExitOk : writeCsv(ctx, csv, table);
   if (res->cancelled) {
-    ctx.err << cmd << ": cancelled: kept the finished rows" << (output.csv.empty() ? std::string() : " in " + output.csv)
-            << "\n";
+    ctx.err << kCmd << ": cancelled: kept the finished rows" << (csv.empty() ? std::string() : " in " + csv) << "\n";
     return kExitRuntime;
   }
   return rc;
+}
+#endif
+
+}  // namespace
+
+LiveSweepOutcome runLiveSweepIfGpu(Context& ctx, const CompileSweepSpec& spec, const LiveSweepOptions& live,
+                                   const SweepOutput& output, const std::atomic<bool>* cancel) {
+#if !OCCX_HAVE_CUDA
+  (void)ctx;
+  (void)spec;
+  (void)live;
+  (void)output;
+  (void)cancel;
+  return fallBack("this build has no CUDA support for live runs");
+#else
+  if (std::string msg = live.rangeError(); !msg.empty()) return stopped(fail(ctx, kCmd, msg));
+  LiveSweepOutcome outcome;
+  auto session = openLiveGpu(ctx, spec, live.device, outcome);
+  if (!session) return outcome;
+  return ran(runLive(ctx, *session, spec, live, output, cancel));
 #endif
 }
 

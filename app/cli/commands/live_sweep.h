@@ -1,46 +1,41 @@
 // The live branch of `occx sweep`: when a GPU is present (and --no-run is not given), the sweep's
-// configs are also run on it, checked and timed (core/sweep/live_sweep.h). Kept apart from
-// cmd_sweep.cpp, which calls addLiveSweepOptions and runLiveSweepIfGpu.
+// configs are also run on it, checked and timed. Registers no command of its own: sweep.cpp calls
+// runLiveSweepIfGpu and sweeps compile-only when the outcome says to fall back.
 #pragma once
 
 #include <atomic>
-#include <optional>
 #include <string>
 
-#include <CLI/CLI.hpp>
-
 #include "app/cli/cli.h"
+#include "app/cli/options/live_options.h"
+#include "app/cli/options/output_options.h"
 #include "core/sweep/compile_sweep.h"
 
 namespace occx::cli {
 
-/// Options only live runs use.
-struct LiveSweepOptions {
-  int device = 0;              ///< --device: CUDA device ordinal
-  std::uint64_t seed = 1;      ///< --seed: random inputs
-  bool metrics = false;        ///< --metrics: CUPTI metrics per config (achieved occupancy, DRAM, local memory)
-  bool refresh_bandwidth = false;  ///< --refresh-bandwidth
-  int repeat = 0;              ///< --repeat N: re-time the best config and each pick N times
-  double timed_ms = 40.0;      ///< --timed-ms: kernel time to aim at per config
-  bool no_flush = false;       ///< --no-l2-flush
-};
-
-/// Adds --device, --seed, --metrics, --refresh-bandwidth, --repeat, --timed-ms, --no-l2-flush.
-void addLiveSweepOptions(CLI::App& cmd, LiveSweepOptions& o);
-
 /// Output options shared with the compile-only sweep.
 struct SweepOutput {
-  std::string csv;
-  bool json = false;
-  bool quiet = false;
+  OutputOptions format;   ///< --json, --csv FILE
+  bool quiet = false;     ///< --quiet: no progress lines
   std::string cache_dir;  ///< compile cache ("" = off)
 };
 
-/// Runs the sweep live when the driver sees a GPU whose architecture is the sweep's (spec.device):
-/// returns the exit code (0 ok, 1 runtime failure or cancelled, 2 bad options). Returns nullopt
-/// when there is no GPU to run on, after printing why to ctx.err, so the caller sweeps compile-only.
-/// `cancel` is the Ctrl-C flag: finished rows are kept and written.
-std::optional<int> runLiveSweepIfGpu(Context& ctx, const CompileSweepSpec& spec, const LiveSweepOptions& live,
-                                     const SweepOutput& output, const std::atomic<bool>* cancel);
+/// What the live branch did.
+struct LiveSweepOutcome {
+  enum class Kind {
+    kRan,       ///< ran live (finished or cancelled): exit_code is the command's
+    kStopped,   ///< refused a live option or could not open the GPU: exit_code is the command's
+    kFallBack,  ///< no GPU to run on: sweep compile-only; `reason` says why
+  };
+  Kind kind = Kind::kFallBack;
+  int exit_code = kExitOk;  ///< kRan, kStopped: 0 ok, 1 runtime failure or cancelled, 2 bad options
+  std::string reason;       ///< kFallBack: e.g. "no GPU to run on (the driver reports no device)"
+};
+
+/// Runs the sweep live when the driver sees a GPU whose architecture is the sweep's (spec.device).
+/// `cancel` is the Ctrl-C flag: finished rows are kept and written. Prints nothing when it falls
+/// back: the caller says why (`reason`) and sweeps compile-only.
+LiveSweepOutcome runLiveSweepIfGpu(Context& ctx, const CompileSweepSpec& spec, const LiveSweepOptions& live,
+                                   const SweepOutput& output, const std::atomic<bool>* cancel);
 
 }  // namespace occx::cli

@@ -2,30 +2,33 @@
 // registers, spills, occupancy, each RBLOCK policy's decision and the autotuner's candidate set
 // under the old, new and exact bounds — with a progress line, Ctrl-C keeping the finished rows,
 // CSV (written atomically) and JSON output.
-#include <unistd.h>
-
 #include <atomic>
 #include <csignal>
-#include <iostream>
 #include <memory>
 
 #include <nlohmann/json.hpp>
 
 #include "app/cli/cli.h"
-#include "app/cli/options/kernel_options.h"
 #include "app/cli/commands/live_sweep.h"
+#include "app/cli/options/kernel_options.h"
+#include "app/cli/options/live_options.h"
+#include "app/cli/options/output_options.h"
+#include "app/cli/printers/format.h"
+#include "app/cli/printers/printer.h"
+#include "app/cli/printers/progress_printer.h"
+#include "core/base/parallel.h"
 #include "core/kernels/compile_cache.h"
 #include "core/sweep/compile_sweep.h"
-#include "core/base/parallel.h"
 #include "occx_config.h"
 
 #if OCCX_HAVE_CUDA
-#include "core/cuda/driver_api.h"
 #include "core/cuda/nvrtc_compiler.h"
 #endif
 
 namespace occx::cli {
 namespace {
+
+constexpr const char* kCmd = "occx sweep";
 
 struct SweepOpts {
   ArchOptions arch;
@@ -44,9 +47,8 @@ struct SweepOpts {
   int threads = 0;
   bool no_run = false;
   bool quiet = false;
-  bool json = false;
-  std::string csv;
-  LiveSweepOptions live;  ///< live runs (app/cli/live_sweep_cli.h)
+  OutputOptions output;
+  LiveSweepOptions live;  ///< live runs (options/live_options.h, commands/live_sweep.cpp)
 };
 
 // Set by SIGINT; lock-free, so setting it is async-signal-safe.
@@ -78,7 +80,40 @@ class SigintScope {
   bool installed_ = false;
 };
 
-[[maybe_unused]] std::string shortDecision(const inductor::Decision& d) {
+// The sweep's spec from the options; errors are usage errors naming the option.
+Expected<CompileSweepSpec> sweepSpec(const SweepOpts& o, const KernelTarget& kernel) {
+  CompileSweepSpec spec;
+  spec.workload = kernel.work.workload;
+  spec.dtype = kernel.work.dtype;
+  spec.k = kernel.work.k;
+  spec.fp32_outputs = o.fp32_outputs;
+  spec.xnumel = o.xnumel;
+  spec.rnumel = o.rnumel;
+  spec.device = kernel.device;
+  spec.inductor_candidates = !o.no_inductor;
+  spec.maxrregcount = o.maxrregcount;
+  spec.threads = o.threads > 0 ? o.threads : defaultWorkerThreads();
+  auto xb = parseIntList("--xblocks", o.xblocks);
+  auto rb = parseIntList("--rblocks", o.rblocks);
+  auto nw = parseIntList("--num-warps", o.num_warps);
+  for (const auto* e : {&xb, &rb, &nw}) {
+    if (!*e) return Error{e->error()};
+  }
+  spec.xblocks = *xb;
+  spec.rblocks = *rb;
+  spec.num_warps = *nw;
+  auto hint = inductor::parseReductionHint(o.hint);
+  if (!hint) return Error{"--hint: " + hint.error()};
+  spec.hint = *hint;
+  auto profile = inductor::parseProfile(o.profile);
+  if (!profile) return Error{"--profile: " + profile.error()};
+  spec.decision_options.profile = *profile;
+  if (o.threads < 0 || o.threads > 64) return Error{outOfRange("--threads", o.threads, "1 … 64 (0 = one per core)")};
+  return spec;
+}
+
+#if OCCX_HAVE_CUDA
+std::string shortDecision(const inductor::Decision& d) {
   switch (d.outcome) {
     case inductor::Outcome::kScale:
       return "scale";
@@ -91,7 +126,7 @@ class SigintScope {
   }
 }
 
-[[maybe_unused]] std::string shortCandidate(CandidateState s) {
+std::string shortCandidate(CandidateState s) {
   switch (s) {
     case CandidateState::kBenchmarked:
       return "yes";
@@ -104,170 +139,134 @@ class SigintScope {
   }
 }
 
-int runSweep(Context& ctx, const SweepOpts& o) {
-  const char* cmd = "occx sweep";
-  std::string note;
-  auto dev = resolveArch(o.arch, note);
-  if (!dev) {
-    ctx.err << cmd << ": " << dev.error() << "\n";
-    return kExitUsage;
+std::string progressLine(const CompileSweepProgress& p) {
+  const auto& r = *p.row;
+  std::string line = "[" + std::to_string(p.done) + "/" + std::to_string(p.total) + "] XBLOCK=" +
+                     std::to_string(r.config.xblock) + " RBLOCK=" + std::to_string(r.config.rblock) +
+                     " num_warps=" + std::to_string(r.config.num_warps) + ": ";
+  if (r.ok) {
+    line += std::to_string(r.report.registers) + " registers, " + std::to_string(r.report.spill_stores_bytes) +
+            " B spill stores" + (r.cache_hit ? " (cache)" : "");
+  } else {
+    line += "error: " + r.error.substr(0, r.error.find('\n'));
   }
-  auto work = parseWorkloadOptions(o.work);
-  if (!work) {
-    ctx.err << cmd << ": " << work.error() << "\n";
-    return kExitUsage;
-  }
-  CompileSweepSpec spec;
-  spec.workload = work->workload;
-  spec.dtype = work->dtype;
-  spec.k = work->k;
-  spec.fp32_outputs = o.fp32_outputs;
-  spec.xnumel = o.xnumel;
-  spec.rnumel = o.rnumel;
-  spec.device = *dev;
-  spec.inductor_candidates = !o.no_inductor;
-  spec.maxrregcount = o.maxrregcount;
-  spec.threads = o.threads > 0 ? o.threads : defaultWorkerThreads();
-  auto xb = parseIntList("--xblocks", o.xblocks);
-  auto rb = parseIntList("--rblocks", o.rblocks);
-  auto nw = parseIntList("--num-warps", o.num_warps);
-  for (const auto* e : {&xb, &rb, &nw}) {
-    if (!*e) {
-      ctx.err << cmd << ": " << e->error() << "\n";
-      return kExitUsage;
-    }
-  }
-  spec.xblocks = *xb;
-  spec.rblocks = *rb;
-  spec.num_warps = *nw;
-  auto hint = inductor::parseReductionHint(o.hint);
-  if (!hint) {
-    ctx.err << cmd << ": --hint: " << hint.error() << "\n";
-    return kExitUsage;
-  }
-  spec.hint = *hint;
-  auto profile = inductor::parseProfile(o.profile);
-  if (!profile) {
-    ctx.err << cmd << ": --profile: " << profile.error() << "\n";
-    return kExitUsage;
-  }
-  spec.decision_options.profile = *profile;
-  if (o.threads < 0 || o.threads > 64) {
-    ctx.err << cmd << ": --threads " << o.threads << " is out of range: allowed 1 … 64 (0 = one per core)\n";
-    return kExitUsage;
-  }
+  return line;
+}
 
-#if !OCCX_HAVE_CUDA
-  (void)spec;
-  ctx.err << cmd << ": cannot compile: this build of occx has no CUDA Toolkit (NVRTC), so there are no register or spill "
-                    "counts to sweep. Rebuild with the CUDA Toolkit installed; 'occx rblock' decides with given n_regs.\n";
-  return kExitRuntime;
-#else
-  const auto offered = cuda::offeredArchitectures(GpuDatabase::builtin());
-  if (std::find(offered.begin(), offered.end(), dev->arch.cc) == offered.end()) {
-    std::string list;
-    for (const auto& a : offered) list += (list.empty() ? "" : ", ") + a.smName();
-    ctx.err << cmd << ": --arch " << dev->arch.cc.smName() << " cannot be compiled by " << cuda::nvrtcVersionString()
-            << ": allowed " << list << "\n";
-    return kExitUsage;
-  }
-  if (!note.empty()) ctx.err << "note: " << note << "\n";
-  SigintScope sigint;
-  // ---- live runs: when a GPU of the target's architecture is present (live_sweep_cli.cpp) ----------
-  if (!o.no_run) {
-    if (auto rc = runLiveSweepIfGpu(ctx, spec, o.live, {o.csv, o.json, o.quiet, o.cache.directory()}, &g_interrupted)) {
-      return *rc;
-    }  // no GPU (the reason is printed): compile-only below
-  }
-  CompileCache cache(o.cache.directory());
-  cuda::NvrtcCompiler compiler(&cache);
-  const bool tty = &ctx.err == &std::cerr && isatty(STDERR_FILENO) == 1;
-  auto progress = [&](const CompileSweepProgress& p) {
-    if (o.quiet) return;
-    const auto& r = *p.row;
-    std::string line = "[" + std::to_string(p.done) + "/" + std::to_string(p.total) + "] XBLOCK=" +
-                       std::to_string(r.config.xblock) + " RBLOCK=" + std::to_string(r.config.rblock) +
-                       " num_warps=" + std::to_string(r.config.num_warps) + ": ";
-    if (r.ok) {
-      line += std::to_string(r.report.registers) + " registers, " + std::to_string(r.report.spill_stores_bytes) +
-              " B spill stores" + (r.cache_hit ? " (cache)" : "");
-    } else {
-      line += "error: " + r.error.substr(0, r.error.find('\n'));
-    }
-    if (tty) {
-      ctx.err << "\r\033[K" << line << std::flush;
-    } else {
-      ctx.err << line << "\n";
-    }
-  };
-  auto res = runCompileSweep(spec, compiler.function(), progress, &g_interrupted);
-  if (tty && !o.quiet) ctx.err << "\n";
-  reportCorruptCacheEntries(ctx.err, cmd, cache);
-  if (!res) {
-    ctx.err << cmd << ": " << res.error() << "\n";
-    return kExitUsage;
-  }
+// The metadata the CLI adds to the sweep's own (JSON and CSV alike).
+std::vector<std::pair<std::string, std::string>> runMeta(const CompileSweepResult& res, const CompileSweepSpec& spec,
+                                                         const CompileCache& cache) {
   const auto stats = cache.stats();
-  const double rate = res->wall_seconds > 0 ? static_cast<double>(res->rows.size()) / res->wall_seconds : 0.0;
-  std::vector<std::pair<std::string, std::string>> extra = {
+  return {
       {"cache", cache.directory().empty() ? std::string("off") : cache.directory()},
       {"cache_hits", std::to_string(stats.hits)},
       {"cache_misses", std::to_string(stats.misses)},
       {"cache_corrupt", std::to_string(stats.corrupt)},
       {"threads", std::to_string(spec.threads)},
-      {"wall_seconds", fixed(res->wall_seconds, 2)},
+      {"wall_seconds", fixed(res.wall_seconds, 2)},
       {"live_runs", "none (compile-only)"},
   };
-  if (o.json) {
-    ctx.out << compileSweepToJson(*res, extra).dump(2) << "\n";
-  } else {
-    ctx.out << "Sweep: " << workloadName(spec.workload) << (spec.workload == Workload::kFusedK ? " K=" + std::to_string(spec.k) : "")
-            << " " << dtypeName(spec.dtype) << ", xnumel " << spec.xnumel << " × rnumel " << spec.rnumel << " (size hints x "
-            << res->size_hints.x << ", r " << res->size_hints.r0 << ") on " << dev->arch.cc.smName() << ", " << dev->label
-            << "\n";
-    ctx.out << "Compiler: " << (res->compiler.empty() ? std::string("-") : res->compiler) << "; Inductor profile "
-            << inductor::profileInfo(spec.decision_options.profile).key << ", hint " << inductor::reductionHintKey(spec.hint)
-            << "\n\n";
-    std::vector<std::vector<std::string>> rows = {{"#", "XBLOCK", "RBLOCK", "warps", "regs", "spill st/ld B", "stack B", "smem B",
-                                                   "blocks/SM", "occ %", "old", "new", "exact", "cand old", "cand new",
-                                                   "cand exact", "origin"}};
-    for (const auto& r : res->rows) {
-      std::vector<std::string> row = {std::to_string(r.index), std::to_string(r.config.xblock), std::to_string(r.config.rblock),
-                                      std::to_string(r.config.num_warps)};
-      if (r.ok) {
-        row.push_back(std::to_string(r.report.registers));
-        row.push_back(std::to_string(r.report.spill_stores_bytes) + "/" + std::to_string(r.report.spill_loads_bytes));
-        row.push_back(std::to_string(r.report.stack_frame_bytes));
-        row.push_back(std::to_string(r.report.static_smem_bytes));
-        row.push_back(std::to_string(r.occupancy.active_blocks_per_sm));
-        row.push_back(fixed(100.0 * r.occupancy.occupancy, 1));
-        for (std::size_t i : {std::size_t{0}, std::size_t{1}, std::size_t{3}}) {  // old, new, exact
-          row.push_back(i < r.decisions.size() ? shortDecision(r.decisions[i]) : "");
-        }
-      } else {
-        row.push_back("error: " + r.error.substr(0, r.error.find('\n')));
-        for (int i = 0; i < 8; ++i) row.push_back("");
+}
+
+TextRows sweepRows(const CompileSweepResult& res) {
+  TextRows rows = {{"#", "XBLOCK", "RBLOCK", "warps", "regs", "spill st/ld B", "stack B", "smem B", "blocks/SM", "occ %", "old",
+                    "new", "exact", "cand old", "cand new", "cand exact", "origin"}};
+  for (const auto& r : res.rows) {
+    std::vector<std::string> row = {std::to_string(r.index), std::to_string(r.config.xblock), std::to_string(r.config.rblock),
+                                    std::to_string(r.config.num_warps)};
+    if (r.ok) {
+      row.push_back(std::to_string(r.report.registers));
+      row.push_back(std::to_string(r.report.spill_stores_bytes) + "/" + std::to_string(r.report.spill_loads_bytes));
+      row.push_back(std::to_string(r.report.stack_frame_bytes));
+      row.push_back(std::to_string(r.report.static_smem_bytes));
+      row.push_back(std::to_string(r.occupancy.active_blocks_per_sm));
+      row.push_back(fixed(100.0 * r.occupancy.occupancy, 1));
+      for (std::size_t i : {std::size_t{0}, std::size_t{1}, std::size_t{3}}) {  // old, new, exact
+        row.push_back(i < r.decisions.size() ? shortDecision(r.decisions[i]) : "");
       }
-      for (auto s : r.candidate) row.push_back(shortCandidate(s));
-      row.push_back(r.origin);
-      rows.push_back(std::move(row));
+    } else {
+      row.push_back("error: " + r.error.substr(0, r.error.find('\n')));
+      for (int i = 0; i < 8; ++i) row.push_back("");
     }
-    printTable(ctx.out, rows);
-    ctx.out << "\nold/new/exact: the RBLOCK-scaling decision of each bound for that config (scale = add a copy with RBLOCK "
-               "halved; keep = enough blocks resident; n/a = a gate skipped it).\n"
-               "cand: in that bound's autotuner candidate set (yes = benchmarked, spills = excluded, n_spills > 16).\n";
+    for (auto s : r.candidate) row.push_back(shortCandidate(s));
+    row.push_back(r.origin);
+    rows.push_back(std::move(row));
   }
-  ctx.err << res->rows.size() << " of " << res->total_configs << " configs: " << res->compiled << " compiled, " << res->failed
-          << " failed, " << res->cache_hits << " from the cache; " << fixed(res->wall_seconds, 2) << " s ("
+  return rows;
+}
+
+void printSweepText(Context& ctx, const CompileSweepSpec& spec, const CompileSweepResult& res) {
+  const auto& dev = spec.device;
+  ctx.out << "Sweep: " << workloadName(spec.workload) << (spec.workload == Workload::kFusedK ? " K=" + std::to_string(spec.k) : "")
+          << " " << dtypeName(spec.dtype) << ", xnumel " << spec.xnumel << " × rnumel " << spec.rnumel << " (size hints x "
+          << res.size_hints.x << ", r " << res.size_hints.r0 << ") on " << dev.arch.cc.smName() << ", " << dev.label << "\n";
+  ctx.out << "Compiler: " << (res.compiler.empty() ? std::string("-") : res.compiler) << "; Inductor profile "
+          << inductor::profileInfo(spec.decision_options.profile).key << ", hint " << inductor::reductionHintKey(spec.hint)
+          << "\n\n";
+  printTable(ctx.out, sweepRows(res));
+  ctx.out << "\nold/new/exact: the RBLOCK-scaling decision of each bound for that config (scale = add a copy with RBLOCK "
+             "halved; keep = enough blocks resident; n/a = a gate skipped it).\n"
+             "cand: in that bound's autotuner candidate set (yes = benchmarked, spills = excluded, n_spills > 16).\n";
+}
+
+void printSweepSummary(Context& ctx, const CompileSweepSpec& spec, const CompileSweepResult& res) {
+  const double rate = res.wall_seconds > 0 ? static_cast<double>(res.rows.size()) / res.wall_seconds : 0.0;
+  ctx.err << res.rows.size() << " of " << res.total_configs << " configs: " << res.compiled << " compiled, " << res.failed
+          << " failed, " << res.cache_hits << " from the cache; " << fixed(res.wall_seconds, 2) << " s ("
           << fixed(rate, 1) << " configs/s) on " << spec.threads << " thread" << (spec.threads == 1 ? "" : "s") << "\n";
+}
+
+// The compile-only sweep: progress on stderr, the table (or JSON) on stdout, --csv written (also
+// after Ctrl-C, with the finished rows).
+int runCompileOnlySweep(Context& ctx, const SweepOpts& o, const CompileSweepSpec& spec) {
+  CompileCache cache(o.cache.directory());
+  cuda::NvrtcCompiler compiler(&cache);
+  ProgressPrinter progress(ctx.err, o.quiet);
+  auto res = runCompileSweep(spec, compiler.function(), [&](const CompileSweepProgress& p) { progress.step(progressLine(p)); },
+                             &g_interrupted);
+  progress.finish();
+  reportCorruptCacheEntries(ctx.err, kCmd, cache);
+  if (!res) return fail(ctx, kCmd, res.error());
+  const auto meta = runMeta(*res, spec, cache);
+  if (o.output.json) {
+    printJson(ctx.out, compileSweepToJson(*res, meta));
+  } else {
+    printSweepText(ctx, spec, *res);
+  }
+  printSweepSummary(ctx, spec, *res);
   int rc = kExitOk;
-  if (!o.csv.empty()) rc = writeCsv(ctx, o.csv, compileSweepToCsv(*res, extra));
+  if (!o.output.csv.empty()) rc = writeCsv(ctx, o.output.csv, compileSweepToCsv(*res, meta));
   if (res->cancelled) {
-    ctx.err << cmd << ": cancelled: kept the " << res->rows.size() << " finished row" << (res->rows.size() == 1 ? "" : "s")
-            << (o.csv.empty() ? std::string() : " in " + o.csv) << "\n";
+    ctx.err << kCmd << ": cancelled: kept the " << res->rows.size() << " finished row" << (res->rows.size() == 1 ? "" : "s")
+            << (o.output.csv.empty() ? std::string() : " in " + o.output.csv) << "\n";
     return kExitRuntime;
   }
   return rc;
+}
+#endif
+
+int runSweep(Context& ctx, const SweepOpts& o) {
+  auto kernel = resolveKernelTarget(o.arch, o.work);
+  if (!kernel) return fail(ctx, kCmd, kernel.error());
+  auto spec = sweepSpec(o, *kernel);
+  if (!spec) return fail(ctx, kCmd, spec.error());
+#if !OCCX_HAVE_CUDA
+  return fail(ctx, kCmd,
+              "cannot compile: this build of occx has no CUDA Toolkit (NVRTC), so there are no register or spill "
+              "counts to sweep. Rebuild with the CUDA Toolkit installed; 'occx rblock' decides with given n_regs.",
+              kExitRuntime);
+#else
+  if (std::string msg = uncompilableArchError(kernel->device.arch.cc); !msg.empty()) return fail(ctx, kCmd, msg);
+  if (!kernel->note.empty()) ctx.err << "note: " << kernel->note << "\n";
+  SigintScope sigint;
+  // Live runs when a GPU of the target's architecture is present (live_sweep.cpp); else compile-only.
+  if (!o.no_run) {
+    const LiveSweepOutcome live =
+        runLiveSweepIfGpu(ctx, *spec, o.live, {o.output, o.quiet, o.cache.directory()}, &g_interrupted);
+    if (live.kind != LiveSweepOutcome::Kind::kFallBack) return live.exit_code;
+    ctx.err << "compile-only sweep: " << live.reason << "\n";
+  }
+  return runCompileOnlySweep(ctx, o, *spec);
 #endif
 }
 
@@ -292,11 +291,10 @@ void addSweepCommand(CLI::App& app, Context& ctx) {
   cmd->add_option("--threads", o->threads, "parallel compiles (1 … 64; default one per core)");
   cmd->add_flag("--no-run", o->no_run, "compile only, even when a GPU is present");
   cmd->add_flag("--quiet", o->quiet, "no progress line");
-  cmd->add_flag("--json", o->json, "print JSON");
-  cmd->add_option("--csv", o->csv, "write the sweep to this CSV file (atomically; Ctrl-C keeps the finished rows)");
+  o->output.add(*cmd, "print JSON", "write the sweep to this CSV file (atomically; Ctrl-C keeps the finished rows)");
   o->cache.add(*cmd);
-  addLiveSweepOptions(*cmd, o->live);
-  cmd->callback([&ctx, o] { ctx.action = [&ctx, o]() -> int { return runSweep(ctx, *o); }; });
+  o->live.add(*cmd);
+  setAction(*cmd, ctx, o, &runSweep);
 }
 
 const CommandRegistrar kSweep{{"sweep", 50, &addSweepCommand}};

@@ -1,10 +1,17 @@
 #include "app/cli/options/kernel_options.h"
 
+#include <algorithm>
 #include <ostream>
 
 #include "app/cli/cli.h"
-#include "core/kernels/compile_cache.h"
+#include "app/cli/printers/format.h"
 #include "core/gpu/gpu_data.h"
+#include "core/kernels/compile_cache.h"
+#include "occx_config.h"
+
+#if OCCX_HAVE_CUDA
+#include "core/cuda/nvrtc_compiler.h"
+#endif
 
 namespace occx::cli {
 
@@ -16,7 +23,7 @@ void ArchOptions::add(CLI::App& app) {
 
 Expected<inductor::Device> resolveArch(const ArchOptions& o, std::string& note) {
   const GpuDatabase& db = GpuDatabase::builtin();
-  if (o.sms < 0 || o.sms > 1024) return Error{"--sms " + std::to_string(o.sms) + " is out of range: allowed 1 … 1024"};
+  if (o.sms < 0 || o.sms > 1024) return Error{outOfRange("--sms", o.sms, "1 … 1024")};
   std::optional<ComputeCapability> cc;
   if (!o.arch.empty()) {
     auto parsed = ComputeCapability::parse(o.arch);
@@ -81,6 +88,24 @@ Expected<ParsedWorkload> parseWorkloadOptions(const WorkloadOptions& o) {
   }
   return p;
 }
+
+Expected<KernelTarget> resolveKernelTarget(const ArchOptions& arch, const WorkloadOptions& work) {
+  std::string note;
+  auto dev = resolveArch(arch, note);
+  if (!dev) return Error{dev.error()};
+  auto parsed = parseWorkloadOptions(work);
+  if (!parsed) return Error{parsed.error()};
+  return KernelTarget{*dev, *parsed, note};
+}
+
+#if OCCX_HAVE_CUDA
+std::string uncompilableArchError(const ComputeCapability& cc) {
+  const auto offered = cuda::offeredArchitectures(GpuDatabase::builtin());
+  if (std::find(offered.begin(), offered.end(), cc) != offered.end()) return {};
+  return "--arch " + cc.smName() + " cannot be compiled by " + cuda::nvrtcVersionString() + ": allowed " +
+         joined(offered, ", ", [](const ComputeCapability& a) { return a.smName(); });
+}
+#endif
 
 void CacheOptions::add(CLI::App& app) {
   app.add_option("--cache-dir", dir,

@@ -1,9 +1,11 @@
-// Options shared by `occx compile` and `occx sweep`: the target architecture (--arch / --gpu /
-// --sms), the kernel (--workload / --dtype / --k) and the compile cache (--cache-dir / --no-cache).
+// The kernel options shared by `occx compile` and `occx sweep`: the target architecture (--arch /
+// --gpu / --sms), the kernel (--workload / --dtype / --k) and the compile cache (--cache-dir /
+// --no-cache); lists of integers (--xblocks 1,2,4 or 256-8192).
 #pragma once
 
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -46,6 +48,18 @@ struct ParsedWorkload {
   int k = 1;
 };
 Expected<ParsedWorkload> parseWorkloadOptions(const WorkloadOptions& o);
+
+/// The device and the kernel a compiling command works on: resolveArch, then parseWorkloadOptions.
+struct KernelTarget {
+  inductor::Device device;
+  ParsedWorkload work;
+  std::string note;  ///< resolveArch's note ("" when there is nothing to say)
+};
+Expected<KernelTarget> resolveKernelTarget(const ArchOptions& arch, const WorkloadOptions& work);
+
+/// Empty when this build's NVRTC compiles for `cc`; else the usage error naming --arch, the NVRTC
+/// version and the architectures it offers. Defined only in builds with CUDA support.
+std::string uncompilableArchError(const ComputeCapability& cc);
 
 /// --cache-dir DIR | --no-cache (default: the user's cache folder).
 struct CacheOptions {
