@@ -17,6 +17,10 @@
 #include "ui/jobs/live_sweep_job.h"
 #include "ui/views/live_sweep_view.h"
 #include "ui/shell/main_window.h"
+
+#if OCCX_HAVE_CUDA
+#include "core/cuda/cuda_backend.h"
+#endif
 #include "ui/views/rblock_scaling_view.h"
 
 int main(int argc, char** argv) {
@@ -55,15 +59,23 @@ int main(int argc, char** argv) {
     return 2;
   }
 
+  // The one place that picks the GPU backend: NVRTC, the driver and live runs in a build with the CUDA
+  // Toolkit; otherwise the offline backend, which says what is unavailable.
+#if OCCX_HAVE_CUDA
+  const std::shared_ptr<occx::Backend> backend = occx::cuda::cudaBackend();
+#else
+  const std::shared_ptr<occx::Backend> backend = occx::offlineBackend();
+#endif
   occx::ui::MainWindow window(/*use_settings=*/screenshot_path.isEmpty());
+  window.showBackend(*backend);
   auto* rblock = new occx::ui::RblockScalingView;
-  auto* compile_sweep = new occx::ui::CompileSweepView;
-  auto* live_sweep = new occx::ui::LiveSweepView;
+  auto* compile_sweep = new occx::ui::CompileSweepView(nullptr, backend);
+  auto* live_sweep = new occx::ui::LiveSweepView(nullptr, backend);
   window.addView(rblock, QStringLiteral("RBLOCK scaling"));
   window.addView(compile_sweep, QStringLiteral("Compile sweep (NVRTC)"));
   window.addView(live_sweep, QStringLiteral("Live sweep"));
   // Detected GPUs head every device list; on the first start (nothing saved yet) they are selected.
-  if (const auto gpus = occx::ui::detectedGpus(); !gpus.empty()) {
+  if (const auto gpus = occx::ui::detectedGpus(*backend); !gpus.empty()) {
     const bool first_start = screenshot_path.isEmpty() && QSettings().allKeys().isEmpty();
     window.calculatorView()->deviceSelector()->setDetectedGpus(gpus, first_start);
     rblock->deviceSelector()->setDetectedGpus(gpus, first_start);

@@ -136,7 +136,7 @@ int rowOf(const CompileSweepModel* m, int x, int r, int w) {
 }
 
 TEST(CompileSweepView, WithoutACompilerItSaysTheToolkitIsNeededAndStillOpensCsv) {
-  CompileSweepView view(nullptr, CompileFunction{});
+  CompileSweepView view(nullptr, compileBackend({}));
   EXPECT_FALSE(view.canCompile());
   EXPECT_TRUE(view.toolkitLabel()->isVisibleTo(&view));
   EXPECT_TRUE(view.toolkitLabel()->text().contains(QStringLiteral("needs the CUDA Toolkit")));
@@ -150,15 +150,15 @@ TEST(CompileSweepView, WithoutACompilerItSaysTheToolkitIsNeededAndStillOpensCsv)
   EXPECT_GT(view.model()->rowCount(), 0);
 }
 
-#if !OCCX_HAVE_CUDA
-TEST(CompileSweepView, ThisBuildHasNoToolkitSoTheDefaultViewCannotCompile) {
-  CompileSweepView view;
+TEST(CompileSweepView, WithTheOfflineBackendTheViewCannotCompile) {
+  CompileSweepView view(nullptr, offlineBackend());
   EXPECT_FALSE(view.canCompile());
   EXPECT_TRUE(view.toolkitLabel()->isVisibleTo(&view));
 }
-#else
-TEST(CompileSweepView, ThisBuildHasTheToolkitSoTheDefaultViewCompiles) {
-  CompileSweepView view;
+
+#if OCCX_HAVE_CUDA
+TEST(CompileSweepView, ThisBuildHasTheToolkitSoItsBackendCompiles) {
+  CompileSweepView view(nullptr, thisBuildBackend());
   EXPECT_TRUE(view.canCompile());
   EXPECT_FALSE(view.toolkitLabel()->isVisibleTo(&view));
   EXPECT_TRUE(view.compileButton()->isEnabled());
@@ -166,8 +166,8 @@ TEST(CompileSweepView, ThisBuildHasTheToolkitSoTheDefaultViewCompiles) {
 #endif
 
 TEST(CompileSweepView, OnlyCompilableArchitecturesCanBeChosen) {
-  CompileSweepView view(nullptr, CompileFunction{});
-  const auto archs = compileSweepArchitectures();
+  CompileSweepView view(nullptr, compileBackend({}));
+  const auto archs = compileSweepArchitectures(*compileBackend({}));
   ASSERT_FALSE(archs.empty());
   // NVRTC 13 (and the no-toolkit fallback) start at sm_75: V100 (CC 7.0) and CC 6.1 are greyed out,
   // the H200 (CC 9.0) and the T4 (CC 7.5) are offered.
@@ -192,7 +192,7 @@ TEST(CompileSweepView, OnlyCompilableArchitecturesCanBeChosen) {
 
 TEST(CompileSweepView, SweepShowsEveryRowThePlotsAndEachPolicysDecision) {
   FakeCompiler fake;
-  CompileSweepView view(nullptr, fake.function());
+  CompileSweepView view(nullptr, compileBackend(fake.function()));
   setUpSmallSweep(view);
   QSignalSpy finished(&view, &CompileSweepView::sweepFinished);
   ASSERT_EQ(view.startSweep(), QString());
@@ -265,7 +265,7 @@ TEST(CompileSweepView, SweepShowsEveryRowThePlotsAndEachPolicysDecision) {
 
 TEST(CompileSweepView, SpillingConfigsShowInTheSpillPlot) {
   FakeCompiler fake;
-  CompileSweepView view(nullptr, fake.function());
+  CompileSweepView view(nullptr, compileBackend(fake.function()));
   setUpSmallSweep(view);
   // RBLOCK 32768 with 4 warps: 32768 / 128 = 256 values per tile × 3 = 768 + 26 = 794 wanted → 255
   // registers, (794 − 255) · 4 = 2156 bytes of spill stores.
@@ -285,7 +285,7 @@ TEST(CompileSweepView, SpillingConfigsShowInTheSpillPlot) {
 TEST(CompileSweepView, ADamagedCacheEntryIsReportedOnceInTheStatus) {
   FakeCompiler fake;
   fake.damaged_entry_for = "occx_mean_var_fp32_x1_r1024_w8";
-  CompileSweepView view(nullptr, fake.function());
+  CompileSweepView view(nullptr, compileBackend(fake.function()));
   setUpSmallSweep(view);
   QSignalSpy finished(&view, &CompileSweepView::sweepFinished);
   ASSERT_EQ(view.startSweep(), QString());
@@ -306,7 +306,7 @@ TEST(CompileSweepView, ADamagedCacheEntryIsReportedOnceInTheStatus) {
 TEST(CompileSweepView, CancelKeepsTheFinishedRows) {
   FakeCompiler fake;
   fake.sleep_ms = 120;
-  CompileSweepView view(nullptr, fake.function());
+  CompileSweepView view(nullptr, compileBackend(fake.function()));
   setUpSmallSweep(view);
   QSignalSpy finished(&view, &CompileSweepView::sweepFinished);
   ASSERT_EQ(view.startSweep(), QString());
@@ -335,7 +335,7 @@ TEST(CompileSweepView, CancelKeepsTheFinishedRows) {
 TEST(CompileSweepView, ASecondRequestCancelsTheFirstAndOnlyItsResultIsShown) {
   FakeCompiler fake;
   fake.sleep_ms = 100;
-  CompileSweepView view(nullptr, fake.function());
+  CompileSweepView view(nullptr, compileBackend(fake.function()));
   setUpSmallSweep(view, Workload::kSum);
   QSignalSpy finished(&view, &CompileSweepView::sweepFinished);
   QSignalSpy job_finished(view.job(), &CompileSweepJob::finished);
@@ -361,7 +361,7 @@ TEST(CompileSweepView, ASecondRequestCancelsTheFirstAndOnlyItsResultIsShown) {
 TEST(CompileSweepView, ClosingTheWindowDuringASweepEndsItCleanly) {
   FakeCompiler fake;
   fake.sleep_ms = 150;
-  auto* view = new CompileSweepView(nullptr, fake.function());
+  auto* view = new CompileSweepView(nullptr, compileBackend(fake.function()));
   setUpSmallSweep(*view);
   MainWindow* window = windowAround(view, QStringLiteral("Compile sweep (NVRTC)"));
   ASSERT_EQ(view->startSweep(), QString());
@@ -379,7 +379,7 @@ TEST(CompileSweepView, TheUiThreadKeepsRunningDuringASweep) {
   // (the 300 ms margin absorbs a loaded 2-core machine).
   FakeCompiler fake;
   fake.sleep_ms = 400;
-  CompileSweepView view(nullptr, fake.function());
+  CompileSweepView view(nullptr, compileBackend(fake.function()));
   setUpSmallSweep(view);
   QElapsedTimer clock;
   qint64 last = 0;
@@ -408,14 +408,14 @@ TEST(CompileSweepView, SettingsRoundTrip) {
   ASSERT_TRUE(dir.isValid());
   QSettings settings(dir.filePath(QStringLiteral("kernel.ini")), QSettings::IniFormat);
   {
-    CompileSweepView view(nullptr, CompileFunction{});
+    CompileSweepView view(nullptr, compileBackend({}));
     setUpSmallSweep(view, Workload::kAmax);
     ASSERT_TRUE(view.deviceSelector()->setCurrentKey(QStringLiteral("gpu:Tesla T4")));
     view.smCountSpin()->setValue(38);
     view.maxrregcountSpin()->setValue(64);
     view.saveSettings(settings);
   }
-  CompileSweepView view(nullptr, CompileFunction{});
+  CompileSweepView view(nullptr, compileBackend({}));
   view.restoreSettings(settings);
   EXPECT_EQ(view.deviceSelector()->currentKey(), QStringLiteral("gpu:Tesla T4"));
   EXPECT_EQ(view.smCountSpin()->value(), 38);
@@ -431,7 +431,7 @@ TEST(CompileSweepView, SettingsRoundTrip) {
 
 TEST(CompileSweepView, SourceOfTheSelectedConfigAndSendToRblock) {
   FakeCompiler fake;
-  CompileSweepView view(nullptr, fake.function());
+  CompileSweepView view(nullptr, compileBackend(fake.function()));
   setUpSmallSweep(view);
   QSignalSpy finished(&view, &CompileSweepView::sweepFinished);
   ASSERT_EQ(view.startSweep(), QString());
@@ -468,7 +468,7 @@ TEST(CompileSweepView, SourceOfTheSelectedConfigAndSendToRblock) {
 }
 
 TEST(CompileSweepView, OpensACompileSweepCsvWrittenByOccxSweep) {
-  CompileSweepView view(nullptr, CompileFunction{});
+  CompileSweepView view(nullptr, compileBackend({}));
   ASSERT_EQ(view.openCsvFile(testData("compile_sweep_mean_var_sm90.csv")), QString());
   const CompileSweepData& d = view.data();
   EXPECT_EQ(d.arch, (ComputeCapability{9, 0}));
@@ -512,7 +512,7 @@ TEST(CompileSweepView, OpensACompileSweepCsvWrittenByOccxSweep) {
 }
 
 TEST(CompileSweepView, ALiveSweepCsvIsSentToTheLiveSweepView) {
-  CompileSweepView view(nullptr, CompileFunction{});
+  CompileSweepView view(nullptr, compileBackend({}));
   const QString error = view.openCsvFile(testData("live_sweep_fixture.csv"));
   EXPECT_TRUE(error.contains(QStringLiteral("open it in the live view"))) << error.toStdString();
   EXPECT_EQ(view.model()->rowCount(), 0);
@@ -524,7 +524,7 @@ TEST(CompileSweepView, NvrtcSweepStartedAndCancelledKeepsTheFinishedRows) {
   ASSERT_TRUE(cache_dir.isValid());
   CompileCache cache(cache_dir.path().toStdString());
   cuda::NvrtcCompiler compiler(&cache);
-  CompileSweepView view(nullptr, compiler.function());
+  CompileSweepView view(nullptr, compileBackend(compiler.function()));
   ASSERT_TRUE(view.deviceSelector()->setCurrentKey(QStringLiteral("gpu:H200")));
   CompileSweepSpec spec;
   spec.workload = Workload::kSum;

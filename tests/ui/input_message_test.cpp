@@ -41,10 +41,10 @@ std::unique_ptr<QWidget> makeView(View v) {
     case View::kRblock:
       return std::make_unique<RblockScalingView>();
     case View::kKernel:
-      return std::make_unique<CompileSweepView>(nullptr, CompileFunction{});
+      return std::make_unique<CompileSweepView>(nullptr, compileBackend({}));
     case View::kLive:
-      return std::make_unique<LiveSweepView>(nullptr, LiveRunFunction{},
-                                        LiveAvailability{false, QStringLiteral("no GPU (test)"), {}});
+      return std::make_unique<LiveSweepView>(nullptr,
+                                             liveBackend({}, LiveAvailability{false, QStringLiteral("no GPU (test)"), {}}));
   }
   return nullptr;
 }
@@ -208,7 +208,7 @@ TEST(GuiInvalidInputMatrix, CoversEveryNumberBoxOfEveryView) {
 }
 
 TEST(GuiInvalidInputMatrix, FusedInputsOverEightIsRefused) {
-  CompileSweepView view(nullptr, CompileFunction{});
+  CompileSweepView view(nullptr, compileBackend({}));
   auto* workload = view.findChild<QComboBox*>(QStringLiteral("workload"));
   ASSERT_NE(workload, nullptr);
   workload->setCurrentIndex(workload->findData(static_cast<int>(Workload::kFusedK)));
@@ -344,7 +344,7 @@ void writeBytes(const QString& path, const std::string& bytes) {
 TEST(GuiBadCsv, TheLiveSweepViewSaysWhyAndKeepsTheDatasetShown) {
   QTemporaryDir dir;
   ASSERT_TRUE(dir.isValid());
-  LiveSweepView view(nullptr, LiveRunFunction{}, LiveAvailability{false, QStringLiteral("no GPU (test)"), {}});
+  LiveSweepView view(nullptr, liveBackend({}, LiveAvailability{false, QStringLiteral("no GPU (test)"), {}}));
   ASSERT_EQ(view.openCsvFile(testData("live_sweep_fixture.csv")), QString());
   const int rows = view.model()->rowCount();
   ASSERT_EQ(rows, 11);
@@ -368,7 +368,7 @@ TEST(GuiBadCsv, TheLiveSweepViewSaysWhyAndKeepsTheDatasetShown) {
 TEST(GuiBadCsv, TheCompileSweepViewSaysWhyAndKeepsTheSweepShown) {
   QTemporaryDir dir;
   ASSERT_TRUE(dir.isValid());
-  CompileSweepView view(nullptr, CompileFunction{});
+  CompileSweepView view(nullptr, compileBackend({}));
   ASSERT_EQ(view.openCsvFile(testData("compile_sweep_mean_var_sm90.csv")), QString());
   const int rows = view.model()->rowCount();
   ASSERT_GT(rows, 0);

@@ -71,9 +71,9 @@ struct FakeRunner {
   std::atomic<int> max_running{0};  // the most at once: the GPU takes one run at a time
   std::atomic<int> cancel_latency_ms{0};  // how long a cancelled run takes to return
   std::atomic<bool> report_damaged_cache_entry{false};
-  LiveRunFunction function() {
-    return [this](const LiveRunRequest&, const LiveRunProgressFn& progress,
-                  const std::atomic<bool>* cancel) -> Expected<LiveRunOutcome> {
+  FakeLiveRun function() {
+    return [this](const LiveSweepSpec&, const LiveSweepProgressFn& progress,
+                  const std::atomic<bool>* cancel) -> Expected<LiveSweepResult> {
       ++runs_started;
       const int now = ++running;
       for (int seen = max_running; now > seen && !max_running.compare_exchange_weak(seen, now);) {
@@ -83,9 +83,9 @@ struct FakeRunner {
         ~Leave() { --n; }
       } leave{running};
       LiveDataset all = fixture();
-      LiveRunOutcome out;
+      LiveSweepResult out;
       out.dataset.meta = all.meta;
-      progress({"compile", all.rows.size(), all.rows.size(), nullptr});
+      progress({Phase::kCompile, all.rows.size(), all.rows.size(), nullptr});
       for (std::size_t i = 0; i < all.rows.size(); ++i) {
         for (int slept = 0; slept < sleep_ms; slept += 5) {
           if (cancel->load()) break;
@@ -98,17 +98,17 @@ struct FakeRunner {
           break;
         }
         out.dataset.rows.push_back(all.rows[i]);
-        progress({"run", i + 1, all.rows.size(), &out.dataset.rows.back()});
+        progress({Phase::kRun, i + 1, all.rows.size(), &out.dataset.rows.back()});
       }
       out.wall_seconds = 0.5;
-      if (report_damaged_cache_entry) out.cache_repairs = {"/cache/nvrtc/89ab.occxc (truncated or padded): recompiled and replaced"};
+      if (report_damaged_cache_entry) out.compile.cache_repairs = {"/cache/nvrtc/89ab.occxc (truncated or padded): recompiled and replaced"};
       return out;
     };
   }
 };
 
 TEST(LiveSweepView, RecordedCsvShowsRowsSeriesRooflinePicksAndRegret) {
-  LiveSweepView view(nullptr, LiveRunFunction{}, noGpu());
+  LiveSweepView view(nullptr, liveBackend({}, noGpu()));
   ASSERT_EQ(view.openCsvFile(testData("live_sweep_fixture.csv")), QString());
   EXPECT_EQ(view.datasetLabel()->text(), QStringLiteral("recorded data: Test fixture GPU, 2026-11-29"));
   EXPECT_TRUE(view.datasetLabel()->isVisibleTo(&view));
@@ -220,7 +220,7 @@ TEST(LiveSweepView, RecordedCsvShowsRowsSeriesRooflinePicksAndRegret) {
 }
 
 TEST(LiveSweepView, OtherXBlockShowsItsRowsOnlyAndSaysWhyNoneWasTimed) {
-  LiveSweepView view(nullptr, LiveRunFunction{}, noGpu());
+  LiveSweepView view(nullptr, liveBackend({}, noGpu()));
   ASSERT_EQ(view.openCsvFile(testData("live_sweep_fixture.csv")), QString());
   EXPECT_EQ(view.xblockCombo()->count(), 2);
   ASSERT_TRUE(view.setPlotXBlock(2));
@@ -236,7 +236,7 @@ TEST(LiveSweepView, OtherXBlockShowsItsRowsOnlyAndSaysWhyNoneWasTimed) {
 
 TEST(LiveSweepView, RunIsDisabledWithTheReasonWhenThereIsNoGpu) {
   FakeRunner fake;
-  LiveSweepView view(nullptr, fake.function(), noGpu());
+  LiveSweepView view(nullptr, liveBackend(fake.function(), noGpu()));
   EXPECT_FALSE(view.runButton()->isEnabled());
   EXPECT_TRUE(view.runButton()->toolTip().contains(QStringLiteral("No NVIDIA driver: libcuda.so.1 (test)")));
   EXPECT_TRUE(view.availabilityLabel()->text().contains(QStringLiteral("No NVIDIA driver: libcuda.so.1 (test)")));
@@ -246,9 +246,9 @@ TEST(LiveSweepView, RunIsDisabledWithTheReasonWhenThereIsNoGpu) {
 }
 
 TEST(LiveSweepView, OnThisMachineRunFollowsTheDriver) {
-  const LiveAvailability here = liveAvailability();
+  const LiveAvailability here = liveAvailability(*thisBuildBackend());
   if (here.available) GTEST_SKIP() << "a GPU is present here (" << here.device.toStdString() << "): Run is enabled";
-  LiveSweepView view;
+  LiveSweepView view(nullptr, thisBuildBackend());
   EXPECT_FALSE(view.runButton()->isEnabled());
   EXPECT_FALSE(here.reason.isEmpty());
   EXPECT_TRUE(view.runButton()->toolTip().contains(here.reason) ||
@@ -258,7 +258,7 @@ TEST(LiveSweepView, OnThisMachineRunFollowsTheDriver) {
 TEST(LiveSweepView, RunStreamsRowsAndCancelKeepsTheMeasuredOnes) {
   FakeRunner fake;
   fake.sleep_ms = 80;
-  LiveSweepView view(nullptr, fake.function(), fakeGpu());
+  LiveSweepView view(nullptr, liveBackend(fake.function(), fakeGpu()));
   ASSERT_TRUE(view.runButton()->isEnabled());
   QSignalSpy changed(&view, &LiveSweepView::datasetChanged);
   ASSERT_EQ(view.startRun(), QString());
@@ -289,7 +289,7 @@ TEST(LiveSweepView, RunStreamsRowsAndCancelKeepsTheMeasuredOnes) {
 TEST(LiveSweepView, ASecondRunCancelsTheFirst) {
   FakeRunner fake;
   fake.sleep_ms = 60;
-  LiveSweepView view(nullptr, fake.function(), fakeGpu());
+  LiveSweepView view(nullptr, liveBackend(fake.function(), fakeGpu()));
   QSignalSpy changed(&view, &LiveSweepView::datasetChanged);
   ASSERT_EQ(view.startRun(), QString());
   ASSERT_TRUE(waitFor([&] { return view.model()->rowCount() >= 1; }, 20000));
@@ -310,7 +310,7 @@ TEST(LiveSweepView, NeverTwoRunsOnTheGpuAtOnce) {
   FakeRunner fake;
   fake.sleep_ms = 60;
   fake.cancel_latency_ms = 150;
-  LiveSweepView view(nullptr, fake.function(), fakeGpu());
+  LiveSweepView view(nullptr, liveBackend(fake.function(), fakeGpu()));
   QSignalSpy changed(&view, &LiveSweepView::datasetChanged);
   ASSERT_EQ(view.startRun(), QString());
   ASSERT_TRUE(waitFor([&] { return view.model()->rowCount() >= 2; }, 20000));
@@ -331,7 +331,7 @@ TEST(LiveSweepView, NeverTwoRunsOnTheGpuAtOnce) {
 TEST(LiveSweepView, ADamagedCacheEntryIsReportedInTheStatus) {
   FakeRunner fake;
   fake.report_damaged_cache_entry = true;
-  LiveSweepView view(nullptr, fake.function(), fakeGpu());
+  LiveSweepView view(nullptr, liveBackend(fake.function(), fakeGpu()));
   QSignalSpy changed(&view, &LiveSweepView::datasetChanged);
   ASSERT_EQ(view.startRun(), QString());
   ASSERT_TRUE(changed.wait(20000));
@@ -344,7 +344,7 @@ TEST(LiveSweepView, ADamagedCacheEntryIsReportedInTheStatus) {
 TEST(LiveSweepView, ARunCancelledBeforeAnyRowSaysSo) {
   FakeRunner fake;
   fake.sleep_ms = 300;
-  LiveSweepView view(nullptr, fake.function(), fakeGpu());
+  LiveSweepView view(nullptr, liveBackend(fake.function(), fakeGpu()));
   ASSERT_EQ(view.startRun(), QString());
   view.cancelButton()->click();  // before the first row (300 ms away)
   ASSERT_TRUE(view.job()->waitForIdle(20000));
@@ -356,7 +356,7 @@ TEST(LiveSweepView, ARunCancelledBeforeAnyRowSaysSo) {
 TEST(LiveSweepView, ClosingTheWindowDuringARunEndsItCleanly) {
   FakeRunner fake;
   fake.sleep_ms = 80;
-  auto* view = new LiveSweepView(nullptr, fake.function(), fakeGpu());
+  auto* view = new LiveSweepView(nullptr, liveBackend(fake.function(), fakeGpu()));
   MainWindow* window = windowAround(view, QStringLiteral("Live sweep"));
   ASSERT_EQ(view->startRun(), QString());
   ASSERT_TRUE(waitFor([&] { return view->model()->rowCount() >= 2; }, 20000));
@@ -369,7 +369,7 @@ TEST(LiveSweepView, ClosingTheWindowDuringARunEndsItCleanly) {
 }
 
 TEST(LiveSweepView, ExportsTheDatasetAndTheRegretTable) {
-  LiveSweepView view(nullptr, LiveRunFunction{}, noGpu());
+  LiveSweepView view(nullptr, liveBackend({}, noGpu()));
   ASSERT_EQ(view.openCsvFile(testData("live_sweep_fixture.csv")), QString());
   const auto exports = view.csvExports();
   ASSERT_EQ(exports.size(), 2u);
@@ -386,7 +386,7 @@ TEST(LiveSweepView, ExportsTheDatasetAndTheRegretTable) {
 }
 
 TEST(LiveSweepView, ACompileOnlySweepIsSentToTheCompileSweepView) {
-  LiveSweepView view(nullptr, LiveRunFunction{}, noGpu());
+  LiveSweepView view(nullptr, liveBackend({}, noGpu()));
   const int before = view.model()->rowCount();
   const QString error = view.openCsvFile(testData("compile_sweep_mean_var_sm90.csv"));
   EXPECT_TRUE(error.contains(QStringLiteral("open it in the kernel view"))) << error.toStdString();
@@ -397,7 +397,7 @@ TEST(LiveSweepView, BundledDatasetsOpenAsRecordedData) {
   const auto bundled = bundledDatasets();
   if (bundled.empty()) GTEST_SKIP() << "this build bundles no datasets (resources/datasets/*.csv is empty)";
   for (const auto& b : bundled) {
-    LiveSweepView view(nullptr, LiveRunFunction{}, noGpu());
+    LiveSweepView view(nullptr, liveBackend({}, noGpu()));
     ASSERT_EQ(view.openCsvFile(b.path), QString()) << b.path.toStdString();
     EXPECT_GT(view.model()->rowCount(), 0);
     EXPECT_TRUE(view.datasetLabel()->text().startsWith(QStringLiteral("recorded data: ")))
@@ -406,7 +406,7 @@ TEST(LiveSweepView, BundledDatasetsOpenAsRecordedData) {
     EXPECT_GE(view.replay().best_row, 0);
   }
   // Without a GPU the view opens the first bundled dataset by itself.
-  LiveSweepView view(nullptr, LiveRunFunction{}, noGpu());
+  LiveSweepView view(nullptr, liveBackend({}, noGpu()));
   EXPECT_GT(view.model()->rowCount(), 0);
   EXPECT_TRUE(view.datasetLabel()->text().startsWith(QStringLiteral("recorded data: ")));
 }

@@ -15,6 +15,7 @@
 #include "core/base/csv.h"
 #include <QCheckBox>
 
+#include "tests/ui/ui_test_support.h"
 #include "ui/jobs/live_sweep_job.h"
 #include "ui/shell/main_window.h"
 #include "ui/views/calculator_view.h"
@@ -152,8 +153,8 @@ TEST_F(MainWindowTest, SettingsUnderTheOldViewNamesArriveInTheRenamedViews) {
   }
   MainWindow w(true);
   auto* rblock = new RblockScalingView;
-  auto* compile = new CompileSweepView(nullptr, CompileFunction{});
-  auto* live = new LiveSweepView(nullptr, LiveRunFunction{}, LiveAvailability{false, QStringLiteral("test"), {}});
+  auto* compile = new CompileSweepView(nullptr, compileBackend({}));
+  auto* live = new LiveSweepView(nullptr, liveBackend({}, LiveAvailability{false, QStringLiteral("test"), {}}));
   w.addView(rblock, QStringLiteral("RBLOCK scaling"));
   w.addView(compile, QStringLiteral("Compile sweep (NVRTC)"));
   w.addView(live, QStringLiteral("Live sweep"));

@@ -17,8 +17,8 @@ namespace occx::ui {
 namespace {
 
 TEST(SweepView, BothViewsShareTheXBlockFilterStatusLineAndJobControls) {
-  CompileSweepView compile(nullptr, CompileFunction{});
-  LiveSweepView live(nullptr, LiveRunFunction{}, LiveAvailability{false, QStringLiteral("test"), {}});
+  CompileSweepView compile(nullptr, compileBackend({}));
+  LiveSweepView live(nullptr, liveBackend({}, LiveAvailability{false, QStringLiteral("test"), {}}));
   ASSERT_EQ(compile.openCsvFile(testData("compile_sweep_mean_var_sm90.csv")), QString());
   ASSERT_EQ(live.openCsvFile(testData("live_sweep_fixture.csv")), QString());
   EXPECT_EQ(compile.objectName(), QStringLiteral("compileSweep"));

@@ -1,5 +1,6 @@
 // Helpers the UI tests share: the path of a recorded data file, waiting for a job off the UI thread
-// while the event loop runs, and reading a plotted graph's points.
+// while the event loop runs, reading a plotted graph's points, and the Backends the views get in tests
+// (a fake made of functions, and this build's own).
 #pragma once
 
 #include <QCoreApplication>
@@ -12,6 +13,16 @@
 #include <QThread>
 #include <cmath>
 #include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/sweep/backend.h"
+#include "occx_config.h"
+#include "ui/jobs/live_sweep_job.h"
+#if OCCX_HAVE_CUDA
+#include "core/cuda/cuda_backend.h"
+#endif
 #include <limits>
 
 namespace occx::ui {
@@ -43,6 +54,66 @@ inline double yAt(const QVector<QPointF>& pts, double x) {
     if (std::abs(p.x() - x) < 1e-9) return p.y();
   }
   return std::numeric_limits<double>::quiet_NaN();
+}
+
+/// What a fake live run does: measure `spec`, reporting progress, honouring `cancel`.
+using FakeLiveRun =
+    std::function<Expected<LiveSweepResult>(const LiveSweepSpec&, const LiveSweepProgressFn&, const std::atomic<bool>*)>;
+
+/// A Backend made of functions: compiles with `compile` (none = no compiler here), reports `live`
+/// and `gpus`, runs live sweeps with `run`.
+class FakeBackend final : public Backend {
+ public:
+  CompileFunction compile;
+  std::string compiler_version = "stand-in compiler";
+  Availability live{false, "no GPU (test)"};
+  std::vector<DeviceInfo> gpus;
+  FakeLiveRun run;
+
+  [[nodiscard]] Availability compileAvailability() const override {
+    return compile ? Availability{true, {}} : Availability{false, "no compiler (test)"};
+  }
+  [[nodiscard]] std::string compilerVersion() const override { return compile ? compiler_version : std::string(); }
+  [[nodiscard]] std::vector<ComputeCapability> offeredArchitectures(const GpuDatabase&) const override { return {}; }
+  [[nodiscard]] CompileFunction compiler() const override { return compile; }
+  [[nodiscard]] Availability liveAvailability() const override { return live; }
+  [[nodiscard]] std::vector<DeviceInfo> detectedGpus() const override { return gpus; }
+  Expected<LiveSweepResult> runLiveSweep(int, const LiveSweepSpec& spec, const LiveSweepProgressFn& progress,
+                                         const std::atomic<bool>* cancel) override {
+    if (!run) return Error{live.reason};
+    return run(spec, progress, cancel);
+  }
+};
+
+/// A backend that compiles with `compile` (empty: cannot compile) and has no GPU.
+inline std::shared_ptr<Backend> compileBackend(CompileFunction compile) {
+  auto b = std::make_shared<FakeBackend>();
+  b->compile = std::move(compile);
+  return b;
+}
+
+/// A backend whose live runs are `run` and whose GPU is as `a` says (available, why not, its name).
+inline std::shared_ptr<Backend> liveBackend(FakeLiveRun run, const LiveAvailability& a) {
+  auto b = std::make_shared<FakeBackend>();
+  b->run = std::move(run);
+  b->live = {a.available, a.reason.toStdString()};
+  if (a.available) {
+    DeviceInfo d;
+    d.name = a.device.toStdString();
+    d.cc = {9, 0};
+    d.sm_count = 132;
+    b->gpus.push_back(d);
+  }
+  return b;
+}
+
+/// The backend this build's program runs with (what main() picks).
+inline std::shared_ptr<Backend> thisBuildBackend() {
+#if OCCX_HAVE_CUDA
+  return cuda::cudaBackend();
+#else
+  return offlineBackend();
+#endif
 }
 
 }  // namespace occx::ui

@@ -77,9 +77,9 @@ MainWindow::MainWindow(bool use_settings, QWidget* parent)
 
   view_status_->setObjectName(QStringLiteral("viewStatus"));
   statusBar()->addWidget(view_status_, 1);
-  auto* cuda = new QLabel(OCCX_HAVE_CUDA ? tr("CUDA support: on") : tr("CUDA support: off in this build (calculator only)"), this);
-  cuda->setToolTip(aboutText());
-  statusBar()->addPermanentWidget(cuda);
+  cuda_label_ = new QLabel(this);
+  statusBar()->addPermanentWidget(cuda_label_);
+  showBackend(*offlineBackend());
 
   resize(1560, 940);
   if (use_settings_) {
@@ -112,11 +112,20 @@ void MainWindow::buildMenus() {
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   QAction* about = help->addAction(tr("&About Occupancy Explorer"), this,
-                                   [this] { QMessageBox::about(this, tr("About Occupancy Explorer"), aboutText()); });
+                                   [this] { QMessageBox::about(this, tr("About Occupancy Explorer"), aboutText(can_compile_)); });
   about->setMenuRole(QAction::AboutRole);
 }
 
-QString MainWindow::aboutText() {
+void MainWindow::showBackend(const Backend& backend) {
+  can_compile_ = backend.compileAvailability().available;
+  const Availability live = backend.liveAvailability();
+  cuda_label_->setText(!can_compile_ ? tr("CUDA support: off in this build (no compiling, no live runs)")
+                       : live.available ? tr("CUDA support: on, GPU present")
+                                        : tr("CUDA support: on (compiling; no GPU for live runs)"));
+  cuda_label_->setToolTip(aboutText(can_compile_));
+}
+
+QString MainWindow::aboutText(bool can_compile) {
   return tr("<h3>Occupancy Explorer %1</h3>"
             "<p>Explains why a GPU kernel configuration is fast or slow in terms of occupancy: the classic "
             "occupancy calculator for every compute capability from 5.0 to 12.x, with each step of the arithmetic shown.</p>"
@@ -127,7 +136,7 @@ QString MainWindow::aboutText() {
             "<p><b>Needs an NVIDIA GPU and driver:</b> detecting the local GPU, live runs with measured time and bandwidth, "
             "and achieved occupancy from CUPTI.</p>"
             "<p>This build: CUDA support %2.</p>")
-      .arg(QStringLiteral(OCCX_VERSION), OCCX_HAVE_CUDA ? tr("on") : tr("off"));
+      .arg(QStringLiteral(OCCX_VERSION), can_compile ? tr("on") : tr("off"));
 }
 
 QString MainWindow::settingsGroupFor(QWidget* view, const QString& title) const {

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <QMainWindow>
+
+#include "core/sweep/backend.h"
 #include <QString>
 
 class QAction;
@@ -55,8 +57,12 @@ class MainWindow : public QMainWindow {
   /// Called on start when settings are used. Returns how many values moved.
   static int migrateSettings(QSettings& settings);
 
-  /// The text of Help → About: what needs a GPU and what does not.
-  [[nodiscard]] static QString aboutText();
+  /// The text of Help → About: what needs a GPU and what does not, and whether this program can
+  /// compile kernels (`can_compile`, from its Backend).
+  [[nodiscard]] static QString aboutText(bool can_compile = false);
+
+  /// Says in the status bar and in About what `backend` can do here (compile with NVRTC, run live).
+  void showBackend(const Backend& backend);
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -77,6 +83,8 @@ class MainWindow : public QMainWindow {
   bool use_settings_;
   QTabWidget* tabs_;
   CalculatorView* calculator_;
+  QLabel* cuda_label_ = nullptr;
+  bool can_compile_ = false;
   QLabel* view_status_;
   QAction* export_csv_ = nullptr;
   QAction* export_png_ = nullptr;

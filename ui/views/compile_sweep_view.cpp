@@ -26,7 +26,6 @@
 
 #include "core/base/atomic_file.h"
 #include "core/inductor/rblock_scaling.h"
-#include "occx_config.h"
 #include "ui/widgets/checked_spin_box.h"
 #include "ui/views/sweep_inputs.h"
 #include "ui/plots/sweep_series_plot.h"
@@ -34,11 +33,6 @@
 #include "ui/models/compile_sweep_model.h"
 #include "ui/jobs/live_sweep_job.h"
 
-#if OCCX_HAVE_CUDA
-#include "core/kernels/compile_cache.h"
-#include "core/cuda/device.h"
-#include "core/cuda/nvrtc_compiler.h"
-#endif
 
 namespace occx::ui {
 
@@ -54,25 +48,10 @@ QString configText(const KernelConfig& c) {
 
 }  // namespace
 
-CompileFunction defaultCompileFunction() {
-#if OCCX_HAVE_CUDA
-  struct State {
-    CompileCache cache{CompileCache::defaultDirectory()};
-    cuda::NvrtcCompiler compiler{&cache};
-  };
-  auto state = std::make_shared<State>();
-  return [state](const CompileRequest& request) { return state->compiler.compile(request); };
-#else
-  return {};
-#endif
-}
-
-std::vector<ComputeCapability> compileSweepArchitectures() {
+std::vector<ComputeCapability> compileSweepArchitectures(const Backend& backend) {
   const GpuDatabase& db = GpuDatabase::builtin();
-#if OCCX_HAVE_CUDA
-  auto offered = cuda::offeredArchitectures(db);
+  auto offered = backend.offeredArchitectures(db);
   if (!offered.empty()) return offered;
-#endif
   std::vector<ComputeCapability> out;
   for (const auto& a : db.architectures()) {
     if (a.cc >= ComputeCapability{7, 5}) out.push_back(a.cc);
@@ -80,8 +59,9 @@ std::vector<ComputeCapability> compileSweepArchitectures() {
   return out;
 }
 
-CompileSweepView::CompileSweepView(QWidget* parent, CompileFunction compile)
-    : SweepView(parent, QStringLiteral("compileSweep"), /*plot_delay_ms=*/120) {
+CompileSweepView::CompileSweepView(QWidget* parent, std::shared_ptr<Backend> backend)
+    : SweepView(parent, QStringLiteral("compileSweep"), /*plot_delay_ms=*/120), backend_(std::move(backend)) {
+  CompileFunction compile = backend_->compiler();
   can_compile_ = static_cast<bool>(compile);
   job_ = new CompileSweepJob(std::move(compile), this);
   model_ = new CompileSweepModel(this);
@@ -95,7 +75,7 @@ CompileSweepView::CompileSweepView(QWidget* parent, CompileFunction compile)
   connect(device_, &DeviceSelector::targetChanged, this, &CompileSweepView::onTargetChanged);
 
   // The local GPU, when there is one, is the default target (its own SM count).
-  if (const auto gpus = detectedGpus(); !gpus.empty()) device_->setDetectedGpus(gpus);
+  if (const auto gpus = detectedGpus(*backend_); !gpus.empty()) device_->setDetectedGpus(gpus);
   restrictArchitectures();
   onTargetChanged();
   onRunningChanged(false);
@@ -282,15 +262,11 @@ QWidget* CompileSweepView::buildSourceBox() {
 }
 
 void CompileSweepView::restrictArchitectures() {
-  const auto archs = compileSweepArchitectures();
+  const auto archs = compileSweepArchitectures(*backend_);
   auto* m = qobject_cast<QStandardItemModel*>(device_->comboBox()->model());
   if (m == nullptr) return;
-  const QString compiler =
-#if OCCX_HAVE_CUDA
-      QString::fromStdString(cuda::nvrtcVersionString());
-#else
-      tr("the compiler");
-#endif
+  const std::string version = backend_->compilerVersion();
+  const QString compiler = version.empty() ? tr("the compiler") : QString::fromStdString(version);
   for (int i = 0; i < m->rowCount(); ++i) {
     const QString key = device_->comboBox()->itemData(i).toString();
     const auto& targets = device_->targets();
@@ -348,7 +324,7 @@ Expected<CompileSweepSpec> CompileSweepView::currentSpec() const {
   if (!invalid.isEmpty()) return Error{invalid.toStdString()};
   const DeviceTarget& t = device_->currentTarget();
   if (t.arch == nullptr) return Error{"no architecture selected"};
-  const auto archs = compileSweepArchitectures();
+  const auto archs = compileSweepArchitectures(*backend_);
   if (std::find(archs.begin(), archs.end(), t.arch->cc) == archs.end()) {
     return Error{t.arch->cc.smName() + " cannot be compiled: choose one of the architectures not greyed out"};
   }

@@ -9,6 +9,7 @@
 
 #include <memory>
 
+#include "core/sweep/backend.h"
 #include "core/sweep/compile_sweep.h"
 #include "ui/models/compile_sweep_data.h"
 #include "ui/views/sweep_view.h"
@@ -25,13 +26,9 @@ class SweepSeriesPlot;
 class CompileSweepJob;
 class CompileSweepModel;
 
-/// NVRTC with the user's compile cache (CompileCache::defaultDirectory()) as a CompileFunction;
-/// empty when this build has no CUDA Toolkit.
-CompileFunction defaultCompileFunction();
-
-/// Architectures the view offers: those NVRTC can compile for that the GPU data knows; without the
-/// toolkit, the data's compute capabilities from 7.5 on.
-std::vector<ComputeCapability> compileSweepArchitectures();
+/// Architectures the view offers: those `backend`'s compiler can target that the GPU data knows;
+/// without a compiler, the data's compute capabilities from 7.5 on.
+std::vector<ComputeCapability> compileSweepArchitectures(const Backend& backend);
 
 class CompileSweepView : public SweepView {
   Q_OBJECT
@@ -39,7 +36,9 @@ class CompileSweepView : public SweepView {
  public:
   /// `compile` compiles one kernel (called from worker threads); empty = no compiler (the view says
   /// compiling needs the CUDA Toolkit).
-  explicit CompileSweepView(QWidget* parent = nullptr, CompileFunction compile = defaultCompileFunction());
+  /// `backend` compiles (main() picks it; tests pass a fake); without a compiler the view still
+  /// opens CSVs and says what is needed to compile.
+  CompileSweepView(QWidget* parent, std::shared_ptr<Backend> backend);
   ~CompileSweepView() override;
 
   /// Starts a sweep with the current inputs (cancelling a running one). Returns an empty string, or
@@ -108,6 +107,7 @@ class CompileSweepView : public SweepView {
   [[nodiscard]] QString describeRow(int model_row) const;
   [[nodiscard]] Expected<CompileSweepSpec> currentSpec() const;
 
+  std::shared_ptr<Backend> backend_;
   bool can_compile_ = false;
   DeviceSelector* device_ = nullptr;
   QSpinBox* sms_ = nullptr;

@@ -66,12 +66,6 @@ const PolicyPick* pickOf(const ReplaySummary& replay, inductor::Policy policy) {
 
 /// The phases a live run reports before its rows. LiveSweepJob passes them as text (core's live-run
 /// progress has no enum for them), read here once.
-enum class LivePhase { kProblem, kCompile, kOther };
-LivePhase livePhaseOf(const QString& phase) {
-  if (phase == QLatin1String("problem")) return LivePhase::kProblem;
-  if (phase == QLatin1String("compile")) return LivePhase::kCompile;
-  return LivePhase::kOther;
-}
 
 QString configShort(const KernelConfig& c) {
   return QStringLiteral("XBLOCK %1, RBLOCK %2, %3 warps").arg(c.xblock).arg(c.rblock).arg(c.num_warps);
@@ -97,9 +91,9 @@ QTableWidgetItem* cell(const QString& text, Qt::Alignment align = Qt::AlignRight
 
 }  // namespace
 
-LiveSweepView::LiveSweepView(QWidget* parent, LiveRunFunction run, LiveAvailability availability)
-    : SweepView(parent, QStringLiteral("liveSweep"), /*plot_delay_ms=*/150), availability_(std::move(availability)) {
-  job_ = new LiveSweepJob(std::move(run), this);
+LiveSweepView::LiveSweepView(QWidget* parent, std::shared_ptr<Backend> backend)
+    : SweepView(parent, QStringLiteral("liveSweep"), /*plot_delay_ms=*/150), availability_(liveAvailability(*backend)) {
+  job_ = new LiveSweepJob(std::move(backend), this);
   model_ = new LiveSweepModel(this);
   QWidget* controls = buildControls();
   layOut(controls, 420, 490, buildResults());
@@ -130,7 +124,7 @@ QWidget* LiveSweepView::buildControls() {
   QWidget* left = makeControlsColumn(v);
   availability_label_ = new QLabel(left);
   availability_label_->setObjectName(QStringLiteral("availabilityMessage"));
-  if (availability_.available && job_->hasRunner()) {
+  if (availability_.available) {
     availability_label_->setWordWrap(true);
     availability_label_->setText(
         tr("GPU: <b>%1</b> — live runs measure on it.").arg(availability_.device.toHtmlEscaped()));
@@ -197,11 +191,9 @@ QWidget* LiveSweepView::buildRunBox() {
   rv->addWidget(progress_);
   makeStatusLabel(run_box, QStringLiteral("runStatus"));
   rv->addWidget(status_);
-  if (!availability_.available || !job_->hasRunner()) {
-    const QString why =
-        job_->hasRunner() ? availability_.reason : tr("This build has no CUDA Toolkit: live runs need it.");
-    run_button_->setToolTip(tr("Run is not available: %1").arg(why));
-    status_->setText(tr("Run is not available: %1").arg(why));
+  if (!availability_.available) {
+    run_button_->setToolTip(tr("Run is not available: %1").arg(availability_.reason));
+    status_->setText(tr("Run is not available: %1").arg(availability_.reason));
   } else {
     run_button_->setToolTip(
         tr("Compile, run and time every config on %1, then replay the autotuner").arg(availability_.device));
@@ -307,9 +299,8 @@ int LiveSweepView::spillThreshold() const {
 }
 
 QString LiveSweepView::startRun() {
-  if (!availability_.available || !job_->hasRunner()) {
-    const QString msg = tr("Run is not available: %1")
-                            .arg(job_->hasRunner() ? availability_.reason : tr("this build has no CUDA Toolkit"));
+  if (!availability_.available) {
+    const QString msg = tr("Run is not available: %1").arg(availability_.reason);
     setStatus(msg, true);
     return msg;
   }
@@ -318,10 +309,10 @@ QString LiveSweepView::startRun() {
     setStatus(invalid, true);
     return invalid;
   }
-  LiveRunRequest req;
+  LiveSweepSpec req;
   inputs_->fillSpec(req.compile);
   req.compile.threads = std::clamp(QThread::idealThreadCount(), 1, 64);
-  req.cupti_metrics = cupti_->isChecked();
+  req.run.cupti_metrics = cupti_->isChecked();
   data_ = LiveDataset{};
   copy_GBps_ = 0.0;
   model_->clear();
@@ -345,17 +336,17 @@ void LiveSweepView::cancelRun() {
   cancelJob(tr("Cancelling: the current run stops, measured rows stay …"));
 }
 
-void LiveSweepView::onPhase(quint64 id, const QString& phase, qulonglong done, qulonglong total) {
+void LiveSweepView::onPhase(quint64 id, Phase phase, qulonglong done, qulonglong total) {
   if (!isCurrentRequest(id)) return;
-  switch (livePhaseOf(phase)) {
-    case LivePhase::kCompile:
+  switch (phase) {
+    case Phase::kCompile:
       setProgress(done, total);
       progress_->setFormat(tr("compiling %v of %m configs"));
       break;
-    case LivePhase::kProblem:
+    case Phase::kProblem:
       if (done == 0) progress_->setFormat(tr("preparing inputs …"));
       break;
-    case LivePhase::kOther:
+    case Phase::kRun:  // each measured row arrives as rowMeasured
       break;
   }
 }
@@ -379,7 +370,7 @@ void LiveSweepView::onRowMeasured(quint64 id, qulonglong done, qulonglong total,
   schedulePlots();
 }
 
-void LiveSweepView::onFinished(quint64 id, const std::shared_ptr<const LiveRunOutcome>& outcome) {
+void LiveSweepView::onFinished(quint64 id, const std::shared_ptr<const LiveSweepResult>& outcome) {
   if (!isCurrentRequest(id) || !outcome) return;
   if (outcome->cancelled && outcome->dataset.rows.empty()) {
     // Cancelled before anything was measured (possibly before it started): no dataset to name.
@@ -395,7 +386,7 @@ void LiveSweepView::onFinished(quint64 id, const std::shared_ptr<const LiveRunOu
   showDataset(std::move(loaded), label);
   setStatus(outcome->cancelled ? tr("Cancelled: kept %1 measured rows.").arg(rows)
                                : tr("Measured %1 configs in %2 s.").arg(rows).arg(outcome->wall_seconds, 0, 'f', 1));
-  appendCacheRepairs(status_, outcome->cache_repairs);
+  appendCacheRepairs(status_, outcome->compile.cache_repairs);
 }
 
 void LiveSweepView::onFailed(quint64 id, const QString& message) {
@@ -403,7 +394,7 @@ void LiveSweepView::onFailed(quint64 id, const QString& message) {
 }
 
 void LiveSweepView::onRunningChanged(bool running) {
-  const bool can_run = availability_.available && job_->hasRunner();
+  const bool can_run = availability_.available;
   run_button_->setEnabled(can_run);
   run_button_->setText(running ? tr("Restart") : tr("Run"));
   if (!running && model_->rowCount() == 0) progress_->setFormat(can_run ? tr("idle") : tr("no GPU"));

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/sweep/live_results.h"
+#include "core/sweep/backend.h"
 #include "ui/jobs/live_sweep_job.h"
 #include "ui/views/sweep_view.h"
 
@@ -29,10 +30,9 @@ class LiveSweepView : public SweepView {
   Q_OBJECT
 
  public:
-  /// `run` measures on the GPU (defaultLiveRunFunction(); tests pass their own); `availability`
-  /// says whether Run can be used here and why not.
-  explicit LiveSweepView(QWidget* parent = nullptr, LiveRunFunction run = defaultLiveRunFunction(),
-                    LiveAvailability availability = liveAvailability());
+  /// `backend` measures on the GPU (main() picks it; tests pass a fake) and says whether Run can be
+  /// used here and why not.
+  LiveSweepView(QWidget* parent, std::shared_ptr<Backend> backend);
   ~LiveSweepView() override;
 
   /// Starts a live sweep with the current inputs (cancelling a running one). Empty string, or why not.
@@ -93,9 +93,9 @@ class LiveSweepView : public SweepView {
   QWidget* buildRunBox();
   QWidget* buildRegretBox();
   QWidget* buildResults();
-  void onPhase(quint64 id, const QString& phase, qulonglong done, qulonglong total);
+  void onPhase(quint64 id, occx::Phase phase, qulonglong done, qulonglong total);
   void onRowMeasured(quint64 id, qulonglong done, qulonglong total, const LiveRow& row);
-  void onFinished(quint64 id, const std::shared_ptr<const LiveRunOutcome>& outcome);
+  void onFinished(quint64 id, const std::shared_ptr<const LiveSweepResult>& outcome);
   void onFailed(quint64 id, const QString& message);
   void onRunningChanged(bool running) override;
   void rebuildPlots() override;
