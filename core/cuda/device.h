@@ -12,7 +12,7 @@
 
 #include "core/base/expected.h"
 #include "core/gpu/gpu_data.h"
-#include "core/inductor/rblock_scaling.h"
+#include "core/inductor/device.h"
 
 namespace occx::cuda {
 

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <limits>
 
+#include "core/base/pow2.h"
+
 namespace occx::inductor {
 
 namespace {

@@ -30,7 +30,7 @@
 #include <set>
 
 #include "core/base/atomic_file.h"
-#include "core/inductor/rblock_scaling.h"
+#include "core/inductor/device.h"
 #include "occx_config.h"
 #include "ui/widgets/checked_spin_box.h"
 #include "ui/views/sweep_inputs.h"

@@ -10,6 +10,7 @@
 
 #include "core/inductor/candidates.h"
 #include "core/inductor/rblock_scaling.h"
+#include "core/inductor/teaching.h"
 #include "ui/shell/app_view.h"
 #include "ui/widgets/device_selector.h"
 

@@ -9,8 +9,10 @@
 
 #include "app/cli/cli.h"
 #include "core/base/atomic_file.h"
+#include "core/base/pow2.h"
 #include "core/inductor/candidates.h"
 #include "core/inductor/rblock_scaling.h"
+#include "core/inductor/teaching.h"
 #include "core/inductor/report.h"
 
 namespace occx::cli {

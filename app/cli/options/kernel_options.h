@@ -8,7 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "core/base/expected.h"
-#include "core/inductor/rblock_scaling.h"
+#include "core/inductor/device.h"
 #include "core/kernels/kernel_family.h"
 
 namespace occx {

@@ -4,6 +4,7 @@
 // granularity 4. A10 = CC 8.6, 72 SMs, 1536 threads/SM. T4 = CC 7.5, 40 SMs, 1024 threads/SM.
 #include <gtest/gtest.h>
 
+#include "core/base/pow2.h"
 #include "core/gpu/gpu_data.h"
 #include "core/inductor/rblock_scaling.h"
 

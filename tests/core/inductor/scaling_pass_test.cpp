@@ -4,6 +4,7 @@
 
 #include "core/gpu/gpu_data.h"
 #include "core/inductor/rblock_scaling.h"
+#include "core/inductor/teaching.h"
 
 using namespace occx;
 using namespace occx::inductor;
