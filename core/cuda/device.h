@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "core/base/expected.h"
+#include "core/gpu/device.h"
 #include "core/gpu/gpu_data.h"
-#include "core/inductor/device.h"
 
 namespace occx::cuda {
 
@@ -77,7 +77,7 @@ std::optional<std::string> detectedGpuName(const GpuDatabase& db = GpuDatabase::
 
 /// The device for the Inductor decision: the architecture limits of its CC from `db`, with the
 /// driver's own registers/threads/blocks per SM, and its SM count. Errors: CC not in the data.
-Expected<inductor::Device> policyDevice(const DeviceInfo& info, const GpuDatabase& db = GpuDatabase::builtin());
+Expected<Device> policyDevice(const DeviceInfo& info, const GpuDatabase& db = GpuDatabase::builtin());
 
 /// The measured device-to-device copy bandwidth of one device.
 struct CopyBandwidth {

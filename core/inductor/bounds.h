@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "core/base/expected.h"
-#include "core/inductor/device.h"
+#include "core/gpu/device.h"
 #include "core/inductor/profile.h"
 
 namespace occx::inductor {

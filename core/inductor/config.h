@@ -12,7 +12,7 @@
 #include <string>
 
 #include "core/base/expected.h"
-#include "core/inductor/device.h"
+#include "core/gpu/device.h"
 #include "core/inductor/profile.h"
 
 namespace occx::inductor {

@@ -26,9 +26,9 @@
 #include <vector>
 
 #include "core/base/expected.h"
+#include "core/gpu/device.h"
 #include "core/inductor/bounds.h"
 #include "core/inductor/config.h"
-#include "core/inductor/device.h"
 #include "core/inductor/profile.h"
 
 namespace occx::inductor {

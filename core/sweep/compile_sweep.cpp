@@ -140,7 +140,7 @@ Expected<CompileSweepResult> runCompileSweep(const CompileSweepSpec& spec, const
   if (spec.maxrregcount < 0 || spec.maxrregcount > 255) {
     return Error{"maxrregcount " + num(spec.maxrregcount) + " is out of range: allowed 0 (no cap) or 1 … 255"};
   }
-  auto device = inductor::makeDevice(spec.device.arch, spec.device.sm_count, spec.device.label);
+  auto device = makeDevice(spec.device.arch, spec.device.sm_count, spec.device.label);
   if (!device) return Error{device.error()};
   auto hints = inductor::sizeHintsFromNumels(spec.xnumel, spec.rnumel);
   if (!hints) return Error{hints.error()};

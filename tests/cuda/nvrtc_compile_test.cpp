@@ -247,7 +247,7 @@ TEST_F(NvrtcTest, SweepWithNvrtcOnSm80) {
   s.dtype = DType::kF16;
   s.xnumel = 512;
   s.rnumel = 8192;
-  s.device = *inductor::deviceForGpu(GpuDatabase::builtin(), "A100");
+  s.device = *deviceForGpu(GpuDatabase::builtin(), "A100");
   s.xblocks = {1};
   s.rblocks = {1024, 2048};
   s.num_warps = {16};

@@ -415,9 +415,8 @@ void RblockView::clearResults(const QString& message) {
 void RblockView::recompute() {
   const RblockInputs in = inputs();
   const DeviceTarget& target = device_->currentTarget();
-  QString label = target.gpu ? q(target.gpu->name) : QStringLiteral("CC %1").arg(q(target.arch->cc.str()));
-  label += QStringLiteral(" (CC %1, %2 SMs)").arg(q(target.arch->cc.str())).arg(sms_->value());
-  auto dev = makeDevice(*target.arch, sms_->value(), label.toStdString());
+  const std::string name = target.gpu ? target.gpu->name : "CC " + target.arch->cc.str();
+  auto dev = makeDevice(*target.arch, sms_->value(), deviceLabel(name, target.arch->cc, sms_->value()));
   if (!dev) {
     clearResults(q(dev.error()));
     return;

@@ -8,7 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "core/base/expected.h"
-#include "core/inductor/device.h"
+#include "core/gpu/device.h"
 #include "core/kernels/kernel_family.h"
 
 namespace occx {
@@ -29,7 +29,7 @@ struct ArchOptions {
 /// with --arch only: that architecture's limits and the SM count of the first GPU of the data with
 /// that CC (`note` says which), or --sms; with neither: the default GPU. Errors (usage, exit 2) name
 /// the option and the allowed values.
-Expected<inductor::Device> resolveArch(const ArchOptions& o, std::string& note);
+Expected<Device> resolveArch(const ArchOptions& o, std::string& note);
 
 /// --workload, --dtype, --k.
 struct WorkloadOptions {
