@@ -1,12 +1,8 @@
 #include "core/gpu/device.h"
 
+#include "core/base/format.h"
+
 namespace occx {
-
-namespace {
-
-std::string num(std::int64_t v) { return std::to_string(v); }
-
-}  // namespace
 
 std::string deviceLabel(std::string_view name, ComputeCapability cc, int sm_count) {
   return std::string(name) + " (CC " + cc.str() + ", " + num(sm_count) + " SMs)";

@@ -2,14 +2,13 @@
 
 #include <algorithm>
 
+#include "core/base/format.h"
 #include "core/base/text.h"
 #include "core/occupancy/occupancy.h"
 
 namespace occx::inductor {
 
 namespace {
-
-std::string num(std::int64_t v) { return std::to_string(v); }
 
 std::string limitText(int v) { return v == kUnlimited ? std::string("unlimited") : num(v); }
 

@@ -1,16 +1,15 @@
 #include "core/inductor/candidates.h"
 
 #include <algorithm>
-#include <cctype>
 #include <limits>
 
+#include "core/base/format.h"
 #include "core/base/pow2.h"
+#include "core/base/text.h"
 
 namespace occx::inductor {
 
 namespace {
-
-std::string num(std::int64_t v) { return std::to_string(v); }
 
 // a · b, saturating at INT64_MAX (both non-negative).
 std::int64_t satMul(std::int64_t a, std::int64_t b) {
@@ -115,8 +114,7 @@ std::string_view reductionHintKey(ReductionHint hint) {
 }
 
 Expected<ReductionHint> parseReductionHint(std::string_view text) {
-  std::string t(text);
-  for (char& ch : t) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  const std::string t = lowerAscii(text);
   if (t == "inner") return ReductionHint::kInner;
   if (t == "outer") return ReductionHint::kOuter;
   if (t == "outer_tiny" || t == "outer-tiny") return ReductionHint::kOuterTiny;

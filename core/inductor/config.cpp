@@ -2,15 +2,10 @@
 
 #include <algorithm>
 
+#include "core/base/format.h"
 #include "core/base/pow2.h"
 
 namespace occx::inductor {
-
-namespace {
-
-std::string num(std::int64_t v) { return std::to_string(v); }
-
-}  // namespace
 
 Expected<SizeHints> sizeHintsFromNumels(std::int64_t xnumel, std::int64_t r0numel, std::int64_t r1numel) {
   constexpr std::int64_t kMax = 2147483647;

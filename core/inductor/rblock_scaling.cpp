@@ -1,10 +1,10 @@
 #include "core/inductor/rblock_scaling.h"
 
+#include "core/base/format.h"
+
 namespace occx::inductor {
 
 namespace {
-
-std::string num(std::int64_t v) { return std::to_string(v); }
 
 // Which kwarg Inductor halves, and its new value.
 struct Halving {

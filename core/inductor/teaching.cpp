@@ -1,12 +1,8 @@
 #include "core/inductor/teaching.h"
 
+#include "core/base/format.h"
+
 namespace occx::inductor {
-
-namespace {
-
-std::string num(std::int64_t v) { return std::to_string(v); }
-
-}  // namespace
 
 Expected<std::vector<ChainStep>> keepHalvingChain(Policy policy, const ReductionConfig& start, const KernelInfo& kernel,
                                                   const Device& device, const DecisionOptions& options,

@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <limits>
 #include <sstream>
+
+#include "core/base/format.h"
+#include "core/base/pow2.h"
+#include "core/base/text.h"
 
 namespace occx {
 
@@ -12,16 +15,6 @@ namespace {
 
 constexpr std::array<std::string_view, 6> kWorkloadNames = {"sum",      "sum_sq",      "amax",
                                                             "mean_var", "log_softmax", "fused_k"};
-
-bool isPowerOfTwo(std::int64_t v) {
-  return v > 0 && (v & (v - 1)) == 0;
-}
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 int accumulatorTiles(Workload w, int k) {
   switch (w) {
@@ -43,7 +36,7 @@ std::string_view workloadName(Workload w) {
 }
 
 Expected<Workload> parseWorkload(std::string_view text) {
-  const std::string t = lower(text);
+  const std::string t = lowerAscii(text);
   for (std::size_t i = 0; i < kWorkloadNames.size(); ++i) {
     if (t == kWorkloadNames[i]) return static_cast<Workload>(i);
   }
@@ -70,7 +63,7 @@ std::string_view dtypeName(DType d) {
 }
 
 Expected<DType> parseDType(std::string_view text) {
-  const std::string t = lower(text);
+  const std::string t = lowerAscii(text);
   if (t == "fp32" || t == "float32" || t == "f32" || t == "float") return DType::kF32;
   if (t == "fp16" || t == "float16" || t == "f16" || t == "half") return DType::kF16;
   if (t == "bf16" || t == "bfloat16") return DType::kBF16;
@@ -261,10 +254,6 @@ class Emitter {
   int indent_ = 0;
 };
 
-std::string str(int v) {
-  return std::to_string(v);
-}
-
 bool outputIsF32(const KernelConfig& c) {
   return c.fp32_outputs || c.dtype == DType::kF32;
 }
@@ -280,7 +269,7 @@ std::vector<std::string> stateFields(Workload w, int k) {
       return {"max"};
     case Workload::kFusedK: {
       std::vector<std::string> f;
-      for (int j = 0; j < k; ++j) f.push_back("sum" + str(j));
+      for (int j = 0; j < k; ++j) f.push_back("sum" + num(j));
       return f;
     }
     default:
@@ -318,8 +307,8 @@ std::string workloadFormula(Workload w, int k) {
       return "out0[x, r] = in0[x, r] - max_r in0[x, :] - log(sum_r exp(in0[x, r] - max)); online max/sum-exp pass, "
              "then an output pass";
     case Workload::kFusedK:
-      return "out_j[x] = sum over r of in0[x, r] * ... * in_j[x, r] for j = 0 .. " + str(k - 1) + " (" + str(k) +
-             " input(s), " + str(k) + " accumulator tile(s))";
+      return "out_j[x] = sum over r of in0[x, r] * ... * in_j[x, r] for j = 0 .. " + num(k - 1) + " (" + num(k) +
+             " input(s), " + num(k) + " accumulator tile(s))";
   }
   return {};
 }
@@ -334,50 +323,50 @@ void emitHeader(Emitter& e, const KernelConfig& c, const TileLayout& l, const st
   e.line("//   " + workloadFormula(c.workload, c.k));
   e.line("// input dtype: " + std::string(dtypeName(c.dtype)) + (f32 ? "" : " (passed as raw 16-bit words)") +
          ", accumulation in fp32, outputs in " + std::string(outputIsF32(c) ? "fp32" : dtypeName(c.dtype)));
-  e.line("// tile: XBLOCK = " + str(c.xblock) + " rows x RBLOCK = " + str(c.rblock) +
-         " reduction elements, num_warps = " + str(c.num_warps) + " (" + str(l.threads_per_block) +
+  e.line("// tile: XBLOCK = " + num(c.xblock) + " rows x RBLOCK = " + num(c.rblock) +
+         " reduction elements, num_warps = " + num(c.num_warps) + " (" + num(l.threads_per_block) +
          " threads per block)");
-  e.line("// accumulator: " + str(l.accumulator_tiles) + " tile(s) of XBLOCK x RBLOCK fp32 values held in registers,");
-  e.line("//   " + str(l.elements_per_thread) + " element(s) per thread per tile, " +
-         str(l.accumulator_values_per_thread) + " fp32 value(s) per thread in all");
-  e.line("// layout (as Triton's blocked layout): each thread owns ROWS_PER_THREAD = " + str(l.rows_per_thread) +
-         " row(s) x CHUNKS_PER_ROW = " + str(l.chunks_per_row) + " chunk(s)");
-  e.line("//   of VEC = " + str(l.vec) + " contiguous element(s); THREADS_R = " + str(l.threads_r) +
-         " threads span R, THREADS_X = " + str(l.threads_x) + " span rows" +
-         (l.replicated_threads > 0 ? " (" + str(l.replicated_threads) +
+  e.line("// accumulator: " + num(l.accumulator_tiles) + " tile(s) of XBLOCK x RBLOCK fp32 values held in registers,");
+  e.line("//   " + num(l.elements_per_thread) + " element(s) per thread per tile, " +
+         num(l.accumulator_values_per_thread) + " fp32 value(s) per thread in all");
+  e.line("// layout (as Triton's blocked layout): each thread owns ROWS_PER_THREAD = " + num(l.rows_per_thread) +
+         " row(s) x CHUNKS_PER_ROW = " + num(l.chunks_per_row) + " chunk(s)");
+  e.line("//   of VEC = " + num(l.vec) + " contiguous element(s); THREADS_R = " + num(l.threads_r) +
+         " threads span R, THREADS_X = " + num(l.threads_x) + " span rows" +
+         (l.replicated_threads > 0 ? " (" + num(l.replicated_threads) +
                                          " thread(s) own no row: the tile is smaller "
                                          "than the block)"
                                    : std::string()));
   if (c.vector_loads) {
-    e.line("// loads: " + str(l.vector_bytes) + "-byte vector loads (needs rnumel % " + str(l.vec) +
+    e.line("// loads: " + num(l.vector_bytes) + "-byte vector loads (needs rnumel % " + num(l.vec) +
            " == 0 and 16-byte aligned tensors), masked at the tail");
   } else {
     e.line("// loads: one element at a time (any rnumel), masked at the tail");
   }
   e.line("// after the loop: reduce along R within the thread, then with warp shuffles" +
-         std::string(l.warps_per_row > 1 ? ", then across " + str(l.warps_per_row) + " warps in shared memory" : ""));
-  e.line("// launch: grid = ceil(xnumel / " + str(c.xblock) + ") blocks, block = " + str(l.threads_per_block) +
+         std::string(l.warps_per_row > 1 ? ", then across " + num(l.warps_per_row) + " warps in shared memory" : ""));
+  e.line("// launch: grid = ceil(xnumel / " + num(c.xblock) + ") blocks, block = " + num(l.threads_per_block) +
          " threads, no dynamic shared memory");
   if (c.max_registers > 0) {
-    e.line("// registers capped at " + str(c.max_registers) + " per thread (__maxnreg__), as a maxrregcount build");
+    e.line("// registers capped at " + num(c.max_registers) + " per thread (__maxnreg__), as a maxrregcount build");
   }
   std::string params;
-  for (int i = 0; i < nin; ++i) params += "in" + str(i) + ", ";
-  for (int i = 0; i < nout; ++i) params += "out" + str(i) + ", ";
+  for (int i = 0; i < nin; ++i) params += "in" + num(i) + ", ";
+  for (int i = 0; i < nout; ++i) params += "out" + num(i) + ", ";
   e.line("// parameters: " + params + "xnumel, rnumel (row-major, contiguous; " +
          (c.workload == Workload::kLogSoftmax ? std::string("out0 is xnumel x rnumel") : "outputs are xnumel") + ")");
   e.line();
 }
 
 void emitConstants(Emitter& e, const KernelConfig& c, const TileLayout& l) {
-  e.line("constexpr int XBLOCK = " + str(c.xblock) + ";");
-  e.line("constexpr int RBLOCK = " + str(c.rblock) + ";");
-  e.line("constexpr int NUM_THREADS = " + str(l.threads_per_block) + ";  // num_warps * 32");
-  e.line("constexpr int VEC = " + str(l.vec) + ";");
-  e.line("constexpr int THREADS_R = " + str(l.threads_r) + ";");
-  e.line("constexpr int THREADS_X = " + str(l.threads_x) + ";");
-  e.line("constexpr int ROWS_PER_THREAD = " + str(l.rows_per_thread) + ";");
-  e.line("constexpr int CHUNKS_PER_ROW = " + str(l.chunks_per_row) + ";");
+  e.line("constexpr int XBLOCK = " + num(c.xblock) + ";");
+  e.line("constexpr int RBLOCK = " + num(c.rblock) + ";");
+  e.line("constexpr int NUM_THREADS = " + num(l.threads_per_block) + ";  // num_warps * 32");
+  e.line("constexpr int VEC = " + num(l.vec) + ";");
+  e.line("constexpr int THREADS_R = " + num(l.threads_r) + ";");
+  e.line("constexpr int THREADS_X = " + num(l.threads_x) + ";");
+  e.line("constexpr int ROWS_PER_THREAD = " + num(l.rows_per_thread) + ";");
+  e.line("constexpr int CHUNKS_PER_ROW = " + num(l.chunks_per_row) + ";");
   e.line("constexpr int ELEMS_PER_ROW = CHUNKS_PER_ROW * VEC;  // accumulator elements per row per thread");
   if (l.warps_per_row > 1) e.line("constexpr int WARPS_PER_ROW = THREADS_R / 32;");
   e.line("constexpr int ROW_SLOTS = ROWS_PER_THREAD * THREADS_X;");
@@ -460,7 +449,7 @@ void emitLoadStore(Emitter& e, const KernelConfig& c, const TileLayout& l, bool 
   const bool f32 = c.dtype == DType::kF32;
   if (c.vector_loads && l.vec > 1) {
     const VectorWords w = vectorWords(l.vector_bytes, f32);
-    e.line("// Loads the VEC elements at row x, columns r … r+VEC-1 as one " + str(l.vector_bytes) +
+    e.line("// Loads the VEC elements at row x, columns r … r+VEC-1 as one " + num(l.vector_bytes) +
            "-byte load; masked as a whole");
     e.line("// (rnumel % VEC == 0, so a chunk is either entirely inside the row or entirely past its end).");
     e.open(
@@ -471,12 +460,12 @@ void emitLoadStore(Emitter& e, const KernelConfig& c, const TileLayout& l, bool 
     e.line("const " + w.type + " q = *reinterpret_cast<const " + w.type + "*>(p + x * rnumel + r);");
     for (int i = 0; i < l.vec; ++i) {
       if (f32) {
-        e.line("v[" + str(i) + "] = q" + w.members[static_cast<std::size_t>(i)] + ";");
+        e.line("v[" + num(i) + "] = q" + w.members[static_cast<std::size_t>(i)] + ";");
       } else if (l.vec == 1) {
         e.line("v[0] = to_f32(q);");
       } else {
         const std::string word = "q" + w.members[static_cast<std::size_t>(i / 2)];
-        e.line("v[" + str(i) + "] = to_f32((elem_t)(" + word + (i % 2 == 0 ? " & 0xffffu" : " >> 16") + "));");
+        e.line("v[" + num(i) + "] = to_f32((elem_t)(" + word + (i % 2 == 0 ? " & 0xffffu" : " >> 16") + "));");
       }
     }
     e.reopen("} else {");
@@ -494,29 +483,29 @@ void emitLoadStore(Emitter& e, const KernelConfig& c, const TileLayout& l, bool 
       const int piece_bytes = std::min(out_bytes, 16);
       const int per_piece = l.vec * piece_bytes / out_bytes;  // values per store
       const VectorWords ow = vectorWords(piece_bytes, out_f32);
-      e.line("// Stores VEC values at row x, columns r … r+VEC-1 as " + str(out_bytes / piece_bytes) + " " +
-             str(piece_bytes) + "-byte store(s).");
+      e.line("// Stores VEC values at row x, columns r … r+VEC-1 as " + num(out_bytes / piece_bytes) + " " +
+             num(piece_bytes) + "-byte store(s).");
       e.open(
           "static __device__ __forceinline__ void store_chunk(out_t* __restrict__ p, int x, int r, int rnumel, "
           "const bool (&ok)[VEC], const float (&v)[VEC]) {");
       e.line("if (!ok[0]) return;");
       for (int first = 0; first < l.vec; first += per_piece) {
-        const std::string q = out_bytes > 16 ? "q" + str(first / per_piece) : std::string("q");
+        const std::string q = out_bytes > 16 ? "q" + num(first / per_piece) : std::string("q");
         e.line(ow.type + " " + q + ";");
         if (out_f32) {
           for (int i = 0; i < per_piece; ++i) {
-            e.line(q + ow.members[static_cast<std::size_t>(i)] + " = to_out(v[" + str(first + i) + "]);");
+            e.line(q + ow.members[static_cast<std::size_t>(i)] + " = to_out(v[" + num(first + i) + "]);");
           }
         } else if (per_piece == 1) {
-          e.line(q + " = to_out(v[" + str(first) + "]);");
+          e.line(q + " = to_out(v[" + num(first) + "]);");
         } else {
           for (int i = 0; i < per_piece; i += 2) {
-            e.line(q + ow.members[static_cast<std::size_t>(i / 2)] + " = (unsigned)to_out(v[" + str(first + i) +
-                   "]) | ((unsigned)to_out(v[" + str(first + i + 1) + "]) << 16);");
+            e.line(q + ow.members[static_cast<std::size_t>(i / 2)] + " = (unsigned)to_out(v[" + num(first + i) +
+                   "]) | ((unsigned)to_out(v[" + num(first + i + 1) + "]) << 16);");
           }
         }
         e.line("*reinterpret_cast<" + ow.type + "*>(p + x * rnumel + r" +
-               (first > 0 ? " + " + str(first) : std::string()) + ") = " + q + ";");
+               (first > 0 ? " + " + num(first) : std::string()) + ") = " + q + ";");
       }
       e.close();
     }
@@ -571,7 +560,7 @@ void emitState(Emitter& e, const KernelConfig& c) {
       break;
     case Workload::kFusedK: {
       std::string r = "return State{";
-      for (int j = 0; j < c.k; ++j) r += (j ? ", " : "") + std::string("a.sum") + str(j) + " + b.sum" + str(j);
+      for (int j = 0; j < c.k; ++j) r += (j ? ", " : "") + std::string("a.sum") + num(j) + " + b.sum" + num(j);
       e.line(r + "};");
       break;
     }
@@ -632,8 +621,8 @@ void emitAccumulate(Emitter& e, const KernelConfig& c) {
       e.line("float p = v0[e];");
       e.line("acc_sum0" + a + " += p;");
       for (int j = 1; j < c.k; ++j) {
-        e.line("p *= v" + str(j) + "[e];");
-        e.line("acc_sum" + str(j) + a + " += p;");
+        e.line("p *= v" + num(j) + "[e];");
+        e.line("acc_sum" + num(j) + a + " += p;");
       }
       e.close();
       break;
@@ -656,11 +645,11 @@ void emitKernel(Emitter& e, const KernelConfig& c, const TileLayout& l, const st
   // Launch bounds as Triton sets them (.maxntid = num_warps · 32), or a register cap instead (the
   // two qualifiers cannot be combined).
   const std::string bounds =
-      c.max_registers > 0 ? "__maxnreg__(" + str(c.max_registers) + ")" : std::string("__launch_bounds__(NUM_THREADS)");
+      c.max_registers > 0 ? "__maxnreg__(" + num(c.max_registers) + ")" : std::string("__launch_bounds__(NUM_THREADS)");
   std::string sig = "extern \"C\" __global__ void " + bounds + " " + name + "(";
   e.line(sig);
-  for (int i = 0; i < nin; ++i) e.line("    const elem_t* __restrict__ in" + str(i) + ",");
-  for (int i = 0; i < nout; ++i) e.line("    out_t* __restrict__ out" + str(i) + ",");
+  for (int i = 0; i < nin; ++i) e.line("    const elem_t* __restrict__ in" + num(i) + ",");
+  for (int i = 0; i < nout; ++i) e.line("    out_t* __restrict__ out" + num(i) + ",");
   e.line("    int xnumel, int rnumel) {");
   e.indent();
   e.line("const int r_lane = threadIdx.x % THREADS_R;  // position along R");
@@ -695,9 +684,9 @@ void emitKernel(Emitter& e, const KernelConfig& c, const TileLayout& l, const st
   e.line("#pragma unroll");
   e.open("for (int c = 0; c < CHUNKS_PER_ROW; ++c) {");
   e.line("const int r = r0 + (c * THREADS_R + r_lane) * VEC;");
-  for (int i = 0; i < nin; ++i) e.line("float v" + str(i) + "[VEC];");
+  for (int i = 0; i < nin; ++i) e.line("float v" + num(i) + "[VEC];");
   e.line("bool ok[VEC];");
-  for (int i = 0; i < nin; ++i) e.line("load_chunk(in" + str(i) + ", x, r, rnumel, row_ok, v" + str(i) + ", ok);");
+  for (int i = 0; i < nin; ++i) e.line("load_chunk(in" + num(i) + ", x, r, rnumel, row_ok, v" + num(i) + ", ok);");
   e.line("#pragma unroll");
   e.open("for (int e = 0; e < VEC; ++e) {");
   e.line("const int j = c * VEC + e;");
@@ -722,7 +711,7 @@ void emitKernel(Emitter& e, const KernelConfig& c, const TileLayout& l, const st
   }
   if (l.threads_r > 1) {
     e.line("#pragma unroll");
-    e.line("for (int mask = " + str(std::min(l.threads_r, 32) / 2) +
+    e.line("for (int mask = " + num(std::min(l.threads_r, 32) / 2) +
            "; mask > 0; mask >>= 1) s = combine(s, shfl_xor(s, mask));");
   }
   e.line("row[i] = s;");
@@ -788,7 +777,7 @@ void emitKernel(Emitter& e, const KernelConfig& c, const TileLayout& l, const st
         e.line("out1[x] = to_out(__fdividef(row[i].m2, row[i].weight));");
         break;
       case Workload::kFusedK:
-        for (int j = 0; j < c.k; ++j) e.line("out" + str(j) + "[x] = to_out(row[i].sum" + str(j) + ");");
+        for (int j = 0; j < c.k; ++j) e.line("out" + num(j) + "[x] = to_out(row[i].sum" + num(j) + ");");
         break;
       default:
         e.line("out0[x] = to_out(row[i].sum);");
@@ -812,9 +801,9 @@ Expected<GeneratedKernel> generateKernel(const KernelConfig& config) {
   const int nin = numInputs(config.workload, config.k);
   const int nout = numOutputs(config.workload, config.k);
   for (int i = 0; i < nin; ++i)
-    g.params.push_back({"in" + str(i), KernelParam::Kind::kInputPointer, "xnumel × rnumel"});
+    g.params.push_back({"in" + num(i), KernelParam::Kind::kInputPointer, "xnumel × rnumel"});
   for (int i = 0; i < nout; ++i) {
-    g.params.push_back({"out" + str(i), KernelParam::Kind::kOutputPointer,
+    g.params.push_back({"out" + num(i), KernelParam::Kind::kOutputPointer,
                         config.workload == Workload::kLogSoftmax ? "xnumel × rnumel" : "xnumel"});
   }
   g.params.push_back({"xnumel", KernelParam::Kind::kInt32, ""});

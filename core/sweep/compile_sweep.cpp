@@ -7,18 +7,15 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/occupancy/occupancy_report.h"
+#include "core/base/format.h"
 #include "core/base/parallel.h"
+#include "core/occupancy/occupancy_report.h"
 
 namespace occx {
 
 namespace {
 
 using inductor::Policy;
-
-std::string num(std::int64_t v) {
-  return std::to_string(v);
-}
 
 /// Inductor's kernel facts for our workloads: loads and reductions as its code generator counts them
 /// (log_softmax: the two passes load once each and reduce max and sum; fused_k: K loads, K sums).
@@ -429,21 +426,11 @@ std::vector<std::string> rowCells(const CompileSweepRow& r) {
       ifOk(r.report.nSpills()),
       ifOk(r.report.static_smem_bytes),
       ok ? (r.cache_hit ? "yes" : "no") : "",
-      ok ? [&] {
-        char b[32];
-        std::snprintf(b, sizeof b, "%.1f", r.compile_ms);
-        return std::string(b);
-      }()
-         : "",
+      ok ? fixed(r.compile_ms, 1) : "",
       std::to_string(r.grid_blocks),
       ifOk(r.occupancy.active_blocks_per_sm),
       ifOk(r.occupancy.active_warps_per_sm),
-      ok ? [&] {
-        char b[32];
-        std::snprintf(b, sizeof b, "%.1f", 100.0 * r.occupancy.occupancy);
-        return std::string(b);
-      }()
-         : "",
+      ok ? fixed(100.0 * r.occupancy.occupancy, 1) : "",
       ok ? (r.occupancy.can_launch ? limiterNames(r.occupancy.limiters) : "cannot launch") : "",
   };
   for (std::size_t i = 0; i < sweepDecisionPolicies().size(); ++i) {
