@@ -93,7 +93,7 @@ CsvTable pipelineToCsv(const Pipeline& p) {
                       e.config.str(p.pass.profile), num(e.config.xblock), num(e.config.r0_block),
                       e.config.r1_block > 0 ? num(e.config.r1_block) : "", num(e.config.num_warps), optNum(e.config.n_regs),
                       optNum(e.config.n_spills), std::string(outcomeName(e.decision.outcome)), e.decision.reason,
-                      std::string(spillStatusName(e.spill))});
+                      std::string(candidateStateName(e.spill))});
   }
   return t;
 }

@@ -86,19 +86,6 @@ const std::vector<inductor::Policy>& sweepCandidatePolicies() {
   return p;
 }
 
-std::string candidateStateName(CandidateState s) {
-  switch (s) {
-    case CandidateState::kBenchmarked:
-      return "benchmarked";
-    case CandidateState::kExcludedSpills:
-      return "excluded (spills)";
-    case CandidateState::kNotCompiled:
-      return "not compiled";
-    default:
-      return "no";
-  }
-}
-
 std::string utcTimestamp() {
   const std::time_t now = std::time(nullptr);
   std::tm tm{};
@@ -301,10 +288,7 @@ Expected<CompileSweepResult> runCompileSweep(const CompileSweepSpec& spec, const
       for (const auto& e : res.pipelines[pi].entries) {
         const int i = findRow(rows, e.config.xblock, e.config.r0_block, e.config.num_warps);
         if (i < 0) continue;
-        CandidateState s = CandidateState::kNotCompiled;
-        if (e.spill == inductor::SpillStatus::kEligible) s = CandidateState::kBenchmarked;
-        if (e.spill == inductor::SpillStatus::kExcluded) s = CandidateState::kExcludedSpills;
-        rows[static_cast<std::size_t>(i)].candidate[pi] = s;
+        rows[static_cast<std::size_t>(i)].candidate[pi] = e.spill;
       }
     }
   }

@@ -555,7 +555,7 @@ void RblockView::showResults() {
            {QString::number(i + 1), e.added_by_scaling ? tr("added by scaling") : tr("candidate"), q(e.config.origin), q(e.config.str(profile)),
             e.config.n_regs ? QString::number(*e.config.n_regs) : QStringLiteral("?"),
             e.config.n_spills ? QString::number(*e.config.n_spills) : QStringLiteral("?"), q(outcomeName(e.decision.outcome)),
-            q(spillStatusName(e.spill)), q(e.decision.reason)},
+            q(candidateStateName(e.spill)), q(e.decision.reason)},
            outcomeColor(e.decision.outcome));
   }
 

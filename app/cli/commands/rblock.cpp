@@ -376,7 +376,7 @@ void addRblockCommand(CLI::App& app, Context& ctx) {
           nlohmann::json pj = nlohmann::json::array();
           for (const auto& e : pipeline->entries) {
             pj.push_back({{"config", configToJson(e.config, dopt.profile)}, {"added_by_scaling", e.added_by_scaling},
-                          {"decision", decisionToJson(e.decision)}, {"autotuning", std::string(spillStatusName(e.spill))}});
+                          {"decision", decisionToJson(e.decision)}, {"autotuning", std::string(candidateStateName(e.spill))}});
           }
           j["pipeline"] = {{"note", pipeline->order_note}, {"loop_note", pipeline->pass.note}, {"entries", pj}};
         }
@@ -431,7 +431,7 @@ void addRblockCommand(CLI::App& app, Context& ctx) {
             prow.push_back({std::to_string(i + 1), e.added_by_scaling ? "added" : "candidate", e.config.origin, e.config.str(dopt.profile),
                             e.config.n_regs ? std::to_string(*e.config.n_regs) : "?",
                             e.config.n_spills ? std::to_string(*e.config.n_spills) : "?", std::string(outcomeName(e.decision.outcome)),
-                            std::string(spillStatusName(e.spill))});
+                            std::string(candidateStateName(e.spill))});
           }
           printTable(out, prow);
           for (std::size_t i = 0; i < pipeline->entries.size(); ++i) out << "  #" << i + 1 << ": " << pipeline->entries[i].decision.reason << "\n";
