@@ -142,7 +142,8 @@ struct GeneratedKernel {
   std::vector<KernelParam> params;  ///< launch order
 };
 
-/// Generates the source of one config. Same config → byte-identical source. Errors as tileLayout.
+/// Generates the source of one config (core/kernels/codegen.cpp). Same config → byte-identical source.
+/// Errors as tileLayout.
 Expected<GeneratedKernel> generateKernel(const KernelConfig& config);
 
 /// The element type of a config's outputs: fp32 with fp32_outputs, else the input dtype.
