@@ -1,4 +1,4 @@
-// PyTorch Inductor's dynamic RBLOCK scaling decision (DESIGN.md §2.2) for one compiled config, and
+// PyTorch Inductor's dynamic RBLOCK scaling decision for one compiled config, and
 // the scaling loop over a kernel's compiled configs, under four upper bounds on resident blocks per
 // SM (core/inductor/bounds.h) and two versions ("profiles", core/inductor/profile.h) of Inductor.
 //
@@ -7,7 +7,8 @@
 // RBLOCK kwarg). This is our own code; every number it uses comes from the device (registers per SM,
 // threads per SM, warp size, SM count) or from the compiled kernel (n_regs, shared memory).
 //
-// The decision, per compiled reduction config, in the steps DESIGN.md §2.2 numbers:
+// The decision, per compiled reduction config, in seven steps (Decision::step names the one that
+// decided):
 //   1. gates: the dynamic_scale_rblock switch, deterministic mode (current only), persistent
 //      reductions and non-reduction kernels, the compute-capability gate (2023: major == 8;
 //      current: major >= 8 or ROCm);

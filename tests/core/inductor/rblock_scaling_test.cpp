@@ -1,4 +1,5 @@
-// Hand-derived RBLOCK-scaling decisions (DESIGN.md §2.2). Each test's comment carries its arithmetic.
+// Hand-derived RBLOCK-scaling decisions (Inductor's _dynamic_scale_rblock, core/inductor/rblock_scaling.h).
+// Each test's comment carries its arithmetic.
 // Device figures: A100 = CC 8.0, 108 SMs; H200 = CC 9.0, 132 SMs; both 65536 registers/SM,
 // 2048 threads/SM (64 warps), warp size 32, 32 blocks/SM, 256-register allocation unit, warp
 // granularity 4. A10 = CC 8.6, 72 SMs, 1536 threads/SM. T4 = CC 7.5, 40 SMs, 1024 threads/SM.
