@@ -4,17 +4,14 @@
 
 #include "core/gpu/gpu_data.h"
 #include "core/inductor/candidates.h"
+#include "tests/support/arch_support.h"
 
 using namespace occx;
 using namespace occx::inductor;
 
 namespace {
 
-Device h200() {
-  auto d = deviceForGpu(GpuDatabase::builtin(), "H200");
-  EXPECT_TRUE(d.hasValue());
-  return d.value();
-}
+Device h200() { return test::gpu("H200"); }
 
 SizeHints hints(std::int64_t xnumel, std::int64_t rnumel, std::int64_t r1 = 0) {
   auto h = sizeHintsFromNumels(xnumel, rnumel, r1);
