@@ -1,12 +1,12 @@
 #include "core/base/text.h"
 
-#include <cctype>
-
 namespace occx {
 
 std::string lowerAscii(std::string_view text) {
   std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
   return out;
 }
 

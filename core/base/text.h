@@ -6,7 +6,8 @@
 
 namespace occx {
 
-/// `text` with ASCII letters A–Z lowered to a–z; every other byte (UTF-8 included) unchanged.
+/// `text` with ASCII letters A–Z lowered to a–z; every other byte (UTF-8 included) unchanged,
+/// whatever the process locale.
 /// Used to parse names case-insensitively. Never fails.
 std::string lowerAscii(std::string_view text);
 
