@@ -34,7 +34,7 @@ struct CompileSweepSpec {
   bool fp32_outputs = false;  ///< outputs in fp32 instead of the input dtype (KernelConfig::fp32_outputs)
   std::int64_t xnumel = 0;    ///< rows (1 … 2^31-1)
   std::int64_t rnumel = 0;    ///< reduction length (1 … 2^31-1); xnumel·rnumel < 2^31
-  Device device;    ///< architecture limits and SM count (makeDevice / deviceForGpu)
+  Device device;              ///< architecture limits and SM count (makeDevice / deviceForGpu)
   std::vector<int> xblocks = {1, 2};
   std::vector<int> rblocks = {256, 512, 1024, 2048, 4096, 8192};
   std::vector<int> num_warps = {4, 8, 16, 32};
