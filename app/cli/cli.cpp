@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "core/gpu/device.h"
 #include "occx_config.h"
 
 namespace occx::cli {
@@ -174,19 +175,15 @@ Expected<Target> resolveTarget(const TargetOptions& o, const std::string& defaul
     std::string name = o.gpu.empty() ? default_gpu : o.gpu;
     const GpuSpec* g = t.db.findGpu(name);
     if (!g) {
-      std::string msg = "--gpu '" + name + "' is not a known GPU";
-      auto close = t.db.closestGpuNames(name);
-      if (!close.empty()) {
-        msg += ": closest names are ";
-        for (std::size_t i = 0; i < close.size(); ++i) msg += (i ? ", " : "") + close[i];
-      }
-      msg += " (all: 'occx gpus'; or use --cc X.Y)";
-      return Error{msg};
+      return Error{"--gpu '" + name + "' is not a known GPU" + closestGpuNamesClause(t.db, name) +
+                   " (all: 'occx gpus'; or use --cc X.Y)"};
     }
+    auto device = deviceForGpu(t.db, *g, o.sm_count);
+    if (!device) return Error{"--gpu: " + device.error()};
     t.gpu = *g;
-    t.arch = *t.db.findArch(g->cc);
-    t.sm_count = o.sm_count > 0 ? o.sm_count : g->sm_count;
-    t.label = g->name + " (CC " + g->cc.str() + ", " + std::to_string(t.sm_count) + " SMs)";
+    t.arch = device->arch;
+    t.sm_count = device->sm_count;
+    t.label = device->label;
   }
   return t;
 }

@@ -18,7 +18,8 @@
 
 namespace occx::cli {
 
-/// Exit codes (DESIGN.md §4).
+/// Exit codes: 0 success, 1 runtime failure, 2 bad arguments (the message names the argument and
+/// the allowed range).
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitRuntime = 1;
 inline constexpr int kExitUsage = 2;

@@ -1,4 +1,5 @@
-// A value or an error message: how errors cross the core API (DESIGN.md §3: errors are values).
+// A value or an error message: how errors cross the core API. Errors are values at every boundary,
+// never exceptions or crashes, so one failing config becomes a row with its reason.
 #pragma once
 
 #include <string>

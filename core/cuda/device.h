@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/base/expected.h"
+#include "core/gpu/device.h"
 #include "core/gpu/gpu_data.h"
 #include "core/gpu/detected_gpu.h"
 

@@ -37,7 +37,7 @@ double DeviceInfo::theoreticalBandwidthGBps() const {
 }
 
 std::string DeviceInfo::label() const {
-  return name + " (CC " + cc.str() + ", " + std::to_string(sm_count) + " SMs)";
+  return deviceLabel(name, cc, sm_count);
 }
 
 std::string DeviceInfo::driverCudaVersion() const {
@@ -103,7 +103,7 @@ void matchToData(DeviceInfo& info, const GpuDatabase& db) {
   }
 }
 
-Expected<inductor::Device> policyDevice(const DeviceInfo& info, const GpuDatabase& db) {
+Expected<Device> policyDevice(const DeviceInfo& info, const GpuDatabase& db) {
   const ArchLimits* a = db.findArch(info.cc);
   if (a == nullptr) {
     return Error{"compute capability " + info.cc.str() + " of " + info.name + " is not in the GPU data (known: " +
@@ -115,7 +115,7 @@ Expected<inductor::Device> policyDevice(const DeviceInfo& info, const GpuDatabas
   if (info.max_threads_per_sm > 0 && info.warp_size > 0) arch.max_warps_per_sm = info.max_threads_per_sm / info.warp_size;
   if (info.max_blocks_per_sm > 0) arch.max_blocks_per_sm = info.max_blocks_per_sm;
   if (info.warp_size > 0) arch.warp_size = info.warp_size;
-  return inductor::makeDevice(arch, info.sm_count, info.label());
+  return makeDevice(arch, info.sm_count, info.label());
 }
 
 // ---- cache -------------------------------------------------------------------------------------

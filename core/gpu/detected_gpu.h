@@ -13,7 +13,7 @@
 
 #include "core/base/expected.h"
 #include "core/gpu/gpu_data.h"
-#include "core/inductor/rblock_scaling.h"
+#include "core/gpu/device.h"
 
 namespace occx {
 
@@ -69,7 +69,7 @@ void matchToData(DeviceInfo& info, const GpuDatabase& db);
 
 /// The device for the Inductor decision: the architecture limits of its CC from `db`, with the
 /// driver's own registers/threads/blocks per SM, and its SM count. Errors: CC not in the data.
-Expected<inductor::Device> policyDevice(const DeviceInfo& info, const GpuDatabase& db = GpuDatabase::builtin());
+Expected<Device> policyDevice(const DeviceInfo& info, const GpuDatabase& db = GpuDatabase::builtin());
 
 /// The measured device-to-device copy bandwidth of one device.
 struct CopyBandwidth {

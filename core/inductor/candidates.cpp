@@ -1,14 +1,15 @@
 #include "core/inductor/candidates.h"
 
 #include <algorithm>
-#include <cctype>
 #include <limits>
+
+#include "core/base/format.h"
+#include "core/base/pow2.h"
+#include "core/base/text.h"
 
 namespace occx::inductor {
 
 namespace {
-
-std::string num(std::int64_t v) { return std::to_string(v); }
 
 // a · b, saturating at INT64_MAX (both non-negative).
 std::int64_t satMul(std::int64_t a, std::int64_t b) {
@@ -113,8 +114,7 @@ std::string_view reductionHintKey(ReductionHint hint) {
 }
 
 Expected<ReductionHint> parseReductionHint(std::string_view text) {
-  std::string t(text);
-  for (char& ch : t) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  const std::string t = lowerAscii(text);
   if (t == "inner") return ReductionHint::kInner;
   if (t == "outer") return ReductionHint::kOuter;
   if (t == "outer_tiny" || t == "outer-tiny") return ReductionHint::kOuterTiny;
@@ -122,13 +122,14 @@ Expected<ReductionHint> parseReductionHint(std::string_view text) {
   return Error{"reduction hint '" + std::string(text) + "' is not known: allowed inner, outer, outer_tiny, default"};
 }
 
-std::string_view spillStatusName(SpillStatus status) {
-  switch (status) {
-    case SpillStatus::kNotCompiled: return "not compiled";
-    case SpillStatus::kEligible: return "benchmarked";
-    case SpillStatus::kExcluded: return "excluded (spills)";
+std::string candidateStateName(CandidateState state) {
+  switch (state) {
+    case CandidateState::kNotCandidate: return "no";
+    case CandidateState::kBenchmarked: return "benchmarked";
+    case CandidateState::kExcludedSpills: return "excluded (spills)";
+    case CandidateState::kNotCompiled: return "not compiled";
   }
-  return "";
+  return "no";
 }
 
 Expected<std::vector<ReductionConfig>> reductionCandidates(const SizeHints& h, ReductionHint hint, Profile profile,
@@ -278,13 +279,13 @@ Expected<Pipeline> runPipeline(const PipelineInput& in, const Device& device) {
       ++added_index;
     }
     if (!spills) {
-      row.spill = SpillStatus::kNotCompiled;
+      row.spill = CandidateState::kNotCompiled;
       row.spill_reason = "n_spills not known (not compiled here)";
     } else if (*spills > in.spill_threshold) {
-      row.spill = SpillStatus::kExcluded;
+      row.spill = CandidateState::kExcludedSpills;
       row.spill_reason = num(*spills) + " spilled registers > " + num(in.spill_threshold) + ": timed as infinitely slow, never chosen";
     } else {
-      row.spill = SpillStatus::kEligible;
+      row.spill = CandidateState::kBenchmarked;
       row.spill_reason = num(*spills) + " spilled registers <= " + num(in.spill_threshold) + ": benchmarked";
       ++p.benchmarked;
     }

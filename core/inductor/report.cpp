@@ -1,21 +1,14 @@
 #include "core/inductor/report.h"
 
 #include <charconv>
-#include <cstdio>
+
+#include "core/base/format.h"
 
 namespace occx::inductor {
 
 namespace {
 
-std::string num(std::int64_t v) { return std::to_string(v); }
-
 std::string optNum(const std::optional<int>& v) { return v ? num(*v) : std::string(); }
-
-std::string fixed2(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.2f", v);
-  return buf;
-}
 
 std::string trim(const std::string& s) {
   std::size_t b = s.find_first_not_of(" \t");
@@ -83,7 +76,7 @@ CsvTable curvesToCsv(const BoundCurves& c) {
               "exact_bound_blocks_per_sm", "blocks_needed_per_sm", "old_decision", "new_decision", "exact_decision"};
   for (const auto& p : c.points) {
     t.rows.push_back({num(p.n_regs), num(p.old_bound), num(p.new_bound), num(p.review_min_bound), num(p.exact_bound),
-                      fixed2(c.blocks_needed_per_sm), std::string(outcomeName(p.old_outcome)),
+                      fixed(c.blocks_needed_per_sm, 2), std::string(outcomeName(p.old_outcome)),
                       std::string(outcomeName(p.new_outcome)), std::string(outcomeName(p.exact_outcome))});
   }
   return t;
@@ -100,7 +93,7 @@ CsvTable pipelineToCsv(const Pipeline& p) {
                       e.config.str(p.pass.profile), num(e.config.xblock), num(e.config.r0_block),
                       e.config.r1_block > 0 ? num(e.config.r1_block) : "", num(e.config.num_warps), optNum(e.config.n_regs),
                       optNum(e.config.n_spills), std::string(outcomeName(e.decision.outcome)), e.decision.reason,
-                      std::string(spillStatusName(e.spill))});
+                      std::string(candidateStateName(e.spill))});
   }
   return t;
 }

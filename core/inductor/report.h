@@ -11,6 +11,7 @@
 #include "core/gpu/gpu_data.h"
 #include "core/inductor/candidates.h"
 #include "core/inductor/rblock_scaling.h"
+#include "core/inductor/teaching.h"
 
 namespace occx::inductor {
 

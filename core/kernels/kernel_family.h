@@ -1,4 +1,4 @@
-// The reduction kernel family (DESIGN.md §2.3): Inductor-style looped reductions over the rows of an
+// The reduction kernel family: Inductor-style looped reductions over the rows of an
 // xnumel × rnumel tensor, described as data and turned into CUDA C++ source that NVRTC compiles.
 //
 // Shape of every kernel: a grid of ceil(xnumel / XBLOCK) blocks of num_warps × 32 threads; each block
@@ -142,7 +142,8 @@ struct GeneratedKernel {
   std::vector<KernelParam> params;  ///< launch order
 };
 
-/// Generates the source of one config. Same config → byte-identical source. Errors as tileLayout.
+/// Generates the source of one config (core/kernels/codegen.cpp). Same config → byte-identical source.
+/// Errors as tileLayout.
 Expected<GeneratedKernel> generateKernel(const KernelConfig& config);
 
 /// The element type of a config's outputs: fp32 with fp32_outputs, else the input dtype.
@@ -161,7 +162,8 @@ bool vectorLoadsAllowed(const TileLayout& layout, std::int64_t rnumel);
 Expected<std::int64_t> checkShape(const KernelConfig& config, std::int64_t xnumel, std::int64_t rnumel);
 
 /// Minimum bytes a workload moves: every input element read once, every output element written
-/// once (DESIGN.md §2.4; log_softmax's second read pass is not counted). Bytes (not GB).
+/// once: the bytes that bandwidth (bytes / median time) is computed from; log_softmax's second
+/// read pass is not counted. Bytes (not GB).
 struct ByteCounts {
   std::int64_t bytes_read = 0;
   std::int64_t bytes_written = 0;

@@ -26,8 +26,9 @@ std::vector<double> decodeElements(DType dtype, const void* bytes, std::size_t c
 /// Encodes values to `dtype` storage, rounding to nearest even (fp32: rounded to float first).
 std::vector<std::uint8_t> encodeElements(DType dtype, const std::vector<double>& values);
 
-/// `count` pseudo-random values of `dtype`, uniform in [-1, 1] and never zero (never timed on zeros,
-/// DESIGN.md §2.4), already representable in the dtype, as storage bytes. Deterministic per seed.
+/// `count` pseudo-random values of `dtype`, uniform in [-1, 1] and never zero (a kernel is never
+/// timed on zeros, on which a wrong result could still pass the reference check), already
+/// representable in the dtype, as storage bytes. Deterministic per seed.
 std::vector<std::uint8_t> randomInput(DType dtype, std::size_t count, std::uint64_t seed);
 
 /// The exact results of a workload on decoded inputs, in double precision.

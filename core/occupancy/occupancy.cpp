@@ -1,7 +1,8 @@
 #include "core/occupancy/occupancy.h"
 
 #include <algorithm>
-#include <cstdio>
+
+#include "core/base/format.h"
 
 namespace occx {
 
@@ -10,11 +11,10 @@ namespace {
 std::int64_t divUp(std::int64_t x, std::int64_t y) { return (x + y - 1) / y; }
 std::int64_t roundUp(std::int64_t x, std::int64_t y) { return divUp(x, y) * y; }
 
-std::string num(std::int64_t v) { return std::to_string(v); }
-std::string lim(int v) { return v == kUnlimited ? std::string("unlimited") : std::to_string(v); }
+std::string lim(int v) { return v == kUnlimited ? std::string("unlimited") : num(v); }
 std::string bytes(std::int64_t v) {
-  if (v >= 1024 && v % 1024 == 0) return std::to_string(v) + " B (" + std::to_string(v / 1024) + " KB)";
-  return std::to_string(v) + " B";
+  if (v >= 1024 && v % 1024 == 0) return num(v) + " B (" + num(v / 1024) + " KB)";
+  return num(v) + " B";
 }
 
 // Register limit per SM, following cuda_occupancy.h's cudaOccMaxBlocksPerSMRegsLimit with
@@ -174,8 +174,7 @@ std::vector<DerivationStep> explain(const ArchLimits& a, const OccupancyInput& i
     step("Result", "Cannot launch: " + r.cannot_launch_reason + ".");
     return steps;
   }
-  char pct[32];
-  std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * r.occupancy);
+  const std::string pct = fixed(100.0 * r.occupancy, 1) + "%";
   std::string res = "Active blocks per SM = min(warps " + lim(r.block_limit_warps) + ", blocks " + lim(r.block_limit_blocks) +
                     ", registers " + lim(r.block_limit_registers) + ", shared memory " + lim(r.block_limit_shared_memory) +
                     (r.block_limit_barriers != kUnlimited ? ", barriers " + lim(r.block_limit_barriers) : std::string()) +
@@ -185,9 +184,7 @@ std::vector<DerivationStep> explain(const ArchLimits& a, const OccupancyInput& i
   if (r.max_active_blocks_gpu > 0) {
     res += " On " + num(in.sm_count) + " SMs: " + num(r.max_active_blocks_gpu) + " blocks at once";
     if (in.grid_blocks > 0) {
-      char w[32];
-      std::snprintf(w, sizeof w, "%.2f", r.waves);
-      res += "; a grid of " + num(in.grid_blocks) + " blocks runs in " + w + " waves";
+      res += "; a grid of " + num(in.grid_blocks) + " blocks runs in " + fixed(r.waves, 2) + " waves";
     }
     res += ".";
   }

@@ -1,17 +1,13 @@
 #include "core/occupancy/occupancy_report.h"
 
-#include <cstdio>
+#include "core/base/format.h"
 
 namespace occx {
 
 namespace {
 nlohmann::json limitJson(int v) { return v == kUnlimited ? nlohmann::json(nullptr) : nlohmann::json(v); }
-std::string limitText(int v) { return v == kUnlimited ? std::string("unlimited") : std::to_string(v); }
-std::string percent(double f) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.2f", 100.0 * f);
-  return b;
-}
+std::string limitText(int v) { return v == kUnlimited ? std::string("unlimited") : num(v); }
+std::string percent(double f) { return fixed(100.0 * f, 2); }
 }  // namespace
 
 nlohmann::json occupancyToJson(const ArchLimits& a, const OccupancyInput& in, const OccupancyResult& r) {

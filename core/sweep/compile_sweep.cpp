@@ -7,18 +7,15 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/occupancy/occupancy_report.h"
+#include "core/base/format.h"
 #include "core/base/parallel.h"
+#include "core/occupancy/occupancy_report.h"
 
 namespace occx {
 
 namespace {
 
 using inductor::Policy;
-
-std::string num(std::int64_t v) {
-  return std::to_string(v);
-}
 
 /// Inductor's kernel facts for our workloads: loads and reductions as its code generator counts them
 /// (log_softmax: the two passes load once each and reduce max and sum; fused_k: K loads, K sums).
@@ -89,19 +86,6 @@ const std::vector<inductor::Policy>& sweepCandidatePolicies() {
   return p;
 }
 
-std::string candidateStateName(CandidateState s) {
-  switch (s) {
-    case CandidateState::kBenchmarked:
-      return "benchmarked";
-    case CandidateState::kExcludedSpills:
-      return "excluded (spills)";
-    case CandidateState::kNotCompiled:
-      return "not compiled";
-    default:
-      return "no";
-  }
-}
-
 std::string utcTimestamp() {
   const std::time_t now = std::time(nullptr);
   std::tm tm{};
@@ -140,7 +124,7 @@ Expected<CompileSweepResult> runCompileSweep(const CompileSweepSpec& spec, const
   if (spec.maxrregcount < 0 || spec.maxrregcount > 255) {
     return Error{"maxrregcount " + num(spec.maxrregcount) + " is out of range: allowed 0 (no cap) or 1 … 255"};
   }
-  auto device = inductor::makeDevice(spec.device.arch, spec.device.sm_count, spec.device.label);
+  auto device = makeDevice(spec.device.arch, spec.device.sm_count, spec.device.label);
   if (!device) return Error{device.error()};
   auto hints = inductor::sizeHintsFromNumels(spec.xnumel, spec.rnumel);
   if (!hints) return Error{hints.error()};
@@ -305,10 +289,7 @@ Expected<CompileSweepResult> runCompileSweep(const CompileSweepSpec& spec, const
       for (const auto& e : res.pipelines[pi].entries) {
         const int i = findRow(rows, e.config.xblock, e.config.r0_block, e.config.num_warps);
         if (i < 0) continue;
-        CandidateState s = CandidateState::kNotCompiled;
-        if (e.spill == inductor::SpillStatus::kEligible) s = CandidateState::kBenchmarked;
-        if (e.spill == inductor::SpillStatus::kExcluded) s = CandidateState::kExcludedSpills;
-        rows[static_cast<std::size_t>(i)].candidate[pi] = s;
+        rows[static_cast<std::size_t>(i)].candidate[pi] = e.spill;
       }
     }
   }

@@ -21,12 +21,7 @@ constexpr std::int64_t kR = 1024;
 
 // The sum problem every test here runs (fp32, kX × kR); null when it cannot be built.
 std::shared_ptr<const HostProblem> sumProblem() {
-  ProblemSpec ps;
-  ps.workload = Workload::kSum;
-  ps.dtype = DType::kF32;
-  ps.xnumel = kX;
-  ps.rnumel = kR;
-  auto p = makeHostProblem(ps);
+  auto p = makeHostProblem(test::problemSpec(Workload::kSum, DType::kF32, kX, kR));
   return p ? std::make_shared<const HostProblem>(std::move(p).value()) : nullptr;
 }
 
@@ -136,12 +131,7 @@ TEST(GpuRobustness, OutOfMemoryIsARowReasonAndTheSessionRecovers) {
   OCCX_REQUIRE_GPU(session);
   session->setProblem(nullptr);
   session->setDeviceMemoryLimit(std::int64_t{1} << 20);  // less than the L2 flush buffer already holds
-  ProblemSpec ps;
-  ps.workload = Workload::kSum;
-  ps.dtype = DType::kF32;
-  ps.xnumel = kX;
-  ps.rnumel = kR;
-  auto p = makeHostProblem(ps);
+  auto p = makeHostProblem(test::problemSpec(Workload::kSum, DType::kF32, kX, kR));
   ASSERT_TRUE(p);
   auto err = session->setProblem(std::make_shared<const HostProblem>(*p));
   ASSERT_TRUE(err.has_value());

@@ -12,6 +12,7 @@
 #include "core/kernels/family_module.h"
 #include "core/kernels/kernel_family.h"
 #include "core/sweep/live_sweep.h"
+#include "tests/support/arch_support.h"
 
 namespace occx::test {
 
@@ -50,13 +51,7 @@ inline Expected<CompileResult> compileFor(const cuda::GpuSession& session, const
 /// A config of the family, with vector loads when the shape allows them.
 inline KernelConfig config(Workload w, DType d, int xblock, int rblock, int warps, std::int64_t rnumel, int k = 1,
                            bool fp32_outputs = false) {
-  KernelConfig c;
-  c.workload = w;
-  c.dtype = d;
-  c.k = k;
-  c.xblock = xblock;
-  c.rblock = rblock;
-  c.num_warps = warps;
+  KernelConfig c = kernelConfig(w, d, xblock, rblock, warps, k);
   c.fp32_outputs = fp32_outputs;
   if (auto l = tileLayout(c)) c.vector_loads = vectorLoadsAllowed(*l, rnumel);
   return c;

@@ -61,12 +61,7 @@ TEST(GpuDevice, CopyBandwidthWithinHalfOfTheDatasheet) {
 
 TEST(GpuTiming, SanePositiveTimesAndBandwidth) {
   OCCX_REQUIRE_GPU(session);
-  ProblemSpec ps;
-  ps.workload = Workload::kSum;
-  ps.dtype = DType::kF16;
-  ps.xnumel = 4096;
-  ps.rnumel = 8192;
-  auto p = makeHostProblem(ps);
+  auto p = makeHostProblem(test::problemSpec(Workload::kSum, DType::kF16, 4096, 8192));
   ASSERT_TRUE(p);
   const auto bytes = p->bytes.total();
   ASSERT_FALSE(session->setProblem(std::make_shared<const HostProblem>(std::move(p).value())));

@@ -10,9 +10,12 @@
 #include "core/cuda/driver_api.h"
 #include "core/cuda/nvrtc_compiler.h"
 #include "core/kernels/kernel_family.h"
+#include "tests/support/arch_support.h"
 
 namespace occx {
 namespace {
+
+using test::kernelConfig;
 
 namespace fs = std::filesystem;
 
@@ -33,16 +36,6 @@ class NvrtcTest : public ::testing::Test {
     r.arch = arch;
     return compiler.compile(r);
   }
-  static KernelConfig cfg(Workload w, DType d, int xblock, int rblock, int num_warps, int k = 1) {
-    KernelConfig c;
-    c.workload = w;
-    c.dtype = d;
-    c.xblock = xblock;
-    c.rblock = rblock;
-    c.num_warps = num_warps;
-    c.k = k;
-    return c;
-  }
 };
 
 TEST_F(NvrtcTest, VersionAndArchitectures) {
@@ -61,7 +54,7 @@ TEST_F(NvrtcTest, RegistersGrowWithTheTileElementsPerThread) {
   // 3 tiles. Each doubling must cost registers (no spills yet up to 4096).
   std::vector<int> regs;
   for (int r : {256, 512, 1024, 2048, 4096}) {
-    auto res = compile(cfg(Workload::kMeanVar, DType::kF32, 1, r, 4));
+    auto res = compile(kernelConfig(Workload::kMeanVar, DType::kF32, 1, r, 4));
     ASSERT_TRUE(res) << res.error();
     EXPECT_FALSE(res->report.spills()) << "RBLOCK " << r;
     regs.push_back(res->report.registers);
@@ -70,8 +63,8 @@ TEST_F(NvrtcTest, RegistersGrowWithTheTileElementsPerThread) {
   // 96 accumulator values per thread at RBLOCK 4096 need at least that many registers.
   EXPECT_GE(regs.back(), 96);
   // The same holds along XBLOCK: 2 rows of RBLOCK 1024 cost more than one.
-  auto one = compile(cfg(Workload::kSum, DType::kF16, 1, 1024, 1));
-  auto two = compile(cfg(Workload::kSum, DType::kF16, 2, 1024, 1));
+  auto one = compile(kernelConfig(Workload::kSum, DType::kF16, 1, 1024, 1));
+  auto two = compile(kernelConfig(Workload::kSum, DType::kF16, 2, 1024, 1));
   ASSERT_TRUE(one);
   ASSERT_TRUE(two);
   EXPECT_GT(two->report.registers, one->report.registers);
@@ -79,14 +72,14 @@ TEST_F(NvrtcTest, RegistersGrowWithTheTileElementsPerThread) {
 
 TEST_F(NvrtcTest, BigTileSpillsSmallTileDoesNot) {
   // 128 elements per thread × 3 Welford tiles = 384 values: over the 255-register limit.
-  auto big = compile(cfg(Workload::kMeanVar, DType::kF32, 1, 8192, 2));
+  auto big = compile(kernelConfig(Workload::kMeanVar, DType::kF32, 1, 8192, 2));
   ASSERT_TRUE(big) << big.error();
   EXPECT_EQ(big->report.registers, 255);
   EXPECT_GT(big->report.spill_stores_bytes, 0);
   EXPECT_GT(big->report.spill_loads_bytes, 0);
   EXPECT_GT(big->report.nSpills(), 16);          // Inductor's autotuner would exclude it
   EXPECT_EQ(big->report.static_smem_bytes, 24);  // as the layout predicts: 2 warps × 3 fp32
-  auto small = compile(cfg(Workload::kMeanVar, DType::kF32, 1, 512, 2));
+  auto small = compile(kernelConfig(Workload::kMeanVar, DType::kF32, 1, 512, 2));
   ASSERT_TRUE(small) << small.error();
   EXPECT_FALSE(small->report.spills());
   EXPECT_EQ(small->report.stack_frame_bytes, 0);
@@ -96,7 +89,7 @@ TEST_F(NvrtcTest, BigTileSpillsSmallTileDoesNot) {
 
 TEST_F(NvrtcTest, RegisterCapFollowsMaxRegisters) {
   // log_softmax fp32, RBLOCK 16384, 32 warps: about 49 registers uncapped; capped at 32 it spills.
-  auto c = cfg(Workload::kLogSoftmax, DType::kF32, 1, 16384, 32);
+  auto c = kernelConfig(Workload::kLogSoftmax, DType::kF32, 1, 16384, 32);
   auto free = compile(c);
   ASSERT_TRUE(free);
   EXPECT_GT(free->report.registers, 32);
@@ -112,7 +105,7 @@ TEST_F(NvrtcTest, SameConfigTwiceSameRegistersAndTheSecondIsACacheHit) {
   fs::remove_all(dir);
   CompileCache cache(dir.string());
   cuda::NvrtcCompiler compiler(&cache);
-  auto c = cfg(Workload::kLogSoftmax, DType::kF16, 1, 2048, 16);
+  auto c = kernelConfig(Workload::kLogSoftmax, DType::kF16, 1, 2048, 16);
   auto first = compile(c, {8, 0}, compiler);
   auto second = compile(c, {8, 0}, compiler);
   ASSERT_TRUE(first) << first.error();
@@ -140,7 +133,7 @@ TEST_F(NvrtcTest, SameConfigTwiceSameRegistersAndTheSecondIsACacheHit) {
 }
 
 TEST_F(NvrtcTest, BadOptionSyntaxErrorAndBadArchAreErrorValuesWithTheLog) {
-  auto g = generateKernel(cfg(Workload::kSum, DType::kF32, 1, 1024, 8));
+  auto g = generateKernel(kernelConfig(Workload::kSum, DType::kF32, 1, 1024, 8));
   ASSERT_TRUE(g);
   cuda::NvrtcCompiler compiler;
   CompileRequest r;
@@ -195,7 +188,7 @@ TEST_F(NvrtcTest, EveryOfferedArchitectureCompiles) {
   ASSERT_FALSE(offered.empty());
   for (const auto& cc : offered) {
     // bf16 exercises the architecture-dependent output rounding (cvt.rn.bf16 from sm_80).
-    auto res = compile(cfg(Workload::kMeanVar, DType::kBF16, 1, 2048, 8), cc);
+    auto res = compile(kernelConfig(Workload::kMeanVar, DType::kBF16, 1, 2048, 8), cc);
     ASSERT_TRUE(res) << cc.smName() << ": " << res.error();
     EXPECT_EQ(res->report.arch, cc.smName());
     EXPECT_GT(res->report.registers, 0) << cc.smName();
@@ -211,7 +204,7 @@ TEST_F(NvrtcTest, EveryWorkloadAndDtypeCompilesInEveryLayout) {
   for (Workload w : allWorkloads()) {
     for (DType d : allDTypes()) {
       for (const auto& [x, r, warps] : layouts) {
-        auto c = cfg(w, d, x, r, warps, w == Workload::kFusedK ? 3 : 1);
+        auto c = kernelConfig(w, d, x, r, warps, w == Workload::kFusedK ? 3 : 1);
         c.vector_loads = (n % 2) == 0;
         c.fp32_outputs = (n % 3) == 0;
         auto res = compile(c);
@@ -228,7 +221,7 @@ TEST_F(NvrtcTest, EveryWorkloadAndDtypeCompilesInEveryLayout) {
 
 TEST_F(NvrtcTest, ParallelCompilesAgreeWithSerialOnes) {
   std::vector<KernelConfig> configs;
-  for (int r : {256, 512, 1024, 2048}) configs.push_back(cfg(Workload::kAmax, DType::kF16, 1, r, 4));
+  for (int r : {256, 512, 1024, 2048}) configs.push_back(kernelConfig(Workload::kAmax, DType::kF16, 1, r, 4));
   std::vector<int> serial, parallel(configs.size());
   for (const auto& c : configs) serial.push_back(compile(c)->report.registers);
   std::vector<std::thread> threads;
@@ -247,7 +240,7 @@ TEST_F(NvrtcTest, SweepWithNvrtcOnSm80) {
   s.dtype = DType::kF16;
   s.xnumel = 512;
   s.rnumel = 8192;
-  s.device = *inductor::deviceForGpu(GpuDatabase::builtin(), "A100");
+  s.device = *deviceForGpu(GpuDatabase::builtin(), "A100");
   s.xblocks = {1};
   s.rblocks = {1024, 2048};
   s.num_warps = {16};
@@ -265,7 +258,7 @@ TEST_F(NvrtcTest, SweepWithNvrtcOnSm80) {
 
 TEST_F(NvrtcTest, DriverCrossCheckSkipsCleanlyWithoutADriverAndAgreesWithOne) {
   const auto status = cuda::driverStatus();
-  auto res = compile(cfg(Workload::kSum, DType::kF32, 1, 1024, 8), {9, 0});
+  auto res = compile(kernelConfig(Workload::kSum, DType::kF32, 1, 1024, 8), {9, 0});
   ASSERT_TRUE(res);
   if (!status.available) {
     EXPECT_NE(status.reason.find("libcuda.so.1"), std::string::npos) << status.reason;
@@ -278,7 +271,7 @@ TEST_F(NvrtcTest, DriverCrossCheckSkipsCleanlyWithoutADriverAndAgreesWithOne) {
   // Compile for the first device's architecture and compare with cuFuncGetAttribute.
   bool any = false;
   for (const auto& cc : cuda::offeredArchitectures(GpuDatabase::builtin())) {
-    auto r = compile(cfg(Workload::kMeanVar, DType::kF16, 1, 2048, 8), cc);
+    auto r = compile(kernelConfig(Workload::kMeanVar, DType::kF16, 1, 2048, 8), cc);
     ASSERT_TRUE(r);
     const auto check = cuda::crossCheckWithDriver(*r);
     if (check.state == cuda::CrossCheck::State::kSkipped) continue;

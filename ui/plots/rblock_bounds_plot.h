@@ -8,7 +8,7 @@
 #include <QString>
 #include <vector>
 
-#include "core/inductor/rblock_scaling.h"
+#include "core/inductor/teaching.h"
 #include "ui/plots/plot_controller.h"
 
 namespace occx::ui {

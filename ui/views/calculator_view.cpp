@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <climits>
 
+#include "core/gpu/device.h"
 #include "core/occupancy/occupancy_report.h"
 #include "ui/widgets/checked_spin_box.h"
 #include "ui/plots/occupancy_curve_plot.h"
@@ -500,7 +501,7 @@ QString CalculatorView::targetLabel() const {
   const ArchLimits& a = arch();
   if (t.gpu != nullptr || t.detected) {
     const QString name = t.gpu != nullptr && !t.detected ? QString::fromStdString(t.gpu->name) : t.key.section(QLatin1Char(':'), 1);
-    return tr("%1 (CC %2, %3 SMs)").arg(name, QString::fromStdString(a.cc.str())).arg(t.sm_count);
+    return QString::fromStdString(deviceLabel(name.toStdString(), a.cc, t.sm_count));
   }
   return tr("CC %1 (%2)").arg(QString::fromStdString(a.cc.str()), QString::fromStdString(a.family));
 }

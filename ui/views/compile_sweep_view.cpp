@@ -26,6 +26,7 @@
 
 #include "core/base/atomic_file.h"
 #include "core/inductor/rblock_scaling.h"
+#include "core/gpu/device.h"
 #include "ui/widgets/checked_spin_box.h"
 #include "ui/views/sweep_inputs.h"
 #include "ui/plots/sweep_series_plot.h"
@@ -330,9 +331,8 @@ Expected<CompileSweepSpec> CompileSweepView::currentSpec() const {
   }
   CompileSweepSpec spec;
   inputs_->fillSpec(spec);
-  auto dev = inductor::makeDevice(*t.arch, sms_->value(),
-                                  (t.gpu != nullptr ? t.gpu->name : "CC " + t.arch->cc.str()) + " (CC " +
-                                      t.arch->cc.str() + ", " + std::to_string(sms_->value()) + " SMs)");
+  const std::string name = t.gpu != nullptr ? t.gpu->name : "CC " + t.arch->cc.str();
+  auto dev = makeDevice(*t.arch, sms_->value(), deviceLabel(name, t.arch->cc, sms_->value()));
   if (!dev) return Error{dev.error()};
   spec.device = *dev;
   spec.maxrregcount = maxrreg_->value();

@@ -437,9 +437,8 @@ void RblockScalingView::clearResults(const QString& message) {
 void RblockScalingView::recompute() {
   const RblockInputs in = inputs();
   const DeviceTarget& target = device_->currentTarget();
-  QString label = target.gpu ? q(target.gpu->name) : QStringLiteral("CC %1").arg(q(target.arch->cc.str()));
-  label += QStringLiteral(" (CC %1, %2 SMs)").arg(q(target.arch->cc.str())).arg(sms_->value());
-  auto dev = makeDevice(*target.arch, sms_->value(), label.toStdString());
+  const std::string name = target.gpu ? target.gpu->name : "CC " + target.arch->cc.str();
+  auto dev = makeDevice(*target.arch, sms_->value(), deviceLabel(name, target.arch->cc, sms_->value()));
   if (!dev) {
     clearResults(q(dev.error()));
     return;
@@ -578,7 +577,7 @@ void RblockScalingView::showResults() {
            {QString::number(i + 1), e.added_by_scaling ? tr("added by scaling") : tr("candidate"), q(e.config.origin), q(e.config.str(profile)),
             e.config.n_regs ? QString::number(*e.config.n_regs) : QStringLiteral("?"),
             e.config.n_spills ? QString::number(*e.config.n_spills) : QStringLiteral("?"), q(outcomeName(e.decision.outcome)),
-            q(spillStatusName(e.spill)), q(e.decision.reason)},
+            q(candidateStateName(e.spill)), q(e.decision.reason)},
            outcomeColor(e.decision.outcome));
   }
 

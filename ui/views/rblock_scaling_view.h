@@ -10,6 +10,7 @@
 
 #include "core/inductor/candidates.h"
 #include "core/inductor/rblock_scaling.h"
+#include "core/inductor/teaching.h"
 #include "ui/shell/app_view.h"
 #include "ui/widgets/device_selector.h"
 
@@ -58,7 +59,7 @@ class RblockScalingView : public QWidget, public AppView {
   void setInputs(const RblockInputs& inputs);
 
   /// The device the decision sees (the selected target with its SM count or the override).
-  [[nodiscard]] const inductor::Device& device() const { return device_model_; }
+  [[nodiscard]] const Device& device() const { return device_model_; }
   /// Decisions of old, new, review_min, exact for the current inputs (empty when the input is invalid).
   [[nodiscard]] const std::vector<inductor::Decision>& decisions() const { return decisions_; }
   [[nodiscard]] const inductor::BoundCurves& curves() const { return curves_; }
@@ -149,7 +150,7 @@ class RblockScalingView : public QWidget, public AppView {
   QTextBrowser* arithmetic_ = nullptr;
 
   bool updating_ = false;
-  inductor::Device device_model_;
+  Device device_model_;
   inductor::KernelInfo kernel_;
   inductor::ReductionConfig config_;
   std::vector<inductor::Decision> decisions_;

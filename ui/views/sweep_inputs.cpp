@@ -12,7 +12,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
-#include "core/inductor/rblock_scaling.h"
+#include "core/inductor/config.h"
 #include "ui/widgets/checked_spin_box.h"
 
 namespace occx::ui {

@@ -108,7 +108,7 @@ nlohmann::json layoutJson(const TileLayout& l) {
           {"replicated_threads", l.replicated_threads}};
 }
 
-OccupancyInput occupancyInput(const CompileOpts& o, const KernelPlan& plan, const PtxasReport& rep, const inductor::Device& dev) {
+OccupancyInput occupancyInput(const CompileOpts& o, const KernelPlan& plan, const PtxasReport& rep, const Device& dev) {
   OccupancyInput oi;
   oi.threads_per_block = plan.layout.threads_per_block;
   oi.registers_per_thread = rep.registers;
@@ -120,7 +120,7 @@ OccupancyInput occupancyInput(const CompileOpts& o, const KernelPlan& plan, cons
 
 // Each policy's decision for the compiled config (with --xnumel); errors are usage errors.
 Expected<std::vector<inductor::Decision>> rblockDecisions(const CompileOpts& o, const KernelPlan& plan, const PtxasReport& rep,
-                                                          const inductor::Device& dev) {
+                                                          const Device& dev) {
   std::vector<inductor::Decision> decisions;
   if (o.xnumel <= 0) return decisions;
   auto hints = inductor::sizeHintsFromNumels(o.xnumel, o.rnumel);
@@ -143,7 +143,7 @@ Expected<std::vector<inductor::Decision>> rblockDecisions(const CompileOpts& o, 
 
 // Compiles the kernel, then works out the occupancy and the decisions; prints the error and
 // returns its exit code when a step fails.
-int compileAndJudge(Context& ctx, const CompileOpts& o, const KernelPlan& plan, const inductor::Device& dev,
+int compileAndJudge(Context& ctx, const CompileOpts& o, const KernelPlan& plan, const Device& dev,
                     CompileCache& cache, std::optional<Compiled>& out) {
   cuda::NvrtcCompiler compiler(&cache);
   CompileRequest req;
@@ -164,7 +164,7 @@ int compileAndJudge(Context& ctx, const CompileOpts& o, const KernelPlan& plan, 
   return kExitOk;
 }
 
-nlohmann::json compileJson(const CompileOpts& o, const KernelPlan& plan, const inductor::Device& dev, const Compiled& c,
+nlohmann::json compileJson(const CompileOpts& o, const KernelPlan& plan, const Device& dev, const Compiled& c,
                            const CompileCache& cache) {
   const KernelConfig& cfg = plan.cfg;
   const PtxasReport& rep = c.res.report;
@@ -244,7 +244,7 @@ TextRows reportRows(const KernelPlan& plan, const Compiled& c, const CompileCach
   return rows;
 }
 
-void printCompileText(Context& ctx, const CompileOpts& o, const KernelPlan& plan, const inductor::Device& dev, const Compiled& c,
+void printCompileText(Context& ctx, const CompileOpts& o, const KernelPlan& plan, const Device& dev, const Compiled& c,
                       const CompileCache& cache) {
   const auto& res = c.res;
   ctx.out << "Kernel: " << plan.gen.name << " (" << plan.cfg.label() << ")\n";
@@ -277,7 +277,7 @@ int runCompile(Context& ctx, const CompileOpts& o) {
               "installed to get register and spill counts; 'occx compile --show-source' still prints the kernel.",
               kExitRuntime);
 #else
-  const inductor::Device& dev = kernel->device;
+  const Device& dev = kernel->device;
   if (std::string msg = uncompilableArchError(dev.arch.cc); !msg.empty()) return fail(ctx, kCmd, msg);
   CompileCache cache(o.cache.directory());
   std::optional<Compiled> compiled;

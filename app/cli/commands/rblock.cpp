@@ -10,8 +10,10 @@
 #include "app/cli/options/output_options.h"
 #include "app/cli/printers/printer.h"
 #include "core/base/atomic_file.h"
+#include "core/base/pow2.h"
 #include "core/inductor/candidates.h"
 #include "core/inductor/rblock_scaling.h"
+#include "core/inductor/teaching.h"
 #include "core/inductor/report.h"
 
 namespace occx::cli {
@@ -344,7 +346,7 @@ nlohmann::json answerJson(const RblockOpts& o, const Setup& s, const Answer& a) 
     nlohmann::json pj = nlohmann::json::array();
     for (const auto& e : a.pipeline->entries) {
       pj.push_back({{"config", configToJson(e.config, profile)}, {"added_by_scaling", e.added_by_scaling},
-                    {"decision", decisionToJson(e.decision)}, {"autotuning", std::string(spillStatusName(e.spill))}});
+                    {"decision", decisionToJson(e.decision)}, {"autotuning", std::string(candidateStateName(e.spill))}});
     }
     j["pipeline"] = {{"note", a.pipeline->order_note}, {"loop_note", a.pipeline->pass.note}, {"entries", pj}};
   }
@@ -409,7 +411,7 @@ void printPipeline(std::ostream& out, const RblockOpts& o, const Pipeline& pipel
     rows.push_back({std::to_string(i + 1), e.added_by_scaling ? "added" : "candidate", e.config.origin, e.config.str(profile),
                     e.config.n_regs ? std::to_string(*e.config.n_regs) : "?",
                     e.config.n_spills ? std::to_string(*e.config.n_spills) : "?", std::string(outcomeName(e.decision.outcome)),
-                    std::string(spillStatusName(e.spill))});
+                    std::string(candidateStateName(e.spill))});
   }
   printTable(out, rows);
   for (std::size_t i = 0; i < pipeline.entries.size(); ++i) out << "  #" << i + 1 << ": " << pipeline.entries[i].decision.reason << "\n";

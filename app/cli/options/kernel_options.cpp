@@ -21,7 +21,7 @@ void ArchOptions::add(CLI::App& app) {
   app.add_option("--sms", sms, "SM count for the RBLOCK decisions (1 … 1024; default: the GPU's)");
 }
 
-Expected<inductor::Device> resolveArch(const ArchOptions& o, std::string& note) {
+Expected<Device> resolveArch(const ArchOptions& o, std::string& note) {
   const GpuDatabase& db = GpuDatabase::builtin();
   if (o.sms < 0 || o.sms > 1024) return Error{outOfRange("--sms", o.sms, "1 … 1024")};
   std::optional<ComputeCapability> cc;
@@ -35,7 +35,7 @@ Expected<inductor::Device> resolveArch(const ArchOptions& o, std::string& note) 
   }
   if (!o.gpu.empty() || !cc) {
     const std::string name = o.gpu.empty() ? defaultGpuName() : o.gpu;
-    auto dev = inductor::deviceForGpu(db, name, o.sms);
+    auto dev = deviceForGpu(db, name, o.sms);
     if (!dev) return Error{"--gpu: " + dev.error() + " (all: 'occx gpus')"};
     if (cc && *cc != dev->arch.cc) {
       return Error{"--arch " + o.arch + " does not match --gpu " + o.gpu + " (compute capability " +
@@ -63,7 +63,7 @@ Expected<inductor::Device> resolveArch(const ArchOptions& o, std::string& note) 
   } else {
     label = "CC " + cc->str() + ", " + std::to_string(sms) + " SMs";
   }
-  return inductor::makeDevice(arch, sms, label);
+  return makeDevice(arch, sms, label);
 }
 
 void WorkloadOptions::add(CLI::App& app) {

@@ -10,7 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include "core/base/expected.h"
-#include "core/inductor/rblock_scaling.h"
+#include "core/gpu/device.h"
 #include "core/kernels/kernel_family.h"
 
 namespace occx {
@@ -31,7 +31,7 @@ struct ArchOptions {
 /// with --arch only: that architecture's limits and the SM count of the first GPU of the data with
 /// that CC (`note` says which), or --sms; with neither: the default GPU. Errors (usage, exit 2) name
 /// the option and the allowed values.
-Expected<inductor::Device> resolveArch(const ArchOptions& o, std::string& note);
+Expected<Device> resolveArch(const ArchOptions& o, std::string& note);
 
 /// --workload, --dtype, --k.
 struct WorkloadOptions {
@@ -51,7 +51,7 @@ Expected<ParsedWorkload> parseWorkloadOptions(const WorkloadOptions& o);
 
 /// The device and the kernel a compiling command works on: resolveArch, then parseWorkloadOptions.
 struct KernelTarget {
-  inductor::Device device;
+  Device device;
   ParsedWorkload work;
   std::string note;  ///< resolveArch's note ("" when there is nothing to say)
 };

@@ -4,17 +4,14 @@
 
 #include "core/gpu/gpu_data.h"
 #include "core/inductor/candidates.h"
+#include "tests/support/arch_support.h"
 
 using namespace occx;
 using namespace occx::inductor;
 
 namespace {
 
-Device h200() {
-  auto d = deviceForGpu(GpuDatabase::builtin(), "H200");
-  EXPECT_TRUE(d.hasValue());
-  return d.value();
-}
+Device h200() { return test::gpu("H200"); }
 
 SizeHints hints(std::int64_t xnumel, std::int64_t rnumel, std::int64_t r1 = 0) {
   auto h = sizeHintsFromNumels(xnumel, rnumel, r1);
@@ -151,10 +148,10 @@ TEST(RblockPipeline, H200AnchorAddsHalvedConfig) {
   ASSERT_TRUE(p.hasValue()) << p.error();
   ASSERT_EQ(p->entries.size(), 2u);
   EXPECT_TRUE(p->entries[0].decision.scales());
-  EXPECT_EQ(p->entries[0].spill, SpillStatus::kEligible);
+  EXPECT_EQ(p->entries[0].spill, CandidateState::kBenchmarked);
   EXPECT_TRUE(p->entries[1].added_by_scaling);
   EXPECT_EQ(p->entries[1].config.r0_block, 1024);
-  EXPECT_EQ(p->entries[1].spill, SpillStatus::kNotCompiled);
+  EXPECT_EQ(p->entries[1].spill, CandidateState::kNotCompiled);
   EXPECT_EQ(p->benchmarked, 1);
   in.compiled_added = {CompiledFacts{32, 0, 0}};
   auto p2 = runPipeline(in, h200());
@@ -177,11 +174,11 @@ TEST(RblockPipeline, SpillingConfigStillHalvedThenExcluded) {
   ASSERT_TRUE(p.hasValue()) << p.error();
   ASSERT_EQ(p->entries.size(), 3u);
   EXPECT_TRUE(p->entries[0].decision.scales());
-  EXPECT_EQ(p->entries[0].spill, SpillStatus::kExcluded);
+  EXPECT_EQ(p->entries[0].spill, CandidateState::kExcludedSpills);
   EXPECT_EQ(p->entries[0].spill_reason, "50 spilled registers > 16: timed as infinitely slow, never chosen");
   EXPECT_EQ(p->entries[1].decision.step, 3);
   EXPECT_EQ(p->entries[2].config.r0_block, 16384);
-  EXPECT_EQ(p->entries[2].spill, SpillStatus::kEligible);
+  EXPECT_EQ(p->entries[2].spill, CandidateState::kBenchmarked);
   EXPECT_EQ(p->benchmarked, 2);
 }
 

@@ -1,39 +1,20 @@
-// Hand-derived RBLOCK-scaling decisions (DESIGN.md §2.2). Each test's comment carries its arithmetic.
+// Hand-derived RBLOCK-scaling decisions (Inductor's _dynamic_scale_rblock, core/inductor/rblock_scaling.h).
+// Each test's comment carries its arithmetic.
 // Device figures: A100 = CC 8.0, 108 SMs; H200 = CC 9.0, 132 SMs; both 65536 registers/SM,
 // 2048 threads/SM (64 warps), warp size 32, 32 blocks/SM, 256-register allocation unit, warp
 // granularity 4. A10 = CC 8.6, 72 SMs, 1536 threads/SM. T4 = CC 7.5, 40 SMs, 1024 threads/SM.
 #include <gtest/gtest.h>
 
+#include "core/base/pow2.h"
 #include "core/gpu/gpu_data.h"
 #include "core/inductor/rblock_scaling.h"
+#include "tests/support/arch_support.h"
 
 using namespace occx;
 using namespace occx::inductor;
+using namespace occx::test;
 
 namespace {
-
-Device gpu(const char* name, int sms = 0) {
-  auto d = deviceForGpu(GpuDatabase::builtin(), name, sms);
-  EXPECT_TRUE(d.hasValue()) << d.error();
-  return d.hasValue() ? d.value() : Device{};
-}
-
-ReductionConfig cfg(int xblock, int r0, int warps, std::optional<int> nregs, int r1 = 0) {
-  ReductionConfig c;
-  c.xblock = xblock;
-  c.r0_block = r0;
-  c.r1_block = r1;
-  c.num_warps = warps;
-  c.n_regs = nregs;
-  return c;
-}
-
-KernelInfo kernelX(std::int64_t size_hint_x) {
-  KernelInfo k;
-  k.size_hints.x = size_hint_x;
-  k.size_hints.r0 = 8192;
-  return k;
-}
 
 Decision run(Policy p, const ReductionConfig& c, const KernelInfo& k, const Device& d, DecisionOptions o = {},
              const std::vector<ReductionConfig>* existing = nullptr) {
@@ -49,7 +30,7 @@ Decision run(Policy p, const ReductionConfig& c, const KernelInfo& k, const Devi
 // new: max(65536 // (255·32·8), 1) = max(65536 // 65280, 1) = 1, 1 × 108 = 108 < 512 → R0_BLOCK 2048 → 1024.
 TEST(RblockMotivating, A100_255Regs_8Warps_512Blocks_OldKeeps_NewHalves) {
   const Device a100 = gpu("A100");
-  const auto c = cfg(1, 2048, 8, 255);
+  const auto c = reductionConfig(1, 2048, 8, 255);
   const auto k = kernelX(512);
   const Decision old_d = run(Policy::kOld, c, k, a100);
   EXPECT_EQ(old_d.bound_blocks_per_sm, 8);
@@ -71,7 +52,7 @@ TEST(RblockMotivating, A100_255Regs_8Warps_512Blocks_OldKeeps_NewHalves) {
 // Exact on the same case: 255 × 32 = 8160 → 8192 registers per warp; 8 warps = 65536 per block:
 // 16384 / 8192 = 2 warps per sub-partition → 8 warps per SM → 1 block. 108 < 512 → scale.
 TEST(RblockMotivating, A100_255Regs_ExactAgreesOneBlock) {
-  const Decision d = run(Policy::kExact, cfg(1, 2048, 8, 255), kernelX(512), gpu("A100"));
+  const Decision d = run(Policy::kExact, reductionConfig(1, 2048, 8, 255), kernelX(512), gpu("A100"));
   EXPECT_EQ(d.bound_blocks_per_sm, 1);
   EXPECT_TRUE(d.scales());
 }
@@ -81,7 +62,7 @@ TEST(RblockMotivating, A100_255Regs_ExactAgreesOneBlock) {
 // old: 2048 // (32·16) = 4; 4 × 132 = 528 >= 512 → no scaling.
 TEST(RblockH200Anchor, NewBound3_396Below512_ScalesTo1024_OldBound4_528_Keeps) {
   const Device h200 = gpu("H200");
-  const auto c = cfg(1, 2048, 16, 38);
+  const auto c = reductionConfig(1, 2048, 16, 38);
   const auto k = kernelX(512);
   const Decision n = run(Policy::kNew, c, k, h200);
   EXPECT_EQ(n.bound_blocks_per_sm, 3);
@@ -113,7 +94,7 @@ TEST(RblockH200Anchor, ExactBoundIs3LimitedByRegisters) {
 // scaling; size hint x 512 → 512 > 256 → scale.
 TEST(RblockBoundary, TotalEqualsCapacity_NoScale_OneMoreWave_Scales) {
   const Device d = gpu("A100", 128);
-  const auto c = cfg(1, 2048, 16, 64);
+  const auto c = reductionConfig(1, 2048, 16, 64);
   const Decision eq = run(Policy::kNew, c, kernelX(256), d);
   EXPECT_EQ(eq.capacity_blocks, 256);
   EXPECT_EQ(eq.total_blocks, 256);
@@ -124,7 +105,7 @@ TEST(RblockBoundary, TotalEqualsCapacity_NoScale_OneMoreWave_Scales) {
 
 // Old bound at equality: H200 limits with 128 SMs, 16 warps: 2048 // 512 = 4; 4 × 128 = 512 = total 512.
 TEST(RblockBoundary, OldBoundEquality_4x128Equals512_NoScale) {
-  const Decision d = run(Policy::kOld, cfg(1, 2048, 16, 38), kernelX(512), gpu("H200", 128));
+  const Decision d = run(Policy::kOld, reductionConfig(1, 2048, 16, 38), kernelX(512), gpu("H200", 128));
   EXPECT_EQ(d.capacity_blocks, 512);
   EXPECT_EQ(d.outcome, Outcome::kNoScale);
 }
@@ -134,12 +115,12 @@ TEST(RblockBoundary, OldBoundEquality_4x128Equals512_NoScale) {
 TEST(RblockThreshold, NRegs32Skipped_NRegs33Applies) {
   const Device h200 = gpu("H200");
   EXPECT_EQ(registerThreshold(h200), 32);
-  const Decision at = run(Policy::kNew, cfg(1, 2048, 16, 32), kernelX(512), h200);
+  const Decision at = run(Policy::kNew, reductionConfig(1, 2048, 16, 32), kernelX(512), h200);
   EXPECT_EQ(at.outcome, Outcome::kNotApplicable);
   EXPECT_EQ(at.step, 3);
   EXPECT_FALSE(at.applies);
   EXPECT_EQ(at.reason, "Step 3: skipped — n_regs 32 <= 65536 // 2048 = 32: registers do not limit occupancy.");
-  const Decision above = run(Policy::kNew, cfg(1, 2048, 16, 33), kernelX(512), h200);
+  const Decision above = run(Policy::kNew, reductionConfig(1, 2048, 16, 33), kernelX(512), h200);
   EXPECT_TRUE(above.applies);
   EXPECT_EQ(above.bound_blocks_per_sm, 3);
   EXPECT_TRUE(above.scales());
@@ -149,9 +130,9 @@ TEST(RblockThreshold, NRegs32Skipped_NRegs33Applies) {
 TEST(RblockThreshold, Cc86ThresholdIs42) {
   const Device a10 = gpu("A10");
   EXPECT_EQ(registerThreshold(a10), 42);
-  EXPECT_EQ(run(Policy::kNew, cfg(1, 2048, 8, 42), kernelX(4096), a10).step, 3);
+  EXPECT_EQ(run(Policy::kNew, reductionConfig(1, 2048, 8, 42), kernelX(4096), a10).step, 3);
   // 43: new = 65536 // (43·32·8 = 11008) = 5 → 5 × 72 = 360 < 4096 → scale.
-  const Decision d = run(Policy::kNew, cfg(1, 2048, 8, 43), kernelX(4096), a10);
+  const Decision d = run(Policy::kNew, reductionConfig(1, 2048, 8, 43), kernelX(4096), a10);
   EXPECT_EQ(d.bound_blocks_per_sm, 5);
   EXPECT_TRUE(d.scales());
   // old on 8.6: 1536 // (32·8) = 6.
@@ -161,24 +142,24 @@ TEST(RblockThreshold, Cc86ThresholdIs42) {
 // Step 2: R-block product exactly 64 → skipped; 128 → passes (and scales on the H200 anchor numbers).
 TEST(RblockProduct, Exactly64Skipped_128Passes) {
   const Device h200 = gpu("H200");
-  const Decision at = run(Policy::kNew, cfg(1, 64, 16, 38), kernelX(512), h200);
+  const Decision at = run(Policy::kNew, reductionConfig(1, 64, 16, 38), kernelX(512), h200);
   EXPECT_EQ(at.step, 2);
   EXPECT_EQ(at.reason, "Step 2: skipped — R-block product 64 <= 64: the R blocks are already small.");
-  const Decision above = run(Policy::kNew, cfg(1, 128, 16, 38), kernelX(512), h200);
+  const Decision above = run(Policy::kNew, reductionConfig(1, 128, 16, 38), kernelX(512), h200);
   EXPECT_TRUE(above.scales());
   EXPECT_EQ(above.new_config->r0_block, 64);
 }
 
 // 2-D reduction: R1_BLOCK 8 × R0_BLOCK 8 = 64 → skipped at step 2.
 TEST(RblockProduct, TwoDimensional8x8Is64Skipped) {
-  const Decision d = run(Policy::kNew, cfg(1, 8, 16, 38, 8), kernelX(512), gpu("H200"));
+  const Decision d = run(Policy::kNew, reductionConfig(1, 8, 16, 38, 8), kernelX(512), gpu("H200"));
   EXPECT_EQ(d.step, 2);
   EXPECT_EQ(d.reason, "Step 2: skipped — R-block product 8 · 8 = 64 <= 64: the R blocks are already small.");
 }
 
 // R0/R1: the largest R block is halved. R1_BLOCK 64, R0_BLOCK 2 (product 128) → R1_BLOCK 32.
 TEST(RblockR0R1, LargestR1Halved) {
-  const Decision d = run(Policy::kNew, cfg(1, 2, 16, 38, 64), kernelX(512), gpu("H200"));
+  const Decision d = run(Policy::kNew, reductionConfig(1, 2, 16, 38, 64), kernelX(512), gpu("H200"));
   ASSERT_TRUE(d.scales());
   EXPECT_EQ(d.halved_kwarg, "R1_BLOCK");
   EXPECT_EQ(d.new_config->r1_block, 32);
@@ -187,7 +168,7 @@ TEST(RblockR0R1, LargestR1Halved) {
 
 // R0_BLOCK 32 > R1_BLOCK 8 → R0_BLOCK 32 → 16.
 TEST(RblockR0R1, LargestR0Halved) {
-  const Decision d = run(Policy::kNew, cfg(1, 32, 16, 38, 8), kernelX(512), gpu("H200"));
+  const Decision d = run(Policy::kNew, reductionConfig(1, 32, 16, 38, 8), kernelX(512), gpu("H200"));
   ASSERT_TRUE(d.scales());
   EXPECT_EQ(d.halved_kwarg, "R0_BLOCK");
   EXPECT_EQ(d.new_config->r0_block, 16);
@@ -197,7 +178,7 @@ TEST(RblockR0R1, LargestR0Halved) {
 // Tie R1_BLOCK 16 = R0_BLOCK 16 (product 256): Inductor's kwargs read XBLOCK, R1_BLOCK, R0_BLOCK and
 // max() returns the first maximal one → R1_BLOCK 16 → 8, R0_BLOCK stays 16.
 TEST(RblockR0R1, TieHalvesR1FirstInKwargOrder) {
-  const Decision d = run(Policy::kNew, cfg(1, 16, 16, 38, 16), kernelX(512), gpu("H200"));
+  const Decision d = run(Policy::kNew, reductionConfig(1, 16, 16, 38, 16), kernelX(512), gpu("H200"));
   ASSERT_TRUE(d.scales());
   EXPECT_EQ(d.halved_kwarg, "R1_BLOCK");
   EXPECT_EQ(d.new_config->r1_block, 8);
@@ -211,7 +192,7 @@ TEST(RblockGates, PersistentReductionNotApplicable) {
   KernelInfo k = kernelX(512);
   k.persistent_reduction = true;
   for (Policy p : allPolicies()) {
-    const Decision d = run(p, cfg(1, 2048, 16, 38), k, gpu("H200"));
+    const Decision d = run(p, reductionConfig(1, 2048, 16, 38), k, gpu("H200"));
     EXPECT_EQ(d.outcome, Outcome::kNotApplicable);
     EXPECT_EQ(d.step, 1);
     EXPECT_FALSE(d.new_config.has_value());
@@ -220,7 +201,7 @@ TEST(RblockGates, PersistentReductionNotApplicable) {
 
 // CC 7.5 (T4): the current gate needs CC >= 8.0 → step 1, even with 255 registers.
 TEST(RblockGates, Cc75SkippedByCurrentGate) {
-  const Decision d = run(Policy::kNew, cfg(1, 2048, 8, 255), kernelX(65536), gpu("T4"));
+  const Decision d = run(Policy::kNew, reductionConfig(1, 2048, 8, 255), kernelX(65536), gpu("T4"));
   EXPECT_EQ(d.step, 1);
   EXPECT_EQ(d.reason, "Step 1: skipped — compute capability 7.5 is below 8.0.");
 }
@@ -229,7 +210,7 @@ TEST(RblockGates, Cc75SkippedByCurrentGate) {
 // CC >= 8.0 gate on the 2023 profile lets the old bound decide (4 × 132 = 528 >= 512 → no scaling).
 TEST(RblockGates, Cc90PassesCurrentGate_SkippedBy2023Gate_UnlessGateOverridden) {
   const Device h200 = gpu("H200");
-  const auto c = cfg(1, 2048, 16, 38);
+  const auto c = reductionConfig(1, 2048, 16, 38);
   EXPECT_TRUE(run(Policy::kNew, c, kernelX(512), h200).applies);
   DecisionOptions o2023{Profile::kInductor2023, CcGate::kProfileDefault};
   const Decision d = run(Policy::kOld, c, kernelX(512), h200, o2023);
@@ -244,9 +225,9 @@ TEST(RblockGates, Cc90PassesCurrentGate_SkippedBy2023Gate_UnlessGateOverridden) 
 // The 2023 profile on an A100 (CC 8.0) with its own old bound, the motivating case: 8 × 108 = 864 >= 512.
 TEST(RblockGates, Profile2023OnA100UsesRblockKwarg) {
   DecisionOptions o{Profile::kInductor2023, CcGate::kProfileDefault};
-  const Decision old_d = run(Policy::kOld, cfg(1, 2048, 8, 255), kernelX(512), gpu("A100"), o);
+  const Decision old_d = run(Policy::kOld, reductionConfig(1, 2048, 8, 255), kernelX(512), gpu("A100"), o);
   EXPECT_EQ(old_d.outcome, Outcome::kNoScale);
-  const Decision new_d = run(Policy::kNew, cfg(1, 2048, 8, 255), kernelX(512), gpu("A100"), o);
+  const Decision new_d = run(Policy::kNew, reductionConfig(1, 2048, 8, 255), kernelX(512), gpu("A100"), o);
   EXPECT_EQ(new_d.halved_kwarg, "RBLOCK");
   EXPECT_EQ(new_d.new_config->str(Profile::kInductor2023), "XBLOCK=1, RBLOCK=1024, num_warps=8");
 }
@@ -254,7 +235,7 @@ TEST(RblockGates, Profile2023OnA100UsesRblockKwarg) {
 // The 2023 profile has one RBLOCK kwarg: an R1_BLOCK is a validation error naming the range.
 TEST(RblockGates, Profile2023RejectsR1Block) {
   DecisionOptions o{Profile::kInductor2023, CcGate::kProfileDefault};
-  auto d = decide(Policy::kNew, cfg(1, 16, 8, 40, 16), kernelX(512), gpu("A100"), o);
+  auto d = decide(Policy::kNew, reductionConfig(1, 16, 8, 40, 16), kernelX(512), gpu("A100"), o);
   ASSERT_FALSE(d.hasValue());
   EXPECT_EQ(d.error(), "R1_BLOCK 16 is not available in the inductor-2023 profile (one RBLOCK kwarg): allowed 0");
 }
@@ -263,22 +244,22 @@ TEST(RblockGates, Profile2023RejectsR1Block) {
 TEST(RblockGates, DeterministicSkipsCurrentOnly) {
   KernelInfo k = kernelX(512);
   k.deterministic = true;
-  EXPECT_EQ(run(Policy::kNew, cfg(1, 2048, 8, 255), k, gpu("A100")).step, 1);
+  EXPECT_EQ(run(Policy::kNew, reductionConfig(1, 2048, 8, 255), k, gpu("A100")).step, 1);
   DecisionOptions o{Profile::kInductor2023, CcGate::kProfileDefault};
-  EXPECT_TRUE(run(Policy::kNew, cfg(1, 2048, 8, 255), k, gpu("A100"), o).scales());
+  EXPECT_TRUE(run(Policy::kNew, reductionConfig(1, 2048, 8, 255), k, gpu("A100"), o).scales());
 }
 
 // n_regs unknown (kernel not loaded) → step 2. The switch off → step 1. A pointwise kernel → step 1.
 TEST(RblockGates, UnknownNRegsSwitchOffAndNonReduction) {
   const Device h200 = gpu("H200");
-  EXPECT_EQ(run(Policy::kNew, cfg(1, 2048, 16, std::nullopt), kernelX(512), h200).reason,
+  EXPECT_EQ(run(Policy::kNew, reductionConfig(1, 2048, 16, std::nullopt), kernelX(512), h200).reason,
             "Step 2: skipped — n_regs is not known (the kernel has not been loaded).");
   KernelInfo off = kernelX(512);
   off.dynamic_scale_rblock = false;
-  EXPECT_EQ(run(Policy::kNew, cfg(1, 2048, 16, 38), off, h200).step, 1);
+  EXPECT_EQ(run(Policy::kNew, reductionConfig(1, 2048, 16, 38), off, h200).step, 1);
   KernelInfo pw = kernelX(512);
   pw.is_reduction = false;
-  EXPECT_EQ(run(Policy::kNew, cfg(1, 2048, 16, 38), pw, h200).step, 1);
+  EXPECT_EQ(run(Policy::kNew, reductionConfig(1, 2048, 16, 38), pw, h200).step, 1);
 }
 
 // A 1-register kernel: 1 <= 32 → step 3. Raw bounds with 1 warp: new = 65536 // 32 = 2048;
@@ -286,7 +267,7 @@ TEST(RblockGates, UnknownNRegsSwitchOffAndNonReduction) {
 // 32 blocks per SM → 32; review_min = min(2048, 64) = 64.
 TEST(RblockExtremes, OneRegister) {
   const Device h200 = gpu("H200");
-  EXPECT_EQ(run(Policy::kNew, cfg(1, 2048, 1, 1), kernelX(65536), h200).step, 3);
+  EXPECT_EQ(run(Policy::kNew, reductionConfig(1, 2048, 1, 1), kernelX(65536), h200).step, 3);
   EXPECT_EQ(newBound(h200, 1, 1, 32).blocks_per_sm, 2048);
   EXPECT_EQ(exactBound(h200, 1, 1, 0).blocks_per_sm, 32);
   EXPECT_EQ(reviewMinBound(h200, 1, 1, 32).blocks_per_sm, 64);
@@ -306,8 +287,8 @@ TEST(RblockExtremes, ThirtyTwoWarps) {
   EXPECT_NE(ex.arithmetic.find("cannot launch"), std::string::npos);
   EXPECT_EQ(reviewMinBound(h200, 65, 32, 32).blocks_per_sm, 0);
   // The decision with exact 0: capacity 0 < 64 blocks → scale; new: 1 × 132 = 132 >= 64 → no.
-  EXPECT_TRUE(run(Policy::kExact, cfg(1, 2048, 32, 65), kernelX(64), h200).scales());
-  EXPECT_FALSE(run(Policy::kNew, cfg(1, 2048, 32, 65), kernelX(64), h200).scales());
+  EXPECT_TRUE(run(Policy::kExact, reductionConfig(1, 2048, 32, 65), kernelX(64), h200).scales());
+  EXPECT_FALSE(run(Policy::kNew, reductionConfig(1, 2048, 32, 65), kernelX(64), h200).scales());
 }
 
 // review_min equals new when n_regs > 32: H200 38 regs, 16 warps → min(65536 // 19456, 64 // 16) =
@@ -327,7 +308,7 @@ TEST(RblockReviewMin, EqualsNewAboveThreshold_ZeroWhenBlockExceedsRegisterFile) 
 // new = 65536 // (40·32·4 = 5120) = 12 → 1296 >= 512 → no scaling; exact 3 → 324 < 512 → scale.
 TEST(RblockExact, SharedMemoryLimitsExactButNotNew) {
   const Device a100 = gpu("A100");
-  auto c = cfg(1, 2048, 4, 40);
+  auto c = reductionConfig(1, 2048, 4, 40);
   c.shared_bytes = 49152;
   const Decision ex = run(Policy::kExact, c, kernelX(512), a100);
   EXPECT_EQ(ex.bound_blocks_per_sm, 3);
@@ -340,12 +321,12 @@ TEST(RblockExact, SharedMemoryLimitsExactButNotNew) {
 
 // Step 7 duplicate: the halved config XBLOCK=1, R0_BLOCK=1024, num_warps=16 already exists → nothing added.
 TEST(RblockDuplicate, HalvedConfigAlreadyACandidate) {
-  std::vector<ReductionConfig> existing = {cfg(1, 2048, 16, 38), cfg(1, 1024, 16, 32)};
+  std::vector<ReductionConfig> existing = {reductionConfig(1, 2048, 16, 38), reductionConfig(1, 1024, 16, 32)};
   const Decision d = run(Policy::kNew, existing[0], kernelX(512), gpu("H200"), {}, &existing);
   EXPECT_EQ(d.outcome, Outcome::kDuplicate);
   EXPECT_FALSE(d.scales());
   // A different num_warps is a different config: no duplicate.
-  std::vector<ReductionConfig> other = {cfg(1, 2048, 16, 38), cfg(1, 1024, 8, 32)};
+  std::vector<ReductionConfig> other = {reductionConfig(1, 2048, 16, 38), reductionConfig(1, 1024, 8, 32)};
   EXPECT_TRUE(run(Policy::kNew, other[0], kernelX(512), gpu("H200"), {}, &other).scales());
 }
 
@@ -364,7 +345,7 @@ TEST(RblockSizeHints, NonPowerOfTwoNumelsRoundUp) {
   EXPECT_EQ(nextPowerOfTwo(1025), 2048);
   KernelInfo k;
   k.size_hints = *h2;
-  const Decision d = run(Policy::kNew, cfg(1, 2048, 16, 38), k, gpu("H200"));
+  const Decision d = run(Policy::kNew, reductionConfig(1, 2048, 16, 38), k, gpu("H200"));
   EXPECT_EQ(d.total_blocks, 512);
   EXPECT_FALSE(sizeHintsFromNumels(0, 8).hasValue());
   EXPECT_EQ(sizeHintsFromNumels(0, 8).error(), "xnumel 0 is out of range: allowed 1 … 2147483647");
@@ -373,13 +354,13 @@ TEST(RblockSizeHints, NonPowerOfTwoNumelsRoundUp) {
 // Bad input is an error naming the field and the range, never a crash.
 TEST(RblockValidation, ErrorsNameFieldAndRange) {
   const Device h200 = gpu("H200");
-  EXPECT_EQ(decide(Policy::kNew, cfg(3, 2048, 16, 38), kernelX(512), h200).error(),
+  EXPECT_EQ(decide(Policy::kNew, reductionConfig(3, 2048, 16, 38), kernelX(512), h200).error(),
             "XBLOCK 3 is out of range: allowed a power of two 1 … 4096");
-  EXPECT_EQ(decide(Policy::kNew, cfg(1, 2048, 64, 38), kernelX(512), h200).error(),
+  EXPECT_EQ(decide(Policy::kNew, reductionConfig(1, 2048, 64, 38), kernelX(512), h200).error(),
             "num_warps 64 is out of range: allowed a power of two 1 … 32 (1024 threads per block)");
-  EXPECT_EQ(decide(Policy::kNew, cfg(1, 2048, 16, 256), kernelX(512), h200).error(),
+  EXPECT_EQ(decide(Policy::kNew, reductionConfig(1, 2048, 16, 256), kernelX(512), h200).error(),
             "n_regs 256 is out of range: allowed 1 … 255 registers per thread");
-  EXPECT_EQ(decide(Policy::kNew, cfg(1, 100, 16, 38), kernelX(512), h200).error(),
+  EXPECT_EQ(decide(Policy::kNew, reductionConfig(1, 100, 16, 38), kernelX(512), h200).error(),
             "R0_BLOCK 100 is out of range: allowed a power of two 1 … 65536");
   EXPECT_FALSE(makeDevice(h200.arch, 0).hasValue());
   EXPECT_EQ(parsePolicy("fast").error(), "policy 'fast' is not known: allowed old, new, review_min, exact");

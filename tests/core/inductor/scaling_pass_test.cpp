@@ -4,41 +4,19 @@
 
 #include "core/gpu/gpu_data.h"
 #include "core/inductor/rblock_scaling.h"
+#include "core/inductor/teaching.h"
+#include "tests/support/arch_support.h"
 
 using namespace occx;
 using namespace occx::inductor;
-
-namespace {
-
-Device gpu(const char* name, int sms = 0) {
-  auto d = deviceForGpu(GpuDatabase::builtin(), name, sms);
-  EXPECT_TRUE(d.hasValue()) << d.error();
-  return d.hasValue() ? d.value() : Device{};
-}
-
-ReductionConfig cfg(int xblock, int r0, int warps, std::optional<int> nregs) {
-  ReductionConfig c;
-  c.xblock = xblock;
-  c.r0_block = r0;
-  c.num_warps = warps;
-  c.n_regs = nregs;
-  return c;
-}
-
-KernelInfo kernelX(std::int64_t x) {
-  KernelInfo k;
-  k.size_hints.x = x;
-  k.size_hints.r0 = 8192;
-  return k;
-}
-
-}  // namespace
+using namespace occx::test;
 
 // Current loop on H200, x=512: config 1 (R0 2048, 16 warps, 38 regs) scales (3 × 132 = 396 < 512) →
 // R0 1024 appended as #3; config 2 (R0 512, 8 warps, 30 regs) is skipped at step 3 (30 <= 32); the
 // loop then visits #3 but its n_regs is unknown → step 2: halved at most once.
 TEST(RblockPass, CurrentLoopVisitsAddedConfigButSkipsIt) {
-  auto p = runScalingPass(Policy::kNew, {cfg(1, 2048, 16, 38), cfg(1, 512, 8, 30)}, kernelX(512), gpu("H200"));
+  auto p = runScalingPass(Policy::kNew, {reductionConfig(1, 2048, 16, 38), reductionConfig(1, 512, 8, 30)},
+                          kernelX(512), gpu("H200"));
   ASSERT_TRUE(p.hasValue()) << p.error();
   ASSERT_EQ(p->entries.size(), 3u);
   EXPECT_EQ(p->added, 1);
@@ -57,7 +35,7 @@ TEST(RblockPass, CurrentLoopVisitsAddedConfigButSkipsIt) {
 // The 2023 loop walks the originals only: the added config is "not examined" (step 0).
 TEST(RblockPass, Loop2023NeverExaminesAddedConfigs) {
   DecisionOptions o{Profile::kInductor2023, CcGate::kProfileDefault};
-  auto p = runScalingPass(Policy::kOld, {cfg(1, 2048, 32, 64)}, kernelX(512), gpu("A100"), o);
+  auto p = runScalingPass(Policy::kOld, {reductionConfig(1, 2048, 32, 64)}, kernelX(512), gpu("A100"), o);
   ASSERT_TRUE(p.hasValue()) << p.error();
   // old: 2048 // (32·32) = 2 → 216 < 512 → RBLOCK 1024.
   ASSERT_EQ(p->entries.size(), 2u);
@@ -69,7 +47,8 @@ TEST(RblockPass, Loop2023NeverExaminesAddedConfigs) {
 // Duplicates across the loop: #1 (R0 2048) halves to R0 1024 = #2 → nothing added; #2 (R0 1024,
 // 38 regs: same bound 3) halves to R0 512 → added. One config added in all.
 TEST(RblockPass, DuplicateDroppedAcrossTheLoop) {
-  auto p = runScalingPass(Policy::kNew, {cfg(1, 2048, 16, 38), cfg(1, 1024, 16, 38)}, kernelX(512), gpu("H200"));
+  auto p = runScalingPass(Policy::kNew, {reductionConfig(1, 2048, 16, 38), reductionConfig(1, 1024, 16, 38)},
+                          kernelX(512), gpu("H200"));
   ASSERT_TRUE(p.hasValue());
   EXPECT_EQ(p->entries[0].decision.outcome, Outcome::kDuplicate);
   EXPECT_TRUE(p->entries[1].decision.scales());
@@ -80,7 +59,7 @@ TEST(RblockPass, DuplicateDroppedAcrossTheLoop) {
 // Keep-halving chain with n_regs unchanged (38, assumed): the new bound stays 3 → keeps scaling
 // 2048 → 1024 → 512 → 256 → 128 → 64, where step 2 stops it (64 <= 64): six links.
 TEST(RblockChain, UnchangedNRegsHalvesUntilProduct64) {
-  auto ch = keepHalvingChain(Policy::kNew, cfg(1, 2048, 16, 38), kernelX(512), gpu("H200"));
+  auto ch = keepHalvingChain(Policy::kNew, reductionConfig(1, 2048, 16, 38), kernelX(512), gpu("H200"));
   ASSERT_TRUE(ch.hasValue()) << ch.error();
   ASSERT_EQ(ch->size(), 6u);
   const int r0s[] = {2048, 1024, 512, 256, 128, 64};
@@ -94,20 +73,21 @@ TEST(RblockChain, UnchangedNRegsHalvesUntilProduct64) {
 // With the compiled n_regs supplied (the H200 record: R0 1024 compiled to 32 registers), link 1
 // stops at step 3 (32 <= 32): two links.
 TEST(RblockChain, SuppliedNRegsStopsAtThreshold) {
-  auto ch = keepHalvingChain(Policy::kNew, cfg(1, 2048, 16, 38), kernelX(512), gpu("H200"), {}, {32});
+  auto ch = keepHalvingChain(Policy::kNew, reductionConfig(1, 2048, 16, 38), kernelX(512), gpu("H200"), {}, {32});
   ASSERT_TRUE(ch.hasValue());
   ASSERT_EQ(ch->size(), 2u);
   EXPECT_EQ((*ch)[1].config.n_regs, 32);
   EXPECT_FALSE((*ch)[1].n_regs_assumed);
   EXPECT_EQ((*ch)[1].decision.step, 3);
-  EXPECT_FALSE(keepHalvingChain(Policy::kNew, cfg(1, 2048, 16, 38), kernelX(512), gpu("H200"), {}, {}, 0).hasValue());
+  EXPECT_FALSE(keepHalvingChain(Policy::kNew, reductionConfig(1, 2048, 16, 38), kernelX(512), gpu("H200"), {}, {}, 0)
+                   .hasValue());
 }
 
 // Curves on H200, 16 warps, 512 blocks: old flat at 2048 // 512 = 4 (528 >= 512: never scales);
 // new scales from n_regs 33 (65536 // 16896 = 3 → 396 < 512); n_regs <= 32 skipped by both →
 // old and new disagree exactly on n_regs 33 … 255. Blocks needed per SM = 512 / 132.
 TEST(RblockCurves, H200_16Warps_512Blocks_DisagreeFrom33) {
-  auto c = boundCurves(cfg(1, 2048, 16, 38), kernelX(512), gpu("H200"));
+  auto c = boundCurves(reductionConfig(1, 2048, 16, 38), kernelX(512), gpu("H200"));
   ASSERT_TRUE(c.hasValue()) << c.error();
   ASSERT_EQ(c->points.size(), 255u);
   EXPECT_EQ(c->points[0].n_regs, 1);
@@ -129,7 +109,7 @@ TEST(RblockCurves, H200_16Warps_512Blocks_DisagreeFrom33) {
 // 65536 // (256·n) <= 4: n = 51 → 65536 // 13056 = 5 (540, keeps); n = 52 → 65536 // 13312 = 4
 // (432 < 512, scales). Disagreement: n_regs 52 … 255.
 TEST(RblockCurves, A100_8Warps_512Blocks_DisagreeFrom52) {
-  auto c = boundCurves(cfg(1, 2048, 8, 255), kernelX(512), gpu("A100"));
+  auto c = boundCurves(reductionConfig(1, 2048, 8, 255), kernelX(512), gpu("A100"));
   ASSERT_TRUE(c.hasValue());
   EXPECT_EQ(c->points[50].new_outcome, Outcome::kNoScale);
   EXPECT_EQ(c->points[51].new_outcome, Outcome::kScale);
@@ -172,7 +152,7 @@ TEST(RblockGrid, CountsOnA100AndH200) {
 // 48 warps → 48 blocks, capped at 32. A100: 32 × 108 = 3456 < 4096 <= 62 × 108 = 6696 → new keeps,
 // exact scales (they differ). H200: 32 × 132 = 4224 >= 4096 → both keep at 4096; 8192 > 6696 both scale.
 TEST(RblockGrid, WhyA100DiffersAndH200Not_OneWarp33Regs) {
-  const auto c = cfg(1, 2048, 1, 33);
+  const auto c = reductionConfig(1, 2048, 1, 33);
   EXPECT_FALSE(decide(Policy::kNew, c, kernelX(4096), gpu("A100"))->scales());
   EXPECT_TRUE(decide(Policy::kExact, c, kernelX(4096), gpu("A100"))->scales());
   EXPECT_FALSE(decide(Policy::kNew, c, kernelX(4096), gpu("H200"))->scales());

@@ -5,20 +5,12 @@
 #include <set>
 
 #include "core/kernels/kernel_family.h"
+#include "tests/support/arch_support.h"
 
 namespace occx {
 namespace {
 
-KernelConfig cfg(Workload w, DType d, int xblock, int rblock, int num_warps, int k = 1) {
-  KernelConfig c;
-  c.workload = w;
-  c.dtype = d;
-  c.xblock = xblock;
-  c.rblock = rblock;
-  c.num_warps = num_warps;
-  c.k = k;
-  return c;
-}
+using test::kernelConfig;
 
 int count(const std::string& text, const std::string& what) {
   int n = 0;
@@ -46,7 +38,7 @@ TEST(KernelFamilyNames, ParseAndPrintRoundTrip) {
 // chunks = RBLOCK / (threads_r · vec).
 TEST(KernelFamilyLayout, BigWelfordTileHolds128ElementsPerThreadPerTile) {
   // mean_var fp32, XBLOCK 1, RBLOCK 8192, 2 warps: 8192 / 64 = 128 elements per thread, 3 tiles.
-  auto l = tileLayout(cfg(Workload::kMeanVar, DType::kF32, 1, 8192, 2));
+  auto l = tileLayout(kernelConfig(Workload::kMeanVar, DType::kF32, 1, 8192, 2));
   ASSERT_TRUE(l) << l.error();
   EXPECT_EQ(l->threads_per_block, 64);
   EXPECT_EQ(l->vec, 4);
@@ -66,7 +58,7 @@ TEST(KernelFamilyLayout, BigWelfordTileHolds128ElementsPerThreadPerTile) {
 
 TEST(KernelFamilyLayout, Fp16UsesEightElementVectors) {
   // sum fp16, XBLOCK 1, RBLOCK 2048, 8 warps: 2048 / 256 = 8 elements = one 16-byte load.
-  auto l = tileLayout(cfg(Workload::kSum, DType::kF16, 1, 2048, 8));
+  auto l = tileLayout(kernelConfig(Workload::kSum, DType::kF16, 1, 2048, 8));
   ASSERT_TRUE(l);
   EXPECT_EQ(l->vec, 8);
   EXPECT_EQ(l->vector_bytes, 16);
@@ -79,7 +71,7 @@ TEST(KernelFamilyLayout, Fp16UsesEightElementVectors) {
 
 TEST(KernelFamilyLayout, TileSmallerThanTheBlockReplicatesThreads) {
   // XBLOCK 1 × RBLOCK 64 over 256 threads: 64 threads along R, 4 "rows" of which 3 own nothing.
-  auto l = tileLayout(cfg(Workload::kSum, DType::kF32, 1, 64, 8));
+  auto l = tileLayout(kernelConfig(Workload::kSum, DType::kF32, 1, 64, 8));
   ASSERT_TRUE(l);
   EXPECT_EQ(l->vec, 1);
   EXPECT_EQ(l->vector_bytes, 4);
@@ -92,7 +84,7 @@ TEST(KernelFamilyLayout, TileSmallerThanTheBlockReplicatesThreads) {
 
 TEST(KernelFamilyLayout, WideXBlockSpreadsRowsOverThreads) {
   // amax fp16, XBLOCK 64 × RBLOCK 8 over 128 threads: 4 elements each, 2 threads per row.
-  auto l = tileLayout(cfg(Workload::kAmax, DType::kF16, 64, 8, 4));
+  auto l = tileLayout(kernelConfig(Workload::kAmax, DType::kF16, 64, 8, 4));
   ASSERT_TRUE(l);
   EXPECT_EQ(l->vec, 4);
   EXPECT_EQ(l->vector_bytes, 8);
@@ -102,7 +94,7 @@ TEST(KernelFamilyLayout, WideXBlockSpreadsRowsOverThreads) {
   EXPECT_EQ(l->elements_per_thread, 4);
   EXPECT_EQ(l->static_smem_bytes, 0);  // a row stays inside one warp
   // sum fp32, XBLOCK 4 × RBLOCK 256 over one warp: 4 rows × 2 chunks × 4 = 32 elements.
-  auto m = tileLayout(cfg(Workload::kSum, DType::kF32, 4, 256, 1));
+  auto m = tileLayout(kernelConfig(Workload::kSum, DType::kF32, 4, 256, 1));
   ASSERT_TRUE(m);
   EXPECT_EQ(m->threads_r, 32);
   EXPECT_EQ(m->threads_x, 1);
@@ -115,7 +107,7 @@ TEST(KernelFamilyLayout, ElementsPerThreadIsTheTileOverTheThreads) {
   for (int x : {1, 2, 4, 8}) {
     for (int r : {256, 1024, 4096}) {
       for (int w : {1, 4, 16}) {
-        auto l = tileLayout(cfg(Workload::kSum, DType::kF16, x, r, w));
+        auto l = tileLayout(kernelConfig(Workload::kSum, DType::kF16, x, r, w));
         ASSERT_TRUE(l) << x << " " << r << " " << w << ": " << l.error();
         // Threads that own elements hold the whole tile between them; the rest replicate.
         EXPECT_EQ(l->elements_per_thread * (l->threads_per_block - l->replicated_threads), x * r)
@@ -129,45 +121,45 @@ TEST(KernelFamilyLayout, ElementsPerThreadIsTheTileOverTheThreads) {
 }
 
 TEST(KernelFamilyValidation, ErrorsNameTheValueAndTheRange) {
-  auto e = tileLayout(cfg(Workload::kSum, DType::kF32, 3, 1024, 8));
+  auto e = tileLayout(kernelConfig(Workload::kSum, DType::kF32, 3, 1024, 8));
   ASSERT_FALSE(e);
   EXPECT_EQ(e.error(), "XBLOCK 3 is out of range: allowed powers of two 1 … 4096");
-  e = tileLayout(cfg(Workload::kSum, DType::kF32, 1, 0, 8));
+  e = tileLayout(kernelConfig(Workload::kSum, DType::kF32, 1, 0, 8));
   ASSERT_FALSE(e);
   EXPECT_EQ(e.error(), "RBLOCK 0 is out of range: allowed powers of two 1 … 65536");
-  e = tileLayout(cfg(Workload::kSum, DType::kF32, 1, 131072, 8));
+  e = tileLayout(kernelConfig(Workload::kSum, DType::kF32, 1, 131072, 8));
   ASSERT_FALSE(e);
   EXPECT_NE(e.error().find("RBLOCK 131072"), std::string::npos);
-  e = tileLayout(cfg(Workload::kSum, DType::kF32, 1, 1024, 64));
+  e = tileLayout(kernelConfig(Workload::kSum, DType::kF32, 1, 1024, 64));
   ASSERT_FALSE(e);
   EXPECT_EQ(e.error(), "num_warps 64 is out of range: allowed 1, 2, 4, 8, 16, 32");
-  e = tileLayout(cfg(Workload::kSum, DType::kF32, 1, 1024, 12));
+  e = tileLayout(kernelConfig(Workload::kSum, DType::kF32, 1, 1024, 12));
   ASSERT_FALSE(e);
   EXPECT_NE(e.error().find("num_warps 12"), std::string::npos);
-  e = tileLayout(cfg(Workload::kFusedK, DType::kF32, 1, 1024, 8, 9));
+  e = tileLayout(kernelConfig(Workload::kFusedK, DType::kF32, 1, 1024, 8, 9));
   ASSERT_FALSE(e);
   EXPECT_EQ(e.error(), "K 9 is out of range: fused_k takes 1 … 8 inputs");
-  e = tileLayout(cfg(Workload::kFusedK, DType::kF32, 1, 1024, 8, 0));
+  e = tileLayout(kernelConfig(Workload::kFusedK, DType::kF32, 1, 1024, 8, 0));
   ASSERT_FALSE(e);
-  e = tileLayout(cfg(Workload::kSum, DType::kF32, 1, 1024, 8, 2));
+  e = tileLayout(kernelConfig(Workload::kSum, DType::kF32, 1, 1024, 8, 2));
   ASSERT_FALSE(e);
   EXPECT_NE(e.error().find("only fused_k takes K inputs (allowed K = 1)"), std::string::npos);
-  e = tileLayout(cfg(Workload::kSum, DType::kF32, 4096, 512, 32));
+  e = tileLayout(kernelConfig(Workload::kSum, DType::kF32, 4096, 512, 32));
   ASSERT_FALSE(e);
   EXPECT_EQ(e.error(), "XBLOCK × RBLOCK = 2097152 is out of range: allowed at most 1048576 elements per tile");
   // mean_var fp32, RBLOCK 16384 on one warp: 512 elements × 3 tiles = 1536 values per thread.
-  e = tileLayout(cfg(Workload::kMeanVar, DType::kF32, 1, 16384, 1));
+  e = tileLayout(kernelConfig(Workload::kMeanVar, DType::kF32, 1, 16384, 1));
   ASSERT_FALSE(e);
   EXPECT_NE(e.error().find("512 × 3 = 1536 accumulator values per thread is out of range: allowed at most 1024"),
             std::string::npos)
       << e.error();
   // The same tile for sum: 512 values, allowed.
-  EXPECT_TRUE(tileLayout(cfg(Workload::kSum, DType::kF32, 1, 16384, 1)));
-  EXPECT_FALSE(generateKernel(cfg(Workload::kSum, DType::kF32, 3, 1024, 8)));
+  EXPECT_TRUE(tileLayout(kernelConfig(Workload::kSum, DType::kF32, 1, 16384, 1)));
+  EXPECT_FALSE(generateKernel(kernelConfig(Workload::kSum, DType::kF32, 3, 1024, 8)));
 }
 
 TEST(KernelFamilyShape, CheckShapeGivesTheGridAndRejectsUnalignedVectorRows) {
-  auto c = cfg(Workload::kLogSoftmax, DType::kF16, 2, 2048, 16);
+  auto c = kernelConfig(Workload::kLogSoftmax, DType::kF16, 2, 2048, 16);
   auto grid = checkShape(c, 20736, 8008);  // 8008 = 1001 × 8: vector loads fit
   ASSERT_TRUE(grid) << grid.error();
   EXPECT_EQ(*grid, 10368);
@@ -183,7 +175,7 @@ TEST(KernelFamilyShape, CheckShapeGivesTheGridAndRejectsUnalignedVectorRows) {
   auto zero = checkShape(c, 0, 10);
   ASSERT_FALSE(zero);
   EXPECT_EQ(zero.error(), "xnumel 0 is out of range: allowed 1 … 2147483647");
-  auto layout = tileLayout(cfg(Workload::kSum, DType::kF32, 1, 1024, 8));
+  auto layout = tileLayout(kernelConfig(Workload::kSum, DType::kF32, 1, 1024, 8));
   EXPECT_TRUE(vectorLoadsAllowed(*layout, 30000));  // vec 4
   EXPECT_FALSE(vectorLoadsAllowed(*layout, 30002));
 }
@@ -220,7 +212,7 @@ TEST(KernelFamilySource, DeterministicAndDistinct) {
   std::set<std::string> names, sources;
   for (Workload w : allWorkloads()) {
     for (DType d : allDTypes()) {
-      auto c = cfg(w, d, 1, 1024, 4, w == Workload::kFusedK ? 3 : 1);
+      auto c = kernelConfig(w, d, 1, 1024, 4, w == Workload::kFusedK ? 3 : 1);
       auto a = generateKernel(c);
       auto b = generateKernel(c);
       ASSERT_TRUE(a) << a.error();
@@ -233,14 +225,14 @@ TEST(KernelFamilySource, DeterministicAndDistinct) {
   }
   EXPECT_EQ(names.size(), 18u);
   EXPECT_EQ(sources.size(), 18u);
-  auto c = cfg(Workload::kSum, DType::kF32, 1, 1024, 4);
+  auto c = kernelConfig(Workload::kSum, DType::kF32, 1, 1024, 4);
   const auto one = generateKernel(c)->source;
   c.num_warps = 8;
   EXPECT_NE(generateKernel(c)->source, one);
 }
 
 TEST(KernelFamilySource, MeanVarHasThreeRegisterTilesAndTheLaunchContract) {
-  auto g = generateKernel(cfg(Workload::kMeanVar, DType::kF16, 1, 2048, 8));
+  auto g = generateKernel(kernelConfig(Workload::kMeanVar, DType::kF16, 1, 2048, 8));
   ASSERT_TRUE(g);
   EXPECT_EQ(g->name, "occx_mean_var_fp16_x1_r2048_w8");
   const auto& s = g->source;
@@ -279,7 +271,7 @@ TEST(KernelFamilySource, MeanVarHasThreeRegisterTilesAndTheLaunchContract) {
 }
 
 TEST(KernelFamilySource, FusedKHasKInputsAndKTiles) {
-  auto g = generateKernel(cfg(Workload::kFusedK, DType::kBF16, 2, 512, 4, 5));
+  auto g = generateKernel(kernelConfig(Workload::kFusedK, DType::kBF16, 2, 512, 4, 5));
   ASSERT_TRUE(g);
   EXPECT_EQ(g->name, "occx_fused_k5_bf16_x2_r512_w4");
   EXPECT_EQ(g->layout.accumulator_tiles, 5);
@@ -290,7 +282,7 @@ TEST(KernelFamilySource, FusedKHasKInputsAndKTiles) {
 }
 
 TEST(KernelFamilySource, LogSoftmaxStoresAndFp32Outputs) {
-  auto c = cfg(Workload::kLogSoftmax, DType::kF16, 1, 4096, 16);  // vec 8
+  auto c = kernelConfig(Workload::kLogSoftmax, DType::kF16, 1, 4096, 16);  // vec 8
   auto g = generateKernel(c);
   ASSERT_TRUE(g);
   EXPECT_NE(g->source.find("typedef unsigned short out_t;"), std::string::npos);
@@ -312,7 +304,7 @@ TEST(KernelFamilySource, LogSoftmaxStoresAndFp32Outputs) {
 }
 
 TEST(KernelFamilySource, Bf16OutputsRoundWithoutTheSm80InstructionOnOlderArchitectures) {
-  auto g = generateKernel(cfg(Workload::kSum, DType::kBF16, 1, 1024, 4));
+  auto g = generateKernel(kernelConfig(Workload::kSum, DType::kBF16, 1, 1024, 4));
   ASSERT_TRUE(g);
   EXPECT_NE(g->source.find("#if __CUDA_ARCH__ >= 800"), std::string::npos);
   EXPECT_NE(g->source.find("cvt.rn.bf16.f32"), std::string::npos);

@@ -7,18 +7,14 @@
 
 #include "core/kernels/reference.h"
 #include "core/kernels/live_problem.h"
+#include "tests/support/arch_support.h"
 
 using namespace occx;
 
 namespace {
 
 ProblemSpec spec(Workload w, DType d, std::int64_t x, std::int64_t r, int k = 1) {
-  ProblemSpec s;
-  s.workload = w;
-  s.dtype = d;
-  s.k = k;
-  s.xnumel = x;
-  s.rnumel = r;
+  ProblemSpec s = test::problemSpec(w, d, x, r, k);
   s.seed = 7;
   return s;
 }

@@ -7,6 +7,7 @@
 
 #include "core/gpu/gpu_data.h"
 #include "core/occupancy/occupancy.h"
+#include "tests/support/arch_support.h"
 
 #if defined(OCCX_HAVE_CUDA_OCCUPANCY_HEADER)
 #include <cuda_occupancy.h>
@@ -96,11 +97,7 @@ TEST(OccupancyDifferential, EveryCCxBlockSizexRegistersAgreesWithCudaOccupancyHe
     for (int threads : blockSizes()) {
       for (int regs = 0; regs <= 255; ++regs) {
         for (int carveout : {-1, 0, 50, 100}) {
-          OccupancyInput in;
-          in.threads_per_block = threads;
-          in.registers_per_thread = regs;
-          in.carveout_percent = carveout;
-          compareOne(a, props, in, c);
+          compareOne(a, props, test::occupancyInput(threads, regs, 0, 0, carveout), c);
         }
       }
     }
@@ -129,14 +126,7 @@ TEST(OccupancyDifferential, SharedMemoryCarveoutBarrierGridAgreesWithCudaOccupan
             if (d < 0) continue;
             for (int carveout : {-1, 0, 10, 25, 33, 50, 75, 100}) {
               for (int barriers : {0, 1, 2, 5}) {
-                OccupancyInput in;
-                in.threads_per_block = threads;
-                in.registers_per_thread = regs;
-                in.static_smem_bytes = s;
-                in.dynamic_smem_bytes = d;
-                in.carveout_percent = carveout;
-                in.block_barriers = barriers;
-                compareOne(a, props, in, c);
+                compareOne(a, props, test::occupancyInput(threads, regs, s, d, carveout, barriers), c);
               }
             }
           }

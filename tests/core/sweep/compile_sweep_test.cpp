@@ -50,7 +50,7 @@ CompileSweepSpec h200Spec() {
   s.dtype = DType::kF16;
   s.xnumel = 512;
   s.rnumel = 8192;
-  auto dev = inductor::deviceForGpu(GpuDatabase::builtin(), "H100-SXM");  // CC 9.0, 132 SMs, as the H200
+  auto dev = deviceForGpu(GpuDatabase::builtin(), "H100-SXM");  // CC 9.0, 132 SMs, as the H200
   s.device = *dev;
   s.xblocks = {1};
   s.rblocks = {512, 1024, 2048};
