@@ -339,13 +339,8 @@ CompileSweepRecord recordFromRow(const CompileSweepRow& row) {
   return e;
 }
 
-CompileSweepDataset datasetFromResult(const CompileSweepResult& result,
-                                      const std::vector<std::pair<std::string, std::string>>& extra_meta) {
+CompileSweepDataset datasetFromSpec(const CompileSweepSpec& s) {
   CompileSweepDataset d;
-  d.meta = sweepMeta(result, extra_meta);
-  for (const auto& r : result.rows) d.rows.push_back(recordFromRow(r));
-  std::sort(d.rows.begin(), d.rows.end(), [](const auto& a, const auto& b) { return a.index < b.index; });
-  const auto& s = result.spec;
   d.arch = s.device.arch.cc;
   d.device_label = s.device.label;
   d.sm_count = s.device.sm_count;
@@ -356,6 +351,15 @@ CompileSweepDataset datasetFromResult(const CompileSweepResult& result,
   d.workload = s.workload;
   d.dtype = s.dtype;
   d.k = s.k;
+  return d;
+}
+
+CompileSweepDataset datasetFromResult(const CompileSweepResult& result,
+                                      const std::vector<std::pair<std::string, std::string>>& extra_meta) {
+  CompileSweepDataset d = datasetFromSpec(result.spec);
+  d.meta = sweepMeta(result, extra_meta);
+  for (const auto& r : result.rows) d.rows.push_back(recordFromRow(r));
+  std::sort(d.rows.begin(), d.rows.end(), [](const auto& a, const auto& b) { return a.index < b.index; });
   d.compiler = result.compiler;
   d.date_utc = result.date_utc;
   d.cancelled = result.cancelled;

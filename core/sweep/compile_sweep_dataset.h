@@ -105,6 +105,10 @@ const std::vector<Column<CompileSweepRecord>>& compileSweepColumns();
 /// The record of a finished (or in-progress: pending) row of a running sweep.
 CompileSweepRecord recordFromRow(const CompileSweepRow& row);
 
+/// The header of a sweep of `spec` (device, architecture caps, shape, workload) with no rows yet:
+/// what a running sweep shows while its rows arrive.
+CompileSweepDataset datasetFromSpec(const CompileSweepSpec& spec);
+
 /// The whole result of a sweep as a dataset (rows sorted by index): metadata format, arch, device,
 /// sm_count, workload, dtype, output_dtype, k, xnumel, rnumel, size hints, bytes_read,
 /// bytes_written, compiler, date_utc, profile, hint, maxrregcount, configs (finished of planned),

@@ -438,7 +438,7 @@ TEST(CompileSweepView, SourceOfTheSelectedConfigAndSendToRblock) {
   ASSERT_TRUE(finished.wait(20000));
   const int row = rowOf(view.model(), 1, 2048, 16);
   ASSERT_TRUE(view.selectIndex(view.model()->row(row)->index));
-  const CompileSweepEntry* e = view.selectedEntry();
+  const CompileSweepRecord* e = view.selectedEntry();
   ASSERT_NE(e, nullptr);
   auto gen = generateKernel(e->config);
   ASSERT_TRUE(gen);
@@ -470,7 +470,7 @@ TEST(CompileSweepView, SourceOfTheSelectedConfigAndSendToRblock) {
 TEST(CompileSweepView, OpensACompileSweepCsvWrittenByOccxSweep) {
   CompileSweepView view(nullptr, compileBackend({}));
   ASSERT_EQ(view.openCsvFile(testData("compile_sweep_mean_var_sm90.csv")), QString());
-  const CompileSweepData& d = view.data();
+  const CompileSweepDataset& d = view.data();
   EXPECT_EQ(d.arch, (ComputeCapability{9, 0}));
   EXPECT_EQ(d.workload, Workload::kMeanVar);
   EXPECT_EQ(d.xnumel, 512);
@@ -478,14 +478,14 @@ TEST(CompileSweepView, OpensACompileSweepCsvWrittenByOccxSweep) {
   EXPECT_EQ(d.max_registers_per_thread, 255);
   EXPECT_EQ(d.full_occupancy_registers, 32);
   const CompileSweepModel* m = view.model();
-  EXPECT_EQ(m->rowCount(), static_cast<int>(d.csv.rows.size()));
+  EXPECT_EQ(m->rowCount(), static_cast<int>(d.toCsv().rows.size()));
   // Every ok row with XBLOCK 1 is a point of its num_warps series, at its registers.
   ASSERT_TRUE(view.setPlotXBlock(1));
   SweepSeriesPlot* regs = view.registersPlot();
   std::set<int> warps;
   int points = 0;
   for (int i = 0; i < m->rowCount(); ++i) {
-    const CompileSweepEntry* e = m->row(i);
+    const CompileSweepRecord* e = m->row(i);
     if (!e->ok || e->config.xblock != 1) continue;
     warps.insert(e->config.num_warps);
     const int g = regs->graphIndex(QStringLiteral("%1 warps").arg(e->config.num_warps));
@@ -502,7 +502,7 @@ TEST(CompileSweepView, OpensACompileSweepCsvWrittenByOccxSweep) {
   // with the registers NVRTC reported (see the file) — blocks per SM from the register file.
   const int r = rowOf(m, 1, 2048, 16);
   ASSERT_GE(r, 0);
-  const CompileSweepEntry* e = m->row(r);
+  const CompileSweepRecord* e = m->row(r);
   const int per_warp = ((e->registers * 32 + 255) / 256) * 256;
   const int warps_fit = (65536 / per_warp) / 4 * 4;
   const int blocks = std::min({warps_fit / 16, 2048 / 512, 32});
@@ -547,7 +547,7 @@ TEST(CompileSweepView, NvrtcSweepStartedAndCancelledKeepsTheFinishedRows) {
   EXPECT_LT(rows, 8);
   EXPECT_TRUE(view.data().cancelled);
   for (int i = 0; i < rows; ++i) {
-    const CompileSweepEntry* e = view.model()->row(i);
+    const CompileSweepRecord* e = view.model()->row(i);
     EXPECT_TRUE(e->ok) << e->error;
     EXPECT_GT(e->registers, 0);
     EXPECT_EQ(e->spill_stores_bytes, 0);  // sum with at most 2048 / 128 = 16 values per thread

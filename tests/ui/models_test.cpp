@@ -15,7 +15,7 @@
 #include "core/base/csv.h"
 #include "core/sweep/live_results.h"
 #include "tests/ui/ui_test_support.h"
-#include "ui/models/compile_sweep_data.h"
+#include "core/sweep/compile_sweep_dataset.h"
 #include "ui/models/compile_sweep_model.h"
 #include "ui/models/live_sweep_model.h"
 
@@ -50,8 +50,8 @@ KernelConfig config(int xblock, int rblock, int num_warps) {
 // --- The compile-sweep model ---------------------------------------------------------------------
 
 /// Compiled, occupancy and decisions known; Inductor's own config.
-CompileSweepEntry compiledEntry() {
-  CompileSweepEntry e;
+CompileSweepRecord compiledEntry() {
+  CompileSweepRecord e;
   e.index = 0;
   e.config = config(1, 512, 4);
   e.origin = "Inductor: contiguous";
@@ -77,8 +77,8 @@ CompileSweepEntry compiledEntry() {
 }
 
 /// The compile failed.
-CompileSweepEntry failedEntry() {
-  CompileSweepEntry e;
+CompileSweepRecord failedEntry() {
+  CompileSweepRecord e;
   e.index = 1;
   e.config = config(2, 1024, 8);
   e.origin = "grid";
@@ -88,8 +88,8 @@ CompileSweepEntry failedEntry() {
 }
 
 /// Compiled and spilling, occupancy and decisions still to come (a running sweep).
-CompileSweepEntry pendingEntry() {
-  CompileSweepEntry e;
+CompileSweepRecord pendingEntry() {
+  CompileSweepRecord e;
   e.index = 2;
   e.config = config(1, 2048, 2);
   e.origin = "new scaling: halved from #0";
@@ -172,7 +172,7 @@ TEST(CompileSweepModel, UpsertReplacesBySweepIndexOrAppends) {
   EXPECT_EQ(model.rowOfIndex(1), 1);
   EXPECT_EQ(model.rowOfIndex(7), -1);
 
-  CompileSweepEntry done = compiledEntry();
+  CompileSweepRecord done = compiledEntry();
   done.index = 2;  // the pending row, now with its decisions
   model.upsertEntry(done);
   ASSERT_EQ(model.rowCount(), 2);
@@ -201,49 +201,6 @@ TEST(CompileSweepModel, DecisionAndCandidateTexts) {
   EXPECT_EQ(candidateText(CandidateState::kExcludedSpills), QStringLiteral("spills"));
   EXPECT_EQ(candidateText(CandidateState::kNotCompiled), QStringLiteral("not compiled"));
   EXPECT_EQ(candidateText(CandidateState::kNotCandidate), QString());
-}
-
-// --- Compile-sweep CSV: decisions and candidate states read into their enums ------------------
-
-CsvTable recordedSweep() {
-  auto text = readFile(QFile::encodeName(testData("compile_sweep_mean_var_sm90.csv")).toStdString());
-  EXPECT_TRUE(text) << (text ? "" : text.error());
-  auto table = parseCsv(text ? *text : std::string());
-  EXPECT_TRUE(table) << (table ? "" : table.error());
-  return table ? *table : CsvTable{};
-}
-
-TEST(CompileSweepData, DecisionsAndCandidatesReadAsEnums) {
-  const CsvTable table = recordedSweep();
-  auto data = dataFromCsv(table);
-  ASSERT_TRUE(data) << data.error();
-  ASSERT_FALSE(data->rows.empty());
-  const CompileSweepEntry& first = data->rows.front();  // 24 registers: every gate skips it
-  ASSERT_EQ(first.decisions.size(), 4u);
-  EXPECT_EQ(first.decisions[0].policy, Policy::kOld);
-  EXPECT_EQ(first.decisions[3].policy, Policy::kExact);
-  ASSERT_NE(first.decision(Policy::kNew), nullptr);
-  EXPECT_EQ(first.decision(Policy::kNew)->outcome, Outcome::kNotApplicable);
-  EXPECT_EQ(first.candidate(0), CandidateState::kNotCandidate);
-  EXPECT_EQ(first.candidate(7), CandidateState::kNotCandidate);  // past the recorded policies
-}
-
-TEST(CompileSweepData, UnknownDecisionOrCandidateTextIsRefusedWithRowAndColumn) {
-  CsvTable table = recordedSweep();
-  ASSERT_FALSE(table.rows.empty());
-  CsvTable bad_decision = table;
-  bad_decision.rows[0][static_cast<std::size_t>(table.column("new_decision"))] = "maybe";
-  auto d = dataFromCsv(bad_decision);
-  ASSERT_FALSE(d);
-  EXPECT_EQ(d.error(), "compile-sweep CSV: row 1, column new_decision: 'maybe' is not one of not applicable, no "
-                       "scaling, scale, duplicate");
-
-  CsvTable bad_candidate = table;
-  bad_candidate.rows[1][static_cast<std::size_t>(table.column("candidate_exact"))] = "perhaps";
-  auto c = dataFromCsv(bad_candidate);
-  ASSERT_FALSE(c);
-  EXPECT_EQ(c.error(), "compile-sweep CSV: row 2, column candidate_exact: 'perhaps' is not one of no, benchmarked, "
-                       "excluded (spills), not compiled");
 }
 
 // --- The live-sweep model ------------------------------------------------------------------------

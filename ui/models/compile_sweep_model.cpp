@@ -116,7 +116,7 @@ bool isNumberColumn(int column) {
 
 }  // namespace
 
-QString decisionText(const DecisionCell& cell) {
+QString decisionText(const DecisionRecord& cell) {
   if (!cell.outcome) return QStringLiteral("…");
   if (*cell.outcome == inductor::Outcome::kNotApplicable) return QObject::tr("n/a");
   const auto name = inductor::outcomeName(*cell.outcome);
@@ -140,7 +140,7 @@ QString candidateText(CandidateState state) {
 
 CompileSweepModel::CompileSweepModel(QObject* parent) : TableModel(parent) {}
 
-void CompileSweepModel::upsertEntry(const CompileSweepEntry& entry) {
+void CompileSweepModel::upsertEntry(const CompileSweepRecord& entry) {
   if (const int r = rowOfIndex(entry.index); r >= 0) {
     replaceRow(r, entry);
   } else {
@@ -163,9 +163,9 @@ QVariant CompileSweepModel::headerCell(int column, int role) const {
   return {};
 }
 
-QVariant CompileSweepModel::cell(const CompileSweepEntry& e, int /*r*/, int col, int role) const {
+QVariant CompileSweepModel::cell(const CompileSweepRecord& e, int /*r*/, int col, int role) const {
   const auto policy = decisionPolicyOf(col);
-  const DecisionCell* dec = policy ? e.decision(*policy) : nullptr;
+  const DecisionRecord* dec = policy ? e.decision(*policy) : nullptr;
   const int slot = candidateSlotOf(col);
   switch (role) {
     case Qt::DisplayRole:
@@ -176,7 +176,7 @@ QVariant CompileSweepModel::cell(const CompileSweepEntry& e, int /*r*/, int col,
     case Qt::BackgroundRole:
       if ((col == kSpillStores || col == kSpillLoads || col == kNSpills) && e.spills()) return QBrush(kSpillColor);
       if (dec != nullptr && dec->outcome == inductor::Outcome::kScale) return QBrush(kScaleColor);
-      if (slot >= 0 && e.candidate(static_cast<std::size_t>(slot)) == CandidateState::kExcludedSpills)
+      if (slot >= 0 && e.candidate(sweepCandidatePolicies()[static_cast<std::size_t>(slot)]) == CandidateState::kExcludedSpills)
         return QBrush(kExcludedColor);
       return {};
     case Qt::ForegroundRole:
@@ -188,7 +188,7 @@ QVariant CompileSweepModel::cell(const CompileSweepEntry& e, int /*r*/, int col,
   }
 }
 
-QVariant CompileSweepModel::displayCell(const CompileSweepEntry& e, int col, bool sort) const {
+QVariant CompileSweepModel::displayCell(const CompileSweepRecord& e, int col, bool sort) const {
   switch (col) {
     case kIndex:
       return e.index;
@@ -228,19 +228,19 @@ QVariant CompileSweepModel::displayCell(const CompileSweepEntry& e, int col, boo
       break;
   }
   if (const auto policy = decisionPolicyOf(col)) {
-    const DecisionCell* dec = e.decision(*policy);
+    const DecisionRecord* dec = e.decision(*policy);
     if (dec == nullptr) return e.pending ? QStringLiteral("…") : QString();
     return decisionText(*dec);
   }
   if (const int slot = candidateSlotOf(col); slot >= 0) {
-    return candidateText(e.candidate(static_cast<std::size_t>(slot)));
+    return candidateText(e.candidate(sweepCandidatePolicies()[static_cast<std::size_t>(slot)]));
   }
   return {};
 }
 
-QVariant CompileSweepModel::toolTipCell(const CompileSweepEntry& e, int col) const {
+QVariant CompileSweepModel::toolTipCell(const CompileSweepRecord& e, int col) const {
   if (const auto policy = decisionPolicyOf(col)) {
-    const DecisionCell* dec = e.decision(*policy);
+    const DecisionRecord* dec = e.decision(*policy);
     if (dec != nullptr && !dec->reason.empty()) return QString::fromStdString(dec->reason);
     return {};
   }

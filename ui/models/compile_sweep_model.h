@@ -4,12 +4,12 @@
 
 #include <vector>
 
-#include "ui/models/compile_sweep_data.h"
+#include "core/sweep/compile_sweep_dataset.h"
 #include "ui/models/table_model.h"
 
 namespace occx::ui {
 
-class CompileSweepModel : public TableModel<CompileSweepEntry> {
+class CompileSweepModel : public TableModel<CompileSweepRecord> {
   Q_OBJECT
 
  public:
@@ -42,24 +42,24 @@ class CompileSweepModel : public TableModel<CompileSweepEntry> {
   explicit CompileSweepModel(QObject* parent = nullptr);
 
   /// Replaces every row.
-  void setEntries(std::vector<CompileSweepEntry> entries) { setRows(std::move(entries)); }
+  void setEntries(std::vector<CompileSweepRecord> entries) { setRows(std::move(entries)); }
   /// Adds a row, or replaces the row with the same index (a running sweep's progress).
-  void upsertEntry(const CompileSweepEntry& entry);
+  void upsertEntry(const CompileSweepRecord& entry);
   /// The model row of the entry with this sweep index, -1 when none.
   [[nodiscard]] int rowOfIndex(int index) const;
 
  protected:
   [[nodiscard]] int numColumns() const override { return kColumnCount; }
   [[nodiscard]] QVariant headerCell(int column, int role) const override;
-  [[nodiscard]] QVariant cell(const CompileSweepEntry& e, int r, int column, int role) const override;
+  [[nodiscard]] QVariant cell(const CompileSweepRecord& e, int r, int column, int role) const override;
 
  private:
-  [[nodiscard]] QVariant displayCell(const CompileSweepEntry& e, int column, bool sort) const;
-  [[nodiscard]] QVariant toolTipCell(const CompileSweepEntry& e, int column) const;
+  [[nodiscard]] QVariant displayCell(const CompileSweepRecord& e, int column, bool sort) const;
+  [[nodiscard]] QVariant toolTipCell(const CompileSweepRecord& e, int column) const;
 };
 
 /// "scale (3/SM)", "no scaling (4/SM)", "n/a", "duplicate (3/SM)", or "…" while pending.
-QString decisionText(const DecisionCell& cell);
+QString decisionText(const DecisionRecord& cell);
 /// "yes" (benchmarked), "spills" (excluded), "not compiled", or "" (not a candidate).
 QString candidateText(CandidateState state);
 

@@ -353,7 +353,7 @@ QString CompileSweepView::startSweep() {
     return msg;
   }
   // The header of the coming result, so rows can be plotted as they arrive.
-  data_ = dataFromSpec(*spec);
+  data_ = datasetFromSpec(*spec);
   model_->clear();
   const int planned = inputs_->gridSize();
   setProgress(0, static_cast<qulonglong>(std::max(planned, 0)));
@@ -377,7 +377,7 @@ void CompileSweepView::cancelSweep() {
 
 void CompileSweepView::onRowFinished(quint64 id, qulonglong done, qulonglong total, const CompileSweepRow& row) {
   if (!isCurrentRequest(id)) return;
-  model_->upsertEntry(entryFromRow(row));
+  model_->upsertEntry(recordFromRow(row));
   setProgress(done, total);
   QString line = tr("[%1/%2] %3: ").arg(done).arg(total).arg(configText(row.config));
   if (row.ok) {
@@ -395,7 +395,7 @@ void CompileSweepView::onRowFinished(quint64 id, qulonglong done, qulonglong tot
 
 void CompileSweepView::onFinished(quint64 id, const std::shared_ptr<const CompileSweepResult>& result) {
   if (!isCurrentRequest(id) || !result) return;
-  CompileSweepData d = dataFromResult(*result);
+  CompileSweepDataset d = datasetFromResult(*result);
   const int rows = static_cast<int>(result->rows.size());
   QString msg;
   if (result->cancelled) {
@@ -435,7 +435,7 @@ void CompileSweepView::onRunningChanged(bool running) {
     progress_->setFormat(tr("%v of %m configs"));
 }
 
-void CompileSweepView::showData(CompileSweepData loaded, const QString& source_label) {
+void CompileSweepView::showData(CompileSweepDataset loaded, const QString& source_label) {
   const int keep_index = selectedEntry() != nullptr ? selectedEntry()->index : -1;
   data_ = std::move(loaded);
   model_->setEntries(data_.rows);
@@ -481,7 +481,7 @@ QString CompileSweepView::openCsvFile(const QString& path) {
   if (!table) {
     error = tr("%1: %2").arg(QFileInfo(path).fileName(), QString::fromStdString(table.error()));
   } else {
-    auto parsed = dataFromCsv(*table);
+    auto parsed = compileSweepFromCsv(*table);
     if (!parsed) {
       error = tr("%1: %2").arg(QFileInfo(path).fileName(), QString::fromStdString(parsed.error()));
     } else {
@@ -498,7 +498,7 @@ QString CompileSweepView::openCsvFile(const QString& path) {
   return error;
 }
 
-const CompileSweepEntry* CompileSweepView::selectedEntry() const {
+const CompileSweepRecord* CompileSweepView::selectedEntry() const {
   return model_->row(selectedSourceRow());
 }
 
@@ -507,14 +507,14 @@ bool CompileSweepView::selectIndex(int index) {
 }
 
 void CompileSweepView::onSelectionChanged() {
-  const CompileSweepEntry* e = selectedEntry();
+  const CompileSweepRecord* e = selectedEntry();
   send_button_->setEnabled(e != nullptr && e->ok && e->registers > 0);
   followSelection(e != nullptr ? e->config.xblock : 0);
   showSource();
 }
 
 void CompileSweepView::sendSelected() {
-  const CompileSweepEntry* e = selectedEntry();
+  const CompileSweepRecord* e = selectedEntry();
   if (e == nullptr || !e->ok) return;
   emit sendToRblock(e->config.xblock, e->config.rblock, e->config.num_warps, e->registers, std::max(0, e->n_spills),
                     static_cast<qint64>(data_.xnumel), static_cast<qint64>(data_.rnumel));
@@ -522,7 +522,7 @@ void CompileSweepView::sendSelected() {
 }
 
 QString CompileSweepView::describeRow(int model_row) const {
-  const CompileSweepEntry* e = model_->row(model_row);
+  const CompileSweepRecord* e = model_->row(model_row);
   if (e == nullptr) return {};
   QString text = configText(e->config);
   if (!e->ok) return text + tr("\nerror: %1").arg(QString::fromStdString(e->error.substr(0, e->error.find('\n'))));
@@ -553,7 +553,7 @@ void CompileSweepView::rebuildPlots() {
     if (e.ok && e.config.xblock == xblock && e.registers >= 0)
       by_warps[e.config.num_warps].push_back(static_cast<int>(i));
   }
-  const CompileSweepEntry* selected = selectedEntry();
+  const CompileSweepRecord* selected = selectedEntry();
   const int selected_row = selected != nullptr ? model_->rowOfIndex(selected->index) : -1;
 
   int max_spill = 0;
@@ -604,7 +604,7 @@ void CompileSweepView::rebuildPlots() {
 }
 
 void CompileSweepView::showSource() {
-  const CompileSweepEntry* e = selectedEntry();
+  const CompileSweepRecord* e = selectedEntry();
   if (e == nullptr) {
     source_label_->setText(tr("Generated CUDA C++: select a config in the table."));
     source_->setPlainText({});
@@ -625,12 +625,12 @@ void CompileSweepView::showSource() {
 }
 
 std::vector<CsvExport> CompileSweepView::csvExports() const {
-  if (data_.csv.rows.empty()) return {};
+  if (data_.rows.empty()) return {};
   QString name =
       QStringLiteral("compile-sweep-%1-%2-%3.csv")
           .arg(QString::fromUtf8(workloadName(data_.workload).data()), QString::fromUtf8(dtypeName(data_.dtype).data()),
                QString::fromStdString(data_.arch.smName()));
-  return {CsvExport{tr("Compile sweep (one row per config)"), name, data_.csv}};
+  return {CsvExport{tr("Compile sweep (one row per config)"), name, data_.toCsv()}};
 }
 
 std::vector<PlotController*> CompileSweepView::plotExports() const {

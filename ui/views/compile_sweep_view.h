@@ -11,7 +11,7 @@
 
 #include "core/sweep/backend.h"
 #include "core/sweep/compile_sweep.h"
-#include "ui/models/compile_sweep_data.h"
+#include "core/sweep/compile_sweep_dataset.h"
 #include "ui/views/sweep_view.h"
 #include "ui/widgets/device_selector.h"
 
@@ -50,14 +50,14 @@ class CompileSweepView : public SweepView {
   /// or the error (also shown).
   QString openCsvFile(const QString& path) override;
   /// Shows a dataset (as if it had been opened).
-  void showData(CompileSweepData loaded, const QString& source_label);
+  void showData(CompileSweepDataset loaded, const QString& source_label);
 
   /// The shown sweep (empty rows before the first one).
-  [[nodiscard]] const CompileSweepData& data() const { return data_; }
+  [[nodiscard]] const CompileSweepDataset& data() const { return data_; }
   /// Selects the config table's row of sweep index `index` (shows its source, marks it in the plots).
   bool selectIndex(int index);
   /// The selected entry, nullptr when none.
-  [[nodiscard]] const CompileSweepEntry* selectedEntry() const;
+  [[nodiscard]] const CompileSweepRecord* selectedEntry() const;
   [[nodiscard]] bool canCompile() const { return can_compile_; }
 
   // Widgets, for the main window and tests.
@@ -124,7 +124,7 @@ class CompileSweepView : public SweepView {
   QLabel* source_label_ = nullptr;
   CompileSweepJob* job_ = nullptr;
 
-  CompileSweepData data_;  ///< header of the sweep shown (rows live in the model while running)
+  CompileSweepDataset data_;  ///< header of the sweep shown (rows live in the model while running)
 };
 
 }  // namespace occx::ui

@@ -52,6 +52,10 @@ TEST(CompileSweepDataset, ReadsTheRecordedSweepRowByRow) {
   EXPECT_EQ(r.decision(Policy::kNew)->outcome, Outcome::kScale);
   EXPECT_EQ(r.decision(Policy::kExact)->outcome, Outcome::kScale);
   EXPECT_EQ(r.candidate(Policy::kNew), CandidateState::kNotCandidate);
+  EXPECT_EQ(r.candidate(Policy::kReviewMin), CandidateState::kNotCandidate);  // no candidate set of its own
+  ASSERT_EQ(r.decisions.size(), 4u);
+  EXPECT_EQ(r.decisions[0].policy, Policy::kOld);
+  EXPECT_EQ(r.decisions[3].policy, Policy::kExact);
   // Row 0: a gate skipped every policy (24 registers <= 32): not applicable, no bound.
   EXPECT_EQ(d->rows[0].decision(Policy::kNew)->outcome, Outcome::kNotApplicable);
   EXPECT_EQ(d->rows[0].decision(Policy::kNew)->bound, -1);
@@ -94,6 +98,12 @@ TEST(CompileSweepDataset, BadFilesSayWhatIsWrongWhere) {
   t.rows[0][t.column("new_decision")] = "maybe";
   EXPECT_EQ(compileSweepFromCsv(t).error(),
             "compile-sweep CSV: row 1, column new_decision: 'maybe' is not one of not applicable, no scaling, scale, duplicate");
+
+  t = fixture();
+  t.rows[1][t.column("candidate_exact")] = "perhaps";
+  EXPECT_EQ(compileSweepFromCsv(t).error(),
+            "compile-sweep CSV: row 2, column candidate_exact: 'perhaps' is not one of no, benchmarked, excluded (spills), "
+            "not compiled");
 
   t = fixture();
   const int c = t.column("num_warps");
