@@ -1,8 +1,6 @@
 #include "core/base/columns.h"
 
 #include <charconv>
-#include <iomanip>
-#include <sstream>
 
 namespace occx {
 
@@ -57,12 +55,6 @@ std::string readFlag(const std::string& text, bool& out, bool empty_value) {
   if (auto e = readInteger(text, v, /*optional=*/true); !e.empty()) return e;
   out = v != 0;
   return {};
-}
-
-std::string fixedText(double value, int digits) {
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(digits) << value;
-  return s.str();
 }
 
 }  // namespace occx

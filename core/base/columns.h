@@ -131,7 +131,4 @@ std::string readNumber(const std::string& text, double& out, double empty_value)
 /// "1"/"0" (or empty = `empty_value`) into a flag. Returns empty or "0 or 1".
 std::string readFlag(const std::string& text, bool& out, bool empty_value);
 
-/// A number with `digits` decimals, fixed notation ("12.345"). The one formatter of decimal cells.
-std::string fixedText(double value, int digits);
-
 }  // namespace occx

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/base/format.h"
 #include "core/inductor/rblock_scaling.h"
 #include "core/occupancy/occupancy.h"
 
@@ -177,7 +178,7 @@ std::vector<RecordColumn> makeColumns() {
                },
                false});
   c.push_back({"compile_ms", "compile", "ms", CellKind::kNumber,
-               [](const CompileSweepRecord& r) { return r.ok ? fixedText(r.compile_ms, 1) : std::string(); },
+               [](const CompileSweepRecord& r) { return r.ok ? fixed(r.compile_ms, 1) : std::string(); },
                [](CompileSweepRecord& r, const std::string& t) { return readNumber(t, r.compile_ms, -1.0); }, false});
   c.push_back({"grid_blocks", "blocks", "", CellKind::kNumber,
                [](const CompileSweepRecord& r) { return std::to_string(r.grid_blocks); },
@@ -185,7 +186,7 @@ std::vector<RecordColumn> makeColumns() {
   c.push_back(compiledInt("active_blocks_per_sm", "blocks/SM", "", &CompileSweepRecord::active_blocks_per_sm));
   c.push_back(compiledInt("active_warps_per_sm", "warps/SM", "", &CompileSweepRecord::active_warps_per_sm));
   c.push_back({"occupancy_percent", "occ", "%", CellKind::kNumber,
-               [](const CompileSweepRecord& r) { return r.ok && r.occupancy_pct >= 0 ? fixedText(r.occupancy_pct, 1) : std::string(); },
+               [](const CompileSweepRecord& r) { return r.ok && r.occupancy_pct >= 0 ? fixed(r.occupancy_pct, 1) : std::string(); },
                [](CompileSweepRecord& r, const std::string& t) { return readNumber(t, r.occupancy_pct, -1.0); }, false});
   c.push_back({"occupancy_limiter", "limiter", "", CellKind::kText,
                [](const CompileSweepRecord& r) { return r.ok ? r.limiter : std::string(); },

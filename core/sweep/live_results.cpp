@@ -1,5 +1,7 @@
 #include "core/sweep/live_results.h"
 
+#include "core/base/format.h"
+
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -18,12 +20,6 @@ double quantile(const std::vector<double>& sorted, double q) {
   const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
   const double frac = pos - static_cast<double>(lo);
   return sorted[lo] + (sorted[hi] - sorted[lo]) * frac;
-}
-
-std::string num(double v, int digits) {
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(digits) << v;
-  return s.str();
 }
 
 std::string flag(bool b) { return b ? "1" : "0"; }
@@ -54,7 +50,7 @@ double bandwidthGBps(std::int64_t bytes, double time_us) {
 }
 
 std::string Metric::text(int digits) const {
-  if (value) return num(*value, digits);
+  if (value) return fixed(*value, digits);
   return "unavailable: " + (unavailable.empty() ? std::string("no reason given") : unavailable);
 }
 
@@ -145,13 +141,13 @@ LiveColumn flagColumn(std::string key, bool LiveRow::*field) {
 /// A timing column: written with `digits` decimals for rows that ran ok, empty otherwise.
 LiveColumn timedColumn(std::string key, std::string unit, int digits, double LiveRow::*field) {
   return {std::move(key), "", std::move(unit), CellKind::kNumber,
-          [field, digits](const LiveRow& r) { return r.ok() ? num(r.*field, digits) : std::string(); },
+          [field, digits](const LiveRow& r) { return r.ok() ? fixed(r.*field, digits) : std::string(); },
           [field](LiveRow& r, const std::string& t) { return readNumber(t, r.*field, 0.0); }, false};
 }
 
 LiveColumn timeStatColumn(std::string key, int digits, double TimingStats::*field, bool required = false) {
   return {std::move(key), "", "µs", CellKind::kNumber,
-          [field, digits](const LiveRow& r) { return r.ok() ? num(r.time.*field, digits) : std::string(); },
+          [field, digits](const LiveRow& r) { return r.ok() ? fixed(r.time.*field, digits) : std::string(); },
           [field](LiveRow& r, const std::string& t) { return readNumber(t, r.time.*field, 0.0); }, required};
 }
 
@@ -222,7 +218,7 @@ std::vector<LiveColumn> makeLiveColumns() {
   c.push_back(integerColumn("static_smem_bytes", "smem B", [](const LiveRow& r) { return r.static_smem_bytes; },
                             [](LiveRow& r, const std::string& t) { return readInteger(t, r.static_smem_bytes, true); }));
   c.push_back({"theoretical_occupancy_pct", "occ %", "%", CellKind::kNumber,
-               [](const LiveRow& r) { return r.theoretical_occupancy_pct < 0 ? std::string() : num(r.theoretical_occupancy_pct, 1); },
+               [](const LiveRow& r) { return r.theoretical_occupancy_pct < 0 ? std::string() : fixed(r.theoretical_occupancy_pct, 1); },
                [](LiveRow& r, const std::string& t) { return readNumber(t, r.theoretical_occupancy_pct, -1.0); }, false});
   c.push_back({"status", "", "", CellKind::kText, [](const LiveRow& r) { return std::string(runStatusName(r.status)); },
                [](LiveRow& r, const std::string& t) -> std::string {
@@ -244,12 +240,12 @@ std::vector<LiveColumn> makeLiveColumns() {
   c.push_back(timeStatColumn("min_us", 3, &TimingStats::min_us));
   c.push_back(timeStatColumn("max_us", 3, &TimingStats::max_us));
   c.push_back({"spread_pct", "spread %", "%", CellKind::kNumber,
-               [](const LiveRow& r) { return r.ok() ? num(r.time.spread_pct, 3) : std::string(); },
+               [](const LiveRow& r) { return r.ok() ? fixed(r.time.spread_pct, 3) : std::string(); },
                [](LiveRow& r, const std::string& t) { return readNumber(t, r.time.spread_pct, 0.0); }, false});
   c.push_back(integerColumn("runs", "runs", [](const LiveRow& r) { return r.time.runs; },
                             [](LiveRow& r, const std::string& t) { return readInteger(t, r.time.runs, true); }));
   c.push_back({"kernel_time_us", "", "µs", CellKind::kNumber,
-               [](const LiveRow& r) { return r.kernel_time_us ? num(*r.kernel_time_us, 3) : std::string(); },
+               [](const LiveRow& r) { return r.kernel_time_us ? fixed(*r.kernel_time_us, 3) : std::string(); },
                [](LiveRow& r, const std::string& t) -> std::string {
                  r.kernel_time_us.reset();
                  if (t.empty()) return {};

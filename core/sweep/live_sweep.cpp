@@ -7,6 +7,7 @@
 #include <mutex>
 #include <sstream>
 
+#include "core/base/format.h"
 #include "core/kernels/family_module.h"
 #include "core/kernels/live_problem.h"
 
@@ -16,14 +17,6 @@ namespace {
 
 double secondsSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-std::string fmt(double v, int digits) {
-  std::ostringstream s;
-  s.setf(std::ios::fixed);
-  s.precision(digits);
-  s << v;
-  return s.str();
 }
 
 std::size_t policyIndex(inductor::Policy p) {
@@ -240,7 +233,7 @@ Expected<LiveSweepResult> runLiveSweep(GpuRunner& runner, const LiveSweepSpec& s
        {"rnumel", std::to_string(cs.rnumel)},
        {"bytes_read", std::to_string(res.compile.bytes.bytes_read)},
        {"bytes_written", std::to_string(res.compile.bytes.bytes_written)},
-       {"copy_bandwidth_GBps", fmt(copy->GBps, 1)},
+       {"copy_bandwidth_GBps", fixed(copy->GBps, 1)},
        {"copy_bandwidth_method", "device-to-device copy of " + std::to_string(copy->bytes_per_copy >> 20) +
                                      " MiB, bytes read + written / median of " + std::to_string(copy->runs) +
                                      " runs, measured " + copy->measured_at},
@@ -250,7 +243,7 @@ Expected<LiveSweepResult> runLiveSweep(GpuRunner& runner, const LiveSweepSpec& s
        {"reduction_hint", std::string(inductor::reductionHintKey(cs.hint))},
        {"spill_threshold", std::to_string(inductor::kSpillThreshold)},
        {"seed", std::to_string(spec.seed)},
-       {"wall_seconds", fmt(res.wall_seconds, 1)}};
+       {"wall_seconds", fixed(res.wall_seconds, 1)}};
   if (res.cancelled) m.emplace_back("cancelled", "yes: rows after the cancel are marked cancelled");
   return res;
 }
@@ -261,12 +254,12 @@ std::vector<std::vector<std::string>> replayTable(const LiveSweepResult& result)
   for (const auto& p : result.replay.picks) {
     const std::string pick = p.row >= 0 ? rows[static_cast<std::size_t>(p.row)].config.label() : "(none ran)";
     t.push_back({std::string(inductor::policyKey(p.policy)), std::to_string(p.candidates), std::to_string(p.benchmarked), pick,
-                 p.row >= 0 ? fmt(p.time_us, 2) : "", p.row >= 0 ? fmt(p.bandwidth_GBps, 0) : "",
-                 p.row >= 0 ? fmt(p.regret, 3) : ""});
+                 p.row >= 0 ? fixed(p.time_us, 2) : "", p.row >= 0 ? fixed(p.bandwidth_GBps, 0) : "",
+                 p.row >= 0 ? fixed(p.regret, 3) : ""});
   }
   const auto& r = result.replay;
   t.push_back({"best (all configs)", std::to_string(rows.size()), "", r.best_row >= 0 ? rows[static_cast<std::size_t>(r.best_row)].config.label() : "(none ran)",
-               r.best_row >= 0 ? fmt(r.best_time_us, 2) : "", r.best_row >= 0 ? fmt(r.best_bandwidth_GBps, 0) : "", ""});
+               r.best_row >= 0 ? fixed(r.best_time_us, 2) : "", r.best_row >= 0 ? fixed(r.best_bandwidth_GBps, 0) : "", ""});
   return t;
 }
 

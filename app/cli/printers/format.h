@@ -5,10 +5,12 @@
 #include <string>
 #include <string_view>
 
+#include "core/base/format.h"
+
 namespace occx::cli {
 
-/// Formats a double with `digits` decimals ("%.*f").
-std::string fixed(double v, int digits);
+/// The engine's decimal formatter (core/base/format.h), so the CLI prints numbers as the GUI does.
+using occx::fixed;
 
 /// The texts of `items` (as `text(item)` gives them) with `sep` between them; an item that follows
 /// empty text gets no separator.
