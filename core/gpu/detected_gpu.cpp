@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/base/atomic_file.h"
-#include "core/kernels/compile_cache.h"
+#include "core/base/user_cache.h"
 
 namespace occx {
 
@@ -121,7 +121,7 @@ Expected<Device> policyDevice(const DeviceInfo& info, const GpuDatabase& db) {
 // ---- cache -------------------------------------------------------------------------------------
 
 Expected<std::string> userCacheDir() {
-  const std::string dir = CompileCache::defaultDirectory();
+  const std::string dir = userCacheDirectory();
   if (dir.empty()) return Error{"no cache folder: neither XDG_CACHE_HOME nor HOME is set"};
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);

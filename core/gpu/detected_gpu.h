@@ -86,7 +86,7 @@ struct CopyBandwidth {
   bool from_cache = false;
 };
 
-/// The folder for per-user cached data (CompileCache::defaultDirectory(): $XDG_CACHE_HOME or
+/// The folder for per-user cached data (userCacheDirectory(): $XDG_CACHE_HOME or
 /// $HOME/.cache, then occupancy-explorer), created when missing. Error when neither variable is set
 /// or the folder cannot be created.
 Expected<std::string> userCacheDir();

@@ -1,5 +1,7 @@
 #include "core/kernels/compile_cache.h"
 
+#include "core/base/user_cache.h"
+
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -77,13 +79,7 @@ std::uint64_t fnv1a64(std::string_view bytes, std::uint64_t seed) {
 
 CompileCache::CompileCache(std::string directory) : dir_(std::move(directory)) {}
 
-std::string CompileCache::defaultDirectory() {
-  const char* xdg = std::getenv("XDG_CACHE_HOME");
-  if (xdg != nullptr && xdg[0] == '/') return std::string(xdg) + "/occupancy-explorer";
-  const char* home = std::getenv("HOME");
-  if (home != nullptr && home[0] != '\0') return std::string(home) + "/.cache/occupancy-explorer";
-  return {};
-}
+std::string CompileCache::defaultDirectory() { return userCacheDirectory(); }
 
 std::string CompileCache::keyHex(const CompileRequest& request, const std::vector<std::string>& options,
                                  std::string_view compiler) {

@@ -1,18 +1,18 @@
 // The live sweep and the autotuner replay: the compile sweep (core/sweep/compile_sweep.h: the grid,
 // Inductor's candidates, each policy's halved configs and spill filter) compiled for the runner's
 // GPU, then every config turned into a GPU module, run and timed through a GpuRunner
-// (core/sweep/gpu_runner.h) and checked against the CPU reference. Each policy's pick is its fastest benchmarked candidate; the best is the fastest of
-// everything; regret = pick time / best time (core/live_results.h).
+// (core/sweep/gpu_runner.h) and checked against the CPU reference. Each policy's pick is its fastest
+// benchmarked candidate; the best is the fastest of everything; regret = pick time / best time
+// (core/sweep/live_results.h).
 #pragma once
 
 #include <atomic>
 #include <functional>
 #include <string>
 
-#include "core/sweep/compile_sweep.h"
-#include "core/cuda/gpu_session.h"
-#include "core/cuda/nvrtc_compiler.h"
 #include "core/base/expected.h"
+#include "core/sweep/compile_sweep.h"
+#include "core/sweep/gpu_runner.h"
 #include "core/sweep/live_results.h"
 
 namespace occx {
