@@ -1,5 +1,9 @@
 #include "ui/plots/plot_controller.h"
 
+#include <QFontMetrics>
+#include <algorithm>
+#include <cstdlib>
+
 #include <QBuffer>
 #include <QFile>
 #include <QFileInfo>
@@ -64,7 +68,11 @@ PlotController::PlotController(const QString& title, QWidget* parent)
   plot_->xAxis->grid()->setPen(QPen(QColor(220, 220, 220), 0, Qt::DotLine));
   plot_->yAxis->grid()->setPen(QPen(QColor(220, 220, 220), 0, Qt::DotLine));
 
-  connect(plot_, &QCustomPlot::beforeReplot, this, [this] { fitLegendColumns(plot_->viewport().width()); });
+  full_title_ = title;
+  connect(plot_, &QCustomPlot::beforeReplot, this, [this] {
+    fitLegendColumns(plot_->viewport().width());
+    fitTitleAndLabel(plot_->viewport().width());
+  });
   plot_->setMouseTracking(true);
   connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
     onMouseMove(event->position(), event->globalPosition().toPoint());
@@ -75,9 +83,54 @@ PlotController::~PlotController() = default;
 
 QWidget* PlotController::widget() const { return plot_; }
 
-QString PlotController::title() const { return title_->text(); }
+QString PlotController::title() const { return full_title_; }
 
-void PlotController::setTitle(const QString& title) { title_->setText(title); }
+void PlotController::setTitle(const QString& title) {
+  full_title_ = title;
+  title_->setText(title);
+}
+
+namespace {
+
+/// Whether every line of `text` in `font` is at most `width` pixels wide.
+bool fitsWidth(const QString& text, const QFont& font, int width) {
+  const QFontMetrics metrics(font);
+  for (const QString& line : text.split(QLatin1Char('\n'))) {
+    if (metrics.horizontalAdvance(line) > width) return false;
+  }
+  return true;
+}
+
+/// `text` broken at the space nearest its middle (unchanged when it has no space).
+QString twoLines(const QString& text) {
+  const int mid = static_cast<int>(text.size()) / 2;
+  int best = -1;
+  for (int i = 0; i < text.size(); ++i) {
+    if (text[i] == QLatin1Char(' ') && (best < 0 || std::abs(i - mid) < std::abs(best - mid))) best = i;
+  }
+  if (best < 0) return text;
+  QString out = text;
+  out[best] = QLatin1Char('\n');
+  return out;
+}
+
+}  // namespace
+
+void PlotController::fitTitleAndLabel(int width) {
+  const int room = std::max(width - 16, 40);
+  QFont title_font(plot_->font().family(), 11, QFont::Bold);
+  QString text = full_title_;
+  if (!fitsWidth(text, title_font, room)) text = twoLines(full_title_);
+  while (!fitsWidth(text, title_font, room) && title_font.pointSize() > 8) title_font.setPointSize(title_font.pointSize() - 1);
+  if (title_->text() != text) title_->setText(text);
+  if (title_->font() != title_font) title_->setFont(title_font);
+  QFont label_font = plot_->font();
+  label_font.setPointSize(9);
+  while (!fitsWidth(plot_->xAxis->label(), label_font, room) && label_font.pointSize() > 7) {
+    label_font.setPointSize(label_font.pointSize() - 1);
+  }
+  if (plot_->xAxis->labelFont() != label_font) plot_->xAxis->setLabelFont(label_font);
+}
 
 void PlotController::setAxisLabels(const QString& x_label, const QString& y_label) {
   plot_->xAxis->setLabel(x_label);

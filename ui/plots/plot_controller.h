@@ -68,10 +68,14 @@ class PlotController : public QObject {
   /// Sets the legend's columns to the most (up to setLegendColumns) whose widest entries fit a
   /// plot `width` pixels wide (the window's, or an export's).
   void fitLegendColumns(int width) const;
+  /// Fits the title and the x axis label to a plot `width` pixels wide: the title breaks into two
+  /// lines at the space nearest its middle, then both shrink (down to 8 pt) until they fit.
+  void fitTitleAndLabel(int width);
   [[nodiscard]] QSize exportSize(int width, int height) const;
 
   QCustomPlot* plot_;
   QCPTextElement* title_;
+  QString full_title_;  ///< the title as set (the shown text may be broken into two lines)
   int max_legend_columns_ = 3;
 };
 

@@ -1,5 +1,6 @@
 #include "ui/plots/utilization_chart.h"
 
+#include <QFontMetrics>
 #include <cmath>
 
 #include "qcustomplot.h"
@@ -45,6 +46,31 @@ UtilizationChart::UtilizationChart(QWidget* parent) : PlotController(tr("SM reso
   p->yAxis->setTickLength(0, 0);
   p->yAxis->setSubTicks(false);
   setLegendColumns(2);
+  // Two-line row labels ("Warps (limiter)" over "of 64 warps") need two text lines of height per
+  // bar; on a short chart (a 1280 × 720 screen) they would overlap, so the rows say only the resource.
+  connect(p, &QCustomPlot::beforeReplot, this, [this] {
+    const int n = static_cast<int>(rows_.size());
+    if (n == 0) return;
+    const int line = QFontMetrics(plot()->yAxis->tickLabelFont()).height();
+    const bool two = plot()->axisRect()->height() >= static_cast<int>(2.3 * line * n);
+    if (two != two_line_labels_) {
+      two_line_labels_ = two;
+      applyRowLabels();
+    }
+  });
+}
+
+void UtilizationChart::applyRowLabels() {
+  const int n = static_cast<int>(rows_.size());
+  auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+  for (int i = 0; i < n; ++i) {
+    const auto& u = rows_[static_cast<std::size_t>(i)];
+    QString label = QString::fromStdString(u.resource);
+    if (u.limiter) label += tr(" (limiter)");
+    if (two_line_labels_) label += QStringLiteral("\n") + tr("of %1").arg(amountText(u, u.capacity));
+    ticker->addTick(n - i, label);
+  }
+  plot()->yAxis->setTicker(ticker);
 }
 
 void UtilizationChart::setRows(const std::vector<ResourceUtilization>& rows) {
@@ -54,24 +80,18 @@ void UtilizationChart::setRows(const std::vector<ResourceUtilization>& rows) {
   QVector<double> used;
   QVector<double> unusable;
   QVector<double> remainder;
-  auto ticker = QSharedPointer<QCPAxisTickerText>::create();
   for (int i = 0; i < n; ++i) {
     const auto& u = rows[static_cast<std::size_t>(i)];
-    const double key = n - i;
-    keys.append(key);
+    keys.append(n - i);
     used.append(u.percent(u.used));
     unusable.append(u.percent(u.unusable));
     remainder.append(u.percent(u.remainder));
-    QString label = QString::fromStdString(u.resource);
-    if (u.limiter) label += tr(" (limiter)");
-    label += QStringLiteral("\n") + tr("of %1").arg(amountText(u, u.capacity));
-    ticker->addTick(key, label);
   }
   // Keys descend (top row first): let QCustomPlot sort them, stacking looks bars up by key.
   used_->setData(keys, used, false);
   unusable_->setData(keys, unusable, false);
   remainder_->setData(keys, remainder, false);
-  plot()->yAxis->setTicker(ticker);
+  applyRowLabels();
   plot()->yAxis->setRange(0.4, n + 0.6);
   requestReplot();
 }

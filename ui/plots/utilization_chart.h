@@ -31,7 +31,12 @@ class UtilizationChart : public PlotController {
   [[nodiscard]] QString toolTipAt(double x, double y) const override;
 
  private:
+  /// Sets the row labels of rows_: the resource (and "(limiter)"), and on a tall enough chart its
+  /// capacity on a second line.
+  void applyRowLabels();
+
   std::vector<ResourceUtilization> rows_;
+  bool two_line_labels_ = true;
   QCPBars* used_;
   QCPBars* unusable_;
   QCPBars* remainder_;

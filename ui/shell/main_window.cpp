@@ -11,6 +11,8 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QRegularExpression>
+#include <QGuiApplication>
+#include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -81,7 +83,13 @@ MainWindow::MainWindow(bool use_settings, QWidget* parent)
   statusBar()->addPermanentWidget(cuda_label_);
   showBackend(*offlineBackend());
 
-  resize(1560, 940);
+  // 1560 × 940 where the screen has room, else 95 % of the screen's free area (a 1280 × 720 laptop).
+  QSize size(1560, 940);
+  if (const QScreen* screen = QGuiApplication::primaryScreen()) {
+    const QSize room = screen->availableGeometry().size() * 0.95;
+    size = size.boundedTo(room);
+  }
+  resize(size);
   if (use_settings_) {
     QSettings settings;
     migrateSettings(settings);
