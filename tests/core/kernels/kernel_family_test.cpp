@@ -36,9 +36,10 @@ struct LayoutFields {
   std::optional<int> static_smem_bytes = std::nullopt;
 };
 
+// Expects each field given in `want` to equal the layout's.
 void expectLayout(const TileLayout& l, const LayoutFields& want) {
-#define OCCX_EXPECT_FIELD(f) \
-  if (want.f) {              \
+#define OCCX_EXPECT_FIELD(f)       \
+  if (want.f) {                    \
     EXPECT_EQ(l.f, *want.f) << #f; \
   }
   OCCX_EXPECT_FIELD(threads_per_block)
@@ -135,7 +136,8 @@ TEST(KernelFamilyLayout, WideXBlockSpreadsRowsOverThreads) {
   // sum fp32, XBLOCK 4 × RBLOCK 256 over one warp: 4 rows × 2 chunks × 4 = 32 elements.
   auto m = tileLayout(kernelConfig(Workload::kSum, DType::kF32, 4, 256, 1));
   ASSERT_TRUE(m);
-  expectLayout(*m, {.threads_r = 32, .threads_x = 1, .rows_per_thread = 4, .chunks_per_row = 2, .elements_per_thread = 32});
+  expectLayout(*m,
+               {.threads_r = 32, .threads_x = 1, .rows_per_thread = 4, .chunks_per_row = 2, .elements_per_thread = 32});
 }
 
 TEST(KernelFamilyLayout, ElementsPerThreadIsTheTileOverTheThreads) {
