@@ -8,6 +8,7 @@
 #include <chrono>
 #include <mutex>
 #include <thread>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -210,6 +211,17 @@ P zeroed(std::size_t struct_size) {
   return p;
 }
 
+/// Runs `undo` when it goes out of scope: the profiler's setup steps are undone, in reverse order, on
+/// every return path.
+template <class F>
+struct AtScopeExit {
+  F undo;
+  explicit AtScopeExit(F f) : undo(std::move(f)) {}
+  AtScopeExit(const AtScopeExit&) = delete;
+  AtScopeExit& operator=(const AtScopeExit&) = delete;
+  ~AtScopeExit() { undo(); }
+};
+
 /// Registers the activity buffers once.
 Expected<bool> activityReady() {
   static std::once_flag once;
@@ -290,13 +302,10 @@ LaunchMetrics profileLaunch(CUcontext ctx, int device_ordinal, const std::functi
   if (CUptiResult r = t.cuptiProfilerInitialize(&init); r != CUPTI_SUCCESS) {
     return allMissing("cuptiProfilerInitialize: " + resultText(t, r));
   }
-  struct DeInit {
-    const Table& t;
-    ~DeInit() {
-      auto p = zeroed<CUpti_Profiler_DeInitialize_Params>(CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE);
-      t.cuptiProfilerDeInitialize(&p);
-    }
-  } deinit{t};
+  const AtScopeExit deinit{[&t] {
+    auto p = zeroed<CUpti_Profiler_DeInitialize_Params>(CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE);
+    t.cuptiProfilerDeInitialize(&p);
+  }};
 
   auto chip = zeroed<CUpti_Device_GetChipName_Params>(CUpti_Device_GetChipName_Params_STRUCT_SIZE);
   chip.deviceIndex = static_cast<size_t>(device_ordinal);
@@ -323,15 +332,11 @@ LaunchMetrics profileLaunch(CUcontext ctx, int device_ordinal, const std::functi
     return allMissing("cuptiProfilerHostInitialize (" + std::string(chip.pChipName ? chip.pChipName : "?") +
                       "): " + resultText(t, r));
   }
-  struct HostDeInit {
-    const Table& t;
-    CUpti_Profiler_Host_Object* obj;
-    ~HostDeInit() {
-      auto p = zeroed<CUpti_Profiler_Host_Deinitialize_Params>(CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);
-      p.pHostObject = obj;
-      t.cuptiProfilerHostDeinitialize(&p);
-    }
-  } host_deinit{t, host.pHostObject};
+  const AtScopeExit host_deinit{[&t, obj = host.pHostObject] {
+    auto p = zeroed<CUpti_Profiler_Host_Deinitialize_Params>(CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);
+    p.pHostObject = obj;
+    t.cuptiProfilerHostDeinitialize(&p);
+  }};
 
   auto add = zeroed<CUpti_Profiler_Host_ConfigAddMetrics_Params>(CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
   add.pHostObject = host.pHostObject;
@@ -359,15 +364,11 @@ LaunchMetrics profileLaunch(CUcontext ctx, int device_ordinal, const std::functi
   if (CUptiResult r = t.cuptiRangeProfilerEnable(&en); r != CUPTI_SUCCESS) {
     return allMissing("cuptiRangeProfilerEnable: " + resultText(t, r));
   }
-  struct Disable {
-    const Table& t;
-    CUpti_RangeProfiler_Object* obj;
-    ~Disable() {
-      auto p = zeroed<CUpti_RangeProfiler_Disable_Params>(CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
-      p.pRangeProfilerObject = obj;
-      t.cuptiRangeProfilerDisable(&p);
-    }
-  } disable{t, en.pRangeProfilerObject};
+  const AtScopeExit disable{[&t, obj = en.pRangeProfilerObject] {
+    auto p = zeroed<CUpti_RangeProfiler_Disable_Params>(CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
+    p.pRangeProfilerObject = obj;
+    t.cuptiRangeProfilerDisable(&p);
+  }};
 
   auto dsize = zeroed<CUpti_RangeProfiler_GetCounterDataSize_Params>(CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
   dsize.pRangeProfilerObject = en.pRangeProfilerObject;

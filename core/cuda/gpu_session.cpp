@@ -5,7 +5,6 @@
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
-#include <ctime>
 #include <deque>
 #include <fstream>
 #include <functional>
@@ -16,6 +15,7 @@
 
 #include "core/cuda/cu_check.h"
 #include "core/cuda/cupti_support.h"
+#include "core/sweep/compile_sweep.h"
 
 namespace occx::cuda {
 
@@ -69,15 +69,6 @@ class Worker {
   bool stop_ = false;
   std::thread thread_;  // last: starts after the members it uses exist
 };
-
-std::string utcNow() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
 
 std::string bytesText(std::int64_t b) {
   std::ostringstream s;
@@ -667,7 +658,7 @@ struct GpuSession::Impl {
     bw.device_name = info.name;
     bw.uuid = info.uuid;
     bw.driver_version = info.driver_version;
-    bw.measured_at = utcNow();
+    bw.measured_at = utcTimestamp();
     return bw;
   }
 };

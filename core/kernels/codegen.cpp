@@ -52,38 +52,29 @@ bool outputIsF32(const KernelConfig& c) {
   return c.fp32_outputs || c.dtype == DType::kF32;
 }
 
+/// One field of the per-slot reduction state and its identity value (the value of an accumulator
+/// slot that saw no element).
+struct StateField {
+  std::string name;
+  std::string identity;
+};
+
 /// The fields of the per-slot reduction state, one fp32 per accumulator tile.
-std::vector<std::string> stateFields(Workload w, int k) {
+std::vector<StateField> stateFields(Workload w, int k) {
   switch (w) {
     case Workload::kMeanVar:
-      return {"mean", "m2", "weight"};
+      return {{"mean", "0.0f"}, {"m2", "0.0f"}, {"weight", "0.0f"}};
     case Workload::kLogSoftmax:
-      return {"max", "sumexp"};
+      return {{"max", "NEG_INF"}, {"sumexp", "0.0f"}};
     case Workload::kAmax:
-      return {"max"};
+      return {{"max", "NEG_INF"}};
     case Workload::kFusedK: {
-      std::vector<std::string> f;
-      for (int j = 0; j < k; ++j) f.push_back("sum" + num(j));
+      std::vector<StateField> f;
+      for (int j = 0; j < k; ++j) f.push_back({"sum" + num(j), "0.0f"});
       return f;
     }
     default:
-      return {"sum"};
-  }
-}
-
-/// Identity value of each state field (the value of an accumulator slot that saw no element).
-std::vector<std::string> stateIdentity(Workload w, int k) {
-  switch (w) {
-    case Workload::kMeanVar:
-      return {"0.0f", "0.0f", "0.0f"};
-    case Workload::kLogSoftmax:
-      return {"NEG_INF", "0.0f"};
-    case Workload::kAmax:
-      return {"NEG_INF"};
-    case Workload::kFusedK:
-      return std::vector<std::string>(static_cast<std::size_t>(k), "0.0f");
-    default:
-      return {"0.0f"};
+      return {{"sum", "0.0f"}};
   }
 }
 
@@ -346,7 +337,7 @@ void emitState(Emitter& e, const KernelConfig& c) {
   const auto fields = stateFields(c.workload, c.k);
   e.line("// Reduction state of one accumulator slot: one fp32 per accumulator tile.");
   std::string decl = "struct State { float ";
-  for (std::size_t i = 0; i < fields.size(); ++i) decl += (i ? ", " : "") + fields[i];
+  for (std::size_t i = 0; i < fields.size(); ++i) decl += (i ? ", " : "") + fields[i].name;
   e.line(decl + "; };");
   e.line();
   e.line("// Combines two partial states (associative; used within a thread, across lanes and across warps).");
@@ -383,7 +374,7 @@ void emitState(Emitter& e, const KernelConfig& c) {
   e.open("static __device__ __forceinline__ State shfl_xor(const State& s, int mask) {");
   std::string r = "return State{";
   for (std::size_t i = 0; i < fields.size(); ++i) {
-    r += (i ? ", " : "") + std::string("__shfl_xor_sync(0xffffffffu, s.") + fields[i] + ", mask)";
+    r += (i ? ", " : "") + std::string("__shfl_xor_sync(0xffffffffu, s.") + fields[i].name + ", mask)";
   }
   e.line(r + "};");
   e.close();
@@ -393,7 +384,7 @@ void emitState(Emitter& e, const KernelConfig& c) {
 /// The accumulator arrays, one per tile.
 std::vector<std::string> accNames(Workload w, int k) {
   std::vector<std::string> names;
-  for (const auto& f : stateFields(w, k)) names.push_back("acc_" + f);
+  for (const auto& f : stateFields(w, k)) names.push_back("acc_" + f.name);
   return names;
 }
 
@@ -467,7 +458,7 @@ void emitSignature(Emitter& e, const KernelConfig& c, const std::string& name) {
 
 /// The accumulator tiles in registers, every slot set to its state field's identity.
 void emitAccumulatorTiles(Emitter& e, const KernelConfig& c) {
-  const auto ident = stateIdentity(c.workload, c.k);
+  const auto fields = stateFields(c.workload, c.k);
   const auto accs = accNames(c.workload, c.k);
   e.line("// Accumulator tiles: this thread's ROWS_PER_THREAD x ELEMS_PER_ROW part of each XBLOCK x RBLOCK tile.");
   for (std::size_t t = 0; t < accs.size(); ++t) e.line("float " + accs[t] + "[ROWS_PER_THREAD][ELEMS_PER_ROW];");
@@ -475,7 +466,7 @@ void emitAccumulatorTiles(Emitter& e, const KernelConfig& c) {
   e.open("for (int i = 0; i < ROWS_PER_THREAD; ++i) {");
   e.line("#pragma unroll");
   e.open("for (int j = 0; j < ELEMS_PER_ROW; ++j) {");
-  for (std::size_t t = 0; t < accs.size(); ++t) e.line(accs[t] + "[i][j] = " + ident[t] + ";");
+  for (std::size_t t = 0; t < accs.size(); ++t) e.line(accs[t] + "[i][j] = " + fields[t].identity + ";");
   e.close();
   e.close();
   e.line();

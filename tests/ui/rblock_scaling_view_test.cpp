@@ -27,6 +27,20 @@ QString cell(QTableWidget* t, int row, int col) {
   return item ? item->text() : QString();
 }
 
+// A table cell and the text it should read.
+struct Cell {
+  int row;
+  int col;
+  const char* text;
+};
+
+// Expects each listed cell of `t` to read exactly its text.
+void expectCells(QTableWidget* t, std::initializer_list<Cell> cells) {
+  for (const Cell& c : cells) {
+    EXPECT_EQ(cell(t, c.row, c.col), QString::fromUtf8(c.text)) << "row " << c.row << ", column " << c.col;
+  }
+}
+
 // Saves a screenshot of `w` when OCCX_SCREENSHOT_DIR names a folder (for looking at the layout).
 void maybeScreenshot(QWidget& w, const QString& name) {
   const QString dir = qEnvironmentVariable("OCCX_SCREENSHOT_DIR");
@@ -45,21 +59,19 @@ TEST(RblockScalingView, DefaultsShowTheH200DecisionInTheTable) {
   EXPECT_EQ(view.device().sm_count, 132);
   QTableWidget* t = view.decisionTable();
   ASSERT_EQ(t->rowCount(), 4);
-  EXPECT_EQ(cell(t, 0, 0), QStringLiteral("old"));
-  EXPECT_EQ(cell(t, 0, 1), QStringLiteral("4"));
-  EXPECT_EQ(cell(t, 0, 2), QStringLiteral("528"));
-  EXPECT_EQ(cell(t, 0, 3), QStringLiteral("512"));
-  EXPECT_EQ(cell(t, 0, 4), QStringLiteral("no scaling"));
-  EXPECT_EQ(cell(t, 0, 5), QStringLiteral("–"));
-  EXPECT_EQ(cell(t, 1, 0), QStringLiteral("new"));
-  EXPECT_EQ(cell(t, 1, 1), QStringLiteral("3"));
-  EXPECT_EQ(cell(t, 1, 2), QStringLiteral("396"));
-  EXPECT_EQ(cell(t, 1, 4), QStringLiteral("scale"));
-  EXPECT_EQ(cell(t, 1, 5), QStringLiteral("R0_BLOCK 2048 → 1024"));
+  expectCells(t, {{0, 0, "old"},
+                  {0, 1, "4"},
+                  {0, 2, "528"},
+                  {0, 3, "512"},
+                  {0, 4, "no scaling"},
+                  {0, 5, "–"},
+                  {1, 0, "new"},
+                  {1, 1, "3"},
+                  {1, 2, "396"},
+                  {1, 4, "scale"},
+                  {1, 5, "R0_BLOCK 2048 → 1024"}});
   EXPECT_TRUE(cell(t, 1, 6).startsWith(QStringLiteral("Step 7: scale")));
-  EXPECT_EQ(cell(t, 2, 1), QStringLiteral("3"));
-  EXPECT_EQ(cell(t, 3, 0), QStringLiteral("exact"));
-  EXPECT_EQ(cell(t, 3, 1), QStringLiteral("3"));
+  expectCells(t, {{2, 1, "3"}, {3, 0, "exact"}, {3, 1, "3"}});
   EXPECT_EQ(view.sizeHintLabel()->text(), QStringLiteral("Size hints: x = 512, r = 8192 (numels rounded up to a power of two)"));
   EXPECT_TRUE(view.statusSummary().contains(QStringLiteral("new: scale (R0_BLOCK 2048 → 1024)")));
   maybeScreenshot(view, QStringLiteral("rblock_view_h200.png"));
@@ -103,12 +115,7 @@ TEST(RblockScalingView, MotivatingA100CaseUpdatesPlotAndTable) {
   view.setInputs(in);
   EXPECT_EQ(view.device().sm_count, 108);
   QTableWidget* t = view.decisionTable();
-  EXPECT_EQ(cell(t, 0, 1), QStringLiteral("8"));
-  EXPECT_EQ(cell(t, 0, 2), QStringLiteral("864"));
-  EXPECT_EQ(cell(t, 0, 4), QStringLiteral("no scaling"));
-  EXPECT_EQ(cell(t, 1, 1), QStringLiteral("1"));
-  EXPECT_EQ(cell(t, 1, 2), QStringLiteral("108"));
-  EXPECT_EQ(cell(t, 1, 4), QStringLiteral("scale"));
+  expectCells(t, {{0, 1, "8"}, {0, 2, "864"}, {0, 4, "no scaling"}, {1, 1, "1"}, {1, 2, "108"}, {1, 4, "scale"}});
   RblockBoundsPlot* p = view.boundsPlot();
   EXPECT_EQ(p->graphPoints(RblockBoundsPlot::kOldGraph).front().y(), 8.0);
   EXPECT_EQ(p->graphPoints(RblockBoundsPlot::kCurrentGraph), (QVector<QPointF>{{255, 1}}));
@@ -134,12 +141,12 @@ TEST(RblockScalingView, PipelineShowsTheAddedConfigSkipped) {
   RblockScalingView view;
   QTableWidget* t = view.pipelineTable();
   ASSERT_EQ(t->rowCount(), 2);
-  EXPECT_EQ(cell(t, 0, 2), QStringLiteral("contiguous"));
-  EXPECT_EQ(cell(t, 0, 4), QStringLiteral("38"));
-  EXPECT_EQ(cell(t, 0, 6), QStringLiteral("scale"));
-  EXPECT_EQ(cell(t, 1, 1), QStringLiteral("added by scaling"));
-  EXPECT_EQ(cell(t, 1, 3), QStringLiteral("XBLOCK=1, R0_BLOCK=1024, num_warps=16"));
-  EXPECT_EQ(cell(t, 1, 6), QStringLiteral("not applicable"));
+  expectCells(t, {{0, 2, "contiguous"},
+                  {0, 4, "38"},
+                  {0, 6, "scale"},
+                  {1, 1, "added by scaling"},
+                  {1, 3, "XBLOCK=1, R0_BLOCK=1024, num_warps=16"},
+                  {1, 6, "not applicable"}});
   EXPECT_TRUE(cell(t, 1, 8).contains(QStringLiteral("not halved again")));
   EXPECT_TRUE(view.loopNoteLabel()->text().contains(QStringLiteral("halved at most once")));
 }
@@ -243,12 +250,9 @@ TEST(RblockScalingView, ShowConfigFromAnotherView) {
   RblockScalingView view;
   view.showConfig(2, 1024, 8, 48, 0, 65536, 768);
   EXPECT_EQ(view.sizeHintLabel()->text(), QStringLiteral("Size hints: x = 65536, r = 1024 (numels rounded up to a power of two)"));
-  EXPECT_EQ(cell(view.decisionTable(), 1, 1), QStringLiteral("5"));
-  EXPECT_EQ(cell(view.decisionTable(), 1, 2), QStringLiteral("660"));
-  EXPECT_EQ(cell(view.decisionTable(), 1, 3), QStringLiteral("32768"));
-  EXPECT_EQ(cell(view.decisionTable(), 1, 5), QStringLiteral("R0_BLOCK 1024 → 512"));
-  EXPECT_EQ(cell(view.decisionTable(), 0, 2), QStringLiteral("1056"));
-  EXPECT_EQ(cell(view.decisionTable(), 0, 4), QStringLiteral("scale"));
+  expectCells(
+      view.decisionTable(),
+      {{1, 1, "5"}, {1, 2, "660"}, {1, 3, "32768"}, {1, 5, "R0_BLOCK 1024 → 512"}, {0, 2, "1056"}, {0, 4, "scale"}});
   // The inner-hint candidate for these size hints is this config: the pipeline uses its n_regs.
   EXPECT_EQ(cell(view.pipelineTable(), 0, 3), QStringLiteral("XBLOCK=2, R0_BLOCK=1024, num_warps=8"));
   EXPECT_EQ(cell(view.pipelineTable(), 0, 4), QStringLiteral("48"));

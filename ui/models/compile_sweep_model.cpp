@@ -15,19 +15,11 @@ const QColor kScaleColor(214, 234, 248);
 const QColor kErrorColor(139, 0, 0);
 const QColor kExcludedColor(253, 235, 208);
 
-QVariant numberOrBlank(int v) {
-  return v < 0 ? QVariant(QString()) : QVariant(v);
-}
-
 QString firstLine(const std::string& s) {
   const auto nl = s.find('\n');
   return QString::fromStdString(nl == std::string::npos ? s : s.substr(0, nl));
 }
 
-struct ColumnText {
-  const char* title;
-  const char* tooltip;  ///< nullptr: none
-};
 const char* const kCandidateTip = QT_TRANSLATE_NOOP(
     "occx::ui::CompileSweepModel",
     "In that policy's autotuner candidate set: yes = benchmarked; spills = excluded (n_spills > 16)");
@@ -157,10 +149,7 @@ int CompileSweepModel::rowOfIndex(int sweep_index) const {
 }
 
 QVariant CompileSweepModel::headerCell(int column, int role) const {
-  const ColumnText& c = kColumns[column];
-  if (role == Qt::DisplayRole) return tr(c.title);
-  if (role == Qt::ToolTipRole && c.tooltip != nullptr) return tr(c.tooltip);
-  return {};
+  return columnHeader(kColumns[column], staticMetaObject.className(), role);
 }
 
 QVariant CompileSweepModel::cell(const CompileSweepRecord& e, int /*r*/, int col, int role) const {

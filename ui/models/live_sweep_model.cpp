@@ -24,10 +24,6 @@ QVariant timeCell(const LiveRow& r, double v, int digits, bool sort) {
   return sort ? QVariant(v) : QVariant(QString::number(v, 'f', digits));
 }
 
-struct ColumnText {
-  const char* title;
-  const char* tooltip;  ///< nullptr: none
-};
 /// The header of every column, in Column order.
 const ColumnText kColumns[] = {
     {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "XBLOCK"), nullptr},
@@ -72,10 +68,6 @@ const ColumnText kColumns[] = {
     {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Notes"), nullptr},
 };
 static_assert(std::size(kColumns) == LiveSweepModel::kColumnCount);
-
-QVariant numberOrBlank(int v) {
-  return v < 0 ? QVariant(QString()) : QVariant(v);
-}
 
 /// `v` with `digits` decimals, blank (sorting first) when negative: not known.
 QVariant knownCell(double v, int digits, bool sort, char format = 'f') {
@@ -122,10 +114,7 @@ QString LiveSweepModel::picksAt(int r) const {
 }
 
 QVariant LiveSweepModel::headerCell(int column, int role) const {
-  const ColumnText& c = kColumns[column];
-  if (role == Qt::DisplayRole) return tr(c.title);
-  if (role == Qt::ToolTipRole && c.tooltip != nullptr) return tr(c.tooltip);
-  return {};
+  return columnHeader(kColumns[column], staticMetaObject.className(), role);
 }
 
 QVariant LiveSweepModel::cell(const LiveRow& row, int r, int col, int role) const {

@@ -5,11 +5,33 @@
 #pragma once
 
 #include <QAbstractTableModel>
+#include <QCoreApplication>
+#include <QString>
+#include <QVariant>
 #include <cstddef>
 #include <utility>
 #include <vector>
 
 namespace occx::ui {
+
+/// A column's header texts, each marked with QT_TRANSLATE_NOOP in its model's translation context.
+struct ColumnText {
+  const char* title;
+  const char* tooltip;  ///< nullptr: none
+};
+
+/// What `column`'s header shows for `role`, translated in `context`: the title for Qt::DisplayRole,
+/// the tooltip (when there is one) for Qt::ToolTipRole; {} otherwise.
+inline QVariant columnHeader(const ColumnText& column, const char* context, int role) {
+  if (role == Qt::DisplayRole) return QCoreApplication::translate(context, column.title);
+  if (role == Qt::ToolTipRole && column.tooltip != nullptr) return QCoreApplication::translate(context, column.tooltip);
+  return {};
+}
+
+/// `v` as a cell, blank when negative (not known).
+inline QVariant numberOrBlank(int v) {
+  return v < 0 ? QVariant(QString()) : QVariant(v);
+}
 
 /// Rows of type `Row`, one table row each, in the order given.
 template <typename Row>

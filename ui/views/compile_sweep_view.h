@@ -34,8 +34,6 @@ class CompileSweepView : public SweepView {
   Q_OBJECT
 
  public:
-  /// `compile` compiles one kernel (called from worker threads); empty = no compiler (the view says
-  /// compiling needs the CUDA Toolkit).
   /// `backend` compiles (main() picks it; tests pass a fake); without a compiler the view still
   /// opens CSVs and says what is needed to compile.
   CompileSweepView(QWidget* parent, std::shared_ptr<Backend> backend);

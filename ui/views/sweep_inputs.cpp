@@ -106,20 +106,18 @@ void SweepInputs::addKernelRows(QFormLayout* form) {
 }
 
 void SweepInputs::addShapeRows(QFormLayout* form) {
-  auto* xnumel_box = new CheckedSpinBox(this);
-  xnumel_box->setQuantity(tr("xnumel"));  // its form row holds two boxes, or a label and a box
-  xnumel_ = xnumel_box;
-  xnumel_->setObjectName(QStringLiteral("xnumel"));
-  xnumel_->setRange(1, 2147483647);
-  xnumel_->setGroupSeparatorShown(true);
-  xnumel_->setToolTip(tr("xnumel: rows reduced independently (1 … 2^31 − 1)"));
-  auto* rnumel_box = new CheckedSpinBox(this);
-  rnumel_box->setQuantity(tr("rnumel"));  // its form row holds two boxes, or a label and a box
-  rnumel_ = rnumel_box;
-  rnumel_->setObjectName(QStringLiteral("rnumel"));
-  rnumel_->setRange(1, 2147483647);
-  rnumel_->setGroupSeparatorShown(true);
-  rnumel_->setToolTip(tr("rnumel: elements reduced per row (1 … 2^31 − 1); xnumel × rnumel < 2^31"));
+  auto numel_box = [this](const QString& quantity, const QString& object_name, const QString& tooltip) {
+    auto* box = new CheckedSpinBox(this);
+    box->setQuantity(quantity);  // its form row holds two boxes, or a label and a box
+    box->setObjectName(object_name);
+    box->setRange(1, 2147483647);
+    box->setGroupSeparatorShown(true);
+    box->setToolTip(tooltip);
+    return box;
+  };
+  xnumel_ = numel_box(tr("xnumel"), QStringLiteral("xnumel"), tr("xnumel: rows reduced independently (1 … 2^31 − 1)"));
+  rnumel_ = numel_box(tr("rnumel"), QStringLiteral("rnumel"),
+                      tr("rnumel: elements reduced per row (1 … 2^31 − 1); xnumel × rnumel < 2^31"));
   auto* shape_row = new QHBoxLayout;
   shape_row->addWidget(xnumel_, 1);
   shape_row->addWidget(new QLabel(QStringLiteral("×"), this));

@@ -23,6 +23,14 @@ Decision run(Policy p, const ReductionConfig& c, const KernelInfo& k, const Devi
   return r.hasValue() ? r.value() : Decision{};
 }
 
+// Expects `d` to scale by halving `kwarg`, leaving R0_BLOCK `r0_block` and R1_BLOCK `r1_block`.
+void expectHalved(const Decision& d, const std::string& kwarg, int r0_block, int r1_block) {
+  ASSERT_TRUE(d.scales());
+  EXPECT_EQ(d.halved_kwarg, kwarg);
+  EXPECT_EQ(d.new_config->r0_block, r0_block);
+  EXPECT_EQ(d.new_config->r1_block, r1_block);
+}
+
 }  // namespace
 
 // The motivating case: a spilling kernel with 255 registers, num_warps 8, 512 blocks on an A100.
@@ -160,29 +168,20 @@ TEST(RblockProduct, TwoDimensional8x8Is64Skipped) {
 // R0/R1: the largest R block is halved. R1_BLOCK 64, R0_BLOCK 2 (product 128) → R1_BLOCK 32.
 TEST(RblockR0R1, LargestR1Halved) {
   const Decision d = run(Policy::kNew, reductionConfig(1, 2, 16, 38, 64), kernelX(512), gpu("H200"));
-  ASSERT_TRUE(d.scales());
-  EXPECT_EQ(d.halved_kwarg, "R1_BLOCK");
-  EXPECT_EQ(d.new_config->r1_block, 32);
-  EXPECT_EQ(d.new_config->r0_block, 2);
+  expectHalved(d, "R1_BLOCK", 2, 32);
 }
 
 // R0_BLOCK 32 > R1_BLOCK 8 → R0_BLOCK 32 → 16.
 TEST(RblockR0R1, LargestR0Halved) {
   const Decision d = run(Policy::kNew, reductionConfig(1, 32, 16, 38, 8), kernelX(512), gpu("H200"));
-  ASSERT_TRUE(d.scales());
-  EXPECT_EQ(d.halved_kwarg, "R0_BLOCK");
-  EXPECT_EQ(d.new_config->r0_block, 16);
-  EXPECT_EQ(d.new_config->r1_block, 8);
+  expectHalved(d, "R0_BLOCK", 16, 8);
 }
 
 // Tie R1_BLOCK 16 = R0_BLOCK 16 (product 256): Inductor's kwargs read XBLOCK, R1_BLOCK, R0_BLOCK and
 // max() returns the first maximal one → R1_BLOCK 16 → 8, R0_BLOCK stays 16.
 TEST(RblockR0R1, TieHalvesR1FirstInKwargOrder) {
   const Decision d = run(Policy::kNew, reductionConfig(1, 16, 16, 38, 16), kernelX(512), gpu("H200"));
-  ASSERT_TRUE(d.scales());
-  EXPECT_EQ(d.halved_kwarg, "R1_BLOCK");
-  EXPECT_EQ(d.new_config->r1_block, 8);
-  EXPECT_EQ(d.new_config->r0_block, 16);
+  ASSERT_NO_FATAL_FAILURE(expectHalved(d, "R1_BLOCK", 16, 8));
   EXPECT_NE(d.reason.find("tie"), std::string::npos);
   EXPECT_EQ(d.new_config->str(), "XBLOCK=1, R1_BLOCK=8, R0_BLOCK=16, num_warps=16");
 }

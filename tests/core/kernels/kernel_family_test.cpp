@@ -1,6 +1,7 @@
 // The reduction kernel family: parameter validation, tile layouts, source generation, byte counts.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <regex>
 #include <set>
 
@@ -16,6 +17,45 @@ int count(const std::string& text, const std::string& what) {
   int n = 0;
   for (std::size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + what.size())) ++n;
   return n;
+}
+
+// The fields of a TileLayout a test expects; only those given are checked.
+struct LayoutFields {
+  std::optional<int> threads_per_block = std::nullopt;
+  std::optional<int> vec = std::nullopt;
+  std::optional<int> vector_bytes = std::nullopt;
+  std::optional<int> threads_r = std::nullopt;
+  std::optional<int> threads_x = std::nullopt;
+  std::optional<int> rows_per_thread = std::nullopt;
+  std::optional<int> chunks_per_row = std::nullopt;
+  std::optional<int> elements_per_thread = std::nullopt;
+  std::optional<int> accumulator_tiles = std::nullopt;
+  std::optional<int> accumulator_values_per_thread = std::nullopt;
+  std::optional<int> warps_per_row = std::nullopt;
+  std::optional<int> replicated_threads = std::nullopt;
+  std::optional<int> static_smem_bytes = std::nullopt;
+};
+
+// Expects each field given in `want` to equal the layout's.
+void expectLayout(const TileLayout& l, const LayoutFields& want) {
+#define OCCX_EXPECT_FIELD(f)       \
+  if (want.f) {                    \
+    EXPECT_EQ(l.f, *want.f) << #f; \
+  }
+  OCCX_EXPECT_FIELD(threads_per_block)
+  OCCX_EXPECT_FIELD(vec)
+  OCCX_EXPECT_FIELD(vector_bytes)
+  OCCX_EXPECT_FIELD(threads_r)
+  OCCX_EXPECT_FIELD(threads_x)
+  OCCX_EXPECT_FIELD(rows_per_thread)
+  OCCX_EXPECT_FIELD(chunks_per_row)
+  OCCX_EXPECT_FIELD(elements_per_thread)
+  OCCX_EXPECT_FIELD(accumulator_tiles)
+  OCCX_EXPECT_FIELD(accumulator_values_per_thread)
+  OCCX_EXPECT_FIELD(warps_per_row)
+  OCCX_EXPECT_FIELD(replicated_threads)
+  OCCX_EXPECT_FIELD(static_smem_bytes)
+#undef OCCX_EXPECT_FIELD
 }
 
 TEST(KernelFamilyNames, ParseAndPrintRoundTrip) {
@@ -40,67 +80,64 @@ TEST(KernelFamilyLayout, BigWelfordTileHolds128ElementsPerThreadPerTile) {
   // mean_var fp32, XBLOCK 1, RBLOCK 8192, 2 warps: 8192 / 64 = 128 elements per thread, 3 tiles.
   auto l = tileLayout(kernelConfig(Workload::kMeanVar, DType::kF32, 1, 8192, 2));
   ASSERT_TRUE(l) << l.error();
-  EXPECT_EQ(l->threads_per_block, 64);
-  EXPECT_EQ(l->vec, 4);
-  EXPECT_EQ(l->vector_bytes, 16);
-  EXPECT_EQ(l->threads_r, 64);
-  EXPECT_EQ(l->threads_x, 1);
-  EXPECT_EQ(l->rows_per_thread, 1);
-  EXPECT_EQ(l->chunks_per_row, 32);
-  EXPECT_EQ(l->elements_per_thread, 128);
-  EXPECT_EQ(l->accumulator_tiles, 3);
-  EXPECT_EQ(l->accumulator_values_per_thread, 384);
-  EXPECT_EQ(l->warps_per_row, 2);
-  EXPECT_EQ(l->replicated_threads, 0);
-  // Scratch: 1 row slot × 2 warps × 3 fp32 = 24 bytes (ptxas reports "24 bytes smem").
-  EXPECT_EQ(l->static_smem_bytes, 24);
+  expectLayout(*l, {.threads_per_block = 64,
+                    .vec = 4,
+                    .vector_bytes = 16,
+                    .threads_r = 64,
+                    .threads_x = 1,
+                    .rows_per_thread = 1,
+                    .chunks_per_row = 32,
+                    .elements_per_thread = 128,
+                    .accumulator_tiles = 3,
+                    .accumulator_values_per_thread = 384,
+                    .warps_per_row = 2,
+                    .replicated_threads = 0,
+                    // Scratch: 1 row slot × 2 warps × 3 fp32 = 24 bytes (ptxas reports "24 bytes smem").
+                    .static_smem_bytes = 24});
 }
 
 TEST(KernelFamilyLayout, Fp16UsesEightElementVectors) {
   // sum fp16, XBLOCK 1, RBLOCK 2048, 8 warps: 2048 / 256 = 8 elements = one 16-byte load.
   auto l = tileLayout(kernelConfig(Workload::kSum, DType::kF16, 1, 2048, 8));
   ASSERT_TRUE(l);
-  EXPECT_EQ(l->vec, 8);
-  EXPECT_EQ(l->vector_bytes, 16);
-  EXPECT_EQ(l->threads_r, 256);
-  EXPECT_EQ(l->chunks_per_row, 1);
-  EXPECT_EQ(l->elements_per_thread, 8);
-  EXPECT_EQ(l->warps_per_row, 8);
-  EXPECT_EQ(l->static_smem_bytes, 32);  // 1 slot × 8 warps × 4 bytes
+  expectLayout(*l, {.vec = 8,
+                    .vector_bytes = 16,
+                    .threads_r = 256,
+                    .chunks_per_row = 1,
+                    .elements_per_thread = 8,
+                    .warps_per_row = 8,
+                    .static_smem_bytes = 32});  // 1 slot × 8 warps × 4 bytes
 }
 
 TEST(KernelFamilyLayout, TileSmallerThanTheBlockReplicatesThreads) {
   // XBLOCK 1 × RBLOCK 64 over 256 threads: 64 threads along R, 4 "rows" of which 3 own nothing.
   auto l = tileLayout(kernelConfig(Workload::kSum, DType::kF32, 1, 64, 8));
   ASSERT_TRUE(l);
-  EXPECT_EQ(l->vec, 1);
-  EXPECT_EQ(l->vector_bytes, 4);
-  EXPECT_EQ(l->threads_r, 64);
-  EXPECT_EQ(l->threads_x, 4);
-  EXPECT_EQ(l->elements_per_thread, 1);
-  EXPECT_EQ(l->replicated_threads, 192);
-  EXPECT_EQ(l->static_smem_bytes, 32);  // 4 slots × 2 warps × 4 bytes
+  expectLayout(*l, {.vec = 1,
+                    .vector_bytes = 4,
+                    .threads_r = 64,
+                    .threads_x = 4,
+                    .elements_per_thread = 1,
+                    .replicated_threads = 192,
+                    .static_smem_bytes = 32});  // 4 slots × 2 warps × 4 bytes
 }
 
 TEST(KernelFamilyLayout, WideXBlockSpreadsRowsOverThreads) {
   // amax fp16, XBLOCK 64 × RBLOCK 8 over 128 threads: 4 elements each, 2 threads per row.
   auto l = tileLayout(kernelConfig(Workload::kAmax, DType::kF16, 64, 8, 4));
   ASSERT_TRUE(l);
-  EXPECT_EQ(l->vec, 4);
-  EXPECT_EQ(l->vector_bytes, 8);
-  EXPECT_EQ(l->threads_r, 2);
-  EXPECT_EQ(l->threads_x, 64);
-  EXPECT_EQ(l->rows_per_thread, 1);
-  EXPECT_EQ(l->elements_per_thread, 4);
-  EXPECT_EQ(l->static_smem_bytes, 0);  // a row stays inside one warp
+  expectLayout(*l, {.vec = 4,
+                    .vector_bytes = 8,
+                    .threads_r = 2,
+                    .threads_x = 64,
+                    .rows_per_thread = 1,
+                    .elements_per_thread = 4,
+                    .static_smem_bytes = 0});  // a row stays inside one warp
   // sum fp32, XBLOCK 4 × RBLOCK 256 over one warp: 4 rows × 2 chunks × 4 = 32 elements.
   auto m = tileLayout(kernelConfig(Workload::kSum, DType::kF32, 4, 256, 1));
   ASSERT_TRUE(m);
-  EXPECT_EQ(m->threads_r, 32);
-  EXPECT_EQ(m->threads_x, 1);
-  EXPECT_EQ(m->rows_per_thread, 4);
-  EXPECT_EQ(m->chunks_per_row, 2);
-  EXPECT_EQ(m->elements_per_thread, 32);
+  expectLayout(*m,
+               {.threads_r = 32, .threads_x = 1, .rows_per_thread = 4, .chunks_per_row = 2, .elements_per_thread = 32});
 }
 
 TEST(KernelFamilyLayout, ElementsPerThreadIsTheTileOverTheThreads) {

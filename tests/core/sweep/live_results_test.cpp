@@ -66,6 +66,15 @@ LiveRow row(int xblock, int rblock, int warps, RunStatus st, double median_us, i
   return r;
 }
 
+// The CSV of a one-row dataset (an ok row of 50 µs) with its time_us cell replaced by `time_us`.
+CsvTable csvWithTimeUs(const std::string& time_us) {
+  LiveDataset d;
+  d.rows.push_back(row(1, 1024, 8, RunStatus::kOk, 50.0));
+  CsvTable t = liveDatasetToCsv(d);
+  t.rows[0][static_cast<std::size_t>(t.column("time_us"))] = time_us;
+  return t;
+}
+
 }  // namespace
 
 TEST(Replay, EachPolicyPicksItsFastestBenchmarkedCandidate) {
@@ -181,21 +190,13 @@ TEST(LiveDataset, RejectsFilesThatAreNotLiveSweeps) {
 }
 
 TEST(LiveDataset, NamesRowAndColumnOfABadNumber) {
-  LiveDataset d;
-  d.rows.push_back(row(1, 1024, 8, RunStatus::kOk, 50.0));
-  CsvTable t = liveDatasetToCsv(d);
-  t.rows[0][static_cast<std::size_t>(t.column("time_us"))] = "12x";
-  auto r = liveDatasetFromCsv(t);
+  auto r = liveDatasetFromCsv(csvWithTimeUs("12x"));
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error(), "live-sweep dataset: row 1, column time_us: '12x' is not a number");
 }
 
 TEST(LiveDataset, OkRowWithoutTimeIsRejected) {
-  LiveDataset d;
-  d.rows.push_back(row(1, 1024, 8, RunStatus::kOk, 50.0));
-  CsvTable t = liveDatasetToCsv(d);
-  t.rows[0][static_cast<std::size_t>(t.column("time_us"))] = "";
-  auto r = liveDatasetFromCsv(t);
+  auto r = liveDatasetFromCsv(csvWithTimeUs(""));
   ASSERT_FALSE(r);
   EXPECT_NE(r.error().find("row 1: status ok but time_us is not positive"), std::string::npos);
 }
