@@ -434,14 +434,13 @@ void RblockScalingView::clearResults(const QString& message) {
   emit resultChanged();
 }
 
-void RblockScalingView::recompute() {
-  const RblockInputs in = inputs();
+bool RblockScalingView::resolveDevice() {
   const DeviceTarget& target = device_->currentTarget();
   const std::string name = target.gpu ? target.gpu->name : "CC " + target.arch->cc.str();
   auto dev = makeDevice(*target.arch, sms_->value(), deviceLabel(name, target.arch->cc, sms_->value()));
   if (!dev) {
     clearResults(q(dev.error()));
-    return;
+    return false;
   }
   device_model_ = *dev;
   device_info_->setText(tr("%1 registers/SM, %2 threads/SM, warp size %3, at most %4 blocks/SM; register threshold %1 // %2 = %5")
@@ -451,13 +450,14 @@ void RblockScalingView::recompute() {
                             .arg(device_model_.arch.max_blocks_per_sm)
                             .arg(registerThreshold(device_model_)));
   shared_->setMaximum(static_cast<int>(std::max<std::int64_t>(device_model_.arch.shared_memory_per_block_optin, 0)));
-  const ProfileInfo& info = profileInfo(in.profile);
-  profile_text_->setText(q(info.statement));
+  return true;
+}
 
+bool RblockScalingView::readKernelAndConfig(const RblockInputs& in) {
   auto hints = sizeHintsFromNumels(in.xnumel, in.rnumel);
   if (!hints) {
     clearResults(q(hints.error()));
-    return;
+    return false;
   }
   size_hints_->setText(tr("Size hints: x = %1, r = %2 (numels rounded up to a power of two)").arg(hints->x).arg(hints->r0));
   kernel_ = {};
@@ -472,30 +472,33 @@ void RblockScalingView::recompute() {
   config_.n_spills = in.n_spills;
   config_.shared_bytes = in.shared_bytes;
   config_.origin = "input";
-  DecisionOptions opts;
-  opts.profile = in.profile;
-  opts.cc_gate = in.cc_gate;
-
   if (auto e = validateConfig(config_, device_model_, in.profile)) {
     clearResults(q(e->message));
-    return;
+    return false;
   }
+  return true;
+}
+
+bool RblockScalingView::decideEveryPolicy(const DecisionOptions& opts) {
   decisions_.clear();
   for (Policy p : allPolicies()) {
     auto d = decide(p, config_, kernel_, device_model_, opts);
     if (!d) {
       clearResults(q(d.error()));
-      return;
+      return false;
     }
     decisions_.push_back(*d);
   }
   auto curves = boundCurves(config_, kernel_, device_model_, opts);
   if (!curves) {
     clearResults(q(curves.error()));
-    return;
+    return false;
   }
   curves_ = std::move(curves).value();
+  return true;
+}
 
+void RblockScalingView::runCandidatePipeline(const RblockInputs& in, const DecisionOptions& opts, const ProfileInfo& info) {
   PipelineInput pin;
   pin.kernel = kernel_;
   pin.hint = in.hint;
@@ -529,7 +532,19 @@ void RblockScalingView::recompute() {
                                                "original config is halved at most once.")
                             : std::string_view("Inductor's loop (2023 version) walks only the original configs; the configs it adds are "
                                                "never examined.")));
+}
 
+void RblockScalingView::recompute() {
+  const RblockInputs in = inputs();
+  if (!resolveDevice()) return;
+  const ProfileInfo& info = profileInfo(in.profile);
+  profile_text_->setText(q(info.statement));
+  if (!readKernelAndConfig(in)) return;
+  DecisionOptions opts;
+  opts.profile = in.profile;
+  opts.cc_gate = in.cc_gate;
+  if (!decideEveryPolicy(opts)) return;
+  runCandidatePipeline(in, opts, info);
   auto ch = keepHalvingChain(in.pipeline_policy, config_, kernel_, device_model_, opts);
   chain_ = ch ? std::move(ch).value() : std::vector<ChainStep>{};
   validation_->setVisible(false);

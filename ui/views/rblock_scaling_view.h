@@ -94,6 +94,11 @@ class RblockScalingView : public QWidget, public AppView {
 
   /// Recomputes from the widgets (called on every change).
   void recompute();
+  // The steps of recompute(); each returns false after showing why the inputs give no result.
+  bool resolveDevice();
+  bool readKernelAndConfig(const RblockInputs& in);
+  bool decideEveryPolicy(const inductor::DecisionOptions& opts);
+  void runCandidatePipeline(const RblockInputs& in, const inductor::DecisionOptions& opts, const inductor::ProfileInfo& info);
 
  public slots:
   /// Shows one compiled config (the signature of CompileSweepView::sendToRblock): sets XBLOCK, RBLOCK,
