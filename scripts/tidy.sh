@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# clang-tidy over the engine (core/*.cpp and the core headers they include) with the checks listed
+# clang-tidy over the engine (core/<domain>/*.cpp, not core/cuda, and the core headers they include) with the checks listed
 # and justified in .clang-tidy; any finding fails. Needs only a configured build folder for
 # compile_commands.json (nothing is compiled): build-tidy, CUDA and Qt off.
-# Usage: scripts/tidy.sh [FILE…]   (default: every core/*.cpp)
+# Usage: scripts/tidy.sh [FILE…]   (default: every .cpp of core/ outside core/cuda)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${OCCX_TIDY_BUILD_DIR:-build-tidy}

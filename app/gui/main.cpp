@@ -62,7 +62,7 @@ int main(int argc, char** argv) {
   // The one place that picks the GPU backend: NVRTC, the driver and live runs in a build with the CUDA
   // Toolkit; otherwise the offline backend, which says what is unavailable.
 #if OCCX_HAVE_CUDA
-  const std::shared_ptr<occx::Backend> backend = occx::cuda::cudaBackend();
+  const std::shared_ptr<occx::Backend> backend = occx::cuda::makeCudaBackend();
 #else
   const std::shared_ptr<occx::Backend> backend = occx::offlineBackend();
 #endif

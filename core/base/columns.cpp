@@ -39,14 +39,11 @@ std::string readNumber(const std::string& text, double& out, double empty_value)
     out = empty_value;
     return {};
   }
-  try {
-    std::size_t used = 0;
-    const double v = std::stod(text, &used);
-    if (used != text.size()) return "a number";
-    out = v;
-  } catch (...) {
-    return "a number";
-  }
+  // std::from_chars, not std::stod: the decimal point is '.' whatever the locale the GUI runs in.
+  double v = 0.0;
+  const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (r.ec != std::errc() || r.ptr != text.data() + text.size()) return "a number";
+  out = v;
   return {};
 }
 

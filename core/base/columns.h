@@ -125,8 +125,8 @@ Expected<std::vector<Row>> columnsFromCsv(const std::vector<Column<Row>>& column
 std::string readInteger(const std::string& text, std::int64_t& out, bool optional);
 /// As readInteger, into an int (32-bit range, else "a 32-bit integer").
 std::string readInteger(const std::string& text, int& out, bool optional);
-/// Reads a number (std::stod, the whole text) into `out`; empty text sets `out` to `empty_value`.
-/// Returns empty or "a number".
+/// Reads a number (the whole text, decimal point '.', whatever the locale) into `out`; empty text
+/// sets `out` to `empty_value`. Returns empty or "a number".
 std::string readNumber(const std::string& text, double& out, double empty_value);
 /// "1"/"0" (or empty = `empty_value`) into a flag. Returns empty or "0 or 1".
 std::string readFlag(const std::string& text, bool& out, bool empty_value);

@@ -44,6 +44,18 @@ class CudaBackend final : public Backend {
                                          const std::atomic<bool>* cancel) override {
     std::lock_guard<std::mutex> lock(mutex_);
     if (const Availability a = liveAvailability(); !a.available) return Error{a.reason};
+    // A session whose context the driver made unusable cannot measure again: open a fresh one
+    // where the driver allows it, else say why at once (no compiles, no rows of "not run").
+    if (session_ && !session_->contextLost().empty()) {
+      const std::string lost = session_->contextLost();
+      session_.reset();
+      auto fresh = GpuSession::open(ordinal);
+      if (!fresh || !(*fresh)->contextLost().empty()) {
+        return Error{"the GPU is not usable in this process any more (" + lost + "); restart the program to measure again"};
+      }
+      session_ = std::move(fresh).value();
+      ordinal_ = ordinal;
+    }
     if (!session_ || ordinal_ != ordinal) {
       session_.reset();
       auto s = GpuSession::open(ordinal);
@@ -70,9 +82,6 @@ class CudaBackend final : public Backend {
 
 }  // namespace
 
-std::shared_ptr<Backend> cudaBackend() {
-  static const std::shared_ptr<Backend> backend = std::make_shared<CudaBackend>();
-  return backend;
-}
+std::shared_ptr<Backend> makeCudaBackend() { return std::make_shared<CudaBackend>(); }
 
 }  // namespace occx::cuda

@@ -8,8 +8,10 @@
 
 namespace occx::cuda {
 
-/// The process's CUDA backend (one compile cache, one session at a time). Never fails: without a
-/// driver or GPU, liveAvailability() says why and runLiveSweep() returns that reason.
-std::shared_ptr<Backend> cudaBackend();
+/// A CUDA backend (the user's compile cache, one GPU session at a time, opened on first use). The
+/// caller owns it: main() keeps it for the program's life, so the session ends (and the context is
+/// released) before the driver library is unloaded at exit. Never fails: without a driver or GPU,
+/// liveAvailability() says why and runLiveSweep() returns that reason.
+std::shared_ptr<Backend> makeCudaBackend();
 
 }  // namespace occx::cuda

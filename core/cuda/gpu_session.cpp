@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <chrono>
+#include <cstdint>
 #include <cmath>
 #include <condition_variable>
 #include <deque>
@@ -263,25 +264,37 @@ struct GpuSession::Impl {
   }
 
   // ---- launch arguments ------------------------------------------------------------------------
+  /// Scratch memory of one run, freed when the run ends — unless the context was reset meanwhile
+  /// (the reset freed it with the old context and set the accounting back to zero).
   struct ScratchBuffer {
     Impl* impl;
     CUdeviceptr ptr = 0;
     std::int64_t bytes = 0;
-    ScratchBuffer(Impl* i, CUdeviceptr p, std::int64_t b) : impl(i), ptr(p), bytes(b) {}
-    ScratchBuffer(ScratchBuffer&& o) noexcept : impl(o.impl), ptr(o.ptr), bytes(o.bytes) { o.ptr = 0; }
+    int generation = 0;
+    ScratchBuffer(Impl* i, CUdeviceptr p, std::int64_t b) : impl(i), ptr(p), bytes(b), generation(i->resets) {}
+    ScratchBuffer(ScratchBuffer&& o) noexcept : impl(o.impl), ptr(o.ptr), bytes(o.bytes), generation(o.generation) {
+      o.ptr = 0;
+    }
     ScratchBuffer(const ScratchBuffer&) = delete;
     ScratchBuffer& operator=(const ScratchBuffer&) = delete;
     ScratchBuffer& operator=(ScratchBuffer&&) = delete;
-    ~ScratchBuffer() { impl->release(ptr, bytes); }
+    ~ScratchBuffer() {
+      if (impl->resets == generation) impl->release(ptr, bytes);
+    }
   };
-  /// The values behind each kernel parameter and the pointer array cuLaunchKernel takes.
+  /// The values behind each kernel parameter and the pointer array cuLaunchKernel takes, which
+  /// points into the vectors: built once in place (never copied, vectors never grown after).
   struct BoundArguments {
+    BoundArguments() = default;
+    BoundArguments(const BoundArguments&) = delete;
+    BoundArguments& operator=(const BoundArguments&) = delete;
     std::vector<CUdeviceptr> device_pointers;
     std::vector<std::int64_t> integers;
     std::vector<void*> pointers;
   };
 
-  static std::optional<Error> checkArguments(const GpuModule& m, std::size_t nin, std::size_t nout) {
+  static std::optional<Error> checkArguments(const GpuModule& m, std::size_t nin, std::size_t nout,
+                                             std::int64_t max_dynamic_smem) {
     if (m.grid_x < 1 || m.grid_x > 2147483647 || m.grid_y < 1 || m.grid_y > 65535 || m.grid_z < 1 || m.grid_z > 65535) {
       return Error{"grid " + std::to_string(m.grid_x) + " × " + std::to_string(m.grid_y) + " × " + std::to_string(m.grid_z) +
                    " is out of range: allowed 1 … 2147483647 × 65535 × 65535"};
@@ -289,7 +302,20 @@ struct GpuSession::Impl {
     if (m.block_threads < 1 || m.block_threads > 1024) {
       return Error{"block of " + std::to_string(m.block_threads) + " threads is out of range: allowed 1 … 1024"};
     }
+    if (m.dynamic_smem_bytes < 0 || m.dynamic_smem_bytes > max_dynamic_smem) {
+      return Error{"dynamic shared memory " + std::to_string(m.dynamic_smem_bytes) +
+                   " B is out of range: allowed 0 … " + std::to_string(max_dynamic_smem) + " B (the opt-in maximum per block)"};
+    }
     for (const LaunchArgument& arg : m.arguments) {
+      if (arg.kind == LaunchArgument::Kind::kInt32 && (arg.value < INT32_MIN || arg.value > INT32_MAX)) {
+        return Error{"parameter " + arg.name + ": " + std::to_string(arg.value) +
+                     " is out of range for an i32: allowed -2147483648 … 2147483647"};
+      }
+      if (arg.kind == LaunchArgument::Kind::kScratch &&
+          (arg.scratch_bytes < 0 || (arg.scratch_bytes > 0 && arg.scratch_bytes > (std::int64_t{1} << 40) / m.gridBlocks()))) {
+        return Error{"parameter " + arg.name + ": " + std::to_string(arg.scratch_bytes) +
+                     " scratch bytes per block is out of range: allowed 0 … 1 TiB in all"};
+      }
       const bool in = arg.kind == LaunchArgument::Kind::kInput;
       if (!in && arg.kind != LaunchArgument::Kind::kOutput) continue;
       const std::size_t have = in ? nin : nout;
@@ -302,8 +328,8 @@ struct GpuSession::Impl {
     return std::nullopt;
   }
 
-  std::optional<BoundArguments> bindArguments(const GpuModule& m, std::vector<ScratchBuffer>& scratch, RunOutcome& out) {
-    BoundArguments b;
+  /// Fills `b` (empty) for `m`; false after setting `out`'s status and reason.
+  bool bindArguments(const GpuModule& m, std::vector<ScratchBuffer>& scratch, RunOutcome& out, BoundArguments& b) {
     b.device_pointers.reserve(m.arguments.size());
     b.integers.reserve(m.arguments.size());
     for (const LaunchArgument& arg : m.arguments) {
@@ -324,7 +350,7 @@ struct GpuSession::Impl {
             if (!p) {
               out.status = RunStatus::kOutOfMemory;
               out.reason = p.error();
-              return std::nullopt;
+              return false;
             }
             ptr = *p;
             scratch.emplace_back(this, ptr, bytes);
@@ -343,7 +369,7 @@ struct GpuSession::Impl {
     // The kernel reads 4 bytes for an int32 parameter: on little-endian hosts the first 4 bytes of the
     // int64 slot hold the value (checked at compile time below).
     static_assert(std::endian::native == std::endian::little, "int32 parameters are passed from int64 slots");
-    return b;
+    return true;
   }
 
   RunOutcome run(const GpuModule& module, const RunOptions& opt, const std::atomic<bool>* cancel) {
@@ -379,7 +405,8 @@ struct GpuSession::Impl {
     out.grid_blocks = module.gridBlocks();
     const std::size_t nin = inputs.size();
     const std::size_t nout = outputs.size();
-    if (auto e = checkArguments(module, nin, nout)) {
+    const std::int64_t optin = info.shared_memory_per_block_optin > 0 ? info.shared_memory_per_block_optin : INT64_MAX;
+    if (auto e = checkArguments(module, nin, nout, optin)) {
       out.reason = e->message;
       return out;
     }
@@ -432,12 +459,12 @@ struct GpuSession::Impl {
 
     // Parameters in the module's order: problem buffers, integers, scratch pointers.
     std::vector<ScratchBuffer> scratch;
-    auto args = bindArguments(module, scratch, out);
-    if (!args) return out;
+    BoundArguments args;
+    if (!bindArguments(module, scratch, out, args)) return out;
     auto launch = [&]() -> CUresult {
       return d->cuLaunchKernel(fn, static_cast<unsigned>(module.grid_x), static_cast<unsigned>(module.grid_y),
                                static_cast<unsigned>(module.grid_z), static_cast<unsigned>(threads), 1, 1, smem, stream,
-                               args->pointers.data(), nullptr);
+                               args.pointers.data(), nullptr);
     };
 
     // 1. Correctness: poisoned outputs (0xFF bytes are NaN in fp32, fp16 and bf16), one launch, check.

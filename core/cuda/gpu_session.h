@@ -1,9 +1,10 @@
-// The GpuRunner of core/cuda (core/sweep/gpu_runner.h): a live session on one GPU. The CUDA context lives on one worker thread that this object owns
-// (DESIGN.md §3), and every call below is carried out there while the caller waits, so any thread
-// (the CLI's main thread, a UI job) may call it. Runs compiled configs of the kernel family on a
-// problem's inputs, checks the outputs against the CPU reference, and times them as DESIGN.md §2.4
-// says: warm-up, L2 flushed before each timed launch, CUDA events around each launch (and CUPTI
-// kernel records where available), median/min/max/spread, bandwidth = minimum bytes / median time.
+// The GpuRunner of core/cuda (core/sweep/gpu_runner.h): a live session on one GPU. The CUDA
+// context lives on one worker thread that this object owns, and every call below is carried out there
+// while the caller waits, so any thread (the CLI's main thread, a UI job) may call it. Runs GPU
+// modules (core/gpu/gpu_module.h) on a problem's inputs, checks the outputs against the CPU
+// reference, and times them: warm-up, L2 flushed before each timed launch, CUDA events around each
+// launch (and CUPTI kernel records where available), median/min/max/spread, bandwidth = the
+// problem's minimum bytes moved / median time.
 //
 // Failures are values: a launch that fails, a wrong result, or memory that cannot be allocated
 // marks that run with the reason. After an error that leaves the context unusable the primary
@@ -20,12 +21,11 @@
 #include <string>
 #include <vector>
 
-#include "core/cuda/device.h"
-#include "core/sweep/gpu_runner.h"
-#include "core/cuda/driver_api.h"
 #include "core/base/expected.h"
-#include "core/kernels/kernel_family.h"
+#include "core/cuda/device.h"
+#include "core/cuda/driver_api.h"
 #include "core/kernels/live_problem.h"
+#include "core/sweep/gpu_runner.h"
 #include "core/sweep/live_results.h"
 
 namespace occx::cuda {

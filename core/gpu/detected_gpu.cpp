@@ -134,7 +134,9 @@ constexpr const char* kCacheFile = "/copy_bandwidth.json";
 constexpr const char* kCacheFormat = "occupancy-explorer-copy-bandwidth";
 }  // namespace
 
-std::optional<CopyBandwidth> loadCachedCopyBandwidth(const std::string& cache_dir, const DeviceInfo& device) {
+namespace {
+
+std::optional<CopyBandwidth> readCachedCopyBandwidth(const std::string& cache_dir, const DeviceInfo& device) {
   auto text = readFile(cache_dir + kCacheFile, std::size_t{1} << 20);
   if (!text) return std::nullopt;
   const auto j = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
@@ -161,13 +163,25 @@ std::optional<CopyBandwidth> loadCachedCopyBandwidth(const std::string& cache_di
   return bw;
 }
 
+}  // namespace
+
+std::optional<CopyBandwidth> loadCachedCopyBandwidth(const std::string& cache_dir, const DeviceInfo& device) {
+  // A damaged file (a field of the wrong type makes nlohmann's value() throw) is a cache miss.
+  try {
+    return readCachedCopyBandwidth(cache_dir, device);
+  } catch (const nlohmann::json::exception&) {
+    return std::nullopt;
+  }
+}
+
 std::optional<Error> storeCachedCopyBandwidth(const std::string& cache_dir, const CopyBandwidth& bw) {
   const std::string path = cache_dir + kCacheFile;
   nlohmann::json j;
   if (auto text = readFile(path, std::size_t{1} << 20)) {
     j = nlohmann::json::parse(*text, nullptr, false);
   }
-  if (!j.is_object() || j.value("format", "") != kCacheFormat) j = nlohmann::json::object();
+  const bool ours = j.is_object() && j.contains("format") && j["format"].is_string() && j["format"] == kCacheFormat;
+  if (!ours) j = nlohmann::json::object();
   j["format"] = kCacheFormat;
   j["version"] = 1;
   if (!j.contains("devices") || !j["devices"].is_object()) j["devices"] = nlohmann::json::object();

@@ -1,8 +1,8 @@
 // What the program can do with GPUs here, behind one interface: compile kernels (NVRTC), list the
 // GPUs the driver sees, and run live sweeps through a GpuRunner. main() picks the implementation —
 // the CUDA one (core/cuda/cuda_backend.h) in a build with the CUDA Toolkit, the offline one below
-// otherwise — and hands it to the views and commands, so nothing above core/cuda needs to know
-// whether this build has CUDA. Tests hand in fakes.
+// otherwise — and hands it to the GUI's views and jobs, so nothing in ui/ needs to know whether this
+// build has CUDA. Tests hand in fakes. (The CLI, in app/, still calls core/cuda itself.)
 #pragma once
 
 #include <atomic>

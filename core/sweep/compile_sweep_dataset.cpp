@@ -8,6 +8,7 @@
 #include "core/base/format.h"
 #include "core/inductor/rblock_scaling.h"
 #include "core/occupancy/occupancy.h"
+#include "core/sweep/live_results.h"
 
 namespace occx {
 
@@ -370,8 +371,8 @@ CompileSweepDataset datasetFromResult(const CompileSweepResult& result,
 
 Expected<CompileSweepDataset> compileSweepFromCsv(const CsvTable& table, const GpuDatabase& db) {
   const std::string format = table.metaValue("format");
-  if (format.rfind("occupancy-explorer-live-sweep", 0) == 0) {
-    return Error{"this is a live-sweep dataset (measured times): open it in the live view"};
+  if (format == kLiveFormatValue) {
+    return Error{"this is a live-sweep dataset (measured times), not a compile sweep: open it in the Live sweep tab"};
   }
   if (format != kCompileSweepFormat) {
     return Error{"not a compile-sweep CSV: the metadata line '# format: occx-compile-sweep 1' is missing" +

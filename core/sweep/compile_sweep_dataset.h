@@ -117,7 +117,7 @@ CompileSweepDataset datasetFromResult(const CompileSweepResult& result,
                                       const std::vector<std::pair<std::string, std::string>>& extra_meta = {});
 
 /// Reads a compile-sweep CSV (format "occx-compile-sweep 1"), written on any machine. Columns are
-/// found by name. Errors: a live-sweep file (says to open it in the live view), another format, a
+/// found by name. Errors: a live-sweep file (says so, and where it opens), another format, a
 /// missing required column (index, workload, dtype, XBLOCK, RBLOCK, num_warps, status), a cell that is
 /// not what its column holds (naming the row and the column), metadata that is not an integer where
 /// one is needed, an architecture not in `db`.

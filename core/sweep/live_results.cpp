@@ -127,7 +127,7 @@ std::string oneOf(const Names& names) {
 
 using LiveColumn = Column<LiveRow>;
 
-LiveColumn integerColumn(std::string key, std::string title, std::function<std::int64_t(const LiveRow&)> get,
+LiveColumn integerColumn(std::string key, std::string title, const std::function<std::int64_t(const LiveRow&)>& get,
                          std::function<std::string(LiveRow&, const std::string&)> set, bool required = false) {
   return {std::move(key), std::move(title), "", CellKind::kNumber,
           [get](const LiveRow& r) { return std::to_string(get(r)); }, std::move(set), required};

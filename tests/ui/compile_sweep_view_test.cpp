@@ -514,7 +514,7 @@ TEST(CompileSweepView, OpensACompileSweepCsvWrittenByOccxSweep) {
 TEST(CompileSweepView, ALiveSweepCsvIsSentToTheLiveSweepView) {
   CompileSweepView view(nullptr, compileBackend({}));
   const QString error = view.openCsvFile(testData("live_sweep_fixture.csv"));
-  EXPECT_TRUE(error.contains(QStringLiteral("open it in the live view"))) << error.toStdString();
+  EXPECT_TRUE(error.contains(QStringLiteral("open it in the Live sweep tab"))) << error.toStdString();
   EXPECT_EQ(view.model()->rowCount(), 0);
 }
 

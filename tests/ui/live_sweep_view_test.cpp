@@ -389,7 +389,7 @@ TEST(LiveSweepView, ACompileOnlySweepIsSentToTheCompileSweepView) {
   LiveSweepView view(nullptr, liveBackend({}, noGpu()));
   const int before = view.model()->rowCount();
   const QString error = view.openCsvFile(testData("compile_sweep_mean_var_sm90.csv"));
-  EXPECT_TRUE(error.contains(QStringLiteral("open it in the kernel view"))) << error.toStdString();
+  EXPECT_TRUE(error.contains(QStringLiteral("open it in the Compile sweep tab"))) << error.toStdString();
   EXPECT_EQ(view.model()->rowCount(), before);
 }
 

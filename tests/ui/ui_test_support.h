@@ -110,7 +110,7 @@ inline std::shared_ptr<Backend> liveBackend(FakeLiveRun run, const LiveAvailabil
 /// The backend this build's program runs with (what main() picks).
 inline std::shared_ptr<Backend> thisBuildBackend() {
 #if OCCX_HAVE_CUDA
-  return cuda::cudaBackend();
+  return cuda::makeCudaBackend();
 #else
   return offlineBackend();
 #endif

@@ -1,4 +1,4 @@
-// Runs a compile sweep (core/compile_sweep.h) off the UI thread for the compile-sweep view: each finished
+// Runs a compile sweep (core/sweep/compile_sweep.h) off the UI thread for the compile-sweep view: each finished
 // config arrives as rowFinished() on the UI thread, then the whole result as finished(). A new
 // start() cancels the running sweep; the superseded sweep's reports are dropped.
 #pragma once

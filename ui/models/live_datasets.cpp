@@ -1,5 +1,7 @@
 #include "ui/models/live_datasets.h"
 
+#include "core/sweep/compile_sweep_dataset.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -29,8 +31,8 @@ Expected<LiveDataset> readLiveDataset(const QString& path) {
   }
   auto table = parseCsv(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
   if (!table) return Error{name + ": " + table.error()};
-  if (table->metaValue("format") == "occx-compile-sweep 1") {
-    return Error{name + " is a compile-only sweep (registers and spills, no times): open it in the kernel view"};
+  if (table->metaValue("format") == kCompileSweepFormat) {
+    return Error{name + " is a compile-only sweep (registers and spills, no times): open it in the Compile sweep tab"};
   }
   auto data = liveDatasetFromCsv(*table);
   if (!data) return Error{name + ": " + data.error()};

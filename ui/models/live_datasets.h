@@ -22,7 +22,7 @@ struct BundledDataset {
 std::vector<BundledDataset> bundledDatasets();
 
 /// Reads a live-sweep CSV (a file path or a ":/" resource path). Errors name the file: unreadable,
-/// not CSV, not a live-sweep dataset (a compile-only sweep says to open it in the kernel view).
+/// not CSV, not a live-sweep dataset (a compile-only sweep says to open it in the Compile sweep tab).
 Expected<LiveDataset> readLiveDataset(const QString& path);
 
 /// "log_softmax fp16 20736 × 8008" from the dataset's metadata (empty parts left out).

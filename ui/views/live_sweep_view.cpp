@@ -23,6 +23,8 @@
 #include <map>
 #include <set>
 
+#include "core/base/columns.h"
+#include "core/base/format.h"
 #include "core/inductor/candidates.h"
 #include "core/inductor/rblock_scaling.h"
 #include "qcustomplot.h"
@@ -73,14 +75,8 @@ QString configShort(const KernelConfig& c) {
 
 double metaNumber(const LiveDataset& d, const char* key, double fallback) {
   const std::string s = d.metaValue(key);
-  if (s.empty()) return fallback;
-  try {
-    std::size_t used = 0;
-    const double v = std::stod(s, &used);
-    return used == s.size() ? v : fallback;
-  } catch (...) {
-    return fallback;
-  }
+  double v = fallback;
+  return readNumber(s, v, fallback).empty() ? v : fallback;
 }
 
 QTableWidgetItem* cell(const QString& text, Qt::Alignment align = Qt::AlignRight | Qt::AlignVCenter) {
@@ -737,12 +733,12 @@ std::vector<CsvExport> LiveSweepView::csvExports() const {
     const LiveRow* r = model_->row(p.row);
     regret.rows.push_back(
         {std::string(inductor::policyKey(p.policy)), std::to_string(p.candidates), std::to_string(p.benchmarked),
-         r != nullptr ? r->config.label() : std::string(), r != nullptr ? std::to_string(p.time_us) : "",
-         r != nullptr ? std::to_string(p.bandwidth_GBps) : "", r != nullptr ? std::to_string(p.regret) : ""});
+         r != nullptr ? r->config.label() : std::string(), r != nullptr ? fixed(p.time_us, 3) : "",
+         r != nullptr ? fixed(p.bandwidth_GBps, 1) : "", r != nullptr ? fixed(p.regret, 3) : ""});
   }
   if (const LiveRow* b = model_->row(rp.best_row)) {
     regret.rows.push_back({"best", std::to_string(d.rows.size()), "", b->config.label(),
-                           std::to_string(rp.best_time_us), std::to_string(rp.best_bandwidth_GBps), "1"});
+                           fixed(rp.best_time_us, 3), fixed(rp.best_bandwidth_GBps, 1), "1"});
   }
   out.push_back(CsvExport{tr("Autotuner replay (regret per policy)"), QStringLiteral("regret.csv"), regret});
   return out;
@@ -772,7 +768,7 @@ void LiveSweepView::restoreSettings(QSettings& s) {
 QString LiveSweepView::statusSummary() const {
   const ReplaySummary& rp = model_->replay();
   if (rp.best_row < 0)
-    return availability_.available ? tr("Live: %1").arg(availability_.device) : tr("Live runs: no GPU");
+    return availability_.available ? tr("Live: %1").arg(availability_.device) : tr("Live sweep: no GPU");
   QString s = dataset_label_->text() + tr(" · best %1 GB/s").arg(rp.best_bandwidth_GBps, 0, 'f', 0);
   if (copy_GBps_ > 0) s += tr(" (%1 % of copy)").arg(100.0 * rp.best_bandwidth_GBps / copy_GBps_, 0, 'f', 0);
   QStringList regrets;

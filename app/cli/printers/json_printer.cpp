@@ -4,18 +4,16 @@
 
 #include "app/cli/printers/printer.h"
 
+#include "core/base/columns.h"
+
 namespace occx::cli {
 
 nlohmann::json textCell(const std::string& cell, std::size_t /*column*/) { return cell; }
 
 nlohmann::json numberCell(const std::string& cell, std::size_t /*column*/) {
   if (cell.empty()) return nullptr;
-  try {
-    std::size_t used = 0;
-    const double v = std::stod(cell, &used);
-    if (used == cell.size()) return v;
-  } catch (...) {
-  }
+  double v = 0.0;
+  if (readNumber(cell, v, 0.0).empty()) return v;
   return cell;
 }
 

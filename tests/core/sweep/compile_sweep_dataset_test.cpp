@@ -84,7 +84,7 @@ TEST(CompileSweepDataset, JsonHasNumbersAsNumbersAndTextAsText) {
 TEST(CompileSweepDataset, BadFilesSayWhatIsWrongWhere) {
   CsvTable live;
   live.meta = {{"format", "occupancy-explorer-live-sweep 1"}};
-  EXPECT_EQ(compileSweepFromCsv(live).error(), "this is a live-sweep dataset (measured times): open it in the live view");
+  EXPECT_EQ(compileSweepFromCsv(live).error(), "this is a live-sweep dataset (measured times), not a compile sweep: open it in the Live sweep tab");
 
   CsvTable t = fixture();
   t.rows[3][t.column("RBLOCK")] = "lots";

@@ -1,0 +1,65 @@
+// The measured copy-bandwidth cache (core/gpu/detected_gpu.h) against damaged files: a field of the
+// wrong type, a non-object, another format — each is a cache miss, never an exception, and storing
+// over it writes a good file.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "core/base/atomic_file.h"
+#include "core/gpu/detected_gpu.h"
+
+namespace occx {
+namespace {
+
+DeviceInfo testDevice() {
+  DeviceInfo d;
+  d.name = "Test GPU";
+  d.uuid = "GPU-0000";
+  d.driver_version = 13000;
+  return d;
+}
+
+class CopyBandwidthCache : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = (std::filesystem::temp_directory_path() / ("occx-bw-" + std::to_string(::getpid()))).string();
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  void write(const std::string& text) { ASSERT_TRUE(writeFileAtomically(dir_ + "/copy_bandwidth.json", text)); }
+  std::string dir_;
+};
+
+TEST_F(CopyBandwidthCache, DamagedFilesAreMissesNotExceptions) {
+  for (const char* text : {
+           R"({"format": "occupancy-explorer-copy-bandwidth", "devices": {"GPU-0000": {"driver_version": 13000, "GBps": "fast"}}})",
+           R"({"format": 7, "devices": {}})",
+           R"({"format": "occupancy-explorer-copy-bandwidth", "devices": {"GPU-0000": {"driver_version": "13000"}}})",
+           R"([1, 2, 3])",
+           "not json at all",
+       }) {
+    SCOPED_TRACE(text);
+    write(text);
+    EXPECT_FALSE(loadCachedCopyBandwidth(dir_, testDevice()).has_value());
+  }
+}
+
+TEST_F(CopyBandwidthCache, StoringOverADamagedFileWritesOneThatReadsBack) {
+  write(R"({"format": 7})");
+  CopyBandwidth bw;
+  bw.GBps = 4257.8;
+  bw.runs = 20;
+  bw.uuid = "GPU-0000";
+  bw.driver_version = 13000;
+  ASSERT_FALSE(storeCachedCopyBandwidth(dir_, bw).has_value());
+  auto back = loadCachedCopyBandwidth(dir_, testDevice());
+  ASSERT_TRUE(back.has_value());
+  EXPECT_DOUBLE_EQ(back->GBps, 4257.8);
+  EXPECT_EQ(back->runs, 20);
+  EXPECT_TRUE(back->from_cache);
+}
+
+}  // namespace
+}  // namespace occx
