@@ -153,7 +153,8 @@ LiveColumn timeStatColumn(std::string key, int digits, double TimingStats::*fiel
 
 /// A profiler metric: its value with `digits` decimals, or "unavailable: <reason>".
 LiveColumn metricColumn(std::string key, std::string unit, int digits, Metric LiveRow::*field) {
-  return {std::move(key), "", std::move(unit), CellKind::kText,
+  // A number column: JSON gets the value as a number and "unavailable: <reason>" as text.
+  return {std::move(key), "", std::move(unit), CellKind::kNumber,
           [field, digits](const LiveRow& r) { return (r.*field).text(digits); },
           [field](LiveRow& r, const std::string& t) -> std::string {
             constexpr std::string_view kPrefix = "unavailable: ";
@@ -296,6 +297,11 @@ CsvTable liveDatasetToCsv(const LiveDataset& data) {
     if (m.first != kLiveFormatKey) meta.push_back(m);
   }
   return columnsToCsv(liveRowColumns(), data.rows, std::move(meta));
+}
+
+nlohmann::json liveDatasetToJson(const LiveDataset& data) {
+  const CsvTable t = liveDatasetToCsv(data);
+  return columnsToJson(liveRowColumns(), data.rows, t.meta);
 }
 
 Expected<LiveDataset> liveDatasetFromCsv(const CsvTable& table) {

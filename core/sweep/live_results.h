@@ -152,6 +152,10 @@ const std::vector<std::string>& liveColumns();
 /// Serialises a dataset as a CSV table: the format line first, then `meta`, then liveColumns().
 CsvTable liveDatasetToCsv(const LiveDataset& data);
 
+/// The same as JSON, from the same columns: {"meta": {…}, "rows": [{column: value, …}, …]} with
+/// number columns as numbers (integers without a decimal point), empty cells as null, text as text.
+nlohmann::json liveDatasetToJson(const LiveDataset& data);
+
 /// Reads a dataset written by liveDatasetToCsv (on any machine). Columns are found by name, so
 /// extra columns are ignored and their order may differ; a missing required column, a malformed
 /// number or an unknown status names the line and the column. Errors: not a live-sweep file.

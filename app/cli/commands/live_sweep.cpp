@@ -106,8 +106,8 @@ void addRunMeta(LiveSweepResult& res, const CompileCache& cache) {
   }
 }
 
-nlohmann::json liveJson(const CsvTable& table, const LiveSweepResult& res) {
-  auto j = tableToJson(table, numberCell);
+nlohmann::json liveJson(const LiveSweepResult& res) {
+  auto j = liveDatasetToJson(res.dataset);
   j["replay"] = nlohmann::json::array();
   for (const auto& p : res.replay.picks) {
     j["replay"].push_back({{"policy", std::string(inductor::policyKey(p.policy))},
@@ -180,7 +180,7 @@ int runLive(Context& ctx, cuda::GpuSession& session, const CompileSweepSpec& spe
   addRunMeta(*res, cache);
   const CsvTable table = liveDatasetToCsv(res->dataset);
   if (output.format.json) {
-    printJson(ctx.out, liveJson(table, *res));
+    printJson(ctx.out, liveJson(*res));
   } else {
     printLiveText(ctx, spec, gpu, *res);
   }

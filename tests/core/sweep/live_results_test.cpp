@@ -2,6 +2,8 @@
 // regrets, and the dataset CSV written and read back (as the GUI opens a file from a GPU machine).
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "core/base/csv.h"
 #include "core/sweep/live_results.h"
 
@@ -179,6 +181,33 @@ TEST(LiveDataset, CsvRoundTripKeepsEveryField) {
   EXPECT_FALSE(b.kernel_time_us.has_value());
   // Replaying the read-back rows gives the same picks as the originals.
   EXPECT_EQ(summarizeReplay(back->rows).best_row, summarizeReplay(d.rows).best_row);
+}
+
+TEST(LiveDataset, JsonComesFromTheSameColumns) {
+  LiveDataset d;
+  d.meta = {{"device", "NVIDIA H200"}};
+  auto r = row(1, 2048, 16, RunStatus::kOk, 128.625);
+  r.registers = 38;
+  r.achieved_occupancy_pct = Metric::of(71.25);
+  r.local_load_bytes = Metric::missing("profiling not permitted");
+  d.rows.push_back(r);
+  d.rows.push_back(row(2, 4096, 4, RunStatus::kWrongResult, 0.0));
+  const auto j = liveDatasetToJson(d);
+  EXPECT_EQ(j["meta"]["format"], "occupancy-explorer-live-sweep 1");
+  EXPECT_EQ(j["meta"]["device"], "NVIDIA H200");
+  ASSERT_EQ(j["rows"].size(), 2u);
+  const auto& ok = j["rows"][0];
+  EXPECT_TRUE(ok["rblock"].is_number_integer());
+  EXPECT_EQ(ok["rblock"], 2048);
+  EXPECT_EQ(ok["registers"], 38);
+  EXPECT_EQ(ok["time_us"], 128.625);
+  EXPECT_EQ(ok["achieved_occupancy_pct"], 71.25);
+  EXPECT_EQ(ok["local_load_bytes"], "unavailable: profiling not permitted");
+  EXPECT_EQ(ok["status"], "ok");
+  const auto& wrong = j["rows"][1];
+  EXPECT_TRUE(wrong["time_us"].is_null());  // only rows that ran ok have times
+  EXPECT_EQ(wrong["status"], "wrong result");
+  EXPECT_EQ(j["rows"][0].size(), liveColumns().size());
 }
 
 TEST(LiveDataset, RejectsFilesThatAreNotLiveSweeps) {
