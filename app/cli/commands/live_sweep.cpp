@@ -92,7 +92,9 @@ Expected<LiveSweepResult> runOnGpu(Context& ctx, cuda::GpuSession& session, cons
       progress.step(progressLine(p));
     }
   };
-  return runLiveSweep(session, ls, compiler.function(), onProgress, cancel);
+  auto result = runLiveSweep(session, ls, compiler.function(), onProgress, cancel);
+  progress.finish();  // an error or the summary after a compile-phase step starts on its own line
+  return result;
 }
 
 // The metadata the CLI adds: compile-cache hits and the repeated timings.
