@@ -1,5 +1,7 @@
-// Fuzz target: the compile cache's entry reader (CompileCache::lookup), the reader of files a
-// previous run — or a crash, a full disk, another program version — left in the cache folder. The
+// Fuzz target: the readers of files a previous run — or a crash, a full disk, another program
+// version — left in the user's cache folder: the compile cache's entry reader (CompileCache::lookup)
+// and the measured copy-bandwidth cache (loadCachedCopyBandwidth; the input is also written as
+// copy_bandwidth.json: a damaged file must be a miss, never an exception, and a hit must be positive). The
 // input is written as the entry of a fixed request, then looked up: a damaged entry must be a miss
 // (counted as corrupt or as a miss), never a crash, and a hit must be the request's own result.
 // To get past the checksum, the text "@FNV@" in the input is replaced by the FNV-1a of the payload
@@ -15,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "core/gpu/detected_gpu.h"
 #include "core/kernels/compile_cache.h"
 
 namespace {
@@ -26,12 +29,13 @@ void require(bool ok, const char* what) {
 }
 
 struct Fixture {
+  std::string dir;
   occx::CompileCache cache;
   occx::CompileRequest request;
   std::vector<std::string> options{"--gpu-architecture=sm_90", "-O3"};
   std::string compiler = "NVRTC 13.0";
   std::string path;
-  explicit Fixture(const std::string& dir) : cache(dir) {
+  explicit Fixture(const std::string& folder) : dir(folder), cache(folder) {
     request.source = "extern \"C\" __global__ void k(float* x) { x[threadIdx.x] += 1.0f; }\n";
     request.kernel_name = "k";
     request.arch = {9, 0};
@@ -77,6 +81,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     entry.replace(marker, 5, hex);
   }
   std::ofstream(fixture->path, std::ios::binary | std::ios::trunc) << entry;
+  {
+    std::ofstream(fixture->dir + "/copy_bandwidth.json", std::ios::binary | std::ios::trunc)
+        .write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+    occx::DeviceInfo device;
+    device.uuid = "GPU-0000";
+    device.driver_version = 13000;
+    const auto bw = occx::loadCachedCopyBandwidth(fixture->dir, device);
+    require(!bw || bw->GBps > 0.0, "a cached copy bandwidth is positive");
+  }
   auto hit = fixture->cache.lookup(fixture->request, fixture->options, fixture->compiler);
   if (hit) {
     require(hit->cache_hit, "a hit says so");
