@@ -1,0 +1,251 @@
+#include "core/triton/cubin.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <optional>
+
+namespace occx::triton {
+namespace {
+
+constexpr std::uint32_t kShtSymtab = 2;
+constexpr std::uint32_t kShtNobits = 8;
+constexpr unsigned char kSttFunc = 2;
+constexpr std::int64_t kSystemReservedShared = 1024;  ///< the 1 KiB per block CC 8.0+ reserves
+
+enum NvInfoAttribute : unsigned char {
+  kMaxThreads = 0x05,
+  kParamCbank = 0x0a,
+  kRequiredThreads = 0x10,
+  kFrameSize = 0x11,
+  kMinStackSize = 0x12,
+  kKparamInfo = 0x17,
+  kCbankParamSize = 0x19,
+  kMaxStackSize = 0x23,
+  kRegisterCount = 0x2f,
+};
+
+struct Section {
+  std::string name;
+  std::uint32_t type = 0;
+  std::uint64_t offset = 0;
+  std::uint64_t size = 0;
+  std::uint32_t link = 0;
+};
+
+struct Symbol {
+  std::string name;
+  unsigned char type = 0;
+  std::uint16_t section = 0;
+};
+
+class Reader {
+ public:
+  Reader(std::span<const unsigned char> bytes, std::string_view origin) : b_(bytes), origin_(origin) {}
+
+  template <class T>
+  bool get(std::uint64_t offset, T& out) const {
+    if (offset > b_.size() || b_.size() - offset < sizeof(T)) return false;
+    std::memcpy(&out, b_.data() + offset, sizeof(T));
+    return true;
+  }
+  std::string cString(std::uint64_t offset, std::uint64_t limit) const {
+    std::string out;
+    while (offset < limit && offset < b_.size() && b_[offset] != 0) out += static_cast<char>(b_[offset++]);
+    return out;
+  }
+  Error fail(const std::string& what) const { return Error{std::string(origin_) + ": " + what}; }
+  std::size_t size() const { return b_.size(); }
+  const unsigned char* at(std::uint64_t offset) const { return b_.data() + offset; }
+
+ private:
+  std::span<const unsigned char> b_;
+  std::string_view origin_;
+};
+
+Expected<std::vector<Section>> readSections(const Reader& r, int& sm_arch) {
+  if (r.size() < 64) return r.fail("not a cubin: " + std::to_string(r.size()) + " bytes is shorter than an ELF header (64)");
+  const unsigned char* h = r.at(0);
+  if (std::memcmp(h, "\x7f" "ELF", 4) != 0) return r.fail("not a cubin: the file does not start with the ELF magic");
+  if (h[4] != 2 || h[5] != 1) return r.fail("not a cubin: only 64-bit little-endian ELF files are read");
+  std::uint64_t shoff = 0;
+  std::uint32_t flags = 0;
+  std::uint16_t shentsize = 0;
+  std::uint16_t shnum = 0;
+  std::uint16_t shstrndx = 0;
+  r.get(0x28, shoff);
+  r.get(0x30, flags);
+  r.get(0x3a, shentsize);
+  r.get(0x3c, shnum);
+  r.get(0x3e, shstrndx);
+  sm_arch = static_cast<int>((flags >> 8) & 0xffU);
+  if (shentsize < 64) return r.fail("section header size " + std::to_string(shentsize) + " is below 64 bytes");
+  if (shnum == 0 || shstrndx >= shnum) return r.fail("no section name table (" + std::to_string(shnum) + " sections)");
+  if (shoff > r.size() || (r.size() - shoff) / shentsize < shnum) {
+    return r.fail("the section headers run past the end of the file (" + std::to_string(shnum) + " at offset " +
+                  std::to_string(shoff) + ", file " + std::to_string(r.size()) + " bytes)");
+  }
+  std::vector<Section> sections(shnum);
+  std::vector<std::uint32_t> name_offsets(shnum);
+  for (std::uint16_t i = 0; i < shnum; ++i) {
+    const std::uint64_t base = shoff + static_cast<std::uint64_t>(i) * shentsize;
+    Section& s = sections[i];
+    r.get(base, name_offsets[i]);
+    r.get(base + 4, s.type);
+    r.get(base + 24, s.offset);
+    r.get(base + 32, s.size);
+    r.get(base + 40, s.link);
+    if (s.type != kShtNobits && (s.offset > r.size() || r.size() - s.offset < s.size)) {
+      return r.fail("section " + std::to_string(i) + " runs past the end of the file: offset " + std::to_string(s.offset) +
+                    " + size " + std::to_string(s.size) + " > " + std::to_string(r.size()) + " bytes");
+    }
+  }
+  const Section& names = sections[shstrndx];
+  for (std::uint16_t i = 0; i < shnum; ++i) {
+    if (name_offsets[i] < names.size) sections[i].name = r.cString(names.offset + name_offsets[i], names.offset + names.size);
+  }
+  return sections;
+}
+
+Expected<std::vector<Symbol>> readSymbols(const Reader& r, const std::vector<Section>& sections) {
+  std::vector<Symbol> symbols;
+  for (const Section& s : sections) {
+    if (s.type != kShtSymtab) continue;
+    if (s.link >= sections.size()) return r.fail("the symbol table links to section " + std::to_string(s.link) + ", which does not exist");
+    const Section& strings = sections[s.link];
+    for (std::uint64_t off = s.offset; off + 24 <= s.offset + s.size; off += 24) {
+      std::uint32_t name = 0;
+      unsigned char info = 0;
+      Symbol sym;
+      r.get(off, name);
+      r.get(off + 4, info);
+      r.get(off + 6, sym.section);
+      sym.type = info & 0x0fU;
+      if (name < strings.size) sym.name = r.cString(strings.offset + name, strings.offset + strings.size);
+      symbols.push_back(std::move(sym));
+    }
+    break;
+  }
+  return symbols;
+}
+
+// Calls visit(attribute, payload pointer, payload size) for every record of an .nv.info section.
+template <class Visit>
+std::optional<Error> forEachRecord(const Reader& r, const Section& s, Visit visit) {
+  std::uint64_t off = s.offset;
+  const std::uint64_t end = s.offset + s.size;
+  while (off + 2 <= end) {
+    const unsigned char format = *r.at(off);
+    const unsigned char attribute = *r.at(off + 1);
+    off += 2;
+    std::uint64_t size = 0;
+    if (format == 1 || format == 2 || format == 3) {
+      size = 2;
+    } else if (format == 4) {
+      std::uint16_t n = 0;
+      if (off + 2 > end) return r.fail("a record of '" + s.name + "' is cut short at offset " + std::to_string(off));
+      r.get(off, n);
+      off += 2;
+      size = n;
+    } else {
+      return r.fail("'" + s.name + "' holds a record of unknown format " + std::to_string(format) + " at offset " +
+                    std::to_string(off - 2) + " (a newer cubin layout?)");
+    }
+    if (off + size > end) {
+      return r.fail("a record of '" + s.name + "' runs past the section's end (attribute " +
+                    std::to_string(attribute) + ", " + std::to_string(size) + " bytes)");
+    }
+    visit(format, attribute, off, size);
+    off += size;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+const CubinKernel* CubinInfo::find(std::string_view name) const {
+  for (const auto& k : kernels) {
+    if (k.name == name) return &k;
+  }
+  return nullptr;
+}
+
+Expected<CubinInfo> readCubin(std::span<const unsigned char> bytes, std::string_view origin) {
+  const Reader r(bytes, origin);
+  CubinInfo info;
+  auto sections = readSections(r, info.sm_arch);
+  if (!sections) return Error{sections.error()};
+  auto symbols = readSymbols(r, *sections);
+  if (!symbols) return Error{symbols.error()};
+
+  std::map<std::string, CubinKernel> by_name;
+  bool has_reserved_shared = false;
+  for (const Section& s : *sections) {
+    if (s.name.rfind(".nv.shared.reserved", 0) == 0) has_reserved_shared = true;
+    if (s.name.rfind(".text.", 0) == 0) by_name[s.name.substr(6)].name = s.name.substr(6);
+  }
+  for (const Section& s : *sections) {
+    if (s.name.rfind(".nv.shared.", 0) == 0 && s.name.rfind(".nv.shared.reserved", 0) != 0) {
+      auto it = by_name.find(s.name.substr(11));
+      if (it != by_name.end()) it->second.static_shared_bytes = static_cast<std::int64_t>(s.size);
+    }
+  }
+  for (auto& [name, k] : by_name) {
+    if (has_reserved_shared) k.static_shared_bytes = std::max<std::int64_t>(0, k.static_shared_bytes - kSystemReservedShared);
+  }
+  for (const Section& s : *sections) {
+    if (s.name == ".nv.info") {
+      auto error = forEachRecord(r, s, [&](unsigned char format, unsigned char attribute, std::uint64_t off, std::uint64_t size) {
+        if (format != 4 || size != 8) return;
+        std::uint32_t index = 0;
+        std::uint32_t value = 0;
+        r.get(off, index);
+        r.get(off + 4, value);
+        if (index >= symbols->size()) return;
+        auto it = by_name.find((*symbols)[index].name);
+        if (it == by_name.end()) return;
+        CubinKernel& k = it->second;
+        if (attribute == kRegisterCount) k.registers = static_cast<int>(value);
+        if (attribute == kFrameSize) k.frame_bytes = value;
+        if (attribute == kMinStackSize) k.min_stack_bytes = value;
+        if (attribute == kMaxStackSize) k.max_stack_bytes = value;
+      });
+      if (error) return *error;
+    } else if (s.name.rfind(".nv.info.", 0) == 0) {
+      auto it = by_name.find(s.name.substr(9));
+      if (it == by_name.end()) continue;
+      CubinKernel& k = it->second;
+      auto error = forEachRecord(r, s, [&](unsigned char format, unsigned char attribute, std::uint64_t off, std::uint64_t size) {
+        if (attribute == kKparamInfo) ++k.param_count;
+        if (attribute == kCbankParamSize && format == 3) {
+          std::uint16_t v = 0;
+          r.get(off, v);
+          k.param_bytes = v;
+        }
+        if ((attribute == kRequiredThreads || attribute == kMaxThreads) && format == 4 && size == 12) {
+          std::uint32_t x = 0;
+          std::uint32_t y = 0;
+          std::uint32_t z = 0;
+          r.get(off, x);
+          r.get(off + 4, y);
+          r.get(off + 8, z);
+          if (attribute == kRequiredThreads || k.required_threads == 0) {
+            k.required_threads = static_cast<int>(std::min<std::uint64_t>(1u << 20, std::uint64_t{x} * y * z));
+          }
+        }
+      });
+      if (error) return *error;
+    }
+  }
+  for (const Symbol& sym : *symbols) {
+    if (sym.type == kSttFunc && by_name.count(sym.name) == 0 && sym.section < sections->size() &&
+        (*sections)[sym.section].name == ".text." + sym.name) {
+      by_name[sym.name].name = sym.name;
+    }
+  }
+  for (auto& [name, k] : by_name) info.kernels.push_back(std::move(k));
+  if (info.kernels.empty()) return r.fail("holds no kernel (no .text.<name> section)");
+  return info;
+}
+
+}  // namespace occx::triton

@@ -1,0 +1,705 @@
+#include "core/triton/inductor_run.h"
+
+#include <pwd.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <system_error>
+
+#include <nlohmann/json.hpp>
+
+#include "core/base/atomic_file.h"
+#include "core/base/text.h"
+#include "core/inductor/candidates.h"
+
+namespace occx::triton {
+namespace {
+
+namespace fs = std::filesystem;
+using inductor::Decision;
+using inductor::Outcome;
+using inductor::Policy;
+using inductor::ReductionConfig;
+
+constexpr std::size_t kMaxModuleBytes = std::size_t{64} << 20;
+
+std::string stemOf(const std::string& path) { return fs::path(path).stem().string(); }
+
+// ---- the device ------------------------------------------------------------------------------
+
+// The Device of a module's DeviceProperties: the GPU data's limits for its CC, with the registers
+// and threads per SM and the warp size Inductor recorded (the decision reads those).
+void resolveDevice(RunKernel& k, const GpuDatabase& db) {
+  if (!k.module.device || k.module.device->cc <= 0 || k.module.device->multi_processor_count <= 0) {
+    k.device_label = "unknown device";
+    k.notes.push_back("the module records no device (DeviceProperties with cc and multi_processor_count): not analysed");
+    return;
+  }
+  const InductorDevice& d = *k.module.device;
+  const ComputeCapability cc{d.cc / 10, d.cc % 10};
+  const ArchLimits* known = db.findArch(cc);
+  if (known == nullptr) {
+    k.device_label = "CC " + cc.str() + ", " + std::to_string(d.multi_processor_count) + " SMs";
+    k.notes.push_back("CC " + cc.str() + " is not in the GPU data (known: " + db.ccList() + "): not analysed");
+    return;
+  }
+  ArchLimits arch = *known;
+  if (d.warp_size > 0) arch.warp_size = d.warp_size;
+  if (d.regs_per_multiprocessor > 0) arch.registers_per_sm = d.regs_per_multiprocessor;
+  if (d.max_threads_per_multi_processor > 0 && arch.warp_size > 0) {
+    arch.max_warps_per_sm = d.max_threads_per_multi_processor / arch.warp_size;
+  }
+  if (d.max_threads_per_block > 0) arch.max_threads_per_block = d.max_threads_per_block;
+  auto dev = makeDevice(arch, d.multi_processor_count);
+  if (!dev) {
+    k.device_label = "CC " + cc.str();
+    k.notes.push_back(dev.error());
+    return;
+  }
+  dev->rocm = d.type == "hip";
+  k.device_label = dev->label;
+  k.device = std::move(dev.value());
+}
+
+// ---- the configs -----------------------------------------------------------------------------
+
+// The kwarg each size hint's tile dimension sets.
+std::string blockOf(const std::string& hint) {
+  if (hint == "x") return "XBLOCK";
+  if (hint == "y") return "YBLOCK";
+  if (hint == "z") return "ZBLOCK";
+  if (hint == "r0_") return "R0_BLOCK";
+  if (hint == "r1_") return "R1_BLOCK";
+  return hint;
+}
+
+int clampInt(std::int64_t v) { return static_cast<int>(std::clamp<std::int64_t>(v, 0, 1 << 30)); }
+
+RunConfig configOf(const KernelModule& m, const TritonCompiled& c) {
+  RunConfig rc;
+  rc.cache_hash = c.cache_hash;
+  rc.folder = c.folder;
+  rc.problems = c.problems;
+  rc.warp_size = c.warp_size > 0 ? c.warp_size : 32;
+  ReductionConfig& cfg = rc.config;
+  cfg.num_warps = c.num_warps;
+  cfg.num_stages = c.num_stages;
+  cfg.r0_block = 0;
+  const int rank = static_cast<int>(m.size_hints.size());
+  std::vector<std::int64_t> tile = c.tile(rank);
+  if (tile.empty() && rank > 1 && m.kind != KernelKind::kPointwise) {
+    tile = c.tile(rank - 1);  // no_x_dim kernels: XBLOCK = 1, tensors without the x dimension
+    if (!tile.empty()) tile.insert(tile.begin(), 1);
+  }
+  if (tile.size() == m.size_hints.size()) {
+    for (std::size_t i = 0; i < tile.size(); ++i) {
+      const std::string block = blockOf(m.size_hints[i].name);
+      const int v = clampInt(tile[i]);
+      if (block == "XBLOCK") cfg.xblock = v;
+      if (block == "YBLOCK") rc.yblock = v;
+      if (block == "R0_BLOCK") cfg.r0_block = v;
+      if (block == "R1_BLOCK") cfg.r1_block = v;
+    }
+  } else {
+    rc.problems.push_back(c.folder + ": the IR has no tensor of the kernel's " + std::to_string(rank) +
+                          " dimensions, so the tile is unknown");
+  }
+  if (c.cubin && c.cubin->registers >= 0) {
+    cfg.n_regs = c.cubin->registers;
+    cfg.n_spills = c.cubin->tritonSpills();
+    rc.local_bytes = c.cubin->localBytes();
+    rc.static_shared_bytes = c.cubin->static_shared_bytes;
+  }
+  rc.dynamic_shared_bytes = c.shared_bytes;
+  cfg.shared_bytes = rc.static_shared_bytes + rc.dynamic_shared_bytes;
+  return rc;
+}
+
+inductor::KernelInfo kernelInfoOf(const KernelModule& m) {
+  inductor::KernelInfo info;
+  auto hint = [&](const char* name, std::int64_t fallback) {
+    const SizeHint* h = m.sizeHint(name);
+    return h != nullptr && h->value ? *h->value : fallback;
+  };
+  info.size_hints.x = hint("x", 1);
+  info.size_hints.r0 = hint("r0_", 1);
+  info.size_hints.r1 = hint("r1_", 0);
+  info.persistent_reduction = m.kind == KernelKind::kPersistentReduction;
+  info.is_reduction = m.kind == KernelKind::kLoopedReduction || m.kind == KernelKind::kPersistentReduction;
+  info.deterministic = m.meta.deterministic;
+  info.dynamic_scale_rblock = m.meta.dynamic_scale_rblock.value_or(true);
+  return info;
+}
+
+bool sameTile(const ReductionConfig& a, const ReductionConfig& b) {
+  return a.xblock == b.xblock && a.r0_block == b.r0_block && a.r1_block == b.r1_block && a.num_warps == b.num_warps &&
+         a.num_stages == b.num_stages;
+}
+
+// `child` is `parent` with its largest R block halved (as the scaling makes it).
+bool isHalvedCopy(const ReductionConfig& parent, const ReductionConfig& child) {
+  if (parent.xblock != child.xblock || parent.num_warps != child.num_warps || parent.num_stages != child.num_stages) return false;
+  ReductionConfig h = parent;
+  if (h.r1_block > h.r0_block) {
+    h.r1_block /= 2;
+  } else {
+    h.r0_block /= 2;
+  }
+  return sameTile(h, child);
+}
+
+// Marks candidates, configs the current bound's scaling added, the coordinate-descent winner.
+void classifyOrigins(RunKernel& k, const inductor::KernelInfo& info) {
+  std::vector<ReductionConfig> candidates;
+  if (k.module.kind == KernelKind::kLoopedReduction) {
+    auto hint = inductor::parseReductionHint(lowerAscii(k.module.reduction_hint.empty() ? "default" : k.module.reduction_hint));
+    inductor::CandidateOptions options;
+    options.num_load = std::clamp(k.module.meta.num_load, 0, 1000);
+    options.num_reduction = std::clamp(k.module.meta.num_reduction, 0, 1000);
+    options.num_dynamic = std::clamp(k.module.dynamic_symbols, 0, 100);
+    options.max_autotune = k.module.meta.max_autotune;
+    options.add_persistent_rblock = k.module.meta.add_persistent_rblock;
+    if (hint) {
+      if (auto list = inductor::reductionCandidates(info.size_hints, *hint, inductor::Profile::kInductorCurrent, options)) {
+        candidates = std::move(list.value());
+      }
+    }
+  }
+  std::vector<int> originals;
+  for (std::size_t i = 0; i < k.configs.size(); ++i) {
+    const auto& c = k.configs[i].config;
+    if (std::any_of(candidates.begin(), candidates.end(), [&](const ReductionConfig& x) { return sameTile(x, c); })) {
+      k.configs[i].origin = ConfigOrigin::kCandidate;
+      originals.push_back(static_cast<int>(i));
+    }
+  }
+  if (originals.empty()) {  // the candidate model does not cover this kernel: originals are those not halved from another
+    for (std::size_t i = 0; i < k.configs.size(); ++i) {
+      const bool halved = std::any_of(k.configs.begin(), k.configs.end(),
+                                      [&](const RunConfig& p) { return isHalvedCopy(p.config, k.configs[i].config); });
+      if (!halved) {
+        k.configs[i].origin = ConfigOrigin::kCandidate;
+        originals.push_back(static_cast<int>(i));
+      }
+    }
+  }
+  if (k.device && k.module.kind == KernelKind::kLoopedReduction) {
+    std::vector<ReductionConfig> compiled;
+    for (int i : originals) compiled.push_back(k.configs[static_cast<std::size_t>(i)].config);
+    if (auto pass = inductor::runScalingPass(Policy::kNew, compiled, info, *k.device)) {
+      for (const auto& e : pass->entries) {
+        if (!e.added_by_pass) continue;
+        auto it = std::find_if(k.configs.begin(), k.configs.end(), [&](const RunConfig& rc) { return sameTile(rc.config, e.config); });
+        if (it == k.configs.end()) {
+          k.missing_added.push_back(e.config);
+          continue;
+        }
+        it->origin = ConfigOrigin::kAddedByScaling;
+        it->parent = e.parent >= 0 && static_cast<std::size_t>(e.parent) < originals.size() ? originals[static_cast<std::size_t>(e.parent)] : -1;
+      }
+    }
+  }
+  if (k.winner >= 0 && k.best && k.best->found_by_coordesc) {
+    RunConfig& w = k.configs[static_cast<std::size_t>(k.winner)];
+    if (w.origin == ConfigOrigin::kOther) w.origin = ConfigOrigin::kCoordinateDescent;
+  }
+  if (!k.missing_added.empty()) {
+    k.notes.push_back(std::to_string(k.missing_added.size()) + " config(s) the current bound adds are not in the Triton cache read: " +
+                      k.missing_added.front().str());
+  }
+}
+
+bool wantsHalving(const Decision& d) { return d.outcome == Outcome::kScale || d.outcome == Outcome::kDuplicate; }
+
+void analyseConfig(RunKernel& k, RunConfig& rc, const inductor::KernelInfo& info, const std::vector<ReductionConfig>& existing) {
+  const ReductionConfig& cfg = rc.config;
+  rc.over_spill_threshold = cfg.n_spills && *cfg.n_spills > k.spillThreshold();
+  if (!k.device || !cfg.n_regs) return;
+  OccupancyInput in;
+  in.threads_per_block = cfg.num_warps * k.device->warpSize();
+  in.registers_per_thread = *cfg.n_regs;
+  in.static_smem_bytes = std::min<std::int64_t>(rc.static_shared_bytes, 48 * 1024);
+  in.dynamic_smem_bytes = rc.dynamic_shared_bytes;
+  in.sm_count = k.device->sm_count;
+  const std::int64_t xnumel = k.module.staticNumel("xnumel").value_or(info.size_hints.x);
+  if (cfg.xblock > 0) in.grid_blocks = (xnumel + cfg.xblock - 1) / cfg.xblock;
+  if (auto occ = computeOccupancy(k.device->arch, in, false)) {
+    rc.occupancy = std::move(occ.value());
+  } else {
+    rc.problems.push_back(occ.error());
+  }
+  if (k.module.kind != KernelKind::kLoopedReduction && k.module.kind != KernelKind::kPersistentReduction) return;
+  if (cfg.r0_block < 1) return;
+  for (Policy p : inductor::allPolicies()) {
+    if (rc.origin == ConfigOrigin::kAddedByScaling) {  // as Inductor: the loop skips the configs it appended
+      Decision d;
+      d.policy = p;
+      d.outcome = Outcome::kNotApplicable;
+      d.step = 2;
+      d.reason = "added by the scaling pass: Inductor does not examine the configs it adds (their n_regs is not known until "
+                 "they are loaded, after the loop)";
+      rc.decisions.push_back(std::move(d));
+      continue;
+    }
+    auto d = inductor::decide(p, cfg, info, *k.device, {}, &existing);
+    if (d) {
+      rc.decisions.push_back(std::move(d.value()));
+    } else {
+      rc.problems.push_back(std::string(inductor::policyKey(p)) + ": " + d.error());
+    }
+  }
+  if (rc.decisions.size() == inductor::allPolicies().size()) {
+    const bool first = wantsHalving(rc.decisions.front());
+    rc.bounds_disagree = std::any_of(rc.decisions.begin(), rc.decisions.end(), [&](const Decision& d) { return wantsHalving(d) != first; });
+  }
+}
+
+int findWinner(const RunKernel& k) {
+  if (!k.best) return -1;
+  const BestConfig& b = *k.best;
+  for (std::size_t i = 0; i < k.configs.size(); ++i) {
+    if (!b.triton_cache_hash.empty() && k.configs[i].cache_hash == b.triton_cache_hash) return static_cast<int>(i);
+  }
+  for (std::size_t i = 0; i < k.configs.size(); ++i) {
+    const RunConfig& rc = k.configs[i];
+    const ReductionConfig& c = rc.config;
+    if (c.xblock == b.xblock && c.r0_block == b.r0_block && c.r1_block == b.r1_block && rc.yblock == b.yblock &&
+        c.num_warps == b.num_warps && (b.num_stages == 0 || c.num_stages == b.num_stages)) {
+      return static_cast<int>(i);
+    }
+  }
+  return -1;
+}
+
+// ---- files -----------------------------------------------------------------------------------
+
+std::string userName() {
+  for (const char* var : {"LOGNAME", "USER", "LNAME", "USERNAME"}) {
+    const char* v = std::getenv(var);
+    if (v != nullptr && *v != '\0') return v;
+  }
+  if (const passwd* pw = getpwuid(getuid()); pw != nullptr && pw->pw_name != nullptr) return pw->pw_name;
+  return "unknown";
+}
+
+struct Found {
+  std::vector<KernelModule> modules;
+  std::vector<WrapperModule> wrappers;
+  std::vector<BestConfig> best;
+  std::vector<std::string> triton_roots;
+  std::vector<std::string> problems;
+  int files = 0;
+};
+
+void readPython(const fs::path& p, Found& f) {
+  auto text = readFile(p.string(), kMaxModuleBytes);
+  ++f.files;
+  if (!text) {
+    f.problems.push_back(text.error());
+    return;
+  }
+  if (looksLikeWrapperModule(*text)) {
+    if (auto w = parseWrapperModule(*text, p.string())) {
+      for (const auto& warning : w->warnings) f.problems.push_back(p.string() + " " + warning);
+      f.wrappers.push_back(std::move(w.value()));
+    }
+  } else if (looksLikeKernelModule(*text)) {
+    auto m = parseKernelModule(*text, p.string());
+    if (m) {
+      f.modules.push_back(std::move(m.value()));
+    } else {
+      f.problems.push_back(m.error());
+    }
+  }
+}
+
+void readBest(const fs::path& p, Found& f) {
+  ++f.files;
+  auto text = readFile(p.string(), 1 << 20);
+  if (!text) {
+    f.problems.push_back(text.error());
+    return;
+  }
+  auto b = readBestConfig(*text, p.string());
+  if (b) {
+    f.best.push_back(std::move(b.value()));
+  } else {
+    f.problems.push_back(b.error());
+  }
+}
+
+// Device folders of Inductor's Triton cache: <cache>/triton/<index>/.
+void addTritonRoots(const fs::path& cache, Found& f) {
+  std::error_code ec;
+  const fs::path t = cache / "triton";
+  if (!fs::is_directory(t, ec)) return;
+  for (const auto& e : fs::directory_iterator(t, ec)) {
+    if (e.is_directory(ec)) f.triton_roots.push_back(e.path().string());
+  }
+}
+
+Expected<Found> findFiles(const RunScanOptions& o, const std::string& input, const std::atomic<bool>* cancel) {
+  Found f;
+  std::error_code ec;
+  const fs::path in(input);
+  if (!fs::exists(in, ec)) {
+    return Error{input + " does not exist" + (o.input.empty() ? " (the default Inductor cache; give a folder, e.g. the TORCHINDUCTOR_CACHE_DIR of a run)" : "")};
+  }
+  if (fs::is_regular_file(in, ec)) {
+    readPython(in, f);
+    if (f.modules.empty() && f.wrappers.empty()) {
+      return Error{input + ": not an Inductor kernel module or wrapper" + (f.problems.empty() ? std::string() : " (" + f.problems.front() + ")")};
+    }
+    addTritonRoots(in.parent_path().parent_path(), f);
+    std::error_code e2;
+    for (const auto& sib : fs::directory_iterator(in.parent_path(), e2)) {
+      if (sib.path().extension() == ".best_config") readBest(sib.path(), f);
+    }
+  } else {
+    fs::recursive_directory_iterator it(in, fs::directory_options::skip_permission_denied, ec);
+    if (ec) return Error{input + ": " + ec.message()};
+    for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
+      if (ec) {
+        f.problems.push_back(input + ": " + ec.message());
+        break;
+      }
+      if (cancel != nullptr && cancel->load()) return Error::cancellation();
+      const fs::path& p = it->path();
+      const std::string name = p.filename().string();
+      if (it->is_directory(ec)) {
+        if (name == "triton" || (name.size() > 1 && name[0] == '.')) it.disable_recursion_pending();
+        if (name == "triton") addTritonRoots(p.parent_path(), f);
+        continue;
+      }
+      if (p.extension() == ".py") readPython(p, f);
+      if (p.extension() == ".best_config") readBest(p, f);
+    }
+  }
+  for (const auto& t : o.triton_caches) f.triton_roots.push_back(t);
+  if (o.home_triton_cache) {
+    if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') {
+      const fs::path h = fs::path(home) / ".triton" / "cache";
+      if (fs::is_directory(h, ec)) f.triton_roots.push_back(h.string());
+    }
+  }
+  // A debug folder or a lone module: the default Inductor cache's Triton folders hold their configs.
+  if (f.triton_roots.empty() && o.input != defaultInductorCacheDir()) addTritonRoots(defaultInductorCacheDir(), f);
+  std::sort(f.triton_roots.begin(), f.triton_roots.end());
+  f.triton_roots.erase(std::unique(f.triton_roots.begin(), f.triton_roots.end()), f.triton_roots.end());
+  return f;
+}
+
+// Kernel modules, plus the kernels wrappers embed whose module file was not found; one per hash.
+std::vector<KernelModule> uniqueModules(Found& f) {
+  std::map<std::string, KernelModule> by_hash;
+  for (auto& m : f.modules) by_hash.emplace(m.module_hash, std::move(m));
+  for (const auto& w : f.wrappers) {
+    for (const auto& e : w.kernels) {
+      const std::string hash = e.module_path.empty() ? w.path + "#" + e.name : stemOf(e.module_path);
+      if (by_hash.count(hash) != 0) continue;
+      auto m = parseKernelModule(e.source, e.module_path.empty() ? w.path + "#" + e.name : e.module_path);
+      if (!m) {
+        f.problems.push_back(w.path + " line " + std::to_string(e.line) + ": " + m.error());
+        continue;
+      }
+      m->module_hash = hash;
+      by_hash.emplace(hash, std::move(m.value()));
+    }
+  }
+  std::vector<KernelModule> out;
+  for (auto& [hash, m] : by_hash) out.push_back(std::move(m));
+  return out;
+}
+
+void attachLaunches(RunKernel& k, const std::vector<WrapperModule>& wrappers, int modules_with_name) {
+  for (const auto& w : wrappers) {
+    std::string embedded_hash;
+    for (const auto& e : w.kernels) {
+      if (e.name == k.module.name) embedded_hash = e.module_path.empty() ? std::string() : stemOf(e.module_path);
+    }
+    const bool ours = embedded_hash.empty() ? modules_with_name == 1 : embedded_hash == k.module.module_hash;
+    if (!ours) continue;
+    for (const auto& l : w.launches) {
+      if (l.kernel != k.module.name) continue;
+      KernelLaunchInfo info;
+      info.wrapper = w.path;
+      info.line = l.line;
+      std::size_t a = 0;
+      for (const auto& s : k.module.signature) {
+        if (s.isConstexpr()) continue;
+        LaunchArgumentInfo arg;
+        arg.name = s.name;
+        arg.type = s.type;
+        if (a < l.args.size()) arg.value = l.args[a];
+        ++a;
+        if (const WrapperBuffer* b = w.buffer(arg.value)) arg.buffer = *b;
+        const auto& mutated = k.module.meta.mutated_arg_names;
+        arg.mutated = std::find(mutated.begin(), mutated.end(), s.name) != mutated.end();
+        info.arguments.push_back(std::move(arg));
+      }
+      k.launches.push_back(std::move(info));
+    }
+  }
+}
+
+}  // namespace
+
+std::string_view configOriginName(ConfigOrigin origin) {
+  switch (origin) {
+    case ConfigOrigin::kCandidate: return "candidate";
+    case ConfigOrigin::kAddedByScaling: return "added by scaling";
+    case ConfigOrigin::kCoordinateDescent: return "coordinate descent";
+    case ConfigOrigin::kOther: return "other";
+  }
+  return "other";
+}
+
+Expected<BestConfig> readBestConfig(std::string_view json_text, std::string path) {
+  const nlohmann::json j = nlohmann::json::parse(json_text, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return Error{path + ": not a JSON object (a .best_config holds the autotuner's winner)"};
+  BestConfig b;
+  b.path = std::move(path);
+  auto integer = [&](const char* key, int& field) {
+    if (j.contains(key) && j[key].is_number_integer()) field = j[key].get<int>();
+  };
+  integer("XBLOCK", b.xblock);
+  integer("YBLOCK", b.yblock);
+  integer("R0_BLOCK", b.r0_block);
+  if (b.r0_block == 0) integer("RBLOCK", b.r0_block);
+  integer("R1_BLOCK", b.r1_block);
+  integer("num_warps", b.num_warps);
+  integer("num_stages", b.num_stages);
+  if (b.num_warps <= 0) return Error{b.path + ": no num_warps (not a best config of this Inductor version?)"};
+  if (j.contains("found_by_coordesc") && j["found_by_coordesc"].is_boolean()) b.found_by_coordesc = j["found_by_coordesc"].get<bool>();
+  if (j.contains("time_taken_ms") && j["time_taken_ms"].is_number_integer()) b.time_taken_ms = j["time_taken_ms"].get<std::int64_t>();
+  if (j.contains("triton_cache_hash") && j["triton_cache_hash"].is_string()) b.triton_cache_hash = j["triton_cache_hash"].get<std::string>();
+  if (j.contains("configs_hash") && j["configs_hash"].is_string()) b.configs_hash = j["configs_hash"].get<std::string>();
+  return b;
+}
+
+const Decision* RunConfig::decision(Policy policy) const {
+  for (const auto& d : decisions) {
+    if (d.policy == policy) return &d;
+  }
+  return nullptr;
+}
+
+bool RunKernel::analysed() const {
+  return module.kind == KernelKind::kLoopedReduction || module.kind == KernelKind::kPersistentReduction;
+}
+
+int RunKernel::spillThreshold() const { return module.meta.spill_threshold.value_or(inductor::kSpillThreshold); }
+
+std::string defaultInductorCacheDir() {
+  if (const char* dir = std::getenv("TORCHINDUCTOR_CACHE_DIR"); dir != nullptr && *dir != '\0') return dir;
+  std::string tmp = "/tmp";
+  if (const char* t = std::getenv("TMPDIR"); t != nullptr && *t != '\0') tmp = t;
+  std::string user = userName();
+  for (char& c : user) {
+    if (std::string_view("\\/:*?\"<>|").find(c) != std::string_view::npos) c = '_';
+  }
+  return (fs::path(tmp) / ("torchinductor_" + user)).string();
+}
+
+RunKernel analyseKernel(KernelModule module, const std::vector<const TritonCompiled*>& compiled, std::optional<BestConfig> best,
+                        const GpuDatabase& db) {
+  RunKernel k;
+  k.module = std::move(module);
+  k.best = std::move(best);
+  resolveDevice(k, db);
+  if (!k.analysed()) {
+    k.notes.push_back(std::string(kernelKindName(k.module.kind)) + " kernel: listed, not analysed");
+    return k;
+  }
+  std::set<std::string> seen;
+  for (const TritonCompiled* c : compiled) {
+    if (!seen.insert(c->cache_hash).second) continue;
+    k.configs.push_back(configOf(k.module, *c));
+  }
+  std::sort(k.configs.begin(), k.configs.end(), [](const RunConfig& a, const RunConfig& b) {
+    const auto& x = a.config;
+    const auto& y = b.config;
+    return std::tie(x.xblock, x.r0_block, x.r1_block, x.num_warps, x.num_stages, a.cache_hash) <
+           std::tie(y.xblock, y.r0_block, y.r1_block, y.num_warps, y.num_stages, b.cache_hash);
+  });
+  k.winner = findWinner(k);
+  if (k.winner >= 0) k.configs[static_cast<std::size_t>(k.winner)].winner = true;
+  if (k.best && k.winner < 0) k.notes.push_back("the best config (" + k.best->path + ") matches no compiled config in the cache");
+  const inductor::KernelInfo info = kernelInfoOf(k.module);
+  classifyOrigins(k, info);
+  // What each decision checks for duplicates: Inductor's candidates saw only each other; other
+  // configs in the cache (coordinate descent, other runs) are checked against everything found.
+  std::vector<ReductionConfig> candidates;
+  std::vector<ReductionConfig> everything;
+  for (const auto& rc : k.configs) {
+    everything.push_back(rc.config);
+    if (rc.origin == ConfigOrigin::kCandidate) candidates.push_back(rc.config);
+  }
+  for (auto& rc : k.configs) analyseConfig(k, rc, info, rc.origin == ConfigOrigin::kCandidate ? candidates : everything);
+  if (k.configs.empty()) k.notes.push_back("no compiled config of this kernel is in the Triton caches read");
+  return k;
+}
+
+std::vector<const RunKernel*> InductorRun::findKernels(std::string_view key) const {
+  std::vector<const RunKernel*> exact;
+  std::vector<const RunKernel*> partial;
+  for (const auto& k : kernels) {
+    if (k.module.name == key || k.module.module_hash == key) exact.push_back(&k);
+    else if (k.module.name.find(key) != std::string::npos) partial.push_back(&k);
+  }
+  return exact.empty() ? partial : exact;
+}
+
+Expected<InductorRun> scanInductorRun(const RunScanOptions& options, const std::function<void(const ScanProgress&)>& progress,
+                                      const std::atomic<bool>* cancel) {
+  const GpuDatabase& db = options.db != nullptr ? *options.db : GpuDatabase::builtin();
+  InductorRun run;
+  run.input = options.input.empty() ? defaultInductorCacheDir() : options.input;
+  auto report = [&](const char* phase, int done, int total) {
+    if (progress) progress({phase, done, total});
+  };
+  report("reading modules", 0, 0);
+  auto found = findFiles(options, run.input, cancel);
+  if (!found) return Error{found.error()};
+  Found& f = found.value();
+  run.files_read = f.files;
+  run.problems = f.problems;
+  std::vector<KernelModule> modules = uniqueModules(f);
+  run.problems.insert(run.problems.end(), f.problems.begin() + static_cast<std::ptrdiff_t>(run.problems.size()), f.problems.end());
+  if (modules.empty()) {
+    return Error{"no Inductor kernel modules under " + run.input + " (looked for .py files with @triton_heuristics decorators, and wrappers with async_compile.triton)" +
+                 (run.problems.empty() ? std::string() : "; " + std::to_string(run.problems.size()) + " files could not be read, the first: " + run.problems.front())};
+  }
+
+  std::vector<std::string> wanted;
+  for (const auto& m : modules) wanted.push_back(m.name);
+  std::sort(wanted.begin(), wanted.end());
+  wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
+  std::vector<TritonCompiled> compiled;
+  for (std::size_t i = 0; i < f.triton_roots.size(); ++i) {
+    report("reading Triton caches", static_cast<int>(i), static_cast<int>(f.triton_roots.size()));
+    TritonCacheScan scan = scanTritonCache(f.triton_roots[i], wanted, cancel);
+    if (cancel != nullptr && cancel->load()) return Error::cancellation();
+    run.triton_caches.push_back(f.triton_roots[i]);
+    run.files_read += static_cast<int>(scan.compiled.size());
+    run.problems.insert(run.problems.end(), scan.problems.begin(), scan.problems.end());
+    for (auto& c : scan.compiled) compiled.push_back(std::move(c));
+  }
+
+  std::map<std::string, int> name_count;
+  for (const auto& m : modules) ++name_count[m.name];
+  std::map<std::string, std::vector<const TritonCompiled*>> by_module;  // module hash → configs
+  std::map<std::string, std::string> module_of_cache_hash;
+  for (const auto& c : compiled) {
+    std::string hash = stemOf(c.module_path);
+    if (c.module_path.empty() && name_count[c.name] == 1) {
+      for (const auto& m : modules) {
+        if (m.name == c.name) hash = m.module_hash;
+      }
+    }
+    by_module[hash].push_back(&c);
+    module_of_cache_hash[c.cache_hash] = hash;
+  }
+  // Best configs: by the Triton folder they name, else by the module beside them.
+  std::map<std::string, BestConfig> best_of;
+  for (const auto& b : f.best) {
+    std::string hash;
+    if (auto it = module_of_cache_hash.find(b.triton_cache_hash); !b.triton_cache_hash.empty() && it != module_of_cache_hash.end()) {
+      hash = it->second;
+    } else {
+      std::vector<std::string> beside;
+      for (const auto& m : modules) {
+        if (fs::path(m.path).parent_path() == fs::path(b.path).parent_path()) beside.push_back(m.module_hash);
+      }
+      if (beside.size() == 1) hash = beside.front();
+    }
+    if (hash.empty()) {
+      run.problems.push_back(b.path + ": matches no kernel module (no Triton folder " + (b.triton_cache_hash.empty() ? std::string("named") : b.triton_cache_hash) + ", several modules beside it)");
+      continue;
+    }
+    best_of[hash] = b;
+  }
+
+  const int total = static_cast<int>(modules.size());
+  for (int i = 0; i < total; ++i) {
+    if (cancel != nullptr && cancel->load()) return Error::cancellation();
+    if (i % 16 == 0) report("analysing", i, total);
+    KernelModule& m = modules[static_cast<std::size_t>(i)];
+    const std::string hash = m.module_hash;
+    std::optional<BestConfig> best;
+    if (auto it = best_of.find(hash); it != best_of.end()) best = it->second;
+    RunKernel k = analyseKernel(std::move(m), by_module[hash], std::move(best), db);
+    attachLaunches(k, f.wrappers, name_count[k.module.name]);
+    run.kernels.push_back(std::move(k));
+  }
+  report("analysing", total, total);
+  std::stable_sort(run.kernels.begin(), run.kernels.end(), [](const RunKernel& a, const RunKernel& b) {
+    return std::tie(a.device_label, a.module.name, a.module.module_hash) < std::tie(b.device_label, b.module.name, b.module.module_hash);
+  });
+
+  RunSummary& s = run.summary;
+  double occupancy_sum = 0.0;
+  for (const auto& k : run.kernels) {
+    ++s.kernels;
+    switch (k.module.kind) {
+      case KernelKind::kLoopedReduction: ++s.looped; break;
+      case KernelKind::kPersistentReduction: ++s.persistent; break;
+      case KernelKind::kPointwise: ++s.pointwise; break;
+      case KernelKind::kOther: ++s.other; break;
+    }
+    if (std::find(s.devices.begin(), s.devices.end(), k.device_label) == s.devices.end()) s.devices.push_back(k.device_label);
+    for (const auto& rc : k.configs) {
+      ++s.configs;
+      if (rc.origin == ConfigOrigin::kAddedByScaling) ++s.added_by_scaling;
+      if (rc.over_spill_threshold) ++s.over_spill_threshold;
+      if (rc.bounds_disagree) ++s.any_disagree;
+      const Decision* o = rc.decision(Policy::kOld);
+      const Decision* n = rc.decision(Policy::kNew);
+      if (o != nullptr && n != nullptr && wantsHalving(*o) != wantsHalving(*n)) ++s.old_new_disagree;
+      if (rc.winner && rc.occupancy && k.module.kind == KernelKind::kLoopedReduction) {
+        ++s.winners_known;
+        occupancy_sum += rc.occupancy->occupancy;
+      }
+    }
+  }
+  if (s.winners_known > 0) s.winners_mean_occupancy = occupancy_sum / s.winners_known;
+  return run;
+}
+
+}  // namespace occx::triton
+
+namespace occx::triton {
+namespace {
+
+std::string counted(int n, const char* one, const char* many) { return std::to_string(n) + " " + (n == 1 ? one : many); }
+
+}  // namespace
+
+std::string RunSummary::text() const {
+  std::string s = counted(looped, "looped reduction", "looped reductions");
+  if (persistent > 0) s += ", " + counted(persistent, "persistent reduction", "persistent reductions");
+  if (pointwise > 0) s += ", " + counted(pointwise, "pointwise kernel", "pointwise kernels") + " (listed)";
+  if (other > 0) s += ", " + counted(other, "other kernel", "other kernels") + " (listed)";
+  s += "; " + counted(configs, "config", "configs");
+  if (added_by_scaling > 0) s += " (" + std::to_string(added_by_scaling) + " added by RBLOCK scaling)";
+  if (configs > 0) {
+    s += old_new_disagree == 0 ? "; the old and new bounds agree on every one"
+                               : "; the old and new bounds disagree on " + counted(old_new_disagree, "config", "configs");
+    if (any_disagree > old_new_disagree) s += " (some of the four bounds on " + std::to_string(any_disagree) + ")";
+  }
+  s += over_spill_threshold == 0 ? "; no config spills over the threshold"
+                                 : "; " + counted(over_spill_threshold, "config spills", "configs spill") + " over the threshold";
+  if (winners_known > 0) {
+    s += "; the winners' mean occupancy is " + std::to_string(static_cast<int>(winners_mean_occupancy * 100.0 + 0.5)) + " %";
+  }
+  if (!devices.empty()) {
+    s += devices.size() == 1 ? "; device " + devices.front() : "; " + std::to_string(devices.size()) + " devices";
+  }
+  return s;
+}
+
+}  // namespace occx::triton
