@@ -564,7 +564,7 @@ Expected<InductorRun> scanInductorRun(const RunScanOptions& options, const std::
   };
   report("reading modules", 0, 0);
   auto found = findFiles(options, run.input, cancel);
-  if (!found) return Error{found.error()};
+  if (!found) return found.cancelled() ? Error::cancellation() : Error{found.error()};
   Found& f = found.value();
   run.files_read = f.files;
   run.problems = f.problems;

@@ -1,0 +1,439 @@
+// Whole Inductor runs read from the fixtures recorded on an H200 (PyTorch 2.11, Triton 3.6;
+// scripts/record-inductor-fixtures.py): every compiled config's tile, registers and spills must
+// equal what Triton reported at load time, which configs the dynamic RBLOCK scaling added must be
+// reproduced by the new bound, the winner must be .best_config's, and the occupancy, the local
+// memory and the shared memory must equal the CUDA driver's answers recorded for the same cubins.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <cstdlib>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "core/base/atomic_file.h"
+#include "core/base/csv.h"
+#include "core/triton/inductor_run.h"
+#include "core/triton/run_table.h"
+
+using namespace occx;
+using namespace occx::triton;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::vector<std::string>& fixtureNames() {
+  static const std::vector<std::string> names = {
+      "bert",           "blenderbot",      "coordesc_sum", "dynamic_log_softmax",   "gpt2",
+      "ref_layer_norm_bwd", "ref_log_softmax", "ref_log_softmax_vocab", "ref_mean_var", "ref_sum",
+      "spill_log_softmax", "t5"};
+  return names;
+}
+
+std::string fixture(const std::string& name) { return std::string(OCCX_INDUCTOR_FIXTURES_DIR) + "/" + name; }
+
+InductorRun scanFixture(const std::string& name) {
+  RunScanOptions o;
+  o.input = fixture(name);
+  o.home_triton_cache = false;
+  auto run = scanInductorRun(o);
+  EXPECT_TRUE(run.hasValue()) << name << ": " << run.error();
+  return run.hasValue() ? run.value() : InductorRun{};
+}
+
+nlohmann::json recorded(const std::string& name) {
+  std::ifstream in(fixture(name) + "/recorded.json");
+  return nlohmann::json::parse(in);
+}
+
+const RunConfig* configByHash(const InductorRun& run, const std::string& hash, const RunKernel** kernel = nullptr) {
+  for (const auto& k : run.kernels) {
+    for (const auto& c : k.configs) {
+      if (c.cache_hash == hash) {
+        if (kernel != nullptr) *kernel = &k;
+        return &c;
+      }
+    }
+  }
+  return nullptr;
+}
+
+class EveryFixture : public ::testing::TestWithParam<std::string> {};
+
+// Registers, spills, tile and warps of every compiled reduction config, as Triton reported them.
+TEST_P(EveryFixture, ConfigsEqualWhatTritonReported) {
+  const InductorRun run = scanFixture(GetParam());
+  const nlohmann::json rec = recorded(GetParam());
+  int checked = 0;
+  for (const auto& k : rec["kernels"]) {
+    const std::string name = k.value("kernel_name", "");
+    if (name.rfind("triton_red_", 0) != 0 && name.rfind("triton_per_", 0) != 0) continue;
+    for (const auto& l : k["launchers"]) {
+      const std::string hash = l["cache_hash"];
+      const RunKernel* kernel = nullptr;
+      const RunConfig* c = configByHash(run, hash, &kernel);
+      ASSERT_NE(c, nullptr) << name << " " << hash << " not found";
+      EXPECT_EQ(kernel->module.name, name);
+      EXPECT_EQ(c->config.n_regs, l["n_regs"].get<int>()) << name << " " << hash;
+      EXPECT_EQ(c->config.n_spills, l["n_spills"].get<int>()) << name << " " << hash;
+      EXPECT_EQ(c->config.num_warps, l["num_warps"].get<int>());
+      EXPECT_EQ(c->config.num_stages, l["num_stages"].get<int>());
+      EXPECT_EQ(c->config.xblock, l["kwargs"].value("XBLOCK", 1)) << name;
+      if (l["kwargs"].contains("R0_BLOCK")) {
+        EXPECT_EQ(c->config.r0_block, l["kwargs"]["R0_BLOCK"].get<int>()) << name;
+      }
+      EXPECT_EQ(c->dynamic_shared_bytes, l["shared"].get<std::int64_t>());
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 0);
+}
+
+// The configs the scaling added, reproduced by the current (new) bound on the real n_regs.
+TEST_P(EveryFixture, AddedConfigsAreExactlyThoseInductorAdded) {
+  const InductorRun run = scanFixture(GetParam());
+  const nlohmann::json rec = recorded(GetParam());
+  for (const auto& k : rec["kernels"]) {
+    const std::string name = k.value("kernel_name", "");
+    if (name.rfind("triton_red_", 0) != 0 && name.rfind("triton_per_", 0) != 0) continue;
+    std::map<std::string, bool> added;  // "X R w s" → added
+    auto key = [](const nlohmann::json& kw, int w, int s) {
+      return std::to_string(kw.value("XBLOCK", 1)) + " " + std::to_string(kw.value("R0_BLOCK", 0)) + " " + std::to_string(w) + " " +
+             std::to_string(s);
+    };
+    for (const auto& c : k["compile_results"]) added[key(c["kwargs"], c["num_warps"], c["num_stages"])] = c["added_by_scaling"];
+    for (const auto& l : k["launchers"]) {
+      const RunConfig* c = configByHash(run, l["cache_hash"]);
+      ASSERT_NE(c, nullptr);
+      const bool was_added = added.at(key(l["kwargs"], l["num_warps"], l["num_stages"]));
+      EXPECT_EQ(c->origin == ConfigOrigin::kAddedByScaling, was_added) << name << " " << c->config.str();
+      if (was_added) {
+        ASSERT_GE(c->parent, 0);  // halved from a compiled candidate
+      }
+    }
+  }
+}
+
+// Occupancy, local memory and static shared memory equal the CUDA driver's answers for the cubin
+// (cuOccupancyMaxActiveBlocksPerMultiprocessor, cuFuncGetAttribute), recorded on the H200.
+TEST_P(EveryFixture, OccupancyAndMemoryEqualTheDriver) {
+  const InductorRun run = scanFixture(GetParam());
+  const nlohmann::json rec = recorded(GetParam());
+  int checked = 0;
+  for (const auto& [hash, d] : rec["driver"].items()) {
+    const RunConfig* c = configByHash(run, hash);
+    if (c == nullptr) continue;  // a pointwise kernel's folder: not kept in the fixture
+    ASSERT_TRUE(c->occupancy.has_value()) << hash;
+    EXPECT_EQ(c->occupancy->active_blocks_per_sm, d["active_blocks_per_sm"].get<int>()) << hash << " " << c->config.str();
+    EXPECT_EQ(c->local_bytes, d["local_size_bytes"].get<std::int64_t>()) << hash;
+    EXPECT_EQ(c->static_shared_bytes, d["shared_size_bytes"].get<std::int64_t>()) << hash;
+    EXPECT_EQ(*c->config.n_regs, d["num_regs"].get<int>()) << hash;
+    ++checked;
+  }
+  EXPECT_GT(checked, 0);
+}
+
+// The winner is the .best_config's config, matched by the Triton folder it names.
+TEST_P(EveryFixture, WinnerIsTheBestConfig) {
+  const InductorRun run = scanFixture(GetParam());
+  int winners = 0;
+  for (const auto& k : run.kernels) {
+    if (!k.best || !k.analysed()) continue;  // pointwise kernels have winners too; they are listed, not analysed
+    ASSERT_GE(k.winner, 0) << k.module.name;
+    const RunConfig& w = k.configs[static_cast<std::size_t>(k.winner)];
+    EXPECT_TRUE(w.winner);
+    EXPECT_EQ(w.config.xblock, k.best->xblock);
+    EXPECT_EQ(w.config.num_warps, k.best->num_warps);
+    if (k.best->r0_block > 0) {
+      EXPECT_EQ(w.config.r0_block, k.best->r0_block);
+    }
+    if (!k.best->triton_cache_hash.empty()) {
+      EXPECT_EQ(w.cache_hash, k.best->triton_cache_hash);
+    }
+    ++winners;
+  }
+  if (GetParam() != "dynamic_log_softmax" && GetParam() != "ref_sum" && GetParam() != "ref_mean_var" &&
+      GetParam() != "ref_layer_norm_bwd") {
+    EXPECT_GT(winners, 0);
+  }
+}
+
+// The scan CSV reads back cell for cell.
+TEST_P(EveryFixture, ScanCsvRoundTrips) {
+  const InductorRun run = scanFixture(GetParam());
+  const CsvTable written = scanToCsv(run);
+  auto parsed = parseCsv(toCsv(written));
+  ASSERT_TRUE(parsed.hasValue()) << parsed.error();
+  auto rows = scanFromCsv(*parsed);
+  ASSERT_TRUE(rows.hasValue()) << rows.error();
+  const auto original = scanRows(run);
+  ASSERT_EQ(rows->size(), original.size());
+  for (std::size_t i = 0; i < original.size(); ++i) {
+    EXPECT_EQ(rowCells(scanColumns(), (*rows)[i]), rowCells(scanColumns(), original[i])) << "row " << i;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, EveryFixture, ::testing::ValuesIn(fixtureNames()));
+
+// The motivating case: log_softmax fp32 264 × 30000, persistent reductions off.
+TEST(InductorRun, SpillCaseDecisionsInWords) {
+  const InductorRun run = scanFixture("spill_log_softmax");
+  ASSERT_EQ(run.kernels.size(), 1u);
+  const RunKernel& k = run.kernels.front();
+  EXPECT_EQ(k.module.kind, KernelKind::kLoopedReduction);
+  EXPECT_EQ(k.device_label, "CC 9.0, 132 SMs");
+  ASSERT_EQ(k.configs.size(), 3u);
+  // Sorted by tile: R2048 w16, R16384 w32 (added), R32768 w32 (spills).
+  const RunConfig& small = k.configs[0];
+  const RunConfig& halved = k.configs[1];
+  const RunConfig& spilling = k.configs[2];
+  EXPECT_EQ(small.config.r0_block, 2048);
+  EXPECT_TRUE(small.winner);
+  EXPECT_EQ(spilling.config.r0_block, 32768);
+  EXPECT_EQ(spilling.config.n_spills, 50);
+  EXPECT_EQ(spilling.local_bytes, 200);
+  EXPECT_TRUE(spilling.over_spill_threshold);
+  EXPECT_EQ(spilling.origin, ConfigOrigin::kCandidate);
+  EXPECT_EQ(halved.origin, ConfigOrigin::kAddedByScaling);
+  EXPECT_EQ(halved.parent, 2);
+  EXPECT_EQ(halved.config.n_spills, 0);
+  const auto* n = spilling.decision(inductor::Policy::kNew);
+  ASSERT_NE(n, nullptr);
+  EXPECT_EQ(n->outcome, inductor::Outcome::kScale);
+  EXPECT_EQ(n->bound_blocks_per_sm, 1);
+  EXPECT_EQ(n->capacity_blocks, 132);
+  EXPECT_EQ(n->total_blocks, 512);
+  const auto* o = spilling.decision(inductor::Policy::kOld);
+  ASSERT_NE(o, nullptr);
+  EXPECT_EQ(o->bound_blocks_per_sm, 2);
+  EXPECT_EQ(o->outcome, inductor::Outcome::kScale);
+  // 32 registers never limit occupancy: step 3 skips the small config.
+  EXPECT_EQ(small.decision(inductor::Policy::kNew)->outcome, inductor::Outcome::kNotApplicable);
+  EXPECT_EQ(small.decision(inductor::Policy::kNew)->step, 3);
+  // The added config is not examined again, as in Inductor.
+  EXPECT_EQ(halved.decision(inductor::Policy::kNew)->outcome, inductor::Outcome::kNotApplicable);
+  EXPECT_EQ(run.summary.text(),
+            "1 looped reduction; 3 configs (1 added by RBLOCK scaling); the old and new bounds agree on every one; "
+            "1 config spills over the threshold; the winners' mean occupancy is 100 %; device CC 9.0, 132 SMs");
+  EXPECT_NE(kernelReport(k).find("new: scale"), std::string::npos) << kernelReport(k);
+}
+
+TEST(InductorRun, WrapperBuffersOfEachLaunch) {
+  const InductorRun run = scanFixture("ref_log_softmax");
+  ASSERT_EQ(run.kernels.size(), 1u);
+  const RunKernel& k = run.kernels.front();
+  ASSERT_EQ(k.launches.size(), 1u);
+  const auto& args = k.launches.front().arguments;
+  ASSERT_EQ(args.size(), 4u);
+  EXPECT_EQ(args[0].name, "in_ptr0");
+  EXPECT_EQ(args[0].value, "arg0_1");
+  ASSERT_TRUE(args[0].buffer.has_value());
+  EXPECT_EQ(args[0].buffer->sizes, (std::vector<std::string>{"32768", "8192"}));
+  EXPECT_EQ(args[0].buffer->dtype, "torch.float16");
+  EXPECT_EQ(args[1].name, "out_ptr2");
+  ASSERT_TRUE(args[1].buffer.has_value());
+  EXPECT_EQ(args[1].buffer->dtype, "torch.float32");
+  EXPECT_EQ(args[1].buffer->origin, "allocated");
+  EXPECT_EQ(args[2].value, "32768");
+  EXPECT_EQ(args[3].value, "8192");
+}
+
+TEST(InductorRun, CoordinateDescentWinner) {
+  const InductorRun run = scanFixture("coordesc_sum");
+  ASSERT_EQ(run.kernels.size(), 1u);
+  const RunKernel& k = run.kernels.front();
+  ASSERT_TRUE(k.best.has_value());
+  EXPECT_TRUE(k.best->found_by_coordesc);
+  EXPECT_TRUE(k.best->triton_cache_hash.empty());
+  ASSERT_GE(k.winner, 0);
+  EXPECT_EQ(k.configs.size(), 6u);  // the start config and the trials of coordinate descent
+  int others = 0;
+  for (const auto& c : k.configs) others += c.origin == ConfigOrigin::kOther ? 1 : 0;
+  EXPECT_GE(others, 4);
+}
+
+TEST(InductorRun, DynamicShapesAreSaidSo) {
+  const InductorRun run = scanFixture("dynamic_log_softmax");
+  ASSERT_FALSE(run.kernels.empty());
+  for (const auto& k : run.kernels) {
+    EXPECT_TRUE(k.module.dynamicShape()) << k.module.name;
+    EXPECT_GE(k.module.dynamic_symbols, 1);
+  }
+  const auto rows = scanRows(run);
+  ASSERT_FALSE(rows.empty());
+  EXPECT_EQ(rows.front().xnumel, "dynamic");
+}
+
+TEST(InductorRun, TorchCompileDebugFolder) {
+  RunScanOptions o;
+  o.input = fixture("ref_mean_var") + "/torch_compile_debug";
+  o.triton_caches = {fixture("ref_mean_var") + "/triton/0"};
+  o.home_triton_cache = false;
+  auto run = scanInductorRun(o);
+  ASSERT_TRUE(run.hasValue()) << run.error();
+  ASSERT_EQ(run->kernels.size(), 1u);
+  const RunKernel& k = run->kernels.front();
+  EXPECT_EQ(k.module.kind, KernelKind::kLoopedReduction);
+  ASSERT_EQ(k.configs.size(), 1u);  // matched through the wrapper's "# kernel path:" comment
+  EXPECT_TRUE(k.configs.front().config.n_regs.has_value());
+  EXPECT_FALSE(k.launches.empty());
+}
+
+TEST(InductorRun, OneKernelModuleFindsItsTritonFolders) {
+  std::string module;
+  for (const auto& e : fs::recursive_directory_iterator(fixture("spill_log_softmax"))) {
+    if (e.path().extension() != ".py") continue;
+    auto text = readFile(e.path().string());
+    if (text && looksLikeKernelModule(*text) && !looksLikeWrapperModule(*text)) module = e.path().string();
+  }
+  ASSERT_FALSE(module.empty());
+  RunScanOptions o;
+  o.input = module;
+  o.home_triton_cache = false;
+  auto run = scanInductorRun(o);
+  ASSERT_TRUE(run.hasValue()) << run.error();
+  ASSERT_EQ(run->kernels.size(), 1u);
+  EXPECT_EQ(run->kernels.front().configs.size(), 3u);
+  EXPECT_TRUE(run->kernels.front().best.has_value());
+}
+
+TEST(InductorRun, ModelRunsListEveryKernelKind) {
+  const InductorRun run = scanFixture("blenderbot");
+  EXPECT_EQ(run.summary.kernels, static_cast<int>(run.kernels.size()));
+  EXPECT_GT(run.summary.looped, 0);
+  EXPECT_GT(run.summary.pointwise, 0);
+  for (const auto& k : run.kernels) {
+    if (k.module.kind == KernelKind::kPointwise) {
+      EXPECT_TRUE(k.configs.empty());
+      EXPECT_FALSE(k.notes.empty());
+    }
+  }
+  EXPECT_TRUE(run.problems.empty()) << run.problems.front();
+}
+
+// ---- bad input -----------------------------------------------------------------------------------
+
+fs::path scratchCopy(const std::string& name) {
+  const fs::path dst = fs::temp_directory_path() / ("occx_run_test_" + name + "_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+  fs::remove_all(dst);
+  fs::copy(fixture(name), dst, fs::copy_options::recursive);
+  return dst;
+}
+
+TEST(InductorRunBadInput, MissingFolderIsNamed) {
+  RunScanOptions o;
+  o.input = "/nonexistent/inductor/cache";
+  o.home_triton_cache = false;
+  auto run = scanInductorRun(o);
+  ASSERT_FALSE(run.hasValue());
+  EXPECT_NE(run.error().find("/nonexistent/inductor/cache does not exist"), std::string::npos) << run.error();
+}
+
+TEST(InductorRunBadInput, FolderWithoutInductorFiles) {
+  const fs::path dir = fs::temp_directory_path() / "occx_run_test_empty";
+  fs::create_directories(dir / "ab");
+  std::ofstream(dir / "ab" / "x.py") << "print('hello')\n";
+  RunScanOptions o;
+  o.input = dir.string();
+  o.home_triton_cache = false;
+  auto run = scanInductorRun(o);
+  ASSERT_FALSE(run.hasValue());
+  EXPECT_NE(run.error().find("no Inductor kernel modules under " + dir.string()), std::string::npos) << run.error();
+  fs::remove_all(dir);
+}
+
+TEST(InductorRunBadInput, TruncatedCubinIsAProblemAndTheRestIsRead) {
+  const fs::path dir = scratchCopy("spill_log_softmax");
+  fs::path victim;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    if (e.path().extension() == ".cubin") victim = e.path();
+  }
+  ASSERT_FALSE(victim.empty());
+  fs::resize_file(victim, 300);
+  RunScanOptions o;
+  o.input = dir.string();
+  o.home_triton_cache = false;
+  auto run = scanInductorRun(o);
+  ASSERT_TRUE(run.hasValue()) << run.error();
+  ASSERT_EQ(run->kernels.size(), 1u);
+  const auto& configs = run->kernels.front().configs;
+  ASSERT_EQ(configs.size(), 3u);
+  int unknown = 0;
+  for (const auto& c : configs) {
+    if (!c.config.n_regs) {
+      ++unknown;
+      ASSERT_FALSE(c.problems.empty());
+      EXPECT_NE(c.problems.front().find(victim.string()), std::string::npos) << c.problems.front();
+    }
+  }
+  EXPECT_EQ(unknown, 1);
+  fs::remove_all(dir);
+}
+
+TEST(InductorRunBadInput, BrokenModuleIsAProblemAndTheRestIsRead) {
+  const fs::path dir = scratchCopy("blenderbot");
+  fs::path victim;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    if (e.path().extension() != ".py" || !victim.empty()) continue;
+    auto text = readFile(e.path().string());
+    if (text && looksLikeKernelModule(*text) && !looksLikeWrapperModule(*text)) victim = e.path();
+  }
+  ASSERT_FALSE(victim.empty());
+  {
+    auto text = readFile(victim.string());
+    ASSERT_TRUE(text.hasValue());
+    const auto cut = text->find("triton_meta=");
+    ASSERT_NE(cut, std::string::npos);
+    std::ofstream(victim, std::ios::trunc) << text->substr(0, cut + 20);  // the decorator cut mid-dict
+  }
+  RunScanOptions o;
+  o.input = dir.string();
+  o.home_triton_cache = false;
+  auto before = scanFixture("blenderbot");
+  auto run = scanInductorRun(o);
+  ASSERT_TRUE(run.hasValue()) << run.error();
+  bool named = false;
+  for (const auto& p : run->problems) named = named || p.find(victim.string()) != std::string::npos;
+  EXPECT_TRUE(named);
+  // The kernel still comes from the wrapper's embedded copy of its source, or is missing; no other is lost.
+  EXPECT_GE(run->kernels.size() + 1, before.kernels.size());
+  fs::remove_all(dir);
+}
+
+TEST(InductorRunBadInput, CancelledScan) {
+  std::atomic<bool> cancel{true};
+  RunScanOptions o;
+  o.input = fixture("bert");
+  o.home_triton_cache = false;
+  auto run = scanInductorRun(o, {}, &cancel);
+  ASSERT_FALSE(run.hasValue());
+  EXPECT_TRUE(run.cancelled());
+}
+
+TEST(InductorRunBadInput, ScanCsvWithoutFormatLine) {
+  CsvTable t;
+  t.header = {"kernel", "kind"};
+  auto rows = scanFromCsv(t);
+  ASSERT_FALSE(rows.hasValue());
+  EXPECT_NE(rows.error().find("inductor-run-scan"), std::string::npos);
+}
+
+TEST(InductorRun, DefaultCacheFollowsInductor) {
+  const char* old_logname = std::getenv("LOGNAME");
+  const std::string saved = old_logname != nullptr ? old_logname : "";
+  ::setenv("TORCHINDUCTOR_CACHE_DIR", "/some/where", 1);
+  EXPECT_EQ(defaultInductorCacheDir(), "/some/where");
+  ::unsetenv("TORCHINDUCTOR_CACHE_DIR");
+  ::setenv("TMPDIR", "/scratch", 1);
+  ::setenv("LOGNAME", "ada", 1);
+  EXPECT_EQ(defaultInductorCacheDir(), "/scratch/torchinductor_ada");
+  ::unsetenv("TMPDIR");
+  if (old_logname != nullptr) {
+    ::setenv("LOGNAME", saved.c_str(), 1);
+  } else {
+    ::unsetenv("LOGNAME");
+  }
+}
+
+}  // namespace
