@@ -1,5 +1,6 @@
 #include "core/triton/run_table.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "core/base/format.h"
@@ -336,13 +337,21 @@ std::string kernelReport(const RunKernel& k) {
     if (rc.over_spill_threshold) out << " — over the spill threshold " << k.spillThreshold() << ": never benchmarked";
     out << "\n";
     if (rc.occupancy) {
-      out << "     occupancy " << fixed(rc.occupancy->occupancy * 100.0, 1) << " % (" << rc.occupancy->active_blocks_per_sm
-          << " blocks/SM, limited by " << limiterNames(rc.occupancy->limiters) << ")\n";
+      const int blocks = rc.occupancy->active_blocks_per_sm;
+      out << "     occupancy " << fixed(rc.occupancy->occupancy * 100.0, 1) << " % (" << blocks << (blocks == 1 ? " block" : " blocks")
+          << "/SM, limited by " << limiterNames(rc.occupancy->limiters) << ")\n";
     }
-    for (const auto& d : rc.decisions) {
-      out << "     " << inductor::policyKey(d.policy) << ": " << inductor::outcomeName(d.outcome) << " — " << d.reason;
-      if (!d.bound_arithmetic.empty()) out << " [" << d.bound_arithmetic << "]";
-      out << "\n";
+    const bool same_reason = !rc.decisions.empty() && std::all_of(rc.decisions.begin(), rc.decisions.end(), [&](const auto& d) {
+      return d.reason == rc.decisions.front().reason;
+    });
+    if (same_reason) {
+      out << "     every bound: " << rc.decisions.front().reason << "\n";
+    } else {
+      for (const auto& d : rc.decisions) {
+        out << "     " << inductor::policyKey(d.policy) << ": " << d.reason;
+        if (!d.bound_arithmetic.empty()) out << " [" << d.bound_arithmetic << "]";
+        out << "\n";
+      }
     }
     if (rc.bounds_disagree) out << "     the bounds disagree on this config\n";
     for (const auto& p : rc.problems) out << "     problem: " << p << "\n";

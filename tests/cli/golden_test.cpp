@@ -95,6 +95,7 @@ std::string normaliseCsv(const std::string& text) {
 std::string normalise(std::string text, const std::string& scratch) {
   replaceAll(text, scratch, "<TMP>");
   replaceAll(text, OCCX_GOLDEN_DIR, "<HERE>");
+  replaceAll(text, OCCX_INDUCTOR_FIXTURES_DIR, "<FIXTURES>");
   static const std::vector<std::pair<std::regex, std::string>> rules = {
       {std::regex(R"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z)"), "<DATE>"},
       // JSON: "compile_ms": 12.5, "cache_hit": false, "wall_seconds": 0.4
@@ -133,6 +134,7 @@ CaseRun runCase(const GoldenCase& c, const fs::path& scratch) {
   for (std::string a : c.args) {
     replaceAll(a, "@OUT@", out_file.string());
     replaceAll(a, "@HERE@", OCCX_GOLDEN_DIR);
+    replaceAll(a, "@FIXTURES@", OCCX_INDUCTOR_FIXTURES_DIR);
     cmd += " " + shellQuote(a);
     shown += " " + a;
   }

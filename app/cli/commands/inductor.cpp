@@ -109,7 +109,7 @@ int runShow(Context& ctx, const InductorOpts& o) {
   if (found.empty()) {
     return fail(ctx, "occx inductor show",
                 "no kernel named or containing '" + o.kernel + "' in " + run->input + " (" + std::to_string(run->kernels.size()) +
-                    " kernels; `occx inductor scan` lists them)");
+                    (run->kernels.size() == 1 ? " kernel" : " kernels") + "; `occx inductor scan` lists them)");
   }
   if (o.output.json) {
     InductorRun only = *run;
