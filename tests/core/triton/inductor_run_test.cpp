@@ -14,6 +14,7 @@
 
 #include "core/base/atomic_file.h"
 #include "core/base/csv.h"
+#include "core/gpu/gpu_data.h"
 #include "core/triton/inductor_run.h"
 #include "core/triton/run_table.h"
 
@@ -434,6 +435,81 @@ TEST(InductorRun, DefaultCacheFollowsInductor) {
   } else {
     ::unsetenv("LOGNAME");
   }
+}
+
+}  // namespace
+
+namespace {
+
+// The decision of ../shared/reference/h200-anchors.md: size hints x=512, r=8192; XBLOCK 1,
+// R0_BLOCK 2048, 16 warps, 38 registers on an H200. The new bound (3 blocks/SM × 132 = 396 < 512)
+// scales, the old one (4 × 132 = 528 >= 512) does not: the bounds disagree, and the halved config
+// Inductor adds (R0_BLOCK 1024) is reported missing when the cache lacks it.
+TEST(InductorRunAnalysis, BoundsDisagreeOnTheReferenceDecision) {
+  const std::string text = R"py(
+@triton_heuristics.reduction(
+    size_hints={'x': 512, 'r0_': 8192},
+    reduction_hint=ReductionHint.INNER,
+    filename=__file__,
+    triton_meta={'signature': {'in_ptr0': '*fp16', 'out_ptr0': '*fp32', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr', 'R0_BLOCK': 'constexpr'},
+                 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}},
+    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_red_fused_sum_0', 'mutated_arg_names': [], 'num_load': 1, 'num_reduction': 1, 'dynamic_scale_rblock': True, 'spill_threshold': 16}
+)
+@triton.jit
+def triton_red_fused_sum_0(in_ptr0, out_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
+    xnumel = 512
+    r0_numel = 8192
+    xoffset = tl.program_id(0) * XBLOCK
+)py";
+  auto module = parseKernelModule(text, "/cache/ab/cabc.py");
+  ASSERT_TRUE(module.hasValue()) << module.error();
+  TritonCompiled c;
+  c.cache_hash = "HASH1";
+  c.name = "triton_red_fused_sum_0";
+  c.num_warps = 16;
+  c.num_stages = 1;
+  c.shared_bytes = 64;
+  c.tile_shapes = {{2048}, {1, 2048}};
+  CubinKernel k;
+  k.name = c.name;
+  k.registers = 38;
+  c.cubin = k;
+  const RunKernel run = analyseKernel(*module, {&c}, std::nullopt, GpuDatabase::builtin());
+  ASSERT_EQ(run.configs.size(), 1u);
+  const RunConfig& rc = run.configs.front();
+  EXPECT_EQ(rc.config.r0_block, 2048);
+  EXPECT_EQ(rc.origin, ConfigOrigin::kCandidate);
+  ASSERT_NE(rc.decision(inductor::Policy::kNew), nullptr);
+  EXPECT_EQ(rc.decision(inductor::Policy::kNew)->outcome, inductor::Outcome::kScale);
+  EXPECT_EQ(rc.decision(inductor::Policy::kNew)->bound_blocks_per_sm, 3);
+  EXPECT_EQ(rc.decision(inductor::Policy::kOld)->outcome, inductor::Outcome::kNoScale);
+  EXPECT_EQ(rc.decision(inductor::Policy::kOld)->bound_blocks_per_sm, 4);
+  EXPECT_TRUE(rc.bounds_disagree);
+  ASSERT_EQ(run.missing_added.size(), 1u);
+  EXPECT_EQ(run.missing_added.front().r0_block, 1024);
+  ASSERT_TRUE(rc.occupancy.has_value());
+  EXPECT_EQ(rc.occupancy->active_blocks_per_sm, 3);  // 38 registers → 40 per thread after the unit: 3 × 512 threads
+}
+
+// A device the GPU data does not know is listed, not analysed, and says why.
+TEST(InductorRunAnalysis, UnknownComputeCapability) {
+  const std::string text = R"py(
+@triton_heuristics.reduction(
+    size_hints={'x': 512, 'r0_': 8192},
+    triton_meta={'signature': {'in_ptr0': '*fp16'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=10, cc=42, major=4)},
+    inductor_meta={'kernel_name': 'triton_red_x_0'}
+)
+@triton.jit
+def triton_red_x_0(in_ptr0, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
+    pass
+)py";
+  auto module = parseKernelModule(text, "/cache/ab/cx.py");
+  ASSERT_TRUE(module.hasValue()) << module.error();
+  const RunKernel run = analyseKernel(*module, {}, std::nullopt, GpuDatabase::builtin());
+  EXPECT_FALSE(run.device.has_value());
+  EXPECT_EQ(run.device_label, "CC 4.2, 10 SMs");
+  ASSERT_FALSE(run.notes.empty());
+  EXPECT_NE(run.notes.front().find("CC 4.2 is not in the GPU data"), std::string::npos) << run.notes.front();
 }
 
 }  // namespace
