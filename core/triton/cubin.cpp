@@ -132,6 +132,12 @@ Expected<std::vector<Symbol>> readSymbols(const Reader& r, const std::vector<Sec
 // Calls visit(attribute, payload pointer, payload size) for every record of an .nv.info section.
 template <class Visit>
 std::optional<Error> forEachRecord(const Reader& r, const Section& s, Visit visit) {
+  // readSections checks the bounds of sections with contents only: an .nv.info marked SHT_NOBITS
+  // may point anywhere.
+  if (s.offset > r.size() || r.size() - s.offset < s.size) {
+    return r.fail("'" + s.name + "' lies outside the file: offset " + std::to_string(s.offset) + " + size " +
+                  std::to_string(s.size) + " > " + std::to_string(r.size()) + " bytes");
+  }
   std::uint64_t off = s.offset;
   const std::uint64_t end = s.offset + s.size;
   while (off + 2 <= end) {

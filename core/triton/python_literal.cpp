@@ -277,13 +277,21 @@ class Parser {
       case 'n': value += '\n'; return true;
       case 't': value += '\t'; return true;
       case 'r': value += '\r'; return true;
-      case '0': value += '\0'; return true;
       case 'a': value += '\a'; return true;
       case 'b': value += '\b'; return true;
       case 'f': value += '\f'; return true;
       case 'v': value += '\v'; return true;
       case '\n': return true;
       case '\\': case '\'': case '"': value += e; return true;
+      case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': {
+        // Up to three octal digits: '\0' is NUL, '\101' is 'A'.
+        unsigned code = static_cast<unsigned>(e - '0');
+        for (int i = 1; i < 3 && !atEnd() && s_[pos_] >= '0' && s_[pos_] <= '7'; ++i) {
+          code = code * 8 + static_cast<unsigned>(s_[pos_++] - '0');
+        }
+        appendUtf8(value, code);
+        return true;
+      }
       case 'x': return hexEscape(value, 2);
       case 'u': return hexEscape(value, 4);
       case 'U': return hexEscape(value, 8);
@@ -302,11 +310,7 @@ class Parser {
       return fail("'" + std::string(s_.substr(pos_, static_cast<std::size_t>(digits))) + "' is not a valid escape");
     }
     pos_ += static_cast<std::size_t>(digits);
-    if (digits == 2) {
-      value += static_cast<char>(code);
-    } else {
-      appendUtf8(value, code);
-    }
+    appendUtf8(value, code);  // a str escape: '\xe9' is the same character as '\u00e9'
     return true;
   }
 
