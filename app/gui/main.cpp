@@ -1,4 +1,5 @@
 // occupancy-explorer: the desktop application. Wiring only.
+#include <QAction>
 #include <QApplication>
 #include <QBuffer>
 #include <QCommandLineParser>
@@ -21,6 +22,7 @@
 #if OCCX_HAVE_CUDA
 #include "core/cuda/cuda_backend.h"
 #endif
+#include "ui/views/inductor_run_view.h"
 #include "ui/views/rblock_scaling_view.h"
 
 int main(int argc, char** argv) {
@@ -71,7 +73,9 @@ int main(int argc, char** argv) {
   auto* rblock = new occx::ui::RblockScalingView;
   auto* compile_sweep = new occx::ui::CompileSweepView(nullptr, backend);
   auto* live_sweep = new occx::ui::LiveSweepView(nullptr, backend);
+  auto* inductor_run = new occx::ui::InductorRunView;
   window.addView(rblock, QStringLiteral("RBLOCK scaling"));
+  window.addView(inductor_run, QStringLiteral("Inductor run"));
   window.addView(compile_sweep, QStringLiteral("Compile sweep (NVRTC)"));
   window.addView(live_sweep, QStringLiteral("Live sweep"));
   // Detected GPUs head every device list; on the first start (nothing saved yet) they are selected.
@@ -84,6 +88,28 @@ int main(int argc, char** argv) {
   QObject::connect(compile_sweep, &occx::ui::CompileSweepView::sendToRblock, rblock, &occx::ui::RblockScalingView::showConfig);
   QObject::connect(compile_sweep, &occx::ui::CompileSweepView::sendToRblock, &window,
                    [&window, rblock] { window.tabs()->setCurrentWidget(rblock); });
+  // Your own Inductor kernels: File → Open Inductor run…, or drop a folder (or a scan CSV) on the
+  // window; a config goes to the calculator or the RBLOCK view with its device.
+  auto* open_run = new QAction(QObject::tr("&Open Inductor run…"), &window);
+  open_run->setShortcut(QKeySequence::Open);
+  open_run->setStatusTip(QObject::tr("Read an Inductor cache or torch_compile_debug folder: kernels, configs, registers, spills, decisions"));
+  QObject::connect(open_run, &QAction::triggered, &window, [&window, inductor_run] {
+    window.tabs()->setCurrentWidget(inductor_run);
+    inductor_run->openFolderInteractive();
+  });
+  window.addOpenAction(open_run);
+  QObject::connect(&window, &occx::ui::MainWindow::pathsDropped, &window, [&window, inductor_run](const QStringList& paths) {
+    window.tabs()->setCurrentWidget(inductor_run);
+    inductor_run->openPath(paths.front());
+  });
+  QObject::connect(inductor_run, &occx::ui::InductorRunView::openInRblock, &window, [&window, rblock](const occx::ui::ConfigHandOver& h) {
+    rblock->showHandOver(h);
+    window.tabs()->setCurrentWidget(rblock);
+  });
+  QObject::connect(inductor_run, &occx::ui::InductorRunView::openInCalculator, &window, [&window](const occx::ui::ConfigHandOver& h) {
+    window.calculatorView()->showHandOver(h);
+    window.tabs()->setCurrentWidget(window.calculatorView());
+  });
   if (parser.isSet(tab)) {
     const QString title = parser.value(tab);
     int index = -1;

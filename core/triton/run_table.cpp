@@ -43,6 +43,8 @@ Column<ScanRow> flag(std::string key, std::string title, bool ScanRow::*field) {
 std::vector<Column<ScanRow>> makeColumns() {
   std::vector<Column<ScanRow>> c;
   c.push_back(text("device", "device", &ScanRow::device));
+  c.push_back(text("cc", "CC", &ScanRow::cc));
+  c.push_back(integer("sm_count", "SMs", "", &ScanRow::sm_count));
   c.push_back(text("kernel", "kernel", &ScanRow::kernel, true));
   c.push_back(text("module", "module", &ScanRow::module));
   c.push_back(text("kind", "kind", &ScanRow::kind, true));
@@ -103,6 +105,10 @@ std::string joined(const std::vector<std::string>& parts) {
 ScanRow kernelRow(const RunKernel& k) {
   ScanRow r;
   r.device = k.device_label;
+  if (k.module.device && k.module.device->cc > 0) {
+    r.cc = std::to_string(k.module.device->cc / 10) + "." + std::to_string(k.module.device->cc % 10);
+    r.sm_count = k.module.device->multi_processor_count;
+  }
   r.kernel = k.module.name;
   r.module = k.module.module_hash;
   r.kind = std::string(kernelKindName(k.module.kind));
@@ -211,7 +217,7 @@ nlohmann::json kernelJson(const RunKernel& k) {
     const ScanRow row = configRow(k, rc);
     nlohmann::json o = nlohmann::json::object();
     for (const auto& c : scanColumns()) {
-      if (c.key == "device" || c.key == "kernel" || c.key == "module" || c.key == "kind" || c.key == "size_hints" ||
+      if (c.key == "device" || c.key == "cc" || c.key == "sm_count" || c.key == "kernel" || c.key == "module" || c.key == "kind" || c.key == "size_hints" ||
           c.key == "reduction_hint" || c.key == "xnumel" || c.key == "r0_numel") {
         continue;
       }

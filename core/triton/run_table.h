@@ -25,6 +25,8 @@ inline constexpr std::string_view kScanFormatValue = "inductor-run-scan";
 /// applicable", "duplicate"); empty cells are unknown or not applicable.
 struct ScanRow {
   std::string device;          ///< "CC 9.0, 132 SMs"
+  std::string cc;              ///< "9.0"; empty when the module names no device
+  std::optional<std::int64_t> sm_count;
   std::string kernel;
   std::string module;          ///< module hash
   std::string kind;            ///< kernelKindName

@@ -3,6 +3,11 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QMimeData>
+#include <QUrl>
+#include <algorithm>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -75,6 +80,7 @@ MainWindow::MainWindow(bool use_settings, QWidget* parent)
   setObjectName(QStringLiteral("mainWindow"));
   tabs_->setDocumentMode(true);
   setCentralWidget(tabs_);
+  setAcceptDrops(true);
   buildMenus();
 
   view_status_->setObjectName(QStringLiteral("viewStatus"));
@@ -106,6 +112,7 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
+  file_menu_ = file;
   export_csv_ = file->addAction(tr("Export &CSV…"), this, &MainWindow::exportCsvInteractive);
   export_csv_->setShortcut(QKeySequence(tr("Ctrl+E")));
   export_csv_->setStatusTip(tr("Write a table of the current view as CSV"));
@@ -122,6 +129,30 @@ void MainWindow::buildMenus() {
   QAction* about = help->addAction(tr("&About Occupancy Explorer"), this,
                                    [this] { QMessageBox::about(this, tr("About Occupancy Explorer"), aboutText(can_compile_)); });
   about->setMenuRole(QAction::AboutRole);
+}
+
+void MainWindow::addOpenAction(QAction* action) {
+  const QList<QAction*> actions = file_menu_->actions();
+  QAction* before = actions.isEmpty() ? nullptr : actions.front();
+  file_menu_->insertAction(before, action);
+  if (before != nullptr && !before->isSeparator()) file_menu_->insertSeparator(before);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  const QList<QUrl> urls = event->mimeData()->urls();
+  if (!urls.isEmpty() && std::all_of(urls.begin(), urls.end(), [](const QUrl& u) { return u.isLocalFile(); })) {
+    event->acceptProposedAction();
+  }
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  QStringList paths;
+  for (const QUrl& u : event->mimeData()->urls()) {
+    if (u.isLocalFile()) paths << u.toLocalFile();
+  }
+  if (paths.isEmpty()) return;
+  event->acceptProposedAction();
+  emit pathsDropped(paths);
 }
 
 void MainWindow::showBackend(const Backend& backend) {

@@ -10,6 +10,7 @@
 
 class QAction;
 class QLabel;
+class QMenu;
 class QSettings;
 class QTabWidget;
 
@@ -61,11 +62,20 @@ class MainWindow : public QMainWindow {
   /// compile kernels (`can_compile`, from its Backend).
   [[nodiscard]] static QString aboutText(bool can_compile = false);
 
+  /// Puts `action` at the top of the File menu (before Export), e.g. "Open Inductor run…".
+  void addOpenAction(QAction* action);
+
   /// Says in the status bar and in About what `backend` can do here (compile with NVRTC, run live).
   void showBackend(const Backend& backend);
 
+ signals:
+  /// Files or folders were dropped on the window (local paths, in the order dropped).
+  void pathsDropped(const QStringList& paths);
+
  protected:
   void closeEvent(QCloseEvent* event) override;
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
 
  private slots:
   void onViewStatus(const QString& text);
@@ -86,6 +96,7 @@ class MainWindow : public QMainWindow {
   QLabel* cuda_label_ = nullptr;
   bool can_compile_ = false;
   QLabel* view_status_;
+  QMenu* file_menu_ = nullptr;
   QAction* export_csv_ = nullptr;
   QAction* export_png_ = nullptr;
   QAction* export_pdf_ = nullptr;

@@ -345,6 +345,18 @@ void CalculatorView::setInput(const OccupancyInput& in) {
   recompute();
 }
 
+void CalculatorView::showHandOver(const ConfigHandOver& h) {
+  const QString key = device_->keyFor(h.cc, h.sm_count);
+  if (!key.isEmpty()) device_->setCurrentKey(key);
+  OccupancyInput in = input_;
+  in.threads_per_block = h.num_warps * arch().warp_size;
+  if (h.n_regs > 0) in.registers_per_thread = h.n_regs;
+  in.static_smem_bytes = 0;
+  in.dynamic_smem_bytes = h.shared_bytes;
+  in.grid_blocks = h.xblock > 0 ? (h.xnumel + h.xblock - 1) / h.xblock : 0;
+  setInput(in);
+}
+
 void CalculatorView::recompute() {
   const ArchLimits& a = arch();
   input_.threads_per_block = threads_->value();

@@ -8,6 +8,7 @@
 
 #include "core/occupancy/occupancy.h"
 #include "ui/shell/app_view.h"
+#include "ui/views/config_hand_over.h"
 #include "ui/widgets/device_selector.h"
 
 class QLabel;
@@ -37,6 +38,10 @@ class CalculatorView : public QWidget, public AppView {
   [[nodiscard]] OccupancyInput input() const { return input_; }
   /// Sets every input (clamped to the selected architecture's ranges) and recomputes once.
   void setInput(const OccupancyInput& input);
+  /// Shows a compiled config: the device entry that matches its compute capability and SM count
+  /// (DeviceSelector::keyFor), a block of num_warps × warp size threads, its registers, its shared
+  /// memory (as dynamic) and the grid ceil(xnumel / XBLOCK); the other inputs kept.
+  void showHandOver(const ConfigHandOver& config);
   [[nodiscard]] const OccupancyResult& result() const { return result_; }
   [[nodiscard]] const ArchLimits& arch() const;
   [[nodiscard]] const std::vector<CurvePoint>& blockSizeCurve() const { return curve_block_; }

@@ -418,6 +418,25 @@ void RblockScalingView::showConfig(int xblock, int rblock, int num_warps, int n_
   setInputs(in);
 }
 
+void RblockScalingView::showHandOver(const ConfigHandOver& h) {
+  const QString key = device_->keyFor(h.cc, h.sm_count);
+  if (!key.isEmpty()) device_->setCurrentKey(key);
+  RblockInputs in = inputs();
+  in.xblock = h.xblock;
+  in.rblock = h.r0_block;
+  in.num_warps = h.num_warps;
+  in.n_regs_known = h.n_regs > 0;
+  if (h.n_regs > 0) in.n_regs = h.n_regs;
+  in.n_spills = h.n_spills;
+  in.shared_bytes = h.shared_bytes;
+  in.xnumel = h.xnumel;
+  in.rnumel = h.rnumel;
+  in.persistent = h.persistent;
+  const int sms = device_->currentTarget().sm_count;
+  in.sm_override = h.sm_count > 0 && sms != h.sm_count ? h.sm_count : 0;
+  setInputs(in);
+}
+
 void RblockScalingView::clearResults(const QString& message) {
   decisions_.clear();
   curves_ = {};

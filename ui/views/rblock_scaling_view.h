@@ -12,6 +12,7 @@
 #include "core/inductor/rblock_scaling.h"
 #include "core/inductor/teaching.h"
 #include "ui/shell/app_view.h"
+#include "ui/views/config_hand_over.h"
 #include "ui/widgets/device_selector.h"
 
 class QCheckBox;
@@ -105,6 +106,10 @@ class RblockScalingView : public QWidget, public AppView {
   /// num_warps, n_regs (known), n_spills, xnumel and rnumel, keeps the device and the other inputs,
   /// and recomputes once. Values outside the view's ranges are clamped.
   void showConfig(int xblock, int rblock, int num_warps, int n_regs, int n_spills, qint64 xnumel, qint64 rnumel);
+  /// Shows a compiled config with the device it was compiled for: the device entry that matches its
+  /// compute capability and SM count (DeviceSelector::keyFor; the SM count overridden where the
+  /// entry's differs), then the config, its n_regs, n_spills, shared memory and numels.
+  void showHandOver(const occx::ui::ConfigHandOver& config);
 
  signals:
   /// statusSummary() changed.

@@ -110,6 +110,22 @@ const DeviceTarget& DeviceSelector::currentTarget() const {
   return targets_.front();
 }
 
+QString DeviceSelector::keyFor(ComputeCapability cc, int sm_count) const {
+  QString bare;
+  QString named;
+  for (const auto& t : targets_) {
+    if (t.arch == nullptr || t.arch->cc != cc) continue;
+    if (t.gpu == nullptr && !t.detected) {
+      if (bare.isEmpty()) bare = t.key;
+      continue;
+    }
+    if (t.sm_count != sm_count) continue;
+    if (t.detected) return t.key;
+    if (named.isEmpty()) named = t.key;
+  }
+  return named.isEmpty() ? bare : named;
+}
+
 bool DeviceSelector::setCurrentKey(const QString& key) {
   const int idx = combo_->findData(key);
   if (idx < 0) return false;

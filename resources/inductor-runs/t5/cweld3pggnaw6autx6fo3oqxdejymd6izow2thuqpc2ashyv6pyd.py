@@ -1,0 +1,79 @@
+
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_gpu()
+
+@triton_heuristics.persistent_reduction(
+    size_hints={'x': 131072, 'r0_': 16},
+    reduction_hint=ReductionHint.DEFAULT,
+    filename=__file__,
+    triton_meta={'signature': {'in_ptr0': '*i1', 'in_ptr1': '*fp32', 'in_ptr2': '*fp32', 'in_ptr3': '*fp16', 'in_ptr4': '*i1', 'in_ptr5': '*fp32', 'in_ptr6': '*fp32', 'in_ptr7': '*fp16', 'in_ptr8': '*i1', 'in_ptr9': '*i64', 'out_ptr2': '*fp32', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]], (7,): [['tt.divisibility', 16]], (8,): [['tt.divisibility', 16]], (9,): [['tt.divisibility', 16]], (10,): [['tt.divisibility', 16]], (11,): [['tt.divisibility', 16]], (12,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_per_fused__softmax_backward_data__to_copy_add_embedding_dense_backward_expand_native_dropout_backward_permute_scalar_tensor_squeeze_sum_view_where_16', 'mutated_arg_names': ['out_ptr2'], 'optimize_mem': True, 'no_x_dim': None, 'atomic_add_found': True, 'num_load': 10, 'num_store': 1, 'num_reduction': 2, 'backend_hash': '91D1D1166449D9E2EB66EB9770C9E2C3B0FEB787341F27FEB4D3F0338DA50336', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': False, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 29491200, 'r0_': 0}}
+)
+@triton.jit
+def triton_per_fused__softmax_backward_data__to_copy_add_embedding_dense_backward_expand_native_dropout_backward_permute_scalar_tensor_squeeze_sum_view_where_16(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, in_ptr6, in_ptr7, in_ptr8, in_ptr9, out_ptr2, xnumel, r0_numel, XBLOCK : tl.constexpr):
+    xnumel = 131072
+    r0_numel = 16
+    R0_BLOCK: tl.constexpr = 16
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = tl.full([XBLOCK], True, tl.int1)[:, None]
+    r0_index = tl.arange(0, R0_BLOCK)[None, :]
+    r0_offset = 0
+    r0_mask = tl.full([R0_BLOCK], True, tl.int1)[None, :]
+    roffset = r0_offset
+    rindex = r0_index
+    x1 = ((xindex // 128) % 128)
+    r0_3 = r0_index
+    x5 = xindex
+    x6 = xindex // 128
+    x4 = (xindex % 16384)
+    x2 = xindex // 16384
+    tmp0 = tl.load(in_ptr0 + (x1), None, eviction_policy='evict_last').to(tl.int1)
+    tmp1 = tl.load(in_ptr1 + (x5 + 131072*r0_3), None)
+    tmp3 = tl.load(in_ptr2 + (x6 + 1024*r0_3), None, eviction_policy='evict_last')
+    tmp4 = tl.load(in_ptr3 + (x5 + 131072*r0_3), None).to(tl.float32)
+    tmp6 = tl.load(in_ptr4 + (x5 + 131072*r0_3), None).to(tl.int1)
+    tmp18 = tl.load(in_ptr5 + (x5 + 131072*r0_3), None)
+    tmp20 = tl.load(in_ptr6 + (x6 + 1024*r0_3), None, eviction_policy='evict_last')
+    tmp21 = tl.load(in_ptr7 + (x5 + 131072*r0_3), None).to(tl.float32)
+    tmp23 = tl.load(in_ptr8 + (x5 + 131072*r0_3), None).to(tl.int1)
+    tmp33 = tl.load(in_ptr9 + (x4), None, eviction_policy='evict_last')
+    tmp2 = -tmp1
+    tmp5 = tmp4.to(tl.float32)
+    tmp7 = tmp6.to(tl.float32)
+    tmp8 = tl.full([1, 1], 1.1111111111111112, tl.float32)
+    tmp9 = tmp7 * tmp8
+    tmp10 = tmp5 * tmp9
+    tmp11 = tmp10 * tmp1
+    tmp12 = tl.fma(tmp2, tmp3, tmp11)
+    tmp13 = tl.full([1, 1], 0.0, tl.float32)
+    tmp14 = tl.where(tmp0, tmp12, tmp13)
+    tmp15 = tl.broadcast_to(tmp14, [XBLOCK, R0_BLOCK])
+    tmp17 = tl.sum(tmp15, 1)[:, None].to(tl.float32)
+    tmp19 = -tmp18
+    tmp22 = tmp21.to(tl.float32)
+    tmp24 = tmp23.to(tl.float32)
+    tmp25 = tmp24 * tmp8
+    tmp26 = tmp22 * tmp25
+    tmp27 = tmp26 * tmp18
+    tmp28 = tl.fma(tmp19, tmp20, tmp27)
+    tmp29 = tl.where(tmp0, tmp28, tmp13)
+    tmp30 = tl.broadcast_to(tmp29, [XBLOCK, R0_BLOCK])
+    tmp32 = tl.sum(tmp30, 1)[:, None].to(tl.float32)
+    tmp34 = tl.full([1, 1], 32, tl.int32)
+    tmp35 = tmp33 + tmp34
+    tmp36 = tmp33 < 0
+    tmp37 = tl.where(tmp36, tmp35, tmp33)
+    tl.device_assert((0 <= tmp37) & (tmp37 < 32), "index out of bounds: 0 <= tmp37 < 32")
+    tmp39 = tl.full([1, 1], -1, tl.int64)
+    tmp40 = tmp33 == tmp39
+    tmp41 = tmp17 + tmp32
+    tmp42 = tl.where(tmp40, tmp13, tmp41)
+    tl.atomic_add(out_ptr2 + (x2 + 8*tmp37), tmp42, None, sem='relaxed')

@@ -1,0 +1,186 @@
+// The Inductor run view off-screen: a recorded Inductor cache scanned off the UI thread, the kernel
+// list, a config row, the bounds plot's current point and the hand-over to the RBLOCK-scaling view
+// (device included); a scan CSV and the bundled runs open without the cache; bad paths say why.
+#include <gtest/gtest.h>
+
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QTemporaryDir>
+
+#include "core/base/csv.h"
+#include "core/triton/inductor_run.h"
+#include "ui/models/inductor_run_models.h"
+#include "ui/plots/config_occupancy_plot.h"
+#include "ui/plots/rblock_bounds_plot.h"
+#include "ui/shell/app_view.h"
+#include "ui/views/calculator_view.h"
+#include "ui/views/inductor_run_view.h"
+#include "ui/views/rblock_scaling_view.h"
+#include "ui/widgets/device_selector.h"
+#include "ui_test_support.h"
+
+namespace occx::ui {
+namespace {
+
+QString fixture(const char* name) { return QStringLiteral(OCCX_INDUCTOR_FIXTURES_DIR "/") + QLatin1String(name); }
+
+bool scan(InductorRunView& view, const QString& path) {
+  bool done = false;
+  QObject::connect(&view, &InductorRunView::scanFinished, &view, [&done] { done = true; }, Qt::SingleShotConnection);
+  EXPECT_TRUE(view.openPath(path).isEmpty());
+  return waitFor([&] { return done; }, 20000);
+}
+
+TEST(InductorRunView, OpensABundledRunOnStart) {
+  InductorRunView view;
+  ASSERT_FALSE(view.run().kernels.empty());
+  EXPECT_EQ(view.run().title, QStringLiteral("BlenderbotForCausalLM training step, H200"));
+  EXPECT_TRUE(view.summaryLabel()->text().startsWith(QStringLiteral("12 looped reductions, 1 persistent reduction, 23 pointwise kernels")))
+      << view.summaryLabel()->text().toStdString();
+  EXPECT_EQ(view.kernelModel()->numRows(), 36);
+  // The source pane shows the bundled module, with the tile lines marked.
+  ASSERT_GE(view.selectedKernel(), 0);
+  EXPECT_TRUE(view.sourceView()->toPlainText().contains(QStringLiteral("@triton_heuristics.reduction(")));
+  EXPECT_FALSE(view.sourceView()->extraSelections().isEmpty());
+}
+
+TEST(InductorRunView, ScansACacheAndHandsAConfigOver) {
+  InductorRunView view;
+  ASSERT_TRUE(scan(view, fixture("spill_log_softmax")));
+  ASSERT_EQ(view.run().kernels.size(), 1u) << view.statusLabel()->text().toStdString();
+  EXPECT_EQ(view.kernelModel()->numRows(), 1);
+  EXPECT_EQ(view.kernelModel()->data(view.kernelModel()->index(0, KernelListModel::kConfigs), Qt::DisplayRole).toInt(), 3);
+  EXPECT_EQ(view.summaryLabel()->text(),
+            QStringLiteral("1 looped reduction; 3 configs (1 added by RBLOCK scaling); the old and new bounds agree on every one; "
+                           "1 config spills over the threshold; the winners' mean occupancy is 100 %; device CC 9.0, 132 SMs"));
+  // Configs in tile order: R2048 w16 (the winner, selected first), R16384 w32 (added), R32768 w32 (50 spills).
+  ASSERT_EQ(view.configModel()->numRows(), 3);
+  const triton::ScanRow* winner = view.selectedConfig();
+  ASSERT_NE(winner, nullptr);
+  EXPECT_TRUE(winner->winner);
+  EXPECT_EQ(*winner->r0_block, 2048);
+  ASSERT_TRUE(view.selectConfig(2));
+  const triton::ScanRow* spilling = view.selectedConfig();
+  EXPECT_EQ(*spilling->r0_block, 32768);
+  EXPECT_EQ(*spilling->n_regs, 64);
+  EXPECT_EQ(*spilling->n_spills, 50);
+  EXPECT_EQ(view.configModel()->data(view.configModel()->index(2, RunConfigModel::kNew), Qt::DisplayRole).toString(), QStringLiteral("scale"));
+  EXPECT_TRUE(view.configModel()->data(view.configModel()->index(2, RunConfigModel::kNew), Qt::ToolTipRole).toString()
+                  .contains(QStringLiteral("512 blocks")));
+  EXPECT_EQ(view.configModel()->data(view.configModel()->index(1, RunConfigModel::kOrigin), Qt::DisplayRole).toString(),
+            QStringLiteral("added by scaling"));
+  // The bounds plot's current point: 64 registers → new bound max(65536 // (64 · 32 · 32), 1) = 1.
+  const auto current = view.boundsPlot()->graphPoints(RblockBoundsPlot::kCurrentGraph);
+  ASSERT_EQ(current.size(), 1);
+  EXPECT_DOUBLE_EQ(current.front().x(), 64.0);
+  EXPECT_DOUBLE_EQ(current.front().y(), 1.0);
+  // Occupancy bars: 100 %, 50 %, 50 %, the selected one third.
+  EXPECT_EQ(view.occupancyPlot()->values(), (std::vector<double>{100.0, 50.0, 50.0}));
+  EXPECT_EQ(view.occupancyPlot()->selected(), 2);
+  // The source pane shows the module with the tile lines highlighted.
+  EXPECT_TRUE(view.sourceView()->toPlainText().contains(QStringLiteral("R0_BLOCK")));
+  EXPECT_FALSE(view.sourceView()->extraSelections().isEmpty());
+
+  // Hand-over to the RBLOCK view: the config, its n_regs and its device (CC 9.0, 132 SMs).
+  RblockScalingView rblock;
+  rblock.deviceSelector()->setCurrentKey(QStringLiteral("gpu:A100 SXM4 80GB"));  // another GPU than the run's
+  QObject::connect(&view, &InductorRunView::openInRblock, &rblock, &RblockScalingView::showHandOver);
+  ASSERT_TRUE(view.toRblockButton()->isEnabled());
+  view.toRblockButton()->click();
+  const RblockInputs in = rblock.inputs();
+  EXPECT_EQ(in.xblock, 1);
+  EXPECT_EQ(in.rblock, 32768);
+  EXPECT_EQ(in.num_warps, 32);
+  EXPECT_EQ(in.n_regs, 64);
+  EXPECT_TRUE(in.n_regs_known);
+  EXPECT_EQ(in.n_spills, 50);
+  EXPECT_EQ(in.xnumel, 264);
+  EXPECT_EQ(in.rnumel, 30000);
+  EXPECT_EQ(rblock.device().arch.cc, (ComputeCapability{9, 0}));
+  EXPECT_EQ(rblock.device().sm_count, 132);
+  ASSERT_FALSE(rblock.decisions().empty());
+  EXPECT_EQ(rblock.decisions()[1].outcome, inductor::Outcome::kScale);
+
+  // And to the calculator: 1024 threads, 64 registers, 1152 B shared memory on a CC 9.0 GPU.
+  CalculatorView calc;
+  QObject::connect(&view, &InductorRunView::openInCalculator, &calc, &CalculatorView::showHandOver);
+  view.toCalculatorButton()->click();
+  EXPECT_EQ(calc.input().threads_per_block, 1024);
+  EXPECT_EQ(calc.input().registers_per_thread, 64);
+  EXPECT_EQ(calc.input().dynamic_smem_bytes, 128);
+  EXPECT_EQ(calc.arch().cc, (ComputeCapability{9, 0}));
+  EXPECT_EQ(calc.result().active_blocks_per_sm, 1);
+}
+
+TEST(InductorRunView, KernelListFiltersAndSorts) {
+  InductorRunView view;
+  ASSERT_TRUE(scan(view, fixture("t5")));
+  const int all = view.kernelProxy()->rowCount();
+  EXPECT_EQ(all, static_cast<int>(view.run().kernels.size()));
+  view.filterEdit()->setText(QStringLiteral("looped"));
+  EXPECT_EQ(view.kernelProxy()->rowCount(), 15);
+  view.filterEdit()->setText(QStringLiteral("pointwise"));
+  EXPECT_EQ(view.kernelProxy()->rowCount(), 44);
+  view.filterEdit()->clear();
+  // Sorted by configs, most first.
+  view.kernelTable()->sortByColumn(KernelListModel::kConfigs, Qt::DescendingOrder);
+  const int top = view.kernelProxy()->data(view.kernelProxy()->index(0, KernelListModel::kConfigs), KernelListModel::kSortRole).toInt();
+  for (int r = 1; r < view.kernelProxy()->rowCount(); ++r) {
+    EXPECT_LE(view.kernelProxy()->data(view.kernelProxy()->index(r, KernelListModel::kConfigs), KernelListModel::kSortRole).toInt(), top);
+  }
+  EXPECT_EQ(top, 4);
+}
+
+TEST(InductorRunView, ScanCsvOpensWithoutTheCache) {
+  InductorRunView view;
+  ASSERT_TRUE(scan(view, fixture("ref_log_softmax")));
+  const auto exports = view.csvExports();
+  ASSERT_EQ(exports.size(), 2u);
+  QTemporaryDir dir;
+  const QString path = dir.filePath(QStringLiteral("scan.csv"));
+  ASSERT_TRUE(writeCsvFile(exports.front().table, path).hasValue());
+  InductorRunView other;
+  EXPECT_TRUE(other.openPath(path).isEmpty());
+  ASSERT_EQ(other.run().kernels.size(), 1u);
+  EXPECT_EQ(other.run().rows.size(), 3u);
+  EXPECT_EQ(other.summaryLabel()->text(), view.summaryLabel()->text());
+  EXPECT_TRUE(other.sourceView()->toPlainText().isEmpty());
+  EXPECT_TRUE(other.sourceLabel()->text().contains(QStringLiteral("not in the CSV"))) << other.sourceLabel()->text().toStdString();
+  ASSERT_TRUE(other.selectConfig(1));
+  EXPECT_EQ(other.boundsPlot()->graphPoints(RblockBoundsPlot::kCurrentGraph).size(), 1);
+}
+
+TEST(InductorRunView, EveryBundledRunOpens) {
+  InductorRunView view;
+  const auto runs = bundledInductorRuns();
+  ASSERT_EQ(runs.size(), 12u);
+  EXPECT_EQ(runs.front().key, QStringLiteral("blenderbot"));
+  for (const auto& r : runs) {
+    EXPECT_TRUE(view.openBundled(r.key).isEmpty()) << r.key.toStdString();
+    EXPECT_EQ(view.run().title, r.title);
+    EXPECT_FALSE(view.run().kernels.empty()) << r.key.toStdString();
+    EXPECT_FALSE(view.run().sources.empty()) << r.key.toStdString();
+  }
+  EXPECT_FALSE(view.openBundled(QStringLiteral("no_such_run")).isEmpty());
+}
+
+TEST(InductorRunView, BadPathsSayWhy) {
+  InductorRunView view;
+  const QString missing = view.openPath(QStringLiteral("/nonexistent/inductor-cache"));
+  EXPECT_TRUE(missing.contains(QStringLiteral("does not exist"))) << missing.toStdString();
+  QTemporaryDir dir;
+  ASSERT_TRUE(scan(view, dir.path()));
+  EXPECT_TRUE(view.statusLabel()->text().contains(QStringLiteral("no Inductor kernel modules"))) << view.statusLabel()->text().toStdString();
+  EXPECT_FALSE(view.run().kernels.empty());  // the run shown before stays
+  const QString not_scan = dir.filePath(QStringLiteral("x.csv"));
+  ASSERT_TRUE(writeCsvFile(CsvTable{{}, {"a"}, {{"1"}}}, not_scan).hasValue());
+  EXPECT_TRUE(view.openPath(not_scan).contains(QStringLiteral("not an Inductor run scan")));
+}
+
+}  // namespace
+}  // namespace occx::ui

@@ -1,0 +1,249 @@
+#include "ui/models/inductor_run_data.h"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QFileInfo>
+#include <QObject>
+#include <charconv>
+
+#include "core/triton/kernel_module.h"
+
+namespace occx::ui {
+
+namespace {
+
+using triton::ScanRow;
+
+const char* const kBundlePrefix = ":/inductor-runs/";
+
+bool wantsHalving(const std::string& outcome) { return outcome == "scale" || outcome == "duplicate"; }
+
+Expected<QByteArray> readBounded(const QString& path) {
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly)) return Error{"cannot read " + path.toStdString() + ": " + file.errorString().toStdString()};
+  const auto limit = static_cast<qint64>(kMaxCsvBytes);
+  const QByteArray bytes = file.read(limit + 1);
+  if (bytes.size() > limit) {
+    return Error{path.toStdString() + " is more than " + std::to_string(limit) + " bytes: larger than the limit for CSV files"};
+  }
+  return bytes;
+}
+
+KernelSource sourceOf(const triton::KernelModule& m) {
+  KernelSource s;
+  s.text = m.source;
+  s.first_line = m.source_first_line;
+  s.tile_lines = m.tile_lines;
+  return s;
+}
+
+// "x=512, r0_=8192" → the value of `name`, or `fallback`.
+std::int64_t hintOf(const std::string& text, const std::string& name, std::int64_t fallback) {
+  const std::string key = name + "=";
+  std::size_t at = 0;
+  while ((at = text.find(key, at)) != std::string::npos) {
+    if (at == 0 || text[at - 1] == ' ') {
+      std::int64_t v = 0;
+      const char* begin = text.data() + at + key.size();
+      auto [ptr, ec] = std::from_chars(begin, text.data() + text.size(), v);
+      if (ec == std::errc{} && ptr != begin) return v;
+    }
+    at += key.size();
+  }
+  return fallback;
+}
+
+}  // namespace
+
+int RunKernelEntry::compiledConfigs() const {
+  int n = 0;
+  for (const auto& r : configs) n += r.num_warps ? 1 : 0;
+  return n;
+}
+
+const ScanRow* RunKernelEntry::winnerRow() const {
+  return winner >= 0 && winner < static_cast<int>(configs.size()) ? &configs[static_cast<std::size_t>(winner)] : nullptr;
+}
+
+QString summaryOfRows(const std::vector<ScanRow>& rows) {
+  triton::RunSummary s;
+  std::string last_key;
+  double occupancy = 0.0;
+  for (const auto& r : rows) {
+    const std::string key = r.device + "|" + r.kernel + "|" + r.module;
+    if (key != last_key) {
+      last_key = key;
+      ++s.kernels;
+      if (r.kind == triton::kernelKindName(triton::KernelKind::kLoopedReduction)) ++s.looped;
+      else if (r.kind == triton::kernelKindName(triton::KernelKind::kPersistentReduction)) ++s.persistent;
+      else if (r.kind == triton::kernelKindName(triton::KernelKind::kPointwise)) ++s.pointwise;
+      else ++s.other;
+      if (std::find(s.devices.begin(), s.devices.end(), r.device) == s.devices.end()) s.devices.push_back(r.device);
+    }
+    if (!r.num_warps) continue;
+    ++s.configs;
+    if (r.origin == triton::configOriginName(triton::ConfigOrigin::kAddedByScaling)) ++s.added_by_scaling;
+    if (r.over_spill_threshold) ++s.over_spill_threshold;
+    if (r.bounds_disagree) ++s.any_disagree;
+    if (!r.old_decision.empty() && !r.new_decision.empty() && wantsHalving(r.old_decision) != wantsHalving(r.new_decision)) {
+      ++s.old_new_disagree;
+    }
+    if (r.winner && r.occupancy_pct && r.kind == triton::kernelKindName(triton::KernelKind::kLoopedReduction)) {
+      ++s.winners_known;
+      occupancy += *r.occupancy_pct / 100.0;
+    }
+  }
+  if (s.winners_known > 0) s.winners_mean_occupancy = occupancy / s.winners_known;
+  return QString::fromStdString(s.text());
+}
+
+void groupKernels(InductorRunData& data) {
+  data.kernels.clear();
+  std::string last_key;
+  for (const auto& r : data.rows) {
+    const std::string key = r.device + "|" + r.kernel + "|" + r.module;
+    if (key != last_key || data.kernels.empty()) {
+      last_key = key;
+      RunKernelEntry e;
+      e.device = r.device;
+      e.kernel = r.kernel;
+      e.module = r.module;
+      e.kind = r.kind;
+      e.size_hints = r.size_hints;
+      data.kernels.push_back(std::move(e));
+    }
+    RunKernelEntry& e = data.kernels.back();
+    if (r.winner) e.winner = static_cast<int>(e.configs.size());
+    if (r.origin == triton::configOriginName(triton::ConfigOrigin::kAddedByScaling)) ++e.added;
+    e.bounds_disagree = e.bounds_disagree || r.bounds_disagree;
+    if (r.n_spills) e.max_spills = std::max(e.max_spills.value_or(0), *r.n_spills);
+    e.configs.push_back(r);
+  }
+  data.summary = summaryOfRows(data.rows);
+}
+
+InductorRunData runDataFromScan(const triton::InductorRun& run) {
+  InductorRunData data;
+  data.title = QFileInfo(QString::fromStdString(run.input)).fileName();
+  if (data.title.isEmpty()) data.title = QString::fromStdString(run.input);
+  data.origin = QObject::tr("scan of %1").arg(QDir::toNativeSeparators(QString::fromStdString(run.input)));
+  data.rows = triton::scanRows(run);
+  for (const auto& k : run.kernels) data.sources[k.module.module_hash] = sourceOf(k.module);
+  data.problems = run.problems;
+  data.missing_source_note = QObject::tr("The module of this kernel could not be read.");
+  groupKernels(data);
+  return data;
+}
+
+Expected<InductorRunData> runDataFromCsv(const QString& path) {
+  auto bytes = readBounded(path);
+  if (!bytes) return Error{bytes.error()};
+  const std::string name = QFileInfo(path).fileName().toStdString();
+  auto table = parseCsv(std::string_view(bytes->constData(), static_cast<std::size_t>(bytes->size())));
+  if (!table) return Error{name + ": " + table.error()};
+  auto rows = triton::scanFromCsv(*table);
+  if (!rows) return Error{name + ": " + rows.error()};
+  InductorRunData data;
+  const std::string title = table->metaValue("title");
+  data.title = title.empty() ? QFileInfo(path).completeBaseName() : QString::fromStdString(title);
+  data.origin = QObject::tr("CSV file %1").arg(QDir::toNativeSeparators(path));
+  data.rows = std::move(rows).value();
+  data.missing_source_note = QObject::tr("The source is not in the CSV: open the Inductor cache folder to see it.");
+  groupKernels(data);
+  return data;
+}
+
+std::vector<BundledRun> bundledInductorRuns() {
+  // The model runs first, then the reductions of the reference table, then the special cases.
+  static const char* const kOrder[] = {"blenderbot", "gpt2", "bert", "t5", "spill_log_softmax", "ref_sum", "ref_mean_var",
+                                       "ref_log_softmax", "ref_log_softmax_vocab", "ref_layer_norm_bwd", "coordesc_sum",
+                                       "dynamic_log_softmax"};
+  std::vector<BundledRun> runs;
+  QStringList keys;
+  for (const char* k : kOrder) keys << QString::fromLatin1(k);
+  QDirIterator it(QString::fromLatin1(kBundlePrefix), {QStringLiteral("*.csv")}, QDir::Files);
+  QStringList found;
+  while (it.hasNext()) found << QFileInfo(it.next()).completeBaseName();
+  found.sort();
+  for (const QString& f : found) {
+    if (!keys.contains(f)) keys << f;
+  }
+  for (const QString& key : keys) {
+    const QString path = QString::fromLatin1(kBundlePrefix) + key + QStringLiteral(".csv");
+    if (!QFile::exists(path)) continue;
+    QFile file(path);
+    QString title = key;
+    if (file.open(QIODevice::ReadOnly)) {
+      const QString first = QString::fromUtf8(file.readLine()).trimmed();
+      if (first.startsWith(QStringLiteral("# title: "))) title = first.mid(9);
+    }
+    runs.push_back({key, title});
+  }
+  return runs;
+}
+
+Expected<InductorRunData> loadBundledRun(const QString& key) {
+  const QString path = QString::fromLatin1(kBundlePrefix) + key + QStringLiteral(".csv");
+  if (!QFile::exists(path)) {
+    QStringList keys;
+    for (const auto& r : bundledInductorRuns()) keys << r.key;
+    return Error{"no bundled Inductor run '" + key.toStdString() + "': allowed " + keys.join(QStringLiteral(", ")).toStdString()};
+  }
+  auto data = runDataFromCsv(path);
+  if (!data) return data;
+  data->origin = QObject::tr("bundled run (recorded on an H200 with PyTorch 2.11 and Triton 3.6)");
+  QDirIterator it(QString::fromLatin1(kBundlePrefix) + key, {QStringLiteral("*.py")}, QDir::Files);
+  while (it.hasNext()) {
+    const QString module = it.next();
+    QFile f(module);
+    if (!f.open(QIODevice::ReadOnly)) continue;
+    const QByteArray text = f.readAll();
+    auto parsed = triton::parseKernelModule(std::string_view(text.constData(), static_cast<std::size_t>(text.size())),
+                                            module.toStdString());
+    if (parsed) data->sources[parsed->module_hash] = sourceOf(*parsed);
+  }
+  data->missing_source_note = QObject::tr("This kernel's module is not bundled.");
+  return data;
+}
+
+CsvTable runDataToCsv(const InductorRunData& data) {
+  return columnsToCsv(triton::scanColumns(), data.rows,
+                      {{std::string(triton::kScanFormatKey), std::string(triton::kScanFormatValue)},
+                       {"title", data.title.toStdString()},
+                       {"input", data.origin.toStdString()},
+                       {"summary", data.summary.toStdString()}});
+}
+
+std::optional<Device> deviceOfRow(const ScanRow& row) {
+  if (row.cc.empty() || !row.sm_count) return std::nullopt;
+  auto cc = ComputeCapability::parse(row.cc);
+  if (!cc) return std::nullopt;
+  const ArchLimits* arch = GpuDatabase::builtin().findArch(*cc);
+  if (arch == nullptr) return std::nullopt;
+  auto dev = makeDevice(*arch, static_cast<int>(*row.sm_count), row.device);
+  if (!dev) return std::nullopt;
+  return dev.value();
+}
+
+std::optional<std::pair<inductor::ReductionConfig, inductor::KernelInfo>> decisionInputsOfRow(const ScanRow& row) {
+  if (!row.num_warps || !row.r0_block || !row.xblock) return std::nullopt;
+  inductor::ReductionConfig c;
+  c.xblock = static_cast<int>(*row.xblock);
+  c.r0_block = static_cast<int>(*row.r0_block);
+  c.r1_block = row.r1_block ? static_cast<int>(*row.r1_block) : 0;
+  c.num_warps = static_cast<int>(*row.num_warps);
+  c.num_stages = row.num_stages ? static_cast<int>(*row.num_stages) : 1;
+  if (row.n_regs) c.n_regs = static_cast<int>(*row.n_regs);
+  if (row.n_spills) c.n_spills = static_cast<int>(*row.n_spills);
+  c.shared_bytes = row.shared_bytes.value_or(0);
+  inductor::KernelInfo k;
+  k.size_hints.x = hintOf(row.size_hints, "x", 1);
+  k.size_hints.r0 = hintOf(row.size_hints, "r0_", 1);
+  k.size_hints.r1 = hintOf(row.size_hints, "r1_", 0);
+  k.persistent_reduction = row.kind == triton::kernelKindName(triton::KernelKind::kPersistentReduction);
+  k.is_reduction = true;
+  return std::make_pair(c, k);
+}
+
+}  // namespace occx::ui

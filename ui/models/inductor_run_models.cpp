@@ -1,0 +1,176 @@
+#include "ui/models/inductor_run_models.h"
+
+#include <QBrush>
+#include <QColor>
+
+namespace occx::ui {
+
+namespace {
+
+using triton::ScanRow;
+
+const QColor kSpillColor(248, 215, 215);
+const QColor kScaleColor(214, 234, 248);
+const QColor kWinnerColor(220, 240, 220);
+
+const ColumnText kKernelColumns[] = {
+    {QT_TRANSLATE_NOOP("occx::ui::KernelListModel", "Kernel"), nullptr},
+    {QT_TRANSLATE_NOOP("occx::ui::KernelListModel", "Kind"),
+     QT_TRANSLATE_NOOP("occx::ui::KernelListModel", "looped reduction (R loop, R0_BLOCK tuned), persistent reduction, pointwise (listed, not analysed)")},
+    {QT_TRANSLATE_NOOP("occx::ui::KernelListModel", "Size hints"),
+     QT_TRANSLATE_NOOP("occx::ui::KernelListModel", "Inductor's size hints: numels rounded up to powers of two")},
+    {QT_TRANSLATE_NOOP("occx::ui::KernelListModel", "Configs"),
+     QT_TRANSLATE_NOOP("occx::ui::KernelListModel", "Compiled configs found in Triton's cache")},
+    {QT_TRANSLATE_NOOP("occx::ui::KernelListModel", "Winner regs"),
+     QT_TRANSLATE_NOOP("occx::ui::KernelListModel", "Registers per thread of the autotuner's winner (.best_config)")},
+    {QT_TRANSLATE_NOOP("occx::ui::KernelListModel", "Max spills"),
+     QT_TRANSLATE_NOOP("occx::ui::KernelListModel", "The most spilled registers (Triton's n_spills) of any config")},
+    {QT_TRANSLATE_NOOP("occx::ui::KernelListModel", "Winner occ. (%)"),
+     QT_TRANSLATE_NOOP("occx::ui::KernelListModel", "Theoretical occupancy of the winner")},
+    {QT_TRANSLATE_NOOP("occx::ui::KernelListModel", "Added"),
+     QT_TRANSLATE_NOOP("occx::ui::KernelListModel", "Configs the dynamic RBLOCK scaling added (halved copies)")},
+    {QT_TRANSLATE_NOOP("occx::ui::KernelListModel", "Bounds disagree"),
+     QT_TRANSLATE_NOOP("occx::ui::KernelListModel", "Some config on which the old, new, review_min and exact bounds decide differently")},
+};
+static_assert(std::size(kKernelColumns) == KernelListModel::kColumnCount);
+
+const ColumnText kConfigColumns[] = {
+    {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "XBLOCK"), nullptr},
+    {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "R0_BLOCK"), nullptr},
+    {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "num_warps"), nullptr},
+    {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Regs/thread"),
+     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Registers per thread, read from the cubin (what cuFuncGetAttribute reports)")},
+    {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "n_spills"),
+     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Triton's n_spills: local memory per thread / 4; over the threshold (16) a config is never benchmarked")},
+    {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Occupancy (%)"),
+     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Theoretical occupancy: active warps per SM / maximum warps per SM")},
+    {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Origin"),
+     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "candidate (Inductor's list), added by scaling (a halved copy), coordinate descent, other")},
+    {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Winner"),
+     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "The autotuner's choice (.best_config)")},
+    {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "new bound"),
+     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Decision under the new (current) bound: max(regs_per_SM // (n_regs · 32 · num_warps), 1)")},
+    {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "old bound"),
+     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Decision under the old bound: max_threads_per_SM // (32 · num_warps)")},
+    {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "review_min"),
+     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Decision under min(register term, max_warps_per_SM // num_warps)")},
+    {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "exact bound"),
+     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Decision under the occupancy calculator's active blocks per SM")},
+    {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Blocks/SM"), nullptr},
+    {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Limiter"), nullptr},
+    {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Local (B)"),
+     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Local memory per thread (the cubin's frame size), bytes")},
+    {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Shared (B)"),
+     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Shared memory per block (static + dynamic), bytes")},
+    {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "num_stages"), nullptr},
+    {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Triton folder"),
+     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "The Triton cache folder of this config")},
+};
+static_assert(std::size(kConfigColumns) == RunConfigModel::kColumnCount);
+
+QVariant optionalNumber(const std::optional<std::int64_t>& v) { return v ? QVariant(static_cast<qlonglong>(*v)) : QVariant(QString()); }
+
+}  // namespace
+
+QString shortConfigText(const ScanRow& row) {
+  QString s;
+  if (row.xblock) s += QStringLiteral("X%1").arg(*row.xblock);
+  if (row.r0_block) s += QStringLiteral(" R%1").arg(*row.r0_block);
+  if (row.r1_block) s += QStringLiteral("×%1").arg(*row.r1_block);
+  if (row.num_warps) s += QStringLiteral(" w%1").arg(*row.num_warps);
+  if (row.num_stages && *row.num_stages != 1) s += QStringLiteral(" s%1").arg(*row.num_stages);
+  return s.trimmed();
+}
+
+KernelListModel::KernelListModel(QObject* parent) : TableModel(parent) {}
+
+QVariant KernelListModel::headerCell(int column, int role) const {
+  return columnHeader(kKernelColumns[column], "occx::ui::KernelListModel", role);
+}
+
+QVariant KernelListModel::cell(const RunKernelEntry& k, int /*r*/, int column, int role) const {
+  const ScanRow* w = k.winnerRow();
+  if (role == Qt::DisplayRole || role == kSortRole) {
+    switch (column) {
+      case kKernel: return QString::fromStdString(k.kernel);
+      case kKind: return QString::fromStdString(k.kind);
+      case kSizeHints: return QString::fromStdString(k.size_hints);
+      case kConfigs: return k.compiledConfigs();
+      case kWinnerRegisters: return w != nullptr ? optionalNumber(w->n_regs) : QVariant(QString());
+      case kMaxSpills: return optionalNumber(k.max_spills);
+      case kWinnerOccupancy:
+        if (w == nullptr || !w->occupancy_pct) return QString();
+        return role == kSortRole ? QVariant(*w->occupancy_pct) : QVariant(QString::number(*w->occupancy_pct, 'f', 1));
+      case kAdded: return k.added;
+      case kBoundsDisagree: return k.bounds_disagree ? tr("yes") : QString();
+      default: return {};
+    }
+  }
+  if (role == Qt::ToolTipRole && column == kKernel) {
+    return tr("%1\nmodule %2\n%3").arg(QString::fromStdString(k.kernel), QString::fromStdString(k.module), QString::fromStdString(k.device));
+  }
+  if (role == Qt::BackgroundRole && k.max_spills && *k.max_spills > 16) return QBrush(kSpillColor);
+  if (role == Qt::TextAlignmentRole && column >= kConfigs) return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+  return {};
+}
+
+RunConfigModel::RunConfigModel(QObject* parent) : TableModel(parent) {}
+
+QVariant RunConfigModel::headerCell(int column, int role) const {
+  return columnHeader(kConfigColumns[column], "occx::ui::RunConfigModel", role);
+}
+
+QVariant RunConfigModel::cell(const ScanRow& row, int /*r*/, int column, int role) const {
+  if (role == Qt::DisplayRole || role == kSortRole) {
+    switch (column) {
+      case kXBlock: return optionalNumber(row.xblock);
+      case kR0Block: return optionalNumber(row.r0_block);
+      case kNumWarps: return optionalNumber(row.num_warps);
+      case kRegisters: return optionalNumber(row.n_regs);
+      case kSpills: return optionalNumber(row.n_spills);
+      case kOccupancy:
+        if (!row.occupancy_pct) return QString();
+        return role == kSortRole ? QVariant(*row.occupancy_pct) : QVariant(QString::number(*row.occupancy_pct, 'f', 1));
+      case kOrigin: return QString::fromStdString(row.origin);
+      case kWinner: return row.winner ? tr("yes") : QString();
+      case kNew: return QString::fromStdString(row.new_decision);
+      case kOld: return QString::fromStdString(row.old_decision);
+      case kReviewMin: return QString::fromStdString(row.review_min_decision);
+      case kExact: return QString::fromStdString(row.exact_decision);
+      case kBlocksPerSm: return optionalNumber(row.blocks_per_sm);
+      case kLimiter: return QString::fromStdString(row.limiter);
+      case kLocalBytes: return optionalNumber(row.local_bytes);
+      case kSharedBytes: return optionalNumber(row.shared_bytes);
+      case kNumStages: return optionalNumber(row.num_stages);
+      case kTritonFolder: return QString::fromStdString(row.triton_cache_hash);
+      default: return {};
+    }
+  }
+  if (role == Qt::ToolTipRole) {
+    switch (column) {
+      case kNew: return QString::fromStdString(row.new_reason);
+      case kOld: return QString::fromStdString(row.old_reason);
+      case kReviewMin: return QString::fromStdString(row.review_min_reason);
+      case kExact: return QString::fromStdString(row.exact_reason);
+      case kOrigin: return row.halved_from.empty() ? QVariant() : QVariant(tr("halved from %1").arg(QString::fromStdString(row.halved_from)));
+      default: return row.notes.empty() ? QVariant() : QVariant(QString::fromStdString(row.notes));
+    }
+  }
+  if (role == Qt::BackgroundRole) {
+    if (row.over_spill_threshold && (column == kSpills || column == kRegisters)) return QBrush(kSpillColor);
+    if ((column == kNew || column == kOld || column == kReviewMin || column == kExact)) {
+      const std::string& d = column == kNew ? row.new_decision : column == kOld ? row.old_decision
+                             : column == kReviewMin                          ? row.review_min_decision
+                                                                             : row.exact_decision;
+      if (d == "scale") return QBrush(kScaleColor);
+    }
+    if (row.winner && column == kWinner) return QBrush(kWinnerColor);
+  }
+  if (role == Qt::TextAlignmentRole && (column <= kOccupancy || column == kBlocksPerSm || column == kLocalBytes ||
+                                        column == kSharedBytes || column == kNumStages)) {
+    return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+  }
+  return {};
+}
+
+}  // namespace occx::ui

@@ -1,0 +1,72 @@
+// The Inductor run view's two tables: the kernel list (one row per kernel of the run) and the
+// selected kernel's compiled configs (one row per config: tile, registers, spills, occupancy,
+// origin, the winner, each policy's decision with its reason as the tooltip).
+#pragma once
+
+#include "core/triton/run_table.h"
+#include "ui/models/inductor_run_data.h"
+#include "ui/models/table_model.h"
+
+namespace occx::ui {
+
+class KernelListModel : public TableModel<RunKernelEntry> {
+  Q_OBJECT
+
+ public:
+  enum Column {
+    kKernel,
+    kKind,
+    kSizeHints,
+    kConfigs,
+    kWinnerRegisters,
+    kMaxSpills,
+    kWinnerOccupancy,
+    kAdded,
+    kBoundsDisagree,
+    kColumnCount
+  };
+  explicit KernelListModel(QObject* parent = nullptr);
+
+ protected:
+  [[nodiscard]] int numColumns() const override { return kColumnCount; }
+  [[nodiscard]] QVariant headerCell(int column, int role) const override;
+  [[nodiscard]] QVariant cell(const RunKernelEntry& k, int r, int column, int role) const override;
+};
+
+class RunConfigModel : public TableModel<triton::ScanRow> {
+  Q_OBJECT
+
+ public:
+  enum Column {
+    kXBlock,
+    kR0Block,
+    kNumWarps,
+    kRegisters,
+    kSpills,
+    kOccupancy,
+    kOrigin,
+    kWinner,
+    kNew,
+    kOld,
+    kReviewMin,
+    kExact,
+    kBlocksPerSm,
+    kLimiter,
+    kLocalBytes,
+    kSharedBytes,
+    kNumStages,
+    kTritonFolder,
+    kColumnCount
+  };
+  explicit RunConfigModel(QObject* parent = nullptr);
+
+ protected:
+  [[nodiscard]] int numColumns() const override { return kColumnCount; }
+  [[nodiscard]] QVariant headerCell(int column, int role) const override;
+  [[nodiscard]] QVariant cell(const triton::ScanRow& row, int r, int column, int role) const override;
+};
+
+/// "X1 R2048 w16" (YBLOCK and R1_BLOCK when present): a config in a few characters.
+QString shortConfigText(const triton::ScanRow& row);
+
+}  // namespace occx::ui

@@ -1,0 +1,573 @@
+#include "ui/views/inductor_run_view.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QTabWidget>
+#include <QTextBlock>
+#include <QVBoxLayout>
+
+#include "core/inductor/teaching.h"
+#include "ui/jobs/inductor_scan_job.h"
+#include "ui/models/inductor_run_models.h"
+#include "ui/plots/config_occupancy_plot.h"
+#include "ui/plots/rblock_bounds_plot.h"
+
+namespace occx::ui {
+
+namespace {
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+QTableView* makeTable(QAbstractItemModel* model, const QString& name) {
+  auto* table = new QTableView;
+  table->setObjectName(name);
+  table->setModel(model);
+  table->setSelectionBehavior(QAbstractItemView::SelectRows);
+  table->setSelectionMode(QAbstractItemView::SingleSelection);
+  table->setSortingEnabled(true);
+  table->verticalHeader()->setVisible(false);
+  table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 6);
+  table->horizontalHeader()->setHighlightSections(false);
+  table->setWordWrap(false);
+  return table;
+}
+
+std::int64_t numelOf(const std::string& text, std::int64_t fallback) {
+  bool ok = false;
+  const qlonglong v = q(text).toLongLong(&ok);
+  return ok && v > 0 ? v : fallback;
+}
+
+}  // namespace
+
+InductorRunView::InductorRunView(QWidget* parent) : QWidget(parent), job_(new InductorScanJob(this)) {
+  setObjectName(QStringLiteral("inductorRun"));
+  auto* root = new QVBoxLayout(this);
+  root->setContentsMargins(8, 8, 8, 8);
+  root->addWidget(buildTopBar());
+
+  main_split_ = new QSplitter(Qt::Horizontal);
+  main_split_->setObjectName(QStringLiteral("inductorMainSplit"));
+  main_split_->setChildrenCollapsible(false);
+  main_split_->addWidget(buildKernelPane());
+  main_split_->addWidget(buildKernelDetails());
+  main_split_->setStretchFactor(0, 2);
+  main_split_->setStretchFactor(1, 3);
+  main_split_->setSizes({400, 600});
+  root->addWidget(main_split_, 1);
+
+  connect(job_, &InductorScanJob::progress, this, [this](quint64 id, const QString& phase, int done, int total) {
+    if (id != job_->currentId()) return;
+    progress_->setMaximum(total > 0 ? total : 0);
+    progress_->setValue(done);
+    setStatus(total > 0 ? tr("Scanning: %1 (%2 of %3)…").arg(phase).arg(done).arg(total) : tr("Scanning: %1…").arg(phase));
+  });
+  connect(job_, &InductorScanJob::finished, this, [this](quint64 id, std::shared_ptr<const triton::InductorRun> run) {
+    if (id != job_->currentId()) return;
+    InductorRunData scanned = runDataFromScan(*run);
+    bundled_key_.clear();
+    showRun(std::move(scanned));
+    QString text = tr("Read %1 files; Triton caches: %2.").arg(run->files_read).arg(
+        run->triton_caches.empty() ? tr("none found") : q(run->triton_caches.front()) + (run->triton_caches.size() > 1 ? tr(" and %1 more").arg(run->triton_caches.size() - 1) : QString()));
+    if (!run->problems.empty()) text += tr(" %n file(s) could not be read (hover for the list).", nullptr, static_cast<int>(run->problems.size()));
+    setStatus(text, false);
+    QStringList problems;
+    for (const auto& p : run->problems) problems << q(p);
+    status_->setToolTip(problems.join(QLatin1Char('\n')));
+    emit scanFinished();
+  });
+  connect(job_, &InductorScanJob::failed, this, [this](quint64 id, const QString& message) {
+    if (id != job_->currentId()) return;
+    setStatus(message, true);
+    emit scanFinished();
+  });
+  connect(job_, &InductorScanJob::cancelled, this, [this](quint64 id) {
+    if (id != job_->currentId()) return;
+    setStatus(tr("Scan cancelled; the run shown before is kept."));
+    emit scanFinished();
+  });
+  connect(job_, &SweepJob::runningChanged, this, [this](bool running) {
+    progress_->setVisible(running);
+    cancel_->setVisible(running);
+  });
+
+  const auto runs = bundledInductorRuns();
+  if (!runs.empty()) openBundled(runs.front().key);
+}
+
+InductorRunView::~InductorRunView() = default;
+
+QWidget* InductorRunView::buildTopBar() {
+  auto* box = new QWidget;
+  auto* v = new QVBoxLayout(box);
+  v->setContentsMargins(0, 0, 0, 0);
+  auto* row = new QHBoxLayout;
+  auto* open_folder = new QPushButton(tr("Open folder…"));
+  open_folder->setObjectName(QStringLiteral("openFolderButton"));
+  open_folder->setToolTip(tr("An Inductor cache (TORCHINDUCTOR_CACHE_DIR, by default /tmp/torchinductor_<user>) or a torch_compile_debug folder"));
+  connect(open_folder, &QPushButton::clicked, this, &InductorRunView::openFolderInteractive);
+  auto* open_file = new QPushButton(tr("Open file…"));
+  open_file->setObjectName(QStringLiteral("openFileButton"));
+  open_file->setToolTip(tr("A scan CSV (occx inductor scan --csv) or one kernel module (.py)"));
+  connect(open_file, &QPushButton::clicked, this, &InductorRunView::openFileInteractive);
+  bundled_ = new QComboBox;
+  bundled_->setObjectName(QStringLiteral("bundledRunCombo"));
+  bundled_->setToolTip(tr("Runs recorded on an H200 with PyTorch 2.11 and Triton 3.6, shipped with the program"));
+  bundled_->addItem(tr("Bundled runs…"), QString());
+  for (const auto& r : bundledInductorRuns()) bundled_->addItem(r.title, r.key);
+  bundled_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  bundled_->setMinimumContentsLength(24);
+  connect(bundled_, &QComboBox::activated, this, [this](int index) {
+    const QString key = bundled_->itemData(index).toString();
+    if (!key.isEmpty()) openBundled(key);
+  });
+  progress_ = new QProgressBar;
+  progress_->setObjectName(QStringLiteral("scanProgress"));
+  progress_->setMaximumWidth(180);
+  progress_->setVisible(false);
+  cancel_ = new QPushButton(tr("Cancel"));
+  cancel_->setObjectName(QStringLiteral("cancelScanButton"));
+  cancel_->setVisible(false);
+  connect(cancel_, &QPushButton::clicked, this, &InductorRunView::cancelScan);
+  row->addWidget(open_folder);
+  row->addWidget(open_file);
+  row->addWidget(new QLabel(tr("or a bundled run:")));
+  row->addWidget(bundled_, 1);
+  row->addWidget(progress_);
+  row->addWidget(cancel_);
+  v->addLayout(row);
+
+  title_ = new QLabel;
+  title_->setObjectName(QStringLiteral("runTitle"));
+  title_->setWordWrap(true);
+  title_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  summary_ = new QLabel;
+  summary_->setObjectName(QStringLiteral("runSummary"));
+  summary_->setWordWrap(true);
+  summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  status_ = new QLabel;
+  status_->setObjectName(QStringLiteral("runStatus"));
+  status_->setWordWrap(true);
+  v->addWidget(title_);
+  v->addWidget(summary_);
+  v->addWidget(status_);
+  return box;
+}
+
+QWidget* InductorRunView::buildKernelPane() {
+  auto* box = new QWidget;
+  auto* v = new QVBoxLayout(box);
+  v->setContentsMargins(0, 0, 0, 0);
+  filter_ = new QLineEdit;
+  filter_->setObjectName(QStringLiteral("kernelFilter"));
+  filter_->setPlaceholderText(tr("Filter kernels (any column: name, kind, size hints…)"));
+  filter_->setClearButtonEnabled(true);
+  kernel_model_ = new KernelListModel(this);
+  kernel_proxy_ = new QSortFilterProxyModel(this);
+  kernel_proxy_->setSourceModel(kernel_model_);
+  kernel_proxy_->setSortRole(KernelListModel::kSortRole);
+  kernel_proxy_->setFilterKeyColumn(-1);
+  kernel_proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
+  connect(filter_, &QLineEdit::textChanged, kernel_proxy_, &QSortFilterProxyModel::setFilterFixedString);
+  kernel_table_ = makeTable(kernel_proxy_, QStringLiteral("kernelTable"));
+  kernel_table_->setMinimumWidth(280);
+  kernel_table_->setTextElideMode(Qt::ElideMiddle);  // the kernel's number at the end stays in sight
+  kernel_table_->sortByColumn(KernelListModel::kKind, Qt::AscendingOrder);  // looped reductions first
+  kernel_table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+  connect(kernel_table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
+    if (!current.isValid()) return;
+    showKernel(kernel_proxy_->mapToSource(current).row());
+  });
+  v->addWidget(filter_);
+  v->addWidget(kernel_table_, 1);
+  return box;
+}
+
+QWidget* InductorRunView::buildKernelDetails() {
+  right_split_ = new QSplitter(Qt::Vertical);
+  right_split_->setObjectName(QStringLiteral("inductorDetailSplit"));
+  right_split_->setChildrenCollapsible(false);
+
+  auto* top = new QWidget;
+  auto* v = new QVBoxLayout(top);
+  v->setContentsMargins(0, 0, 0, 0);
+  kernel_title_ = new QLabel(tr("Select a kernel."));
+  kernel_title_->setObjectName(QStringLiteral("kernelTitle"));
+  kernel_title_->setWordWrap(true);
+  kernel_title_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  config_model_ = new RunConfigModel(this);
+  config_table_ = makeTable(config_model_, QStringLiteral("configTable"));
+  config_table_->setSortingEnabled(false);  // rows stay in the run's order, as the bars
+  config_table_->setMinimumHeight(110);
+  connect(config_table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
+    if (!current.isValid()) return;
+    config_row_ = current.row();
+    showConfigDetails();
+  });
+  auto* buttons = new QHBoxLayout;
+  to_calculator_ = new QPushButton(tr("Open in calculator"));
+  to_calculator_->setObjectName(QStringLiteral("toCalculatorButton"));
+  to_calculator_->setToolTip(tr("The calculator with this config's block (num_warps × 32 threads), registers, shared memory and device"));
+  to_rblock_ = new QPushButton(tr("Open in RBLOCK scaling"));
+  to_rblock_->setObjectName(QStringLiteral("toRblockButton"));
+  to_rblock_->setToolTip(tr("The RBLOCK-scaling view with this config, its real n_regs and its device"));
+  connect(to_calculator_, &QPushButton::clicked, this, [this] {
+    if (auto h = selectedHandOver()) emit openInCalculator(*h);
+  });
+  connect(to_rblock_, &QPushButton::clicked, this, [this] {
+    if (auto h = selectedHandOver()) emit openInRblock(*h);
+  });
+  buttons->addWidget(to_calculator_);
+  buttons->addWidget(to_rblock_);
+  buttons->addStretch(1);
+  v->addWidget(kernel_title_);
+  v->addWidget(config_table_, 1);
+  v->addLayout(buttons);
+
+  detail_tabs_ = new QTabWidget;
+  detail_tabs_->setObjectName(QStringLiteral("inductorDetailTabs"));
+  auto* bounds = new QWidget;
+  auto* bv = new QVBoxLayout(bounds);
+  bv->setContentsMargins(0, 0, 0, 0);
+  bounds_plot_ = new RblockBoundsPlot(bounds);
+  bounds_plot_->widget()->setMinimumHeight(180);
+  bounds_note_ = new QLabel;
+  bounds_note_->setObjectName(QStringLiteral("boundsNote"));
+  bounds_note_->setWordWrap(true);
+  bv->addWidget(bounds_note_);
+  bv->addWidget(bounds_plot_->widget(), 1);
+  detail_tabs_->addTab(bounds, tr("RBLOCK bounds vs registers"));
+  occupancy_plot_ = new ConfigOccupancyPlot(detail_tabs_);
+  occupancy_plot_->widget()->setMinimumHeight(180);
+  detail_tabs_->addTab(occupancy_plot_->widget(), tr("Occupancy per config"));
+  auto* source_box = new QWidget;
+  auto* sv = new QVBoxLayout(source_box);
+  sv->setContentsMargins(0, 0, 0, 0);
+  source_label_ = new QLabel;
+  source_label_->setObjectName(QStringLiteral("sourceLabel"));
+  source_label_->setWordWrap(true);
+  source_ = new QPlainTextEdit;
+  source_->setObjectName(QStringLiteral("kernelSource"));
+  source_->setReadOnly(true);
+  source_->setLineWrapMode(QPlainTextEdit::NoWrap);
+  source_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+  sv->addWidget(source_label_);
+  sv->addWidget(source_, 1);
+  detail_tabs_->addTab(source_box, tr("Source"));
+
+  right_split_->addWidget(top);
+  right_split_->addWidget(detail_tabs_);
+  right_split_->setStretchFactor(0, 2);
+  right_split_->setStretchFactor(1, 3);
+  right_split_->setSizes({180, 420});
+  return right_split_;
+}
+
+void InductorRunView::setStatus(const QString& text, bool error) {
+  status_->setText(text);
+  status_->setStyleSheet(error ? QStringLiteral("color: #a00000;") : QString());
+  if (!error) status_->setToolTip(QString());
+}
+
+QString InductorRunView::openPath(const QString& path) {
+  const QFileInfo info(path);
+  if (!info.exists()) {
+    const QString message = tr("%1 does not exist.").arg(QDir::toNativeSeparators(path));
+    setStatus(message, true);
+    return message;
+  }
+  last_folder_ = info.isDir() ? info.absoluteFilePath() : info.absolutePath();
+  if (info.isFile() && info.suffix().compare(QStringLiteral("csv"), Qt::CaseInsensitive) == 0) {
+    auto loaded = runDataFromCsv(path);
+    if (!loaded) {
+      const QString message = q(loaded.error());
+      setStatus(message, true);
+      return message;
+    }
+    bundled_key_.clear();
+    showRun(std::move(loaded).value());
+    setStatus(tr("Opened %1.").arg(QDir::toNativeSeparators(path)));
+    return {};
+  }
+  triton::RunScanOptions options;
+  options.input = QFile::encodeName(info.absoluteFilePath()).toStdString();
+  job_->start(options);
+  setStatus(tr("Scanning %1…").arg(QDir::toNativeSeparators(path)));
+  return {};
+}
+
+QString InductorRunView::openBundled(const QString& key) {
+  auto loaded = loadBundledRun(key);
+  if (!loaded) {
+    const QString message = q(loaded.error());
+    setStatus(message, true);
+    return message;
+  }
+  bundled_key_ = key;
+  showRun(std::move(loaded).value());
+  setStatus(tr("A bundled run: recorded with its kernel modules, shown without its Triton cache (the numbers are in its CSV)."));
+  return {};
+}
+
+void InductorRunView::cancelScan() { job_->cancel(); }
+
+bool InductorRunView::isScanning() const { return job_->isRunning(); }
+
+void InductorRunView::openFolderInteractive() {
+  const QString dir = QFileDialog::getExistingDirectory(this, tr("Open Inductor run (a cache or torch_compile_debug folder)"),
+                                                        last_folder_.isEmpty() ? QString::fromStdString(triton::defaultInductorCacheDir()) : last_folder_);
+  if (!dir.isEmpty()) openPath(dir);
+}
+
+void InductorRunView::openFileInteractive() {
+  const QString file = QFileDialog::getOpenFileName(this, tr("Open a scan CSV or a kernel module"), last_folder_,
+                                                    tr("Scan CSV or kernel module (*.csv *.py);;All files (*)"));
+  if (!file.isEmpty()) openPath(file);
+}
+
+void InductorRunView::showRun(InductorRunData run) {
+  data_ = std::move(run);
+  title_->setText(QStringLiteral("<b>%1</b> — %2").arg(data_.title.toHtmlEscaped(), data_.origin.toHtmlEscaped()));
+  summary_->setText(data_.summary);
+  kernel_index_ = -1;
+  config_row_ = -1;
+  kernel_model_->setRows(data_.kernels);
+  kernel_table_->resizeColumnsToContents();
+  kernel_table_->setColumnWidth(KernelListModel::kKernel, std::min(kernel_table_->columnWidth(KernelListModel::kKernel), 230));
+  const int bundled_index = bundled_->findData(bundled_key_);
+  bundled_->setCurrentIndex(bundled_index >= 0 ? bundled_index : 0);
+  // The most interesting kernel first, else the first one.
+  int first = -1;  // the looped reduction with the most compiled configs
+  for (std::size_t i = 0; i < data_.kernels.size(); ++i) {
+    const RunKernelEntry& k = data_.kernels[i];
+    if (k.kind != triton::kernelKindName(triton::KernelKind::kLoopedReduction)) continue;
+    if (first < 0 || k.compiledConfigs() > data_.kernels[static_cast<std::size_t>(first)].compiledConfigs()) first = static_cast<int>(i);
+  }
+  if (first < 0 && !data_.kernels.empty()) first = 0;
+  if (first >= 0) {
+    selectKernel(first);
+  } else {
+    showKernel(-1);
+  }
+  emit statusMessage(statusSummary());
+}
+
+bool InductorRunView::selectKernel(int index) {
+  if (index < 0 || index >= kernel_model_->numRows()) return false;
+  const QModelIndex proxy = kernel_proxy_->mapFromSource(kernel_model_->index(index, 0));
+  if (!proxy.isValid()) {  // filtered out: show it anyway
+    showKernel(index);
+    return true;
+  }
+  kernel_table_->selectionModel()->setCurrentIndex(proxy, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+  kernel_table_->scrollTo(proxy);
+  if (kernel_index_ != index) showKernel(index);
+  return true;
+}
+
+void InductorRunView::showKernel(int index) {
+  kernel_index_ = index;
+  config_row_ = -1;
+  const RunKernelEntry* k = index >= 0 ? kernel_model_->row(index) : nullptr;
+  if (k == nullptr) {
+    kernel_title_->setText(tr("Select a kernel."));
+    config_model_->clear();
+    occupancy_plot_->setConfigs({}, -1, QString());
+    source_->clear();
+    source_label_->clear();
+    showConfigDetails();
+    return;
+  }
+  const triton::ScanRow& first = k->configs.front();
+  // Long fused names break after their underscores instead of widening the window.
+  QString name = q(k->kernel).toHtmlEscaped();
+  name.replace(QLatin1Char('_'), QStringLiteral("_&#8203;"));
+  QString title = QStringLiteral("<b>%1</b><br>%2 · size hints %3 · %4 · module %5")
+                      .arg(name, q(k->kind), q(k->size_hints).toHtmlEscaped(), q(k->device).toHtmlEscaped(),
+                           q(k->module));
+  if (!first.notes.empty() && !first.num_warps) title += QStringLiteral("<br><i>%1</i>").arg(q(first.notes).toHtmlEscaped());
+  kernel_title_->setText(title);
+  std::vector<triton::ScanRow> configs;
+  for (const auto& r : k->configs) {
+    if (r.num_warps) configs.push_back(r);
+  }
+  config_model_->setRows(configs);
+  config_table_->resizeColumnsToContents();
+  showSource(*k);
+  int start = 0;  // the winner's row among the compiled configs, else the first
+  for (int i = 0, row = 0; i < static_cast<int>(k->configs.size()); ++i) {
+    if (!k->configs[static_cast<std::size_t>(i)].num_warps) continue;
+    if (i == k->winner) start = row;
+    ++row;
+  }
+  if (!configs.empty()) {
+    selectConfig(start);
+  } else {
+    occupancy_plot_->setConfigs({}, -1, q(k->kernel));
+    showConfigDetails();
+  }
+}
+
+bool InductorRunView::selectConfig(int row) {
+  if (row < 0 || row >= config_model_->numRows()) return false;
+  config_table_->selectionModel()->setCurrentIndex(config_model_->index(row, 0),
+                                                   QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+  if (config_row_ != row) {
+    config_row_ = row;
+    showConfigDetails();
+  }
+  return true;
+}
+
+const triton::ScanRow* InductorRunView::selectedConfig() const { return config_model_->row(config_row_); }
+
+std::optional<ConfigHandOver> InductorRunView::selectedHandOver() const {
+  const triton::ScanRow* r = selectedConfig();
+  if (r == nullptr || !r->num_warps) return std::nullopt;
+  ConfigHandOver h;
+  if (auto cc = ComputeCapability::parse(r->cc)) h.cc = *cc;
+  h.sm_count = static_cast<int>(r->sm_count.value_or(0));
+  h.device_label = q(r->device);
+  h.xblock = static_cast<int>(r->xblock.value_or(1));
+  h.r0_block = static_cast<int>(r->r0_block.value_or(1));
+  h.num_warps = static_cast<int>(*r->num_warps);
+  h.n_regs = static_cast<int>(r->n_regs.value_or(0));
+  h.n_spills = static_cast<int>(r->n_spills.value_or(0));
+  h.shared_bytes = r->shared_bytes.value_or(0);
+  auto inputs = decisionInputsOfRow(*r);
+  h.xnumel = numelOf(r->xnumel, inputs ? inputs->second.size_hints.x : 1);
+  h.rnumel = numelOf(r->r0_numel, inputs ? inputs->second.size_hints.r0 : 1);
+  h.persistent = r->kind == triton::kernelKindName(triton::KernelKind::kPersistentReduction);
+  return h;
+}
+
+void InductorRunView::showConfigDetails() {
+  const triton::ScanRow* r = selectedConfig();
+  const RunKernelEntry* k = kernel_model_->row(kernel_index_);
+  to_calculator_->setEnabled(r != nullptr && r->n_regs.has_value() && !r->cc.empty());
+  to_rblock_->setEnabled(r != nullptr && r->n_regs.has_value() && r->r0_block.has_value() && !r->cc.empty());
+  if (k != nullptr) occupancy_plot_->setConfigs(config_model_->rows(), config_row_, q(k->kernel));
+  if (r == nullptr) {
+    bounds_note_->setText(k == nullptr ? QString() : tr("This kernel has no compiled config to show (%1).").arg(q(k->kind)));
+    bounds_plot_->setData({}, 0, 0, 0);
+    return;
+  }
+  auto device = deviceOfRow(*r);
+  auto inputs = decisionInputsOfRow(*r);
+  if (!device || !inputs || !inputs->first.n_regs) {
+    bounds_note_->setText(tr("No bounds for this config: its device or its registers are unknown."));
+    bounds_plot_->setData({}, 0, 0, 0);
+    return;
+  }
+  auto curves = inductor::boundCurves(inputs->first, inputs->second, *device);
+  if (!curves) {
+    bounds_note_->setText(q(curves.error()));
+    bounds_plot_->setData({}, 0, 0, 0);
+    return;
+  }
+  const int n_regs = *inputs->first.n_regs;
+  int current = 0;
+  for (const auto& p : curves->points) {
+    if (p.n_regs == n_regs) current = p.new_bound;
+  }
+  bounds_plot_->setData(*curves, device->sm_count, n_regs, current);
+  bounds_plot_->setTitle(tr("Resident blocks per SM vs registers per thread — %1, %2").arg(shortConfigText(*r), q(r->device)));
+  QString note = tr("%1: %2 registers, new bound %3. ").arg(shortConfigText(*r)).arg(n_regs).arg(q(r->new_decision));
+  if (r->kind != triton::kernelKindName(triton::KernelKind::kLoopedReduction)) {
+    note += tr("A %1 is never scaled: the bounds are shown for reference.").arg(q(r->kind));
+  } else if (!r->new_reason.empty()) {
+    note += q(r->new_reason);
+  }
+  bounds_note_->setText(note);
+}
+
+void InductorRunView::showSource(const RunKernelEntry& kernel) {
+  auto it = data_.sources.find(kernel.module);
+  if (it == data_.sources.end() || it->second.text.empty()) {
+    source_->clear();
+    source_label_->setText(data_.missing_source_note.isEmpty() ? tr("The source of this kernel is not available.") : data_.missing_source_note);
+    return;
+  }
+  const KernelSource& s = it->second;
+  const QStringList lines = q(s.text).split(QLatin1Char('\n'));
+  const int last = s.first_line + static_cast<int>(lines.size()) - 1;
+  const int width = static_cast<int>(QString::number(last).size());
+  QStringList numbered;
+  numbered.reserve(lines.size());
+  for (int i = 0; i < lines.size(); ++i) numbered << QStringLiteral("%1  %2").arg(s.first_line + i, width).arg(lines[i]);
+  source_->setPlainText(numbered.join(QLatin1Char('\n')));
+  QList<QTextEdit::ExtraSelection> marks;
+  for (int line : s.tile_lines) {
+    const QTextBlock block = source_->document()->findBlockByNumber(line - s.first_line);
+    if (!block.isValid()) continue;
+    QTextEdit::ExtraSelection sel;
+    sel.format.setBackground(QColor(255, 243, 191));
+    sel.format.setProperty(QTextFormat::FullWidthSelection, true);
+    sel.cursor = QTextCursor(block);
+    marks << sel;
+  }
+  source_->setExtraSelections(marks);
+  source_label_->setText(tr("Module %1 · %n line(s) that set the tile (XBLOCK, R0_BLOCK) highlighted", nullptr,
+                            static_cast<int>(s.tile_lines.size()))
+                             .arg(q(kernel.module)));
+}
+
+std::vector<CsvExport> InductorRunView::csvExports() const {
+  std::vector<CsvExport> out;
+  if (data_.rows.empty()) return out;
+  out.push_back({tr("Inductor run: every kernel and config"), QStringLiteral("inductor-run.csv"), runDataToCsv(data_)});
+  if (const RunKernelEntry* k = kernel_model_->row(kernel_index_)) {
+    InductorRunData one;
+    one.title = data_.title + QStringLiteral(" — ") + q(k->kernel);
+    one.origin = data_.origin;
+    one.rows = k->configs;
+    one.summary = summaryOfRows(one.rows);
+    out.push_back({tr("Configs of the selected kernel"), QStringLiteral("inductor-kernel-configs.csv"), runDataToCsv(one)});
+  }
+  return out;
+}
+
+std::vector<PlotController*> InductorRunView::plotExports() const { return {bounds_plot_, occupancy_plot_}; }
+
+void InductorRunView::saveSettings(QSettings& s) const {
+  s.setValue(QStringLiteral("lastFolder"), last_folder_);
+  s.setValue(QStringLiteral("bundledRun"), bundled_key_);
+  s.setValue(QStringLiteral("filter"), filter_->text());
+  s.setValue(QStringLiteral("mainSplit"), main_split_->saveState());
+  s.setValue(QStringLiteral("detailSplit"), right_split_->saveState());
+  s.setValue(QStringLiteral("detailTab"), detail_tabs_->currentIndex());
+}
+
+void InductorRunView::restoreSettings(QSettings& s) {
+  last_folder_ = s.value(QStringLiteral("lastFolder")).toString();
+  const QString key = s.value(QStringLiteral("bundledRun")).toString();
+  if (!key.isEmpty() && key != bundled_key_) openBundled(key);
+  filter_->setText(s.value(QStringLiteral("filter")).toString());
+  main_split_->restoreState(s.value(QStringLiteral("mainSplit")).toByteArray());
+  right_split_->restoreState(s.value(QStringLiteral("detailSplit")).toByteArray());
+  bool ok = false;
+  const int tab = s.value(QStringLiteral("detailTab")).toInt(&ok);
+  if (ok && tab >= 0 && tab < detail_tabs_->count()) detail_tabs_->setCurrentIndex(tab);
+}
+
+QString InductorRunView::statusSummary() const {
+  if (data_.rows.empty()) return tr("Open an Inductor cache folder, a scan CSV, or a bundled run.");
+  return data_.title + QStringLiteral(" · ") + data_.summary;
+}
+
+}  // namespace occx::ui

@@ -1,0 +1,151 @@
+// The Inductor run view: a user's own torch.compile kernels, read from disk (core/triton). Open an
+// Inductor cache folder, a torch_compile_debug folder, a kernel module or a scan CSV (File → Open
+// Inductor run…, dropping it on the window, or a bundled run recorded on an H200); the run in words
+// at the top; a kernel list, filterable and sortable by any column; for the selected kernel its
+// compiled configs (tile, registers, spills, occupancy, origin, the winner, every policy's decision
+// with its reason), the RBLOCK bounds against registers for the selected config, occupancy per
+// config as bars, and the source with the lines that set the tile highlighted. A config goes to the
+// calculator or the RBLOCK-scaling view with its device. Scans run off the UI thread.
+#pragma once
+
+#include <QString>
+#include <QWidget>
+
+#include "ui/models/inductor_run_data.h"
+#include "ui/shell/app_view.h"
+#include "ui/views/config_hand_over.h"
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+class QSortFilterProxyModel;
+class QSplitter;
+class QTableView;
+class QTabWidget;
+
+namespace occx::ui {
+
+class ConfigOccupancyPlot;
+class InductorScanJob;
+class KernelListModel;
+class RblockBoundsPlot;
+class RunConfigModel;
+
+class InductorRunView : public QWidget, public AppView {
+  Q_OBJECT
+
+ public:
+  explicit InductorRunView(QWidget* parent = nullptr);
+  ~InductorRunView() override;
+
+  /// Opens `path`: a scan CSV (by its .csv suffix) is read at once; a folder or a kernel module is
+  /// scanned off the UI thread (finished when scanFinished() is emitted). Returns an empty string, or
+  /// why it cannot be opened (also shown).
+  QString openPath(const QString& path);
+  /// Shows bundled run `key` ("blenderbot"). Returns an empty string or the error.
+  QString openBundled(const QString& key);
+  /// Shows a run (as if it had been opened).
+  void showRun(InductorRunData run);
+  /// Cancels a running scan; the run shown before stays.
+  void cancelScan();
+
+  /// Selects the kernel list's row of kernel `index` in the run (not the sorted row). False when out of range.
+  bool selectKernel(int index);
+  /// Selects row `row` of the selected kernel's config table. False when out of range.
+  bool selectConfig(int row);
+  /// Index in run().kernels of the selected kernel, -1 when none.
+  [[nodiscard]] int selectedKernel() const { return kernel_index_; }
+  /// The selected config's row, nullptr when none.
+  [[nodiscard]] const triton::ScanRow* selectedConfig() const;
+  /// The selected config as a hand-over; nullopt when no compiled config is selected.
+  [[nodiscard]] std::optional<ConfigHandOver> selectedHandOver() const;
+
+  [[nodiscard]] const InductorRunData& run() const { return data_; }
+  [[nodiscard]] bool isScanning() const;
+
+  // Widgets, for the main window and tests.
+  [[nodiscard]] QLabel* summaryLabel() const { return summary_; }
+  [[nodiscard]] QLabel* statusLabel() const { return status_; }
+  [[nodiscard]] QLineEdit* filterEdit() const { return filter_; }
+  [[nodiscard]] QTableView* kernelTable() const { return kernel_table_; }
+  [[nodiscard]] QSortFilterProxyModel* kernelProxy() const { return kernel_proxy_; }
+  [[nodiscard]] KernelListModel* kernelModel() const { return kernel_model_; }
+  [[nodiscard]] QTableView* configTable() const { return config_table_; }
+  [[nodiscard]] RunConfigModel* configModel() const { return config_model_; }
+  [[nodiscard]] RblockBoundsPlot* boundsPlot() const { return bounds_plot_; }
+  [[nodiscard]] ConfigOccupancyPlot* occupancyPlot() const { return occupancy_plot_; }
+  [[nodiscard]] QPlainTextEdit* sourceView() const { return source_; }
+  [[nodiscard]] QLabel* sourceLabel() const { return source_label_; }
+  [[nodiscard]] QComboBox* bundledCombo() const { return bundled_; }
+  [[nodiscard]] QPushButton* toCalculatorButton() const { return to_calculator_; }
+  [[nodiscard]] QPushButton* toRblockButton() const { return to_rblock_; }
+  [[nodiscard]] QTabWidget* detailTabs() const { return detail_tabs_; }
+  [[nodiscard]] InductorScanJob* job() const { return job_; }
+
+  // AppView
+  [[nodiscard]] std::vector<CsvExport> csvExports() const override;
+  [[nodiscard]] std::vector<PlotController*> plotExports() const override;
+  void saveSettings(QSettings& settings) const override;
+  void restoreSettings(QSettings& settings) override;
+  [[nodiscard]] QString statusSummary() const override;
+
+ public slots:
+  /// Asks for a folder (an Inductor cache or a torch_compile_debug folder) and opens it.
+  void openFolderInteractive();
+  /// Asks for a scan CSV or a kernel module and opens it.
+  void openFileInteractive();
+
+ signals:
+  void statusMessage(const QString& text);
+  /// A scan ended (with a run, an error or cancelled) and the view shows its result.
+  void scanFinished();
+  /// The selected config, for the calculator (block of num_warps · 32 threads, its registers and shared memory).
+  void openInCalculator(const occx::ui::ConfigHandOver& config);
+  /// The selected config, for the RBLOCK-scaling view.
+  void openInRblock(const occx::ui::ConfigHandOver& config);
+
+ private:
+  QWidget* buildTopBar();
+  QWidget* buildKernelPane();
+  QWidget* buildKernelDetails();
+  void showKernel(int index);
+  void showConfigDetails();
+  void showSource(const RunKernelEntry& kernel);
+  void setStatus(const QString& text, bool error = false);
+
+  InductorRunData data_;
+  int kernel_index_ = -1;
+  int config_row_ = -1;
+  QString last_folder_;
+  QString bundled_key_;
+
+  InductorScanJob* job_;
+  QLabel* title_ = nullptr;
+  QLabel* summary_ = nullptr;
+  QLabel* status_ = nullptr;
+  QProgressBar* progress_ = nullptr;
+  QPushButton* cancel_ = nullptr;
+  QComboBox* bundled_ = nullptr;
+  QLineEdit* filter_ = nullptr;
+  QTableView* kernel_table_ = nullptr;
+  KernelListModel* kernel_model_ = nullptr;
+  QSortFilterProxyModel* kernel_proxy_ = nullptr;
+  QLabel* kernel_title_ = nullptr;
+  QTableView* config_table_ = nullptr;
+  RunConfigModel* config_model_ = nullptr;
+  QTabWidget* detail_tabs_ = nullptr;
+  RblockBoundsPlot* bounds_plot_ = nullptr;
+  QLabel* bounds_note_ = nullptr;
+  ConfigOccupancyPlot* occupancy_plot_ = nullptr;
+  QPlainTextEdit* source_ = nullptr;
+  QLabel* source_label_ = nullptr;
+  QPushButton* to_calculator_ = nullptr;
+  QPushButton* to_rblock_ = nullptr;
+  QSplitter* main_split_ = nullptr;
+  QSplitter* right_split_ = nullptr;
+};
+
+}  // namespace occx::ui
