@@ -529,6 +529,10 @@ RunKernel analyseKernel(KernelModule module, const std::vector<const TritonCompi
   k.winner = findWinner(k);
   if (k.winner >= 0) k.configs[static_cast<std::size_t>(k.winner)].winner = true;
   if (k.best && k.winner < 0) k.notes.push_back("the best config (" + k.best->path + ") matches no compiled config in the cache");
+  if (!k.best && k.configs.size() > 1) {
+    k.notes.push_back("no .best_config beside the module: the autotuner's choice is not on disk (the kernel did not run, or "
+                      "the autotune cache was off)");
+  }
   const inductor::KernelInfo info = kernelInfoOf(k.module);
   classifyOrigins(k, info);
   // What each decision checks for duplicates: Inductor's candidates saw only each other; other

@@ -62,8 +62,10 @@ void ConfigOccupancyPlot::setConfigs(const std::vector<triton::ScanRow>& rows, i
   selected_bar_->setData(keys, sel, true);
   plot()->xAxis->setTicker(ticker);
   plot()->xAxis->setRange(0.4, static_cast<double>(std::max<std::size_t>(rows.size(), 1)) + 0.6);
-  setTitle(kernel.isEmpty() ? tr("Theoretical occupancy per compiled config")
-                            : tr("Theoretical occupancy per compiled config — %1").arg(kernel));
+  // Fused kernel names run to 150 characters: the title keeps their start and their number.
+  const QString name = kernel.size() > 60 ? kernel.left(40) + QStringLiteral("…") + kernel.right(16) : kernel;
+  setTitle(name.isEmpty() ? tr("Theoretical occupancy per compiled config")
+                          : tr("Theoretical occupancy per compiled config — %1").arg(name));
   requestReplot();
 }
 

@@ -352,11 +352,12 @@ void InductorRunView::showRun(InductorRunData run) {
   const int bundled_index = bundled_->findData(bundled_key_);
   bundled_->setCurrentIndex(bundled_index >= 0 ? bundled_index : 0);
   // The most interesting kernel first, else the first one.
-  int first = -1;  // the looped reduction with the most compiled configs
+  int first = -1;  // the looped reduction the scaling added most to, then the one with the most configs
+  auto rank = [](const RunKernelEntry& k) { return std::make_pair(k.added, k.compiledConfigs()); };
   for (std::size_t i = 0; i < data_.kernels.size(); ++i) {
     const RunKernelEntry& k = data_.kernels[i];
     if (k.kind != triton::kernelKindName(triton::KernelKind::kLoopedReduction)) continue;
-    if (first < 0 || k.compiledConfigs() > data_.kernels[static_cast<std::size_t>(first)].compiledConfigs()) first = static_cast<int>(i);
+    if (first < 0 || rank(k) > rank(data_.kernels[static_cast<std::size_t>(first)])) first = static_cast<int>(i);
   }
   if (first < 0 && !data_.kernels.empty()) first = 0;
   if (first >= 0) {
