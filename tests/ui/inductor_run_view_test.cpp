@@ -101,6 +101,7 @@ TEST(InductorRunView, ScansACacheAndHandsAConfigOver) {
   EXPECT_EQ(in.n_spills, 50);
   EXPECT_EQ(in.xnumel, 264);
   EXPECT_EQ(in.rnumel, 30000);
+  EXPECT_EQ(rblock.deviceSelector()->currentKey(), QStringLiteral("cc:9.0"));  // not a named GPU: H100 SXM5 and H200 share CC and SMs
   EXPECT_EQ(rblock.device().arch.cc, (ComputeCapability{9, 0}));
   EXPECT_EQ(rblock.device().sm_count, 132);
   ASSERT_FALSE(rblock.decisions().empty());

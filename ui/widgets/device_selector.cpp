@@ -123,7 +123,9 @@ QString DeviceSelector::keyFor(ComputeCapability cc, int sm_count) const {
     if (t.detected) return t.key;
     if (named.isEmpty()) named = t.key;
   }
-  return named.isEmpty() ? bare : named;
+  // Named GPUs share compute capabilities and SM counts (H100 SXM5 and H200: CC 9.0, 132 SMs), so
+  // a named one would name a GPU the config may not have run on: the bare CC says only what is known.
+  return bare.isEmpty() ? named : bare;
 }
 
 bool DeviceSelector::setCurrentKey(const QString& key) {

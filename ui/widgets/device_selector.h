@@ -57,8 +57,9 @@ class DeviceSelector : public QWidget {
   void setDetectedGpus(const QStringList& names, bool select_first = true);
 
   /// The entry that best stands for a GPU of compute capability `cc` with `sm_count` SMs: a
-  /// detected GPU that matches both, else the first named GPU that does, else the bare compute
-  /// capability ("cc:9.0"; the caller overrides the SM count). Empty when `cc` is not in the list.
+  /// detected GPU that matches both, else the bare compute capability ("cc:9.0"; the caller
+  /// overrides the SM count) — not a named GPU, since several share a CC and an SM count. Empty
+  /// when `cc` is not in the list.
   [[nodiscard]] QString keyFor(ComputeCapability cc, int sm_count) const;
 
   /// Key of the built-in default: the first detected GPU, else H100 SXM.
