@@ -7,6 +7,8 @@
 // review the diff and commit it on its own.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -197,10 +199,33 @@ TEST(CliGoldenCases, CoverEverySubcommandAndExitCode) {
   for (const auto& c : loadCases()) {
     if (!c.args.empty() && c.args[0][0] != '-') commands.insert(c.args[0]);
   }
-  for (const char* cmd : {"gpus", "occupancy", "rblock", "compile", "sweep", "devices"}) {
+  for (const char* cmd : {"gpus", "occupancy", "rblock", "compile", "sweep", "devices", "inductor"}) {
     EXPECT_TRUE(commands.count(cmd)) << "no golden case runs 'occx " << cmd << "'";
   }
   EXPECT_GE(loadCases().size(), 30u);
+}
+
+// README: "every command takes --json and --csv FILE". Each command's (and each inductor
+// subcommand's) help must offer both, and a golden case must write a CSV with it.
+TEST(CliGoldenCases, EveryCommandTakesJsonAndCsv) {
+  std::set<std::string> with_csv;
+  for (const auto& c : loadCases()) {
+    const bool csv = std::find(c.args.begin(), c.args.end(), "--csv") != c.args.end();
+    if (csv && !c.args.empty()) with_csv.insert(c.args[0] == "inductor" && c.args.size() > 1 ? "inductor " + c.args[1] : c.args[0]);
+  }
+  for (const char* cmd : {"gpus", "devices", "occupancy", "rblock", "inductor scan", "inductor show", "compile", "sweep"}) {
+    const fs::path scratch = fs::temp_directory_path() / "occx_golden_help";
+    fs::create_directories(scratch);
+    const std::string out = (scratch / "help.txt").string();
+    const std::string run = std::string("'") + OCCX_BINARY + "' " + cmd + " --help > '" + out + "' 2>&1";
+    ASSERT_EQ(std::system(run.c_str()), 0) << run;
+    const std::string help = readAll(out);
+    EXPECT_NE(help.find("--json"), std::string::npos) << "occx " << cmd << " has no --json";
+    EXPECT_NE(help.find("--csv"), std::string::npos) << "occx " << cmd << " has no --csv";
+    if (std::string(cmd) != "inductor show") {
+      EXPECT_TRUE(with_csv.count(cmd)) << "no golden case writes a CSV with 'occx " << cmd << " --csv'";
+    }
+  }
 }
 
 }  // namespace

@@ -41,7 +41,7 @@ struct CompileOpts {
   int maxrregcount = 0;
   std::vector<std::string> nvrtc_options;
   bool show_source = false;
-  OutputOptions output;  ///< --json only
+  OutputOptions output;  ///< --json, --csv FILE (one row: the config, the compiler's report, occupancy, decisions)
 };
 
 /// The kernel to compile: its config, tile layout and source.
@@ -207,6 +207,34 @@ nlohmann::json compileJson(const CompileOpts& o, const KernelPlan& plan, const D
   return j;
 }
 
+// One row: the config, what the compiler reported, the occupancy and each policy's decision.
+CsvTable compileCsv(const KernelPlan& plan, const Device& dev, const Compiled& c) {
+  const KernelConfig& cfg = plan.cfg;
+  const PtxasReport& rep = c.res.report;
+  CsvTable t;
+  t.header = {"kernel", "workload", "dtype", "k", "XBLOCK", "RBLOCK", "num_warps", "arch", "device", "sm_count",
+              "registers_per_thread", "spill_stores_bytes", "spill_loads_bytes", "stack_frame_bytes", "n_spills", "smem_bytes",
+              "active_blocks_per_sm", "occupancy_pct", "limiter", "compile_ms"};
+  std::vector<std::string> row = {plan.gen.name, std::string(workloadName(cfg.workload)), std::string(dtypeName(cfg.dtype)),
+                                  std::to_string(cfg.k), std::to_string(cfg.xblock), std::to_string(cfg.rblock),
+                                  std::to_string(cfg.num_warps), dev.arch.cc.smName(), dev.label, std::to_string(dev.sm_count),
+                                  std::to_string(rep.registers), std::to_string(rep.spill_stores_bytes),
+                                  std::to_string(rep.spill_loads_bytes), std::to_string(rep.stack_frame_bytes),
+                                  std::to_string(rep.nSpills()), std::to_string(rep.static_smem_bytes),
+                                  std::to_string(c.occ.active_blocks_per_sm), fixed(100.0 * c.occ.occupancy, 1),
+                                  c.occ.can_launch ? limiterNames(c.occ.limiters) : c.occ.cannot_launch_reason,
+                                  fixed(c.res.compile_ms, 1)};
+  for (const auto& dec : c.decisions) {
+    const std::string p(inductor::policyKey(dec.policy));
+    t.header.push_back(p + "_decision");
+    t.header.push_back(p + "_bound_blocks_per_sm");
+    row.push_back(std::string(inductor::outcomeName(dec.outcome)));
+    row.push_back(dec.applies ? std::to_string(dec.bound_blocks_per_sm) : std::string());
+  }
+  t.rows.push_back(std::move(row));
+  return t;
+}
+
 std::string cacheSummary(const CompileCache& cache) {
   if (cache.directory().empty()) return "off";
   const auto stats = cache.stats();
@@ -284,10 +312,11 @@ int runCompile(Context& ctx, const CompileOpts& o) {
   if (int rc = compileAndJudge(ctx, o, *plan, dev, cache, compiled); rc != kExitOk) return rc;
   if (o.output.json) {
     printJson(ctx.out, compileJson(o, *plan, dev, *compiled, cache));
-    return kExitOk;
+  } else {
+    if (!kernel->note.empty()) ctx.err << "note: " << kernel->note << "\n";
+    printCompileText(ctx, o, *plan, dev, *compiled, cache);
   }
-  if (!kernel->note.empty()) ctx.err << "note: " << kernel->note << "\n";
-  printCompileText(ctx, o, *plan, dev, *compiled, cache);
+  if (!o.output.csv.empty()) return writeCsv(ctx, o.output.csv, compileCsv(*plan, dev, *compiled));
   return kExitOk;
 #endif
 }
@@ -310,7 +339,7 @@ void addCompileCommand(CLI::App& app, Context& ctx) {
   cmd->add_option("--maxrregcount", o->maxrregcount, "cap registers per thread (1 … 255), as a capped build would");
   cmd->add_option("--nvrtc-option", o->nvrtc_options, "extra NVRTC option (repeatable)");
   cmd->add_flag("--show-source", o->show_source, "print the generated CUDA C++ source");
-  o->output.add(*cmd, "print JSON");
+  o->output.add(*cmd, "print JSON", "also write the result (one row: config, registers, spills, occupancy, decisions) to this CSV file");
   o->cache.add(*cmd);
   setAction(*cmd, ctx, o, &runCompile);
 }

@@ -32,12 +32,27 @@ struct DevicesOpts {
   bool refresh = false;
 };
 
-// No GPU to list: the answer is "none" (exit 0). `text` is the text report; JSON gives the reason.
+// The columns of the device table (--csv), with or without devices.
+std::vector<std::string> deviceCsvHeader() {
+  return {"ordinal", "name", "uuid", "cc", "sm_count", "registers_per_sm", "max_threads_per_sm",
+          "max_blocks_per_sm", "shared_memory_per_sm_bytes", "shared_memory_per_block_optin_bytes",
+          "l2_bytes", "memory_bytes", "memory_clock_khz", "memory_bus_bits", "theoretical_bandwidth_GBps",
+          "copy_bandwidth_GBps", "copy_bandwidth_measured_at", "gpu_data_match", "gpu_data_mismatches"};
+}
+
+// No GPU to list: the answer is "none" (exit 0). `text` is the text report; JSON gives the reason;
+// --csv writes the table with no rows and the reason as metadata.
 int printNoGpus(Context& ctx, const DevicesOpts& o, const std::string& reason, const std::string& text) {
   if (o.output.json) {
     printJson(ctx.out, {{"devices", nlohmann::json::array()}, {"reason", reason}});
   } else {
     ctx.out << text;
+  }
+  if (!o.output.csv.empty()) {
+    CsvTable none;
+    none.meta = {{"reason", reason}};
+    none.header = deviceCsvHeader();
+    return writeCsv(ctx, o.output.csv, none);
   }
   return kExitOk;
 }
@@ -88,10 +103,7 @@ std::vector<std::string> textRow(const DeviceInfo& d, const CopyFigure& c) {
 CsvTable csvTable(const std::vector<DeviceInfo>& devices) {
   CsvTable csv;
   csv.meta = {{"driver_cuda_version", devices.front().driverCudaVersion()}, {"date_utc", utcTimestamp()}};
-  csv.header = {"ordinal", "name", "uuid", "cc", "sm_count", "registers_per_sm", "max_threads_per_sm",
-                "max_blocks_per_sm", "shared_memory_per_sm_bytes", "shared_memory_per_block_optin_bytes",
-                "l2_bytes", "memory_bytes", "memory_clock_khz", "memory_bus_bits", "theoretical_bandwidth_GBps",
-                "copy_bandwidth_GBps", "copy_bandwidth_measured_at", "gpu_data_match", "gpu_data_mismatches"};
+  csv.header = deviceCsvHeader();
   return csv;
 }
 
