@@ -85,7 +85,7 @@ int main(int argc, char** argv) {
     rblock->deviceSelector()->setDetectedGpus(gpus, first_start);
   }
   // A compiled config's real n_regs goes to the RBLOCK-scaling view with one click.
-  QObject::connect(compile_sweep, &occx::ui::CompileSweepView::sendToRblock, rblock, &occx::ui::RblockScalingView::showConfig);
+  QObject::connect(compile_sweep, &occx::ui::CompileSweepView::sendToRblock, rblock, &occx::ui::RblockScalingView::showHandOver);
   QObject::connect(compile_sweep, &occx::ui::CompileSweepView::sendToRblock, &window,
                    [&window, rblock] { window.tabs()->setCurrentWidget(rblock); });
   // Your own Inductor kernels: File → Open Inductor run…, or drop a folder (or a scan CSV) on the

@@ -6,6 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <QAbstractItemModel>
+#include <QAction>
+#include <QFile>
+#include <QTabWidget>
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QFileInfo>
@@ -33,11 +36,13 @@
 #include "occx_config.h"
 #include "tests/ui/ui_test_support.h"
 #include "tests/ui/window_test_support.h"
+#include "ui/shell/main_window.h"
 #include "ui/views/sweep_inputs.h"
 #include "ui/plots/sweep_series_plot.h"
 #include "ui/jobs/compile_sweep_job.h"
 #include "ui/models/compile_sweep_model.h"
 #include "ui/views/compile_sweep_view.h"
+#include "ui/views/rblock_scaling_view.h"
 
 #if OCCX_HAVE_CUDA
 #include "core/kernels/compile_cache.h"
@@ -453,18 +458,31 @@ TEST(CompileSweepView, SourceOfTheSelectedConfigAndSendToRblock) {
   ASSERT_GE(sel, 0);
   EXPECT_EQ(regs->graphPoints(sel), (QVector<QPointF>{{2048, 38}}));
 
-  QSignalSpy sent(&view, &CompileSweepView::sendToRblock);
+  std::vector<ConfigHandOver> sent;
+  QObject::connect(&view, &CompileSweepView::sendToRblock, &view, [&sent](const ConfigHandOver& h) { sent.push_back(h); });
   ASSERT_TRUE(view.sendToRblockButton()->isEnabled());
   view.sendToRblockButton()->click();
-  ASSERT_EQ(sent.count(), 1);
-  const QList<QVariant> args = sent.at(0);
-  EXPECT_EQ(args.at(0).toInt(), 1);     // XBLOCK
-  EXPECT_EQ(args.at(1).toInt(), 2048);  // RBLOCK
-  EXPECT_EQ(args.at(2).toInt(), 16);    // num_warps
-  EXPECT_EQ(args.at(3).toInt(), 38);    // n_regs
-  EXPECT_EQ(args.at(4).toInt(), 0);     // n_spills
-  EXPECT_EQ(args.at(5).toLongLong(), 512);
-  EXPECT_EQ(args.at(6).toLongLong(), 8192);
+  ASSERT_EQ(sent.size(), 1u);
+  const ConfigHandOver& h = sent.front();
+  EXPECT_EQ(h.xblock, 1);
+  EXPECT_EQ(h.r0_block, 2048);
+  EXPECT_EQ(h.num_warps, 16);
+  EXPECT_EQ(h.n_regs, 38);
+  EXPECT_EQ(h.n_spills, 0);
+  EXPECT_EQ(h.xnumel, 512);
+  EXPECT_EQ(h.rnumel, 8192);
+  // The device goes with it (issue: an sm_90 register count arrived on an A100 with 108 SMs).
+  EXPECT_EQ(h.cc, (ComputeCapability{9, 0}));
+  EXPECT_EQ(h.sm_count, view.data().sm_count);
+  RblockScalingView rblock;
+  rblock.deviceSelector()->setCurrentKey(QStringLiteral("gpu:A100 SXM4 80GB"));
+  rblock.showHandOver(h);
+  EXPECT_EQ(rblock.device().arch.cc, (ComputeCapability{9, 0}));
+  EXPECT_EQ(rblock.device().sm_count, view.data().sm_count);
+  EXPECT_EQ(rblock.inputs().n_regs, 38);
+  if (!h.device_key.isEmpty()) {
+    EXPECT_EQ(rblock.deviceSelector()->currentKey(), h.device_key);
+  }
 }
 
 TEST(CompileSweepView, OpensACompileSweepCsvWrittenByOccxSweep) {
@@ -560,6 +578,33 @@ TEST(CompileSweepView, NvrtcSweepStartedAndCancelledKeepsTheFinishedRows) {
   EXPECT_GE(cache.stats().hits, rows);
 }
 #endif
+
+}  // namespace
+}  // namespace occx::ui
+
+namespace occx::ui {
+namespace {
+
+// File → Export CSV follows the view: disabled before the first sweep, enabled once it finished
+// (the view's tables are there), without switching tabs.
+TEST(CompileSweepView, ExportCsvIsEnabledAfterASweep) {
+  FakeCompiler fake;
+  MainWindow window(/*use_settings=*/false);
+  auto* view = new CompileSweepView(nullptr, compileBackend(fake.function()));
+  window.addView(view, QStringLiteral("Compile sweep (NVRTC)"));
+  window.tabs()->setCurrentWidget(view);
+  setUpSmallSweep(*view);
+  EXPECT_FALSE(window.exportCsvAction()->isEnabled());  // nothing compiled yet
+  QSignalSpy finished(view, &CompileSweepView::sweepFinished);
+  ASSERT_EQ(view->startSweep(), QString());
+  ASSERT_TRUE(finished.wait(20000));
+  EXPECT_FALSE(view->csvExports().empty());
+  EXPECT_TRUE(window.exportCsvAction()->isEnabled());
+  QTemporaryDir dir;
+  const QString path = dir.filePath(QStringLiteral("sweep.csv"));
+  EXPECT_EQ(window.exportCurrentCsv(0, path), QString());
+  EXPECT_TRUE(QFile::exists(path));
+}
 
 }  // namespace
 }  // namespace occx::ui

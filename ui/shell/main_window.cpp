@@ -113,6 +113,7 @@ MainWindow::~MainWindow() = default;
 void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file_menu_ = file;
+  connect(file, &QMenu::aboutToShow, this, &MainWindow::updateForCurrentView);
   export_csv_ = file->addAction(tr("Export &CSV…"), this, &MainWindow::exportCsvInteractive);
   export_csv_->setShortcut(QKeySequence(tr("Ctrl+E")));
   export_csv_->setStatusTip(tr("Write a table of the current view as CSV"));
@@ -204,7 +205,9 @@ void MainWindow::addView(QWidget* view, const QString& title) {
 }
 
 void MainWindow::onViewStatus(const QString& text) {
-  if (sender() == tabs_->currentWidget()) view_status_->setText(text);
+  if (sender() != tabs_->currentWidget()) return;
+  updateForCurrentView();  // a finished sweep or an opened file has tables and plots to export now
+  view_status_->setText(text);
 }
 
 AppView* MainWindow::currentAppView() const { return dynamic_cast<AppView*>(tabs_->currentWidget()); }

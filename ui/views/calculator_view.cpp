@@ -346,8 +346,10 @@ void CalculatorView::setInput(const OccupancyInput& in) {
 }
 
 void CalculatorView::showHandOver(const ConfigHandOver& h) {
-  const QString key = device_->keyFor(h.cc, h.sm_count);
-  if (!key.isEmpty()) device_->setCurrentKey(key);
+  if (h.device_key.isEmpty() || !device_->setCurrentKey(h.device_key)) {
+    const QString key = device_->keyFor(h.cc, h.sm_count);
+    if (!key.isEmpty()) device_->setCurrentKey(key);
+  }
   OccupancyInput in = input_;
   in.threads_per_block = h.num_warps * arch().warp_size;
   if (h.n_regs > 0) in.registers_per_thread = h.n_regs;

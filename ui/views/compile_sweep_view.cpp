@@ -516,8 +516,23 @@ void CompileSweepView::onSelectionChanged() {
 void CompileSweepView::sendSelected() {
   const CompileSweepRecord* e = selectedEntry();
   if (e == nullptr || !e->ok) return;
-  emit sendToRblock(e->config.xblock, e->config.rblock, e->config.num_warps, e->registers, std::max(0, e->n_spills),
-                    static_cast<qint64>(data_.xnumel), static_cast<qint64>(data_.rnumel));
+  // The config with the device it was compiled for: the RBLOCK view must not judge an sm_90 register
+  // count on another GPU's SM count.
+  ConfigHandOver h;
+  h.cc = data_.arch;
+  h.sm_count = data_.sm_count;
+  h.device_label = QString::fromStdString(data_.device_label);
+  h.xblock = e->config.xblock;
+  h.r0_block = e->config.rblock;
+  h.num_warps = e->config.num_warps;
+  h.n_regs = e->registers;
+  h.n_spills = std::max(0, e->n_spills);
+  h.shared_bytes = std::max(0, e->smem_bytes);
+  const DeviceTarget& t = device_->currentTarget();
+  if (t.arch != nullptr && t.arch->cc == data_.arch && sms_->value() == data_.sm_count) h.device_key = t.key;
+  h.xnumel = static_cast<qint64>(data_.xnumel);
+  h.rnumel = static_cast<qint64>(data_.rnumel);
+  emit sendToRblock(h);
   setStatus(tr("Sent %1 with %2 registers to the RBLOCK-scaling view.").arg(configText(e->config)).arg(e->registers));
 }
 

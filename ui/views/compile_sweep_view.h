@@ -12,6 +12,7 @@
 #include "core/sweep/backend.h"
 #include "core/sweep/compile_sweep.h"
 #include "core/sweep/compile_sweep_dataset.h"
+#include "ui/views/config_hand_over.h"
 #include "ui/views/sweep_view.h"
 #include "ui/widgets/device_selector.h"
 
@@ -82,7 +83,7 @@ class CompileSweepView : public SweepView {
 
  signals:
   /// A compiled config's facts, for the RBLOCK-scaling view (one click on "Send to RBLOCK scaling").
-  void sendToRblock(int xblock, int rblock, int numWarps, int nRegs, int nSpills, qint64 xnumel, qint64 rnumel);
+  void sendToRblock(const occx::ui::ConfigHandOver& config);
   /// A sweep finished (or was cancelled) and its rows are shown.
   void sweepFinished();
 

@@ -13,6 +13,9 @@ struct ConfigHandOver {
   ComputeCapability cc;  ///< the architecture the config was compiled for
   int sm_count = 0;      ///< the GPU's SMs (0 = unknown)
   QString device_label;  ///< "CC 9.0, 132 SMs"
+  /// The sender's DeviceSelector key when it names that very device ("gpu:H100 SXM5"); empty when
+  /// only the compute capability and SM count are known (the receiver then uses keyFor).
+  QString device_key;
   int xblock = 1;
   int r0_block = 1;
   int num_warps = 4;

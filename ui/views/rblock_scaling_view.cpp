@@ -419,8 +419,10 @@ void RblockScalingView::showConfig(int xblock, int rblock, int num_warps, int n_
 }
 
 void RblockScalingView::showHandOver(const ConfigHandOver& h) {
-  const QString key = device_->keyFor(h.cc, h.sm_count);
-  if (!key.isEmpty()) device_->setCurrentKey(key);
+  if (h.device_key.isEmpty() || !device_->setCurrentKey(h.device_key)) {
+    const QString key = device_->keyFor(h.cc, h.sm_count);
+    if (!key.isEmpty()) device_->setCurrentKey(key);
+  }
   RblockInputs in = inputs();
   in.xblock = h.xblock;
   in.rblock = h.r0_block;

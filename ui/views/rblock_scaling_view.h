@@ -102,7 +102,7 @@ class RblockScalingView : public QWidget, public AppView {
   void runCandidatePipeline(const RblockInputs& in, const inductor::DecisionOptions& opts, const inductor::ProfileInfo& info);
 
  public slots:
-  /// Shows one compiled config (the signature of CompileSweepView::sendToRblock): sets XBLOCK, RBLOCK,
+  /// Shows one compiled config: sets XBLOCK, RBLOCK,
   /// num_warps, n_regs (known), n_spills, xnumel and rnumel, keeps the device and the other inputs,
   /// and recomputes once. Values outside the view's ranges are clamped.
   void showConfig(int xblock, int rblock, int num_warps, int n_regs, int n_spills, qint64 xnumel, qint64 rnumel);
