@@ -193,3 +193,37 @@ TEST_F(MainWindowTest, AboutSaysWhatNeedsAGpu) {
 
 }  // namespace
 }  // namespace occx::ui
+
+namespace occx::ui {
+namespace {
+
+// The status bar says what is there (a GPU, NVRTC), not a build flag: "CUDA support: on" read as
+// "GPU present" on a machine without one.
+TEST(MainWindowBackend, StatusBarSaysWhatIsHere) {
+  FakeBackend none;
+  none.compile = [](const CompileRequest&) -> Expected<CompileResult> { return Error{"unused"}; };
+  none.compiler_version = "NVRTC 13.0";
+  none.live = {false, "No NVIDIA driver: libcuda.so.1 cannot be loaded (no NVIDIA driver installed?)"};
+  EXPECT_EQ(MainWindow::backendStatusText(none), QStringLiteral("GPU: none found (driver not installed) · NVRTC: available (NVRTC 13.0)"));
+
+  FakeBackend h200 = {};
+  h200.live = {true, {}};
+  DeviceInfo d;
+  d.name = "NVIDIA H200";
+  h200.gpus.push_back(d);
+  EXPECT_EQ(MainWindow::backendStatusText(h200), QStringLiteral("GPU: NVIDIA H200 · NVRTC: not in this build"));
+
+  FakeBackend empty;
+  empty.live = {false, "The NVIDIA driver is loaded but sees no GPU."};
+  EXPECT_EQ(MainWindow::backendStatusText(empty), QStringLiteral("GPU: none found (the driver sees no GPU) · NVRTC: not in this build"));
+
+  MainWindow window(/*use_settings=*/false);
+  window.showBackend(none);
+  auto* label = window.findChild<QLabel*>(QStringLiteral("backendStatus"));
+  ASSERT_NE(label, nullptr);
+  EXPECT_FALSE(label->text().contains(QStringLiteral("CUDA support")));
+  EXPECT_TRUE(label->text().startsWith(QStringLiteral("GPU: none found")));
+}
+
+}  // namespace
+}  // namespace occx::ui

@@ -86,6 +86,7 @@ MainWindow::MainWindow(bool use_settings, QWidget* parent)
   view_status_->setObjectName(QStringLiteral("viewStatus"));
   statusBar()->addWidget(view_status_, 1);
   cuda_label_ = new QLabel(this);
+  cuda_label_->setObjectName(QStringLiteral("backendStatus"));
   statusBar()->addPermanentWidget(cuda_label_);
   showBackend(*offlineBackend());
 
@@ -158,11 +159,33 @@ void MainWindow::dropEvent(QDropEvent* event) {
 
 void MainWindow::showBackend(const Backend& backend) {
   can_compile_ = backend.compileAvailability().available;
-  const Availability live = backend.liveAvailability();
-  cuda_label_->setText(!can_compile_ ? tr("CUDA support: off in this build (no compiling, no live runs)")
-                       : live.available ? tr("CUDA support: on, GPU present")
-                                        : tr("CUDA support: on (compiling; no GPU for live runs)"));
+  cuda_label_->setText(backendStatusText(backend));
   cuda_label_->setToolTip(aboutText(can_compile_));
+}
+
+QString MainWindow::backendStatusText(const Backend& backend) {
+  // What is there, not how the program was built: a newcomer reads "CUDA support: on" as "GPU present".
+  QString gpu;
+  const auto gpus = backend.detectedGpus();
+  const Availability live = backend.liveAvailability();
+  if (!gpus.empty()) {
+    gpu = tr("GPU: %1").arg(QString::fromStdString(gpus.front().name));
+    if (gpus.size() > 1) gpu += tr(" (+%1 more)").arg(static_cast<int>(gpus.size()) - 1);
+  } else if (live.available) {
+    gpu = tr("GPU: present");
+  } else {
+    const QString why = QString::fromStdString(live.reason);
+    gpu = why.contains(QStringLiteral("libcuda")) || why.startsWith(QStringLiteral("No NVIDIA driver"))
+              ? tr("GPU: none found (driver not installed)")
+          : why.contains(QStringLiteral("sees no GPU")) ? tr("GPU: none found (the driver sees no GPU)")
+          : why.contains(QStringLiteral("CUDA Toolkit"))   ? tr("GPU: not used (this build has no CUDA support)")
+                                                           : tr("GPU: none found");
+  }
+  const Availability compile = backend.compileAvailability();
+  const std::string version = backend.compilerVersion();
+  const QString nvrtc = compile.available ? tr("NVRTC: available") + (version.empty() ? QString() : QStringLiteral(" (%1)").arg(QString::fromStdString(version)))
+                                          : tr("NVRTC: not in this build");
+  return gpu + QStringLiteral(" · ") + nvrtc;
 }
 
 QString MainWindow::aboutText(bool can_compile) {

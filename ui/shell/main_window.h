@@ -65,6 +65,9 @@ class MainWindow : public QMainWindow {
   /// Puts `action` at the top of the File menu (before Export), e.g. "Open Inductor run…".
   void addOpenAction(QAction* action);
 
+  /// The status bar's words for what is here: "GPU: NVIDIA H200 · NVRTC: available (NVRTC 13.0)",
+  /// "GPU: none found (driver not installed) · NVRTC: available", "… · NVRTC: not in this build".
+  [[nodiscard]] static QString backendStatusText(const Backend& backend);
   /// Says in the status bar and in About what `backend` can do here (compile with NVRTC, run live).
   void showBackend(const Backend& backend);
 
@@ -93,7 +96,7 @@ class MainWindow : public QMainWindow {
   bool use_settings_;
   QTabWidget* tabs_;
   CalculatorView* calculator_;
-  QLabel* cuda_label_ = nullptr;
+  QLabel* cuda_label_ = nullptr;  ///< backendStatusText
   bool can_compile_ = false;
   QLabel* view_status_;
   QMenu* file_menu_ = nullptr;
