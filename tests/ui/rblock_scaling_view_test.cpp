@@ -72,7 +72,8 @@ TEST(RblockScalingView, DefaultsShowTheH200DecisionInTheTable) {
                   {1, 5, "R0_BLOCK 2048 → 1024"}});
   EXPECT_TRUE(cell(t, 1, 6).startsWith(QStringLiteral("Step 7: scale")));
   expectCells(t, {{2, 1, "3"}, {3, 0, "exact"}, {3, 1, "3"}});
-  EXPECT_EQ(view.sizeHintLabel()->text(), QStringLiteral("Size hints: x = 512, r = 8192 (numels rounded up to a power of two)"));
+  EXPECT_EQ(view.sizeHintLabel()->text(),
+            QStringLiteral("Size hints: x = 512, r = 8192 — the decision counts blocks as ceil(x / XBLOCK) on the hint."));
   EXPECT_TRUE(view.statusSummary().contains(QStringLiteral("new: scale (R0_BLOCK 2048 → 1024)")));
   maybeScreenshot(view, QStringLiteral("rblock_view_h200.png"));
 }
@@ -249,13 +250,35 @@ TEST(RblockScalingView, SettingsRoundTrip) {
 TEST(RblockScalingView, ShowConfigFromAnotherView) {
   RblockScalingView view;
   view.showConfig(2, 1024, 8, 48, 0, 65536, 768);
-  EXPECT_EQ(view.sizeHintLabel()->text(), QStringLiteral("Size hints: x = 65536, r = 1024 (numels rounded up to a power of two)"));
+  EXPECT_EQ(view.sizeHintLabel()->text(),
+            QStringLiteral("Size hints: x = 65536, <b>r = 1024</b> (rnumel 768 rounded up to a power of two) — the decision "
+                           "counts blocks as ceil(x / XBLOCK) on the hint."));
   expectCells(
       view.decisionTable(),
       {{1, 1, "5"}, {1, 2, "660"}, {1, 3, "32768"}, {1, 5, "R0_BLOCK 1024 → 512"}, {0, 2, "1056"}, {0, 4, "scale"}});
   // The inner-hint candidate for these size hints is this config: the pipeline uses its n_regs.
   EXPECT_EQ(cell(view.pipelineTable(), 0, 3), QStringLiteral("XBLOCK=2, R0_BLOCK=1024, num_warps=8"));
   EXPECT_EQ(cell(view.pipelineTable(), 0, 4), QStringLiteral("48"));
+}
+
+}  // namespace
+}  // namespace occx::ui
+
+namespace occx::ui {
+namespace {
+
+// The rounding of xnumel to its size hint is shown, not silent: 865 rows count as 1024 (issue: the
+// view went from 865 to 1024 blocks without a word).
+TEST(RblockScalingView, SizeHintRoundingIsShown) {
+  RblockScalingView view;
+  RblockInputs in = view.inputs();
+  in.xnumel = 865;
+  in.rnumel = 8192;
+  view.setInputs(in);
+  EXPECT_TRUE(view.sizeHintLabel()->text().contains(QStringLiteral("<b>x = 1024</b> (xnumel 865 rounded up to a power of two)")))
+      << view.sizeHintLabel()->text().toStdString();
+  ASSERT_FALSE(view.decisions().empty());
+  EXPECT_EQ(view.decisions().front().total_blocks, 1024);
 }
 
 }  // namespace

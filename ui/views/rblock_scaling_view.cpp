@@ -480,7 +480,14 @@ bool RblockScalingView::readKernelAndConfig(const RblockInputs& in) {
     clearResults(q(hints.error()));
     return false;
   }
-  size_hints_->setText(tr("Size hints: x = %1, r = %2 (numels rounded up to a power of two)").arg(hints->x).arg(hints->r0));
+  // Inductor counts blocks on the size hint, not on xnumel: say so whenever a numel was rounded.
+  auto hintText = [this](const char* name, std::int64_t numel, std::int64_t hint) {
+    return numel == hint ? tr("%1 = %2").arg(QLatin1String(name)).arg(hint)
+                         : tr("<b>%1 = %2</b> (%3 %4 rounded up to a power of two)").arg(QLatin1String(name)).arg(hint)
+                               .arg(QLatin1String(name[0] == 'x' ? "xnumel" : "rnumel")).arg(numel);
+  };
+  size_hints_->setText(tr("Size hints: %1, %2 — the decision counts blocks as ceil(x / XBLOCK) on the hint.")
+                           .arg(hintText("x", in.xnumel, hints->x), hintText("r", in.rnumel, hints->r0)));
   kernel_ = {};
   kernel_.size_hints = *hints;
   kernel_.persistent_reduction = in.persistent;
