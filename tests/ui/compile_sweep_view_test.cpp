@@ -608,3 +608,33 @@ TEST(CompileSweepView, ExportCsvIsEnabledAfterASweep) {
 
 }  // namespace
 }  // namespace occx::ui
+
+namespace occx::ui {
+namespace {
+
+// Opening a CSV sets the form to the opened data, so "Compile sweep" builds what is shown (issue:
+// the plots changed but the form stayed on the old workload and shape).
+TEST(CompileSweepView, TheFormFollowsAnOpenedCsv) {
+  FakeCompiler fake;
+  CompileSweepView view(nullptr, compileBackend(fake.function()));
+  SweepInputs* in = view.inputs();
+  in->workloadCombo()->setCurrentIndex(in->workloadCombo()->findData(static_cast<int>(Workload::kSum)));
+  in->xnumelSpin()->setValue(4096);
+  in->rnumelSpin()->setValue(1000);
+  ASSERT_EQ(view.openCsvFile(testData("compile_sweep_mean_var_sm90.csv")), QString());
+  CompileSweepSpec spec;
+  in->fillSpec(spec);
+  EXPECT_EQ(spec.workload, view.data().workload);
+  EXPECT_EQ(spec.workload, Workload::kMeanVar);
+  EXPECT_EQ(spec.dtype, view.data().dtype);
+  EXPECT_EQ(spec.xnumel, 512);
+  EXPECT_EQ(spec.rnumel, 8192);
+  EXPECT_EQ(view.deviceSelector()->currentTarget().arch->cc, (ComputeCapability{9, 0}));
+  EXPECT_EQ(view.smCountSpin()->value(), view.data().sm_count);
+  std::set<int> rblocks;
+  for (const auto& r : view.data().rows) rblocks.insert(r.config.rblock);
+  EXPECT_EQ(std::set<int>(spec.rblocks.begin(), spec.rblocks.end()), rblocks);
+}
+
+}  // namespace
+}  // namespace occx::ui

@@ -470,6 +470,36 @@ void CompileSweepView::showData(CompileSweepDataset loaded, const QString& sourc
   emit statusMessage(statusSummary());
 }
 
+void CompileSweepView::followData(const CompileSweepDataset& d) {
+  // The form follows the opened data, so that "Compile sweep" then builds what is shown: device,
+  // workload, dtype, K, shape and the grid's XBLOCK, RBLOCK and num_warps values.
+  const QString key = device_->keyFor(d.arch, d.sm_count);
+  if (!key.isEmpty()) device_->setCurrentKey(key);
+  restrictArchitectures();
+  if (d.sm_count >= 1 && d.sm_count <= 1024) sms_->setValue(d.sm_count);
+  CompileSweepSpec spec;
+  inputs_->fillSpec(spec);  // keeps what the data does not say (fp32 outputs, Inductor candidates)
+  spec.workload = d.workload;
+  spec.dtype = d.dtype;
+  spec.k = d.k;
+  spec.xnumel = d.xnumel;
+  spec.rnumel = d.rnumel;
+  std::set<int> xblocks;
+  std::set<int> rblocks;
+  std::set<int> warps;
+  for (const auto& r : d.rows) {
+    xblocks.insert(r.config.xblock);
+    rblocks.insert(r.config.rblock);
+    warps.insert(r.config.num_warps);
+  }
+  if (!d.rows.empty()) {
+    spec.xblocks.assign(xblocks.begin(), xblocks.end());
+    spec.rblocks.assign(rblocks.begin(), rblocks.end());
+    spec.num_warps.assign(warps.begin(), warps.end());
+  }
+  inputs_->setFromSpec(spec);
+}
+
 QString CompileSweepView::openCsvFile(const QString& path) {
   auto bytes = readFile(QFile::encodeName(path).toStdString(), kMaxCsvBytes);
   if (!bytes) {
@@ -486,6 +516,7 @@ QString CompileSweepView::openCsvFile(const QString& path) {
       error = tr("%1: %2").arg(QFileInfo(path).fileName(), QString::fromStdString(parsed.error()));
     } else {
       dropRunningJob();
+      followData(*parsed);
       const QString date = QString::fromStdString(parsed->date_utc);
       showData(std::move(parsed).value(),
                tr("opened %1%2")

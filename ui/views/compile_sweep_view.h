@@ -50,6 +50,9 @@ class CompileSweepView : public SweepView {
   QString openCsvFile(const QString& path) override;
   /// Shows a dataset (as if it had been opened).
   void showData(CompileSweepDataset loaded, const QString& source_label);
+  /// Sets the form (device, SM count, workload, dtype, K, shape, grid values) from a dataset, so that
+  /// the next sweep builds what it shows. openCsvFile calls it.
+  void followData(const CompileSweepDataset& data);
 
   /// The shown sweep (empty rows before the first one).
   [[nodiscard]] const CompileSweepDataset& data() const { return data_; }
