@@ -132,10 +132,9 @@ Expected<std::vector<Symbol>> readSymbols(const Reader& r, const std::vector<Sec
 // Calls visit(attribute, payload pointer, payload size) for every record of an .nv.info section.
 template <class Visit>
 std::optional<Error> forEachRecord(const Reader& r, const Section& s, Visit visit) {
-  // readSections checks the bounds of sections with contents only: an .nv.info marked SHT_NOBITS
-  // may point anywhere.
+  // readSections checks the bounds of sections with contents; an SHT_NOBITS one may say anything.
   if (s.offset > r.size() || r.size() - s.offset < s.size) {
-    return r.fail("'" + s.name + "' lies outside the file: offset " + std::to_string(s.offset) + " + size " +
+    return r.fail("'" + s.name + "' runs past the end of the file: offset " + std::to_string(s.offset) + " + size " +
                   std::to_string(s.size) + " > " + std::to_string(r.size()) + " bytes");
   }
   std::uint64_t off = s.offset;
@@ -188,7 +187,7 @@ Expected<CubinInfo> readCubin(std::span<const unsigned char> bytes, std::string_
   bool has_reserved_shared = false;
   for (const Section& s : *sections) {
     if (s.name.rfind(".nv.shared.reserved", 0) == 0) has_reserved_shared = true;
-    if (s.name.rfind(".text.", 0) == 0) by_name[s.name.substr(6)].name = s.name.substr(6);
+    if (s.name.rfind(".text.", 0) == 0 && s.name.size() > 6) by_name[s.name.substr(6)].name = s.name.substr(6);
   }
   for (const Section& s : *sections) {
     if (s.name.rfind(".nv.shared.", 0) == 0 && s.name.rfind(".nv.shared.reserved", 0) != 0) {
@@ -244,7 +243,7 @@ Expected<CubinInfo> readCubin(std::span<const unsigned char> bytes, std::string_
     }
   }
   for (const Symbol& sym : *symbols) {
-    if (sym.type == kSttFunc && by_name.count(sym.name) == 0 && sym.section < sections->size() &&
+    if (sym.type == kSttFunc && !sym.name.empty() && by_name.count(sym.name) == 0 && sym.section < sections->size() &&
         (*sections)[sym.section].name == ".text." + sym.name) {
       by_name[sym.name].name = sym.name;
     }

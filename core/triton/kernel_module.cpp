@@ -236,7 +236,7 @@ bool KernelModule::dynamicShape() const {
   if (dynamic_symbols > 0) return true;
   for (const auto& h : size_hints) {
     if (!h.value) return true;
-    const std::string numel = (h.name.back() == '_' ? h.name : h.name) + "numel";
+    const std::string numel = h.name + "numel";  // "x" → "xnumel", "r0_" → "r0_numel"
     if (!staticNumel(numel)) return true;
   }
   return false;

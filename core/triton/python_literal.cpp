@@ -476,6 +476,13 @@ std::string joined(const std::vector<PyValue>& items) {
 
 }  // namespace
 
+PyValue::PyValue() = default;
+PyValue::PyValue(const PyValue& other) = default;
+PyValue::PyValue(PyValue&& other) noexcept = default;
+PyValue& PyValue::operator=(const PyValue& other) = default;
+PyValue& PyValue::operator=(PyValue&& other) noexcept = default;
+PyValue::~PyValue() = default;
+
 const PyValue* PyValue::find(std::string_view key) const {
   if (kind != Kind::kDict && kind != Kind::kCall) return nullptr;
   for (const auto& [k, v] : entries) {

@@ -40,6 +40,15 @@ struct PyValue {
   /// kDict: key → value in file order; kCall: keyword → value (the key is a kString).
   std::vector<std::pair<PyValue, PyValue>> entries;
 
+  // Defined out of line: implicit inline ones make clang (with libstdc++ 12) instantiate
+  // std::pair<PyValue, PyValue> while PyValue is still incomplete, which does not compile.
+  PyValue();
+  PyValue(const PyValue& other);
+  PyValue(PyValue&& other) noexcept;
+  PyValue& operator=(const PyValue& other);
+  PyValue& operator=(PyValue&& other) noexcept;
+  ~PyValue();
+
   [[nodiscard]] bool isString() const { return kind == Kind::kString; }
   [[nodiscard]] bool isInt() const { return kind == Kind::kInt; }
   /// kDict: the value of the string key `key`; kCall: the keyword argument `key`. nullptr otherwise.

@@ -7,15 +7,20 @@
 #include <climits>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "core/kernels/compile_cache.h"
 #include "core/base/csv.h"
 #include "core/gpu/gpu_data.h"
 #include "core/occupancy/occupancy.h"
+#include "core/triton/cubin.h"
+#include "core/triton/kernel_module.h"
 
 using namespace occx;
 
@@ -167,6 +172,147 @@ TEST(FuzzRegressionCache, SizesThatWrapAroundAreACorruptEntry) {
   EXPECT_EQ(cache.stats().corrupt, 1);
   EXPECT_EQ(cache.stats().hits, 1);
   std::filesystem::remove_all(dir);
+}
+
+// One section of a cubin made by cubinOf: its bytes are written in order after the ELF header;
+// `offset` and `size` replace what the section header then says.
+struct ElfSection {
+  std::string name;
+  std::uint32_t type = 1;  // SHT_PROGBITS; 2 SHT_SYMTAB, 3 SHT_STRTAB, 8 SHT_NOBITS, 0x70000000 .nv.info
+  std::vector<unsigned char> bytes;
+  std::uint32_t link = 0;
+  std::optional<std::uint64_t> offset = std::nullopt;
+  std::optional<std::uint64_t> size = std::nullopt;
+};
+
+template <class T>
+void put(std::vector<unsigned char>& out, std::size_t at, T value) {
+  std::memcpy(out.data() + at, &value, sizeof value);
+}
+
+// An ELF64 little-endian file for sm_90 holding the null section, `sections` (indices 1, 2, …) and
+// the section name table last: the parts of a cubin that readCubin reads.
+std::vector<unsigned char> cubinOf(std::vector<ElfSection> sections) {
+  sections.push_back({".shstrtab", 3, {}});
+  std::string names(1, '\0');
+  std::vector<std::uint32_t> name_at;
+  for (const auto& s : sections) {
+    name_at.push_back(static_cast<std::uint32_t>(names.size()));
+    names += s.name + '\0';
+  }
+  sections.back().bytes.assign(names.begin(), names.end());
+  std::vector<unsigned char> out(64, 0);
+  std::vector<std::uint64_t> offsets;
+  for (const auto& s : sections) {
+    offsets.push_back(out.size());
+    out.insert(out.end(), s.bytes.begin(), s.bytes.end());
+  }
+  out.resize((out.size() + 7) / 8 * 8, 0);
+  const std::size_t shoff = out.size();
+  const std::size_t count = sections.size() + 1;
+  out.resize(shoff + 64 * count, 0);
+  for (std::size_t i = 0; i < sections.size(); ++i) {
+    const std::size_t h = shoff + 64 * (i + 1);
+    put(out, h, name_at[i]);
+    put(out, h + 4, sections[i].type);
+    put<std::uint64_t>(out, h + 24, sections[i].offset.value_or(offsets[i]));
+    put<std::uint64_t>(out, h + 32, sections[i].size.value_or(sections[i].bytes.size()));
+    put(out, h + 40, sections[i].link);
+  }
+  const unsigned char ident[] = {0x7f, 'E', 'L', 'F', 2, 1, 1};
+  std::memcpy(out.data(), ident, sizeof ident);
+  put<std::uint64_t>(out, 0x28, shoff);
+  put<std::uint32_t>(out, 0x30, 90u << 8);  // sm_90
+  put<std::uint16_t>(out, 0x3a, 64);
+  put<std::uint16_t>(out, 0x3c, static_cast<std::uint16_t>(count));
+  put<std::uint16_t>(out, 0x3e, static_cast<std::uint16_t>(count - 1));
+  return out;
+}
+
+// A symbol table of one function, name at offset 1 of its string table, in section `section`.
+std::vector<unsigned char> oneFunctionSymbol(std::uint16_t section) {
+  std::vector<unsigned char> symtab(48, 0);
+  put<std::uint32_t>(symtab, 24, 1);
+  symtab[28] = 0x12;  // STB_GLOBAL, STT_FUNC
+  put(symtab, 30, section);
+  return symtab;
+}
+
+// An .nv.info record "REGCOUNT of symbol 1 = 42".
+const std::vector<unsigned char> kRegisterCount42 = {0x04, 0x2f, 0x08, 0x00, 1, 0, 0, 0, 42, 0, 0, 0};
+
+triton::CubinInfo readOk(const std::vector<unsigned char>& cubin) {
+  auto info = triton::readCubin(cubin);
+  EXPECT_TRUE(info) << info.error();
+  return info ? *info : triton::CubinInfo{};
+}
+
+// fuzz_cubin (first 60-second run): a section named just ".text." (or a function symbol with an
+// empty name in it) made a kernel with an empty name. It is not a kernel now.
+TEST(FuzzRegressionCubin, TextSectionWithoutANameIsNoKernel) {
+  auto alone = triton::readCubin(cubinOf({{".text.", 1, std::vector<unsigned char>(16, 0)}}));
+  ASSERT_FALSE(alone);
+  EXPECT_EQ(alone.error(), "cubin: holds no kernel (no .text.<name> section)");
+
+  const std::string strtab("\0\0", 2);  // the symbol's name at offset 1: ""
+  auto info = readOk(cubinOf({{".strtab", 3, {strtab.begin(), strtab.end()}},
+                              {".symtab", 2, oneFunctionSymbol(3), 1},
+                              {".text.", 1, std::vector<unsigned char>(16, 0)},
+                              {".text.k", 1, std::vector<unsigned char>(16, 0)}}));
+  ASSERT_EQ(info.kernels.size(), 1u);
+  EXPECT_EQ(info.kernels[0].name, "k");
+  EXPECT_EQ(info.find(""), nullptr);
+  EXPECT_EQ(info.sm_arch, 90);
+}
+
+// Found while writing fuzz_cubin (which, with cubin.dict, then also reached it in 1.7 million
+// executions): an .nv.info section of type SHT_NOBITS is not bounds-checked with the others (it has
+// no bytes in the file), and its records were read at whatever offset it named: an out-of-bounds
+// read (ASan: SEGV in forEachRecord) for .nv.info and .nv.info.<kernel> alike. Such a section is
+// an error now, as any other section past the end of the file.
+TEST(FuzzRegressionCubin, NvInfoOutsideTheFileIsAnError) {
+  const std::string strtab("\0k\0", 3);
+  const std::vector<ElfSection> good = {{".strtab", 3, {strtab.begin(), strtab.end()}},
+                                        {".symtab", 2, oneFunctionSymbol(4), 1},
+                                        {".nv.info", 0x70000000, kRegisterCount42, 2},
+                                        {".text.k", 1, std::vector<unsigned char>(16, 0)}};
+  auto info = readOk(cubinOf(good));
+  ASSERT_EQ(info.kernels.size(), 1u);
+  EXPECT_EQ(info.kernels[0].name, "k");
+  EXPECT_EQ(info.kernels[0].registers, 42);
+
+  std::vector<ElfSection> nobits = good;
+  nobits[2].type = 8;  // SHT_NOBITS
+  nobits[2].offset = std::uint64_t{1} << 40;
+  const auto bytes = cubinOf(nobits);
+  auto bad = triton::readCubin(bytes);
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error(), "cubin: '.nv.info' runs past the end of the file: offset 1099511627776 + size 12 > " +
+                             std::to_string(bytes.size()) + " bytes");
+
+  std::vector<ElfSection> per_kernel = good;
+  per_kernel.push_back({".nv.info.k", 8, kRegisterCount42, 2, std::uint64_t{1} << 40});
+  auto bad_kernel = triton::readCubin(cubinOf(per_kernel), "k.cubin");
+  ASSERT_FALSE(bad_kernel);
+  EXPECT_EQ(bad_kernel.error().rfind("k.cubin: '.nv.info.k' runs past the end of the file: offset 1099511627776 + size 12 > ", 0), 0u)
+      << bad_kernel.error();
+}
+
+// Found while writing fuzz_kernel_module (ASan does not see it: the byte read lies inside the
+// std::string; with -D_GLIBCXX_ASSERTIONS the fuzzer stops on it): a size hint with an empty name,
+// size_hints={'': 4}, made KernelModule::dynamicShape call back() on an empty string (undefined
+// behaviour). The hint's numel is its name followed by "numel", here "numel".
+TEST(FuzzRegressionKernelModule, SizeHintWithAnEmptyName) {
+  const std::string text = "@triton_heuristics.reduction(size_hints={'': 4})\ndef k():\n    numel = 4\n";
+  auto m = triton::parseKernelModule(text, "empty_hint.py");
+  ASSERT_TRUE(m) << m.error();
+  ASSERT_EQ(m->size_hints.size(), 1u);
+  EXPECT_EQ(m->size_hints[0].name, "");
+  EXPECT_EQ(m->sizeHintsText(), "=4");
+  EXPECT_FALSE(m->dynamicShape());  // its numel is fixed in the body
+  auto dynamic = triton::parseKernelModule("@triton_heuristics.reduction(size_hints={'': 4})\ndef k():\n    pass\n", "d.py");
+  ASSERT_TRUE(dynamic) << dynamic.error();
+  EXPECT_TRUE(dynamic->dynamicShape());
 }
 
 }  // namespace
