@@ -327,6 +327,8 @@ Expected<CompileSweepResult> runCompileSweep(const CompileSweepSpec& spec, const
     if (rows[i].ok) {
       ++res.compiled;
       if (rows[i].cache_hit) ++res.cache_hits;
+    } else if (!rows[i].layout) {
+      ++res.not_compiled;
     } else {
       ++res.failed;
     }

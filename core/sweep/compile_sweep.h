@@ -93,8 +93,9 @@ struct CompileSweepResult {
   std::vector<CompileSweepRow> rows;  ///< finished rows (every row when not cancelled), by index
   std::size_t total_configs = 0;      ///< configs planned
   bool cancelled = false;
-  int compiled = 0;  ///< rows that compiled
-  int failed = 0;    ///< rows with an error
+  int compiled = 0;      ///< rows that compiled
+  int failed = 0;        ///< rows whose compile failed (the compiler's error)
+  int not_compiled = 0;  ///< rows refused before compiling: the config cannot be built (error says why)
   int cache_hits = 0;
   std::vector<std::string> cache_repairs;  ///< damaged cache entries met and recompiled (CompileResult::cache_repair)
   double wall_seconds = 0.0;

@@ -58,6 +58,9 @@ struct CompileSweepRecord {
   std::vector<CandidateState> candidates; ///< per sweepCandidatePolicies()
   bool pending = false;             ///< compiled, but occupancy and decisions not computed yet
 
+  /// True for a config refused before compiling (it cannot be built: its tile layout is invalid, e.g.
+  /// too many accumulator values per thread); `error` says why. Known from the layout columns.
+  [[nodiscard]] bool notCompiled() const { return !ok && accumulator_values_per_thread < 0; }
   /// True when the compiler reported spill stores or loads.
   [[nodiscard]] bool spills() const { return spill_stores_bytes > 0 || spill_loads_bytes > 0; }
   /// The decision of `policy`, or nullptr.

@@ -162,6 +162,26 @@ TEST(CompileSweepModel, HeadersRowsAndCells) {
   EXPECT_FALSE(model.data(model.index(0, M::kSpillStores), Qt::BackgroundRole).isValid());
 }
 
+// A config refused before compiling reads "not compiled: <reason>", not "error", and the whole
+// reason is in a tooltip Qt wraps (rich text), not one line drawn off the screen.
+TEST(CompileSweepModel, NotCompiledRowsSaySoAndShowTheWholeReason) {
+  CompileSweepModel model;
+  CompileSweepRecord r;
+  r.index = 0;
+  r.ok = false;
+  r.error = "XBLOCK × RBLOCK / threads × tiles = 8192 × 1 = 8192 accumulator values per thread is out of range: allowed at most 1024 (raise num_warps or lower XBLOCK/RBLOCK)";
+  model.setEntries({r});
+  const QString status = model.data(model.index(0, CompileSweepModel::kStatus), Qt::DisplayRole).toString();
+  EXPECT_TRUE(status.startsWith(QStringLiteral("not compiled: XBLOCK"))) << status.toStdString();
+  const QString tip = model.data(model.index(0, CompileSweepModel::kStatus), Qt::ToolTipRole).toString();
+  EXPECT_TRUE(tip.startsWith(QStringLiteral("<qt>")));
+  EXPECT_TRUE(tip.contains(QStringLiteral("raise num_warps or lower XBLOCK/RBLOCK")));
+  r.accumulator_values_per_thread = 16;  // built, but the compiler failed
+  r.error = "ptxas error";
+  model.setEntries({r});
+  EXPECT_EQ(model.data(model.index(0, CompileSweepModel::kStatus), Qt::DisplayRole).toString(), QStringLiteral("error: ptxas error"));
+}
+
 TEST(CompileSweepModel, UpsertReplacesBySweepIndexOrAppends) {
   CompileSweepModel model;
   QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);

@@ -212,6 +212,7 @@ QVariant CompileSweepModel::displayCell(const CompileSweepRecord& e, int col, bo
       return QString::fromStdString(e.origin);
     case kStatus:
       if (e.ok) return e.cache_hit ? tr("ok (cache)") : tr("ok");
+      if (e.notCompiled()) return tr("not compiled: %1").arg(firstLine(e.error));
       return tr("error: %1").arg(firstLine(e.error));
     default:
       break;
@@ -233,7 +234,10 @@ QVariant CompileSweepModel::toolTipCell(const CompileSweepRecord& e, int col) co
     if (dec != nullptr && !dec->reason.empty()) return QString::fromStdString(dec->reason);
     return {};
   }
-  if (col == kStatus && !e.ok) return QString::fromStdString(e.error);
+  // Rich text, so that Qt wraps a long reason instead of drawing one line off the screen.
+  if (col == kStatus && !e.ok) {
+    return QStringLiteral("<qt>%1</qt>").arg(QString::fromStdString(e.error).toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")));
+  }
   if (col == kStatus && e.compile_ms >= 0) {
     return tr("%1\ncompiled in %2 ms%3")
         .arg(QString::fromStdString(e.kernel_name))

@@ -15,6 +15,7 @@
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QSpinBox>
+#include <QCoreApplication>
 #include <QSplitter>
 #include <QStandardItemModel>
 #include <QTableView>
@@ -38,6 +39,14 @@
 namespace occx::ui {
 
 namespace {
+
+// ", 3 not compiled (the config cannot be built; hover a row for why)", or "" for none.
+QString notCompiledText(int n) {
+  if (n <= 0) return {};
+  return QCoreApplication::translate("occx::ui::CompileSweepView", ", %n not compiled (the config cannot be built; hover its status for why)",
+                                     nullptr, n);
+}
+
 
 const QColor kCapColor(214, 39, 40);
 const QColor kFullOccColor(44, 160, 44);
@@ -399,18 +408,20 @@ void CompileSweepView::onFinished(quint64 id, const std::shared_ptr<const Compil
   const int rows = static_cast<int>(result->rows.size());
   QString msg;
   if (result->cancelled) {
-    msg = tr("Cancelled: kept the %1 finished rows of %2 configs (%3 compiled, %4 failed).")
+    msg = tr("Cancelled: kept the %1 finished rows of %2 configs (%3 compiled, %4 failed%5).")
               .arg(rows)
               .arg(result->total_configs)
               .arg(result->compiled)
-              .arg(result->failed);
+              .arg(result->failed)
+              .arg(notCompiledText(result->not_compiled));
   } else {
-    msg = tr("%1 configs in %2 s: %3 compiled (%4 from the cache), %5 failed. %6.")
+    msg = tr("%1 configs in %2 s: %3 compiled (%4 from the cache), %5 failed%6. %7.")
               .arg(rows)
               .arg(result->wall_seconds, 0, 'f', 2)
               .arg(result->compiled)
               .arg(result->cache_hits)
               .arg(result->failed)
+              .arg(notCompiledText(result->not_compiled))
               .arg(QString::fromStdString(result->compiler.empty() ? std::string("no compiler output")
                                                                    : result->compiler));
   }

@@ -118,7 +118,7 @@ std::string shortDecision(const inductor::Decision& d) {
     case inductor::Outcome::kScale:
       return "scale";
     case inductor::Outcome::kNoScale:
-      return "keep";
+      return "no scaling";  // the GUI's and occx rblock's word (outcomeName)
     case inductor::Outcome::kDuplicate:
       return "dup";
     default:
@@ -205,14 +205,15 @@ void printSweepText(Context& ctx, const CompileSweepSpec& spec, const CompileSwe
           << "\n\n";
   printTable(ctx.out, sweepRows(res));
   ctx.out << "\nold/new/exact: the RBLOCK-scaling decision of each bound for that config (scale = add a copy with RBLOCK "
-             "halved; keep = enough blocks resident; n/a = a gate skipped it).\n"
+             "halved; no scaling = enough blocks resident; n/a = a gate skipped it).\n"
              "cand: in that bound's autotuner candidate set (yes = benchmarked, spills = excluded, n_spills > 16).\n";
 }
 
 void printSweepSummary(Context& ctx, const CompileSweepSpec& spec, const CompileSweepResult& res) {
   const double rate = res.wall_seconds > 0 ? static_cast<double>(res.rows.size()) / res.wall_seconds : 0.0;
   ctx.err << res.rows.size() << " of " << res.total_configs << " configs: " << res.compiled << " compiled, " << res.failed
-          << " failed, " << res.cache_hits << " from the cache; " << fixed(res.wall_seconds, 2) << " s ("
+          << " failed, " << (res.not_compiled > 0 ? std::to_string(res.not_compiled) + " not compiled (the config cannot be built), " : std::string())
+          << res.cache_hits << " from the cache; " << fixed(res.wall_seconds, 2) << " s ("
           << fixed(rate, 1) << " configs/s) on " << spec.threads << " thread" << (spec.threads == 1 ? "" : "s") << "\n";
 }
 

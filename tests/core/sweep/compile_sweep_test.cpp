@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "core/sweep/compile_sweep.h"
+#include "core/sweep/compile_sweep_dataset.h"
 #include "core/base/parallel.h"
 
 namespace occx {
@@ -297,6 +298,33 @@ TEST(ParallelFor, RunsEveryItemOnceAndStopsOnCancel) {
                            }),
                std::runtime_error);
   EXPECT_GE(defaultWorkerThreads(), 1);
+}
+
+}  // namespace
+}  // namespace occx
+
+namespace occx {
+namespace {
+
+// A config that cannot be built (XBLOCK 64 × RBLOCK 4096 on one warp: 8192 accumulator values per
+// thread, over the 1024 allowed) is refused before compiling: counted as not compiled, not as a
+// compile failure, with the reason in the row.
+TEST(CompileSweep, ConfigsRefusedBeforeCompilingAreNotCompiledNotFailed) {
+  FakeCompiler fake;
+  CompileSweepSpec s = h200Spec();
+  s.xblocks = {64};
+  s.rblocks = {4096};
+  s.num_warps = {1};
+  s.inductor_candidates = false;
+  auto res = runCompileSweep(s, fake.fn());
+  ASSERT_TRUE(res) << res.error();
+  ASSERT_EQ(res->rows.size(), 1u);
+  EXPECT_EQ(res->not_compiled, 1);
+  EXPECT_EQ(res->failed, 0);
+  EXPECT_EQ(res->compiled, 0);
+  EXPECT_FALSE(res->rows.front().layout.has_value());
+  EXPECT_NE(res->rows.front().error.find("accumulator values per thread is out of range"), std::string::npos) << res->rows.front().error;
+  EXPECT_TRUE(recordFromRow(res->rows.front()).notCompiled());
 }
 
 }  // namespace
