@@ -83,6 +83,7 @@ CompileSweepRecord failedEntry() {
   e.config = config(2, 1024, 8);
   e.origin = "grid";
   e.error = "nvrtc: too many resources requested\nthe whole log";
+  e.accumulator_values_per_thread = 16;  // built; the compiler refused it
   e.candidates = {CandidateState::kNotCompiled, CandidateState::kNotCandidate, CandidateState::kNotCandidate};
   return e;
 }
@@ -144,7 +145,7 @@ TEST(CompileSweepModel, HeadersRowsAndCells) {
 
   EXPECT_EQ(text(model, 1, M::kStatus), QStringLiteral("error: nvrtc: too many resources requested"));
   EXPECT_EQ(model.data(model.index(1, M::kStatus), Qt::ToolTipRole).toString(),
-            QStringLiteral("nvrtc: too many resources requested\nthe whole log"));
+            QStringLiteral("<qt>nvrtc: too many resources requested<br>the whole log</qt>"));
   EXPECT_EQ(model.data(model.index(1, M::kStatus), Qt::ForegroundRole).value<QBrush>().color(), QColor(139, 0, 0));
   EXPECT_EQ(text(model, 1, M::kRegisters), QString());
   EXPECT_EQ(text(model, 1, M::kCandidateOld), QStringLiteral("not compiled"));
