@@ -90,3 +90,16 @@ Expected<std::string> readFile(const std::string& path, std::size_t max_bytes) {
 }
 
 }  // namespace occx
+
+namespace occx {
+
+std::vector<std::string> listFolder(const std::string& folder, std::string* error) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  std::filesystem::directory_iterator it(folder, ec);
+  for (; !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) out.push_back(it->path().string());
+  if (ec && error != nullptr) *error = folder + ": " + ec.message();
+  return out;
+}
+
+}  // namespace occx

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 #include <string_view>
 
 #include "core/base/expected.h"
@@ -13,6 +14,10 @@ namespace occx {
 /// folder, disk full) the previous file is left untouched, the temporary is removed, and the Error
 /// names the path and the reason (strerror). Returns the number of bytes written.
 Expected<std::size_t> writeFileAtomically(const std::string& path, std::string_view content);
+
+/// The entries directly in `folder` (files and folders, unsorted), never throwing: an unreadable or
+/// missing folder gives what was listed before the error (nothing) and sets `error` to the reason.
+std::vector<std::string> listFolder(const std::string& folder, std::string* error = nullptr);
 
 /// Reads a whole file. Error names the path and the reason. `max_bytes` guards against reading
 /// huge files by mistake (error names the size and the limit); reading stops after max_bytes + 1

@@ -81,7 +81,7 @@ int clampInt(std::int64_t v) { return static_cast<int>(std::clamp<std::int64_t>(
 
 RunConfig configOf(const KernelModule& m, const TritonCompiled& c) {
   RunConfig rc;
-  rc.cache_hash = c.cache_hash;
+  rc.triton_cache_hash = c.triton_cache_hash;
   rc.folder = c.folder;
   rc.problems = c.problems;
   rc.warp_size = c.warp_size > 0 ? c.warp_size : 32;
@@ -153,7 +153,8 @@ bool isHalvedCopy(const ReductionConfig& parent, const ReductionConfig& child) {
 }
 
 // Marks candidates, configs the current bound's scaling added, the coordinate-descent winner.
-void classifyOrigins(RunKernel& k, const inductor::KernelInfo& info) {
+// Returns the candidates' indices in Inductor's candidate order (the order its loop visits them).
+std::vector<int> classifyOrigins(RunKernel& k, const inductor::KernelInfo& info) {
   std::vector<ReductionConfig> candidates;
   if (k.module.kind == KernelKind::kLoopedReduction) {
     auto hint = inductor::parseReductionHint(lowerAscii(k.module.reduction_hint.empty() ? "default" : k.module.reduction_hint));
@@ -170,11 +171,13 @@ void classifyOrigins(RunKernel& k, const inductor::KernelInfo& info) {
     }
   }
   std::vector<int> originals;
-  for (std::size_t i = 0; i < k.configs.size(); ++i) {
-    const auto& c = k.configs[i].config;
-    if (std::any_of(candidates.begin(), candidates.end(), [&](const ReductionConfig& x) { return sameTile(x, c); })) {
-      k.configs[i].origin = ConfigOrigin::kCandidate;
-      originals.push_back(static_cast<int>(i));
+  for (const auto& candidate : candidates) {  // Inductor's order, not the table's
+    for (std::size_t i = 0; i < k.configs.size(); ++i) {
+      if (k.configs[i].origin != ConfigOrigin::kCandidate && sameTile(candidate, k.configs[i].config)) {
+        k.configs[i].origin = ConfigOrigin::kCandidate;
+        originals.push_back(static_cast<int>(i));
+        break;
+      }
     }
   }
   if (originals.empty()) {  // the candidate model does not cover this kernel: originals are those not halved from another
@@ -211,11 +214,20 @@ void classifyOrigins(RunKernel& k, const inductor::KernelInfo& info) {
     k.notes.push_back(std::to_string(k.missing_added.size()) + " config(s) the current bound adds are not in the Triton cache read: " +
                       k.missing_added.front().str());
   }
+  return originals;
 }
 
 bool wantsHalving(const Decision& d) { return d.outcome == Outcome::kScale || d.outcome == Outcome::kDuplicate; }
 
-void analyseConfig(RunKernel& k, RunConfig& rc, const inductor::KernelInfo& info, const std::vector<ReductionConfig>& existing) {
+void setBoundsDisagree(RunConfig& rc) {
+  if (rc.decisions.size() != inductor::allPolicies().size()) return;
+  const bool first = wantsHalving(rc.decisions.front());
+  rc.bounds_disagree = std::any_of(rc.decisions.begin(), rc.decisions.end(), [&](const Decision& d) { return wantsHalving(d) != first; });
+}
+
+// Occupancy of one config, and the decisions of a config Inductor did not start from (added by
+// the scaling, or found in the cache from elsewhere). Candidates get theirs from decideCandidates.
+void analyseConfig(RunKernel& k, RunConfig& rc, const inductor::KernelInfo& info, const std::vector<ReductionConfig>& everything) {
   const ReductionConfig& cfg = rc.config;
   rc.over_spill_threshold = cfg.n_spills && *cfg.n_spills > k.spillThreshold();
   if (!k.device || !cfg.n_regs) return;
@@ -233,7 +245,7 @@ void analyseConfig(RunKernel& k, RunConfig& rc, const inductor::KernelInfo& info
     rc.problems.push_back(occ.error());
   }
   if (k.module.kind != KernelKind::kLoopedReduction && k.module.kind != KernelKind::kPersistentReduction) return;
-  if (cfg.r0_block < 1) return;
+  if (cfg.r0_block < 1 || rc.origin == ConfigOrigin::kCandidate) return;
   for (Policy p : inductor::allPolicies()) {
     if (rc.origin == ConfigOrigin::kAddedByScaling) {  // as Inductor: the loop skips the configs it appended
       Decision d;
@@ -245,24 +257,41 @@ void analyseConfig(RunKernel& k, RunConfig& rc, const inductor::KernelInfo& info
       rc.decisions.push_back(std::move(d));
       continue;
     }
-    auto d = inductor::decide(p, cfg, info, *k.device, {}, &existing);
+    auto d = inductor::decide(p, cfg, info, *k.device, {}, &everything);
     if (d) {
       rc.decisions.push_back(std::move(d.value()));
     } else {
       rc.problems.push_back(std::string(inductor::policyKey(p)) + ": " + d.error());
     }
   }
-  if (rc.decisions.size() == inductor::allPolicies().size()) {
-    const bool first = wantsHalving(rc.decisions.front());
-    rc.bounds_disagree = std::any_of(rc.decisions.begin(), rc.decisions.end(), [&](const Decision& d) { return wantsHalving(d) != first; });
+  setBoundsDisagree(rc);
+}
+
+// Each policy's decision on each candidate, from that policy's own scaling pass over the candidates
+// in Inductor's order: what a config added earlier in the loop makes a duplicate is as Inductor sees it.
+void decideCandidates(RunKernel& k, const inductor::KernelInfo& info, const std::vector<int>& originals) {
+  if (!k.device || originals.empty()) return;
+  std::vector<ReductionConfig> compiled;
+  for (int i : originals) compiled.push_back(k.configs[static_cast<std::size_t>(i)].config);
+  for (Policy p : inductor::allPolicies()) {
+    auto pass = inductor::runScalingPass(p, compiled, info, *k.device);
+    if (!pass) {
+      for (int i : originals) k.configs[static_cast<std::size_t>(i)].problems.push_back(std::string(inductor::policyKey(p)) + ": " + pass.error());
+      continue;
+    }
+    for (std::size_t j = 0, o = 0; j < pass->entries.size() && o < originals.size(); ++j) {
+      if (pass->entries[j].added_by_pass) continue;
+      k.configs[static_cast<std::size_t>(originals[o++])].decisions.push_back(pass->entries[j].decision);
+    }
   }
+  for (int i : originals) setBoundsDisagree(k.configs[static_cast<std::size_t>(i)]);
 }
 
 int findWinner(const RunKernel& k) {
   if (!k.best) return -1;
   const BestConfig& b = *k.best;
   for (std::size_t i = 0; i < k.configs.size(); ++i) {
-    if (!b.triton_cache_hash.empty() && k.configs[i].cache_hash == b.triton_cache_hash) return static_cast<int>(i);
+    if (!b.triton_cache_hash.empty() && k.configs[i].triton_cache_hash == b.triton_cache_hash) return static_cast<int>(i);
   }
   for (std::size_t i = 0; i < k.configs.size(); ++i) {
     const RunConfig& rc = k.configs[i];
@@ -288,6 +317,8 @@ std::string userName() {
 
 struct Found {
   std::vector<KernelModule> modules;
+  std::map<std::string, int> modules_in_folder;  ///< kernel modules per folder, for matching .best_config files
+  std::set<std::size_t> wrapper_texts;           ///< hashes of the wrappers read (one wrapper, several copies)
   std::vector<WrapperModule> wrappers;
   std::vector<BestConfig> best;
   std::vector<std::string> triton_roots;
@@ -303,12 +334,15 @@ void readPython(const fs::path& p, Found& f) {
     return;
   }
   if (looksLikeWrapperModule(*text)) {
+    // The cache's copy, <hash>.debug/output_code.py and torch_compile_debug's are one wrapper.
+    if (!f.wrapper_texts.insert(std::hash<std::string>{}(*text)).second) return;
     if (auto w = parseWrapperModule(*text, p.string())) {
       for (const auto& warning : w->warnings) f.problems.push_back(p.string() + " " + warning);
       f.wrappers.push_back(std::move(w.value()));
     }
   } else if (looksLikeKernelModule(*text)) {
     auto m = parseKernelModule(*text, p.string());
+    ++f.modules_in_folder[p.parent_path().string()];
     if (m) {
       f.modules.push_back(std::move(m.value()));
     } else {
@@ -337,8 +371,8 @@ void addTritonRoots(const fs::path& cache, Found& f) {
   std::error_code ec;
   const fs::path t = cache / "triton";
   if (!fs::is_directory(t, ec)) return;
-  for (const auto& e : fs::directory_iterator(t, ec)) {
-    if (e.is_directory(ec)) f.triton_roots.push_back(e.path().string());
+  for (const std::string& e : listFolder(t.string())) {
+    if (fs::is_directory(e, ec)) f.triton_roots.push_back(e);
   }
 }
 
@@ -355,10 +389,17 @@ Expected<Found> findFiles(const RunScanOptions& o, const std::string& input, con
       return Error{input + ": not an Inductor kernel module or wrapper" + (f.problems.empty() ? std::string() : " (" + f.problems.front() + ")")};
     }
     addTritonRoots(in.parent_path().parent_path(), f);
-    std::error_code e2;
-    for (const auto& sib : fs::directory_iterator(in.parent_path(), e2)) {
-      if (sib.path().extension() == ".best_config") readBest(sib.path(), f);
+    for (const std::string& sibling : listFolder(in.parent_path().string())) {
+      const fs::path sib(sibling);
+      if (sib.extension() == ".best_config") readBest(sib, f);
+      // The kernel modules beside it count for matching a .best_config, read or not.
+      if (sib.extension() == ".py" && sib != in) {
+        if (auto text = readFile(sibling, kMaxModuleBytes); text && looksLikeKernelModule(*text) && !looksLikeWrapperModule(*text)) {
+          ++f.modules_in_folder[in.parent_path().string()];
+        }
+      }
     }
+    if (!f.modules.empty()) ++f.modules_in_folder[in.parent_path().string()];
   } else {
     fs::recursive_directory_iterator it(in, fs::directory_options::skip_permission_denied, ec);
     if (ec) return Error{input + ": " + ec.message()};
@@ -517,14 +558,14 @@ RunKernel analyseKernel(KernelModule module, const std::vector<const TritonCompi
   }
   std::set<std::string> seen;
   for (const TritonCompiled* c : compiled) {
-    if (!seen.insert(c->cache_hash).second) continue;
+    if (!seen.insert(c->triton_cache_hash).second) continue;
     k.configs.push_back(configOf(k.module, *c));
   }
   std::sort(k.configs.begin(), k.configs.end(), [](const RunConfig& a, const RunConfig& b) {
     const auto& x = a.config;
     const auto& y = b.config;
-    return std::tie(x.xblock, x.r0_block, x.r1_block, x.num_warps, x.num_stages, a.cache_hash) <
-           std::tie(y.xblock, y.r0_block, y.r1_block, y.num_warps, y.num_stages, b.cache_hash);
+    return std::tie(x.xblock, x.r0_block, x.r1_block, x.num_warps, x.num_stages, a.triton_cache_hash) <
+           std::tie(y.xblock, y.r0_block, y.r1_block, y.num_warps, y.num_stages, b.triton_cache_hash);
   });
   k.winner = findWinner(k);
   if (k.winner >= 0) k.configs[static_cast<std::size_t>(k.winner)].winner = true;
@@ -534,16 +575,12 @@ RunKernel analyseKernel(KernelModule module, const std::vector<const TritonCompi
                       "the autotune cache was off)");
   }
   const inductor::KernelInfo info = kernelInfoOf(k.module);
-  classifyOrigins(k, info);
-  // What each decision checks for duplicates: Inductor's candidates saw only each other; other
-  // configs in the cache (coordinate descent, other runs) are checked against everything found.
-  std::vector<ReductionConfig> candidates;
+  const std::vector<int> originals = classifyOrigins(k, info);
+  decideCandidates(k, info, originals);
+  // Configs found from elsewhere (coordinate descent, other runs) are checked against everything found.
   std::vector<ReductionConfig> everything;
-  for (const auto& rc : k.configs) {
-    everything.push_back(rc.config);
-    if (rc.origin == ConfigOrigin::kCandidate) candidates.push_back(rc.config);
-  }
-  for (auto& rc : k.configs) analyseConfig(k, rc, info, rc.origin == ConfigOrigin::kCandidate ? candidates : everything);
+  for (const auto& rc : k.configs) everything.push_back(rc.config);
+  for (auto& rc : k.configs) analyseConfig(k, rc, info, everything);
   if (k.configs.empty()) k.notes.push_back("no compiled config of this kernel is in the Triton caches read");
   return k;
 }
@@ -558,8 +595,25 @@ std::vector<const RunKernel*> InductorRun::findKernels(std::string_view key) con
   return exact.empty() ? partial : exact;
 }
 
+namespace {
+Expected<InductorRun> scanRun(const RunScanOptions& options, const std::function<void(const ScanProgress&)>& progress,
+                              const std::atomic<bool>* cancel);
+}  // namespace
+
 Expected<InductorRun> scanInductorRun(const RunScanOptions& options, const std::function<void(const ScanProgress&)>& progress,
                                       const std::atomic<bool>* cancel) {
+  // Files are outside data: whatever a library throws on them (a filesystem error, a JSON value of
+  // an unexpected type) is an error of this scan, never an exception out of it.
+  try {
+    return scanRun(options, progress, cancel);
+  } catch (const std::exception& e) {
+    return Error{"reading " + (options.input.empty() ? defaultInductorCacheDir() : options.input) + " failed: " + e.what()};
+  }
+}
+
+namespace {
+Expected<InductorRun> scanRun(const RunScanOptions& options, const std::function<void(const ScanProgress&)>& progress,
+                              const std::atomic<bool>* cancel) {
   const GpuDatabase& db = options.db != nullptr ? *options.db : GpuDatabase::builtin();
   InductorRun run;
   run.input = options.input.empty() ? defaultInductorCacheDir() : options.input;
@@ -606,26 +660,36 @@ Expected<InductorRun> scanInductorRun(const RunScanOptions& options, const std::
       }
     }
     by_module[hash].push_back(&c);
-    module_of_cache_hash[c.cache_hash] = hash;
+    module_of_cache_hash[c.triton_cache_hash] = hash;
   }
-  // Best configs: by the Triton folder they name, else by the module beside them.
+  // Best configs: by the Triton folder they name, else by the one kernel module beside them.
   std::map<std::string, BestConfig> best_of;
   for (const auto& b : f.best) {
     std::string hash;
+    const std::string folder = fs::path(b.path).parent_path().string();
     if (auto it = module_of_cache_hash.find(b.triton_cache_hash); !b.triton_cache_hash.empty() && it != module_of_cache_hash.end()) {
       hash = it->second;
+    } else if (!b.triton_cache_hash.empty()) {
+      continue;  // names a Triton folder not read: another kernel's (a pointwise one, or one not asked for)
     } else {
       std::vector<std::string> beside;
       for (const auto& m : modules) {
-        if (fs::path(m.path).parent_path() == fs::path(b.path).parent_path()) beside.push_back(m.module_hash);
+        if (fs::path(m.path).parent_path().string() == folder) beside.push_back(m.module_hash);
       }
-      if (beside.size() == 1) hash = beside.front();
+      const int present = f.modules_in_folder.count(folder) != 0 ? f.modules_in_folder.at(folder) : 0;
+      if (beside.size() == 1 && present <= 1) {
+        hash = beside.front();
+      } else {
+        run.problems.push_back(b.path + ": names no Triton folder (coordinate descent) and " +
+                               (present == 0 ? std::string("no kernel module is beside it")
+                                             : std::to_string(present) + " kernel modules are beside it") +
+                               ", so it matches no kernel");
+        continue;
+      }
     }
-    if (hash.empty()) {
-      run.problems.push_back(b.path + ": matches no kernel module (no Triton folder " + (b.triton_cache_hash.empty() ? std::string("named") : b.triton_cache_hash) + ", several modules beside it)");
-      continue;
+    if (!best_of.emplace(hash, b).second) {
+      run.problems.push_back(b.path + ": a second best config for kernel module " + hash + " (kept " + best_of.at(hash).path + ")");
     }
-    best_of[hash] = b;
   }
 
   const int total = static_cast<int>(modules.size());
@@ -673,6 +737,7 @@ Expected<InductorRun> scanInductorRun(const RunScanOptions& options, const std::
   if (s.winners_known > 0) s.winners_mean_occupancy = occupancy_sum / s.winners_known;
   return run;
 }
+}  // namespace
 
 }  // namespace occx::triton
 

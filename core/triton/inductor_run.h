@@ -4,8 +4,8 @@
 // cubin, the autotuner's winner (.best_config), the buffers of each launch (wrapper modules), and
 // per config the occupancy (core/occupancy) and each RBLOCK policy's decision (core/inductor).
 //
-// Source: the files of ../reference/triton-artifacts.md as PyTorch 2.11 and Triton 3.6 write them
-// (recorded on an H200 in tests/data/inductor); the decision and candidate logic of
+// Source: the files PyTorch 2.11's Inductor and Triton 3.6 write (kernel modules, wrappers,
+// .best_config, Triton cache folders; recorded on an H200 in tests/data/inductor); the decision and candidate logic of
 // core/inductor; Inductor's defaults for absent meta (dynamic_scale_rblock true, spill_threshold
 // 16). Per-config benchmark times are not on disk (Inductor logs them only at DEBUG level).
 #pragma once
@@ -61,7 +61,7 @@ Expected<BestConfig> readBestConfig(std::string_view json_text, std::string path
 struct RunConfig {
   inductor::ReductionConfig config;  ///< tile, num_warps, num_stages, n_regs, n_spills, shared_bytes (static + dynamic)
   int yblock = 0;                    ///< YBLOCK of 2-D pointwise tiles (0 = none)
-  std::string cache_hash;            ///< the Triton cache folder's name
+  std::string triton_cache_hash;            ///< the Triton cache folder's name
   std::string folder;
   std::int64_t local_bytes = 0;      ///< local memory per thread (cubin FRAME_SIZE), bytes
   std::int64_t static_shared_bytes = 0;

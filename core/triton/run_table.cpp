@@ -159,7 +159,7 @@ ScanRow configRow(const RunKernel& k, const RunConfig& rc) {
   setDecision(rc.decision(Policy::kExact), r.exact_decision, r.exact_reason);
   r.bounds_disagree = rc.bounds_disagree;
   r.over_spill_threshold = rc.over_spill_threshold;
-  r.triton_cache_hash = rc.cache_hash;
+  r.triton_cache_hash = rc.triton_cache_hash;
   std::vector<std::string> notes = rc.problems;
   if (!r.notes.empty()) notes.insert(notes.begin(), r.notes);
   r.notes = joined(notes);
@@ -280,15 +280,17 @@ nlohmann::json runToJson(const InductorRun& run) {
           {"summary",
            {{"text", s.text()},
             {"kernels", s.kernels},
-            {"looped_reductions", s.looped},
-            {"persistent_reductions", s.persistent},
+            {"looped", s.looped},
+            {"persistent", s.persistent},
             {"pointwise", s.pointwise},
             {"other", s.other},
             {"configs", s.configs},
             {"added_by_scaling", s.added_by_scaling},
             {"over_spill_threshold", s.over_spill_threshold},
             {"old_new_disagree", s.old_new_disagree},
-            {"any_bounds_disagree", s.any_disagree},
+            {"any_disagree", s.any_disagree},
+            {"winners_known", s.winners_known},
+            {"winners_mean_occupancy", s.winners_mean_occupancy},
             {"devices", s.devices}}},
           {"note", "per-config benchmark times are not on disk (Inductor logs them only at DEBUG level)"},
           {"problems", run.problems},
@@ -328,7 +330,7 @@ std::string kernelReport(const RunKernel& k) {
     out << "  winner:        " << (k.winner >= 0 ? k.configs[static_cast<std::size_t>(k.winner)].config.str() : std::string("not in the cache"))
         << (k.best->found_by_coordesc ? " (found by coordinate descent)" : "") << "  [" << k.best->path << "]\n";
   } else if (!k.configs.empty()) {
-    out << "  winner:        no .best_config (one config, or the autotune cache is off)\n";
+    out << "  winner:        " << (k.configs.size() == 1 ? "the only config (nothing to autotune)" : "not on disk (no .best_config; see the note)") << "\n";
   }
   out << "  configs:       " << k.configs.size() << " compiled (per-config times are not on disk)\n";
   for (std::size_t i = 0; i < k.configs.size(); ++i) {

@@ -18,10 +18,9 @@ constexpr std::size_t kMaxJsonBytes = std::size_t{4} << 20;
 
 // The JSON file of a cache folder: "<kernel>.json", not "__grp__<kernel>.json".
 std::optional<fs::path> metadataFile(const fs::path& folder) {
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(folder, ec)) {
-    const std::string file = entry.path().filename().string();
-    if (file.size() > 5 && file.ends_with(".json") && !file.starts_with("__grp__")) return entry.path();
+  for (const std::string& entry : listFolder(folder.string())) {
+    const std::string file = fs::path(entry).filename().string();
+    if (file.size() > 5 && file.ends_with(".json") && !file.starts_with("__grp__")) return fs::path(entry);
   }
   return std::nullopt;
 }
@@ -86,7 +85,7 @@ void readMetadata(const nlohmann::json& j, TritonCompiled& c) {
   auto integer = [&](const char* key, auto& field) {
     if (j.contains(key) && j[key].is_number_integer()) field = j[key].template get<std::remove_reference_t<decltype(field)>>();
   };
-  c.name = j.value("name", std::string());
+  if (j.contains("name") && j["name"].is_string()) c.name = j["name"].get<std::string>();
   integer("num_warps", c.num_warps);
   integer("num_stages", c.num_stages);
   integer("num_ctas", c.num_ctas);
@@ -166,8 +165,8 @@ Expected<TritonCompiled> readTritonCacheFolder(const fs::path& folder) {
   if (!text) return Error{text.error()};
   TritonCompiled c;
   c.folder = folder.string();
-  c.cache_hash = folder.filename().string();
-  if (c.cache_hash.empty()) c.cache_hash = folder.parent_path().filename().string();
+  c.triton_cache_hash = folder.filename().string();
+  if (c.triton_cache_hash.empty()) c.triton_cache_hash = folder.parent_path().filename().string();
   const nlohmann::json j = nlohmann::json::parse(*text, nullptr, false);
   if (j.is_discarded() || !j.is_object()) return Error{meta_path->string() + ": not a JSON object"};
   readMetadata(j, c);
@@ -189,12 +188,13 @@ TritonCacheScan scanTritonCache(const fs::path& root, const std::vector<std::str
     return it != names.end() && it->starts_with(stem);
   };
   TritonCacheScan scan;
-  std::error_code ec;
+  std::string error;
   std::vector<fs::path> folders;
-  for (const auto& entry : fs::directory_iterator(root, ec)) {
-    if (entry.is_directory(ec)) folders.push_back(entry.path());
+  for (const std::string& entry : listFolder(root.string(), &error)) {
+    std::error_code ec;
+    if (fs::is_directory(entry, ec)) folders.push_back(entry);
   }
-  if (ec) scan.problems.push_back(root.string() + ": " + ec.message());
+  if (!error.empty()) scan.problems.push_back(error);
   std::sort(folders.begin(), folders.end());
   for (const auto& folder : folders) {
     if (cancel != nullptr && cancel->load()) break;

@@ -25,7 +25,7 @@ namespace occx::triton {
 /// One compiled variant in Triton's cache.
 struct TritonCompiled {
   std::string folder;      ///< the folder's path
-  std::string cache_hash;  ///< the folder's name (what .best_config's triton_cache_hash names)
+  std::string triton_cache_hash;  ///< the folder's name (what .best_config's triton_cache_hash names)
   std::string name;        ///< the kernel's name
   std::string backend;     ///< "cuda", "hip"
   int arch = 0;            ///< target.arch, e.g. 90

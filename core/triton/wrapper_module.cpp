@@ -86,9 +86,19 @@ class WrapperReader {
     while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
     return std::string(s);
   }
-  int lineOf(std::size_t offset) const {
-    return 1 + static_cast<int>(std::count(text_.begin(), text_.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
+  // Line of `offset` (1-based), counting on from the last offset asked: callers ask in increasing order.
+  int lineOf(std::size_t offset) {
+    if (offset < counted_to_) {
+      counted_to_ = 0;
+      counted_lines_ = 1;
+    }
+    counted_lines_ += static_cast<int>(std::count(text_.begin() + static_cast<std::ptrdiff_t>(counted_to_),
+                                                  text_.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
+    counted_to_ = offset;
+    return counted_lines_;
   }
+  std::size_t counted_to_ = 0;
+  int counted_lines_ = 1;
 
   // One statement of a line (without ';'). Only the forms of the header comment are read.
   void statement(std::string_view raw, int line) {

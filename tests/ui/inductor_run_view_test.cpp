@@ -116,6 +116,8 @@ TEST(InductorRunView, ScansACacheAndHandsAConfigOver) {
   EXPECT_EQ(calc.input().dynamic_smem_bytes, 128);
   EXPECT_EQ(calc.arch().cc, (ComputeCapability{9, 0}));
   EXPECT_EQ(calc.result().active_blocks_per_sm, 1);
+  EXPECT_EQ(calc.input().sm_count, 132);  // the bare CC entry has none: the config's is kept
+  EXPECT_EQ(calc.input().grid_blocks, 264);
 }
 
 TEST(InductorRunView, KernelListFiltersAndSorts) {

@@ -12,7 +12,13 @@ quint64 InductorScanJob::start(const triton::RunScanOptions& options) {
       const int total = p.total;
       post(id, [this, id, phase, done, total] { emit progress(id, phase, done, total); });
     };
-    auto run = triton::scanInductorRun(options, report, cancel);
+    // scanInductorRun never throws; an exception escaping a worker thread would end the program.
+    Expected<triton::InductorRun> run = Error{"the scan stopped unexpectedly"};
+    try {
+      run = triton::scanInductorRun(options, report, cancel);
+    } catch (const std::exception& e) {
+      run = Error{std::string("the scan stopped unexpectedly: ") + e.what()};
+    }
     if (!run) {
       const bool was_cancelled = run.cancelled();
       const QString message = QString::fromStdString(run.error());

@@ -117,6 +117,7 @@ void groupKernels(InductorRunData& data) {
     if (r.winner) e.winner = static_cast<int>(e.configs.size());
     if (r.origin == triton::configOriginName(triton::ConfigOrigin::kAddedByScaling)) ++e.added;
     e.bounds_disagree = e.bounds_disagree || r.bounds_disagree;
+    e.over_spill_threshold = e.over_spill_threshold || r.over_spill_threshold;
     if (r.n_spills) e.max_spills = std::max(e.max_spills.value_or(0), *r.n_spills);
     e.configs.push_back(r);
   }

@@ -31,6 +31,7 @@ struct RunKernelEntry {
   int added = 0;    ///< configs added by RBLOCK scaling
   bool bounds_disagree = false;
   std::optional<std::int64_t> max_spills;
+  bool over_spill_threshold = false;  ///< some config spills over the kernel's spill_threshold
 
   /// Rows that are compiled configs (num_warps known).
   [[nodiscard]] int compiledConfigs() const;

@@ -41,7 +41,7 @@ const ColumnText kConfigColumns[] = {
     {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Regs/thread"),
      QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Registers per thread, read from the cubin (what cuFuncGetAttribute reports)")},
     {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "n_spills"),
-     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Triton's n_spills: local memory per thread / 4; over the threshold (16) a config is never benchmarked")},
+     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Triton's n_spills: local memory per thread / 4; over the kernel's spill_threshold (16 unless its inductor_meta says otherwise) a config is never benchmarked")},
     {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Occupancy (%)"),
      QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Theoretical occupancy: active warps per SM / maximum warps per SM")},
     {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Origin"),
@@ -109,7 +109,7 @@ QVariant KernelListModel::cell(const RunKernelEntry& k, int /*r*/, int column, i
   if (role == Qt::ToolTipRole && column == kKernel) {
     return tr("%1\nmodule %2\n%3").arg(QString::fromStdString(k.kernel), QString::fromStdString(k.module), QString::fromStdString(k.device));
   }
-  if (role == Qt::BackgroundRole && k.max_spills && *k.max_spills > 16) return QBrush(kSpillColor);
+  if (role == Qt::BackgroundRole && k.over_spill_threshold) return QBrush(kSpillColor);
   if (role == Qt::TextAlignmentRole && column >= kConfigs) return QVariant(Qt::AlignRight | Qt::AlignVCenter);
   return {};
 }

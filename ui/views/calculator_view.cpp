@@ -188,6 +188,7 @@ QWidget* CalculatorView::buildPlotsAndDerivation() {
 
 void CalculatorView::connectInputs() {
   connect(device_, &DeviceSelector::targetChanged, this, [this] {
+    sm_override_ = 0;  // a device chosen in the list has its own SM count
     applyArchRanges();
     recompute();
   });
@@ -350,6 +351,8 @@ void CalculatorView::showHandOver(const ConfigHandOver& h) {
     const QString key = device_->keyFor(h.cc, h.sm_count);
     if (!key.isEmpty()) device_->setCurrentKey(key);
   }
+  // A bare compute capability has no SM count: keep the config's, for the GPU-wide figures.
+  if (h.sm_count > 0 && device_->currentTarget().sm_count != h.sm_count) sm_override_ = h.sm_count;
   OccupancyInput in = input_;
   in.threads_per_block = h.num_warps * arch().warp_size;
   if (h.n_regs > 0) in.registers_per_thread = h.n_regs;
@@ -368,7 +371,7 @@ void CalculatorView::recompute() {
   input_.carveout_percent = carveout_->isEnabled() ? carveout_->value() : -1;
   input_.block_barriers = barriers_->value();
   input_.grid_blocks = grid_->value();
-  input_.sm_count = device_->currentTarget().sm_count;
+  input_.sm_count = sm_override_ > 0 ? sm_override_ : device_->currentTarget().sm_count;
 
   auto r = computeOccupancy(a, input_, true);
   if (r) {

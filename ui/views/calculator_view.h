@@ -42,6 +42,8 @@ class CalculatorView : public QWidget, public AppView {
   /// (DeviceSelector::keyFor), a block of num_warps × warp size threads, its registers, its shared
   /// memory (as dynamic) and the grid ceil(xnumel / XBLOCK); the other inputs kept.
   void showHandOver(const ConfigHandOver& config);
+  /// The SM count a hand-over set for a device entry without one (0 = the entry's own).
+  [[nodiscard]] int smOverride() const { return sm_override_; }
   [[nodiscard]] const OccupancyResult& result() const { return result_; }
   [[nodiscard]] const ArchLimits& arch() const;
   [[nodiscard]] const std::vector<CurvePoint>& blockSizeCurve() const { return curve_block_; }
@@ -122,6 +124,7 @@ class CalculatorView : public QWidget, public AppView {
   std::vector<CurvePoint> curve_block_;
   std::vector<CurvePoint> curve_regs_;
   std::vector<CurvePoint> curve_smem_;
+  int sm_override_ = 0;  ///< SM count from a hand-over (showHandOver); reset when the device changes
 };
 
 }  // namespace occx::ui

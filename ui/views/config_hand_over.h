@@ -25,6 +25,7 @@ struct ConfigHandOver {
   qint64 xnumel = 1;
   qint64 rnumel = 1;
   bool persistent = false;
+  QString reduction_hint;   ///< "INNER", "OUTER", …; empty when unknown
 };
 
 }  // namespace occx::ui

@@ -72,13 +72,13 @@ InductorRunView::InductorRunView(QWidget* parent) : QWidget(parent), job_(new In
   root->addWidget(main_split_, 1);
 
   connect(job_, &InductorScanJob::progress, this, [this](quint64 id, const QString& phase, int done, int total) {
-    if (id != job_->currentId()) return;
+    if (id != scan_id_) return;
     progress_->setMaximum(total > 0 ? total : 0);
     progress_->setValue(done);
     setStatus(total > 0 ? tr("Scanning: %1 (%2 of %3)…").arg(phase).arg(done).arg(total) : tr("Scanning: %1…").arg(phase));
   });
   connect(job_, &InductorScanJob::finished, this, [this](quint64 id, std::shared_ptr<const triton::InductorRun> run) {
-    if (id != job_->currentId()) return;
+    if (id != scan_id_) return;  // superseded: the user opened something else since
     InductorRunData scanned = runDataFromScan(*run);
     bundled_key_.clear();
     showRun(std::move(scanned));
@@ -92,12 +92,12 @@ InductorRunView::InductorRunView(QWidget* parent) : QWidget(parent), job_(new In
     emit scanFinished();
   });
   connect(job_, &InductorScanJob::failed, this, [this](quint64 id, const QString& message) {
-    if (id != job_->currentId()) return;
+    if (id != scan_id_) return;
     setStatus(message, true);
     emit scanFinished();
   });
   connect(job_, &InductorScanJob::cancelled, this, [this](quint64 id) {
-    if (id != job_->currentId()) return;
+    if (id != scan_id_) return;
     setStatus(tr("Scan cancelled; the run shown before is kept."));
     emit scanFinished();
   });
@@ -299,6 +299,7 @@ QString InductorRunView::openPath(const QString& path) {
       setStatus(message, true);
       return message;
     }
+    dropScan();
     bundled_key_.clear();
     showRun(std::move(loaded).value());
     setStatus(tr("Opened %1.").arg(QDir::toNativeSeparators(path)));
@@ -306,7 +307,7 @@ QString InductorRunView::openPath(const QString& path) {
   }
   triton::RunScanOptions options;
   options.input = QFile::encodeName(info.absoluteFilePath()).toStdString();
-  job_->start(options);
+  scan_id_ = job_->start(options);
   setStatus(tr("Scanning %1…").arg(QDir::toNativeSeparators(path)));
   return {};
 }
@@ -318,6 +319,7 @@ QString InductorRunView::openBundled(const QString& key) {
     setStatus(message, true);
     return message;
   }
+  dropScan();
   bundled_key_ = key;
   showRun(std::move(loaded).value());
   setStatus(tr("A bundled run: recorded with its kernel modules, shown without its Triton cache (the numbers are in its CSV)."));
@@ -325,6 +327,14 @@ QString InductorRunView::openBundled(const QString& key) {
 }
 
 void InductorRunView::cancelScan() { job_->cancel(); }
+
+void InductorRunView::dropScan() {
+  if (!job_->isRunning()) return;
+  job_->cancel();
+  scan_id_ = 0;  // what it still reports is dropped
+  progress_->setVisible(false);
+  cancel_->setVisible(false);
+}
 
 bool InductorRunView::isScanning() const { return job_->isRunning(); }
 
@@ -454,6 +464,7 @@ std::optional<ConfigHandOver> InductorRunView::selectedHandOver() const {
   h.xnumel = numelOf(r->xnumel, inputs ? inputs->second.size_hints.x : 1);
   h.rnumel = numelOf(r->r0_numel, inputs ? inputs->second.size_hints.r0 : 1);
   h.persistent = r->kind == triton::kernelKindName(triton::KernelKind::kPersistentReduction);
+  h.reduction_hint = q(r->reduction_hint);
   return h;
 }
 

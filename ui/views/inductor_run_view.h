@@ -115,8 +115,11 @@ class InductorRunView : public QWidget, public AppView {
   void showConfigDetails();
   void showSource(const RunKernelEntry& kernel);
   void setStatus(const QString& text, bool error = false);
+  /// Cancels a running scan and drops what it still reports (another run is being shown).
+  void dropScan();
 
   InductorRunData data_;
+  quint64 scan_id_ = 0;  ///< the scan whose result is awaited; 0 = none
   int kernel_index_ = -1;
   int config_row_ = -1;
   QString last_folder_;

@@ -434,6 +434,12 @@ void RblockScalingView::showHandOver(const ConfigHandOver& h) {
   in.xnumel = h.xnumel;
   in.rnumel = h.rnumel;
   in.persistent = h.persistent;
+  // A compiled config is judged as the Inductor that compiled it judges it: the current version,
+  // its own CC gate, not in deterministic mode (the run's decisions assume the same).
+  in.profile = inductor::Profile::kInductorCurrent;
+  in.cc_gate = inductor::CcGate::kProfileDefault;
+  in.deterministic = false;
+  if (auto hint = inductor::parseReductionHint(h.reduction_hint.toLower().toStdString()); hint && !h.reduction_hint.isEmpty()) in.hint = *hint;
   const int sms = device_->currentTarget().sm_count;
   in.sm_override = h.sm_count > 0 && sms != h.sm_count ? h.sm_count : 0;
   setInputs(in);

@@ -27,8 +27,8 @@ struct InductorOpts {
 
 void addInputOptions(CLI::App& cmd, InductorOpts& o) {
   cmd.add_option("--triton-cache", o.triton_caches,
-                 "also read this Triton cache (a folder of <hash>/ folders); repeatable. <DIR>/triton/<device>/ and "
-                 "~/.triton/cache are always read");
+                 "also read this Triton cache (a folder of <hash>/ folders); repeatable. <DIR>/triton/<device>/ is always read, "
+                 "and ~/.triton/cache unless --no-home-cache");
   cmd.add_flag("--no-home-cache", o.no_home_cache, "do not read ~/.triton/cache");
   cmd.add_flag("-q,--quiet", o.quiet, "no progress lines on standard error");
 }
@@ -83,7 +83,7 @@ void printScanText(std::ostream& out, const InductorRun& run) {
   }
   flush();
   if (!run.problems.empty()) {
-    out << "\n" << run.problems.size() << " file(s) could not be read:\n";
+    out << "\n" << run.problems.size() << (run.problems.size() == 1 ? " problem" : " problems") << " reading the run (files that could not be read or matched):\n";
     for (std::size_t i = 0; i < run.problems.size() && i < 10; ++i) out << "  " << run.problems[i] << "\n";
     if (run.problems.size() > 10) out << "  … and " << run.problems.size() - 10 << " more (--json lists them all)\n";
   }
@@ -111,20 +111,19 @@ int runShow(Context& ctx, const InductorOpts& o) {
                 "no kernel named or containing '" + o.kernel + "' in " + run->input + " (" + std::to_string(run->kernels.size()) +
                     (run->kernels.size() == 1 ? " kernel" : " kernels") + "; `occx inductor scan` lists them)");
   }
+  InductorRun only;  // the run with the kernels asked for only (not a copy of every kernel)
+  only.input = run->input;
+  only.triton_caches = run->triton_caches;
+  only.problems = run->problems;
+  only.files_read = run->files_read;
+  only.summary = run->summary;
+  for (const RunKernel* k : found) only.kernels.push_back(*k);
   if (o.output.json) {
-    InductorRun only = *run;
-    only.kernels.clear();
-    for (const RunKernel* k : found) only.kernels.push_back(*k);
     printJson(ctx.out, runToJson(only));
   } else {
     for (std::size_t i = 0; i < found.size(); ++i) ctx.out << (i ? "\n" : "") << kernelReport(*found[i]);
   }
-  if (!o.output.csv.empty()) {
-    InductorRun only = *run;
-    only.kernels.clear();
-    for (const RunKernel* k : found) only.kernels.push_back(*k);
-    return writeCsv(ctx, o.output.csv, scanToCsv(only));
-  }
+  if (!o.output.csv.empty()) return writeCsv(ctx, o.output.csv, scanToCsv(only));
   return kExitOk;
 }
 

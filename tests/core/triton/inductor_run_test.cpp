@@ -51,7 +51,7 @@ nlohmann::json recorded(const std::string& name) {
 const RunConfig* configByHash(const InductorRun& run, const std::string& hash, const RunKernel** kernel = nullptr) {
   for (const auto& k : run.kernels) {
     for (const auto& c : k.configs) {
-      if (c.cache_hash == hash) {
+      if (c.triton_cache_hash == hash) {
         if (kernel != nullptr) *kernel = &k;
         return &c;
       }
@@ -150,7 +150,7 @@ TEST_P(EveryFixture, WinnerIsTheBestConfig) {
       EXPECT_EQ(w.config.r0_block, k.best->r0_block);
     }
     if (!k.best->triton_cache_hash.empty()) {
-      EXPECT_EQ(w.cache_hash, k.best->triton_cache_hash);
+      EXPECT_EQ(w.triton_cache_hash, k.best->triton_cache_hash);
     }
     ++winners;
   }
@@ -441,7 +441,7 @@ TEST(InductorRun, DefaultCacheFollowsInductor) {
 
 namespace {
 
-// The decision of ../shared/reference/h200-anchors.md: size hints x=512, r=8192; XBLOCK 1,
+// The reference decision measured on the H200 (PyTorch 2.11): size hints x=512, r=8192; XBLOCK 1,
 // R0_BLOCK 2048, 16 warps, 38 registers on an H200. The new bound (3 blocks/SM × 132 = 396 < 512)
 // scales, the old one (4 × 132 = 528 >= 512) does not: the bounds disagree, and the halved config
 // Inductor adds (R0_BLOCK 1024) is reported missing when the cache lacks it.
@@ -464,7 +464,7 @@ def triton_red_fused_sum_0(in_ptr0, out_ptr0, xnumel, r0_numel, XBLOCK : tl.cons
   auto module = parseKernelModule(text, "/cache/ab/cabc.py");
   ASSERT_TRUE(module.hasValue()) << module.error();
   TritonCompiled c;
-  c.cache_hash = "HASH1";
+  c.triton_cache_hash = "HASH1";
   c.name = "triton_red_fused_sum_0";
   c.num_warps = 16;
   c.num_stages = 1;

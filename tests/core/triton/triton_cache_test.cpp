@@ -104,7 +104,7 @@ TEST(TritonCache, SpillVariantsMatchTheRecordedLaunchers) {
     auto c = readTritonCacheFolder(kSpillCache / hash);
     ASSERT_TRUE(c.hasValue()) << c.error();
     EXPECT_EQ(c->folder, (kSpillCache / hash).string());
-    EXPECT_EQ(c->cache_hash, hash);
+    EXPECT_EQ(c->triton_cache_hash, hash);
     EXPECT_EQ(c->name, kernel.at("kernel_name").get<std::string>());
     EXPECT_EQ(c->name, kSpillKernel);
     EXPECT_EQ(c->backend, "cuda");
@@ -165,7 +165,7 @@ TEST_F(TritonCacheCopy, MissingCubinIsAProblemNotAnError) {
   EXPECT_TRUE(anyContains(c->problems, folder.string()));
   // The rest is still read.
   EXPECT_EQ(c->name, kSpillKernel);
-  EXPECT_EQ(c->cache_hash, kSpillFolder);
+  EXPECT_EQ(c->triton_cache_hash, kSpillFolder);
   EXPECT_EQ(c->num_warps, 32);
   EXPECT_EQ(c->tile(2), (std::vector<std::int64_t>{1, 32768}));
   EXPECT_EQ(c->ptx_params.size(), 6u);
@@ -306,9 +306,9 @@ TEST(TritonCache, ScanReadsEveryFolder) {
   ASSERT_EQ(scan.compiled.size(), 3u);
   EXPECT_TRUE(scan.problems.empty());
   // In folder order.
-  EXPECT_EQ(scan.compiled[0].cache_hash, kSpillFolder);
-  EXPECT_EQ(scan.compiled[1].cache_hash, "CSACPITYHQZK4W6ZH5P7M5SMQCFXW4L7S4UGHVMSH6MFWLID5UVQ");
-  EXPECT_EQ(scan.compiled[2].cache_hash, "NPQ6CW6DQBUBBLKFFB6Z7T6EYAOU2NHJH2CUKSHYGP5X2TJLN2YA");
+  EXPECT_EQ(scan.compiled[0].triton_cache_hash, kSpillFolder);
+  EXPECT_EQ(scan.compiled[1].triton_cache_hash, "CSACPITYHQZK4W6ZH5P7M5SMQCFXW4L7S4UGHVMSH6MFWLID5UVQ");
+  EXPECT_EQ(scan.compiled[2].triton_cache_hash, "NPQ6CW6DQBUBBLKFFB6Z7T6EYAOU2NHJH2CUKSHYGP5X2TJLN2YA");
 }
 
 TEST(TritonCache, ScanForNamedKernelsMatchesNamesCutShort) {
