@@ -199,7 +199,7 @@ int runCompareGrid(Context& ctx, const RblockOpts& o, const Device& dev, const D
                         {"profile", std::string(profileInfo(dopt.profile).key)},
                         {"grid", t.meta.back().second},
                         {"rows", rowsToJson(t, cell)}});
-  } else {
+  } else if (o.output.text()) {
     ctx.out << "Grid comparison on " << dev.label << ", profile " << profileInfo(dopt.profile).key << "\n";
     ctx.out << "n_regs 33 … 255 × num_warps {1, 2, 4, 8, 16, 32} × total blocks {64, 128, …, 65536}; XBLOCK 1, R0_BLOCK 2048.\n";
     ctx.out << "A decision differs when one bound scales and the other does not. Unlaunchable: n_regs · 32 · num_warps > "
@@ -228,7 +228,7 @@ int runBatch(Context& ctx, const RblockOpts& o, const Setup& s) {
     printJson(ctx.out, rowsToJson(*out));
   } else if (o.output.csv.empty()) {
     CsvTablePrinter(ctx.out).print(*out);
-  } else {
+  } else if (o.output.text()) {
     ctx.out << "Decided " << out->rows.size() << " configs from " << o.input << " (" << profileInfo(s.dopt.profile).key << ").\n";
   }
   if (!o.output.csv.empty()) return writeCsv(ctx, o.output.csv, *out);
@@ -436,7 +436,7 @@ int runOneConfig(Context& ctx, const RblockOpts& o, const Setup& s) {
   if (!a) return fail(ctx, kCmd, a.error());
   if (o.output.json) {
     printJson(ctx.out, answerJson(o, s, *a));
-  } else {
+  } else if (o.output.text()) {
     printHeader(ctx.out, o, s, *a);
     printDecisions(ctx.out, *a);
     if (!a->chain.empty()) printChain(ctx.out, a->chain, s.dopt.profile);
