@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "app/cli/printers/format.h"
+#include "core/base/text.h"
 #include "core/gpu/device.h"
 #include "occx_config.h"
 
@@ -65,8 +67,42 @@ bool namesOption(const std::string& what, const std::string& option) {
   return false;
 }
 
-// After a parse error, says what is allowed: the commands, or the help line (with its range) of
-// each option the error names.
+// The name of `names` closest to `word` by edit distance (the first of equals), when it is close
+// enough to be what a typo meant: at most half the shorter word's letters differ.
+std::optional<std::string> closestName(const std::string& word, const std::vector<std::string>& names) {
+  std::optional<std::string> best;
+  int best_distance = 0;
+  for (const auto& name : names) {
+    const int d = editDistance(word, name);
+    const int allowed = std::max<int>(1, static_cast<int>(std::min(word.size(), name.size()) / 2));
+    if (d <= allowed && (!best || d < best_distance)) {
+      best = name;
+      best_distance = d;
+    }
+  }
+  return best;
+}
+
+// "'WORD' is not a KIND: did you mean NAME? (allowed A, B)", or "…: allowed A, B" when no name is close.
+std::string notAName(const std::string& word, const char* kind, const std::vector<std::string>& names) {
+  const std::string allowed = joined(names, ", ");
+  const auto close = closestName(word, names);
+  if (!close) return "'" + word + "' is not " + kind + ": allowed " + allowed;
+  return "'" + word + "' is not " + kind + ": did you mean " + *close + "? (allowed " + allowed + ")";
+}
+
+// The word after `command` on the command line, when it is not an option: what the user typed
+// where a subcommand of `command` belongs.
+std::optional<std::string> wordAfter(const std::string& command, int argc, const char* const* argv) {
+  for (int i = 1; i + 1 < argc; ++i) {
+    if (argv[i] == command) return argv[i + 1][0] == '-' ? std::nullopt : std::optional<std::string>(argv[i + 1]);
+  }
+  return std::nullopt;
+}
+
+// After a parse error, says what is allowed: the commands (and the closest one to a misspelt
+// command), a command's subcommands (likewise), or the help line (with its range) of each option
+// the error names.
 void explainParseError(std::ostream& err, CLI::App& app, const std::string& what, const std::vector<CommandSpec>& specs,
                        int argc, const char* const* argv) {
   for (const auto* sub : app.get_subcommands()) {
@@ -75,13 +111,20 @@ void explainParseError(std::ostream& err, CLI::App& app, const std::string& what
         err << "  " << opt->get_name() << ": " << opt->get_description() << "\n";
       }
     }
+    std::vector<std::string> subcommands;
+    for (const auto* s : sub->get_subcommands([](const CLI::App*) { return true; })) subcommands.push_back(s->get_name());
+    if (!subcommands.empty() && sub->get_subcommands().empty()) {
+      if (auto word = wordAfter(sub->get_name(), argc, argv)) {
+        err << "occx " << sub->get_name() << ": " << notAName(*word, "a subcommand", subcommands) << "\n";
+      }
+    }
     err << "Run 'occx " << sub->get_name() << " --help' for the options.\n";
   }
   if (app.get_subcommands().empty()) {
-    std::string commands;
-    for (const auto& s : specs) commands += (commands.empty() ? "" : ", ") + std::string(s.name);
-    if (argc > 1 && argv[1][0] != '-') err << "occx: '" << argv[1] << "' is not a command: allowed " << commands << "\n";
-    else err << "occx: commands: " << commands << "\n";
+    std::vector<std::string> commands;
+    for (const auto& s : specs) commands.emplace_back(s.name);
+    if (argc > 1 && argv[1][0] != '-') err << "occx: " << notAName(argv[1], "a command", commands) << "\n";
+    else err << "occx: commands: " << joined(commands, ", ") << "\n";
     err << "Run 'occx --help' for the commands.\n";
   }
 }

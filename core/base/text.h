@@ -1,4 +1,5 @@
-// Small text helpers for parsing user input (names of profiles, policies, gates, workloads).
+// Small text helpers for parsing user input (names of profiles, policies, gates, workloads) and
+// for suggesting what the user may have meant.
 #pragma once
 
 #include <string>
@@ -10,5 +11,9 @@ namespace occx {
 /// whatever the process locale.
 /// Used to parse names case-insensitively. Never fails.
 std::string lowerAscii(std::string_view text);
+
+/// Levenshtein distance of two byte strings: the fewest one-byte insertions, deletions and
+/// substitutions that turn `a` into `b`.
+int editDistance(std::string_view a, std::string_view b);
 
 }  // namespace occx

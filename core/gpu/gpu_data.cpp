@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/base/atomic_file.h"
+#include "core/base/text.h"
 
 namespace occx::resources {
 std::string_view builtinGpuDataJson();
@@ -21,33 +22,39 @@ std::string ComputeCapability::str() const { return std::to_string(major) + "." 
 std::string ComputeCapability::smName() const { return "sm_" + std::to_string(major) + std::to_string(minor); }
 
 Expected<ComputeCapability> ComputeCapability::parse(std::string_view text) {
-  std::string t(text);
-  auto bad = [original = std::string(text)] {
-    return Error{"compute capability '" + original + "' is not understood: use MAJOR.MINOR (e.g. 9.0), or sm_90"};
+  const std::string original(text);
+  constexpr const char* kForms =
+      "accepted forms are MAJOR.MINOR (9.0), MAJOR (9, for 9.0), MAJORMINOR (90), sm_MAJORMINOR (sm_90) and "
+      "compute_MAJORMINOR (compute_90)";
+  auto bad = [&] { return Error{"compute capability '" + original + "' is not understood: " + kForms}; };
+  auto digits = [](std::string_view s, std::size_t lo, std::size_t hi) {
+    return s.size() >= lo && s.size() <= hi &&
+           std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
   };
-  if (t.rfind("sm_", 0) == 0 || t.rfind("compute_", 0) == 0) t = t.substr(t.find('_') + 1);
-  while (!t.empty() && std::isalpha(static_cast<unsigned char>(t.back()))) t.pop_back();  // sm_90a
-  if (t.empty() || t.size() > 5) return bad();
-  ComputeCapability cc;
-  auto dot = t.find('.');
-  auto allDigits = [](std::string_view s) {
-    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+  // MAJORMINOR: the last digit is the minor version (90 → 9.0, 100 → 10.0, 121 → 12.1).
+  auto fromJoined = [](std::string_view s) {
+    return ComputeCapability{std::stoi(std::string(s.substr(0, s.size() - 1))), s.back() - '0'};
   };
-  if (dot != std::string::npos) {
-    std::string_view a(t.data(), dot), b(t.data() + dot + 1, t.size() - dot - 1);
-    if (!allDigits(a) || !allDigits(b) || b.size() != 1) return bad();
-    cc.major = std::stoi(std::string(a));
-    cc.minor = std::stoi(std::string(b));
-  } else {
-    if (!allDigits(t)) return bad();
-    if (t.size() == 1) {
-      cc.major = std::stoi(t);
-    } else {
-      cc.major = std::stoi(t.substr(0, t.size() - 1));
-      cc.minor = t.back() - '0';
-    }
+  std::string_view t = text;
+  const bool prefixed = t.substr(0, 3) == "sm_" || t.substr(0, 8) == "compute_";
+  if (prefixed) t.remove_prefix(t.find('_') + 1);
+  // sm_90a, sm_100f: architecture-specific and family-specific targets. occx compiles and models
+  // the portable target only, so these are refused by name rather than read as sm_90 / sm_100.
+  if (!t.empty() && (t.back() == 'a' || t.back() == 'f') && digits(t.substr(0, t.size() - 1), 2, 3)) {
+    const std::string_view base = t.substr(0, t.size() - 1);
+    const char* kind = t.back() == 'a' ? "an architecture-specific" : "a family-specific";
+    return Error{"compute capability '" + original + "' is " + kind + " target (suffix '" + std::string(1, t.back()) +
+                 "'), which occx does not compile for or model: give sm_" + std::string(base) + " for the portable target (" +
+                 kForms + ")"};
   }
-  return cc;
+  if (digits(t, 2, 3)) return fromJoined(t);  // 90, sm_90, compute_90, sm_100
+  if (prefixed) return bad();                 // sm_9, sm_9.0, sm_
+  if (digits(t, 1, 1)) return ComputeCapability{t[0] - '0', 0};
+  const auto dot = t.find('.');
+  if (dot == std::string_view::npos) return bad();
+  const std::string_view major = t.substr(0, dot), minor = t.substr(dot + 1);
+  if (!digits(major, 1, 2) || !digits(minor, 1, 1)) return bad();  // 9., .0, 9.0.1, 9.10
+  return ComputeCapability{std::stoi(std::string(major)), minor[0] - '0'};
 }
 
 namespace {
@@ -167,19 +174,6 @@ std::string normalizeName(std::string_view s) {
     out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
   }
   return out;
-}
-
-int editDistance(const std::string& a, const std::string& b) {
-  std::vector<int> prev(b.size() + 1), cur(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = static_cast<int>(j);
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = static_cast<int>(i);
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-    }
-    std::swap(prev, cur);
-  }
-  return prev[b.size()];
 }
 
 }  // namespace

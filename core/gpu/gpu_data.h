@@ -21,7 +21,10 @@ struct ComputeCapability {
   [[nodiscard]] std::string str() const;
   /// "sm_90" (NVRTC/nvcc architecture name)
   [[nodiscard]] std::string smName() const;
-  /// Parses "9.0", "9", "90", "sm_90" or "sm_100". Error names the text and the accepted forms.
+  /// Parses MAJOR.MINOR ("9.0", "12.1"), MAJOR ("9": 9.0), MAJORMINOR ("90", "100") and
+  /// sm_/compute_MAJORMINOR ("sm_90", "compute_100"). Anything else is an Error naming the text and
+  /// the accepted forms: "sm_9", "9.", "9.0.1", "sm_", and the architecture-specific targets
+  /// ("sm_90a", "sm_100f"), which occx neither compiles for nor models.
   static Expected<ComputeCapability> parse(std::string_view text);
 };
 

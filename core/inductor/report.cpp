@@ -137,7 +137,8 @@ Expected<CsvTable> decideCsvBatch(const CsvTable& in, const BatchOptions& o) {
   out.meta = in.meta;
   out.meta.push_back({"profile", std::string(profileInfo(o.options.profile).key)});
   out.meta.push_back({"cc_gate", std::string(ccGateName(effectiveCcGate(o.options)))});
-  out.meta.push_back({"default_gpu", o.default_gpu});
+  if (o.device) out.meta.push_back({"device", o.device->label});
+  else out.meta.push_back({"default_gpu", o.default_gpu});
   out.header = in.header;
   out.header.push_back("size_hint_x");
   out.header.push_back("total_blocks");
@@ -216,8 +217,8 @@ Expected<CsvTable> decideCsvBatch(const CsvTable& in, const BatchOptions& o) {
     if (!hints) return Error{where + ": " + hints.error()};
 
     std::string gpu = cell(c_gpu);
-    if (gpu.empty()) gpu = o.default_gpu;
-    auto device = deviceForGpu(*o.db, gpu, o.sm_override);
+    if (gpu.empty() && !o.device) gpu = o.default_gpu;
+    auto device = gpu.empty() ? Expected<Device>(*o.device) : deviceForGpu(*o.db, gpu, o.sm_override);
     if (!device) return Error{where + ", column 'gpu': " + device.error()};
 
     ReductionConfig c;

@@ -2,12 +2,14 @@
 // GUI's exports and the tests), and the batch decision over a CSV of configs.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "core/base/csv.h"
+#include "core/gpu/device.h"
 #include "core/gpu/gpu_data.h"
 #include "core/inductor/candidates.h"
 #include "core/inductor/rblock_scaling.h"
@@ -39,6 +41,7 @@ CsvTable pipelineToCsv(const Pipeline& pipeline);
 struct BatchOptions {
   const GpuDatabase* db = nullptr;  ///< GPU data for the per-row "gpu" column and default_gpu
   std::string default_gpu;          ///< used where a row has no "gpu" cell
+  std::optional<Device> device;     ///< set: the device of rows without a "gpu" cell, in place of default_gpu
   int sm_override = 0;              ///< > 0: replaces every GPU's SM count
   std::vector<Policy> policies;     ///< columns added per policy (empty = all four)
   DecisionOptions options;
@@ -49,8 +52,9 @@ struct BatchOptions {
 /// nspills (or n_spills), shared_bytes, num_stages, gpu, persistent (0/1) are optional. Output: the
 /// input columns, then size_hint_x, total_blocks, and per policy P: P_applies,
 /// P_bound_blocks_per_sm, P_capacity_blocks, P_decision, P_new_config, P_reason. Meta records the
-/// profile, the CC gate and the default GPU. Errors name the row (1-based data row), the column,
-/// the value and the allowed range, e.g. "row 3, column 'num_warps': num_warps 3 is out of range: …".
+/// profile, the CC gate and the default GPU (with options.device: the device's label, as "device").
+/// Errors name the row (1-based data row), the column, the value and the allowed range, e.g.
+/// "row 3, column 'num_warps': num_warps 3 is out of range: …".
 Expected<CsvTable> decideCsvBatch(const CsvTable& input, const BatchOptions& options);
 
 }  // namespace occx::inductor

@@ -417,6 +417,27 @@ nlohmann::json compileSweepDatasetToJson(const CompileSweepDataset& data) {
   return columnsToJson(compileSweepColumns(), data.rows, data.meta);
 }
 
+bool isCompileSweepCsv(const CsvTable& table) { return table.metaValue("format") == kCompileSweepFormat; }
+
+CsvTable compileSweepBatchInput(const CompileSweepDataset& data) {
+  CsvTable t;
+  const std::string xnumel = std::to_string(data.xnumel), rnumel = std::to_string(data.rnumel);
+  t.meta = {{"sweep_arch", data.arch.smName()},
+            {"sweep_device", data.device_label},
+            {"workload", data.metaValue("workload")},
+            {"dtype", data.metaValue("dtype")},
+            {"xnumel", xnumel},
+            {"rnumel", rnumel}};
+  t.header = {"index", "origin", "status", "xnumel", "rnumel", "xblock", "rblock", "num_warps", "nregs", "nspills", "shared_bytes"};
+  auto known = [](int v, bool ok) { return ok && v >= 0 ? std::to_string(v) : std::string(); };
+  for (const auto& r : data.rows) {
+    t.rows.push_back({std::to_string(r.index), r.origin, r.ok ? "ok" : "error", xnumel, rnumel, std::to_string(r.config.xblock),
+                      std::to_string(r.config.rblock), std::to_string(r.config.num_warps), known(r.registers, r.ok),
+                      known(r.n_spills, r.ok), r.ok && r.smem_bytes > 0 ? std::to_string(r.smem_bytes) : "0"});
+  }
+  return t;
+}
+
 CsvTable compileSweepToCsv(const CompileSweepResult& result,
                            const std::vector<std::pair<std::string, std::string>>& extra_meta) {
   return datasetFromResult(result, extra_meta).toCsv();

@@ -129,4 +129,16 @@ Expected<CompileSweepDataset> compileSweepFromCsv(const CsvTable& table, const G
 /// {"meta": {…}, "rows": [{column: value, …}, …]} with number columns as numbers.
 nlohmann::json compileSweepDatasetToJson(const CompileSweepDataset& data);
 
+/// Whether `table` is a compile-sweep CSV: its metadata has "format: occx-compile-sweep 1".
+bool isCompileSweepCsv(const CsvTable& table);
+
+/// The sweep's configs as the input of inductor::decideCsvBatch (`occx rblock --input` on a sweep
+/// CSV): one row per record with columns index, origin, status, xnumel and rnumel (the sweep's, from
+/// its metadata), xblock (XBLOCK), rblock (RBLOCK), num_warps, nregs (registers_per_thread; empty
+/// where the config did not compile, so its decisions say the registers are unknown), nspills
+/// (n_spills; empty likewise) and shared_bytes (smem_bytes; 0 where unknown). Metadata: sweep_arch,
+/// sweep_device, workload, dtype, xnumel, rnumel of the sweep (not its format line: the result is no
+/// sweep CSV).
+CsvTable compileSweepBatchInput(const CompileSweepDataset& data);
+
 }  // namespace occx

@@ -298,7 +298,7 @@ int runCompile(Context& ctx, const CompileOpts& o) {
   if (!kernel) return fail(ctx, kCmd, kernel.error());
   auto plan = planKernel(o, kernel->work);
   if (!plan) return fail(ctx, kCmd, plan.error());
-  if (o.show_source && !o.output.json) ctx.out << plan->gen.source << "\n";
+  if (o.show_source && o.output.text()) ctx.out << plan->gen.source << "\n";
 #if !OCCX_HAVE_CUDA
   return fail(ctx, kCmd,
               "cannot compile: this build of occx has no CUDA Toolkit (NVRTC). Rebuild with the CUDA Toolkit "
@@ -314,7 +314,7 @@ int runCompile(Context& ctx, const CompileOpts& o) {
     printJson(ctx.out, compileJson(o, *plan, dev, *compiled, cache));
   } else {
     if (!kernel->note.empty()) ctx.err << "note: " << kernel->note << "\n";
-    printCompileText(ctx, o, *plan, dev, *compiled, cache);
+    if (o.output.text()) printCompileText(ctx, o, *plan, dev, *compiled, cache);
   }
   if (!o.output.csv.empty()) return writeCsv(ctx, o.output.csv, compileCsv(*plan, dev, *compiled));
   return kExitOk;

@@ -45,7 +45,7 @@ std::vector<std::string> deviceCsvHeader() {
 int printNoGpus(Context& ctx, const DevicesOpts& o, const std::string& reason, const std::string& text) {
   if (o.output.json) {
     printJson(ctx.out, {{"devices", nlohmann::json::array()}, {"reason", reason}});
-  } else {
+  } else if (o.output.text()) {
     ctx.out << text;
   }
   if (!o.output.csv.empty()) {
@@ -167,7 +167,7 @@ int listDevices(Context& ctx, const DevicesOpts& o, const std::vector<DeviceInfo
   }
   if (o.output.json) {
     printJson(ctx.out, j);
-  } else {
+  } else if (o.output.text()) {
     printTable(ctx.out, table);
   }
   if (!o.output.csv.empty()) {

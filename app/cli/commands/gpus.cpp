@@ -64,7 +64,7 @@ int runGpus(Context& ctx, const GpusOpts& o) {
   const CsvTable gpus = gpuTable(db);
   if (o.output.json) {
     printGpusJson(ctx, db, gpus);
-  } else {
+  } else if (o.output.text()) {
     TextTablePrinter(ctx.out).print(gpus);
     ctx.out << "\nCompute capabilities:\n";
     printTable(ctx.out, architectureRows(db));

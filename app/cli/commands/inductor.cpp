@@ -95,7 +95,7 @@ int runScan(Context& ctx, const InductorOpts& o) {
   if (!run) return fail(ctx, "occx inductor scan", run.error(), kExitRuntime);
   if (o.output.json) {
     printJson(ctx.out, runToJson(*run));
-  } else {
+  } else if (o.output.text()) {
     printScanText(ctx.out, *run);
   }
   if (!o.output.csv.empty()) return writeCsv(ctx, o.output.csv, scanToCsv(*run));
@@ -120,7 +120,7 @@ int runShow(Context& ctx, const InductorOpts& o) {
   for (const RunKernel* k : found) only.kernels.push_back(*k);
   if (o.output.json) {
     printJson(ctx.out, runToJson(only));
-  } else {
+  } else if (o.output.text()) {
     for (std::size_t i = 0; i < found.size(); ++i) ctx.out << (i ? "\n" : "") << kernelReport(*found[i]);
   }
   if (!o.output.csv.empty()) return writeCsv(ctx, o.output.csv, scanToCsv(only));

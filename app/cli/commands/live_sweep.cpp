@@ -183,14 +183,17 @@ int runLive(Context& ctx, cuda::GpuSession& session, const CompileSweepSpec& spe
   const CsvTable table = liveDatasetToCsv(res->dataset);
   if (output.format.json) {
     printJson(ctx.out, liveJson(*res));
-  } else {
+  } else if (output.format.text()) {
     printLiveText(ctx, spec, gpu, *res);
   }
   printLiveSummary(ctx, *res);
   const std::string& csv = output.format.csv;
   const int rc = csv.empty() ? kExitOk : writeCsv(ctx, csv, table);
   if (res->cancelled) {
-    ctx.err << kCmd << ": cancelled: kept the finished rows" << (csv.empty() ? std::string() : " in " + csv) << "\n";
+    const std::string where = csv.empty()                     ? std::string()
+                              : output.format.csvToStdout() ? std::string(" on standard output")
+                                                            : " in " + csv;
+    ctx.err << kCmd << ": cancelled: kept the finished rows" << where << "\n";
     return kExitRuntime;
   }
   return rc;

@@ -103,7 +103,7 @@ int runOccupancy(Context& ctx, OccupancyOpts& o) {
     auto j = occupancyToJson(t->arch, in, *r);
     j["target"] = t->label;
     printJson(ctx.out, j);
-  } else {
+  } else if (o.output.text()) {
     printText(ctx, *t, in, *r);
   }
   if (o.output.csv.empty()) return kExitOk;

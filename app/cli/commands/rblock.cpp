@@ -15,6 +15,7 @@
 #include "core/inductor/rblock_scaling.h"
 #include "core/inductor/teaching.h"
 #include "core/inductor/report.h"
+#include "core/sweep/compile_sweep_dataset.h"
 
 namespace occx::cli {
 namespace {
@@ -199,7 +200,7 @@ int runCompareGrid(Context& ctx, const RblockOpts& o, const Device& dev, const D
                         {"profile", std::string(profileInfo(dopt.profile).key)},
                         {"grid", t.meta.back().second},
                         {"rows", rowsToJson(t, cell)}});
-  } else {
+  } else if (o.output.text()) {
     ctx.out << "Grid comparison on " << dev.label << ", profile " << profileInfo(dopt.profile).key << "\n";
     ctx.out << "n_regs 33 … 255 × num_warps {1, 2, 4, 8, 16, 32} × total blocks {64, 128, …, 65536}; XBLOCK 1, R0_BLOCK 2048.\n";
     ctx.out << "A decision differs when one bound scales and the other does not. Unlaunchable: n_regs · 32 · num_warps > "
@@ -208,6 +209,30 @@ int runCompareGrid(Context& ctx, const RblockOpts& o, const Device& dev, const D
   }
   if (!o.output.csv.empty()) return writeCsv(ctx, o.output.csv, t);
   return kExitOk;
+}
+
+// A compile-sweep CSV (`occx sweep --csv`) as batch input: its configs with their registers, on the
+// sweep's device (its architecture and SM count; --sms replaces the count). --gpu or --cc may name
+// another device of the same architecture, whose register counts these are.
+Expected<CsvTable> sweepBatch(const RblockOpts& o, const Setup& s, const CsvTable& table, BatchOptions& b) {
+  auto sweep = compileSweepFromCsv(table, s.target.db);
+  if (!sweep) return Error{sweep.error()};
+  if (!o.target.gpu.empty() || !o.target.cc.empty()) {
+    if (s.dev.arch.cc != sweep->arch) {
+      return Error{"the sweep was compiled for " + sweep->arch.smName() + ", " + s.dev.label +
+                   " is another architecture: its register counts would not apply (give a GPU of compute capability " +
+                   sweep->arch.str() + ", or neither --gpu nor --cc for the sweep's " + sweep->device_label + ")"};
+    }
+    b.device = s.dev;
+  } else {
+    const ArchLimits* arch = s.target.db.findArch(sweep->arch);
+    // --sms: "CC 9.0, 100 SMs"; else the sweep's own label.
+    const bool sms_given = o.target.sm_count > 0;
+    auto dev = makeDevice(*arch, sms_given ? o.target.sm_count : sweep->sm_count, sms_given ? std::string() : sweep->device_label);
+    if (!dev) return Error{"the sweep's device: " + dev.error() + (sms_given ? "" : "; give --sms N")};
+    b.device = *dev;
+  }
+  return compileSweepBatchInput(*sweep);
 }
 
 int runBatch(Context& ctx, const RblockOpts& o, const Setup& s) {
@@ -221,14 +246,20 @@ int runBatch(Context& ctx, const RblockOpts& o, const Setup& s) {
   b.sm_override = o.target.sm_count;
   b.policies = s.policies;
   b.options = s.dopt;
-  if (b.default_gpu.empty()) return fail(ctx, kCmd, "--input needs a GPU for rows without a 'gpu' cell: give --gpu NAME (not --cc)");
+  if (isCompileSweepCsv(*table)) {
+    auto input = sweepBatch(o, s, *table, b);
+    if (!input) return fail(ctx, kCmd, "--input " + o.input + ": " + input.error());
+    table = std::move(input).value();
+  } else if (b.default_gpu.empty()) {
+    return fail(ctx, kCmd, "--input needs a GPU for rows without a 'gpu' cell: give --gpu NAME (not --cc)");
+  }
   auto out = decideCsvBatch(*table, b);
   if (!out) return fail(ctx, kCmd, "--input " + o.input + ": " + out.error());
   if (o.output.json) {
     printJson(ctx.out, rowsToJson(*out));
   } else if (o.output.csv.empty()) {
     CsvTablePrinter(ctx.out).print(*out);
-  } else {
+  } else if (o.output.text()) {
     ctx.out << "Decided " << out->rows.size() << " configs from " << o.input << " (" << profileInfo(s.dopt.profile).key << ").\n";
   }
   if (!o.output.csv.empty()) return writeCsv(ctx, o.output.csv, *out);
@@ -436,7 +467,7 @@ int runOneConfig(Context& ctx, const RblockOpts& o, const Setup& s) {
   if (!a) return fail(ctx, kCmd, a.error());
   if (o.output.json) {
     printJson(ctx.out, answerJson(o, s, *a));
-  } else {
+  } else if (o.output.text()) {
     printHeader(ctx.out, o, s, *a);
     printDecisions(ctx.out, *a);
     if (!a->chain.empty()) printChain(ctx.out, a->chain, s.dopt.profile);
@@ -461,7 +492,10 @@ void addRblockCommand(CLI::App& app, Context& ctx) {
   addConfigOptions(*cmd, *o);
   addPolicyOptions(*cmd, *o);
   addExtraOptions(*cmd, *o);
-  cmd->add_option("--input", o->input, "batch: decide every config of this CSV (one per row)");
+  cmd->add_option("--input", o->input,
+                  "batch: decide every config of this CSV (one per row): columns xnumel, xblock, rblock, num_warps, nregs, "
+                  "…, or a compile-sweep CSV of 'occx sweep --csv' (on the sweep's device unless --gpu/--cc name one of its "
+                  "architecture)");
   cmd->add_flag("--compare-grid", o->compare_grid, "count differing decisions old vs new and new vs exact over the grid of the closing note");
   o->output.add(*cmd, "print JSON instead of text", "write the result table to this CSV file (atomically)");
   setAction(*cmd, ctx, o, &runRblock);

@@ -231,7 +231,7 @@ int runCompileOnlySweep(Context& ctx, const SweepOpts& o, const CompileSweepSpec
   const auto meta = runMeta(*res, spec, cache);
   if (o.output.json) {
     printJson(ctx.out, compileSweepToJson(*res, meta));
-  } else {
+  } else if (o.output.text()) {
     printSweepText(ctx, spec, *res);
   }
   printSweepSummary(ctx, spec, *res);
@@ -239,7 +239,10 @@ int runCompileOnlySweep(Context& ctx, const SweepOpts& o, const CompileSweepSpec
   if (!o.output.csv.empty()) rc = writeCsv(ctx, o.output.csv, compileSweepToCsv(*res, meta));
   if (res->cancelled) {
     ctx.err << kCmd << ": cancelled: kept the " << res->rows.size() << " finished row" << (res->rows.size() == 1 ? "" : "s")
-            << (o.output.csv.empty() ? std::string() : " in " + o.output.csv) << "\n";
+            << (o.output.csv.empty()      ? std::string()
+                : o.output.csvToStdout() ? std::string(" on standard output")
+                                         : " in " + o.output.csv)
+            << "\n";
     return kExitRuntime;
   }
   return rc;

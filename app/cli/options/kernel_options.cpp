@@ -109,7 +109,7 @@ std::string uncompilableArchError(const ComputeCapability& cc) {
 
 void CacheOptions::add(CLI::App& app) {
   app.add_option("--cache-dir", dir,
-                 "compile cache folder (default: $XDG_CACHE_HOME or ~/.cache, /occupancy-explorer)");
+                 "compile cache folder (default: $XDG_CACHE_HOME/occupancy-explorer, else ~/.cache/occupancy-explorer)");
   app.add_flag("--no-cache", disabled, "do not read or write the compile cache");
 }
 

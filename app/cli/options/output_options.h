@@ -1,5 +1,6 @@
 // The output options several commands share: --json (print JSON instead of text) and --csv FILE
-// (also write the table to a CSV file, atomically). Each command gives its own help text.
+// (also write the table to a CSV file, atomically; "-" writes the CSV to standard output instead
+// of the text). Each command gives its own help text.
 #pragma once
 
 #include <string>
@@ -8,11 +9,21 @@
 
 namespace occx::cli {
 
+/// What --csv's help says about "-", after each command's own text.
+inline constexpr const char* kCsvStdoutHelp =
+    "; '-' writes the CSV to standard output instead of the text (not with --json)";
+
 struct OutputOptions {
   bool json = false;
-  std::string csv;  ///< empty: no CSV file
-  /// Adds --json and, when `csv_help` is given, --csv FILE.
+  std::string csv;  ///< empty: no CSV; "-": the CSV goes to standard output
+  /// Adds --json and, when `csv_help` is given, --csv FILE (its help followed by kCsvStdoutHelp).
+  /// --json with --csv - is a usage error (both would write standard output).
   void add(CLI::App& app, const char* json_help, const char* csv_help = nullptr);
+
+  /// --csv -: the CSV is the command's standard output.
+  [[nodiscard]] bool csvToStdout() const { return csv == "-"; }
+  /// Whether the command prints its text report: neither --json nor --csv - was given.
+  [[nodiscard]] bool text() const { return !json && !csvToStdout(); }
 };
 
 }  // namespace occx::cli

@@ -10,6 +10,10 @@ namespace occx::cli {
 void CsvTablePrinter::print(const CsvTable& table) { out_ << toCsv(table); }
 
 int writeCsv(Context& ctx, const std::string& path, const CsvTable& table) {
+  if (path == "-") {  // --csv -: the CSV is the command's standard output, with nothing else in it
+    CsvTablePrinter(ctx.out).print(table);
+    return kExitOk;
+  }
   std::ostringstream text;
   CsvTablePrinter(text).print(table);
   auto w = writeFileAtomically(path, text.str());

@@ -79,7 +79,8 @@ nlohmann::json tableToJson(const CsvTable& table, JsonCell cell = numberCell);
 void printJson(std::ostream& out, const nlohmann::json& doc);
 
 /// Writes the table as CSV (CsvTablePrinter) to the file `path`, atomically (never half-written);
-/// prints "wrote FILE (N rows)" to ctx.err. Returns kExitOk, or kExitRuntime with the message printed.
+/// prints "wrote FILE (N rows)" to ctx.err. `path` "-" (--csv -) writes the CSV to ctx.out and
+/// prints nothing else. Returns kExitOk, or kExitRuntime with the message printed.
 int writeCsv(Context& ctx, const std::string& path, const CsvTable& table);
 
 }  // namespace occx::cli

@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/base/atomic_file.h"
+#include "core/gpu/device.h"
+#include "core/inductor/report.h"
 #include "core/sweep/compile_sweep_dataset.h"
 
 namespace occx {
@@ -116,6 +118,48 @@ TEST(CompileSweepDataset, BadFilesSayWhatIsWrongWhere) {
     if (k == "arch") v = "sm_42";
   }
   EXPECT_NE(compileSweepFromCsv(t).error().find("architecture sm_42 is not in the GPU data"), std::string::npos);
+}
+
+// `occx rblock --input` on a sweep CSV: each record becomes a batch row with the sweep's xnumel and
+// rnumel and the compiled facts; a config that did not compile has no register count, and its
+// decision says so instead of failing the batch.
+TEST(CompileSweepDataset, BecomesTheInputOfTheBatchDecision) {
+  ASSERT_TRUE(isCompileSweepCsv(fixture()));
+  auto d = compileSweepFromCsv(fixture());
+  ASSERT_TRUE(d) << d.error();
+  EXPECT_FALSE(isCompileSweepCsv(compileSweepBatchInput(*d)));
+  d->rows[1].ok = false;
+  d->rows[1].error = "ptxas failed";
+  const CsvTable in = compileSweepBatchInput(*d);
+  ASSERT_EQ(in.rows.size(), 48u);
+  EXPECT_EQ(in.metaValue("sweep_arch"), "sm_90");
+  EXPECT_EQ(in.metaValue("xnumel"), "512");
+  const auto cell = [&](std::size_t row, const char* column) { return in.rows[row][static_cast<std::size_t>(in.column(column))]; };
+  // Row 20: XBLOCK 1, RBLOCK 8192, 4 warps, 234 registers.
+  EXPECT_EQ(cell(20, "xnumel"), "512");
+  EXPECT_EQ(cell(20, "rnumel"), "8192");
+  EXPECT_EQ(cell(20, "xblock"), "1");
+  EXPECT_EQ(cell(20, "rblock"), "8192");
+  EXPECT_EQ(cell(20, "num_warps"), "4");
+  EXPECT_EQ(cell(20, "nregs"), "234");
+  EXPECT_EQ(cell(1, "status"), "error");
+  EXPECT_EQ(cell(1, "nregs"), "");
+  EXPECT_EQ(cell(1, "nspills"), "");
+
+  inductor::BatchOptions b;
+  b.db = &GpuDatabase::builtin();
+  auto dev = makeDevice(*GpuDatabase::builtin().findArch(d->arch), d->sm_count, d->device_label);
+  ASSERT_TRUE(dev) << dev.error();
+  b.device = *dev;
+  b.policies = {Policy::kNew};
+  auto out = inductor::decideCsvBatch(in, b);
+  ASSERT_TRUE(out) << out.error();
+  ASSERT_EQ(out->rows.size(), 48u);
+  EXPECT_EQ(out->metaValue("device"), "H200 (CC 9.0, 132 SMs)");
+  const std::size_t decision = static_cast<std::size_t>(out->column("new_decision"));
+  // The sweep recorded the same decisions for the same device and profile.
+  EXPECT_EQ(out->rows[20][decision], "scale");
+  EXPECT_EQ(out->rows[0][decision], "not applicable");
 }
 
 }  // namespace
