@@ -6,6 +6,7 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QFile>
+#include <QImage>
 #include <QLabel>
 #include <QSettings>
 #include <QSpinBox>
@@ -399,6 +400,37 @@ TEST(CalculatorView, CsvExportsRoundTripThroughParseCsv) {
   ASSERT_FALSE(failed);
   EXPECT_NE(failed.error().find("missing/sub/result.csv"), std::string::npos) << failed.error();
   EXPECT_FALSE(QFile::exists(bad));
+}
+
+// Exported plots say what they show: the GPU and the launch configuration under the title, and the
+// PNG is twice the size shown.
+TEST(CalculatorView, ExportedPlotsNameTheGpuAndTheConfiguration) {
+  CalculatorView view;
+  const auto plots = view.plotExports();
+  ASSERT_EQ(plots.size(), 4u);
+  for (const PlotController* p : plots) {
+    EXPECT_EQ(p->exportSubtitle(), QStringLiteral("H100 SXM5 (CC 9.0, 132 SMs) · 256 threads, 32 registers, 0 B shared"))
+        << p->title().toStdString();
+  }
+  view.registersSpin()->setValue(64);
+  view.staticSmemSpin()->setValue(4096);
+  view.dynamicSmemSpin()->setValue(8192);
+  ASSERT_TRUE(view.deviceSelector()->setCurrentKey(QStringLiteral("cc:8.6")));
+  for (const PlotController* p : plots) {
+    EXPECT_EQ(p->exportSubtitle(), QStringLiteral("CC 8.6 (Ampere) · 256 threads, 64 registers, 12288 B shared"))
+        << p->title().toStdString();
+  }
+
+  view.resize(1280, 720);
+  view.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  for (std::size_t i = 0; i < plots.size(); ++i) {
+    const QString path = dir.filePath(QStringLiteral("plot%1.png").arg(i));
+    ASSERT_TRUE(plots[i]->exportPng(path));
+    EXPECT_EQ(QImage(path).size(), plots[i]->widget()->size() * 2) << plots[i]->title().toStdString();
+  }
 }
 
 TEST(CalculatorView, SettingsRoundTrip) {

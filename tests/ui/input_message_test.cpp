@@ -16,6 +16,7 @@
 #include <QTest>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <ostream>
 
@@ -227,7 +228,6 @@ TEST(GuiInvalidInputMatrix, FusedInputsOverEightIsRefused) {
 TEST(GuiInvalidInputMatrix, TheMessageStaysUntilTheBoxHasANewValue) {
   CalculatorView view;
   auto* threads = view.findChild<CheckedSpinBox*>(QStringLiteral("threadsPerBlock"));
-  auto* regs = view.findChild<CheckedSpinBox*>(QStringLiteral("registersPerThread"));
   auto* message = view.findChild<InputMessage*>(QStringLiteral("inputMessage"));
   threads->selectAll();
   QTest::keyClicks(threads, QStringLiteral("2000"));
@@ -235,9 +235,7 @@ TEST(GuiInvalidInputMatrix, TheMessageStaysUntilTheBoxHasANewValue) {
   ASSERT_FALSE(message->isHidden());
   EXPECT_EQ(threads->value(), 200);
   EXPECT_EQ(view.result().warps_per_block, 7);  // the calculator shows the kept value: ceil(200 / 32)
-  // Another box's accepted edit leaves it; Return again leaves it.
-  regs->selectAll();
-  QTest::keyClicks(regs, QStringLiteral("40"));
+  // Return again leaves it (it re-announces the value kept).
   QTest::keyClick(threads, Qt::Key_Return);
   EXPECT_FALSE(message->isHidden());
   // A new value in the box itself (typed, or by the arrow key) ends it.
@@ -252,6 +250,170 @@ TEST(GuiInvalidInputMatrix, TheMessageStaysUntilTheBoxHasANewValue) {
   EXPECT_TRUE(message->isHidden());
   EXPECT_EQ(threads->value(), 64);
 }
+
+// The newcomer's case: an invalid value, then valid edits — in the same box, or in another once the
+// box went back to its value — and the red message must go.
+TEST(GuiInvalidInputMatrix, TheMessageGoesOnceItsBoxHoldsAValidValueAgain) {
+  CalculatorView view;
+  view.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
+  auto* threads = view.findChild<CheckedSpinBox*>(QStringLiteral("threadsPerBlock"));
+  auto* regs = view.findChild<CheckedSpinBox*>(QStringLiteral("registersPerThread"));
+  auto* message = view.findChild<InputMessage*>(QStringLiteral("inputMessage"));
+  // Invalid, then a valid value typed into the same box.
+  threads->selectAll();
+  typeKeys(threads, QStringLiteral("0"));
+  ASSERT_FALSE(message->isHidden());
+  threads->selectAll();
+  typeKeys(threads, QStringLiteral("128"));
+  EXPECT_TRUE(message->isHidden());
+  EXPECT_EQ(threads->value(), 128);
+
+  // Invalid, Return (the box goes back to its value), then a valid edit in another box.
+  threads->selectAll();
+  typeKeys(threads, QStringLiteral("2000"));
+  QTest::keyClick(threads, Qt::Key_Return);
+  ASSERT_FALSE(message->isHidden());
+  regs->selectAll();
+  typeKeys(regs, QStringLiteral("40"));
+  EXPECT_TRUE(message->isHidden()) << message->text().toStdString();
+  EXPECT_EQ(regs->value(), 40);
+
+  // While the box still shows the text it refused, another box's edit leaves the message: it
+  // stands next to that text.
+  threads->selectAll();
+  typeKeys(threads, QStringLiteral("5000"));
+  ASSERT_FALSE(message->isHidden());
+  const QString refused = message->text();
+  regs->selectAll();
+  typeKeys(regs, QStringLiteral("48"));
+  EXPECT_FALSE(message->isHidden());
+  EXPECT_EQ(message->text(), refused);
+  // A refusal in another box replaces the message, and that box's valid value ends it.
+  regs->selectAll();
+  typeKeys(regs, QStringLiteral("300"));
+  EXPECT_TRUE(message->text().startsWith(QStringLiteral("Registers per thread: 300"))) << message->text().toStdString();
+  QTest::keyClick(regs, Qt::Key_Backspace);
+  EXPECT_TRUE(message->isHidden());
+  // A value set another way (the slider, a hand-over) counts as a valid edit too.
+  threads->selectAll();
+  typeKeys(threads, QStringLiteral("0"));
+  QTest::keyClick(threads, Qt::Key_Return);
+  ASSERT_FALSE(message->isHidden());
+  regs->setValue(64);
+  EXPECT_TRUE(message->isHidden());
+}
+
+// ---- shared-memory boxes take sizes with units ------------------------------------------------
+
+TEST(ByteAmount, ReadsBytesKilobytesAndMegabytes) {
+  const QLocale c(QLocale::C);
+  struct Case {
+    const char* text;
+    ByteAmount::Kind kind;
+    qint64 bytes;
+    const char* exact;
+  };
+  using K = ByteAmount::Kind;
+  const Case cases[] = {
+      {"49152", K::kBytes, 49152, ""},     {"49152 B", K::kBytes, 49152, ""},    {"49152b", K::kBytes, 49152, ""},
+      {"48 KB", K::kBytes, 49152, ""},     {"48KB", K::kBytes, 49152, ""},       {"48 kb", K::kBytes, 49152, ""},
+      {"48KiB", K::kBytes, 49152, ""},     {"48 kib", K::kBytes, 49152, ""},     {"48K", K::kBytes, 49152, ""},
+      {" 48 KB ", K::kBytes, 49152, ""},   {"1.5 KB", K::kBytes, 1536, ""},      {"0.25KiB", K::kBytes, 256, ""},
+      {"2 MB", K::kBytes, 2097152, ""},    {"2MiB", K::kBytes, 2097152, ""},     {"0.5 mb", K::kBytes, 524288, ""},
+      {"1.50 KB", K::kBytes, 1536, ""},    {"0.0009765625 KB", K::kBytes, 1, ""}, {"-1", K::kBytes, -1, ""},
+      {"-2 KB", K::kBytes, -2048, ""},     {"+8", K::kBytes, 8, ""},             {"49,152", K::kBytes, 49152, ""},
+      {"1.3 KB", K::kNotWholeBytes, 0, "1331.2"}, {"0.5", K::kNotWholeBytes, 0, "0.5"}, {"1.5 B", K::kNotWholeBytes, 0, "1.5"},
+      {"", K::kEmpty, 0, ""},              {"   ", K::kEmpty, 0, ""},           {"abc", K::kNotASize, 0, ""},
+      {"48 Ki", K::kNotASize, 0, ""},      {"48 KBs", K::kNotASize, 0, ""},      {"48 GB", K::kNotASize, 0, ""},
+      {"KB", K::kNotASize, 0, ""},         {"1e3", K::kNotASize, 0, ""},         {"4 8", K::kNotASize, 0, ""},
+  };
+  for (const Case& t : cases) {
+    const ByteAmount a = readByteAmount(QString::fromUtf8(t.text), c);
+    EXPECT_EQ(a.kind, t.kind) << "'" << t.text << "'";
+    if (t.kind == K::kBytes) {
+      EXPECT_EQ(a.bytes, t.bytes) << "'" << t.text << "'";
+    }
+    if (t.kind == K::kNotWholeBytes) {
+      EXPECT_EQ(a.exact, QString::fromUtf8(t.exact)) << "'" << t.text << "'";
+    }
+  }
+  EXPECT_TRUE(readByteAmount(QStringLiteral("48 KB"), c).scaled);
+  EXPECT_FALSE(readByteAmount(QStringLiteral("48 B"), c).scaled);
+  // Beyond 64 bits: saturated, so out of every range.
+  EXPECT_EQ(readByteAmount(QStringLiteral("99999999999999999999 MB"), c).bytes, std::numeric_limits<qint64>::max());
+  // A comma is the decimal point where the locale says so.
+  EXPECT_EQ(readByteAmount(QStringLiteral("1,5 KB"), QLocale(QLocale::German)).bytes, 1536);
+}
+
+struct UnitCase {
+  const char* name;
+  View view;
+  const char* box;
+  const char* typed;
+  int value;            // after Return
+  const char* message;  // the inline message after the last key, nullptr for none
+};
+
+void PrintTo(const UnitCase& c, std::ostream* os) { *os << c.name << " ('" << c.typed << "' into " << c.box << ")"; }
+
+class GuiByteUnits : public ::testing::TestWithParam<UnitCase> {};
+
+TEST_P(GuiByteUnits, TypedSizesAreBytesAndMessagesQuoteTheText) {
+  const UnitCase& c = GetParam();
+  auto view = makeView(c.view);
+  view->resize(1400, 900);
+  view->show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(view.get()));
+  auto* box = view->findChild<CheckedSpinBox*>(QLatin1String(c.box));
+  ASSERT_NE(box, nullptr);
+  ASSERT_TRUE(box->byteUnits());
+  auto* message = view->findChild<InputMessage*>(QStringLiteral("inputMessage"));
+  box->selectAll();
+  typeKeys(box, QString::fromUtf8(c.typed));
+  EXPECT_EQ(box->text(), QString::fromUtf8(c.typed));  // as typed, while editing
+  if (c.message == nullptr) {
+    EXPECT_TRUE(message->isHidden()) << message->text().toStdString();
+  } else {
+    ASSERT_FALSE(message->isHidden());
+    EXPECT_EQ(message->text(), QString::fromUtf8(c.message));
+    EXPECT_TRUE(message->text().contains(QString::fromUtf8(c.typed).trimmed()));
+  }
+  QTest::keyClick(box, Qt::Key_Return);
+  EXPECT_EQ(box->value(), c.value);
+  EXPECT_EQ(box->text(), QStringLiteral("%1 B").arg(c.value));  // the value is bytes, and says so
+}
+
+const std::vector<UnitCase>& unitCases() {
+  static const std::vector<UnitCase> cases = {
+      {"StaticKb", View::kCalculator, "staticSharedMemory", "48 KB", 49152, nullptr},
+      // What the newcomer typed: no space, and no message on the way ("48K" is 48 KB already).
+      {"StaticKbNoSpace", View::kCalculator, "staticSharedMemory", "48KB", 49152, nullptr},
+      {"StaticBytesWithUnit", View::kCalculator, "staticSharedMemory", "4096 B", 4096, nullptr},
+      {"DynamicKib", View::kCalculator, "dynamicSharedMemory", "48KiB", 49152, nullptr},
+      {"DynamicFraction", View::kCalculator, "dynamicSharedMemory", "1.5 KB", 1536, nullptr},
+      {"DynamicLowerCase", View::kCalculator, "dynamicSharedMemory", "100 kb", 102400, nullptr},
+      {"RblockKb", View::kRblock, "sharedBytes", "64 KB", 65536, nullptr},
+      {"RblockMib", View::kRblock, "sharedBytes", "0.125 MiB", 131072, nullptr},
+      // Refused: the message quotes the text as typed (and the bytes it makes); the box keeps the
+      // value taken on the way.
+      {"StaticOverRange", View::kCalculator, "staticSharedMemory", "64 KB", 64,
+       "Static shared memory: 64 KB (65536 B) is out of range; allowed 0 … 49152 B. Kept 64 B."},
+      {"DynamicOverRange", View::kCalculator, "dynamicSharedMemory", "2 MiB", 2,
+       "Dynamic shared memory: 2 MiB (2097152 B) is out of range; allowed 0 … 232448 B. Kept 2 B."},
+      {"StaticNotWholeBytes", View::kCalculator, "staticSharedMemory", "1.3 KB", 1,
+       "Static shared memory: '1.3 KB' is 1331.2 B, not a whole number of bytes; allowed 0 … 49152 B. Kept 1 B."},
+      {"StaticUnknownUnit", View::kCalculator, "staticSharedMemory", "48 KBytes", 49152,
+       "Static shared memory: '48 KBytes' is not a size: write bytes (49152) or a number with B, KB, KiB, MB or MiB "
+       "(48 KB; 1 KB = 1024 B); allowed 0 … 49152 B. Kept 49152 B."},
+      {"RblockNegative", View::kRblock, "sharedBytes", "-1 KB", 0,
+       "Shared memory: -1 KB (-1024 B) is out of range; allowed 0 … 232448 B. Kept 0 B."},
+  };
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(SharedMemory, GuiByteUnits, ::testing::ValuesIn(unitCases()),
+                         [](const ::testing::TestParamInfo<UnitCase>& i) { return std::string(i.param.name); });
 
 // The unit and the special value text are not input: erasing into them or typing after them is
 // refused as a plain QSpinBox refuses it, with no message.

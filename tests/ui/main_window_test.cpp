@@ -2,9 +2,15 @@
 #include <gtest/gtest.h>
 
 #include <QAction>
+#include <QApplication>
 #include <QFile>
+#include <QFileInfo>
+#include <QKeyEvent>
+#include <QSignalSpy>
+#include <QTest>
 #include <QImage>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QSettings>
 #include <QSpinBox>
@@ -17,11 +23,13 @@
 
 #include "tests/ui/ui_test_support.h"
 #include "ui/jobs/live_sweep_job.h"
+#include "ui/plots/occupancy_curve_plot.h"
 #include "ui/shell/main_window.h"
 #include "ui/views/calculator_view.h"
 #include "ui/views/compile_sweep_view.h"
 #include "ui/views/live_sweep_view.h"
 #include "ui/views/rblock_scaling_view.h"
+#include "ui/widgets/checked_spin_box.h"
 
 namespace occx::ui {
 namespace {
@@ -189,6 +197,195 @@ TEST_F(MainWindowTest, AboutSaysWhatNeedsAGpu) {
   EXPECT_TRUE(about.contains(QStringLiteral("Works without a GPU:")));
   EXPECT_TRUE(about.contains(QStringLiteral("Needs an NVIDIA GPU and driver:")));
   EXPECT_TRUE(about.contains(QStringLiteral("Needs the CUDA Toolkit (no GPU):")));
+}
+
+// ---- shortcuts from any widget of the window ------------------------------------------------------
+
+/// What the menu actions asked, answered without dialogs: the first table or plot, the suggested
+/// file name in `folder`.
+struct Answers {
+  QStringList asked;     ///< captions of choose and save_path, in order
+  QStringList written;   ///< the paths save_path answered
+  QString informed;      ///< the last text shown by inform
+  QString warned;
+};
+
+MainWindow::Prompts answering(const QString& folder, Answers* answers) {
+  MainWindow::Prompts p;
+  p.choose = [answers](const QString& caption, const QString&, const QStringList& items) {
+    answers->asked << caption;
+    return items.isEmpty() ? -1 : 0;
+  };
+  p.save_path = [folder, answers](const QString& caption, const QString& suggested, const QString&) {
+    answers->asked << caption;
+    const QString path = QDir(folder).filePath(QFileInfo(suggested).fileName());
+    answers->written << path;
+    return path;
+  };
+  p.inform = [answers](const QString&, const QString& text) { answers->informed = text; };
+  p.warn = [answers](const QString&, const QString& text) { answers->warned = text; };
+  return p;
+}
+
+/// Shows `w` as the active window with the focus in `box`, as when the user has clicked into it.
+bool focusNumberBox(MainWindow& w, QSpinBox* box) {
+  w.show();
+  QApplication::setActiveWindow(&w);
+  if (!QTest::qWaitForWindowActive(&w)) return false;
+  box->setFocus(Qt::MouseFocusReason);
+  return QTest::qWaitFor([box] { return box->hasFocus(); }, 2000) && QApplication::focusWidget() == box;
+}
+
+// Claims Ctrl+E through ShortcutOverride the way a QLineEdit does where the key bindings make
+// Ctrl+E "end of line" (the X11, KDE and GNOME schemes; the off-screen test platform has Windows'
+// bindings, where it is no line-edit key).
+class ClaimsCtrlE : public QObject {
+ public:
+  bool eventFilter(QObject* watched, QEvent* event) override {
+    if (event->type() == QEvent::ShortcutOverride) {
+      const auto* key = static_cast<QKeyEvent*>(event);
+      if (key->key() == Qt::Key_E && key->modifiers() == Qt::ControlModifier) {
+        event->accept();
+        ++claimed;
+        return true;
+      }
+    }
+    return QObject::eventFilter(watched, event);
+  }
+  int claimed = 0;
+};
+
+TEST_F(MainWindowTest, MenuShortcutsFireFromAFocusedNumberBox) {
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  MainWindow w(false);
+  Answers answers;
+  w.setPrompts(answering(dir.path(), &answers));
+  // As main() adds it: File → Open Inductor run… on the standard Open key.
+  auto* open = new QAction(QStringLiteral("Open Inductor run…"), &w);
+  open->setShortcut(QKeySequence::Open);
+  w.addOpenAction(open);
+  QSpinBox* box = w.calculatorView()->threadsSpin();
+  ASSERT_TRUE(focusNumberBox(w, box));
+  const QString text = box->text();
+
+  struct Case {
+    const char* name;
+    QAction* action;
+    Qt::Key key;
+    Qt::KeyboardModifiers modifiers;
+  };
+  const Case cases[] = {
+      {"Ctrl+S", w.exportCsvAction(), Qt::Key_S, Qt::ControlModifier},
+      {"Ctrl+E", w.exportCsvAction(), Qt::Key_E, Qt::ControlModifier},
+      {"Ctrl+Shift+S", w.exportPngAction(), Qt::Key_S, Qt::ControlModifier | Qt::ShiftModifier},
+      {"Ctrl+O", open, Qt::Key_O, Qt::ControlModifier},
+      {"F1", w.aboutAction(), Qt::Key_F1, Qt::NoModifier},
+  };
+  for (const Case& c : cases) {
+    QSignalSpy triggered(c.action, &QAction::triggered);
+    QTest::keyClick(box, c.key, c.modifiers);
+    EXPECT_EQ(triggered.count(), 1) << c.name << " did not trigger " << c.action->text().toStdString();
+  }
+  // The actions did their work: both CSV keys asked for a table and wrote it, Ctrl+Shift+S wrote a
+  // PNG, F1 showed the help with the shortcuts; the keys did not go into the box.
+  EXPECT_EQ(answers.asked, (QStringList{QStringLiteral("Export CSV"), QStringLiteral("Export CSV"), QStringLiteral("Export CSV"),
+                                        QStringLiteral("Export CSV"), QStringLiteral("Export PNG"), QStringLiteral("Export PNG")}));
+  ASSERT_EQ(answers.written.size(), 3);
+  EXPECT_TRUE(QFileInfo(answers.written[0]).fileName() == QStringLiteral("occupancy-result.csv"));
+  EXPECT_TRUE(QFile::exists(answers.written[0]));
+  const QImage png(answers.written[2]);
+  ASSERT_FALSE(png.isNull()) << answers.written[2].toStdString();
+  EXPECT_EQ(png.size(), w.calculatorView()->blockSizePlot()->widget()->size() * 2);
+  EXPECT_TRUE(answers.informed.contains(QStringLiteral("Keyboard shortcuts"))) << answers.informed.toStdString();
+  EXPECT_TRUE(answers.warned.isEmpty()) << answers.warned.toStdString();
+  EXPECT_EQ(box->text(), text);
+  EXPECT_TRUE(box->hasFocus());
+  // Keys that are no shortcut of the window still reach the box.
+  box->selectAll();
+  QTest::keyClicks(box, QStringLiteral("128"));
+  EXPECT_EQ(box->value(), 128);
+}
+
+TEST_F(MainWindowTest, AShortcutTheNumberBoxWouldClaimStillFires) {
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  MainWindow w(false);
+  Answers answers;
+  w.setPrompts(answering(dir.path(), &answers));
+  QSpinBox* box = w.calculatorView()->registersSpin();
+  ASSERT_TRUE(focusNumberBox(w, box));
+
+  // Ctrl+E where it means "end of line" to a line edit.
+  ClaimsCtrlE claims;
+  box->installEventFilter(&claims);
+  QSignalSpy csv(w.exportCsvAction(), &QAction::triggered);
+  QTest::keyClick(box, Qt::Key_E, Qt::ControlModifier);
+  EXPECT_EQ(csv.count(), 1);
+  EXPECT_EQ(claims.claimed, 0);  // the box was not asked
+  EXPECT_EQ(answers.written.size(), 1);
+  box->removeEventFilter(&claims);
+
+  // Ctrl+A is "select all" to a line edit in every key scheme: a window action on it fires too.
+  auto* action = new QAction(QStringLiteral("Window action on Ctrl+A"), &w);
+  action->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_A));
+  w.addAction(action);
+  QSignalSpy fired(action, &QAction::triggered);
+  QTest::keyClick(box, Qt::Key_A, Qt::ControlModifier);
+  EXPECT_EQ(fired.count(), 1);
+  // Not once it is disabled: then the key is the box's again.
+  action->setEnabled(false);
+  auto* edit = box->findChild<QLineEdit*>();
+  ASSERT_NE(edit, nullptr);
+  edit->deselect();
+  QTest::keyClick(box, Qt::Key_A, Qt::ControlModifier);
+  EXPECT_EQ(fired.count(), 1);
+  EXPECT_EQ(edit->selectedText(), box->text());
+}
+
+TEST_F(MainWindowTest, TheShortcutsAreInTheAboutText) {
+  const QString about = MainWindow::aboutText();
+  for (const QKeySequence& key : {QKeySequence(Qt::CTRL | Qt::Key_S), QKeySequence(Qt::CTRL | Qt::Key_E),
+                             QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), QKeySequence(QKeySequence::Open), QKeySequence(Qt::Key_F1)}) {
+    EXPECT_TRUE(about.contains(QStringLiteral("<b>%1</b>").arg(key.toString(QKeySequence::NativeText)))) << key.toString().toStdString();
+  }
+  MainWindow w(false);
+  EXPECT_EQ(w.exportCsvAction()->shortcuts(), (QList<QKeySequence>{QKeySequence(Qt::CTRL | Qt::Key_S), QKeySequence(Qt::CTRL | Qt::Key_E)}));
+  EXPECT_EQ(w.exportPngAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+  EXPECT_EQ(w.aboutAction()->shortcut(), QKeySequence(Qt::Key_F1));
+}
+
+// ---- the inline input message and exports -----------------------------------------------------------
+
+TEST_F(MainWindowTest, ASuccessfulExportEndsAnInputMessageWhoseBoxHoldsAValue) {
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  MainWindow w(false);
+  auto* threads = qobject_cast<CheckedSpinBox*>(w.calculatorView()->threadsSpin());
+  ASSERT_NE(threads, nullptr);
+  auto* message = w.calculatorView()->findChild<InputMessage*>(QStringLiteral("inputMessage"));
+  ASSERT_NE(message, nullptr);
+  threads->selectAll();
+  QTest::keyClicks(threads, QStringLiteral("2000"));
+  // While the box still shows what it refused, an export leaves the message.
+  ASSERT_FALSE(message->isHidden());
+  EXPECT_EQ(w.exportCurrentCsv(0, dir.filePath(QStringLiteral("a.csv"))), QString());
+  EXPECT_FALSE(message->isHidden());
+  // Editing ended (the box went back to 200); the export is of that, and the message goes.
+  QTest::keyClick(threads, Qt::Key_Return);
+  ASSERT_FALSE(message->isHidden());
+  EXPECT_EQ(threads->value(), 200);
+  EXPECT_EQ(w.exportCurrentPlot(0, dir.filePath(QStringLiteral("b.png"))), QString());
+  EXPECT_TRUE(message->isHidden());
+  // A failed export leaves a message in place.
+  threads->selectAll();
+  QTest::keyClicks(threads, QStringLiteral("0"));
+  QTest::keyClick(threads, Qt::Key_Return);
+  ASSERT_FALSE(message->isHidden());
+  EXPECT_FALSE(w.exportCurrentCsv(0, dir.filePath(QStringLiteral("no/such/folder.csv"))).isEmpty());
+  EXPECT_FALSE(message->isHidden());
+  EXPECT_EQ(w.exportCurrentCsv(0, dir.filePath(QStringLiteral("c.csv"))), QString());
+  EXPECT_TRUE(message->isHidden());
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 #include <QFile>
 #include <QImage>
 #include <QTemporaryDir>
+#include <QTest>
+#include <QVBoxLayout>
 #include <QWidget>
 
 #include "qcustomplot.h"
@@ -74,6 +76,56 @@ TEST(PlotController, ExportsPngAndPdfAtomically) {
   ASSERT_FALSE(bad_dir);
   EXPECT_NE(bad_dir.error().find("no/such/folder/curve.png"), std::string::npos) << bad_dir.error();
   EXPECT_FALSE(QFile::exists(missing));
+}
+
+// A PNG export of the shown plot is twice its size (laid out as shown, drawn finer), and carries
+// the export subtitle under the title; the plot on screen keeps its layout.
+TEST(PlotController, PngExportIsTwiceTheShownSizeWithTheSubtitle) {
+  QWidget parent;
+  auto* layout = new QVBoxLayout(&parent);
+  OccupancyCurvePlot plot(CurveKind::Registers, &parent);
+  layout->addWidget(plot.widget());
+  plot.setData({{32, 64, 64, 1.0, kLimitWarps}, {64, 32, 32, 0.5, kLimitRegisters}}, 64, 32, 64, true);
+  parent.resize(553, 331);
+  parent.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&parent));
+  const QSize shown = plot.widget()->size();
+  ASSERT_GT(shown.width(), 200);
+  EXPECT_DOUBLE_EQ(plot.exportScale(), 2.0);
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+
+  const QString plain = dir.filePath(QStringLiteral("plain.png"));
+  ASSERT_TRUE(plot.exportPng(plain));
+  const QImage without(plain);
+  EXPECT_EQ(without.size(), shown * 2);
+  EXPECT_NEAR(without.dotsPerMeterX(), 96.0 * 2 / 0.0254, 1.0);
+
+  const QString subtitle = QStringLiteral("H100 SXM5 (CC 9.0, 132 SMs) · 256 threads, 32 registers, 0 B shared");
+  plot.setExportSubtitle(subtitle);
+  EXPECT_EQ(plot.exportSubtitle(), subtitle);
+  const QString titled = dir.filePath(QStringLiteral("titled.png"));
+  ASSERT_TRUE(plot.exportImage(titled));
+  const QImage with(titled);
+  EXPECT_EQ(with.size(), shown * 2);
+  // The subtitle's row pushes the axes down: the images differ, in the rows under the title.
+  EXPECT_NE(with, without);
+  // The shown plot is as before: title, axes, legend; no subtitle left behind.
+  EXPECT_EQ(plot.plot()->plotLayout()->rowCount(), 3);
+  EXPECT_EQ(plot.plot()->findChild<QCPTextElement*>(QStringLiteral("exportSubtitle")), nullptr);
+  EXPECT_EQ(plot.title(), QStringLiteral("Impact of varying register count per thread"));
+
+  // A chosen scale; an explicit size is that many pixels.
+  plot.setExportScale(3);
+  ASSERT_TRUE(plot.exportPng(plain));
+  EXPECT_EQ(QImage(plain).size(), shown * 3);
+  ASSERT_TRUE(plot.exportPng(plain, 640, 400));
+  EXPECT_EQ(QImage(plain).size(), QSize(640, 400));
+  // Hidden: laid out at 900 × 560, twice that in pixels.
+  parent.hide();
+  plot.setExportScale(2);
+  ASSERT_TRUE(plot.exportPng(plain));
+  EXPECT_EQ(QImage(plain).size(), QSize(1800, 1120));
 }
 
 TEST(Utilization, RemainderWhenLessThanABlockFits) {

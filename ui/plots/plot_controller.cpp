@@ -6,6 +6,7 @@
 
 #include <QBuffer>
 #include <QFile>
+#include <QImage>
 #include <QFileInfo>
 #include <QTemporaryDir>
 #include <QToolTip>
@@ -116,7 +117,7 @@ QString twoLines(const QString& text) {
 
 }  // namespace
 
-void PlotController::fitTitleAndLabel(int width) {
+void PlotController::fitTitleAndLabel(int width) const {
   const int room = std::max(width - 16, 40);
   QFont title_font(plot_->font().family(), 11, QFont::Bold);
   QString text = full_title_;
@@ -177,21 +178,62 @@ void PlotController::fitLegendColumns(int width) const {
 
 void PlotController::requestReplot() { plot_->replot(QCustomPlot::rpQueuedReplot); }
 
+void PlotController::setExportScale(double scale) { export_scale_ = std::max(1.0, scale); }
+
 QSize PlotController::exportSize(int width, int height) const {
   if (width > 0 && height > 0) return {width, height};
   if (plot_->isVisible() && plot_->width() > 0 && plot_->height() > 0) return plot_->size();
   return {900, 560};
 }
 
-Expected<std::size_t> PlotController::exportPng(const QString& path, int width, int height) const {
-  const QSize size = exportSize(width, height);
-  fitLegendColumns(size.width());  // the export's width, not the window's
-  const QPixmap pixmap = plot_->toPixmap(size.width(), size.height());
+QCPTextElement* PlotController::beginExport(int width) const {
+  // The export's width, not the window's.
+  fitLegendColumns(width);
+  fitTitleAndLabel(width);
+  if (export_subtitle_.isEmpty()) return nullptr;
+  // Row 1, between the title and the axis rect; as small as its text, like the title's row.
+  QCPLayoutGrid* layout = plot_->plotLayout();
+  layout->insertRow(1);
+  QFont font(plot_->font().family(), 9);
+  const int room = std::max(width - 16, 40);
+  QString text = export_subtitle_;
+  if (!fitsWidth(text, font, room)) text.replace(QStringLiteral(" · "), QStringLiteral("\n"));
+  while (!fitsWidth(text, font, room) && font.pointSize() > 7) font.setPointSize(font.pointSize() - 1);
+  auto* subtitle = new QCPTextElement(plot_, text, font);
+  subtitle->setTextColor(QColor(70, 70, 70));
+  subtitle->setObjectName(QStringLiteral("exportSubtitle"));
+  layout->addElement(1, 0, subtitle);
+  layout->setRowStretchFactor(1, 0.001);
+  return subtitle;
+}
+
+void PlotController::endExport(QCPTextElement* subtitle) const {
+  if (subtitle != nullptr) {
+    plot_->plotLayout()->remove(subtitle);  // deletes it
+    plot_->plotLayout()->simplify();        // and drops its empty row
+  }
   fitLegendColumns(plot_->viewport().width());
+  fitTitleAndLabel(plot_->viewport().width());
+  // The layout was last computed at the export's size: lay the shown plot out again.
+  plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+Expected<std::size_t> PlotController::exportPng(const QString& path, int width, int height) const {
+  const bool exact = width > 0 && height > 0;
+  const QSize size = exportSize(width, height);
+  const double scale = exact ? 1.0 : export_scale_;
+  QCPTextElement* subtitle = beginExport(size.width());
+  const QPixmap pixmap = plot_->toPixmap(size.width(), size.height(), scale);
+  endExport(subtitle);
+  QImage image = pixmap.toImage();
+  // Say how fine it is (96 dpi × scale), so viewers that honour it show the plot at its size.
+  const int dots_per_meter = static_cast<int>(std::lround(96.0 * scale / 0.0254));
+  image.setDotsPerMeterX(dots_per_meter);
+  image.setDotsPerMeterY(dots_per_meter);
   QByteArray bytes;
   QBuffer buffer(&bytes);
   buffer.open(QIODevice::WriteOnly);
-  if (pixmap.isNull() || !pixmap.save(&buffer, "PNG")) {
+  if (image.isNull() || !image.save(&buffer, "PNG")) {
     return Error{"cannot render the plot '" + title().toStdString() + "' as PNG for " + path.toStdString()};
   }
   return writeBytes(path, bytes);
@@ -204,10 +246,11 @@ Expected<std::size_t> PlotController::exportPdf(const QString& path, int width, 
   QTemporaryDir scratch;
   if (!scratch.isValid()) return Error{"cannot create a temporary folder to render " + path.toStdString() + ": " + scratch.errorString().toStdString()};
   const QString tmp = scratch.filePath(QStringLiteral("plot.pdf"));
-  fitLegendColumns(size.width());
+  QCPTextElement* subtitle = beginExport(size.width());
+  const QString pdf_title = export_subtitle_.isEmpty() ? title() : title() + QStringLiteral(" — ") + export_subtitle_;
   const bool rendered_ok =
-      plot_->savePdf(tmp, size.width(), size.height(), QCP::epAllowCosmetic, QStringLiteral("Occupancy Explorer"), title());
-  fitLegendColumns(plot_->viewport().width());
+      plot_->savePdf(tmp, size.width(), size.height(), QCP::epAllowCosmetic, QStringLiteral("Occupancy Explorer"), pdf_title);
+  endExport(subtitle);
   if (!rendered_ok) {
     return Error{"cannot render the plot '" + title().toStdString() + "' as PDF for " + path.toStdString()};
   }

@@ -1,5 +1,6 @@
 // A QCustomPlot behind a small controller: title, axis labels, a legend below the axes, hover
-// tooltips, and atomic PNG/PDF export. QCustomPlot's header stays in .cpp files; views hold a
+// tooltips, and atomic PNG/PDF export (PNG at twice the shown size, with a subtitle line that says
+// what the plot shows: the device and the configuration). QCustomPlot's header stays in .cpp files; views hold a
 // controller and put widget() into their layouts.
 #pragma once
 
@@ -43,12 +44,24 @@ class PlotController : public QObject {
   /// Redraws on the next event-loop turn; several calls in a row cost one replot.
   void requestReplot();
 
-  /// Writes the plot as PNG, `width` × `height` pixels (0: the widget's size when shown, else
-  /// 900 × 560), atomically: rendered in memory, then written to a temporary file in the target's
-  /// folder and renamed. Returns the bytes written, or an Error naming the path and the reason.
+  /// A line under the title in exports only (PNG and PDF), saying what the plot shows, e.g.
+  /// "H100 SXM5 (CC 9.0, 132 SMs) · 256 threads, 32 registers, 0 B shared". Empty: none.
+  void setExportSubtitle(const QString& subtitle) { export_subtitle_ = subtitle; }
+  [[nodiscard]] QString exportSubtitle() const { return export_subtitle_; }
+  /// How much finer than the screen a PNG export of the shown size is (default 2: a plot shown
+  /// 553 × 331 exports as 1106 × 662 pixels, laid out as shown). At least 1.
+  void setExportScale(double scale);
+  [[nodiscard]] double exportScale() const { return export_scale_; }
+
+  /// Writes the plot as PNG, atomically: rendered in memory, then written to a temporary file in
+  /// the target's folder and renamed. `width` × `height` > 0: exactly that many pixels, laid out
+  /// at that size. 0: laid out as shown (else 900 × 560 when hidden) and rendered exportScale()
+  /// times finer, so a 553 × 331 plot gives 1106 × 662 pixels. With the export subtitle.
+  /// Returns the bytes written, or an Error naming the path and the reason.
   [[nodiscard]] Expected<std::size_t> exportPng(const QString& path, int width = 0, int height = 0) const;
-  /// Writes the plot as a vector PDF page of `width` × `height` points (0: as exportPng), atomically
-  /// (rendered into a scratch folder, then written next to the target and renamed).
+  /// Writes the plot as a vector PDF page of `width` × `height` points (0: the shown size, else
+  /// 900 × 560), with the export subtitle, atomically (rendered into a scratch folder, then written
+  /// next to the target and renamed).
   [[nodiscard]] Expected<std::size_t> exportPdf(const QString& path, int width = 0, int height = 0) const;
   /// exportPng or exportPdf by the file's suffix (.png / .pdf); other suffixes are an Error.
   [[nodiscard]] Expected<std::size_t> exportImage(const QString& path, int width = 0, int height = 0) const;
@@ -70,12 +83,18 @@ class PlotController : public QObject {
   void fitLegendColumns(int width) const;
   /// Fits the title and the x axis label to a plot `width` pixels wide: the title breaks into two
   /// lines at the space nearest its middle, then both shrink (down to 8 pt) until they fit.
-  void fitTitleAndLabel(int width);
+  void fitTitleAndLabel(int width) const;
   [[nodiscard]] QSize exportSize(int width, int height) const;
+  /// Lays the plot out for an export `width` pixels wide (legend, title, the subtitle row) and
+  /// returns the subtitle element it added (null for none); endExport takes it out again.
+  QCPTextElement* beginExport(int width) const;
+  void endExport(QCPTextElement* subtitle) const;
 
   QCustomPlot* plot_;
   QCPTextElement* title_;
   QString full_title_;  ///< the title as set (the shown text may be broken into two lines)
+  QString export_subtitle_;
+  double export_scale_ = 2.0;
   int max_legend_columns_ = 3;
 };
 

@@ -12,7 +12,9 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
+#include <QKeyEvent>
 #include <QLabel>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QRegularExpression>
@@ -28,6 +30,7 @@
 #include "ui/shell/app_view.h"
 #include "ui/views/calculator_view.h"
 #include "ui/plots/plot_controller.h"
+#include "ui/widgets/checked_spin_box.h"
 
 namespace occx::ui {
 
@@ -45,6 +48,17 @@ struct Renamed {
 /// ("views/<objectName>") and their tab title (the remembered current tab).
 constexpr Renamed kRenamedViews[] = {{"kernel", "compileSweep"}, {"live", "liveSweep"}, {"rblock", "rblockScaling"}};
 constexpr Renamed kRenamedTabs[] = {{"Kernels (NVRTC)", "Compile sweep (NVRTC)"}, {"Live runs", "Live sweep"}};
+
+// The window's shortcuts: the menus set them, About lists them.
+QList<QKeySequence> exportCsvKeys() { return {QKeySequence(Qt::CTRL | Qt::Key_S), QKeySequence(Qt::CTRL | Qt::Key_E)}; }
+QKeySequence exportPngKey() { return QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S); }
+QKeySequence helpKey() { return QKeySequence(Qt::Key_F1); }
+
+QString keysText(const QList<QKeySequence>& keys) {
+  QStringList out;
+  for (const QKeySequence& k : keys) out << QStringLiteral("<b>%1</b>").arg(k.toString(QKeySequence::NativeText).toHtmlEscaped());
+  return out.join(QObject::tr(" or "));
+}
 }  // namespace
 
 int MainWindow::migrateSettings(QSettings& settings) {
@@ -78,6 +92,7 @@ MainWindow::MainWindow(bool use_settings, QWidget* parent)
     : QMainWindow(parent), use_settings_(use_settings), tabs_(new QTabWidget(this)), calculator_(nullptr), view_status_(new QLabel(this)) {
   setWindowTitle(tr("Occupancy Explorer"));
   setObjectName(QStringLiteral("mainWindow"));
+  setPrompts({});
   tabs_->setDocumentMode(true);
   setCentralWidget(tabs_);
   setAcceptDrops(true);
@@ -107,18 +122,85 @@ MainWindow::MainWindow(bool use_settings, QWidget* parent)
   addView(calculator_, tr("Occupancy calculator"));
   connect(tabs_, &QTabWidget::currentChanged, this, [this](int) { updateForCurrentView(); });
   updateForCurrentView();
+  // The menus' shortcuts from any widget of the window (see eventFilter).
+  qApp->installEventFilter(this);
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() { qApp->removeEventFilter(this); }
+
+void MainWindow::setPrompts(Prompts prompts) {
+  if (!prompts.choose) {
+    prompts.choose = [this](const QString& caption, const QString& label, const QStringList& items) {
+      bool ok = false;
+      const QString chosen = QInputDialog::getItem(this, caption, label, items, 0, false, &ok);
+      return ok ? static_cast<int>(items.indexOf(chosen)) : -1;
+    };
+  }
+  if (!prompts.save_path) {
+    prompts.save_path = [this](const QString& caption, const QString& suggested, const QString& filter) {
+      return QFileDialog::getSaveFileName(this, caption, suggested, filter);
+    };
+  }
+  if (!prompts.inform) {
+    prompts.inform = [this](const QString& title, const QString& text) { QMessageBox::about(this, title, text); };
+  }
+  if (!prompts.warn) {
+    prompts.warn = [this](const QString& title, const QString& text) { QMessageBox::warning(this, title, text); };
+  }
+  prompts_ = std::move(prompts);
+}
+
+bool MainWindow::isWindowShortcut(const QKeyEvent& event) const {
+  switch (event.key()) {
+    case 0:
+    case Qt::Key_unknown:
+    case Qt::Key_Shift:
+    case Qt::Key_Control:
+    case Qt::Key_Meta:
+    case Qt::Key_Alt:
+    case Qt::Key_AltGr:
+      return false;
+    default:
+      break;
+  }
+  const QKeyCombination pressed(event.modifiers() & ~Qt::KeypadModifier, static_cast<Qt::Key>(event.key()));
+  const std::function<bool(const QList<QAction*>&)> any = [&](const QList<QAction*>& actions) {
+    for (const QAction* a : actions) {
+      if (const QMenu* menu = a->menu(); menu != nullptr && any(menu->actions())) return true;
+      if (!a->isEnabled()) continue;
+      for (const QKeySequence& k : a->shortcuts()) {
+        if (!k.isEmpty() && k[0] == pressed) return true;
+      }
+    }
+    return false;
+  };
+  return any(menuBar()->actions()) || any(actions());
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+  // Before a key press reaches the focus widget as a shortcut, the widget is asked whether it wants
+  // the key itself (ShortcutOverride); a line edit says yes to Ctrl+E (end of line, in the X11 / KDE
+  // / GNOME key bindings), Ctrl+A and more, and a number box is a line edit. For the window's own
+  // shortcuts the widget is not asked: the action fires, whatever has focus.
+  if (event->type() == QEvent::ShortcutOverride) {
+    const auto* widget = qobject_cast<QWidget*>(watched);
+    if (widget != nullptr && widget->window() == this && isWindowShortcut(*static_cast<QKeyEvent*>(event))) {
+      event->ignore();
+      return true;
+    }
+  }
+  return QMainWindow::eventFilter(watched, event);
+}
 
 void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file_menu_ = file;
   connect(file, &QMenu::aboutToShow, this, &MainWindow::updateForCurrentView);
   export_csv_ = file->addAction(tr("Export &CSV…"), this, &MainWindow::exportCsvInteractive);
-  export_csv_->setShortcut(QKeySequence(tr("Ctrl+E")));
+  export_csv_->setShortcuts(exportCsvKeys());
   export_csv_->setStatusTip(tr("Write a table of the current view as CSV"));
   export_png_ = file->addAction(tr("Export &PNG…"), this, [this] { exportPlotInteractive(QStringLiteral("png")); });
+  export_png_->setShortcut(exportPngKey());
   export_png_->setStatusTip(tr("Write a plot of the current view as a PNG image"));
   export_pdf_ = file->addAction(tr("Export P&DF…"), this, [this] { exportPlotInteractive(QStringLiteral("pdf")); });
   export_pdf_->setStatusTip(tr("Write a plot of the current view as a vector PDF"));
@@ -128,9 +210,11 @@ void MainWindow::buildMenus() {
   quit->setMenuRole(QAction::QuitRole);
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
-  QAction* about = help->addAction(tr("&About Occupancy Explorer"), this,
-                                   [this] { QMessageBox::about(this, tr("About Occupancy Explorer"), aboutText(can_compile_)); });
-  about->setMenuRole(QAction::AboutRole);
+  about_ = help->addAction(tr("&About Occupancy Explorer"), this,
+                            [this] { prompts_.inform(tr("About Occupancy Explorer"), aboutText(can_compile_)); });
+  about_->setShortcut(helpKey());
+  about_->setStatusTip(tr("What works without a GPU, and the keyboard shortcuts"));
+  about_->setMenuRole(QAction::AboutRole);
 }
 
 void MainWindow::addOpenAction(QAction* action) {
@@ -188,6 +272,26 @@ QString MainWindow::backendStatusText(const Backend& backend) {
   return gpu + QStringLiteral(" · ") + nvrtc;
 }
 
+QString MainWindow::shortcutTable() {
+  const std::pair<QList<QKeySequence>, QString> rows[] = {
+      {exportCsvKeys(), tr("File → Export CSV…")},
+      {{exportPngKey()}, tr("File → Export PNG… (twice the shown size)")},
+      {{QKeySequence(QKeySequence::Open)}, tr("File → Open Inductor run…")},
+      {{helpKey()}, tr("Help → About (this text)")},
+      {{QKeySequence(QKeySequence::Quit)}, tr("File → Quit")},
+  };
+  QString html = QStringLiteral("<table cellspacing=\"2\">");
+  for (const auto& [keys, what] : rows) {
+    QList<QKeySequence> bound;
+    for (const QKeySequence& k : keys) {
+      if (!k.isEmpty()) bound << k;
+    }
+    if (bound.isEmpty()) continue;  // no such key in this platform's bindings
+    html += QStringLiteral("<tr><td>%1</td><td>%2</td></tr>").arg(keysText(bound), what.toHtmlEscaped());
+  }
+  return html + QStringLiteral("</table>");
+}
+
 QString MainWindow::aboutText(bool can_compile) {
   return tr("<h3>Occupancy Explorer %1</h3>"
             "<p>Explains why a GPU kernel configuration is fast or slow in terms of occupancy: the classic "
@@ -198,8 +302,9 @@ QString MainWindow::aboutText(bool can_compile) {
             "<p><b>Needs the CUDA Toolkit (no GPU):</b> compiling kernels with NVRTC to get real register and spill counts.</p>"
             "<p><b>Needs an NVIDIA GPU and driver:</b> detecting the local GPU, live runs with measured time and bandwidth, "
             "and achieved occupancy from CUPTI.</p>"
-            "<p>This build: CUDA support %2.</p>")
-      .arg(QStringLiteral(OCCX_VERSION), can_compile ? tr("on") : tr("off"));
+            "<p>This build: CUDA support %2.</p>"
+            "<p><b>Keyboard shortcuts</b> (they work wherever the focus is, in a number box too):</p>%3")
+      .arg(QStringLiteral(OCCX_VERSION), can_compile ? tr("on") : tr("off"), shortcutTable());
 }
 
 QString MainWindow::settingsGroupFor(QWidget* view, const QString& title) const {
@@ -253,6 +358,7 @@ QString MainWindow::exportCurrentCsv(int index, const QString& path) {
   }
   auto written = writeCsvFile(exports[static_cast<std::size_t>(index)].table, path);
   if (!written) return QString::fromStdString(written.error());
+  clearSettledInputMessages();
   statusBar()->showMessage(tr("Wrote %1 (%2 bytes)").arg(QDir::toNativeSeparators(path)).arg(*written), 5000);
   return {};
 }
@@ -266,14 +372,23 @@ QString MainWindow::exportCurrentPlot(int index, const QString& path) {
   }
   auto written = plots[static_cast<std::size_t>(index)]->exportImage(path);
   if (!written) return QString::fromStdString(written.error());
+  clearSettledInputMessages();
   statusBar()->showMessage(tr("Wrote %1 (%2 bytes)").arg(QDir::toNativeSeparators(path)).arg(*written), 5000);
   return {};
+}
+
+void MainWindow::clearSettledInputMessages() {
+  // The export used the values the boxes hold; a message about text they refused earlier is over
+  // once they show a value again.
+  if (QWidget* view = tabs_->currentWidget()) {
+    for (InputMessage* message : view->findChildren<InputMessage*>()) message->clearIfSettled();
+  }
 }
 
 QString MainWindow::askSavePath(const QString& caption, const QString& suggested, const QString& filter) {
   QString folder = QDir::homePath();
   if (use_settings_) folder = QSettings().value(QLatin1String(kExportDirKey), folder).toString();
-  const QString path = QFileDialog::getSaveFileName(this, caption, QDir(folder).filePath(suggested), filter);
+  const QString path = prompts_.save_path(caption, QDir(folder).filePath(suggested), filter);
   if (!path.isEmpty() && use_settings_) QSettings().setValue(QLatin1String(kExportDirKey), QFileInfo(path).absolutePath());
   return path;
 }
@@ -287,15 +402,13 @@ void MainWindow::exportCsvInteractive() {
   if (exports.size() > 1) {
     QStringList titles;
     for (const auto& e : exports) titles << e.title;
-    bool ok = false;
-    const QString chosen = QInputDialog::getItem(this, tr("Export CSV"), tr("Table:"), titles, 0, false, &ok);
-    if (!ok) return;
-    index = static_cast<int>(titles.indexOf(chosen));
+    index = prompts_.choose(tr("Export CSV"), tr("Table:"), titles);
+    if (index < 0 || index >= static_cast<int>(exports.size())) return;
   }
   const QString path = askSavePath(tr("Export CSV"), exports[static_cast<std::size_t>(index)].suggested_name, tr("CSV files (*.csv)"));
   if (path.isEmpty()) return;
   const QString error = exportCurrentCsv(index, path);
-  if (!error.isEmpty()) QMessageBox::warning(this, tr("Export CSV"), error);
+  if (!error.isEmpty()) prompts_.warn(tr("Export CSV"), error);
 }
 
 void MainWindow::exportPlotInteractive(const QString& suffix) {
@@ -307,10 +420,8 @@ void MainWindow::exportPlotInteractive(const QString& suffix) {
   if (plots.size() > 1) {
     QStringList titles;
     for (const auto* p : plots) titles << p->title();
-    bool ok = false;
-    const QString chosen = QInputDialog::getItem(this, tr("Export %1").arg(suffix.toUpper()), tr("Plot:"), titles, 0, false, &ok);
-    if (!ok) return;
-    index = static_cast<int>(titles.indexOf(chosen));
+    index = prompts_.choose(tr("Export %1").arg(suffix.toUpper()), tr("Plot:"), titles);
+    if (index < 0 || index >= static_cast<int>(plots.size())) return;
   }
   QString suggested = plots[static_cast<std::size_t>(index)]->title().toLower();
   suggested.replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("-"));
@@ -319,7 +430,7 @@ void MainWindow::exportPlotInteractive(const QString& suffix) {
   if (path.isEmpty()) return;
   if (QFileInfo(path).suffix().compare(suffix, Qt::CaseInsensitive) != 0) path += QLatin1Char('.') + suffix;
   const QString error = exportCurrentPlot(index, path);
-  if (!error.isEmpty()) QMessageBox::warning(this, tr("Export %1").arg(suffix.toUpper()), error);
+  if (!error.isEmpty()) prompts_.warn(tr("Export %1").arg(suffix.toUpper()), error);
 }
 
 void MainWindow::restoreWindowSettings() {

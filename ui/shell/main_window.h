@@ -1,14 +1,18 @@
 // The main window: one tab per view (the calculator first), File → Export CSV / PNG / PDF for the
 // current view, Help → About, a status bar, and settings remembered between runs (QSettings,
-// organisation "OccupancyExplorer").
+// organisation "OccupancyExplorer"). The menus' shortcuts work from every widget of the window,
+// number boxes included (a line edit would take Ctrl+E as "end of line").
 #pragma once
 
 #include <QMainWindow>
+#include <QStringList>
 
 #include "core/sweep/backend.h"
 #include <QString>
+#include <functional>
 
 class QAction;
+class QKeyEvent;
 class QLabel;
 class QMenu;
 class QSettings;
@@ -23,6 +27,19 @@ class MainWindow : public QMainWindow {
   Q_OBJECT
 
  public:
+  /// What the menu actions ask and tell the user. The defaults are QInputDialog, QFileDialog and
+  /// QMessageBox; tests answer without dialogs.
+  struct Prompts {
+    /// One of `items` (a table or a plot to export); -1 when cancelled.
+    std::function<int(const QString& caption, const QString& label, const QStringList& items)> choose;
+    /// The file to write, `suggested` in the last export folder; empty when cancelled.
+    std::function<QString(const QString& caption, const QString& suggested, const QString& filter)> save_path;
+    /// Shows `text` (rich text): Help → About.
+    std::function<void(const QString& title, const QString& text)> inform;
+    /// Shows an error message.
+    std::function<void(const QString& title, const QString& text)> warn;
+  };
+
   /// With `use_settings` false nothing is read from or written to QSettings (reproducible
   /// screenshots, tests that want the built-in defaults).
   explicit MainWindow(bool use_settings = true, QWidget* parent = nullptr);
@@ -39,6 +56,11 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] QAction* exportCsvAction() const { return export_csv_; }
   [[nodiscard]] QAction* exportPngAction() const { return export_png_; }
   [[nodiscard]] QAction* exportPdfAction() const { return export_pdf_; }
+  /// Help → About (F1): what works without a GPU, and the keyboard shortcuts.
+  [[nodiscard]] QAction* aboutAction() const { return about_; }
+
+  /// Replaces the prompts; a member left empty keeps the default.
+  void setPrompts(Prompts prompts);
 
   /// Writes CSV export `index` of the current view to `path` (atomically). Returns an empty string
   /// on success, else the message (also what the menu action shows in a message box).
@@ -58,9 +80,11 @@ class MainWindow : public QMainWindow {
   /// Called on start when settings are used. Returns how many values moved.
   static int migrateSettings(QSettings& settings);
 
-  /// The text of Help → About: what needs a GPU and what does not, and whether this program can
-  /// compile kernels (`can_compile`, from its Backend).
+  /// The text of Help → About: what needs a GPU and what does not, whether this program can
+  /// compile kernels (`can_compile`, from its Backend), and the keyboard shortcuts.
   [[nodiscard]] static QString aboutText(bool can_compile = false);
+  /// The keyboard shortcuts of the menus, as the rows of an HTML table (part of aboutText).
+  [[nodiscard]] static QString shortcutTable();
 
   /// Puts `action` at the top of the File menu (before Export), e.g. "Open Inductor run…".
   void addOpenAction(QAction* action);
@@ -76,6 +100,10 @@ class MainWindow : public QMainWindow {
   void pathsDropped(const QStringList& paths);
 
  protected:
+  /// Installed on the application: a ShortcutOverride for one of this window's enabled actions,
+  /// sent to a widget of this window, is kept from that widget (a QLineEdit claims Ctrl+E and
+  /// the like), so the action fires.
+  bool eventFilter(QObject* watched, QEvent* event) override;
   void closeEvent(QCloseEvent* event) override;
   void dragEnterEvent(QDragEnterEvent* event) override;
   void dropEvent(QDropEvent* event) override;
@@ -87,6 +115,11 @@ class MainWindow : public QMainWindow {
   void buildMenus();
   void restoreWindowSettings();
   void updateForCurrentView();
+  /// Whether `event` (a key press) is the first key of an enabled action's shortcut, an action of
+  /// the menu bar or of the window.
+  [[nodiscard]] bool isWindowShortcut(const QKeyEvent& event) const;
+  /// After a successful export: ends inline input messages whose boxes hold a value again.
+  void clearSettledInputMessages();
   void exportCsvInteractive();
   void exportPlotInteractive(const QString& suffix);
   [[nodiscard]] AppView* currentAppView() const;
@@ -103,6 +136,8 @@ class MainWindow : public QMainWindow {
   QAction* export_csv_ = nullptr;
   QAction* export_png_ = nullptr;
   QAction* export_pdf_ = nullptr;
+  QAction* about_ = nullptr;
+  Prompts prompts_;
   QString pending_tab_;  ///< title of the tab to make current once it is added (from settings)
 };
 

@@ -19,6 +19,7 @@
 #include "core/occupancy/occupancy_report.h"
 #include "ui/widgets/checked_spin_box.h"
 #include "ui/plots/occupancy_curve_plot.h"
+#include "ui/plots/plot_controller.h"
 #include "ui/widgets/spin_slider.h"
 #include "ui/models/utilization.h"
 #include "ui/plots/utilization_chart.h"
@@ -226,17 +227,19 @@ QWidget* CalculatorView::buildInputs() {
 
   static_smem_ = new SpinSlider(1024, box);
   static_smem_->spinBox()->setObjectName(QStringLiteral("staticSharedMemory"));
-  static_smem_->spinBox()->setSuffix(tr(" B"));
+  static_smem_->checkedSpinBox()->setByteUnits(true);
   static_smem_->spinBox()->setSingleStep(1024);
-  static_smem_->setToolTip(tr("Static shared memory per block (__shared__ arrays), bytes; at most 48 KB."));
+  static_smem_->setToolTip(tr("Static shared memory per block (__shared__ arrays), bytes; at most 48 KB. Type bytes or a size "
+                              "with a unit: 49152, 48 KB, 48KiB, 1.5 KB (1 KB = 1024 B)."));
   form->addRow(tr("Static shared memory"), static_smem_);
 
   dynamic_smem_ = new SpinSlider(1024, box);
   dynamic_smem_->spinBox()->setObjectName(QStringLiteral("dynamicSharedMemory"));
-  dynamic_smem_->spinBox()->setSuffix(tr(" B"));
+  dynamic_smem_->checkedSpinBox()->setByteUnits(true);
   dynamic_smem_->spinBox()->setSingleStep(1024);
   dynamic_smem_->setToolTip(tr("Dynamic shared memory per block requested at launch, bytes. Above 48 KB a kernel must opt in "
-                               "(cudaFuncAttributeMaxDynamicSharedMemorySize); static + dynamic may not exceed the opt-in maximum."));
+                               "(cudaFuncAttributeMaxDynamicSharedMemorySize); static + dynamic may not exceed the opt-in maximum. "
+                               "Type bytes or a size with a unit: 65536, 64 KB, 64KiB, 1.5 KB (1 KB = 1024 B)."));
   form->addRow(tr("Dynamic shared memory"), dynamic_smem_);
 
   carveout_ = new SpinSlider(1, box);
@@ -394,6 +397,8 @@ void CalculatorView::recompute() {
   plot_smem_->setData(curve_smem_, a.max_warps_per_sm, input_.static_smem_bytes + input_.dynamic_smem_bytes,
                       result_.active_warps_per_sm, ok);
   utilization_->setRows(computeUtilization(a, input_, result_));
+  const QString subtitle = exportSubtitle();
+  for (PlotController* p : plotExports()) p->setExportSubtitle(subtitle);
   showResult();
   showDerivation();
   emit resultChanged();
@@ -521,6 +526,14 @@ QString CalculatorView::targetLabel() const {
     return QString::fromStdString(deviceLabel(name.toStdString(), a.cc, t.sm_count));
   }
   return tr("CC %1 (%2)").arg(QString::fromStdString(a.cc.str()), QString::fromStdString(a.family));
+}
+
+QString CalculatorView::exportSubtitle() const {
+  return tr("%1 · %2 threads, %3 registers, %4 B shared")
+      .arg(targetLabel())
+      .arg(input_.threads_per_block)
+      .arg(input_.registers_per_thread)
+      .arg(input_.static_smem_bytes + input_.dynamic_smem_bytes);
 }
 
 QString CalculatorView::statusSummary() const {

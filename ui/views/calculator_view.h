@@ -74,6 +74,9 @@ class CalculatorView : public QWidget, public AppView {
   void saveSettings(QSettings& settings) const override;
   void restoreSettings(QSettings& settings) override;
   [[nodiscard]] QString statusSummary() const override;
+  /// The line under the plots' titles in exports: the device and the launch configuration, e.g.
+  /// "H100 SXM5 (CC 9.0, 132 SMs) · 256 threads, 32 registers, 0 B shared".
+  [[nodiscard]] QString exportSubtitle() const;
 
   /// Recomputes from the widgets' values (called on every change).
   void recompute();

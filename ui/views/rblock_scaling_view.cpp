@@ -217,11 +217,13 @@ QWidget* RblockScalingView::buildConfigBox() {
   n_spills_ = new CheckedSpinBox(config_box);
   n_spills_->setObjectName(QStringLiteral("nSpills"));
   n_spills_->setRange(0, 1 << 20);
-  shared_ = new CheckedSpinBox(config_box);
+  auto* shared = new CheckedSpinBox(config_box);
+  shared->setByteUnits(true);
+  shared_ = shared;
   shared_->setObjectName(QStringLiteral("sharedBytes"));
   shared_->setRange(0, 232448);
-  shared_->setSuffix(tr(" B"));
-  shared_->setToolTip(tr("Shared memory per block the compiled kernel launches with (used by the exact bound)."));
+  shared_->setToolTip(tr("Shared memory per block the compiled kernel launches with (used by the exact bound). Type bytes or a "
+                         "size with a unit: 49152, 48 KB, 48KiB (1 KB = 1024 B)."));
   cl->addRow(tr("XBLOCK"), xblock_);
   cl->addRow(tr("RBLOCK (R0_BLOCK)"), rblock_);
   cl->addRow(tr("num_warps"), num_warps_);
@@ -618,6 +620,10 @@ void RblockScalingView::showResults() {
                       .arg(curves_.total_blocks)
                       .arg(device_model_.sm_count));
   plot_->setData(curves_, device_model_.sm_count, cur_regs, cur_bound);
+  plot_->setExportSubtitle(decisions_.empty() ? QString()
+                                              : QStringLiteral("%1 · %2, n_regs %3")
+                                                    .arg(q(device_model_.label), q(config_.str(decisions_.front().profile)),
+                                                         config_.n_regs ? QString::number(*config_.n_regs) : tr("unknown")));
 
   pipeline_table_->setRowCount(static_cast<int>(pipeline_.entries.size()));
   for (std::size_t i = 0; i < pipeline_.entries.size(); ++i) {

@@ -4,8 +4,87 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QRegularExpression>
+#include <algorithm>
+#include <limits>
 
 namespace occx::ui {
+
+namespace {
+
+constexpr qint64 kKiB = 1024;
+constexpr qint64 kMiB = 1024 * 1024;
+
+/// base^n, for the small powers of 2 and 5 that readByteAmount needs (n <= 18: below 2^63).
+qint64 power(qint64 base, int n) {
+  qint64 p = 1;
+  for (int i = 0; i < n; ++i) p *= base;
+  return p;
+}
+
+}  // namespace
+
+ByteAmount readByteAmount(const QString& typed, const QLocale& locale) {
+  ByteAmount out;
+  QString text = typed.trimmed();
+  if (text.isEmpty()) return out;
+  out.kind = ByteAmount::Kind::kNotASize;
+  // The locale's decimal point reads as '.'; its group separator (between digits) is dropped.
+  const QString point = locale.decimalPoint();
+  const QString group = locale.groupSeparator();
+  if (point != QLatin1String(".")) text.replace(point, QStringLiteral("."));
+  if (!group.isEmpty() && group != point && group != QLatin1String(".")) {
+    text.replace(QRegularExpression(QStringLiteral("(?<=[0-9])") + QRegularExpression::escape(group) + QStringLiteral("(?=[0-9]{3})")),
+                 QString());
+  }
+  static const QRegularExpression shape(QStringLiteral("^([+-]?)([0-9]*)(?:\\.([0-9]*))?\\s*([A-Za-z]*)$"));
+  const QRegularExpressionMatch m = shape.match(text);
+  if (!m.hasMatch()) return out;
+  const QString whole = m.captured(2);
+  QString fraction = m.captured(3);
+  if (whole.isEmpty() && fraction.isEmpty()) return out;
+  const QString unit = m.captured(4).toLower();
+  qint64 scale = 0;
+  if (unit.isEmpty() || unit == QLatin1String("b")) scale = 1;
+  else if (unit == QLatin1String("k") || unit == QLatin1String("kb") || unit == QLatin1String("kib")) scale = kKiB;
+  else if (unit == QLatin1String("m") || unit == QLatin1String("mb") || unit == QLatin1String("mib")) scale = kMiB;
+  else return out;
+  const bool negative = m.captured(1) == QLatin1String("-");
+  out.scaled = scale != 1;
+
+  while (fraction.endsWith(QLatin1Char('0'))) fraction.chop(1);
+  // The whole part in bytes, saturated (more than 12 digits is out of every box's range anyway).
+  constexpr qint64 kMax = std::numeric_limits<qint64>::max();
+  QString digits = whole;
+  while (digits.size() > 1 && digits.startsWith(QLatin1Char('0'))) digits.remove(0, 1);
+  qint64 bytes = kMax;
+  if (digits.size() <= 12) bytes = (digits.isEmpty() ? 0 : digits.toLongLong()) * scale;
+  // The fraction: f / 10^d of `scale` bytes is whole when 10^d divides f × scale; scale = 2^k, so
+  // 5^d must divide f and 2^(d - k) too.
+  if (!fraction.isEmpty()) {
+    const int d = static_cast<int>(fraction.size());
+    int k = 0;
+    while ((qint64{1} << k) < scale) ++k;
+    const bool whole_bytes = [&] {
+      if (d > 18) return false;
+      const qint64 f = fraction.toLongLong();
+      const qint64 fives = power(5, d);
+      const qint64 twos = d > k ? power(2, d - k) : 1;
+      if (f % fives != 0 || (f / fives) % twos != 0) return false;
+      const qint64 extra = (f / fives / twos) * (d < k ? power(2, k - d) : 1);
+      if (bytes != kMax) bytes = bytes > kMax - extra ? kMax : bytes + extra;
+      return true;
+    }();
+    if (!whole_bytes) {
+      const double value = (QStringLiteral("0") + whole + QLatin1Char('.') + fraction).toDouble() * static_cast<double>(scale);
+      out.kind = ByteAmount::Kind::kNotWholeBytes;
+      out.exact = QString::number(negative ? -value : value, 'f', std::min(d, 18)).remove(QRegularExpression(QStringLiteral("\\.?0+$")));
+      return out;
+    }
+  }
+  out.kind = ByteAmount::Kind::kBytes;
+  out.bytes = negative ? -bytes : bytes;
+  return out;
+}
 
 CheckedSpinBox::CheckedSpinBox(QWidget* parent) : QSpinBox(parent) {
   // textEdited: only the user's edits that the validator let through (not setValue, not the revert
@@ -40,8 +119,28 @@ QString CheckedSpinBox::quantity() const {
   return objectName();
 }
 
+void CheckedSpinBox::setByteUnits(bool on) {
+  if (byte_units_ == on) return;
+  byte_units_ = on;
+  if (on) setSuffix(QString());
+  // setSuffix writes the shown text again (from textFromValue, now in the new form).
+  setSuffix(on ? QString() : suffix());
+}
+
+int CheckedSpinBox::valueFromText(const QString& text) const {
+  if (!byte_units_) return QSpinBox::valueFromText(text);
+  const ByteAmount a = readByteAmount(body(text), locale());
+  if (a.kind != ByteAmount::Kind::kBytes) return value();
+  return static_cast<int>(std::clamp<qint64>(a.bytes, minimum(), maximum()));
+}
+
+QString CheckedSpinBox::textFromValue(int v) const {
+  if (!byte_units_) return QSpinBox::textFromValue(v);
+  return QSpinBox::textFromValue(v) + tr(" B");
+}
+
 QString CheckedSpinBox::rangeText() const {
-  const QString unit = suffix();
+  const QString unit = byte_units_ ? tr(" B") : suffix();
   if (!specialValueText().isEmpty()) {
     return tr("'%1' or %2 … %3%4").arg(specialValueText()).arg(minimum() + 1).arg(maximum()).arg(unit);
   }
@@ -57,13 +156,14 @@ QString CheckedSpinBox::body(const QString& text) const {
 
 QString CheckedSpinBox::refusal(const QString& typed) const {
   if (!specialValueText().isEmpty() && typed == specialValueText()) return {};
-  QString copy = typed;
-  int pos = 0;
-  if (QSpinBox::validate(copy, pos) == QValidator::Acceptable) return {};  // QSpinBox's own reading decides
   const QString text = body(typed);
   const QString kept = value() == minimum() && !specialValueText().isEmpty() ? specialValueText()
                                                                               : prefix() + textFromValue(value()) + suffix();
   const QString tail = tr("; allowed %1. Kept %2.").arg(rangeText(), kept);
+  if (byte_units_) return byteRefusal(text, tail);
+  QString copy = typed;
+  int pos = 0;
+  if (QSpinBox::validate(copy, pos) == QValidator::Acceptable) return {};  // QSpinBox's own reading decides
   if (text.isEmpty()) return tr("%1: no value%2").arg(quantity(), tail);
   bool ok = false;
   const qlonglong n = locale().toLongLong(text, &ok);
@@ -75,6 +175,27 @@ QString CheckedSpinBox::refusal(const QString& typed) const {
   if (n < minimum() || n > maximum()) return tr("%1: %2 is out of range%3").arg(quantity(), text, tail);
   // In range as a number, yet not how this box writes one (e.g. "-0" where no sign is allowed).
   return tr("%1: '%2' is not written as this box takes numbers%3").arg(quantity(), text, tail);
+}
+
+QString CheckedSpinBox::byteRefusal(const QString& text, const QString& tail) const {
+  // `text` is quoted as typed; a size with a unit is followed by its bytes.
+  const ByteAmount a = readByteAmount(text, locale());
+  switch (a.kind) {
+    case ByteAmount::Kind::kEmpty:
+      return tr("%1: no value%2").arg(quantity(), tail);
+    case ByteAmount::Kind::kNotASize:
+      return tr("%1: '%2' is not a size: write bytes (49152) or a number with B, KB, KiB, MB or MiB (48 KB; 1 KB = 1024 B)%3")
+          .arg(quantity(), text, tail);
+    case ByteAmount::Kind::kNotWholeBytes:
+      return tr("%1: '%2' is %3 B, not a whole number of bytes%4").arg(quantity(), text, a.exact, tail);
+    case ByteAmount::Kind::kBytes:
+      break;
+  }
+  if (a.bytes >= minimum() && a.bytes <= maximum()) return {};
+  if (a.scaled && a.bytes != std::numeric_limits<qint64>::max() && a.bytes != -std::numeric_limits<qint64>::max()) {
+    return tr("%1: %2 (%3 B) is out of range%4").arg(quantity(), text).arg(a.bytes).arg(tail);
+  }
+  return tr("%1: %2 is out of range%3").arg(quantity(), text, tail);
 }
 
 bool CheckedSpinBox::damagesTheUnit(const QString& text) const {
@@ -98,6 +219,12 @@ QValidator::State CheckedSpinBox::validate(QString& text, int& pos) const {
   // line edit as "not a value yet", so the user sees what was typed next to the message that names
   // it; when editing ends the box puts back its last value (CorrectToPreviousValue). Edits that
   // break the unit or the special value text are refused as QSpinBox refuses them.
+  if (byte_units_) {
+    // Any text may be on the way to a size ("48 K" before "48 KB"); in range it is a value.
+    const ByteAmount a = readByteAmount(body(text), locale());
+    const bool value = a.kind == ByteAmount::Kind::kBytes && a.bytes >= minimum() && a.bytes <= maximum();
+    return value ? QValidator::Acceptable : QValidator::Intermediate;
+  }
   const QValidator::State state = QSpinBox::validate(text, pos);
   if (state != QValidator::Invalid || damagesTheUnit(text)) return state;
   return QValidator::Intermediate;
@@ -132,11 +259,29 @@ void InputMessage::watch(CheckedSpinBox* box) {
     setVisible(true);
   });
   connect(box, &CheckedSpinBox::inputAccepted, this, [this, box] {
-    if (source_ != box) return;  // another box's message stays until that box is edited
-    source_ = nullptr;
-    clear();
-    setVisible(false);
+    if (source_ == nullptr) return;
+    // The named box's own accepted edit or new value ends its message. Another box's does once the
+    // named box shows a value again (its editing ended): the user has moved on, and the message
+    // would name a refusal that no longer stands next to anything.
+    if (source_ == box) dismiss();
+    else clearIfSettled();
   });
+}
+
+bool InputMessage::clearIfSettled() {
+  if (source_ == nullptr) {
+    if (!isHidden()) dismiss();  // the box it named is gone
+    return true;
+  }
+  if (!source_->refusal(source_->text()).isEmpty()) return false;  // still shows what it refused
+  dismiss();
+  return true;
+}
+
+void InputMessage::dismiss() {
+  source_ = nullptr;
+  clear();
+  setVisible(false);
 }
 
 }  // namespace occx::ui

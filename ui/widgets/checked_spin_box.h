@@ -4,14 +4,35 @@
 // 0 … 255 box and it shows 25) and, when editing ends, silently puts back the old value for text
 // below the minimum or empty text. CheckedSpinBox keeps what was typed on screen until editing
 // ends, then puts back the last value, and reports the text with the allowed range and the value
-// kept; InputMessage shows the latest report under the inputs until the box gets a new value.
+// kept; InputMessage shows the latest report under the inputs until the box holds a value again.
+// A box of bytes (setByteUnits) also takes sizes with a unit: "48 KB", "48KiB", "1.5 kb", "2 MiB".
 #pragma once
 
 #include <QLabel>
+#include <QLocale>
 #include <QPointer>
 #include <QSpinBox>
 
 namespace occx::ui {
+
+/// How text typed into a box of bytes reads: B, KB / KiB (1024 B, as CUDA counts shared memory)
+/// and MB / MiB (1024 KB), any case, with or without a space, K and M alone too; no unit = bytes.
+/// A fraction is taken when it makes whole bytes ("1.5 KB" = 1536 B, not "1.3 KB").
+struct ByteAmount {
+  enum class Kind {
+    kBytes,          ///< `bytes` (may lie outside any box's range: "-1", "64 KB" in a 48 KB box)
+    kEmpty,          ///< nothing typed
+    kNotASize,       ///< not a number with one of the units ("abc", "48 Ki", "1e3")
+    kNotWholeBytes,  ///< a size, but not whole bytes: `exact` says what it is ("1331.2")
+  };
+  Kind kind = Kind::kEmpty;
+  qint64 bytes = 0;
+  bool scaled = false;  ///< typed with KB / KiB / MB / MiB (messages add the bytes)
+  QString exact;
+};
+/// Reads `text` (trimmed) as ByteAmount; `locale` gives the decimal point and the group separator
+/// (a '.' is always a decimal point). Numbers beyond 64 bits saturate.
+[[nodiscard]] ByteAmount readByteAmount(const QString& text, const QLocale& locale = QLocale());
 
 class CheckedSpinBox : public QSpinBox {
   Q_OBJECT
@@ -29,7 +50,17 @@ class CheckedSpinBox : public QSpinBox {
   /// 0 … 255. Kept 25." ("Kept": the value the box goes back to when editing ends).
   [[nodiscard]] QString refusal(const QString& text) const;
 
+  /// Makes this a box of bytes: it shows "49152 B" and takes what readByteAmount reads ("48 KB",
+  /// "48KiB", "49152"); its value stays the number of bytes. Clears the suffix (the unit is part
+  /// of the text, so the user may type another one).
+  void setByteUnits(bool on);
+  [[nodiscard]] bool byteUnits() const { return byte_units_; }
+
   QValidator::State validate(QString& text, int& pos) const override;
+
+ protected:
+  [[nodiscard]] int valueFromText(const QString& text) const override;
+  [[nodiscard]] QString textFromValue(int value) const override;
 
  signals:
   /// The user typed or pasted text that is not a value of this box; `message` is refusal(text).
@@ -43,14 +74,19 @@ class CheckedSpinBox : public QSpinBox {
   [[nodiscard]] QString body(const QString& text) const;
   /// Whether `text` is the result of an edit into the suffix or the special value text.
   [[nodiscard]] bool damagesTheUnit(const QString& text) const;
+  [[nodiscard]] QString byteRefusal(const QString& text, const QString& tail) const;
   void onTextEdited(const QString& text);
 
   QString quantity_;
+  bool byte_units_ = false;
   int last_value_ = 0;  ///< the value last announced by valueChanged
 };
 
-/// The inline message under a view's inputs: shows the latest refusal of any watched box, hides on
-/// the next accepted edit in that box. Styled like the views' other inline messages.
+/// The inline message under a view's inputs: shows the latest refusal of any watched box. It goes
+/// once that box holds a value again and the user moves on: the box's next accepted edit or new
+/// value, any other watched box's accepted edit or new value once the named box shows a value (its
+/// editing ended and it went back to the value kept), or clearIfSettled (a successful export).
+/// Styled like the views' other inline messages.
 class InputMessage : public QLabel {
   Q_OBJECT
 
@@ -61,7 +97,15 @@ class InputMessage : public QLabel {
   void watchAll(const QWidget* root);
   void watch(CheckedSpinBox* box);
 
+  /// Hides the message when the box it names shows a value (not text it refused). Returns whether
+  /// no message is shown now.
+  bool clearIfSettled();
+  /// The box whose refusal is shown, or null.
+  [[nodiscard]] CheckedSpinBox* source() const { return source_; }
+
  private:
+  void dismiss();
+
   QPointer<CheckedSpinBox> source_;  ///< the box whose refusal is shown
 };
 

@@ -43,6 +43,8 @@ void SpinSlider::setRange(int minimum, int maximum) {
   syncSlider(spin_->value());
 }
 
+QSpinBox* SpinSlider::spinBox() const { return spin_; }
+
 int SpinSlider::value() const { return spin_->value(); }
 
 void SpinSlider::setValue(int value) { spin_->setValue(value); }

@@ -9,13 +9,16 @@ class QSpinBox;
 
 namespace occx::ui {
 
+class CheckedSpinBox;
+
 class SpinSlider : public QWidget {
   Q_OBJECT
 
  public:
   explicit SpinSlider(int slider_step = 1, QWidget* parent = nullptr);
 
-  [[nodiscard]] QSpinBox* spinBox() const { return spin_; }
+  [[nodiscard]] QSpinBox* spinBox() const;
+  [[nodiscard]] CheckedSpinBox* checkedSpinBox() const { return spin_; }
   [[nodiscard]] QSlider* slider() const { return slider_; }
 
   /// Sets both ranges; a value outside is clamped (and valueChanged emitted if it changes).
@@ -31,7 +34,7 @@ class SpinSlider : public QWidget {
   void syncSlider(int value);
 
   int step_;
-  QSpinBox* spin_;
+  CheckedSpinBox* spin_;
   QSlider* slider_;
 };
 
