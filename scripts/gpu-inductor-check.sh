@@ -19,7 +19,8 @@ if [[ -z "$VENDOR" && -d .deps/include ]]; then VENDOR=$PWD/.deps/include; fi
     cmake --build build-gpu --target occx >>"$OUT/build.log" 2>&1
 ) &
 build=$!
-python3 scripts/record-inductor-fixtures.py /tmp/occx-record >"$OUT/record.txt" 2>&1
+WORK=$(mktemp -d)
+python3 scripts/record-inductor-fixtures.py "$WORK/record" >"$OUT/record.txt" 2>&1
 # A new user: no TORCHINDUCTOR_CACHE_DIR, Inductor's default cache.
 unset TORCHINDUCTOR_CACHE_DIR
 python3 - >"$OUT/default-cache.txt" 2>&1 <<'PY'
@@ -31,13 +32,13 @@ wait $build || { echo "build failed" >>"$OUT/summary.txt"; tail -30 "$OUT/build.
 {
   echo "occx inductor scan (default cache, no arguments):"
   build-gpu/occx inductor scan --no-home-cache 2>&1 | head -12
-  for dir in /tmp/oxrec/*; do
+  for dir in "$WORK"/record-caches/*; do
     name=$(basename "$dir")
     start=$(date +%s%N)
     build-gpu/occx inductor scan "$dir" --no-home-cache --json -q >"$OUT/$name.json"
     ms=$((($(date +%s%N) - start) / 1000000))
     echo "$name: scan ${ms} ms — $(find "$dir" -type f | wc -l) files, $(du -sh "$dir" | cut -f1)"
   done
-  python3 scripts/compare-inductor-scan.py "$OUT" /tmp/occx-record
+  python3 scripts/compare-inductor-scan.py "$OUT" "$WORK/record"
 } >>"$OUT/summary.txt" 2>&1
 cat "$OUT/summary.txt"

@@ -7,7 +7,7 @@ reports them at load time (cuFuncGetAttribute), and which configs the dynamic RB
 Afterwards the kernel modules, the .best_config files, the wrapper modules and the Triton folders
 of the reduction kernels' configs (json, cubin, ttir, source, ptx) are copied to OUTDIR/<case>/ with
 the absolute cache path replaced by a placeholder, and OUTDIR/<case>/recorded.json holds what
-Triton reported.
+Triton reported. The whole caches stay in OUTDIR-caches/<case>/.
 
     python3 scripts/record-inductor-fixtures.py OUTDIR [CASE ...]
 
@@ -29,8 +29,11 @@ PLACEHOLDER = "<inductor-cache>"
 SITE_PLACEHOLDER = "<site-packages>"
 
 
+CACHE_ROOT = None  # set from OUTDIR: OUTDIR-caches/<case> holds each case's whole Inductor cache
+
+
 def cache_dir_of(case):
-    return f"/tmp/oxrec/{case}"
+    return os.path.join(CACHE_ROOT, case)
 
 
 # ---------------------------------------------------------------- inside one case's process
@@ -303,7 +306,9 @@ def main():
     if len(sys.argv) >= 3 and sys.argv[1] == "--child":
         child(sys.argv[2], sys.argv[3])
         return
+    global CACHE_ROOT
     outdir = os.path.abspath(sys.argv[1])
+    CACHE_ROOT = outdir.rstrip("/") + "-caches"
     cases = sys.argv[2:] or CASES
     procs = {}
     for case in cases:
