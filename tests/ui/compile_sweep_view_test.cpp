@@ -34,6 +34,7 @@
 
 #include "core/kernels/kernel_family.h"
 #include "occx_config.h"
+#include "qcustomplot.h"
 #include "tests/ui/ui_test_support.h"
 #include "tests/ui/window_test_support.h"
 #include "ui/shell/main_window.h"
@@ -266,6 +267,50 @@ TEST(CompileSweepView, SweepShowsEveryRowThePlotsAndEachPolicysDecision) {
   ASSERT_EQ(exports.size(), 1u);
   EXPECT_EQ(exports[0].table.rows.size(), 8u);
   EXPECT_EQ(exports[0].table.metaValue("format"), "occx-compile-sweep 1");
+}
+
+/// Whether every tick of `axis` (after a replot of `p` at `range`) is a whole number.
+std::vector<double> ticksAt(QCustomPlot* p, QCPAxis* axis, double lo, double hi) {
+  axis->setRange(lo, hi);
+  p->replot(QCustomPlot::rpImmediateRefresh);
+  const QVector<double> t = axis->tickVector();
+  return {t.begin(), t.end()};
+}
+
+TEST(CompileSweepView, CountAxesTickAtWholeNumbersOneWarpIsSingularAndTheStatusSaysASweepRuns) {
+  FakeCompiler fake;
+  CompileSweepView view(nullptr, compileBackend(fake.function()));
+  setUpSmallSweep(view);
+  view.inputs()->setGridValues(2, {1, 8});
+  const QString before = view.statusSummary();
+  EXPECT_FALSE(before.contains(QStringLiteral("Compiling")));
+  QSignalSpy status(&view, &CompileSweepView::statusMessage);
+  QSignalSpy finished(&view, &CompileSweepView::sweepFinished);
+  ASSERT_EQ(view.startSweep(), QString());
+  // The summary changes as the sweep starts: the bar no longer shows the previous result.
+  ASSERT_GE(status.count(), 1);
+  EXPECT_EQ(status.last().at(0).toString(), QStringLiteral("Compiling 8 configs for sm_90 …"));
+  EXPECT_EQ(view.statusSummary(), QStringLiteral("Compiling 8 configs for sm_90 …"));
+  ASSERT_TRUE(finished.wait(20000));
+  EXPECT_TRUE(view.statusSummary().contains(QStringLiteral("8 configs shown"))) << view.statusSummary().toStdString();
+  EXPECT_EQ(status.last().at(0).toString(), view.statusSummary());
+
+  // num_warps 1 is "1 warp", 8 is "8 warps".
+  EXPECT_GE(view.registersPlot()->graphIndex(QStringLiteral("1 warp")), 0);
+  EXPECT_EQ(view.registersPlot()->graphIndex(QStringLiteral("1 warps")), -1);
+  EXPECT_GE(view.spillsPlot()->graphIndex(QStringLiteral("8 warps")), 0);
+
+  // Registers and spill bytes are counts: ticks at whole numbers over small ranges too (QCustomPlot's
+  // default would put them at 0, 2.5, 5, 7.5 … over 0 … 12, at 0.5 steps over 0 … 3).
+  for (SweepSeriesPlot* plot : {view.registersPlot(), view.spillsPlot()}) {
+    QCustomPlot* p = plot->plot();
+    p->resize(600, 400);
+    for (auto [lo, hi] : {std::pair{0.0, 12.0}, std::pair{0.0, 3.0}, std::pair{0.0, 1.2}, std::pair{28.0, 75.0}}) {
+      const auto ticks = ticksAt(p, p->yAxis, lo, hi);
+      EXPECT_GE(ticks.size(), 2u) << lo << " … " << hi;
+      for (double t : ticks) EXPECT_EQ(t, std::round(t)) << p->objectName().toStdString() << " " << lo << " … " << hi;
+    }
+  }
 }
 
 TEST(CompileSweepView, SpillingConfigsShowInTheSpillPlot) {

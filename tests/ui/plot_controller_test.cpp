@@ -7,9 +7,11 @@
 #include <QTest>
 #include <QVBoxLayout>
 #include <QWidget>
+#include <cmath>
 
 #include "qcustomplot.h"
 #include "ui/plots/occupancy_curve_plot.h"
+#include "ui/plots/rblock_bounds_plot.h"
 #include "ui/models/utilization.h"
 
 namespace occx::ui {
@@ -35,6 +37,27 @@ TEST(OccupancyCurvePlot, TitleAxisLabelsLegendAndRanges) {
   EXPECT_EQ(plot.graphName(1), QStringLiteral("Current: 1 KB → 32 warps"));
   EXPECT_TRUE(plot.toolTipAt(2.1, 0).contains(QStringLiteral("Cannot launch")));
   EXPECT_TRUE(plot.graphPoints(7).isEmpty());
+}
+
+TEST(PlotController, WarpCountsAreSingularForOne) {
+  EXPECT_EQ(warpCountText(1), QStringLiteral("1 warp"));
+  EXPECT_EQ(warpCountText(2), QStringLiteral("2 warps"));
+  EXPECT_EQ(warpCountText(32), QStringLiteral("32 warps"));
+}
+
+TEST(RblockBoundsPlot, BlocksPerSmTickAtWholeNumbers) {
+  QWidget parent;
+  RblockBoundsPlot plot(&parent);
+  QCustomPlot* p = plot.plot();
+  p->resize(600, 400);
+  for (double hi : {1.2, 3.0, 5.5, 12.0, 33.0}) {
+    p->yAxis->setRange(0, hi);
+    p->replot(QCustomPlot::rpImmediateRefresh);
+    const QVector<double> ticks = p->yAxis->tickVector();
+    EXPECT_GE(ticks.size(), 2) << hi;
+    for (double t : ticks) EXPECT_EQ(t, std::round(t)) << "range 0 … " << hi;
+    for (const QString& label : p->yAxis->tickVectorLabels()) EXPECT_FALSE(label.contains(QLatin1Char('.'))) << label.toStdString();
+  }
 }
 
 TEST(PlotController, ExportsPngAndPdfAtomically) {

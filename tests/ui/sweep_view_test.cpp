@@ -6,11 +6,16 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QTableView>
+#include <QHeaderView>
+#include <QImage>
+#include <QToolButton>
 
 #include "tests/ui/ui_test_support.h"
 #include "ui/jobs/live_sweep_job.h"
 #include "ui/plots/plot_controller.h"
+#include "ui/models/compile_sweep_model.h"
 #include "ui/views/compile_sweep_view.h"
+#include "ui/views/sweep_inputs.h"
 #include "ui/views/live_sweep_view.h"
 
 namespace occx::ui {
@@ -53,6 +58,54 @@ TEST(SweepView, BothViewsShareTheXBlockFilterStatusLineAndJobControls) {
     EXPECT_EQ(view->statusLabel()->styleSheet(), QStringLiteral("color: #8b0000;"));
     EXPECT_EQ(view->tableView()->model()->rowCount(), rows_before);
   }
+}
+
+TEST(CompileSweepView, TheDecisionsFollowTheCompiledFacts) {
+  CompileSweepView view(nullptr, compileBackend({}));
+  ASSERT_EQ(view.openCsvFile(testData("compile_sweep_mean_var_sm90.csv")), QString());
+  QTableView* table = view.tableView();
+  QHeaderView* header = table->horizontalHeader();
+  // The model's Column order is the table's: no section moved.
+  for (int c = 0; c < CompileSweepModel::kColumnCount; ++c) EXPECT_EQ(header->visualIndex(c), c);
+  // The config and what the compiler reported, then every policy's decision and candidate set.
+  const std::vector<int> order = {CompileSweepModel::kXBlock,        CompileSweepModel::kRBlock,
+                                  CompileSweepModel::kNumWarps,      CompileSweepModel::kRegisters,
+                                  CompileSweepModel::kSpillStores,   CompileSweepModel::kBlocksPerSm,
+                                  CompileSweepModel::kOccupancy,     CompileSweepModel::kDecisionOld,
+                                  CompileSweepModel::kDecisionNew,   CompileSweepModel::kDecisionExact,
+                                  CompileSweepModel::kCandidateOld,  CompileSweepModel::kCandidateNew,
+                                  CompileSweepModel::kCandidateExact};
+  for (std::size_t i = 1; i < order.size(); ++i) EXPECT_EQ(order[i], order[i - 1] + 1) << i;
+  EXPECT_EQ(table->model()->headerData(CompileSweepModel::kDecisionOld, Qt::Horizontal).toString(),
+            QStringLiteral("old bound"));
+}
+
+TEST(SweepInputs, AChosenGridValueLooksChosen) {
+  SweepInputs inputs;
+  inputs.setGridValues(2, {8});
+  QToolButton* on = inputs.gridButton(2, 8);
+  QToolButton* off = inputs.gridButton(2, 16);
+  ASSERT_NE(on, nullptr);
+  ASSERT_NE(off, nullptr);
+  ASSERT_TRUE(on->isChecked());
+  ASSERT_FALSE(off->isChecked());
+  inputs.resize(400, 400);
+  inputs.show();
+  QCoreApplication::processEvents();
+  // Bold text on the checked ones (the style sheet's, which QWidget::font() does not report).
+  const QString style = on->parentWidget()->styleSheet();
+  EXPECT_TRUE(style.contains(QStringLiteral("QToolButton:checked {"))) << style.toStdString();
+  EXPECT_TRUE(style.contains(QStringLiteral("font-weight: bold"))) << style.toStdString();
+  // Filled: the checked button's middle is the strong blue, the unchecked one's near white.
+  auto colourNearMiddle = [](QToolButton* b) {
+    const QImage img = b->grab().toImage();
+    return img.pixelColor(3, img.height() / 2);
+  };
+  const QColor on_c = colourNearMiddle(on);
+  const QColor off_c = colourNearMiddle(off);
+  EXPECT_LT(on_c.lightness(), 140) << on_c.name().toStdString();
+  EXPECT_GT(on_c.blue(), on_c.red() + 60) << on_c.name().toStdString();
+  EXPECT_GT(off_c.lightness(), 220) << off_c.name().toStdString();
 }
 
 }  // namespace

@@ -117,7 +117,7 @@ void OccupancyCurvePlot::setData(const std::vector<CurvePoint>& points, int max_
     case CurveKind::Registers: current = tr("%1 registers").arg(current_x); break;
     case CurveKind::SharedMemory: current = tr("%1 KB").arg(kbText(current_x)); break;
   }
-  p->graph(1)->setName(current_can_launch ? tr("Current: %1 → %2 warps").arg(current).arg(current_warps_)
+  p->graph(1)->setName(current_can_launch ? tr("Current: %1 → %2").arg(current).arg(warpCountText(current_warps_))
                                           : tr("Current: %1 → cannot launch").arg(current));
 
   for (int i = 0; i < p->itemCount(); ++i) {
@@ -149,7 +149,7 @@ QPointF OccupancyCurvePlot::markerPosition() const {
 
 QString OccupancyCurvePlot::describeX(std::int64_t x) const {
   switch (kind_) {
-    case CurveKind::BlockSize: return tr("%1 threads per block (%2 warps)").arg(x).arg((x + 31) / 32);
+    case CurveKind::BlockSize: return tr("%1 threads per block (%2)").arg(x).arg(warpCountText((x + 31) / 32));
     case CurveKind::Registers: return tr("%1 registers per thread").arg(x);
     case CurveKind::SharedMemory: return tr("%1 KB (%2 B) shared memory per block").arg(kbText(x)).arg(x);
   }

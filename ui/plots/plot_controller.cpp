@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include <QBuffer>
+#include <QCoreApplication>
 #include <QFile>
 #include <QImage>
 #include <QFileInfo>
@@ -28,7 +29,33 @@ Expected<std::size_t> writeBytes(const QString& path, const QByteArray& bytes) {
   return writeFileAtomically(QFile::encodeName(path).toStdString(), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
 }
 
+/// QCustomPlot's readable steps (1, 2, 2.5, 5 × 10^n), kept to whole numbers: a step under 1
+/// becomes 1 and 2.5 becomes 2, so a count axis never shows 2.5 or 7.5. No sub-ticks between ticks
+/// one apart.
+class IntegerTicker : public QCPAxisTicker {
+ protected:
+  double getTickStep(const QCPRange& range) override {
+    return std::max(1.0, std::floor(QCPAxisTicker::getTickStep(range)));
+  }
+  int getSubTickCount(double tick_step) override {
+    return tick_step <= 1.0 ? 0 : QCPAxisTicker::getSubTickCount(tick_step);
+  }
+};
+
 }  // namespace
+
+QString warpCountText(long long warps) {
+  return warps == 1 ? QCoreApplication::translate("occx::ui", "%1 warp").arg(warps)
+                    : QCoreApplication::translate("occx::ui", "%1 warps").arg(warps);
+}
+
+void PlotController::setIntegerTicks(Axis axis) {
+  QCPAxis* a = axis == Axis::kX ? plot_->xAxis : plot_->yAxis;
+  auto ticker = QSharedPointer<IntegerTicker>::create();
+  ticker->setTickCount(a->ticker()->tickCount());
+  a->setTicker(ticker);
+  requestReplot();
+}
 
 PlotController::PlotController(const QString& title, QWidget* parent)
     : QObject(parent), plot_(new QCustomPlot(parent)), title_(nullptr) {

@@ -18,6 +18,9 @@ class QWidget;
 
 namespace occx::ui {
 
+/// "1 warp", "4 warps": a count of warps (num_warps, warps per block) as the UI prints it.
+[[nodiscard]] QString warpCountText(long long warps);
+
 /// Owns one QCustomPlot (a child of `parent`) styled the same way for every view: a title row, the
 /// axis rect, and a legend row under it (so the legend never covers data). Subclasses fill the plot
 /// and override toolTipAt() to describe the data under the mouse.
@@ -37,6 +40,11 @@ class PlotController : public QObject {
   void setTitle(const QString& title);
   /// Labels of the bottom and left axes, units in the text ("Threads per block", "Active warps per SM").
   void setAxisLabels(const QString& x_label, const QString& y_label);
+  /// The bottom (x) or left (y) axis.
+  enum class Axis { kX, kY };
+  /// Ticks of `axis` at whole numbers only (1, 2, 5, 10, 20, … apart), for counts (blocks per SM,
+  /// registers, spill bytes): never 2.5 or 7.5. Replaces the axis's ticker.
+  void setIntegerTicks(Axis axis);
   /// The most legend columns before the legend wraps to a new row (default 3). Fewer are used
   /// when the entries would not fit the plot's width (recomputed before every replot and export).
   void setLegendColumns(int columns);

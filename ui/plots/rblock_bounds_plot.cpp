@@ -68,6 +68,7 @@ RblockBoundsPlot::RblockBoundsPlot(QWidget* parent) : PlotController(tr("Residen
   regs_ticker->setTickStep(32);
   regs_ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
   p->xAxis->setTicker(regs_ticker);
+  setIntegerTicks(Axis::kY);  // resident blocks per SM: a count
   p->xAxis->setRange(0, 260);
   setLegendColumns(2);
 }

@@ -441,7 +441,7 @@ void CalculatorView::showLimitsTable() {
   int row = 0;
   setRow(limits_table_, row++,
          {tr("Warps (%1 per SM)").arg(a.max_warps_per_sm), limitText(r.block_limit_warps),
-          tr("%1 warps").arg(r.warps_per_block)},
+          warpCountText(r.warps_per_block)},
          lim(kLimitWarps), color);
   setRow(limits_table_, row++, {tr("Block slots (hardware cap)"), limitText(r.block_limit_blocks), tr("1 slot")}, lim(kLimitBlocks), color);
   setRow(limits_table_, row++,

@@ -201,6 +201,8 @@ QWidget* CompileSweepView::buildResults() {
                              tr("Spill stores (bytes per thread)"));
   regs_plot_->setLegendColumns(3);
   spill_plot_->setLegendColumns(3);
+  regs_plot_->setIntegerTicks(PlotController::Axis::kY);  // counts: registers, bytes
+  spill_plot_->setIntegerTicks(PlotController::Axis::kY);
   for (SweepSeriesPlot* p : {regs_plot_, spill_plot_}) {
     p->setRowDescriber([this](int r) { return describeRow(r); });
     row->addWidget(p->widget(), 1);
@@ -374,6 +376,8 @@ QString CompileSweepView::startSweep() {
           .arg(QString::fromStdString(spec->device.arch.cc.smName())));
   setCurrentRequest(job_->start(*spec));
   setStatus(tr("Compiling %1 configs on %2 threads …").arg(planned).arg(spec->threads));
+  running_summary_ = tr("Compiling %1 configs for %2 …").arg(planned).arg(QString::fromStdString(spec->device.arch.cc.smName()));
+  emit statusMessage(statusSummary());
   refreshXBlockFilter(xblocksOf(model_->rows()));
   rebuildPlots();
   showSource();
@@ -404,6 +408,7 @@ void CompileSweepView::onRowFinished(quint64 id, qulonglong done, qulonglong tot
 
 void CompileSweepView::onFinished(quint64 id, const std::shared_ptr<const CompileSweepResult>& result) {
   if (!isCurrentRequest(id) || !result) return;
+  running_summary_.clear();
   CompileSweepDataset d = datasetFromResult(*result);
   const int rows = static_cast<int>(result->rows.size());
   QString msg;
@@ -627,7 +632,7 @@ void CompileSweepView::rebuildPlots() {
         r.append(row);
         if (!regs) max_spill = std::max(max_spill, e.spill_stores_bytes);
       }
-      p->addSeries(tr("%1 warps").arg(w), x, y, r, numWarpsColor(w));
+      p->addSeries(warpCountText(w), x, y, r, numWarpsColor(w));
     }
     if (regs) {
       p->addReferenceLine(data_.max_registers_per_thread, tr("%1-register cap").arg(data_.max_registers_per_thread),
@@ -637,7 +642,7 @@ void CompileSweepView::rebuildPlots() {
                           Qt::DashDotLine);
     }
     if (selected_row >= 0 && selected != nullptr && selected->ok && selected->config.xblock == xblock) {
-      p->addMarkers(tr("selected: RBLOCK %1, %2 warps").arg(selected->config.rblock).arg(selected->config.num_warps),
+      p->addMarkers(tr("selected: RBLOCK %1, %2").arg(selected->config.rblock).arg(warpCountText(selected->config.num_warps)),
                     {static_cast<double>(selected->config.rblock)},
                     {static_cast<double>(regs ? selected->registers : std::max(0, selected->spill_stores_bytes))},
                     {selected_row}, MarkerShape::kDiamond, kSelectedColor, 13, false, /*in_legend=*/false);
@@ -714,6 +719,7 @@ void CompileSweepView::restoreSettings(QSettings& s) {
 }
 
 QString CompileSweepView::statusSummary() const {
+  if (!running_summary_.isEmpty()) return running_summary_;
   const DeviceTarget& t = device_->currentTarget();
   QString s = t.arch != nullptr ? QString::fromStdString(t.arch->cc.smName()) : QString();
   if (!data_.rows.empty()) {

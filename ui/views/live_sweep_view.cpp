@@ -70,7 +70,7 @@ const PolicyPick* pickOf(const ReplaySummary& replay, inductor::Policy policy) {
 /// progress has no enum for them), read here once.
 
 QString configShort(const KernelConfig& c) {
-  return QStringLiteral("XBLOCK %1, RBLOCK %2, %3 warps").arg(c.xblock).arg(c.rblock).arg(c.num_warps);
+  return QStringLiteral("XBLOCK %1, RBLOCK %2, %3").arg(c.xblock).arg(c.rblock).arg(warpCountText(c.num_warps));
 }
 
 double metaNumber(const LiveDataset& d, const char* key, double fallback) {
@@ -322,6 +322,8 @@ QString LiveSweepView::startRun() {
   progress_->setFormat(tr("preparing …"));
   setCurrentRequest(job_->start(req));
   setStatus(tr("Preparing the inputs and the CPU reference, compiling the configs …"));
+  running_summary_ = tr("Compiling and measuring %1 configs on %2 …").arg(inputs_->gridSize()).arg(availability_.device);
+  emit statusMessage(statusSummary());
   refreshXBlockFilter(xblocksOf(model_->rows()));
   rebuildPlots();
   rebuildRegretTable();
@@ -368,10 +370,12 @@ void LiveSweepView::onRowMeasured(quint64 id, qulonglong done, qulonglong total,
 
 void LiveSweepView::onFinished(quint64 id, const std::shared_ptr<const LiveSweepResult>& outcome) {
   if (!isCurrentRequest(id) || !outcome) return;
+  running_summary_.clear();
   if (outcome->cancelled && outcome->dataset.rows.empty()) {
     // Cancelled before anything was measured (possibly before it started): no dataset to name.
     dataset_label_->setText(tr("No data: the run was cancelled before any config was measured"));
     setStatus(tr("Cancelled before any config was measured."));
+    emit statusMessage(statusSummary());
     return;
   }
   LiveDataset loaded = outcome->dataset;
@@ -551,7 +555,7 @@ void LiveSweepView::rebuildBandwidthPlot(const PlotRows& shown) {
       y.append(rows[static_cast<std::size_t>(i)].bandwidth_GBps);
       rr.append(i);
     }
-    bw_plot_->addSeries(tr("%1 warps").arg(w), x, y, rr, numWarpsColor(w));
+    bw_plot_->addSeries(warpCountText(w), x, y, rr, numWarpsColor(w));
   }
   if (copy_GBps_ > 0) {
     bw_plot_->addReferenceLine(copy_GBps_, tr("roofline: copy %1 GB/s").arg(copy_GBps_, 0, 'f', 0), kRooflineColor,
@@ -604,7 +608,7 @@ void LiveSweepView::rebuildTimePlot(const PlotRows& shown) {
       hi.append(std::max(0.0, r.time.max_us - r.time.median_us));
       rr.append(i);
     }
-    time_plot_->addSeries(tr("%1 warps").arg(w), x, y, rr, numWarpsColor(w), Qt::SolidLine, lo, hi);
+    time_plot_->addSeries(warpCountText(w), x, y, rr, numWarpsColor(w), Qt::SolidLine, lo, hi);
   }
   if (const LiveRow* sel = model_->row(shown.selected)) {
     time_plot_->addMarkers(tr("selected"), {static_cast<double>(sel->config.rblock)}, {sel->time.median_us},
@@ -639,7 +643,7 @@ void LiveSweepView::rebuildOccupancyPlot(const PlotRows& shown) {
         }
       }
       if (!achieved) {
-        occ_plot_->addSeries(tr("%1 warps").arg(w), x, y, rr, numWarpsColor(w));
+        occ_plot_->addSeries(warpCountText(w), x, y, rr, numWarpsColor(w));
       } else if (!x.isEmpty()) {
         occ_plot_->addSeries(tr("%1 w achieved").arg(w), x, y, rr, numWarpsColor(w), Qt::DashLine);
       }
@@ -766,6 +770,7 @@ void LiveSweepView::restoreSettings(QSettings& s) {
 }
 
 QString LiveSweepView::statusSummary() const {
+  if (!running_summary_.isEmpty()) return running_summary_;
   const ReplaySummary& rp = model_->replay();
   if (rp.best_row < 0)
     return availability_.available ? tr("Live: %1").arg(availability_.device) : tr("Live sweep: no GPU");

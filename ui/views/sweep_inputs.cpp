@@ -25,6 +25,15 @@ const std::vector<int> kNumWarps = {1, 2, 4, 8, 16, 32};
 
 const char* const kAxisNames[] = {"XBLOCK", "RBLOCK", "num_warps"};
 
+/// Grid toggles: a checked one is filled (blue, bold white text), an unchecked one only framed.
+const char* const kGridToggleStyle =
+    "QToolButton { border: 1px solid #a8a8a8; border-radius: 3px; padding: 2px 5px; background: #fafafa; "
+    "color: #303030; }"
+    "QToolButton:hover { border-color: #2f6fb0; }"
+    "QToolButton:checked { background: #2f6fb0; border-color: #1d4f86; color: white; font-weight: bold; }"
+    "QToolButton:disabled { color: #a0a0a0; background: #f0f0f0; }"
+    "QToolButton:checked:disabled { background: #9db4cc; color: #f0f0f0; }";
+
 QString shortPow2(int v) {
   return v >= 1024 ? QStringLiteral("%1K").arg(v / 1024) : QString::number(v);
 }
@@ -190,6 +199,9 @@ QWidget* SweepInputs::buildGridRow(int axis, const std::vector<int>& values, con
   auto* layout = new QHBoxLayout(row);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->setSpacing(1);
+  // A chosen value must read as chosen at a glance: filled blue with bold white text, the others
+  // plain with a grey frame (the style's own pressed look is too faint).
+  row->setStyleSheet(QString::fromLatin1(kGridToggleStyle));
   for (int v : values) {
     auto* b = new QToolButton(row);
     b->setText(axis == 1 ? shortPow2(v) : QString::number(v));

@@ -33,6 +33,10 @@ void SweepView::setJob(SweepJob* job) {
   connect(sweep_job_, &SweepJob::runningChanged, this, [this](bool running) {
     cancel_button_->setEnabled(running);
     onRunningChanged(running);
+    if (!running && !running_summary_.isEmpty()) {  // ended without a result to show
+      running_summary_.clear();
+      emit statusMessage(statusSummary());
+    }
   });
 }
 
@@ -191,11 +195,14 @@ void SweepView::dropRunningJob() {
   if (!isRunning()) return;
   sweep_job_->cancel();
   running_id_ = 0;
+  running_summary_.clear();
 }
 
 void SweepView::showFailure(const QString& status, const QString& message) {
+  running_summary_.clear();
   setStatus(status, true);
   dataset_label_->setText(tr("No data: %1").arg(message));
+  emit statusMessage(statusSummary());
 }
 
 int SweepView::selectedSourceRow() const {

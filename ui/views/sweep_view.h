@@ -130,6 +130,10 @@ class SweepView : public QWidget, public AppView {
   void saveInputs(QSettings& settings) const;
   void restoreInputs(QSettings& settings);
 
+  /// What the status bar says while a request runs ("Compiling 24 configs …"); empty when none
+  /// runs. Views set it when they start one and statusSummary() shows it, so the bar never keeps
+  /// the previous result's summary through a new run.
+  QString running_summary_;
   SweepInputs* inputs_ = nullptr;
   QPushButton* cancel_button_ = nullptr;
   QPushButton* open_button_ = nullptr;
