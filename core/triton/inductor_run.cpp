@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -234,7 +235,7 @@ void analyseConfig(RunKernel& k, RunConfig& rc, const inductor::KernelInfo& info
   OccupancyInput in;
   in.threads_per_block = cfg.num_warps * k.device->warpSize();
   in.registers_per_thread = *cfg.n_regs;
-  in.static_smem_bytes = std::min<std::int64_t>(rc.static_shared_bytes, 48 * 1024);
+  in.static_smem_bytes = std::min<std::int64_t>(rc.static_shared_bytes, std::int64_t{48} * 1024);
   in.dynamic_smem_bytes = rc.dynamic_shared_bytes;
   in.sm_count = k.device->sm_count;
   const std::int64_t xnumel = k.module.staticNumel("xnumel").value_or(info.size_hints.x);
@@ -763,7 +764,7 @@ std::string RunSummary::text() const {
   s += over_spill_threshold == 0 ? "; no config spills over the threshold"
                                  : "; " + counted(over_spill_threshold, "config spills", "configs spill") + " over the threshold";
   if (winners_known > 0) {
-    s += "; the winners' mean occupancy is " + std::to_string(static_cast<int>(winners_mean_occupancy * 100.0 + 0.5)) + " %";
+    s += "; the winners' mean occupancy is " + std::to_string(std::lround(winners_mean_occupancy * 100.0)) + " %";
   }
   if (!devices.empty()) {
     s += devices.size() == 1 ? "; device " + devices.front() : "; " + std::to_string(devices.size()) + " devices";
