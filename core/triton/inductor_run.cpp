@@ -16,6 +16,7 @@
 #include "core/base/atomic_file.h"
 #include "core/base/text.h"
 #include "core/inductor/candidates.h"
+#include "core/triton/run_table.h"
 
 namespace occx::triton {
 namespace {
@@ -710,32 +711,7 @@ Expected<InductorRun> scanRun(const RunScanOptions& options, const std::function
     return std::tie(a.device_label, a.module.name, a.module.module_hash) < std::tie(b.device_label, b.module.name, b.module.module_hash);
   });
 
-  RunSummary& s = run.summary;
-  double occupancy_sum = 0.0;
-  for (const auto& k : run.kernels) {
-    ++s.kernels;
-    switch (k.module.kind) {
-      case KernelKind::kLoopedReduction: ++s.looped; break;
-      case KernelKind::kPersistentReduction: ++s.persistent; break;
-      case KernelKind::kPointwise: ++s.pointwise; break;
-      case KernelKind::kOther: ++s.other; break;
-    }
-    if (std::find(s.devices.begin(), s.devices.end(), k.device_label) == s.devices.end()) s.devices.push_back(k.device_label);
-    for (const auto& rc : k.configs) {
-      ++s.configs;
-      if (rc.origin == ConfigOrigin::kAddedByScaling) ++s.added_by_scaling;
-      if (rc.over_spill_threshold) ++s.over_spill_threshold;
-      if (rc.bounds_disagree) ++s.any_disagree;
-      const Decision* o = rc.decision(Policy::kOld);
-      const Decision* n = rc.decision(Policy::kNew);
-      if (o != nullptr && n != nullptr && wantsHalving(*o) != wantsHalving(*n)) ++s.old_new_disagree;
-      if (rc.winner && rc.occupancy && k.module.kind == KernelKind::kLoopedReduction) {
-        ++s.winners_known;
-        occupancy_sum += rc.occupancy->occupancy;
-      }
-    }
-  }
-  if (s.winners_known > 0) s.winners_mean_occupancy = occupancy_sum / s.winners_known;
+  run.summary = summarizeRows(scanRows(run));
   return run;
 }
 }  // namespace

@@ -261,6 +261,44 @@ std::vector<ScanRow> scanRows(const InductorRun& run) {
   return rows;
 }
 
+RunSummary summarizeRows(const std::vector<ScanRow>& rows) {
+  auto halves = [](const std::string& outcome) {
+    return outcome == inductor::outcomeName(inductor::Outcome::kScale) || outcome == inductor::outcomeName(inductor::Outcome::kDuplicate);
+  };
+  RunSummary s;
+  std::string last_key;
+  double occupancy = 0.0;
+  for (const auto& r : rows) {
+    const std::string key = r.device + "|" + r.kernel + "|" + r.module;
+    if (key != last_key) {
+      last_key = key;
+      ++s.kernels;
+      if (r.kind == kernelKindName(KernelKind::kLoopedReduction)) {
+        ++s.looped;
+      } else if (r.kind == kernelKindName(KernelKind::kPersistentReduction)) {
+        ++s.persistent;
+      } else if (r.kind == kernelKindName(KernelKind::kPointwise)) {
+        ++s.pointwise;
+      } else {
+        ++s.other;
+      }
+      if (std::find(s.devices.begin(), s.devices.end(), r.device) == s.devices.end()) s.devices.push_back(r.device);
+    }
+    if (!r.num_warps) continue;
+    ++s.configs;
+    if (r.origin == configOriginName(ConfigOrigin::kAddedByScaling)) ++s.added_by_scaling;
+    if (r.over_spill_threshold) ++s.over_spill_threshold;
+    if (r.bounds_disagree) ++s.any_disagree;
+    if (!r.old_decision.empty() && !r.new_decision.empty() && halves(r.old_decision) != halves(r.new_decision)) ++s.old_new_disagree;
+    if (r.winner && r.occupancy_pct && r.kind == kernelKindName(KernelKind::kLoopedReduction)) {
+      ++s.winners_known;
+      occupancy += *r.occupancy_pct / 100.0;
+    }
+  }
+  if (s.winners_known > 0) s.winners_mean_occupancy = occupancy / s.winners_known;
+  return s;
+}
+
 CsvTable scanToCsv(const InductorRun& run) { return columnsToCsv(scanColumns(), scanRows(run), scanMeta(run)); }
 
 Expected<std::vector<ScanRow>> scanFromCsv(const CsvTable& table) {

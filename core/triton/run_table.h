@@ -56,6 +56,11 @@ const std::vector<Column<ScanRow>>& scanColumns();
 /// The rows of a run: kernels in the run's order, each kernel's configs in its order.
 std::vector<ScanRow> scanRows(const InductorRun& run);
 
+/// The counts of RunSummary from rows (a scan's, or a scan CSV's read back): kernels are runs of
+/// rows with the same device, kernel and module. The one summary of a run: scanInductorRun and the
+/// GUI both use it.
+RunSummary summarizeRows(const std::vector<ScanRow>& rows);
+
 /// The run as a CSV table (meta: format, input, triton caches, summary).
 CsvTable scanToCsv(const InductorRun& run);
 /// Reads a scan CSV back. Errors: the format line is missing, a required column is missing, a cell

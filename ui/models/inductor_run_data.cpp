@@ -17,8 +17,6 @@ using triton::ScanRow;
 
 const char* const kBundlePrefix = ":/inductor-runs/";
 
-bool wantsHalving(const std::string& outcome) { return outcome == "scale" || outcome == "duplicate"; }
-
 Expected<QByteArray> readBounded(const QString& path) {
   QFile file(path);
   if (!file.open(QIODevice::ReadOnly)) return Error{"cannot read " + path.toStdString() + ": " + file.errorString().toStdString()};
@@ -66,37 +64,7 @@ const ScanRow* RunKernelEntry::winnerRow() const {
   return winner >= 0 && winner < static_cast<int>(configs.size()) ? &configs[static_cast<std::size_t>(winner)] : nullptr;
 }
 
-QString summaryOfRows(const std::vector<ScanRow>& rows) {
-  triton::RunSummary s;
-  std::string last_key;
-  double occupancy = 0.0;
-  for (const auto& r : rows) {
-    const std::string key = r.device + "|" + r.kernel + "|" + r.module;
-    if (key != last_key) {
-      last_key = key;
-      ++s.kernels;
-      if (r.kind == triton::kernelKindName(triton::KernelKind::kLoopedReduction)) ++s.looped;
-      else if (r.kind == triton::kernelKindName(triton::KernelKind::kPersistentReduction)) ++s.persistent;
-      else if (r.kind == triton::kernelKindName(triton::KernelKind::kPointwise)) ++s.pointwise;
-      else ++s.other;
-      if (std::find(s.devices.begin(), s.devices.end(), r.device) == s.devices.end()) s.devices.push_back(r.device);
-    }
-    if (!r.num_warps) continue;
-    ++s.configs;
-    if (r.origin == triton::configOriginName(triton::ConfigOrigin::kAddedByScaling)) ++s.added_by_scaling;
-    if (r.over_spill_threshold) ++s.over_spill_threshold;
-    if (r.bounds_disagree) ++s.any_disagree;
-    if (!r.old_decision.empty() && !r.new_decision.empty() && wantsHalving(r.old_decision) != wantsHalving(r.new_decision)) {
-      ++s.old_new_disagree;
-    }
-    if (r.winner && r.occupancy_pct && r.kind == triton::kernelKindName(triton::KernelKind::kLoopedReduction)) {
-      ++s.winners_known;
-      occupancy += *r.occupancy_pct / 100.0;
-    }
-  }
-  if (s.winners_known > 0) s.winners_mean_occupancy = occupancy / s.winners_known;
-  return QString::fromStdString(s.text());
-}
+QString summaryOfRows(const std::vector<ScanRow>& rows) { return QString::fromStdString(triton::summarizeRows(rows).text()); }
 
 void groupKernels(InductorRunData& data) {
   data.kernels.clear();
