@@ -27,4 +27,20 @@ int editDistance(std::string_view a, std::string_view b) {
   return prev[b.size()];
 }
 
+std::string trimmed(std::string_view text, std::string_view chars) {
+  const std::size_t b = text.find_first_not_of(chars);
+  if (b == std::string_view::npos) return {};
+  const std::size_t e = text.find_last_not_of(chars);
+  return std::string(text.substr(b, e - b + 1));
+}
+
+std::string joined(const std::vector<std::string>& parts, std::string_view separator) {
+  std::string out;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (i > 0) out += separator;
+    out += parts[i];
+  }
+  return out;
+}
+
 }  // namespace occx

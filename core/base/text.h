@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace occx {
 
@@ -11,6 +12,13 @@ namespace occx {
 /// whatever the process locale.
 /// Used to parse names case-insensitively. Never fails.
 std::string lowerAscii(std::string_view text);
+
+/// `text` without the leading and trailing bytes that are in `chars` (default: ASCII whitespace).
+/// Never fails.
+std::string trimmed(std::string_view text, std::string_view chars = " \t\r\n\f\v");
+
+/// The parts joined with `separator` between them ("" for none). Never fails.
+std::string joined(const std::vector<std::string>& parts, std::string_view separator);
 
 /// Levenshtein distance of two byte strings: the fewest one-byte insertions, deletions and
 /// substitutions that turn `a` into `b`.

@@ -1,5 +1,7 @@
 #include "core/gpu/detected_gpu.h"
 
+#include "core/base/text.h"
+
 #include <filesystem>
 #include <sstream>
 
@@ -12,13 +14,7 @@ namespace occx {
 
 namespace {
 
-std::string trim(std::string_view s) {
-  std::size_t b = 0;
-  std::size_t e = s.size();
-  while (b < e && (s[b] == ' ' || s[b] == '\t')) ++b;
-  while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t')) --e;
-  return std::string(s.substr(b, e - b));
-}
+std::string trim(std::string_view s) { return trimmed(s, " \t"); }
 
 template <class T>
 void compareField(std::vector<std::string>& out, const char* what, T device, T data) {

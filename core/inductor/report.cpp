@@ -1,5 +1,7 @@
 #include "core/inductor/report.h"
 
+#include "core/base/text.h"
+
 #include <charconv>
 
 #include "core/base/format.h"
@@ -10,12 +12,7 @@ namespace {
 
 std::string optNum(const std::optional<int>& v) { return v ? num(*v) : std::string(); }
 
-std::string trim(const std::string& s) {
-  std::size_t b = s.find_first_not_of(" \t");
-  if (b == std::string::npos) return {};
-  std::size_t e = s.find_last_not_of(" \t");
-  return s.substr(b, e - b + 1);
-}
+std::string trim(const std::string& s) { return trimmed(s, " \t"); }
 
 }  // namespace
 

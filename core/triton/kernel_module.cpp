@@ -1,5 +1,7 @@
 #include "core/triton/kernel_module.h"
 
+#include "core/base/text.h"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -43,12 +45,6 @@ bool hasWord(std::string_view line, std::string_view word) {
     pos += word.size();
   }
   return false;
-}
-
-std::string trimmed(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())) != 0) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())) != 0) s.remove_suffix(1);
-  return std::string(s);
 }
 
 KernelKind kindOf(std::string_view decorator) {

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "core/base/format.h"
+#include "core/base/text.h"
 
 namespace occx::triton {
 namespace {
@@ -93,15 +94,6 @@ std::vector<Column<ScanRow>> makeColumns() {
   return c;
 }
 
-std::string joined(const std::vector<std::string>& parts) {
-  std::string out;
-  for (const auto& p : parts) {
-    if (!out.empty()) out += "; ";
-    out += p;
-  }
-  return out;
-}
-
 ScanRow kernelRow(const RunKernel& k) {
   ScanRow r;
   r.device = k.device_label;
@@ -123,7 +115,7 @@ ScanRow kernelRow(const RunKernel& k) {
   std::vector<std::string> notes = k.notes;
   notes.insert(notes.end(), k.module.warnings.begin(), k.module.warnings.end());
   notes.insert(notes.end(), k.problems.begin(), k.problems.end());
-  r.notes = joined(notes);
+  r.notes = joined(notes, "; ");
   return r;
 }
 
@@ -162,7 +154,7 @@ ScanRow configRow(const RunKernel& k, const RunConfig& rc) {
   r.triton_cache_hash = rc.triton_cache_hash;
   std::vector<std::string> notes = rc.problems;
   if (!r.notes.empty()) notes.insert(notes.begin(), r.notes);
-  r.notes = joined(notes);
+  r.notes = joined(notes, "; ");
   return r;
 }
 
@@ -170,7 +162,7 @@ std::vector<std::pair<std::string, std::string>> scanMeta(const InductorRun& run
   std::vector<std::pair<std::string, std::string>> meta;
   meta.emplace_back(std::string(kScanFormatKey), std::string(kScanFormatValue));
   meta.emplace_back("input", run.input);
-  meta.emplace_back("triton_caches", joined(run.triton_caches));
+  meta.emplace_back("triton_caches", joined(run.triton_caches, "; "));
   meta.emplace_back("summary", run.summary.text());
   meta.emplace_back("note", "per-config benchmark times are not on disk (Inductor logs them only at DEBUG level)");
   return meta;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/base/text.h"
 #include "core/triton/python_literal.h"
 
 namespace occx::triton {
@@ -81,11 +82,6 @@ class WrapperReader {
   }
 
  private:
-  static std::string trimmed(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-    return std::string(s);
-  }
   // Line of `offset` (1-based), counting on from the last offset asked: callers ask in increasing order.
   int lineOf(std::size_t offset) {
     if (offset < counted_to_) {
