@@ -4,11 +4,20 @@
 
 #include "core/cuda/device.h"
 #include "core/cuda/driver_api.h"
-#include "core/cuda/gpu_session.h"
 #include "core/cuda/nvrtc_compiler.h"
 #include "core/kernels/compile_cache.h"
+#include "core/sweep/worker_runner.h"
 
 namespace occx::cuda {
+
+Expected<std::unique_ptr<WorkerRunner>> startGpuWorker(int ordinal) {
+  auto program = gpuWorkerProgram();
+  if (!program) return Error{program.error()};
+  WorkerOptions options;
+  options.program = *program;
+  options.arguments = {"--device", std::to_string(ordinal)};
+  return WorkerRunner::start(options);
+}
 
 namespace {
 
@@ -44,28 +53,18 @@ class CudaBackend final : public Backend {
                                          const std::atomic<bool>* cancel) override {
     std::lock_guard<std::mutex> lock(mutex_);
     if (const Availability a = liveAvailability(); !a.available) return Error{a.reason};
-    // A session whose context the driver made unusable cannot measure again: open a fresh one
-    // where the driver allows it, else say why at once (no compiles, no rows of "not run").
-    if (session_ && !session_->contextLost().empty()) {
-      const std::string lost = session_->contextLost();
-      session_.reset();
-      auto fresh = GpuSession::open(ordinal);
-      if (!fresh || !(*fresh)->contextLost().empty()) {
-        return Error{"the GPU is not usable in this process any more (" + lost + "); restart the program to measure again"};
-      }
-      session_ = std::move(fresh).value();
+    // The GPU worker process, started on first use and kept for later sweeps on the same device; a
+    // new one where the last could not be restarted.
+    if (runner_ && (ordinal_ != ordinal || !runner_->contextLost().empty())) runner_.reset();
+    if (!runner_) {
+      auto r = startGpuWorker(ordinal);
+      if (!r) return Error{r.error()};
+      runner_ = std::move(r).value();
       ordinal_ = ordinal;
     }
-    if (!session_ || ordinal_ != ordinal) {
-      session_.reset();
-      auto s = GpuSession::open(ordinal);
-      if (!s) return Error{s.error()};
-      session_ = std::move(s).value();
-      ordinal_ = ordinal;
-    }
-    LiveSweepSpec with_toolkit = spec;
+  LiveSweepSpec with_toolkit = spec;
     if (with_toolkit.toolkit.empty()) with_toolkit.toolkit = nvrtcVersionString();
-    return occx::runLiveSweep(*session_, with_toolkit, compiler(), progress, cancel);
+    return occx::runLiveSweep(*runner_, with_toolkit, compiler(), progress, cancel);
   }
 
  private:
@@ -76,7 +75,7 @@ class CudaBackend final : public Backend {
   };
   std::shared_ptr<const Compiler> compiler_ = std::make_shared<const Compiler>();
   std::mutex mutex_;  ///< one live sweep at a time on the session
-  std::unique_ptr<GpuSession> session_;
+  std::unique_ptr<WorkerRunner> runner_;
   int ordinal_ = -1;
 };
 

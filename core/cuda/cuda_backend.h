@@ -1,10 +1,13 @@
 // The Backend (core/sweep/backend.h) of a build with the CUDA Toolkit: NVRTC with the user's compile
-// cache, the driver's GPUs, and live sweeps on a GpuSession opened on first use and kept.
+// cache, the driver's GPUs, and live sweeps in a GPU worker process (core/sweep/worker_runner.h)
+// started on first use and kept.
 #pragma once
 
 #include <memory>
 
+#include "core/base/expected.h"
 #include "core/sweep/backend.h"
+#include "core/sweep/worker_runner.h"
 
 namespace occx::cuda {
 
@@ -13,5 +16,10 @@ namespace occx::cuda {
 /// released) before the driver library is unloaded at exit. Never fails: without a driver or GPU,
 /// liveAvailability() says why and runLiveSweep() returns that reason.
 std::shared_ptr<Backend> makeCudaBackend();
+
+/// Starts the GPU worker process (gpuWorkerProgram()) on device `ordinal` and waits until it has
+/// opened the GPU. Errors: the worker is not found or cannot start, and the worker's own reason (no
+/// driver, device out of range).
+Expected<std::unique_ptr<WorkerRunner>> startGpuWorker(int ordinal);
 
 }  // namespace occx::cuda

@@ -241,15 +241,10 @@ Expected<bool> activityReady() {
 
 Expected<bool> available() { return activityReady(); }
 
-Expected<bool> beginKernelActivity() {
+Expected<bool> startKernelActivity() {
   auto ready = activityReady();
   if (!ready) return ready;
   const Table& t = table();
-  t.cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);  // late records of earlier runs: drop them
-  {
-    std::lock_guard<std::mutex> lock(g_records_mutex);
-    g_records.clear();
-  }
   // Enabled once and left on: switching the kind off and on between runs lost records.
   static std::once_flag enabled;
   static CUptiResult enable_result = CUPTI_SUCCESS;
@@ -257,6 +252,15 @@ Expected<bool> beginKernelActivity() {
   if (enable_result != CUPTI_SUCCESS) {
     return Error{"cuptiActivityEnable(CONCURRENT_KERNEL): " + resultText(t, enable_result)};
   }
+  return true;
+}
+
+Expected<bool> beginKernelActivity() {
+  auto started = startKernelActivity();
+  if (!started) return started;
+  table().cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);  // records of earlier launches: drop them
+  std::lock_guard<std::mutex> lock(g_records_mutex);
+  g_records.clear();
   return true;
 }
 
@@ -449,6 +453,7 @@ LaunchMetrics profileLaunch(CUcontext ctx, int device_ordinal, const std::functi
 #else  // no CUPTI headers at build time
 
 Expected<bool> available() { return Error{"built without CUPTI headers"}; }
+Expected<bool> startKernelActivity() { return Error{"built without CUPTI headers"}; }
 Expected<bool> beginKernelActivity() { return Error{"built without CUPTI headers"}; }
 Expected<std::vector<KernelSpan>> endKernelActivity(const std::string&, std::size_t) {
   return Error{"built without CUPTI headers"};

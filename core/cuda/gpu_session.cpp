@@ -699,6 +699,9 @@ GpuSession::~GpuSession() {
 }
 
 Expected<std::unique_ptr<GpuSession>> GpuSession::open(int ordinal) {
+  // Kernel records first: enabled once a context exists, CUPTI delivered some configs' records a
+  // config late and others not at all. A failure here only means no CUPTI times (each run says why).
+  (void)cupti::startKernelActivity();
   auto drv = loadedDriver();
   if (!drv) return Error{drv.error()};
   auto devices = queryDevices();
@@ -774,6 +777,14 @@ std::optional<Error> GpuSession::setProblem(std::shared_ptr<const HostProblem> p
     return std::nullopt;
   });
 }
+
+std::optional<Error> GpuSession::setProblem(const ProblemSpec& spec) {
+  auto problem = makeHostProblem(spec);
+  if (!problem) return Error{problem.error()};
+  return setProblem(std::make_shared<const HostProblem>(std::move(problem).value()));
+}
+
+std::optional<Error> GpuSession::clearProblem() { return setProblem(std::shared_ptr<const HostProblem>()); }
 
 RunOutcome GpuSession::run(const GpuModule& module, const RunOptions& options, const std::atomic<bool>* cancel) {
   return impl_->worker.call([&]() { return impl_->run(module, options, cancel); });

@@ -32,7 +32,9 @@ namespace occx::cuda {
 
 class GpuSession final : public GpuRunner {
  public:
-  /// Opens device `ordinal`: starts the worker thread, retains the device's primary context on it,
+  /// Opens device `ordinal`: turns CUPTI's kernel records on (before any context exists in the
+  /// process: records enabled on a live context arrive late or not at all, seen on driver 580),
+  /// starts the worker thread, retains the device's primary context on it,
   /// creates a stream, timing events and the L2-flush buffer. Errors: no driver (the driver's
   /// reason), ordinal out of range (named with the device count), or a failing driver call.
   static Expected<std::unique_ptr<GpuSession>> open(int ordinal = 0);
@@ -53,9 +55,14 @@ class GpuSession final : public GpuRunner {
   Expected<CopyBandwidth> copyBandwidth(bool refresh = false) override;
 
   /// Uploads a problem's inputs and allocates its outputs; replaces the previous problem (its
-  /// memory is freed first). Errors: out of device memory ("out of memory: …" naming the bytes) or a
-  /// driver failure; the session stays usable.
-  std::optional<Error> setProblem(std::shared_ptr<const HostProblem> problem) override;
+  /// memory is freed first); null frees it. Errors: out of device memory ("out of memory: …" naming
+  /// the bytes) or a driver failure; the session stays usable.
+  std::optional<Error> setProblem(std::shared_ptr<const HostProblem> problem);
+  /// Builds the problem (makeHostProblem, on the calling thread) and uploads it as above. Errors:
+  /// makeHostProblem's, then as above.
+  std::optional<Error> setProblem(const ProblemSpec& spec) override;
+  /// Frees the problem's device memory. Error: the context was lost.
+  std::optional<Error> clearProblem() override;
 
   /// Runs one module on the current problem: module load, launch with poisoned outputs, check,
   /// warm-up, timed launches. The module's arguments must name existing input/output buffers of the

@@ -62,7 +62,7 @@ std::string ProblemSpec::label() const {
 std::int64_t HostProblem::inputBytes() const { return spec.xnumel * spec.rnumel * dtypeBytes(spec.dtype); }
 std::int64_t HostProblem::outputBytes() const { return outputElementCount * dtypeBytes(spec.outputDType()); }
 
-Expected<HostProblem> makeHostProblem(const ProblemSpec& spec, int threads) {
+std::optional<Error> checkProblemSpec(const ProblemSpec& spec) {
   auto bytes = bytesMoved(spec.workload, spec.dtype, spec.k, spec.xnumel, spec.rnumel, spec.fp32_outputs);
   if (!bytes) return Error{bytes.error()};
   if (spec.workload != Workload::kFusedK && spec.k != 1) {
@@ -74,6 +74,13 @@ Expected<HostProblem> makeHostProblem(const ProblemSpec& spec, int threads) {
     return Error{"xnumel × rnumel = " + std::to_string(spec.xnumel) + " × " + std::to_string(spec.rnumel) +
                  " is out of range: allowed at most " + std::to_string(kIntMax) + " elements per tensor"};
   }
+  return std::nullopt;
+}
+
+Expected<HostProblem> makeHostProblem(const ProblemSpec& spec, int threads) {
+  if (auto e = checkProblemSpec(spec)) return *e;
+  auto bytes = bytesMoved(spec.workload, spec.dtype, spec.k, spec.xnumel, spec.rnumel, spec.fp32_outputs);
+  if (!bytes) return Error{bytes.error()};
   threads = resolveThreads(threads);
   HostProblem p;
   p.spec = spec;

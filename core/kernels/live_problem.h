@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,11 @@ struct HostProblem {
   /// Bytes of each output tensor: outputElementCount × output dtype bytes.
   [[nodiscard]] std::int64_t outputBytes() const;
 };
+
+/// Checks a problem's shape without building it: K, xnumel and rnumel in range (bytesMoved's
+/// checks), K = 1 unless fused_k, at most 2^31 − 1 elements per tensor. Error names the value and
+/// the allowed range.
+std::optional<Error> checkProblemSpec(const ProblemSpec& spec);
 
 /// Builds a problem: random inputs uniform in [-1, 1], never zero and representable in the dtype
 /// (randomInput, one seed per chunk of rows derived from spec.seed), then the reference in double

@@ -1,5 +1,6 @@
 // The one interface live runs go through: a GpuRunner owns a GPU (its context lives wherever the
-// implementation puts it: a worker thread today, a worker process next), holds one problem's inputs
+// implementation puts it: a worker process for the CLI and the GUI, core/sweep/worker_runner.h; a
+// thread of this process in the worker itself and in the GPU tests), holds one problem's inputs
 // on the device, and runs prepared GPU modules (core/gpu/gpu_module.h) on them — checks the outputs
 // against the problem's CPU reference, then times the kernel: warm-up, L2 flushed before each timed
 // launch, CUDA events around each launch (CUPTI kernel records where available), median, min, max
@@ -33,7 +34,10 @@ struct RunOptions {
   bool flush_l2 = true;        ///< clear L2 (memset of 2 × L2 bytes) before every timed launch
   bool check = true;           ///< poison outputs, run once, compare with the CPU reference
   bool cupti_activity = true;  ///< also collect CUPTI kernel records (duration in ns)
-  bool cupti_metrics = false;  ///< also replay once under the CUPTI range profiler for metrics
+  /// After timing, one profiled launch under the CUPTI range profiler (replayed once per pass):
+  /// achieved occupancy, DRAM bytes, local-memory bytes. Where profiling is not permitted the
+  /// metrics say so and the run is still ok.
+  bool cupti_metrics = true;
   int check_threads = 0;       ///< host threads for the check (0 = hardware)
 };
 
@@ -79,9 +83,12 @@ class GpuRunner {
   /// The device's copy bandwidth (GB/s, the roofline): from the per-user cache, or measured now
   /// (`refresh` measures again). Errors: the copy cannot be measured (out of memory, driver error).
   virtual Expected<CopyBandwidth> copyBandwidth(bool refresh) = 0;
-  /// Uploads a problem's inputs and allocates its outputs, replacing the previous problem; null frees
-  /// the device memory. Errors: "out of memory: …" naming the bytes, or a driver failure.
-  virtual std::optional<Error> setProblem(std::shared_ptr<const HostProblem> problem) = 0;
+  /// Builds a problem's random inputs and CPU reference (makeHostProblem) where the GPU is, uploads
+  /// the inputs and allocates the outputs, replacing the previous problem. Errors: makeHostProblem's
+  /// (a shape out of range), "out of memory: …" naming the bytes, or a driver failure.
+  virtual std::optional<Error> setProblem(const ProblemSpec& spec) = 0;
+  /// Frees the current problem's device memory (nothing to run afterwards). Error: a driver failure.
+  virtual std::optional<Error> clearProblem() = 0;
   /// Runs one module on the current problem: load, launch with poisoned outputs, check, warm-up,
   /// timed launches. A failing module is an outcome with the reason (launch failed, wrong result,
   /// compile failed for a module that does not load); `cancel` (may be null) is read between phases.

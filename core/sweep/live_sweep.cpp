@@ -51,13 +51,16 @@ Expected<LiveSweepResult> runLiveSweep(GpuRunner& runner, const LiveSweepSpec& s
   ps.rnumel = spec.compile.rnumel;
   ps.seed = spec.seed;
   ps.fp32_outputs = spec.compile.fp32_outputs;
+  if (auto e = checkProblemSpec(ps)) return Error{"problem: " + e->message};
   if (progress) progress({Phase::kProblem, 0, 1, nullptr});
   auto t_problem = std::chrono::steady_clock::now();
   double problem_seconds = 0.0;
-  auto problem_future = std::async(std::launch::async, [ps, t_problem, &problem_seconds] {
-    auto p = makeHostProblem(ps);
+  // The runner builds and uploads the problem where the GPU is (a worker process, say) while the
+  // kernels compile here; nothing else calls the runner meanwhile.
+  auto problem_future = std::async(std::launch::async, [&runner, ps, t_problem, &problem_seconds] {
+    auto e = runner.setProblem(ps);
     problem_seconds = secondsSince(t_problem);
-    return p;
+    return e;
   });
 
   std::mutex cubin_mutex;
@@ -89,9 +92,13 @@ Expected<LiveSweepResult> runLiveSweep(GpuRunner& runner, const LiveSweepSpec& s
       },
       cancel);
   const double compile_seconds = secondsSince(t_compile);
-  auto problem = problem_future.get();
-  if (!sweep) return Error{sweep.error()};
-  if (!problem) return Error{"problem: " + problem.error()};
+  const std::optional<Error> upload_error = problem_future.get();
+  if (!sweep) {
+    runner.clearProblem();
+    return Error{sweep.error()};
+  }
+  // The shape was checked above: a problem that cannot be uploaded (out of memory, a driver
+  // failure) is every row's reason.
   if (progress) progress({Phase::kProblem, 1, 1, nullptr});
 
   LiveSweepResult res;
@@ -99,8 +106,6 @@ Expected<LiveSweepResult> runLiveSweep(GpuRunner& runner, const LiveSweepSpec& s
   res.copy = *copy;
   res.problem_seconds = problem_seconds;
   res.compile_seconds = compile_seconds;
-  auto shared_problem = std::make_shared<const HostProblem>(std::move(problem).value());
-  const std::optional<Error> upload_error = runner.setProblem(shared_problem);
 
   const auto t_run = std::chrono::steady_clock::now();
   const std::size_t i_old = policyIndex(inductor::Policy::kOld);
@@ -209,7 +214,7 @@ Expected<LiveSweepResult> runLiveSweep(GpuRunner& runner, const LiveSweepSpec& s
       res.repeats.push_back(std::move(rt));
     }
   }
-  runner.setProblem(nullptr);  // free the device memory
+  runner.clearProblem();  // free the device memory
   res.wall_seconds = secondsSince(t_start);
 
   // Metadata: where and how it was measured.

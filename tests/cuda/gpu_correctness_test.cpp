@@ -81,7 +81,7 @@ void runWorkload(Workload w) {
       }
     }
   }
-  session->setProblem(nullptr);
+  session->clearProblem();
 }
 
 }  // namespace

@@ -87,7 +87,7 @@ namespace {
     std::fprintf(stderr, "fault scenario passed: context reset, next run correct\n");
   } else {
     if (again.status != RunStatus::kLaunchFailed || again.reason != lost) fail("lost, but the next run said: " + again.reason);
-    auto e = session->setProblem(nullptr);
+    auto e = session->clearProblem();
     if (!e || e->message != lost) fail("lost, but setProblem accepted work");
     std::fprintf(stderr, "fault scenario passed: %s\n", lost.c_str());
   }
@@ -129,7 +129,7 @@ TEST(GpuRobustness, UnwrittenOutputShowsThroughThePoison) {
 
 TEST(GpuRobustness, OutOfMemoryIsARowReasonAndTheSessionRecovers) {
   OCCX_REQUIRE_GPU(session);
-  session->setProblem(nullptr);
+  session->clearProblem();
   session->setDeviceMemoryLimit(std::int64_t{1} << 20);  // less than the L2 flush buffer already holds
   auto p = makeHostProblem(test::problemSpec(Workload::kSum, DType::kF32, kX, kR));
   ASSERT_TRUE(p);

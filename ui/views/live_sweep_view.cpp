@@ -759,7 +759,7 @@ void LiveSweepView::saveSettings(QSettings& s) const {
 }
 
 void LiveSweepView::restoreSettings(QSettings& s) {
-  cupti_->setChecked(s.value(QStringLiteral("cupti"), false).toBool());
+  cupti_->setChecked(s.value(QStringLiteral("cupti"), true).toBool());
   restoreInputs(s);
   const QString bundled = s.value(QStringLiteral("bundled")).toString();
   const int idx = bundled.isEmpty() ? -1 : bundled_->findData(bundled);

@@ -18,7 +18,7 @@
 #if OCCX_HAVE_CUDA
 #include "core/cuda/device.h"
 #include "core/cuda/driver_api.h"
-#include "core/cuda/gpu_session.h"
+#include "core/cuda/cuda_backend.h"
 #endif
 
 namespace occx::cli {
@@ -75,7 +75,7 @@ struct CopyFigure {
 CopyFigure copyFigure(Context& ctx, const DevicesOpts& o, int ordinal) {
   CopyFigure c;
   if (o.no_bandwidth) return c;
-  auto session = cuda::GpuSession::open(ordinal);
+  auto session = cuda::startGpuWorker(ordinal);
   Expected<CopyBandwidth> bw =
       session ? (*session)->copyBandwidth(o.refresh) : Expected<CopyBandwidth>(Error{session.error()});
   if (!bw) {

@@ -12,11 +12,12 @@
 #include "app/cli/printers/printer.h"
 #include "app/cli/printers/progress_printer.h"
 #include "core/cuda/driver_api.h"
-#include "core/cuda/gpu_session.h"
+#include "core/cuda/cuda_backend.h"
 #include "core/cuda/nvrtc_compiler.h"
 #include "core/sweep/live_sweep.h"
 #include "core/kernels/compile_cache.h"
 #include "core/sweep/live_results.h"
+#include "core/sweep/worker_runner.h"
 #endif
 
 namespace occx::cli {
@@ -30,9 +31,9 @@ LiveSweepOutcome fallBack(std::string reason) { return {LiveSweepOutcome::Kind::
 #if OCCX_HAVE_CUDA
 constexpr const char* kCmd = "occx sweep";
 
-// A session on --device when the driver sees it and its architecture is the sweep's; otherwise
+// The GPU worker on --device when the driver sees it and its architecture is the sweep's; otherwise
 // null, with `outcome` saying what to do instead (errors printed).
-std::unique_ptr<cuda::GpuSession> openLiveGpu(Context& ctx, const CompileSweepSpec& spec, int device, LiveSweepOutcome& outcome) {
+std::unique_ptr<WorkerRunner> openLiveGpu(Context& ctx, const CompileSweepSpec& spec, int device, LiveSweepOutcome& outcome) {
   const auto ds = cuda::driverStatus();
   if (!ds.available || ds.device_count == 0) {
     outcome = fallBack("no GPU to run on (" + (ds.available ? std::string("the driver reports no device") : ds.reason) + ")");
@@ -42,7 +43,7 @@ std::unique_ptr<cuda::GpuSession> openLiveGpu(Context& ctx, const CompileSweepSp
     outcome = stopped(fail(ctx, kCmd, outOfRange("--device", device, "0 … " + std::to_string(ds.device_count - 1))));
     return nullptr;
   }
-  auto session = cuda::GpuSession::open(device);
+  auto session = cuda::startGpuWorker(device);
   if (!session) {
     outcome = stopped(fail(ctx, kCmd, "cannot open device " + std::to_string(device) + ": " + session.error(), kExitRuntime));
     return nullptr;
@@ -71,7 +72,7 @@ std::string progressLine(const LiveSweepProgress& p) {
 }
 
 // The one call into the engine's live sweep, kept alone so that it follows the engine's API easily.
-Expected<LiveSweepResult> runOnGpu(Context& ctx, cuda::GpuSession& session, const CompileSweepSpec& spec,
+Expected<LiveSweepResult> runOnGpu(Context& ctx, WorkerRunner& session, const CompileSweepSpec& spec,
                                          const LiveSweepOptions& live, bool quiet, CompileCache& cache,
                                          const std::atomic<bool>* cancel) {
   LiveSweepSpec ls;
@@ -162,20 +163,25 @@ void printLiveText(Context& ctx, const CompileSweepSpec& spec, const std::string
   }
 }
 
-void printLiveSummary(Context& ctx, const LiveSweepResult& res) {
+void printLiveSummary(Context& ctx, const LiveSweepResult& res, const WorkerRunner& worker) {
   int ok = 0;
   for (const auto& r : res.dataset.rows) ok += r.ok() ? 1 : 0;
   ctx.err << ok << " of " << res.dataset.rows.size() << " configs ran correct; problem " << fixed(res.problem_seconds, 1)
           << " s, compile " << fixed(res.compile_seconds, 1) << " s, runs " << fixed(res.run_seconds, 1) << " s, wall "
-          << fixed(res.wall_seconds, 1) << " s\n";
+          << fixed(res.wall_seconds, 1) << " s";
+  if (worker.restarts() > 0) {
+    ctx.err << "; the GPU worker was restarted " << worker.restarts() << (worker.restarts() == 1 ? " time" : " times");
+  }
+  ctx.err << "\n";
 }
 
 // Runs on the open GPU and reports: the table or JSON on stdout, the summary on stderr, --csv.
-int runLive(Context& ctx, cuda::GpuSession& session, const CompileSweepSpec& spec, const LiveSweepOptions& live,
+int runLive(Context& ctx, WorkerRunner& session, const CompileSweepSpec& spec, const LiveSweepOptions& live,
             const SweepOutput& output, const std::atomic<bool>* cancel) {
   CompileCache cache(output.cache_dir);
   const std::string gpu = session.device().label();
-  ctx.err << "live sweep on device " << session.device().ordinal << ": " << gpu << "\n";
+  ctx.err << "live sweep on device " << session.device().ordinal << ": " << gpu << " (GPU worker ready in "
+          << fixed(session.startupSeconds(), 2) << " s)\n";
   auto res = runOnGpu(ctx, session, spec, live, output.quiet, cache, cancel);
   reportCorruptCacheEntries(ctx.err, kCmd, cache);
   if (!res) return fail(ctx, kCmd, res.error(), kExitRuntime);
@@ -186,7 +192,7 @@ int runLive(Context& ctx, cuda::GpuSession& session, const CompileSweepSpec& spe
   } else if (output.format.text()) {
     printLiveText(ctx, spec, gpu, *res);
   }
-  printLiveSummary(ctx, *res);
+  printLiveSummary(ctx, *res, session);
   const std::string& csv = output.format.csv;
   const int rc = csv.empty() ? kExitOk : writeCsv(ctx, csv, table);
   if (res->cancelled) {

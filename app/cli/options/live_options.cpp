@@ -9,9 +9,10 @@ namespace occx::cli {
 void LiveSweepOptions::add(CLI::App& cmd) {
   cmd.add_option("--device", device, "live runs: CUDA device ordinal (default 0)");
   cmd.add_option("--seed", seed, "live runs: seed of the random inputs (default 1)");
-  cmd.add_flag("--metrics", metrics,
-               "live runs: also collect CUPTI metrics per config (achieved occupancy, DRAM bytes, local-memory "
-               "traffic); columns say 'unavailable: <reason>' where profiling is not permitted");
+  cmd.add_flag("--metrics,!--no-metrics", metrics,
+               "live runs: after timing, profile one launch per config with CUPTI (achieved occupancy, DRAM "
+               "bytes, local-memory traffic; on by default, --no-metrics skips it); columns say "
+               "'unavailable: <reason>' where profiling is not permitted");
   cmd.add_flag("--refresh-bandwidth", refresh_bandwidth, "live runs: measure the copy bandwidth again (not the cached figure)");
   cmd.add_option("--repeat", repeat, "live runs: time the best config and each policy's pick N more times (0 … 100)");
   cmd.add_option("--timed-ms", timed_ms, "live runs: kernel time to aim at per config, ms (1 … 10000; default 40)");

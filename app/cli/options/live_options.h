@@ -1,5 +1,5 @@
 // The options only live runs use (`occx sweep` on a GPU of the target's architecture): --device,
-// --seed, --metrics, --refresh-bandwidth, --repeat, --timed-ms, --no-l2-flush.
+// --seed, --metrics/--no-metrics, --refresh-bandwidth, --repeat, --timed-ms, --no-l2-flush.
 #pragma once
 
 #include <cstdint>
@@ -12,7 +12,7 @@ namespace occx::cli {
 struct LiveSweepOptions {
   int device = 0;                  ///< --device: CUDA device ordinal
   std::uint64_t seed = 1;          ///< --seed: random inputs
-  bool metrics = false;            ///< --metrics: CUPTI metrics per config (achieved occupancy, DRAM, local memory)
+  bool metrics = true;             ///< --metrics / --no-metrics: CUPTI metrics per config (achieved occupancy, DRAM, local memory)
   bool refresh_bandwidth = false;  ///< --refresh-bandwidth
   int repeat = 0;                  ///< --repeat N: re-time the best config and each pick N times
   double timed_ms = 40.0;          ///< --timed-ms: kernel time to aim at per config

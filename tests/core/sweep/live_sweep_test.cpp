@@ -37,9 +37,15 @@ class FakeRunner final : public GpuRunner {
     bw.runs = 20;
     return bw;
   }
-  std::optional<Error> setProblem(std::shared_ptr<const HostProblem> problem) override {
-    problem_ = std::move(problem);
-    if (problem_) ++problems_set;
+  std::optional<Error> setProblem(const ProblemSpec& spec) override {
+    auto bytes = bytesMoved(spec.workload, spec.dtype, spec.k, spec.xnumel, spec.rnumel, spec.fp32_outputs);
+    if (!bytes) return Error{bytes.error()};
+    bytes_ = *bytes;
+    ++problems_set;
+    return std::nullopt;
+  }
+  std::optional<Error> clearProblem() override {
+    ++problems_cleared;
     return std::nullopt;
   }
   RunOutcome run(const GpuModule& module, const RunOptions&, const std::atomic<bool>* cancel) override {
@@ -68,7 +74,7 @@ class FakeRunner final : public GpuRunner {
     const double us = it == times.end() ? 100.0 : it->second;
     o.time.runs = 25;
     o.time.median_us = o.time.min_us = o.time.max_us = us;
-    o.bandwidth_GBps = bandwidthGBps(problem_->bytes.total(), us);
+    o.bandwidth_GBps = bandwidthGBps(bytes_.total(), us);
     return o;
   }
   [[nodiscard]] std::string contextLost() const override { return lost_; }
@@ -78,10 +84,11 @@ class FakeRunner final : public GpuRunner {
   std::string fault_entry;
   std::vector<GpuModule> modules;
   int problems_set = 0;
+  int problems_cleared = 0;
 
  private:
   DeviceInfo info_;
-  std::shared_ptr<const HostProblem> problem_;
+  ByteCounts bytes_;
   std::string lost_;
   std::mutex mutex_;
 };
@@ -123,6 +130,7 @@ TEST(LiveSweep, EveryCompiledConfigBecomesOneModuleWithTheFamilysLaunchContract)
   ASSERT_EQ(runner.modules.size(), 4u);
   ASSERT_EQ(res->dataset.rows.size(), 4u);
   EXPECT_EQ(runner.problems_set, 1);
+  EXPECT_EQ(runner.problems_cleared, 1);  // the device memory is freed after the sweep
   const GpuModule& m = runner.modules[1];  // XBLOCK 1, RBLOCK 1024, 8 warps
   EXPECT_EQ(m.entry, "occx_sum_fp32_x1_r1024_w8");
   EXPECT_EQ(m.arch, (ComputeCapability{9, 0}));

@@ -1,0 +1,478 @@
+#include "core/sweep/worker_protocol.h"
+
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+namespace occx {
+
+using nlohmann::json;
+
+namespace {
+
+/// Reads `key` into `out` when present; a missing key keeps the default (older or newer peers).
+template <class T>
+void getIf(const json& j, const char* key, T& out) {
+  if (auto it = j.find(key); it != j.end() && !it->is_null()) it->get_to(out);
+}
+
+template <class E, class Parse>
+E parsedEnum(const json& j, const char* key, E fallback, Parse parse) {
+  auto it = j.find(key);
+  if (it == j.end()) return fallback;
+  auto e = parse(it->get<std::string>());
+  if (!e) throw json::other_error::create(501, std::string(key) + ": " + e.error(), &j);
+  return *e;
+}
+
+}  // namespace
+
+void to_json(json& j, const ComputeCapability& v) { j = v.str(); }
+void from_json(const json& j, ComputeCapability& v) {
+  auto cc = ComputeCapability::parse(j.get<std::string>());
+  if (!cc) throw json::other_error::create(501, "compute capability: " + cc.error(), &j);
+  v = *cc;
+}
+
+void to_json(json& j, const DeviceInfo& v) {
+  j = {{"ordinal", v.ordinal},
+       {"name", v.name},
+       {"uuid", v.uuid},
+       {"cc", v.cc},
+       {"sm_count", v.sm_count},
+       {"registers_per_sm", v.registers_per_sm},
+       {"registers_per_block", v.registers_per_block},
+       {"max_threads_per_sm", v.max_threads_per_sm},
+       {"max_threads_per_block", v.max_threads_per_block},
+       {"max_blocks_per_sm", v.max_blocks_per_sm},
+       {"warp_size", v.warp_size},
+       {"shared_memory_per_sm", v.shared_memory_per_sm},
+       {"shared_memory_per_block", v.shared_memory_per_block},
+       {"shared_memory_per_block_optin", v.shared_memory_per_block_optin},
+       {"reserved_shared_memory_per_block", v.reserved_shared_memory_per_block},
+       {"l2_bytes", v.l2_bytes},
+       {"total_memory_bytes", v.total_memory_bytes},
+       {"memory_clock_khz", v.memory_clock_khz},
+       {"memory_bus_bits", v.memory_bus_bits},
+       {"sm_clock_khz", v.sm_clock_khz},
+       {"driver_version", v.driver_version},
+       {"matched_gpu", v.matched_gpu},
+       {"data_mismatches", v.data_mismatches}};
+}
+void from_json(const json& j, DeviceInfo& v) {
+  getIf(j, "ordinal", v.ordinal);
+  getIf(j, "name", v.name);
+  getIf(j, "uuid", v.uuid);
+  getIf(j, "cc", v.cc);
+  getIf(j, "sm_count", v.sm_count);
+  getIf(j, "registers_per_sm", v.registers_per_sm);
+  getIf(j, "registers_per_block", v.registers_per_block);
+  getIf(j, "max_threads_per_sm", v.max_threads_per_sm);
+  getIf(j, "max_threads_per_block", v.max_threads_per_block);
+  getIf(j, "max_blocks_per_sm", v.max_blocks_per_sm);
+  getIf(j, "warp_size", v.warp_size);
+  getIf(j, "shared_memory_per_sm", v.shared_memory_per_sm);
+  getIf(j, "shared_memory_per_block", v.shared_memory_per_block);
+  getIf(j, "shared_memory_per_block_optin", v.shared_memory_per_block_optin);
+  getIf(j, "reserved_shared_memory_per_block", v.reserved_shared_memory_per_block);
+  getIf(j, "l2_bytes", v.l2_bytes);
+  getIf(j, "total_memory_bytes", v.total_memory_bytes);
+  getIf(j, "memory_clock_khz", v.memory_clock_khz);
+  getIf(j, "memory_bus_bits", v.memory_bus_bits);
+  getIf(j, "sm_clock_khz", v.sm_clock_khz);
+  getIf(j, "driver_version", v.driver_version);
+  getIf(j, "matched_gpu", v.matched_gpu);
+  getIf(j, "data_mismatches", v.data_mismatches);
+}
+
+void to_json(json& j, const CopyBandwidth& v) {
+  j = {{"GBps", v.GBps},           {"median_us", v.median_us},   {"min_us", v.min_us},
+       {"max_us", v.max_us},       {"bytes_per_copy", v.bytes_per_copy}, {"runs", v.runs},
+       {"device_name", v.device_name}, {"uuid", v.uuid},         {"driver_version", v.driver_version},
+       {"measured_at", v.measured_at}, {"from_cache", v.from_cache}};
+}
+void from_json(const json& j, CopyBandwidth& v) {
+  getIf(j, "GBps", v.GBps);
+  getIf(j, "median_us", v.median_us);
+  getIf(j, "min_us", v.min_us);
+  getIf(j, "max_us", v.max_us);
+  getIf(j, "bytes_per_copy", v.bytes_per_copy);
+  getIf(j, "runs", v.runs);
+  getIf(j, "device_name", v.device_name);
+  getIf(j, "uuid", v.uuid);
+  getIf(j, "driver_version", v.driver_version);
+  getIf(j, "measured_at", v.measured_at);
+  getIf(j, "from_cache", v.from_cache);
+}
+
+void to_json(json& j, const ProblemSpec& v) {
+  j = {{"workload", std::string(workloadName(v.workload))},
+       {"dtype", std::string(dtypeName(v.dtype))},
+       {"k", v.k},
+       {"xnumel", v.xnumel},
+       {"rnumel", v.rnumel},
+       {"seed", v.seed},
+       {"fp32_outputs", v.fp32_outputs}};
+}
+void from_json(const json& j, ProblemSpec& v) {
+  v.workload = parsedEnum(j, "workload", v.workload, parseWorkload);
+  v.dtype = parsedEnum(j, "dtype", v.dtype, parseDType);
+  getIf(j, "k", v.k);
+  getIf(j, "xnumel", v.xnumel);
+  getIf(j, "rnumel", v.rnumel);
+  getIf(j, "seed", v.seed);
+  getIf(j, "fp32_outputs", v.fp32_outputs);
+}
+
+void to_json(json& j, const LaunchArgument& v) {
+  j = {{"kind", static_cast<int>(v.kind)},
+       {"buffer", v.buffer},
+       {"value", v.value},
+       {"scratch_bytes", v.scratch_bytes},
+       {"name", v.name}};
+}
+void from_json(const json& j, LaunchArgument& v) {
+  const int kind = j.at("kind").get<int>();
+  if (kind < static_cast<int>(LaunchArgument::Kind::kInput) || kind > static_cast<int>(LaunchArgument::Kind::kScratch)) {
+    throw json::other_error::create(501, "argument kind " + std::to_string(kind) + " is out of range: allowed 0 … 4", &j);
+  }
+  v.kind = static_cast<LaunchArgument::Kind>(kind);
+  getIf(j, "buffer", v.buffer);
+  getIf(j, "value", v.value);
+  getIf(j, "scratch_bytes", v.scratch_bytes);
+  getIf(j, "name", v.name);
+}
+
+void to_json(json& j, const GpuModule& v) {
+  j = {{"entry", v.entry},
+       {"label", v.label},
+       {"arch", v.arch},
+       {"cubin", json::binary(v.cubin)},
+       {"grid", {v.grid_x, v.grid_y, v.grid_z}},
+       {"block_threads", v.block_threads},
+       {"dynamic_smem_bytes", v.dynamic_smem_bytes},
+       {"arguments", v.arguments}};
+}
+void from_json(const json& j, GpuModule& v) {
+  getIf(j, "entry", v.entry);
+  getIf(j, "label", v.label);
+  getIf(j, "arch", v.arch);
+  if (auto it = j.find("cubin"); it != j.end()) {
+    if (!it->is_binary()) throw json::type_error::create(302, "cubin must be a byte string", &j);
+    v.cubin = it->get_binary();
+  }
+  if (auto it = j.find("grid"); it != j.end()) {
+    const auto g = it->get<std::vector<std::int64_t>>();
+    if (g.size() != 3) throw json::other_error::create(501, "grid needs 3 sizes", &j);
+    v.grid_x = g[0];
+    v.grid_y = g[1];
+    v.grid_z = g[2];
+  }
+  getIf(j, "block_threads", v.block_threads);
+  getIf(j, "dynamic_smem_bytes", v.dynamic_smem_bytes);
+  getIf(j, "arguments", v.arguments);
+}
+
+void to_json(json& j, const RunOptions& v) {
+  j = {{"min_warmup_runs", v.min_warmup_runs}, {"warmup_ms", v.warmup_ms},
+       {"min_timed_runs", v.min_timed_runs},   {"max_timed_runs", v.max_timed_runs},
+       {"timed_ms", v.timed_ms},               {"flush_l2", v.flush_l2},
+       {"check", v.check},                     {"cupti_activity", v.cupti_activity},
+       {"cupti_metrics", v.cupti_metrics},     {"check_threads", v.check_threads}};
+}
+void from_json(const json& j, RunOptions& v) {
+  getIf(j, "min_warmup_runs", v.min_warmup_runs);
+  getIf(j, "warmup_ms", v.warmup_ms);
+  getIf(j, "min_timed_runs", v.min_timed_runs);
+  getIf(j, "max_timed_runs", v.max_timed_runs);
+  getIf(j, "timed_ms", v.timed_ms);
+  getIf(j, "flush_l2", v.flush_l2);
+  getIf(j, "check", v.check);
+  getIf(j, "cupti_activity", v.cupti_activity);
+  getIf(j, "cupti_metrics", v.cupti_metrics);
+  getIf(j, "check_threads", v.check_threads);
+}
+
+void to_json(json& j, const TimingStats& v) {
+  j = {{"runs", v.runs},     {"median_us", v.median_us}, {"min_us", v.min_us},         {"max_us", v.max_us},
+       {"p25_us", v.p25_us}, {"p75_us", v.p75_us},       {"spread_pct", v.spread_pct}};
+}
+void from_json(const json& j, TimingStats& v) {
+  getIf(j, "runs", v.runs);
+  getIf(j, "median_us", v.median_us);
+  getIf(j, "min_us", v.min_us);
+  getIf(j, "max_us", v.max_us);
+  getIf(j, "p25_us", v.p25_us);
+  getIf(j, "p75_us", v.p75_us);
+  getIf(j, "spread_pct", v.spread_pct);
+}
+
+void to_json(json& j, const Metric& v) {
+  j = json::object();
+  if (v.value) {
+    j["value"] = *v.value;
+  } else {
+    j["unavailable"] = v.unavailable;
+  }
+}
+void from_json(const json& j, Metric& v) {
+  if (auto it = j.find("value"); it != j.end() && it->is_number()) {
+    v = Metric::of(it->get<double>());
+  } else {
+    v = Metric::missing(j.value("unavailable", std::string("not collected")));
+  }
+}
+
+void to_json(json& j, const RunOutcome& v) {
+  j = {{"status", std::string(runStatusName(v.status))},
+       {"reason", v.reason},
+       {"attributes",
+        {{"registers", v.attributes.registers},
+         {"local_bytes", v.attributes.local_bytes},
+         {"static_smem_bytes", v.attributes.static_smem_bytes},
+         {"max_threads_per_block", v.attributes.max_threads_per_block}}},
+       {"driver_active_blocks_per_sm", v.driver_active_blocks_per_sm},
+       {"grid_blocks", v.grid_blocks},
+       {"checked", v.checked},
+       {"check",
+        {{"ok", v.check.ok},
+         {"mismatches", v.check.mismatches},
+         {"max_abs_error", v.check.max_abs_error},
+         {"message", v.check.message}}},
+       {"time", v.time},
+       {"warmup_runs", v.warmup_runs},
+       {"bandwidth_GBps", v.bandwidth_GBps},
+       {"achieved_occupancy_pct", v.achieved_occupancy_pct},
+       {"dram_read_bytes", v.dram_read_bytes},
+       {"dram_write_bytes", v.dram_write_bytes},
+       {"local_load_bytes", v.local_load_bytes},
+       {"local_store_bytes", v.local_store_bytes},
+       {"context_reset", v.context_reset}};
+  if (v.kernel_time) j["kernel_time"] = *v.kernel_time;
+}
+void from_json(const json& j, RunOutcome& v) {
+  v.status = parsedEnum(j, "status", v.status, parseRunStatus);
+  getIf(j, "reason", v.reason);
+  if (auto it = j.find("attributes"); it != j.end()) {
+    getIf(*it, "registers", v.attributes.registers);
+    getIf(*it, "local_bytes", v.attributes.local_bytes);
+    getIf(*it, "static_smem_bytes", v.attributes.static_smem_bytes);
+    getIf(*it, "max_threads_per_block", v.attributes.max_threads_per_block);
+  }
+  getIf(j, "driver_active_blocks_per_sm", v.driver_active_blocks_per_sm);
+  getIf(j, "grid_blocks", v.grid_blocks);
+  getIf(j, "checked", v.checked);
+  if (auto it = j.find("check"); it != j.end()) {
+    getIf(*it, "ok", v.check.ok);
+    getIf(*it, "mismatches", v.check.mismatches);
+    getIf(*it, "max_abs_error", v.check.max_abs_error);
+    getIf(*it, "message", v.check.message);
+  }
+  getIf(j, "time", v.time);
+  if (auto it = j.find("kernel_time"); it != j.end() && it->is_object()) v.kernel_time = it->get<TimingStats>();
+  getIf(j, "warmup_runs", v.warmup_runs);
+  getIf(j, "bandwidth_GBps", v.bandwidth_GBps);
+  getIf(j, "achieved_occupancy_pct", v.achieved_occupancy_pct);
+  getIf(j, "dram_read_bytes", v.dram_read_bytes);
+  getIf(j, "dram_write_bytes", v.dram_write_bytes);
+  getIf(j, "local_load_bytes", v.local_load_bytes);
+  getIf(j, "local_store_bytes", v.local_store_bytes);
+  getIf(j, "context_reset", v.context_reset);
+}
+
+// ---- frames -------------------------------------------------------------------------------------
+
+namespace {
+
+bool isSocket(int fd) {
+  struct stat st {};
+  return fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode);
+}
+
+std::optional<Error> writeAll(int fd, const std::uint8_t* data, std::size_t size) {
+  const bool sock = isSocket(fd);
+  while (size > 0) {
+    const ssize_t n = sock ? ::send(fd, data, size, MSG_NOSIGNAL) : ::write(fd, data, size);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return Error{std::string("write failed: ") + std::strerror(errno)};
+    }
+    data += n;
+    size -= static_cast<std::size_t>(n);
+  }
+  return std::nullopt;
+}
+
+/// Reads exactly `size` bytes before `deadline`; kNone when done.
+FrameFailure readAll(int fd, std::uint8_t* data, std::size_t size, std::chrono::steady_clock::time_point& deadline,
+                     const FrameWaitFn& on_wait, std::string& error) {
+  while (size > 0) {
+    const auto now = std::chrono::steady_clock::now();
+    if (now >= deadline) {
+      error = "no answer in time";
+      return FrameFailure::kTimedOut;
+    }
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count();
+    pollfd p{fd, POLLIN, 0};
+    const int r = ::poll(&p, 1, static_cast<int>(std::min<long long>(left, 50)));
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      error = std::string("poll failed: ") + std::strerror(errno);
+      return FrameFailure::kIoError;
+    }
+    if (r == 0) {
+      if (on_wait) on_wait(deadline);
+      continue;
+    }
+    const ssize_t n = ::read(fd, data, size);
+    if (n < 0) {
+      if (errno == EINTR || errno == EAGAIN) continue;
+      if (errno == ECONNRESET) {
+        error = "the other end closed the connection";
+        return FrameFailure::kClosed;
+      }
+      error = std::string("read failed: ") + std::strerror(errno);
+      return FrameFailure::kIoError;
+    }
+    if (n == 0) {
+      error = "the other end closed the connection";
+      return FrameFailure::kClosed;
+    }
+    data += n;
+    size -= static_cast<std::size_t>(n);
+  }
+  return FrameFailure::kNone;
+}
+
+}  // namespace
+
+std::optional<Error> writeFrame(int fd, const json& message) {
+  std::vector<std::uint8_t> body;
+  try {
+    body = json::to_cbor(message);
+  } catch (const json::exception& e) {
+    return Error{std::string("cannot encode the message: ") + e.what()};
+  }
+  if (body.size() > kMaxWorkerFrameBytes) {
+    return Error{"message of " + std::to_string(body.size()) + " bytes is too large: allowed up to " +
+                 std::to_string(kMaxWorkerFrameBytes)};
+  }
+  const auto n = static_cast<std::uint32_t>(body.size());
+  const std::uint8_t header[4] = {static_cast<std::uint8_t>(n & 0xFF), static_cast<std::uint8_t>((n >> 8) & 0xFF),
+                                  static_cast<std::uint8_t>((n >> 16) & 0xFF), static_cast<std::uint8_t>(n >> 24)};
+  if (auto e = writeAll(fd, header, 4)) return e;
+  return writeAll(fd, body.data(), body.size());
+}
+
+FrameRead readFrame(int fd, std::chrono::steady_clock::time_point deadline, const FrameWaitFn& on_wait) {
+  FrameRead out;
+  std::uint8_t header[4] = {};
+  out.failure = readAll(fd, header, 4, deadline, on_wait, out.error);
+  if (out.failure != FrameFailure::kNone) return out;
+  const std::uint32_t n = std::uint32_t{header[0]} | (std::uint32_t{header[1]} << 8) |
+                          (std::uint32_t{header[2]} << 16) | (std::uint32_t{header[3]} << 24);
+  if (n == 0 || n > kMaxWorkerFrameBytes) {
+    out.failure = FrameFailure::kGarbage;
+    out.error = "a frame length of " + std::to_string(n) + " bytes: allowed 1 … " + std::to_string(kMaxWorkerFrameBytes);
+    return out;
+  }
+  std::vector<std::uint8_t> body(n);
+  out.failure = readAll(fd, body.data(), body.size(), deadline, on_wait, out.error);
+  if (out.failure != FrameFailure::kNone) return out;
+  out.message = json::from_cbor(body, /*strict=*/true, /*allow_exceptions=*/false);
+  if (out.message.is_discarded() || !out.message.is_object()) {
+    out.failure = FrameFailure::kGarbage;
+    out.error = "a frame of " + std::to_string(n) + " bytes that is not a CBOR object";
+    out.message = json();
+  }
+  return out;
+}
+
+// ---- the worker's loop --------------------------------------------------------------------------
+
+namespace {
+
+std::atomic<bool>* g_cancel_flag = nullptr;
+
+extern "C" void onWorkerCancelSignal(int) {
+  if (g_cancel_flag != nullptr) g_cancel_flag->store(true);
+}
+
+json failed(const std::string& error) { return {{"ok", false}, {"error", error}}; }
+
+json answer(GpuRunner& runner, const json& request, std::atomic<bool>& cancel) {
+  const std::string op = request.value("op", std::string());
+  if (op == "copy_bandwidth") {
+    auto bw = runner.copyBandwidth(request.value("refresh", false));
+    if (!bw) return failed(bw.error());
+    return {{"ok", true}, {"copy", *bw}};
+  }
+  if (op == "set_problem") {
+    const auto it = request.find("spec");
+    const std::optional<Error> e =
+        it == request.end() || it->is_null() ? runner.clearProblem() : runner.setProblem(it->get<ProblemSpec>());
+    if (e) return failed(e->message);
+    return {{"ok", true}};
+  }
+  if (op == "run") {
+    const auto module = request.at("module").get<GpuModule>();
+    const auto options = request.at("options").get<RunOptions>();
+    cancel.store(false);
+    const RunOutcome o = runner.run(module, options, &cancel);
+    return {{"ok", true}, {"outcome", o}, {"context_lost", runner.contextLost()}};
+  }
+  return failed("unknown request '" + op + "': allowed copy_bandwidth, set_problem, run, quit");
+}
+
+}  // namespace
+
+void installWorkerCancelSignal(std::atomic<bool>* flag) {
+  g_cancel_flag = flag;
+  struct sigaction sa {};
+  sa.sa_handler = onWorkerCancelSignal;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESTART;
+  sigaction(SIGUSR1, &sa, nullptr);
+}
+
+int refuseGpuWorker(int fd, const std::string& error) {
+  (void)writeFrame(fd, {{"op", "ready"}, {"protocol", kWorkerProtocolVersion}, {"error", error}});
+  return 1;
+}
+
+int serveGpuWorker(GpuRunner& runner, int fd, double startup_seconds, std::atomic<bool>& cancel) {
+  const json ready = {{"op", "ready"},
+                      {"protocol", kWorkerProtocolVersion},
+                      {"device", runner.device()},
+                      {"driver", runner.driverVersionText()},
+                      {"startup_s", startup_seconds}};
+  if (writeFrame(fd, ready)) return 1;
+  const auto forever = std::chrono::steady_clock::time_point::max();
+  for (;;) {
+    FrameRead in = readFrame(fd, forever);
+    if (in.failure == FrameFailure::kClosed) return 0;
+    json reply;
+    if (in.failure != FrameFailure::kNone) {
+      if (in.failure == FrameFailure::kIoError) return 1;
+      reply = failed("unreadable request: " + in.error);
+    } else if (in.message.value("op", std::string()) == "quit") {
+      return 0;
+    } else {
+      try {
+        reply = answer(runner, in.message, cancel);
+      } catch (const json::exception& e) {
+        reply = failed(std::string("unreadable request: ") + e.what());
+      }
+    }
+    if (writeFrame(fd, reply)) return 1;
+  }
+}
+
+}  // namespace occx

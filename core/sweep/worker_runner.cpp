@@ -1,0 +1,338 @@
+#include "core/sweep/worker_runner.h"
+
+#include <signal.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <thread>
+
+#include "core/base/format.h"
+#include "core/sweep/worker_protocol.h"
+
+extern char** environ;
+
+namespace occx {
+
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+Clock::time_point after(double seconds) {
+  return Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+}
+
+std::string seconds(double s) { return fixed(s, s < 10 ? 1 : 0) + " s"; }
+
+/// "exited with code 3", "was killed by signal 11 (Segmentation fault)".
+std::string exitText(int status) {
+  if (WIFEXITED(status)) return "exited with code " + std::to_string(WEXITSTATUS(status));
+  if (WIFSIGNALED(status)) {
+    const int sig = WTERMSIG(status);
+    const char* name = strsignal(sig);
+    return "was killed by signal " + std::to_string(sig) + (name != nullptr ? " (" + std::string(name) + ")" : "");
+  }
+  return "ended (status " + std::to_string(status) + ")";
+}
+
+}  // namespace
+
+Expected<std::string> gpuWorkerProgram() {
+  namespace fs = std::filesystem;
+  if (const char* env = std::getenv("OCCX_GPU_WORKER"); env != nullptr && env[0] != '\0') {
+    std::error_code ec;
+    if (!fs::is_regular_file(env, ec)) return Error{std::string("OCCX_GPU_WORKER names ") + env + ", which is not a file"};
+    return std::string(env);
+  }
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) return Error{"cannot find the running program (/proc/self/exe: " + ec.message() + ")"};
+  const fs::path dir = self.parent_path();
+  const fs::path beside = dir / "occx-gpu-worker";
+  const fs::path installed = dir.parent_path() / "libexec" / "occupancy-explorer" / "occx-gpu-worker";
+  for (const auto& p : {beside, installed}) {
+    if (fs::is_regular_file(p, ec)) return p.string();
+  }
+  return Error{"the GPU worker (occx-gpu-worker) was not found: looked for " + beside.string() + " and " +
+               installed.string() + "; set OCCX_GPU_WORKER to its path"};
+}
+
+struct WorkerRunner::Impl {
+  WorkerOptions options;
+  pid_t pid = 0;
+  int fd = -1;
+  DeviceInfo device;
+  std::string driver_text;
+  double startup_s = 0.0;
+  int starts = 0;
+  std::string lost;                    ///< why no worker can run any more
+  std::optional<ProblemSpec> problem;  ///< the uploaded problem, sent again after a restart
+
+  /// Reaps the worker, waiting up to `wait_s` for it to exit before SIGKILL. Returns how it ended.
+  std::string reap(double wait_s) {
+    if (pid <= 0) return "had ended";
+    int status = 0;
+    const auto deadline = after(wait_s);
+    pid_t r = 0;
+    while ((r = ::waitpid(pid, &status, WNOHANG)) == 0 && Clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    if (r == 0) {
+      ::kill(pid, SIGKILL);
+      while ((r = ::waitpid(pid, &status, 0)) < 0 && errno == EINTR) {
+      }
+    }
+    pid = 0;
+    if (fd >= 0) ::close(fd);
+    fd = -1;
+    if (r < 0) return "ended (its exit status was collected elsewhere)";
+    return exitText(status);
+  }
+
+  void stop() {
+    if (pid > 0) ::kill(pid, SIGKILL);
+    reap(5.0);
+  }
+
+  /// Starts a worker and reads its ready message.
+  std::optional<Error> spawn() {
+    int sv[2];
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+      return Error{std::string("socketpair failed: ") + std::strerror(errno)};
+    }
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, sv[1], 0);  // the worker reads requests on stdin …
+    posix_spawn_file_actions_adddup2(&actions, sv[1], 1);  // … and writes answers on stdout
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    // Its own process group: Ctrl+C in a terminal reaches the CLI, which cancels; not the worker.
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attr, 0);
+    std::vector<std::string> args = {options.program};
+    args.insert(args.end(), options.arguments.begin(), options.arguments.end());
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    const auto t0 = Clock::now();
+    pid_t child = 0;
+    const int rc = ::posix_spawn(&child, options.program.c_str(), &actions, &attr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attr);
+    ::close(sv[1]);
+    if (rc != 0) {
+      ::close(sv[0]);
+      return Error{"cannot start the GPU worker " + options.program + ": " + std::strerror(rc)};
+    }
+    pid = child;
+    fd = sv[0];
+    ++starts;
+    FrameRead ready = readFrame(fd, after(options.start_timeout_s));
+    if (ready.failure != FrameFailure::kNone) {
+      const bool timed_out = ready.failure == FrameFailure::kTimedOut;
+      if (timed_out) ::kill(pid, SIGKILL);
+      const std::string how = reap(1.0);
+      if (timed_out) return Error{"the GPU worker did not start within " + seconds(options.start_timeout_s)};
+      if (ready.failure == FrameFailure::kGarbage) return Error{"the GPU worker sent garbage at start: " + ready.error};
+      return Error{"the GPU worker " + how + " before it was ready"};
+    }
+    const json& m = ready.message;
+    try {
+      if (m.value("op", std::string()) != "ready") throw json::other_error::create(501, "not a ready message", &m);
+      if (auto it = m.find("error"); it != m.end()) {
+        const std::string why = it->get<std::string>();
+        stop();
+        return Error{why};
+      }
+      const int protocol = m.value("protocol", 0);
+      if (protocol != kWorkerProtocolVersion) {
+        stop();
+        return Error{"the GPU worker " + options.program + " speaks protocol " + std::to_string(protocol) +
+                     ", this program " + std::to_string(kWorkerProtocolVersion) + ": install matching versions"};
+      }
+      DeviceInfo d = m.at("device").get<DeviceInfo>();
+      if (starts == 1) {
+        device = std::move(d);
+        driver_text = m.value("driver", std::string());
+        startup_s = std::chrono::duration<double>(Clock::now() - t0).count();
+      }
+    } catch (const json::exception& e) {
+      stop();
+      return Error{std::string("the GPU worker's ready message could not be read: ") + e.what()};
+    }
+    return std::nullopt;
+  }
+
+  /// Ends the worker (it failed) and starts another with the problem uploaded again; on failure the
+  /// runner is lost.
+  void restart() {
+    stop();
+    if (auto e = spawn()) {
+      lost = "the GPU worker could not be restarted: " + e->message;
+      return;
+    }
+    if (problem) {
+      const auto reply = exchange({{"op", "set_problem"}, {"spec", *problem}}, options.request_timeout_s, nullptr);
+      if (!reply || !reply->value("ok", false)) {
+        const std::string why = reply ? reply->value("error", std::string("no reason")) : reply.error();
+        lost = "the GPU worker was restarted but could not take the problem again: " + why;
+      }
+    }
+  }
+
+  /// One request and its answer. A transport failure (the worker died, hung or sent garbage) is an
+  /// error saying so, after which the worker has been restarted (or the runner is lost).
+  Expected<json> exchange(const json& request, double timeout_s, const std::atomic<bool>* cancel,
+                          bool* cancel_sent = nullptr) {
+    if (fd < 0) return Error{lost.empty() ? "no GPU worker is running" : lost};
+    if (auto e = writeFrame(fd, request)) {
+      const std::string how = reap(1.0);
+      return Error{"the GPU worker " + how + " (" + e->message + ")"};
+    }
+    bool sent = false;
+    auto on_wait = [&](Clock::time_point& deadline) {
+      if (cancel == nullptr || sent || !cancel->load()) return;
+      ::kill(pid, SIGUSR1);
+      sent = true;
+      deadline = std::min(deadline, after(options.cancel_grace_s));
+    };
+    FrameRead in = readFrame(fd, after(timeout_s), on_wait);
+    if (cancel_sent != nullptr) *cancel_sent = sent;
+    switch (in.failure) {
+      case FrameFailure::kNone:
+        return in.message;
+      case FrameFailure::kTimedOut:
+        ::kill(pid, SIGKILL);
+        reap(1.0);
+        return Error{sent ? "it did not stop within " + seconds(options.cancel_grace_s) + " of the cancel"
+                          : "no answer from the GPU worker within " + seconds(timeout_s)};
+      case FrameFailure::kGarbage:
+        ::kill(pid, SIGKILL);
+        reap(1.0);
+        return Error{"the GPU worker's answer could not be read (" + in.error + ")"};
+      case FrameFailure::kClosed:
+      case FrameFailure::kIoError:
+        return Error{"the GPU worker " + reap(2.0)};
+    }
+    return Error{"unreachable"};
+  }
+};
+
+WorkerRunner::WorkerRunner(WorkerOptions options) : impl_(std::make_unique<Impl>()) {
+  impl_->options = std::move(options);
+}
+
+Expected<std::unique_ptr<WorkerRunner>> WorkerRunner::start(const WorkerOptions& options) {
+  std::unique_ptr<WorkerRunner> r(new WorkerRunner(options));
+  if (auto e = r->impl_->spawn()) return *e;
+  return r;
+}
+
+WorkerRunner::~WorkerRunner() {
+  Impl& im = *impl_;
+  if (im.fd >= 0) (void)writeFrame(im.fd, {{"op", "quit"}});
+  im.reap(2.0);
+}
+
+const DeviceInfo& WorkerRunner::device() const { return impl_->device; }
+std::string WorkerRunner::driverVersionText() const { return impl_->driver_text; }
+std::string WorkerRunner::contextLost() const { return impl_->lost; }
+int WorkerRunner::restarts() const { return std::max(impl_->starts - 1, 0); }
+double WorkerRunner::startupSeconds() const { return impl_->startup_s; }
+pid_t WorkerRunner::workerPid() const { return impl_->pid; }
+
+Expected<CopyBandwidth> WorkerRunner::copyBandwidth(bool refresh) {
+  Impl& im = *impl_;
+  auto reply = im.exchange({{"op", "copy_bandwidth"}, {"refresh", refresh}}, im.options.request_timeout_s, nullptr);
+  if (!reply) {
+    im.restart();
+    return Error{reply.error() + "; it was restarted"};
+  }
+  if (!reply->value("ok", false)) return Error{reply->value("error", std::string("the GPU worker gave no reason"))};
+  try {
+    return reply->at("copy").get<CopyBandwidth>();
+  } catch (const json::exception& e) {
+    return Error{std::string("the GPU worker's copy bandwidth could not be read: ") + e.what()};
+  }
+}
+
+std::optional<Error> WorkerRunner::setProblem(const ProblemSpec& spec) {
+  Impl& im = *impl_;
+  if (!im.lost.empty()) return Error{im.lost};
+  im.problem.reset();
+  auto reply = im.exchange({{"op", "set_problem"}, {"spec", spec}}, im.options.request_timeout_s, nullptr);
+  if (!reply) {
+    im.restart();
+    return Error{reply.error() + "; it was restarted"};
+  }
+  if (!reply->value("ok", false)) return Error{reply->value("error", std::string("the GPU worker gave no reason"))};
+  im.problem = spec;
+  return std::nullopt;
+}
+
+std::optional<Error> WorkerRunner::clearProblem() {
+  Impl& im = *impl_;
+  im.problem.reset();
+  if (!im.lost.empty() || im.fd < 0) return std::nullopt;  // nothing is held on the GPU
+  auto reply = im.exchange({{"op", "set_problem"}, {"spec", nullptr}}, im.options.request_timeout_s, nullptr);
+  if (!reply) {
+    im.restart();
+    return std::nullopt;  // the new worker holds nothing
+  }
+  if (!reply->value("ok", false)) return Error{reply->value("error", std::string("the GPU worker gave no reason"))};
+  return std::nullopt;
+}
+
+RunOutcome WorkerRunner::run(const GpuModule& module, const RunOptions& options, const std::atomic<bool>* cancel) {
+  Impl& im = *impl_;
+  RunOutcome out;
+  out.grid_blocks = module.gridBlocks();
+  if (!im.lost.empty()) {
+    out.status = RunStatus::kLaunchFailed;
+    out.reason = im.lost;
+    return out;
+  }
+  if (cancel != nullptr && cancel->load()) {
+    out.status = RunStatus::kCancelled;
+    out.reason = "cancelled before it ran";
+    return out;
+  }
+  bool cancel_sent = false;
+  auto reply = im.exchange({{"op", "run"}, {"module", module}, {"options", options}}, im.options.run_timeout_s, cancel,
+                           &cancel_sent);
+  if (!reply) {
+    out.status = cancel_sent ? RunStatus::kCancelled : RunStatus::kLaunchFailed;
+    out.reason = reply.error() + " while running " + (module.label.empty() ? module.entry : module.label);
+    out.context_reset = true;
+    im.restart();
+    out.reason += im.lost.empty() ? "; the worker was restarted" : "; " + im.lost;
+    return out;
+  }
+  if (!reply->value("ok", false)) {
+    out.status = RunStatus::kLaunchFailed;
+    out.reason = reply->value("error", std::string("the GPU worker gave no reason"));
+    return out;
+  }
+  try {
+    reply->at("outcome").get_to(out);
+  } catch (const json::exception& e) {
+    out.status = RunStatus::kLaunchFailed;
+    out.reason = std::string("the GPU worker's outcome could not be read: ") + e.what();
+    return out;
+  }
+  // The driver made this run's error fatal to the worker's context: a fresh worker for the next.
+  if (!reply->value("context_lost", std::string()).empty()) {
+    out.context_reset = true;
+    im.restart();
+    out.reason += im.lost.empty() ? "; the GPU worker was restarted with a fresh context" : "; " + im.lost;
+  }
+  return out;
+}
+
+}  // namespace occx

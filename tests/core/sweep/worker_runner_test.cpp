@@ -1,0 +1,389 @@
+// The GPU worker process from the client's side, without a GPU: a WorkerRunner talking to the fake
+// worker (tests/support/fake_gpu_worker.cpp), which speaks the real protocol and crashes, hangs,
+// answers garbage or loses its context on command. Checks that every value crosses the process
+// boundary intact, that each failure becomes one row's reason and a fresh worker (with the problem
+// uploaded again), that cancel reaches a running config, and that a live sweep with a crashing config
+// in the middle measures every other row.
+#include <gtest/gtest.h>
+
+#include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "core/sweep/live_sweep.h"
+#include "core/sweep/worker_protocol.h"
+#include "core/sweep/worker_runner.h"
+
+namespace occx {
+namespace {
+
+WorkerOptions fakeWorker(std::vector<std::string> args = {}) {
+  WorkerOptions o;
+  o.program = OCCX_FAKE_GPU_WORKER;
+  o.arguments = std::move(args);
+  o.start_timeout_s = 10.0;
+  o.request_timeout_s = 10.0;
+  o.run_timeout_s = 1.5;
+  o.cancel_grace_s = 1.0;
+  return o;
+}
+
+std::unique_ptr<WorkerRunner> started(std::vector<std::string> args = {}) {
+  auto r = WorkerRunner::start(fakeWorker(std::move(args)));
+  if (!r) {
+    ADD_FAILURE() << r.error();
+    return nullptr;
+  }
+  return std::move(r).value();
+}
+
+GpuModule module(const std::string& entry, std::int64_t grid_x = 7) {
+  GpuModule m;
+  m.entry = entry;
+  m.label = "test " + entry;
+  m.arch = {9, 0};
+  m.cubin = {0x7f, 'E', 'L', 'F', 0, 1, 2, 0xff};
+  m.grid_x = grid_x;
+  m.block_threads = 256;
+  m.arguments = {{LaunchArgument::Kind::kInput, 0, 0, 0, "in0"}, {LaunchArgument::Kind::kInt32, 0, 4096, 0, "rnumel"}};
+  return m;
+}
+
+ProblemSpec sumProblem() {
+  ProblemSpec p;
+  p.workload = Workload::kSum;
+  p.dtype = DType::kF32;
+  p.xnumel = 256;
+  p.rnumel = 4096;
+  return p;
+}
+
+RunOptions quick() {
+  RunOptions o;
+  o.min_timed_runs = 25;
+  o.min_warmup_runs = 3;
+  return o;
+}
+
+bool processExists(pid_t pid) { return pid > 0 && ::kill(pid, 0) == 0; }
+
+TEST(WorkerProtocol, EveryValueRoundTripsThroughCbor) {
+  RunOutcome o;
+  o.status = RunStatus::kWrongResult;
+  o.reason = "out1: 3 of 512 elements differ";
+  o.attributes = {40, 8, 1024, 512};
+  o.driver_active_blocks_per_sm = 3;
+  o.grid_blocks = 20736;
+  o.checked = true;
+  o.check = {false, 3, 0.25, "out1: 3 of 512 elements differ"};
+  o.time = {30, 12.5, 12.0, 14.0, 12.25, 12.75, 4.0};
+  o.kernel_time = TimingStats{30, 11.5, 11.0, 13.0, 11.25, 11.75, 4.3};
+  o.warmup_runs = 9;
+  o.bandwidth_GBps = 4012.5;
+  o.achieved_occupancy_pct = Metric::of(61.25);
+  o.local_store_bytes = Metric::missing("profiling not permitted");
+  o.context_reset = true;
+  const auto back = nlohmann::json::from_cbor(nlohmann::json::to_cbor(nlohmann::json(o))).get<RunOutcome>();
+  EXPECT_EQ(back.status, RunStatus::kWrongResult);
+  EXPECT_EQ(back.reason, o.reason);
+  EXPECT_EQ(back.attributes.registers, 40);
+  EXPECT_EQ(back.attributes.local_bytes, 8);
+  EXPECT_EQ(back.attributes.static_smem_bytes, 1024);
+  EXPECT_EQ(back.attributes.max_threads_per_block, 512);
+  EXPECT_EQ(back.driver_active_blocks_per_sm, 3);
+  EXPECT_EQ(back.grid_blocks, 20736);
+  EXPECT_FALSE(back.check.ok);
+  EXPECT_EQ(back.check.mismatches, 3);
+  EXPECT_DOUBLE_EQ(back.check.max_abs_error, 0.25);
+  EXPECT_EQ(back.time.runs, 30);
+  EXPECT_DOUBLE_EQ(back.time.p75_us, 12.75);
+  ASSERT_TRUE(back.kernel_time.has_value());
+  EXPECT_DOUBLE_EQ(back.kernel_time->median_us, 11.5);
+  EXPECT_EQ(back.warmup_runs, 9);
+  EXPECT_DOUBLE_EQ(*back.achieved_occupancy_pct.value, 61.25);
+  EXPECT_FALSE(back.local_store_bytes.value.has_value());
+  EXPECT_EQ(back.local_store_bytes.unavailable, "profiling not permitted");
+  EXPECT_EQ(back.dram_read_bytes.unavailable, "not collected");
+  EXPECT_TRUE(back.context_reset);
+
+  const GpuModule m = module("occx_sum_fp32_x1_r1024_w4", 256);
+  const auto mb = nlohmann::json::from_cbor(nlohmann::json::to_cbor(nlohmann::json(m))).get<GpuModule>();
+  EXPECT_EQ(mb.entry, m.entry);
+  EXPECT_EQ(mb.arch, (ComputeCapability{9, 0}));
+  EXPECT_EQ(mb.cubin, m.cubin);
+  EXPECT_EQ(mb.grid_x, 256);
+  EXPECT_EQ(mb.block_threads, 256);
+  ASSERT_EQ(mb.arguments.size(), 2u);
+  EXPECT_EQ(mb.arguments[1].kind, LaunchArgument::Kind::kInt32);
+  EXPECT_EQ(mb.arguments[1].value, 4096);
+  EXPECT_EQ(mb.arguments[1].name, "rnumel");
+}
+
+TEST(WorkerProtocol, BadValuesAreRefusedNotGuessed) {
+  const RunOutcome blank;
+  nlohmann::json j = blank;
+  j["status"] = "exploded";
+  RunOutcome o;
+  EXPECT_THROW(j.get_to(o), nlohmann::json::exception);
+  const LaunchArgument blank_arg;
+  nlohmann::json a = blank_arg;
+  a["kind"] = 9;
+  LaunchArgument arg;
+  EXPECT_THROW(a.get_to(arg), nlohmann::json::exception);
+  nlohmann::json p = nlohmann::json(sumProblem());
+  p["workload"] = "summ";
+  ProblemSpec spec;
+  EXPECT_THROW(p.get_to(spec), nlohmann::json::exception);
+}
+
+TEST(WorkerProtocol, FramesSurviveASocketAndGarbageIsNamed) {
+  int sv[2];
+  ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+  const auto soon = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  ASSERT_FALSE(writeFrame(sv[0], {{"op", "run"}, {"cubin", nlohmann::json::binary({1, 2, 3})}}));
+  FrameRead in = readFrame(sv[1], soon);
+  ASSERT_EQ(in.failure, FrameFailure::kNone) << in.error;
+  EXPECT_EQ(in.message["op"], "run");
+  const std::vector<std::uint8_t> bytes = in.message["cubin"].get_binary();
+  EXPECT_EQ(bytes, (std::vector<std::uint8_t>{1, 2, 3}));
+
+  const unsigned char huge[4] = {0xff, 0xff, 0xff, 0x7f};
+  ASSERT_EQ(::write(sv[0], huge, 4), 4);
+  in = readFrame(sv[1], soon);
+  EXPECT_EQ(in.failure, FrameFailure::kGarbage);
+  EXPECT_NE(in.error.find("frame length of 2147483647 bytes"), std::string::npos) << in.error;
+
+  in = readFrame(sv[1], std::chrono::steady_clock::now() + std::chrono::milliseconds(100));
+  EXPECT_EQ(in.failure, FrameFailure::kTimedOut);
+  ::close(sv[0]);
+  in = readFrame(sv[1], soon);
+  EXPECT_EQ(in.failure, FrameFailure::kClosed);
+  ::close(sv[1]);
+}
+
+TEST(WorkerRunner, StartsAndCarriesTheDeviceAndEveryFigure) {
+  auto r = started();
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->device().name, "Fake H200");
+  EXPECT_EQ(r->device().cc, (ComputeCapability{9, 0}));
+  EXPECT_EQ(r->device().sm_count, 132);
+  EXPECT_EQ(r->device().shared_memory_per_block_optin, 232448);
+  ASSERT_EQ(r->device().data_mismatches.size(), 1u);
+  EXPECT_EQ(r->driverVersionText(), "fake 580.0");
+  EXPECT_GT(r->startupSeconds(), 0.0);
+  EXPECT_LT(r->startupSeconds(), 10.0);
+  EXPECT_TRUE(processExists(r->workerPid()));
+
+  auto bw = r->copyBandwidth(true);
+  ASSERT_TRUE(bw) << bw.error();
+  EXPECT_DOUBLE_EQ(bw->GBps, 4300.5);
+  EXPECT_EQ(bw->bytes_per_copy, std::int64_t{2} << 30);
+
+  ASSERT_FALSE(r->setProblem(sumProblem()));
+  const RunOutcome o = r->run(module("ok"), quick(), nullptr);
+  ASSERT_EQ(o.status, RunStatus::kOk) << o.reason;
+  EXPECT_DOUBLE_EQ(o.time.median_us, 107.0);
+  ASSERT_TRUE(o.kernel_time.has_value());
+  EXPECT_DOUBLE_EQ(o.kernel_time->median_us, 105.0);
+  EXPECT_EQ(o.time.runs, 25);
+  EXPECT_EQ(o.attributes.registers, 40);
+  EXPECT_DOUBLE_EQ(*o.achieved_occupancy_pct.value, 61.25);  // metrics are collected by default
+  EXPECT_EQ(o.local_load_bytes.unavailable, "profiling not permitted (fake)");
+  EXPECT_EQ(o.reason, "problem sum fp32 256 × 4096, uploaded 1 time in this worker");
+  EXPECT_EQ(r->restarts(), 0);
+  EXPECT_TRUE(r->contextLost().empty());
+}
+
+TEST(WorkerRunner, ErrorsOfTheWorkerAreValues) {
+  auto refused = WorkerRunner::start(fakeWorker({"--refuse", "no CUDA GPU found: the driver reports 0 devices"}));
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error(), "no CUDA GPU found: the driver reports 0 devices");
+
+  auto exited = WorkerRunner::start(fakeWorker({"--exit-at-start"}));
+  ASSERT_FALSE(exited);
+  EXPECT_EQ(exited.error(), "the GPU worker exited with code 3 before it was ready");
+
+  auto garbage = WorkerRunner::start(fakeWorker({"--garbage-at-start"}));
+  ASSERT_FALSE(garbage);
+  EXPECT_NE(garbage.error().find("sent garbage at start"), std::string::npos) << garbage.error();
+
+  WorkerOptions missing = fakeWorker();
+  missing.program = "/nonexistent/occx-gpu-worker";
+  auto m = WorkerRunner::start(missing);
+  ASSERT_FALSE(m);
+  EXPECT_EQ(m.error(), "cannot start the GPU worker /nonexistent/occx-gpu-worker: No such file or directory");
+
+  auto r = started();
+  ASSERT_TRUE(r);
+  ProblemSpec bad = sumProblem();
+  bad.xnumel = 999;
+  auto e = r->setProblem(bad);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->message, "out of memory: 999 rows do not fit (fake)");
+  const RunOutcome o = r->run(module("ok"), quick(), nullptr);
+  EXPECT_EQ(o.status, RunStatus::kSkipped);
+  EXPECT_EQ(o.reason, "no problem set");
+}
+
+// Each way a worker can fail: one row with the reason, then a fresh worker holding the problem.
+struct Failure {
+  const char* entry;
+  RunStatus status;
+  const char* reason;
+};
+
+class WorkerFailure : public ::testing::TestWithParam<Failure> {};
+
+TEST_P(WorkerFailure, BecomesOneRowAndAFreshWorkerRunsTheNext) {
+  auto r = started();
+  ASSERT_TRUE(r);
+  ASSERT_FALSE(r->setProblem(sumProblem()));
+  const pid_t first = r->workerPid();
+  ASSERT_EQ(r->run(module("ok"), quick(), nullptr).status, RunStatus::kOk);
+
+  const RunOutcome bad = r->run(module(GetParam().entry), quick(), nullptr);
+  EXPECT_EQ(bad.status, GetParam().status);
+  EXPECT_EQ(bad.reason, GetParam().reason);
+  EXPECT_TRUE(bad.context_reset);
+  EXPECT_EQ(r->restarts(), 1);
+  EXPECT_NE(r->workerPid(), first);
+  EXPECT_FALSE(processExists(first));
+  EXPECT_TRUE(r->contextLost().empty());
+
+  const RunOutcome next = r->run(module("ok", 9), quick(), nullptr);
+  ASSERT_EQ(next.status, RunStatus::kOk) << next.reason;
+  EXPECT_DOUBLE_EQ(next.time.median_us, 109.0);
+  EXPECT_EQ(next.reason, "problem sum fp32 256 × 4096, uploaded 1 time in this worker");  // sent again
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Crash, WorkerFailure,
+    ::testing::Values(
+        Failure{"crash", RunStatus::kLaunchFailed,
+                "the GPU worker was killed by signal 6 (Aborted) while running test crash; the worker was restarted"},
+        Failure{"hang", RunStatus::kLaunchFailed,
+                "no answer from the GPU worker within 1.5 s while running test hang; the worker was restarted"},
+        Failure{"garbage", RunStatus::kLaunchFailed,
+                "the GPU worker's answer could not be read (a frame of 16 bytes that is not a CBOR object) while "
+                "running test garbage; the worker was restarted"},
+        Failure{"fault", RunStatus::kLaunchFailed,
+                "kernel execution (cuStreamSynchronize): CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was "
+                "encountered; the GPU worker was restarted with a fresh context"}),
+    [](const ::testing::TestParamInfo<Failure>& p) { return std::string(p.param.entry); });
+
+TEST(WorkerRunner, CancelReachesARunningConfig) {
+  auto r = started();
+  ASSERT_TRUE(r);
+  ASSERT_FALSE(r->setProblem(sumProblem()));
+  std::atomic<bool> cancel{false};
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    cancel = true;
+  });
+  const auto t0 = std::chrono::steady_clock::now();
+  const RunOutcome o = r->run(module("slow"), quick(), &cancel);
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  canceller.join();
+  EXPECT_EQ(o.status, RunStatus::kCancelled) << o.reason;
+  EXPECT_EQ(o.reason, "cancelled");
+  EXPECT_LT(s, 1.0);  // the 5 s config stopped at the cancel
+  EXPECT_EQ(r->restarts(), 0);
+  // A cancel already set: nothing is sent.
+  EXPECT_EQ(r->run(module("ok"), quick(), &cancel).reason, "cancelled before it ran");
+}
+
+TEST(WorkerRunner, ACancelledHangIsStoppedAfterTheGrace) {
+  auto r = started();
+  ASSERT_TRUE(r);
+  std::atomic<bool> cancel{false};
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    cancel = true;
+  });
+  const RunOutcome o = r->run(module("hang"), quick(), &cancel);
+  canceller.join();
+  EXPECT_EQ(o.status, RunStatus::kCancelled);
+  EXPECT_EQ(o.reason, "it did not stop within 1.0 s of the cancel while running test hang; the worker was restarted");
+}
+
+TEST(WorkerRunner, EndingTheRunnerEndsTheWorker) {
+  pid_t pid = 0;
+  {
+    auto r = started();
+    ASSERT_TRUE(r);
+    pid = r->workerPid();
+    ASSERT_TRUE(processExists(pid));
+  }
+  EXPECT_FALSE(processExists(pid));  // quit answered and reaped: no zombie left either
+}
+
+TEST(WorkerRunner, AWorkerThatCannotBeRestartedSaysSoOnEveryLaterRow) {
+  // The next start fails: the program is gone (renamed away under the runner).
+  const std::string copy = ::testing::TempDir() + "/fake-worker-copy";
+  ASSERT_EQ(std::system(("cp " + std::string(OCCX_FAKE_GPU_WORKER) + " " + copy).c_str()), 0);
+  WorkerOptions o = fakeWorker();
+  o.program = copy;
+  auto w = WorkerRunner::start(o);
+  ASSERT_TRUE(w) << w.error();
+  ASSERT_EQ(std::remove(copy.c_str()), 0);
+  const RunOutcome bad = (*w)->run(module("crash"), quick(), nullptr);
+  EXPECT_EQ(bad.status, RunStatus::kLaunchFailed);
+  EXPECT_EQ(bad.reason, "the GPU worker was killed by signal 6 (Aborted) while running test crash; the GPU worker could "
+                        "not be restarted: cannot start the GPU worker " + copy + ": No such file or directory");
+  EXPECT_EQ((*w)->contextLost(), "the GPU worker could not be restarted: cannot start the GPU worker " + copy +
+                                     ": No such file or directory");
+  const RunOutcome later = (*w)->run(module("ok"), quick(), nullptr);
+  EXPECT_EQ(later.status, RunStatus::kLaunchFailed);
+  EXPECT_EQ(later.reason, (*w)->contextLost());
+}
+
+Expected<CompileResult> fakeCompile(const CompileRequest& req) {
+  CompileResult r;
+  r.kernel_name = req.kernel_name;
+  r.arch = req.arch;
+  r.compiler = "stand-in 1.0";
+  r.report.function = req.kernel_name;
+  r.report.registers = 40;  // as the fake worker's driver reports
+  r.cubin = {1, 2, 3};
+  return r;
+}
+
+TEST(WorkerRunner, ALiveSweepWithACrashingConfigInTheMiddleMeasuresEveryOtherRow) {
+  auto r = started({"--crash-on", "occx_sum_fp32_x1_r1024_w8", "--fault-on", "occx_sum_fp32_x1_r2048_w4"});
+  ASSERT_TRUE(r);
+  LiveSweepSpec s;
+  s.compile.workload = Workload::kSum;
+  s.compile.dtype = DType::kF32;
+  s.compile.xnumel = 256;
+  s.compile.rnumel = 4096;
+  s.compile.xblocks = {1};
+  s.compile.rblocks = {1024, 2048};
+  s.compile.num_warps = {4, 8};
+  s.compile.inductor_candidates = false;
+  s.compile.threads = 2;
+  s.toolkit = "stand-in 1.0";
+  auto res = runLiveSweep(*r, s, fakeCompile);
+  ASSERT_TRUE(res) << res.error();
+  const auto& rows = res->dataset.rows;
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_EQ(rows[0].status, RunStatus::kOk) << rows[0].reason;
+  EXPECT_EQ(rows[1].status, RunStatus::kLaunchFailed);
+  EXPECT_EQ(rows[1].reason.rfind("the GPU worker was killed by signal 6 (Aborted) while running sum fp32 XBLOCK=1 "
+                                 "RBLOCK=1024 num_warps=8", 0),
+            0u)
+      << rows[1].reason;
+  EXPECT_EQ(rows[2].status, RunStatus::kLaunchFailed);
+  EXPECT_NE(rows[2].reason.find("CUDA_ERROR_ILLEGAL_ADDRESS"), std::string::npos) << rows[2].reason;
+  EXPECT_EQ(rows[3].status, RunStatus::kOk) << rows[3].reason;
+  EXPECT_EQ(rows[3].reason, "problem sum fp32 256 × 4096, uploaded 1 time in this worker");
+  ASSERT_TRUE(rows[3].achieved_occupancy_pct.value.has_value());
+  EXPECT_DOUBLE_EQ(*rows[3].achieved_occupancy_pct.value, 61.25);
+  EXPECT_EQ(r->restarts(), 2);
+}
+
+}  // namespace
+}  // namespace occx

@@ -1,0 +1,124 @@
+// The GPU worker process on a real GPU (skips without one): a live sweep with a kernel that writes
+// to an illegal address in the middle finishes with every other row measured, each timed row carries
+// its CUPTI kernel time (and achieved occupancy where profiling is permitted), and the worker's
+// start-up time and per-config overhead against an in-process session are printed for the notes.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <iostream>
+
+#include "core/sweep/live_sweep.h"
+#include "core/sweep/worker_runner.h"
+#include "gpu_test_support.h"
+
+using namespace occx;
+
+namespace {
+
+std::unique_ptr<WorkerRunner> startWorker() {
+  WorkerOptions o;
+  o.program = OCCX_GPU_WORKER_PROGRAM;
+  o.arguments = {"--device", "0"};
+  auto r = WorkerRunner::start(o);
+  EXPECT_TRUE(r) << r.error();
+  return r ? std::move(r).value() : nullptr;
+}
+
+constexpr const char* kFaulting = "occx_sum_fp32_x1_r1024_w4";
+
+// NVRTC, except that one config's kernel writes to an illegal address (same name and parameters).
+CompileFunction faultingCompiler(const cuda::NvrtcCompiler& nvrtc) {
+  return [&nvrtc](const CompileRequest& req) -> Expected<CompileResult> {
+    if (req.kernel_name != kFaulting) return nvrtc.compile(req);
+    CompileRequest bad = req;
+    bad.source = "extern \"C\" __global__ void " + req.kernel_name +
+                 "(const float* in0, float* out0, int xnumel, int rnumel) {\n"
+                 "  *(volatile float*)(16) = in0[0];  // an illegal address\n}\n";
+    return nvrtc.compile(bad);
+  };
+}
+
+}  // namespace
+
+TEST(GpuWorker, AFaultingConfigInTheMiddleEndsOnlyTheWorkerAndEveryOtherRowIsMeasured) {
+  OCCX_REQUIRE_GPU(session);
+  auto worker = startWorker();
+  ASSERT_TRUE(worker);
+  EXPECT_EQ(worker->device().uuid, session->device().uuid);
+  std::cout << "measured: GPU worker ready in " << worker->startupSeconds() << " s\n";
+  LiveSweepSpec spec;
+  spec.compile.workload = Workload::kSum;
+  spec.compile.dtype = DType::kF32;
+  spec.compile.xnumel = 8192;
+  spec.compile.rnumel = 4096;
+  spec.compile.xblocks = {1};
+  spec.compile.rblocks = {512, 1024, 2048};
+  spec.compile.num_warps = {4, 8};
+  spec.compile.inductor_candidates = false;
+  spec.compile.threads = 4;
+  spec.run = test::quickRun();  // with CUPTI records and the profiled pass, as by default
+  cuda::NvrtcCompiler nvrtc(nullptr);
+  auto res = runLiveSweep(*worker, spec, faultingCompiler(nvrtc));
+  ASSERT_TRUE(res) << res.error();
+  ASSERT_EQ(res->dataset.rows.size(), 6u);
+  int measured = 0;
+  for (const auto& r : res->dataset.rows) {
+    SCOPED_TRACE(r.config.label());
+    std::cout << r.config.label() << ": " << runStatusName(r.status) << " " << r.time.median_us << " us, CUPTI "
+              << r.kernel_time_us.value_or(0.0) << " us, achieved " << r.achieved_occupancy_pct.text() << " %; " << r.reason << "\n";
+    if (kernelName(r.config) == kFaulting) {
+      EXPECT_EQ(r.status, RunStatus::kLaunchFailed);
+      EXPECT_NE(r.reason.find("CUDA_ERROR_ILLEGAL_ADDRESS"), std::string::npos) << r.reason;
+      EXPECT_NE(r.reason.find("restarted"), std::string::npos) << r.reason;
+      continue;
+    }
+    ++measured;
+    ASSERT_EQ(r.status, RunStatus::kOk) << r.reason;
+    EXPECT_GT(r.time.median_us, 0.0);
+    // Every timed launch has its CUPTI record (the worker turns kernel records on before its context).
+    ASSERT_TRUE(r.kernel_time_us.has_value()) << r.reason;
+    EXPECT_GT(*r.kernel_time_us, 0.0);
+    EXPECT_LE(*r.kernel_time_us, r.time.median_us * 1.05);
+    if (r.achieved_occupancy_pct.value) {
+      EXPECT_GT(*r.achieved_occupancy_pct.value, 0.0);
+      EXPECT_LE(*r.achieved_occupancy_pct.value, 100.0);
+    } else {
+      EXPECT_NE(r.achieved_occupancy_pct.unavailable.find("not permitted"), std::string::npos)
+          << "metrics missing for another reason: " << r.achieved_occupancy_pct.unavailable;
+    }
+  }
+  EXPECT_EQ(measured, 5);
+  EXPECT_EQ(worker->restarts(), 1);
+  EXPECT_TRUE(worker->contextLost().empty());
+  std::cout << "measured: sweep of 6 configs through the worker: runs " << res->run_seconds << " s, wall "
+            << res->wall_seconds << " s\n";
+}
+
+TEST(GpuWorker, OverheadPerConfigAgainstAnInProcessSession) {
+  OCCX_REQUIRE_GPU(session);
+  auto worker = startWorker();
+  ASSERT_TRUE(worker);
+  const ProblemSpec ps{Workload::kSum, DType::kF32, 1, 8192, 4096, 1, false};
+  ASSERT_FALSE(session->setProblem(ps));
+  ASSERT_FALSE(worker->setProblem(ps));
+  auto g = generateKernel(test::config(Workload::kSum, DType::kF32, 1, 1024, 8, 4096));
+  ASSERT_TRUE(g);
+  auto c = test::compileFor(*session, *g);
+  ASSERT_TRUE(c) << c.error();
+  const GpuModule m = test::moduleOf(*session, *g, c->cubin, 8192, 4096);
+  RunOptions o = test::quickRun();
+  o.cupti_metrics = false;  // the profiled pass costs the same in both; compare the transport
+  auto timeRuns = [&](GpuRunner& r) {
+    (void)r.run(m, o, nullptr);  // first load
+    const auto t0 = std::chrono::steady_clock::now();
+    constexpr int kRuns = 20;
+    for (int i = 0; i < kRuns; ++i) EXPECT_EQ(r.run(m, o, nullptr).status, RunStatus::kOk);
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / kRuns;
+  };
+  const double in_process_ms = timeRuns(*session);
+  const double worker_ms = timeRuns(*worker);
+  std::cout << "measured: one config's run() " << in_process_ms << " ms in-process, " << worker_ms
+            << " ms through the worker (overhead " << worker_ms - in_process_ms << " ms per config)\n";
+  EXPECT_EQ(worker->restarts(), 0);
+  session->clearProblem();
+}

@@ -1,0 +1,171 @@
+// A stand-in for occx-gpu-worker that needs no GPU: the real protocol loop (serveGpuWorker) over a
+// fake GPU, misbehaving on command so that the WorkerRunner's restart, timeout and error rows can be
+// tested in CI. A module whose entry point starts with
+//   "crash"   aborts the process,           "hang"    sleeps until killed,
+//   "garbage" writes bytes that are no frame, "fault" loses the context (as an illegal address does),
+//   "slow"    runs for up to 5 s but stops at a cancel;
+// any other module "runs" in 100 µs + its grid_x µs, with CUPTI figures, and its reason says which
+// problem the worker holds ("problem sum fp32 256 × 4096, uploaded 1 time in this worker").
+// Options: --refuse TEXT (answer ready with an error), --exit-at-start, --garbage-at-start,
+// --crash-on ENTRY / --fault-on ENTRY (misbehave on that entry point too), --device N (ignored).
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/kernels/kernel_family.h"
+#include "core/sweep/worker_protocol.h"
+
+namespace {
+
+std::atomic<bool> g_cancel{false};
+
+class FakeGpu final : public occx::GpuRunner {
+ public:
+  FakeGpu(int fd, std::vector<std::string> crash_on, std::vector<std::string> fault_on)
+      : fd_(fd), crash_on_(std::move(crash_on)), fault_on_(std::move(fault_on)) {
+    info_.name = "Fake H200";
+    info_.uuid = "GPU-00000000-fake";
+    info_.cc = {9, 0};
+    info_.sm_count = 132;
+    info_.registers_per_sm = 65536;
+    info_.registers_per_block = 65536;
+    info_.max_threads_per_sm = 2048;
+    info_.max_threads_per_block = 1024;
+    info_.max_blocks_per_sm = 32;
+    info_.warp_size = 32;
+    info_.shared_memory_per_sm = 233472;
+    info_.shared_memory_per_block_optin = 232448;
+    info_.l2_bytes = 62914560;
+    info_.driver_version = 13000;
+    info_.data_mismatches = {"memory bus bits: device 6016, data 6144"};
+  }
+  [[nodiscard]] const occx::DeviceInfo& device() const override { return info_; }
+  occx::Expected<occx::CopyBandwidth> copyBandwidth(bool refresh) override {
+    occx::CopyBandwidth bw;
+    bw.GBps = refresh ? 4300.5 : 4271.0;
+    bw.bytes_per_copy = std::int64_t{2} << 30;
+    bw.runs = 20;
+    bw.device_name = info_.name;
+    bw.measured_at = "2026-12-01T00:00:00Z";
+    return bw;
+  }
+  std::optional<occx::Error> setProblem(const occx::ProblemSpec& spec) override {
+    if (auto e = occx::checkProblemSpec(spec)) return e;
+    if (spec.xnumel == 999) return occx::Error{"out of memory: 999 rows do not fit (fake)"};
+    problem_ = spec;
+    ++uploads_;
+    return std::nullopt;
+  }
+  std::optional<occx::Error> clearProblem() override {
+    problem_.reset();
+    return std::nullopt;
+  }
+  occx::RunOutcome run(const occx::GpuModule& module, const occx::RunOptions& options,
+                       const std::atomic<bool>* cancel) override {
+    occx::RunOutcome o;
+    const std::string& e = module.entry;
+    auto listed = [&](const std::vector<std::string>& v) { return std::find(v.begin(), v.end(), e) != v.end(); };
+    if (e.rfind("crash", 0) == 0 || listed(crash_on_)) std::abort();
+    if (e.rfind("hang", 0) == 0) {
+      for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+    }
+    if (e.rfind("garbage", 0) == 0) {
+      const char junk[] = "\x10\x00\x00\x00this is not CBOR";
+      (void)::write(fd_, junk, sizeof junk - 1);
+      return o;
+    }
+    if (e.rfind("fault", 0) == 0 || listed(fault_on_)) {
+      lost_ = "CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was encountered";
+      o.status = occx::RunStatus::kLaunchFailed;
+      o.reason = "kernel execution (cuStreamSynchronize): " + lost_;
+      return o;
+    }
+    if (!lost_.empty()) {
+      o.status = occx::RunStatus::kLaunchFailed;
+      o.reason = lost_;
+      return o;
+    }
+    if (e.rfind("slow", 0) == 0) {
+      for (int i = 0; i < 500; ++i) {
+        if (cancel != nullptr && cancel->load()) {
+          o.status = occx::RunStatus::kCancelled;
+          o.reason = "cancelled";
+          return o;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
+    }
+    if (!problem_) {
+      o.reason = "no problem set";
+      return o;
+    }
+    o.status = occx::RunStatus::kOk;
+    o.grid_blocks = module.gridBlocks();
+    o.attributes.registers = 40;
+    o.attributes.max_threads_per_block = 1024;
+    o.driver_active_blocks_per_sm = 4;
+    o.checked = options.check;
+    o.check.max_abs_error = 1.5e-6;
+    const double us = 100.0 + static_cast<double>(module.grid_x);
+    o.time.runs = options.min_timed_runs;
+    o.time.median_us = o.time.min_us = o.time.max_us = us;
+    o.kernel_time = o.time;
+    o.kernel_time->median_us = us - 2.0;
+    o.warmup_runs = options.min_warmup_runs;
+    auto bytes = occx::bytesMoved(problem_->workload, problem_->dtype, problem_->k, problem_->xnumel, problem_->rnumel,
+                                  problem_->fp32_outputs);
+    o.bandwidth_GBps = bytes ? occx::bandwidthGBps(bytes->total(), us) : 0.0;
+    if (options.cupti_metrics) {
+      o.achieved_occupancy_pct = occx::Metric::of(61.25);
+      o.dram_read_bytes = occx::Metric::of(4194304.0);
+    } else {
+      o.achieved_occupancy_pct = occx::Metric::missing("not collected");
+    }
+    o.local_load_bytes = occx::Metric::missing("profiling not permitted (fake)");
+    o.reason = "problem " + problem_->label() + ", uploaded " + std::to_string(uploads_) +
+               (uploads_ == 1 ? " time" : " times") + " in this worker";
+    return o;
+  }
+  [[nodiscard]] std::string contextLost() const override { return lost_; }
+  [[nodiscard]] std::string driverVersionText() const override { return "fake 580.0"; }
+
+ private:
+  int fd_;
+  std::vector<std::string> crash_on_;
+  std::vector<std::string> fault_on_;
+  occx::DeviceInfo info_;
+  std::optional<occx::ProblemSpec> problem_;
+  int uploads_ = 0;
+  std::string lost_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int fd = ::dup(STDIN_FILENO);
+  ::dup2(STDERR_FILENO, STDOUT_FILENO);
+  std::vector<std::string> crash_on;
+  std::vector<std::string> fault_on;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    const std::string next = i + 1 < argc ? argv[i + 1] : "";
+    if (a == "--refuse") return occx::refuseGpuWorker(fd, next);
+    if (a == "--exit-at-start") return 3;
+    if (a == "--garbage-at-start") {
+      (void)::write(fd, "\xff\xff\xff\xff", 4);
+      return 0;
+    }
+    if (a == "--crash-on") crash_on.push_back(next);
+    if (a == "--fault-on") fault_on.push_back(next);
+    if (a == "--crash-on" || a == "--fault-on" || a == "--device") ++i;
+  }
+  occx::installWorkerCancelSignal(&g_cancel);
+  FakeGpu gpu(fd, crash_on, fault_on);
+  return occx::serveGpuWorker(gpu, fd, 0.01, g_cancel);
+}
