@@ -79,7 +79,15 @@ void bufferCompletedImpl(const Table& t, uint8_t* buffer, size_t valid) {
   while (t.cuptiActivityGetNextRecord(buffer, valid, &record) == CUPTI_SUCCESS) {
     if (record->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL || record->kind == CUPTI_ACTIVITY_KIND_KERNEL) {
       const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
-      found.push_back({k->name != nullptr ? k->name : "", k->start, k->end});
+      KernelSpan span;
+      span.name = k->name != nullptr ? k->name : "";
+      span.start_ns = k->start;
+      span.end_ns = k->end;
+      span.grid_x = k->gridX;
+      span.grid_y = k->gridY;
+      span.grid_z = k->gridZ;
+      span.block_x = k->blockX;
+      found.push_back(std::move(span));
     }
   }
   std::lock_guard<std::mutex> lock(g_records_mutex);
@@ -264,14 +272,14 @@ Expected<bool> beginKernelActivity() {
   return true;
 }
 
-Expected<std::vector<KernelSpan>> endKernelActivity(const std::string& name, std::size_t expected) {
+Expected<std::vector<KernelSpan>> endKernelActivity(const LaunchShape& shape, std::size_t expected) {
   auto ready = activityReady();
   if (!ready) return Error{ready.error()};
   const Table& t = table();
   auto arrived = [&] {
     std::lock_guard<std::mutex> lock(g_records_mutex);
     std::size_t n = 0;
-    for (const auto& r : g_records) n += r.name == name ? 1 : 0;
+    for (const auto& r : g_records) n += r.launched(shape.grid_x, shape.grid_y, shape.grid_z, shape.block_x) ? 1 : 0;
     return n;
   };
   CUptiResult flushed = t.cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
@@ -455,7 +463,7 @@ LaunchMetrics profileLaunch(CUcontext ctx, int device_ordinal, const std::functi
 Expected<bool> available() { return Error{"built without CUPTI headers"}; }
 Expected<bool> startKernelActivity() { return Error{"built without CUPTI headers"}; }
 Expected<bool> beginKernelActivity() { return Error{"built without CUPTI headers"}; }
-Expected<std::vector<KernelSpan>> endKernelActivity(const std::string&, std::size_t) {
+Expected<std::vector<KernelSpan>> endKernelActivity(const LaunchShape&, std::size_t) {
   return Error{"built without CUPTI headers"};
 }
 LaunchMetrics profileLaunch(CUcontext, int, const std::function<CUresult()>&) {

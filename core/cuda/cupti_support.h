@@ -27,9 +27,15 @@ Expected<bool> available();
 
 /// One kernel execution as CUPTI recorded it.
 struct KernelSpan {
-  std::string name;
+  std::string name;  ///< as CUPTI names it; can be a previously unloaded kernel's (see endKernelActivity)
   std::uint64_t start_ns = 0;
   std::uint64_t end_ns = 0;
+  std::int64_t grid_x = 0, grid_y = 0, grid_z = 0;  ///< blocks
+  int block_x = 0;                                   ///< threads per block in x
+  /// True when the record is of a launch with this grid and block.
+  [[nodiscard]] bool launched(std::int64_t gx, std::int64_t gy, std::int64_t gz, int bx) const {
+    return grid_x == gx && grid_y == gy && grid_z == gz && block_x == bx;
+  }
   [[nodiscard]] double durationUs() const { return static_cast<double>(end_ns - start_ns) / 1000.0; }
 };
 
@@ -45,11 +51,19 @@ Expected<bool> startKernelActivity();
 /// unavailable or the enable call failed (named with CUPTI's result text).
 Expected<bool> beginKernelActivity();
 
+/// Which records endKernelActivity waits for: launches of this grid and block.
+struct LaunchShape {
+  std::int64_t grid_x = 1, grid_y = 1, grid_z = 1;
+  int block_x = 1;
+};
+
 /// Flushes (recording stays on); returns the kernels recorded since beginKernelActivity, in
 /// completion order. CUPTI delivers records asynchronously: when `expected` > 0 it flushes again
-/// (for up to half a second) until `expected` records named `name` have arrived. Error as
-/// beginKernelActivity.
-Expected<std::vector<KernelSpan>> endKernelActivity(const std::string& name, std::size_t expected);
+/// (for up to half a second) until `expected` records of launches shaped `shape` have arrived.
+/// Records are matched by launch shape, not name: after a module is unloaded and another loaded,
+/// CUPTI (13.0, driver 580) named some kernels' records after the unloaded kernel (measured on an
+/// H200). Error as beginKernelActivity.
+Expected<std::vector<KernelSpan>> endKernelActivity(const LaunchShape& shape, std::size_t expected);
 
 /// Metrics of one kernel launch.
 struct LaunchMetrics {

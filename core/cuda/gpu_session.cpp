@@ -565,21 +565,21 @@ struct GpuSession::Impl {
       }
       d->cuEventRecord(start_events[static_cast<std::size_t>(i)], stream);
       if (CUresult r = launch(); r != CUDA_SUCCESS) {
-        if (cupti_on) (void)cupti::endKernelActivity({}, 0);
+        if (cupti_on) (void)cupti::endKernelActivity(cupti::LaunchShape{}, 0);
         failRun(out, r, "cuLaunchKernel (timed)", RunStatus::kLaunchFailed);
         return out;
       }
       d->cuEventRecord(end_events[static_cast<std::size_t>(i)], stream);
       if (cancelled()) {
         sync("kernel execution (cancelled)");
-        if (cupti_on) (void)cupti::endKernelActivity({}, 0);
+        if (cupti_on) (void)cupti::endKernelActivity(cupti::LaunchShape{}, 0);
         out.status = RunStatus::kCancelled;
         out.reason = "cancelled";
         return out;
       }
     }
     if (!sync("kernel execution (timed)")) {
-      if (cupti_on) (void)cupti::endKernelActivity({}, 0);
+      if (cupti_on) (void)cupti::endKernelActivity(cupti::LaunchShape{}, 0);
       return out;
     }
     std::vector<double> samples;
@@ -598,19 +598,23 @@ struct GpuSession::Impl {
     out.bandwidth_GBps = bandwidthGBps(p.bytes.total(), out.time.median_us);
     if (cupti_on) {
       d->cuCtxSynchronize();  // CUPTI completes kernel records at synchronisation points
-      auto spans = cupti::endKernelActivity(module.entry, static_cast<std::size_t>(runs));
+      const cupti::LaunchShape shape{module.grid_x, module.grid_y, module.grid_z, threads};
+      auto spans = cupti::endKernelActivity(shape, static_cast<std::size_t>(runs));
       if (!spans) {
         cupti_note = "CUPTI kernel records unavailable: " + spans.error();
       } else {
+        // Only this module's launches ran on the context since the records began.
         std::vector<double> us;
         for (const auto& s : *spans) {
-          if (s.name == module.entry) us.push_back(s.durationUs());
+          if (s.launched(shape.grid_x, shape.grid_y, shape.grid_z, shape.block_x)) us.push_back(s.durationUs());
         }
         if (static_cast<int>(us.size()) >= runs) {
           us.erase(us.begin(), us.end() - runs);  // the timed launches are the last `runs`
           out.kernel_time = summarizeTimes(us);
         } else {
-          cupti_note = "CUPTI recorded " + std::to_string(us.size()) + " of " + std::to_string(runs) + " launches";
+          cupti_note = "CUPTI recorded " + std::to_string(us.size()) + " of " + std::to_string(runs) + " launches (" +
+                       std::to_string(spans->size()) + " kernel records in all" +
+                       (spans->empty() ? std::string() : ", the last named " + spans->back().name) + ")";
         }
       }
     }
