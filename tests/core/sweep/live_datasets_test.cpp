@@ -34,14 +34,23 @@ TEST(BundledDatasets, EveryFileOpensWithItsProvenance) {
     EXPECT_EQ(d->metaValue("device"), "NVIDIA H200");
     EXPECT_EQ(d->metaValue("driver"), "580.159.04");
     EXPECT_EQ(d->metaValue("toolkit"), "NVRTC 13.0");
-    // Measured on 2026-11-29; mean_var again on 2026-11-30 after its Welford change.
-    const bool remeasured = entry.path().filename() == "h200_mean_var_fp16_32768x8192.csv";
-    EXPECT_EQ(d->metaValue("date_utc").rfind(remeasured ? "2026-11-30T" : "2026-11-29T", 0), 0u) << d->metaValue("date_utc");
+    // All six measured again on 2026-12-01 through the GPU worker, CUPTI complete.
+    EXPECT_EQ(d->metaValue("date_utc").rfind("2026-12-01T", 0), 0u) << d->metaValue("date_utc");
     EXPECT_FALSE(d->metaValue("copy_bandwidth_GBps").empty());
     ASSERT_FALSE(d->rows.empty());
     for (const auto& r : d->rows) {
-      EXPECT_EQ(r.status, RunStatus::kOk) << r.config.label() << ": " << r.reason;
+      SCOPED_TRACE(r.config.label());
+      EXPECT_EQ(r.status, RunStatus::kOk) << r.reason;
+      EXPECT_EQ(r.reason, "");  // no "CUPTI recorded 0 of N launches" any more
       EXPECT_GT(r.time.median_us, 0.0);
+      // Every timed row has its CUPTI kernel time (below the event time, which adds the launch gap)
+      // and its achieved occupancy (at most the theoretical occupancy, plus sampling noise).
+      ASSERT_TRUE(r.kernel_time_us.has_value());
+      EXPECT_GT(*r.kernel_time_us, 0.0);
+      EXPECT_LE(*r.kernel_time_us, r.time.median_us);
+      ASSERT_TRUE(r.achieved_occupancy_pct.value.has_value()) << r.achieved_occupancy_pct.unavailable;
+      EXPECT_GT(*r.achieved_occupancy_pct.value, 0.0);
+      EXPECT_LE(*r.achieved_occupancy_pct.value, r.theoretical_occupancy_pct + 1.0);
     }
   }
   EXPECT_EQ(files, 6);
@@ -57,16 +66,16 @@ TEST(BundledDatasets, RowSumReplaysToTheRecordedBest) {
   EXPECT_EQ(best.config.xblock, 1);
   EXPECT_EQ(best.config.rblock, 8192);
   EXPECT_EQ(best.config.num_warps, 8);
-  EXPECT_DOUBLE_EQ(s.best_time_us, 128.8);
+  EXPECT_DOUBLE_EQ(s.best_time_us, 128.96);
   // Inductor's one candidate (XBLOCK 1, R0_BLOCK 2048, 16 warps, 20 registers: no scaling under any
-  // bound) is every policy's pick: 179.424 us, regret 179.424 / 128.8.
+  // bound) is every policy's pick: 178.08 us, regret 178.08 / 128.96.
   for (const auto& p : s.picks) {
     SCOPED_TRACE(std::string(inductor::policyKey(p.policy)));
     EXPECT_EQ(p.candidates, 1);
     ASSERT_GE(p.row, 0);
     EXPECT_EQ(d->rows[static_cast<std::size_t>(p.row)].config.rblock, 2048);
-    EXPECT_DOUBLE_EQ(p.time_us, 179.424);
-    EXPECT_DOUBLE_EQ(p.regret, 179.424 / 128.8);
+    EXPECT_DOUBLE_EQ(p.time_us, 178.08);
+    EXPECT_DOUBLE_EQ(p.regret, 178.08 / 128.96);
   }
 }
 
@@ -87,8 +96,8 @@ TEST(BundledDatasets, SpillCaseHalvingRemovesTheSpills) {
   EXPECT_EQ(spilling->spill_stores_bytes, 156);
   EXPECT_EQ(halved->spill_stores_bytes, 0);
   EXPECT_EQ(halved->spill_loads_bytes, 0);
-  EXPECT_DOUBLE_EQ(spilling->time.median_us, 46.336);
-  EXPECT_DOUBLE_EQ(halved->time.median_us, 40.608);
+  EXPECT_DOUBLE_EQ(spilling->time.median_us, 46.928);
+  EXPECT_DOUBLE_EQ(halved->time.median_us, 41.184);
   // The spills show in CUPTI's local-memory traffic; the halved config has none.
   ASSERT_TRUE(spilling->local_store_bytes.value.has_value());
   EXPECT_GT(*spilling->local_store_bytes.value, 0.0);
