@@ -18,11 +18,13 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QThread>
@@ -284,6 +286,36 @@ TEST(LiveSweepView, RunStreamsRowsAndCancelKeepsTheMeasuredOnes) {
         view.bandwidthPlot()->graphPoints(view.bandwidthPlot()->graphIndex(QLatin1String(name))).size());
   }
   EXPECT_EQ(points, rows);
+}
+
+TEST(LiveSweepView, MetricsAreCollectedByDefaultAndTheChoiceIsKept) {
+  std::atomic<int> metrics{-1};
+  FakeLiveRun capture = [&](const LiveSweepSpec& spec, const LiveSweepProgressFn&,
+                            const std::atomic<bool>*) -> Expected<LiveSweepResult> {
+    metrics = spec.run.cupti_metrics ? 1 : 0;
+    LiveSweepResult out;
+    out.dataset.meta = fixture().meta;
+    return out;
+  };
+  LiveSweepView view(nullptr, liveBackend(capture, fakeGpu()));
+  auto* box = view.findChild<QCheckBox*>(QStringLiteral("cuptiMetrics"));
+  ASSERT_NE(box, nullptr);
+  QSettings fresh(QDir::temp().filePath(QStringLiteral("occx-live-metrics-test.ini")), QSettings::IniFormat);
+  fresh.clear();
+  view.restoreSettings(fresh);
+  EXPECT_TRUE(box->isChecked());  // a first start, or settings from before metrics were the default
+  fresh.setValue(QStringLiteral("cupti"), false);  // the old key, saved when the default was off
+  view.restoreSettings(fresh);
+  EXPECT_TRUE(box->isChecked());
+  ASSERT_EQ(view.startRun(), QString());
+  ASSERT_TRUE(view.job()->waitForIdle(20000));
+  EXPECT_EQ(metrics.load(), 1);
+  box->setChecked(false);
+  view.saveSettings(fresh);
+  LiveSweepView again(nullptr, liveBackend(capture, fakeGpu()));
+  again.restoreSettings(fresh);
+  EXPECT_FALSE(again.findChild<QCheckBox*>(QStringLiteral("cuptiMetrics"))->isChecked());
+  fresh.clear();
 }
 
 TEST(LiveSweepView, ASecondRunCancelsTheFirst) {

@@ -171,9 +171,10 @@ QWidget* LiveSweepView::buildRunBox() {
   rv->addWidget(inputs_);
   cupti_ = new QCheckBox(tr("Collect CUPTI metrics (achieved occupancy, DRAM bytes, local memory)"), run_box);
   cupti_->setObjectName(QStringLiteral("cuptiMetrics"));
+  cupti_->setChecked(true);
   cupti_->setToolTip(
-      tr("Replays each config once under the CUPTI profiler; where profiling is not permitted the "
-         "columns say why and the run still succeeds"));
+      tr("After timing, profiles one launch of each config with CUPTI (on by default); where profiling "
+         "is not permitted the columns say why and the run still succeeds"));
   rv->addWidget(cupti_);
   auto* buttons = new QHBoxLayout;
   run_button_ = new QPushButton(tr("Run"), run_box);
@@ -753,13 +754,15 @@ std::vector<PlotController*> LiveSweepView::plotExports() const {
 }
 
 void LiveSweepView::saveSettings(QSettings& s) const {
-  s.setValue(QStringLiteral("cupti"), cupti_->isChecked());
+  s.setValue(QStringLiteral("cupti_metrics"), cupti_->isChecked());
   s.setValue(QStringLiteral("bundled"), bundled_->currentData().toString());
   saveInputs(s);
 }
 
 void LiveSweepView::restoreSettings(QSettings& s) {
-  cupti_->setChecked(s.value(QStringLiteral("cupti"), true).toBool());
+  // "cupti_metrics", not the old "cupti": metrics became the default, and the old key held the old
+  // default (off) for everyone who had opened the view.
+  cupti_->setChecked(s.value(QStringLiteral("cupti_metrics"), true).toBool());
   restoreInputs(s);
   const QString bundled = s.value(QStringLiteral("bundled")).toString();
   const int idx = bundled.isEmpty() ? -1 : bundled_->findData(bundled);
