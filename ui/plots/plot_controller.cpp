@@ -58,7 +58,7 @@ void PlotController::setIntegerTicks(Axis axis) {
 }
 
 PlotController::PlotController(const QString& title, QWidget* parent)
-    : QObject(parent), plot_(new QCustomPlot(parent)), title_(nullptr) {
+    : QObject(parent), plot_(new QCustomPlot(parent)), title_(nullptr), legend_cell_(nullptr) {
   plot_->setMinimumSize(260, 200);
   plot_->setNoAntialiasingOnDrag(true);
   plot_->setBackground(QBrush(Qt::white));
@@ -70,10 +70,10 @@ PlotController::PlotController(const QString& title, QWidget* parent)
 
   plot_->legend->setVisible(true);
   plot_->axisRect()->insetLayout()->take(plot_->legend);
-  auto* legend_row = new QCPLayoutGrid;
-  plot_->plotLayout()->addElement(2, 0, legend_row);
-  legend_row->setMargins(QMargins(kLegendRowMargin, 0, kLegendRowMargin, 4));
-  legend_row->addElement(0, 0, plot_->legend);
+  legend_cell_ = new QCPLayoutGrid;
+  plot_->plotLayout()->addElement(2, 0, legend_cell_);
+  legend_cell_->setMargins(QMargins(kLegendRowMargin, 0, kLegendRowMargin, 4));
+  legend_cell_->addElement(0, 0, plot_->legend);
   plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
   plot_->legend->setWrap(3);
   // An empty legend's maximum width is its margins, and a layout column is no wider than its
@@ -167,11 +167,53 @@ void PlotController::setAxisLabels(const QString& x_label, const QString& y_labe
 
 void PlotController::setLegendColumns(int columns) {
   max_legend_columns_ = std::max(1, columns);
+  if (legend_place_ == LegendPlace::kBeside) return;
   plot_->legend->setWrap(max_legend_columns_);
   plot_->legend->setFillOrder(QCPLegend::foColumnsFirst, /*rearrange=*/true);
 }
 
+void PlotController::setLegendPlace(LegendPlace place) {
+  if (place == legend_place_) return;
+  legend_place_ = place;
+  QCPLayoutGrid* layout = plot_->plotLayout();
+  QCPAxisRect* rect = plot_->axisRect();
+  QCPLegend* legend = plot_->legend;
+  // Take the axis rect and the legend's cell out of wherever they are, then lay them out again.
+  if (rect->layout() != nullptr) rect->layout()->take(rect);
+  if (legend_cell_->layout() != nullptr) legend_cell_->layout()->take(legend_cell_);
+  layout->simplify();  // drops the emptied rows (and a beside layout's grid)
+  QCPLayoutElement* spacer = legend_cell_->rowCount() > 1 ? legend_cell_->element(1, 0) : nullptr;
+  if (place == LegendPlace::kBeside) {
+    // Row 1: a grid of the axis rect and, right of it, the legend over a spacer that takes the rest
+    // of the height; the legend's column and row are as small as the entries.
+    auto* body = new QCPLayoutGrid;
+    layout->addElement(1, 0, body);
+    body->addElement(0, 0, rect);
+    body->addElement(0, 1, legend_cell_);
+    body->setColumnSpacing(0);
+    body->setColumnStretchFactor(1, 0.001);
+    if (spacer == nullptr) legend_cell_->addElement(1, 0, new QCPLayoutElement(plot_));
+    legend_cell_->setRowStretchFactor(0, 0.001);
+    legend_cell_->setRowStretchFactor(1, 1);
+    legend_cell_->setMargins(QMargins(0, 4, kLegendRowMargin, 0));
+    legend->setWrap(1);
+  } else {
+    layout->addElement(1, 0, rect);
+    layout->addElement(2, 0, legend_cell_);
+    if (spacer != nullptr) legend_cell_->remove(spacer);
+    legend_cell_->simplify();
+    legend_cell_->setMargins(QMargins(kLegendRowMargin, 0, kLegendRowMargin, 4));
+    layout->setRowStretchFactor(2, 0.001);
+    legend->setWrap(max_legend_columns_);
+  }
+  layout->setRowStretchFactor(0, 0.001);
+  layout->setRowStretchFactor(1, 1);
+  legend->setFillOrder(QCPLegend::foColumnsFirst, /*rearrange=*/true);
+  requestReplot();
+}
+
 void PlotController::fitLegendColumns(int width) const {
+  if (legend_place_ == LegendPlace::kBeside) return;  // one column
   QCPLegend* legend = plot_->legend;
   // itemCount() counts the grid's cells, empty ones (the last row's) included.
   std::vector<int> widths;
