@@ -74,19 +74,25 @@ QStringList overlaps(QWidget* root) {
 /// The least height of a plot's data area (its axis rect), in pixels: room for five y ticks with
 /// their labels and for the points between them.
 constexpr int kMinAxisRectHeight = 150;
+/// The same for plots stacked two high in a 2 × 2 grid with more under them (the calculator's three
+/// curves and the utilization chart over the derivation): at 120 px five y ticks are still 24 px
+/// apart, more than a tick label's line, and each of the chart's five bars keeps 20 px.
+constexpr int kMinGridAxisRectHeight = 120;
 
-/// What is wrong with the plots of `view` that are shown: a data area under kMinAxisRectHeight, or a
+/// What is wrong with the plots of `view` that are shown: a data area under kMinAxisRectHeight (the
+/// calculator's grid: kMinGridAxisRectHeight), or a
 /// layout element (title, axis rect with its labels, legend) outside the plot widget or squeezed
 /// under the size it needs, as text.
 QStringList plotProblems(const AppView& view) {
   QStringList out;
+  const int min_height = dynamic_cast<const CalculatorView*>(&view) != nullptr ? kMinGridAxisRectHeight : kMinAxisRectHeight;
   for (const PlotController* controller : view.plotExports()) {
     QCustomPlot* plot = controller->plot();
     if (!plot->isVisible()) continue;  // on a hidden page: checked when its page is shown
     plot->replot(QCustomPlot::rpImmediateRefresh);  // lays the plot out at its shown size
     const QString name = controller->title().simplified();
     const QRect area = plot->axisRect()->rect();
-    if (area.height() < kMinAxisRectHeight) {
+    if (area.height() < min_height) {
       out << QStringLiteral("%1: the data area is %2 px tall (plot %3 × %4)")
                  .arg(name).arg(area.height()).arg(plot->width()).arg(plot->height());
     }
@@ -166,8 +172,9 @@ TEST(WindowLayout, EveryTabFits1280x720) {
   }
 }
 
-// The compile sweep's decisions are what the tab is for: at 1280 × 720, with a sweep shown, every
-// column up to and including the policies' decisions lies inside the table's viewport, unscrolled.
+// The compile sweep's decisions are what the tab is for: at 1280 × 720, with a sweep shown, the
+// config's columns, its registers and every policy's decision lie inside the table's viewport,
+// unscrolled, left to right in that order.
 TEST(WindowLayout, CompileSweepDecisionsAreInViewAt1280x720) {
   QSettings().clear();
   MainWindow window(/*use_settings=*/false);
@@ -184,14 +191,17 @@ TEST(WindowLayout, CompileSweepDecisionsAreInViewAt1280x720) {
   QHeaderView* header = table->horizontalHeader();
   EXPECT_EQ(table->horizontalScrollBar()->value(), 0);
   const int viewport = table->viewport()->width();
-  for (int c = CompileSweepModel::kIndex; c <= CompileSweepModel::kDecisionExact; ++c) {
+  int right = 0;
+  for (int c : {CompileSweepModel::kXBlock, CompileSweepModel::kRBlock, CompileSweepModel::kNumWarps,
+                CompileSweepModel::kRegisters, CompileSweepModel::kDecisionOld, CompileSweepModel::kDecisionNew,
+                CompileSweepModel::kDecisionExact}) {
     const QString title = table->model()->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString();
     SCOPED_TRACE(title.simplified().toStdString());
     ASSERT_FALSE(header->isSectionHidden(c));
     const int left = header->sectionViewportPosition(c);
-    EXPECT_GE(left, 0);
-    EXPECT_LE(left + header->sectionSize(c), viewport)
-        << "column " << c << " ends at " << left + header->sectionSize(c) << " px of a " << viewport << " px viewport";
+    EXPECT_GE(left, right);  // right of the one before
+    right = left + header->sectionSize(c);
+    EXPECT_LE(right, viewport) << "the column ends at " << right << " px of a " << viewport << " px viewport";
   }
 }
 

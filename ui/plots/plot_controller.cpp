@@ -24,6 +24,7 @@ namespace occx::ui {
 namespace {
 
 constexpr int kLegendRowMargin = 6;  ///< left and right margin of the row that holds the legend
+const QMargins kLegendItemMargins(8, 1, 8, 1);  ///< around each legend entry
 
 Expected<std::size_t> writeBytes(const QString& path, const QByteArray& bytes) {
   return writeFileAtomically(QFile::encodeName(path).toStdString(), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
@@ -79,6 +80,7 @@ PlotController::PlotController(const QString& title, QWidget* parent)
   // An empty legend's maximum width is its margins, and a layout column is no wider than its
   // narrowest maximum: without this, a plot with no entries yet is squeezed to the left.
   plot_->legend->setMaximumSize(1 << 20, QWIDGETSIZE_MAX);
+  plot_->legend->setRowSpacing(0);
   plot_->legend->setBorderPen(Qt::NoPen);
   plot_->legend->setBrush(Qt::NoBrush);
   QFont legend_font = plot_->font();
@@ -152,9 +154,15 @@ void PlotController::fitTitleAndLabel(int width) const {
   while (!fitsWidth(text, title_font, room) && title_font.pointSize() > 8) title_font.setPointSize(title_font.pointSize() - 1);
   if (title_->text() != text) title_->setText(text);
   if (title_->font() != title_font) title_->setFont(title_font);
+  // The x label is centred under the axis rect, not the plot: it has the rect's width (as last laid
+  // out, scaled to `width`), less the y axis's labels and a legend beside the axes.
+  int label_room = room;
+  const int shown = plot_->viewport().width();
+  if (const int rect_width = plot_->axisRect()->width(); rect_width > 0 && shown > 0)
+    label_room = std::max(rect_width * width / shown - 8, 40);
   QFont label_font = plot_->font();
   label_font.setPointSize(9);
-  while (!fitsWidth(plot_->xAxis->label(), label_font, room) && label_font.pointSize() > 7) {
+  while (!fitsWidth(plot_->xAxis->label(), label_font, label_room) && label_font.pointSize() > 7) {
     label_font.setPointSize(label_font.pointSize() - 1);
   }
   if (plot_->xAxis->labelFont() != label_font) plot_->xAxis->setLabelFont(label_font);
@@ -213,8 +221,14 @@ void PlotController::setLegendPlace(LegendPlace place) {
 }
 
 void PlotController::fitLegendColumns(int width) const {
-  if (legend_place_ == LegendPlace::kBeside) return;  // one column
   QCPLegend* legend = plot_->legend;
+  // Entries close together (QCustomPlot's defaults leave 7 px between two rows): a legend's rows
+  // come off the axis rect's height.
+  for (int i = 0; i < legend->itemCount(); ++i) {
+    if (QCPAbstractLegendItem* item = legend->item(i); item != nullptr && item->margins() != kLegendItemMargins)
+      item->setMargins(kLegendItemMargins);
+  }
+  if (legend_place_ == LegendPlace::kBeside) return;  // one column
   // itemCount() counts the grid's cells, empty ones (the last row's) included.
   std::vector<int> widths;
   for (int i = 0; i < legend->itemCount(); ++i) {

@@ -97,7 +97,8 @@ class PlotController : public QObject {
   /// plot `width` pixels wide (the window's, or an export's).
   void fitLegendColumns(int width) const;
   /// Fits the title and the x axis label to a plot `width` pixels wide: the title breaks into two
-  /// lines at the space nearest its middle, then both shrink (down to 8 pt) until they fit.
+  /// lines at the space nearest its middle, then shrinks (down to 8 pt) until it fits; the label
+  /// shrinks (down to 7 pt) to the axis rect's width.
   void fitTitleAndLabel(int width) const;
   [[nodiscard]] QSize exportSize(int width, int height) const;
   /// Lays the plot out for an export `width` pixels wide (legend, title, the subtitle row) and
