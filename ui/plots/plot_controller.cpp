@@ -24,7 +24,7 @@ namespace occx::ui {
 namespace {
 
 constexpr int kLegendRowMargin = 6;  ///< left and right margin of the row that holds the legend
-const QMargins kLegendItemMargins(8, 1, 8, 1);  ///< around each legend entry
+const QMargins kLegendItemMargins(6, 1, 6, 1);  ///< around each legend entry
 
 Expected<std::size_t> writeBytes(const QString& path, const QByteArray& bytes) {
   return writeFileAtomically(QFile::encodeName(path).toStdString(), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
@@ -155,11 +155,15 @@ void PlotController::fitTitleAndLabel(int width) const {
   if (title_->text() != text) title_->setText(text);
   if (title_->font() != title_font) title_->setFont(title_font);
   // The x label is centred under the axis rect, not the plot: it has the rect's width (as last laid
-  // out, scaled to `width`), less the y axis's labels and a legend beside the axes.
+  // out, scaled to `width`), not the y axes' labels' or a legend's beside the axes.
+  // It may reach as far into the margins beside the rect as the narrower of the two.
   int label_room = room;
   const int shown = plot_->viewport().width();
-  if (const int rect_width = plot_->axisRect()->width(); rect_width > 0 && shown > 0)
-    label_room = std::max(rect_width * width / shown - 8, 40);
+  const QCPAxisRect* rect = plot_->axisRect();
+  if (rect->width() > 0 && shown > 0) {
+    const int reach = std::min(rect->margins().left(), rect->margins().right());
+    label_room = std::max((rect->width() + 2 * reach) * width / shown - 8, 40);
+  }
   QFont label_font = plot_->font();
   label_font.setPointSize(9);
   while (!fitsWidth(plot_->xAxis->label(), label_font, label_room) && label_font.pointSize() > 7) {

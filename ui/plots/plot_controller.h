@@ -1,4 +1,4 @@
-// A QCustomPlot behind a small controller: title, axis labels, a legend below the axes, hover
+// A QCustomPlot behind a small controller: title, axis labels, a legend below or beside the axes, hover
 // tooltips, and atomic PNG/PDF export (PNG at twice the shown size, with a subtitle line that says
 // what the plot shows: the device and the configuration). QCustomPlot's header stays in .cpp files; views hold a
 // controller and put widget() into their layouts.

@@ -32,7 +32,7 @@ UtilizationChart::UtilizationChart(QWidget* parent) : PlotController(tr("SM reso
   QCustomPlot* p = plot();
   p->setObjectName(QStringLiteral("utilizationChart"));
   used_ = makeBars(p, tr("Used by active blocks"), QColor(31, 119, 180));
-  unusable_ = makeBars(p, tr("Unusable (another limit)"), QColor(255, 127, 14));
+  unusable_ = makeBars(p, tr("Unusable (other limit)"), QColor(255, 127, 14));
   remainder_ = makeBars(p, tr("Left over"), QColor(205, 205, 205));
   unusable_->moveAbove(used_);
   remainder_->moveAbove(unusable_);
