@@ -60,22 +60,22 @@ TEST(SweepView, BothViewsShareTheXBlockFilterStatusLineAndJobControls) {
   }
 }
 
-TEST(CompileSweepView, TheDecisionsFollowTheCompiledFacts) {
+TEST(CompileSweepView, TheDecisionsFollowTheConfigAndItsRegisters) {
   CompileSweepView view(nullptr, compileBackend({}));
   ASSERT_EQ(view.openCsvFile(testData("compile_sweep_mean_var_sm90.csv")), QString());
   QTableView* table = view.tableView();
   QHeaderView* header = table->horizontalHeader();
-  // The model's Column order is the table's: no section moved.
-  for (int c = 0; c < CompileSweepModel::kColumnCount; ++c) EXPECT_EQ(header->visualIndex(c), c);
-  // The config and what the compiler reported, then every policy's decision and candidate set.
+  // Shown left to right: the config and its registers (what the bounds read), every policy's
+  // decision, then the other compiled facts and the candidate sets; the sweep index last.
   const std::vector<int> order = {CompileSweepModel::kXBlock,        CompileSweepModel::kRBlock,
                                   CompileSweepModel::kNumWarps,      CompileSweepModel::kRegisters,
-                                  CompileSweepModel::kSpillStores,   CompileSweepModel::kBlocksPerSm,
-                                  CompileSweepModel::kOccupancy,     CompileSweepModel::kDecisionOld,
-                                  CompileSweepModel::kDecisionNew,   CompileSweepModel::kDecisionExact,
+                                  CompileSweepModel::kDecisionOld,   CompileSweepModel::kDecisionNew,
+                                  CompileSweepModel::kDecisionExact, CompileSweepModel::kSpillStores,
+                                  CompileSweepModel::kBlocksPerSm,   CompileSweepModel::kOccupancy,
                                   CompileSweepModel::kCandidateOld,  CompileSweepModel::kCandidateNew,
                                   CompileSweepModel::kCandidateExact};
-  for (std::size_t i = 1; i < order.size(); ++i) EXPECT_EQ(order[i], order[i - 1] + 1) << i;
+  for (std::size_t i = 0; i < order.size(); ++i) EXPECT_EQ(header->visualIndex(order[i]), static_cast<int>(i)) << i;
+  EXPECT_EQ(header->visualIndex(CompileSweepModel::kIndex), CompileSweepModel::kColumnCount - 1);
   EXPECT_EQ(table->model()->headerData(CompileSweepModel::kDecisionOld, Qt::Horizontal).toString(),
             QStringLiteral("old bound"));
 }

@@ -1,8 +1,13 @@
-// The main window with every view of the application at 1280 × 720 (a laptop screen), off-screen:
-// on every tab each plot keeps a readable height and no two widgets of one layout overlap.
+// The main window with every view of the application at 1280 × 720 (a laptop screen), off-screen,
+// with data shown in every view: on every tab (and every page of a tab's own tabs) each plot's data
+// area keeps a readable height, its title, axes and legend lie inside the plot, uncut, and no two
+// widgets of one layout overlap.
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <QHeaderView>
+#include <QScrollBar>
+#include <QTableView>
 #include <QLayout>
 #include <QSettings>
 #include <QSplitter>
@@ -10,7 +15,10 @@
 #include <QWidget>
 #include <vector>
 
+#include "qcustomplot.h"
+
 #include "tests/ui/ui_test_support.h"
+#include "ui/models/compile_sweep_model.h"
 #include "ui/plots/plot_controller.h"
 #include "ui/shell/main_window.h"
 #include "ui/views/calculator_view.h"
@@ -63,6 +71,64 @@ QStringList overlaps(QWidget* root) {
   return out;
 }
 
+/// The least height of a plot's data area (its axis rect), in pixels: room for five y ticks with
+/// their labels and for the points between them.
+constexpr int kMinAxisRectHeight = 150;
+/// The same for plots stacked two high in a 2 × 2 grid with more under them (the calculator's three
+/// curves and the utilization chart over the derivation): at 120 px five y ticks are still 24 px
+/// apart, more than a tick label's line, and each of the chart's five bars keeps 20 px.
+constexpr int kMinGridAxisRectHeight = 120;
+
+/// What is wrong with the plots of `view` that are shown: a data area under kMinAxisRectHeight (the
+/// calculator's grid: kMinGridAxisRectHeight), or a
+/// layout element (title, axis rect with its labels, legend) outside the plot widget or squeezed
+/// under the size it needs, as text.
+QStringList plotProblems(const AppView& view) {
+  QStringList out;
+  const int min_height = dynamic_cast<const CalculatorView*>(&view) != nullptr ? kMinGridAxisRectHeight : kMinAxisRectHeight;
+  for (const PlotController* controller : view.plotExports()) {
+    QCustomPlot* plot = controller->plot();
+    if (!plot->isVisible()) continue;  // on a hidden page: checked when its page is shown
+    plot->replot(QCustomPlot::rpImmediateRefresh);  // lays the plot out at its shown size
+    const QString name = controller->title().simplified();
+    const QRect area = plot->axisRect()->rect();
+    if (area.height() < min_height) {
+      out << QStringLiteral("%1: the data area is %2 px tall (plot %3 × %4)")
+                 .arg(name).arg(area.height()).arg(plot->width()).arg(plot->height());
+    }
+    const QRect widget_rect(QPoint(0, 0), plot->size());
+    for (QCPLayoutElement* e : plot->plotLayout()->elements(/*recursive=*/true)) {
+      if (e == nullptr || (e == plot->legend && plot->legend->itemCount() == 0)) continue;
+      const QRect r = e->outerRect();
+      const QSize need = e->minimumOuterSizeHint();
+      if (!widget_rect.contains(r) || r.height() < need.height()) {
+        out << QStringLiteral("%1: its %2 lies at %3,%4 %5 × %6 (needs %7 px height) in a plot of %8 × %9")
+                   .arg(name, QLatin1String(e->metaObject()->className()))
+                   .arg(r.x()).arg(r.y()).arg(r.width()).arg(r.height()).arg(need.height())
+                   .arg(plot->width()).arg(plot->height());
+      }
+    }
+  }
+  return out;
+}
+
+/// The plot problems of `view` on each page of every tab widget inside `page` in turn (a plot on a
+/// page of the view's own tabs is shown only there), then with the pages as they were.
+QStringList plotProblemsOnEveryPage(QWidget* page, const AppView& view) {
+  QStringList out = plotProblems(view);
+  for (QTabWidget* inner : page->findChildren<QTabWidget*>()) {
+    const int was = inner->currentIndex();
+    for (int i = 0; i < inner->count(); ++i) {
+      inner->setCurrentIndex(i);
+      QApplication::processEvents();
+      for (const QString& p : plotProblems(view)) out << QStringLiteral("[page %1] %2").arg(inner->tabText(i), p);
+    }
+    inner->setCurrentIndex(was);
+    QApplication::processEvents();
+  }
+  return out;
+}
+
 TEST(WindowLayout, EveryTabFits1280x720) {
   QSettings().clear();
   MainWindow window(/*use_settings=*/false);
@@ -99,8 +165,43 @@ TEST(WindowLayout, EveryTabFits1280x720) {
       if (!w->isVisible()) continue;  // e.g. a plot on a hidden page of the view
       EXPECT_GE(w->height(), 150) << plot->title().toStdString() << " is " << w->height() << " px tall";
     }
+    const QStringList cut = plotProblemsOnEveryPage(page, *view);
+    EXPECT_TRUE(cut.isEmpty()) << cut.join(QLatin1Char('\n')).toStdString();
     const QStringList bad = overlaps(page);
     EXPECT_TRUE(bad.isEmpty()) << bad.join(QLatin1Char('\n')).toStdString();
+  }
+}
+
+// The compile sweep's decisions are what the tab is for: at 1280 × 720, with a sweep shown, the
+// config's columns, its registers and every policy's decision lie inside the table's viewport,
+// unscrolled, left to right in that order.
+TEST(WindowLayout, CompileSweepDecisionsAreInViewAt1280x720) {
+  QSettings().clear();
+  MainWindow window(/*use_settings=*/false);
+  auto* compile = new CompileSweepView(nullptr, compileBackend({}));
+  window.addView(compile, QStringLiteral("Compile sweep (NVRTC)"));
+  ASSERT_EQ(compile->openCsvFile(testData("compile_sweep_mean_var_sm90.csv")), QString());
+  window.resize(1280, 720);
+  window.show();
+  window.tabs()->setCurrentWidget(compile);
+  QApplication::processEvents();
+
+  QTableView* table = compile->tableView();
+  ASSERT_GT(table->model()->rowCount(), 0);
+  QHeaderView* header = table->horizontalHeader();
+  EXPECT_EQ(table->horizontalScrollBar()->value(), 0);
+  const int viewport = table->viewport()->width();
+  int right = 0;
+  for (int c : {CompileSweepModel::kXBlock, CompileSweepModel::kRBlock, CompileSweepModel::kNumWarps,
+                CompileSweepModel::kRegisters, CompileSweepModel::kDecisionOld, CompileSweepModel::kDecisionNew,
+                CompileSweepModel::kDecisionExact}) {
+    const QString title = table->model()->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString();
+    SCOPED_TRACE(title.simplified().toStdString());
+    ASSERT_FALSE(header->isSectionHidden(c));
+    const int left = header->sectionViewportPosition(c);
+    EXPECT_GE(left, right);  // right of the one before
+    right = left + header->sectionSize(c);
+    EXPECT_LE(right, viewport) << "the column ends at " << right << " px of a " << viewport << " px viewport";
   }
 }
 

@@ -24,6 +24,7 @@ namespace occx::ui {
 namespace {
 
 constexpr int kLegendRowMargin = 6;  ///< left and right margin of the row that holds the legend
+const QMargins kLegendItemMargins(6, 1, 6, 1);  ///< around each legend entry
 
 Expected<std::size_t> writeBytes(const QString& path, const QByteArray& bytes) {
   return writeFileAtomically(QFile::encodeName(path).toStdString(), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
@@ -58,7 +59,7 @@ void PlotController::setIntegerTicks(Axis axis) {
 }
 
 PlotController::PlotController(const QString& title, QWidget* parent)
-    : QObject(parent), plot_(new QCustomPlot(parent)), title_(nullptr) {
+    : QObject(parent), plot_(new QCustomPlot(parent)), title_(nullptr), legend_cell_(nullptr) {
   plot_->setMinimumSize(260, 200);
   plot_->setNoAntialiasingOnDrag(true);
   plot_->setBackground(QBrush(Qt::white));
@@ -70,15 +71,16 @@ PlotController::PlotController(const QString& title, QWidget* parent)
 
   plot_->legend->setVisible(true);
   plot_->axisRect()->insetLayout()->take(plot_->legend);
-  auto* legend_row = new QCPLayoutGrid;
-  plot_->plotLayout()->addElement(2, 0, legend_row);
-  legend_row->setMargins(QMargins(kLegendRowMargin, 0, kLegendRowMargin, 4));
-  legend_row->addElement(0, 0, plot_->legend);
+  legend_cell_ = new QCPLayoutGrid;
+  plot_->plotLayout()->addElement(2, 0, legend_cell_);
+  legend_cell_->setMargins(QMargins(kLegendRowMargin, 0, kLegendRowMargin, 4));
+  legend_cell_->addElement(0, 0, plot_->legend);
   plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
   plot_->legend->setWrap(3);
   // An empty legend's maximum width is its margins, and a layout column is no wider than its
   // narrowest maximum: without this, a plot with no entries yet is squeezed to the left.
   plot_->legend->setMaximumSize(1 << 20, QWIDGETSIZE_MAX);
+  plot_->legend->setRowSpacing(0);
   plot_->legend->setBorderPen(Qt::NoPen);
   plot_->legend->setBrush(Qt::NoBrush);
   QFont legend_font = plot_->font();
@@ -152,9 +154,19 @@ void PlotController::fitTitleAndLabel(int width) const {
   while (!fitsWidth(text, title_font, room) && title_font.pointSize() > 8) title_font.setPointSize(title_font.pointSize() - 1);
   if (title_->text() != text) title_->setText(text);
   if (title_->font() != title_font) title_->setFont(title_font);
+  // The x label is centred under the axis rect, not the plot: it has the rect's width (as last laid
+  // out, scaled to `width`), not the y axes' labels' or a legend's beside the axes.
+  // It may reach as far into the margins beside the rect as the narrower of the two.
+  int label_room = room;
+  const int shown = plot_->viewport().width();
+  const QCPAxisRect* rect = plot_->axisRect();
+  if (rect->width() > 0 && shown > 0) {
+    const int reach = std::min(rect->margins().left(), rect->margins().right());
+    label_room = std::max((rect->width() + 2 * reach) * width / shown - 8, 40);
+  }
   QFont label_font = plot_->font();
   label_font.setPointSize(9);
-  while (!fitsWidth(plot_->xAxis->label(), label_font, room) && label_font.pointSize() > 7) {
+  while (!fitsWidth(plot_->xAxis->label(), label_font, label_room) && label_font.pointSize() > 7) {
     label_font.setPointSize(label_font.pointSize() - 1);
   }
   if (plot_->xAxis->labelFont() != label_font) plot_->xAxis->setLabelFont(label_font);
@@ -167,12 +179,60 @@ void PlotController::setAxisLabels(const QString& x_label, const QString& y_labe
 
 void PlotController::setLegendColumns(int columns) {
   max_legend_columns_ = std::max(1, columns);
+  if (legend_place_ == LegendPlace::kBeside) return;
   plot_->legend->setWrap(max_legend_columns_);
   plot_->legend->setFillOrder(QCPLegend::foColumnsFirst, /*rearrange=*/true);
 }
 
+void PlotController::setLegendPlace(LegendPlace place) {
+  if (place == legend_place_) return;
+  legend_place_ = place;
+  QCPLayoutGrid* layout = plot_->plotLayout();
+  QCPAxisRect* rect = plot_->axisRect();
+  QCPLegend* legend = plot_->legend;
+  // Take the axis rect and the legend's cell out of wherever they are, then lay them out again.
+  if (rect->layout() != nullptr) rect->layout()->take(rect);
+  if (legend_cell_->layout() != nullptr) legend_cell_->layout()->take(legend_cell_);
+  layout->simplify();  // drops the emptied rows (and a beside layout's grid)
+  QCPLayoutElement* spacer = legend_cell_->rowCount() > 1 ? legend_cell_->element(1, 0) : nullptr;
+  if (place == LegendPlace::kBeside) {
+    // Row 1: a grid of the axis rect and, right of it, the legend over a spacer that takes the rest
+    // of the height; the legend's column and row are as small as the entries.
+    auto* body = new QCPLayoutGrid;
+    layout->addElement(1, 0, body);
+    body->addElement(0, 0, rect);
+    body->addElement(0, 1, legend_cell_);
+    body->setColumnSpacing(0);
+    body->setColumnStretchFactor(1, 0.001);
+    if (spacer == nullptr) legend_cell_->addElement(1, 0, new QCPLayoutElement(plot_));
+    legend_cell_->setRowStretchFactor(0, 0.001);
+    legend_cell_->setRowStretchFactor(1, 1);
+    legend_cell_->setMargins(QMargins(0, 4, kLegendRowMargin, 0));
+    legend->setWrap(1);
+  } else {
+    layout->addElement(1, 0, rect);
+    layout->addElement(2, 0, legend_cell_);
+    if (spacer != nullptr) legend_cell_->remove(spacer);
+    legend_cell_->simplify();
+    legend_cell_->setMargins(QMargins(kLegendRowMargin, 0, kLegendRowMargin, 4));
+    layout->setRowStretchFactor(2, 0.001);
+    legend->setWrap(max_legend_columns_);
+  }
+  layout->setRowStretchFactor(0, 0.001);
+  layout->setRowStretchFactor(1, 1);
+  legend->setFillOrder(QCPLegend::foColumnsFirst, /*rearrange=*/true);
+  requestReplot();
+}
+
 void PlotController::fitLegendColumns(int width) const {
   QCPLegend* legend = plot_->legend;
+  // Entries close together (QCustomPlot's defaults leave 7 px between two rows): a legend's rows
+  // come off the axis rect's height.
+  for (int i = 0; i < legend->itemCount(); ++i) {
+    if (QCPAbstractLegendItem* item = legend->item(i); item != nullptr && item->margins() != kLegendItemMargins)
+      item->setMargins(kLegendItemMargins);
+  }
+  if (legend_place_ == LegendPlace::kBeside) return;  // one column
   // itemCount() counts the grid's cells, empty ones (the last row's) included.
   std::vector<int> widths;
   for (int i = 0; i < legend->itemCount(); ++i) {

@@ -1,4 +1,4 @@
-// A QCustomPlot behind a small controller: title, axis labels, a legend below the axes, hover
+// A QCustomPlot behind a small controller: title, axis labels, a legend below or beside the axes, hover
 // tooltips, and atomic PNG/PDF export (PNG at twice the shown size, with a subtitle line that says
 // what the plot shows: the device and the configuration). QCustomPlot's header stays in .cpp files; views hold a
 // controller and put widget() into their layouts.
@@ -13,6 +13,7 @@
 #include "core/base/expected.h"
 
 class QCustomPlot;
+class QCPLayoutGrid;
 class QCPTextElement;
 class QWidget;
 
@@ -22,8 +23,8 @@ namespace occx::ui {
 [[nodiscard]] QString warpCountText(long long warps);
 
 /// Owns one QCustomPlot (a child of `parent`) styled the same way for every view: a title row, the
-/// axis rect, and a legend row under it (so the legend never covers data). Subclasses fill the plot
-/// and override toolTipAt() to describe the data under the mouse.
+/// axis rect, and a legend under it or beside it (outside the axes, so the legend never covers data).
+/// Subclasses fill the plot and override toolTipAt() to describe the data under the mouse.
 class PlotController : public QObject {
   Q_OBJECT
 
@@ -48,6 +49,12 @@ class PlotController : public QObject {
   /// The most legend columns before the legend wraps to a new row (default 3). Fewer are used
   /// when the entries would not fit the plot's width (recomputed before every replot and export).
   void setLegendColumns(int columns);
+  /// Where the legend is: in a row under the axis rect (the default), or in one column right of it,
+  /// top-aligned (for a wide plot with many entries on a short screen: the rows would take the axis
+  /// rect's height). Beside, setLegendColumns does not apply.
+  enum class LegendPlace { kBelow, kBeside };
+  void setLegendPlace(LegendPlace place);
+  [[nodiscard]] LegendPlace legendPlace() const { return legend_place_; }
 
   /// Redraws on the next event-loop turn; several calls in a row cost one replot.
   void requestReplot();
@@ -90,7 +97,8 @@ class PlotController : public QObject {
   /// plot `width` pixels wide (the window's, or an export's).
   void fitLegendColumns(int width) const;
   /// Fits the title and the x axis label to a plot `width` pixels wide: the title breaks into two
-  /// lines at the space nearest its middle, then both shrink (down to 8 pt) until they fit.
+  /// lines at the space nearest its middle, then shrinks (down to 8 pt) until it fits; the label
+  /// shrinks (down to 7 pt) to the axis rect's width.
   void fitTitleAndLabel(int width) const;
   [[nodiscard]] QSize exportSize(int width, int height) const;
   /// Lays the plot out for an export `width` pixels wide (legend, title, the subtitle row) and
@@ -100,10 +108,12 @@ class PlotController : public QObject {
 
   QCustomPlot* plot_;
   QCPTextElement* title_;
+  QCPLayoutGrid* legend_cell_;  ///< holds the legend: the row under the axes, or the column beside them
   QString full_title_;  ///< the title as set (the shown text may be broken into two lines)
   QString export_subtitle_;
   double export_scale_ = 2.0;
   int max_legend_columns_ = 3;
+  LegendPlace legend_place_ = LegendPlace::kBelow;
 };
 
 }  // namespace occx::ui

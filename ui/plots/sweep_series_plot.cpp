@@ -198,7 +198,12 @@ void SweepSeriesPlot::setNote(const QString& text) {
   label->position->setType(QCPItemPosition::ptAxisRectRatio);
   label->position->setCoords(0.5, 0.5);
   label->setPositionAlignment(Qt::AlignCenter);
-  label->setText(text);
+  // "No data: open a CSV or a bundled dataset" on two lines, so it fits a narrow axis rect.
+  QString shown = text;
+  if (const auto colon = shown.indexOf(QLatin1String(": ")); colon > 0 && shown.size() > 32)
+    shown.replace(colon, 2, QStringLiteral(":\n"));
+  label->setText(shown);
+  label->setTextAlignment(Qt::AlignCenter);
   label->setColor(QColor(110, 110, 110));
   QFont f = p->font();
   f.setPointSize(10);

@@ -32,7 +32,7 @@ UtilizationChart::UtilizationChart(QWidget* parent) : PlotController(tr("SM reso
   QCustomPlot* p = plot();
   p->setObjectName(QStringLiteral("utilizationChart"));
   used_ = makeBars(p, tr("Used by active blocks"), QColor(31, 119, 180));
-  unusable_ = makeBars(p, tr("Unusable (another resource limits)"), QColor(255, 127, 14));
+  unusable_ = makeBars(p, tr("Unusable (other limit)"), QColor(255, 127, 14));
   remainder_ = makeBars(p, tr("Left over"), QColor(205, 205, 205));
   unusable_->moveAbove(used_);
   remainder_->moveAbove(unusable_);
@@ -46,6 +46,7 @@ UtilizationChart::UtilizationChart(QWidget* parent) : PlotController(tr("SM reso
   p->yAxis->setTickLength(0, 0);
   p->yAxis->setSubTicks(false);
   setLegendColumns(2);
+  p->legend->setIconSize(18, 12);  // colour swatches: small, so two entries share a row on a narrow chart
   // Two-line row labels ("Warps (limiter)" over "of 64 warps") need two text lines of height per
   // bar; on a short chart (a 1280 × 720 screen) they would overlap, so the rows say only the resource.
   connect(p, &QCustomPlot::beforeReplot, this, [this] {

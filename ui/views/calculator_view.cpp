@@ -183,7 +183,7 @@ QWidget* CalculatorView::buildPlotsAndDerivation() {
   right->setStretchFactor(0, 4);
   right->setStretchFactor(1, 1);
   right->setChildrenCollapsible(false);
-  right->setSizes({700, 200});
+  right->setSizes({760, 140});
   return right;
 }
 

@@ -6,6 +6,7 @@
 #include <QFontDatabase>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QHeaderView>
 #include <QHBoxLayout>
 #include <QItemSelectionModel>
 #include <QLabel>
@@ -18,6 +19,7 @@
 #include <QCoreApplication>
 #include <QSplitter>
 #include <QStandardItemModel>
+#include <QTabWidget>
 #include <QTableView>
 #include <QThread>
 #include <QVBoxLayout>
@@ -47,6 +49,12 @@ QString notCompiledText(int n) {
                                      nullptr, n);
 }
 
+
+/// The config table's first columns, left to right.
+constexpr CompileSweepModel::Column kLeadingColumns[] = {
+    CompileSweepModel::kXBlock,      CompileSweepModel::kRBlock,      CompileSweepModel::kNumWarps,
+    CompileSweepModel::kRegisters,   CompileSweepModel::kDecisionOld, CompileSweepModel::kDecisionNew,
+    CompileSweepModel::kDecisionExact};
 
 const QColor kCapColor(214, 39, 40);
 const QColor kFullOccColor(44, 160, 44);
@@ -185,35 +193,47 @@ QWidget* CompileSweepView::buildCompileBox() {
 }
 
 QWidget* CompileSweepView::buildResults() {
-  auto* plots = new QWidget;
-  auto* pv = new QVBoxLayout(plots);
-  pv->setContentsMargins(0, 0, 0, 0);
+  auto* results = new QWidget;
+  auto* rv = new QVBoxLayout(results);
+  rv->setContentsMargins(0, 0, 0, 0);
   auto* header = new QHBoxLayout;
-  makeDatasetLabel(plots);
+  makeDatasetLabel(results);
   header->addWidget(dataset_label_, 1);
-  addXBlockFilter(plots, header);
-  pv->addLayout(header);
-  auto* row = new QHBoxLayout;
-  regs_plot_ = new SweepSeriesPlot(tr("Registers per thread against RBLOCK"), QStringLiteral("registersPlot"), plots);
+  addXBlockFilter(results, header);
+  rv->addLayout(header);
+
+  // Over the table: the plots, and the generated source of the selected config on a page beside
+  // them, so the table has the view's width and the decisions are in view on a 1280-pixel screen.
+  plot_tabs_ = new QTabWidget;
+  plot_tabs_->setObjectName(QStringLiteral("compileDetailTabs"));
+  regs_plot_ = new SweepSeriesPlot(tr("Registers per thread against RBLOCK"), QStringLiteral("registersPlot"), plot_tabs_);
   regs_plot_->setAxisLabels(tr("RBLOCK (elements per loop iteration, log2 scale)"), tr("Registers per thread"));
-  spill_plot_ = new SweepSeriesPlot(tr("Spill stores per thread against RBLOCK"), QStringLiteral("spillsPlot"), plots);
+  spill_plot_ = new SweepSeriesPlot(tr("Spill stores per thread against RBLOCK"), QStringLiteral("spillsPlot"), plot_tabs_);
   spill_plot_->setAxisLabels(tr("RBLOCK (elements per loop iteration, log2 scale)"),
                              tr("Spill stores (bytes per thread)"));
-  regs_plot_->setLegendColumns(3);
-  spill_plot_->setLegendColumns(3);
   regs_plot_->setIntegerTicks(PlotController::Axis::kY);  // counts: registers, bytes
   spill_plot_->setIntegerTicks(PlotController::Axis::kY);
   for (SweepSeriesPlot* p : {regs_plot_, spill_plot_}) {
+    p->setLegendPlace(PlotController::LegendPlace::kBeside);
     p->setRowDescriber([this](int r) { return describeRow(r); });
-    row->addWidget(p->widget(), 1);
   }
-  pv->addLayout(row, 1);
+  plot_tabs_->addTab(regs_plot_->widget(), tr("Registers"));
+  plot_tabs_->addTab(spill_plot_->widget(), tr("Spill stores"));
+  plot_tabs_->addTab(buildSourceBox(), tr("Generated CUDA C++"));
+  plot_tabs_->setTabToolTip(2, tr("The kernel source of the config selected in the table"));
 
   auto* table_box = new QWidget;
   auto* tv = new QVBoxLayout(table_box);
   tv->setContentsMargins(0, 0, 0, 0);
   makeTable(model_, CompileSweepModel::kSortRole, QStringLiteral("configTable"), table_box);
   table_->sortByColumn(CompileSweepModel::kIndex, Qt::AscendingOrder);
+  // Shown in this order (the model's stays): the config, its registers (what the bounds read), then
+  // each policy's decision, so the decisions are in view without scrolling; the other compiled facts
+  // and the candidate sets after them in the model's order, the sweep index last.
+  QHeaderView* columns = table_->horizontalHeader();
+  for (int i = 0; i < static_cast<int>(std::size(kLeadingColumns)); ++i)
+    columns->moveSection(columns->visualIndex(kLeadingColumns[i]), i);
+  columns->moveSection(columns->visualIndex(CompileSweepModel::kIndex), CompileSweepModel::kColumnCount - 1);
   tv->addWidget(table_, 1);
   auto* send_row = new QHBoxLayout;
   send_button_ = new QPushButton(tr("Send to RBLOCK scaling"), table_box);
@@ -234,22 +254,16 @@ QWidget* CompileSweepView::buildResults() {
   connect(send_button_, &QPushButton::clicked, this, &CompileSweepView::sendSelected);
   connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &CompileSweepView::onSelectionChanged);
 
-  auto* bottom = new QSplitter(Qt::Horizontal);
-  bottom->addWidget(table_box);
-  bottom->addWidget(buildSourceBox());
-  bottom->setStretchFactor(0, 3);
-  bottom->setStretchFactor(1, 2);
-  bottom->setChildrenCollapsible(false);
-  bottom->setSizes({680, 420});
-
-  auto* right = new QSplitter(Qt::Vertical);
-  right->addWidget(plots);
-  right->addWidget(bottom);
-  right->setStretchFactor(0, 1);
-  right->setStretchFactor(1, 1);
-  right->setChildrenCollapsible(false);
-  right->setSizes({480, 420});
-  return right;
+  auto* split = new QSplitter(Qt::Vertical);
+  split->setObjectName(QStringLiteral("compileResultSplit"));
+  split->addWidget(plot_tabs_);
+  split->addWidget(table_box);
+  split->setStretchFactor(0, 1);
+  split->setStretchFactor(1, 1);
+  split->setChildrenCollapsible(false);
+  split->setSizes({480, 420});
+  rv->addWidget(split, 1);
+  return results;
 }
 
 QWidget* CompileSweepView::buildSourceBox() {

@@ -2,7 +2,8 @@
 // num_warps) for a workload, dtype, shape and architecture — no GPU needed — and show registers per
 // thread and spill bytes against RBLOCK (one series per num_warps, the 255-register cap and the
 // full-occupancy register line marked), a config table (registers, spills, occupancy, each RBLOCK
-// policy's decision, autotuner candidate or not) and the generated source of the selected config.
+// policy's decision, autotuner candidate or not) under them, and the generated source of the selected
+// config on a page beside the plots' pages.
 // The sweep runs off the UI thread (CompileSweepJob) with progress and cancel; the latest request
 // wins. Without the CUDA Toolkit the view says so and still opens sweep CSVs written by `occx sweep`.
 #pragma once
@@ -20,6 +21,7 @@ class QLabel;
 class QPlainTextEdit;
 class QPushButton;
 class QSpinBox;
+class QTabWidget;
 
 namespace occx::ui {
 
@@ -75,6 +77,8 @@ class CompileSweepView : public SweepView {
   [[nodiscard]] CompileSweepModel* model() const { return model_; }
   [[nodiscard]] QPlainTextEdit* sourceView() const { return source_; }
   [[nodiscard]] QLabel* sourceLabel() const { return source_label_; }
+  /// The tabs over the table: the plots, the generated source.
+  [[nodiscard]] QTabWidget* detailTabs() const { return plot_tabs_; }
   [[nodiscard]] CompileSweepJob* job() const { return job_; }
 
   // AppView
@@ -122,6 +126,7 @@ class CompileSweepView : public SweepView {
   SweepSeriesPlot* regs_plot_ = nullptr;
   SweepSeriesPlot* spill_plot_ = nullptr;
   CompileSweepModel* model_ = nullptr;
+  QTabWidget* plot_tabs_ = nullptr;
   QPlainTextEdit* source_ = nullptr;
   QLabel* source_label_ = nullptr;
   CompileSweepJob* job_ = nullptr;

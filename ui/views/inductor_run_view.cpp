@@ -245,6 +245,7 @@ QWidget* InductorRunView::buildKernelDetails() {
   auto* bv = new QVBoxLayout(bounds);
   bv->setContentsMargins(0, 0, 0, 0);
   bounds_plot_ = new RblockBoundsPlot(bounds);
+  bounds_plot_->setLegendPlace(PlotController::LegendPlace::kBeside);  // the page is wide and short
   bounds_plot_->widget()->setMinimumHeight(180);
   bounds_note_ = new QLabel;
   bounds_note_->setObjectName(QStringLiteral("boundsNote"));

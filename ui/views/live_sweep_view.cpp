@@ -14,6 +14,7 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QTableView>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QThread>
 #include <QVBoxLayout>
@@ -36,6 +37,9 @@
 namespace occx::ui {
 
 namespace {
+
+/// The least height of a plot here: a data area of 150 px with the title and the x axis.
+constexpr int kMinPlotHeight = 230;
 
 const QColor kRooflineColor(178, 34, 34);
 const QColor kSelectedColor(0, 0, 0);
@@ -233,13 +237,13 @@ QWidget* LiveSweepView::buildRegretBox() {
 }
 
 QWidget* LiveSweepView::buildResults() {
-  auto* plots = new QWidget;
-  auto* pv = new QVBoxLayout(plots);
+  auto* results = new QWidget;
+  auto* pv = new QVBoxLayout(results);
   pv->setContentsMargins(0, 0, 0, 0);
   auto* header = new QHBoxLayout;
   auto* labels = new QVBoxLayout;
-  makeDatasetLabel(plots, /*larger_by=*/1);
-  dataset_detail_ = new QLabel(plots);
+  makeDatasetLabel(results, /*larger_by=*/1);
+  dataset_detail_ = new QLabel(results);
   dataset_detail_->setObjectName(QStringLiteral("datasetDetail"));
   dataset_detail_->setWordWrap(true);
   dataset_detail_->setStyleSheet(QStringLiteral("color: #555;"));
@@ -247,44 +251,50 @@ QWidget* LiveSweepView::buildResults() {
   labels->addWidget(dataset_label_);
   labels->addWidget(dataset_detail_);
   header->addLayout(labels, 1);
-  addXBlockFilter(plots, header, Qt::AlignTop);
+  addXBlockFilter(results, header, Qt::AlignTop);
   pv->addLayout(header);
 
+  // The bandwidth plot (with the picks) over tabs of the table, the time and the occupancy plot: on
+  // a 1280 × 720 screen three plots and the table stacked would leave each plot a strip. The legends
+  // stand right of the axes, so their rows do not eat the plots' height.
+  auto* split = new QSplitter(Qt::Vertical);
+  split->setObjectName(QStringLiteral("liveResultSplit"));
+  details_ = new QTabWidget;
+  details_->setObjectName(QStringLiteral("liveDetailTabs"));
   const QString x_label = tr("RBLOCK (elements per loop iteration, log2 scale)");
-  bw_plot_ = new SweepSeriesPlot(tr("Bandwidth per config"), QStringLiteral("bandwidthPlot"), plots);
+  bw_plot_ = new SweepSeriesPlot(tr("Bandwidth per config"), QStringLiteral("bandwidthPlot"), results);
   bw_plot_->setAxisLabels(x_label, tr("Bandwidth (GB/s)"));
-  bw_plot_->setLegendColumns(4);
-  bw_plot_->plot()->legend->setIconSize(32, 24);  // the pick markers are drawn large: room for them
-  time_plot_ = new SweepSeriesPlot(tr("Median time per config, bars min … max"), QStringLiteral("timePlot"), plots);
+  bw_plot_->plot()->legend->setIconSize(28, 22);  // the pick markers are drawn large: room for them
+  time_plot_ = new SweepSeriesPlot(tr("Median time per config, bars min … max"), QStringLiteral("timePlot"), details_);
   time_plot_->setAxisLabels(x_label, tr("Time (µs)"));
-  time_plot_->setLegendColumns(3);
   occ_plot_ = new SweepSeriesPlot(tr("Occupancy: theoretical (solid), achieved (dashed)"),
-                                   QStringLiteral("occupancyPlot"), plots);
+                                   QStringLiteral("occupancyPlot"), details_);
   occ_plot_->setAxisLabels(x_label, tr("Occupancy (%)"));
-  occ_plot_->setLegendColumns(3);
-  for (SweepSeriesPlot* p : {bw_plot_, time_plot_, occ_plot_})
+  for (SweepSeriesPlot* p : {bw_plot_, time_plot_, occ_plot_}) {
+    p->setLegendPlace(PlotController::LegendPlace::kBeside);
     p->setRowDescriber([this](int r) { return describeRow(r); });
-  pv->addWidget(bw_plot_->widget(), 5);
-  auto* lower = new QHBoxLayout;
-  lower->addWidget(time_plot_->widget(), 1);
-  lower->addWidget(occ_plot_->widget(), 1);
-  pv->addLayout(lower, 4);
+    p->widget()->setMinimumHeight(kMinPlotHeight);
+  }
 
-  makeTable(model_, LiveSweepModel::kSortRole, QStringLiteral("liveTable"), nullptr);
+  makeTable(model_, LiveSweepModel::kSortRole, QStringLiteral("liveTable"), details_);
   table_->sortByColumn(-1, Qt::AscendingOrder);  // dataset order until the user sorts
   connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
     const LiveRow* row = model_->row(selectedRow());
     followSelection(row != nullptr ? row->config.xblock : 0);
   });
+  details_->addTab(table_, tr("Configs"));
+  details_->addTab(time_plot_->widget(), tr("Median time"));
+  details_->addTab(occ_plot_->widget(), tr("Occupancy"));
+  details_->setTabToolTip(0, tr("One row per config: status, times, bandwidth, occupancy; select one to mark it in the plots"));
 
-  auto* split = new QSplitter(Qt::Vertical);
-  split->addWidget(plots);
-  split->addWidget(table_);
-  split->setStretchFactor(0, 3);
+  split->addWidget(bw_plot_->widget());
+  split->addWidget(details_);
+  split->setStretchFactor(0, 1);
   split->setStretchFactor(1, 1);
   split->setChildrenCollapsible(false);
-  split->setSizes({640, 230});
-  return split;
+  split->setSizes({480, 420});
+  pv->addWidget(split, 1);
+  return results;
 }
 
 const ReplaySummary& LiveSweepView::replay() const {

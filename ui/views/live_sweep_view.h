@@ -19,6 +19,7 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QPushButton;
+class QTabWidget;
 class QTableWidget;
 
 namespace occx::ui {
@@ -59,6 +60,8 @@ class LiveSweepView : public SweepView {
   [[nodiscard]] SweepSeriesPlot* bandwidthPlot() const { return bw_plot_; }
   [[nodiscard]] SweepSeriesPlot* timePlot() const { return time_plot_; }
   [[nodiscard]] SweepSeriesPlot* occupancyPlot() const { return occ_plot_; }
+  /// The tabs under the bandwidth plot: the config table, the time plot, the occupancy plot.
+  [[nodiscard]] QTabWidget* detailTabs() const { return details_; }
   [[nodiscard]] QTableWidget* regretTable() const { return regret_; }
   [[nodiscard]] LiveSweepModel* model() const { return model_; }
   [[nodiscard]] LiveSweepJob* job() const { return job_; }
@@ -112,6 +115,7 @@ class LiveSweepView : public SweepView {
   QComboBox* bundled_ = nullptr;
   QLabel* availability_label_ = nullptr;
   QLabel* dataset_detail_ = nullptr;
+  QTabWidget* details_ = nullptr;  ///< the table, the time plot and the occupancy plot, one per page
   SweepSeriesPlot* bw_plot_ = nullptr;
   SweepSeriesPlot* time_plot_ = nullptr;
   SweepSeriesPlot* occ_plot_ = nullptr;

@@ -331,10 +331,20 @@ QWidget* RblockScalingView::buildResults() {
                                tr("Autotuning"), tr("Reason")},
                               8, pipe);
   pipeline_table_->setObjectName(QStringLiteral("pipelineTable"));
+  // Room for four stages at least; on a short screen the page scrolls rather than cutting the notes.
+  pipeline_table_->setMinimumHeight(pipeline_table_->horizontalHeader()->sizeHint().height() +
+                                    4 * pipeline_table_->verticalHeader()->defaultSectionSize() +
+                                    2 * pipeline_table_->frameWidth());
   pv->addWidget(pipeline_note_);
   pv->addWidget(loop_note_);
   pv->addWidget(pipeline_table_, 1);
-  tabs->addTab(pipe, tr("Candidate pipeline"));
+  auto* pipe_scroll = new QScrollArea(tabs);
+  pipe_scroll->setObjectName(QStringLiteral("pipelinePage"));
+  pipe_scroll->setWidget(pipe);
+  pipe_scroll->setWidgetResizable(true);
+  pipe_scroll->setFrameShape(QFrame::NoFrame);
+  pipe_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  tabs->addTab(pipe_scroll, tr("Candidate pipeline"));
 
   arithmetic_ = new QTextBrowser(tabs);
   arithmetic_->setObjectName(QStringLiteral("arithmetic"));

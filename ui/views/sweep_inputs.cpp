@@ -3,6 +3,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSettings>
@@ -24,6 +25,7 @@ const std::vector<int> kRBlocks = {64, 128, 256, 512, 1024, 2048, 4096, 8192, 16
 const std::vector<int> kNumWarps = {1, 2, 4, 8, 16, 32};
 
 const char* const kAxisNames[] = {"XBLOCK", "RBLOCK", "num_warps"};
+constexpr int kGridRowValues = 6;  ///< grid toggles per line
 
 /// Grid toggles: a checked one is filled (blue, bold white text), an unchecked one only framed.
 const char* const kGridToggleStyle =
@@ -79,6 +81,9 @@ SweepInputs::SweepInputs(QWidget* parent) : QWidget(parent) {
 void SweepInputs::addKernelRows(QFormLayout* form) {
   preset_ = new QComboBox(this);
   preset_->setObjectName(QStringLiteral("shapePreset"));
+  // As wide as the column, not as its longest preset's name (the list opens wide enough for it).
+  preset_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  preset_->setMinimumContentsLength(24);
   preset_->addItem(tr("Custom"));
   for (const auto& p : shapePresets()) preset_->addItem(p.label);
   preset_->setToolTip(tr("Reference shapes (measured with Inductor on an H200) and the spill case"));
@@ -196,12 +201,15 @@ void SweepInputs::connectEdits() {
 
 QWidget* SweepInputs::buildGridRow(int axis, const std::vector<int>& values, const std::vector<int>& defaults) {
   auto* row = new QWidget(this);
-  auto* layout = new QHBoxLayout(row);
+  // At most kGridRowValues toggles a line (RBLOCK's ten take two): one long line would make the
+  // controls column, and with it every sweep view's inputs, wider than a 1280-pixel screen can spare.
+  auto* layout = new QGridLayout(row);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->setSpacing(1);
   // A chosen value must read as chosen at a glance: filled blue with bold white text, the others
   // plain with a grey frame (the style's own pressed look is too faint).
   row->setStyleSheet(QString::fromLatin1(kGridToggleStyle));
+  int i = 0;
   for (int v : values) {
     auto* b = new QToolButton(row);
     b->setText(axis == 1 ? shortPow2(v) : QString::number(v));
@@ -216,10 +224,11 @@ QWidget* SweepInputs::buildGridRow(int axis, const std::vector<int>& values, con
       updateLabels();
       emit changed();
     });
-    layout->addWidget(b);
+    layout->addWidget(b, i / kGridRowValues, i % kGridRowValues);
+    ++i;
     grid_[static_cast<std::size_t>(axis)].emplace_back(v, b);
   }
-  layout->addStretch(1);
+  layout->setColumnStretch(kGridRowValues, 1);
   return row;
 }
 

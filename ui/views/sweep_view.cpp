@@ -212,7 +212,9 @@ int SweepView::selectedSourceRow() const {
 
 bool SweepView::selectSourceRow(int row) {
   if (row < 0 || row >= proxy_->sourceModel()->rowCount()) return false;
-  const QModelIndex pi = proxy_->mapFromSource(proxy_->sourceModel()->index(row, 0));
+  // The row's leftmost shown column: scrolling to it keeps the table scrolled to its left edge.
+  const int first = table_->horizontalHeader()->logicalIndex(0);
+  const QModelIndex pi = proxy_->mapFromSource(proxy_->sourceModel()->index(row, std::max(first, 0)));
   table_->selectionModel()->select(pi, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
   table_->selectionModel()->setCurrentIndex(pi, QItemSelectionModel::NoUpdate);
   table_->scrollTo(pi);
