@@ -3,34 +3,27 @@
 // of core/sweep/worker_protocol.h with a GpuSession on one device. Not meant to be run by hand:
 //   occx-gpu-worker [--device N]
 // A kernel that faults ends this process's use of the GPU, never the program that started it.
-#include <sys/prctl.h>
+#include <fcntl.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <chrono>
-#include <csignal>
-#include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <string>
 
 #include "core/cuda/gpu_session.h"
 #include "core/sweep/worker_protocol.h"
 
-namespace {
-
-std::atomic<bool> g_cancel{false};
-
-}  // namespace
-
 int main(int argc, char** argv) {
   const auto t0 = std::chrono::steady_clock::now();
   // The protocol's socket is stdin/stdout: keep it on its own descriptor and point stdout at stderr,
   // so that nothing a library prints can corrupt a frame.
-  const int fd = ::dup(STDIN_FILENO);
+  const int fd = ::fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3);
   if (fd < 0 || ::dup2(STDERR_FILENO, STDOUT_FILENO) < 0) return 1;
-  ::close(STDIN_FILENO);
-  ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // never outlive the program that started it
+  const int null = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  if (null >= 0) {
+    ::dup2(null, STDIN_FILENO);
+    ::close(null);
+  }
   int ordinal = 0;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -45,9 +38,9 @@ int main(int argc, char** argv) {
       return occx::refuseGpuWorker(fd, "unknown argument '" + a + "': occx-gpu-worker takes --device N");
     }
   }
-  occx::installWorkerCancelSignal(&g_cancel);
   auto session = occx::cuda::GpuSession::open(ordinal);
   if (!session) return occx::refuseGpuWorker(fd, session.error());
   const double startup = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  return occx::serveGpuWorker(**session, fd, startup, g_cancel);
+  // Ends when the program that started it quits or goes away (serveGpuWorker watches the socket).
+  return occx::serveGpuWorker(**session, fd, startup);
 }

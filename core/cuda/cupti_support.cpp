@@ -40,6 +40,7 @@ struct Table {
   OCCX_CUPTI_FN(cuptiActivityDisable);
   OCCX_CUPTI_FN(cuptiActivityFlushAll);
   OCCX_CUPTI_FN(cuptiActivityGetNextRecord);
+  OCCX_CUPTI_FN(cuptiGetTimestamp);
   OCCX_CUPTI_FN(cuptiProfilerInitialize);
   OCCX_CUPTI_FN(cuptiProfilerDeInitialize);
   OCCX_CUPTI_FN(cuptiDeviceGetChipName);
@@ -65,6 +66,7 @@ struct Table {
 // Kernel records delivered by CUPTI's buffer callbacks.
 std::mutex g_records_mutex;
 std::vector<KernelSpan> g_records;
+std::uint64_t g_begin_ns = 0;  ///< CUPTI's clock at beginKernelActivity: earlier launches' records are not ours
 constexpr std::size_t kBufferBytes = std::size_t{8} << 20;
 
 void CUPTIAPI bufferRequested(uint8_t** buffer, size_t* size, size_t* max_records) {
@@ -166,6 +168,7 @@ Table load() {
   OCCX_GET(cuptiActivityDisable);
   OCCX_GET(cuptiActivityFlushAll);
   OCCX_GET(cuptiActivityGetNextRecord);
+  OCCX_GET(cuptiGetTimestamp);
   OCCX_GET(cuptiProfilerInitialize);
   OCCX_GET(cuptiProfilerDeInitialize);
   OCCX_GET(cuptiDeviceGetChipName);
@@ -266,9 +269,13 @@ Expected<bool> startKernelActivity() {
 Expected<bool> beginKernelActivity() {
   auto started = startKernelActivity();
   if (!started) return started;
-  table().cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);  // records of earlier launches: drop them
+  const Table& t = table();
+  t.cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);  // records of earlier launches: drop them
+  std::uint64_t now = 0;
+  t.cuptiGetTimestamp(&now);
   std::lock_guard<std::mutex> lock(g_records_mutex);
   g_records.clear();
+  g_begin_ns = now;
   return true;
 }
 
@@ -279,7 +286,9 @@ Expected<std::vector<KernelSpan>> endKernelActivity(const LaunchShape& shape, st
   auto arrived = [&] {
     std::lock_guard<std::mutex> lock(g_records_mutex);
     std::size_t n = 0;
-    for (const auto& r : g_records) n += r.launched(shape.grid_x, shape.grid_y, shape.grid_z, shape.block_x) ? 1 : 0;
+    for (const auto& r : g_records) {
+      n += r.start_ns >= g_begin_ns && r.launched(shape.grid_x, shape.grid_y, shape.grid_z, shape.block_x) ? 1 : 0;
+    }
     return n;
   };
   CUptiResult flushed = t.cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
@@ -290,7 +299,10 @@ Expected<std::vector<KernelSpan>> endKernelActivity(const LaunchShape& shape, st
   if (flushed != CUPTI_SUCCESS) return Error{"cuptiActivityFlushAll: " + resultText(t, flushed)};
   std::lock_guard<std::mutex> lock(g_records_mutex);
   std::vector<KernelSpan> out;
-  out.swap(g_records);
+  for (auto& r : g_records) {
+    if (r.start_ns >= g_begin_ns) out.push_back(std::move(r));  // a late record of an earlier launch is dropped
+  }
+  g_records.clear();
   return out;
 }
 

@@ -57,8 +57,8 @@ struct LaunchShape {
   int block_x = 1;
 };
 
-/// Flushes (recording stays on); returns the kernels recorded since beginKernelActivity, in
-/// completion order. CUPTI delivers records asynchronously: when `expected` > 0 it flushes again
+/// Flushes (recording stays on); returns the kernels recorded since beginKernelActivity (records
+/// of launches that started earlier, by CUPTI's clock, are dropped), in completion order. CUPTI delivers records asynchronously: when `expected` > 0 it flushes again
 /// (for up to half a second) until `expected` records of launches shaped `shape` have arrived.
 /// Records are matched by launch shape, not name: after a module is unloaded and another loaded,
 /// CUPTI (13.0, driver 580) named some kernels' records after the unloaded kernel (measured on an

@@ -94,8 +94,9 @@ class GpuRunner {
   /// compile failed for a module that does not load); `cancel` (may be null) is read between phases.
   /// Never throws.
   virtual RunOutcome run(const GpuModule& module, const RunOptions& options, const std::atomic<bool>* cancel) = 0;
-  /// Empty while the GPU is usable; after an error the driver makes fatal to the context, the reason
-  /// (every later run fails with it at once).
+  /// Empty while the GPU is usable; else why not (every later run fails with it at once): in-process,
+  /// an error the driver made fatal to the context; for a worker process, a worker that could not be
+  /// restarted.
   [[nodiscard]] virtual std::string contextLost() const = 0;
   /// The driver's version text ("580.159.04"), for the dataset's metadata.
   [[nodiscard]] virtual std::string driverVersionText() const = 0;

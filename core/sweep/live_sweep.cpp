@@ -142,7 +142,7 @@ Expected<LiveSweepResult> runLiveSweep(GpuRunner& runner, const LiveSweepSpec& s
       res.cancelled = true;
     } else if (!lost.empty()) {
       row.status = RunStatus::kSkipped;
-      row.reason = "not run: an earlier row's error ended GPU use in this process (" + lost + "); run the sweep again";
+      row.reason = "not run: the GPU cannot be used any more (" + lost + "); run the sweep again";
     } else if (!crow.ok) {
       // An invalid tile or a shape the config cannot run is skipped; anything else failed to compile.
       const bool runnable = crow.layout.has_value() && checkShape(crow.config, cs_xnumel, cs_rnumel).hasValue();

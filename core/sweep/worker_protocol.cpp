@@ -353,7 +353,7 @@ FrameFailure readAll(int fd, std::uint8_t* data, std::size_t size, std::chrono::
 
 }  // namespace
 
-std::optional<Error> writeFrame(int fd, const json& message) {
+Expected<std::vector<std::uint8_t>> encodeFrame(const json& message) {
   std::vector<std::uint8_t> body;
   try {
     body = json::to_cbor(message);
@@ -361,14 +361,24 @@ std::optional<Error> writeFrame(int fd, const json& message) {
     return Error{std::string("cannot encode the message: ") + e.what()};
   }
   if (body.size() > kMaxWorkerFrameBytes) {
-    return Error{"message of " + std::to_string(body.size()) + " bytes is too large: allowed up to " +
+    return Error{"a message of " + std::to_string(body.size()) + " bytes is too large: allowed up to " +
                  std::to_string(kMaxWorkerFrameBytes)};
   }
   const auto n = static_cast<std::uint32_t>(body.size());
-  const std::uint8_t header[4] = {static_cast<std::uint8_t>(n & 0xFF), static_cast<std::uint8_t>((n >> 8) & 0xFF),
-                                  static_cast<std::uint8_t>((n >> 16) & 0xFF), static_cast<std::uint8_t>(n >> 24)};
-  if (auto e = writeAll(fd, header, 4)) return e;
-  return writeAll(fd, body.data(), body.size());
+  std::vector<std::uint8_t> frame = {static_cast<std::uint8_t>(n & 0xFF), static_cast<std::uint8_t>((n >> 8) & 0xFF),
+                                     static_cast<std::uint8_t>((n >> 16) & 0xFF), static_cast<std::uint8_t>(n >> 24)};
+  frame.insert(frame.end(), body.begin(), body.end());
+  return frame;
+}
+
+std::optional<Error> writeBytes(int fd, const std::vector<std::uint8_t>& bytes) {
+  return writeAll(fd, bytes.data(), bytes.size());
+}
+
+std::optional<Error> writeFrame(int fd, const json& message) {
+  auto frame = encodeFrame(message);
+  if (!frame) return Error{frame.error()};
+  return writeBytes(fd, *frame);
 }
 
 FrameRead readFrame(int fd, std::chrono::steady_clock::time_point deadline, const FrameWaitFn& on_wait) {
@@ -399,15 +409,43 @@ FrameRead readFrame(int fd, std::chrono::steady_clock::time_point deadline, cons
 
 namespace {
 
-std::atomic<bool>* g_cancel_flag = nullptr;
+// The cancel of the run in progress: set by the SIGUSR1 handler when the signal's value is the
+// run's sequence number. g_cancelled_seq remembers a signal that came before the run began.
+std::atomic<bool> g_cancel{false};
+std::atomic<long long> g_current_seq{-1};
+std::atomic<long long> g_cancelled_seq{-1};
+static_assert(std::atomic<bool>::is_always_lock_free && std::atomic<long long>::is_always_lock_free,
+              "the signal handler needs lock-free atomics");
 
-extern "C" void onWorkerCancelSignal(int) {
-  if (g_cancel_flag != nullptr) g_cancel_flag->store(true);
+extern "C" void onWorkerCancelSignal(int, siginfo_t* info, void*) {
+  const long long seq = info != nullptr ? info->si_value.sival_int : -1;
+  g_cancelled_seq.store(seq);
+  if (seq == g_current_seq.load()) g_cancel.store(true);
+}
+
+void installCancelSignal() {
+  struct sigaction sa {};
+  sa.sa_sigaction = onWorkerCancelSignal;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESTART | SA_SIGINFO;
+  sigaction(SIGUSR1, &sa, nullptr);
+}
+
+/// Ends the process when the client goes away, even while a run holds the main thread.
+void watchClient(int fd) {
+  std::thread([fd] {
+    for (;;) {
+      pollfd p{fd, POLLRDHUP, 0};
+      const int r = ::poll(&p, 1, -1);
+      if (r < 0 && errno == EINTR) continue;
+      if (r < 0 || (p.revents & (POLLRDHUP | POLLHUP | POLLERR)) != 0) ::_exit(0);
+    }
+  }).detach();
 }
 
 json failed(const std::string& error) { return {{"ok", false}, {"error", error}}; }
 
-json answer(GpuRunner& runner, const json& request, std::atomic<bool>& cancel) {
+json answer(GpuRunner& runner, const json& request) {
   const std::string op = request.value("op", std::string());
   if (op == "copy_bandwidth") {
     auto bw = runner.copyBandwidth(request.value("refresh", false));
@@ -424,53 +462,46 @@ json answer(GpuRunner& runner, const json& request, std::atomic<bool>& cancel) {
   if (op == "run") {
     const auto module = request.at("module").get<GpuModule>();
     const auto options = request.at("options").get<RunOptions>();
-    cancel.store(false);
-    const RunOutcome o = runner.run(module, options, &cancel);
-    return {{"ok", true}, {"outcome", o}, {"context_lost", runner.contextLost()}};
+    const long long seq = request.value("seq", -1LL);
+    g_current_seq.store(seq);
+    g_cancel.store(seq >= 0 && g_cancelled_seq.load() == seq);
+    const RunOutcome o = runner.run(module, options, &g_cancel);
+    g_current_seq.store(-1);
+    return {{"ok", true}, {"outcome", o}};
   }
   return failed("unknown request '" + op + "': allowed copy_bandwidth, set_problem, run, quit");
 }
 
 }  // namespace
 
-void installWorkerCancelSignal(std::atomic<bool>* flag) {
-  g_cancel_flag = flag;
-  struct sigaction sa {};
-  sa.sa_handler = onWorkerCancelSignal;
-  sigemptyset(&sa.sa_mask);
-  sa.sa_flags = SA_RESTART;
-  sigaction(SIGUSR1, &sa, nullptr);
-}
-
 int refuseGpuWorker(int fd, const std::string& error) {
   (void)writeFrame(fd, {{"op", "ready"}, {"protocol", kWorkerProtocolVersion}, {"error", error}});
   return 1;
 }
 
-int serveGpuWorker(GpuRunner& runner, int fd, double startup_seconds, std::atomic<bool>& cancel) {
+int serveGpuWorker(GpuRunner& runner, int fd, double startup_seconds) {
+  installCancelSignal();
   const json ready = {{"op", "ready"},
                       {"protocol", kWorkerProtocolVersion},
                       {"device", runner.device()},
                       {"driver", runner.driverVersionText()},
                       {"startup_s", startup_seconds}};
   if (writeFrame(fd, ready)) return 1;
+  watchClient(fd);
   const auto forever = std::chrono::steady_clock::time_point::max();
   for (;;) {
     FrameRead in = readFrame(fd, forever);
     if (in.failure == FrameFailure::kClosed) return 0;
+    // A frame that cannot be read leaves the stream out of step: nothing after it can be trusted.
+    if (in.failure != FrameFailure::kNone) return 1;
+    if (in.message.value("op", std::string()) == "quit") return 0;
     json reply;
-    if (in.failure != FrameFailure::kNone) {
-      if (in.failure == FrameFailure::kIoError) return 1;
-      reply = failed("unreadable request: " + in.error);
-    } else if (in.message.value("op", std::string()) == "quit") {
-      return 0;
-    } else {
-      try {
-        reply = answer(runner, in.message, cancel);
-      } catch (const json::exception& e) {
-        reply = failed(std::string("unreadable request: ") + e.what());
-      }
+    try {
+      reply = answer(runner, in.message);
+    } catch (const json::exception& e) {
+      reply = failed(std::string("unreadable request: ") + e.what());
     }
+    reply["context_lost"] = runner.contextLost();
     if (writeFrame(fd, reply)) return 1;
   }
 }

@@ -7,13 +7,13 @@
 //                                     "startup_s":0.41}   or {"op":"ready", "error":"…"}
 //   client → worker:                 {"op":"copy_bandwidth", "refresh":false}
 //                                    {"op":"set_problem", "spec":{…}}  ("spec":null frees it)
-//                                    {"op":"run", "module":{…}, "options":{…}}
+//                                    {"op":"run", "seq":7, "module":{…}, "options":{…}}
 //                                    {"op":"quit"}
-//   worker → client, one per request: {"ok":true, …} or {"ok":false, "error":"…"}; a run answers
-//                                    {"ok":true, "outcome":{…}, "context_lost":"…"}
+//   worker → client, one per request: {"ok":true, …, "context_lost":""} or {"ok":false, "error":"…",
+//                                    "context_lost":""}; a run answers {"ok":true, "outcome":{…}, …}
 //
-// Cancelling a run: the client sends SIGUSR1 to the worker; the worker's run reads the flag between
-// phases (the same points an in-process run reads its cancel flag).
+// Cancelling a run: the client sends SIGUSR1 (sigqueue, the run's "seq" as the value) to the worker;
+// the worker's run reads the flag between phases (the same points an in-process run reads it).
 //
 // Plain C++ and nlohmann-json: no CUDA, no Qt.
 #pragma once
@@ -24,6 +24,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -80,8 +81,15 @@ struct FrameRead {
   std::string error;               ///< in words when failure != kNone
 };
 
-/// Writes one frame (length + CBOR of `message`) to `fd`, retrying short writes and EINTR; never
-/// raises SIGPIPE (send with MSG_NOSIGNAL on sockets, write otherwise). Error: the errno text.
+/// Encodes one frame: the 4-byte little-endian length, then the CBOR of `message`. Error: the
+/// message cannot be encoded, or is longer than kMaxWorkerFrameBytes (named with its size).
+Expected<std::vector<std::uint8_t>> encodeFrame(const nlohmann::json& message);
+
+/// Writes `bytes` to `fd`, retrying short writes and EINTR; never raises SIGPIPE (send with
+/// MSG_NOSIGNAL on sockets, write otherwise). Error: the errno text.
+std::optional<Error> writeBytes(int fd, const std::vector<std::uint8_t>& bytes);
+
+/// encodeFrame, then writeBytes.
 std::optional<Error> writeFrame(int fd, const nlohmann::json& message);
 
 /// Called between the slices of a wait with the current deadline, which it may move (the client
@@ -92,18 +100,17 @@ using FrameWaitFn = std::function<void(std::chrono::steady_clock::time_point& de
 /// `on_wait` between them when given). Never throws.
 FrameRead readFrame(int fd, std::chrono::steady_clock::time_point deadline, const FrameWaitFn& on_wait = {});
 
-/// The worker's side: sends the ready message (the runner's device and driver text, and
-/// `startup_seconds`, the time the process took to open the GPU), then answers requests read from
-/// `fd` until "quit" or the client closes the stream; `cancel` is the flag the SIGUSR1 handler sets
-/// (cleared when each run starts). Returns the process exit code: 0 after quit or close, 1 when the
-/// stream broke. A request it cannot read is answered {"ok":false} and the loop goes on.
-int serveGpuWorker(GpuRunner& runner, int fd, double startup_seconds, std::atomic<bool>& cancel);
+/// The worker's side: installs the SIGUSR1 cancel handler, sends the ready message (the runner's
+/// device and driver text, and `startup_seconds`, the time the process took to open the GPU), then
+/// answers requests read from `fd` until "quit" or the client closes the stream. A run request
+/// carries a sequence number; a SIGUSR1 sent with sigqueue and that number as its value cancels that
+/// run only (a late signal never cancels the next one, an early one is not lost). A thread watches
+/// the socket: when the client goes away the process exits even in the middle of a run. Every
+/// answer carries "context_lost" (empty while the GPU is usable). Returns the process exit code: 0
+/// after quit or close, 1 when the stream broke or went out of step (a frame it cannot read).
+int serveGpuWorker(GpuRunner& runner, int fd, double startup_seconds);
 
 /// The worker's side when the GPU could not be opened: sends {"op":"ready","error":…}. Returns 1.
 int refuseGpuWorker(int fd, const std::string& error);
-
-/// Installs the SIGUSR1 handler that sets `flag` (the worker's cancel). `flag` must outlive the
-/// process's use of the handler (a static).
-void installWorkerCancelSignal(std::atomic<bool>* flag);
 
 }  // namespace occx

@@ -71,17 +71,20 @@ struct WorkerRunner::Impl {
   std::string driver_text;
   double startup_s = 0.0;
   int starts = 0;
+  long long seq = 0;                   ///< the last run's sequence number (the cancel signal's value)
   std::string lost;                    ///< why no worker can run any more
   std::optional<ProblemSpec> problem;  ///< the uploaded problem, sent again after a restart
 
   /// Reaps the worker, waiting up to `wait_s` for it to exit before SIGKILL. Returns how it ended.
   std::string reap(double wait_s) {
+    if (fd >= 0) ::close(fd);
+    fd = -1;
     if (pid <= 0) return "had ended";
     int status = 0;
     const auto deadline = after(wait_s);
     pid_t r = 0;
     while ((r = ::waitpid(pid, &status, WNOHANG)) == 0 && Clock::now() < deadline) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
     if (r == 0) {
       ::kill(pid, SIGKILL);
@@ -89,8 +92,6 @@ struct WorkerRunner::Impl {
       }
     }
     pid = 0;
-    if (fd >= 0) ::close(fd);
-    fd = -1;
     if (r < 0) return "ended (its exit status was collected elsewhere)";
     return exitText(status);
   }
@@ -98,6 +99,17 @@ struct WorkerRunner::Impl {
   void stop() {
     if (pid > 0) ::kill(pid, SIGKILL);
     reap(5.0);
+  }
+
+  /// True when the worker process has ended (it is then reaped).
+  bool ended() {
+    if (pid <= 0) return true;
+    int status = 0;
+    if (::waitpid(pid, &status, WNOHANG) == 0) return false;
+    pid = 0;
+    if (fd >= 0) ::close(fd);
+    fd = -1;
+    return true;
   }
 
   /// Starts a worker and reads its ready message.
@@ -110,11 +122,20 @@ struct WorkerRunner::Impl {
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, sv[1], 0);  // the worker reads requests on stdin …
     posix_spawn_file_actions_adddup2(&actions, sv[1], 1);  // … and writes answers on stdout
+    posix_spawn_file_actions_addclosefrom_np(&actions, 3);  // nothing else of ours leaks into it
     posix_spawnattr_t attr;
     posix_spawnattr_init(&attr);
     // Its own process group: Ctrl+C in a terminal reaches the CLI, which cancels; not the worker.
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+    // No blocked or ignored signals inherited from the spawning thread (SIGUSR1 is the cancel).
+    sigset_t none;
+    sigemptyset(&none);
+    sigset_t defaults;
+    sigemptyset(&defaults);
+    for (int sig : {SIGUSR1, SIGPIPE, SIGINT, SIGTERM, SIGCHLD}) sigaddset(&defaults, sig);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
     posix_spawnattr_setpgroup(&attr, 0);
+    posix_spawnattr_setsigmask(&attr, &none);
+    posix_spawnattr_setsigdefault(&attr, &defaults);
     std::vector<std::string> args = {options.program};
     args.insert(args.end(), options.arguments.begin(), options.arguments.end());
     std::vector<char*> argv;
@@ -170,35 +191,44 @@ struct WorkerRunner::Impl {
   }
 
   /// Ends the worker (it failed) and starts another with the problem uploaded again; on failure the
-  /// runner is lost.
-  void restart() {
+  /// runner is lost. Returns the words a reason ends with: "; the GPU worker was restarted" or the
+  /// failure.
+  std::string restart() {
     stop();
     if (auto e = spawn()) {
       lost = "the GPU worker could not be restarted: " + e->message;
-      return;
+      return "; " + lost;
     }
     if (problem) {
-      const auto reply = exchange({{"op", "set_problem"}, {"spec", *problem}}, options.request_timeout_s, nullptr);
+      const auto reply = send({{"op", "set_problem"}, {"spec", *problem}}, options.request_timeout_s, nullptr);
       if (!reply || !reply->value("ok", false)) {
         const std::string why = reply ? reply->value("error", std::string("no reason")) : reply.error();
         lost = "the GPU worker was restarted but could not take the problem again: " + why;
+        stop();
+        return "; " + lost;
       }
     }
+    return "; the GPU worker was restarted";
   }
 
-  /// One request and its answer. A transport failure (the worker died, hung or sent garbage) is an
-  /// error saying so, after which the worker has been restarted (or the runner is lost).
-  Expected<json> exchange(const json& request, double timeout_s, const std::atomic<bool>* cancel,
-                          bool* cancel_sent = nullptr) {
+  /// Sends one request and reads its answer, without retrying. A transport failure (the worker
+  /// died, hung or sent garbage) is an error saying so; the worker is then stopped.
+  Expected<json> send(const json& request, double timeout_s, const std::atomic<bool>* cancel,
+                      bool* cancel_sent = nullptr, bool* delivered = nullptr) {
+    auto frame = encodeFrame(request);
+    if (!frame) return Error{frame.error()};  // our own value: the worker is fine
     if (fd < 0) return Error{lost.empty() ? "no GPU worker is running" : lost};
-    if (auto e = writeFrame(fd, request)) {
-      const std::string how = reap(1.0);
-      return Error{"the GPU worker " + how + " (" + e->message + ")"};
+    if (auto e = writeBytes(fd, *frame)) {
+      return Error{"the GPU worker had ended (it " + reap(1.0) + ") before the request was sent (" + e->message + ")"};
     }
+    if (delivered != nullptr) *delivered = true;
     bool sent = false;
+    const long long my_seq = request.value("seq", -1LL);
     auto on_wait = [&](Clock::time_point& deadline) {
       if (cancel == nullptr || sent || !cancel->load()) return;
-      ::kill(pid, SIGUSR1);
+      union sigval value {};
+      value.sival_int = static_cast<int>(my_seq);
+      ::sigqueue(pid, SIGUSR1, value);
       sent = true;
       deadline = std::min(deadline, after(options.cancel_grace_s));
     };
@@ -208,19 +238,42 @@ struct WorkerRunner::Impl {
       case FrameFailure::kNone:
         return in.message;
       case FrameFailure::kTimedOut:
-        ::kill(pid, SIGKILL);
-        reap(1.0);
-        return Error{sent ? "it did not stop within " + seconds(options.cancel_grace_s) + " of the cancel"
+        stop();
+        return Error{sent ? "the GPU worker did not stop within " + seconds(options.cancel_grace_s) + " of the cancel"
                           : "no answer from the GPU worker within " + seconds(timeout_s)};
       case FrameFailure::kGarbage:
-        ::kill(pid, SIGKILL);
-        reap(1.0);
+        stop();
         return Error{"the GPU worker's answer could not be read (" + in.error + ")"};
       case FrameFailure::kClosed:
       case FrameFailure::kIoError:
         return Error{"the GPU worker " + reap(2.0)};
     }
     return Error{"unreachable"};
+  }
+
+  /// One request: a worker that had already ended (between requests, nothing to do with this one)
+  /// is restarted quietly and the request sent to the new one. Errors as send(); after a failure of
+  /// a delivered request the worker has been restarted (or the runner is lost) and `suffix` says so.
+  Expected<json> exchange(const json& request, double timeout_s, const std::atomic<bool>* cancel,
+                          std::string& suffix, bool* cancel_sent = nullptr) {
+    suffix.clear();
+    for (int attempt = 0; attempt < 2; ++attempt) {
+      if (!lost.empty()) return Error{lost};
+      if (ended()) {
+        if (const std::string r = restart(); !lost.empty()) return Error{"the GPU worker had ended" + r};
+      }
+      bool delivered = false;
+      auto reply = send(request, timeout_s, cancel, cancel_sent, &delivered);
+      if (reply) {
+        // The driver made an error fatal to the worker's context: a fresh worker for what follows.
+        if (!reply->value("context_lost", std::string()).empty()) suffix = restart();
+        return reply;
+      }
+      if (!delivered && fd < 0 && lost.empty() && attempt == 0) continue;  // it had died before: once more
+      if (fd < 0 || pid <= 0) suffix = restart();
+      return reply;
+    }
+    return Error{"the GPU worker could not be reached"};
   }
 };
 
@@ -249,12 +302,10 @@ pid_t WorkerRunner::workerPid() const { return impl_->pid; }
 
 Expected<CopyBandwidth> WorkerRunner::copyBandwidth(bool refresh) {
   Impl& im = *impl_;
-  auto reply = im.exchange({{"op", "copy_bandwidth"}, {"refresh", refresh}}, im.options.request_timeout_s, nullptr);
-  if (!reply) {
-    im.restart();
-    return Error{reply.error() + "; it was restarted"};
-  }
-  if (!reply->value("ok", false)) return Error{reply->value("error", std::string("the GPU worker gave no reason"))};
+  std::string suffix;
+  auto reply = im.exchange({{"op", "copy_bandwidth"}, {"refresh", refresh}}, im.options.request_timeout_s, nullptr, suffix);
+  if (!reply) return Error{reply.error() + suffix};
+  if (!reply->value("ok", false)) return Error{reply->value("error", std::string("the GPU worker gave no reason")) + suffix};
   try {
     return reply->at("copy").get<CopyBandwidth>();
   } catch (const json::exception& e) {
@@ -264,27 +315,27 @@ Expected<CopyBandwidth> WorkerRunner::copyBandwidth(bool refresh) {
 
 std::optional<Error> WorkerRunner::setProblem(const ProblemSpec& spec) {
   Impl& im = *impl_;
-  if (!im.lost.empty()) return Error{im.lost};
   im.problem.reset();
-  auto reply = im.exchange({{"op", "set_problem"}, {"spec", spec}}, im.options.request_timeout_s, nullptr);
-  if (!reply) {
-    im.restart();
-    return Error{reply.error() + "; it was restarted"};
-  }
-  if (!reply->value("ok", false)) return Error{reply->value("error", std::string("the GPU worker gave no reason"))};
+  std::string suffix;
+  auto reply = im.exchange({{"op", "set_problem"}, {"spec", spec}}, im.options.request_timeout_s, nullptr, suffix);
+  if (!reply) return Error{reply.error() + suffix};
+  if (!reply->value("ok", false)) return Error{reply->value("error", std::string("the GPU worker gave no reason")) + suffix};
   im.problem = spec;
+  if (!suffix.empty()) {
+    // The context was lost while uploading: the restart above had no problem to send again.
+    suffix = im.restart();
+    if (!im.lost.empty()) return Error{im.lost};
+  }
   return std::nullopt;
 }
 
 std::optional<Error> WorkerRunner::clearProblem() {
   Impl& im = *impl_;
   im.problem.reset();
-  if (!im.lost.empty() || im.fd < 0) return std::nullopt;  // nothing is held on the GPU
-  auto reply = im.exchange({{"op", "set_problem"}, {"spec", nullptr}}, im.options.request_timeout_s, nullptr);
-  if (!reply) {
-    im.restart();
-    return std::nullopt;  // the new worker holds nothing
-  }
+  if (!im.lost.empty() || im.ended()) return std::nullopt;  // nothing is held on the GPU
+  std::string suffix;
+  auto reply = im.exchange({{"op", "set_problem"}, {"spec", nullptr}}, im.options.request_timeout_s, nullptr, suffix);
+  if (!reply) return std::nullopt;  // the worker ended: it holds nothing
   if (!reply->value("ok", false)) return Error{reply->value("error", std::string("the GPU worker gave no reason"))};
   return std::nullopt;
 }
@@ -304,19 +355,19 @@ RunOutcome WorkerRunner::run(const GpuModule& module, const RunOptions& options,
     return out;
   }
   bool cancel_sent = false;
-  auto reply = im.exchange({{"op", "run"}, {"module", module}, {"options", options}}, im.options.run_timeout_s, cancel,
-                           &cancel_sent);
+  std::string suffix;
+  const long long seq = ++im.seq;
+  auto reply = im.exchange({{"op", "run"}, {"seq", seq}, {"module", module}, {"options", options}},
+                           im.options.run_timeout_s, cancel, suffix, &cancel_sent);
   if (!reply) {
     out.status = cancel_sent ? RunStatus::kCancelled : RunStatus::kLaunchFailed;
-    out.reason = reply.error() + " while running " + (module.label.empty() ? module.entry : module.label);
+    out.reason = reply.error() + " while running " + (module.label.empty() ? module.entry : module.label) + suffix;
     out.context_reset = true;
-    im.restart();
-    out.reason += im.lost.empty() ? "; the worker was restarted" : "; " + im.lost;
     return out;
   }
   if (!reply->value("ok", false)) {
     out.status = RunStatus::kLaunchFailed;
-    out.reason = reply->value("error", std::string("the GPU worker gave no reason"));
+    out.reason = reply->value("error", std::string("the GPU worker gave no reason")) + suffix;
     return out;
   }
   try {
@@ -326,11 +377,9 @@ RunOutcome WorkerRunner::run(const GpuModule& module, const RunOptions& options,
     out.reason = std::string("the GPU worker's outcome could not be read: ") + e.what();
     return out;
   }
-  // The driver made this run's error fatal to the worker's context: a fresh worker for the next.
-  if (!reply->value("context_lost", std::string()).empty()) {
+  if (!suffix.empty()) {
     out.context_reset = true;
-    im.restart();
-    out.reason += im.lost.empty() ? "; the GPU worker was restarted with a fresh context" : "; " + im.lost;
+    out.reason += suffix == "; the GPU worker was restarted" ? "; the GPU worker was restarted with a fresh context" : suffix;
   }
   return out;
 }

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <iostream>
+#include <thread>
 
 #include "core/sweep/live_sweep.h"
 #include "core/sweep/worker_runner.h"
@@ -121,4 +122,24 @@ TEST(GpuWorker, OverheadPerConfigAgainstAnInProcessSession) {
             << " ms through the worker (overhead " << worker_ms - in_process_ms << " ms per config)\n";
   EXPECT_EQ(worker->restarts(), 0);
   session->clearProblem();
+}
+
+TEST(GpuWorker, AWorkerStartedOnAThreadThatEndedStillRuns) {
+  // The GUI starts the worker on one sweep's thread and runs the next sweep on another.
+  OCCX_REQUIRE_GPU(session);
+  std::unique_ptr<WorkerRunner> worker;
+  std::thread([&] { worker = startWorker(); }).join();
+  ASSERT_TRUE(worker);
+  const ProblemSpec ps{Workload::kSum, DType::kF32, 1, 1024, 4096, 1, false};
+  std::optional<Error> e;
+  std::thread([&] { e = worker->setProblem(ps); }).join();
+  ASSERT_FALSE(e) << e->message;
+  auto g = generateKernel(test::config(Workload::kSum, DType::kF32, 1, 1024, 4, 4096));
+  ASSERT_TRUE(g);
+  auto c = test::compileFor(*session, *g);
+  ASSERT_TRUE(c) << c.error();
+  RunOutcome o;
+  std::thread([&] { o = worker->run(test::moduleOf(*session, *g, c->cubin, 1024, 4096), test::quickRun(), nullptr); }).join();
+  EXPECT_EQ(o.status, RunStatus::kOk) << o.reason;
+  EXPECT_EQ(worker->restarts(), 0);
 }

@@ -6,6 +6,7 @@
 //   "slow"    runs for up to 5 s but stops at a cancel;
 // any other module "runs" in 100 µs + its grid_x µs, with CUPTI figures, and its reason says which
 // problem the worker holds ("problem sum fp32 256 × 4096, uploaded 1 time in this worker").
+// A problem of 999 rows does not fit (out of memory); one of 777 rows crashes the worker.
 // Options: --refuse TEXT (answer ready with an error), --exit-at-start, --garbage-at-start,
 // --crash-on ENTRY / --fault-on ENTRY (misbehave on that entry point too), --device N (ignored).
 #include <unistd.h>
@@ -22,8 +23,6 @@
 #include "core/sweep/worker_protocol.h"
 
 namespace {
-
-std::atomic<bool> g_cancel{false};
 
 class FakeGpu final : public occx::GpuRunner {
  public:
@@ -58,6 +57,7 @@ class FakeGpu final : public occx::GpuRunner {
   std::optional<occx::Error> setProblem(const occx::ProblemSpec& spec) override {
     if (auto e = occx::checkProblemSpec(spec)) return e;
     if (spec.xnumel == 999) return occx::Error{"out of memory: 999 rows do not fit (fake)"};
+    if (spec.xnumel == 777) std::abort();  // a worker that dies while it builds the problem
     problem_ = spec;
     ++uploads_;
     return std::nullopt;
@@ -165,7 +165,6 @@ int main(int argc, char** argv) {
     if (a == "--fault-on") fault_on.push_back(next);
     if (a == "--crash-on" || a == "--fault-on" || a == "--device") ++i;
   }
-  occx::installWorkerCancelSignal(&g_cancel);
   FakeGpu gpu(fd, crash_on, fault_on);
-  return occx::serveGpuWorker(gpu, fd, 0.01, g_cancel);
+  return occx::serveGpuWorker(gpu, fd, 0.01);
 }

@@ -205,7 +205,7 @@ TEST(LiveSweep, AFaultingConfigIsARowAndLaterRowsSayWhyTheyDidNotRun) {
   EXPECT_EQ(rows[1].reason, "CUDA_ERROR_ILLEGAL_ADDRESS");
   for (std::size_t i = 2; i < rows.size(); ++i) {
     EXPECT_EQ(rows[i].status, RunStatus::kSkipped);
-    EXPECT_NE(rows[i].reason.find("an earlier row's error ended GPU use"), std::string::npos) << rows[i].reason;
+    EXPECT_NE(rows[i].reason.find("not run: the GPU cannot be used any more"), std::string::npos) << rows[i].reason;
   }
   EXPECT_EQ(res->replay.best_row, 0);
 }

@@ -264,12 +264,12 @@ INSTANTIATE_TEST_SUITE_P(
     Crash, WorkerFailure,
     ::testing::Values(
         Failure{"crash", RunStatus::kLaunchFailed,
-                "the GPU worker was killed by signal 6 (Aborted) while running test crash; the worker was restarted"},
+                "the GPU worker was killed by signal 6 (Aborted) while running test crash; the GPU worker was restarted"},
         Failure{"hang", RunStatus::kLaunchFailed,
-                "no answer from the GPU worker within 1.5 s while running test hang; the worker was restarted"},
+                "no answer from the GPU worker within 1.5 s while running test hang; the GPU worker was restarted"},
         Failure{"garbage", RunStatus::kLaunchFailed,
                 "the GPU worker's answer could not be read (a frame of 16 bytes that is not a CBOR object) while "
-                "running test garbage; the worker was restarted"},
+                "running test garbage; the GPU worker was restarted"},
         Failure{"fault", RunStatus::kLaunchFailed,
                 "kernel execution (cuStreamSynchronize): CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was "
                 "encountered; the GPU worker was restarted with a fresh context"}),
@@ -307,7 +307,56 @@ TEST(WorkerRunner, ACancelledHangIsStoppedAfterTheGrace) {
   const RunOutcome o = r->run(module("hang"), quick(), &cancel);
   canceller.join();
   EXPECT_EQ(o.status, RunStatus::kCancelled);
-  EXPECT_EQ(o.reason, "it did not stop within 1.0 s of the cancel while running test hang; the worker was restarted");
+  EXPECT_EQ(o.reason,
+            "the GPU worker did not stop within 1.0 s of the cancel while running test hang; the GPU worker was restarted");
+}
+
+TEST(WorkerRunner, AWorkerStartedOnAThreadThatEndedServesTheNextSweep) {
+  // The GUI starts the worker on a sweep's thread and uses it from the next sweep's thread.
+  std::unique_ptr<WorkerRunner> r;
+  std::thread([&] {
+    r = started();
+    if (r) (void)r->setProblem(sumProblem());
+  }).join();
+  ASSERT_TRUE(r);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_TRUE(processExists(r->workerPid()));
+  RunOutcome o;
+  std::thread([&] { o = r->run(module("ok"), quick(), nullptr); }).join();
+  EXPECT_EQ(o.status, RunStatus::kOk) << o.reason;
+  EXPECT_EQ(r->restarts(), 0);
+}
+
+TEST(WorkerRunner, AWorkerThatDiedWhileIdleIsReplacedWithoutBlamingTheNextRequest) {
+  auto r = started();
+  ASSERT_TRUE(r);
+  ASSERT_FALSE(r->setProblem(sumProblem()));
+  ASSERT_EQ(::kill(r->workerPid(), SIGKILL), 0);  // the OOM killer, say
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  const RunOutcome o = r->run(module("ok"), quick(), nullptr);
+  EXPECT_EQ(o.status, RunStatus::kOk) << o.reason;
+  EXPECT_EQ(o.reason, "problem sum fp32 256 × 4096, uploaded 1 time in this worker");  // the problem went along
+  EXPECT_EQ(r->restarts(), 1);
+  ASSERT_EQ(::kill(r->workerPid(), SIGKILL), 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  auto bw = r->copyBandwidth(false);
+  ASSERT_TRUE(bw) << bw.error();
+  EXPECT_DOUBLE_EQ(bw->GBps, 4271.0);
+  EXPECT_EQ(r->restarts(), 2);
+}
+
+TEST(WorkerRunner, AWorkerThatDiesBuildingTheProblemIsAnErrorAndAFreshWorkerFollows) {
+  auto r = started();
+  ASSERT_TRUE(r);
+  ProblemSpec crash = sumProblem();
+  crash.xnumel = 777;
+  auto e = r->setProblem(crash);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->message, "the GPU worker was killed by signal 6 (Aborted); the GPU worker was restarted");
+  EXPECT_EQ(r->restarts(), 1);
+  EXPECT_EQ(r->run(module("ok"), quick(), nullptr).reason, "no problem set");  // nothing half-uploaded is kept
+  ASSERT_FALSE(r->setProblem(sumProblem()));
+  EXPECT_EQ(r->run(module("ok"), quick(), nullptr).status, RunStatus::kOk);
 }
 
 TEST(WorkerRunner, EndingTheRunnerEndsTheWorker) {
