@@ -162,7 +162,7 @@ TEST(LiveSweepView, RecordedCsvShowsRowsSeriesRooflinePicksAndRegret) {
   EXPECT_EQ(bw->graphPoints(w32).size(), 5);
   EXPECT_DOUBLE_EQ(yAt(bw->graphPoints(w32), 8192), 2011.4);
   EXPECT_DOUBLE_EQ(yAt(bw->graphPoints(w16), 32768), 1056.0);
-  const int roof = bw->graphIndex(QStringLiteral("roofline: copy 4257 GB/s"));
+  const int roof = bw->graphIndex(QStringLiteral("roofline: copy 4257 GB/s (measured, read + write)"));
   ASSERT_GE(roof, 0);
   EXPECT_DOUBLE_EQ(bw->graphPoints(roof).front().y(), 4257.0);
   const int old_pick = graphStartingWith(bw, QStringLiteral("old pick"));
@@ -185,7 +185,7 @@ TEST(LiveSweepView, RecordedCsvShowsRowsSeriesRooflinePicksAndRegret) {
   const int sel = bw->graphIndex(QStringLiteral("selected"));
   ASSERT_GE(sel, 0);
   EXPECT_EQ(bw->graphPoints(sel), (QVector<QPointF>{{8192, 2011.4}}));
-  EXPECT_EQ(bw->graphCount(), 8);  // 2 series + roofline + 3 picks + best + selected
+  EXPECT_EQ(bw->graphCount(), 8);  // 2 series + roofline + 3 picks + best + selected (no datasheet: an unknown GPU)
 
   // Time plot: medians with min … max bars; occupancy: theoretical and achieved per num_warps.
   SweepSeriesPlot* time = view.timePlot();
@@ -436,6 +436,12 @@ TEST(LiveSweepView, BundledDatasetsOpenAsRecordedData) {
         << view.datasetLabel()->text().toStdString();
     EXPECT_GT(view.copyBandwidth(), 0.0);
     EXPECT_GE(view.replay().best_row, 0);
+    // Both limits, labelled: the measured copy and the H200's datasheet figure (4.8 TB/s).
+    SweepSeriesPlot* bw = view.bandwidthPlot();
+    EXPECT_GE(graphStartingWith(bw, QStringLiteral("roofline: copy ")), 0);
+    const int sheet = bw->graphIndex(QStringLiteral("datasheet DRAM peak 4800 GB/s"));
+    ASSERT_GE(sheet, 0);
+    EXPECT_DOUBLE_EQ(bw->graphPoints(sheet).front().y(), 4800.0);
   }
   // Without a GPU the view opens the first bundled dataset by itself.
   LiveSweepView view(nullptr, liveBackend({}, noGpu()));

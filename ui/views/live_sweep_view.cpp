@@ -26,6 +26,8 @@
 
 #include "core/base/columns.h"
 #include "core/base/format.h"
+#include "core/gpu/detected_gpu.h"
+#include "core/gpu/gpu_data.h"
 #include "core/inductor/candidates.h"
 #include "core/inductor/rblock_scaling.h"
 #include "qcustomplot.h"
@@ -42,6 +44,7 @@ namespace {
 constexpr int kMinPlotHeight = 230;
 
 const QColor kRooflineColor(178, 34, 34);
+const QColor kDatasheetColor(110, 110, 110);
 const QColor kSelectedColor(0, 0, 0);
 const QColor kBestColor(214, 39, 40);
 
@@ -322,6 +325,7 @@ QString LiveSweepView::startRun() {
   req.run.cupti_metrics = cupti_->isChecked();
   data_ = LiveDataset{};
   copy_GBps_ = 0.0;
+  datasheet_GBps_ = 0.0;
   model_->clear();
   dataset_label_->setText(tr("Measuring on %1 …").arg(availability_.device));
   dataset_detail_->setText(tr("%1 %2, %3 × %4")
@@ -414,6 +418,13 @@ void LiveSweepView::onRunningChanged(bool running) {
 void LiveSweepView::showDataset(LiveDataset loaded, const QString& label) {
   data_ = std::move(loaded);
   copy_GBps_ = metaNumber(data_, "copy_bandwidth_GBps", 0.0);
+  // The datasheet figure of the GPU it was measured on, when the GPU data knows that GPU.
+  datasheet_GBps_ = 0.0;
+  if (auto cc = ComputeCapability::parse(data_.metaValue("compute_capability"))) {
+    const GpuSpec* g = matchGpu(GpuDatabase::builtin(), data_.metaValue("device"), *cc,
+                                static_cast<int>(metaNumber(data_, "sm_count", 0.0)));
+    if (g != nullptr) datasheet_GBps_ = g->memory_bandwidth_GBps;
+  }
   std::vector<LiveRow> rows = data_.rows;
   const ReplaySummary replay = summarizeReplay(rows, spillThreshold());
   model_->setRows(std::move(rows), replay);
@@ -569,8 +580,14 @@ void LiveSweepView::rebuildBandwidthPlot(const PlotRows& shown) {
     bw_plot_->addSeries(warpCountText(w), x, y, rr, numWarpsColor(w));
   }
   if (copy_GBps_ > 0) {
-    bw_plot_->addReferenceLine(copy_GBps_, tr("roofline: copy %1 GB/s").arg(copy_GBps_, 0, 'f', 0), kRooflineColor,
-                               Qt::DashLine);
+    // The measured limit: a device-to-device copy reads and writes every byte once, so it is the
+    // roofline of read+write kernels; a reduction that mostly reads can sit above it.
+    bw_plot_->addReferenceLine(copy_GBps_, tr("roofline: copy %1 GB/s (measured, read + write)").arg(copy_GBps_, 0, 'f', 0),
+                               kRooflineColor, Qt::DashLine);
+  }
+  if (datasheet_GBps_ > 0) {
+    bw_plot_->addReferenceLine(datasheet_GBps_, tr("datasheet DRAM peak %1 GB/s").arg(datasheet_GBps_, 0, 'f', 0),
+                               kDatasheetColor, Qt::DotLine);
   }
   // Each policy's pick and the best: marked where they are of this XBLOCK, named in the legend always.
   const auto mark = [&](QString name, int row, MarkerShape shape, const QColor& color, double size, bool name_xblock) {

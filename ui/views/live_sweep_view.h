@@ -124,7 +124,8 @@ class LiveSweepView : public SweepView {
   LiveSweepJob* job_ = nullptr;
 
   LiveDataset data_;  ///< metadata of the shown dataset (rows live in the model while running)
-  double copy_GBps_ = 0.0;
+  double copy_GBps_ = 0.0;       ///< measured copy bandwidth of the dataset's GPU (the roofline)
+  double datasheet_GBps_ = 0.0;  ///< the GPU data's datasheet DRAM bandwidth of that GPU; 0 when unknown
 };
 
 }  // namespace occx::ui
