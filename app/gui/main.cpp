@@ -7,6 +7,7 @@
 #include <QPixmap>
 #include <QSettings>
 #include <QStringList>
+#include <QMenu>
 #include <QTabWidget>
 #include <QTimer>
 #include <cstdio>
@@ -18,6 +19,7 @@
 #include "ui/jobs/live_sweep_job.h"
 #include "ui/views/live_sweep_view.h"
 #include "ui/shell/main_window.h"
+#include "ui/shell/path_opener.h"
 
 #if OCCX_HAVE_CUDA
 #include "core/cuda/cuda_backend.h"
@@ -98,10 +100,10 @@ int main(int argc, char** argv) {
     inductor_run->openFolderInteractive();
   });
   window.addOpenAction(open_run);
-  QObject::connect(&window, &occx::ui::MainWindow::pathsDropped, &window, [&window, inductor_run](const QStringList& paths) {
-    window.tabs()->setCurrentWidget(inductor_run);
-    inductor_run->openPath(paths.front());
-  });
+  // A dropped file or folder, or one of File → Open Recent, opens in the view it belongs to.
+  auto* opener = new occx::ui::PathOpener(&window, inductor_run, compile_sweep, live_sweep,
+                                          /*use_settings=*/screenshot_path.isEmpty(), &window);
+  window.addOpenAction(opener->recentMenu()->menuAction());
   QObject::connect(inductor_run, &occx::ui::InductorRunView::openInRblock, &window, [&window, rblock](const occx::ui::ConfigHandOver& h) {
     rblock->showHandOver(h);
     window.tabs()->setCurrentWidget(rblock);

@@ -218,10 +218,22 @@ void MainWindow::buildMenus() {
 }
 
 void MainWindow::addOpenAction(QAction* action) {
+  // The open group is everything above the first separator; the first open action starts it.
   const QList<QAction*> actions = file_menu_->actions();
-  QAction* before = actions.isEmpty() ? nullptr : actions.front();
-  file_menu_->insertAction(before, action);
-  if (before != nullptr && !before->isSeparator()) file_menu_->insertSeparator(before);
+  if (!open_group_started_) {
+    QAction* first = actions.isEmpty() ? nullptr : actions.front();
+    file_menu_->insertAction(first, action);
+    if (first != nullptr && !first->isSeparator()) file_menu_->insertSeparator(first);
+    open_group_started_ = true;
+    return;
+  }
+  for (QAction* a : actions) {
+    if (a->isSeparator()) {
+      file_menu_->insertAction(a, action);
+      return;
+    }
+  }
+  file_menu_->addAction(action);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {

@@ -86,7 +86,8 @@ class MainWindow : public QMainWindow {
   /// The keyboard shortcuts of the menus, as the rows of an HTML table (part of aboutText).
   [[nodiscard]] static QString shortcutTable();
 
-  /// Puts `action` at the top of the File menu (before Export), e.g. "Open Inductor run…".
+  /// Adds `action` to the File menu's open group, at its end (above Export), e.g. "Open Inductor
+  /// run…", then a submenu's action for "Open Recent".
   void addOpenAction(QAction* action);
 
   /// The status bar's words for what is here: "GPU: NVIDIA H200 · NVRTC: available (NVRTC 13.0)",
@@ -133,6 +134,7 @@ class MainWindow : public QMainWindow {
   bool can_compile_ = false;
   QLabel* view_status_;
   QMenu* file_menu_ = nullptr;
+  bool open_group_started_ = false;  ///< addOpenAction was called: the open group and its separator exist
   QAction* export_csv_ = nullptr;
   QAction* export_png_ = nullptr;
   QAction* export_pdf_ = nullptr;

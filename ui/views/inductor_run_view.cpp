@@ -342,13 +342,13 @@ bool InductorRunView::isScanning() const { return job_->isRunning(); }
 void InductorRunView::openFolderInteractive() {
   const QString dir = QFileDialog::getExistingDirectory(this, tr("Open Inductor run (a cache or torch_compile_debug folder)"),
                                                         last_folder_.isEmpty() ? QString::fromStdString(triton::defaultInductorCacheDir()) : last_folder_);
-  if (!dir.isEmpty()) openPath(dir);
+  if (!dir.isEmpty() && openPath(dir).isEmpty()) emit pathOpened(dir);
 }
 
 void InductorRunView::openFileInteractive() {
   const QString file = QFileDialog::getOpenFileName(this, tr("Open a scan CSV or a kernel module"), last_folder_,
                                                     tr("Scan CSV or kernel module (*.csv *.py);;All files (*)"));
-  if (!file.isEmpty()) openPath(file);
+  if (!file.isEmpty() && openPath(file).isEmpty()) emit pathOpened(file);
 }
 
 void InductorRunView::showRun(InductorRunData run) {

@@ -102,6 +102,8 @@ class InductorRunView : public QWidget, public AppView {
   void statusMessage(const QString& text);
   /// A scan ended (with a run, an error or cancelled) and the view shows its result.
   void scanFinished();
+  /// The view's own open dialogs opened `path` (for File → Open Recent).
+  void pathOpened(const QString& path);
   /// The selected config, for the calculator (block of num_warps · 32 threads, its registers and shared memory).
   void openInCalculator(const occx::ui::ConfigHandOver& config);
   /// The selected config, for the RBLOCK-scaling view.

@@ -245,7 +245,7 @@ void SweepView::openCsvInteractive(const QString& caption) {
   const QString path = QFileDialog::getOpenFileName(this, caption, folder, tr("CSV files (*.csv);;All files (*)"));
   if (path.isEmpty()) return;
   QSettings().setValue(key, QFileInfo(path).absolutePath());
-  openCsvFile(path);
+  if (openCsvFile(path).isEmpty()) emit pathOpened(path);
 }
 
 }  // namespace occx::ui

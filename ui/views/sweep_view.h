@@ -64,6 +64,8 @@ class SweepView : public QWidget, public AppView {
  signals:
   /// statusSummary() changed.
   void statusMessage(const QString& text);
+  /// The view's own "Open CSV…" opened `path` (for File → Open Recent).
+  void pathOpened(const QString& path);
 
  protected:
   /// `object_name` names the view's settings group; plots are rebuilt at most every
