@@ -2,6 +2,7 @@
 
 #include <mutex>
 
+#include "core/cuda/cupti_support.h"
 #include "core/cuda/device.h"
 #include "core/cuda/driver_api.h"
 #include "core/cuda/nvrtc_compiler.h"
@@ -37,6 +38,12 @@ class CudaBackend final : public Backend {
     const DriverStatus s = driverStatus();
     if (!s.available) return {false, "No NVIDIA driver: " + s.reason};
     if (s.device_count == 0) return {false, "The NVIDIA driver is loaded but sees no GPU."};
+    return {true, {}};
+  }
+
+  [[nodiscard]] Availability profilerAvailability() const override {
+    auto a = cupti::available();
+    if (!a) return {false, a.error()};
     return {true, {}};
   }
 

@@ -15,6 +15,9 @@ class OfflineBackend final : public Backend {
   [[nodiscard]] Availability liveAvailability() const override {
     return {false, "This build has no CUDA Toolkit: live runs need it (and an NVIDIA GPU with its driver)."};
   }
+  [[nodiscard]] Availability profilerAvailability() const override {
+    return {false, "this build has no CUDA Toolkit (CUPTI ships with it)"};
+  }
   [[nodiscard]] std::vector<DeviceInfo> detectedGpus() const override { return {}; }
   Expected<LiveSweepResult> runLiveSweep(int, const LiveSweepSpec&, const LiveSweepProgressFn&,
                                          const std::atomic<bool>*) override {

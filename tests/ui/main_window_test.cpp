@@ -7,6 +7,7 @@
 #include <QFileInfo>
 #include <QKeyEvent>
 #include <QSignalSpy>
+#include <QTextBrowser>
 #include <QTest>
 #include <QImage>
 #include <QLabel>
@@ -280,7 +281,7 @@ TEST_F(MainWindowTest, MenuShortcutsFireFromAFocusedNumberBox) {
       {"Ctrl+E", w.exportCsvAction(), Qt::Key_E, Qt::ControlModifier},
       {"Ctrl+Shift+S", w.exportPngAction(), Qt::Key_S, Qt::ControlModifier | Qt::ShiftModifier},
       {"Ctrl+O", open, Qt::Key_O, Qt::ControlModifier},
-      {"F1", w.aboutAction(), Qt::Key_F1, Qt::NoModifier},
+      {"F1", w.manualAction(), Qt::Key_F1, Qt::NoModifier},
   };
   for (const Case& c : cases) {
     QSignalSpy triggered(c.action, &QAction::triggered);
@@ -297,7 +298,10 @@ TEST_F(MainWindowTest, MenuShortcutsFireFromAFocusedNumberBox) {
   const QImage png(answers.written[2]);
   ASSERT_FALSE(png.isNull()) << answers.written[2].toStdString();
   EXPECT_EQ(png.size(), w.calculatorView()->blockSizePlot()->widget()->size() * 2);
-  EXPECT_TRUE(answers.informed.contains(QStringLiteral("Keyboard shortcuts"))) << answers.informed.toStdString();
+  auto* manual = w.findChild<QTextBrowser*>(QStringLiteral("manualBrowser"));
+  ASSERT_NE(manual, nullptr);
+  EXPECT_TRUE(manual->toPlainText().contains(QStringLiteral("Keyboard shortcuts"))) << manual->toPlainText().toStdString();
+  manual->window()->close();
   EXPECT_TRUE(answers.warned.isEmpty()) << answers.warned.toStdString();
   EXPECT_EQ(box->text(), text);
   EXPECT_TRUE(box->hasFocus());
@@ -352,7 +356,35 @@ TEST_F(MainWindowTest, TheShortcutsAreInTheAboutText) {
   MainWindow w(false);
   EXPECT_EQ(w.exportCsvAction()->shortcuts(), (QList<QKeySequence>{QKeySequence(Qt::CTRL | Qt::Key_S), QKeySequence(Qt::CTRL | Qt::Key_E)}));
   EXPECT_EQ(w.exportPngAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
-  EXPECT_EQ(w.aboutAction()->shortcut(), QKeySequence(Qt::Key_F1));
+  EXPECT_EQ(w.manualAction()->shortcut(), QKeySequence(Qt::Key_F1));
+}
+
+TEST_F(MainWindowTest, TheManualSaysWhatEachViewAnswersAndWhatIsHere) {
+  MainWindow w(false);
+  const auto backend = liveBackend({}, LiveAvailability{false, QStringLiteral("No NVIDIA driver: libcuda.so.1 not found"), {}});
+  w.showBackend(*backend);
+  const QString facts = w.machineFacts();
+  EXPECT_TRUE(facts.contains(QStringLiteral("<b>GPU:</b> none found: "))) << facts.toStdString();
+  EXPECT_TRUE(facts.contains(QStringLiteral("<b>CUPTI:</b> not available: this build cannot tell"))) << facts.toStdString();
+  EXPECT_TRUE(facts.contains(QStringLiteral("<b>Python with PyTorch and Triton:</b> checking…")));
+  const QString manual = MainWindow::manualText(facts);
+  for (const char* part : {"Occupancy calculator", "RBLOCK scaling", "Inductor run", "Compile sweep (NVRTC)", "Live sweep",
+                           "occx gpus", "cuda_occupancy.h", "Keyboard shortcuts", "Found on this machine"}) {
+    EXPECT_TRUE(manual.contains(QLatin1String(part))) << part;
+  }
+  EXPECT_FALSE(manual.contains(QStringLiteral("{{")));  // every placeholder filled
+  EXPECT_TRUE(manual.contains(QStringLiteral("<b>%1</b>").arg(QKeySequence(Qt::Key_F1).toString(QKeySequence::NativeText))));
+  // The probe answers in the background: python3 with both packages, without them, or none at all.
+  w.manualAction()->trigger();
+  auto* browser = w.findChild<QTextBrowser*>(QStringLiteral("manualBrowser"));
+  ASSERT_NE(browser, nullptr);
+  ASSERT_TRUE(waitFor([&] { return !w.machineFacts().contains(QStringLiteral("checking…")); }, 35000));
+  const QString answered = w.machineFacts();
+  EXPECT_TRUE(answered.contains(QStringLiteral("(PyTorch ")) || answered.contains(QStringLiteral("cannot import both")) ||
+              answered.contains(QStringLiteral("no python3 found")))
+      << answered.toStdString();
+  EXPECT_TRUE(browser->toPlainText().contains(QStringLiteral("Python with PyTorch and Triton")));
+  browser->window()->close();
 }
 
 // ---- the inline input message and exports -----------------------------------------------------------

@@ -15,6 +15,13 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QMenu>
+#include <QFile>
+#include <QVBoxLayout>
+#include <QTimer>
+#include <QTextBrowser>
+#include <QProcess>
+#include <QDialogButtonBox>
+#include <QDialog>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QRegularExpression>
@@ -210,9 +217,12 @@ void MainWindow::buildMenus() {
   quit->setMenuRole(QAction::QuitRole);
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
+  manual_ = help->addAction(tr("&Manual"), this, &MainWindow::showManual);
+  manual_->setShortcut(helpKey());
+  manual_->setStatusTip(tr("What each view answers, the command line, where the numbers come from, the "
+                           "shortcuts, and what was found on this machine"));
   about_ = help->addAction(tr("&About Occupancy Explorer"), this,
                             [this] { prompts_.inform(tr("About Occupancy Explorer"), aboutText(can_compile_)); });
-  about_->setShortcut(helpKey());
   about_->setStatusTip(tr("What works without a GPU, and the keyboard shortcuts"));
   about_->setMenuRole(QAction::AboutRole);
 }
@@ -254,6 +264,7 @@ void MainWindow::dropEvent(QDropEvent* event) {
 }
 
 void MainWindow::showBackend(const Backend& backend) {
+  backend_ = &backend;
   can_compile_ = backend.compileAvailability().available;
   cuda_label_->setText(backendStatusText(backend));
   cuda_label_->setToolTip(aboutText(can_compile_));
@@ -289,7 +300,7 @@ QString MainWindow::shortcutTable() {
       {exportCsvKeys(), tr("File → Export CSV…")},
       {{exportPngKey()}, tr("File → Export PNG… (twice the shown size)")},
       {{QKeySequence(QKeySequence::Open)}, tr("File → Open Inductor run…")},
-      {{helpKey()}, tr("Help → About (this text)")},
+      {{helpKey()}, tr("Help → Manual")},
       {{QKeySequence(QKeySequence::Quit)}, tr("File → Quit")},
   };
   QString html = QStringLiteral("<table cellspacing=\"2\">");
@@ -302,6 +313,88 @@ QString MainWindow::shortcutTable() {
     html += QStringLiteral("<tr><td>%1</td><td>%2</td></tr>").arg(keysText(bound), what.toHtmlEscaped());
   }
   return html + QStringLiteral("</table>");
+}
+
+QString MainWindow::manualText(const QString& machine_html) {
+  QFile f(QStringLiteral(":/help/manual.html"));
+  QString html = f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : tr("<p>The manual is missing from this build.</p>");
+  html.replace(QStringLiteral("{{shortcuts}}"), shortcutTable());
+  html.replace(QStringLiteral("{{machine}}"), machine_html);
+  return html;
+}
+
+QString MainWindow::machineFacts() const {
+  const auto item = [](const QString& what, const QString& text) {
+    return QStringLiteral("<li><b>%1:</b> %2</li>").arg(what.toHtmlEscaped(), text.toHtmlEscaped());
+  };
+  QString html = QStringLiteral("<ul>");
+  if (backend_ == nullptr) {
+    html += item(tr("GPU"), tr("not asked (no backend)"));
+  } else {
+    const auto gpus = backend_->detectedGpus();
+    if (gpus.empty()) {
+      html += item(tr("GPU"), tr("none found: %1").arg(QString::fromStdString(backend_->liveAvailability().reason)));
+    }
+    for (const DeviceInfo& d : gpus) {
+      html += item(tr("GPU %1").arg(d.ordinal),
+                   tr("%1, driver supporting CUDA %2").arg(QString::fromStdString(d.label()), QString::fromStdString(d.driverCudaVersion())));
+    }
+    const Availability nvrtc = backend_->compileAvailability();
+    html += item(tr("NVRTC"), nvrtc.available ? QString::fromStdString(backend_->compilerVersion())
+                                              : tr("not available: %1").arg(QString::fromStdString(nvrtc.reason)));
+    const Availability cupti = backend_->profilerAvailability();
+    html += item(tr("CUPTI"), cupti.available ? tr("available (kernel records; achieved occupancy where profiling is permitted)")
+                                              : tr("not available: %1").arg(QString::fromStdString(cupti.reason)));
+  }
+  html += item(tr("Python with PyTorch and Triton"), python_status_.isEmpty() ? tr("checking…") : python_status_);
+  return html + QStringLiteral("</ul>");
+}
+
+void MainWindow::showManual() {
+  if (manual_dialog_ == nullptr) {
+    manual_dialog_ = new QDialog(this);
+    manual_dialog_->setWindowTitle(tr("Occupancy Explorer — Manual"));
+    auto* layout = new QVBoxLayout(manual_dialog_);
+    manual_browser_ = new QTextBrowser(manual_dialog_);
+    manual_browser_->setObjectName(QStringLiteral("manualBrowser"));
+    manual_browser_->setOpenExternalLinks(true);
+    layout->addWidget(manual_browser_);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, manual_dialog_);
+    connect(buttons, &QDialogButtonBox::rejected, manual_dialog_, &QDialog::close);
+    layout->addWidget(buttons);
+    manual_dialog_->resize(760, 640);
+  }
+  if (python_status_.isEmpty() && python_probe_ == nullptr) probePython();
+  manual_browser_->setHtml(manualText(machineFacts()));
+  manual_dialog_->show();
+  manual_dialog_->raise();
+}
+
+void MainWindow::probePython() {
+  // The user's own python3, as the Triton features will use it: both packages must import.
+  python_probe_ = new QProcess(this);
+  python_probe_->setProcessChannelMode(QProcess::MergedChannels);
+  connect(python_probe_, &QProcess::finished, this, [this](int code, QProcess::ExitStatus status) {
+    const QString out = QString::fromUtf8(python_probe_->readAll()).trimmed();
+    if (status == QProcess::NormalExit && code == 0) {
+      const QStringList parts = out.split(QLatin1Char(' '));
+      python_status_ = parts.size() >= 3 ? tr("%1 (PyTorch %2, Triton %3)").arg(parts[0], parts[1], parts[2]) : out;
+    } else {
+      const QString last = out.section(QLatin1Char('\n'), -1).trimmed();
+      python_status_ = tr("python3 cannot import both torch and triton (%1)").arg(last.isEmpty() ? tr("exit code %1").arg(code) : last);
+    }
+    python_probe_->deleteLater();
+    if (manual_browser_ != nullptr && manual_dialog_->isVisible()) manual_browser_->setHtml(manualText(machineFacts()));
+  });
+  connect(python_probe_, &QProcess::errorOccurred, this, [this](QProcess::ProcessError e) {
+    if (e != QProcess::FailedToStart) return;
+    python_status_ = tr("no python3 found on the PATH");
+    python_probe_->deleteLater();
+    if (manual_browser_ != nullptr && manual_dialog_->isVisible()) manual_browser_->setHtml(manualText(machineFacts()));
+  });
+  python_probe_->start(QStringLiteral("python3"),
+                       {QStringLiteral("-c"), QStringLiteral("import sys, torch, triton; print(sys.executable, torch.__version__, triton.__version__)")});
+  QTimer::singleShot(30000, python_probe_, [probe = python_probe_] { probe->kill(); });
 }
 
 QString MainWindow::aboutText(bool can_compile) {

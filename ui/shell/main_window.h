@@ -12,6 +12,9 @@
 #include <functional>
 
 class QAction;
+class QDialog;
+class QProcess;
+class QTextBrowser;
 class QKeyEvent;
 class QLabel;
 class QMenu;
@@ -56,8 +59,10 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] QAction* exportCsvAction() const { return export_csv_; }
   [[nodiscard]] QAction* exportPngAction() const { return export_png_; }
   [[nodiscard]] QAction* exportPdfAction() const { return export_pdf_; }
-  /// Help → About (F1): what works without a GPU, and the keyboard shortcuts.
+  /// Help → About: what works without a GPU, and the keyboard shortcuts.
   [[nodiscard]] QAction* aboutAction() const { return about_; }
+  /// Help → Manual (F1): manualText with this machine's facts, in a window of its own.
+  [[nodiscard]] QAction* manualAction() const { return manual_; }
 
   /// Replaces the prompts; a member left empty keeps the default.
   void setPrompts(Prompts prompts);
@@ -85,6 +90,15 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] static QString aboutText(bool can_compile = false);
   /// The keyboard shortcuts of the menus, as the rows of an HTML table (part of aboutText).
   [[nodiscard]] static QString shortcutTable();
+  /// The manual (resources/help/manual.html: what each view answers, the CLI, where the numbers come
+  /// from) with the shortcut table and `machine_html` (machineFacts) filled in.
+  [[nodiscard]] static QString manualText(const QString& machine_html);
+  /// What was found here, as an HTML list: each GPU with its driver, NVRTC, CUPTI (from the Backend
+  /// given to showBackend), and whether python3 imports torch and triton ("checking…" until the
+  /// probe, started by the first showManual, has answered).
+  [[nodiscard]] QString machineFacts() const;
+  /// Opens (or raises) the manual window.
+  void showManual();
 
   /// Adds `action` to the File menu's open group, at its end (above Export), e.g. "Open Inductor
   /// run…", then a submenu's action for "Open Recent".
@@ -121,6 +135,8 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] bool isWindowShortcut(const QKeyEvent& event) const;
   /// After a successful export: ends inline input messages whose boxes hold a value again.
   void clearSettledInputMessages();
+  /// Starts `python3 -c "import sys, torch, triton"` in the background; fills python_status_.
+  void probePython();
   void exportCsvInteractive();
   void exportPlotInteractive(const QString& suffix);
   [[nodiscard]] AppView* currentAppView() const;
@@ -139,6 +155,12 @@ class MainWindow : public QMainWindow {
   QAction* export_png_ = nullptr;
   QAction* export_pdf_ = nullptr;
   QAction* about_ = nullptr;
+  QAction* manual_ = nullptr;
+  const Backend* backend_ = nullptr;  ///< showBackend's; main() keeps it alive longer than the window
+  QDialog* manual_dialog_ = nullptr;
+  QTextBrowser* manual_browser_ = nullptr;
+  QProcess* python_probe_ = nullptr;
+  QString python_status_;              ///< the probe's answer; empty until it came
   Prompts prompts_;
   QString pending_tab_;  ///< title of the tab to make current once it is added (from settings)
 };
