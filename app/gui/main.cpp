@@ -49,12 +49,21 @@ int main(int argc, char** argv) {
   const QCommandLineOption tab(QStringLiteral("tab"),
                                QStringLiteral("Start on the tab with this title (e.g. \"Live sweep\")."),
                                QStringLiteral("TITLE"));
+  const QCommandLineOption report(
+      QStringLiteral("report"),
+      QStringLiteral("Like --screenshot, but write the current tab's report (File → Export report…) to FILE "
+                     "(PDF) and its HTML twin beside it, and exit."),
+      QStringLiteral("FILE"));
   parser.addOption(screenshot);
+  parser.addOption(report);
   parser.addOption(delay);
   parser.addOption(tab);
   parser.process(app);
 
   const QString screenshot_path = parser.value(screenshot);
+  const QString report_path = parser.value(report);
+  // A screenshot or a report is made from the built-in defaults (reproducible pictures and handouts).
+  const bool use_settings = screenshot_path.isEmpty() && report_path.isEmpty();
   bool delay_ok = false;
   const int delay_ms = parser.value(delay).toInt(&delay_ok);
   if (!delay_ok || delay_ms < 0 || delay_ms > 60000) {
@@ -70,7 +79,7 @@ int main(int argc, char** argv) {
 #else
   const std::shared_ptr<occx::Backend> backend = occx::offlineBackend();
 #endif
-  occx::ui::MainWindow window(/*use_settings=*/screenshot_path.isEmpty());
+  occx::ui::MainWindow window(use_settings);
   window.showBackend(*backend);
   auto* rblock = new occx::ui::RblockScalingView;
   auto* compile_sweep = new occx::ui::CompileSweepView(nullptr, backend);
@@ -82,7 +91,7 @@ int main(int argc, char** argv) {
   window.addView(live_sweep, QStringLiteral("Live sweep"));
   // Detected GPUs head every device list; on the first start (nothing saved yet) they are selected.
   if (const auto gpus = occx::ui::detectedGpus(*backend); !gpus.empty()) {
-    const bool first_start = screenshot_path.isEmpty() && QSettings().allKeys().isEmpty();
+    const bool first_start = use_settings && QSettings().allKeys().isEmpty();
     window.calculatorView()->deviceSelector()->setDetectedGpus(gpus, first_start);
     rblock->deviceSelector()->setDetectedGpus(gpus, first_start);
   }
@@ -102,7 +111,7 @@ int main(int argc, char** argv) {
   window.addOpenAction(open_run);
   // A dropped file or folder, or one of File → Open Recent, opens in the view it belongs to.
   auto* opener = new occx::ui::PathOpener(&window, inductor_run, compile_sweep, live_sweep,
-                                          /*use_settings=*/screenshot_path.isEmpty(), &window);
+                                          use_settings, &window);
   window.addOpenAction(opener->recentMenu()->menuAction());
   QObject::connect(inductor_run, &occx::ui::InductorRunView::openInRblock, &window, [&window, rblock](const occx::ui::ConfigHandOver& h) {
     rblock->showHandOver(h);
@@ -148,6 +157,18 @@ int main(int argc, char** argv) {
         std::printf("wrote %s (%dx%d)\n", qPrintable(screenshot_path), pixmap.width(), pixmap.height());
       }
       QApplication::exit(rc);
+    });
+  }
+  if (!report_path.isEmpty()) {
+    QTimer::singleShot(delay_ms, &window, [&window, &report_path] {
+      const QString error = window.exportCurrentReport(report_path);
+      if (!error.isEmpty()) {
+        std::fprintf(stderr, "occupancy-explorer: --report: %s\n", qPrintable(error));
+        QApplication::exit(1);
+        return;
+      }
+      std::printf("wrote %s and its .html twin\n", qPrintable(report_path));
+      QApplication::exit(0);
     });
   }
   return QApplication::exec();

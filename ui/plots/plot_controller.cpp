@@ -305,7 +305,7 @@ void PlotController::endExport(QCPTextElement* subtitle) const {
   plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
-Expected<std::size_t> PlotController::exportPng(const QString& path, int width, int height) const {
+QImage PlotController::renderImage(int width, int height) const {
   const bool exact = width > 0 && height > 0;
   const QSize size = exportSize(width, height);
   const double scale = exact ? 1.0 : export_scale_;
@@ -317,6 +317,11 @@ Expected<std::size_t> PlotController::exportPng(const QString& path, int width, 
   const int dots_per_meter = static_cast<int>(std::lround(96.0 * scale / 0.0254));
   image.setDotsPerMeterX(dots_per_meter);
   image.setDotsPerMeterY(dots_per_meter);
+  return image;
+}
+
+Expected<std::size_t> PlotController::exportPng(const QString& path, int width, int height) const {
+  const QImage image = renderImage(width, height);
   QByteArray bytes;
   QBuffer buffer(&bytes);
   buffer.open(QIODevice::WriteOnly);

@@ -6,6 +6,7 @@
 
 #include <QObject>
 #include <QPointF>
+#include <QImage>
 #include <QString>
 #include <QVector>
 #include <cstddef>
@@ -80,6 +81,9 @@ class PlotController : public QObject {
   [[nodiscard]] Expected<std::size_t> exportPdf(const QString& path, int width = 0, int height = 0) const;
   /// exportPng or exportPdf by the file's suffix (.png / .pdf); other suffixes are an Error.
   [[nodiscard]] Expected<std::size_t> exportImage(const QString& path, int width = 0, int height = 0) const;
+  /// The plot as exportImage's PNG draws it (the export subtitle included): `width` × `height`
+  /// pixels, or the widget's size at exportScale() when either is 0. Null when it cannot render.
+  [[nodiscard]] QImage renderImage(int width = 0, int height = 0) const;
 
   /// Graphs (line/scatter plottables) in the plot, for tests and exports.
   [[nodiscard]] int graphCount() const;

@@ -41,6 +41,9 @@ class AppView {
   virtual void saveSettings(QSettings& /*settings*/) const {}
   /// Restores what saveSettings wrote; missing or out-of-range values keep the defaults.
   virtual void restoreSettings(QSettings& /*settings*/) {}
+  /// The derivation or the decisions in words, as an HTML fragment, for File → Export report…;
+  /// empty when the view's tables say it all.
+  [[nodiscard]] virtual QString reportText() const { return {}; }
   /// One line for the status bar ("H100 SXM5 · 256 threads · occupancy 100 %"); empty for none.
   /// A view that is also a QObject may emit a `statusMessage(QString)` signal when it changes.
   [[nodiscard]] virtual QString statusSummary() const { return {}; }

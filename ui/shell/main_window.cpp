@@ -21,6 +21,7 @@
 #include <QTextBrowser>
 #include <QProcess>
 #include <QDialogButtonBox>
+#include <QDateTime>
 #include <QDialog>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -35,6 +36,7 @@
 #include "core/base/atomic_file.h"
 #include "occx_config.h"
 #include "ui/shell/app_view.h"
+#include "ui/shell/report.h"
 #include "ui/views/calculator_view.h"
 #include "ui/plots/plot_controller.h"
 #include "ui/widgets/checked_spin_box.h"
@@ -60,6 +62,7 @@ constexpr Renamed kRenamedTabs[] = {{"Kernels (NVRTC)", "Compile sweep (NVRTC)"}
 QList<QKeySequence> exportCsvKeys() { return {QKeySequence(Qt::CTRL | Qt::Key_S), QKeySequence(Qt::CTRL | Qt::Key_E)}; }
 QKeySequence exportPngKey() { return QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S); }
 QKeySequence helpKey() { return QKeySequence(Qt::Key_F1); }
+QKeySequence exportReportKey() { return QKeySequence(Qt::CTRL | Qt::Key_P); }
 
 QString keysText(const QList<QKeySequence>& keys) {
   QStringList out;
@@ -211,6 +214,10 @@ void MainWindow::buildMenus() {
   export_png_->setStatusTip(tr("Write a plot of the current view as a PNG image"));
   export_pdf_ = file->addAction(tr("Export P&DF…"), this, [this] { exportPlotInteractive(QStringLiteral("pdf")); });
   export_pdf_->setStatusTip(tr("Write a plot of the current view as a vector PDF"));
+  export_report_ = file->addAction(tr("Export &report…"), this, &MainWindow::exportReportInteractive);
+  export_report_->setShortcut(exportReportKey());
+  export_report_->setStatusTip(tr("One page of the current view to hand out: inputs, tables, the arithmetic in words and "
+                                  "the plots, as PDF with an HTML twin"));
   file->addSeparator();
   QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);
@@ -300,6 +307,7 @@ QString MainWindow::shortcutTable() {
       {exportCsvKeys(), tr("File → Export CSV…")},
       {{exportPngKey()}, tr("File → Export PNG… (twice the shown size)")},
       {{QKeySequence(QKeySequence::Open)}, tr("File → Open Inductor run…")},
+      {{exportReportKey()}, tr("File → Export report… (PDF and HTML)")},
       {{helpKey()}, tr("Help → Manual")},
       {{QKeySequence(QKeySequence::Quit)}, tr("File → Quit")},
   };
@@ -451,6 +459,7 @@ void MainWindow::updateForCurrentView() {
   const bool plots = v != nullptr && !v->plotExports().empty();
   export_png_->setEnabled(plots);
   export_pdf_->setEnabled(plots);
+  export_report_->setEnabled(v != nullptr && (plots || !v->csvExports().empty()));
   view_status_->setText(v != nullptr ? v->statusSummary() : QString());
 }
 
@@ -480,6 +489,36 @@ QString MainWindow::exportCurrentPlot(int index, const QString& path) {
   clearSettledInputMessages();
   statusBar()->showMessage(tr("Wrote %1 (%2 bytes)").arg(QDir::toNativeSeparators(path)).arg(*written), 5000);
   return {};
+}
+
+QString MainWindow::exportCurrentReport(const QString& pdf_path) {
+  AppView* v = currentAppView();
+  if (v == nullptr) return tr("The current view has nothing to report.");
+  QString path = pdf_path;
+  if (QFileInfo(path).suffix().compare(QStringLiteral("pdf"), Qt::CaseInsensitive) != 0) path += QStringLiteral(".pdf");
+  const QString title = tabs_->tabText(tabs_->currentIndex());
+  const ReportContent report =
+      reportOf(*v, title, QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'")));
+  auto pdf = writeReportPdf(report, path);
+  if (!pdf) return QString::fromStdString(pdf.error());
+  const QString html_path = path.left(path.size() - 4) + QStringLiteral(".html");
+  auto html = writeReportHtml(report, html_path);
+  if (!html) return QString::fromStdString(html.error());
+  clearSettledInputMessages();
+  statusBar()->showMessage(tr("Wrote %1 and %2").arg(QDir::toNativeSeparators(path), QDir::toNativeSeparators(html_path)), 5000);
+  return {};
+}
+
+void MainWindow::exportReportInteractive() {
+  AppView* v = currentAppView();
+  if (v == nullptr) return;
+  QString base = tabs_->tabText(tabs_->currentIndex()).toLower();
+  base.replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("-"));
+  while (base.endsWith(QLatin1Char('-'))) base.chop(1);
+  const QString path = askSavePath(tr("Export report"), base + QStringLiteral("-report.pdf"), tr("PDF (*.pdf)"));
+  if (path.isEmpty()) return;
+  const QString error = exportCurrentReport(path);
+  if (!error.isEmpty()) prompts_.warn(tr("Export report"), error);
 }
 
 void MainWindow::clearSettledInputMessages() {

@@ -72,6 +72,11 @@ class MainWindow : public QMainWindow {
   QString exportCurrentCsv(int index, const QString& path);
   /// Writes plot `index` of the current view to `path`, PNG or PDF by the suffix (atomically).
   QString exportCurrentPlot(int index, const QString& path);
+  /// Writes the current view's report (ui/shell/report.h) to `pdf_path` (".pdf" added when missing)
+  /// and its HTML twin beside it (same name, ".html"), each atomically. Returns an empty string on
+  /// success, else the message naming the file.
+  QString exportCurrentReport(const QString& pdf_path);
+  [[nodiscard]] QAction* exportReportAction() const { return export_report_; }
 
   /// Writes window geometry, the current tab and every AppView's settings: into a scratch copy that
   /// is read back and checked, then put in place atomically, so a failed write (a full disk) keeps
@@ -139,6 +144,7 @@ class MainWindow : public QMainWindow {
   void probePython();
   void exportCsvInteractive();
   void exportPlotInteractive(const QString& suffix);
+  void exportReportInteractive();
   [[nodiscard]] AppView* currentAppView() const;
   [[nodiscard]] QString settingsGroupFor(QWidget* view, const QString& title) const;
   [[nodiscard]] QString askSavePath(const QString& caption, const QString& suggested, const QString& filter);
@@ -154,6 +160,7 @@ class MainWindow : public QMainWindow {
   QAction* export_csv_ = nullptr;
   QAction* export_png_ = nullptr;
   QAction* export_pdf_ = nullptr;
+  QAction* export_report_ = nullptr;
   QAction* about_ = nullptr;
   QAction* manual_ = nullptr;
   const Backend* backend_ = nullptr;  ///< showBackend's; main() keeps it alive longer than the window

@@ -516,6 +516,7 @@ void CalculatorView::showDerivation() {
   if (!input_error_.isEmpty()) html += QStringLiteral("<li><b>Input.</b> %1</li>").arg(input_error_.toHtmlEscaped());
   html += QStringLiteral("</ol>");
   derivation_->setHtml(html);
+  derivation_html_ = html;
 }
 
 QString CalculatorView::targetLabel() const {
@@ -608,4 +609,8 @@ void CalculatorView::restoreSettings(QSettings& s) {
   setInput(in);
 }
 
+}  // namespace occx::ui
+
+namespace occx::ui {
+QString CalculatorView::reportText() const { return derivation_html_; }
 }  // namespace occx::ui

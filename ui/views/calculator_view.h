@@ -74,6 +74,8 @@ class CalculatorView : public QWidget, public AppView {
   void saveSettings(QSettings& settings) const override;
   void restoreSettings(QSettings& settings) override;
   [[nodiscard]] QString statusSummary() const override;
+  /// The derivation (calculator) or the decisions' arithmetic (RBLOCK scaling), as shown.
+  [[nodiscard]] QString reportText() const override;
   /// The line under the plots' titles in exports: the device and the launch configuration, e.g.
   /// "H100 SXM5 (CC 9.0, 132 SMs) · 256 threads, 32 registers, 0 B shared".
   [[nodiscard]] QString exportSubtitle() const;
@@ -115,6 +117,7 @@ class CalculatorView : public QWidget, public AppView {
   QTableWidget* limits_table_ = nullptr;
   QTableWidget* details_table_ = nullptr;
   QTextBrowser* derivation_ = nullptr;
+  QString derivation_html_;  ///< what the browser shows, for the report
   OccupancyCurvePlot* plot_block_ = nullptr;
   OccupancyCurvePlot* plot_regs_ = nullptr;
   OccupancyCurvePlot* plot_smem_ = nullptr;

@@ -618,6 +618,7 @@ void RblockScalingView::showResults() {
     html += q(d.reason).toHtmlEscaped() + QStringLiteral("</p>");
   }
   arithmetic_->setHtml(html);
+  arithmetic_html_ = html;
 
   const int cur_regs = config_.n_regs ? *config_.n_regs : 0;
   int cur_bound = 0;
@@ -738,4 +739,8 @@ QString RblockScalingView::statusSummary() const {
   return s;
 }
 
+}  // namespace occx::ui
+
+namespace occx::ui {
+QString RblockScalingView::reportText() const { return arithmetic_html_; }
 }  // namespace occx::ui

@@ -92,6 +92,8 @@ class RblockScalingView : public QWidget, public AppView {
   void saveSettings(QSettings& settings) const override;
   void restoreSettings(QSettings& settings) override;
   [[nodiscard]] QString statusSummary() const override;
+  /// The derivation (calculator) or the decisions' arithmetic (RBLOCK scaling), as shown.
+  [[nodiscard]] QString reportText() const override;
 
   /// Recomputes from the widgets (called on every change).
   void recompute();
@@ -158,6 +160,7 @@ class RblockScalingView : public QWidget, public AppView {
   QLabel* loop_note_ = nullptr;
   QTableWidget* chain_table_ = nullptr;
   QTextBrowser* arithmetic_ = nullptr;
+  QString arithmetic_html_;  ///< what the browser shows, for the report
 
   bool updating_ = false;
   Device device_model_;
