@@ -75,7 +75,8 @@ enum class FrameFailure {
 };
 
 /// A frame read from the stream, or why none was.
-struct FrameRead {
+// nlohmann::json's constructors are not declared noexcept, so the implicit ones here are not either.
+struct FrameRead {  // NOLINT(bugprone-exception-escape)
   nlohmann::json message;          ///< the object, when failure == kNone
   FrameFailure failure = FrameFailure::kNone;
   std::string error;               ///< in words when failure != kNone
