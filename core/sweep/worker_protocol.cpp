@@ -23,6 +23,19 @@ void getIf(const json& j, const char* key, T& out) {
   if (auto it = j.find(key); it != j.end() && !it->is_null()) it->get_to(out);
 }
 
+/// Writes the fields `visit` names (visit(v, f) calls f(key, field) for each) as one object.
+template <class V, class Visit>
+void writeFields(json& j, const V& v, Visit visit) {
+  j = json::object();
+  visit(v, [&j](const char* key, const auto& field) { j[key] = field; });
+}
+
+/// Reads the fields `visit` names; a missing key keeps the field's default.
+template <class V, class Visit>
+void readFields(const json& j, V& v, Visit visit) {
+  visit(v, [&j](const char* key, auto& field) { getIf(j, key, field); });
+}
+
 template <class E, class Parse>
 E parsedEnum(const json& j, const char* key, E fallback, Parse parse) {
   auto it = j.find(key);
@@ -41,76 +54,53 @@ void from_json(const json& j, ComputeCapability& v) {
   v = *cc;
 }
 
-void to_json(json& j, const DeviceInfo& v) {
-  j = {{"ordinal", v.ordinal},
-       {"name", v.name},
-       {"uuid", v.uuid},
-       {"cc", v.cc},
-       {"sm_count", v.sm_count},
-       {"registers_per_sm", v.registers_per_sm},
-       {"registers_per_block", v.registers_per_block},
-       {"max_threads_per_sm", v.max_threads_per_sm},
-       {"max_threads_per_block", v.max_threads_per_block},
-       {"max_blocks_per_sm", v.max_blocks_per_sm},
-       {"warp_size", v.warp_size},
-       {"shared_memory_per_sm", v.shared_memory_per_sm},
-       {"shared_memory_per_block", v.shared_memory_per_block},
-       {"shared_memory_per_block_optin", v.shared_memory_per_block_optin},
-       {"reserved_shared_memory_per_block", v.reserved_shared_memory_per_block},
-       {"l2_bytes", v.l2_bytes},
-       {"total_memory_bytes", v.total_memory_bytes},
-       {"memory_clock_khz", v.memory_clock_khz},
-       {"memory_bus_bits", v.memory_bus_bits},
-       {"sm_clock_khz", v.sm_clock_khz},
-       {"driver_version", v.driver_version},
-       {"matched_gpu", v.matched_gpu},
-       {"data_mismatches", v.data_mismatches}};
+/// Every field of a DeviceInfo by its key, for both directions.
+template <class V, class F>
+void deviceInfoFields(V& v, F&& f) {
+  f("ordinal", v.ordinal);
+  f("name", v.name);
+  f("uuid", v.uuid);
+  f("cc", v.cc);
+  f("sm_count", v.sm_count);
+  f("registers_per_sm", v.registers_per_sm);
+  f("registers_per_block", v.registers_per_block);
+  f("max_threads_per_sm", v.max_threads_per_sm);
+  f("max_threads_per_block", v.max_threads_per_block);
+  f("max_blocks_per_sm", v.max_blocks_per_sm);
+  f("warp_size", v.warp_size);
+  f("shared_memory_per_sm", v.shared_memory_per_sm);
+  f("shared_memory_per_block", v.shared_memory_per_block);
+  f("shared_memory_per_block_optin", v.shared_memory_per_block_optin);
+  f("reserved_shared_memory_per_block", v.reserved_shared_memory_per_block);
+  f("l2_bytes", v.l2_bytes);
+  f("total_memory_bytes", v.total_memory_bytes);
+  f("memory_clock_khz", v.memory_clock_khz);
+  f("memory_bus_bits", v.memory_bus_bits);
+  f("sm_clock_khz", v.sm_clock_khz);
+  f("driver_version", v.driver_version);
+  f("matched_gpu", v.matched_gpu);
+  f("data_mismatches", v.data_mismatches);
 }
-void from_json(const json& j, DeviceInfo& v) {
-  getIf(j, "ordinal", v.ordinal);
-  getIf(j, "name", v.name);
-  getIf(j, "uuid", v.uuid);
-  getIf(j, "cc", v.cc);
-  getIf(j, "sm_count", v.sm_count);
-  getIf(j, "registers_per_sm", v.registers_per_sm);
-  getIf(j, "registers_per_block", v.registers_per_block);
-  getIf(j, "max_threads_per_sm", v.max_threads_per_sm);
-  getIf(j, "max_threads_per_block", v.max_threads_per_block);
-  getIf(j, "max_blocks_per_sm", v.max_blocks_per_sm);
-  getIf(j, "warp_size", v.warp_size);
-  getIf(j, "shared_memory_per_sm", v.shared_memory_per_sm);
-  getIf(j, "shared_memory_per_block", v.shared_memory_per_block);
-  getIf(j, "shared_memory_per_block_optin", v.shared_memory_per_block_optin);
-  getIf(j, "reserved_shared_memory_per_block", v.reserved_shared_memory_per_block);
-  getIf(j, "l2_bytes", v.l2_bytes);
-  getIf(j, "total_memory_bytes", v.total_memory_bytes);
-  getIf(j, "memory_clock_khz", v.memory_clock_khz);
-  getIf(j, "memory_bus_bits", v.memory_bus_bits);
-  getIf(j, "sm_clock_khz", v.sm_clock_khz);
-  getIf(j, "driver_version", v.driver_version);
-  getIf(j, "matched_gpu", v.matched_gpu);
-  getIf(j, "data_mismatches", v.data_mismatches);
-}
+void to_json(json& j, const DeviceInfo& v) { writeFields(j, v, [](const auto& x, auto&& f) { deviceInfoFields(x, f); }); }
+void from_json(const json& j, DeviceInfo& v) { readFields(j, v, [](auto& x, auto&& f) { deviceInfoFields(x, f); }); }
 
-void to_json(json& j, const CopyBandwidth& v) {
-  j = {{"GBps", v.GBps},           {"median_us", v.median_us},   {"min_us", v.min_us},
-       {"max_us", v.max_us},       {"bytes_per_copy", v.bytes_per_copy}, {"runs", v.runs},
-       {"device_name", v.device_name}, {"uuid", v.uuid},         {"driver_version", v.driver_version},
-       {"measured_at", v.measured_at}, {"from_cache", v.from_cache}};
+/// Every field of a CopyBandwidth by its key, for both directions.
+template <class V, class F>
+void copyBandwidthFields(V& v, F&& f) {
+  f("GBps", v.GBps);
+  f("median_us", v.median_us);
+  f("min_us", v.min_us);
+  f("max_us", v.max_us);
+  f("bytes_per_copy", v.bytes_per_copy);
+  f("runs", v.runs);
+  f("device_name", v.device_name);
+  f("uuid", v.uuid);
+  f("driver_version", v.driver_version);
+  f("measured_at", v.measured_at);
+  f("from_cache", v.from_cache);
 }
-void from_json(const json& j, CopyBandwidth& v) {
-  getIf(j, "GBps", v.GBps);
-  getIf(j, "median_us", v.median_us);
-  getIf(j, "min_us", v.min_us);
-  getIf(j, "max_us", v.max_us);
-  getIf(j, "bytes_per_copy", v.bytes_per_copy);
-  getIf(j, "runs", v.runs);
-  getIf(j, "device_name", v.device_name);
-  getIf(j, "uuid", v.uuid);
-  getIf(j, "driver_version", v.driver_version);
-  getIf(j, "measured_at", v.measured_at);
-  getIf(j, "from_cache", v.from_cache);
-}
+void to_json(json& j, const CopyBandwidth& v) { writeFields(j, v, [](const auto& x, auto&& f) { copyBandwidthFields(x, f); }); }
+void from_json(const json& j, CopyBandwidth& v) { readFields(j, v, [](auto& x, auto&& f) { copyBandwidthFields(x, f); }); }
 
 void to_json(json& j, const ProblemSpec& v) {
   j = {{"workload", std::string(workloadName(v.workload))},
@@ -180,39 +170,36 @@ void from_json(const json& j, GpuModule& v) {
   getIf(j, "arguments", v.arguments);
 }
 
-void to_json(json& j, const RunOptions& v) {
-  j = {{"min_warmup_runs", v.min_warmup_runs}, {"warmup_ms", v.warmup_ms},
-       {"min_timed_runs", v.min_timed_runs},   {"max_timed_runs", v.max_timed_runs},
-       {"timed_ms", v.timed_ms},               {"flush_l2", v.flush_l2},
-       {"check", v.check},                     {"cupti_activity", v.cupti_activity},
-       {"cupti_metrics", v.cupti_metrics},     {"check_threads", v.check_threads}};
+/// Every field of a RunOptions by its key, for both directions.
+template <class V, class F>
+void runOptionsFields(V& v, F&& f) {
+  f("min_warmup_runs", v.min_warmup_runs);
+  f("warmup_ms", v.warmup_ms);
+  f("min_timed_runs", v.min_timed_runs);
+  f("max_timed_runs", v.max_timed_runs);
+  f("timed_ms", v.timed_ms);
+  f("flush_l2", v.flush_l2);
+  f("check", v.check);
+  f("cupti_activity", v.cupti_activity);
+  f("cupti_metrics", v.cupti_metrics);
+  f("check_threads", v.check_threads);
 }
-void from_json(const json& j, RunOptions& v) {
-  getIf(j, "min_warmup_runs", v.min_warmup_runs);
-  getIf(j, "warmup_ms", v.warmup_ms);
-  getIf(j, "min_timed_runs", v.min_timed_runs);
-  getIf(j, "max_timed_runs", v.max_timed_runs);
-  getIf(j, "timed_ms", v.timed_ms);
-  getIf(j, "flush_l2", v.flush_l2);
-  getIf(j, "check", v.check);
-  getIf(j, "cupti_activity", v.cupti_activity);
-  getIf(j, "cupti_metrics", v.cupti_metrics);
-  getIf(j, "check_threads", v.check_threads);
-}
+void to_json(json& j, const RunOptions& v) { writeFields(j, v, [](const auto& x, auto&& f) { runOptionsFields(x, f); }); }
+void from_json(const json& j, RunOptions& v) { readFields(j, v, [](auto& x, auto&& f) { runOptionsFields(x, f); }); }
 
-void to_json(json& j, const TimingStats& v) {
-  j = {{"runs", v.runs},     {"median_us", v.median_us}, {"min_us", v.min_us},         {"max_us", v.max_us},
-       {"p25_us", v.p25_us}, {"p75_us", v.p75_us},       {"spread_pct", v.spread_pct}};
+/// Every field of a TimingStats by its key, for both directions.
+template <class V, class F>
+void timingStatsFields(V& v, F&& f) {
+  f("runs", v.runs);
+  f("median_us", v.median_us);
+  f("min_us", v.min_us);
+  f("max_us", v.max_us);
+  f("p25_us", v.p25_us);
+  f("p75_us", v.p75_us);
+  f("spread_pct", v.spread_pct);
 }
-void from_json(const json& j, TimingStats& v) {
-  getIf(j, "runs", v.runs);
-  getIf(j, "median_us", v.median_us);
-  getIf(j, "min_us", v.min_us);
-  getIf(j, "max_us", v.max_us);
-  getIf(j, "p25_us", v.p25_us);
-  getIf(j, "p75_us", v.p75_us);
-  getIf(j, "spread_pct", v.spread_pct);
-}
+void to_json(json& j, const TimingStats& v) { writeFields(j, v, [](const auto& x, auto&& f) { timingStatsFields(x, f); }); }
+void from_json(const json& j, TimingStats& v) { readFields(j, v, [](auto& x, auto&& f) { timingStatsFields(x, f); }); }
 
 void to_json(json& j, const Metric& v) {
   j = json::object();

@@ -17,6 +17,7 @@
 #include "core/sweep/live_sweep.h"
 #include "core/sweep/worker_protocol.h"
 #include "core/sweep/worker_runner.h"
+#include "tests/support/live_sweep_fakes.h"
 
 namespace occx {
 namespace {
@@ -390,31 +391,12 @@ TEST(WorkerRunner, AWorkerThatCannotBeRestartedSaysSoOnEveryLaterRow) {
   EXPECT_EQ(later.reason, (*w)->contextLost());
 }
 
-Expected<CompileResult> fakeCompile(const CompileRequest& req) {
-  CompileResult r;
-  r.kernel_name = req.kernel_name;
-  r.arch = req.arch;
-  r.compiler = "stand-in 1.0";
-  r.report.function = req.kernel_name;
-  r.report.registers = 40;  // as the fake worker's driver reports
-  r.cubin = {1, 2, 3};
-  return r;
-}
+using testing_support::fakeCompile;  // 40 registers, as the fake worker's driver reports
 
 TEST(WorkerRunner, ALiveSweepWithACrashingConfigInTheMiddleMeasuresEveryOtherRow) {
   auto r = started({"--crash-on", "occx_sum_fp32_x1_r1024_w8", "--fault-on", "occx_sum_fp32_x1_r2048_w4"});
   ASSERT_TRUE(r);
-  LiveSweepSpec s;
-  s.compile.workload = Workload::kSum;
-  s.compile.dtype = DType::kF32;
-  s.compile.xnumel = 256;
-  s.compile.rnumel = 4096;
-  s.compile.xblocks = {1};
-  s.compile.rblocks = {1024, 2048};
-  s.compile.num_warps = {4, 8};
-  s.compile.inductor_candidates = false;
-  s.compile.threads = 2;
-  s.toolkit = "stand-in 1.0";
+  const LiveSweepSpec s = testing_support::smallSumSweep();
   auto res = runLiveSweep(*r, s, fakeCompile);
   ASSERT_TRUE(res) << res.error();
   const auto& rows = res->dataset.rows;
