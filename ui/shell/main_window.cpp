@@ -136,7 +136,15 @@ MainWindow::MainWindow(bool use_settings, QWidget* parent)
   qApp->installEventFilter(this);
 }
 
-MainWindow::~MainWindow() { qApp->removeEventFilter(this); }
+MainWindow::~MainWindow() {
+  qApp->removeEventFilter(this);
+  // A python3 probe still running: stop it without its handlers, which use this window.
+  if (python_probe_ != nullptr) {
+    python_probe_->disconnect(this);
+    python_probe_->kill();
+    python_probe_->waitForFinished(2000);
+  }
+}
 
 void MainWindow::setPrompts(Prompts prompts) {
   if (!prompts.choose) {
@@ -380,29 +388,31 @@ void MainWindow::showManual() {
 
 void MainWindow::probePython() {
   // The user's own python3, as the Triton features will use it: both packages must import.
-  python_probe_ = new QProcess(this);
-  python_probe_->setProcessChannelMode(QProcess::MergedChannels);
-  connect(python_probe_, &QProcess::finished, this, [this](int code, QProcess::ExitStatus status) {
-    const QString out = QString::fromUtf8(python_probe_->readAll()).trimmed();
+  auto* probe = new QProcess(this);
+  python_probe_ = probe;
+  probe->setProcessChannelMode(QProcess::MergedChannels);
+  const auto done = [this, probe](const QString& status) {
+    python_status_ = status;
+    python_probe_ = nullptr;
+    probe->deleteLater();
+    if (manual_browser_ != nullptr && manual_dialog_->isVisible()) manual_browser_->setHtml(manualText(machineFacts()));
+  };
+  connect(probe, &QProcess::finished, this, [probe, done](int code, QProcess::ExitStatus status) {
+    const QString out = QString::fromUtf8(probe->readAll()).trimmed();
     if (status == QProcess::NormalExit && code == 0) {
       const QStringList parts = out.split(QLatin1Char(' '));
-      python_status_ = parts.size() >= 3 ? tr("%1 (PyTorch %2, Triton %3)").arg(parts[0], parts[1], parts[2]) : out;
+      done(parts.size() >= 3 ? tr("%1 (PyTorch %2, Triton %3)").arg(parts[0], parts[1], parts[2]) : out);
     } else {
       const QString last = out.section(QLatin1Char('\n'), -1).trimmed();
-      python_status_ = tr("python3 cannot import both torch and triton (%1)").arg(last.isEmpty() ? tr("exit code %1").arg(code) : last);
+      done(tr("python3 cannot import both torch and triton (%1)").arg(last.isEmpty() ? tr("exit code %1").arg(code) : last));
     }
-    python_probe_->deleteLater();
-    if (manual_browser_ != nullptr && manual_dialog_->isVisible()) manual_browser_->setHtml(manualText(machineFacts()));
   });
-  connect(python_probe_, &QProcess::errorOccurred, this, [this](QProcess::ProcessError e) {
-    if (e != QProcess::FailedToStart) return;
-    python_status_ = tr("no python3 found on the PATH");
-    python_probe_->deleteLater();
-    if (manual_browser_ != nullptr && manual_dialog_->isVisible()) manual_browser_->setHtml(manualText(machineFacts()));
+  connect(probe, &QProcess::errorOccurred, this, [done](QProcess::ProcessError e) {
+    if (e == QProcess::FailedToStart) done(tr("no python3 found on the PATH"));
   });
-  python_probe_->start(QStringLiteral("python3"),
-                       {QStringLiteral("-c"), QStringLiteral("import sys, torch, triton; print(sys.executable, torch.__version__, triton.__version__)")});
-  QTimer::singleShot(30000, python_probe_, [probe = python_probe_] { probe->kill(); });
+  probe->start(QStringLiteral("python3"),
+               {QStringLiteral("-c"), QStringLiteral("import sys, torch, triton; print(sys.executable, torch.__version__, triton.__version__)")});
+  QTimer::singleShot(30000, probe, [probe] { probe->kill(); });
 }
 
 QString MainWindow::aboutText(bool can_compile) {
