@@ -17,6 +17,7 @@ mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 command -v debootstrap > /dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap
 
 root=$(mktemp -d)
+chmod 755 "$root"  # the root's /: apt's download user must be able to enter it
 cleanup() {
   for m in dev/shm dev/pts proc; do
     if mountpoint -q "$root/$m"; then umount "$root/$m"; fi
@@ -53,7 +54,8 @@ desktop=$(in_root dpkg -L occupancy-explorer | grep '^/usr/share/applications/.*
 exec_line=$(sed -n 's/^Exec=//p' "$root$desktop" | head -n1 | sed 's/ *%[fFuUdDnNickvm]//g')
 echo "try-deb: $desktop: Exec=$exec_line"
 in_root occx occupancy --gpu H100-SXM --threads 256 --regs 32
-in_root xvfb-run -a -s "-screen 0 1280x800x24" \
+in_root install -d -m 700 /tmp/xdg-runtime
+in_root env XDG_RUNTIME_DIR=/tmp/xdg-runtime xvfb-run -a -s "-screen 0 1280x800x24" \
   sh -c "$exec_line --tab 'Occupancy calculator' --screenshot /tmp/screenshot.png"
 cp "$root/tmp/screenshot.png" "$shot"
 echo "try-deb: wrote $shot; $(( $(date +%s) - start )) s in all"
