@@ -37,15 +37,15 @@ mount -t proc proc "$root/proc"
 mount -t tmpfs -o mode=1777 shm "$root/dev/shm"
 mount -t devpts -o newinstance,ptmxmode=0666 devpts "$root/dev/pts"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
-cp "$deb" "$root/tmp/"
+cp "$deb" "$root/root/"
 in_root() { chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 "$@"; }
 
 echo "try-deb: apt-get install --no-install-recommends ./$(basename "$deb") xvfb xauth"
 in_root apt-get update -qq
 in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-  "./tmp/$(basename "$deb")" xvfb xauth > "$root/tmp/apt.log" 2>&1 || { tail -n 30 "$root/tmp/apt.log"; exit 1; }
-grep -E "^(Unpacking|Setting up) occupancy-explorer" "$root/tmp/apt.log" || true
-echo "try-deb: $(grep -c '^Setting up' "$root/tmp/apt.log") packages set up"
+  "./root/$(basename "$deb")" xvfb xauth > "$root/root/apt.log" 2>&1 || { tail -n 30 "$root/root/apt.log"; exit 1; }
+grep -E "^(Unpacking|Setting up) occupancy-explorer" "$root/root/apt.log" || true
+echo "try-deb: $(grep -c '^Setting up' "$root/root/apt.log") packages set up"
 if in_root sh -c 'ldd /usr/bin/occupancy-explorer /usr/bin/occx' | grep "not found"; then
   echo "try-deb: FAIL: libraries not found"; exit 1
 fi
@@ -54,8 +54,8 @@ desktop=$(in_root dpkg -L occupancy-explorer | grep '^/usr/share/applications/.*
 exec_line=$(sed -n 's/^Exec=//p' "$root$desktop" | head -n1 | sed 's/ *%[fFuUdDnNickvm]//g')
 echo "try-deb: $desktop: Exec=$exec_line"
 in_root occx occupancy --gpu H100-SXM --threads 256 --regs 32
-in_root install -d -m 700 /tmp/xdg-runtime
-in_root env XDG_RUNTIME_DIR=/tmp/xdg-runtime xvfb-run -a -s "-screen 0 1280x800x24" \
-  sh -c "$exec_line --tab 'Occupancy calculator' --screenshot /tmp/screenshot.png"
-cp "$root/tmp/screenshot.png" "$shot"
+in_root install -d -m 700 /root/xdg-runtime
+in_root env XDG_RUNTIME_DIR=/root/xdg-runtime xvfb-run -a -s "-screen 0 1280x800x24" \
+  sh -c "$exec_line --tab 'Occupancy calculator' --screenshot /root/screenshot.png"
+cp "$root/root/screenshot.png" "$shot"
 echo "try-deb: wrote $shot; $(( $(date +%s) - start )) s in all"
