@@ -12,6 +12,7 @@ packages=(
   nlohmann-json3-dev
   libcli11-dev
   xvfb xauth
+  desktop-file-utils appstream
   clang libclang-rt-14-dev clang-tidy
   fonts-dejavu-core
 )

@@ -4,6 +4,7 @@
 #include <QBuffer>
 #include <QCommandLineParser>
 #include <QFile>
+#include <QIcon>
 #include <QPixmap>
 #include <QSettings>
 #include <QStringList>
@@ -33,6 +34,9 @@ int main(int argc, char** argv) {
   QApplication::setApplicationName(QStringLiteral("occupancy-explorer"));
   QApplication::setApplicationDisplayName(QStringLiteral("Occupancy Explorer"));
   QApplication::setApplicationVersion(QStringLiteral(OCCX_VERSION));
+  // The application id of the installed .desktop entry, icon and metainfo (OCCX_APP_ID in CMake).
+  QGuiApplication::setDesktopFileName(QStringLiteral(OCCX_APP_ID));
+  QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/app.svg")));
 
   QCommandLineParser parser;
   parser.setApplicationDescription(QStringLiteral("Occupancy Explorer: why a GPU kernel configuration is fast or slow."));
