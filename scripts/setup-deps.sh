@@ -12,7 +12,7 @@ packages=(
   nlohmann-json3-dev
   libcli11-dev
   xvfb xauth
-  desktop-file-utils appstream
+  desktop-file-utils appstream file
   clang libclang-rt-14-dev clang-tidy
   fonts-dejavu-core
 )
