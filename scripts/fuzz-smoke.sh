@@ -15,7 +15,7 @@ secs=${1:-20}
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(fuzz_csv fuzz_gpu_data fuzz_cli fuzz_ptxas fuzz_cache fuzz_cubin fuzz_kernel_module)
+  targets=(fuzz_csv fuzz_gpu_data fuzz_cli fuzz_ptxas fuzz_cache fuzz_cubin fuzz_kernel_module fuzz_worker_frame)
 fi
 build=$(realpath -m "${OCCX_FUZZ_BUILD_DIR:-build-fuzz}")
 root=$(pwd)  # absolute paths below: fuzz_cli changes its working folder before libFuzzer reads them

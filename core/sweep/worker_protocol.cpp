@@ -6,6 +6,9 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cmath>
+#include <type_traits>
+#include <utility>
 #include <csignal>
 #include <cstring>
 #include <thread>
@@ -17,10 +20,40 @@ using nlohmann::json;
 
 namespace {
 
+/// An integer of type T from `v`, refusing what does not fit: a number out of T's range, a
+/// fraction, infinity or NaN (a plain conversion of those would be undefined behaviour).
+template <class T>
+T checkedInteger(const json& v, const char* key) {
+  auto refuse = [&]() -> T {
+    throw json::other_error::create(501, std::string(key) + ": " + v.dump() + " is not an integer in range", &v);
+  };
+  if (v.is_number_unsigned()) {
+    const auto u = v.get<std::uint64_t>();
+    return std::in_range<T>(u) ? static_cast<T>(u) : refuse();
+  }
+  if (v.is_number_integer()) {
+    const auto i = v.get<std::int64_t>();
+    return std::in_range<T>(i) ? static_cast<T>(i) : refuse();
+  }
+  if (v.is_number_float()) {
+    const double d = v.get<double>();
+    if (!std::isfinite(d) || d != std::trunc(d) || d < -9.2e18 || d > 9.2e18) return refuse();
+    const auto i = static_cast<std::int64_t>(d);
+    return std::in_range<T>(i) ? static_cast<T>(i) : refuse();
+  }
+  throw json::type_error::create(302, std::string(key) + " must be a number, not " + v.type_name(), &v);
+}
+
 /// Reads `key` into `out` when present; a missing key keeps the default (older or newer peers).
 template <class T>
 void getIf(const json& j, const char* key, T& out) {
-  if (auto it = j.find(key); it != j.end() && !it->is_null()) it->get_to(out);
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return;
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    out = checkedInteger<T>(*it, key);
+  } else {
+    it->get_to(out);
+  }
 }
 
 /// Writes the fields `visit` names (visit(v, f) calls f(key, field) for each) as one object.
@@ -129,7 +162,7 @@ void to_json(json& j, const LaunchArgument& v) {
        {"name", v.name}};
 }
 void from_json(const json& j, LaunchArgument& v) {
-  const int kind = j.at("kind").get<int>();
+  const int kind = checkedInteger<int>(j.at("kind"), "kind");
   if (kind < static_cast<int>(LaunchArgument::Kind::kInput) || kind > static_cast<int>(LaunchArgument::Kind::kScratch)) {
     throw json::other_error::create(501, "argument kind " + std::to_string(kind) + " is out of range: allowed 0 … 4", &j);
   }
@@ -159,11 +192,10 @@ void from_json(const json& j, GpuModule& v) {
     v.cubin = it->get_binary();
   }
   if (auto it = j.find("grid"); it != j.end()) {
-    const auto g = it->get<std::vector<std::int64_t>>();
-    if (g.size() != 3) throw json::other_error::create(501, "grid needs 3 sizes", &j);
-    v.grid_x = g[0];
-    v.grid_y = g[1];
-    v.grid_z = g[2];
+    if (!it->is_array() || it->size() != 3) throw json::other_error::create(501, "grid needs 3 sizes", &j);
+    v.grid_x = checkedInteger<std::int64_t>((*it)[0], "grid");
+    v.grid_y = checkedInteger<std::int64_t>((*it)[1], "grid");
+    v.grid_z = checkedInteger<std::int64_t>((*it)[2], "grid");
   }
   getIf(j, "block_threads", v.block_threads);
   getIf(j, "dynamic_smem_bytes", v.dynamic_smem_bytes);
@@ -383,7 +415,13 @@ FrameRead readFrame(int fd, std::chrono::steady_clock::time_point deadline, cons
   std::vector<std::uint8_t> body(n);
   out.failure = readAll(fd, body.data(), body.size(), deadline, on_wait, out.error);
   if (out.failure != FrameFailure::kNone) return out;
-  out.message = json::from_cbor(body, /*strict=*/true, /*allow_exceptions=*/false);
+  // Even with exceptions off the CBOR reader throws on a length it cannot allocate (found by
+  // fuzz_worker_frame: an array of 10^19 elements): that is garbage too.
+  try {
+    out.message = json::from_cbor(body, /*strict=*/true, /*allow_exceptions=*/false);
+  } catch (const json::exception&) {
+    out.message = json(json::value_t::discarded);
+  }
   if (out.message.is_discarded() || !out.message.is_object()) {
     out.failure = FrameFailure::kGarbage;
     out.error = "a frame of " + std::to_string(n) + " bytes that is not a CBOR object";

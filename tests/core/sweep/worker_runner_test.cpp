@@ -135,6 +135,19 @@ TEST(WorkerProtocol, BadValuesAreRefusedNotGuessed) {
   a["kind"] = 9;
   LaunchArgument arg;
   EXPECT_THROW(a.get_to(arg), nlohmann::json::exception);
+  // Numbers that do not fit the field are refused, not converted (a plain conversion of 1e300 to an
+  // int is undefined behaviour); an integral float is taken.
+  GpuModule mod;
+  nlohmann::json m = nlohmann::json(module("k"));
+  m["grid"] = {1e300, 1, 1};
+  EXPECT_THROW(m.get_to(mod), nlohmann::json::exception);
+  m["grid"] = {256.0, 1, 1};
+  m.get_to(mod);
+  EXPECT_EQ(mod.grid_x, 256);
+  m["block_threads"] = std::int64_t{1} << 40;
+  EXPECT_THROW(m.get_to(mod), nlohmann::json::exception);
+  m["block_threads"] = 12.5;
+  EXPECT_THROW(m.get_to(mod), nlohmann::json::exception);
   nlohmann::json p = nlohmann::json(sumProblem());
   p["workload"] = "summ";
   ProblemSpec spec;
@@ -157,6 +170,14 @@ TEST(WorkerProtocol, FramesSurviveASocketAndGarbageIsNamed) {
   in = readFrame(sv[1], soon);
   EXPECT_EQ(in.failure, FrameFailure::kGarbage);
   EXPECT_NE(in.error.find("frame length of 2147483647 bytes"), std::string::npos) << in.error;
+
+  // A CBOR array that claims 2^64 − 256 elements: the reader throws even with exceptions off (found
+  // by fuzz_worker_frame); it is garbage, not a crash.
+  const unsigned char claim[16] = {12, 0, 0, 0, 0xa1, 0x61, 'a', 0x9b, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x00};
+  ASSERT_EQ(::write(sv[0], claim, sizeof claim), static_cast<ssize_t>(sizeof claim));
+  in = readFrame(sv[1], soon);
+  EXPECT_EQ(in.failure, FrameFailure::kGarbage);
+  EXPECT_EQ(in.error, "a frame of 12 bytes that is not a CBOR object");
 
   in = readFrame(sv[1], std::chrono::steady_clock::now() + std::chrono::milliseconds(100));
   EXPECT_EQ(in.failure, FrameFailure::kTimedOut);
