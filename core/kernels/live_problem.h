@@ -67,6 +67,10 @@ struct OutputCheck {
   std::int64_t mismatches = 0;     ///< over all output tensors; NaN (an unwritten, poisoned element) counts
   double max_abs_error = 0.0;      ///< largest |got − want| over all finite errors
   std::string message;             ///< empty when ok, else "out1: 3 of 512 elements differ; worst [17]: …"
+  /// What the outputs were compared with: "the CPU reference", "the outputs of <label> (the first
+  /// config that ran)", or, for the run that became the reference of a buffer problem, "nothing:
+  /// these outputs are the reference". Empty when not checked.
+  std::string compared_with;
 };
 
 /// Checks kernel outputs (output dtype storage bytes, one buffer per output tensor) against

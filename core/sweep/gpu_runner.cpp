@@ -11,4 +11,8 @@ std::string_view phaseName(Phase phase) {
   return "run";
 }
 
+std::optional<Error> GpuRunner::setBufferProblem(const BufferProblemSpec& spec) {
+  return Error{"this GPU runner cannot run buffer problems (" + spec.label + ")"};
+}
+
 }  // namespace occx

@@ -20,6 +20,7 @@
 #include "core/gpu/detected_gpu.h"
 #include "core/gpu/gpu_module.h"
 #include "core/kernels/live_problem.h"
+#include "core/sweep/buffer_problem.h"
 #include "core/sweep/live_results.h"
 
 namespace occx {
@@ -87,6 +88,13 @@ class GpuRunner {
   /// the inputs and allocates the outputs, replacing the previous problem. Errors: makeHostProblem's
   /// (a shape out of range), "out of memory: …" naming the bytes, or a driver failure.
   virtual std::optional<Error> setProblem(const ProblemSpec& spec) = 0;
+  /// Builds a buffer problem's initial contents (makeHostBuffers, core/sweep/buffer_problem.h) where
+  /// the GPU is, uploads inputs and in-outs and allocates outputs, replacing the previous problem
+  /// of either kind. Runs on it check that outputs are written and equal those of the first run
+  /// that checked ok (that run becomes the reference; a new problem, or a worker restarted after a
+  /// crash, starts without one). Errors: checkBufferProblemSpec's, "out of memory: …" naming the
+  /// bytes, a driver failure; a runner that cannot run buffer problems says so.
+  virtual std::optional<Error> setBufferProblem(const BufferProblemSpec& spec);
   /// Frees the current problem's device memory (nothing to run afterwards). Error: a driver failure.
   virtual std::optional<Error> clearProblem() = 0;
   /// Runs one module on the current problem: load, launch with poisoned outputs, check, warm-up,
