@@ -20,6 +20,7 @@ std::string_view policyKey(Policy policy) {
     case Policy::kNew: return "new";
     case Policy::kReviewMin: return "review_min";
     case Policy::kExact: return "exact";
+    case Policy::kSpills: return "spills";
   }
   return "new";
 }
@@ -30,6 +31,7 @@ std::string_view policyFormula(Policy policy) {
     case Policy::kNew: return "new: max(regs_per_SM // (n_regs · warp_size · num_warps), 1)";
     case Policy::kReviewMin: return "review_min: min(regs_per_SM // regs_per_block, max_warps_per_SM // num_warps)";
     case Policy::kExact: return "exact: occupancy calculator's active blocks per SM";
+    case Policy::kSpills: return "spills: halve whenever n_spills > 0, whatever occupancy says (proposed in the new bound's review)";
   }
   return "";
 }
@@ -40,11 +42,17 @@ Expected<Policy> parsePolicy(std::string_view text) {
   if (t == "new") return Policy::kNew;
   if (t == "review_min" || t == "review-min" || t == "reviewmin") return Policy::kReviewMin;
   if (t == "exact") return Policy::kExact;
-  return Error{"policy '" + std::string(text) + "' is not known: allowed old, new, review_min, exact"};
+  if (t == "spills") return Policy::kSpills;
+  return Error{"policy '" + std::string(text) + "' is not known: allowed old, new, review_min, exact, spills"};
 }
 
 const std::vector<Policy>& allPolicies() {
   static const std::vector<Policy> kAll = {Policy::kOld, Policy::kNew, Policy::kReviewMin, Policy::kExact};
+  return kAll;
+}
+
+const std::vector<Policy>& decisionPolicies() {
+  static const std::vector<Policy> kAll = {Policy::kOld, Policy::kNew, Policy::kReviewMin, Policy::kExact, Policy::kSpills};
   return kAll;
 }
 
@@ -124,6 +132,7 @@ Bound policyBound(Policy policy, const Device& device, int n_regs, int num_warps
     case Policy::kNew: return newBound(device, n_regs, num_warps, warp);
     case Policy::kReviewMin: return reviewMinBound(device, n_regs, num_warps, warp);
     case Policy::kExact: return exactBound(device, n_regs, num_warps, shared_bytes);
+    case Policy::kSpills: return Bound{0, "no bound: the spills policy halves whenever n_spills > 0"};
   }
   return {};
 }

@@ -25,16 +25,24 @@ enum class Policy {
   kNew,        ///< max(registers_per_SM // (n_regs · warp_size · num_warps), 1): current Inductor
   kReviewMin,  ///< min(registers_per_SM // registers_per_block, max_warps_per_SM // num_warps)
   kExact,      ///< our occupancy calculator's active blocks per SM (allocation units, caps, smem)
+  /// Not a bound: halve whenever the config spills (n_spills > 0), whatever occupancy says — the
+  /// rule proposed when the new bound was reviewed upstream, never measured there. Steps 3–6 of the
+  /// decision do not apply to it (core/inductor/rblock_scaling.h).
+  kSpills,
 };
 
-/// "old", "new", "review_min", "exact".
+/// "old", "new", "review_min", "exact", "spills".
 std::string_view policyKey(Policy policy);
 /// One line naming the bound, e.g. "new: max(regs_per_SM // (n_regs · warp_size · num_warps), 1)".
 std::string_view policyFormula(Policy policy);
 /// Parses a policy key (case-insensitive; "review-min" accepted). Error lists the accepted keys.
 Expected<Policy> parsePolicy(std::string_view text);
-/// old, new, review_min, exact — in that order.
+/// The four occupancy bounds: old, new, review_min, exact — in that order (what the bound plots and
+/// the bound tables show).
 const std::vector<Policy>& allPolicies();
+/// Every decision rule: the four bounds, then spills — what an Inductor run's configs are decided
+/// by and what the live picks of real kernels compare.
+const std::vector<Policy>& decisionPolicies();
 
 /// A bound on resident blocks per SM with its arithmetic in words.
 struct Bound {
@@ -58,7 +66,8 @@ Bound reviewMinBound(const Device& device, int n_regs, int num_warps, int warp_s
 /// granularity), `shared_bytes` of dynamic shared memory (plus the runtime's reserved KB) and the
 /// blocks-per-SM cap. 0 when the block cannot launch (the arithmetic says why).
 Bound exactBound(const Device& device, int n_regs, int num_warps, std::int64_t shared_bytes);
-/// The bound of `policy`, with the profile's warp size (32 in the 2023 profile).
+/// The bound of `policy`, with the profile's warp size (32 in the 2023 profile). kSpills has none:
+/// 0 blocks, and the arithmetic says why.
 Bound policyBound(Policy policy, const Device& device, int n_regs, int num_warps, std::int64_t shared_bytes,
                   Profile profile);
 

@@ -86,6 +86,54 @@ Expected<Decision> decide(Policy policy, const ReductionConfig& c, const KernelI
     return skip(2, what + " <= 64: the R blocks are already small.");
   }
 
+  // Step 7 (used by both rules below): halve the largest R block, unless the result is already a candidate.
+  const std::string blocks = num(d.total_blocks) + " blocks (ceil(" + num(kernel.size_hints.x) + " / " + num(c.xblock) + "))";
+  auto halve = [&](const std::string& why, const std::string& why_duplicate) -> Decision {
+    const Halving h = largestRBlock(c, options.profile);
+    ReductionConfig nc = c;
+    if (h.kwarg == "R1_BLOCK") {
+      nc.r1_block = h.to;
+    } else {
+      nc.r0_block = h.to;
+    }
+    nc.n_regs.reset();
+    nc.n_spills.reset();
+    nc.origin = "halved " + h.kwarg;
+    d.halved_kwarg = h.kwarg;
+    d.new_config = nc;
+    d.step = 7;
+    std::string what = h.kwarg + " " + num(h.from) + " → " + num(h.to);
+    if (h.tie) what += " (R1_BLOCK and R0_BLOCK tie; Inductor's max() keeps the first kwarg, R1_BLOCK)";
+    if (existing) {
+      for (const auto& e : *existing) {
+        if (e.sameLaunchConfig(nc)) {
+          d.outcome = Outcome::kDuplicate;
+          d.reason = "Step 7: nothing added — " + why_duplicate + " would scale (" + what + "), but " + nc.str(options.profile) +
+                     " is already a candidate.";
+          return d;
+        }
+      }
+    }
+    d.outcome = Outcome::kScale;
+    d.reason = "Step 7: scale — " + why + ": " + what + ".";
+    return d;
+  };
+
+  // The spills rule: steps 3–6 do not apply; a spilling config is halved, whatever occupancy says.
+  if (policy == Policy::kSpills) {
+    if (!c.n_spills) return skip(2, "n_spills is not known (the kernel has not been loaded).");
+    d.applies = true;
+    d.bound_arithmetic = "no bound; n_spills " + num(*c.n_spills);
+    if (*c.n_spills == 0) {
+      d.outcome = Outcome::kNoScale;
+      d.step = 6;
+      d.reason = "Step 6: no scaling — the config does not spill (n_spills 0), and the spills rule halves only spilling configs.";
+      return d;
+    }
+    const std::string spills = "the config spills (n_spills " + num(*c.n_spills) + " > 0)";
+    return halve(spills, spills + ",");
+  }
+
   // Step 3: registers cannot limit occupancy at or below regs_per_SM // threads_per_SM.
   const int n_regs = *c.n_regs;
   const int thr = registerThreshold(device);
@@ -100,7 +148,6 @@ Expected<Decision> decide(Policy policy, const ReductionConfig& c, const KernelI
   d.bound_blocks_per_sm = b.blocks_per_sm;
   d.bound_arithmetic = std::move(b.arithmetic);
   d.capacity_blocks = std::int64_t{d.bound_blocks_per_sm} * device.sm_count;
-  const std::string blocks = num(d.total_blocks) + " blocks (ceil(" + num(kernel.size_hints.x) + " / " + num(c.xblock) + "))";
   const std::string cap = num(d.bound_blocks_per_sm) + " × " + num(device.sm_count) + " = " + num(d.capacity_blocks);
 
   // Step 6.
@@ -111,35 +158,8 @@ Expected<Decision> decide(Policy policy, const ReductionConfig& c, const KernelI
     return d;
   }
 
-  // Step 7: halve the largest R block, unless the result is already a candidate.
-  const Halving h = largestRBlock(c, options.profile);
-  ReductionConfig nc = c;
-  if (h.kwarg == "R1_BLOCK") {
-    nc.r1_block = h.to;
-  } else {
-    nc.r0_block = h.to;
-  }
-  nc.n_regs.reset();
-  nc.n_spills.reset();
-  nc.origin = "halved " + h.kwarg;
-  d.halved_kwarg = h.kwarg;
-  d.new_config = nc;
-  d.step = 7;
-  std::string what = h.kwarg + " " + num(h.from) + " → " + num(h.to);
-  if (h.tie) what += " (R1_BLOCK and R0_BLOCK tie; Inductor's max() keeps the first kwarg, R1_BLOCK)";
-  if (existing) {
-    for (const auto& e : *existing) {
-      if (e.sameLaunchConfig(nc)) {
-        d.outcome = Outcome::kDuplicate;
-        d.reason = "Step 7: nothing added — " + blocks + " > " + cap + " would scale (" + what + "), but " + nc.str(options.profile) +
-                   " is already a candidate.";
-        return d;
-      }
-    }
-  }
-  d.outcome = Outcome::kScale;
-  d.reason = "Step 7: scale — " + blocks + " > " + cap + " blocks resident at once: " + what + ".";
-  return d;
+  // Step 7.
+  return halve(blocks + " > " + cap + " blocks resident at once", blocks + " > " + cap);
 }
 
 Expected<ScalingPass> runScalingPass(Policy policy, const std::vector<ReductionConfig>& compiled, const KernelInfo& kernel,

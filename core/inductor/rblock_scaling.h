@@ -18,6 +18,8 @@
 //   5. bound on resident blocks per SM (the policy);
 //   6. total_blocks <= bound × SM count → no new config;
 //   7. otherwise a copy with the largest R block halved, unless an identical config exists.
+// The spills rule (Policy::kSpills) keeps steps 1, 2 and 7 and replaces 3–6 with one question:
+// does the config spill (n_spills > 0)? Unknown n_spills skips at step 2.
 #pragma once
 
 #include <cstdint>

@@ -72,6 +72,7 @@ bool LiveRow::inPolicySet(inductor::Policy policy) const {
     case inductor::Policy::kNew: return added_new;
     case inductor::Policy::kExact: return added_exact;
     case inductor::Policy::kReviewMin: return false;  // not replayed: no candidate set of its own
+    case inductor::Policy::kSpills: return false;     // not replayed on the family (its datasets have no spills-rule set)
   }
   return false;
 }

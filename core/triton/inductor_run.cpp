@@ -221,10 +221,13 @@ std::vector<int> classifyOrigins(RunKernel& k, const inductor::KernelInfo& info)
 
 bool wantsHalving(const Decision& d) { return d.outcome == Outcome::kScale || d.outcome == Outcome::kDuplicate; }
 
+// Whether the four occupancy bounds disagree (the spills rule is not a bound and is not counted).
 void setBoundsDisagree(RunConfig& rc) {
-  if (rc.decisions.size() != inductor::allPolicies().size()) return;
+  if (rc.decisions.size() != inductor::decisionPolicies().size()) return;
   const bool first = wantsHalving(rc.decisions.front());
-  rc.bounds_disagree = std::any_of(rc.decisions.begin(), rc.decisions.end(), [&](const Decision& d) { return wantsHalving(d) != first; });
+  rc.bounds_disagree = std::any_of(rc.decisions.begin(), rc.decisions.end(), [&](const Decision& d) {
+    return d.policy != Policy::kSpills && wantsHalving(d) != first;
+  });
 }
 
 // Occupancy of one config, and the decisions of a config Inductor did not start from (added by
@@ -248,7 +251,7 @@ void analyseConfig(RunKernel& k, RunConfig& rc, const inductor::KernelInfo& info
   }
   if (k.module.kind != KernelKind::kLoopedReduction && k.module.kind != KernelKind::kPersistentReduction) return;
   if (cfg.r0_block < 1 || rc.origin == ConfigOrigin::kCandidate) return;
-  for (Policy p : inductor::allPolicies()) {
+  for (Policy p : inductor::decisionPolicies()) {
     if (rc.origin == ConfigOrigin::kAddedByScaling) {  // as Inductor: the loop skips the configs it appended
       Decision d;
       d.policy = p;
@@ -275,7 +278,7 @@ void decideCandidates(RunKernel& k, const inductor::KernelInfo& info, const std:
   if (!k.device || originals.empty()) return;
   std::vector<ReductionConfig> compiled;
   for (int i : originals) compiled.push_back(k.configs[static_cast<std::size_t>(i)].config);
-  for (Policy p : inductor::allPolicies()) {
+  for (Policy p : inductor::decisionPolicies()) {
     auto pass = inductor::runScalingPass(p, compiled, info, *k.device);
     if (!pass) {
       for (int i : originals) k.configs[static_cast<std::size_t>(i)].problems.push_back(std::string(inductor::policyKey(p)) + ": " + pass.error());

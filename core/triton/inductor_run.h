@@ -71,7 +71,7 @@ struct RunConfig {
   int parent = -1;                   ///< kAddedByScaling: index (in the kernel's configs) of the config it halves
   bool winner = false;               ///< the .best_config's config
   std::optional<OccupancyResult> occupancy;      ///< none when registers are unknown
-  std::vector<inductor::Decision> decisions;     ///< old, new, review_min, exact; empty when not analysed
+  std::vector<inductor::Decision> decisions;     ///< old, new, review_min, exact, spills (decisionPolicies()); empty when not analysed
   bool bounds_disagree = false;      ///< some policies would halve this config and others not
   bool over_spill_threshold = false; ///< n_spills > the kernel's spill_threshold: never benchmarked
   std::vector<std::string> problems;

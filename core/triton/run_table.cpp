@@ -83,12 +83,14 @@ std::vector<Column<ScanRow>> makeColumns() {
   c.push_back(text("new", "new", &ScanRow::new_decision));
   c.push_back(text("review_min", "review_min", &ScanRow::review_min_decision));
   c.push_back(text("exact", "exact", &ScanRow::exact_decision));
+  c.push_back(text("spills", "spills", &ScanRow::spills_decision));
   c.push_back(flag("bounds_disagree", "disagree", &ScanRow::bounds_disagree));
   c.push_back(flag("over_spill_threshold", "spills>thr", &ScanRow::over_spill_threshold));
   c.push_back(text("old_reason", "old: why", &ScanRow::old_reason));
   c.push_back(text("new_reason", "new: why", &ScanRow::new_reason));
   c.push_back(text("review_min_reason", "review_min: why", &ScanRow::review_min_reason));
   c.push_back(text("exact_reason", "exact: why", &ScanRow::exact_reason));
+  c.push_back(text("spills_reason", "spills: why", &ScanRow::spills_reason));
   c.push_back(text("triton_cache_hash", "Triton folder", &ScanRow::triton_cache_hash));
   c.push_back(text("notes", "notes", &ScanRow::notes));
   return c;
@@ -149,6 +151,7 @@ ScanRow configRow(const RunKernel& k, const RunConfig& rc) {
   setDecision(rc.decision(Policy::kNew), r.new_decision, r.new_reason);
   setDecision(rc.decision(Policy::kReviewMin), r.review_min_decision, r.review_min_reason);
   setDecision(rc.decision(Policy::kExact), r.exact_decision, r.exact_reason);
+  setDecision(rc.decision(Policy::kSpills), r.spills_decision, r.spills_reason);
   r.bounds_disagree = rc.bounds_disagree;
   r.over_spill_threshold = rc.over_spill_threshold;
   r.triton_cache_hash = rc.triton_cache_hash;
@@ -379,18 +382,25 @@ std::string kernelReport(const RunKernel& k) {
       out << "     occupancy " << fixed(rc.occupancy->occupancy * 100.0, 1) << " % (" << blocks << (blocks == 1 ? " block" : " blocks")
           << "/SM, limited by " << limiterNames(rc.occupancy->limiters) << ")\n";
     }
-    const bool same_reason = !rc.decisions.empty() && std::all_of(rc.decisions.begin(), rc.decisions.end(), [&](const auto& d) {
-      return d.reason == rc.decisions.front().reason;
+    // The four bounds in one line when they say the same; the spills rule (not a bound) on its own.
+    auto line = [&](const inductor::Decision& d) {
+      out << "     " << inductor::policyKey(d.policy) << ": " << d.reason;
+      if (!d.bound_arithmetic.empty()) out << " [" << d.bound_arithmetic << "]";
+      out << "\n";
+    };
+    std::vector<const inductor::Decision*> bounds;
+    for (const auto& d : rc.decisions) {
+      if (d.policy != Policy::kSpills) bounds.push_back(&d);
+    }
+    const bool same_reason = !bounds.empty() && std::all_of(bounds.begin(), bounds.end(), [&](const auto* d) {
+      return d->reason == bounds.front()->reason;
     });
     if (same_reason) {
-      out << "     every bound: " << rc.decisions.front().reason << "\n";
+      out << "     every bound: " << bounds.front()->reason << "\n";
     } else {
-      for (const auto& d : rc.decisions) {
-        out << "     " << inductor::policyKey(d.policy) << ": " << d.reason;
-        if (!d.bound_arithmetic.empty()) out << " [" << d.bound_arithmetic << "]";
-        out << "\n";
-      }
+      for (const auto* d : bounds) line(*d);
     }
+    if (const inductor::Decision* d = rc.decision(Policy::kSpills)) line(*d);
     if (rc.bounds_disagree) out << "     the bounds disagree on this config\n";
     for (const auto& p : rc.problems) out << "     problem: " << p << "\n";
   }

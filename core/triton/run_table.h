@@ -43,7 +43,8 @@ struct ScanRow {
   std::optional<double> occupancy_pct;  ///< theoretical occupancy, 0 … 100
   std::string limiter;
   std::string old_decision, new_decision, review_min_decision, exact_decision;
-  std::string old_reason, new_reason, review_min_reason, exact_reason;
+  std::string spills_decision;  ///< the spills rule (halve whenever n_spills > 0); empty in scans written before it
+  std::string old_reason, new_reason, review_min_reason, exact_reason, spills_reason;
   bool bounds_disagree = false;
   bool over_spill_threshold = false;
   std::string triton_cache_hash;

@@ -127,6 +127,7 @@ void readCompiledFiles(const fs::path& base, TritonCompiled& c) {
   if (!have_ir) c.problems.push_back(c.folder + ": no .ttir or .source, so the tile (XBLOCK, R0_BLOCK) is unknown");
   const fs::path cubin_path = base.string() + ".cubin";
   if (fs::exists(cubin_path, ec)) {
+    c.cubin_path = cubin_path.string();
     auto bytes = readFile(cubin_path.string(), kMaxIrBytes);
     if (!bytes) {
       c.problems.push_back(bytes.error());

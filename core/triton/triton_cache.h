@@ -43,6 +43,7 @@ struct TritonCompiled {
   /// Largest tensor shape of the IR per rank: tile_shapes[r - 1] for rank r (empty when none).
   std::vector<std::vector<std::int64_t>> tile_shapes;
   std::optional<CubinKernel> cubin;   ///< the kernel's record in the cubin; none when unread
+  std::string cubin_path;             ///< the .cubin file read; empty when there is none
   int cubin_arch = 0;
   std::vector<std::string> ptx_params;  ///< the .ptx entry's parameter types in order (".u64", ".u32")
   std::vector<std::string> problems;    ///< files missing or unreadable, in words naming the file

@@ -56,6 +56,8 @@ const ColumnText kConfigColumns[] = {
      QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Decision under min(register term, max_warps_per_SM // num_warps)")},
     {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "exact bound"),
      QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Decision under the occupancy calculator's active blocks per SM")},
+    {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "spills rule"),
+     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Decision of the rule proposed in the new bound's review: halve whenever the config spills (n_spills > 0), whatever occupancy says")},
     {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Blocks/SM"), nullptr},
     {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Limiter"), nullptr},
     {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Local (B)"),
@@ -137,6 +139,7 @@ QVariant RunConfigModel::cell(const ScanRow& row, int /*r*/, int column, int rol
       case kOld: return QString::fromStdString(row.old_decision);
       case kReviewMin: return QString::fromStdString(row.review_min_decision);
       case kExact: return QString::fromStdString(row.exact_decision);
+      case kSpillsRule: return QString::fromStdString(row.spills_decision);
       case kBlocksPerSm: return optionalNumber(row.blocks_per_sm);
       case kLimiter: return QString::fromStdString(row.limiter);
       case kLocalBytes: return optionalNumber(row.local_bytes);
@@ -152,16 +155,19 @@ QVariant RunConfigModel::cell(const ScanRow& row, int /*r*/, int column, int rol
       case kOld: return QString::fromStdString(row.old_reason);
       case kReviewMin: return QString::fromStdString(row.review_min_reason);
       case kExact: return QString::fromStdString(row.exact_reason);
+      case kSpillsRule: return QString::fromStdString(row.spills_reason);
       case kOrigin: return row.halved_from.empty() ? QVariant() : QVariant(tr("halved from %1").arg(QString::fromStdString(row.halved_from)));
       default: return row.notes.empty() ? QVariant() : QVariant(QString::fromStdString(row.notes));
     }
   }
   if (role == Qt::BackgroundRole) {
     if (row.over_spill_threshold && (column == kSpills || column == kRegisters)) return QBrush(kSpillColor);
-    if ((column == kNew || column == kOld || column == kReviewMin || column == kExact)) {
-      const std::string& d = column == kNew ? row.new_decision : column == kOld ? row.old_decision
-                             : column == kReviewMin                          ? row.review_min_decision
-                                                                             : row.exact_decision;
+    if ((column == kNew || column == kOld || column == kReviewMin || column == kExact || column == kSpillsRule)) {
+      const std::string& d = column == kNew         ? row.new_decision
+                             : column == kOld       ? row.old_decision
+                             : column == kReviewMin ? row.review_min_decision
+                             : column == kExact     ? row.exact_decision
+                                                    : row.spills_decision;
       if (d == "scale") return QBrush(kScaleColor);
     }
     if (row.winner && column == kWinner) return QBrush(kWinnerColor);

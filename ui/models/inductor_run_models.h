@@ -50,6 +50,7 @@ class RunConfigModel : public TableModel<triton::ScanRow> {
     kOld,
     kReviewMin,
     kExact,
+    kSpillsRule,
     kBlocksPerSm,
     kLimiter,
     kLocalBytes,

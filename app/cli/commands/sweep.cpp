@@ -3,13 +3,13 @@
 // under the old, new and exact bounds — with a progress line, Ctrl-C keeping the finished rows,
 // CSV (written atomically) and JSON output.
 #include <atomic>
-#include <csignal>
 #include <memory>
 
 #include <nlohmann/json.hpp>
 
 #include "app/cli/cli.h"
 #include "app/cli/commands/live_sweep.h"
+#include "app/cli/interrupt.h"
 #include "app/cli/options/kernel_options.h"
 #include "app/cli/options/live_options.h"
 #include "app/cli/options/output_options.h"
@@ -49,35 +49,6 @@ struct SweepOpts {
   bool quiet = false;
   OutputOptions output;
   LiveSweepOptions live;  ///< live runs (options/live_options.h, commands/live_sweep.cpp)
-};
-
-// Set by SIGINT; lock-free, so setting it is async-signal-safe.
-std::atomic<bool> g_interrupted{false};
-static_assert(std::atomic<bool>::is_always_lock_free);
-
-extern "C" void onSigint(int /*signal*/) { g_interrupted.store(true); }
-
-/// Installs the SIGINT handler for the sweep's lifetime (a second Ctrl-C ends the program as usual:
-/// SA_RESETHAND restores the default action after the first).
-class SigintScope {
- public:
-  SigintScope() {
-    g_interrupted.store(false);
-    struct sigaction sa {};
-    sa.sa_handler = &onSigint;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESETHAND;
-    installed_ = sigaction(SIGINT, &sa, &old_) == 0;
-  }
-  ~SigintScope() {
-    if (installed_) sigaction(SIGINT, &old_, nullptr);
-  }
-  SigintScope(const SigintScope&) = delete;
-  SigintScope& operator=(const SigintScope&) = delete;
-
- private:
-  struct sigaction old_ {};
-  bool installed_ = false;
 };
 
 // The sweep's spec from the options; errors are usage errors naming the option.
@@ -224,7 +195,7 @@ int runCompileOnlySweep(Context& ctx, const SweepOpts& o, const CompileSweepSpec
   cuda::NvrtcCompiler compiler(&cache);
   ProgressPrinter progress(ctx.err, o.quiet);
   auto res = runCompileSweep(spec, compiler.function(), [&](const CompileSweepProgress& p) { progress.step(progressLine(p)); },
-                             &g_interrupted);
+                             &interrupted());
   progress.finish();
   reportCorruptCacheEntries(ctx.err, kCmd, cache);
   if (!res) return fail(ctx, kCmd, res.error());
@@ -266,7 +237,7 @@ int runSweep(Context& ctx, const SweepOpts& o) {
   // Live runs when a GPU of the target's architecture is present (live_sweep.cpp); else compile-only.
   if (!o.no_run) {
     const LiveSweepOutcome live =
-        runLiveSweepIfGpu(ctx, *spec, o.live, {o.output, o.quiet, o.cache.directory()}, &g_interrupted);
+        runLiveSweepIfGpu(ctx, *spec, o.live, {o.output, o.quiet, o.cache.directory()}, &interrupted());
     if (live.kind != LiveSweepOutcome::Kind::kFallBack) return live.exit_code;
     ctx.err << "compile-only sweep: " << live.reason << "\n";
   }

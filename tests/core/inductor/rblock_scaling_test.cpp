@@ -362,5 +362,5 @@ TEST(RblockValidation, ErrorsNameFieldAndRange) {
   EXPECT_EQ(decide(Policy::kNew, reductionConfig(1, 100, 16, 38), kernelX(512), h200).error(),
             "R0_BLOCK 100 is out of range: allowed a power of two 1 … 65536");
   EXPECT_FALSE(makeDevice(h200.arch, 0).hasValue());
-  EXPECT_EQ(parsePolicy("fast").error(), "policy 'fast' is not known: allowed old, new, review_min, exact");
+  EXPECT_EQ(parsePolicy("fast").error(), "policy 'fast' is not known: allowed old, new, review_min, exact, spills");
 }

@@ -1,0 +1,146 @@
+// Inductor's own compiled configs, run live: every compiled config of a kernel launched on the
+// local GPU through a GpuRunner (core/sweep/gpu_runner.h) on one buffer problem (core/triton/
+// launch_plan.h), its outputs checked against the first config's, timed by the product's method
+// (warm-up, L2 flushed, events, median/min/max, spread; CUPTI where available), GB/s from the
+// bytes the buffers imply, registers cross-checked with cuFuncGetAttribute. Then each decision
+// rule's pick among the configs it would have had — Inductor's candidates plus the halved configs
+// that rule adds, spill filter applied — and its regret against the best measured config.
+//
+// The rows are the one description of a run: the CSV writes and reads them, the CLI prints them,
+// and the picks are computed from them, so a CSV recorded elsewhere opens and says the same.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/base/columns.h"
+#include "core/base/csv.h"
+#include "core/base/expected.h"
+#include "core/sweep/gpu_runner.h"
+#include "core/triton/inductor_run.h"
+
+namespace occx::triton {
+
+/// The metadata line that marks a CSV of kernel runs: "# format: inductor-kernel-runs".
+inline constexpr std::string_view kKernelRunsFormatValue = "inductor-kernel-runs";
+
+/// One compiled config of one kernel, run (or not, with the reason).
+struct KernelRunRow {
+  std::string kernel;
+  std::string module;             ///< module hash
+  std::string device;             ///< the GPU it ran on ("NVIDIA H200")
+  int xblock = 0, yblock = 0, r0_block = 0, r1_block = 0, num_warps = 0, num_stages = 0;
+  std::string origin;             ///< configOriginName
+  bool winner = false;            ///< the .best_config's config
+  int n_regs = -1;                ///< from the cubin (what Triton reports)
+  int n_spills = -1;
+  int driver_registers = -1;      ///< cuFuncGetAttribute(NUM_REGS) of the loaded kernel; -1 when not loaded
+  int driver_local_bytes = -1;    ///< cuFuncGetAttribute(LOCAL_SIZE_BYTES), per thread
+  double occupancy_pct = -1.0;    ///< theoretical, from the calculator; -1 unknown
+  int driver_blocks_per_sm = -1;  ///< cuOccupancyMaxActiveBlocksPerMultiprocessor
+  std::int64_t grid_blocks = 0;
+  /// Whether the config is in each rule's candidate set (Inductor's candidates plus what that rule
+  /// adds), in decisionPolicies() order: old, new, review_min, exact, spills.
+  std::vector<bool> in_set;
+  /// Candidates only: the halved configs a rule would add that are not compiled, "spills→X1 R8192 w16; …".
+  std::string not_compiled;
+  bool over_spill_threshold = false;  ///< n_spills > the kernel's spill_threshold: Inductor never times it
+  RunStatus status = RunStatus::kSkipped;
+  std::string reason;             ///< why not ok; notes for ok rows
+  TimingStats time;               ///< CUDA events, µs
+  std::optional<double> kernel_time_us;  ///< CUPTI kernel duration, median
+  double bandwidth_GBps = 0.0;    ///< the buffers' bytes / median time
+  std::int64_t bytes_moved = 0;
+  Metric achieved_occupancy_pct = Metric::missing("not collected");
+  std::string compared_with;      ///< what the outputs were checked against
+  double max_abs_error = -1.0;
+  std::string buffers_from;       ///< the launch plan's source of buffers
+
+  [[nodiscard]] bool ok() const { return status == RunStatus::kOk; }
+  /// "X1 R16384 w32" (Y and R1 when present).
+  [[nodiscard]] std::string configText() const;
+};
+
+/// One rule's pick for one kernel.
+struct RulePick {
+  inductor::Policy policy = inductor::Policy::kNew;
+  int candidates = 0;      ///< configs in the rule's set that were compiled
+  int benchmarked = 0;     ///< of those, measured ok and not over the spill threshold
+  std::vector<std::string> not_compiled;  ///< halved configs the rule would add that are not in the cache ("X1 R8192 w16")
+  int row = -1;            ///< index of the pick in the rows; -1 when none ran
+  double time_us = 0.0;
+  double regret = 0.0;     ///< pick time / best time (1 = the best); 0 when no pick
+};
+
+/// The picks of one kernel.
+struct KernelPicks {
+  std::string kernel;
+  std::string module;
+  int best_row = -1;        ///< fastest ok row of the kernel
+  double best_time_us = 0.0;
+  int winner_row = -1;      ///< the .best_config's config, when on disk
+  double winner_regret = 0.0;
+  std::vector<RulePick> picks;  ///< one per decisionPolicies() entry
+  int rows = 0;             ///< configs of the kernel
+  int ok_rows = 0;
+  bool outputs_agree = true;///< no config disagreed with the reference config
+};
+
+/// Best config and each rule's pick per kernel (kernels are runs of rows with the same kernel and
+/// module). A rule's pick is the fastest ok row of its set that is not over the spill threshold
+/// (as Inductor times them); regret = pick time / best time. A rule's halved configs that were
+/// never compiled come from the candidates' rows (KernelRunRow::not_compiled).
+std::vector<KernelPicks> summarizeKernelRuns(const std::vector<KernelRunRow>& rows);
+
+/// What to run.
+struct KernelRunOptions {
+  RunOptions run;
+  std::uint64_t seed = 1;
+};
+
+/// Progress: kernel `kernel` of `kernels`, config `done` of `total` in it; the row just measured.
+struct KernelRunProgress {
+  std::string kernel;
+  int kernel_index = 0;
+  int kernels = 0;
+  int done = 0;
+  int total = 0;
+  const KernelRunRow* row = nullptr;
+};
+
+/// The outcome.
+struct KernelRunsResult {
+  std::vector<std::pair<std::string, std::string>> meta;  ///< device, driver, date, input, …
+  std::vector<KernelRunRow> rows;
+  std::vector<KernelPicks> picks;
+  std::vector<std::string> notes;  ///< what the launch plans assumed, per kernel ("triton_red_…: xnumel = 264 in the kernel body")
+  bool cancelled = false;
+  double seconds = 0.0;
+};
+
+/// Runs every compiled config of `kernels` (looped and persistent reductions, and pointwise
+/// kernels; others are rows saying why not) on `runner`. Per kernel: the launch plan, one buffer
+/// problem, then each config — a config that cannot be launched (no cubin, a .ptx that does not
+/// match, a cubin for another architecture than the GPU's) is a row with the reason, and a failing
+/// one (fault, wrong outputs, out of memory) is a row with the driver's or the check's words; the
+/// rest still run. Cancel keeps the finished rows and marks the rest cancelled. Never throws.
+KernelRunsResult runKernelConfigs(GpuRunner& runner, const std::vector<const RunKernel*>& kernels,
+                                  const KernelRunOptions& options,
+                                  const std::function<void(const KernelRunProgress&)>& progress = {},
+                                  const std::atomic<bool>* cancel = nullptr);
+
+/// The columns, in order.
+const std::vector<Column<KernelRunRow>>& kernelRunColumns();
+/// The result as CSV (format line, meta, columns).
+CsvTable kernelRunsToCsv(const KernelRunsResult& result);
+/// Reads a kernel-runs CSV back (picks recomputed). Errors: not such a file, a missing required
+/// column, a malformed cell (row and column named).
+Expected<KernelRunsResult> kernelRunsFromCsv(const CsvTable& table);
+/// The picks as a table for the CLI and the closing note: one line per kernel and rule — kernel,
+/// rule, candidates, benchmarked, pick, time µs, regret, not compiled.
+std::vector<std::vector<std::string>> picksTable(const KernelRunsResult& result);
+
+}  // namespace occx::triton
