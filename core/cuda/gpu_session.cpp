@@ -96,7 +96,15 @@ struct GpuSession::Impl {
   std::vector<CUevent> end_events;
   CUdeviceptr flush = 0;
   std::int64_t flush_bytes = 0;
+  // The current problem: a family problem (`problem`) or a buffer problem (`buffers`), never both.
   std::shared_ptr<const HostProblem> problem;
+  std::shared_ptr<const HostBuffers> buffers;
+  /// Buffer problems: the outputs of the first run that checked ok, on the host (kept across a
+  /// context reset; a new problem starts without one).
+  BufferReference reference;
+  /// Device buffers: the family problem's inputs and outputs, or the buffer problem's input buffers
+  /// (inputIndices() order) and output and in-out buffers (outputIndices() order), which launch
+  /// arguments kInput i / kOutput i name.
   std::vector<CUdeviceptr> inputs;
   std::vector<CUdeviceptr> outputs;
   std::string problem_error;  ///< why the current problem is not on the device
@@ -133,11 +141,24 @@ struct GpuSession::Impl {
       p = 0;
     }
   }
-  void freeProblem() {
-    if (problem) {
-      for (auto& p : inputs) release(p, problem->inputBytes());
-      for (auto& p : outputs) release(p, problem->outputBytes());
+  /// Bytes of device input buffer i of the current problem.
+  [[nodiscard]] std::int64_t inputBytesAt(std::size_t i) const {
+    if (buffers) {
+      return buffers->spec.buffers[static_cast<std::size_t>(buffers->spec.inputIndices()[i])].bytes();
     }
+    return problem ? problem->inputBytes() : 0;
+  }
+  /// Bytes of device output buffer i of the current problem (an output or in-out buffer).
+  [[nodiscard]] std::int64_t outputBytesAt(std::size_t i) const {
+    if (buffers) {
+      return buffers->spec.buffers[static_cast<std::size_t>(buffers->spec.outputIndices()[i])].bytes();
+    }
+    return problem ? problem->outputBytes() : 0;
+  }
+  void freeProblem() {
+    // `inputs` and `outputs` may hold only a prefix (an upload that failed half-way).
+    for (std::size_t i = 0; i < inputs.size(); ++i) release(inputs[i], inputBytesAt(i));
+    for (std::size_t i = 0; i < outputs.size(); ++i) release(outputs[i], outputBytesAt(i));
     inputs.clear();
     outputs.clear();
   }
@@ -226,7 +247,7 @@ struct GpuSession::Impl {
              "): runs need a new process";
       return Error{lost};
     }
-    if (problem) {
+    if (problem || buffers) {
       if (auto ue = upload()) problem_error = ue->message;
     }
     return std::nullopt;
@@ -235,6 +256,7 @@ struct GpuSession::Impl {
   // ---- problem ---------------------------------------------------------------------------------
   std::optional<Error> upload() {
     problem_error.clear();
+    if (buffers) return uploadBuffers();
     const auto& p = *problem;
     for (std::size_t i = 0; i < p.inputs.size(); ++i) {
       auto m = alloc(p.inputBytes(), "input " + std::to_string(i));
@@ -248,6 +270,27 @@ struct GpuSession::Impl {
       auto m = alloc(p.outputBytes(), "output " + std::to_string(i));
       if (!m) return Error{m.error()};
       outputs.push_back(*m);
+    }
+    return std::nullopt;
+  }
+
+  /// A buffer problem's upload: inputs and in-outs allocated and copied (their initial contents),
+  /// outputs allocated; in the spec's buffer order, so `inputs` and `outputs` fill in
+  /// inputIndices() / outputIndices() order.
+  std::optional<Error> uploadBuffers() {
+    const BufferProblemSpec& spec = buffers->spec;
+    for (std::size_t i = 0; i < spec.buffers.size(); ++i) {
+      const BufferSpec& b = spec.buffers[i];
+      const std::string what = std::string(bufferRoleName(b.role)) + " buffer " + std::to_string(i) +
+                               (b.name.empty() ? std::string() : " (" + b.name + ")");
+      auto m = alloc(b.bytes(), what);
+      if (!m) return Error{m.error()};
+      (b.role == BufferSpec::Role::kInput ? inputs : outputs).push_back(*m);
+      if (b.role == BufferSpec::Role::kOutput) continue;
+      const auto& init = buffers->initial[i];
+      if (CUresult r = d->cuMemcpyHtoD(*m, init.data(), init.size()); r != CUDA_SUCCESS) {
+        return cuCallError(r, ("cuMemcpyHtoD(" + what + ")").c_str(), __FILE__, __LINE__);
+      }
     }
     return std::nullopt;
   }
@@ -392,7 +435,7 @@ struct GpuSession::Impl {
         return out;
       }
     }
-    if (!problem) {
+    if (!problem && !buffers) {
       out.reason = "no problem set";
       return out;
     }
@@ -401,7 +444,6 @@ struct GpuSession::Impl {
       out.reason = problem_error;
       return out;
     }
-    const auto& p = *problem;
     out.grid_blocks = module.gridBlocks();
     const std::size_t nin = inputs.size();
     const std::size_t nout = outputs.size();
@@ -467,10 +509,20 @@ struct GpuSession::Impl {
                                args.pointers.data(), nullptr);
     };
 
-    // 1. Correctness: poisoned outputs (0xFF bytes are NaN in fp32, fp16 and bf16), one launch, check.
+    // 1. Correctness: poisoned outputs (0xFF bytes are NaN in every floating type), in-out buffers
+    // back to their initial contents, one launch, check.
     if (opt.check) {
-      for (auto o : outputs) {
-        if (CUresult r = d->cuMemsetD8(o, 0xFF, static_cast<std::size_t>(p.outputBytes())); r != CUDA_SUCCESS) {
+      const std::vector<int> out_indices = buffers ? buffers->spec.outputIndices() : std::vector<int>();
+      for (std::size_t i = 0; i < nout; ++i) {
+        if (buffers && buffers->spec.buffers[static_cast<std::size_t>(out_indices[i])].role == BufferSpec::Role::kInOut) {
+          const auto& init = buffers->initial[static_cast<std::size_t>(out_indices[i])];
+          if (CUresult r = d->cuMemcpyHtoD(outputs[i], init.data(), init.size()); r != CUDA_SUCCESS) {
+            failRun(out, r, "cuMemcpyHtoD(restore in-out buffers)", RunStatus::kLaunchFailed);
+            return out;
+          }
+          continue;
+        }
+        if (CUresult r = d->cuMemsetD8(outputs[i], 0xFF, static_cast<std::size_t>(outputBytesAt(i))); r != CUDA_SUCCESS) {
           failRun(out, r, "cuMemsetD8(poison outputs)", RunStatus::kLaunchFailed);
           return out;
         }
@@ -487,15 +539,21 @@ struct GpuSession::Impl {
         failRun(out, r, "kernel execution (cuStreamSynchronize)", RunStatus::kLaunchFailed);
         return out;
       }
-      std::vector<std::vector<std::uint8_t>> got(nout, std::vector<std::uint8_t>(static_cast<std::size_t>(p.outputBytes())));
+      std::vector<std::vector<std::uint8_t>> got(nout);
       for (std::size_t i = 0; i < nout; ++i) {
+        got[i].resize(static_cast<std::size_t>(outputBytesAt(i)));
         if (CUresult r = d->cuMemcpyDtoH(got[i].data(), outputs[i], got[i].size()); r != CUDA_SUCCESS) {
           failRun(out, r, "cuMemcpyDtoH(outputs)", RunStatus::kLaunchFailed);
           return out;
         }
       }
       out.checked = true;
-      out.check = checkOutputs(p, got, opt.check_threads);
+      if (buffers) {
+        // No CPU reference: the first config whose outputs are written is the reference of the rest.
+        out.check = reference.check(buffers->spec, std::move(got), module.label.empty() ? module.entry : module.label);
+      } else {
+        out.check = checkOutputs(*problem, got, opt.check_threads);  // compared_with: the CPU reference
+      }
       if (!out.check.ok) {
         out.status = RunStatus::kWrongResult;
         out.reason = out.check.message;
@@ -595,7 +653,8 @@ struct GpuSession::Impl {
       samples.push_back(static_cast<double>(ms) * 1000.0);
     }
     out.time = summarizeTimes(samples);
-    out.bandwidth_GBps = bandwidthGBps(p.bytes.total(), out.time.median_us);
+    const std::int64_t bytes_moved = buffers ? buffers->spec.bytesMoved() : problem->bytes.total();
+    out.bandwidth_GBps = bandwidthGBps(bytes_moved, out.time.median_us);
     if (cupti_on) {
       d->cuCtxSynchronize();  // CUPTI completes kernel records at synchronisation points
       const cupti::LaunchShape shape{module.grid_x, module.grid_y, module.grid_z, threads};
@@ -770,6 +829,8 @@ std::optional<Error> GpuSession::setProblem(std::shared_ptr<const HostProblem> p
       if (auto e = im.resetContext()) return e;
     }
     im.freeProblem();
+    im.buffers.reset();
+    im.reference.clear();
     im.problem = std::move(problem);
     im.problem_error.clear();
     if (!im.problem) return std::nullopt;
@@ -786,6 +847,34 @@ std::optional<Error> GpuSession::setProblem(const ProblemSpec& spec) {
   auto problem = makeHostProblem(spec);
   if (!problem) return Error{problem.error()};
   return setProblem(std::make_shared<const HostProblem>(std::move(problem).value()));
+}
+
+std::optional<Error> GpuSession::setBufferProblem(std::shared_ptr<const HostBuffers> buffers) {
+  return impl_->worker.call([&]() -> std::optional<Error> {
+    Impl& im = *impl_;
+    if (!im.lost.empty()) return Error{im.lost};
+    if (im.broken) {
+      if (auto e = im.resetContext()) return e;
+    }
+    im.freeProblem();
+    im.problem.reset();
+    im.reference.clear();
+    im.buffers = std::move(buffers);
+    im.problem_error.clear();
+    if (!im.buffers) return std::nullopt;
+    if (auto e = im.upload()) {
+      im.freeProblem();
+      im.problem_error = e->message;
+      return e;
+    }
+    return std::nullopt;
+  });
+}
+
+std::optional<Error> GpuSession::setBufferProblem(const BufferProblemSpec& spec) {
+  auto buffers = makeHostBuffers(spec);  // on the calling thread: the GPU thread stays free
+  if (!buffers) return Error{buffers.error()};
+  return setBufferProblem(std::make_shared<const HostBuffers>(std::move(buffers).value()));
 }
 
 std::optional<Error> GpuSession::clearProblem() { return setProblem(std::shared_ptr<const HostProblem>()); }

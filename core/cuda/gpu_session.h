@@ -2,7 +2,8 @@
 // context lives on one worker thread that this object owns, and every call below is carried out there
 // while the caller waits, so any thread (the CLI's main thread, a UI job) may call it. Runs GPU
 // modules (core/gpu/gpu_module.h) on a problem's inputs, checks the outputs against the CPU
-// reference, and times them: warm-up, L2 flushed before each timed launch, CUDA events around each
+// reference (a family problem) or against the first config's outputs (a buffer problem,
+// core/sweep/buffer_problem.h), and times them: warm-up, L2 flushed before each timed launch, CUDA events around each
 // launch (and CUPTI kernel records where available), median/min/max/spread, bandwidth = the
 // problem's minimum bytes moved / median time.
 //
@@ -25,6 +26,7 @@
 #include "core/cuda/device.h"
 #include "core/cuda/driver_api.h"
 #include "core/kernels/live_problem.h"
+#include "core/sweep/buffer_problem.h"
 #include "core/sweep/gpu_runner.h"
 #include "core/sweep/live_results.h"
 
@@ -61,11 +63,25 @@ class GpuSession final : public GpuRunner {
   /// Builds the problem (makeHostProblem, on the calling thread) and uploads it as above. Errors:
   /// makeHostProblem's, then as above.
   std::optional<Error> setProblem(const ProblemSpec& spec) override;
+  /// Uploads a buffer problem (inputs and in-outs copied from their initial contents, outputs
+  /// allocated) in place of the previous problem of either kind (its memory freed first, its
+  /// reference dropped); null frees it. Device inputs and outputs are then numbered as
+  /// BufferProblemSpec::inputIndices() / outputIndices() for launch arguments kInput i / kOutput i.
+  /// Errors: out of device memory ("out of memory: …" naming the buffer and the bytes) or a driver
+  /// failure; the session stays usable.
+  std::optional<Error> setBufferProblem(std::shared_ptr<const HostBuffers> buffers);
+  /// Builds the initial contents (makeHostBuffers, on the calling thread) and uploads them as above.
+  /// Errors: checkBufferProblemSpec's, then as above.
+  std::optional<Error> setBufferProblem(const BufferProblemSpec& spec) override;
   /// Frees the problem's device memory. Error: the context was lost.
   std::optional<Error> clearProblem() override;
 
-  /// Runs one module on the current problem: module load, launch with poisoned outputs, check,
-  /// warm-up, timed launches. The module's arguments must name existing input/output buffers of the
+  /// Runs one module on the current problem: module load, launch with poisoned outputs (and, for a
+  /// buffer problem, in-out buffers restored to their initial contents), check, warm-up, timed
+  /// launches. A family problem's outputs are checked against the CPU reference; a buffer
+  /// problem's against the outputs of the first run whose outputs were written (kept on the host;
+  /// that run's check.compared_with says "nothing: these outputs are the reference"). Bandwidth:
+  /// the problem's minimum bytes moved (BufferProblemSpec::bytesMoved()) / median time. The module's arguments must name existing input/output buffers of the
   /// problem. `cancel` (may be null) is read between phases: a cancelled run returns kCancelled and
   /// records nothing half. Never throws.
   RunOutcome run(const GpuModule& module, const RunOptions& options, const std::atomic<bool>* cancel = nullptr) override;

@@ -128,6 +128,7 @@ Expected<HostProblem> makeHostProblem(const ProblemSpec& spec, int threads) {
 
 OutputCheck checkOutputs(const HostProblem& problem, const std::vector<std::vector<std::uint8_t>>& outputs, int threads) {
   OutputCheck result;
+  result.compared_with = "the CPU reference";
   threads = resolveThreads(threads);
   const DType out_type = problem.spec.outputDType();
   const auto esize = static_cast<std::size_t>(dtypeBytes(out_type));

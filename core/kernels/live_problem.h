@@ -75,7 +75,8 @@ struct OutputCheck {
 
 /// Checks kernel outputs (output dtype storage bytes, one buffer per output tensor) against
 /// problem.reference under problem.tolerance, in chunks on `threads` threads (0 = hardware). A
-/// buffer of the wrong size is a mismatch with a message naming the sizes.
+/// buffer of the wrong size is a mismatch with a message naming the sizes. compared_with is "the CPU
+/// reference".
 OutputCheck checkOutputs(const HostProblem& problem, const std::vector<std::vector<std::uint8_t>>& outputs,
                          int threads = 0);
 

@@ -96,12 +96,45 @@ Expected<HostBuffers> makeHostBuffers(const BufferProblemSpec& spec);
 /// largest |want| of that buffer (at least 1): a different tiling sums in a different order, and the
 /// result is rounded to the type; NaN must meet NaN (an element neither run wrote). Integer and bool
 /// types: equal. A floating output that is NaN everywhere is "not written" even when the reference
-/// is too. `compared_with` names the reference run in the result. Never throws.
+/// is too. The message names the first buffer not written, else the first that differs ("out_ptr0:
+/// 3 of 512 elements differ; worst [17]: got …, want … (allowed |error| …)"), then, with several
+/// outputs, the mismatches in all; a wrong number or size of buffers is a mismatch naming the
+/// sizes. `compared_with` names the reference run in the result. Never throws.
 OutputCheck compareWithReferenceRun(const BufferProblemSpec& spec, const std::vector<std::vector<std::uint8_t>>& got,
                                     const std::vector<std::vector<std::uint8_t>>& reference, std::string compared_with);
 
 /// The written-ness check alone, for the run that becomes the reference: a floating output that is
-/// NaN everywhere was not written (the kernel stored nothing, or the launch's grid missed it).
+/// NaN everywhere was not written (the kernel stored nothing, or the launch's grid missed it). A
+/// wrong number or size of buffers is a mismatch naming the sizes. compared_with is
+/// kComparedWithNothing when ok, else "nothing: no config has checked ok yet". Never throws.
 OutputCheck checkOutputsWritten(const BufferProblemSpec& spec, const std::vector<std::vector<std::uint8_t>>& got);
+
+/// OutputCheck::compared_with of the run whose outputs became a buffer problem's reference.
+inline constexpr std::string_view kComparedWithNothing = "nothing: these outputs are the reference";
+/// OutputCheck::compared_with of a run checked against the reference run's outputs:
+/// "the outputs of <label> (the first config that ran)".
+std::string comparedWithFirstRun(std::string_view label);
+
+/// The cross-config reference of one buffer problem, on the host: empty until a run's outputs are
+/// written (checkOutputsWritten), then those outputs. What a GpuRunner keeps next to the buffers.
+class BufferReference {
+ public:
+  /// Checks one run's outputs (one byte buffer per output/in-out buffer, outputIndices() order),
+  /// `label` naming the run's config (GpuModule::label). Without a reference: checkOutputsWritten,
+  /// and outputs that pass become the reference (compared_with kComparedWithNothing). With one:
+  /// compareWithReferenceRun (compared_with comparedWithFirstRun of the reference's label). Never
+  /// throws.
+  OutputCheck check(const BufferProblemSpec& spec, std::vector<std::vector<std::uint8_t>> got, const std::string& label);
+  /// True until a run's outputs became the reference.
+  [[nodiscard]] bool empty() const { return !outputs_.has_value(); }
+  /// The label of the run whose outputs are the reference (empty when none).
+  [[nodiscard]] const std::string& label() const { return label_; }
+  /// Forgets the reference (a new problem starts without one).
+  void clear();
+
+ private:
+  std::optional<std::vector<std::vector<std::uint8_t>>> outputs_;
+  std::string label_;
+};
 
 }  // namespace occx

@@ -154,6 +154,45 @@ void from_json(const json& j, ProblemSpec& v) {
   getIf(j, "fp32_outputs", v.fp32_outputs);
 }
 
+void to_json(json& j, const BufferSpec& v) {
+  j = {{"name", v.name},
+       {"type", std::string(elementTypeName(v.type))},
+       {"elements", v.elements},
+       {"role", std::string(bufferRoleName(v.role))}};
+}
+void from_json(const json& j, BufferSpec& v) {
+  getIf(j, "name", v.name);
+  const json& type = j.at("type");
+  if (!type.is_string()) throw json::type_error::create(302, "type must be a string, not " + std::string(type.type_name()), &j);
+  auto t = parseElementType(type.get<std::string>());
+  if (!t) throw json::other_error::create(501, "type: " + t.error(), &j);
+  v.type = *t;
+  v.elements = checkedInteger<std::int64_t>(j.at("elements"), "elements");
+  const json& role = j.at("role");
+  if (!role.is_string()) throw json::type_error::create(302, "role must be a string, not " + std::string(role.type_name()), &j);
+  const std::string r = role.get<std::string>();
+  bool known = false;
+  for (auto candidate : {BufferSpec::Role::kInput, BufferSpec::Role::kOutput, BufferSpec::Role::kInOut}) {
+    if (bufferRoleName(candidate) == r) {
+      v.role = candidate;
+      known = true;
+    }
+  }
+  if (!known) throw json::other_error::create(501, "role '" + r + "' is not known: allowed input, output, in-out", &j);
+}
+
+void to_json(json& j, const BufferProblemSpec& v) {
+  j = {{"label", v.label}, {"buffers", v.buffers}, {"seed", v.seed}, {"bytes_moved", v.bytes_moved}};
+}
+void from_json(const json& j, BufferProblemSpec& v) {
+  getIf(j, "label", v.label);
+  const json& buffers = j.at("buffers");
+  if (!buffers.is_array()) throw json::type_error::create(302, "buffers must be an array, not " + std::string(buffers.type_name()), &j);
+  v.buffers = buffers.get<std::vector<BufferSpec>>();
+  getIf(j, "seed", v.seed);
+  getIf(j, "bytes_moved", v.bytes_moved);
+}
+
 void to_json(json& j, const LaunchArgument& v) {
   j = {{"kind", static_cast<int>(v.kind)},
        {"buffer", v.buffer},
@@ -264,7 +303,8 @@ void to_json(json& j, const RunOutcome& v) {
         {{"ok", v.check.ok},
          {"mismatches", v.check.mismatches},
          {"max_abs_error", v.check.max_abs_error},
-         {"message", v.check.message}}},
+         {"message", v.check.message},
+         {"compared_with", v.check.compared_with}}},
        {"time", v.time},
        {"warmup_runs", v.warmup_runs},
        {"bandwidth_GBps", v.bandwidth_GBps},
@@ -293,6 +333,7 @@ void from_json(const json& j, RunOutcome& v) {
     getIf(*it, "mismatches", v.check.mismatches);
     getIf(*it, "max_abs_error", v.check.max_abs_error);
     getIf(*it, "message", v.check.message);
+    getIf(*it, "compared_with", v.check.compared_with);
   }
   getIf(j, "time", v.time);
   if (auto it = j.find("kernel_time"); it != j.end() && it->is_object()) v.kernel_time = it->get<TimingStats>();
@@ -484,6 +525,11 @@ json answer(GpuRunner& runner, const json& request) {
     if (e) return failed(e->message);
     return {{"ok", true}};
   }
+  if (op == "set_buffer_problem") {
+    const std::optional<Error> e = runner.setBufferProblem(request.at("spec").get<BufferProblemSpec>());
+    if (e) return failed(e->message);
+    return {{"ok", true}};
+  }
   if (op == "run") {
     const auto module = request.at("module").get<GpuModule>();
     const auto options = request.at("options").get<RunOptions>();
@@ -494,7 +540,7 @@ json answer(GpuRunner& runner, const json& request) {
     g_current_seq.store(-1);
     return {{"ok", true}, {"outcome", o}};
   }
-  return failed("unknown request '" + op + "': allowed copy_bandwidth, set_problem, run, quit");
+  return failed("unknown request '" + op + "': allowed copy_bandwidth, set_problem, set_buffer_problem, run, quit");
 }
 
 }  // namespace

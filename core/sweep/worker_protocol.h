@@ -7,6 +7,9 @@
 //                                     "startup_s":0.41}   or {"op":"ready", "error":"…"}
 //   client → worker:                 {"op":"copy_bandwidth", "refresh":false}
 //                                    {"op":"set_problem", "spec":{…}}  ("spec":null frees it)
+//                                    {"op":"set_buffer_problem", "spec":{"label":…, "buffers":[{"name":…,
+//                                     "type":"fp16", "elements":…, "role":"in-out"}, …], "seed":…,
+//                                     "bytes_moved":…}}  (replaces a problem of either kind)
 //                                    {"op":"run", "seq":7, "module":{…}, "options":{…}}
 //                                    {"op":"quit"}
 //   worker → client, one per request: {"ok":true, …, "context_lost":""} or {"ok":false, "error":"…",
@@ -32,6 +35,7 @@
 #include "core/gpu/detected_gpu.h"
 #include "core/gpu/gpu_module.h"
 #include "core/kernels/live_problem.h"
+#include "core/sweep/buffer_problem.h"
 #include "core/sweep/gpu_runner.h"
 
 namespace occx {
@@ -52,6 +56,14 @@ void to_json(nlohmann::json& j, const CopyBandwidth& v);
 void from_json(const nlohmann::json& j, CopyBandwidth& v);
 void to_json(nlohmann::json& j, const ProblemSpec& v);
 void from_json(const nlohmann::json& j, ProblemSpec& v);
+/// A buffer as {"name", "type" (elementTypeName), "elements", "role" (bufferRoleName)}; reading
+/// needs type, elements and role (no default is guessed) and refuses unknown names.
+void to_json(nlohmann::json& j, const BufferSpec& v);
+void from_json(const nlohmann::json& j, BufferSpec& v);
+/// {"label", "buffers", "seed", "bytes_moved"}; reading needs "buffers". Sizes are checked where the
+/// problem is built (checkBufferProblemSpec), not here.
+void to_json(nlohmann::json& j, const BufferProblemSpec& v);
+void from_json(const nlohmann::json& j, BufferProblemSpec& v);
 void to_json(nlohmann::json& j, const LaunchArgument& v);
 void from_json(const nlohmann::json& j, LaunchArgument& v);
 void to_json(nlohmann::json& j, const GpuModule& v);

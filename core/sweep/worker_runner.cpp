@@ -73,7 +73,15 @@ struct WorkerRunner::Impl {
   int starts = 0;
   long long seq = 0;                   ///< the last run's sequence number (the cancel signal's value)
   std::string lost;                    ///< why no worker can run any more
-  std::optional<ProblemSpec> problem;  ///< the uploaded problem, sent again after a restart
+  /// The request that uploaded the current problem (set_problem or set_buffer_problem), sent again
+  /// after a restart; null when none.
+  json problem_request;
+  bool buffer_problem = false;  ///< problem_request is a buffer problem
+  /// Buffer problems: the config whose outputs are the worker's reference (empty: none yet), and the
+  /// one whose outputs were the reference of a worker that has since been restarted (the new worker
+  /// starts without a reference; the run that becomes its reference says so).
+  std::string reference_label;
+  std::string lost_reference;
 
   /// Reaps the worker, waiting up to `wait_s` for it to exit before SIGKILL. Returns how it ended.
   std::string reap(double wait_s) {
@@ -199,8 +207,12 @@ struct WorkerRunner::Impl {
       lost = "the GPU worker could not be restarted: " + e->message;
       return "; " + lost;
     }
-    if (problem) {
-      const auto reply = send({{"op", "set_problem"}, {"spec", *problem}}, options.request_timeout_s, nullptr);
+    if (!problem_request.is_null()) {
+      if (buffer_problem && !reference_label.empty()) {
+        lost_reference = reference_label;
+        reference_label.clear();
+      }
+      const auto reply = send(problem_request, options.request_timeout_s, nullptr);
       if (!reply || !reply->value("ok", false)) {
         const std::string why = reply ? reply->value("error", std::string("no reason")) : reply.error();
         lost = "the GPU worker was restarted but could not take the problem again: " + why;
@@ -275,6 +287,26 @@ struct WorkerRunner::Impl {
     }
     return Error{"the GPU worker could not be reached"};
   }
+
+  /// Sends a set_problem or set_buffer_problem request and, when the worker took it, remembers it.
+  std::optional<Error> upload(const json& request, bool buffers) {
+    problem_request = json();
+    buffer_problem = false;
+    reference_label.clear();
+    lost_reference.clear();
+    std::string suffix;
+    auto reply = exchange(request, options.request_timeout_s, nullptr, suffix);
+    if (!reply) return Error{reply.error() + suffix};
+    if (!reply->value("ok", false)) return Error{reply->value("error", std::string("the GPU worker gave no reason")) + suffix};
+    problem_request = request;
+    buffer_problem = buffers;
+    if (!suffix.empty()) {
+      // The context was lost while uploading: the restart above had no problem to send again.
+      suffix = restart();
+      if (!lost.empty()) return Error{lost};
+    }
+    return std::nullopt;
+  }
 };
 
 WorkerRunner::WorkerRunner(WorkerOptions options) : impl_(std::make_unique<Impl>()) {
@@ -314,24 +346,19 @@ Expected<CopyBandwidth> WorkerRunner::copyBandwidth(bool refresh) {
 }
 
 std::optional<Error> WorkerRunner::setProblem(const ProblemSpec& spec) {
-  Impl& im = *impl_;
-  im.problem.reset();
-  std::string suffix;
-  auto reply = im.exchange({{"op", "set_problem"}, {"spec", spec}}, im.options.request_timeout_s, nullptr, suffix);
-  if (!reply) return Error{reply.error() + suffix};
-  if (!reply->value("ok", false)) return Error{reply->value("error", std::string("the GPU worker gave no reason")) + suffix};
-  im.problem = spec;
-  if (!suffix.empty()) {
-    // The context was lost while uploading: the restart above had no problem to send again.
-    suffix = im.restart();
-    if (!im.lost.empty()) return Error{im.lost};
-  }
-  return std::nullopt;
+  return impl_->upload({{"op", "set_problem"}, {"spec", spec}}, false);
+}
+
+std::optional<Error> WorkerRunner::setBufferProblem(const BufferProblemSpec& spec) {
+  return impl_->upload({{"op", "set_buffer_problem"}, {"spec", spec}}, true);
 }
 
 std::optional<Error> WorkerRunner::clearProblem() {
   Impl& im = *impl_;
-  im.problem.reset();
+  im.problem_request = json();
+  im.buffer_problem = false;
+  im.reference_label.clear();
+  im.lost_reference.clear();
   if (!im.lost.empty() || im.ended()) return std::nullopt;  // nothing is held on the GPU
   std::string suffix;
   auto reply = im.exchange({{"op", "set_problem"}, {"spec", nullptr}}, im.options.request_timeout_s, nullptr, suffix);
@@ -376,6 +403,20 @@ RunOutcome WorkerRunner::run(const GpuModule& module, const RunOptions& options,
     out.status = RunStatus::kLaunchFailed;
     out.reason = std::string("the GPU worker's outcome could not be read: ") + e.what();
     return out;
+  }
+  if (im.buffer_problem && out.checked && out.check.ok && out.check.compared_with == kComparedWithNothing) {
+    const std::string label = module.label.empty() ? module.entry : module.label;
+    if (!im.lost_reference.empty()) {
+      if (!out.reason.empty()) out.reason += "; ";
+      out.reason += "these outputs are the reference of a restarted GPU worker (the outputs of " + im.lost_reference +
+                    " were the reference before the restart)";
+      im.lost_reference.clear();
+    }
+    if (suffix.empty()) {
+      im.reference_label = label;
+    } else {
+      im.lost_reference = label;  // the worker restarted after this run: its reference went with it
+    }
   }
   if (!suffix.empty()) {
     out.context_reset = true;

@@ -53,6 +53,11 @@ class WorkerRunner final : public GpuRunner {
   /// Sends the spec; the worker builds the inputs and reference and uploads them. Kept, and sent
   /// again after every restart.
   std::optional<Error> setProblem(const ProblemSpec& spec) override;
+  /// Sends the buffer problem; the worker builds the initial contents and uploads them. Kept (in
+  /// place of a family problem), and sent again after every restart: a restarted worker has no
+  /// reference, so the run whose outputs become its reference says so in its reason. Errors:
+  /// the worker's (checkBufferProblemSpec's, out of memory), or the transport's as setProblem.
+  std::optional<Error> setBufferProblem(const BufferProblemSpec& spec) override;
   std::optional<Error> clearProblem() override;
   /// Runs one module in the worker. Never throws. A worker that dies (the reason says how: exit
   /// code or signal), does not answer within run_timeout_s, or answers garbage gives an outcome

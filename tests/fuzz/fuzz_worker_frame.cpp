@@ -7,7 +7,7 @@
 //   * a frame read is a JSON object; a failure has a message and ends the stream's reading;
 //   * decoding a value either succeeds or throws nlohmann::json::exception, nothing else;
 //   * a decoded value encodes and decodes again to the same JSON (its fields survive a round trip).
-// Seeds: frames of the ready message, a copy-bandwidth, a problem, a run request and run answers
+// Seeds: frames of the ready message, a copy-bandwidth, a problem, a buffer problem, a run request and run answers
 // (written with the protocol's own encoder), one cut short, and an over-long length.
 #include <sys/socket.h>
 #include <unistd.h>
@@ -73,6 +73,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     decode<occx::GpuModule>(m.contains("module") ? m["module"] : m);
     decode<occx::RunOptions>(m.contains("options") ? m["options"] : m);
     decode<occx::ProblemSpec>(m.contains("spec") ? m["spec"] : m);
+    decode<occx::BufferProblemSpec>(m.contains("spec") ? m["spec"] : m);
   }
   ::close(sv[0]);
   ::close(sv[1]);

@@ -7,6 +7,12 @@
 // any other module "runs" in 100 µs + its grid_x µs, with CUPTI figures, and its reason says which
 // problem the worker holds ("problem sum fp32 256 × 4096, uploaded 1 time in this worker").
 // A problem of 999 rows does not fit (out of memory); one of 777 rows crashes the worker.
+// Buffer problems (setBufferProblem): the fake builds the real initial contents (makeHostBuffers) and
+// "computes" every output or in-out buffer as 2 × (its own initial contents for an in-out, else the
+// first input's element i mod its size, else 1), plus grid_x × 1e-7 relative (another tiling's
+// rounding, well within the tolerance); entry "nowrite…" writes nothing (outputs stay poisoned),
+// "wrong…" adds 0.5 to element 3 of each output. The check is the real one (BufferReference): the
+// first config that checks ok is the reference. A buffer of 999 elements does not fit (out of memory).
 // Options: --refuse TEXT (answer ready with an error), --exit-at-start, --garbage-at-start,
 // --crash-on ENTRY / --fault-on ENTRY (misbehave on that entry point too), --device N (ignored).
 #include <unistd.h>
@@ -15,14 +21,53 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "core/kernels/kernel_family.h"
+#include "core/kernels/reference.h"
+#include "core/sweep/buffer_problem.h"
 #include "core/sweep/worker_protocol.h"
 
 namespace {
+
+/// Element i of a floating buffer as a double (fp16, bf16, fp32, fp64 storage).
+double floatingAt(occx::ElementType t, const std::vector<std::uint8_t>& b, std::size_t i) {
+  switch (t) {
+    case occx::ElementType::kF16: return occx::decodeElements(occx::DType::kF16, b.data() + 2 * i, 1)[0];
+    case occx::ElementType::kBF16: return occx::decodeElements(occx::DType::kBF16, b.data() + 2 * i, 1)[0];
+    case occx::ElementType::kF32: return occx::decodeElements(occx::DType::kF32, b.data() + 4 * i, 1)[0];
+    default: {
+      double d = 0.0;
+      std::memcpy(&d, b.data() + 8 * i, 8);
+      return d;
+    }
+  }
+}
+
+/// Stores `v` as element i of a buffer of type t (integers truncated, as a kernel's cast would).
+void store(occx::ElementType t, std::vector<std::uint8_t>& b, std::size_t i, double v) {
+  const int size = occx::elementBytes(t);
+  std::vector<std::uint8_t> bytes;
+  switch (t) {
+    case occx::ElementType::kF16: bytes = occx::encodeElements(occx::DType::kF16, {v}); break;
+    case occx::ElementType::kBF16: bytes = occx::encodeElements(occx::DType::kBF16, {v}); break;
+    case occx::ElementType::kF32: bytes = occx::encodeElements(occx::DType::kF32, {v}); break;
+    case occx::ElementType::kF64:
+      bytes.resize(8);
+      std::memcpy(bytes.data(), &v, 8);
+      break;
+    default: {
+      const auto n = static_cast<std::int64_t>(v);
+      bytes.resize(8);
+      std::memcpy(bytes.data(), &n, 8);  // little-endian: the low bytes first
+      break;
+    }
+  }
+  std::memcpy(b.data() + static_cast<std::size_t>(size) * i, bytes.data(), static_cast<std::size_t>(size));
+}
 
 class FakeGpu final : public occx::GpuRunner {
  public:
@@ -59,11 +104,26 @@ class FakeGpu final : public occx::GpuRunner {
     if (spec.xnumel == 999) return occx::Error{"out of memory: 999 rows do not fit (fake)"};
     if (spec.xnumel == 777) std::abort();  // a worker that dies while it builds the problem
     problem_ = spec;
+    buffers_.reset();
+    ++uploads_;
+    return std::nullopt;
+  }
+  std::optional<occx::Error> setBufferProblem(const occx::BufferProblemSpec& spec) override {
+    for (const auto& b : spec.buffers) {
+      if (b.elements == 999) return occx::Error{"out of memory: " + b.name + " needs 999 elements (fake)"};
+    }
+    auto h = occx::makeHostBuffers(spec);
+    if (!h) return occx::Error{h.error()};
+    problem_.reset();
+    buffers_ = std::move(h).value();
+    reference_.clear();
     ++uploads_;
     return std::nullopt;
   }
   std::optional<occx::Error> clearProblem() override {
     problem_.reset();
+    buffers_.reset();
+    reference_.clear();
     return std::nullopt;
   }
   occx::RunOutcome run(const occx::GpuModule& module, const occx::RunOptions& options,
@@ -101,26 +161,42 @@ class FakeGpu final : public occx::GpuRunner {
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
       }
     }
-    if (!problem_) {
+    if (!problem_ && !buffers_) {
       o.reason = "no problem set";
       return o;
+    }
+    if (buffers_ && options.check) {
+      o.checked = true;
+      o.check = reference_.check(buffers_->spec, outputsOf(module), module.label.empty() ? module.entry : module.label);
+      if (!o.check.ok) {
+        o.status = occx::RunStatus::kWrongResult;
+        o.reason = o.check.message;
+        return o;
+      }
     }
     o.status = occx::RunStatus::kOk;
     o.grid_blocks = module.gridBlocks();
     o.attributes.registers = 40;
     o.attributes.max_threads_per_block = 1024;
     o.driver_active_blocks_per_sm = 4;
-    o.checked = options.check;
-    o.check.max_abs_error = 1.5e-6;
+    if (problem_) {
+      o.checked = options.check;
+      o.check.max_abs_error = 1.5e-6;
+      if (options.check) o.check.compared_with = "the CPU reference";
+    }
     const double us = 100.0 + static_cast<double>(module.grid_x);
     o.time.runs = options.min_timed_runs;
     o.time.median_us = o.time.min_us = o.time.max_us = us;
     o.kernel_time = o.time;
     o.kernel_time->median_us = us - 2.0;
     o.warmup_runs = options.min_warmup_runs;
-    auto bytes = occx::bytesMoved(problem_->workload, problem_->dtype, problem_->k, problem_->xnumel, problem_->rnumel,
-                                  problem_->fp32_outputs);
-    o.bandwidth_GBps = bytes ? occx::bandwidthGBps(bytes->total(), us) : 0.0;
+    if (buffers_) {
+      o.bandwidth_GBps = occx::bandwidthGBps(buffers_->spec.bytesMoved(), us);
+    } else {
+      auto bytes = occx::bytesMoved(problem_->workload, problem_->dtype, problem_->k, problem_->xnumel, problem_->rnumel,
+                                    problem_->fp32_outputs);
+      o.bandwidth_GBps = bytes ? occx::bandwidthGBps(bytes->total(), us) : 0.0;
+    }
     if (options.cupti_metrics) {
       o.achieved_occupancy_pct = occx::Metric::of(61.25);
       o.dram_read_bytes = occx::Metric::of(4194304.0);
@@ -128,9 +204,39 @@ class FakeGpu final : public occx::GpuRunner {
       o.achieved_occupancy_pct = occx::Metric::missing("not collected");
     }
     o.local_load_bytes = occx::Metric::missing("profiling not permitted (fake)");
-    o.reason = "problem " + problem_->label() + ", uploaded " + std::to_string(uploads_) +
-               (uploads_ == 1 ? " time" : " times") + " in this worker";
+    o.reason = (buffers_ ? "buffer problem " + buffers_->spec.label : "problem " + problem_->label()) + ", uploaded " +
+               std::to_string(uploads_) + (uploads_ == 1 ? " time" : " times") + " in this worker";
     return o;
+  }
+  /// The output and in-out buffers after the fake kernel `module` ran on poisoned outputs and
+  /// restored in-outs (outputIndices() order).
+  std::vector<std::vector<std::uint8_t>> outputsOf(const occx::GpuModule& module) const {
+    const occx::BufferProblemSpec& spec = buffers_->spec;
+    const std::vector<int> ins = spec.inputIndices();
+    std::vector<std::vector<std::uint8_t>> outs;
+    for (int index : spec.outputIndices()) {
+      const auto& b = spec.buffers[static_cast<std::size_t>(index)];
+      const auto& initial = buffers_->initial[static_cast<std::size_t>(index)];
+      std::vector<std::uint8_t> bytes =
+          b.role == occx::BufferSpec::Role::kInOut ? initial : std::vector<std::uint8_t>(static_cast<std::size_t>(b.bytes()), 0xFF);
+      if (module.entry.rfind("nowrite", 0) != 0) {
+        for (std::size_t i = 0; i < static_cast<std::size_t>(b.elements); ++i) {
+          double src = 1.0;
+          if (b.role == occx::BufferSpec::Role::kInOut) {
+            src = occx::isFloating(b.type) ? floatingAt(b.type, initial, i) : 0.0;
+          } else if (!ins.empty()) {
+            const auto& in = spec.buffers[static_cast<std::size_t>(ins[0])];
+            const auto& in_bytes = buffers_->initial[static_cast<std::size_t>(ins[0])];
+            src = occx::isFloating(in.type) ? floatingAt(in.type, in_bytes, i % static_cast<std::size_t>(in.elements)) : 0.0;
+          }
+          double v = 2.0 * src * (1.0 + static_cast<double>(module.grid_x) * 1e-7);
+          if (module.entry.rfind("wrong", 0) == 0 && i == 3) v += 0.5;
+          store(b.type, bytes, i, v);
+        }
+      }
+      outs.push_back(std::move(bytes));
+    }
+    return outs;
   }
   [[nodiscard]] std::string contextLost() const override { return lost_; }
   [[nodiscard]] std::string driverVersionText() const override { return "fake 580.0"; }
@@ -141,6 +247,8 @@ class FakeGpu final : public occx::GpuRunner {
   std::vector<std::string> fault_on_;
   occx::DeviceInfo info_;
   std::optional<occx::ProblemSpec> problem_;
+  std::optional<occx::HostBuffers> buffers_;
+  occx::BufferReference reference_;
   int uploads_ = 0;
   std::string lost_;
 };

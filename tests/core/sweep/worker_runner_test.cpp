@@ -63,6 +63,25 @@ ProblemSpec sumProblem() {
   return p;
 }
 
+/// An input, an in-out and an output buffer, as Inductor names them.
+BufferProblemSpec bufferProblem() {
+  BufferProblemSpec s;
+  s.label = "triton_poi_fused_mul_0: 3 buffers";
+  s.buffers = {{"in_ptr0 (arg0_1)", ElementType::kF32, 4096, BufferSpec::Role::kInput},
+               {"in_out_ptr0 (buf0)", ElementType::kF16, 1024, BufferSpec::Role::kInOut},
+               {"out_ptr0 (buf1)", ElementType::kF32, 4096, BufferSpec::Role::kOutput}};
+  s.seed = 5;
+  return s;
+}
+
+/// One fp32 output and nothing else: the fake writes 2 × (1 + grid_x · 1e-7) to every element.
+BufferProblemSpec outputOnly() {
+  BufferProblemSpec s;
+  s.label = "triton_poi_fill_0";
+  s.buffers = {{"out_ptr0", ElementType::kF32, 16, BufferSpec::Role::kOutput}};
+  return s;
+}
+
 RunOptions quick() {
   RunOptions o;
   o.min_timed_runs = 25;
@@ -100,6 +119,7 @@ TEST(WorkerProtocol, EveryValueRoundTripsThroughCbor) {
   EXPECT_FALSE(back.check.ok);
   EXPECT_EQ(back.check.mismatches, 3);
   EXPECT_DOUBLE_EQ(back.check.max_abs_error, 0.25);
+  EXPECT_EQ(back.check.compared_with, "the CPU reference");
   EXPECT_EQ(back.time.runs, 30);
   EXPECT_DOUBLE_EQ(back.time.p75_us, 12.75);
   ASSERT_TRUE(back.kernel_time.has_value());
@@ -435,6 +455,202 @@ TEST(WorkerRunner, ALiveSweepWithACrashingConfigInTheMiddleMeasuresEveryOtherRow
   ASSERT_TRUE(rows[3].achieved_occupancy_pct.value.has_value());
   EXPECT_DOUBLE_EQ(*rows[3].achieved_occupancy_pct.value, 61.25);
   EXPECT_EQ(r->restarts(), 2);
+}
+
+TEST(WorkerProtocol, BufferProblemValuesRoundTripThroughCbor) {
+  BufferProblemSpec spec = bufferProblem();
+  spec.seed = (std::uint64_t{1} << 63) + 5;  // the whole unsigned range crosses
+  spec.bytes_moved = 123456789012;
+  const auto back = nlohmann::json::from_cbor(nlohmann::json::to_cbor(nlohmann::json(spec))).get<BufferProblemSpec>();
+  EXPECT_EQ(back.label, "triton_poi_fused_mul_0: 3 buffers");
+  EXPECT_EQ(back.seed, (std::uint64_t{1} << 63) + 5);
+  EXPECT_EQ(back.bytes_moved, 123456789012);
+  ASSERT_EQ(back.buffers.size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(back.buffers[i].name, spec.buffers[i].name);
+    EXPECT_EQ(back.buffers[i].type, spec.buffers[i].type);
+    EXPECT_EQ(back.buffers[i].elements, spec.buffers[i].elements);
+    EXPECT_EQ(back.buffers[i].role, spec.buffers[i].role);
+  }
+  const nlohmann::json j = spec.buffers[1];
+  const std::string want = "{\"elements\":1024,\"name\":\"in_out_ptr0 (buf0)\",\"role\":\"in-out\",\"type\":\"fp16\"}";
+  EXPECT_EQ(j.dump(), want);
+
+  RunOutcome o;
+  o.checked = true;
+  o.check.compared_with = "the outputs of tile A (the first config that ran)";
+  const auto ob = nlohmann::json::from_cbor(nlohmann::json::to_cbor(nlohmann::json(o))).get<RunOutcome>();
+  EXPECT_EQ(ob.check.compared_with, "the outputs of tile A (the first config that ran)");
+}
+
+TEST(WorkerProtocol, BadBufferValuesAreRefusedNotGuessed) {
+  const nlohmann::json good = bufferProblem();
+  BufferProblemSpec spec;
+  good.get_to(spec);  // the baseline reads
+  auto refused = [&](const char* key, const nlohmann::json& value) {
+    nlohmann::json j = good;
+    j["buffers"][0][key] = value;
+    BufferProblemSpec s;
+    EXPECT_THROW(j.get_to(s), nlohmann::json::exception) << key << " = " << value.dump();
+  };
+  refused("type", "fp8e4nv");
+  refused("type", 16);
+  refused("role", "sideways");
+  refused("role", nullptr);
+  refused("elements", 1e300);
+  refused("elements", 12.5);
+  refused("elements", "4096");
+  refused("name", 3);
+  for (const char* key : {"type", "elements", "role"}) {  // no default is guessed for these
+    nlohmann::json j = good;
+    j["buffers"][0].erase(key);
+    BufferProblemSpec s;
+    EXPECT_THROW(j.get_to(s), nlohmann::json::exception) << key;
+  }
+  nlohmann::json j = good;
+  j["seed"] = -1;
+  EXPECT_THROW(j.get_to(spec), nlohmann::json::exception);
+  j = good;
+  j["buffers"] = "in_ptr0";
+  EXPECT_THROW(j.get_to(spec), nlohmann::json::exception);
+  j = good;
+  j.erase("buffers");
+  EXPECT_THROW(j.get_to(spec), nlohmann::json::exception);
+  j = good;
+  j["buffers"][0]["type"] = "torch.float32";  // PyTorch's name is a name
+  j.get_to(spec);
+  EXPECT_EQ(spec.buffers[0].type, ElementType::kF32);
+}
+
+TEST(WorkerRunner, ABufferProblemIsCheckedAgainstTheFirstConfigThatRan) {
+  auto r = started();
+  ASSERT_TRUE(r);
+  ASSERT_FALSE(r->setBufferProblem(bufferProblem()));
+  const RunOutcome a = r->run(module("tile_a", 7), quick(), nullptr);
+  ASSERT_EQ(a.status, RunStatus::kOk) << a.reason;
+  EXPECT_TRUE(a.checked);
+  EXPECT_TRUE(a.check.ok);
+  EXPECT_EQ(a.check.compared_with, "nothing: these outputs are the reference");
+  EXPECT_EQ(a.reason, "buffer problem triton_poi_fused_mul_0: 3 buffers, uploaded 1 time in this worker");
+  // Bandwidth from the buffers: 16384 read, 2048 read and written, 16384 written.
+  EXPECT_DOUBLE_EQ(a.bandwidth_GBps, bandwidthGBps(16384 + 2 * 2048 + 16384, 107.0));
+
+  const RunOutcome b = r->run(module("tile_b", 9), quick(), nullptr);  // another tiling's rounding
+  ASSERT_EQ(b.status, RunStatus::kOk) << b.reason;
+  EXPECT_TRUE(b.check.ok);
+  EXPECT_GT(b.check.max_abs_error, 0.0);
+  EXPECT_EQ(b.check.compared_with, "the outputs of test tile_a (the first config that ran)");
+
+  const RunOutcome w = r->run(module("wrong_tile", 7), quick(), nullptr);
+  EXPECT_EQ(w.status, RunStatus::kWrongResult);
+  EXPECT_TRUE(w.checked);
+  EXPECT_FALSE(w.check.ok);
+  EXPECT_EQ(w.check.mismatches, 2);  // element 3 of the in-out and of the output
+  EXPECT_EQ(w.reason, w.check.message);
+  EXPECT_EQ(w.reason.rfind("in_out_ptr0 (buf0): 1 of 1024 elements differ; worst [3]: got ", 0), 0u) << w.reason;
+  EXPECT_NE(w.reason.find(" (2 mismatches in all outputs)"), std::string::npos) << w.reason;
+  EXPECT_EQ(w.check.compared_with, "the outputs of test tile_a (the first config that ran)");
+
+  const RunOutcome n = r->run(module("nowrite_tile", 7), quick(), nullptr);
+  EXPECT_EQ(n.status, RunStatus::kWrongResult);
+  // The in-out kept its initial contents and differs too; the message names the unwritten output first.
+  EXPECT_EQ(n.reason.rfind("out_ptr0 (buf1): not written: all 4096 elements are still NaN (the poison) after the launch (", 0),
+            0u)
+      << n.reason;
+  EXPECT_GT(n.check.mismatches, 4096);
+  EXPECT_EQ(r->restarts(), 0);
+}
+
+TEST(WorkerRunner, ADisagreeingOrNotWritingConfigIsAWrongResultWithTheMessage) {
+  auto r = started();
+  ASSERT_TRUE(r);
+  ASSERT_FALSE(r->setBufferProblem(outputOnly()));
+  // First a config that writes nothing: no reference comes of it.
+  const RunOutcome n = r->run(module("nowrite", 0), quick(), nullptr);
+  EXPECT_EQ(n.status, RunStatus::kWrongResult);
+  EXPECT_EQ(n.reason, "out_ptr0: not written: all 16 elements are still NaN (the poison) after the launch");
+  EXPECT_EQ(n.check.mismatches, 16);
+  EXPECT_EQ(n.check.compared_with, "nothing: no config has checked ok yet");
+  // grid_x 0: exactly 2 everywhere; this run is the reference.
+  const RunOutcome a = r->run(module("exact", 0), quick(), nullptr);
+  ASSERT_EQ(a.status, RunStatus::kOk) << a.reason;
+  EXPECT_EQ(a.check.compared_with, "nothing: these outputs are the reference");
+  const RunOutcome w = r->run(module("wrong", 0), quick(), nullptr);
+  EXPECT_EQ(w.status, RunStatus::kWrongResult);
+  EXPECT_EQ(w.reason, "out_ptr0: 1 of 16 elements differ; worst [3]: got 2.5, want 2 (allowed |error| 0.0002 + 0.0001 × |want|)");
+  EXPECT_EQ(w.check.compared_with, "the outputs of test exact (the first config that ran)");
+  EXPECT_DOUBLE_EQ(w.check.max_abs_error, 0.5);
+}
+
+TEST(WorkerRunner, ACrashInTheMiddleOfABufferProblemUploadsItAgainAndANewReferenceIsNamed) {
+  auto r = started();
+  ASSERT_TRUE(r);
+  ASSERT_FALSE(r->setBufferProblem(bufferProblem()));
+  ASSERT_EQ(r->run(module("tile_a", 7), quick(), nullptr).status, RunStatus::kOk);
+  const RunOutcome bad = r->run(module("crash"), quick(), nullptr);
+  EXPECT_EQ(bad.status, RunStatus::kLaunchFailed);
+  EXPECT_EQ(bad.reason, "the GPU worker was killed by signal 6 (Aborted) while running test crash; the GPU worker was restarted");
+  EXPECT_EQ(r->restarts(), 1);
+  // The fresh worker holds the buffers again but not the reference: this run becomes it, and says so.
+  const RunOutcome b = r->run(module("tile_b", 9), quick(), nullptr);
+  ASSERT_EQ(b.status, RunStatus::kOk) << b.reason;
+  EXPECT_EQ(b.check.compared_with, "nothing: these outputs are the reference");
+  EXPECT_EQ(b.reason,
+            "buffer problem triton_poi_fused_mul_0: 3 buffers, uploaded 1 time in this worker; these outputs are the "
+            "reference of a restarted GPU worker (the outputs of test tile_a were the reference before the restart)");
+  const RunOutcome c = r->run(module("tile_c", 11), quick(), nullptr);
+  ASSERT_EQ(c.status, RunStatus::kOk) << c.reason;
+  EXPECT_EQ(c.check.compared_with, "the outputs of test tile_b (the first config that ran)");
+  EXPECT_EQ(c.reason, "buffer problem triton_poi_fused_mul_0: 3 buffers, uploaded 1 time in this worker");
+}
+
+TEST(WorkerRunner, TheLastProblemOfEitherKindIsUploadedAgainAfterARestart) {
+  auto r = started();
+  ASSERT_TRUE(r);
+  ASSERT_FALSE(r->setBufferProblem(bufferProblem()));
+  ASSERT_FALSE(r->setProblem(sumProblem()));  // replaces the buffer problem
+  RunOutcome o = r->run(module("ok"), quick(), nullptr);
+  ASSERT_EQ(o.status, RunStatus::kOk) << o.reason;
+  EXPECT_EQ(o.reason, "problem sum fp32 256 × 4096, uploaded 2 times in this worker");
+  EXPECT_EQ(o.check.compared_with, "the CPU reference");
+  ASSERT_EQ(::kill(r->workerPid(), SIGKILL), 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  o = r->run(module("ok"), quick(), nullptr);
+  EXPECT_EQ(o.reason, "problem sum fp32 256 × 4096, uploaded 1 time in this worker");
+
+  ASSERT_FALSE(r->setBufferProblem(outputOnly()));
+  ASSERT_EQ(::kill(r->workerPid(), SIGKILL), 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  o = r->run(module("ok"), quick(), nullptr);
+  ASSERT_EQ(o.status, RunStatus::kOk) << o.reason;
+  EXPECT_EQ(o.reason, "buffer problem triton_poi_fill_0, uploaded 1 time in this worker");  // no reference was lost
+  EXPECT_EQ(r->restarts(), 2);
+  ASSERT_FALSE(r->clearProblem());
+  EXPECT_EQ(r->run(module("ok"), quick(), nullptr).reason, "no problem set");
+}
+
+TEST(WorkerRunner, BadBufferProblemsAreRefusedByTheWorker) {
+  auto r = started();
+  ASSERT_TRUE(r);
+  BufferProblemSpec bad = bufferProblem();
+  bad.buffers[2].elements = 0;
+  auto e = r->setBufferProblem(bad);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->message, "buffer 2 (out_ptr0 (buf1)): 0 elements is out of range: allowed 1 … 2147483647");
+  bad = bufferProblem();
+  bad.buffers[0].elements = 999;
+  e = r->setBufferProblem(bad);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->message, "out of memory: in_ptr0 (arg0_1) needs 999 elements (fake)");
+  bad = bufferProblem();
+  bad.buffers.pop_back();
+  bad.buffers.pop_back();
+  e = r->setBufferProblem(bad);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->message,
+            "a buffer problem with no output buffer: allowed 1 or more output or in-out buffers (the check compares them)");
+  EXPECT_EQ(r->run(module("ok"), quick(), nullptr).reason, "no problem set");
+  EXPECT_EQ(r->restarts(), 0);
 }
 
 }  // namespace
