@@ -9,7 +9,7 @@
 # Environment: BUILD_DIR (default build-gpu), JOBS (default: all cores), OCCX_VENDOR_INCLUDE_DIR
 # (a folder with nlohmann/ and CLI/ headers, for machines without those packages; .deps/include is
 # used when it exists), STEPS (default "build tests devices sweeps cudatests sanitizer"), SWEEPS (names of the
-# sweeps to run, default all), BUILD_TARGETS (default "occx occx-gpu-worker occx_gpu_tests occx_cuda_tests").
+# sweeps to run, default all; also "inductor" and "spill16", see below), BUILD_TARGETS (default "occx occx-gpu-worker occx_gpu_tests occx_cuda_tests").
 set -uo pipefail
 
 cd "$(dirname "$0")/.."
@@ -83,6 +83,30 @@ if want sweeps; then
     grep -E "configs ran correct" "$OUTDIR/sweep-$name.log" | tee -a "$SUMMARY"
   done
 fi
+# Inductor's own compiled configs, run live (`occx inductor run`) on the recorded runs: each writes
+# OUTDIR/<run>.runs.csv. "spill16" first compiles the spill case at 16 warps too (R32768 and its
+# halved R16384, with the local PyTorch and Triton) into a copy of that run, then runs it.
+if want inductor || want spill16; then
+  mkdir -p "$OUTDIR/inductor"
+fi
+if want spill16; then
+  d="$OUTDIR/inductor/spill_log_softmax_w16"
+  rm -rf "$d" && mkdir -p "$d" && tar xf tests/data/inductor/spill_log_softmax.tar.xz -C "$d" --strip-components=1
+  module=$(grep -l "@triton_heuristics.reduction" "$d"/*/*.py | head -1)
+  step spill16-compile 300 python3 scripts/triton-compile-configs.py "$module" "$d/triton/0" 1:32768:16 1:16384:16 1:8192:16 1:8192:32
+  tee -a "$SUMMARY" <"$OUTDIR/spill16-compile.log"
+  step inductor-spill16 500 "$OCCX" inductor run "$d" --no-home-cache --csv "$OUTDIR/spill_log_softmax_w16.runs.csv"
+  sed -n '/^kernel .*rule/,$p' "$OUTDIR/inductor-spill16.log" | tee -a "$SUMMARY"
+fi
+if want inductor; then
+  for name in ${INDUCTOR_RUNS:-spill_log_softmax ref_sum ref_mean_var ref_log_softmax_vocab bert blenderbot gpt2 t5}; do
+    tar xf "tests/data/inductor/$name.tar.xz" -C "$OUTDIR/inductor"
+    step "inductor-$name" 500 "$OCCX" inductor run "$OUTDIR/inductor/$name" --no-home-cache --csv "$OUTDIR/$name.runs.csv"
+    grep -E "compiled configs on" "$OUTDIR/inductor-$name.log" | tee -a "$SUMMARY"
+    sed -n '/^kernel .*rule/,$p' "$OUTDIR/inductor-$name.log" | head -60 | tee -a "$SUMMARY"
+  done
+fi
+
 if want cudatests; then
   # The compile-side CUDA tests (they run without a GPU too; here the driver cross-check runs).
   step ctest-cuda 600 ctest --test-dir "$BUILD_DIR" -L cuda -LE gpu --output-on-failure -j "$JOBS"

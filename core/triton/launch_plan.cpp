@@ -131,9 +131,11 @@ Expected<LaunchPlan> planLaunch(const RunKernel& k, std::uint64_t seed) {
     plan.buffers_from = "the signature and size hints (" +
                         (k.launches.empty() ? std::string("no wrapper launch of this kernel was found") : why_not) + ")";
   }
+  // Scalars come from the launch used, else from the first launch even when its buffers cannot be used.
+  const KernelLaunchInfo* scalars = launch != nullptr ? launch : (k.launches.empty() ? nullptr : &k.launches.front());
   auto launched = [&](const std::string& name) -> std::string {
-    if (launch == nullptr) return {};
-    for (const auto& a : launch->arguments) {
+    if (scalars == nullptr) return {};
+    for (const auto& a : scalars->arguments) {
       if (a.name == name) return a.value;
     }
     return {};
@@ -210,7 +212,8 @@ Expected<LaunchPlan> planLaunch(const RunKernel& k, std::uint64_t seed) {
       }
       if (!v) {
         return Error{m.name + ": argument " + s.name + " (" + s.type + ") has no value" +
-                     (value.empty() ? std::string(" (no wrapper launch)") : " ('" + value + "' is a symbol of a dynamic shape)")};
+                     (value.empty() ? std::string(scalars == nullptr ? " (no wrapper launch)" : " (the wrapper's launch gives none)")
+                                     : " ('" + value + "' is a symbol of a dynamic shape)")};
       }
       if (a.kind == PlannedArgument::Kind::kInt32 && (*v < std::numeric_limits<std::int32_t>::min() || *v > std::numeric_limits<std::int32_t>::max())) {
         return Error{m.name + ": argument " + s.name + " = " + num(*v) + " is out of range for " + s.type + ": allowed -2147483648 … 2147483647"};
@@ -218,7 +221,7 @@ Expected<LaunchPlan> planLaunch(const RunKernel& k, std::uint64_t seed) {
       a.value = *v;
     } else if (s.type == "fp32") {
       double d = 0;
-      if (value.empty()) return Error{m.name + ": argument " + s.name + " (fp32) has no value (no wrapper launch)"};
+      if (value.empty()) return Error{m.name + ": argument " + s.name + " (fp32) has no value" + (scalars == nullptr ? " (no wrapper launch)" : "")};
       try {
         std::size_t used = 0;
         d = std::stod(value, &used);

@@ -112,6 +112,10 @@ class WrapperReader {
     const bool view = !target.empty() && rhs.rfind("reinterpret_tensor(", 0) == 0;
     const bool input = !target.empty() && rhs.rfind("rand_strided(", 0) == 0;
     const bool launch = rhs.find(".run(") != std::string::npos && rhs.rfind("triton_", 0) == 0;
+    if (!target.empty() && !assert_call && !alloc && !view && !input && !launch) {
+      reuse(target, rhs, line);
+      return;
+    }
     if (!assert_call && !alloc && !view && !input && !launch) return;
     auto parsed = parsePythonLiteral(stripComment(rhs));
     if (!parsed || parsed->kind != PyValue::Kind::kCall) {
@@ -162,6 +166,19 @@ class WrapperReader {
   }
 
   // get_args() and call() both name the inputs: keep one entry, completing the dtype.
+  // `buf3 = buf1; del buf1  # reuse`: the storage of buf1 under a new name (same sizes, strides, dtype).
+  void reuse(const std::string& target, const std::string& rhs, int line) {
+    const std::string base = trimmed(rhs.substr(0, rhs.find_first_of(";#")));
+    if (base.empty() || base.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != std::string::npos) return;
+    const WrapperBuffer* b = out_.buffer(base);
+    if (b == nullptr) return;
+    WrapperBuffer copy = *b;
+    copy.name = target;
+    copy.origin = "reuse of " + base;
+    copy.line = line;
+    merge(std::move(copy));
+  }
+
   void merge(WrapperBuffer b) {
     for (auto& existing : out_.buffers) {
       if (existing.name == b.name) {

@@ -25,7 +25,7 @@ struct WrapperBuffer {
   std::vector<std::string> sizes;
   std::vector<std::string> strides;
   std::string dtype;  ///< "torch.float16"; empty when the wrapper does not say
-  std::string origin; ///< "input" (asserted), "allocated" (empty_strided_*), "view of bufN" (reinterpret_tensor)
+  std::string origin; ///< "input" (asserted), "allocated" (empty_strided_*), "view of bufN" (reinterpret_tensor), "reuse of bufN" (`buf3 = buf1; del buf1  # reuse`)
   int line = 0;       ///< line of the statement that defines it (1-based)
 };
 

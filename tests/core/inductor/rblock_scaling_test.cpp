@@ -364,3 +364,44 @@ TEST(RblockValidation, ErrorsNameFieldAndRange) {
   EXPECT_FALSE(makeDevice(h200.arch, 0).hasValue());
   EXPECT_EQ(parsePolicy("fast").error(), "policy 'fast' is not known: allowed old, new, review_min, exact, spills");
 }
+
+// The spills rule (proposed in the new bound's review): halve whenever the config spills, whatever
+// occupancy says. The spill case's R32768 w32 (64 registers, 50 spills) and a config that does not
+// spill but would scale under the new bound.
+TEST(RblockSpillsRule, HalvesASpillingConfigWhateverTheOccupancy) {
+  const Device h200 = gpu("H200");
+  auto spilling = reductionConfig(1, 32768, 32, 64);
+  spilling.n_spills = 50;
+  // 8 blocks only: no bound would scale (8 <= 1 × 132), the spills rule does.
+  const Decision s = run(Policy::kSpills, spilling, kernelX(8), h200);
+  expectHalved(s, "R0_BLOCK", 16384, 0);
+  EXPECT_TRUE(s.applies);
+  EXPECT_EQ(s.step, 7);
+  EXPECT_EQ(s.reason, "Step 7: scale — the config spills (n_spills 50 > 0): R0_BLOCK 32768 → 16384.");
+  EXPECT_EQ(s.bound_arithmetic, "no bound; n_spills 50");
+  EXPECT_EQ(run(Policy::kNew, spilling, kernelX(8), h200).outcome, Outcome::kNoScale);
+
+  auto clean = reductionConfig(1, 2048, 16, 38);
+  clean.n_spills = 0;
+  const Decision c = run(Policy::kSpills, clean, kernelX(512), h200);
+  EXPECT_EQ(c.outcome, Outcome::kNoScale);
+  EXPECT_EQ(c.step, 6);
+  EXPECT_TRUE(run(Policy::kNew, clean, kernelX(512), h200).scales());  // 512 > 3 × 132
+
+  auto unknown = reductionConfig(1, 2048, 16, 38);
+  unknown.n_spills.reset();
+  const Decision u = run(Policy::kSpills, unknown, kernelX(512), h200);
+  EXPECT_EQ(u.outcome, Outcome::kNotApplicable);
+  EXPECT_EQ(u.step, 2);
+  EXPECT_EQ(u.reason, "Step 2: skipped — n_spills is not known (the kernel has not been loaded).");
+
+  // Its halved config may already be a candidate.
+  std::vector<ReductionConfig> existing = {reductionConfig(1, 16384, 32, 64)};
+  const Decision d = run(Policy::kSpills, spilling, kernelX(8), h200, {}, &existing);
+  EXPECT_EQ(d.outcome, Outcome::kDuplicate);
+  EXPECT_EQ(d.reason, "Step 7: nothing added — the config spills (n_spills 50 > 0), would scale (R0_BLOCK 32768 → 16384), but "
+                      "XBLOCK=1, R0_BLOCK=16384, num_warps=32 is already a candidate.");
+  EXPECT_EQ(parsePolicy("spills").value(), Policy::kSpills);
+  EXPECT_EQ(decisionPolicies().back(), Policy::kSpills);
+  EXPECT_EQ(allPolicies().size(), 4u);  // the bounds only
+}
