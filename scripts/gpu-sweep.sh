@@ -99,7 +99,7 @@ if want spill16; then
   sed -n '/^kernel .*rule/,$p' "$OUTDIR/inductor-spill16.log" | tee -a "$SUMMARY"
 fi
 if want inductor; then
-  for name in ${INDUCTOR_RUNS:-spill_log_softmax ref_sum ref_mean_var ref_log_softmax_vocab bert blenderbot gpt2 t5}; do
+  for name in ${INDUCTOR_RUNS:-spill_log_softmax spill_log_softmax_w16 ref_sum ref_mean_var ref_log_softmax_vocab bert blenderbot gpt2 t5}; do
     tar xf "tests/data/inductor/$name.tar.xz" -C "$OUTDIR/inductor"
     step "inductor-$name" 500 "$OCCX" inductor run "$OUTDIR/inductor/$name" --no-home-cache --csv "$OUTDIR/$name.runs.csv"
     grep -E "compiled configs on" "$OUTDIR/inductor-$name.log" | tee -a "$SUMMARY"

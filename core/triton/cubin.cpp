@@ -78,7 +78,10 @@ Expected<std::vector<Section>> readSections(const Reader& r, int& sm_arch) {
   r.get(0x3a, shentsize);
   r.get(0x3c, shnum);
   r.get(0x3e, shstrndx);
-  sm_arch = static_cast<int>((flags >> 8) & 0xffU);
+  // Two layouts of e_flags: CUDA's ELF ABI version 7 and earlier (EI_OSABI 0x33, written by the
+  // ptxas of CUDA 12, e.g. Triton's bundled one) keeps the SM in the low byte (0x5a0d5a: sm_90);
+  // version 8 (EI_OSABI 0x41, CUDA 13) one byte up (0x09005a04). Seen in the same Triton cache.
+  sm_arch = static_cast<int>(h[8] >= 8 ? (flags >> 8) & 0xffU : flags & 0xffU);
   if (shentsize < 64) return r.fail("section header size " + std::to_string(shentsize) + " is below 64 bytes");
   if (shnum == 0 || shstrndx >= shnum) return r.fail("no section name table (" + std::to_string(shnum) + " sections)");
   if (shoff > r.size() || (r.size() - shoff) / shentsize < shnum) {

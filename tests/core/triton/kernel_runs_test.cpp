@@ -6,6 +6,7 @@
 #include <map>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "core/base/csv.h"
 #include "core/triton/kernel_runs.h"
@@ -313,6 +314,44 @@ TEST(LaunchPlan, EveryRecordedReductionGetsAPlanFromItsWrapper) {
     }
     EXPECT_GT(planned, 0);
   }
+}
+
+}  // namespace
+}  // namespace occx::triton
+
+namespace occx::triton {
+namespace {
+
+// The spill case with four configs compiled later at 16 and 32 warps by the local Triton (its
+// bundled ptxas writes cubins of CUDA's older ELF ABI, version 7, beside Inductor's version-8 ones):
+// every config is read with Triton's own register and spill counts and is launchable on sm_90.
+TEST(LaunchPlan, ConfigsCompiledLaterByTritonJoinTheirKernel) {
+  const InductorRun run = scanPath(fixture("spill_log_softmax_w16"));
+  const RunKernel& k = onlyKernel(run);
+  ASSERT_EQ(k.configs.size(), 7u);
+  std::ifstream in(fixture("spill_log_softmax_w16") + "/recorded.json");
+  const nlohmann::json rec = nlohmann::json::parse(in);
+  for (const auto& l : rec["extra_launchers"]) {
+    const RunConfig& c = configWith(k, l["kwargs"]["R0_BLOCK"].get<int>(), l["num_warps"].get<int>());
+    SCOPED_TRACE(c.config.str());
+    EXPECT_EQ(c.config.n_regs, l["n_regs"].get<int>());
+    EXPECT_EQ(c.config.n_spills, l["n_spills"].get<int>());
+    EXPECT_EQ(c.dynamic_shared_bytes, l["shared"].get<std::int64_t>());
+    EXPECT_EQ(c.origin, ConfigOrigin::kOther);
+  }
+  auto plan = planLaunch(k);
+  ASSERT_TRUE(plan.hasValue()) << plan.error();
+  for (const auto& c : k.configs) {
+    auto m = tritonModule(k, c, *plan);
+    ASSERT_TRUE(m.hasValue()) << c.config.str() << ": " << m.error();
+    EXPECT_EQ(m->arch, (ComputeCapability{9, 0})) << c.config.str();
+    EXPECT_EQ(m->block_threads, c.config.num_warps * 32);
+  }
+  // The added configs are in no rule's set: only Inductor's candidates and their halved copies are.
+  TableRunner runner({{"R0_BLOCK", 10.0}});
+  auto result = runKernelConfigs(runner, {&k}, {});
+  EXPECT_EQ(result.picks.front().picks.front().candidates, 3);
+  EXPECT_EQ(result.picks.front().rows, 7);
 }
 
 }  // namespace
