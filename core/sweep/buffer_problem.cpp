@@ -131,26 +131,16 @@ bool sizesMatch(const BufferProblemSpec& spec, const std::vector<int>& outs,
   return true;
 }
 
-/// NaN elements of a floating buffer, counted in parallel.
-std::int64_t countNaN(const BufferSpec& b, const std::vector<std::uint8_t>& bytes) {
-  const std::int64_t chunks = chunksOf(b.elements);
-  std::vector<std::int64_t> part(static_cast<std::size_t>(chunks), 0);
-  parallelFor(static_cast<std::size_t>(chunks), defaultWorkerThreads(), [&](std::size_t c) {
-    const auto begin = static_cast<std::size_t>(static_cast<std::int64_t>(c) * kChunk);
-    const auto end = static_cast<std::size_t>(std::min(b.elements, static_cast<std::int64_t>(c + 1) * kChunk));
-    std::int64_t n = 0;
-    for (std::size_t i = begin; i < end; ++i) n += std::isnan(floatingAt(b.type, bytes.data(), i)) ? 1 : 0;
-    part[c] = n;
-  });
-  std::int64_t total = 0;
-  for (auto n : part) total += n;
-  return total;
+/// True when every byte still holds the poison (0xFF): nothing was stored. A kernel that stores NaN
+/// (a softmax over a row masked to -inf, say) writes the canonical NaN, not this pattern.
+bool stillPoisoned(const std::vector<std::uint8_t>& bytes) {
+  return std::all_of(bytes.begin(), bytes.end(), [](std::uint8_t v) { return v == 0xFF; });
 }
 
 std::string notWrittenMessage(const BufferProblemSpec& spec, int index) {
   const BufferSpec& b = spec.buffers[static_cast<std::size_t>(index)];
   return bufferLabel(spec, static_cast<std::size_t>(index)) + ": not written: all " + std::to_string(b.elements) +
-         " elements are still NaN (the poison) after the launch";
+         " elements still hold the poison (0xFF bytes, NaN) after the launch";
 }
 
 }  // namespace
@@ -291,8 +281,9 @@ Expected<HostBuffers> makeHostBuffers(const BufferProblemSpec& spec) {
   for (std::size_t i = 0; i < spec.buffers.size(); ++i) {
     const BufferSpec& b = spec.buffers[i];
     if (b.role == BufferSpec::Role::kOutput) continue;
-    // Integer and bool buffers stay zero: valid indices for the gathers Inductor's kernels do.
-    h.initial[i].assign(static_cast<std::size_t>(b.bytes()), 0);
+    // Integer buffers stay zero: valid indices for the gathers Inductor's kernels do. Bool buffers
+    // are true: a mask that keeps everything (all-false attention masks make every row -inf).
+    h.initial[i].assign(static_cast<std::size_t>(b.bytes()), b.type == ElementType::kBool ? 1 : 0);
     if (!isFloating(b.type)) continue;
     for (std::int64_t c = 0; c < chunksOf(b.elements); ++c) tasks.push_back({i, c});
   }
@@ -343,7 +334,7 @@ OutputCheck compareWithReferenceRun(const BufferProblemSpec& spec, const std::ve
     const auto nchunks = static_cast<std::size_t>(chunks);
     Tolerance tol{0.0, 0.0};
     if (floating) {
-      if (countNaN(b, got[t]) == b.elements) {
+      if (stillPoisoned(got[t])) {
         result.ok = false;
         result.mismatches += b.elements;
         if (not_written.empty()) not_written = notWrittenMessage(spec, outs[t]);
@@ -454,7 +445,7 @@ OutputCheck checkOutputsWritten(const BufferProblemSpec& spec, const std::vector
   if (!sizesMatch(spec, outs, got, "this run", result)) return result;
   for (std::size_t t = 0; t < outs.size(); ++t) {
     const BufferSpec& b = spec.buffers[static_cast<std::size_t>(outs[t])];
-    if (!isFloating(b.type) || countNaN(b, got[t]) != b.elements) continue;
+    if (!isFloating(b.type) || !stillPoisoned(got[t])) continue;
     result.ok = false;
     result.mismatches += b.elements;
     if (result.message.empty()) result.message = notWrittenMessage(spec, outs[t]);

@@ -108,7 +108,7 @@ void checkAcrossConfigs(GpuRunner& runner, const cuda::GpuSession& session) {
 
   const RunOutcome n = runner.run(twiceModule(session, cubin, "writes_nothing", 256), opt, nullptr);
   EXPECT_EQ(n.status, RunStatus::kWrongResult);
-  EXPECT_EQ(n.reason.rfind("out: not written: all 1048613 elements are still NaN (the poison) after the launch (", 0), 0u)
+  EXPECT_EQ(n.reason.rfind("out: not written: all 1048613 elements still hold the poison (0xFF bytes, NaN) after the launch (", 0), 0u)
       << n.reason;
 
   // A grid one block short: the tail of out stays poisoned, acc's tail keeps its initial values.

@@ -164,6 +164,13 @@ TEST(BufferProblem, InitialContentsHaveTheRightSizesAndIntegersAreZero) {
   EXPECT_TRUE(h->initial[3].empty());  // an output: poisoned on the device, nothing on the host
   for (std::uint8_t byte : h->initial[1]) ASSERT_EQ(byte, 0);
   EXPECT_EQ(h->spec.label, "triton_red_fused_0: 4 buffers");
+  // A bool input is true everywhere: a mask that keeps every element.
+  BufferProblemSpec mask;
+  mask.buffers = {buffer("in_ptr1", ElementType::kBool, 5, BufferSpec::Role::kInput),
+                  buffer("out_ptr0", ElementType::kF32, 1, BufferSpec::Role::kOutput)};
+  auto m = makeHostBuffers(mask);
+  ASSERT_TRUE(m) << m.error();
+  EXPECT_EQ(m->initial[0], (std::vector<std::uint8_t>{1, 1, 1, 1, 1}));
 }
 
 TEST(BufferProblem, FloatingContentsAreUniformNeverZeroAndRepresentable) {
@@ -300,11 +307,11 @@ TEST(BufferProblem, AnOutputThatIsStillPoisonedWasNotWritten) {
   OutputCheck c = checkOutputsWritten(s, {poison, bf16_written});
   EXPECT_FALSE(c.ok);
   EXPECT_EQ(c.mismatches, 8);
-  EXPECT_EQ(c.message, "out_ptr0: not written: all 8 elements are still NaN (the poison) after the launch (8 mismatches in all outputs)");
+  EXPECT_EQ(c.message, "out_ptr0: not written: all 8 elements still hold the poison (0xFF bytes, NaN) after the launch (8 mismatches in all outputs)");
   EXPECT_EQ(c.compared_with, "nothing: no config has checked ok yet");
   c = checkOutputsWritten(s, {written, bf16_poison});
   EXPECT_FALSE(c.ok);
-  EXPECT_EQ(c.message, "out_ptr1: not written: all 4 elements are still NaN (the poison) after the launch (4 mismatches in all outputs)");
+  EXPECT_EQ(c.message, "out_ptr1: not written: all 4 elements still hold the poison (0xFF bytes, NaN) after the launch (4 mismatches in all outputs)");
   c = checkOutputsWritten(s, {written, bf16_written});
   EXPECT_TRUE(c.ok);
   EXPECT_EQ(c.compared_with, kComparedWithNothing);
@@ -312,7 +319,15 @@ TEST(BufferProblem, AnOutputThatIsStillPoisonedWasNotWritten) {
   c = compareWithReferenceRun(s, {poison, bf16_written}, {poison, bf16_written}, "X");
   EXPECT_FALSE(c.ok);
   EXPECT_EQ(c.mismatches, 8);
-  EXPECT_EQ(c.message, "out_ptr0: not written: all 8 elements are still NaN (the poison) after the launch (8 mismatches in all outputs)");
+  EXPECT_EQ(c.message, "out_ptr0: not written: all 8 elements still hold the poison (0xFF bytes, NaN) after the launch (8 mismatches in all outputs)");
+  // A kernel that stores NaN (the canonical 0x7FC00000, e.g. a softmax of a row masked to -inf) wrote it.
+  std::vector<std::uint8_t> stored_nan(32);
+  for (std::size_t i = 0; i < 8; ++i) {
+    const std::uint32_t bits = 0x7FC00000u;
+    std::memcpy(stored_nan.data() + 4 * i, &bits, 4);
+  }
+  EXPECT_TRUE(checkOutputsWritten(s, {stored_nan, bf16_written}).ok);
+  EXPECT_TRUE(compareWithReferenceRun(s, {stored_nan, bf16_written}, {stored_nan, bf16_written}, "X").ok);
   // Partly written (one element left NaN): written, and that element must then match the reference.
   std::vector<std::uint8_t> partly = written;
   std::memset(partly.data() + 4, 0xFF, 4);

@@ -554,7 +554,7 @@ TEST(WorkerRunner, ABufferProblemIsCheckedAgainstTheFirstConfigThatRan) {
   const RunOutcome n = r->run(module("nowrite_tile", 7), quick(), nullptr);
   EXPECT_EQ(n.status, RunStatus::kWrongResult);
   // The in-out kept its initial contents and differs too; the message names the unwritten output first.
-  EXPECT_EQ(n.reason.rfind("out_ptr0 (buf1): not written: all 4096 elements are still NaN (the poison) after the launch (", 0),
+  EXPECT_EQ(n.reason.rfind("out_ptr0 (buf1): not written: all 4096 elements still hold the poison (0xFF bytes, NaN) after the launch (", 0),
             0u)
       << n.reason;
   EXPECT_GT(n.check.mismatches, 4096);
@@ -568,7 +568,7 @@ TEST(WorkerRunner, ADisagreeingOrNotWritingConfigIsAWrongResultWithTheMessage) {
   // First a config that writes nothing: no reference comes of it.
   const RunOutcome n = r->run(module("nowrite", 0), quick(), nullptr);
   EXPECT_EQ(n.status, RunStatus::kWrongResult);
-  EXPECT_EQ(n.reason, "out_ptr0: not written: all 16 elements are still NaN (the poison) after the launch");
+  EXPECT_EQ(n.reason, "out_ptr0: not written: all 16 elements still hold the poison (0xFF bytes, NaN) after the launch");
   EXPECT_EQ(n.check.mismatches, 16);
   EXPECT_EQ(n.check.compared_with, "nothing: no config has checked ok yet");
   // grid_x 0: exactly 2 everywhere; this run is the reference.
