@@ -4,7 +4,12 @@
 (`occx inductor scan … --csv`, titled, paths replaced by the run's name) and its kernel modules
 (the source pane shows them). tests/ui checks that every bundled CSV equals a fresh scan.
 
-    python3 scripts/bundle-inductor-runs.py [BUILD_DIR]      (default build/release)
+    python3 scripts/bundle-inductor-runs.py [BUILD_DIR] [--measured DIR]      (default build/release)
+
+With --measured DIR (the output folder of `STEPS="build inductor" scripts/gpu-sweep.sh DIR` on a
+GPU machine), each DIR/<run>.runs.csv (`occx inductor run … --csv`) is bundled too, as
+measured/<run>.csv, with the GPU machine's paths replaced by the run's name; without it, the
+measured CSVs already bundled are kept.
 """
 import os
 import shutil
@@ -24,15 +29,45 @@ TITLES = {
     "ref_layer_norm_bwd": "two fused sums of products (layer-norm-backward-like) fp16 32768 × 8192, H200",
     "coordesc_sum": "row sum fp16 32768 × 8192 with coordinate descent, H200",
     "dynamic_log_softmax": "log_softmax fp16 with dynamic shapes, H200",
+    "spill_log_softmax_w16": "the spill case with 16- and 32-warp configs compiled by Triton beside Inductor's, H200",
 }
 
 
+def bundle_measured(measured, out):
+    dest = os.path.join(out, "measured")
+    os.makedirs(dest, exist_ok=True)
+    for run in TITLES:
+        src = os.path.join(measured, run + ".runs.csv")
+        if not os.path.exists(src):
+            continue
+        text = open(src, encoding="utf-8").read()
+        recorded_input = None
+        for line in text.splitlines():
+            if line.startswith("# input: "):
+                recorded_input = line[len("# input: "):]
+        if recorded_input:
+            text = text.replace(recorded_input.rstrip("/") + "/", "<" + run + ">/").replace(recorded_input, "<" + run + ">")
+        open(os.path.join(dest, run + ".csv"), "w", encoding="utf-8").write(text)
+        print("measured", run)
+
+
 def main():
-    build = sys.argv[1] if len(sys.argv) > 1 else "build/release"
+    args = sys.argv[1:]
+    measured = None
+    if "--measured" in args:
+        i = args.index("--measured")
+        measured = args[i + 1]
+        del args[i:i + 2]
+    build = args[0] if args else "build/release"
     fixtures = os.path.join(build, "test-data", "inductor")
     out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "resources", "inductor-runs")
-    shutil.rmtree(out, ignore_errors=True)
-    os.makedirs(out)
+    for entry in os.listdir(out) if os.path.isdir(out) else []:
+        if entry != "measured":
+            path = os.path.join(out, entry)
+            shutil.rmtree(path) if os.path.isdir(path) else os.remove(path)
+    os.makedirs(out, exist_ok=True)
+    if measured:
+        bundle_measured(measured, out)
     for run, title in TITLES.items():
         src = os.path.join(fixtures, run)
         csv = os.path.join(out, run + ".csv")

@@ -3,11 +3,13 @@
 // that changes a figure makes this fail until the bundle is written again.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "core/base/atomic_file.h"
 #include "core/base/csv.h"
 #include "core/triton/inductor_run.h"
+#include "core/triton/kernel_runs.h"
 #include "core/triton/run_table.h"
 
 using namespace occx;
@@ -48,7 +50,42 @@ TEST(BundledInductorRuns, EqualAFreshScanOfTheirFixture) {
     }
     ++runs;
   }
-  EXPECT_EQ(runs, 12);
+  EXPECT_EQ(runs, 13);
+}
+
+// The bundled measurements (resources/inductor-runs/measured/<run>.csv, `occx inductor run` on an
+// H200): each reads back, names only kernels of its run's scan, ran every config or says why not,
+// and holds no path of the machine that recorded it.
+TEST(BundledInductorRuns, MeasuredRunsReadBackAndMatchTheirScan) {
+  const fs::path bundle = fs::path(OCCX_SOURCE_DIR) / "resources" / "inductor-runs";
+  int measured = 0;
+  for (const auto& e : fs::directory_iterator(bundle / "measured")) {
+    const std::string run = e.path().stem().string();
+    SCOPED_TRACE(run);
+    auto text = readFile(e.path().string());
+    ASSERT_TRUE(text.hasValue()) << text.error();
+    EXPECT_EQ(text->find("/root/"), std::string::npos);
+    auto table = parseCsv(*text);
+    ASSERT_TRUE(table.hasValue()) << table.error();
+    auto runs = kernelRunsFromCsv(*table);
+    ASSERT_TRUE(runs.hasValue()) << runs.error();
+    EXPECT_EQ(table->metaValue("device"), "NVIDIA H200");
+    auto scan_text = readFile((bundle / (run + ".csv")).string());
+    ASSERT_TRUE(scan_text.hasValue()) << scan_text.error();
+    auto scan = scanFromCsv(*parseCsv(*scan_text));
+    ASSERT_TRUE(scan.hasValue()) << scan.error();
+    for (const auto& r : runs->rows) {
+      const bool known = std::any_of(scan->begin(), scan->end(), [&](const ScanRow& s) {
+        return s.kernel == r.kernel && s.module == r.module && s.r0_block.value_or(0) == r.r0_block &&
+               s.xblock.value_or(0) == r.xblock && s.num_warps.value_or(0) == r.num_warps;
+      });
+      EXPECT_TRUE(known) << r.kernel << " " << r.configText();
+      EXPECT_TRUE(r.ok() || !r.reason.empty()) << r.kernel << " " << r.configText();
+    }
+    EXPECT_FALSE(runs->picks.empty());
+    ++measured;
+  }
+  EXPECT_GE(measured, 9);
 }
 
 }  // namespace
