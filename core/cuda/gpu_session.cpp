@@ -821,19 +821,21 @@ Expected<CopyBandwidth> GpuSession::copyBandwidth(bool refresh) {
   return bw;
 }
 
-std::optional<Error> GpuSession::setProblem(std::shared_ptr<const HostProblem> problem) {
-  return impl_->worker.call([&]() -> std::optional<Error> {
-    Impl& im = *impl_;
+namespace {
+// Replaces the session's problem with one of either kind (or none), on the GPU thread.
+template <class Impl>
+std::optional<Error> replaceProblem(Impl& im, std::shared_ptr<const HostProblem> problem, std::shared_ptr<const HostBuffers> buffers) {
+  return im.worker.call([&]() -> std::optional<Error> {
     if (!im.lost.empty()) return Error{im.lost};
     if (im.broken) {
       if (auto e = im.resetContext()) return e;
     }
     im.freeProblem();
-    im.buffers.reset();
     im.reference.clear();
     im.problem = std::move(problem);
+    im.buffers = std::move(buffers);
     im.problem_error.clear();
-    if (!im.problem) return std::nullopt;
+    if (!im.problem && !im.buffers) return std::nullopt;
     if (auto e = im.upload()) {
       im.freeProblem();
       im.problem_error = e->message;
@@ -841,6 +843,11 @@ std::optional<Error> GpuSession::setProblem(std::shared_ptr<const HostProblem> p
     }
     return std::nullopt;
   });
+}
+}  // namespace
+
+std::optional<Error> GpuSession::setProblem(std::shared_ptr<const HostProblem> problem) {
+  return replaceProblem(*impl_, std::move(problem), nullptr);
 }
 
 std::optional<Error> GpuSession::setProblem(const ProblemSpec& spec) {
@@ -850,25 +857,7 @@ std::optional<Error> GpuSession::setProblem(const ProblemSpec& spec) {
 }
 
 std::optional<Error> GpuSession::setBufferProblem(std::shared_ptr<const HostBuffers> buffers) {
-  return impl_->worker.call([&]() -> std::optional<Error> {
-    Impl& im = *impl_;
-    if (!im.lost.empty()) return Error{im.lost};
-    if (im.broken) {
-      if (auto e = im.resetContext()) return e;
-    }
-    im.freeProblem();
-    im.problem.reset();
-    im.reference.clear();
-    im.buffers = std::move(buffers);
-    im.problem_error.clear();
-    if (!im.buffers) return std::nullopt;
-    if (auto e = im.upload()) {
-      im.freeProblem();
-      im.problem_error = e->message;
-      return e;
-    }
-    return std::nullopt;
-  });
+  return replaceProblem(*impl_, nullptr, std::move(buffers));
 }
 
 std::optional<Error> GpuSession::setBufferProblem(const BufferProblemSpec& spec) {

@@ -157,19 +157,7 @@ LiveColumn metricColumn(std::string key, std::string unit, int digits, Metric Li
   // A number column: JSON gets the value as a number and "unavailable: <reason>" as text.
   return {std::move(key), "", std::move(unit), CellKind::kNumber,
           [field, digits](const LiveRow& r) { return (r.*field).text(digits); },
-          [field](LiveRow& r, const std::string& t) -> std::string {
-            constexpr std::string_view kPrefix = "unavailable: ";
-            if (t.empty()) {
-              r.*field = Metric::missing("not recorded");
-            } else if (t.rfind(kPrefix, 0) == 0) {
-              r.*field = Metric::missing(t.substr(kPrefix.size()));
-            } else {
-              double v = 0.0;
-              if (auto e = readNumber(t, v, 0.0); !e.empty()) return e;
-              r.*field = Metric::of(v);
-            }
-            return {};
-          },
+          [field](LiveRow& r, const std::string& t) { return readMetric(t, r.*field); },
           false};
 }
 
@@ -276,6 +264,20 @@ std::vector<LiveColumn> makeLiveColumns() {
 }
 
 }  // namespace
+
+std::string readMetric(const std::string& t, Metric& out) {
+  constexpr std::string_view kPrefix = "unavailable: ";
+  if (t.empty()) {
+    out = Metric::missing("not recorded");
+  } else if (t.rfind(kPrefix, 0) == 0) {
+    out = Metric::missing(t.substr(kPrefix.size()));
+  } else {
+    double v = 0.0;
+    if (auto e = readNumber(t, v, 0.0); !e.empty()) return e;
+    out = Metric::of(v);
+  }
+  return {};
+}
 
 const std::vector<Column<LiveRow>>& liveRowColumns() {
   static const std::vector<Column<LiveRow>> columns = makeLiveColumns();

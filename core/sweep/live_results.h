@@ -51,6 +51,10 @@ struct Metric {
   [[nodiscard]] std::string text(int digits = 1) const;
 };
 
+/// Reads a metric cell as text() wrote it ("12.5", "unavailable: <reason>"; empty = "not recorded")
+/// into `out`. Returns empty, or "a number" for the column reader's error message.
+std::string readMetric(const std::string& text, Metric& out);
+
 /// How a measured row ended.
 enum class RunStatus {
   kOk,           ///< ran, result correct, timed

@@ -402,19 +402,7 @@ std::vector<RunColumn> makeColumns() {
   c.push_back({"bytes_moved", "bytes", "B", CellKind::kNumber, [](const KernelRunRow& r) { return std::to_string(r.bytes_moved); },
                [](KernelRunRow& r, const std::string& t) { return readInteger(t, r.bytes_moved, true); }, false});
   c.push_back({"achieved_occupancy_pct", "", "%", CellKind::kNumber, [](const KernelRunRow& r) { return r.achieved_occupancy_pct.text(2); },
-               [](KernelRunRow& r, const std::string& t) -> std::string {
-                 constexpr std::string_view kPrefix = "unavailable: ";
-                 if (t.empty()) {
-                   r.achieved_occupancy_pct = Metric::missing("not recorded");
-                 } else if (t.rfind(kPrefix, 0) == 0) {
-                   r.achieved_occupancy_pct = Metric::missing(t.substr(kPrefix.size()));
-                 } else {
-                   double v = 0.0;
-                   if (auto e = readNumber(t, v, 0.0); !e.empty()) return e;
-                   r.achieved_occupancy_pct = Metric::of(v);
-                 }
-                 return {};
-               },
+               [](KernelRunRow& r, const std::string& t) { return readMetric(t, r.achieved_occupancy_pct); },
                false});
   c.push_back(textColumn("compared_with", "outputs checked against", &KernelRunRow::compared_with));
   c.push_back({"max_abs_error", "", "", CellKind::kNumber,

@@ -219,7 +219,8 @@ std::vector<unsigned char> cubinOf(std::vector<ElfSection> sections) {
     put<std::uint64_t>(out, h + 32, sections[i].size.value_or(sections[i].bytes.size()));
     put(out, h + 40, sections[i].link);
   }
-  const unsigned char ident[] = {0x7f, 'E', 'L', 'F', 2, 1, 1};
+  // CUDA's ELF ABI version 8 (EI_OSABI 0x41, EI_ABIVERSION 8): the SM one byte up in e_flags.
+  const unsigned char ident[] = {0x7f, 'E', 'L', 'F', 2, 1, 1, 0x41, 8};
   std::memcpy(out.data(), ident, sizeof ident);
   put<std::uint64_t>(out, 0x28, shoff);
   put<std::uint32_t>(out, 0x30, 90u << 8);  // sm_90
@@ -263,6 +264,16 @@ TEST(FuzzRegressionCubin, TextSectionWithoutANameIsNoKernel) {
   EXPECT_EQ(info.kernels[0].name, "k");
   EXPECT_EQ(info.find(""), nullptr);
   EXPECT_EQ(info.sm_arch, 90);
+}
+
+// The older layout (EI_OSABI 0x33, ABI version 7, what Triton's bundled ptxas writes): the SM in the
+// low byte of e_flags, 0x5a0d5a for sm_90 as seen in a Triton cache.
+TEST(CubinArch, AbiVersion7KeepsTheSmInTheLowByte) {
+  auto cubin = cubinOf({{".text.k", 1, std::vector<unsigned char>(16, 0)}});
+  cubin[7] = 0x33;
+  cubin[8] = 7;
+  put<std::uint32_t>(cubin, 0x30, 0x5a0d5au);
+  EXPECT_EQ(readOk(cubin).sm_arch, 90);
 }
 
 // Found while writing fuzz_cubin (which, with cubin.dict, then also reached it in 1.7 million

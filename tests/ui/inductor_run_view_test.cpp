@@ -161,7 +161,7 @@ TEST(InductorRunView, ScanCsvOpensWithoutTheCache) {
 TEST(InductorRunView, EveryBundledRunOpens) {
   InductorRunView view;
   const auto runs = bundledInductorRuns();
-  ASSERT_EQ(runs.size(), 12u);
+  ASSERT_EQ(runs.size(), 13u);
   EXPECT_EQ(runs.front().key, QStringLiteral("blenderbot"));
   for (const auto& r : runs) {
     EXPECT_TRUE(view.openBundled(r.key).isEmpty()) << r.key.toStdString();
