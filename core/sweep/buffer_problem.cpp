@@ -140,7 +140,7 @@ bool stillPoisoned(const std::vector<std::uint8_t>& bytes) {
 std::string notWrittenMessage(const BufferProblemSpec& spec, int index) {
   const BufferSpec& b = spec.buffers[static_cast<std::size_t>(index)];
   return bufferLabel(spec, static_cast<std::size_t>(index)) + ": not written: all " + std::to_string(b.elements) +
-         " elements still hold the poison (0xFF bytes, NaN) after the launch";
+         " elements still hold the poison (0xFF bytes" + (isFloating(b.type) ? ", NaN" : "") + ") after the launch";
 }
 
 }  // namespace
@@ -333,13 +333,13 @@ OutputCheck compareWithReferenceRun(const BufferProblemSpec& spec, const std::ve
     const std::int64_t chunks = chunksOf(b.elements);
     const auto nchunks = static_cast<std::size_t>(chunks);
     Tolerance tol{0.0, 0.0};
+    if (stillPoisoned(got[t])) {
+      result.ok = false;
+      result.mismatches += b.elements;
+      if (not_written.empty()) not_written = notWrittenMessage(spec, outs[t]);
+      continue;
+    }
     if (floating) {
-      if (stillPoisoned(got[t])) {
-        result.ok = false;
-        result.mismatches += b.elements;
-        if (not_written.empty()) not_written = notWrittenMessage(spec, outs[t]);
-        continue;
-      }
       // m: the largest finite |want| of this buffer, at least 1.
       std::vector<double> largest(nchunks, 0.0);
       parallelFor(nchunks, defaultWorkerThreads(), [&](std::size_t c) {
@@ -373,7 +373,8 @@ OutputCheck compareWithReferenceRun(const BufferProblemSpec& spec, const std::ve
           const bool gn = std::isnan(gv);
           const bool wn = std::isnan(wv);
           if (gn && wn) continue;  // an element neither run wrote
-          if (gn || wn) {
+          if (gn || wn || (gv != wv && (std::isinf(gv) || std::isinf(wv)))) {
+            // NaN against a number, or an infinity against anything but the same infinity.
             bad = true;
             excess = std::numeric_limits<double>::infinity();
           } else if (gv != wv) {  // equal infinities pass
@@ -445,7 +446,7 @@ OutputCheck checkOutputsWritten(const BufferProblemSpec& spec, const std::vector
   if (!sizesMatch(spec, outs, got, "this run", result)) return result;
   for (std::size_t t = 0; t < outs.size(); ++t) {
     const BufferSpec& b = spec.buffers[static_cast<std::size_t>(outs[t])];
-    if (!isFloating(b.type) || !stillPoisoned(got[t])) continue;
+    if (!stillPoisoned(got[t])) continue;
     result.ok = false;
     result.mismatches += b.elements;
     if (result.message.empty()) result.message = notWrittenMessage(spec, outs[t]);

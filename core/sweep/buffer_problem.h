@@ -6,7 +6,7 @@
 // (0xFF bytes: NaN in every floating type), in-out buffers start from their random contents again
 // before every check. There is no CPU reference: the configs of one kernel differ only in tiling,
 // so every config must produce the outputs of the first one that ran (within the element type's
-// tolerance), and a floating output whose bytes all still hold the poison was never written.
+// tolerance), and an output whose bytes all still hold the poison was never written.
 //
 // Plain C++ (no CUDA): core/cuda uploads the buffers and downloads the outputs; tests run it
 // without a GPU.
@@ -96,7 +96,7 @@ Expected<HostBuffers> makeHostBuffers(const BufferProblemSpec& spec);
 /// type — fp32 (1e-4, 1e-4·m), fp16 (1e-2, 1e-2·m), bf16 (4e-2, 4e-2·m), fp64 (1e-9, 1e-9·m), m the
 /// largest |want| of that buffer (at least 1): a different tiling sums in a different order, and the
 /// result is rounded to the type; NaN must meet NaN (an element neither run wrote). Integer and bool
-/// types: equal. A floating output whose bytes all still hold the poison (0xFF) is "not written" even when the reference
+/// types: equal. An output whose bytes all still hold the poison (0xFF) is "not written" even when the reference
 /// is too. The message names the first buffer not written, else the first that differs ("out_ptr0:
 /// 3 of 512 elements differ; worst [17]: got …, want … (allowed |error| …)"), then, with several
 /// outputs, the mismatches in all; a wrong number or size of buffers is a mismatch naming the
@@ -104,8 +104,8 @@ Expected<HostBuffers> makeHostBuffers(const BufferProblemSpec& spec);
 OutputCheck compareWithReferenceRun(const BufferProblemSpec& spec, const std::vector<std::vector<std::uint8_t>>& got,
                                     const std::vector<std::vector<std::uint8_t>>& reference, std::string compared_with);
 
-/// The written-ness check alone, for the run that becomes the reference: a floating output that is
-/// still all poison (0xFF bytes) was not written (the kernel stored nothing, or the launch's grid missed it). A
+/// The written-ness check alone, for the run that becomes the reference: an output (of any type) that
+/// is still all poison (0xFF bytes) was not written (the kernel stored nothing, or the launch's grid missed it). A
 /// wrong number or size of buffers is a mismatch naming the sizes. compared_with is
 /// kComparedWithNothing when ok, else "nothing: no config has checked ok yet". Never throws.
 OutputCheck checkOutputsWritten(const BufferProblemSpec& spec, const std::vector<std::vector<std::uint8_t>>& got);

@@ -71,8 +71,9 @@ bool LiveRow::inPolicySet(inductor::Policy policy) const {
     case inductor::Policy::kOld: return added_old;
     case inductor::Policy::kNew: return added_new;
     case inductor::Policy::kExact: return added_exact;
-    case inductor::Policy::kReviewMin: return false;  // not replayed: no candidate set of its own
-    case inductor::Policy::kSpills: return false;     // not replayed on the family (its datasets have no spills-rule set)
+    case inductor::Policy::kReviewMin:  // not replayed: no candidate set of its own
+    case inductor::Policy::kSpills:     // not replayed on the family (its datasets have no spills-rule set)
+      return false;
   }
   return false;
 }

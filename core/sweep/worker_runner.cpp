@@ -75,7 +75,8 @@ struct WorkerRunner::Impl {
   std::string lost;                    ///< why no worker can run any more
   /// The request that uploaded the current problem (set_problem or set_buffer_problem), sent again
   /// after a restart; null when none.
-  json problem_request;
+  /// (Kept as CBOR bytes: a vector's destructor cannot throw, which the analysis can see.)
+  std::vector<std::uint8_t> problem_request;
   bool buffer_problem = false;  ///< problem_request is a buffer problem
   /// Buffer problems: the config whose outputs are the worker's reference (empty: none yet), and the
   /// one whose outputs were the reference of a worker that has since been restarted (the new worker
@@ -207,12 +208,12 @@ struct WorkerRunner::Impl {
       lost = "the GPU worker could not be restarted: " + e->message;
       return "; " + lost;
     }
-    if (!problem_request.is_null()) {
+    if (!problem_request.empty()) {
       if (buffer_problem && !reference_label.empty()) {
         lost_reference = reference_label;
         reference_label.clear();
       }
-      const auto reply = send(problem_request, options.request_timeout_s, nullptr);
+      const auto reply = send(json::from_cbor(problem_request), options.request_timeout_s, nullptr);
       if (!reply || !reply->value("ok", false)) {
         const std::string why = reply ? reply->value("error", std::string("no reason")) : reply.error();
         lost = "the GPU worker was restarted but could not take the problem again: " + why;
@@ -290,7 +291,7 @@ struct WorkerRunner::Impl {
 
   /// Sends a set_problem or set_buffer_problem request and, when the worker took it, remembers it.
   std::optional<Error> upload(const json& request, bool buffers) {
-    problem_request = json();
+    problem_request.clear();
     buffer_problem = false;
     reference_label.clear();
     lost_reference.clear();
@@ -298,7 +299,7 @@ struct WorkerRunner::Impl {
     auto reply = exchange(request, options.request_timeout_s, nullptr, suffix);
     if (!reply) return Error{reply.error() + suffix};
     if (!reply->value("ok", false)) return Error{reply->value("error", std::string("the GPU worker gave no reason")) + suffix};
-    problem_request = request;
+    problem_request = json::to_cbor(request);
     buffer_problem = buffers;
     if (!suffix.empty()) {
       // The context was lost while uploading: the restart above had no problem to send again.
@@ -355,7 +356,7 @@ std::optional<Error> WorkerRunner::setBufferProblem(const BufferProblemSpec& spe
 
 std::optional<Error> WorkerRunner::clearProblem() {
   Impl& im = *impl_;
-  im.problem_request = json();
+  im.problem_request.clear();
   im.buffer_problem = false;
   im.reference_label.clear();
   im.lost_reference.clear();

@@ -201,6 +201,17 @@ std::vector<KernelPicks> summarizeKernelRuns(const std::vector<KernelRunRow>& ro
           pick.time_us = row.time.median_us;
         }
       }
+      if (pick.row < 0) {
+        // Every config of the set is over the spill threshold: Inductor times them all as inf and
+        // min() keeps the first, in its order.
+        for (std::size_t r = i; r < end && pick.row < 0; ++r) {
+          const KernelRunRow& row = rows[r];
+          if (ri < row.in_set.size() && row.in_set[ri] && row.ok()) {
+            pick.row = static_cast<int>(r);
+            pick.time_us = row.time.median_us;
+          }
+        }
+      }
       if (pick.row >= 0 && k.best_time_us > 0) pick.regret = pick.time_us / k.best_time_us;
       k.picks.push_back(std::move(pick));
     }
@@ -254,13 +265,29 @@ KernelRunsResult runKernelConfigs(GpuRunner& runner, const std::vector<const Run
       skipAll(result.rows, first, oom ? RunStatus::kOutOfMemory : RunStatus::kLaunchFailed, "buffers not set up: " + e->message);
       continue;
     }
-    for (std::size_t c = 0; c < k.configs.size(); ++c) {
+    // Run order: the autotuner's winner, then Inductor's candidates, then the rest — the first
+    // config that writes its outputs becomes the reference the others are checked against.
+    std::vector<std::size_t> order(k.configs.size());
+    for (std::size_t c = 0; c < order.size(); ++c) order[c] = c;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      auto rank = [&](std::size_t c) { return k.configs[c].winner ? 0 : k.configs[c].origin == ConfigOrigin::kCandidate ? 1 : 2; };
+      return rank(a) < rank(b);
+    });
+    int done = 0;
+    for (std::size_t c : order) {
       KernelRunRow& row = result.rows[first + c];
       if (cancelled()) {
-        skipAll(result.rows, first + c, RunStatus::kCancelled, "cancelled before it ran");
+        for (std::size_t rest : order) {
+          KernelRunRow& r = result.rows[first + rest];
+          if (r.status == RunStatus::kSkipped && r.reason.empty()) {
+            r.status = RunStatus::kCancelled;
+            r.reason = "cancelled before it ran";
+          }
+        }
         result.cancelled = true;
         break;
       }
+      ++done;
       auto module = tritonModule(k, k.configs[c], *plan);
       if (!module) {
         row.status = RunStatus::kSkipped;
@@ -277,7 +304,7 @@ KernelRunsResult runKernelConfigs(GpuRunner& runner, const std::vector<const Run
         p.kernel = k.module.name;
         p.kernel_index = ki;
         p.kernels = static_cast<int>(kernels.size());
-        p.done = static_cast<int>(c + 1);
+        p.done = done;
         p.total = static_cast<int>(k.configs.size());
         p.row = &row;
         progress(p);

@@ -91,7 +91,8 @@ struct KernelPicks {
 
 /// Best config and each rule's pick per kernel (kernels are runs of rows with the same kernel and
 /// module). A rule's pick is the fastest ok row of its set that is not over the spill threshold
-/// (as Inductor times them); regret = pick time / best time. A rule's halved configs that were
+/// (as Inductor times them); when every ok row of the set is over it, the first (Inductor times them
+/// all as infinite and keeps the first); regret = pick time / best time. A rule's halved configs that were
 /// never compiled come from the candidates' rows (KernelRunRow::not_compiled).
 std::vector<KernelPicks> summarizeKernelRuns(const std::vector<KernelRunRow>& rows);
 
@@ -123,7 +124,8 @@ struct KernelRunsResult {
 
 /// Runs every compiled config of `kernels` (looped and persistent reductions, and pointwise
 /// kernels; others are rows saying why not) on `runner`. Per kernel: the launch plan, one buffer
-/// problem, then each config — a config that cannot be launched (no cubin, a .ptx that does not
+/// problem, then each config (the autotuner's winner first, then Inductor's candidates: the first
+/// config that writes its outputs is the reference of the others; rows keep the kernel's order) — a config that cannot be launched (no cubin, a .ptx that does not
 /// match, a cubin for another architecture than the GPU's) is a row with the reason, and a failing
 /// one (fault, wrong outputs, out of memory) is a row with the driver's or the check's words; the
 /// rest still run. Cancel keeps the finished rows and marks the rest cancelled. Never throws.

@@ -147,6 +147,9 @@ Expected<LaunchPlan> planLaunch(const RunKernel& k, std::uint64_t seed) {
   if (!x.known) return Error{m.name + ": xnumel is not known (no value in the kernel body, the wrapper or the size hints)"};
   plan.xnumel = x.value;
   if (y.known) plan.ynumel = y.value;
+  if (m.meta.grid_type == "Grid2D" && !y.known) {
+    return Error{m.name + ": a Grid2D kernel whose ynumel is not known (no value in the kernel body, the wrapper or the size hints)"};
+  }
   // Elements a pointer gets when no wrapper says: the whole iteration space.
   std::int64_t fallback = x.value;
   std::string fallback_text = "xnumel";
@@ -183,7 +186,11 @@ Expected<LaunchPlan> planLaunch(const RunKernel& k, std::uint64_t seed) {
         if (!info->buffer->dtype.empty()) {
           auto wt = parseElementType(info->buffer->dtype);
           if (wt && *wt != *type) {
-            plan.notes.push_back(s.name + ": the wrapper's " + info->value + " is " + info->buffer->dtype + ", the kernel reads it as " + s.type.substr(1));
+            // The tensor's bytes, in the kernel's elements (a reinterpreting view reads them so).
+            const std::int64_t bytes = b.elements * elementBytes(*wt);
+            b.elements = (bytes + elementBytes(*type) - 1) / elementBytes(*type);
+            plan.notes.push_back(s.name + ": the wrapper's " + info->value + " is " + info->buffer->dtype + ", the kernel reads it as " +
+                                 s.type.substr(1) + " (" + num(b.elements) + " elements)");
           }
         }
       } else {
@@ -197,8 +204,8 @@ Expected<LaunchPlan> planLaunch(const RunKernel& k, std::uint64_t seed) {
       a.kind = PlannedArgument::Kind::kBuffer;
       a.buffer = static_cast<int>(plan.problem.buffers.size());
       plan.problem.buffers.push_back(std::move(b));
-    } else if (s.type == "i32" || s.type == "i64" || s.type == "u32" || s.type == "u64" || s.type == "i1") {
-      a.kind = s.type == "i64" || s.type == "u64" ? PlannedArgument::Kind::kInt64 : PlannedArgument::Kind::kInt32;
+    } else if (s.type == "i32" || s.type == "i64") {
+      a.kind = s.type == "i64" ? PlannedArgument::Kind::kInt64 : PlannedArgument::Kind::kInt32;
       std::optional<std::int64_t> v = integerText(value);
       if (v) {
         a.origin = "as launched";
@@ -275,6 +282,9 @@ Expected<GpuModule> tritonModule(const RunKernel& k, const RunConfig& rc, const 
   if (mod.grid_x < 1 || mod.grid_x > 2147483647 || mod.grid_y < 1 || mod.grid_y > 65535) {
     return Error{label + ": grid " + num(mod.grid_x) + " × " + num(mod.grid_y) + " is out of range: allowed 1 … 2147483647 × 1 … 65535"};
   }
+  if (c.num_ctas != 1) {
+    return Error{label + ": num_ctas " + num(c.num_ctas) + " (thread-block clusters) is not launched here: allowed 1"};
+  }
   const int warp = c.warp_size > 0 ? c.warp_size : 32;
   mod.block_threads = c.num_warps * warp;
   mod.dynamic_smem_bytes = c.shared_bytes;
@@ -310,7 +320,7 @@ Expected<GpuModule> tritonModule(const RunKernel& k, const RunConfig& rc, const 
     mod.arguments.push_back(std::move(la));
   }
   // Triton 3.x passes two more pointers: global scratch, then profile scratch (null when size 0).
-  const std::int64_t ctas = std::max(c.num_ctas, 1);
+  const std::int64_t ctas = 1;  // num_ctas is 1 (checked above)
   for (const auto& [name, size] : {std::pair<std::string, std::int64_t>{"global_scratch", c.global_scratch_size},
                                    std::pair<std::string, std::int64_t>{"profile_scratch", c.profile_scratch_size}}) {
     LaunchArgument la;

@@ -9,7 +9,7 @@
 // Source of the launch contract: Triton 3.6's third_party/nvidia/backend/driver.py and driver.c
 // (parameters, scratch buffers of grid × num_ctas × size bytes, the opt-in attribute above
 // 48 KiB), Inductor's grid classes in torch/_inductor/runtime/triton_heuristics.py (Grid1D:
-// ceil(xnumel / XBLOCK); Grid2D adds ceil(ynumel / YBLOCK); Grid3D adds ceil(znumel / ZBLOCK)),
+// ceil(xnumel / XBLOCK); Grid2D adds ceil(ynumel / YBLOCK); other grid types are refused),
 // checked on an H200 against Triton's own launches. The argument list is checked against the
 // `.ptx` entry's parameters before anything is launched.
 #pragma once
@@ -44,8 +44,7 @@ struct LaunchPlan {
   bool from_wrapper = false;              ///< buffers from a wrapper's call(); else signature + size hints
   std::string buffers_from;               ///< "the wrapper's call() (output_code.py line 95)" or "the signature and size hints (…)"
   std::int64_t xnumel = 1;                ///< what the grid covers in x …
-  std::int64_t ynumel = 0;                ///< … in y (Grid2D / Grid3D; 0 = none)
-  std::int64_t znumel = 0;                ///< … in z (Grid3D; 0 = none)
+  std::int64_t ynumel = 0;                ///< … in y (Grid2D; 0 = none)
   std::vector<std::string> notes;         ///< what was assumed, in words
 };
 
@@ -55,17 +54,19 @@ struct LaunchPlan {
 /// xnumel × r0_numel elements (xnumel × ynumel for 2-D pointwise tiles) with numels from the
 /// kernel body, else the size hints (noted: a hint is the numel rounded up to a power of two).
 /// Roles: in_out_ptr* and mutated arguments are in-out, out_ptr* outputs, the rest inputs.
-/// Errors, naming the argument: a kernel kind that is not a Triton kernel Inductor launches on a
-/// grid (other decorators), a signature type this launcher does not pass (fp8, fp16 scalars, …),
-/// a dynamic size without a value, a buffer over 2^31 − 1 elements.
+/// A wrapper tensor whose dtype differs in size from the signature's element type gets the
+/// signature's elements that cover its bytes. Errors, naming the argument: a kernel kind that is not
+/// a Triton kernel Inductor launches on a grid (other decorators), a signature type this launcher
+/// does not pass (scalars other than i32, i64, fp32; fp8 buffers), a dynamic size without a value,
+/// Grid2D without a known ynumel, a buffer over 2^31 − 1 elements.
 Expected<LaunchPlan> planLaunch(const RunKernel& kernel, std::uint64_t seed = 1);
 
 /// The GPU module of one compiled config: reads the config's Triton cache folder again (cubin,
 /// JSON, .ptx), checks the .ptx entry's parameters against the plan (count and widths: pointers
 /// .u64/.b64, i32 4 bytes, i64 8 bytes, fp32 .f32/.b32, then two .u64 scratch pointers) and the
 /// grid type, and builds the module. Errors, in words a user can act on: no cubin in the folder, an
-/// unsupported grid type (Grid1D, Grid2D, Grid3D are supported), the .ptx's parameters do not
-/// match (both lists named), the grid out of range.
+/// unsupported grid type (Grid1D and Grid2D are supported), num_ctas other than 1 (clusters are not
+/// launched), the .ptx's parameters do not match (both lists named), the grid out of range.
 Expected<GpuModule> tritonModule(const RunKernel& kernel, const RunConfig& config, const LaunchPlan& plan);
 
 }  // namespace occx::triton

@@ -6,6 +6,8 @@
 #include <iostream>
 #include <memory>
 
+#include <nlohmann/json.hpp>
+
 #include "app/cli/cli.h"
 #include "app/cli/options/output_options.h"
 #include "app/cli/printers/printer.h"
@@ -173,7 +175,7 @@ void printRunsText(std::ostream& out, const KernelRunsResult& r) {
 
 int runRun(Context& ctx, const InductorOpts& o) {
   constexpr const char* kRunCmd = "occx inductor run";
-  if (o.timed_ms < 1.0 || o.timed_ms > 10000.0) return fail(ctx, kRunCmd, "--timed-ms " + fixed(o.timed_ms, 1) + " is out of range: allowed 1 … 10000");
+  if (!(o.timed_ms >= 1.0 && o.timed_ms <= 10000.0)) return fail(ctx, kRunCmd, "--timed-ms " + fixed(o.timed_ms, 1) + " is out of range: allowed 1 … 10000");
   InductorOpts scan_opts = o;
   std::string key;
   std::error_code ec;
@@ -233,7 +235,17 @@ int runRun(Context& ctx, const InductorOpts& o) {
   progress.finish();
   result.meta.emplace_back("input", run->input);
   if (o.output.json) {
-    printJson(ctx.out, columnsToJson(kernelRunColumns(), result.rows, result.meta));
+    nlohmann::json j = columnsToJson(kernelRunColumns(), result.rows, result.meta);
+    const auto table = picksTable(result);
+    nlohmann::json picks = nlohmann::json::array();
+    for (std::size_t i = 1; i < table.size(); ++i) {
+      nlohmann::json p = nlohmann::json::object();
+      for (std::size_t c = 0; c < table[0].size() && c < table[i].size(); ++c) p[table[0][c]] = table[i][c];
+      picks.push_back(std::move(p));
+    }
+    j["picks"] = std::move(picks);
+    j["notes"] = result.notes;
+    printJson(ctx.out, j);
   } else if (o.output.text()) {
     printRunsText(ctx.out, result);
   }

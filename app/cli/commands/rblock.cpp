@@ -156,6 +156,10 @@ Expected<Setup> setUp(const RblockOpts& o) {
   } else {
     auto p = parsePolicy(o.policy);
     if (!p) return Error{"--policy: " + p.error() + " or all"};
+    if (*p == Policy::kSpills) {
+      return Error{"--policy: spills is a decision rule without an occupancy bound (occx inductor show and run apply it): allowed old, "
+                   "new, review_min, exact or all"};
+    }
     policies = {*p};
   }
   DecisionOptions dopt;

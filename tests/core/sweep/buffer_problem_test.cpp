@@ -280,6 +280,26 @@ TEST(BufferProblem, TheAbsoluteToleranceScalesWithTheLargestReferenceValue) {
   EXPECT_FALSE(compareWithReferenceRun(h, {half(1.03f)}, {half(1.0f)}, "").ok);
 }
 
+// An infinity must meet the same infinity: the tolerance does not stretch to cover it.
+TEST(BufferProblem, InfinitiesMustBeEqual) {
+  BufferProblemSpec s = oneOutput(2);
+  const float inf = std::numeric_limits<float>::infinity();
+  EXPECT_TRUE(compareWithReferenceRun(s, {floats({-inf, inf})}, {floats({-inf, inf})}, "X").ok);
+  EXPECT_FALSE(compareWithReferenceRun(s, {floats({1.0f, inf})}, {floats({-inf, inf})}, "X").ok);
+  EXPECT_FALSE(compareWithReferenceRun(s, {floats({inf, inf})}, {floats({-inf, inf})}, "X").ok);
+  EXPECT_FALSE(compareWithReferenceRun(s, {floats({inf, 1.0f})}, {floats({1.0f, 1.0f})}, "X").ok);
+}
+
+// An integer output that still holds the poison (0xFF bytes) was not written either.
+TEST(BufferProblem, AnIntegerOutputStillPoisonedWasNotWritten) {
+  BufferProblemSpec s;
+  s.buffers = {buffer("out_ptr0", ElementType::kI64, 2, BufferSpec::Role::kOutput)};
+  const OutputCheck c = checkOutputsWritten(s, {std::vector<std::uint8_t>(16, 0xFF)});
+  EXPECT_FALSE(c.ok);
+  EXPECT_EQ(c.message, "out_ptr0: not written: all 2 elements still hold the poison (0xFF bytes) after the launch");
+  EXPECT_TRUE(checkOutputsWritten(s, {std::vector<std::uint8_t>(16, 0)}).ok);
+}
+
 TEST(BufferProblem, NaNMustMeetNaN) {
   const BufferProblemSpec s = oneOutput(4);
   const float nan = std::numeric_limits<float>::quiet_NaN();
@@ -343,8 +363,9 @@ TEST(BufferProblem, IntegersMustBeExactlyEqual) {
   EXPECT_EQ(c.mismatches, 1);
   EXPECT_DOUBLE_EQ(c.max_abs_error, 1.0);
   EXPECT_EQ(c.message, "idx: 1 of 4 elements differ; worst [1]: got 3, want 2 (i32: must be equal)");
-  // An integer output that nothing wrote (0xFF bytes: -1) is not detectable as unwritten: written.
-  EXPECT_TRUE(checkOutputsWritten(s, {std::vector<std::uint8_t>(16, 0xFF)}).ok);
+  // An integer output that nothing wrote (0xFF bytes, -1 everywhere) counts as not written: no index
+  // kernel writes -1 to every element.
+  EXPECT_FALSE(checkOutputsWritten(s, {std::vector<std::uint8_t>(16, 0xFF)}).ok);
   BufferProblemSpec b;
   b.buffers = {buffer("mask", ElementType::kBool, 3, BufferSpec::Role::kInOut)};
   const OutputCheck m = compareWithReferenceRun(b, {{1, 0, 1}}, {{1, 1, 1}}, "");

@@ -356,3 +356,46 @@ TEST(LaunchPlan, ConfigsCompiledLaterByTritonJoinTheirKernel) {
 
 }  // namespace
 }  // namespace occx::triton
+
+namespace occx::triton {
+namespace {
+
+// Inductor times every config over the spill threshold as infinite and keeps the first: a rule
+// whose set holds only such configs still picks one.
+TEST(KernelRuns, ASetOfSpillingConfigsOnlyPicksTheFirst) {
+  auto row = [](int r0, double us) {
+    KernelRunRow r;
+    r.kernel = "k";
+    r.module = "m";
+    r.xblock = 1;
+    r.r0_block = r0;
+    r.num_warps = 32;
+    r.status = RunStatus::kOk;
+    r.time = summarizeTimes({us});
+    r.over_spill_threshold = true;
+    r.in_set.assign(inductor::decisionPolicies().size(), true);
+    return r;
+  };
+  const auto picks = summarizeKernelRuns({row(32768, 50.0), row(16384, 40.0)});
+  ASSERT_EQ(picks.size(), 1u);
+  for (const RulePick& p : picks.front().picks) {
+    EXPECT_EQ(p.benchmarked, 0);
+    EXPECT_EQ(p.row, 0);
+    EXPECT_DOUBLE_EQ(p.regret, 50.0 / 40.0);
+  }
+}
+
+// The autotuner's winner runs first, so its outputs are the reference of the other configs.
+TEST(KernelRuns, TheWinnerRunsFirstAndIsTheReference) {
+  const InductorRun run = scanPath(fixture("spill_log_softmax"));
+  const RunKernel& k = onlyKernel(run);
+  TableRunner runner({{"R0_BLOCK", 10.0}});
+  auto result = runKernelConfigs(runner, {&k}, {});
+  ASSERT_EQ(runner.modules.size(), 3u);
+  EXPECT_NE(runner.modules.front().label.find("R0_BLOCK=2048"), std::string::npos) << runner.modules.front().label;
+  EXPECT_NE(runner.modules[1].label.find("R0_BLOCK=32768"), std::string::npos) << runner.modules[1].label;  // the other candidate
+  EXPECT_EQ(result.rows.size(), 3u);
+}
+
+}  // namespace
+}  // namespace occx::triton
