@@ -1,5 +1,6 @@
 #include "core/triton/launch_plan.h"
 
+#include <algorithm>
 #include <bit>
 #include <charconv>
 #include <cmath>
@@ -243,6 +244,13 @@ Expected<LaunchPlan> planLaunch(const RunKernel& k, std::uint64_t seed) {
       return Error{m.name + ": argument " + s.name + " has type " + s.type + ", which this launcher does not pass (pointers, i32, i64, fp32)"};
     }
     plan.arguments.push_back(std::move(a));
+  }
+  const bool integer_inputs = std::any_of(plan.problem.buffers.begin(), plan.problem.buffers.end(), [](const BufferSpec& b) {
+    return b.role != BufferSpec::Role::kOutput && !isFloating(b.type) && b.type != ElementType::kBool;
+  });
+  if (integer_inputs) {
+    plan.notes.push_back("integer inputs are zeros (valid indices): gathers and scatters all hit index 0, so their times are a "
+                         "worst case of contention");
   }
   if (plan.problem.outputIndices().empty()) return Error{m.name + ": the kernel has no output buffer (no out_ptr or in_out_ptr argument)"};
   std::int64_t bytes = 0;
