@@ -89,6 +89,7 @@ int main(int argc, char** argv) {
   auto* compile_sweep = new occx::ui::CompileSweepView(nullptr, backend);
   auto* live_sweep = new occx::ui::LiveSweepView(nullptr, backend);
   auto* inductor_run = new occx::ui::InductorRunView;
+  inductor_run->setBackend(backend);
   window.addView(rblock, QStringLiteral("RBLOCK scaling"));
   window.addView(inductor_run, QStringLiteral("Inductor run"));
   window.addView(compile_sweep, QStringLiteral("Compile sweep (NVRTC)"));
