@@ -132,7 +132,7 @@ Expected<InductorRunData> runDataFromCsv(const QString& path) {
 
 std::vector<BundledRun> bundledInductorRuns() {
   // The model runs first, then the reductions of the reference table, then the special cases.
-  static const char* const kOrder[] = {"blenderbot", "gpt2", "bert", "t5", "spill_log_softmax", "ref_sum", "ref_mean_var",
+  static const char* const kOrder[] = {"blenderbot", "gpt2", "bert", "t5", "spill_log_softmax", "spill_log_softmax_w16", "ref_sum", "ref_mean_var",
                                        "ref_log_softmax", "ref_log_softmax_vocab", "ref_layer_norm_bwd", "coordesc_sum",
                                        "dynamic_log_softmax"};
   std::vector<BundledRun> runs;

@@ -264,6 +264,7 @@ QWidget* InductorRunView::buildMeasuredTab() {
   split->setObjectName(QStringLiteral("measuredSplit"));
   split->setChildrenCollapsible(false);
   measured_plot_ = new MeasuredTimesPlot(box);
+  measured_plot_->setLegendPlace(PlotController::LegendPlace::kBeside);  // the page is wide and short
   measured_plot_->widget()->setMinimumHeight(180);
   measured_plot_->widget()->setMinimumWidth(300);
   picks_table_ = new QTableWidget(0, 5);
