@@ -44,7 +44,7 @@ MeasuredTimesPlot::MeasuredTimesPlot(QWidget* parent) : PlotController(tr("Measu
     g->setLineStyle(QCPGraph::lsNone);
     const QColor color = kColors[i % std::size(kColors)];
     g->setPen(QPen(color, 2));
-    g->setScatterStyle(QCPScatterStyle(kShapes[i % std::size(kShapes)], color, color, 9));
+    g->setScatterStyle(QCPScatterStyle(kShapes[i % std::size(kShapes)], color, color, 7));
     pick_marks_.push_back(g);
   }
   setAxisLabels(tr("Compiled config (XBLOCK, R0_BLOCK, num_warps)"), tr("Median time (µs)"));
@@ -86,7 +86,8 @@ void MeasuredTimesPlot::setConfigs(const std::vector<triton::ScanRow>& rows,
   best_->setData(keys, best, true);
   // Rule picks: the row whose measured row is the rule's pick (by the "picked by" names).
   const auto& policies = inductor::decisionPolicies();
-  std::vector<int> stacked(rows.size(), 0);
+  // Side by side above the bar of the pick, one slot per rule, so that rules picking the same config stay apart.
+  const double slot_count = static_cast<double>(pick_marks_.size());
   for (std::size_t p = 0; p < pick_marks_.size(); ++p) {
     const QString name = policyText(policies[p]);
     QVector<double> x;
@@ -94,14 +95,14 @@ void MeasuredTimesPlot::setConfigs(const std::vector<triton::ScanRow>& rows,
     for (std::size_t i = 0; i < rows.size(); ++i) {
       if (!measured_[i] || !measured_[i]->picked_by.contains(name)) continue;
       pick_rows_[p] = static_cast<int>(i);
-      x << static_cast<double>(i) + 1.0;
-      y << values_[i] + top * (0.06 + 0.07 * stacked[i]++);
+      x << static_cast<double>(i) + 1.0 + 0.7 * ((static_cast<double>(p) + 0.5) / slot_count - 0.5);
+      y << values_[i] + top * 0.1;
     }
     pick_marks_[p]->setData(x, y, true);
   }
   plot()->xAxis->setTicker(ticker);
   plot()->xAxis->setRange(0.4, static_cast<double>(std::max<std::size_t>(rows.size(), 1)) + 0.6);
-  plot()->yAxis->setRange(0, top > 0 ? top * 1.45 : 1.0);
+  plot()->yAxis->setRange(0, top > 0 ? top * 1.25 : 1.0);
   const QString name = kernel.size() > 60 ? kernel.left(40) + QStringLiteral("…") + kernel.right(16) : kernel;
   setTitle(name.isEmpty() ? tr("Measured time per compiled config") : tr("Measured time per compiled config — %1").arg(name));
   requestReplot();

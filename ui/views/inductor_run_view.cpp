@@ -70,9 +70,9 @@ InductorRunView::InductorRunView(QWidget* parent)
   main_split_->setChildrenCollapsible(false);
   main_split_->addWidget(buildKernelPane());
   main_split_->addWidget(buildKernelDetails());
-  main_split_->setStretchFactor(0, 2);
-  main_split_->setStretchFactor(1, 3);
-  main_split_->setSizes({400, 600});
+  main_split_->setStretchFactor(0, 1);
+  main_split_->setStretchFactor(1, 2);
+  main_split_->setSizes({340, 680});
   root->addWidget(main_split_, 1);
 
   connect(job_, &InductorScanJob::progress, this, [this](quint64 id, const QString& phase, int done, int total) {
@@ -269,7 +269,8 @@ QWidget* InductorRunView::buildMeasuredTab() {
   measured_plot_->widget()->setMinimumWidth(300);
   picks_table_ = new QTableWidget(0, 5);
   picks_table_->setObjectName(QStringLiteral("picksTable"));
-  picks_table_->setHorizontalHeaderLabels({tr("Rule"), tr("Pick"), tr("Time (µs)"), tr("Regret"), tr("Halved, not compiled")});
+  picks_table_->setHorizontalHeaderLabels({tr("Rule"), tr("Pick"), tr("µs"), tr("Regret"), tr("Not compiled")});
+  picks_table_->horizontalHeaderItem(2)->setToolTip(tr("The pick's median time, µs"));
   picks_table_->horizontalHeaderItem(3)->setToolTip(tr("The pick's time / the fastest config's time (1.00 = the best)"));
   picks_table_->horizontalHeaderItem(4)->setToolTip(tr("Halved configs the rule would add that are not in the cache: never measured"));
   picks_table_->verticalHeader()->setVisible(false);
@@ -281,8 +282,9 @@ QWidget* InductorRunView::buildMeasuredTab() {
   picks_table_->setMinimumWidth(220);
   split->addWidget(measured_plot_->widget());
   split->addWidget(picks_table_);
-  split->setStretchFactor(0, 3);
-  split->setStretchFactor(1, 2);
+  split->setStretchFactor(0, 5);
+  split->setStretchFactor(1, 3);
+  split->setSizes({500, 300});
   v->addWidget(measured_note_);
   v->addWidget(split, 1);
   return box;
