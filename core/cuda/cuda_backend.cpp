@@ -93,7 +93,7 @@ class CudaBackend final : public Backend {
     Expected<CompileResult> compile(const CompileRequest& request) const { return nvrtc.compile(request); }
   };
   std::shared_ptr<const Compiler> compiler_ = std::make_shared<const Compiler>();
-  std::mutex mutex_;  ///< one live sweep at a time on the session
+  std::mutex mutex_;  ///< one piece of GPU work (a live sweep, a kernel run) at a time on the worker
   std::unique_ptr<WorkerRunner> runner_;
   int ordinal_ = -1;
 };
