@@ -62,6 +62,14 @@ int main(int argc, char** argv) {
   parser.addOption(report);
   parser.addOption(delay);
   parser.addOption(tab);
+  const QCommandLineOption inductor_run_key(QStringLiteral("inductor-run"),
+                                            QStringLiteral("Show the bundled Inductor run KEY (e.g. \"spill_log_softmax_w16\") in the Inductor run tab."),
+                                            QStringLiteral("KEY"));
+  const QCommandLineOption inductor_page(QStringLiteral("inductor-page"),
+                                         QStringLiteral("Show the Inductor run tab's detail page with this title (e.g. \"Measured\")."),
+                                         QStringLiteral("TITLE"));
+  parser.addOption(inductor_run_key);
+  parser.addOption(inductor_page);
   parser.process(app);
 
   const QString screenshot_path = parser.value(screenshot);
@@ -89,6 +97,7 @@ int main(int argc, char** argv) {
   auto* compile_sweep = new occx::ui::CompileSweepView(nullptr, backend);
   auto* live_sweep = new occx::ui::LiveSweepView(nullptr, backend);
   auto* inductor_run = new occx::ui::InductorRunView;
+  inductor_run->setBackend(backend);
   window.addView(rblock, QStringLiteral("RBLOCK scaling"));
   window.addView(inductor_run, QStringLiteral("Inductor run"));
   window.addView(compile_sweep, QStringLiteral("Compile sweep (NVRTC)"));
@@ -125,6 +134,27 @@ int main(int argc, char** argv) {
     window.calculatorView()->showHandOver(h);
     window.tabs()->setCurrentWidget(window.calculatorView());
   });
+  if (parser.isSet(inductor_run_key)) {
+    if (const QString error = inductor_run->openBundled(parser.value(inductor_run_key)); !error.isEmpty()) {
+      std::fprintf(stderr, "occupancy-explorer: --inductor-run: %s\n", qPrintable(error));
+      return 2;
+    }
+  }
+  if (parser.isSet(inductor_page)) {
+    QTabWidget* pages = inductor_run->detailTabs();
+    int page = -1;
+    for (int i = 0; i < pages->count() && page < 0; ++i) {
+      if (pages->tabText(i) == parser.value(inductor_page)) page = i;
+    }
+    if (page < 0) {
+      QStringList titles;
+      for (int i = 0; i < pages->count(); ++i) titles << pages->tabText(i);
+      std::fprintf(stderr, "occupancy-explorer: --inductor-page '%s' is not a page: allowed %s\n",
+                   qPrintable(parser.value(inductor_page)), qPrintable(titles.join(QStringLiteral(", "))));
+      return 2;
+    }
+    pages->setCurrentIndex(page);
+  }
   if (parser.isSet(tab)) {
     const QString title = parser.value(tab);
     int index = -1;

@@ -59,9 +59,24 @@ class CudaBackend final : public Backend {
   Expected<LiveSweepResult> runLiveSweep(int ordinal, const LiveSweepSpec& spec, const LiveSweepProgressFn& progress,
                                          const std::atomic<bool>* cancel) override {
     std::lock_guard<std::mutex> lock(mutex_);
+    if (auto error = openRunner(ordinal)) return *error;
+    LiveSweepSpec with_toolkit = spec;
+    if (with_toolkit.toolkit.empty()) with_toolkit.toolkit = nvrtcVersionString();
+    return occx::runLiveSweep(*runner_, with_toolkit, compiler(), progress, cancel);
+  }
+
+  std::optional<Error> withGpuRunner(int ordinal, const std::function<void(GpuRunner&)>& work) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (auto error = openRunner(ordinal)) return error;
+    work(*runner_);
+    return std::nullopt;
+  }
+
+ private:
+  // The GPU worker process, started on first use and kept for later work on the same device; a new
+  // one where the last could not be restarted. Called with mutex_ held.
+  std::optional<Error> openRunner(int ordinal) {
     if (const Availability a = liveAvailability(); !a.available) return Error{a.reason};
-    // The GPU worker process, started on first use and kept for later sweeps on the same device; a
-    // new one where the last could not be restarted.
     if (runner_ && (ordinal_ != ordinal || !runner_->contextLost().empty())) runner_.reset();
     if (!runner_) {
       auto r = startGpuWorker(ordinal);
@@ -69,19 +84,16 @@ class CudaBackend final : public Backend {
       runner_ = std::move(r).value();
       ordinal_ = ordinal;
     }
-  LiveSweepSpec with_toolkit = spec;
-    if (with_toolkit.toolkit.empty()) with_toolkit.toolkit = nvrtcVersionString();
-    return occx::runLiveSweep(*runner_, with_toolkit, compiler(), progress, cancel);
+    return std::nullopt;
   }
 
- private:
   struct Compiler {
     CompileCache cache{CompileCache::defaultDirectory()};
     NvrtcCompiler nvrtc{&cache};
     Expected<CompileResult> compile(const CompileRequest& request) const { return nvrtc.compile(request); }
   };
   std::shared_ptr<const Compiler> compiler_ = std::make_shared<const Compiler>();
-  std::mutex mutex_;  ///< one live sweep at a time on the session
+  std::mutex mutex_;  ///< one piece of GPU work (a live sweep, a kernel run) at a time on the worker
   std::unique_ptr<WorkerRunner> runner_;
   int ordinal_ = -1;
 };

@@ -6,7 +6,9 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +16,7 @@
 #include "core/gpu/detected_gpu.h"
 #include "core/gpu/gpu_data.h"
 #include "core/kernels/compile.h"
+#include "core/sweep/gpu_runner.h"
 #include "core/sweep/live_sweep.h"
 
 namespace occx {
@@ -58,6 +61,16 @@ class Backend {
   virtual Expected<LiveSweepResult> runLiveSweep(int ordinal, const LiveSweepSpec& spec,
                                                  const LiveSweepProgressFn& progress,
                                                  const std::atomic<bool>* cancel) = 0;
+  /// Calls `work` with a GpuRunner on device `ordinal` (the one runLiveSweep uses, opened on first
+  /// use and kept), on the calling thread, holding the backend's lock: one piece of GPU work at a
+  /// time. For work that brings its own modules (Inductor's compiled cubins). Errors: live runs
+  /// unavailable (liveAvailability's reason), a device that cannot be opened; `work` is not called then.
+  virtual std::optional<Error> withGpuRunner(int ordinal, const std::function<void(GpuRunner&)>& work) {
+    (void)ordinal;
+    (void)work;
+    const Availability a = liveAvailability();
+    return Error{a.available ? std::string("this backend cannot hand out a GPU runner") : a.reason};
+  }
 };
 
 /// The backend of a build without the CUDA Toolkit: nothing compiles and nothing runs, and the

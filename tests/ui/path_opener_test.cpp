@@ -70,6 +70,9 @@ TEST(PathOpener, CsvFilesAreRoutedByTheirFormatLine) {
   // The format line among other metadata lines, with the case of the suffix ignored.
   EXPECT_EQ(openTargetFor(writeFile(dir, "LIVE.CSV", "# device: X\n# format: occupancy-explorer-live-sweep 1\na\n")),
             OpenTarget::kLiveSweep);
+  // Measured kernel runs (occx inductor run --csv) merge into the Inductor run shown.
+  EXPECT_EQ(openTargetFor(writeFile(dir, "runs.csv", "# format: inductor-kernel-runs\n# device: NVIDIA H200\nkernel\n")),
+            OpenTarget::kKernelRuns);
   // Metadata ends at the first row: a later "format:" text is data.
   EXPECT_EQ(openTargetFor(writeFile(dir, "late.csv", "a\n# format: occx-compile-sweep 1\n")), OpenTarget::kInductorRun);
 }

@@ -69,6 +69,7 @@ class FakeBackend final : public Backend {
   Availability live{false, "no GPU (test)"};
   std::vector<DeviceInfo> gpus;
   FakeLiveRun run;
+  GpuRunner* runner = nullptr;  ///< what withGpuRunner hands out; none: live.reason
 
   [[nodiscard]] Availability compileAvailability() const override {
     return compile ? Availability{true, {}} : Availability{false, "no compiler (test)"};
@@ -82,6 +83,11 @@ class FakeBackend final : public Backend {
                                          const std::atomic<bool>* cancel) override {
     if (!run) return Error{live.reason};
     return run(spec, progress, cancel);
+  }
+  std::optional<Error> withGpuRunner(int, const std::function<void(GpuRunner&)>& work) override {
+    if (runner == nullptr) return Error{live.reason};
+    work(*runner);
+    return std::nullopt;
   }
 };
 

@@ -5,6 +5,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QObject>
+#include <algorithm>
 #include <charconv>
 
 #include "core/triton/kernel_module.h"
@@ -105,6 +106,12 @@ InductorRunData runDataFromScan(const triton::InductorRun& run) {
   return data;
 }
 
+InductorRunData runDataFromScan(std::shared_ptr<const triton::InductorRun> run) {
+  InductorRunData data = runDataFromScan(*run);
+  data.scanned = std::move(run);
+  return data;
+}
+
 Expected<InductorRunData> runDataFromCsv(const QString& path) {
   auto bytes = readBounded(path);
   if (!bytes) return Error{bytes.error()};
@@ -125,7 +132,7 @@ Expected<InductorRunData> runDataFromCsv(const QString& path) {
 
 std::vector<BundledRun> bundledInductorRuns() {
   // The model runs first, then the reductions of the reference table, then the special cases.
-  static const char* const kOrder[] = {"blenderbot", "gpt2", "bert", "t5", "spill_log_softmax", "ref_sum", "ref_mean_var",
+  static const char* const kOrder[] = {"blenderbot", "gpt2", "bert", "t5", "spill_log_softmax", "spill_log_softmax_w16", "ref_sum", "ref_mean_var",
                                        "ref_log_softmax", "ref_log_softmax_vocab", "ref_layer_norm_bwd", "coordesc_sum",
                                        "dynamic_log_softmax"};
   std::vector<BundledRun> runs;
@@ -173,7 +180,94 @@ Expected<InductorRunData> loadBundledRun(const QString& key) {
     if (parsed) data->sources[parsed->module_hash] = sourceOf(*parsed);
   }
   data->missing_source_note = QObject::tr("This kernel's module is not bundled.");
+  // H200 measurements of the run's own configs, when bundled (":/inductor-runs/measured/<key>.csv").
+  const QString measured = QString::fromLatin1(kBundlePrefix) + QStringLiteral("measured/") + key + QStringLiteral(".csv");
+  if (QFile::exists(measured)) {
+    auto runs = kernelRunsFromFile(measured);
+    if (!runs) return Error{runs.error()};
+    mergeMeasured(*data, *runs, measuredLabelOf(*runs) + QObject::tr(" — bundled"));
+  }
   return data;
+}
+
+bool measuredRowMatches(const triton::KernelRunRow& m, const ScanRow& row) {
+  auto same = [](const std::optional<std::int64_t>& v, int want, int absent) { return v.value_or(absent) == want; };
+  return m.kernel == row.kernel && m.module == row.module && same(row.xblock, m.xblock, 0) && same(row.r0_block, m.r0_block, 0) &&
+         same(row.num_warps, m.num_warps, 0) && same(row.num_stages, m.num_stages, 1);
+}
+
+const triton::KernelRunRow* measuredRowOf(const InductorRunData& data, const ScanRow& row) {
+  for (const auto& m : data.measured.rows) {
+    if (measuredRowMatches(m, row)) return &m;
+  }
+  return nullptr;
+}
+
+const triton::KernelPicks* measuredPicksOf(const InductorRunData& data, const std::string& kernel, const std::string& module) {
+  for (const auto& p : data.measured.picks) {
+    if (p.kernel == kernel && p.module == module) return &p;
+  }
+  return nullptr;
+}
+
+QString measuredLabelOf(const triton::KernelRunsResult& result) {
+  std::string device;
+  std::string date;
+  for (const auto& [key, value] : result.meta) {
+    if (key == "device") device = value;
+    if (key == "date") date = value.substr(0, 10);
+  }
+  if (device.empty() && !result.rows.empty()) device = result.rows.front().device;
+  QString text = QObject::tr("measured on %1").arg(device.empty() ? QObject::tr("a GPU") : QString::fromStdString(device));
+  if (!date.empty()) text += QStringLiteral(" (%1)").arg(QString::fromStdString(date));
+  return text;
+}
+
+QString mergeMeasured(InductorRunData& data, const triton::KernelRunsResult& result, const QString& label) {
+  auto inRun = [&data](const triton::KernelRunRow& m) {
+    for (const auto& k : data.kernels) {
+      if (k.kernel == m.kernel && k.module == m.module) return true;
+    }
+    return false;
+  };
+  std::vector<triton::KernelRunRow> incoming;
+  for (const auto& m : result.rows) {
+    if (inRun(m)) incoming.push_back(m);
+  }
+  if (incoming.empty()) {
+    std::string input;
+    for (const auto& [key, value] : result.meta) {
+      if (key == "input") input = value;
+    }
+    return QObject::tr("None of these measured kernels is in the run shown: open the run they were measured on first (%1).")
+        .arg(input.empty() ? QObject::tr("its input is not recorded") : QString::fromStdString(input));
+  }
+  std::vector<triton::KernelRunRow> kept;
+  for (const auto& m : data.measured.rows) {
+    const bool replaced = std::any_of(incoming.begin(), incoming.end(), [&m](const triton::KernelRunRow& n) {
+      return n.kernel == m.kernel && n.module == m.module;
+    });
+    if (!replaced) kept.push_back(m);
+  }
+  kept.insert(kept.end(), incoming.begin(), incoming.end());
+  data.measured.rows = std::move(kept);
+  data.measured.picks = triton::summarizeKernelRuns(data.measured.rows);
+  data.measured.meta = result.meta;
+  data.measured.notes.insert(data.measured.notes.end(), result.notes.begin(), result.notes.end());
+  data.measured.cancelled = result.cancelled;
+  data.measured_label = label;
+  return {};
+}
+
+Expected<triton::KernelRunsResult> kernelRunsFromFile(const QString& path) {
+  auto bytes = readBounded(path);
+  if (!bytes) return Error{bytes.error()};
+  const std::string name = QFileInfo(path).fileName().toStdString();
+  auto table = parseCsv(std::string_view(bytes->constData(), static_cast<std::size_t>(bytes->size())));
+  if (!table) return Error{name + ": " + table.error()};
+  auto result = triton::kernelRunsFromCsv(*table);
+  if (!result) return Error{name + ": " + result.error()};
+  return result;
 }
 
 CsvTable runDataToCsv(const InductorRunData& data) {

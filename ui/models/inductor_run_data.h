@@ -5,6 +5,7 @@
 
 #include <QString>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "core/gpu/device.h"
 #include "core/inductor/config.h"
 #include "core/triton/inductor_run.h"
+#include "core/triton/kernel_runs.h"
 #include "core/triton/run_table.h"
 
 namespace occx::ui {
@@ -55,10 +57,34 @@ struct InductorRunData {
   std::map<std::string, KernelSource> sources;  ///< by module hash
   QString missing_source_note;  ///< why a kernel's source is not shown
   std::vector<std::string> problems;
+  /// The scan itself, when a folder or a module was scanned: its kernels can be run on a GPU. Null
+  /// for a CSV or a bundled run (no cubins).
+  std::shared_ptr<const triton::InductorRun> scanned;
+  /// Kernel runs measured on a GPU (run here, bundled, or from a kernel-runs CSV); picks recomputed.
+  triton::KernelRunsResult measured;
+  /// Where the measurements come from: "measured on NVIDIA H200 (2026-12-01) — bundled"; empty when none.
+  QString measured_label;
 };
+
+/// A measured row's match in a scan: same kernel, module, XBLOCK, R0_BLOCK, num_warps, num_stages.
+bool measuredRowMatches(const triton::KernelRunRow& measured, const triton::ScanRow& row);
+/// The measured row of `row` in `data.measured`, nullptr when none.
+const triton::KernelRunRow* measuredRowOf(const InductorRunData& data, const triton::ScanRow& row);
+/// The picks of kernel `kernel` / `module` in `data.measured`, nullptr when none.
+const triton::KernelPicks* measuredPicksOf(const InductorRunData& data, const std::string& kernel, const std::string& module);
+/// "measured on NVIDIA H200 (2026-12-01)" from a result's device and date metadata.
+QString measuredLabelOf(const triton::KernelRunsResult& result);
+/// Merges `result` into `data`: rows of kernels (kernel and module) in `data` replace the measured
+/// rows of those kernels; picks are recomputed. Returns an empty string, or why nothing was merged
+/// (none of its kernels is in the run: names the input the measurements came from).
+QString mergeMeasured(InductorRunData& data, const triton::KernelRunsResult& result, const QString& label);
+/// Reads a kernel-runs CSV (a file or ":/…"). Errors name the file.
+Expected<triton::KernelRunsResult> kernelRunsFromFile(const QString& path);
 
 /// From a scan: rows, kernels, sources (with the tile lines), problems.
 InductorRunData runDataFromScan(const triton::InductorRun& run);
+/// The same, keeping the scan (InductorRunData::scanned) so that its kernels can be run.
+InductorRunData runDataFromScan(std::shared_ptr<const triton::InductorRun> run);
 /// From a scan CSV (a file, or a resource path ":/…"). Errors name the file: unreadable, over the
 /// CSV size limit, not a scan CSV ("not an Inductor run scan …"), a bad cell.
 Expected<InductorRunData> runDataFromCsv(const QString& path);

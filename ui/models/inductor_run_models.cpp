@@ -48,6 +48,18 @@ const ColumnText kConfigColumns[] = {
      QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "candidate (Inductor's list), added by scaling (a halved copy), coordinate descent, other")},
     {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Winner"),
      QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "The autotuner's choice (.best_config)")},
+    {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Status"),
+     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "How the config's run on the GPU ended (hover for the reason and what its outputs were compared with)")},
+    {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Time (µs)"),
+     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Median of the timed runs (CUDA events, L2 flushed); hover for min, max and spread")},
+    {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "GB/s"),
+     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "The bytes the kernel's buffers imply / the median time")},
+    {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Achieved occ. (%)"),
+     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Achieved occupancy measured by CUPTI (sm__warps_active / the maximum)")},
+    {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Picked by"),
+     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "The decision rules whose pick this config is (the fastest measured config of the rule's candidate set), and \"best\" for the fastest config of the kernel")},
+    {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Regret"),
+     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Time / the best config's time (1.00 = the best)")},
     {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "new bound"),
      QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Decision under the new (current) bound: max(regs_per_SM // (n_regs · 32 · num_warps), 1)")},
     {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "old bound"),
@@ -118,11 +130,106 @@ QVariant KernelListModel::cell(const RunKernelEntry& k, int /*r*/, int column, i
 
 RunConfigModel::RunConfigModel(QObject* parent) : TableModel(parent) {}
 
+void RunConfigModel::setMeasured(std::vector<std::optional<Measured>> measured) {
+  measured_ = std::move(measured);
+  if (numRows() > 0) emit dataChanged(index(0, 0), index(numRows() - 1, kColumnCount - 1));
+}
+
+const RunConfigModel::Measured* RunConfigModel::measured(int r) const {
+  if (r < 0 || r >= static_cast<int>(measured_.size()) || r >= numRows()) return nullptr;
+  const auto& m = measured_[static_cast<std::size_t>(r)];
+  return m ? &*m : nullptr;
+}
+
+QVariant RunConfigModel::measuredCell(const Measured& m, int column, int role) const {
+  const triton::KernelRunRow& k = m.row;
+  if (role == Qt::DisplayRole || role == kSortRole) {
+    const bool sort = role == kSortRole;
+    switch (column) {
+      case kStatus: return QString::fromUtf8(runStatusName(k.status).data(), static_cast<qsizetype>(runStatusName(k.status).size()));
+      case kTime:
+        if (!k.ok()) return QString();
+        return sort ? QVariant(k.time.median_us) : QVariant(QString::number(k.time.median_us, 'f', 1));
+      case kBandwidth:
+        if (!k.ok() || k.bandwidth_GBps <= 0) return QString();
+        return sort ? QVariant(k.bandwidth_GBps) : QVariant(QString::number(k.bandwidth_GBps, 'f', 0));
+      case kAchieved:
+        if (!k.achieved_occupancy_pct.value) return QString();
+        return sort ? QVariant(*k.achieved_occupancy_pct.value) : QVariant(QString::number(*k.achieved_occupancy_pct.value, 'f', 1));
+      case kPickedBy: return m.picked_by.join(QStringLiteral(", "));
+      case kRegret:
+        if (m.regret <= 0) return QString();
+        return sort ? QVariant(m.regret) : QVariant(QString::number(m.regret, 'f', 2));
+      default: return {};
+    }
+  }
+  if (role == Qt::ToolTipRole) {
+    switch (column) {
+      case kStatus: {
+        QString text = k.reason.empty() ? QString::fromStdString(std::string(runStatusName(k.status))) : QString::fromStdString(k.reason);
+        if (!k.compared_with.empty()) text += tr("\nOutputs compared with: %1").arg(QString::fromStdString(k.compared_with));
+        if (k.max_abs_error >= 0) text += tr("\nLargest difference: %1").arg(k.max_abs_error, 0, 'g', 3);
+        if (!k.buffers_from.empty()) text += tr("\nBuffers from %1").arg(QString::fromStdString(k.buffers_from));
+        return text;
+      }
+      case kTime:
+        if (!k.ok()) return QString::fromStdString(k.reason);
+        return tr("median %1 µs, min %2, max %3, spread %4 % over %5 runs")
+            .arg(k.time.median_us, 0, 'f', 2)
+            .arg(k.time.min_us, 0, 'f', 2)
+            .arg(k.time.max_us, 0, 'f', 2)
+            .arg(k.time.spread_pct, 0, 'f', 1)
+            .arg(k.time.runs);
+      case kBandwidth: return tr("%1 bytes moved").arg(static_cast<qlonglong>(k.bytes_moved));
+      case kAchieved:
+        return k.achieved_occupancy_pct.value ? QVariant() : QVariant(QString::fromStdString(k.achieved_occupancy_pct.unavailable));
+      case kRegret: return m.best_us > 0 ? QVariant(tr("best of the kernel: %1 µs").arg(m.best_us, 0, 'f', 1)) : QVariant();
+      default: return {};
+    }
+  }
+  if (role == Qt::BackgroundRole) {
+    if (column == kStatus && !k.ok()) return QBrush(kSpillColor);
+    if (column == kPickedBy && m.picked_by.contains(QStringLiteral("best"))) return QBrush(kWinnerColor);
+  }
+  if (role == Qt::TextAlignmentRole && (column == kTime || column == kBandwidth || column == kAchieved || column == kRegret)) {
+    return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+  }
+  return {};
+}
+
+std::vector<std::optional<RunConfigModel::Measured>> measuredOfRows(const InductorRunData& data, const std::vector<ScanRow>& rows) {
+  std::vector<std::optional<RunConfigModel::Measured>> out(rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const triton::KernelRunRow* m = measuredRowOf(data, rows[i]);
+    if (m == nullptr) continue;
+    RunConfigModel::Measured cell;
+    cell.row = *m;
+    if (const triton::KernelPicks* p = measuredPicksOf(data, m->kernel, m->module)) {
+      const auto index = static_cast<int>(m - data.measured.rows.data());
+      cell.best_us = p->best_time_us;
+      if (p->best_row == index) cell.picked_by << QStringLiteral("best");
+      for (const auto& pick : p->picks) {
+        if (pick.row == index) cell.picked_by << QString::fromUtf8(inductor::policyKey(pick.policy).data(), static_cast<qsizetype>(inductor::policyKey(pick.policy).size()));
+      }
+      if (m->ok() && p->best_time_us > 0) cell.regret = m->time.median_us / p->best_time_us;
+    }
+    out[i] = std::move(cell);
+  }
+  return out;
+}
+
 QVariant RunConfigModel::headerCell(int column, int role) const {
   return columnHeader(kConfigColumns[column], "occx::ui::RunConfigModel", role);
 }
 
-QVariant RunConfigModel::cell(const ScanRow& row, int /*r*/, int column, int role) const {
+QVariant RunConfigModel::cell(const ScanRow& row, int r, int column, int role) const {
+  if (column >= kStatus && column <= kRegret) {
+    const Measured* m = measured(r);
+    if (m != nullptr) return measuredCell(*m, column, role);
+    if (role == Qt::DisplayRole || role == kSortRole) return QString();
+    if (role == Qt::ToolTipRole) return tr("Not measured: run it on a GPU (Run on this GPU) or open a kernel-runs CSV");
+    return {};
+  }
   if (role == Qt::DisplayRole || role == kSortRole) {
     switch (column) {
       case kXBlock: return optionalNumber(row.xblock);

@@ -3,6 +3,9 @@
 // origin, the winner, each policy's decision with its reason as the tooltip).
 #pragma once
 
+#include <QStringList>
+#include <optional>
+
 #include "core/triton/run_table.h"
 #include "ui/models/inductor_run_data.h"
 #include "ui/models/table_model.h"
@@ -46,6 +49,12 @@ class RunConfigModel : public TableModel<triton::ScanRow> {
     kOccupancy,
     kOrigin,
     kWinner,
+    kStatus,
+    kTime,
+    kBandwidth,
+    kAchieved,
+    kPickedBy,
+    kRegret,
     kNew,
     kOld,
     kReviewMin,
@@ -61,11 +70,33 @@ class RunConfigModel : public TableModel<triton::ScanRow> {
   };
   explicit RunConfigModel(QObject* parent = nullptr);
 
+  /// A config's measurement, when it was run: the row, the rules whose pick it is ("best" for the
+  /// fastest), its time over the best.
+  struct Measured {
+    triton::KernelRunRow row;
+    QStringList picked_by;
+    double regret = 0.0;  ///< time / best time; 0 when not ok
+    double best_us = 0.0;
+  };
+  /// The measurements of the rows, in row order (an empty entry: not measured); call after setRows.
+  void setMeasured(std::vector<std::optional<Measured>> measured);
+  /// The measurement of row `r`, nullptr when none.
+  [[nodiscard]] const Measured* measured(int r) const;
+
  protected:
   [[nodiscard]] int numColumns() const override { return kColumnCount; }
   [[nodiscard]] QVariant headerCell(int column, int role) const override;
   [[nodiscard]] QVariant cell(const triton::ScanRow& row, int r, int column, int role) const override;
+
+ private:
+  [[nodiscard]] QVariant measuredCell(const Measured& m, int column, int role) const;
+  std::vector<std::optional<Measured>> measured_;
 };
+
+/// The measurements of `rows` (the configs of one kernel) from `data.measured`: each row's match,
+/// the rules whose pick it is, its regret.
+std::vector<std::optional<RunConfigModel::Measured>> measuredOfRows(const InductorRunData& data,
+                                                                    const std::vector<triton::ScanRow>& rows);
 
 /// "X1 R2048 w16" (YBLOCK and R1_BLOCK when present): a config in a few characters.
 QString shortConfigText(const triton::ScanRow& row);

@@ -43,6 +43,7 @@ OpenTarget openTargetFor(const QString& path) {
   const QString format = csvFormat(path);
   if (format.startsWith(QStringLiteral("occupancy-explorer-live-sweep"))) return OpenTarget::kLiveSweep;
   if (format.startsWith(QStringLiteral("occx-compile-sweep"))) return OpenTarget::kCompileSweep;
+  if (format.startsWith(QStringLiteral("inductor-kernel-runs"))) return OpenTarget::kKernelRuns;
   return OpenTarget::kInductorRun;
 }
 
@@ -86,6 +87,10 @@ QString PathOpener::open(const QString& path) {
     case OpenTarget::kInductorRun:
       view = inductor_run_;
       if (view != nullptr) error = inductor_run_->openPath(path);
+      break;
+    case OpenTarget::kKernelRuns:
+      view = inductor_run_;
+      if (view != nullptr) error = inductor_run_->openKernelRunsCsv(path);
       break;
   }
   if (view == nullptr) return tr("No view here opens %1.").arg(QDir::toNativeSeparators(path));

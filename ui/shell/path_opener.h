@@ -19,11 +19,12 @@ class LiveSweepView;
 class MainWindow;
 
 /// Where a path opens.
-enum class OpenTarget { kInductorRun, kCompileSweep, kLiveSweep };
+enum class OpenTarget { kInductorRun, kCompileSweep, kLiveSweep, kKernelRuns };
 
 /// The view for `path`: a folder or a .py → the Inductor run; a .csv whose "# format:" line (read
 /// from the first 64 KiB) is "occupancy-explorer-live-sweep …" → the live sweep, "occx-compile-sweep
-/// …" → the compile sweep; anything else → the Inductor run (its scan-CSV reader says what is wrong).
+/// …" → the compile sweep, "inductor-kernel-runs" → measurements merged into the Inductor run
+/// shown; anything else → the Inductor run (its scan-CSV reader says what is wrong).
 OpenTarget openTargetFor(const QString& path);
 
 class PathOpener : public QObject {

@@ -17,14 +17,17 @@
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTabWidget>
 #include <QTextBlock>
 #include <QVBoxLayout>
 
 #include "core/inductor/teaching.h"
 #include "ui/jobs/inductor_scan_job.h"
+#include "ui/jobs/kernel_run_job.h"
 #include "ui/models/inductor_run_models.h"
 #include "ui/plots/config_occupancy_plot.h"
+#include "ui/plots/measured_times_plot.h"
 #include "ui/plots/rblock_bounds_plot.h"
 
 namespace occx::ui {
@@ -55,7 +58,8 @@ std::int64_t numelOf(const std::string& text, std::int64_t fallback) {
 
 }  // namespace
 
-InductorRunView::InductorRunView(QWidget* parent) : QWidget(parent), job_(new InductorScanJob(this)) {
+InductorRunView::InductorRunView(QWidget* parent)
+    : QWidget(parent), job_(new InductorScanJob(this)), run_job_(new KernelRunJob(this)) {
   setObjectName(QStringLiteral("inductorRun"));
   auto* root = new QVBoxLayout(this);
   root->setContentsMargins(8, 8, 8, 8);
@@ -66,9 +70,9 @@ InductorRunView::InductorRunView(QWidget* parent) : QWidget(parent), job_(new In
   main_split_->setChildrenCollapsible(false);
   main_split_->addWidget(buildKernelPane());
   main_split_->addWidget(buildKernelDetails());
-  main_split_->setStretchFactor(0, 2);
-  main_split_->setStretchFactor(1, 3);
-  main_split_->setSizes({400, 600});
+  main_split_->setStretchFactor(0, 1);
+  main_split_->setStretchFactor(1, 2);
+  main_split_->setSizes({340, 680});
   root->addWidget(main_split_, 1);
 
   connect(job_, &InductorScanJob::progress, this, [this](quint64 id, const QString& phase, int done, int total) {
@@ -79,7 +83,7 @@ InductorRunView::InductorRunView(QWidget* parent) : QWidget(parent), job_(new In
   });
   connect(job_, &InductorScanJob::finished, this, [this](quint64 id, std::shared_ptr<const triton::InductorRun> run) {
     if (id != scan_id_) return;  // superseded: the user opened something else since
-    InductorRunData scanned = runDataFromScan(*run);
+    InductorRunData scanned = runDataFromScan(run);
     bundled_key_.clear();
     showRun(std::move(scanned));
     QString text = tr("Read %1 files; Triton caches: %2.").arg(run->files_read).arg(
@@ -106,8 +110,230 @@ InductorRunView::InductorRunView(QWidget* parent) : QWidget(parent), job_(new In
     cancel_->setVisible(running);
   });
 
+  connect(run_job_, &KernelRunJob::progress, this, [this](quint64 id, const QString& text, int done, int total) {
+    if (id != run_id_) return;
+    run_progress_->setMaximum(std::max(total, 1));
+    run_progress_->setValue(done);
+    setStatus(tr("Running on the GPU: %1").arg(text));
+  });
+  connect(run_job_, &KernelRunJob::finished, this, [this](quint64 id, std::shared_ptr<const triton::KernelRunsResult> result) {
+    if (id != run_id_) return;
+    run_id_ = 0;
+    const int config_row = config_row_;
+    const QString merged = mergeMeasured(data_, *result, measuredLabelOf(*result) + tr(" — on this machine"));
+    int ok = 0;
+    for (const auto& r : result->rows) ok += r.ok() ? 1 : 0;
+    showTitle();
+    showKernel(kernel_index_);
+    selectConfig(config_row);
+    QString text = tr("Ran %n config(s) on the GPU, %1 ok, in %2 s.", nullptr, static_cast<int>(result->rows.size()))
+                       .arg(ok)
+                       .arg(result->seconds, 0, 'f', 1);
+    if (result->cancelled) text += tr(" Cancelled: the finished rows are kept.");
+    if (!merged.isEmpty()) text += QLatin1Char(' ') + merged;
+    setStatus(text);
+    emit kernelRunFinished();
+  });
+  connect(run_job_, &KernelRunJob::failed, this, [this](quint64 id, const QString& message) {
+    if (id != run_id_) return;
+    run_id_ = 0;
+    setStatus(tr("Could not run on the GPU: %1").arg(message), true);
+    emit kernelRunFinished();
+  });
+  connect(run_job_, &SweepJob::runningChanged, this, [this](bool running) {
+    run_progress_->setVisible(running);
+    run_cancel_->setVisible(running);
+    updateRunButtons();
+  });
+
   const auto runs = bundledInductorRuns();
   if (!runs.empty()) openBundled(runs.front().key);
+}
+
+void InductorRunView::setBackend(std::shared_ptr<Backend> backend, int ordinal) {
+  backend_ = std::move(backend);
+  ordinal_ = ordinal;
+  updateRunButtons();
+}
+
+QString InductorRunView::runUnavailableReason() const {
+  if (data_.rows.empty()) return tr("Open an Inductor cache folder first.");
+  if (!data_.scanned) {
+    return bundled_key_.isEmpty() ? tr("Opened from a CSV: open the run's folder (its Inductor cache) to run its compiled configs.")
+                                  : tr("A bundled run has no cubins: open the run's folder (its Inductor cache) to run its compiled configs.");
+  }
+  if (!backend_) return tr("No GPU backend in this build.");
+  const Availability a = backend_->liveAvailability();
+  if (!a.available) return q(a.reason);
+  return {};
+}
+
+void InductorRunView::updateRunButtons() {
+  const QString why = runUnavailableReason();
+  const bool running = run_job_->isRunning();
+  const RunKernelEntry* k = kernel_model_->row(kernel_index_);
+  const bool has_configs = k != nullptr && k->compiledConfigs() > 0;
+  run_button_->setEnabled(why.isEmpty() && !running && has_configs);
+  run_all_button_->setEnabled(why.isEmpty() && !running);
+  if (!why.isEmpty()) {
+    run_button_->setToolTip(why);
+    run_all_button_->setToolTip(why);
+  } else {
+    run_button_->setToolTip(has_configs ? tr("Launch every compiled config of this kernel on the GPU (the cubins of its Triton cache), check its outputs, time it")
+                                        : tr("This kernel has no compiled config to run."));
+    run_all_button_->setToolTip(tr("Run every kernel of the run with compiled configs on the GPU"));
+  }
+}
+
+QString InductorRunView::startKernelRun(std::vector<const triton::RunKernel*> kernels) {
+  if (const QString why = runUnavailableReason(); !why.isEmpty()) {
+    setStatus(why, true);
+    return why;
+  }
+  if (kernels.empty()) {
+    const QString why = tr("No kernel with compiled configs to run.");
+    setStatus(why, true);
+    return why;
+  }
+  triton::KernelRunOptions options;
+  run_id_ = run_job_->start(backend_, ordinal_, data_.scanned, std::move(kernels), options);
+  run_progress_->setValue(0);
+  setStatus(tr("Running on the GPU…"));
+  return {};
+}
+
+QString InductorRunView::runSelectedKernel() {
+  const RunKernelEntry* k = kernel_model_->row(kernel_index_);
+  std::vector<const triton::RunKernel*> kernels;
+  if (k != nullptr && data_.scanned) {
+    for (const auto& rk : data_.scanned->kernels) {
+      if (rk.module.name == k->kernel && rk.module.module_hash == k->module && !rk.configs.empty()) kernels.push_back(&rk);
+    }
+  }
+  return startKernelRun(std::move(kernels));
+}
+
+QString InductorRunView::runAllKernels() {
+  std::vector<const triton::RunKernel*> kernels;
+  if (data_.scanned) {
+    for (const auto& rk : data_.scanned->kernels) {
+      if (!rk.configs.empty()) kernels.push_back(&rk);
+    }
+  }
+  return startKernelRun(std::move(kernels));
+}
+
+void InductorRunView::cancelKernelRun() { run_job_->cancel(); }
+
+bool InductorRunView::isRunningKernels() const { return run_job_->isRunning(); }
+
+QString InductorRunView::openKernelRunsCsv(const QString& path) {
+  auto runs = kernelRunsFromFile(path);
+  if (!runs) {
+    const QString message = q(runs.error());
+    setStatus(message, true);
+    return message;
+  }
+  const QString merged = mergeMeasured(data_, *runs, measuredLabelOf(*runs) + tr(" — %1").arg(QFileInfo(path).fileName()));
+  if (!merged.isEmpty()) {
+    setStatus(merged, true);
+    return merged;
+  }
+  const int config_row = config_row_;
+  showTitle();
+  showKernel(kernel_index_);
+  selectConfig(config_row);
+  setStatus(tr("Merged the measurements of %1.").arg(QDir::toNativeSeparators(path)));
+  return {};
+}
+
+void InductorRunView::showTitle() {
+  QString text = QStringLiteral("<b>%1</b> — %2").arg(data_.title.toHtmlEscaped(), data_.origin.toHtmlEscaped());
+  if (!data_.measured_label.isEmpty()) text += QStringLiteral(" · <b>%1</b>").arg(data_.measured_label.toHtmlEscaped());
+  title_->setText(text);
+}
+
+QWidget* InductorRunView::buildMeasuredTab() {
+  auto* box = new QWidget;
+  auto* v = new QVBoxLayout(box);
+  v->setContentsMargins(0, 0, 0, 0);
+  measured_note_ = new QLabel;
+  measured_note_->setObjectName(QStringLiteral("measuredNote"));
+  measured_note_->setWordWrap(true);
+  auto* split = new QSplitter(Qt::Horizontal);
+  split->setObjectName(QStringLiteral("measuredSplit"));
+  split->setChildrenCollapsible(false);
+  measured_plot_ = new MeasuredTimesPlot(box);
+  measured_plot_->setLegendPlace(PlotController::LegendPlace::kBeside);  // the page is wide and short
+  measured_plot_->widget()->setMinimumHeight(180);
+  measured_plot_->widget()->setMinimumWidth(300);
+  picks_table_ = new QTableWidget(0, 5);
+  picks_table_->setObjectName(QStringLiteral("picksTable"));
+  picks_table_->setHorizontalHeaderLabels({tr("Rule"), tr("Pick"), tr("µs"), tr("Regret"), tr("Not compiled")});
+  picks_table_->horizontalHeaderItem(2)->setToolTip(tr("The pick's median time, µs"));
+  picks_table_->horizontalHeaderItem(3)->setToolTip(tr("The pick's time / the fastest config's time (1.00 = the best)"));
+  picks_table_->horizontalHeaderItem(4)->setToolTip(tr("Halved configs the rule would add that are not in the cache: never measured"));
+  picks_table_->verticalHeader()->setVisible(false);
+  picks_table_->verticalHeader()->setDefaultSectionSize(picks_table_->fontMetrics().height() + 6);
+  picks_table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  picks_table_->setSelectionMode(QAbstractItemView::NoSelection);
+  picks_table_->setWordWrap(false);
+  picks_table_->horizontalHeader()->setStretchLastSection(true);
+  picks_table_->setMinimumWidth(220);
+  split->addWidget(measured_plot_->widget());
+  split->addWidget(picks_table_);
+  split->setStretchFactor(0, 5);
+  split->setStretchFactor(1, 3);
+  split->setSizes({500, 300});
+  v->addWidget(measured_note_);
+  v->addWidget(split, 1);
+  return box;
+}
+
+void InductorRunView::showMeasured(const RunKernelEntry* k) {
+  picks_table_->setRowCount(0);
+  if (k == nullptr) {
+    measured_plot_->setConfigs({}, {}, QString());
+    measured_note_->setText(QString());
+    return;
+  }
+  measured_plot_->setConfigs(config_model_->rows(), measuredOfRows(data_, config_model_->rows()), q(k->kernel));
+  const triton::KernelPicks* p = measuredPicksOf(data_, k->kernel, k->module);
+  if (p == nullptr) {
+    const QString why = runUnavailableReason();
+    measured_note_->setText(why.isEmpty() ? tr("Not measured yet: Run on this GPU runs its compiled configs.")
+                                          : tr("Not measured: %1").arg(why));
+    return;
+  }
+  QString note = tr("%1: %2 of %3 configs ran ok").arg(data_.measured_label).arg(p->ok_rows).arg(p->rows);
+  if (p->best_row >= 0) {
+    note += tr("; fastest %1 at %2 µs").arg(q(data_.measured.rows[static_cast<std::size_t>(p->best_row)].configText())).arg(p->best_time_us, 0, 'f', 1);
+  }
+  if (p->winner_row >= 0) note += tr("; Inductor's winner: regret %1").arg(p->winner_regret, 0, 'f', 2);
+  note += p->outputs_agree ? tr("; outputs agree across configs.") : tr("; <b>outputs disagree</b> (hover the Status cells).");
+  measured_note_->setText(note);
+  auto item = [](const QString& text, bool right = false) {
+    auto* it = new QTableWidgetItem(text);
+    if (right) it->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    return it;
+  };
+  picks_table_->setRowCount(static_cast<int>(p->picks.size()));
+  for (std::size_t i = 0; i < p->picks.size(); ++i) {
+    const triton::RulePick& r = p->picks[i];
+    const int row = static_cast<int>(i);
+    const auto key = inductor::policyKey(r.policy);
+    picks_table_->setItem(row, 0, item(QString::fromUtf8(key.data(), static_cast<qsizetype>(key.size()))));
+    const bool picked = r.row >= 0 && r.row < static_cast<int>(data_.measured.rows.size());
+    auto* pick = item(picked ? q(data_.measured.rows[static_cast<std::size_t>(r.row)].configText()) : tr("none ran"));
+    pick->setToolTip(tr("%1 configs in the rule's set, %2 benchmarked").arg(r.candidates).arg(r.benchmarked));
+    picks_table_->setItem(row, 1, pick);
+    picks_table_->setItem(row, 2, item(picked ? QString::number(r.time_us, 'f', 1) : QString(), true));
+    picks_table_->setItem(row, 3, item(picked ? QString::number(r.regret, 'f', 2) : QString(), true));
+    QStringList missing;
+    for (const auto& m : r.not_compiled) missing << q(m);
+    picks_table_->setItem(row, 4, item(missing.isEmpty() ? tr("—") : missing.join(QStringLiteral("; "))));
+  }
+  picks_table_->resizeColumnsToContents();
 }
 
 InductorRunView::~InductorRunView() = default;
@@ -232,9 +458,27 @@ QWidget* InductorRunView::buildKernelDetails() {
   connect(to_rblock_, &QPushButton::clicked, this, [this] {
     if (auto h = selectedHandOver()) emit openInRblock(*h);
   });
+  run_button_ = new QPushButton(tr("Run on this GPU"));
+  run_button_->setObjectName(QStringLiteral("runOnGpuButton"));
+  run_all_button_ = new QPushButton(tr("Run all kernels"));
+  run_all_button_->setObjectName(QStringLiteral("runAllKernelsButton"));
+  run_progress_ = new QProgressBar;
+  run_progress_->setObjectName(QStringLiteral("kernelRunProgress"));
+  run_progress_->setMaximumWidth(140);
+  run_progress_->setVisible(false);
+  run_cancel_ = new QPushButton(tr("Cancel run"));
+  run_cancel_->setObjectName(QStringLiteral("cancelKernelRunButton"));
+  run_cancel_->setVisible(false);
+  connect(run_button_, &QPushButton::clicked, this, [this] { runSelectedKernel(); });
+  connect(run_all_button_, &QPushButton::clicked, this, [this] { runAllKernels(); });
+  connect(run_cancel_, &QPushButton::clicked, this, &InductorRunView::cancelKernelRun);
   buttons->addWidget(to_calculator_);
   buttons->addWidget(to_rblock_);
   buttons->addStretch(1);
+  buttons->addWidget(run_button_);
+  buttons->addWidget(run_all_button_);
+  buttons->addWidget(run_progress_);
+  buttons->addWidget(run_cancel_);
   v->addWidget(kernel_title_);
   v->addWidget(config_table_, 1);
   v->addLayout(buttons);
@@ -270,6 +514,7 @@ QWidget* InductorRunView::buildKernelDetails() {
   sv->addWidget(source_label_);
   sv->addWidget(source_, 1);
   detail_tabs_->addTab(source_box, tr("Source"));
+  detail_tabs_->addTab(buildMeasuredTab(), tr("Measured"));
 
   right_split_->addWidget(top);
   right_split_->addWidget(detail_tabs_);
@@ -294,6 +539,8 @@ QString InductorRunView::openPath(const QString& path) {
   }
   last_folder_ = info.isDir() ? info.absoluteFilePath() : info.absolutePath();
   if (info.isFile() && info.suffix().compare(QStringLiteral("csv"), Qt::CaseInsensitive) == 0) {
+    QFile file(path);
+    if (file.open(QIODevice::ReadOnly) && file.read(4096).contains("# format: inductor-kernel-runs")) return openKernelRunsCsv(path);
     auto loaded = runDataFromCsv(path);
     if (!loaded) {
       const QString message = q(loaded.error());
@@ -347,13 +594,17 @@ void InductorRunView::openFolderInteractive() {
 
 void InductorRunView::openFileInteractive() {
   const QString file = QFileDialog::getOpenFileName(this, tr("Open a scan CSV or a kernel module"), last_folder_,
-                                                    tr("Scan CSV or kernel module (*.csv *.py);;All files (*)"));
+                                                    tr("Scan CSV, kernel-runs CSV or kernel module (*.csv *.py);;All files (*)"));
   if (!file.isEmpty() && openPath(file).isEmpty()) emit pathOpened(file);
 }
 
 void InductorRunView::showRun(InductorRunData run) {
   data_ = std::move(run);
-  title_->setText(QStringLiteral("<b>%1</b> — %2").arg(data_.title.toHtmlEscaped(), data_.origin.toHtmlEscaped()));
+  if (run_job_->isRunning()) {  // the rows it measures belong to the run shown before
+    run_job_->cancel();
+    run_id_ = 0;
+  }
+  showTitle();
   summary_->setText(data_.summary);
   kernel_index_ = -1;
   config_row_ = -1;
@@ -376,6 +627,7 @@ void InductorRunView::showRun(InductorRunData run) {
   } else {
     showKernel(-1);
   }
+  updateRunButtons();
   emit statusMessage(statusSummary());
 }
 
@@ -402,6 +654,8 @@ void InductorRunView::showKernel(int index) {
     occupancy_plot_->setConfigs({}, -1, QString());
     source_->clear();
     source_label_->clear();
+    showMeasured(nullptr);
+    updateRunButtons();
     showConfigDetails();
     return;
   }
@@ -419,7 +673,10 @@ void InductorRunView::showKernel(int index) {
     if (r.num_warps) configs.push_back(r);
   }
   config_model_->setRows(configs);
+  config_model_->setMeasured(measuredOfRows(data_, configs));
   config_table_->resizeColumnsToContents();
+  showMeasured(k);
+  updateRunButtons();
   showSource(*k);
   int start = 0;  // the winner's row among the compiled configs, else the first
   for (int i = 0, row = 0; i < static_cast<int>(k->configs.size()); ++i) {
@@ -552,10 +809,14 @@ std::vector<CsvExport> InductorRunView::csvExports() const {
     one.summary = summaryOfRows(one.rows);
     out.push_back({tr("Configs of the selected kernel"), QStringLiteral("inductor-kernel-configs.csv"), runDataToCsv(one)});
   }
+  if (!data_.measured.rows.empty()) {
+    out.push_back({tr("Measured kernel runs (every measured config)"), QStringLiteral("inductor-kernel-runs.csv"),
+                   triton::kernelRunsToCsv(data_.measured)});
+  }
   return out;
 }
 
-std::vector<PlotController*> InductorRunView::plotExports() const { return {bounds_plot_, occupancy_plot_}; }
+std::vector<PlotController*> InductorRunView::plotExports() const { return {bounds_plot_, occupancy_plot_, measured_plot_}; }
 
 void InductorRunView::saveSettings(QSettings& s) const {
   s.setValue(QStringLiteral("lastFolder"), last_folder_);

@@ -10,6 +10,9 @@
 
 #include <QString>
 #include <QWidget>
+#include <memory>
+
+#include "core/sweep/backend.h"
 
 #include "ui/models/inductor_run_data.h"
 #include "ui/shell/app_view.h"
@@ -24,6 +27,7 @@ class QPushButton;
 class QSortFilterProxyModel;
 class QSplitter;
 class QTableView;
+class QTableWidget;
 class QTabWidget;
 
 namespace occx::ui {
@@ -31,6 +35,8 @@ namespace occx::ui {
 class ConfigOccupancyPlot;
 class InductorScanJob;
 class KernelListModel;
+class KernelRunJob;
+class MeasuredTimesPlot;
 class RblockBoundsPlot;
 class RunConfigModel;
 
@@ -51,6 +57,24 @@ class InductorRunView : public QWidget, public AppView {
   void showRun(InductorRunData run);
   /// Cancels a running scan; the run shown before stays.
   void cancelScan();
+
+  /// `backend` runs the compiled configs on GPU `ordinal` (main() picks it; tests pass a fake).
+  /// Without one, running is not possible and the run buttons say so.
+  void setBackend(std::shared_ptr<Backend> backend, int ordinal = 0);
+  /// Why the run shown cannot be run on the GPU (no cubins: from a CSV or bundled; no GPU: the
+  /// backend's reason); empty when it can.
+  [[nodiscard]] QString runUnavailableReason() const;
+  /// Runs the selected kernel's compiled configs (or every kernel with configs) off the UI thread
+  /// (finished when kernelRunFinished() is emitted); the rows merge into the configs table and the
+  /// Measured tab. Returns an empty string, or why not (also shown).
+  QString runSelectedKernel();
+  QString runAllKernels();
+  /// Cancels a running kernel run; the finished rows are kept.
+  void cancelKernelRun();
+  [[nodiscard]] bool isRunningKernels() const;
+  /// Opens a kernel-runs CSV (occx inductor run --csv): merged into the run shown when its kernels
+  /// are in it. Returns an empty string, or why not (which run to open first; also shown).
+  QString openKernelRunsCsv(const QString& path);
 
   /// Selects the kernel list's row of kernel `index` in the run (not the sorted row). False when out of range.
   bool selectKernel(int index);
@@ -84,6 +108,15 @@ class InductorRunView : public QWidget, public AppView {
   [[nodiscard]] QPushButton* toRblockButton() const { return to_rblock_; }
   [[nodiscard]] QTabWidget* detailTabs() const { return detail_tabs_; }
   [[nodiscard]] InductorScanJob* job() const { return job_; }
+  [[nodiscard]] KernelRunJob* kernelRunJob() const { return run_job_; }
+  [[nodiscard]] QPushButton* runButton() const { return run_button_; }
+  [[nodiscard]] QPushButton* runAllButton() const { return run_all_button_; }
+  [[nodiscard]] QProgressBar* runProgress() const { return run_progress_; }
+  [[nodiscard]] QPushButton* cancelRunButton() const { return run_cancel_; }
+  [[nodiscard]] QLabel* titleLabel() const { return title_; }
+  [[nodiscard]] QLabel* measuredNote() const { return measured_note_; }
+  [[nodiscard]] MeasuredTimesPlot* measuredPlot() const { return measured_plot_; }
+  [[nodiscard]] QTableWidget* picksTable() const { return picks_table_; }
 
   // AppView
   [[nodiscard]] std::vector<CsvExport> csvExports() const override;
@@ -102,6 +135,8 @@ class InductorRunView : public QWidget, public AppView {
   void statusMessage(const QString& text);
   /// A scan ended (with a run, an error or cancelled) and the view shows its result.
   void scanFinished();
+  /// A kernel run ended (rows merged, failed or cancelled) and the view shows its result.
+  void kernelRunFinished();
   /// The view's own open dialogs opened `path` (for File → Open Recent).
   void pathOpened(const QString& path);
   /// The selected config, for the calculator (block of num_warps · 32 threads, its registers and shared memory).
@@ -116,6 +151,11 @@ class InductorRunView : public QWidget, public AppView {
   void showKernel(int index);
   void showConfigDetails();
   void showSource(const RunKernelEntry& kernel);
+  QWidget* buildMeasuredTab();
+  void showMeasured(const RunKernelEntry* kernel);
+  void updateRunButtons();
+  void showTitle();
+  QString startKernelRun(std::vector<const triton::RunKernel*> kernels);
   void setStatus(const QString& text, bool error = false);
   /// Cancels a running scan and drops what it still reports (another run is being shown).
   void dropScan();
@@ -151,6 +191,18 @@ class InductorRunView : public QWidget, public AppView {
   QPushButton* to_rblock_ = nullptr;
   QSplitter* main_split_ = nullptr;
   QSplitter* right_split_ = nullptr;
+
+  std::shared_ptr<Backend> backend_;
+  int ordinal_ = 0;
+  KernelRunJob* run_job_;
+  quint64 run_id_ = 0;  ///< the kernel run whose result is awaited; 0 = none
+  QPushButton* run_button_ = nullptr;
+  QPushButton* run_all_button_ = nullptr;
+  QProgressBar* run_progress_ = nullptr;
+  QPushButton* run_cancel_ = nullptr;
+  QLabel* measured_note_ = nullptr;
+  MeasuredTimesPlot* measured_plot_ = nullptr;
+  QTableWidget* picks_table_ = nullptr;
 };
 
 }  // namespace occx::ui

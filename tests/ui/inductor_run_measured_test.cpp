@@ -1,0 +1,247 @@
+// The Inductor run view's measurements off-screen: the spill case with 16-warp configs scanned from
+// its recorded cache and run through a fake backend whose GpuRunner times configs from a table (the
+// configs table's new cells, the Measured plot's bars and marks, the picks table); the bundled H200
+// measurements of the same run merged on open; a bundled run cannot run and says why; a kernel-runs
+// CSV merges into its run and names the run to open otherwise; the Measured tab at 1280 × 720.
+#include <gtest/gtest.h>
+
+#include <QApplication>
+#include <QFile>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QTableWidget>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <map>
+
+#include "core/base/csv.h"
+#include "core/triton/kernel_runs.h"
+#include "ui/models/inductor_run_models.h"
+#include "ui/plots/measured_times_plot.h"
+#include "ui/shell/main_window.h"
+#include "ui/views/inductor_run_view.h"
+#include "ui_test_support.h"
+
+namespace occx::ui {
+namespace {
+
+QString fixture(const char* name) { return QStringLiteral(OCCX_INDUCTOR_FIXTURES_DIR "/") + QLatin1String(name); }
+
+// Times configs by a part of their label ("R0_BLOCK=2048, num_warps=16"); anything else is skipped.
+class TableRunner final : public GpuRunner {
+ public:
+  explicit TableRunner(std::map<std::string, double> times) : times_(std::move(times)) {
+    info_.name = "Stand-in H200";
+    info_.cc = {9, 0};
+    info_.sm_count = 132;
+  }
+  [[nodiscard]] const DeviceInfo& device() const override { return info_; }
+  Expected<CopyBandwidth> copyBandwidth(bool) override { return Error{"not measured"}; }
+  std::optional<Error> setProblem(const ProblemSpec&) override { return Error{"family problems are not used here"}; }
+  std::optional<Error> setBufferProblem(const BufferProblemSpec&) override { return std::nullopt; }
+  std::optional<Error> clearProblem() override { return std::nullopt; }
+  RunOutcome run(const GpuModule& m, const RunOptions&, const std::atomic<bool>*) override {
+    RunOutcome o;
+    for (const auto& [tile, us] : times_) {
+      if (m.label.find(tile) == std::string::npos) continue;
+      o.status = RunStatus::kOk;
+      o.time = summarizeTimes({us, us, us});
+      o.grid_blocks = m.gridBlocks();
+      o.checked = true;
+      o.check.compared_with = "the outputs of the first config (stand-in)";
+      return o;
+    }
+    o.status = RunStatus::kSkipped;
+    o.reason = "no time for " + m.label;
+    return o;
+  }
+  [[nodiscard]] std::string contextLost() const override { return {}; }
+  [[nodiscard]] std::string driverVersionText() const override { return "580.159.04"; }
+
+ private:
+  std::map<std::string, double> times_;
+  DeviceInfo info_;
+};
+
+bool scan(InductorRunView& view, const QString& path) {
+  bool done = false;
+  QObject::connect(&view, &InductorRunView::scanFinished, &view, [&done] { done = true; }, Qt::SingleShotConnection);
+  EXPECT_TRUE(view.openPath(path).isEmpty());
+  return waitFor([&] { return done; }, 20000);
+}
+
+QString cellText(const InductorRunView& view, int row, int column) {
+  return view.configModel()->data(view.configModel()->index(row, column), Qt::DisplayRole).toString();
+}
+
+int rowOf(const InductorRunView& view, const QString& config) {
+  for (int r = 0; r < view.configModel()->numRows(); ++r) {
+    if (shortConfigText(*view.configModel()->row(r)) == config) return r;
+  }
+  return -1;
+}
+
+TEST(InductorRunMeasured, RunsTheSpillCaseThroughTheBackendAndFillsTheTableAndPlot) {
+  TableRunner runner({{"R0_BLOCK=2048, num_warps=16", 40.0},
+                      {"R0_BLOCK=8192, num_warps=16", 36.0},
+                      {"R0_BLOCK=8192, num_warps=32", 35.0},
+                      {"R0_BLOCK=16384, num_warps=16", 34.0},
+                      {"R0_BLOCK=16384, num_warps=32", 32.0},
+                      {"R0_BLOCK=32768, num_warps=16", 48.0},
+                      {"R0_BLOCK=32768, num_warps=32", 50.0}});
+  auto backend = std::make_shared<FakeBackend>();
+  backend->live = {true, {}};
+  backend->runner = &runner;
+  InductorRunView view;
+  view.setBackend(backend);
+  ASSERT_TRUE(scan(view, fixture("spill_log_softmax_w16")));
+  ASSERT_EQ(view.run().kernels.size(), 1u) << view.statusLabel()->text().toStdString();
+  ASSERT_NE(view.run().scanned, nullptr);
+  EXPECT_TRUE(view.runButton()->isEnabled()) << view.runButton()->toolTip().toStdString();
+  ASSERT_EQ(view.configModel()->numRows(), 7);
+  EXPECT_EQ(cellText(view, 0, RunConfigModel::kTime), QString());  // not measured yet
+
+  bool done = false;
+  QObject::connect(&view, &InductorRunView::kernelRunFinished, &view, [&done] { done = true; }, Qt::SingleShotConnection);
+  ASSERT_EQ(view.runSelectedKernel(), QString());
+  ASSERT_TRUE(waitFor([&] { return done; }, 20000));
+  EXPECT_FALSE(view.isRunningKernels());
+  EXPECT_TRUE(view.runButton()->isEnabled());
+  EXPECT_TRUE(view.statusLabel()->text().contains(QStringLiteral("7 ok"))) << view.statusLabel()->text().toStdString();
+  EXPECT_TRUE(view.titleLabel()->text().contains(QStringLiteral("measured on Stand-in H200"))) << view.titleLabel()->text().toStdString();
+
+  const int best = rowOf(view, QStringLiteral("X1 R16384 w32"));
+  const int winner = rowOf(view, QStringLiteral("X1 R2048 w16"));
+  ASSERT_GE(best, 0);
+  ASSERT_GE(winner, 0);
+  EXPECT_EQ(cellText(view, best, RunConfigModel::kStatus), QStringLiteral("ok"));
+  EXPECT_EQ(cellText(view, best, RunConfigModel::kTime), QStringLiteral("32.0"));
+  EXPECT_EQ(cellText(view, best, RunConfigModel::kRegret), QStringLiteral("1.00"));
+  // Every rule halves R32768 w32 (it spills 50 registers, over the threshold: never benchmarked) to
+  // R16384 w32, the fastest: each rule's pick and the best.
+  const QString picked = cellText(view, best, RunConfigModel::kPickedBy);
+  for (const char* rule : {"best", "old", "new", "review_min", "exact", "spills"}) {
+    EXPECT_TRUE(picked.contains(QLatin1String(rule))) << rule << " in " << picked.toStdString();
+  }
+  EXPECT_EQ(cellText(view, winner, RunConfigModel::kRegret), QStringLiteral("1.25"));
+  EXPECT_TRUE(view.configModel()->data(view.configModel()->index(best, RunConfigModel::kStatus), Qt::ToolTipRole).toString()
+                  .contains(QStringLiteral("stand-in")));
+
+  // The Measured tab: one bar per config, the best and every rule's pick on R16384 w32.
+  const MeasuredTimesPlot* plot = view.measuredPlot();
+  ASSERT_EQ(plot->values().size(), 7u);
+  EXPECT_DOUBLE_EQ(plot->values()[static_cast<std::size_t>(best)], 32.0);
+  EXPECT_DOUBLE_EQ(plot->values()[static_cast<std::size_t>(winner)], 40.0);
+  EXPECT_EQ(plot->bestRow(), best);
+  for (int r : plot->pickRows()) EXPECT_EQ(r, best);
+  EXPECT_FALSE(plot->title().isEmpty());
+  ASSERT_EQ(view.picksTable()->rowCount(), 5);
+  EXPECT_EQ(view.picksTable()->item(1, 1)->text(), QStringLiteral("X1 R16384 w32"));
+  EXPECT_EQ(view.picksTable()->item(1, 3)->text(), QStringLiteral("1.00"));
+
+  // The measured rows export as a kernel-runs CSV.
+  bool exported = false;
+  for (const auto& e : view.csvExports()) {
+    if (e.suggested_name != QStringLiteral("inductor-kernel-runs.csv")) continue;
+    exported = true;
+    auto back = triton::kernelRunsFromCsv(e.table);
+    ASSERT_TRUE(back.hasValue()) << back.error();
+    EXPECT_EQ(back->rows.size(), 7u);
+  }
+  EXPECT_TRUE(exported);
+  bool plot_exported = false;
+  for (const PlotController* p : view.plotExports()) plot_exported = plot_exported || p == plot;
+  EXPECT_TRUE(plot_exported);
+}
+
+TEST(InductorRunMeasured, WithoutAGpuTheButtonSaysWhy) {
+  auto backend = std::make_shared<FakeBackend>();
+  backend->live = {false, "No NVIDIA driver: test"};
+  InductorRunView view;
+  view.setBackend(backend);
+  ASSERT_TRUE(scan(view, fixture("spill_log_softmax_w16")));
+  EXPECT_FALSE(view.runButton()->isEnabled());
+  EXPECT_EQ(view.runButton()->toolTip(), QStringLiteral("No NVIDIA driver: test"));
+  EXPECT_FALSE(view.runSelectedKernel().isEmpty());
+}
+
+TEST(InductorRunMeasured, ABundledRunShowsItsH200MeasurementsAndCannotRun) {
+  auto backend = std::make_shared<FakeBackend>();
+  backend->live = {true, {}};
+  InductorRunView view;
+  view.setBackend(backend);
+  ASSERT_EQ(view.openBundled(QStringLiteral("spill_log_softmax_w16")), QString());
+  EXPECT_FALSE(view.runButton()->isEnabled());
+  EXPECT_FALSE(view.runAllButton()->isEnabled());
+  EXPECT_TRUE(view.runButton()->toolTip().contains(QStringLiteral("open the run's folder"))) << view.runButton()->toolTip().toStdString();
+  EXPECT_TRUE(view.titleLabel()->text().contains(QStringLiteral("measured on NVIDIA H200 (2026-12-01) — bundled")))
+      << view.titleLabel()->text().toStdString();
+  // Values of resources/inductor-runs/measured/spill_log_softmax_w16.csv.
+  const int winner = rowOf(view, QStringLiteral("X1 R2048 w16"));
+  const int halved = rowOf(view, QStringLiteral("X1 R16384 w32"));
+  const int spilling = rowOf(view, QStringLiteral("X1 R32768 w32"));
+  ASSERT_GE(winner, 0);
+  ASSERT_GE(halved, 0);
+  ASSERT_GE(spilling, 0);
+  EXPECT_EQ(cellText(view, winner, RunConfigModel::kTime), QStringLiteral("29.7"));
+  EXPECT_EQ(cellText(view, winner, RunConfigModel::kBandwidth), QStringLiteral("2131"));
+  EXPECT_EQ(cellText(view, winner, RunConfigModel::kAchieved), QStringLiteral("42.1"));
+  EXPECT_TRUE(cellText(view, winner, RunConfigModel::kPickedBy).contains(QStringLiteral("best")));
+  EXPECT_EQ(cellText(view, halved, RunConfigModel::kTime), QStringLiteral("32.0"));
+  EXPECT_EQ(cellText(view, spilling, RunConfigModel::kTime), QStringLiteral("44.1"));
+  EXPECT_EQ(cellText(view, halved, RunConfigModel::kRegret), QString::number(32.032 / 29.728, 'f', 2));
+  EXPECT_DOUBLE_EQ(view.measuredPlot()->values()[static_cast<std::size_t>(winner)], 29.728);
+  EXPECT_EQ(view.measuredPlot()->bestRow(), winner);
+  EXPECT_TRUE(view.measuredNote()->text().contains(QStringLiteral("bundled")));
+}
+
+TEST(InductorRunMeasured, AKernelRunsCsvMergesIntoItsRunOrNamesTheRunToOpen) {
+  InductorRunView view;
+  ASSERT_EQ(view.openBundled(QStringLiteral("spill_log_softmax_w16")), QString());
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  // Its own measurements, written out and opened again: merged.
+  QString path;
+  for (const auto& e : view.csvExports()) {
+    if (e.suggested_name != QStringLiteral("inductor-kernel-runs.csv")) continue;
+    path = dir.filePath(e.suggested_name);
+    QFile f(path);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write(QByteArray::fromStdString(toCsv(e.table)));
+  }
+  ASSERT_FALSE(path.isEmpty());
+  EXPECT_EQ(view.openPath(path), QString());
+  EXPECT_EQ(cellText(view, rowOf(view, QStringLiteral("X1 R2048 w16")), RunConfigModel::kTime), QStringLiteral("29.7"));
+  // Another run's kernels: the message says which run they belong to.
+  ASSERT_EQ(view.openBundled(QStringLiteral("ref_sum")), QString());
+  const QString message = view.openKernelRunsCsv(path);
+  EXPECT_TRUE(message.contains(QStringLiteral("open the run they were measured on first"))) << message.toStdString();
+  EXPECT_TRUE(message.contains(QStringLiteral("spill_log_softmax_w16"))) << message.toStdString();
+}
+
+TEST(InductorRunMeasured, TheMeasuredTabFits1280x720) {
+  QSettings().clear();
+  MainWindow window(/*use_settings=*/false);
+  auto* view = new InductorRunView;
+  window.addView(view, QStringLiteral("Inductor run"));
+  ASSERT_EQ(view->openBundled(QStringLiteral("spill_log_softmax_w16")), QString());
+  window.resize(1280, 720);
+  window.show();
+  window.tabs()->setCurrentWidget(view);
+  view->detailTabs()->setCurrentIndex(view->detailTabs()->count() - 1);
+  QApplication::processEvents();
+  EXPECT_EQ(view->detailTabs()->tabText(view->detailTabs()->currentIndex()), QStringLiteral("Measured"));
+  QWidget* plot = view->measuredPlot()->widget();
+  EXPECT_TRUE(plot->isVisible());
+  EXPECT_GE(plot->height(), 150);
+  EXPECT_GE(plot->width(), 300);
+  EXPECT_TRUE(view->picksTable()->isVisible());
+  EXPECT_GE(view->picksTable()->width(), 200);
+  EXPECT_LE(window.geometry().width(), 1280);
+  EXPECT_LE(window.geometry().height(), 720);
+}
+
+}  // namespace
+}  // namespace occx::ui

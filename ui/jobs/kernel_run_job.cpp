@@ -1,0 +1,56 @@
+#include "ui/jobs/kernel_run_job.h"
+
+namespace occx::ui {
+
+KernelRunJob::KernelRunJob(QObject* parent) : SweepJob(parent) {}
+
+quint64 KernelRunJob::start(std::shared_ptr<Backend> backend, int ordinal, std::shared_ptr<const triton::InductorRun> run,
+                            std::vector<const triton::RunKernel*> kernels, const triton::KernelRunOptions& options) {
+  int total = 0;
+  for (const auto* k : kernels) total += static_cast<int>(k->configs.size());
+  return launch([this, backend, ordinal, run, kernels, options, total](quint64 id, const std::atomic<bool>* cancel) {
+    int done_before = 0;  // configs of the kernels already finished
+    int last_kernel = 0;
+    int last_total = 0;
+    auto report = [&](const triton::KernelRunProgress& p) {
+      if (p.kernel_index != last_kernel) {
+        done_before += last_total;
+        last_kernel = p.kernel_index;
+      }
+      last_total = p.total;
+      QString text = tr("kernel %1 of %2, config %3 of %4").arg(p.kernel_index).arg(p.kernels).arg(p.done).arg(p.total);
+      if (p.row != nullptr) {
+        text += QStringLiteral(": ") + QString::fromStdString(p.row->configText()) + QLatin1Char(' ') +
+                QString::fromStdString(std::string(runStatusName(p.row->status)));
+        if (p.row->ok()) text += tr(" %1 µs").arg(p.row->time.median_us, 0, 'f', 1);
+      }
+      const int done = done_before + p.done;
+      post(id, [this, id, text, done, total] { emit progress(id, text, done, total); });
+    };
+    auto result = std::make_shared<triton::KernelRunsResult>();
+    std::optional<Error> error;
+    try {
+      error = backend->withGpuRunner(ordinal, [&](GpuRunner& runner) {
+        *result = triton::runKernelConfigs(runner, kernels, options, report, cancel);
+      });
+    } catch (const std::exception& e) {
+      error = Error{std::string("the run stopped unexpectedly: ") + e.what()};
+    }
+    if (error) {
+      const QString message = QString::fromStdString(error->message);
+      post(id, [this, id, message] {
+        markFinished(id);
+        emit failed(id, message);
+      });
+      return;
+    }
+    if (run) result->meta.emplace_back("input", run->input);
+    std::shared_ptr<const triton::KernelRunsResult> shared = result;
+    post(id, [this, id, shared] {
+      markFinished(id);
+      emit finished(id, shared);
+    });
+  });
+}
+
+}  // namespace occx::ui
