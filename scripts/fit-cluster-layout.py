@@ -6,8 +6,7 @@ Usage: scripts/fit-cluster-layout.py [tests/data/h200_clusters.csv]
 
 The split is fixed before any fitting: a configuration (registers, block_threads,
 dynamic_smem_bytes) is held aside when the 32-bit FNV-1a hash of the text "R,T,S" is 0 modulo 4
-(core/occupancy/clusters.h, clusterFixtureHeldAside; tests/core/occupancy/cluster_test.cpp uses the
-same rule). Nothing below reads a held-aside row until the layout is fixed.
+(tests/core/occupancy/cluster_test.cpp uses the same rule). Nothing below reads a held-aside row until the layout is fixed.
 
 The model (core/occupancy/clusters.cpp): a cluster of c blocks runs on c different SMs of one group
 of SMs (a GPC as the driver counts it for clusters); each SM holds b = min(active blocks per SM,

@@ -5,6 +5,7 @@
 #include "core/cuda/cupti_support.h"
 #include "core/cuda/device.h"
 #include "core/cuda/driver_api.h"
+#include "core/cuda/driver_occupancy.h"
 #include "core/cuda/nvrtc_compiler.h"
 #include "core/kernels/compile_cache.h"
 #include "core/sweep/worker_runner.h"
@@ -72,6 +73,12 @@ class CudaBackend final : public Backend {
   LiveSweepSpec with_toolkit = spec;
     if (with_toolkit.toolkit.empty()) with_toolkit.toolkit = nvrtcVersionString();
     return occx::runLiveSweep(*runner_, with_toolkit, compiler(), progress, cancel);
+  }
+
+  Expected<DriverOccupancy> driverOccupancy(const DriverOccupancyQuery& query) override {
+    // Occupancy questions load a module but launch nothing: asked in this process.
+    if (const Availability a = liveAvailability(); !a.available) return Error{a.reason};
+    return queryDriverOccupancy(query);
   }
 
  private:

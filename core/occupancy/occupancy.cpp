@@ -328,45 +328,154 @@ Expected<OccupancyResult> computeOccupancy(const ArchLimits& a, const OccupancyI
 }
 
 namespace {
+
+constexpr std::int64_t kMaxSmemBytesLean = std::int64_t{1} << 40;
+
+}  // namespace
+
+ActiveBlocks activeBlocksPerSm(const ArchLimits& a, const OccupancyInput& in) noexcept {
+  ActiveBlocks out;
+  const int threads = in.threads_per_block;
+  const int regs = in.registers_per_thread;
+  // computeOccupancy's Error cases.
+  if (threads < 0 || regs < 0 || in.static_smem_bytes < 0 || in.dynamic_smem_bytes < 0 ||
+      in.static_smem_bytes > kMaxSmemBytesLean || in.dynamic_smem_bytes > kMaxSmemBytesLean || in.carveout_percent < -1 ||
+      in.carveout_percent > 100 || in.block_barriers < 0 || in.grid_blocks < 0 || in.sm_count < 0) {
+    return out;
+  }
+  const int wpb = static_cast<int>(divUp(threads, a.warp_size));
+  out.warps_per_block = wpb;
+  if (threads == 0) {
+    out.limiters = kLimitWarps;
+    return out;
+  }
+  const int limWarps = threads > a.max_threads_per_block ? 0 : a.max_warps_per_sm / wpb;
+  const int limBlocks = a.max_blocks_per_sm;
+  int limRegs = 0;
+  if (regs <= a.max_registers_per_thread) {
+    limRegs = registerLimit(a, regs, wpb, a.warp_allocation_granularity).blocks;
+    if (a.cc == ComputeCapability{6, 0} && limRegs != 0 && limRegs != kUnlimited &&
+        registerLimit(a, regs, wpb, 4).blocks == 0) {
+      limRegs = 0;
+    }
+  }
+  int limSmem = 0;
+  const std::int64_t requested = in.static_smem_bytes + in.dynamic_smem_bytes;
+  if (in.static_smem_bytes <= a.shared_memory_per_block && requested <= a.shared_memory_per_block_optin) {
+    const std::int64_t allocated = roundUp(requested + a.reserved_shared_memory_per_block, a.shared_memory_allocation_unit);
+    limSmem = allocated > 0 ? static_cast<int>(sharedMemoryConfigForBlock(a, in.carveout_percent, allocated) / allocated)
+                            : kUnlimited;
+  }
+  const int limBarriers =
+      (a.cc.major >= 9 && in.block_barriers > 0) ? a.block_barriers_per_sm / in.block_barriers : kUnlimited;
+  const int cta = std::min({limRegs, limSmem, limWarps, limBlocks, limBarriers});
+  unsigned limiters = 0;
+  if (cta == limWarps) limiters |= kLimitWarps;
+  if (cta == limRegs) limiters |= kLimitRegisters;
+  if (cta == limSmem) limiters |= kLimitSharedMemory;
+  if (cta == limBlocks) limiters |= kLimitBlocks;
+  if (cta == limBarriers) limiters |= kLimitBarriers;
+  out.active_blocks_per_sm = cta;
+  out.limiters = limiters;
+  return out;
+}
+
+Expected<BestBlockSize> bestBlockSize(const ArchLimits& a, const OccupancyInput& input, int block_size_limit) {
+  if (block_size_limit < 0) {
+    return Error{"block size limit " + num(block_size_limit) + " is negative: allowed 0 (none) … " + num(a.max_threads_per_block)};
+  }
+  OccupancyInput in = input;
+  in.threads_per_block = a.warp_size;
+  if (auto check = computeOccupancy(a, in, false); !check) return Error{check.error()};
+  const int limit = block_size_limit == 0 ? a.max_threads_per_block : std::min(block_size_limit, a.max_threads_per_block);
+  const int occupancyLimit = a.maxThreadsPerSm();
+  BestBlockSize best;
+  int maxOccupancy = 0;
+  for (int aligned = static_cast<int>(roundUp(limit, a.warp_size)); aligned > 0; aligned -= a.warp_size) {
+    in.threads_per_block = std::min(limit, aligned);
+    const int blocks = activeBlocksPerSm(a, in).active_blocks_per_sm;
+    const int threads = in.threads_per_block * blocks;
+    if (threads > maxOccupancy) {
+      best.block_size = in.threads_per_block;
+      best.active_blocks_per_sm = blocks;
+      maxOccupancy = threads;
+    }
+    if (maxOccupancy == occupancyLimit) break;
+  }
+  if (best.block_size > 0) {
+    best.occupancy = static_cast<double>(best.active_blocks_per_sm * divUp(best.block_size, a.warp_size)) / a.max_warps_per_sm;
+    best.min_grid_size = std::int64_t{best.active_blocks_per_sm} * input.sm_count;
+  }
+  return best;
+}
+
+namespace {
+
 template <class Setter>
-std::vector<CurvePoint> sweep(const ArchLimits& a, OccupancyInput in, std::int64_t from, std::int64_t to,
-                              std::int64_t stepSize, Setter set) {
-  std::vector<CurvePoint> out;
-  if (stepSize <= 0 || to < from) return out;
+void sweepInto(const ArchLimits& a, OccupancyInput in, std::int64_t from, std::int64_t to, std::int64_t stepSize, Setter set,
+               std::vector<CurvePoint>& out) {
+  out.clear();
+  if (stepSize <= 0 || to < from) return;
   out.reserve(static_cast<std::size_t>((to - from) / stepSize + 1));
   for (std::int64_t x = from; x <= to; x += stepSize) {
     set(in, x);
+    const ActiveBlocks r = activeBlocksPerSm(a, in);
     CurvePoint p;
     p.x = x;
-    auto r = computeOccupancy(a, in, false);
-    if (r) {
-      p.active_blocks_per_sm = r->active_blocks_per_sm;
-      p.active_warps_per_sm = r->active_warps_per_sm;
-      p.occupancy = r->occupancy;
-      p.limiters = r->limiters;
-    }
+    p.active_blocks_per_sm = r.active_blocks_per_sm;
+    p.active_warps_per_sm = r.active_blocks_per_sm * r.warps_per_block;
+    p.occupancy = static_cast<double>(p.active_warps_per_sm) / a.max_warps_per_sm;
+    p.limiters = r.limiters;
     out.push_back(p);
   }
-  return out;
 }
+
 }  // namespace
 
-std::vector<CurvePoint> sweepBlockSize(const ArchLimits& a, const OccupancyInput& in) {
-  return sweep(a, in, a.warp_size, a.max_threads_per_block, a.warp_size,
-               [](OccupancyInput& i, std::int64_t x) { i.threads_per_block = static_cast<int>(x); });
+void sweepBlockSizeInto(const ArchLimits& a, const OccupancyInput& in, std::vector<CurvePoint>& out) {
+  sweepInto(a, in, a.warp_size, a.max_threads_per_block, a.warp_size,
+            [](OccupancyInput& i, std::int64_t x) { i.threads_per_block = static_cast<int>(x); }, out);
 }
 
-std::vector<CurvePoint> sweepRegisters(const ArchLimits& a, const OccupancyInput& in) {
-  return sweep(a, in, 1, a.max_registers_per_thread, 1,
-               [](OccupancyInput& i, std::int64_t x) { i.registers_per_thread = static_cast<int>(x); });
+void sweepRegistersInto(const ArchLimits& a, const OccupancyInput& in, std::vector<CurvePoint>& out) {
+  sweepInto(a, in, 1, a.max_registers_per_thread, 1,
+            [](OccupancyInput& i, std::int64_t x) { i.registers_per_thread = static_cast<int>(x); }, out);
 }
 
-std::vector<CurvePoint> sweepSharedMemory(const ArchLimits& a, const OccupancyInput& in) {
+void sweepSharedMemoryInto(const ArchLimits& a, const OccupancyInput& in, std::vector<CurvePoint>& out) {
   // Clamped: a static size over the opt-in maximum gives an empty sweep (and cannot overflow below).
   const std::int64_t base = std::clamp<std::int64_t>(in.static_smem_bytes, 0, a.shared_memory_per_block_optin + 1);
   const std::int64_t unit = a.shared_memory_allocation_unit;
-  return sweep(a, in, roundUp(base, unit), a.shared_memory_per_block_optin, unit,
-               [base](OccupancyInput& i, std::int64_t x) { i.dynamic_smem_bytes = x - base; });
+  sweepInto(a, in, roundUp(base, unit), a.shared_memory_per_block_optin, unit,
+            [base](OccupancyInput& i, std::int64_t x) { i.dynamic_smem_bytes = x - base; }, out);
+}
+
+void sweepBlockBarriersInto(const ArchLimits& a, const OccupancyInput& in, std::vector<CurvePoint>& out) {
+  sweepInto(a, in, 0, 16, 1, [](OccupancyInput& i, std::int64_t x) { i.block_barriers = static_cast<int>(x); }, out);
+}
+
+std::vector<CurvePoint> sweepBlockSize(const ArchLimits& a, const OccupancyInput& in) {
+  std::vector<CurvePoint> out;
+  sweepBlockSizeInto(a, in, out);
+  return out;
+}
+
+std::vector<CurvePoint> sweepRegisters(const ArchLimits& a, const OccupancyInput& in) {
+  std::vector<CurvePoint> out;
+  sweepRegistersInto(a, in, out);
+  return out;
+}
+
+std::vector<CurvePoint> sweepSharedMemory(const ArchLimits& a, const OccupancyInput& in) {
+  std::vector<CurvePoint> out;
+  sweepSharedMemoryInto(a, in, out);
+  return out;
+}
+
+std::vector<CurvePoint> sweepBlockBarriers(const ArchLimits& a, const OccupancyInput& in) {
+  std::vector<CurvePoint> out;
+  sweepBlockBarriersInto(a, in, out);
+  return out;
 }
 
 }  // namespace occx

@@ -99,9 +99,38 @@ Expected<OccupancyResult> computeOccupancy(const ArchLimits& arch, const Occupan
 std::int64_t sharedMemoryConfigForBlock(const ArchLimits& arch, int carveout_percent,
                                         std::int64_t allocated_per_block);
 
+/// Active blocks per SM of one launch, from the lean path.
+struct ActiveBlocks {
+  int active_blocks_per_sm = 0;  ///< 0 when the launch cannot run or the input is malformed
+  int warps_per_block = 0;       ///< ceil(threads / warp size)
+  unsigned limiters = 0;         ///< Limiter bits, as OccupancyResult::limiters (0 for malformed input)
+};
+
+/// The lean path for sweeps (impact curves, best block size, the differential test): the same
+/// arithmetic as computeOccupancy — equal active blocks and limiters on every input — without
+/// strings, allocations or the per-resource details. Malformed input (computeOccupancy's Error
+/// cases) gives 0 blocks and no limiters. Never throws.
+ActiveBlocks activeBlocksPerSm(const ArchLimits& arch, const OccupancyInput& input) noexcept;
+
+/// The block size that cudaOccupancyMaxPotentialBlockSize chooses (cuda_occupancy.h's
+/// cudaOccMaxPotentialOccupancyBlockSize): of the sizes min(limit, 32·k), tried from the largest down,
+/// the first with the most active threads per SM (it stops at full occupancy), and the smallest grid
+/// that fills every SM with it.
+struct BestBlockSize {
+  int block_size = 0;                ///< threads per block; 0 when no block size can launch
+  int active_blocks_per_sm = 0;      ///< at block_size
+  double occupancy = 0.0;            ///< at block_size, 0 … 1
+  std::int64_t min_grid_size = 0;    ///< active_blocks_per_sm × sm_count (0 without an SM count)
+};
+
+/// Best block size for `input`'s registers, shared memory, carveout and barriers (its block size is
+/// ignored). `block_size_limit` caps the sizes tried (0 = the architecture's maximum threads per
+/// block; values above it are treated as it); negative is an Error. `input.sm_count` gives the grid.
+Expected<BestBlockSize> bestBlockSize(const ArchLimits& arch, const OccupancyInput& input, int block_size_limit = 0);
+
 /// One point of an impact curve.
 struct CurvePoint {
-  std::int64_t x = 0;  ///< the varied input: threads, registers, or shared memory bytes per block
+  std::int64_t x = 0;  ///< the varied input: threads, registers, shared memory bytes or barriers per block
   int active_blocks_per_sm = 0;
   int active_warps_per_sm = 0;
   double occupancy = 0.0;
@@ -116,5 +145,15 @@ std::vector<CurvePoint> sweepRegisters(const ArchLimits& arch, const OccupancyIn
 /// Active warps per SM vs shared memory per block (static + dynamic, bytes), from the static size
 /// up to the opt-in maximum in allocation-unit steps (x = static + dynamic).
 std::vector<CurvePoint> sweepSharedMemory(const ArchLimits& arch, const OccupancyInput& input);
+/// Active warps per SM vs block barriers per block 0 … 16 (counted from CC 9.0 on; below, the curve
+/// is flat).
+std::vector<CurvePoint> sweepBlockBarriers(const ArchLimits& arch, const OccupancyInput& input);
+
+/// The same sweeps into a caller's vector (cleared first; no allocation once its capacity suffices):
+/// the lean form for repeated sweeps.
+void sweepBlockSizeInto(const ArchLimits& arch, const OccupancyInput& input, std::vector<CurvePoint>& out);
+void sweepRegistersInto(const ArchLimits& arch, const OccupancyInput& input, std::vector<CurvePoint>& out);
+void sweepSharedMemoryInto(const ArchLimits& arch, const OccupancyInput& input, std::vector<CurvePoint>& out);
+void sweepBlockBarriersInto(const ArchLimits& arch, const OccupancyInput& input, std::vector<CurvePoint>& out);
 
 }  // namespace occx

@@ -14,6 +14,7 @@
 #include "core/gpu/detected_gpu.h"
 #include "core/gpu/gpu_data.h"
 #include "core/kernels/compile.h"
+#include "core/occupancy/driver_answer.h"
 #include "core/sweep/live_sweep.h"
 
 namespace occx {
@@ -58,6 +59,14 @@ class Backend {
   virtual Expected<LiveSweepResult> runLiveSweep(int ordinal, const LiveSweepSpec& spec,
                                                  const LiveSweepProgressFn& progress,
                                                  const std::atomic<bool>* cancel) = 0;
+  /// Asks the driver of device `query.device` about one launch (occupancy, clusters, best block
+  /// size) with a probe kernel compiled to the requested registers. Takes about a second the first
+  /// time per register count (the compile), then milliseconds. Errors: no driver or GPU (the reason),
+  /// a device out of range, a compile or driver failure naming the call.
+  virtual Expected<DriverOccupancy> driverOccupancy(const DriverOccupancyQuery& query) {
+    (void)query;
+    return Error{liveAvailability().reason};
+  }
 };
 
 /// The backend of a build without the CUDA Toolkit: nothing compiles and nothing runs, and the
