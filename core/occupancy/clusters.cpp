@@ -96,7 +96,7 @@ std::vector<DerivationStep> explain(const ArchLimits& a, const ClusterLayout& l,
          " / " + num(c) + ") = " + num(r.naive_max_active_clusters) + ").";
   } else {
     t += " No GPC layout is known for this GPU: the figure is the upper bound floor(" + num(b) + " × " + num(sms) + " / " +
-         num(c) + ") = " + num(r.max_active_clusters) + "; the driver's answer is lower where GPCs do not divide evenly.";
+         num(c) + ") = " + num(r.max_active_clusters) + "; the driver's answer can be lower, where the GPCs do not divide into whole clusters.";
   }
   steps.push_back({"Clusters", t});
   steps.push_back({"Cluster occupancy",

@@ -327,59 +327,6 @@ Expected<OccupancyResult> computeOccupancy(const ArchLimits& a, const OccupancyI
   return r;
 }
 
-namespace {
-
-constexpr std::int64_t kMaxSmemBytesLean = std::int64_t{1} << 40;
-
-}  // namespace
-
-ActiveBlocks activeBlocksPerSm(const ArchLimits& a, const OccupancyInput& in) noexcept {
-  ActiveBlocks out;
-  const int threads = in.threads_per_block;
-  const int regs = in.registers_per_thread;
-  // computeOccupancy's Error cases.
-  if (threads < 0 || regs < 0 || in.static_smem_bytes < 0 || in.dynamic_smem_bytes < 0 ||
-      in.static_smem_bytes > kMaxSmemBytesLean || in.dynamic_smem_bytes > kMaxSmemBytesLean || in.carveout_percent < -1 ||
-      in.carveout_percent > 100 || in.block_barriers < 0 || in.grid_blocks < 0 || in.sm_count < 0) {
-    return out;
-  }
-  const int wpb = static_cast<int>(divUp(threads, a.warp_size));
-  out.warps_per_block = wpb;
-  if (threads == 0) {
-    out.limiters = kLimitWarps;
-    return out;
-  }
-  const int limWarps = threads > a.max_threads_per_block ? 0 : a.max_warps_per_sm / wpb;
-  const int limBlocks = a.max_blocks_per_sm;
-  int limRegs = 0;
-  if (regs <= a.max_registers_per_thread) {
-    limRegs = registerLimit(a, regs, wpb, a.warp_allocation_granularity).blocks;
-    if (a.cc == ComputeCapability{6, 0} && limRegs != 0 && limRegs != kUnlimited &&
-        registerLimit(a, regs, wpb, 4).blocks == 0) {
-      limRegs = 0;
-    }
-  }
-  int limSmem = 0;
-  const std::int64_t requested = in.static_smem_bytes + in.dynamic_smem_bytes;
-  if (in.static_smem_bytes <= a.shared_memory_per_block && requested <= a.shared_memory_per_block_optin) {
-    const std::int64_t allocated = roundUp(requested + a.reserved_shared_memory_per_block, a.shared_memory_allocation_unit);
-    limSmem = allocated > 0 ? static_cast<int>(sharedMemoryConfigForBlock(a, in.carveout_percent, allocated) / allocated)
-                            : kUnlimited;
-  }
-  const int limBarriers =
-      (a.cc.major >= 9 && in.block_barriers > 0) ? a.block_barriers_per_sm / in.block_barriers : kUnlimited;
-  const int cta = std::min({limRegs, limSmem, limWarps, limBlocks, limBarriers});
-  unsigned limiters = 0;
-  if (cta == limWarps) limiters |= kLimitWarps;
-  if (cta == limRegs) limiters |= kLimitRegisters;
-  if (cta == limSmem) limiters |= kLimitSharedMemory;
-  if (cta == limBlocks) limiters |= kLimitBlocks;
-  if (cta == limBarriers) limiters |= kLimitBarriers;
-  out.active_blocks_per_sm = cta;
-  out.limiters = limiters;
-  return out;
-}
-
 Expected<BestBlockSize> bestBlockSize(const ArchLimits& a, const OccupancyInput& input, int block_size_limit) {
   if (block_size_limit < 0) {
     return Error{"block size limit " + num(block_size_limit) + " is negative: allowed 0 (none) … " + num(a.max_threads_per_block)};

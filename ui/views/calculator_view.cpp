@@ -306,7 +306,9 @@ QWidget* CalculatorView::buildInputs() {
   grid_->setToolTip(tr("Blocks in the grid. With the GPU's SM count this gives the number of waves."));
   form->addRow(tr("Grid blocks"), grid_);
 
-  cluster_size_ = new CheckedSpinBox(box);
+  auto* cluster_size = new CheckedSpinBox(box);
+  cluster_size->setQuantity(tr("Cluster size"));  // its form row holds a layout, not the box itself
+  cluster_size_ = cluster_size;
   cluster_size_->setObjectName(QStringLiteral("clusterSize"));
   cluster_size_->setRange(0, 8);
   cluster_size_->setSpecialValueText(tr("no clusters"));
