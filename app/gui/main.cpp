@@ -17,6 +17,7 @@
 #include "occx_config.h"
 #include "ui/views/calculator_view.h"
 #include "ui/views/compile_sweep_view.h"
+#include "ui/views/gpu_data_view.h"
 #include "ui/jobs/live_sweep_job.h"
 #include "ui/views/live_sweep_view.h"
 #include "ui/shell/main_window.h"
@@ -93,6 +94,7 @@ int main(int argc, char** argv) {
 #endif
   occx::ui::MainWindow window(use_settings);
   window.showBackend(*backend);
+  window.calculatorView()->setBackend(backend.get());  // the driver's figures beside the model's
   auto* rblock = new occx::ui::RblockScalingView;
   auto* compile_sweep = new occx::ui::CompileSweepView(nullptr, backend);
   auto* live_sweep = new occx::ui::LiveSweepView(nullptr, backend);
@@ -102,6 +104,7 @@ int main(int argc, char** argv) {
   window.addView(inductor_run, QStringLiteral("Inductor run"));
   window.addView(compile_sweep, QStringLiteral("Compile sweep (NVRTC)"));
   window.addView(live_sweep, QStringLiteral("Live sweep"));
+  window.addView(new occx::ui::GpuDataView, QStringLiteral("GPU data"));
   // Detected GPUs head every device list; on the first start (nothing saved yet) they are selected.
   if (const auto gpus = occx::ui::detectedGpus(*backend); !gpus.empty()) {
     const bool first_start = use_settings && QSettings().allKeys().isEmpty();

@@ -5,6 +5,7 @@
 #include "core/cuda/cupti_support.h"
 #include "core/cuda/device.h"
 #include "core/cuda/driver_api.h"
+#include "core/cuda/driver_occupancy.h"
 #include "core/cuda/nvrtc_compiler.h"
 #include "core/kernels/compile_cache.h"
 #include "core/sweep/worker_runner.h"
@@ -70,6 +71,12 @@ class CudaBackend final : public Backend {
     if (auto error = openRunner(ordinal)) return error;
     work(*runner_);
     return std::nullopt;
+  }
+
+  Expected<DriverOccupancy> driverOccupancy(const DriverOccupancyQuery& query) override {
+    // Occupancy questions load a module but launch nothing: asked in this process.
+    if (const Availability a = liveAvailability(); !a.available) return Error{a.reason};
+    return queryDriverOccupancy(query);
   }
 
  private:

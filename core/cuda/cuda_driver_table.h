@@ -10,7 +10,7 @@
 namespace occx::cuda::detail {
 
 /// Entry points, named after the driver's functions (the versioned symbol is resolved, e.g.
-/// cuDevicePrimaryCtxRelease_v2). All non-null when `loaded`.
+/// cuDevicePrimaryCtxRelease_v2). All non-null when `loaded`, except those marked optional.
 struct DriverTable {
   bool loaded = false;
   std::string error;  ///< why the driver is unavailable (when !loaded)
@@ -54,6 +54,10 @@ struct DriverTable {
   decltype(&::cuEventRecord) cuEventRecord = nullptr;
   decltype(&::cuEventSynchronize) cuEventSynchronize = nullptr;
   decltype(&::cuEventElapsedTime) cuEventElapsedTime = nullptr;
+  // Optional (null when the driver lacks them; their users say so): cluster occupancy (CUDA 12.0+).
+  decltype(&::cuOccupancyMaxActiveClusters) cuOccupancyMaxActiveClusters = nullptr;
+  decltype(&::cuOccupancyMaxPotentialClusterSize) cuOccupancyMaxPotentialClusterSize = nullptr;
+  decltype(&::cuOccupancyMaxPotentialBlockSize) cuOccupancyMaxPotentialBlockSize = nullptr;
 };
 
 /// The table, loaded once (thread-safe) and then cached. cuInit(0) has been called when loaded;

@@ -78,6 +78,12 @@ DriverTable loadDriver() {
   OCCX_LOAD(cuEventSynchronize);
   OCCX_LOAD(cuEventElapsedTime);
 #undef OCCX_LOAD
+  auto loadOptional = [&](auto& fn, const char* name) {
+    if (void* sym = dlsym(handle, name)) fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(sym);
+  };
+  loadOptional(t.cuOccupancyMaxActiveClusters, OCCX_STRINGIFY(cuOccupancyMaxActiveClusters));
+  loadOptional(t.cuOccupancyMaxPotentialClusterSize, OCCX_STRINGIFY(cuOccupancyMaxPotentialClusterSize));
+  loadOptional(t.cuOccupancyMaxPotentialBlockSize, OCCX_STRINGIFY(cuOccupancyMaxPotentialBlockSize));
   if (!ok) {
     t.error = "libcuda.so.1 lacks driver functions this program needs (driver too old?): " + missing;
     return t;  // the handle stays open: harmless, and the library may be in use elsewhere

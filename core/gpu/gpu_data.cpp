@@ -336,7 +336,29 @@ Expected<GpuDatabase> GpuDatabase::parse(std::string_view text, std::string_view
       opt("memory_type", s.memory_type);
       opt("memory_gib", s.memory_gib);
       opt("source", s.source);
+      opt("cluster_gpc_sm_counts", s.cluster_gpc_sm_counts);
+      opt("cluster_blocks_per_sm_cap", s.cluster_blocks_per_sm_cap);
+      opt("cluster_layout_source", s.cluster_layout_source);
       if (err) return *err;
+      if (!s.cluster_gpc_sm_counts.empty()) {
+        std::int64_t total = 0;
+        for (int n : s.cluster_gpc_sm_counts) {
+          if (n < 1 || n > s.sm_count) {
+            return ctx.fail("cluster_gpc_sm_counts", "is out of range: a GPC of " + std::to_string(n) + " SMs (allowed 1 … " +
+                                                         std::to_string(s.sm_count) + ")");
+          }
+          total += n;
+        }
+        if (total != s.sm_count) {
+          return ctx.fail("cluster_gpc_sm_counts", "adds up to " + std::to_string(total) + " SMs, not sm_count " +
+                                                       std::to_string(s.sm_count));
+        }
+        const int max_blocks = db.findArch(s.cc)->max_blocks_per_sm;
+        if (s.cluster_blocks_per_sm_cap < 1 || s.cluster_blocks_per_sm_cap > max_blocks) {
+          return ctx.fail("cluster_blocks_per_sm_cap", "is out of range: got " + std::to_string(s.cluster_blocks_per_sm_cap) +
+                                                           " (allowed 1 … " + std::to_string(max_blocks) + " with a GPC layout)");
+        }
+      }
       db.gpus_.push_back(std::move(s));
     }
   }

@@ -72,6 +72,13 @@ struct GpuSpec {
   double memory_gib = 0;
   double memory_bandwidth_GBps = 0;  ///< datasheet figure
   std::string source;
+  /// Thread-block clusters (CC 9.0+): SMs per GPC as the driver packs clusters (a cluster's blocks
+  /// run on different SMs of one GPC), summing to sm_count; empty where no layout is known. The
+  /// layout is that of the die that was recorded: another die of the same product may disable other
+  /// SMs. Source in cluster_layout_source (DRV: fitted to driver answers).
+  std::vector<int> cluster_gpc_sm_counts;
+  int cluster_blocks_per_sm_cap = 0;  ///< blocks per SM a clustered launch uses at most (0 = unknown)
+  std::string cluster_layout_source;
 };
 
 /// The loaded data: architectures ordered by CC, GPUs in file order.

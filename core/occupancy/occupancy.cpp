@@ -327,46 +327,102 @@ Expected<OccupancyResult> computeOccupancy(const ArchLimits& a, const OccupancyI
   return r;
 }
 
+Expected<BestBlockSize> bestBlockSize(const ArchLimits& a, const OccupancyInput& input, int block_size_limit) {
+  if (block_size_limit < 0) {
+    return Error{"block size limit " + num(block_size_limit) + " is negative: allowed 0 (none) … " + num(a.max_threads_per_block)};
+  }
+  OccupancyInput in = input;
+  in.threads_per_block = a.warp_size;
+  if (auto check = computeOccupancy(a, in, false); !check) return Error{check.error()};
+  const int limit = block_size_limit == 0 ? a.max_threads_per_block : std::min(block_size_limit, a.max_threads_per_block);
+  const int occupancyLimit = a.maxThreadsPerSm();
+  BestBlockSize best;
+  int maxOccupancy = 0;
+  for (int aligned = static_cast<int>(roundUp(limit, a.warp_size)); aligned > 0; aligned -= a.warp_size) {
+    in.threads_per_block = std::min(limit, aligned);
+    const int blocks = activeBlocksPerSm(a, in).active_blocks_per_sm;
+    const int threads = in.threads_per_block * blocks;
+    if (threads > maxOccupancy) {
+      best.block_size = in.threads_per_block;
+      best.active_blocks_per_sm = blocks;
+      maxOccupancy = threads;
+    }
+    if (maxOccupancy == occupancyLimit) break;
+  }
+  if (best.block_size > 0) {
+    best.occupancy = static_cast<double>(best.active_blocks_per_sm * divUp(best.block_size, a.warp_size)) / a.max_warps_per_sm;
+    best.min_grid_size = std::int64_t{best.active_blocks_per_sm} * input.sm_count;
+  }
+  return best;
+}
+
 namespace {
+
 template <class Setter>
-std::vector<CurvePoint> sweep(const ArchLimits& a, OccupancyInput in, std::int64_t from, std::int64_t to,
-                              std::int64_t stepSize, Setter set) {
-  std::vector<CurvePoint> out;
-  if (stepSize <= 0 || to < from) return out;
+void sweepInto(const ArchLimits& a, OccupancyInput in, std::int64_t from, std::int64_t to, std::int64_t stepSize, Setter set,
+               std::vector<CurvePoint>& out) {
+  out.clear();
+  if (stepSize <= 0 || to < from) return;
   out.reserve(static_cast<std::size_t>((to - from) / stepSize + 1));
   for (std::int64_t x = from; x <= to; x += stepSize) {
     set(in, x);
+    const ActiveBlocks r = activeBlocksPerSm(a, in);
     CurvePoint p;
     p.x = x;
-    auto r = computeOccupancy(a, in, false);
-    if (r) {
-      p.active_blocks_per_sm = r->active_blocks_per_sm;
-      p.active_warps_per_sm = r->active_warps_per_sm;
-      p.occupancy = r->occupancy;
-      p.limiters = r->limiters;
-    }
+    p.active_blocks_per_sm = r.active_blocks_per_sm;
+    p.active_warps_per_sm = r.active_blocks_per_sm * r.warps_per_block;
+    p.occupancy = static_cast<double>(p.active_warps_per_sm) / a.max_warps_per_sm;
+    p.limiters = r.limiters;
     out.push_back(p);
   }
-  return out;
 }
+
 }  // namespace
 
-std::vector<CurvePoint> sweepBlockSize(const ArchLimits& a, const OccupancyInput& in) {
-  return sweep(a, in, a.warp_size, a.max_threads_per_block, a.warp_size,
-               [](OccupancyInput& i, std::int64_t x) { i.threads_per_block = static_cast<int>(x); });
+void sweepBlockSizeInto(const ArchLimits& a, const OccupancyInput& in, std::vector<CurvePoint>& out) {
+  sweepInto(a, in, a.warp_size, a.max_threads_per_block, a.warp_size,
+            [](OccupancyInput& i, std::int64_t x) { i.threads_per_block = static_cast<int>(x); }, out);
 }
 
-std::vector<CurvePoint> sweepRegisters(const ArchLimits& a, const OccupancyInput& in) {
-  return sweep(a, in, 1, a.max_registers_per_thread, 1,
-               [](OccupancyInput& i, std::int64_t x) { i.registers_per_thread = static_cast<int>(x); });
+void sweepRegistersInto(const ArchLimits& a, const OccupancyInput& in, std::vector<CurvePoint>& out) {
+  sweepInto(a, in, 1, a.max_registers_per_thread, 1,
+            [](OccupancyInput& i, std::int64_t x) { i.registers_per_thread = static_cast<int>(x); }, out);
 }
 
-std::vector<CurvePoint> sweepSharedMemory(const ArchLimits& a, const OccupancyInput& in) {
+void sweepSharedMemoryInto(const ArchLimits& a, const OccupancyInput& in, std::vector<CurvePoint>& out) {
   // Clamped: a static size over the opt-in maximum gives an empty sweep (and cannot overflow below).
   const std::int64_t base = std::clamp<std::int64_t>(in.static_smem_bytes, 0, a.shared_memory_per_block_optin + 1);
   const std::int64_t unit = a.shared_memory_allocation_unit;
-  return sweep(a, in, roundUp(base, unit), a.shared_memory_per_block_optin, unit,
-               [base](OccupancyInput& i, std::int64_t x) { i.dynamic_smem_bytes = x - base; });
+  sweepInto(a, in, roundUp(base, unit), a.shared_memory_per_block_optin, unit,
+            [base](OccupancyInput& i, std::int64_t x) { i.dynamic_smem_bytes = x - base; }, out);
+}
+
+void sweepBlockBarriersInto(const ArchLimits& a, const OccupancyInput& in, std::vector<CurvePoint>& out) {
+  sweepInto(a, in, 0, 16, 1, [](OccupancyInput& i, std::int64_t x) { i.block_barriers = static_cast<int>(x); }, out);
+}
+
+std::vector<CurvePoint> sweepBlockSize(const ArchLimits& a, const OccupancyInput& in) {
+  std::vector<CurvePoint> out;
+  sweepBlockSizeInto(a, in, out);
+  return out;
+}
+
+std::vector<CurvePoint> sweepRegisters(const ArchLimits& a, const OccupancyInput& in) {
+  std::vector<CurvePoint> out;
+  sweepRegistersInto(a, in, out);
+  return out;
+}
+
+std::vector<CurvePoint> sweepSharedMemory(const ArchLimits& a, const OccupancyInput& in) {
+  std::vector<CurvePoint> out;
+  sweepSharedMemoryInto(a, in, out);
+  return out;
+}
+
+std::vector<CurvePoint> sweepBlockBarriers(const ArchLimits& a, const OccupancyInput& in) {
+  std::vector<CurvePoint> out;
+  sweepBlockBarriersInto(a, in, out);
+  return out;
 }
 
 }  // namespace occx

@@ -100,4 +100,84 @@ CsvTable curvesToCsv(const ArchLimits& a, const std::vector<CurvePoint>& bs, con
   return t;
 }
 
+nlohmann::json clustersToJson(const ClusterInput& in, const ClusterLayout& l, const ClusterResult& r) {
+  nlohmann::json steps = nlohmann::json::array();
+  for (const auto& st : r.derivation) steps.push_back({{"topic", st.topic}, {"text", st.text}});
+  return {{"cluster_size", r.cluster_size},
+          {"non_portable_allowed", in.non_portable},
+          {"layout_known", r.layout_known},
+          {"layout_source", r.layout_source},
+          {"gpc_sm_counts", l.gpc_sm_counts},
+          {"blocks_per_sm_in_clusters", r.blocks_per_sm_in_clusters},
+          {"max_active_clusters", r.max_active_clusters},
+          {"naive_max_active_clusters", r.naive_max_active_clusters},
+          {"active_blocks_in_clusters", r.active_blocks_in_clusters},
+          {"active_blocks_without_clusters", r.active_blocks_without_clusters},
+          {"cluster_occupancy", r.cluster_occupancy},
+          {"max_potential_cluster_size", r.max_potential_cluster_size},
+          {"derivation", steps}};
+}
+
+void appendClustersToCsv(CsvTable& t, const ClusterInput& in, const ClusterResult& r) {
+  auto add = [&](const char* k, const std::string& v) { t.rows.push_back({k, v}); };
+  add("cluster_size", std::to_string(r.cluster_size));
+  add("non_portable_cluster_size_allowed", in.non_portable ? "yes" : "no");
+  add("cluster_layout", r.layout_known ? "known" : "unknown (naive bound)");
+  add("blocks_per_sm_in_clusters", std::to_string(r.blocks_per_sm_in_clusters));
+  add("max_active_clusters", std::to_string(r.max_active_clusters));
+  add("naive_max_active_clusters", std::to_string(r.naive_max_active_clusters));
+  add("active_blocks_in_clusters", std::to_string(r.active_blocks_in_clusters));
+  add("active_blocks_without_clusters", std::to_string(r.active_blocks_without_clusters));
+  add("cluster_occupancy_percent", percent(r.cluster_occupancy));
+  add("max_potential_cluster_size", std::to_string(r.max_potential_cluster_size));
+}
+
+nlohmann::json bestBlockSizeToJson(const BestBlockSize& b, int limit) {
+  return {{"block_size", b.block_size},
+          {"block_size_limit", limit},
+          {"active_blocks_per_sm", b.active_blocks_per_sm},
+          {"occupancy", b.occupancy},
+          {"min_grid_size", b.min_grid_size}};
+}
+
+void appendBestBlockSizeToCsv(CsvTable& t, const BestBlockSize& b, int limit) {
+  t.rows.push_back({"best_block_size_threads", std::to_string(b.block_size)});
+  t.rows.push_back({"best_block_size_limit", std::to_string(limit)});
+  t.rows.push_back({"best_block_size_active_blocks_per_sm", std::to_string(b.active_blocks_per_sm)});
+  t.rows.push_back({"best_block_size_occupancy_percent", percent(b.occupancy)});
+  t.rows.push_back({"best_block_size_min_grid_size", std::to_string(b.min_grid_size)});
+}
+
+namespace {
+nlohmann::json answerJson(int v) { return v < 0 ? nlohmann::json(nullptr) : nlohmann::json(v); }
+}  // namespace
+
+nlohmann::json driverOccupancyToJson(const DriverOccupancy& d) {
+  return {{"device", d.device_name},
+          {"compute_capability", d.cc.str()},
+          {"sm_count", d.sm_count},
+          {"probe_registers", answerJson(d.probe_registers)},
+          {"active_blocks_per_sm", answerJson(d.active_blocks_per_sm)},
+          {"max_active_clusters", answerJson(d.max_active_clusters)},
+          {"max_potential_cluster_size_portable", answerJson(d.max_potential_cluster_size_portable)},
+          {"max_potential_cluster_size_nonportable", answerJson(d.max_potential_cluster_size_nonportable)},
+          {"best_block_size", answerJson(d.best_block_size)},
+          {"best_min_grid_size", answerJson(d.best_min_grid_size)},
+          {"note", d.note}};
+}
+
+void appendDriverOccupancyToCsv(CsvTable& t, const DriverOccupancy& d) {
+  auto add = [&](const char* k, int v) {
+    if (v >= 0) t.rows.push_back({k, std::to_string(v)});
+  };
+  t.rows.push_back({"driver_device", d.device_name});
+  add("driver_probe_registers", d.probe_registers);
+  add("driver_active_blocks_per_sm", d.active_blocks_per_sm);
+  add("driver_max_active_clusters", d.max_active_clusters);
+  add("driver_max_potential_cluster_size_portable", d.max_potential_cluster_size_portable);
+  add("driver_max_potential_cluster_size_nonportable", d.max_potential_cluster_size_nonportable);
+  add("driver_best_block_size", d.best_block_size);
+  add("driver_best_min_grid_size", d.best_min_grid_size);
+}
+
 }  // namespace occx

@@ -16,6 +16,7 @@
 #include "core/gpu/detected_gpu.h"
 #include "core/gpu/gpu_data.h"
 #include "core/kernels/compile.h"
+#include "core/occupancy/driver_answer.h"
 #include "core/sweep/gpu_runner.h"
 #include "core/sweep/live_sweep.h"
 
@@ -70,6 +71,14 @@ class Backend {
     (void)work;
     const Availability a = liveAvailability();
     return Error{a.available ? std::string("this backend cannot hand out a GPU runner") : a.reason};
+  }
+  /// Asks the driver of device `query.device` about one launch (occupancy, clusters, best block
+  /// size) with a probe kernel compiled to the requested registers. Takes about a second the first
+  /// time per register count (the compile), then milliseconds. Errors: no driver or GPU (the reason),
+  /// a device out of range, a compile or driver failure naming the call.
+  virtual Expected<DriverOccupancy> driverOccupancy(const DriverOccupancyQuery& query) {
+    (void)query;
+    return Error{liveAvailability().reason};
   }
 };
 

@@ -27,7 +27,11 @@
 #include "qcustomplot.h"
 #include "tests/ui/ui_test_support.h"
 #include "ui/views/calculator_view.h"
+#include "ui/plots/cluster_size_plot.h"
 #include "ui/plots/occupancy_curve_plot.h"
+#include <QCheckBox>
+#include <QPushButton>
+#include <QTabWidget>
 #include "ui/plots/utilization_chart.h"
 
 namespace occx::ui {
@@ -359,7 +363,7 @@ TEST(CalculatorView, CsvExportsRoundTripThroughParseCsv) {
   CalculatorView view;
   view.registersSpin()->setValue(64);
   const auto exports = view.csvExports();
-  ASSERT_EQ(exports.size(), 2u);
+  ASSERT_EQ(exports.size(), 4u);  // result, curves, block barriers, cluster size
   QTemporaryDir dir;
   ASSERT_TRUE(dir.isValid());
 
@@ -407,7 +411,7 @@ TEST(CalculatorView, CsvExportsRoundTripThroughParseCsv) {
 TEST(CalculatorView, ExportedPlotsNameTheGpuAndTheConfiguration) {
   CalculatorView view;
   const auto plots = view.plotExports();
-  ASSERT_EQ(plots.size(), 4u);
+  ASSERT_EQ(plots.size(), 6u);
   for (const PlotController* p : plots) {
     EXPECT_EQ(p->exportSubtitle(), QStringLiteral("H100 SXM5 (CC 9.0, 132 SMs) · 256 threads, 32 registers, 0 B shared"))
         << p->title().toStdString();
@@ -426,11 +430,19 @@ TEST(CalculatorView, ExportedPlotsNameTheGpuAndTheConfiguration) {
   ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
   QTemporaryDir dir;
   ASSERT_TRUE(dir.isValid());
-  for (std::size_t i = 0; i < plots.size(); ++i) {
-    const QString path = dir.filePath(QStringLiteral("plot%1.png").arg(i));
-    ASSERT_TRUE(plots[i]->exportPng(path));
-    EXPECT_EQ(QImage(path).size(), plots[i]->widget()->size() * 2) << plots[i]->title().toStdString();
+  int exported = 0;
+  for (int page = 0; page < view.plotTabs()->count(); ++page) {
+    view.plotTabs()->setCurrentIndex(page);
+    QApplication::processEvents();
+    for (std::size_t i = 0; i < plots.size(); ++i) {
+      if (!plots[i]->widget()->isVisible()) continue;  // on the other page
+      const QString path = dir.filePath(QStringLiteral("plot%1.png").arg(i));
+      ASSERT_TRUE(plots[i]->exportPng(path));
+      EXPECT_EQ(QImage(path).size(), plots[i]->widget()->size() * 2) << plots[i]->title().toStdString();
+      ++exported;
+    }
   }
+  EXPECT_EQ(exported, 6);
 }
 
 TEST(CalculatorView, SettingsRoundTrip) {
@@ -467,6 +479,154 @@ TEST(CalculatorView, SettingsRoundTrip) {
   clamped.restoreSettings(settings);
   EXPECT_EQ(clamped.deviceSelector()->currentKey(), QStringLiteral("gpu:H100 SXM5"));
   EXPECT_EQ(clamped.threadsSpin()->value(), 1024);
+}
+
+// Clusters on the H200 (the GPU data's GPC layout, fitted to its driver): 256 threads, 32 registers
+// → 8 blocks per SM; size 4 → 2 × 36 + 5 × 32 + 16 = 248 clusters (the driver's answer), 992 of
+// 1056 blocks. Best block size for 32 registers: 1024 threads already fill the SM (2 blocks).
+TEST(CalculatorView, ClustersAndBestBlockSizeOnTheH200) {
+  CalculatorView view;
+  ASSERT_TRUE(view.deviceSelector()->setCurrentKey(QStringLiteral("gpu:H200")));
+  EXPECT_EQ(view.clusterSizeSpin()->maximum(), 8);
+  view.clusterSizeSpin()->setValue(4);
+  ASSERT_TRUE(view.clusters().has_value()) << view.clustersUnavailable().toStdString();
+  EXPECT_TRUE(view.clusters()->layout_known);
+  EXPECT_EQ(view.clusters()->max_active_clusters, 248);
+  EXPECT_EQ(view.clusters()->active_blocks_in_clusters, 992);
+  EXPECT_EQ(view.clusters()->max_potential_cluster_size, 8);
+  EXPECT_EQ(view.clustersTable()->item(0, 1)->text(), QStringLiteral("248"));
+  EXPECT_EQ(view.clustersTable()->item(2, 1)->text(), QStringLiteral("93.9 %"));
+  EXPECT_EQ(view.bestBlockSize().block_size, 1024);
+  EXPECT_EQ(view.bestBlockSize().min_grid_size, 264);
+  ASSERT_EQ(view.clusterCurve().size(), 8u);
+  EXPECT_EQ(view.clusterCurve()[2].max_active_clusters, 327);
+  EXPECT_EQ(view.clusterSizePlot()->points().size(), 8u);
+  EXPECT_NE(view.reportText().indexOf(QStringLiteral("GPCs of 2 × 18, 5 × 16, 8, 4 × 2 SMs")), -1);
+
+  view.nonPortableCheck()->setChecked(true);
+  EXPECT_EQ(view.clusterSizeSpin()->maximum(), 16);
+  view.clusterSizeSpin()->setValue(16);
+  EXPECT_EQ(view.clusters()->max_active_clusters, 58);
+  EXPECT_EQ(view.clusters()->max_potential_cluster_size, 16);
+  ASSERT_EQ(view.clusterCurve().size(), 16u);
+
+  // The result CSV carries the cluster and best-block-size rows.
+  const auto exports = view.csvExports();
+  ASSERT_EQ(exports.size(), 4u);
+  EXPECT_EQ(csvValue(exports[0].table, "max_active_clusters"), "58");
+  EXPECT_EQ(csvValue(exports[0].table, "best_block_size_threads"), "1024");
+  EXPECT_EQ(exports[3].table.rows.size(), 16u);
+  EXPECT_EQ(exports[3].table.rows[15][1], "58");
+}
+
+TEST(CalculatorView, ClustersNeedCc90AndAGpu) {
+  CalculatorView view;
+  ASSERT_TRUE(view.deviceSelector()->setCurrentKey(QStringLiteral("cc:8.6")));
+  EXPECT_FALSE(view.clusterSizeSpin()->isEnabled());
+  EXPECT_FALSE(view.clusters().has_value());
+  EXPECT_EQ(view.clustersUnavailable(), QStringLiteral("CC 8.6 has no thread-block clusters (CC 9.0 and later)"));
+  EXPECT_TRUE(view.clusterCurve().empty());
+  ASSERT_TRUE(view.deviceSelector()->setCurrentKey(QStringLiteral("cc:9.0")));
+  view.clusterSizeSpin()->setValue(2);
+  EXPECT_FALSE(view.clusters().has_value());
+  EXPECT_EQ(view.clustersUnavailable(), QStringLiteral("clusters need a GPU's SM count: pick a GPU"));
+  // H100 SXM5: no GPC layout recorded, so the naive upper bound, said so.
+  ASSERT_TRUE(view.deviceSelector()->setCurrentKey(QStringLiteral("gpu:H100 SXM5")));
+  view.clusterSizeSpin()->setValue(3);
+  ASSERT_TRUE(view.clusters().has_value());
+  EXPECT_FALSE(view.clusters()->layout_known);
+  EXPECT_EQ(view.clusters()->max_active_clusters, 352);
+  EXPECT_NE(view.clustersTable()->item(0, 0)->text().indexOf(QStringLiteral("upper bound")), -1);
+}
+
+// The y-axis toggle: every curve in percent of the SM's warps, the cluster plot in cluster occupancy.
+TEST(CalculatorView, YAxisTogglesBetweenWarpsAndPercent) {
+  CalculatorView view;
+  ASSERT_TRUE(view.deviceSelector()->setCurrentKey(QStringLiteral("gpu:H200")));
+  view.clusterSizeSpin()->setValue(3);
+  view.registersSpin()->setValue(64);  // 64 × 32 = 2048 per warp → 32 warps → 4 blocks of 8 warps: 50 %
+  auto* blockPlot = view.blockSizePlot()->plot();
+  EXPECT_EQ(blockPlot->yAxis->label(), QStringLiteral("Active warps per SM"));
+  EXPECT_DOUBLE_EQ(view.blockSizePlot()->markerPosition().y(), 32.0);
+  view.yMeasureCombo()->setCurrentIndex(1);
+  EXPECT_EQ(blockPlot->yAxis->label(), QStringLiteral("Theoretical occupancy (%)"));
+  EXPECT_FALSE(blockPlot->yAxis2->visible());
+  EXPECT_DOUBLE_EQ(view.blockSizePlot()->markerPosition().y(), 50.0);
+  EXPECT_EQ(view.barriersPlot()->plot()->yAxis->label(), QStringLiteral("Theoretical occupancy (%)"));
+  EXPECT_EQ(view.clusterSizePlot()->plot()->yAxis->label(), QStringLiteral("Cluster occupancy (%)"));
+  // 4 blocks per SM, size 3: 2 × floor(72/3) + 5 × floor(64/3) + floor(32/3) = 48 + 105 + 10 = 163
+  // clusters, 489 of 528 blocks = 92.6 %.
+  const auto* g = view.clusterSizePlot()->plot()->graph(0);
+  ASSERT_GE(g->dataCount(), 3);
+  EXPECT_NEAR(g->data()->at(2)->value, 100.0 * 489 / 528, 1e-9);
+  view.yMeasureCombo()->setCurrentIndex(0);
+  EXPECT_EQ(blockPlot->yAxis->label(), QStringLiteral("Active warps per SM"));
+  EXPECT_DOUBLE_EQ(g->data()->at(2)->value, 163.0);
+}
+
+// Barriers from CC 9.0: 64 per SM; 8 blocks of 256 threads until 64 / b < 8 (9 barriers → 7).
+TEST(CalculatorView, BlockBarriersPlot) {
+  CalculatorView view;
+  const auto& pts = view.barriersCurve();
+  ASSERT_EQ(pts.size(), 17u);
+  EXPECT_EQ(pts[9].active_blocks_per_sm, 7);
+  EXPECT_EQ(view.barriersPlot()->points().size(), 17u);
+  EXPECT_EQ(view.barriersPlot()->title(), QStringLiteral("Impact of varying block barriers"));
+  EXPECT_DOUBLE_EQ(view.barriersPlot()->markerPosition().x(), 1.0);
+}
+
+// The driver's answer stands beside the model's (here handed in as a detected GPU would give it);
+// a change of input drops it.
+TEST(CalculatorView, DriverAnswerShownBesideTheModel) {
+  CalculatorView view;
+  ASSERT_TRUE(view.deviceSelector()->setCurrentKey(QStringLiteral("gpu:H200")));
+  view.nonPortableCheck()->setChecked(true);
+  view.clusterSizeSpin()->setValue(16);
+  EXPECT_FALSE(view.askDriverButton()->isEnabled());  // no backend, no detected GPU
+  EXPECT_EQ(view.driverStatusLabel()->text(), QStringLiteral("No driver here: the model's figures only."));
+  DriverOccupancy d;
+  d.device_name = "NVIDIA H200";
+  d.cc = {9, 0};
+  d.sm_count = 132;
+  d.probe_registers = 32;
+  d.active_blocks_per_sm = 8;
+  d.max_active_clusters = 58;
+  d.max_potential_cluster_size_portable = 8;
+  d.max_potential_cluster_size_nonportable = 16;
+  d.best_block_size = 1024;
+  d.best_min_grid_size = 264;
+  d.max_active_clusters_by_size = {1056, 528, 327, 248, 193, 163, 139, 124, 102, 88, 81, 74, 67, 65, 58, 58};
+  d.note = "the probe uses 1 block barrier and no static shared memory";
+  view.showDriverAnswer(d);
+  EXPECT_EQ(view.clustersTable()->item(0, 2)->text(), QStringLiteral("58"));
+  EXPECT_EQ(view.clustersTable()->item(3, 2)->text(), QStringLiteral("16"));
+  EXPECT_EQ(view.clustersTable()->item(4, 2)->text(), QStringLiteral("1024"));
+  EXPECT_EQ(view.clusterSizePlot()->plot()->graph(2)->dataCount(), 16);
+  EXPECT_NE(view.driverStatusLabel()->text().indexOf(QStringLiteral("NVIDIA H200")), -1);
+  view.registersSpin()->setValue(40);
+  EXPECT_FALSE(view.driverAnswer().has_value());
+  EXPECT_EQ(view.clusterSizePlot()->plot()->graph(2)->dataCount(), 0);
+}
+
+TEST(CalculatorView, ClusterSettingsRoundTrip) {
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  QSettings settings(dir.filePath(QStringLiteral("clusters.ini")), QSettings::IniFormat);
+  {
+    CalculatorView view;
+    ASSERT_TRUE(view.deviceSelector()->setCurrentKey(QStringLiteral("gpu:H200")));
+    view.nonPortableCheck()->setChecked(true);
+    view.clusterSizeSpin()->setValue(12);
+    view.yMeasureCombo()->setCurrentIndex(1);
+    view.saveSettings(settings);
+  }
+  CalculatorView restored;
+  restored.restoreSettings(settings);
+  EXPECT_TRUE(restored.nonPortableCheck()->isChecked());
+  EXPECT_EQ(restored.clusterSizeSpin()->value(), 12);
+  EXPECT_EQ(restored.yMeasureCombo()->currentIndex(), 1);
+  ASSERT_TRUE(restored.clusters().has_value());
+  EXPECT_EQ(restored.clusters()->max_active_clusters, 74);  // 2 × floor(144 / 12) + 5 × floor(128 / 12)
 }
 
 }  // namespace

@@ -100,6 +100,8 @@ const std::vector<GuiCase>& guiCases() {
        "Block barriers: 17 is out of range; allowed 0 … 16. Kept 1.", 1},
       {"GridNegative", View::kCalculator, "gridBlocks", "-1",
        "Grid blocks: -1 is out of range; allowed 'not set' or 1 … 2147483647. Kept not set.", 0},
+      {"ClusterSize9Portable", View::kCalculator, "clusterSize", "9",
+       "Cluster size: 9 is out of range; allowed 'no clusters' or 1 … 8. Kept no clusters.", 0},
       {"GridBeyondInt", View::kCalculator, "gridBlocks", "99999999999",
        "Grid blocks: 99999999999 is out of range; allowed 'not set' or 1 … 2147483647. Kept 999999999.", 999999999},
       // RBLOCK-scaling view, its defaults: H200-class 132 SMs, xnumel 512, rnumel 8192, 38 registers, 0 spills.

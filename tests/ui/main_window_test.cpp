@@ -98,7 +98,7 @@ TEST_F(MainWindowTest, ExportsOfTheCurrentViewAndErrorsAsMessages) {
   EXPECT_TRUE(QFile::exists(dir.filePath(QStringLiteral("smem.pdf"))));
 
   // Errors come back as text for the message box: bad index, unwritable path.
-  EXPECT_TRUE(w.exportCurrentPlot(9, png).contains(QStringLiteral("allowed 0 … 3")));
+  EXPECT_TRUE(w.exportCurrentPlot(9, png).contains(QStringLiteral("allowed 0 … 5")));  // six plots
   const QString err = w.exportCurrentCsv(1, dir.filePath(QStringLiteral("nope/curves.csv")));
   EXPECT_TRUE(err.contains(QStringLiteral("nope/curves.csv"))) << err.toStdString();
 }

@@ -5,12 +5,15 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
 #include <QHeaderView>
 #include <QScrollBar>
 #include <QTableView>
 #include <QLayout>
 #include <QSettings>
 #include <QSplitter>
+#include <QSpinBox>
 #include <QTabWidget>
 #include <QWidget>
 #include <vector>
@@ -19,10 +22,13 @@
 
 #include "tests/ui/ui_test_support.h"
 #include "ui/models/compile_sweep_model.h"
+#include "ui/plots/cluster_size_plot.h"
+#include "ui/plots/occupancy_curve_plot.h"
 #include "ui/plots/plot_controller.h"
 #include "ui/shell/main_window.h"
 #include "ui/views/calculator_view.h"
 #include "ui/views/compile_sweep_view.h"
+#include "ui/views/gpu_data_view.h"
 #include "ui/views/inductor_run_view.h"
 #include "ui/views/live_sweep_view.h"
 #include "ui/views/rblock_scaling_view.h"
@@ -203,6 +209,40 @@ TEST(WindowLayout, CompileSweepDecisionsAreInViewAt1280x720) {
     right = left + header->sectionSize(c);
     EXPECT_LE(right, viewport) << "the column ends at " << right << " px of a " << viewport << " px viewport";
   }
+}
+
+// The calculator's second page (cluster size, block barriers) with clusters on the H200, in both
+// y measures, and the GPU data table: every plot whole at 1280 × 720 and nothing overlapping.
+TEST(WindowLayout, CalculatorClusterPageAndGpuDataFit1280x720) {
+  QSettings().clear();
+  MainWindow window(/*use_settings=*/false);
+  window.addView(new GpuDataView, QStringLiteral("GPU data"));
+  window.resize(1280, 720);
+  window.show();
+  CalculatorView* calc = window.calculatorView();
+  ASSERT_TRUE(calc->deviceSelector()->setCurrentKey(QStringLiteral("gpu:H200")));
+  calc->nonPortableCheck()->setChecked(true);
+  calc->clusterSizeSpin()->setValue(12);
+  window.tabs()->setCurrentWidget(calc);
+  calc->plotTabs()->setCurrentIndex(1);
+  QApplication::processEvents();
+  for (int measure : {0, 1}) {
+    calc->yMeasureCombo()->setCurrentIndex(measure);
+    QApplication::processEvents();
+    SCOPED_TRACE(measure == 0 ? "active warps" : "occupancy %");
+    for (PlotController* plot : {static_cast<PlotController*>(calc->clusterSizePlot()), static_cast<PlotController*>(calc->barriersPlot())}) {
+      EXPECT_TRUE(plot->widget()->isVisible()) << plot->title().toStdString();
+      EXPECT_GE(plot->widget()->height(), 150) << plot->title().toStdString();
+    }
+    const QStringList cut = plotProblems(*calc);
+    EXPECT_TRUE(cut.isEmpty()) << cut.join(QLatin1Char('\n')).toStdString();
+    const QStringList bad = overlaps(calc);
+    EXPECT_TRUE(bad.isEmpty()) << bad.join(QLatin1Char('\n')).toStdString();
+  }
+  window.tabs()->setCurrentIndex(window.tabs()->count() - 1);
+  QApplication::processEvents();
+  const QStringList bad = overlaps(window.tabs()->currentWidget());
+  EXPECT_TRUE(bad.isEmpty()) << bad.join(QLatin1Char('\n')).toStdString();
 }
 
 }  // namespace

@@ -35,10 +35,15 @@ OccupancyCurvePlot::OccupancyCurvePlot(CurveKind kind, QWidget* parent) : PlotCo
       setTitle(tr("Impact of varying shared memory per block"));
       setAxisLabels(tr("Shared memory per block (KB, static + dynamic)"), tr("Active warps per SM"));
       break;
+    case CurveKind::BlockBarriers:
+      setTitle(tr("Impact of varying block barriers"));
+      setAxisLabels(tr("Block barriers per block (counted from CC 9.0)"), tr("Active warps per SM"));
+      break;
   }
-  p->setObjectName(kind_ == CurveKind::BlockSize ? QStringLiteral("blockSizePlot")
-                   : kind_ == CurveKind::Registers ? QStringLiteral("registersPlot")
-                                                   : QStringLiteral("sharedMemoryPlot"));
+  p->setObjectName(kind_ == CurveKind::BlockSize      ? QStringLiteral("blockSizePlot")
+                   : kind_ == CurveKind::Registers    ? QStringLiteral("registersPlot")
+                   : kind_ == CurveKind::SharedMemory ? QStringLiteral("sharedMemoryPlot")
+                                                      : QStringLiteral("blockBarriersPlot"));
 
   QCPGraph* curve = p->addGraph();
   curve->setName(tr("Active warps per SM"));
@@ -63,11 +68,13 @@ OccupancyCurvePlot::OccupancyCurvePlot(CurveKind kind, QWidget* parent) : PlotCo
   line->setSelectable(false);
   line->setProperty("occxCurrentLine", true);
 
-  // Right axis: the same scale as theoretical occupancy in percent.
+  // Right axis: the same scale as theoretical occupancy in percent (in YMeasure::Warps).
   p->yAxis2->setVisible(true);
   p->yAxis2->setLabel(tr("Theoretical occupancy (%)"));
   connect(p->yAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this](const QCPRange& r) {
-    if (max_warps_ > 0) plot()->yAxis2->setRange(r.lower * 100.0 / max_warps_, r.upper * 100.0 / max_warps_);
+    if (max_warps_ > 0 && measure_ == YMeasure::Warps) {
+      plot()->yAxis2->setRange(r.lower * 100.0 / max_warps_, r.upper * 100.0 / max_warps_);
+    }
   });
 
   auto fixed = QSharedPointer<QCPAxisTickerFixed>::create();
@@ -78,12 +85,43 @@ OccupancyCurvePlot::OccupancyCurvePlot(CurveKind kind, QWidget* parent) : PlotCo
   } else if (kind_ == CurveKind::Registers) {
     fixed->setTickStep(32);
     p->xAxis->setTicker(fixed);
+  } else if (kind_ == CurveKind::BlockBarriers) {
+    fixed->setTickStep(2);
+    p->xAxis->setTicker(fixed);
   }
-  auto warps_ticker = QSharedPointer<QCPAxisTickerFixed>::create();
-  warps_ticker->setTickStep(8);
-  warps_ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
-  p->yAxis->setTicker(warps_ticker);
+  applyYMeasure();
   setLegendColumns(2);
+}
+
+void OccupancyCurvePlot::applyYMeasure() {
+  QCustomPlot* p = plot();
+  auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
+  ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+  const QString x_label = p->xAxis->label();
+  if (measure_ == YMeasure::Warps) {
+    ticker->setTickStep(8);
+    setAxisLabels(x_label, tr("Active warps per SM"));
+    p->yAxis2->setVisible(true);
+    p->graph(0)->setName(tr("Active warps per SM"));
+  } else {
+    ticker->setTickStep(25);
+    setAxisLabels(x_label, tr("Theoretical occupancy (%)"));
+    p->yAxis2->setVisible(false);
+    p->graph(0)->setName(tr("Theoretical occupancy (%)"));
+  }
+  p->yAxis->setTicker(ticker);
+}
+
+void OccupancyCurvePlot::setYMeasure(YMeasure measure) {
+  if (measure == measure_) return;
+  measure_ = measure;
+  applyYMeasure();
+  replotData();
+}
+
+double OccupancyCurvePlot::plottedY(int warps) const {
+  if (measure_ == YMeasure::Warps) return warps;
+  return max_warps_ > 0 ? 100.0 * warps / max_warps_ : 0.0;
 }
 
 double OccupancyCurvePlot::plottedX(std::int64_t x) const {
@@ -97,7 +135,14 @@ void OccupancyCurvePlot::setData(const std::vector<CurvePoint>& points, int max_
   current_x_ = current_x;
   current_warps_ = current_can_launch ? current_warps : 0;
   current_can_launch_ = current_can_launch;
+  replotData();
+}
 
+void OccupancyCurvePlot::replotData() {
+  const auto& points = points_;
+  const std::int64_t current_x = current_x_;
+  const bool current_can_launch = current_can_launch_;
+  const int max_warps_per_sm = max_warps_;
   QCustomPlot* p = plot();
   QVector<double> xs;
   QVector<double> ys;
@@ -105,19 +150,22 @@ void OccupancyCurvePlot::setData(const std::vector<CurvePoint>& points, int max_
   ys.reserve(static_cast<int>(points.size()));
   for (const auto& pt : points) {
     xs.append(plottedX(pt.x));
-    ys.append(pt.active_warps_per_sm);
+    ys.append(plottedY(pt.active_warps_per_sm));
   }
   p->graph(0)->setData(xs, ys, true);
 
   const double mx = plottedX(current_x);
-  p->graph(1)->setData(QVector<double>{mx}, QVector<double>{static_cast<double>(current_warps_)}, true);
+  p->graph(1)->setData(QVector<double>{mx}, QVector<double>{plottedY(current_warps_)}, true);
   QString current;
   switch (kind_) {
     case CurveKind::BlockSize: current = tr("%1 threads").arg(current_x); break;
     case CurveKind::Registers: current = tr("%1 registers").arg(current_x); break;
     case CurveKind::SharedMemory: current = tr("%1 KB").arg(kbText(current_x)); break;
+    case CurveKind::BlockBarriers: current = current_x == 1 ? tr("1 barrier") : tr("%1 barriers").arg(current_x); break;
   }
-  p->graph(1)->setName(current_can_launch ? tr("Current: %1 → %2").arg(current).arg(warpCountText(current_warps_))
+  const QString value = measure_ == YMeasure::Warps ? warpCountText(current_warps_)
+                                                    : QStringLiteral("%1 %").arg(plottedY(current_warps_), 0, 'f', 1);
+  p->graph(1)->setName(current_can_launch ? tr("Current: %1 → %2").arg(current, value)
                                           : tr("Current: %1 → cannot launch").arg(current));
 
   for (int i = 0; i < p->itemCount(); ++i) {
@@ -136,9 +184,10 @@ void OccupancyCurvePlot::setData(const std::vector<CurvePoint>& points, int max_
     case CurveKind::BlockSize: upper = x_end + 32; break;
     case CurveKind::Registers: upper = x_end + 1; break;
     case CurveKind::SharedMemory: upper = std::max(1.0, x_end * 1.02); break;
+    case CurveKind::BlockBarriers: upper = x_end + 0.5; break;
   }
-  p->xAxis->setRange(-0.02 * upper, upper);
-  p->yAxis->setRange(0, std::max(1, max_warps_per_sm) * 1.1);
+  p->xAxis->setRange(kind_ == CurveKind::BlockBarriers ? -0.5 : -0.02 * upper, upper);
+  p->yAxis->setRange(0, (measure_ == YMeasure::Warps ? std::max(1, max_warps_per_sm) : 100) * 1.1);
   requestReplot();
 }
 
@@ -152,6 +201,7 @@ QString OccupancyCurvePlot::describeX(std::int64_t x) const {
     case CurveKind::BlockSize: return tr("%1 threads per block (%2)").arg(x).arg(warpCountText((x + 31) / 32));
     case CurveKind::Registers: return tr("%1 registers per thread").arg(x);
     case CurveKind::SharedMemory: return tr("%1 KB (%2 B) shared memory per block").arg(kbText(x)).arg(x);
+    case CurveKind::BlockBarriers: return tr("%1 block barriers per block").arg(x);
   }
   return {};
 }

@@ -17,10 +17,16 @@ enum class CurveKind {
   BlockSize,     ///< x: threads per block (warp steps)
   Registers,     ///< x: registers per thread (1 … 255)
   SharedMemory,  ///< x: shared memory per block, plotted in KB (1024 bytes)
+  BlockBarriers, ///< x: block barriers per block (0 … 16; counted from CC 9.0 on)
 };
 
+/// What a calculator plot's y axis shows: active warps per SM, or theoretical occupancy in percent.
+enum class YMeasure { Warps, Percent };
+
 /// Graph 0: the curve ("Active warps per SM"); graph 1: the current configuration (one point).
-/// A dashed vertical line also marks the current x. The right axis shows theoretical occupancy (%).
+/// A dashed vertical line also marks the current x. In YMeasure::Warps the left axis shows active
+/// warps and the right axis theoretical occupancy (%); in YMeasure::Percent the left axis shows
+/// occupancy (%) and the right axis is hidden.
 class OccupancyCurvePlot : public PlotController {
   Q_OBJECT
 
@@ -35,7 +41,11 @@ class OccupancyCurvePlot : public PlotController {
   void setData(const std::vector<CurvePoint>& points, int max_warps_per_sm, std::int64_t current_x, int current_warps,
                bool current_can_launch);
 
-  /// The marker's position in plotted units (shared memory in KB).
+  /// Switches the y axis between active warps and occupancy (%); replots with the last data.
+  void setYMeasure(YMeasure measure);
+  [[nodiscard]] YMeasure yMeasure() const { return measure_; }
+
+  /// The marker's position in plotted units (shared memory in KB; y in the current measure).
   [[nodiscard]] QPointF markerPosition() const;
   /// Plotted x for an input value: bytes → KB for shared memory, unchanged otherwise.
   [[nodiscard]] double plottedX(std::int64_t x) const;
@@ -48,7 +58,12 @@ class OccupancyCurvePlot : public PlotController {
  private:
   [[nodiscard]] QString describeX(std::int64_t x) const;
 
+  [[nodiscard]] double plottedY(int warps) const;
+  void applyYMeasure();
+  void replotData();
+
   CurveKind kind_;
+  YMeasure measure_ = YMeasure::Warps;
   std::vector<CurvePoint> points_;
   int max_warps_ = 0;
   std::int64_t current_x_ = 0;

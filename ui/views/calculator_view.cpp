@@ -1,22 +1,31 @@
 #include "ui/views/calculator_view.h"
 
+#include <QCheckBox>
+#include <QComboBox>
+#include <QCoreApplication>
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QGroupBox>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPointer>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTextBrowser>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <climits>
+#include <thread>
 
 #include "core/gpu/device.h"
 #include "core/occupancy/occupancy_report.h"
+#include "core/sweep/backend.h"
+#include "ui/plots/cluster_size_plot.h"
 #include "ui/widgets/checked_spin_box.h"
 #include "ui/plots/occupancy_curve_plot.h"
 #include "ui/plots/plot_controller.h"
@@ -117,6 +126,8 @@ CalculatorView::CalculatorView(QWidget* parent) : QWidget(parent) {
   carveout_->setValue(d.carveout_percent);
   barriers_->setValue(d.block_barriers);
   grid_->setValue(static_cast<int>(d.grid_blocks));
+  cluster_size_->setValue(0);
+  non_portable_->setChecked(false);
   updating_ = false;
   recompute();
 }
@@ -169,6 +180,22 @@ QWidget* CalculatorView::buildPlotsAndDerivation() {
   grid->setRowStretch(0, 1);
   grid->setRowStretch(1, 1);
 
+  // Second page: thread-block clusters and block barriers (both matter from CC 9.0 on).
+  auto* more = new QWidget;
+  auto* more_layout = new QHBoxLayout(more);
+  more_layout->setContentsMargins(0, 0, 0, 0);
+  more_layout->setSpacing(6);
+  plot_clusters_ = new ClusterSizePlot(more);
+  plot_barriers_ = new OccupancyCurvePlot(CurveKind::BlockBarriers, more);
+  more_layout->addWidget(plot_clusters_->widget(), 1);
+  more_layout->addWidget(plot_barriers_->widget(), 1);
+
+  plot_tabs_ = new QTabWidget;
+  plot_tabs_->setObjectName(QStringLiteral("calculatorPlotTabs"));
+  plot_tabs_->setDocumentMode(true);
+  plot_tabs_->addTab(plots, tr("Block size, registers, shared memory"));
+  plot_tabs_->addTab(more, tr("Cluster size, block barriers"));
+
   auto* derivation_box = new QGroupBox(tr("Derivation, step by step"));
   auto* derivation_layout = new QVBoxLayout(derivation_box);
   derivation_layout->setContentsMargins(4, 4, 4, 4);
@@ -178,12 +205,14 @@ QWidget* CalculatorView::buildPlotsAndDerivation() {
   derivation_layout->addWidget(derivation_);
 
   auto* right = new QSplitter(Qt::Vertical);
-  right->addWidget(plots);
+  right->addWidget(plot_tabs_);
   right->addWidget(derivation_box);
   right->setStretchFactor(0, 4);
   right->setStretchFactor(1, 1);
   right->setChildrenCollapsible(false);
-  right->setSizes({760, 140});
+  // The derivation may shrink to a few lines on a short screen (it scrolls; the splitter gives it back).
+  derivation_->setMinimumHeight(40);
+  right->setSizes({790, 110});
   return right;
 }
 
@@ -198,11 +227,24 @@ void CalculatorView::connectInputs() {
       if (!updating_) recompute();
     });
   }
-  for (QSpinBox* s : {barriers_, grid_}) {
+  for (QSpinBox* s : {barriers_, grid_, cluster_size_}) {
     connect(s, &QSpinBox::valueChanged, this, [this] {
       if (!updating_) recompute();
     });
   }
+  connect(non_portable_, &QCheckBox::toggled, this, [this] {
+    if (updating_) return;
+    applyArchRanges();
+    recompute();
+  });
+  connect(measure_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] { applyYMeasure(); });
+  connect(ask_driver_, &QPushButton::clicked, this, [this] { askDriver(); });
+}
+
+void CalculatorView::applyYMeasure() {
+  const YMeasure m = measure_->currentIndex() == 1 ? YMeasure::Percent : YMeasure::Warps;
+  for (OccupancyCurvePlot* p : {plot_block_, plot_regs_, plot_smem_, plot_barriers_}) p->setYMeasure(m);
+  plot_clusters_->setYMeasure(m);
 }
 
 CalculatorView::~CalculatorView() = default;
@@ -263,6 +305,30 @@ QWidget* CalculatorView::buildInputs() {
   grid_->setSingleStep(132);
   grid_->setToolTip(tr("Blocks in the grid. With the GPU's SM count this gives the number of waves."));
   form->addRow(tr("Grid blocks"), grid_);
+
+  auto* cluster_size = new CheckedSpinBox(box);
+  cluster_size->setQuantity(tr("Cluster size"));  // its form row holds a layout, not the box itself
+  cluster_size_ = cluster_size;
+  cluster_size_->setObjectName(QStringLiteral("clusterSize"));
+  cluster_size_->setRange(0, 8);
+  cluster_size_->setSpecialValueText(tr("no clusters"));
+  cluster_size_->setToolTip(tr("Thread-block cluster size in blocks (CC 9.0 and later): 1 … 8 portable, up to 16 where the GPU "
+                               "allows non-portable sizes. A cluster's blocks run at once on different SMs of one GPC."));
+  non_portable_ = new QCheckBox(tr("non-portable"), box);
+  non_portable_->setObjectName(QStringLiteral("nonPortableClusters"));
+  non_portable_->setToolTip(tr("Allow cluster sizes above the portable 8 (cudaFuncAttributeNonPortableClusterSizeAllowed)"));
+  auto* cluster_row = new QHBoxLayout;
+  cluster_row->addWidget(cluster_size_, 1);
+  cluster_row->addWidget(non_portable_, 0);
+  form->addRow(tr("Cluster size"), cluster_row);
+
+  measure_ = new QComboBox(box);
+  measure_->setObjectName(QStringLiteral("yMeasure"));
+  measure_->addItem(tr("Active warps per SM"));
+  measure_->addItem(tr("Occupancy (%)"));
+  measure_->setToolTip(tr("Every plot's y axis as active warps per SM (clusters: active clusters) or as theoretical "
+                          "occupancy in percent (clusters: cluster occupancy)"));
+  form->addRow(tr("Plots' y axis"), measure_);
   return box;
 }
 
@@ -289,6 +355,23 @@ QWidget* CalculatorView::buildResultPanel() {
   details_table_->setObjectName(QStringLiteral("detailsTable"));
   details_table_->horizontalHeader()->setVisible(false);
   v->addWidget(details_table_);
+
+  clusters_table_ = makeTable({tr("Clusters and best block size"), tr("Model"), tr("Driver")}, box);
+  clusters_table_->setObjectName(QStringLiteral("clustersTable"));
+  v->addWidget(clusters_table_);
+  auto* driver_row = new QHBoxLayout;
+  ask_driver_ = new QPushButton(tr("Ask the driver"), box);
+  ask_driver_->setObjectName(QStringLiteral("askDriver"));
+  ask_driver_->setToolTip(tr("Ask the GPU's driver (cuOccupancyMaxActiveBlocksPerMultiprocessor, cuOccupancyMaxActiveClusters, "
+                             "cuOccupancyMaxPotentialClusterSize, cuOccupancyMaxPotentialBlockSize) with a probe kernel of these "
+                             "registers; needs a detected GPU"));
+  driver_status_ = new QLabel(box);
+  driver_status_->setObjectName(QStringLiteral("driverStatus"));
+  driver_status_->setWordWrap(true);
+  driver_status_->setStyleSheet(QStringLiteral("color: #555;"));
+  driver_row->addWidget(ask_driver_, 0, Qt::AlignTop);
+  driver_row->addWidget(driver_status_, 1);
+  v->addLayout(driver_row);
   return box;
 }
 
@@ -321,6 +404,12 @@ void CalculatorView::applyArchRanges() {
   carveout_->spinBox()->setToolTip(has_carveout ? tr("-1 (default) or 0 … 100 percent")
                                                 : tr("CC %1 has a fixed shared-memory size: no carveout").arg(QString::fromStdString(a.cc.str())));
   barriers_->setEnabled(a.cc.major >= 9);
+  const bool clusters = maxClusterSize(a, true) > 0;
+  cluster_size_->setEnabled(clusters);
+  non_portable_->setEnabled(clusters && maxClusterSize(a, true) > kPortableClusterSize);
+  cluster_size_->setRange(0, std::max(1, maxClusterSize(a, non_portable_->isChecked())));
+  cluster_size_->setToolTip(clusters ? tr("0 (no clusters) or 1 … %1 blocks").arg(maxClusterSize(a, non_portable_->isChecked()))
+                                     : tr("CC %1 has no thread-block clusters (CC 9.0 and later)").arg(QString::fromStdString(a.cc.str())));
   if (t.sm_count > 0) grid_->setSingleStep(t.sm_count);
 
   QString info = tr("%1 warps (%2 threads) and %3 blocks per SM · %4 registers per SM · up to %5 shared memory per SM, "
@@ -387,15 +476,45 @@ void CalculatorView::recompute() {
     result_.max_warps_per_sm = a.max_warps_per_sm;
     input_error_ = QString::fromStdString(r.error());
   }
-  curve_block_ = sweepBlockSize(a, input_);
-  curve_regs_ = sweepRegisters(a, input_);
-  curve_smem_ = sweepSharedMemory(a, input_);
+  sweepBlockSizeInto(a, input_, curve_block_);
+  sweepRegistersInto(a, input_, curve_regs_);
+  sweepSharedMemoryInto(a, input_, curve_smem_);
+  sweepBlockBarriersInto(a, input_, curve_barriers_);
+
+  // Clusters: the GPC layout of a named GPU with its own SM count; the naive bound otherwise.
+  const DeviceTarget& t = device_->currentTarget();
+  layout_ = (t.gpu != nullptr && t.gpu->sm_count == input_.sm_count) ? clusterLayoutOf(*t.gpu) : ClusterLayout{};
+  const bool np = non_portable_->isChecked();
+  const int blocks = result_.can_launch ? result_.active_blocks_per_sm : 0;
+  curve_clusters_ = sweepClusterSize(a, layout_, input_.sm_count, blocks, np);
+  clusters_.reset();
+  clusters_note_.clear();
+  if (maxClusterSize(a, true) == 0) {
+    clusters_note_ = tr("CC %1 has no thread-block clusters (CC 9.0 and later)").arg(QString::fromStdString(a.cc.str()));
+  } else if (input_.sm_count <= 0) {
+    clusters_note_ = tr("clusters need a GPU's SM count: pick a GPU");
+  } else if (cluster_size_->value() <= 0) {
+    clusters_note_ = tr("set a cluster size");
+  } else if (auto c = computeClusters(a, layout_, input_.sm_count, result_, {cluster_size_->value(), np}, true)) {
+    clusters_ = std::move(c).value();
+  } else {
+    clusters_note_ = QString::fromStdString(c.error());
+  }
+  if (auto b = occx::bestBlockSize(a, input_)) {
+    best_ = *b;
+  } else {
+    best_ = BestBlockSize{};
+  }
+  invalidateDriverAnswer();
 
   const bool ok = result_.can_launch;
   plot_block_->setData(curve_block_, a.max_warps_per_sm, input_.threads_per_block, result_.active_warps_per_sm, ok);
   plot_regs_->setData(curve_regs_, a.max_warps_per_sm, input_.registers_per_thread, result_.active_warps_per_sm, ok);
   plot_smem_->setData(curve_smem_, a.max_warps_per_sm, input_.static_smem_bytes + input_.dynamic_smem_bytes,
                       result_.active_warps_per_sm, ok);
+  plot_barriers_->setData(curve_barriers_, a.max_warps_per_sm, input_.block_barriers, result_.active_warps_per_sm, ok);
+  plot_clusters_->setData(curve_clusters_, std::int64_t{blocks} * std::max(0, input_.sm_count), {}, cluster_size_->value(),
+                          layout_.known(), maxClusterSize(a, true) == 0 ? clusters_note_ : QString());
   utilization_->setRows(computeUtilization(a, input_, result_));
   const QString subtitle = exportSubtitle();
   for (PlotController* p : plotExports()) p->setExportSubtitle(subtitle);
@@ -429,6 +548,114 @@ void CalculatorView::showResult() {
 
   showLimitsTable();
   showDetailsTable();
+  showClusters();
+}
+
+void CalculatorView::showClusters() {
+  const std::optional<DriverOccupancy>& d = driver_;
+  auto driverCell = [&](int v) { return d && v >= 0 ? QString::number(v) : QStringLiteral("—"); };
+  int row = 0;
+  if (clusters_) {
+    const ClusterResult& c = *clusters_;
+    setRow(clusters_table_, row++,
+           {c.layout_known ? tr("Max active clusters (size %1)").arg(c.cluster_size)
+                           : tr("Max active clusters (size %1; upper bound, GPC layout unknown)").arg(c.cluster_size),
+            QString::number(c.max_active_clusters), driverCell(d ? d->max_active_clusters : -1)});
+    setRow(clusters_table_, row++,
+           {tr("Active blocks in clusters"), tr("%1 of %2").arg(c.active_blocks_in_clusters).arg(c.active_blocks_without_clusters),
+            d && d->max_active_clusters >= 0 ? QString::number(std::int64_t{d->max_active_clusters} * c.cluster_size) : QStringLiteral("—")});
+    setRow(clusters_table_, row++, {tr("Cluster occupancy"), percentText(c.cluster_occupancy), QStringLiteral("—")});
+    setRow(clusters_table_, row++,
+           {non_portable_->isChecked() ? tr("Largest cluster that can launch (non-portable)") : tr("Largest cluster that can launch (portable)"),
+            QString::number(c.max_potential_cluster_size),
+            driverCell(d ? (non_portable_->isChecked() ? d->max_potential_cluster_size_nonportable : d->max_potential_cluster_size_portable)
+                         : -1)});
+  } else {
+    setRow(clusters_table_, row++, {tr("Clusters"), clusters_note_, QStringLiteral("—")});
+  }
+  setRow(clusters_table_, row++,
+         {tr("Best block size (cudaOccupancyMaxPotentialBlockSize)"),
+          best_.block_size > 0 ? tr("%1 threads, %2").arg(best_.block_size).arg(percentText(best_.occupancy)) : tr("none launches"),
+          driverCell(d ? d->best_block_size : -1)});
+  setRow(clusters_table_, row++,
+         {tr("Smallest grid for a full GPU at that size"),
+          best_.min_grid_size > 0 ? tr("%1 blocks").arg(best_.min_grid_size) : tr("needs a GPU's SM count"),
+          driverCell(d ? d->best_min_grid_size : -1)});
+  if (d) {
+    setRow(clusters_table_, row++,
+           {tr("Active blocks per SM"), QString::number(result_.active_blocks_per_sm), driverCell(d->active_blocks_per_sm)});
+  }
+  clusters_table_->setRowCount(row);
+  fitTableHeight(clusters_table_);
+}
+
+void CalculatorView::setBackend(Backend* backend) {
+  backend_ = backend;
+  invalidateDriverAnswer();
+}
+
+void CalculatorView::invalidateDriverAnswer() {
+  ++driver_generation_;
+  const bool had = driver_.has_value();
+  driver_.reset();
+  QString status;
+  if (backend_ == nullptr) {
+    status = tr("No driver here: the model's figures only.");
+  } else if (const Availability live = backend_->liveAvailability(); !live.available) {
+    status = tr("No driver here: %1").arg(QString::fromStdString(live.reason));
+  } else if (!device_->currentTarget().detected) {
+    status = tr("Pick the detected GPU to compare with its driver.");
+  } else {
+    status = had ? tr("The inputs changed: ask again.") : tr("Ask the driver for its figures.");
+  }
+  ask_driver_->setEnabled(backend_ != nullptr && device_->currentTarget().detected);
+  driver_status_->setText(status);
+}
+
+void CalculatorView::askDriver() {
+  if (backend_ == nullptr || !device_->currentTarget().detected) {
+    invalidateDriverAnswer();
+    return;
+  }
+  DriverOccupancyQuery q;
+  q.registers_per_thread = input_.registers_per_thread;
+  q.threads_per_block = input_.threads_per_block;
+  q.shared_memory_bytes = input_.static_smem_bytes + input_.dynamic_smem_bytes;
+  q.cluster_size = cluster_size_->value();
+  q.every_cluster_size = arch().cc.major >= 9;
+  const int generation = driver_generation_;
+  driver_status_->setText(tr("Asking the driver (compiling the probe kernel the first time)…"));
+  ask_driver_->setEnabled(false);
+  QPointer<CalculatorView> self(this);
+  Backend* backend = backend_;
+  std::thread([self, backend, q, generation] {
+    auto answer = backend->driverOccupancy(q);
+    QMetaObject::invokeMethod(QCoreApplication::instance(), [self, answer, generation] {
+      if (self == nullptr || generation != self->driver_generation_) return;  // stale: the inputs changed meanwhile
+      self->ask_driver_->setEnabled(true);
+      if (answer) {
+        self->showDriverAnswer(*answer);
+      } else {
+        self->driver_status_->setText(tr("The driver could not answer: %1").arg(QString::fromStdString(answer.error())));
+        emit self->driverAnswered();
+      }
+    }, Qt::QueuedConnection);
+  }).detach();
+}
+
+void CalculatorView::showDriverAnswer(const DriverOccupancy& d) {
+  driver_ = d;
+  const int blocks = result_.can_launch ? result_.active_blocks_per_sm : 0;
+  plot_clusters_->setData(curve_clusters_, std::int64_t{blocks} * std::max(0, input_.sm_count), d.max_active_clusters_by_size,
+                          cluster_size_->value(), layout_.known(), QString());
+  QString text = tr("Driver of %1 (CC %2, %3 SMs): %4.")
+                     .arg(QString::fromStdString(d.device_name), QString::fromStdString(d.cc.str()))
+                     .arg(d.sm_count)
+                     .arg(QString::fromStdString(d.note));
+  if (d.sm_count != input_.sm_count || d.cc != arch().cc) text += tr(" It is not the selected target: compare with care.");
+  driver_status_->setText(text);
+  showClusters();
+  emit driverAnswered();
 }
 
 void CalculatorView::showLimitsTable() {
@@ -513,6 +740,12 @@ void CalculatorView::showDerivation() {
     html += QStringLiteral("<li style=\"margin-bottom:3px\"><b>%1.</b> %2</li>")
                 .arg(QString::fromStdString(s.topic).toHtmlEscaped(), QString::fromStdString(s.text).toHtmlEscaped());
   }
+  if (clusters_) {
+    for (const auto& st : clusters_->derivation) {
+      html += QStringLiteral("<li style=\"margin-bottom:3px\"><b>%1.</b> %2</li>")
+                  .arg(QString::fromStdString(st.topic).toHtmlEscaped(), QString::fromStdString(st.text).toHtmlEscaped());
+    }
+  }
   if (!input_error_.isEmpty()) html += QStringLiteral("<li><b>Input.</b> %1</li>").arg(input_error_.toHtmlEscaped());
   html += QStringLiteral("</ol>");
   derivation_->setHtml(html);
@@ -555,6 +788,9 @@ std::vector<CsvExport> CalculatorView::csvExports() const {
   const std::string target = targetLabel().toStdString();
   CsvExport result{tr("Result table"), QStringLiteral("occupancy-result.csv"), occupancyToCsv(a, input_, result_)};
   result.table.meta.insert(result.table.meta.begin(), {"target", target});
+  if (clusters_) appendClustersToCsv(result.table, {cluster_size_->value(), non_portable_->isChecked()}, *clusters_);
+  appendBestBlockSizeToCsv(result.table, best_, 0);
+  if (driver_) appendDriverOccupancyToCsv(result.table, *driver_);
 
   CsvExport curves{tr("Impact curves (block size, registers, shared memory)"), QStringLiteral("occupancy-curves.csv"),
                    curvesToCsv(a, curve_block_, curve_regs_, curve_smem_)};
@@ -566,11 +802,30 @@ std::vector<CsvExport> CalculatorView::csvExports() const {
   m.emplace_back("dynamic_smem_bytes", std::to_string(input_.dynamic_smem_bytes));
   m.emplace_back("carveout_percent", std::to_string(input_.carveout_percent));
   m.emplace_back("block_barriers", std::to_string(input_.block_barriers));
-  return {result, curves};
+  CsvExport barriers{tr("Block barriers curve"), QStringLiteral("occupancy-barriers.csv"), curvesToCsv(a, {}, {}, {})};
+  barriers.table.rows.clear();
+  for (const auto& p : curve_barriers_) {
+    barriers.table.rows.push_back({"block_barriers", std::to_string(p.x), std::to_string(p.active_blocks_per_sm),
+                                   std::to_string(p.active_warps_per_sm), QString::number(100.0 * p.occupancy, 'f', 2).toStdString(),
+                                   limiterNames(p.limiters)});
+  }
+  barriers.table.meta.insert(barriers.table.meta.begin(), {"target", target});
+  CsvExport clusters{tr("Cluster-size curve"), QStringLiteral("occupancy-clusters.csv"), CsvTable{}};
+  clusters.table.meta = {{"target", target}, {"compute_capability", a.cc.str()},
+                         {"cluster_layout", layout_.known() ? layout_.source : std::string("unknown: naive upper bound")}};
+  clusters.table.header = {"cluster_size", "max_active_clusters", "active_blocks_in_clusters", "driver_max_active_clusters"};
+  for (const auto& p : curve_clusters_) {
+    const auto i = static_cast<std::size_t>(p.cluster_size - 1);
+    const bool has = driver_ && i < driver_->max_active_clusters_by_size.size();
+    clusters.table.rows.push_back({std::to_string(p.cluster_size), std::to_string(p.max_active_clusters),
+                                   std::to_string(p.active_blocks_in_clusters),
+                                   has ? std::to_string(driver_->max_active_clusters_by_size[i]) : std::string()});
+  }
+  return {result, curves, barriers, clusters};
 }
 
 std::vector<PlotController*> CalculatorView::plotExports() const {
-  return {plot_block_, plot_regs_, plot_smem_, utilization_};
+  return {plot_block_, plot_regs_, plot_smem_, utilization_, plot_clusters_, plot_barriers_};
 }
 
 void CalculatorView::saveSettings(QSettings& s) const {
@@ -582,6 +837,9 @@ void CalculatorView::saveSettings(QSettings& s) const {
   s.setValue(QStringLiteral("carveoutPercent"), carveout_->value());
   s.setValue(QStringLiteral("blockBarriers"), input_.block_barriers);
   s.setValue(QStringLiteral("gridBlocks"), static_cast<qlonglong>(input_.grid_blocks));
+  s.setValue(QStringLiteral("clusterSize"), cluster_size_->value());
+  s.setValue(QStringLiteral("nonPortableClusters"), non_portable_->isChecked());
+  s.setValue(QStringLiteral("plotYMeasure"), measure_->currentIndex() == 1 ? QStringLiteral("percent") : QStringLiteral("warps"));
 }
 
 void CalculatorView::restoreSettings(QSettings& s) {
@@ -606,6 +864,12 @@ void CalculatorView::restoreSettings(QSettings& s) {
   in.carveout_percent = static_cast<int>(std::clamp<std::int64_t>(readInt("carveoutPercent", in.carveout_percent), -1, 100));
   in.block_barriers = static_cast<int>(std::clamp<std::int64_t>(readInt("blockBarriers", in.block_barriers), 0, 16));
   in.grid_blocks = readInt("gridBlocks", in.grid_blocks);
+  updating_ = true;
+  non_portable_->setChecked(s.value(QStringLiteral("nonPortableClusters"), false).toBool());
+  applyArchRanges();
+  cluster_size_->setValue(static_cast<int>(std::clamp<std::int64_t>(readInt("clusterSize", 0), 0, 16)));
+  updating_ = false;
+  measure_->setCurrentIndex(s.value(QStringLiteral("plotYMeasure")).toString() == QLatin1String("percent") ? 1 : 0);
   setInput(in);
 }
 

@@ -1,23 +1,37 @@
 // The occupancy calculator: device, launch configuration, result, per-resource utilization, the
-// step-by-step derivation and the three impact curves. Recomputes on every input change (one
+// step-by-step derivation and the impact curves (block size, registers, shared memory; on a second
+// page cluster size and block barriers), thread-block clusters and the best block size, with the
+// driver's answers beside the model's when a GPU is present. Recomputes on every input change (one
 // calculation plus three sweeps take about a millisecond, so it runs on the UI thread).
 #pragma once
 
 #include <QWidget>
+#include <optional>
 #include <vector>
 
+#include "core/occupancy/clusters.h"
+#include "core/occupancy/driver_answer.h"
 #include "core/occupancy/occupancy.h"
 #include "ui/shell/app_view.h"
 #include "ui/views/config_hand_over.h"
 #include "ui/widgets/device_selector.h"
 
+class QCheckBox;
+class QComboBox;
 class QLabel;
+class QPushButton;
 class QSpinBox;
+class QTabWidget;
 class QTableWidget;
 class QTextBrowser;
 
+namespace occx {
+class Backend;
+}
+
 namespace occx::ui {
 
+class ClusterSizePlot;
 class OccupancyCurvePlot;
 class SpinSlider;
 class UtilizationChart;
@@ -49,6 +63,24 @@ class CalculatorView : public QWidget, public AppView {
   [[nodiscard]] const std::vector<CurvePoint>& blockSizeCurve() const { return curve_block_; }
   [[nodiscard]] const std::vector<CurvePoint>& registersCurve() const { return curve_regs_; }
   [[nodiscard]] const std::vector<CurvePoint>& sharedMemoryCurve() const { return curve_smem_; }
+  [[nodiscard]] const std::vector<CurvePoint>& barriersCurve() const { return curve_barriers_; }
+  [[nodiscard]] const std::vector<ClusterCurvePoint>& clusterCurve() const { return curve_clusters_; }
+  /// The cluster figures for the current cluster size; empty when none is set or clusters do not apply.
+  [[nodiscard]] const std::optional<ClusterResult>& clusters() const { return clusters_; }
+  /// Why there are no cluster figures ("" when there are).
+  [[nodiscard]] QString clustersUnavailable() const { return clusters_note_; }
+  [[nodiscard]] const ClusterLayout& clusterLayout() const { return layout_; }
+  [[nodiscard]] const BestBlockSize& bestBlockSize() const { return best_; }
+  /// The driver's last answer for the inputs as shown; empty when not asked since they changed.
+  [[nodiscard]] const std::optional<DriverOccupancy>& driverAnswer() const { return driver_; }
+
+  /// The backend the "Ask the driver" button uses (main() keeps it alive); null: no driver.
+  void setBackend(Backend* backend);
+  /// Asks the driver (off the UI thread); driverAnswered() follows. Without a backend or GPU the
+  /// status line says why.
+  void askDriver();
+  /// Shows a driver answer as if it had just arrived for the current inputs (tests).
+  void showDriverAnswer(const DriverOccupancy& answer);
 
   // Widgets, for the main window and tests.
   [[nodiscard]] QSpinBox* threadsSpin() const;
@@ -58,6 +90,15 @@ class CalculatorView : public QWidget, public AppView {
   [[nodiscard]] QSpinBox* carveoutSpin() const;
   [[nodiscard]] QSpinBox* barriersSpin() const;
   [[nodiscard]] QSpinBox* gridSpin() const;
+  [[nodiscard]] QSpinBox* clusterSizeSpin() const { return cluster_size_; }
+  [[nodiscard]] QCheckBox* nonPortableCheck() const { return non_portable_; }
+  [[nodiscard]] QComboBox* yMeasureCombo() const { return measure_; }
+  [[nodiscard]] QPushButton* askDriverButton() const { return ask_driver_; }
+  [[nodiscard]] QLabel* driverStatusLabel() const { return driver_status_; }
+  [[nodiscard]] QTableWidget* clustersTable() const { return clusters_table_; }
+  [[nodiscard]] QTabWidget* plotTabs() const { return plot_tabs_; }
+  [[nodiscard]] OccupancyCurvePlot* barriersPlot() const { return plot_barriers_; }
+  [[nodiscard]] ClusterSizePlot* clusterSizePlot() const { return plot_clusters_; }
   [[nodiscard]] OccupancyCurvePlot* blockSizePlot() const { return plot_block_; }
   [[nodiscard]] OccupancyCurvePlot* registersPlot() const { return plot_regs_; }
   [[nodiscard]] OccupancyCurvePlot* sharedMemoryPlot() const { return plot_smem_; }
@@ -88,6 +129,8 @@ class CalculatorView : public QWidget, public AppView {
   void statusMessage(const QString& text);
   /// A new result and curves are shown.
   void resultChanged();
+  /// The driver's answer (or its error, in driverStatusLabel) arrived.
+  void driverAnswered();
 
  private:
   QWidget* buildControls();
@@ -100,6 +143,9 @@ class CalculatorView : public QWidget, public AppView {
   void showLimitsTable();
   void showDetailsTable();
   void showDerivation();
+  void showClusters();
+  void applyYMeasure();
+  void invalidateDriverAnswer();
   [[nodiscard]] QString targetLabel() const;
 
   DeviceSelector* device_ = nullptr;
@@ -122,6 +168,16 @@ class CalculatorView : public QWidget, public AppView {
   OccupancyCurvePlot* plot_regs_ = nullptr;
   OccupancyCurvePlot* plot_smem_ = nullptr;
   UtilizationChart* utilization_ = nullptr;
+  OccupancyCurvePlot* plot_barriers_ = nullptr;
+  ClusterSizePlot* plot_clusters_ = nullptr;
+  QTabWidget* plot_tabs_ = nullptr;
+  QSpinBox* cluster_size_ = nullptr;
+  QCheckBox* non_portable_ = nullptr;
+  QComboBox* measure_ = nullptr;
+  QTableWidget* clusters_table_ = nullptr;
+  QPushButton* ask_driver_ = nullptr;
+  QLabel* driver_status_ = nullptr;
+  Backend* backend_ = nullptr;
 
   bool updating_ = false;  ///< set while widgets are changed programmatically: no recompute per widget
   OccupancyInput input_;
@@ -130,6 +186,14 @@ class CalculatorView : public QWidget, public AppView {
   std::vector<CurvePoint> curve_block_;
   std::vector<CurvePoint> curve_regs_;
   std::vector<CurvePoint> curve_smem_;
+  std::vector<CurvePoint> curve_barriers_;
+  std::vector<ClusterCurvePoint> curve_clusters_;
+  ClusterLayout layout_;
+  std::optional<ClusterResult> clusters_;
+  QString clusters_note_;
+  BestBlockSize best_;
+  std::optional<DriverOccupancy> driver_;
+  int driver_generation_ = 0;  ///< bumped on every input change: a late answer for old inputs is dropped
   int sm_override_ = 0;  ///< SM count from a hand-over (showHandOver); reset when the device changes
 };
 

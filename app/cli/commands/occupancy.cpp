@@ -1,6 +1,7 @@
 // occx occupancy: the theoretical occupancy of one launch configuration, with its derivation step
 // by step; text, JSON (--json) or a CSV file (--csv).
 #include <memory>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -8,8 +9,13 @@
 #include "app/cli/options/output_options.h"
 #include "app/cli/printers/format.h"
 #include "app/cli/printers/printer.h"
+#include "core/occupancy/clusters.h"
 #include "core/occupancy/occupancy.h"
 #include "core/occupancy/occupancy_report.h"
+#include "occx_config.h"
+#if OCCX_HAVE_CUDA
+#include "core/cuda/driver_occupancy.h"
+#endif
 
 namespace occx::cli {
 namespace {
@@ -20,6 +26,20 @@ struct OccupancyOpts {
   TargetOptions target;
   OccupancyInput in;
   OutputOptions output;
+  int cluster_size = 0;  ///< 0: no clusters
+  bool non_portable = false;
+  bool best_block_size = false;
+  int block_size_limit = 0;
+  bool driver = false;
+};
+
+// What occx occupancy computes beside the occupancy itself.
+struct Extras {
+  std::optional<ClusterResult> clusters;
+  ClusterLayout layout;
+  ClusterInput cluster_input;
+  std::optional<BestBlockSize> best;
+  std::optional<DriverOccupancy> driver;
 };
 
 // Range checks name the option and the allowed range; empty when all pass. Values in range that
@@ -81,14 +101,55 @@ TextRows resultRows(const OccupancyInput& in, const OccupancyResult& r) {
   return rows;
 }
 
-void printText(Context& ctx, const Target& t, const OccupancyInput& in, const OccupancyResult& r) {
+void addExtraRows(TextRows& rows, const Extras& x) {
+  if (x.clusters) {
+    const ClusterResult& c = *x.clusters;
+    rows.push_back({"cluster size", std::to_string(c.cluster_size) + (x.cluster_input.non_portable ? " (non-portable allowed)" : " (portable)")});
+    rows.push_back({"max active clusters", std::to_string(c.max_active_clusters) +
+                                               (c.layout_known ? " (GPC model)" : " (upper bound: GPC layout unknown)")});
+    rows.push_back({"naive floor(blocks on GPU / cluster size)", std::to_string(c.naive_max_active_clusters)});
+    rows.push_back({"active blocks in clusters", std::to_string(c.active_blocks_in_clusters) + " of " +
+                                                     std::to_string(c.active_blocks_without_clusters) + " without clusters"});
+    rows.push_back({"cluster occupancy", fixed(100.0 * c.cluster_occupancy, 1) + " %"});
+    rows.push_back({"max potential cluster size", std::to_string(c.max_potential_cluster_size)});
+  }
+  if (x.best) {
+    const BestBlockSize& b = *x.best;
+    rows.push_back({"best block size", b.block_size > 0 ? std::to_string(b.block_size) + " threads" : std::string("none can launch")});
+    if (b.block_size > 0) {
+      rows.push_back({"best block size: occupancy", fixed(100.0 * b.occupancy, 1) + " % (" + std::to_string(b.active_blocks_per_sm) +
+                                                        " blocks per SM)"});
+      if (b.min_grid_size > 0) rows.push_back({"best block size: min grid for full GPU", std::to_string(b.min_grid_size) + " blocks"});
+    }
+  }
+  if (x.driver) {
+    const DriverOccupancy& d = *x.driver;
+    rows.push_back({"driver (" + d.device_name + "): active blocks per SM", std::to_string(d.active_blocks_per_sm)});
+    if (d.max_active_clusters >= 0) rows.push_back({"driver: max active clusters", std::to_string(d.max_active_clusters)});
+    if (d.max_potential_cluster_size_portable >= 0) {
+      rows.push_back({"driver: max potential cluster size", std::to_string(d.max_potential_cluster_size_portable) + " portable, " +
+                                                                std::to_string(d.max_potential_cluster_size_nonportable) + " non-portable"});
+    }
+    if (d.best_block_size >= 0) {
+      rows.push_back({"driver: best block size", std::to_string(d.best_block_size) + " (min grid " + std::to_string(d.best_min_grid_size) + ")"});
+    }
+    rows.push_back({"driver: probe", d.note});
+  }
+}
+
+void printText(Context& ctx, const Target& t, const OccupancyInput& in, const OccupancyResult& r, const Extras& x) {
   ctx.out << "Target: " << t.label << "\n";
   ctx.out << "Launch: " << in.threads_per_block << " threads/block, " << in.registers_per_thread << " registers/thread, "
           << in.static_smem_bytes << " B static + " << in.dynamic_smem_bytes << " B dynamic shared memory\n\n";
-  printTable(ctx.out, resultRows(in, r));
+  TextRows rows = resultRows(in, r);
+  addExtraRows(rows, x);
+  printTable(ctx.out, rows);
   ctx.out << "\nDerivation:\n";
   int n = 1;
   for (const auto& s : r.derivation) ctx.out << "  " << n++ << ". [" << s.topic << "] " << s.text << "\n";
+  if (x.clusters) {
+    for (const auto& s : x.clusters->derivation) ctx.out << "  " << n++ << ". [" << s.topic << "] " << s.text << "\n";
+  }
 }
 
 int runOccupancy(Context& ctx, OccupancyOpts& o) {
@@ -97,18 +158,68 @@ int runOccupancy(Context& ctx, OccupancyOpts& o) {
   auto& in = o.in;
   if (std::string msg = launchRangeError(in, t->arch); !msg.empty()) return fail(ctx, kCmd, msg);
   in.sm_count = t->sm_count;
+  Extras x;
+  x.cluster_input = {o.cluster_size, o.non_portable};
+  if (o.cluster_size != 0) {
+    if (std::string msg = clusterSizeError(t->arch, x.cluster_input); !msg.empty()) {
+      return fail(ctx, kCmd, "--cluster-size: " + msg);
+    }
+    if (t->sm_count <= 0) return fail(ctx, kCmd, "--cluster-size needs a GPU's SM count: give --gpu NAME or --sms N with --cc");
+  } else if (o.non_portable) {
+    return fail(ctx, kCmd, "--non-portable-clusters needs --cluster-size");
+  }
+  if (o.block_size_limit < 0 || o.block_size_limit > t->arch.max_threads_per_block) {
+    return fail(ctx, kCmd, outOfRange("--block-size-limit", o.block_size_limit, "0 (none) … " + std::to_string(t->arch.max_threads_per_block)));
+  }
   auto r = computeOccupancy(t->arch, in, true);
   if (!r) return fail(ctx, kCmd, r.error());
+  if (o.cluster_size != 0) {
+    // The recorded layout applies to the GPU's own SM count only (not to an --sms override).
+    if (t->gpu && t->gpu->sm_count == t->sm_count) x.layout = clusterLayoutOf(*t->gpu);
+    auto c = computeClusters(t->arch, x.layout, t->sm_count, *r, x.cluster_input, true);
+    if (!c) return fail(ctx, kCmd, c.error());
+    x.clusters = std::move(c).value();
+  }
+  if (o.best_block_size) {
+    auto b = bestBlockSize(t->arch, in, o.block_size_limit);
+    if (!b) return fail(ctx, kCmd, b.error());
+    x.best = *b;
+  }
+  if (o.driver) {
+#if OCCX_HAVE_CUDA
+    DriverOccupancyQuery q;
+    q.registers_per_thread = in.registers_per_thread;
+    q.threads_per_block = in.threads_per_block;
+    q.shared_memory_bytes = in.static_smem_bytes + in.dynamic_smem_bytes;
+    q.cluster_size = o.cluster_size;
+    q.block_size_limit = o.block_size_limit;
+    auto d = cuda::queryDriverOccupancy(q);
+    if (!d) return fail(ctx, kCmd, "--driver: " + d.error(), kExitRuntime);
+    if (d->cc != t->arch.cc) {
+      return fail(ctx, kCmd, "--driver: device 0 (" + d->device_name + ") is CC " + d->cc.str() + ", the target CC " + t->arch.cc.str(),
+                  kExitRuntime);
+    }
+    x.driver = *d;
+#else
+    return fail(ctx, kCmd, "--driver: this build has no CUDA Toolkit, so the driver cannot be asked", kExitRuntime);
+#endif
+  }
   if (o.output.json) {
     auto j = occupancyToJson(t->arch, in, *r);
     j["target"] = t->label;
+    if (x.clusters) j["clusters"] = clustersToJson(x.cluster_input, x.layout, *x.clusters);
+    if (x.best) j["best_block_size"] = bestBlockSizeToJson(*x.best, o.block_size_limit);
+    if (x.driver) j["driver"] = driverOccupancyToJson(*x.driver);
     printJson(ctx.out, j);
   } else if (o.output.text()) {
-    printText(ctx, *t, in, *r);
+    printText(ctx, *t, in, *r, x);
   }
   if (o.output.csv.empty()) return kExitOk;
   auto table = occupancyToCsv(t->arch, in, *r);
   table.meta.insert(table.meta.begin(), {"target", t->label});
+  if (x.clusters) appendClustersToCsv(table, x.cluster_input, *x.clusters);
+  if (x.best) appendBestBlockSizeToCsv(table, *x.best, o.block_size_limit);
+  if (x.driver) appendDriverOccupancyToCsv(table, *x.driver);
   return writeCsv(ctx, o.output.csv, table);
 }
 
@@ -123,6 +234,13 @@ void addOccupancyCommand(CLI::App& app, Context& ctx) {
   cmd->add_option("--carveout", o->in.carveout_percent, "shared-memory carveout preference, percent (-1 = default, 0 … 100)");
   cmd->add_option("--barriers", o->in.block_barriers, "block barriers per block (0 … 16; counted from CC 9.0)");
   cmd->add_option("--grid", o->in.grid_blocks, "blocks in the grid, for waves (0 = none … 2147483647 × 65535 × 65535)");
+  cmd->add_option("--cluster-size", o->cluster_size,
+                  "thread-block cluster size, blocks (CC 9.0+: 1 … 8 portable, up to 16 with --non-portable-clusters, the non-portable cluster sizes)");
+  cmd->add_flag("--non-portable-clusters", o->non_portable, "allow cluster sizes above the portable 8 (CC 9.0: up to 16)");
+  cmd->add_flag("--best-block-size", o->best_block_size,
+                "also give the block size cudaOccupancyMaxPotentialBlockSize would choose, and its smallest full grid");
+  cmd->add_option("--block-size-limit", o->block_size_limit, "largest block size --best-block-size may choose (0 = none … 1024)");
+  cmd->add_flag("--driver", o->driver, "also ask device 0's driver (needs a GPU of the target's compute capability)");
   o->output.add(*cmd, "print JSON instead of text", "also write the result table to this CSV file");
   setAction(*cmd, ctx, o, &runOccupancy);
 }

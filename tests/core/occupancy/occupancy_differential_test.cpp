@@ -61,6 +61,7 @@ void compareOne(const ArchLimits& a, const cudaOccDeviceProp& props, const Occup
     return;
   }
   auto ours = computeOccupancy(a, in, false);
+  const ActiveBlocks lean = activeBlocksPerSm(a, in);  // the sweeps' path: the same answer
   ++c.compared;
   // Our documented choice: when the barrier limit (CC >= 9.0) is below every other limit, only
   // barriers are named; the header keeps the flags it set before applying barriers
@@ -68,7 +69,8 @@ void compareOne(const ArchLimits& a, const cudaOccDeviceProp& props, const Occup
   unsigned expected = ref.limitingFactors;
   const int others = std::min({ref.blockLimitRegs, ref.blockLimitSharedMem, ref.blockLimitWarps, ref.blockLimitBlocks});
   if (ref.blockLimitBarriers < others) expected = OCC_LIMIT_BARRIERS;
-  if (!ours || ours->active_blocks_per_sm != ref.activeBlocksPerMultiprocessor || ours->limiters != expected) {
+  if (!ours || ours->active_blocks_per_sm != ref.activeBlocksPerMultiprocessor || ours->limiters != expected ||
+      lean.active_blocks_per_sm != ref.activeBlocksPerMultiprocessor || lean.limiters != expected) {
     if (++c.mismatches <= 10) {
       ADD_FAILURE() << "CC " << a.cc.str() << " threads " << in.threads_per_block << " regs " << in.registers_per_thread
                     << " static " << in.static_smem_bytes << " dynamic " << in.dynamic_smem_bytes << " carveout "
@@ -138,6 +140,55 @@ TEST(OccupancyDifferential, SharedMemoryCarveoutBarrierGridAgreesWithCudaOccupan
               c.compared, c.skipped, c.mismatches);
   EXPECT_EQ(c.mismatches, 0);
   EXPECT_GT(c.compared, 1000000);
+}
+// Best block size against cudaOccMaxPotentialOccupancyBlockSize: every CC × registers 0 … 255 ×
+// dynamic shared memory × block-size limit × barriers.
+TEST(OccupancyDifferential, BestBlockSizeAgreesWithCudaOccupancyHeaderOnEveryCC) {
+  long compared = 0, skipped = 0, mismatches = 0;
+  for (const auto& a : GpuDatabase::builtin().architectures()) {
+    cudaOccDeviceProp props = headerProps(a);
+    props.numSms = 100;
+    for (int regs = 0; regs <= 255; ++regs) {
+      for (std::int64_t dyn : {std::int64_t{0}, std::int64_t{1000}, std::int64_t{16384}, std::int64_t{49152},
+                               a.shared_memory_per_block_optin}) {
+        for (int limit : {0, 100, 256, 512}) {
+          for (int barriers : {1, 6}) {
+            cudaOccFuncAttributes attr;
+            attr.maxThreadsPerBlock = limit == 0 ? a.max_threads_per_block : limit;
+            attr.numRegs = regs;
+            attr.sharedSizeBytes = 0;
+            attr.partitionedGCConfig = PARTITIONED_GC_OFF;
+            attr.shmemLimitConfig = FUNC_SHMEM_LIMIT_OPTIN;
+            attr.maxDynamicSharedSizeBytes = static_cast<size_t>(dyn);
+            attr.numBlockBarriers = barriers;
+            cudaOccDeviceState state;
+            int grid = 0, block = 0;
+            if (cudaOccMaxPotentialOccupancyBlockSize(&grid, &block, &props, &attr, &state, static_cast<size_t>(dyn)) !=
+                CUDA_OCC_SUCCESS) {
+              ++skipped;
+              continue;
+            }
+            OccupancyInput in = test::occupancyInput(32, regs, 0, dyn, -1, barriers);
+            in.sm_count = 100;
+            auto ours = bestBlockSize(a, in, limit);
+            ++compared;
+            if (!ours || ours->block_size != block || ours->min_grid_size != grid) {
+              if (++mismatches <= 10) {
+                ADD_FAILURE() << "CC " << a.cc.str() << " regs " << regs << " dynamic " << dyn << " limit " << limit
+                              << " barriers " << barriers << ": header block " << block << " grid " << grid << ", ours "
+                              << (ours ? std::to_string(ours->block_size) + " grid " + std::to_string(ours->min_grid_size)
+                                       : "error " + ours.error());
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  std::printf("[differential] best block size: %ld cases compared, %ld rejected by the header, %ld mismatches\n", compared,
+              skipped, mismatches);
+  EXPECT_EQ(mismatches, 0);
+  EXPECT_GT(compared, 150000);
 }
 #else
 TEST(OccupancyDifferential, EveryCCxBlockSizexRegistersAgreesWithCudaOccupancyHeader) {
