@@ -1,7 +1,8 @@
 // Fuzz target: the dataset CSV reader (parseCsv) and the readers that consume its tables — the
 // live-sweep dataset (liveDatasetFromCsv, what the GUI opens), the compile-sweep dataset
 // (compileSweepFromCsv, what `occx sweep --csv` writes and the GUI opens) and the batch RBLOCK decision
-// (decideCsvBatch, `occx rblock --input`). Properties checked beyond "no crash":
+// (decideCsvBatch, `occx rblock --input`) and the kernel-runs CSV (kernelRunsFromCsv, `occx inductor
+// run --csv`, what the Inductor run view merges). Properties checked beyond "no crash":
 //   * every table parseCsv returns survives toCsv → parseCsv unchanged (header, rows, metadata keys);
 //   * an error is a non-empty message;
 //   * a dataset read from a table writes a table that reads back to the same dataset table.
@@ -16,6 +17,7 @@
 #include "core/inductor/report.h"
 #include "core/sweep/compile_sweep_dataset.h"
 #include "core/sweep/live_results.h"
+#include "core/triton/kernel_runs.h"
 
 namespace {
 void require(bool ok, const char* what) {
@@ -61,5 +63,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   options.default_gpu = "H100-SXM";
   auto batch = occx::inductor::decideCsvBatch(*table, options);
   if (!batch) require(!batch.error().empty(), "a batch error has a message");
+
+  auto runs = occx::triton::kernelRunsFromCsv(*table);
+  if (!runs) {
+    require(!runs.error().empty(), "a kernel-runs error has a message");
+  } else {
+    const std::string written = occx::toCsv(occx::triton::kernelRunsToCsv(*runs));
+    auto reread = occx::parseCsv(written);
+    require(reread.hasValue(), "a written kernel-runs CSV parses");
+    auto again_runs = occx::triton::kernelRunsFromCsv(*reread);
+    require(again_runs.hasValue(), "a written kernel-runs CSV reads back");
+    require(occx::toCsv(occx::triton::kernelRunsToCsv(*again_runs)) == written, "kernel runs survive write → read → write");
+    (void)occx::triton::picksTable(*again_runs);
+  }
   return 0;
 }
