@@ -47,6 +47,15 @@ std::string readNumber(const std::string& text, double& out, double empty_value)
   return {};
 }
 
+std::string readOptionalNumber(const std::string& text, std::optional<double>& out) {
+  out.reset();
+  if (text.empty()) return {};
+  double v = 0.0;
+  if (auto e = readNumber(text, v, 0.0); !e.empty()) return e;
+  out = v;
+  return {};
+}
+
 std::string readFlag(const std::string& text, bool& out, bool empty_value) {
   std::int64_t v = empty_value ? 1 : 0;
   if (auto e = readInteger(text, v, /*optional=*/true); !e.empty()) return e;

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -128,6 +129,8 @@ std::string readInteger(const std::string& text, int& out, bool optional);
 /// Reads a number (the whole text, decimal point '.', whatever the locale) into `out`; empty text
 /// sets `out` to `empty_value`. Returns empty or "a number".
 std::string readNumber(const std::string& text, double& out, double empty_value);
+/// Reads a number into an optional: empty text resets it. Returns empty or "a number".
+std::string readOptionalNumber(const std::string& text, std::optional<double>& out);
 /// "1"/"0" (or empty = `empty_value`) into a flag. Returns empty or "0 or 1".
 std::string readFlag(const std::string& text, bool& out, bool empty_value);
 

@@ -237,14 +237,7 @@ std::vector<LiveColumn> makeLiveColumns() {
                             [](LiveRow& r, const std::string& t) { return readInteger(t, r.time.runs, true); }));
   c.push_back({"kernel_time_us", "", "µs", CellKind::kNumber,
                [](const LiveRow& r) { return r.kernel_time_us ? fixed(*r.kernel_time_us, 3) : std::string(); },
-               [](LiveRow& r, const std::string& t) -> std::string {
-                 r.kernel_time_us.reset();
-                 if (t.empty()) return {};
-                 double v = 0.0;
-                 if (auto e = readNumber(t, v, 0.0); !e.empty()) return e;
-                 r.kernel_time_us = v;
-                 return {};
-               },
+               [](LiveRow& r, const std::string& t) { return readOptionalNumber(t, r.kernel_time_us); },
                false});
   c.push_back(timedColumn("bandwidth_GBps", "GB/s", 1, &LiveRow::bandwidth_GBps));
   c.push_back(timedColumn("pct_of_copy", "%", 2, &LiveRow::pct_of_copy));

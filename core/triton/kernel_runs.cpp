@@ -416,14 +416,7 @@ std::vector<RunColumn> makeColumns() {
                [](KernelRunRow& r, const std::string& t) { return readInteger(t, r.time.runs, true); }, false});
   c.push_back({"kernel_time_us", "", "µs", CellKind::kNumber,
                [](const KernelRunRow& r) { return r.kernel_time_us ? fixed(*r.kernel_time_us, 3) : std::string(); },
-               [](KernelRunRow& r, const std::string& t) -> std::string {
-                 r.kernel_time_us.reset();
-                 if (t.empty()) return {};
-                 double v = 0.0;
-                 if (auto e = readNumber(t, v, 0.0); !e.empty()) return e;
-                 r.kernel_time_us = v;
-                 return {};
-               },
+               [](KernelRunRow& r, const std::string& t) { return readOptionalNumber(t, r.kernel_time_us); },
                false});
   c.push_back(okNumber("bandwidth_GBps", "GB/s", 1, [](KernelRunRow& r) -> double& { return r.bandwidth_GBps; }));
   c.push_back({"bytes_moved", "bytes", "B", CellKind::kNumber, [](const KernelRunRow& r) { return std::to_string(r.bytes_moved); },

@@ -22,6 +22,7 @@
 #include "ui/plots/measured_times_plot.h"
 #include "ui/shell/main_window.h"
 #include "ui/views/inductor_run_view.h"
+#include "tests/support/table_runner.h"
 #include "ui_test_support.h"
 
 namespace occx::ui {
@@ -29,41 +30,7 @@ namespace {
 
 QString fixture(const char* name) { return QStringLiteral(OCCX_INDUCTOR_FIXTURES_DIR "/") + QLatin1String(name); }
 
-// Times configs by a part of their label ("R0_BLOCK=2048, num_warps=16"); anything else is skipped.
-class TableRunner final : public GpuRunner {
- public:
-  explicit TableRunner(std::map<std::string, double> times) : times_(std::move(times)) {
-    info_.name = "Stand-in H200";
-    info_.cc = {9, 0};
-    info_.sm_count = 132;
-  }
-  [[nodiscard]] const DeviceInfo& device() const override { return info_; }
-  Expected<CopyBandwidth> copyBandwidth(bool) override { return Error{"not measured"}; }
-  std::optional<Error> setProblem(const ProblemSpec&) override { return Error{"family problems are not used here"}; }
-  std::optional<Error> setBufferProblem(const BufferProblemSpec&) override { return std::nullopt; }
-  std::optional<Error> clearProblem() override { return std::nullopt; }
-  RunOutcome run(const GpuModule& m, const RunOptions&, const std::atomic<bool>*) override {
-    RunOutcome o;
-    for (const auto& [tile, us] : times_) {
-      if (m.label.find(tile) == std::string::npos) continue;
-      o.status = RunStatus::kOk;
-      o.time = summarizeTimes({us, us, us});
-      o.grid_blocks = m.gridBlocks();
-      o.checked = true;
-      o.check.compared_with = "the outputs of the first config (stand-in)";
-      return o;
-    }
-    o.status = RunStatus::kSkipped;
-    o.reason = "no time for " + m.label;
-    return o;
-  }
-  [[nodiscard]] std::string contextLost() const override { return {}; }
-  [[nodiscard]] std::string driverVersionText() const override { return "580.159.04"; }
-
- private:
-  std::map<std::string, double> times_;
-  DeviceInfo info_;
-};
+using testing_support::TableRunner;
 
 bool scan(InductorRunView& view, const QString& path) {
   bool done = false;

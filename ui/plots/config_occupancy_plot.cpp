@@ -3,29 +3,17 @@
 #include <cmath>
 
 #include "qcustomplot.h"
+#include "ui/plots/bars.h"
 #include "ui/models/inductor_run_models.h"
 
 namespace occx::ui {
 
-namespace {
-
-QCPBars* makeBars(QCustomPlot* p, const QString& name, const QColor& color) {
-  auto* bars = new QCPBars(p->xAxis, p->yAxis);
-  bars->setName(name);
-  bars->setBrush(color);
-  bars->setPen(QPen(color.darker(130)));
-  bars->setWidth(0.6);
-  return bars;
-}
-
-}  // namespace
-
 ConfigOccupancyPlot::ConfigOccupancyPlot(QWidget* parent) : PlotController(tr("Theoretical occupancy per compiled config"), parent) {
   QCustomPlot* p = plot();
   p->setObjectName(QStringLiteral("configOccupancyPlot"));
-  configs_ = makeBars(p, tr("Compiled config"), QColor(31, 119, 180));
-  winner_ = makeBars(p, tr("Autotuner's winner"), QColor(44, 160, 44));
-  selected_bar_ = makeBars(p, tr("Selected"), QColor(255, 127, 14));
+  configs_ = makeBars(p->xAxis, p->yAxis, tr("Compiled config"), QColor(31, 119, 180));
+  winner_ = makeBars(p->xAxis, p->yAxis, tr("Autotuner's winner"), QColor(44, 160, 44));
+  selected_bar_ = makeBars(p->xAxis, p->yAxis, tr("Selected"), QColor(255, 127, 14));
   setAxisLabels(tr("Compiled config (XBLOCK, R0_BLOCK, num_warps)"), tr("Theoretical occupancy (%)"));
   p->yAxis->setRange(0, 105);
   auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();

@@ -5,19 +5,11 @@
 
 #include "core/inductor/bounds.h"
 #include "qcustomplot.h"
+#include "ui/plots/bars.h"
 
 namespace occx::ui {
 
 namespace {
-
-QCPBars* makeBars(QCustomPlot* p, const QString& name, const QColor& color) {
-  auto* bars = new QCPBars(p->xAxis, p->yAxis);
-  bars->setName(name);
-  bars->setBrush(color);
-  bars->setPen(QPen(color.darker(130)));
-  bars->setWidth(0.6);
-  return bars;
-}
 
 QString policyText(inductor::Policy policy) {
   const auto key = inductor::policyKey(policy);
@@ -29,8 +21,8 @@ QString policyText(inductor::Policy policy) {
 MeasuredTimesPlot::MeasuredTimesPlot(QWidget* parent) : PlotController(tr("Measured time per compiled config"), parent) {
   QCustomPlot* p = plot();
   p->setObjectName(QStringLiteral("measuredTimesPlot"));
-  configs_ = makeBars(p, tr("Measured config"), QColor(31, 119, 180));
-  best_ = makeBars(p, tr("Fastest"), QColor(44, 160, 44));
+  configs_ = makeBars(p->xAxis, p->yAxis, tr("Measured config"), QColor(31, 119, 180));
+  best_ = makeBars(p->xAxis, p->yAxis, tr("Fastest"), QColor(44, 160, 44));
   // One marker per rule, stacked above the bar of its pick so that rules picking the same config stay apart.
   static const QCPScatterStyle::ScatterShape kShapes[] = {QCPScatterStyle::ssTriangleInverted, QCPScatterStyle::ssDiamond,
                                                          QCPScatterStyle::ssSquare, QCPScatterStyle::ssCircle,

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "qcustomplot.h"
+#include "ui/plots/bars.h"
 
 namespace occx::ui {
 
@@ -17,23 +18,15 @@ QString amountText(const ResourceUtilization& u, std::int64_t amount) {
   return QStringLiteral("%1 %2").arg(amount).arg(QString::fromUtf8(unitName(u.unit).data()));
 }
 
-QCPBars* makeBars(QCustomPlot* p, const QString& name, const QColor& color) {
-  auto* bars = new QCPBars(p->yAxis, p->xAxis);
-  bars->setName(name);
-  bars->setBrush(color);
-  bars->setPen(QPen(color.darker(130)));
-  bars->setWidth(0.6);
-  return bars;
-}
 
 }  // namespace
 
 UtilizationChart::UtilizationChart(QWidget* parent) : PlotController(tr("SM resources used by this configuration"), parent) {
   QCustomPlot* p = plot();
   p->setObjectName(QStringLiteral("utilizationChart"));
-  used_ = makeBars(p, tr("Used by active blocks"), QColor(31, 119, 180));
-  unusable_ = makeBars(p, tr("Unusable (other limit)"), QColor(255, 127, 14));
-  remainder_ = makeBars(p, tr("Left over"), QColor(205, 205, 205));
+  used_ = makeBars(p->yAxis, p->xAxis, tr("Used by active blocks"), QColor(31, 119, 180));
+  unusable_ = makeBars(p->yAxis, p->xAxis, tr("Unusable (other limit)"), QColor(255, 127, 14));
+  remainder_ = makeBars(p->yAxis, p->xAxis, tr("Left over"), QColor(205, 205, 205));
   unusable_->moveAbove(used_);
   remainder_->moveAbove(unusable_);
   setAxisLabels(tr("Share of the SM's capacity (%)"), QString());

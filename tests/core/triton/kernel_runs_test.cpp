@@ -11,6 +11,7 @@
 #include "core/base/csv.h"
 #include "core/triton/kernel_runs.h"
 #include "core/triton/launch_plan.h"
+#include "tests/support/table_runner.h"
 
 namespace occx::triton {
 namespace {
@@ -49,55 +50,7 @@ const RunConfig& configWith(const RunKernel& k, int r0_block, int num_warps) {
   return k.configs.front();
 }
 
-// Times every module from a table by its label's tile; records what it was given.
-class TableRunner final : public GpuRunner {
- public:
-  explicit TableRunner(std::map<std::string, double> times) : times_(std::move(times)) {
-    info_.name = "Stand-in H200";
-    info_.cc = {9, 0};
-    info_.sm_count = 132;
-  }
-  [[nodiscard]] const DeviceInfo& device() const override { return info_; }
-  Expected<CopyBandwidth> copyBandwidth(bool) override { return Error{"not measured"}; }
-  std::optional<Error> setProblem(const ProblemSpec&) override { return Error{"family problems are not used here"}; }
-  std::optional<Error> setBufferProblem(const BufferProblemSpec& spec) override {
-    problems.push_back(spec);
-    return std::nullopt;
-  }
-  std::optional<Error> clearProblem() override { return std::nullopt; }
-  RunOutcome run(const GpuModule& m, const RunOptions&, const std::atomic<bool>*) override {
-    modules.push_back(m);
-    RunOutcome o;
-    for (const auto& [tile, us] : times_) {
-      if (m.label.find(tile) == std::string::npos) continue;
-      if (us < 0) {
-        o.status = RunStatus::kLaunchFailed;
-        o.reason = "CUDA_ERROR_ILLEGAL_ADDRESS (stand-in)";
-        return o;
-      }
-      o.status = RunStatus::kOk;
-      o.time = summarizeTimes({us, us, us});
-      o.grid_blocks = m.gridBlocks();
-      o.checked = true;
-      o.check.compared_with = "the outputs of the first config (stand-in)";
-      o.attributes.registers = registers;
-      return o;
-    }
-    o.status = RunStatus::kSkipped;
-    o.reason = "no time for " + m.label;
-    return o;
-  }
-  [[nodiscard]] std::string contextLost() const override { return {}; }
-  [[nodiscard]] std::string driverVersionText() const override { return "580.159.04"; }
-
-  std::vector<BufferProblemSpec> problems;
-  std::vector<GpuModule> modules;
-  int registers = -1;
-
- private:
-  std::map<std::string, double> times_;
-  DeviceInfo info_;
-};
+using testing_support::TableRunner;
 
 TEST(LaunchPlan, TheSpillCaseTakesItsBuffersFromTheWrapper) {
   const InductorRun run = scanPath(fixture("spill_log_softmax"));
