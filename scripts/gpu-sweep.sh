@@ -9,7 +9,7 @@
 # Environment: BUILD_DIR (default build-gpu), JOBS (default: all cores), OCCX_VENDOR_INCLUDE_DIR
 # (a folder with nlohmann/ and CLI/ headers, for machines without those packages; .deps/include is
 # used when it exists), STEPS (default "build tests devices sweeps cudatests sanitizer"), SWEEPS (names of the
-# sweeps to run, default all; also "inductor" and "spill16", see below), BUILD_TARGETS (default "occx occx-gpu-worker occx_gpu_tests occx_cuda_tests").
+# sweeps to run, default all; also "inductor", "spill16", "triton-sweeps" and "sweep-fixture", see below), BUILD_TARGETS (default "occx occx-gpu-worker occx_gpu_tests occx_cuda_tests").
 set -uo pipefail
 
 cd "$(dirname "$0")/.."
@@ -105,6 +105,44 @@ if want inductor; then
     grep -E "compiled configs on" "$OUTDIR/inductor-$name.log" | tee -a "$SUMMARY"
     sed -n '/^kernel .*rule/,$p' "$OUTDIR/inductor-$name.log" | head -60 | tee -a "$SUMMARY"
   done
+fi
+
+# "triton-sweeps": `occx inductor sweep` of the reference reductions' real kernels (the recorded runs),
+# first compile-only with no GPU visible (CUDA_VISIBLE_DEVICES empty: the compile needs none), then
+# with the GPU (the compiled configs come from the cache; every config timed). Writes
+# OUTDIR/<run>.sweep.csv and OUTDIR/<run>.nogpu.csv.
+if want triton-sweeps; then
+  mkdir -p "$OUTDIR/inductor" "$OUTDIR/sweep-cache"
+  for name in ${TRITON_SWEEP_RUNS:-ref_sum ref_mean_var ref_log_softmax_vocab spill_log_softmax}; do
+    rm -rf "$OUTDIR/inductor/$name" && tar xf "tests/data/inductor/$name.tar.xz" -C "$OUTDIR/inductor"
+    step "triton-sweep-$name-nogpu" 500 env CUDA_VISIBLE_DEVICES= "$OCCX" inductor sweep "$OUTDIR/inductor/$name" --no-home-cache \
+      --cache "$OUTDIR/sweep-cache/$name" --csv "$OUTDIR/$name.nogpu.csv"
+    grep -E "configs to compile|left out|compiled .* of|not timed" "$OUTDIR/triton-sweep-$name-nogpu.log" | tee -a "$SUMMARY"
+    step "triton-sweep-$name" 500 "$OCCX" inductor sweep "$OUTDIR/inductor/$name" --no-home-cache \
+      --cache "$OUTDIR/sweep-cache/$name" --csv "$OUTDIR/$name.sweep.csv"
+    grep -E "compiled .* of|^Best|^Inductor's pick|rule: " "$OUTDIR/triton-sweep-$name.log" | tee -a "$SUMMARY"
+  done
+fi
+# "sweep-fixture": the compile helper run by hand on the spill case at a few configs (one of them
+# Inductor's own winner: its folder must get the same name), for tests/data/inductor/sweep_spill_log_softmax.
+if want sweep-fixture; then
+  d="$OUTDIR/sweep_spill_log_softmax"
+  rm -rf "$d" "$OUTDIR/fixture-run" && mkdir -p "$d/triton" "$OUTDIR/fixture-run"
+  tar xf tests/data/inductor/spill_log_softmax.tar.xz -C "$OUTDIR/fixture-run" --strip-components=1
+  module=$(grep -l "@triton_heuristics.reduction" "$OUTDIR"/fixture-run/*/*.py | head -1)
+  cp "$module" "$d/"
+  cat >"$d/request.json" <<REQ
+{"module": "$module", "cache_dir": "$d/triton", "configs": [
+ {"XBLOCK": 1, "R0_BLOCK": 2048, "num_warps": 16, "num_stages": 1},
+ {"XBLOCK": 1, "R0_BLOCK": 8192, "num_warps": 16, "num_stages": 1},
+ {"XBLOCK": 1, "R0_BLOCK": 16384, "num_warps": 16, "num_stages": 1},
+ {"XBLOCK": 1, "R0_BLOCK": 32768, "num_warps": 16, "num_stages": 1},
+ {"XBLOCK": 2, "R0_BLOCK": 4096, "num_warps": 8, "num_stages": 1},
+ {"XBLOCK": 1, "R0_BLOCK": 2048, "num_warps": 3, "num_stages": 1}]}
+REQ
+  CUDA_VISIBLE_DEVICES= timeout 600 python3 resources/python/triton_compile_configs.py "$d/request.json" >"$d/helper.jsonl" 2>"$OUTDIR/sweep-fixture.log"
+  note "sweep-fixture rc=$? $(wc -l <"$d/helper.jsonl") lines; winner's folder: $(grep -o '"triton_cache_hash": "[^"]*"' "$d/helper.jsonl" | head -1); Inductor's: $(grep -o '"triton_cache_hash": "[^"]*"' "$OUTDIR"/fixture-run/*/*.best_config)"
+  cat "$d/helper.jsonl" | tee -a "$SUMMARY"
 fi
 
 if want cudatests; then

@@ -1,7 +1,6 @@
 #include "core/sweep/worker_runner.h"
 
 #include <signal.h>
-#include <spawn.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -12,10 +11,9 @@
 #include <filesystem>
 #include <thread>
 
+#include "core/base/child_process.h"
 #include "core/base/format.h"
 #include "core/sweep/worker_protocol.h"
-
-extern char** environ;
 
 namespace occx {
 
@@ -29,17 +27,6 @@ Clock::time_point after(double seconds) {
 }
 
 std::string seconds(double s) { return fixed(s, s < 10 ? 1 : 0) + " s"; }
-
-/// "exited with code 3", "was killed by signal 11 (Segmentation fault)".
-std::string exitText(int status) {
-  if (WIFEXITED(status)) return "exited with code " + std::to_string(WEXITSTATUS(status));
-  if (WIFSIGNALED(status)) {
-    const int sig = WTERMSIG(status);
-    const char* name = strsignal(sig);
-    return "was killed by signal " + std::to_string(sig) + (name != nullptr ? " (" + std::string(name) + ")" : "");
-  }
-  return "ended (status " + std::to_string(status) + ")";
-}
 
 }  // namespace
 
@@ -102,7 +89,7 @@ struct WorkerRunner::Impl {
     }
     pid = 0;
     if (r < 0) return "ended (its exit status was collected elsewhere)";
-    return exitText(status);
+    return exitStatusText(status);
   }
 
   void stop() {
@@ -127,39 +114,19 @@ struct WorkerRunner::Impl {
     if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
       return Error{std::string("socketpair failed: ") + std::strerror(errno)};
     }
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, sv[1], 0);  // the worker reads requests on stdin …
-    posix_spawn_file_actions_adddup2(&actions, sv[1], 1);  // … and writes answers on stdout
-    posix_spawn_file_actions_addclosefrom_np(&actions, 3);  // nothing else of ours leaks into it
-    posix_spawnattr_t attr;
-    posix_spawnattr_init(&attr);
-    // Its own process group: Ctrl+C in a terminal reaches the CLI, which cancels; not the worker.
-    // No blocked or ignored signals inherited from the spawning thread (SIGUSR1 is the cancel).
-    sigset_t none;
-    sigemptyset(&none);
-    sigset_t defaults;
-    sigemptyset(&defaults);
-    for (int sig : {SIGUSR1, SIGPIPE, SIGINT, SIGTERM, SIGCHLD}) sigaddset(&defaults, sig);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-    posix_spawnattr_setpgroup(&attr, 0);
-    posix_spawnattr_setsigmask(&attr, &none);
-    posix_spawnattr_setsigdefault(&attr, &defaults);
-    std::vector<std::string> args = {options.program};
-    args.insert(args.end(), options.arguments.begin(), options.arguments.end());
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
+    SpawnSpec spec;
+    spec.program = options.program;
+    spec.arguments = options.arguments;
+    spec.descriptors = {{sv[1], 0}, {sv[1], 1}};  // the worker reads requests on stdin and writes answers on stdout
+    spec.what = "the GPU worker " + options.program;
     const auto t0 = Clock::now();
-    pid_t child = 0;
-    const int rc = ::posix_spawn(&child, options.program.c_str(), &actions, &attr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attr);
+    auto started = spawnProcess(spec);
     ::close(sv[1]);
-    if (rc != 0) {
+    if (!started) {
       ::close(sv[0]);
-      return Error{"cannot start the GPU worker " + options.program + ": " + std::strerror(rc)};
+      return Error{started.error()};
     }
+    const pid_t child = *started;
     pid = child;
     fd = sv[0];
     ++starts;

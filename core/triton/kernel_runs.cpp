@@ -111,6 +111,11 @@ KernelRunRow baseRow(const RunKernel& k, const RunConfig& rc, const std::string&
   if (rc.occupancy) r.occupancy_pct = rc.occupancy->occupancy * 100.0;
   r.over_spill_threshold = rc.over_spill_threshold;
   r.in_set.assign(ruleCount(), false);
+  for (Policy p : inductor::decisionPolicies()) {
+    const Decision* d = rc.decision(p);
+    if (d != nullptr) r.decisions.push_back(std::string(inductor::outcomeName(d->outcome)));
+  }
+  if (r.decisions.size() != ruleCount()) r.decisions.clear();
   return r;
 }
 
@@ -221,6 +226,18 @@ std::vector<KernelPicks> summarizeKernelRuns(const std::vector<KernelRunRow>& ro
   return out;
 }
 
+std::vector<KernelRunRow> kernelConfigRows(const RunKernel& k, const std::string& device) {
+  std::vector<KernelRunRow> rows;
+  const RuleSets sets = ruleSets(k);
+  for (std::size_t c = 0; c < k.configs.size(); ++c) {
+    KernelRunRow r = baseRow(k, k.configs[c], device);
+    r.in_set = sets.member[c];
+    r.not_compiled = sets.not_compiled[c];
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
 KernelRunsResult runKernelConfigs(GpuRunner& runner, const std::vector<const RunKernel*>& kernels, const KernelRunOptions& options,
                                   const std::function<void(const KernelRunProgress&)>& progress, const std::atomic<bool>* cancel) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -238,13 +255,7 @@ KernelRunsResult runKernelConfigs(GpuRunner& runner, const std::vector<const Run
     const RunKernel& k = *kp;
     ++ki;
     const std::size_t first = result.rows.size();
-    const RuleSets sets = ruleSets(k);
-    for (std::size_t c = 0; c < k.configs.size(); ++c) {
-      KernelRunRow r = baseRow(k, k.configs[c], dev.name);
-      r.in_set = sets.member[c];
-      r.not_compiled = sets.not_compiled[c];
-      result.rows.push_back(std::move(r));
-    }
+    for (auto& r : kernelConfigRows(k, dev.name)) result.rows.push_back(std::move(r));
     if (k.configs.empty()) continue;
     if (cancelled()) {
       skipAll(result.rows, first, RunStatus::kCancelled, "cancelled before it ran");
@@ -397,6 +408,18 @@ std::vector<RunColumn> makeColumns() {
                  },
                  false});
   }
+  for (Policy p : inductor::decisionPolicies()) {
+    const std::size_t ri = ruleIndex(p);
+    c.push_back({std::string(inductor::policyKey(p)) + "_decision", std::string(inductor::policyKey(p)), "", CellKind::kText,
+                 [ri](const KernelRunRow& r) { return ri < r.decisions.size() ? r.decisions[ri] : std::string(); },
+                 [ri](KernelRunRow& r, const std::string& t) {
+                   if (t.empty()) return std::string();
+                   if (r.decisions.size() < ruleCount()) r.decisions.resize(ruleCount());
+                   r.decisions[ri] = t;
+                   return std::string();
+                 },
+                 false});
+  }
   c.push_back(textColumn("not_compiled", "halved, not compiled", &KernelRunRow::not_compiled));
   c.push_back(boolColumn("over_spill_threshold", "spills>thr", &KernelRunRow::over_spill_threshold));
   c.push_back({"status", "", "", CellKind::kText, [](const KernelRunRow& r) { return std::string(runStatusName(r.status)); },
@@ -434,6 +457,10 @@ std::vector<RunColumn> makeColumns() {
                },
                [](KernelRunRow& r, const std::string& t) { return readNumber(t, r.max_abs_error, -1.0); }, false});
   c.push_back(textColumn("buffers_from", "buffers from", &KernelRunRow::buffers_from));
+  c.push_back(textColumn("swept_for", "swept for", &KernelRunRow::swept_for));
+  c.push_back({"compile_s", "compile", "s", CellKind::kNumber,
+               [](const KernelRunRow& r) { return r.compile_s < 0 ? std::string() : fixed(r.compile_s, 2); },
+               [](KernelRunRow& r, const std::string& t) { return readNumber(t, r.compile_s, -1.0); }, false});
   return c;
 }
 

@@ -58,6 +58,12 @@ struct KernelRunRow {
   std::string compared_with;      ///< what the outputs were checked against
   double max_abs_error = -1.0;
   std::string buffers_from;       ///< the launch plan's source of buffers
+  /// Each rule's decision for this config, in decisionPolicies() order (outcomeName: "scale",
+  /// "no scaling", "not applicable", "duplicate"); empty when not analysed.
+  std::vector<std::string> decisions;
+  // Sweeps (core/triton/kernel_sweep.h) only.
+  std::string swept_for;          ///< why a sweep compiled it: "grid", "grid, new", "spills"; empty = Inductor compiled it
+  double compile_s = -1.0;        ///< Triton's compile time of this config, s; -1 = not compiled by the sweep
 
   [[nodiscard]] bool ok() const { return status == RunStatus::kOk; }
   /// "X1 R16384 w32" (Y and R1 when present).
@@ -95,6 +101,11 @@ struct KernelPicks {
 /// all as infinite and keeps the first); regret = pick time / best time. A rule's halved configs that were
 /// never compiled come from the candidates' rows (KernelRunRow::not_compiled).
 std::vector<KernelPicks> summarizeKernelRuns(const std::vector<KernelRunRow>& rows);
+
+/// The rows of a kernel's compiled configs before anything runs: config, origin, registers,
+/// spills, occupancy, each rule's set and decision; status skipped with an empty reason. `device`
+/// names the GPU the rows are for (may be empty). Never throws.
+std::vector<KernelRunRow> kernelConfigRows(const RunKernel& kernel, const std::string& device);
 
 /// What to run.
 struct KernelRunOptions {

@@ -2,6 +2,8 @@
 //   occx inductor scan [DIR] [--triton-cache DIR] [--json | --csv FILE]: one row per (kernel, config)
 //   occx inductor show KERNEL [DIR]: one kernel with every policy's reasoning in words
 //   occx inductor run KERNEL|DIR [DIR]: every compiled config run live on the GPU, each rule's pick
+//   occx inductor sweep KERNEL [DIR] [--grid …] [--policies]: configs Inductor never tried, compiled
+//     with the user's own Triton (no GPU needed), analysed, and with a GPU timed
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -14,6 +16,8 @@
 #include "app/cli/printers/progress_printer.h"
 #include "core/triton/inductor_run.h"
 #include "core/triton/kernel_runs.h"
+#include "core/triton/kernel_sweep.h"
+#include "core/base/atomic_file.h"
 #include "core/triton/run_table.h"
 #include "app/cli/interrupt.h"
 #include "core/base/format.h"
@@ -44,6 +48,13 @@ struct InductorOpts {
   bool no_metrics = false;
   double timed_ms = 40.0;
   bool no_flush = false;
+  // sweep only
+  std::vector<std::string> grid;
+  bool policies = false;
+  std::string python;
+  std::string cache;
+  int jobs = 0;
+  bool no_run = false;
 };
 
 void addInputOptions(CLI::App& cmd, InductorOpts& o) {
@@ -149,6 +160,24 @@ int runShow(Context& ctx, const InductorOpts& o) {
 }
 
 
+// `occx inductor run` and `sweep`: KERNEL|DIR [DIR] — a path is the run (every kernel, `key`
+// empty), else a kernel's name in DIR.
+Expected<InductorRun> scanForKernel(Context& ctx, const InductorOpts& o, std::string& key) {
+  InductorOpts scan_opts = o;
+  std::error_code ec;
+  if (std::filesystem::exists(o.kernel, ec)) {
+    if (!o.input.empty()) return Error{"give a kernel and a folder, or a folder alone: '" + o.input + "' is one too many"};
+    scan_opts.input = o.kernel;
+  } else {
+    key = o.kernel;
+  }
+  return scan(ctx, scan_opts);
+}
+
+std::string noKernelText(const InductorRun& run, const std::string& key) {
+  return "no kernel named or containing '" + key + "' in " + run.input + " (`occx inductor scan` lists them)";
+}
+
 // `occx inductor run`: the configs Inductor compiled, run on the local GPU.
 void printRunsText(std::ostream& out, const KernelRunsResult& r) {
   TextRows rows = {{"kernel", "config", "origin", "regs", "spills", "occupancy", "status", "time µs", "spread %", "GB/s",
@@ -176,16 +205,8 @@ void printRunsText(std::ostream& out, const KernelRunsResult& r) {
 int runRun(Context& ctx, const InductorOpts& o) {
   constexpr const char* kRunCmd = "occx inductor run";
   if (!(o.timed_ms >= 1.0 && o.timed_ms <= 10000.0)) return fail(ctx, kRunCmd, "--timed-ms " + fixed(o.timed_ms, 1) + " is out of range: allowed 1 … 10000");
-  InductorOpts scan_opts = o;
   std::string key;
-  std::error_code ec;
-  if (std::filesystem::exists(o.kernel, ec)) {
-    if (!o.input.empty()) return fail(ctx, kRunCmd, "give a kernel and a folder, or a folder alone: '" + o.input + "' is one too many");
-    scan_opts.input = o.kernel;
-  } else {
-    key = o.kernel;
-  }
-  auto run = scan(ctx, scan_opts);
+  auto run = scanForKernel(ctx, o, key);
   if (!run) return fail(ctx, kRunCmd, run.error(), kExitRuntime);
   std::vector<const RunKernel*> kernels;
   if (key.empty()) {
@@ -195,9 +216,7 @@ int runRun(Context& ctx, const InductorOpts& o) {
     }
   } else {
     kernels = run->findKernels(key);
-    if (kernels.empty()) {
-      return fail(ctx, kRunCmd, "no kernel named or containing '" + key + "' in " + run->input + " (`occx inductor scan` lists them)");
-    }
+    if (kernels.empty()) return fail(ctx, kRunCmd, noKernelText(*run, key));
   }
   if (kernels.empty()) return fail(ctx, kRunCmd, "no kernel with compiled configs in " + run->input, kExitRuntime);
 #if !OCCX_HAVE_CUDA
@@ -259,6 +278,171 @@ int runRun(Context& ctx, const InductorOpts& o) {
 #endif
 }
 
+// `occx inductor sweep`: configs Inductor never tried, compiled with the user's Triton.
+void printSweepText(std::ostream& out, const KernelSweepResult& r) {
+  TextRows rows = {{"config", "origin", "swept for", "compile s", "regs", "spills", "occupancy", "new", "old", "spills rule", "status",
+                    "time µs", "GB/s", "achieved occ.", "rules with it", "reason"}};
+  const auto& policies = inductor::decisionPolicies();
+  auto decisionOf = [&](const KernelRunRow& row, inductor::Policy p) {
+    for (std::size_t i = 0; i < policies.size() && i < row.decisions.size(); ++i) {
+      if (policies[i] == p) return row.decisions[i];
+    }
+    return std::string();
+  };
+  for (const auto& row : r.runs.rows) {
+    std::string rules;
+    for (std::size_t i = 0; i < row.in_set.size() && i < policies.size(); ++i) {
+      if (row.in_set[i]) rules += (rules.empty() ? "" : ",") + std::string(inductor::policyKey(policies[i]));
+    }
+    rows.push_back({row.configText() + (row.winner ? " *" : ""), row.origin, row.swept_for, row.compile_s >= 0 ? fixed(row.compile_s, 1) : "",
+                    row.n_regs >= 0 ? std::to_string(row.n_regs) : "", row.n_spills >= 0 ? std::to_string(row.n_spills) : "",
+                    row.occupancy_pct >= 0 ? fixed(row.occupancy_pct, 1) + " %" : "", decisionOf(row, inductor::Policy::kNew),
+                    decisionOf(row, inductor::Policy::kOld), decisionOf(row, inductor::Policy::kSpills), std::string(runStatusName(row.status)),
+                    row.ok() ? fixed(row.time.median_us, 1) : "", row.ok() ? fixed(row.bandwidth_GBps, 0) : "",
+                    row.ok() && row.achieved_occupancy_pct.value ? fixed(*row.achieved_occupancy_pct.value, 1) + " %" : "", rules,
+                    row.ok() ? std::string() : row.reason.substr(0, 90)});
+  }
+  printTable(out, rows);
+  out << "\n* = Inductor's winner (.best_config). new/old/spills rule: each rule's decision for the config as a candidate. Each rule's "
+         "pick: the fastest measured config of its set (Inductor's candidates plus the halved configs the rule adds), spill filter applied.\n";
+  if (r.measured) {
+    out << "\n";
+    printTable(out, picksTable(r.runs));
+  }
+  out << "\n";
+  for (const auto& line : r.explanation) out << line << "\n";
+  for (const auto& n : r.runs.notes) out << "note: " << n << "\n";
+}
+
+int runSweep(Context& ctx, const InductorOpts& o) {
+  constexpr const char* kCmd = "occx inductor sweep";
+  if (!(o.timed_ms >= 1.0 && o.timed_ms <= 10000.0)) return fail(ctx, kCmd, "--timed-ms " + fixed(o.timed_ms, 1) + " is out of range: allowed 1 … 10000");
+  if (o.jobs < 0 || o.jobs > 64) return fail(ctx, kCmd, outOfRange("--jobs", o.jobs, "0 (as many as cores, at most 8) … 64"));
+  std::string key;
+  auto run = scanForKernel(ctx, o, key);
+  if (!run) return fail(ctx, kCmd, run.error(), kExitRuntime);
+  std::vector<const RunKernel*> found;
+  if (key.empty()) {
+    for (const auto& k : run->kernels) {
+      if (k.analysed()) found.push_back(&k);
+    }
+  } else {
+    found = run->findKernels(key);
+    if (found.empty()) return fail(ctx, kCmd, noKernelText(*run, key));
+  }
+  if (found.size() != 1) {
+    std::string names;
+    for (std::size_t i = 0; i < found.size() && i < 8; ++i) names += (i ? ", " : "") + found[i]->module.name + " (" + found[i]->module.module_hash + ")";
+    return fail(ctx, kCmd, found.empty() ? "no looped or persistent reduction in " + run->input
+                                         : std::to_string(found.size()) + " kernels match; name one (its name or module hash): " + names);
+  }
+  const RunKernel& kernel = *found.front();
+  auto text = readFile(kernel.module.path);
+  if (!text) {
+    return fail(ctx, kCmd, kernel.module.name + ": its kernel module " + kernel.module.path + " cannot be read (" + text.error() +
+                               "); a sweep compiles the module file", kExitRuntime);
+  }
+  KernelSweepOptions options;
+  const bool grid_given = !o.grid.empty();
+  options.policies = o.policies || !grid_given;
+  if (grid_given) {
+    auto g = parseConfigGrid(o.grid, kernel);
+    if (!g) return fail(ctx, kCmd, g.error());
+    options.grid = *g;
+  } else if (!o.policies) {
+    if (!kernel.analysed()) return fail(ctx, kCmd, kernel.module.name + " is not a reduction: sweeps are for looped and persistent reductions");
+    options.grid = defaultConfigGrid(kernel);
+  }
+  options.compile.python = o.python;
+  options.compile.cache_dir = o.cache;
+  options.compile.jobs = o.jobs;
+  options.run.seed = o.seed;
+  options.run.run.cupti_metrics = !o.no_metrics;
+  options.run.run.timed_ms = o.timed_ms;
+  options.run.run.flush_l2 = !o.no_flush;
+  auto plan = planSweep(kernel, options.grid, options.policies);
+  if (!plan) return fail(ctx, kCmd, plan.error());
+  ctx.err << kCmd << ": " << kernel.module.name << " (" << kernel.module.sizeHintsText() << "): " << plan->configs.size()
+          << " configs to compile, " << plan->compiled.size() << " compiled by Inductor" << (plan->grid.empty() ? "" : "; grid " + plan->grid)
+          << "\n";
+  for (const auto& l : plan->left_out) ctx.err << "  left out: " << l << "\n";
+
+  std::unique_ptr<GpuRunner> runner;
+  std::string no_run_reason = o.no_run ? "--no-run" : "";
+#if OCCX_HAVE_CUDA
+  if (!o.no_run) {
+    const auto ds = cuda::driverStatus();
+    if (!ds.available || ds.device_count == 0) {
+      no_run_reason = "no GPU (" + (ds.available ? std::string("the driver reports no device") : ds.reason) + ")";
+    } else if (o.device < 0 || o.device >= ds.device_count) {
+      return fail(ctx, kCmd, outOfRange("--device", o.device, "0 … " + std::to_string(ds.device_count - 1)));
+    } else {
+      auto worker = cuda::startGpuWorker(o.device);
+      if (!worker) return fail(ctx, kCmd, "cannot open device " + std::to_string(o.device) + ": " + worker.error(), kExitRuntime);
+      runner = std::move(*worker);
+    }
+  }
+#else
+  if (!o.no_run) no_run_reason = "this build has no CUDA support";
+#endif
+  SigintScope sigint;
+  ProgressPrinter progress(ctx.err, o.quiet || &ctx.err != &std::cerr);
+  auto result = sweepKernel(kernel, *text, options, runner.get(), [&](const KernelSweepProgress& p) {
+    progress.step(p.phase + " [" + std::to_string(p.done) + "/" + std::to_string(p.total) + "] " + p.text);
+  }, &interrupted());
+  progress.finish();
+  if (!result) {
+    if (result.cancelled()) {
+      ctx.err << kCmd << ": cancelled\n";
+      return kExitRuntime;
+    }
+    return fail(ctx, kCmd, result.error(), kExitRuntime);
+  }
+  if (!result->measured && !no_run_reason.empty()) {
+    result->not_measured = no_run_reason;
+    for (auto& r : result->runs.rows) {
+      if (r.status == RunStatus::kSkipped) r.reason = "not run: " + no_run_reason;
+    }
+  }
+  const auto& c = result->compile;
+  if (!c.python.empty()) {
+    int ok = 0;
+    std::vector<double> secs;
+    for (const auto& r : c.configs) {
+      if (r.ok) {
+        ++ok;
+        secs.push_back(r.seconds);
+      }
+    }
+    std::sort(secs.begin(), secs.end());
+    ctx.err << kCmd << ": compiled " << ok << " of " << c.configs.size() << " configs with " << c.python << " (Python " << c.python_version
+            << ", PyTorch " << c.torch_version << ", Triton " << c.triton_version << ", target " << c.target << ") in " << fixed(c.seconds, 1)
+            << " s, " << c.jobs << (c.jobs == 1 ? " process" : " processes");
+    if (!secs.empty()) {
+      ctx.err << "; per config median " << fixed(secs[secs.size() / 2], 2) << " s, max " << fixed(secs.back(), 2) << " s";
+    }
+    ctx.err << "; into " << c.cache_dir << "\n";
+  }
+  if (!result->measured) ctx.err << kCmd << ": not timed: " << result->not_measured << "\n";
+  result->runs.meta.emplace_back("input", run->input);
+  result->runs.meta.emplace_back("kernel", kernel.module.name);
+  if (o.output.json) {
+    nlohmann::json j = columnsToJson(kernelRunColumns(), result->runs.rows, result->runs.meta);
+    j["explanation"] = result->explanation;
+    j["left_out"] = result->plan.left_out;
+    printJson(ctx.out, j);
+  } else if (o.output.text()) {
+    printSweepText(ctx.out, *result);
+  }
+  int rc = kExitOk;
+  if (!o.output.csv.empty()) rc = writeCsv(ctx, o.output.csv, kernelRunsToCsv(result->runs));
+  if (result->runs.cancelled || c.cancelled) {
+    ctx.err << kCmd << ": cancelled: kept the finished rows\n";
+    return kExitRuntime;
+  }
+  return rc;
+}
+
 void addInductorCommand(CLI::App& app, Context& ctx) {
   auto* cmd = app.add_subcommand("inductor", "read what torch.compile left on disk: kernels, compiled configs, registers, "
                                              "spills, occupancy and every RBLOCK policy's decision (no Python, no GPU); run them on the GPU");
@@ -299,6 +483,31 @@ void addInductorCommand(CLI::App& app, Context& ctx) {
   run_cmd->add_flag("--no-l2-flush", r->no_flush, "do not flush L2 before each timed launch");
   r->output.add(*run_cmd, "print JSON rows", "also write one row per (kernel, config) to this CSV file (atomically; Ctrl-C keeps the finished rows)");
   setAction(*run_cmd, ctx, r, &runRun);
+
+  auto v = std::make_shared<InductorOpts>();
+  auto* sweep_cmd = cmd->add_subcommand("sweep", "compile one reduction kernel at configs Inductor never tried, with your own Python's PyTorch and "
+                                                 "Triton (no GPU needed): registers, spills, occupancy and every policy's decision per config; with a "
+                                                 "GPU, times, each rule's pick and the best config");
+  sweep_cmd->add_option("KERNEL", v->kernel, "the kernel (its name, module hash or part of its name) in DIR, or its kernel module file")->required();
+  sweep_cmd->add_option("DIR", v->input, "the run to look in (default: $TORCHINDUCTOR_CACHE_DIR, else /tmp/torchinductor_<user>)");
+  addInputOptions(*sweep_cmd, *v);
+  sweep_cmd->add_option("--grid", v->grid,
+                        "configs to compile: NAME=VALUES items (XBLOCK, R0_BLOCK, num_warps, num_stages; \"1,2,4\" or \"256..4096\"), "
+                        "e.g. --grid \"XBLOCK=1,2 R0_BLOCK=512..4096 num_warps=4,8,16\"; axes left out take the default grid's values. "
+                        "Default (no --grid, no --policies): XBLOCK 1…8 × R0_BLOCK 256…r0_ hint × num_warps 4…32, 1…64 elements per thread, "
+                        "and what the policies add");
+  sweep_cmd->add_flag("--policies", v->policies, "compile what each policy (old, new, review_min, exact, spills) would add: the halved copies of Inductor's candidates");
+  sweep_cmd->add_option("--python", v->python, "the Python with PyTorch and Triton to compile with (default: $OCCX_PYTHON, else python3)");
+  sweep_cmd->add_option("--cache", v->cache, "the Triton cache folder to compile into (default: ~/.cache/occupancy-explorer/triton)");
+  sweep_cmd->add_option("--jobs", v->jobs, "compile processes at once (0 = as many as cores, at most 8)");
+  sweep_cmd->add_flag("--no-run", v->no_run, "compile and analyse only, even with a GPU");
+  sweep_cmd->add_option("--device", v->device, "CUDA device ordinal");
+  sweep_cmd->add_option("--seed", v->seed, "seed of the random inputs");
+  sweep_cmd->add_flag("--no-metrics", v->no_metrics, "no CUPTI profiled pass (achieved occupancy) per config");
+  sweep_cmd->add_option("--timed-ms", v->timed_ms, "kernel time to aim at per config, ms (1 … 10000)");
+  sweep_cmd->add_flag("--no-l2-flush", v->no_flush, "do not flush L2 before each timed launch");
+  v->output.add(*sweep_cmd, "print JSON rows", "also write one row per config to this CSV file (a kernel-runs CSV; the GUI opens it)");
+  setAction(*sweep_cmd, ctx, v, &runSweep);
 }
 
 const CommandRegistrar kInductor{{"inductor", 30, &addInductorCommand}};

@@ -1,0 +1,247 @@
+#include "core/triton/config_grid.h"
+
+#include <algorithm>
+#include <sstream>
+
+#include "core/base/pow2.h"
+#include "core/base/text.h"
+
+namespace occx::triton {
+namespace {
+
+constexpr std::int64_t kMaxBlockElements = std::int64_t{1} << 20;  // Triton: numel of a block tensor
+constexpr int kMinElementsPerThread = 1;
+constexpr int kMaxElementsPerThread = 64;
+
+bool persistent(const RunKernel& k) { return k.module.kind == KernelKind::kPersistentReduction; }
+
+std::int64_t hint(const RunKernel& k, std::string_view name) {
+  const SizeHint* h = k.module.sizeHint(name);
+  return h != nullptr && h->value ? *h->value : 0;
+}
+
+/// The R tile of a persistent reduction: the r0_ hint's power of two (the kernel's R0_BLOCK).
+std::int64_t persistentR(const RunKernel& k) { return nextPowerOfTwo(std::max<std::int64_t>(1, hint(k, "r0_"))); }
+
+std::vector<int> powersOfTwo(int from, int to) {
+  std::vector<int> v;
+  for (int p = from; p <= to && p > 0; p *= 2) v.push_back(p);
+  return v;
+}
+
+std::string joinInts(const std::vector<int>& v) {
+  std::string s;
+  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
+  return s;
+}
+
+/// "1,2,4" or "256..4096" when the values are the consecutive powers of two between.
+std::string axisText(const std::vector<int>& v) {
+  if (v.size() >= 3 && v == powersOfTwo(v.front(), v.back())) return std::to_string(v.front()) + ".." + std::to_string(v.back());
+  return joinInts(v);
+}
+
+std::optional<Error> supported(const RunKernel& k) {
+  if (!k.analysed()) {
+    return Error{k.module.name + " is a " + std::string(kernelKindName(k.module.kind)) +
+                 " kernel: sweeps are for looped and persistent reductions"};
+  }
+  if (k.module.sizeHint("y") != nullptr || k.module.sizeHint("r1_") != nullptr) {
+    return Error{k.module.name + " has a 2-D tile (" + k.module.sizeHintsText() + "): sweeps cover XBLOCK × R0_BLOCK kernels only"};
+  }
+  return std::nullopt;
+}
+
+Expected<std::vector<int>> parseValues(const std::string& item, const std::string& values, bool pow2, int lo, int hi) {
+  std::vector<int> out;
+  auto bad = [&](const std::string& why) {
+    return Error{"--grid " + item + ": " + why + " (allowed: " + (pow2 ? "powers of two " : "") + std::to_string(lo) + " … " +
+                 std::to_string(hi) + ", as \"1,2,4\"" + (pow2 ? " or \"256..4096\"" : "") + ")"};
+  };
+  auto number = [&](const std::string& t) -> Expected<int> {
+    const std::string s = trimmed(t);
+    if (s.empty() || s.size() > 9 || s.find_first_not_of("0123456789") != std::string::npos) return bad("'" + s + "' is not a number");
+    const int v = std::stoi(s);
+    if (v < lo || v > hi) return bad(std::to_string(v) + " is out of range");
+    if (pow2 && !isPowerOfTwo(v)) return bad(std::to_string(v) + " is not a power of two");
+    return v;
+  };
+  if (const auto dots = values.find(".."); dots != std::string::npos) {
+    if (!pow2) return bad("a range needs powers of two");
+    auto a = number(values.substr(0, dots));
+    if (!a) return Error{a.error()};
+    auto b = number(values.substr(dots + 2));
+    if (!b) return Error{b.error()};
+    if (*b < *a) return bad("the range " + values + " is empty");
+    return powersOfTwo(*a, *b);
+  }
+  std::istringstream parts(values);
+  std::string part;
+  while (std::getline(parts, part, ',')) {
+    auto v = number(part);
+    if (!v) return Error{v.error()};
+    if (std::find(out.begin(), out.end(), *v) == out.end()) out.push_back(*v);
+  }
+  if (out.empty()) return bad("no values");
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
+std::string SweepConfig::text() const {
+  std::string s = "X" + std::to_string(xblock);
+  if (r0_block > 0) s += " R" + std::to_string(r0_block);
+  s += " w" + std::to_string(num_warps);
+  if (num_stages != 1) s += " s" + std::to_string(num_stages);
+  return s;
+}
+
+bool SweepConfig::sameLaunch(const SweepConfig& o) const {
+  return xblock == o.xblock && r0_block == o.r0_block && num_warps == o.num_warps && num_stages == o.num_stages;
+}
+
+std::string ConfigGrid::text() const {
+  std::string s = "XBLOCK=" + axisText(xblock);
+  if (!r0_block.empty()) s += " R0_BLOCK=" + axisText(r0_block);
+  s += " num_warps=" + axisText(num_warps) + " num_stages=" + joinInts(num_stages);
+  return s;
+}
+
+ConfigGrid defaultConfigGrid(const RunKernel& k) {
+  ConfigGrid g;
+  g.filtered = true;
+  const std::int64_t x = nextPowerOfTwo(std::max<std::int64_t>(1, hint(k, "x")));
+  g.num_stages = {1};
+  if (persistent(k)) {
+    g.xblock = powersOfTwo(1, static_cast<int>(std::min<std::int64_t>(128, x)));
+    g.num_warps = powersOfTwo(1, 16);
+    return g;
+  }
+  g.xblock = powersOfTwo(1, static_cast<int>(std::min<std::int64_t>(8, x)));
+  const std::int64_t r = nextPowerOfTwo(std::max<std::int64_t>(1, hint(k, "r0_")));
+  const int r_hi = static_cast<int>(std::min<std::int64_t>(32768, r));
+  g.r0_block = powersOfTwo(std::min(256, r_hi), r_hi);
+  g.num_warps = powersOfTwo(4, 32);
+  return g;
+}
+
+Expected<ConfigGrid> parseConfigGrid(const std::vector<std::string>& items, const RunKernel& k) {
+  if (auto e = supported(k)) return *e;
+  ConfigGrid g = defaultConfigGrid(k);
+  g.filtered = false;
+  for (const std::string& arg : items) {
+    std::string normalised = arg;
+    std::replace(normalised.begin(), normalised.end(), ';', ' ');
+    std::istringstream words(normalised);
+    std::string item;
+    while (words >> item) {
+      const auto eq = item.find('=');
+      if (eq == std::string::npos) {
+        return Error{"--grid " + item + ": expected NAME=VALUES with NAME one of XBLOCK, R0_BLOCK, num_warps, num_stages"};
+      }
+      const std::string name = item.substr(0, eq);
+      const std::string values = item.substr(eq + 1);
+      Expected<std::vector<int>> v = Error{""};
+      if (name == "XBLOCK") {
+        v = parseValues(item, values, true, 1, 4096);
+        if (v) g.xblock = *v;
+      } else if (name == "R0_BLOCK" || name == "RBLOCK") {
+        if (persistent(k)) {
+          return Error{"--grid " + item + ": " + k.module.name + " is a persistent reduction: its R0_BLOCK is the whole row (" +
+                       std::to_string(persistentR(k)) + "), only XBLOCK, num_warps and num_stages vary"};
+        }
+        v = parseValues(item, values, true, 1, 65536);
+        if (v) g.r0_block = *v;
+      } else if (name == "num_warps") {
+        v = parseValues(item, values, true, 1, 32);
+        if (v) g.num_warps = *v;
+      } else if (name == "num_stages") {
+        v = parseValues(item, values, false, 1, 8);
+        if (v) g.num_stages = *v;
+      } else {
+        return Error{"--grid " + item + ": unknown axis '" + name + "' (allowed: XBLOCK, R0_BLOCK, num_warps, num_stages)"};
+      }
+      if (!v) return Error{v.error()};
+    }
+  }
+  return g;
+}
+
+Expected<SweepPlan> planSweep(const RunKernel& k, const std::optional<ConfigGrid>& grid, bool policies) {
+  if (auto e = supported(k)) return *e;
+  SweepPlan plan;
+  const bool per = persistent(k);
+  const std::int64_t x_pad = nextPowerOfTwo(std::max<std::int64_t>(1, hint(k, "x")));
+  const std::int64_t r_pad = nextPowerOfTwo(std::max<std::int64_t>(1, hint(k, "r0_")));
+  std::vector<SweepConfig> wanted;
+  auto add = [&](SweepConfig c, const std::string& why) {
+    for (auto& w : wanted) {
+      if (w.sameLaunch(c)) {
+        if (std::find(w.requested_by.begin(), w.requested_by.end(), why) == w.requested_by.end()) w.requested_by.push_back(why);
+        return;
+      }
+    }
+    c.requested_by = {why};
+    wanted.push_back(std::move(c));
+  };
+  if (grid) {
+    plan.grid = grid->text();
+    int over_hint = 0;
+    int thin = 0;
+    int thick = 0;
+    int too_big = 0;
+    for (int x : grid->xblock) {
+      for (int r : per ? std::vector<int>{0} : grid->r0_block) {
+        for (int w : grid->num_warps) {
+          for (int s : grid->num_stages) {
+            SweepConfig c{x, r, w, s, {}};
+            const std::int64_t tile = std::int64_t{x} * (per ? persistentR(k) : r);
+            const std::int64_t threads = std::int64_t{w} * 32;
+            if (x > x_pad || (!per && r > r_pad)) {
+              ++over_hint;
+            } else if (tile > kMaxBlockElements) {
+              ++too_big;
+            } else if (grid->filtered && tile < kMinElementsPerThread * threads) {
+              ++thin;
+            } else if (grid->filtered && tile > kMaxElementsPerThread * threads) {
+              ++thick;
+            } else {
+              add(c, "grid");
+            }
+          }
+        }
+      }
+    }
+    auto note = [&](int n, const std::string& why) {
+      if (n > 0) plan.left_out.push_back(std::to_string(n) + (n == 1 ? " config " : " configs ") + why);
+    };
+    note(over_hint, "with XBLOCK or R0_BLOCK above the size hints' padded numels (x " + std::to_string(x_pad) +
+                        (per ? std::string() : ", r0_ " + std::to_string(r_pad)) + "): the same kernel as the clamped config");
+    note(too_big, "over Triton's 1048576 elements per block");
+    note(thin, "with fewer than 1 element per thread");
+    note(thick, "with more than 64 elements per thread");
+  }
+  if (policies) {
+    for (const RunConfig& rc : k.configs) {
+      if (rc.origin != ConfigOrigin::kCandidate) continue;
+      for (inductor::Policy p : inductor::decisionPolicies()) {
+        const inductor::Decision* d = rc.decision(p);
+        if (d == nullptr || !d->scales() || !d->new_config) continue;
+        const auto& n = *d->new_config;
+        add(SweepConfig{n.xblock, per ? 0 : n.r0_block, n.num_warps, n.num_stages, {}}, std::string(inductor::policyKey(p)));
+      }
+    }
+  }
+  for (auto& c : wanted) {
+    bool have = false;
+    for (const RunConfig& rc : k.configs) {
+      const SweepConfig existing{rc.config.xblock, per ? 0 : rc.config.r0_block, rc.config.num_warps, rc.config.num_stages, {}};
+      if (existing.sameLaunch(c)) have = true;
+    }
+    (have ? plan.compiled : plan.configs).push_back(std::move(c));
+  }
+  return plan;
+}
+
+}  // namespace occx::triton

@@ -1,0 +1,215 @@
+#include "core/triton/kernel_sweep.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "core/base/format.h"
+#include "core/base/text.h"
+
+namespace occx::triton {
+namespace {
+
+/// The row's config as a sweep config (persistent reductions have no R axis).
+SweepConfig sweepConfigOf(const KernelRunRow& r, bool persistent) {
+  return SweepConfig{r.xblock, persistent ? 0 : r.r0_block, r.num_warps, r.num_stages, {}};
+}
+
+std::string regsText(const KernelRunRow& r) {
+  std::string s = r.n_regs >= 0 ? std::to_string(r.n_regs) + " registers" : std::string("registers unknown");
+  if (r.n_spills > 0) {
+    s += ", " + std::to_string(r.n_spills) + " spilled";
+  } else if (r.n_spills == 0) {
+    s += ", no spills";
+  }
+  return s;
+}
+
+std::string occupancyText(const KernelRunRow& r) {
+  return r.occupancy_pct >= 0 ? fixed(r.occupancy_pct, 0) + " % occupancy" : std::string("occupancy unknown");
+}
+
+/// What differs between the best row and another: occupancy, registers, spills, the tile.
+std::string difference(const KernelRunRow& best, const KernelRunRow& other) {
+  std::vector<std::string> parts;
+  if (best.occupancy_pct >= 0 && other.occupancy_pct >= 0 && std::abs(best.occupancy_pct - other.occupancy_pct) >= 1.0) {
+    parts.push_back("occupancy " + fixed(other.occupancy_pct, 0) + " % vs " + fixed(best.occupancy_pct, 0) + " %");
+  }
+  if (best.n_regs >= 0 && other.n_regs >= 0 && best.n_regs != other.n_regs) {
+    parts.push_back(std::to_string(other.n_regs) + " vs " + std::to_string(best.n_regs) + " registers");
+  }
+  if (other.n_spills > 0 && best.n_spills <= 0) parts.push_back(std::to_string(other.n_spills) + " registers spilled, the best none");
+  if (other.xblock != best.xblock || other.r0_block != best.r0_block) {
+    parts.push_back("tile " + std::to_string(other.xblock) + "×" + std::to_string(other.r0_block) + " vs " +
+                    std::to_string(best.xblock) + "×" + std::to_string(best.r0_block));
+  }
+  if (other.num_warps != best.num_warps) parts.push_back(std::to_string(other.num_warps) + " vs " + std::to_string(best.num_warps) + " warps");
+  if (parts.empty()) return "the same occupancy, registers and tile";
+  return joined(parts, "; ");
+}
+
+}  // namespace
+
+std::vector<std::string> explainSweep(const std::vector<KernelRunRow>& rows, const std::vector<KernelPicks>& picks) {
+  std::vector<std::string> out;
+  for (const KernelPicks& k : picks) {
+    const std::string who = picks.size() > 1 ? k.kernel + ": " : std::string();
+    if (k.best_row < 0) {
+      // Not measured: the occupancy leaders and what spills.
+      int top = -1;
+      int spilling = 0;
+      int ok_regs = 0;
+      for (std::size_t i = 0; i < rows.size(); ++i) {
+        const KernelRunRow& r = rows[i];
+        if (r.kernel != k.kernel || r.module != k.module) continue;
+        if (r.n_spills > 0) ++spilling;
+        if (r.n_regs >= 0) ++ok_regs;
+        if (r.occupancy_pct >= 0 && (top < 0 || r.occupancy_pct > rows[static_cast<std::size_t>(top)].occupancy_pct)) top = static_cast<int>(i);
+      }
+      std::string s = who + "Not timed (no GPU ran the configs): " + std::to_string(ok_regs) + " configs with registers from their cubins";
+      if (top >= 0) s += "; highest occupancy " + rows[static_cast<std::size_t>(top)].configText() + " (" + occupancyText(rows[static_cast<std::size_t>(top)]) + ")";
+      s += "; " + std::to_string(spilling) + (spilling == 1 ? " config spills" : " configs spill") + ".";
+      out.push_back(s);
+      continue;
+    }
+    const KernelRunRow& best = rows[static_cast<std::size_t>(k.best_row)];
+    out.push_back(who + "Best: " + best.configText() + ", " + fixed(best.time.median_us, 1) + " µs (" + fixed(best.bandwidth_GBps, 0) +
+                  " GB/s): " + occupancyText(best) + ", " + regsText(best) + (best.swept_for.empty() ? "" : " — compiled by the sweep") + ".");
+    if (k.winner_row >= 0) {
+      const KernelRunRow& w = rows[static_cast<std::size_t>(k.winner_row)];
+      if (w.ok()) {
+        out.push_back(who + "Inductor's pick (.best_config) " + w.configText() + ": " + fixed(w.time.median_us, 1) + " µs, " +
+                      fixed(k.winner_regret, 2) + "× the best" +
+                      (k.winner_row == k.best_row ? " (it is the best)." : "; " + difference(best, w) + "."));
+      }
+    }
+    for (const RulePick& p : k.picks) {
+      std::string s = who + std::string(inductor::policyKey(p.policy)) + " rule: ";
+      if (p.row < 0) {
+        s += "no config of its set ran";
+      } else {
+        const KernelRunRow& r = rows[static_cast<std::size_t>(p.row)];
+        s += "picks " + r.configText() + " of " + std::to_string(p.candidates) + ", " + fixed(p.time_us, 1) + " µs, regret " + fixed(p.regret, 2);
+        if (p.row != k.best_row) s += " (" + difference(best, r) + ")";
+      }
+      if (!p.not_compiled.empty()) s += "; not compiled: " + joined(p.not_compiled, ", ");
+      out.push_back(s + ".");
+    }
+  }
+  return out;
+}
+
+Expected<KernelSweepResult> sweepKernel(const RunKernel& kernel, const std::string& module_text, const KernelSweepOptions& options,
+                                        GpuRunner* runner, const std::function<void(const KernelSweepProgress&)>& progress,
+                                        const std::atomic<bool>* cancel) {
+  KernelSweepResult result;
+  auto plan = planSweep(kernel, options.grid, options.policies);
+  if (!plan) return Error{plan.error()};
+  result.plan = std::move(*plan);
+  const bool persistent = kernel.module.kind == KernelKind::kPersistentReduction;
+  if (!result.plan.configs.empty()) {
+    auto compiled = compileWithTriton(module_text, kernel.module.module_hash, result.plan.configs, options.compile,
+                                      [&](const CompileProgress& p) {
+                                        if (!progress) return;
+                                        KernelSweepProgress s{"compiling", p.done, p.total, {}};
+                                        if (p.config != nullptr) {
+                                          s.text = p.config->config.text() + (p.config->ok ? ": compiled in " + fixed(p.config->seconds, 1) + " s"
+                                                                                           : ": failed: " + p.config->error.substr(0, 120));
+                                        }
+                                        progress(s);
+                                      },
+                                      cancel);
+    if (!compiled) return Error{compiled.error()};
+    result.compile = std::move(*compiled);
+  }
+
+  // The kernel again: its own compiled configs and the sweep's.
+  std::vector<TritonCompiled> read;
+  std::set<std::string> seen;
+  auto readFolder = [&](const std::string& folder) {
+    if (folder.empty()) return;
+    auto c = readTritonCacheFolder(folder);
+    if (!c || c->name != kernel.module.name || !seen.insert(c->triton_cache_hash).second) return;
+    read.push_back(std::move(*c));
+  };
+  for (const RunConfig& rc : kernel.configs) readFolder(rc.folder);
+  for (const ConfigCompileReport& r : result.compile.configs) {
+    if (r.ok) readFolder(r.folder);
+  }
+  std::vector<const TritonCompiled*> ptrs;
+  for (const auto& c : read) ptrs.push_back(&c);
+  const GpuDatabase& db = options.db != nullptr ? *options.db : GpuDatabase::builtin();
+  result.kernel = analyseKernel(kernel.module, ptrs, kernel.best, db);
+  result.kernel.launches = kernel.launches;
+  if (result.kernel.configs.empty()) {
+    std::string why = "no compiled config of " + kernel.module.name + " could be read";
+    for (const auto& r : result.compile.configs) {
+      if (!r.ok) {
+        why += " (" + r.config.text() + ": " + r.error + ")";
+        break;
+      }
+    }
+    return Error{why};
+  }
+
+  if (runner != nullptr && !(cancel != nullptr && cancel->load())) {
+    result.runs = runKernelConfigs(*runner, {&result.kernel}, options.run, [&](const KernelRunProgress& p) {
+      if (!progress) return;
+      KernelSweepProgress s{"running", p.done, p.total, {}};
+      if (p.row != nullptr) {
+        s.text = p.row->configText() + ": " + std::string(runStatusName(p.row->status));
+        if (p.row->ok()) s.text += " " + fixed(p.row->time.median_us, 1) + " µs";
+      }
+      progress(s);
+    }, cancel);
+    result.measured = true;
+  } else {
+    result.runs.rows = kernelConfigRows(result.kernel, "");
+    result.not_measured = runner == nullptr ? "no GPU ran them" : "cancelled before the runs";
+    for (auto& r : result.runs.rows) r.reason = "not run: " + result.not_measured;
+    result.runs.picks = summarizeKernelRuns(result.runs.rows);
+    result.runs.cancelled = cancel != nullptr && cancel->load();
+  }
+  // What the sweep compiled, and why.
+  for (KernelRunRow& row : result.runs.rows) {
+    const SweepConfig c = sweepConfigOf(row, persistent);
+    for (const ConfigCompileReport& r : result.compile.configs) {
+      if (r.ok && r.config.sameLaunch(c)) {
+        row.swept_for = joined(r.config.requested_by, ", ");
+        row.compile_s = r.seconds;
+        if (row.origin == configOriginName(ConfigOrigin::kOther)) row.origin = "swept";
+      }
+    }
+  }
+  // Configs Triton could not compile: rows with its words.
+  for (const ConfigCompileReport& r : result.compile.configs) {
+    if (r.ok) continue;
+    KernelRunRow row;
+    row.kernel = kernel.module.name;
+    row.module = kernel.module.module_hash;
+    row.xblock = r.config.xblock;
+    row.r0_block = r.config.r0_block;
+    row.num_warps = r.config.num_warps;
+    row.num_stages = r.config.num_stages;
+    row.origin = "swept";
+    row.swept_for = joined(r.config.requested_by, ", ");
+    row.compile_s = r.seconds;
+    row.in_set.assign(inductor::decisionPolicies().size(), false);
+    row.status = r.error == "cancelled" ? RunStatus::kCancelled : RunStatus::kCompileFailed;
+    row.reason = r.error;
+    result.runs.rows.push_back(std::move(row));
+  }
+  result.runs.picks = summarizeKernelRuns(result.runs.rows);
+  result.runs.meta.emplace_back("sweep_grid", result.plan.grid);
+  result.runs.meta.emplace_back("sweep_policies", options.policies ? "yes" : "no");
+  if (!result.compile.python.empty()) {
+    result.runs.meta.emplace_back("python", result.compile.python + " " + result.compile.python_version);
+    result.runs.meta.emplace_back("torch", result.compile.torch_version);
+    result.runs.meta.emplace_back("triton", result.compile.triton_version);
+    result.runs.meta.emplace_back("compile_s", fixed(result.compile.seconds, 1));
+  }
+  result.explanation = explainSweep(result.runs.rows, result.runs.picks);
+  return result;
+}
+
+}  // namespace occx::triton

@@ -1,0 +1,69 @@
+// Sweeping one of the user's own Inductor kernels: compile it at configs Inductor never tried
+// (core/triton/config_grid.h, core/triton/triton_compile.h), read them back like Inductor's own
+// (registers and spills from the cubins, occupancy, every policy's decision), and with a GPU run
+// them all (core/triton/kernel_runs.h): each rule's pick, Inductor's own pick, the best config and
+// why it wins. Without a GPU the rows have everything but times.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/base/expected.h"
+#include "core/sweep/gpu_runner.h"
+#include "core/triton/config_grid.h"
+#include "core/triton/inductor_run.h"
+#include "core/triton/kernel_runs.h"
+#include "core/triton/triton_compile.h"
+
+namespace occx::triton {
+
+/// What to sweep.
+struct KernelSweepOptions {
+  std::optional<ConfigGrid> grid;   ///< nullopt: no grid (policies only)
+  bool policies = true;             ///< also what each decision policy would add
+  TritonCompileOptions compile;
+  KernelRunOptions run;             ///< used when a runner is given
+  const GpuDatabase* db = nullptr;  ///< nullptr = the built-in GPU data
+};
+
+/// Progress: the phase ("compiling", "running"), `done` of `total` in it, and the line to show.
+struct KernelSweepProgress {
+  std::string phase;
+  int done = 0;
+  int total = 0;
+  std::string text;  ///< "X1 R2048 w16: compiled in 1.2 s", "X1 R2048 w16: ok 29.6 µs"
+};
+
+/// The outcome.
+struct KernelSweepResult {
+  SweepPlan plan;
+  TritonCompileReport compile;
+  RunKernel kernel;          ///< the kernel re-read with every compiled config
+  KernelRunsResult runs;     ///< one row per compiled config (timed when measured), and the picks
+  bool measured = false;     ///< a GPU ran the configs
+  std::string not_measured;  ///< why not, when not measured ("no GPU: …")
+  /// The best config and the picks in words, with the occupancy, registers and spills behind them.
+  std::vector<std::string> explanation;
+};
+
+/// Sweeps `kernel` (a looped or persistent reduction of a scanned run; `module_text` is its whole
+/// kernel module). Plans the configs, compiles those not compiled yet with the user's Python
+/// (compileWithTriton), reads the kernel's configs again from its own Triton folders and the sweep's
+/// cache, and — when `runner` is not null — runs every config (runKernelConfigs). Rows of configs
+/// the sweep compiled say why (swept_for) and how long Triton took (compile_s). Errors: the plan's
+/// (not a reduction, a bad grid), the compile's (no usable Python: what to install), nothing to
+/// compile or read. Cancel keeps what finished. Never throws.
+Expected<KernelSweepResult> sweepKernel(const RunKernel& kernel, const std::string& module_text, const KernelSweepOptions& options,
+                                        GpuRunner* runner, const std::function<void(const KernelSweepProgress&)>& progress = {},
+                                        const std::atomic<bool>* cancel = nullptr);
+
+/// The best config and each pick in words: "Best: X4 R256 w4, 136.6 µs (4100 GB/s): 100 % occupancy
+/// (limited by warps), 32 registers, no spills", then Inductor's pick and each rule's pick against it
+/// (regret, and which of occupancy, registers, spills and tile differ). Without times, the
+/// occupancy leaders and the configs that spill. From the rows only (also for a CSV read back).
+std::vector<std::string> explainSweep(const std::vector<KernelRunRow>& rows, const std::vector<KernelPicks>& picks);
+
+}  // namespace occx::triton
