@@ -18,8 +18,8 @@ or, when this Python cannot compile at all, {"event": "error", "missing": "torch
 
 The compile is Inductor's own (CachingAutotuner._precompile_config: the module's triton_meta, its
 target compute capability, Inductor's options), so a config Inductor compiled lands in a folder of
-the same name; where that is not possible, triton.compile with the same signature, constants and
-target. Shipped inside occupancy-explorer, which writes it to a temporary folder and runs it.
+the same name; in a PyTorch without that method, triton.compile with the same signature, constants
+and target. Shipped inside occupancy-explorer, which writes it to a temporary folder and runs it.
 """
 import importlib.util
 import json
@@ -76,6 +76,13 @@ def cache_folder(binary, cache_dir):
     return ""
 
 
+def device_of(kernel):
+    """The DeviceProperties the module targets (Inductor keeps them as device_props and leaves
+    the device index in triton_meta)."""
+    device = getattr(kernel, "device_props", None)
+    return device if device is not None else kernel.triton_meta.get("device")
+
+
 def compile_direct(kernel, cfg):
     """triton.compile with the module's signature, constants and target, as Inductor passes them."""
     import copy
@@ -86,7 +93,7 @@ def compile_direct(kernel, cfg):
     constants = dict(meta.get("constants", {}))
     for k, v in cfg.kwargs.items():
         constants[k] = v
-    device = meta["device"]
+    device = device_of(kernel)
     attrs = meta.get("configs", [None])[0] if meta.get("configs") else None
     src = ASTSource(kernel.fn, meta["signature"], constants, attrs)
     target = GPUTarget(device.type, device.cc, 32)
@@ -137,29 +144,28 @@ def main():
     if len(kernels) != 1:
         return fail("", f"{module_path}: expected one Inductor kernel, found {len(kernels)}")
     kernel = kernels[0]
-    device = kernel.triton_meta.get("device")
+    device = device_of(kernel)
     emit({"event": "start", "python": sys.version.split()[0], "torch": torch.__version__, "triton": triton.__version__,
           "kernel": kernel.fn.__name__, "target": f"{getattr(device, 'type', '?')}:{getattr(device, 'cc', '?')}",
           "gpu": bool(torch.cuda.is_available()), "import_seconds": time.monotonic() - t_start})
 
+    own_compile = hasattr(kernel, "_precompile_config")
     for index, c in enumerate(request["configs"]):
         kwargs = {k: v for k, v in c.items() if k not in ("num_warps", "num_stages")}
         cfg = triton.Config(kwargs, num_warps=c["num_warps"], num_stages=c.get("num_stages", 1))
         t0 = time.monotonic()
-        how = "inductor"
         try:
-            try:
+            if own_compile:
+                how = "inductor"
                 result = kernel._precompile_config(cfg)
                 binary = getattr(result, "kernel", result)
-                if not hasattr(binary, "asm"):
-                    raise TypeError("not a compiled kernel")
-            except Exception:  # noqa: BLE001 - another PyTorch: compile as it would
+            else:  # another PyTorch: compile as Inductor would
                 how = "triton.compile"
                 binary = compile_direct(kernel, cfg)
             meta = binary.metadata
+            folder = cache_folder(binary, cache_dir)
             emit({"event": "config", "index": index, "config": c, "ok": True, "seconds": time.monotonic() - t0, "how": how,
-                  "triton_cache_hash": os.path.basename(cache_folder(binary, cache_dir)),
-                  "folder": cache_folder(binary, cache_dir), "shared": int(getattr(meta, "shared", 0)),
+                  "triton_cache_hash": os.path.basename(folder), "folder": folder, "shared": int(getattr(meta, "shared", 0)),
                   "num_warps": int(getattr(meta, "num_warps", cfg.num_warps)),
                   "num_stages": int(getattr(meta, "num_stages", cfg.num_stages))})
         except Exception as e:  # noqa: BLE001 - one failing config is a row, not the end
