@@ -6,12 +6,13 @@
 
     python3 scripts/bundle-inductor-runs.py [BUILD_DIR] [--measured DIR]      (default build/release)
 
-With --measured DIR (the output folder of `STEPS="build inductor" scripts/gpu-sweep.sh DIR` on a
+With --measured DIR (the output folder of `STEPS="build inductor triton-sweeps" scripts/gpu-sweep.sh DIR` on a
 GPU machine), each DIR/<run>.runs.csv (`occx inductor run … --csv`) is bundled too, as
 measured/<run>.csv, with the GPU machine's paths replaced by the run's name; without it, the
 measured CSVs already bundled are kept.
 """
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -37,7 +38,11 @@ def bundle_measured(measured, out):
     dest = os.path.join(out, "measured")
     os.makedirs(dest, exist_ok=True)
     for run in TITLES:
-        src = os.path.join(measured, run + ".runs.csv")
+        # A sweep of the run's kernel (`occx inductor sweep`, STEPS="triton-sweeps") has every config
+        # the run compiled and the ones the sweep added: it is bundled in place of the plain run.
+        src = os.path.join(measured, run + ".sweep.csv")
+        if not os.path.exists(src):
+            src = os.path.join(measured, run + ".runs.csv")
         if not os.path.exists(src):
             continue
         text = open(src, encoding="utf-8").read()
@@ -47,6 +52,7 @@ def bundle_measured(measured, out):
                 recorded_input = line[len("# input: "):]
         if recorded_input:
             text = text.replace(recorded_input.rstrip("/") + "/", "<" + run + ">/").replace(recorded_input, "<" + run + ">")
+        text = re.sub(r"^# python: \S+ ", "# python: python3 ", text, flags=re.M)
         open(os.path.join(dest, run + ".csv"), "w", encoding="utf-8").write(text)
         print("measured", run)
 

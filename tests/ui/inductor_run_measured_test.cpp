@@ -200,7 +200,7 @@ TEST(InductorRunMeasured, TheMeasuredTabFits1280x720) {
   window.resize(1280, 720);
   window.show();
   window.tabs()->setCurrentWidget(view);
-  view->detailTabs()->setCurrentIndex(view->detailTabs()->count() - 1);
+  view->detailTabs()->setCurrentIndex(view->detailTabs()->count() - 2);
   QApplication::processEvents();
   EXPECT_EQ(view->detailTabs()->tabText(view->detailTabs()->currentIndex()), QStringLiteral("Measured"));
   QWidget* plot = view->measuredPlot()->widget();

@@ -242,6 +242,49 @@ QString mergeMeasured(InductorRunData& data, const triton::KernelRunsResult& res
     return QObject::tr("None of these measured kernels is in the run shown: open the run they were measured on first (%1).")
         .arg(input.empty() ? QObject::tr("its input is not recorded") : QString::fromStdString(input));
   }
+  // Configs measured that the run does not list (a sweep compiled them): rows of their own, from
+  // what the measurement recorded, after the kernel's other rows.
+  bool added = false;
+  for (const auto& m : incoming) {
+    if (std::any_of(data.rows.begin(), data.rows.end(), [&m](const triton::ScanRow& r) { return measuredRowMatches(m, r); })) continue;
+    auto last = std::find_if(data.rows.rbegin(), data.rows.rend(),
+                             [&m](const triton::ScanRow& r) { return r.kernel == m.kernel && r.module == m.module; });
+    if (last == data.rows.rend()) continue;
+    triton::ScanRow row = *last;
+    row.xblock = m.xblock;
+    row.r0_block = m.r0_block;
+    row.r1_block = m.r1_block > 0 ? std::optional<std::int64_t>(m.r1_block) : std::nullopt;
+    row.num_warps = m.num_warps;
+    row.num_stages = m.num_stages;
+    row.n_regs = m.n_regs >= 0 ? std::optional<std::int64_t>(m.n_regs) : std::nullopt;
+    row.n_spills = m.n_spills >= 0 ? std::optional<std::int64_t>(m.n_spills) : std::nullopt;
+    row.local_bytes = m.n_spills >= 0 ? std::optional<std::int64_t>(std::int64_t{m.n_spills} * 4) : std::nullopt;
+    row.occupancy_pct = m.occupancy_pct >= 0 ? std::optional<double>(m.occupancy_pct) : std::nullopt;
+    row.origin = m.origin;
+    row.winner = m.winner;
+    row.halved_from.clear();
+    row.blocks_per_sm = m.driver_blocks_per_sm >= 0 ? std::optional<std::int64_t>(m.driver_blocks_per_sm) : std::nullopt;
+    row.limiter.clear();
+    row.triton_cache_hash.clear();
+    row.over_spill_threshold = m.over_spill_threshold;
+    std::string* decisions[] = {&row.old_decision, &row.new_decision, &row.review_min_decision, &row.exact_decision, &row.spills_decision};
+    std::string* reasons[] = {&row.old_reason, &row.new_reason, &row.review_min_reason, &row.exact_reason, &row.spills_reason};
+    const auto& policies = inductor::decisionPolicies();
+    for (std::size_t i = 0; i < policies.size() && i < 5; ++i) {
+      const auto p = static_cast<std::size_t>(policies[i]);
+      if (p >= 5) continue;
+      *decisions[p] = i < m.decisions.size() ? m.decisions[i] : std::string();
+      *reasons[p] = QObject::tr("from the measurement (%1): the reason is not recorded").arg(QString::fromStdString(m.swept_for.empty() ? m.origin : "swept for " + m.swept_for)).toStdString();
+    }
+    row.bounds_disagree = false;
+    row.notes = m.swept_for.empty() ? std::string() : "compiled by a sweep (" + m.swept_for + ")";
+    data.rows.insert(last.base(), std::move(row));
+    added = true;
+  }
+  if (added) {
+    groupKernels(data);
+    data.summary = summaryOfRows(data.rows);
+  }
   std::vector<triton::KernelRunRow> kept;
   for (const auto& m : data.measured.rows) {
     const bool replaced = std::any_of(incoming.begin(), incoming.end(), [&m](const triton::KernelRunRow& n) {

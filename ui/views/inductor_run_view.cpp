@@ -21,10 +21,16 @@
 #include <QTabWidget>
 #include <QTextBlock>
 #include <QVBoxLayout>
+#include <set>
 
 #include "core/inductor/teaching.h"
 #include "ui/jobs/inductor_scan_job.h"
 #include "ui/jobs/kernel_run_job.h"
+#include "ui/jobs/kernel_sweep_job.h"
+#include "core/base/atomic_file.h"
+#include "core/gpu/gpu_data.h"
+#include "core/triton/kernel_sweep.h"
+#include "ui/plots/sweep_series_plot.h"
 #include "ui/models/inductor_run_models.h"
 #include "ui/plots/config_occupancy_plot.h"
 #include "ui/plots/measured_times_plot.h"
@@ -59,7 +65,7 @@ std::int64_t numelOf(const std::string& text, std::int64_t fallback) {
 }  // namespace
 
 InductorRunView::InductorRunView(QWidget* parent)
-    : QWidget(parent), job_(new InductorScanJob(this)), run_job_(new KernelRunJob(this)) {
+    : QWidget(parent), job_(new InductorScanJob(this)), run_job_(new KernelRunJob(this)), sweep_job_(new KernelSweepJob(this)) {
   setObjectName(QStringLiteral("inductorRun"));
   auto* root = new QVBoxLayout(this);
   root->setContentsMargins(8, 8, 8, 8);
@@ -146,6 +152,31 @@ InductorRunView::InductorRunView(QWidget* parent)
     updateRunButtons();
   });
 
+  connect(sweep_job_, &KernelSweepJob::progress, this, [this](quint64 id, const QString& text, int done, int total) {
+    if (id != sweep_id_) return;
+    run_progress_->setMaximum(std::max(total, 1));
+    run_progress_->setValue(done);
+    setStatus(tr("Sweeping: %1").arg(text));
+  });
+  connect(sweep_job_, &KernelSweepJob::finished, this, [this](quint64 id, std::shared_ptr<const triton::KernelSweepResult> result) {
+    if (id != sweep_id_) return;
+    sweep_id_ = 0;
+    mergeSweep(*result);
+    emit kernelSweepFinished();
+  });
+  connect(sweep_job_, &KernelSweepJob::failed, this, [this](quint64 id, const QString& message) {
+    if (id != sweep_id_) return;
+    sweep_id_ = 0;
+    setStatus(tr("Could not sweep: %1").arg(message), true);
+    status_->setToolTip(message);
+    emit kernelSweepFinished();
+  });
+  connect(sweep_job_, &SweepJob::runningChanged, this, [this](bool running) {
+    run_progress_->setVisible(running);
+    run_cancel_->setVisible(running);
+    updateRunButtons();
+  });
+
   const auto runs = bundledInductorRuns();
   if (!runs.empty()) openBundled(runs.front().key);
 }
@@ -173,8 +204,16 @@ void InductorRunView::updateRunButtons() {
   const bool running = run_job_->isRunning();
   const RunKernelEntry* k = kernel_model_->row(kernel_index_);
   const bool has_configs = k != nullptr && k->compiledConfigs() > 0;
-  run_button_->setEnabled(why.isEmpty() && !running && has_configs);
-  run_all_button_->setEnabled(why.isEmpty() && !running);
+  const bool busy = running || sweep_job_->isRunning();
+  run_button_->setEnabled(why.isEmpty() && !busy && has_configs);
+  run_all_button_->setEnabled(why.isEmpty() && !busy);
+  const QString no_sweep = sweepUnavailableReason();
+  sweep_button_->setEnabled(no_sweep.isEmpty() && !busy);
+  sweep_button_->setToolTip(no_sweep.isEmpty()
+                                ? tr("Compile this kernel at the configs Inductor never tried (XBLOCK 1…8 × R0_BLOCK 256…the row × num_warps 4…32, "
+                                     "and what each policy would add) with your Python's PyTorch and Triton — no GPU needed — then, with a GPU, "
+                                     "time every config")
+                                : no_sweep);
   if (!why.isEmpty()) {
     run_button_->setToolTip(why);
     run_all_button_->setToolTip(why);
@@ -226,6 +265,282 @@ QString InductorRunView::runAllKernels() {
 void InductorRunView::cancelKernelRun() { run_job_->cancel(); }
 
 bool InductorRunView::isRunningKernels() const { return run_job_->isRunning(); }
+
+// ---- sweeps ------------------------------------------------------------------------------------
+
+namespace {
+
+/// The bundled module of `module` of bundled run `key` (":/inductor-runs/<key>/<module>.py"); empty when none.
+QString bundledModulePath(const QString& key, const std::string& module) {
+  const QString path = QStringLiteral(":/inductor-runs/%1/%2.py").arg(key, QString::fromStdString(module));
+  return QFile::exists(path) ? path : QString();
+}
+
+}  // namespace
+
+QString InductorRunView::sweepUnavailableReason() const {
+  const RunKernelEntry* k = kernel_model_->row(kernel_index_);
+  if (k == nullptr) return tr("Select a kernel first.");
+  if (k->kind != triton::kernelKindName(triton::KernelKind::kLoopedReduction) &&
+      k->kind != triton::kernelKindName(triton::KernelKind::kPersistentReduction)) {
+    return tr("Only looped and persistent reductions can be swept (this is a %1 kernel).").arg(q(k->kind));
+  }
+  if (data_.scanned) return {};
+  if (!bundled_key_.isEmpty() && !bundledModulePath(bundled_key_, k->module).isEmpty()) return {};
+  return tr("Opened from a CSV: open the run's folder (its Inductor cache) to sweep its kernels — a sweep compiles the kernel's module.");
+}
+
+QString InductorRunView::sweepSelectedKernel() {
+  if (const QString why = sweepUnavailableReason(); !why.isEmpty()) {
+    setStatus(why, true);
+    return why;
+  }
+  if (run_job_->isRunning() || sweep_job_->isRunning()) {
+    const QString why = tr("A run or sweep is in progress: cancel it first.");
+    setStatus(why, true);
+    return why;
+  }
+  const RunKernelEntry* k = kernel_model_->row(kernel_index_);
+  triton::RunKernel kernel;
+  std::string text;
+  bool found = false;
+  if (data_.scanned) {
+    for (const auto& rk : data_.scanned->kernels) {
+      if (rk.module.name == k->kernel && rk.module.module_hash == k->module) {
+        kernel = rk;
+        found = true;
+      }
+    }
+    if (found) {
+      auto t = readFile(kernel.module.path);
+      if (!t) {
+        const QString why = tr("The kernel's module %1 cannot be read: %2").arg(q(kernel.module.path), q(t.error()));
+        setStatus(why, true);
+        return why;
+      }
+      text = std::move(*t);
+    }
+  } else {
+    QFile f(bundledModulePath(bundled_key_, k->module));
+    if (f.open(QIODevice::ReadOnly)) {
+      const QByteArray bytes = f.readAll();
+      text.assign(bytes.constData(), static_cast<std::size_t>(bytes.size()));
+      auto parsed = triton::parseKernelModule(text, k->module + ".py");
+      if (parsed) {
+        kernel = triton::analyseKernel(std::move(*parsed), {}, std::nullopt, GpuDatabase::builtin());
+        found = true;
+      }
+    }
+  }
+  if (!found) {
+    const QString why = tr("The kernel %1 is not in the run's scan.").arg(q(k->kernel));
+    setStatus(why, true);
+    return why;
+  }
+  triton::KernelSweepOptions options;
+  options.grid = triton::defaultConfigGrid(kernel);
+  options.policies = true;
+  options.compile.python = python_edit_->text().trimmed().toStdString();
+  std::shared_ptr<Backend> gpu;
+  if (backend_ && backend_->liveAvailability().available) gpu = backend_;
+  sweep_id_ = sweep_job_->start(gpu, ordinal_, std::move(kernel), std::move(text), options);
+  run_progress_->setValue(0);
+  setStatus(gpu ? tr("Sweeping: compiling with Triton, then running on the GPU…") : tr("Sweeping: compiling with Triton (no GPU: no times)…"));
+  return {};
+}
+
+void InductorRunView::cancelKernelSweep() { sweep_job_->cancel(); }
+
+bool InductorRunView::isSweeping() const { return sweep_job_->isRunning(); }
+
+QStringList InductorRunView::sweepExplanation(const std::string& module) const {
+  auto it = sweep_explanations_.find(module);
+  return it == sweep_explanations_.end() ? QStringList() : it->second;
+}
+
+void InductorRunView::mergeSweep(const triton::KernelSweepResult& result) {
+  const std::string name = result.kernel.module.name;
+  const std::string module = result.kernel.module.module_hash;
+  // The kernel's rows, again, with every config the sweep compiled.
+  triton::InductorRun one;
+  one.kernels.push_back(result.kernel);
+  std::vector<triton::ScanRow> fresh = triton::scanRows(one);
+  auto& rows = data_.rows;
+  auto first = std::find_if(rows.begin(), rows.end(), [&](const triton::ScanRow& r) { return r.kernel == name && r.module == module; });
+  const auto at = first - rows.begin();
+  rows.erase(std::remove_if(rows.begin(), rows.end(), [&](const triton::ScanRow& r) { return r.kernel == name && r.module == module; }),
+             rows.end());
+  rows.insert(rows.begin() + std::min<std::ptrdiff_t>(at, static_cast<std::ptrdiff_t>(rows.size())), fresh.begin(), fresh.end());
+  groupKernels(data_);
+  data_.summary = summaryOfRows(data_.rows);
+  if (data_.scanned) {
+    auto copy = std::make_shared<triton::InductorRun>(*data_.scanned);
+    for (auto& k : copy->kernels) {
+      if (k.module.name == name && k.module.module_hash == module) k = result.kernel;
+    }
+    data_.scanned = copy;
+  }
+  if (result.measured) mergeMeasured(data_, result.runs, measuredLabelOf(result.runs) + tr(" — swept on this machine"));
+  QStringList lines;
+  for (const auto& l : result.explanation) lines << q(l);
+  sweep_explanations_[module] = lines;
+  kernel_model_->setRows(data_.kernels);
+  showTitle();
+  showKernel(kernel_index_);
+  int ok = 0;
+  for (const auto& r : result.compile.configs) ok += r.ok ? 1 : 0;
+  QString text = tr("Swept %1: %2 of %3 configs compiled in %4 s")
+                     .arg(q(name))
+                     .arg(ok)
+                     .arg(result.compile.configs.size())
+                     .arg(result.compile.seconds, 0, 'f', 1);
+  text += result.measured ? tr(", every config timed.") : tr("; not timed (%1).").arg(q(result.not_measured));
+  if (!lines.isEmpty()) text += QLatin1Char(' ') + lines.front();
+  setStatus(text);
+  detail_tabs_->setCurrentIndex(detail_tabs_->count() - 1);
+}
+
+QWidget* InductorRunView::buildSweepTab() {
+  auto* box = new QWidget;
+  auto* v = new QVBoxLayout(box);
+  v->setContentsMargins(0, 0, 0, 0);
+  auto* controls = new QHBoxLayout;
+  sweep_xblock_ = new QComboBox;
+  sweep_xblock_->setObjectName(QStringLiteral("sweepXblock"));
+  sweep_metric_ = new QComboBox;
+  sweep_metric_->setObjectName(QStringLiteral("sweepMetric"));
+  sweep_metric_->addItems({tr("Bandwidth (GB/s)"), tr("Median time (µs)"), tr("Registers per thread"), tr("Theoretical occupancy (%)")});
+  auto* xl = new QLabel(tr("XBLOCK:"));
+  xl->setBuddy(sweep_xblock_);
+  auto* ml = new QLabel(tr("Plot:"));
+  ml->setBuddy(sweep_metric_);
+  controls->addWidget(xl);
+  controls->addWidget(sweep_xblock_);
+  controls->addWidget(ml);
+  controls->addWidget(sweep_metric_);
+  controls->addStretch(1);
+  sweep_note_ = new QLabel;
+  sweep_note_->setObjectName(QStringLiteral("sweepNote"));
+  sweep_note_->setWordWrap(true);
+  sweep_note_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  sweep_plot_ = new SweepSeriesPlot(tr("Sweep"), QStringLiteral("kernelSweepPlot"), box);
+  sweep_plot_->setLegendPlace(PlotController::LegendPlace::kBeside);
+  sweep_plot_->widget()->setMinimumHeight(180);
+  v->addLayout(controls);
+  v->addWidget(sweep_note_);
+  v->addWidget(sweep_plot_->widget(), 1);
+  auto replot = [this] { showSweepPlot(kernel_model_->row(kernel_index_)); };
+  connect(sweep_xblock_, &QComboBox::activated, this, replot);
+  connect(sweep_metric_, &QComboBox::activated, this, replot);
+  return box;
+}
+
+void InductorRunView::showSweepPlot(const RunKernelEntry* k) {
+  sweep_plot_->clear();
+  if (k == nullptr) {
+    sweep_note_->clear();
+    sweep_plot_->setNote(tr("Select a kernel."));
+    sweep_plot_->finish(0, 1);
+    return;
+  }
+  const std::vector<triton::ScanRow>& rows = config_model_->rows();
+  const auto measured = measuredOfRows(data_, rows);
+  // XBLOCK choices: those of the kernel's configs; keep the current one when it is still there.
+  const int current = sweep_xblock_->currentData().toInt();
+  std::set<int> xs;
+  for (const auto& r : rows) {
+    if (r.xblock && r.r0_block) xs.insert(static_cast<int>(*r.xblock));
+  }
+  sweep_xblock_->blockSignals(true);
+  sweep_xblock_->clear();
+  for (int x : xs) sweep_xblock_->addItem(QString::number(x), x);
+  const int keep = sweep_xblock_->findData(current);
+  sweep_xblock_->setCurrentIndex(keep >= 0 ? keep : 0);
+  sweep_xblock_->blockSignals(false);
+  const int xblock = sweep_xblock_->currentData().toInt();
+  const int metric = sweep_metric_->currentIndex();
+  QStringList lines = sweepExplanation(k->module);
+  if (lines.isEmpty()) {
+    // A sweep measured elsewhere (bundled, or a CSV opened): the same sentences from its rows.
+    const triton::KernelPicks* p = measuredPicksOf(data_, k->kernel, k->module);
+    const bool swept = std::any_of(data_.measured.rows.begin(), data_.measured.rows.end(), [&](const triton::KernelRunRow& r) {
+      return r.kernel == k->kernel && r.module == k->module && !r.swept_for.empty();
+    });
+    if (p != nullptr && swept) {
+      for (const auto& l : triton::explainSweep(data_.measured.rows, {*p})) lines << q(l);
+    }
+  }
+  sweep_note_->setText(lines.isEmpty() ? tr("Sweep this kernel compiles the configs Inductor never tried; until then this plots the configs of the cache.")
+                                       : lines.join(QLatin1Char('\n')));
+  static const QStringList kYLabels = {tr("Bandwidth (GB/s)"), tr("Median time (µs)"), tr("Registers per thread"),
+                                       tr("Theoretical occupancy (%)")};
+  sweep_plot_->setTitle(tr("%1 per config of %2, XBLOCK %3 (%4 configs in all)")
+                            .arg(kYLabels.value(metric).section(QLatin1Char(' '), 0, metric == 2 ? 0 : 1), q(k->kernel))
+                            .arg(xblock)
+                            .arg(rows.size()));
+  sweep_plot_->setAxisLabels(tr("R0_BLOCK (elements per loop iteration, log₂ scale)"), kYLabels.value(metric));
+  auto value = [&](std::size_t i) -> std::optional<double> {
+    const auto& r = rows[i];
+    switch (metric) {
+      case 0: return measured[i] && measured[i]->row.ok() ? std::optional<double>(measured[i]->row.bandwidth_GBps) : std::nullopt;
+      case 1: return measured[i] && measured[i]->row.ok() ? std::optional<double>(measured[i]->row.time.median_us) : std::nullopt;
+      case 2: return r.n_regs ? std::optional<double>(static_cast<double>(*r.n_regs)) : std::nullopt;
+      default: return r.occupancy_pct;
+    }
+  };
+  std::map<int, std::pair<QVector<double>, QVector<double>>> series;
+  std::map<int, QVector<int>> series_rows;
+  double hi = 0.0;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto& r = rows[i];
+    if (!r.xblock || !r.r0_block || !r.num_warps || *r.xblock != xblock) continue;
+    const auto y = value(i);
+    if (!y) continue;
+    const int w = static_cast<int>(*r.num_warps);
+    series[w].first.append(static_cast<double>(*r.r0_block));
+    series[w].second.append(*y);
+    series_rows[w].append(static_cast<int>(i));
+    hi = std::max(hi, *y);
+  }
+  for (auto& [w, xy] : series) {
+    sweep_plot_->addSeries(warpCountText(w), xy.first, xy.second, series_rows[w], numWarpsColor(w));
+  }
+  // The best and each rule's pick, where they are of this XBLOCK.
+  if (metric <= 1) {
+    if (const triton::KernelPicks* p = measuredPicksOf(data_, k->kernel, k->module)) {
+      auto mark = [&](const QString& label, int measured_row, MarkerShape shape, const QColor& color, double size) {
+        if (measured_row < 0) return;
+        const triton::KernelRunRow& m = data_.measured.rows[static_cast<std::size_t>(measured_row)];
+        QVector<double> x, y;
+        QVector<int> rr;
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+          if (measured[i] && measuredRowMatches(m, rows[i]) && rows[i].xblock && *rows[i].xblock == xblock) {
+            x.append(static_cast<double>(*rows[i].r0_block));
+            y.append(*value(i));
+            rr.append(static_cast<int>(i));
+          }
+        }
+        sweep_plot_->addMarkers(label + (x.isEmpty() ? tr(" [XBLOCK %1]").arg(m.xblock) : QString()), x, y, rr, shape, color, size, false);
+      };
+      if (p->best_row >= 0) {
+        mark(tr("best: %1").arg(q(data_.measured.rows[static_cast<std::size_t>(p->best_row)].configText())), p->best_row, MarkerShape::kStar,
+             QColor(0xd4, 0xa0, 0x00), 20);
+      }
+      if (p->winner_row >= 0) mark(tr("Inductor's pick, regret %1").arg(p->winner_regret, 0, 'f', 2), p->winner_row, MarkerShape::kSquare, Qt::black, 14);
+      const triton::RulePick* np = nullptr;
+      for (const auto& rp : p->picks) {
+        if (rp.policy == inductor::Policy::kNew) np = &rp;
+      }
+      if (np != nullptr && np->row >= 0) mark(tr("new bound's pick, regret %1").arg(np->regret, 0, 'f', 2), np->row, MarkerShape::kTriangle, QColor(0x80, 0x00, 0x80), 14);
+    }
+  }
+  if (series.empty()) {
+    sweep_plot_->setNote(metric <= 1 ? tr("Not measured: sweep or run this kernel on a GPU.") : tr("No configs of XBLOCK %1.").arg(xblock));
+  } else {
+    sweep_plot_->setNote(QString());
+  }
+  sweep_plot_->finish(0, std::max(hi, 1.0) * 1.12);
+}
 
 QString InductorRunView::openKernelRunsCsv(const QString& path) {
   auto runs = kernelRunsFromFile(path);
@@ -469,14 +784,30 @@ QWidget* InductorRunView::buildKernelDetails() {
   run_cancel_ = new QPushButton(tr("Cancel run"));
   run_cancel_->setObjectName(QStringLiteral("cancelKernelRunButton"));
   run_cancel_->setVisible(false);
+  sweep_button_ = new QPushButton(tr("Sweep this kernel"));
+  sweep_button_->setObjectName(QStringLiteral("sweepKernelButton"));
+  python_edit_ = new QLineEdit;
+  python_edit_->setObjectName(QStringLiteral("pythonEdit"));
+  python_edit_->setPlaceholderText(tr("python3"));
+  python_edit_->setToolTip(tr("The Python with PyTorch and Triton that compiles the sweep's configs (empty: $OCCX_PYTHON, else python3 in PATH)"));
+  python_edit_->setMaximumWidth(130);
   connect(run_button_, &QPushButton::clicked, this, [this] { runSelectedKernel(); });
   connect(run_all_button_, &QPushButton::clicked, this, [this] { runAllKernels(); });
-  connect(run_cancel_, &QPushButton::clicked, this, &InductorRunView::cancelKernelRun);
+  connect(sweep_button_, &QPushButton::clicked, this, [this] { sweepSelectedKernel(); });
+  connect(run_cancel_, &QPushButton::clicked, this, [this] {
+    cancelKernelRun();
+    cancelKernelSweep();
+  });
   buttons->addWidget(to_calculator_);
   buttons->addWidget(to_rblock_);
   buttons->addStretch(1);
   buttons->addWidget(run_button_);
   buttons->addWidget(run_all_button_);
+  buttons->addWidget(sweep_button_);
+  auto* python_label = new QLabel(tr("Python:"));
+  python_label->setBuddy(python_edit_);
+  buttons->addWidget(python_label);
+  buttons->addWidget(python_edit_);
   buttons->addWidget(run_progress_);
   buttons->addWidget(run_cancel_);
   v->addWidget(kernel_title_);
@@ -515,6 +846,7 @@ QWidget* InductorRunView::buildKernelDetails() {
   sv->addWidget(source_, 1);
   detail_tabs_->addTab(source_box, tr("Source"));
   detail_tabs_->addTab(buildMeasuredTab(), tr("Measured"));
+  detail_tabs_->addTab(buildSweepTab(), tr("Sweep"));
 
   right_split_->addWidget(top);
   right_split_->addWidget(detail_tabs_);
@@ -655,6 +987,7 @@ void InductorRunView::showKernel(int index) {
     source_->clear();
     source_label_->clear();
     showMeasured(nullptr);
+    showSweepPlot(nullptr);
     updateRunButtons();
     showConfigDetails();
     return;
@@ -676,6 +1009,7 @@ void InductorRunView::showKernel(int index) {
   config_model_->setMeasured(measuredOfRows(data_, configs));
   config_table_->resizeColumnsToContents();
   showMeasured(k);
+  showSweepPlot(k);
   updateRunButtons();
   showSource(*k);
   int start = 0;  // the winner's row among the compiled configs, else the first
@@ -825,6 +1159,7 @@ void InductorRunView::saveSettings(QSettings& s) const {
   s.setValue(QStringLiteral("mainSplit"), main_split_->saveState());
   s.setValue(QStringLiteral("detailSplit"), right_split_->saveState());
   s.setValue(QStringLiteral("detailTab"), detail_tabs_->currentIndex());
+  s.setValue(QStringLiteral("python"), python_edit_->text());
 }
 
 void InductorRunView::restoreSettings(QSettings& s) {
@@ -832,6 +1167,7 @@ void InductorRunView::restoreSettings(QSettings& s) {
   const QString key = s.value(QStringLiteral("bundledRun")).toString();
   if (!key.isEmpty() && key != bundled_key_) openBundled(key);
   filter_->setText(s.value(QStringLiteral("filter")).toString());
+  python_edit_->setText(s.value(QStringLiteral("python")).toString());
   main_split_->restoreState(s.value(QStringLiteral("mainSplit")).toByteArray());
   right_split_->restoreState(s.value(QStringLiteral("detailSplit")).toByteArray());
   bool ok = false;

@@ -10,6 +10,7 @@
 
 #include <QString>
 #include <QWidget>
+#include <map>
 #include <memory>
 
 #include "core/sweep/backend.h"
@@ -30,13 +31,19 @@ class QTableView;
 class QTableWidget;
 class QTabWidget;
 
+namespace occx::triton {
+struct KernelSweepResult;
+}
+
 namespace occx::ui {
 
 class ConfigOccupancyPlot;
 class InductorScanJob;
 class KernelListModel;
 class KernelRunJob;
+class KernelSweepJob;
 class MeasuredTimesPlot;
+class SweepSeriesPlot;
 class RblockBoundsPlot;
 class RunConfigModel;
 
@@ -72,6 +79,19 @@ class InductorRunView : public QWidget, public AppView {
   /// Cancels a running kernel run; the finished rows are kept.
   void cancelKernelRun();
   [[nodiscard]] bool isRunningKernels() const;
+  /// Why the selected kernel cannot be swept (no kernel, not a reduction, no module file: a CSV);
+  /// empty when it can. A sweep also needs a Python with PyTorch and Triton: that is found when it starts.
+  [[nodiscard]] QString sweepUnavailableReason() const;
+  /// Sweeps the selected kernel off the UI thread (finished when kernelSweepFinished() is emitted):
+  /// the default grid and what each policy would add, compiled with the Python of the Python field
+  /// (empty: $OCCX_PYTHON, else python3), read back, and run on the GPU when there is one. Its configs
+  /// join the kernel's rows, the Measured and Sweep tabs; the best and the picks are said in words.
+  /// Returns an empty string, or why not (also shown).
+  QString sweepSelectedKernel();
+  void cancelKernelSweep();
+  [[nodiscard]] bool isSweeping() const;
+  /// The last sweep's sentences for kernel module `module` (best, Inductor's pick, each rule's); empty when none.
+  [[nodiscard]] QStringList sweepExplanation(const std::string& module) const;
   /// Opens a kernel-runs CSV (occx inductor run --csv): merged into the run shown when its kernels
   /// are in it. Returns an empty string, or why not (which run to open first; also shown).
   QString openKernelRunsCsv(const QString& path);
@@ -117,6 +137,13 @@ class InductorRunView : public QWidget, public AppView {
   [[nodiscard]] QLabel* measuredNote() const { return measured_note_; }
   [[nodiscard]] MeasuredTimesPlot* measuredPlot() const { return measured_plot_; }
   [[nodiscard]] QTableWidget* picksTable() const { return picks_table_; }
+  [[nodiscard]] QPushButton* sweepButton() const { return sweep_button_; }
+  [[nodiscard]] QLineEdit* pythonEdit() const { return python_edit_; }
+  [[nodiscard]] KernelSweepJob* kernelSweepJob() const { return sweep_job_; }
+  [[nodiscard]] SweepSeriesPlot* sweepPlot() const { return sweep_plot_; }
+  [[nodiscard]] QComboBox* sweepXblockCombo() const { return sweep_xblock_; }
+  [[nodiscard]] QComboBox* sweepMetricCombo() const { return sweep_metric_; }
+  [[nodiscard]] QLabel* sweepNote() const { return sweep_note_; }
 
   // AppView
   [[nodiscard]] std::vector<CsvExport> csvExports() const override;
@@ -137,6 +164,8 @@ class InductorRunView : public QWidget, public AppView {
   void scanFinished();
   /// A kernel run ended (rows merged, failed or cancelled) and the view shows its result.
   void kernelRunFinished();
+  /// A kernel sweep ended (configs and rows merged, failed or cancelled) and the view shows its result.
+  void kernelSweepFinished();
   /// The view's own open dialogs opened `path` (for File → Open Recent).
   void pathOpened(const QString& path);
   /// The selected config, for the calculator (block of num_warps · 32 threads, its registers and shared memory).
@@ -153,6 +182,9 @@ class InductorRunView : public QWidget, public AppView {
   void showSource(const RunKernelEntry& kernel);
   QWidget* buildMeasuredTab();
   void showMeasured(const RunKernelEntry* kernel);
+  QWidget* buildSweepTab();
+  void showSweepPlot(const RunKernelEntry* kernel);
+  void mergeSweep(const triton::KernelSweepResult& result);
   void updateRunButtons();
   void showTitle();
   QString startKernelRun(std::vector<const triton::RunKernel*> kernels);
@@ -198,6 +230,15 @@ class InductorRunView : public QWidget, public AppView {
   quint64 run_id_ = 0;  ///< the kernel run whose result is awaited; 0 = none
   QPushButton* run_button_ = nullptr;
   QPushButton* run_all_button_ = nullptr;
+  KernelSweepJob* sweep_job_;
+  quint64 sweep_id_ = 0;  ///< the sweep whose result is awaited; 0 = none
+  QPushButton* sweep_button_ = nullptr;
+  QLineEdit* python_edit_ = nullptr;
+  SweepSeriesPlot* sweep_plot_ = nullptr;
+  QComboBox* sweep_xblock_ = nullptr;
+  QComboBox* sweep_metric_ = nullptr;
+  QLabel* sweep_note_ = nullptr;
+  std::map<std::string, QStringList> sweep_explanations_;  ///< by module hash
   QProgressBar* run_progress_ = nullptr;
   QPushButton* run_cancel_ = nullptr;
   QLabel* measured_note_ = nullptr;

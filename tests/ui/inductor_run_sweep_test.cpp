@@ -1,0 +1,172 @@
+// The Inductor run view's sweeps off-screen: "Sweep this kernel" on the spill case scanned from its
+// recorded cache, compiled by a stand-in Python that replays the helper's output recorded on the
+// H200 and timed by a fake backend (the new configs join the table, the Sweep tab plots them, the
+// best and the picks are said in words); a bundled H200 sweep opens with every config; a Python
+// without torch says what to install; the Sweep tab at 1280 × 720.
+#include <gtest/gtest.h>
+
+#include <QApplication>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QTabWidget>
+#include <cstdlib>
+#include <iostream>
+
+#include "ui/models/inductor_run_models.h"
+#include "ui/plots/sweep_series_plot.h"
+#include "ui/shell/main_window.h"
+#include "ui/views/inductor_run_view.h"
+#include "tests/support/table_runner.h"
+#include "ui_test_support.h"
+
+namespace occx::ui {
+namespace {
+
+QString fixture(const char* name) { return QStringLiteral(OCCX_INDUCTOR_FIXTURES_DIR "/") + QLatin1String(name); }
+using testing_support::TableRunner;
+
+bool scan(InductorRunView& view, const QString& path) {
+  bool done = false;
+  QObject::connect(&view, &InductorRunView::scanFinished, &view, [&done] { done = true; }, Qt::SingleShotConnection);
+  EXPECT_TRUE(view.openPath(path).isEmpty());
+  return waitFor([&] { return done; }, 20000);
+}
+
+bool sweep(InductorRunView& view) {
+  bool done = false;
+  QObject::connect(&view, &InductorRunView::kernelSweepFinished, &view, [&done] { done = true; }, Qt::SingleShotConnection);
+  const QString why = view.sweepSelectedKernel();
+  EXPECT_TRUE(why.isEmpty()) << why.toStdString();
+  return why.isEmpty() && waitFor([&] { return done; }, 60000);
+}
+
+/// The stand-in Python replays the recording of tests/data/inductor/sweep_spill_log_softmax.
+struct FakePython {
+  explicit FakePython(const char* mode = "") {
+    qputenv("OCCX_FAKE_PYTHON_RECORDING", fixture("sweep_spill_log_softmax").toUtf8());
+    qputenv("OCCX_FAKE_PYTHON_MODE", mode);
+    qputenv("XDG_CACHE_HOME", (QDir::tempPath() + QStringLiteral("/occx-ui-sweep-cache")).toUtf8());
+  }
+  ~FakePython() {
+    qunsetenv("OCCX_FAKE_PYTHON_RECORDING");
+    qunsetenv("OCCX_FAKE_PYTHON_MODE");
+    qunsetenv("XDG_CACHE_HOME");
+  }
+  FakePython(const FakePython&) = delete;
+  FakePython& operator=(const FakePython&) = delete;
+};
+
+int rowOf(const InductorRunView& view, const QString& config) {
+  for (int r = 0; r < view.configModel()->numRows(); ++r) {
+    if (shortConfigText(*view.configModel()->row(r)) == config) return r;
+  }
+  return -1;
+}
+
+TEST(InductorRunSweep, SweepThisKernelAddsItsConfigsTimesThemAndSaysWhyTheBestWins) {
+  FakePython fake;
+  TableRunner runner({{"R0_BLOCK=2048, num_warps=16", 29.6},
+                      {"R0_BLOCK=8192, num_warps=16", 29.2},
+                      {"R0_BLOCK=16384, num_warps=16", 30.0},
+                      {"R0_BLOCK=16384, num_warps=32", 32.6},
+                      {"R0_BLOCK=32768, num_warps=16", 44.8},
+                      {"R0_BLOCK=32768, num_warps=32", 44.0},
+                      {"XBLOCK=2, R0_BLOCK=4096, num_warps=8", 31.0}});
+  auto backend = std::make_shared<FakeBackend>();
+  backend->live = {true, {}};
+  backend->runner = &runner;
+  InductorRunView view;
+  view.setBackend(backend);
+  ASSERT_TRUE(scan(view, fixture("spill_log_softmax")));
+  ASSERT_EQ(view.configModel()->numRows(), 3);
+  EXPECT_TRUE(view.sweepButton()->isEnabled()) << view.sweepButton()->toolTip().toStdString();
+  view.pythonEdit()->setText(QStringLiteral(OCCX_FAKE_PYTHON));
+  ASSERT_TRUE(sweep(view));
+  // Inductor's three, the four the recording has, and the 84 of the 88 the grid asks for that the
+  // recording does not have: rows that say why they did not compile.
+  EXPECT_EQ(view.configModel()->numRows(), 91) << view.statusLabel()->text().toStdString();
+  const int missing = rowOf(view, QStringLiteral("X8 R256 w4"));
+  ASSERT_GE(missing, 0);
+  ASSERT_NE(view.configModel()->measured(missing), nullptr);
+  EXPECT_EQ(view.configModel()->measured(missing)->row.status, RunStatus::kCompileFailed);
+  EXPECT_EQ(view.configModel()->measured(missing)->row.reason, "not recorded");
+  EXPECT_TRUE(view.statusLabel()->text().contains(QStringLiteral("4 of 88 configs compiled"))) << view.statusLabel()->text().toStdString();
+  const int spill = rowOf(view, QStringLiteral("X1 R32768 w16"));
+  ASSERT_GE(spill, 0);
+  EXPECT_EQ(view.configModel()->row(spill)->n_regs, 128);
+  EXPECT_EQ(view.configModel()->row(spill)->n_spills, 74);
+  ASSERT_NE(view.configModel()->measured(spill), nullptr);
+  EXPECT_DOUBLE_EQ(view.configModel()->measured(spill)->row.time.median_us, 44.8);
+  // The Sweep tab: one series per num_warps of XBLOCK 1, the best marked, the reasons in words.
+  EXPECT_EQ(view.detailTabs()->tabText(view.detailTabs()->currentIndex()), QStringLiteral("Sweep"));
+  EXPECT_EQ(view.sweepXblockCombo()->count(), 4);  // XBLOCK 1, 2, 4, 8
+  EXPECT_GE(view.sweepPlot()->graphIndex(QStringLiteral("16 warps")), 0);
+  EXPECT_GE(view.sweepPlot()->graphIndex(QStringLiteral("32 warps")), 0);
+  EXPECT_GE(view.sweepPlot()->graphIndex(QStringLiteral("best: X1 R8192 w16")), 0);
+  EXPECT_TRUE(view.sweepNote()->text().startsWith(QStringLiteral("Best: X1 R8192 w16, 29.2 µs"))) << view.sweepNote()->text().toStdString();
+  EXPECT_TRUE(view.sweepNote()->text().contains(QStringLiteral("Inductor's pick (.best_config) X1 R2048 w16: 29.6 µs, 1.01× the best")))
+      << view.sweepNote()->text().toStdString();
+  // Registers instead of times.
+  view.sweepMetricCombo()->setCurrentIndex(2);
+  emit view.sweepMetricCombo()->activated(2);
+  EXPECT_EQ(view.sweepPlot()->yAxisLabel(), QStringLiteral("Registers per thread"));
+}
+
+TEST(InductorRunSweep, WithoutTorchTheViewSaysWhatToInstall) {
+  FakePython fake("no-torch");
+  InductorRunView view;
+  ASSERT_TRUE(scan(view, fixture("spill_log_softmax")));
+  view.pythonEdit()->setText(QStringLiteral(OCCX_FAKE_PYTHON));
+  ASSERT_TRUE(sweep(view));
+  const QString text = view.statusLabel()->text();
+  EXPECT_TRUE(text.startsWith(QStringLiteral("Could not sweep: "))) << text.toStdString();
+  EXPECT_TRUE(text.contains(QStringLiteral("cannot import torch"))) << text.toStdString();
+  EXPECT_TRUE(text.contains(QStringLiteral("pip install torch"))) << text.toStdString();
+  EXPECT_EQ(view.configModel()->numRows(), 3);  // the run is as it was
+}
+
+TEST(InductorRunSweep, ABundledH200SweepOpensWithEveryConfigAndItsReasons) {
+  InductorRunView view;
+  ASSERT_EQ(view.openBundled(QStringLiteral("ref_mean_var")), QString());
+  ASSERT_TRUE(view.selectKernel(0));
+  // Inductor's one config and the 81 the sweep compiled, each measured on the H200.
+  EXPECT_EQ(view.configModel()->numRows(), 82);
+  const int best = rowOf(view, QStringLiteral("X4 R2048 w32"));
+  ASSERT_GE(best, 0);
+  ASSERT_NE(view.configModel()->measured(best), nullptr);
+  EXPECT_NEAR(view.configModel()->measured(best)->row.time.median_us, 132.6, 0.05);
+  EXPECT_TRUE(view.sweepNote()->text().startsWith(QStringLiteral("Best: X4 R2048 w32, 132.6 µs"))) << view.sweepNote()->text().toStdString();
+  // The run has one config and no .best_config: every rule has that one config, 1.27× the best.
+  EXPECT_TRUE(view.sweepNote()->text().contains(QStringLiteral("new rule: picks X1 R2048 w16 of 1, 168.4 µs, regret 1.27")))
+      << view.sweepNote()->text().toStdString();
+  // A bundled run has its module: it can be swept again with a local Triton.
+  EXPECT_TRUE(view.sweepUnavailableReason().isEmpty()) << view.sweepUnavailableReason().toStdString();
+}
+
+TEST(InductorRunSweep, TheSweepTabFits1280x720) {
+  QSettings().clear();
+  MainWindow window(/*use_settings=*/false);
+  auto* view = new InductorRunView;
+  window.addView(view, QStringLiteral("Inductor run"));
+  ASSERT_EQ(view->openBundled(QStringLiteral("spill_log_softmax")), QString());
+  window.resize(1280, 720);
+  window.show();
+  window.tabs()->setCurrentWidget(view);
+  view->detailTabs()->setCurrentIndex(view->detailTabs()->count() - 1);
+  QApplication::processEvents();
+  EXPECT_EQ(view->detailTabs()->tabText(view->detailTabs()->currentIndex()), QStringLiteral("Sweep"));
+  QWidget* plot = view->sweepPlot()->widget();
+  EXPECT_TRUE(plot->isVisible());
+  EXPECT_GE(plot->height(), 150);
+  EXPECT_GE(plot->width(), 400);
+  EXPECT_TRUE(view->sweepButton()->isVisible());
+  EXPECT_TRUE(view->pythonEdit()->isVisible());
+  EXPECT_LE(window.geometry().width(), 1280);
+  EXPECT_LE(window.geometry().height(), 720);
+}
+
+}  // namespace
+}  // namespace occx::ui
