@@ -73,8 +73,8 @@ std::vector<std::string> explainSweep(const std::vector<KernelRunRow>& rows, con
       continue;
     }
     const KernelRunRow& best = rows[static_cast<std::size_t>(k.best_row)];
-    out.push_back(who + "Best: " + best.configText() + ", " + fixed(best.time.median_us, 1) + " µs (" + fixed(best.bandwidth_GBps, 0) +
-                  " GB/s): " + occupancyText(best) + ", " + regsText(best) + (best.swept_for.empty() ? "" : " — compiled by the sweep") + ".");
+    out.push_back(who + "Best: " + best.configText() + ", " + fixed(best.time.median_us, 1) + " µs" +
+                  (best.bandwidth_GBps > 0 ? " (" + fixed(best.bandwidth_GBps, 0) + " GB/s)" : std::string()) + ": " + occupancyText(best) + ", " + regsText(best) + (best.swept_for.empty() ? "" : " — compiled by the sweep") + ".");
     if (k.winner_row >= 0) {
       const KernelRunRow& w = rows[static_cast<std::size_t>(k.winner_row)];
       if (w.ok()) {
@@ -83,8 +83,20 @@ std::vector<std::string> explainSweep(const std::vector<KernelRunRow>& rows, con
                       (k.winner_row == k.best_row ? " (it is the best)." : "; " + difference(best, w) + "."));
       }
     }
-    for (const RulePick& p : k.picks) {
-      std::string s = who + std::string(inductor::policyKey(p.policy)) + " rule: ";
+    // Rules that pick the same config from sets of the same size say it once.
+    std::vector<bool> said(k.picks.size(), false);
+    for (std::size_t i = 0; i < k.picks.size(); ++i) {
+      if (said[i]) continue;
+      const RulePick& p = k.picks[i];
+      std::vector<std::string> names;
+      for (std::size_t j = i; j < k.picks.size(); ++j) {
+        const RulePick& o = k.picks[j];
+        if (!said[j] && o.row == p.row && o.candidates == p.candidates && o.not_compiled == p.not_compiled) {
+          said[j] = true;
+          names.push_back(std::string(inductor::policyKey(o.policy)));
+        }
+      }
+      std::string s = who + joined(names, ", ") + (names.size() == 1 ? " rule: " : " rules: each ");
       if (p.row < 0) {
         s += "no config of its set ran";
       } else {

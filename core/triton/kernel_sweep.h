@@ -62,7 +62,8 @@ Expected<KernelSweepResult> sweepKernel(const RunKernel& kernel, const std::stri
 
 /// The best config and each pick in words: "Best: X4 R256 w4, 136.6 µs (4100 GB/s): 100 % occupancy
 /// (limited by warps), 32 registers, no spills", then Inductor's pick and each rule's pick against it
-/// (regret, and which of occupancy, registers, spills and tile differ). Without times, the
+/// (regret, and which of occupancy, registers, spills and tile differ; rules that pick the same
+/// config from sets of the same size in one sentence). Without times, the
 /// occupancy leaders and the configs that spill. From the rows only (also for a CSV read back).
 std::vector<std::string> explainSweep(const std::vector<KernelRunRow>& rows, const std::vector<KernelPicks>& picks);
 

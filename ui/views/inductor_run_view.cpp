@@ -423,6 +423,7 @@ QWidget* InductorRunView::buildSweepTab() {
   sweep_note_->setObjectName(QStringLiteral("sweepNote"));
   sweep_note_->setWordWrap(true);
   sweep_note_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  sweep_note_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
   sweep_plot_ = new SweepSeriesPlot(tr("Sweep"), QStringLiteral("kernelSweepPlot"), box);
   sweep_plot_->setLegendPlace(PlotController::LegendPlace::kBeside);
   sweep_plot_->widget()->setMinimumHeight(180);

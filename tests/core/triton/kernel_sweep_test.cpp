@@ -303,15 +303,14 @@ TEST(KernelSweep, WithAGpuThePicksAndTheBestAreSaidWithWhatDiffers) {
   EXPECT_EQ(p.ok_rows, 6);
   EXPECT_EQ(r->runs.rows[static_cast<std::size_t>(p.best_row)].configText(), "X1 R8192 w16");
   ASSERT_GE(r->explanation.size(), 3u);
-  EXPECT_EQ(r->explanation[0], "Best: X1 R8192 w16, 29.2 µs (" + fixed(r->runs.rows[static_cast<std::size_t>(p.best_row)].bandwidth_GBps, 0) +
-                                   " GB/s): 25 % occupancy, 88 registers, no spills — compiled by the sweep.");
+  // (The stand-in GPU reports no bandwidth: the sentence leaves it out.)
+  EXPECT_EQ(r->explanation[0], "Best: X1 R8192 w16, 29.2 µs: 25 % occupancy, 88 registers, no spills — compiled by the sweep.");
   EXPECT_EQ(r->explanation[1], "Inductor's pick (.best_config) X1 R2048 w16: 29.6 µs, 1.01× the best; occupancy 100 % vs 25 %; 32 vs 88 "
                                "registers; tile 1×2048 vs 1×8192.");
-  // Every rule's set is the three Inductor compiled; each picks R2048 w16.
-  for (std::size_t i = 0; i < p.picks.size(); ++i) {
-    EXPECT_EQ(r->explanation[2 + i].find(" rule: picks X1 R2048 w16 of 3, 29.6 µs, regret 1.01"), std::string(inductor::policyKey(p.picks[i].policy)).size())
-        << r->explanation[2 + i];
-  }
+  // Every rule's set is the three Inductor compiled; each picks R2048 w16: one sentence.
+  ASSERT_EQ(r->explanation.size(), 3u);
+  EXPECT_EQ(r->explanation[2], "old, new, review_min, exact, spills rules: each picks X1 R2048 w16 of 3, 29.6 µs, regret 1.01 (occupancy 100 % "
+                               "vs 25 %; 32 vs 88 registers; tile 1×2048 vs 1×8192).");
   // The CSV reads back with the sweep's columns.
   auto back = kernelRunsFromCsv(kernelRunsToCsv(r->runs));
   ASSERT_TRUE(back.hasValue()) << back.error();
