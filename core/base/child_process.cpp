@@ -174,7 +174,7 @@ Expected<ProcessOutcome> runProcess(const SpawnSpec& spec, const std::function<v
         err_open = false;
       } else {
         outcome.stderr_text.append(buf.data(), static_cast<std::size_t>(got));
-        constexpr std::size_t kKeep = 64 * 1024;
+        constexpr std::size_t kKeep = std::size_t{64} * 1024;
         if (outcome.stderr_text.size() > kKeep) outcome.stderr_text.erase(0, outcome.stderr_text.size() - kKeep);
       }
     }
