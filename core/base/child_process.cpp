@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <set>
+#include <thread>
 
 extern char** environ;
 
@@ -133,61 +134,94 @@ Expected<ProcessOutcome> runProcess(const SpawnSpec& spec, const std::function<v
   ProcessOutcome outcome;
   const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_s));
   std::string line;
+  std::string callback_error;  // what on_line threw: the child is stopped, the call returns it
   std::array<char, 8192> buf{};
   bool out_open = true;
   bool err_open = true;
   bool killed = false;
+  bool reaped = false;
+  int status = 0;
+  Clock::time_point ended_at{};
   auto kill = [&] {
-    if (!killed) ::kill(-*pid, SIGKILL);
+    if (killed || reaped) return;
+    ::kill(-*pid, SIGKILL);  // its process group (ptxas and the like), before it is reaped
     ::kill(*pid, SIGKILL);
     killed = true;
   };
-  while (out_open || err_open) {
-    if (!killed && cancel != nullptr && cancel->load()) {
+  auto deliver = [&](std::string_view text) {
+    if (!on_line || !callback_error.empty()) return;
+    try {
+      on_line(text);
+    } catch (const std::exception& e) {
+      callback_error = std::string("reading the output of ") + (spec.what.empty() ? spec.program : spec.what) + " failed: " + e.what();
+      kill();
+    } catch (...) {
+      callback_error = "reading the output of " + (spec.what.empty() ? spec.program : spec.what) + " failed";
+      kill();
+    }
+  };
+  // Until the child is reaped and its pipes are drained (at most 0.5 s after it ended: a
+  // grandchild that keeps them open does not hold us).
+  while (!reaped || ((out_open || err_open) && Clock::now() - ended_at < std::chrono::milliseconds(500))) {
+    if (!killed && !reaped && cancel != nullptr && cancel->load()) {
       outcome.cancelled = true;
       kill();
     }
-    if (!killed && timeout_s > 0.0 && Clock::now() > deadline) {
+    if (!killed && !reaped && timeout_s > 0.0 && Clock::now() > deadline) {
       outcome.timed_out = true;
       kill();
     }
+    if (!reaped) {
+      const pid_t r = ::waitpid(*pid, &status, WNOHANG);
+      if (r == *pid || (r < 0 && errno != EINTR)) {
+        reaped = true;
+        ended_at = Clock::now();
+      }
+    }
+    if (!out_open && !err_open) {
+      if (!reaped) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      continue;
+    }
     std::array<pollfd, 2> fds{pollfd{out_open ? out[0] : -1, POLLIN, 0}, pollfd{err_open ? err[0] : -1, POLLIN, 0}};
-    const int n = ::poll(fds.data(), fds.size(), 100);
-    if (n < 0 && errno != EINTR) break;
+    const int n = ::poll(fds.data(), fds.size(), reaped ? 20 : 100);
+    if (n < 0 && errno != EINTR) {
+      kill();
+      out_open = err_open = false;
+      continue;
+    }
     if (n <= 0) continue;
+    auto readInto = [&](int fd, bool& open, const std::function<void(const char*, std::size_t)>& take) {
+      const ssize_t got = ::read(fd, buf.data(), buf.size());
+      if (got > 0) {
+        take(buf.data(), static_cast<std::size_t>(got));
+      } else if (got == 0 || (errno != EINTR && errno != EAGAIN)) {
+        open = false;
+      }
+    };
     if (fds[0].revents != 0) {
-      const ssize_t got = ::read(out[0], buf.data(), buf.size());
-      if (got <= 0) {
-        out_open = false;
-      } else {
-        line.append(buf.data(), static_cast<std::size_t>(got));
+      readInto(out[0], out_open, [&](const char* data, std::size_t size) {
+        line.append(data, size);
         std::size_t nl = 0;
         while ((nl = line.find('\n')) != std::string::npos) {
-          if (on_line) on_line(std::string_view(line).substr(0, nl));
+          deliver(std::string_view(line).substr(0, nl));
           line.erase(0, nl + 1);
         }
-      }
+      });
     }
     if (fds[1].revents != 0) {
-      const ssize_t got = ::read(err[0], buf.data(), buf.size());
-      if (got <= 0) {
-        err_open = false;
-      } else {
-        outcome.stderr_text.append(buf.data(), static_cast<std::size_t>(got));
+      readInto(err[0], err_open, [&](const char* data, std::size_t size) {
+        outcome.stderr_text.append(data, size);
         constexpr std::size_t kKeep = std::size_t{64} * 1024;
         if (outcome.stderr_text.size() > kKeep) outcome.stderr_text.erase(0, outcome.stderr_text.size() - kKeep);
-      }
+      });
     }
   }
-  if (!line.empty() && on_line) on_line(line);
+  if (!line.empty()) deliver(line);
   ::close(out[0]);
   ::close(err[0]);
-  int status = 0;
-  while (::waitpid(*pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (killed) ::kill(-*pid, SIGKILL);  // what the child left in its group
   outcome.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   outcome.ended = exitStatusText(status);
+  if (!callback_error.empty()) return Error{callback_error};
   return outcome;
 }
 

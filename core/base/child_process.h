@@ -26,9 +26,9 @@ struct SpawnSpec {
   std::string program;                  ///< a path, or (search_path) a name looked up in $PATH
   std::vector<std::string> arguments;   ///< after argv[0] (= program)
   bool search_path = false;             ///< look `program` up in $PATH when it has no '/'
-  /// Variables set (or, with an empty value and unset = true, removed) in the child's environment;
-  /// the rest is inherited.
+  /// Variables set in the child's environment (an empty value sets it empty); the rest is inherited.
   std::vector<std::pair<std::string, std::string>> environment;
+  /// Variables removed from the child's environment.
   std::vector<std::string> unset_environment;
   /// (parent fd, child fd) pairs dup2'd in the child; every other descriptor of ours is closed there.
   std::vector<std::pair<int, int>> descriptors;
@@ -51,7 +51,9 @@ struct ProcessOutcome {
 /// Runs `spec` to its end (stdin is /dev/null), giving each line of its standard output, without
 /// the newline, to `on_line` as it arrives (on the calling thread). `timeout_s` > 0 kills it
 /// (SIGKILL to its process group) after that many seconds; `cancel` becoming true kills it within
-/// 0.1 s. Error: it could not be started (spawnProcess's message). Never throws.
+/// 0.1 s. Returns once the child is reaped and its pipes are drained (at most 0.5 s more: a
+/// grandchild holding them does not keep the call waiting). Errors: it could not be started
+/// (spawnProcess's message); `on_line` threw (the child is killed; the message says so). Never throws.
 Expected<ProcessOutcome> runProcess(const SpawnSpec& spec, const std::function<void(std::string_view)>& on_line,
                                     double timeout_s = 0.0, const std::atomic<bool>* cancel = nullptr);
 

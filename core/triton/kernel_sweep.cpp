@@ -154,6 +154,7 @@ Expected<KernelSweepResult> sweepKernel(const RunKernel& kernel, const std::stri
   result.kernel = analyseKernel(kernel.module, ptrs, kernel.best, db);
   result.kernel.launches = kernel.launches;
   if (result.kernel.configs.empty()) {
+    if (cancel != nullptr && cancel->load()) return Error::cancellation();
     std::string why = "no compiled config of " + kernel.module.name + " could be read";
     for (const auto& r : result.compile.configs) {
       if (!r.ok) {

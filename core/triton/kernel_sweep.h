@@ -55,7 +55,9 @@ struct KernelSweepResult {
 /// cache, and — when `runner` is not null — runs every config (runKernelConfigs). Rows of configs
 /// the sweep compiled say why (swept_for) and how long Triton took (compile_s). Errors: the plan's
 /// (not a reduction, a bad grid), the compile's (no usable Python: what to install), nothing to
-/// compile or read. Cancel keeps what finished. Never throws.
+/// compile or read; Error::cancellation() when cancelled before any config could be read. Cancel
+/// keeps what finished. `progress` is called from the compile's reader threads (one call at a
+/// time) and then from the calling thread. Never throws.
 Expected<KernelSweepResult> sweepKernel(const RunKernel& kernel, const std::string& module_text, const KernelSweepOptions& options,
                                         GpuRunner* runner, const std::function<void(const KernelSweepProgress&)>& progress = {},
                                         const std::atomic<bool>* cancel = nullptr);

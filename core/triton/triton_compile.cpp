@@ -151,22 +151,30 @@ Expected<TritonCompileReport> compileWithTriton(const std::string& module_text, 
       } else if (event == "config") {
         const int index = m.value("index", -1);
         if (index < 0 || static_cast<std::size_t>(index) >= mine.size()) return;
-        reported[static_cast<std::size_t>(index)] = true;
+        // Read every field first (a field of another type throws here, before anything is set).
+        auto text = [&m](const char* key, const std::string& fallback) {
+          auto it = m.find(key);
+          return it != m.end() && it->is_string() ? it->get<std::string>() : fallback;
+        };
+        ConfigCompileReport got;
+        got.config = report.configs[mine[static_cast<std::size_t>(index)]].config;
+        got.ok = m.value("ok", false);
+        got.error = got.ok ? std::string() : text("error", "no reason given");
+        got.seconds = m.value("seconds", 0.0);
+        got.how = text("how", "");
+        got.triton_cache_hash = text("triton_cache_hash", "");
+        got.folder = text("folder", "");
+        got.shared_bytes = m.value("shared", std::int64_t{0});
         ConfigCompileReport& r = report.configs[mine[static_cast<std::size_t>(index)]];
-        r.ok = m.value("ok", false);
-        r.error = r.ok ? std::string() : m.value("error", std::string("no reason given"));
-        r.seconds = m.value("seconds", 0.0);
-        r.how = m.value("how", std::string());
-        r.triton_cache_hash = m.value("triton_cache_hash", std::string());
-        r.folder = m.value("folder", std::string());
-        r.shared_bytes = m.value("shared", std::int64_t{0});
+        r = std::move(got);
+        reported[static_cast<std::size_t>(index)] = true;
         ++done;
         if (progress) progress(CompileProgress{done, static_cast<int>(configs.size()), &r});
       }
       } catch (const json::exception&) {
         // a line of another shape (a warning printed on stdout): not ours
       }
-    }, options.timeout_s, cancel);
+    }, options.timeout_s > 0 ? options.timeout_s * static_cast<double>(std::max<std::size_t>(1, mine.size())) : 0.0, cancel);
     std::lock_guard<std::mutex> lock(mu);
     std::string why;
     if (!outcome) {
@@ -174,7 +182,7 @@ Expected<TritonCompileReport> compileWithTriton(const std::string& module_text, 
     } else if (outcome->cancelled) {
       why = "cancelled";
     } else if (outcome->timed_out) {
-      why = "the compile helper was stopped after " + std::to_string(static_cast<int>(options.timeout_s)) + " s";
+      why = "the compile helper was stopped after " + std::to_string(static_cast<int>(options.timeout_s)) + " s per config";
     } else if (!helper_error.empty()) {
       why = helper_error;
     } else if (outcome->exit_code != 0) {

@@ -32,7 +32,7 @@ struct TritonCompileOptions {
   std::string python;        ///< see pythonProgram
   std::string cache_dir;     ///< the Triton cache to write; empty = defaultSweepCacheDir()
   int jobs = 0;              ///< helper processes at once; 0 = min(hardware threads, 8)
-  double timeout_s = 900.0;  ///< per helper process, seconds
+  double timeout_s = 120.0;  ///< per config, seconds: a helper with n configs is stopped after n × this (plus its start)
 };
 
 /// What Triton reported for one config.
@@ -60,7 +60,8 @@ struct TritonCompileReport {
   bool cancelled = false;
 };
 
-/// Progress: `done` of `total` configs compiled; the report just received (nullptr at start).
+/// Progress: `done` of `total` configs compiled; the report just received (nullptr at start; valid
+/// during the callback only). Called from the threads that read the helpers, one call at a time.
 struct CompileProgress {
   int done = 0;
   int total = 0;
@@ -70,8 +71,9 @@ struct CompileProgress {
 /// Compiles `module_text` (a whole Inductor kernel module; written to a private temporary folder
 /// as <module_hash>.py, so the IR names the module by its hash) at `configs`. Errors — one message
 /// saying what to install or give: no such Python ("no python3 found in PATH: …"), a Python
-/// without torch or triton ("python3 (/usr/bin/python3) cannot import torch: … — install PyTorch,
-/// which brings Triton, or give another Python with --python PATH or OCCX_PYTHON"), a module that
+/// without torch or triton ("python3 (/usr/bin/python3) cannot import torch (…): compiling Triton
+/// kernels needs PyTorch and Triton in that Python — install PyTorch in it (`pip install torch`,
+/// which brings Triton), or give another Python with --python PATH or OCCX_PYTHON"), a module that
 /// does not import. A config that does not compile (or whose helper died) is a report with ok =
 /// false and Triton's (or the exit's) words; the rest compile. Cancel stops the helpers within
 /// 0.1 s: the report has cancelled = true and the configs not compiled say "cancelled".

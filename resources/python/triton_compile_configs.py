@@ -151,10 +151,10 @@ def main():
 
     own_compile = hasattr(kernel, "_precompile_config")
     for index, c in enumerate(request["configs"]):
-        kwargs = {k: v for k, v in c.items() if k not in ("num_warps", "num_stages")}
-        cfg = triton.Config(kwargs, num_warps=c["num_warps"], num_stages=c.get("num_stages", 1))
         t0 = time.monotonic()
         try:
+            kwargs = {k: v for k, v in c.items() if k not in ("num_warps", "num_stages")}
+            cfg = triton.Config(kwargs, num_warps=c["num_warps"], num_stages=c.get("num_stages", 1))
             if own_compile:
                 how = "inductor"
                 result = kernel._precompile_config(cfg)

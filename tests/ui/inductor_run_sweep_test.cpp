@@ -85,14 +85,17 @@ TEST(InductorRunSweep, SweepThisKernelAddsItsConfigsTimesThemAndSaysWhyTheBestWi
   EXPECT_TRUE(view.sweepButton()->isEnabled()) << view.sweepButton()->toolTip().toStdString();
   view.pythonEdit()->setText(QStringLiteral(OCCX_FAKE_PYTHON));
   ASSERT_TRUE(sweep(view));
-  // Inductor's three, the four the recording has, and the 84 of the 88 the grid asks for that the
-  // recording does not have: rows that say why they did not compile.
-  EXPECT_EQ(view.configModel()->numRows(), 91) << view.statusLabel()->text().toStdString();
-  const int missing = rowOf(view, QStringLiteral("X8 R256 w4"));
-  ASSERT_GE(missing, 0);
-  ASSERT_NE(view.configModel()->measured(missing), nullptr);
-  EXPECT_EQ(view.configModel()->measured(missing)->row.status, RunStatus::kCompileFailed);
-  EXPECT_EQ(view.configModel()->measured(missing)->row.reason, "not recorded");
+  // Inductor's three and the four the recording has; the 84 others of the grid's 88 did not compile
+  // (the recording has them not): measured rows that say why, not configs of the table.
+  EXPECT_EQ(view.configModel()->numRows(), 7) << view.statusLabel()->text().toStdString();
+  int failed = 0;
+  for (const auto& m : view.run().measured.rows) {
+    if (m.status == RunStatus::kCompileFailed) {
+      ++failed;
+      EXPECT_EQ(m.reason, "not recorded");
+    }
+  }
+  EXPECT_EQ(failed, 84);
   EXPECT_TRUE(view.statusLabel()->text().contains(QStringLiteral("4 of 88 configs compiled"))) << view.statusLabel()->text().toStdString();
   const int spill = rowOf(view, QStringLiteral("X1 R32768 w16"));
   ASSERT_GE(spill, 0);
@@ -102,7 +105,7 @@ TEST(InductorRunSweep, SweepThisKernelAddsItsConfigsTimesThemAndSaysWhyTheBestWi
   EXPECT_DOUBLE_EQ(view.configModel()->measured(spill)->row.time.median_us, 44.8);
   // The Sweep tab: one series per num_warps of XBLOCK 1, the best marked, the reasons in words.
   EXPECT_EQ(view.detailTabs()->tabText(view.detailTabs()->currentIndex()), QStringLiteral("Sweep"));
-  EXPECT_EQ(view.sweepXblockCombo()->count(), 4);  // XBLOCK 1, 2, 4, 8
+  EXPECT_EQ(view.sweepXblockCombo()->count(), 2);  // XBLOCK 1 and 2
   EXPECT_GE(view.sweepPlot()->graphIndex(QStringLiteral("16 warps")), 0);
   EXPECT_GE(view.sweepPlot()->graphIndex(QStringLiteral("32 warps")), 0);
   EXPECT_GE(view.sweepPlot()->graphIndex(QStringLiteral("best: X1 R8192 w16")), 0);

@@ -7,6 +7,7 @@
 #include <QObject>
 #include <algorithm>
 #include <charconv>
+#include <map>
 
 #include "core/triton/kernel_module.h"
 
@@ -246,13 +247,15 @@ QString mergeMeasured(InductorRunData& data, const triton::KernelRunsResult& res
   // what the measurement recorded, after the kernel's other rows.
   bool added = false;
   for (const auto& m : incoming) {
+    if (m.status == RunStatus::kCompileFailed) continue;  // no compiled config: the measurement's row says why
     if (std::any_of(data.rows.begin(), data.rows.end(), [&m](const triton::ScanRow& r) { return measuredRowMatches(m, r); })) continue;
     auto last = std::find_if(data.rows.rbegin(), data.rows.rend(),
                              [&m](const triton::ScanRow& r) { return r.kernel == m.kernel && r.module == m.module; });
     if (last == data.rows.rend()) continue;
     triton::ScanRow row = *last;
     row.xblock = m.xblock;
-    row.r0_block = m.r0_block;
+    row.r0_block = m.r0_block > 0 ? std::optional<std::int64_t>(m.r0_block) : std::nullopt;
+    row.shared_bytes = std::nullopt;  // not in the measurement
     row.r1_block = m.r1_block > 0 ? std::optional<std::int64_t>(m.r1_block) : std::nullopt;
     row.num_warps = m.num_warps;
     row.num_stages = m.num_stages;
@@ -267,14 +270,20 @@ QString mergeMeasured(InductorRunData& data, const triton::KernelRunsResult& res
     row.limiter.clear();
     row.triton_cache_hash.clear();
     row.over_spill_threshold = m.over_spill_threshold;
-    std::string* decisions[] = {&row.old_decision, &row.new_decision, &row.review_min_decision, &row.exact_decision, &row.spills_decision};
-    std::string* reasons[] = {&row.old_reason, &row.new_reason, &row.review_min_reason, &row.exact_reason, &row.spills_reason};
+    const std::map<std::string, std::pair<std::string*, std::string*>> by_key = {
+        {"old", {&row.old_decision, &row.old_reason}},
+        {"new", {&row.new_decision, &row.new_reason}},
+        {"review_min", {&row.review_min_decision, &row.review_min_reason}},
+        {"exact", {&row.exact_decision, &row.exact_reason}},
+        {"spills", {&row.spills_decision, &row.spills_reason}}};
     const auto& policies = inductor::decisionPolicies();
-    for (std::size_t i = 0; i < policies.size() && i < 5; ++i) {
-      const auto p = static_cast<std::size_t>(policies[i]);
-      if (p >= 5) continue;
-      *decisions[p] = i < m.decisions.size() ? m.decisions[i] : std::string();
-      *reasons[p] = QObject::tr("from the measurement (%1): the reason is not recorded").arg(QString::fromStdString(m.swept_for.empty() ? m.origin : "swept for " + m.swept_for)).toStdString();
+    for (std::size_t i = 0; i < policies.size(); ++i) {
+      auto it = by_key.find(std::string(inductor::policyKey(policies[i])));
+      if (it == by_key.end()) continue;
+      *it->second.first = i < m.decisions.size() ? m.decisions[i] : std::string();
+      *it->second.second = QObject::tr("from the measurement (%1): the reason is not recorded")
+                               .arg(QString::fromStdString(m.swept_for.empty() ? m.origin : "swept for " + m.swept_for))
+                               .toStdString();
     }
     row.bounds_disagree = false;
     row.notes = m.swept_for.empty() ? std::string() : "compiled by a sweep (" + m.swept_for + ")";

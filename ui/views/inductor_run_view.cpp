@@ -127,6 +127,7 @@ InductorRunView::InductorRunView(QWidget* parent)
     run_id_ = 0;
     const int config_row = config_row_;
     const QString merged = mergeMeasured(data_, *result, measuredLabelOf(*result) + tr(" — on this machine"));
+    kernel_model_->setRows(data_.kernels);
     int ok = 0;
     for (const auto& r : result->rows) ok += r.ok() ? 1 : 0;
     showTitle();
@@ -364,13 +365,27 @@ void InductorRunView::mergeSweep(const triton::KernelSweepResult& result) {
   // The kernel's rows, again, with every config the sweep compiled.
   triton::InductorRun one;
   one.kernels.push_back(result.kernel);
-  std::vector<triton::ScanRow> fresh = triton::scanRows(one);
+  // Rows the run has keep what it knew (the winner, a bundled run's origins); the sweep's new
+  // configs follow them.
   auto& rows = data_.rows;
-  auto first = std::find_if(rows.begin(), rows.end(), [&](const triton::ScanRow& r) { return r.kernel == name && r.module == module; });
-  const auto at = first - rows.begin();
-  rows.erase(std::remove_if(rows.begin(), rows.end(), [&](const triton::ScanRow& r) { return r.kernel == name && r.module == module; }),
-             rows.end());
-  rows.insert(rows.begin() + std::min<std::ptrdiff_t>(at, static_cast<std::ptrdiff_t>(rows.size())), fresh.begin(), fresh.end());
+  auto last = std::find_if(rows.rbegin(), rows.rend(), [&](const triton::ScanRow& r) { return r.kernel == name && r.module == module; });
+  if (last == rows.rend()) {
+    setStatus(tr("The swept kernel %1 is not in the run shown any more.").arg(q(name)), true);
+    return;
+  }
+  auto sameConfig = [](const triton::ScanRow& a, const triton::ScanRow& b) {
+    return a.xblock == b.xblock && a.r0_block == b.r0_block && a.r1_block == b.r1_block && a.num_warps == b.num_warps &&
+           a.num_stages == b.num_stages;
+  };
+  std::vector<triton::ScanRow> added;
+  for (auto& r : triton::scanRows(one)) {
+    if (!r.num_warps) continue;
+    const bool known = std::any_of(rows.begin(), rows.end(), [&](const triton::ScanRow& o) {
+      return o.kernel == name && o.module == module && sameConfig(o, r);
+    });
+    if (!known) added.push_back(std::move(r));
+  }
+  rows.insert(last.base(), added.begin(), added.end());
   groupKernels(data_);
   data_.summary = summaryOfRows(data_.rows);
   if (data_.scanned) {
@@ -448,6 +463,12 @@ void InductorRunView::showSweepPlot(const RunKernelEntry* k) {
   const auto measured = measuredOfRows(data_, rows);
   // XBLOCK choices: those of the kernel's configs; keep the current one when it is still there.
   const int current = sweep_xblock_->currentData().toInt();
+  // A persistent reduction has no R loop (no R0_BLOCK to vary): its configs go along XBLOCK.
+  const bool along_x = std::none_of(rows.begin(), rows.end(), [](const triton::ScanRow& r) { return r.r0_block.has_value(); });
+  auto xOf = [along_x](const triton::ScanRow& r) { return static_cast<double>(along_x ? *r.xblock : *r.r0_block); };
+  auto shown = [&](const triton::ScanRow& r, int xb) {
+    return r.xblock && r.num_warps && (along_x || (r.r0_block && *r.xblock == xb));
+  };
   std::set<int> xs;
   for (const auto& r : rows) {
     if (r.xblock && r.r0_block) xs.insert(static_cast<int>(*r.xblock));
@@ -458,6 +479,7 @@ void InductorRunView::showSweepPlot(const RunKernelEntry* k) {
   const int keep = sweep_xblock_->findData(current);
   sweep_xblock_->setCurrentIndex(keep >= 0 ? keep : 0);
   sweep_xblock_->blockSignals(false);
+  sweep_xblock_->setEnabled(!along_x);
   const int xblock = sweep_xblock_->currentData().toInt();
   const int metric = sweep_metric_->currentIndex();
   QStringList lines = sweepExplanation(k->module);
@@ -475,11 +497,11 @@ void InductorRunView::showSweepPlot(const RunKernelEntry* k) {
                                        : lines.join(QLatin1Char('\n')));
   static const QStringList kYLabels = {tr("Bandwidth (GB/s)"), tr("Median time (µs)"), tr("Registers per thread"),
                                        tr("Theoretical occupancy (%)")};
-  sweep_plot_->setTitle(tr("%1 per config of %2, XBLOCK %3 (%4 configs in all)")
-                            .arg(kYLabels.value(metric).section(QLatin1Char(' '), 0, metric == 2 ? 0 : 1), q(k->kernel))
-                            .arg(xblock)
-                            .arg(rows.size()));
-  sweep_plot_->setAxisLabels(tr("R0_BLOCK (elements per loop iteration, log₂ scale)"), kYLabels.value(metric));
+  const QString what = kYLabels.value(metric).section(QLatin1Char(' '), 0, metric == 2 ? 0 : 1);
+  sweep_plot_->setTitle(along_x ? tr("%1 per config of %2 (%3 configs)").arg(what, q(k->kernel)).arg(rows.size())
+                                : tr("%1 per config of %2, XBLOCK %3 (%4 configs in all)").arg(what, q(k->kernel)).arg(xblock).arg(rows.size()));
+  sweep_plot_->setAxisLabels(along_x ? tr("XBLOCK (rows per block, log₂ scale)") : tr("R0_BLOCK (elements per loop iteration, log₂ scale)"),
+                             kYLabels.value(metric));
   auto value = [&](std::size_t i) -> std::optional<double> {
     const auto& r = rows[i];
     switch (metric) {
@@ -494,11 +516,11 @@ void InductorRunView::showSweepPlot(const RunKernelEntry* k) {
   double hi = 0.0;
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto& r = rows[i];
-    if (!r.xblock || !r.r0_block || !r.num_warps || *r.xblock != xblock) continue;
+    if (!shown(r, xblock)) continue;
     const auto y = value(i);
     if (!y) continue;
     const int w = static_cast<int>(*r.num_warps);
-    series[w].first.append(static_cast<double>(*r.r0_block));
+    series[w].first.append(xOf(r));
     series[w].second.append(*y);
     series_rows[w].append(static_cast<int>(i));
     hi = std::max(hi, *y);
@@ -515,9 +537,10 @@ void InductorRunView::showSweepPlot(const RunKernelEntry* k) {
         QVector<double> x, y;
         QVector<int> rr;
         for (std::size_t i = 0; i < rows.size(); ++i) {
-          if (measured[i] && measuredRowMatches(m, rows[i]) && rows[i].xblock && *rows[i].xblock == xblock) {
-            x.append(static_cast<double>(*rows[i].r0_block));
-            y.append(*value(i));
+          const auto v = value(i);
+          if (v && measured[i] && measuredRowMatches(m, rows[i]) && shown(rows[i], xblock)) {
+            x.append(xOf(rows[i]));
+            y.append(*v);
             rr.append(static_cast<int>(i));
           }
         }
@@ -556,7 +579,9 @@ QString InductorRunView::openKernelRunsCsv(const QString& path) {
     return merged;
   }
   const int config_row = config_row_;
+  kernel_model_->setRows(data_.kernels);  // a sweep's CSV may have added configs
   showTitle();
+  summary_->setText(data_.summary);
   showKernel(kernel_index_);
   selectConfig(config_row);
   setStatus(tr("Merged the measurements of %1.").arg(QDir::toNativeSeparators(path)));
@@ -937,6 +962,11 @@ void InductorRunView::showRun(InductorRunData run) {
     run_job_->cancel();
     run_id_ = 0;
   }
+  if (sweep_job_->isRunning()) {  // so does a sweep's kernel
+    sweep_job_->cancel();
+  }
+  sweep_id_ = 0;
+  sweep_explanations_.clear();
   showTitle();
   summary_->setText(data_.summary);
   kernel_index_ = -1;
