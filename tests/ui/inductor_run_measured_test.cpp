@@ -8,6 +8,7 @@
 #include <QApplication>
 #include <QFile>
 #include <QLabel>
+#include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
@@ -20,35 +21,27 @@
 #include "core/triton/kernel_runs.h"
 #include "ui/models/inductor_run_models.h"
 #include "ui/plots/measured_times_plot.h"
+#include "ui/plots/sweep_series_plot.h"
 #include "ui/shell/main_window.h"
 #include "ui/views/inductor_run_view.h"
 #include "tests/support/table_runner.h"
+#include "inductor_view_support.h"
 #include "ui_test_support.h"
 
 namespace occx::ui {
 namespace {
 
-QString fixture(const char* name) { return QStringLiteral(OCCX_INDUCTOR_FIXTURES_DIR "/") + QLatin1String(name); }
+QString fixture(const char* name) { return inductorFixture(name); }
 
 using testing_support::TableRunner;
 
-bool scan(InductorRunView& view, const QString& path) {
-  bool done = false;
-  QObject::connect(&view, &InductorRunView::scanFinished, &view, [&done] { done = true; }, Qt::SingleShotConnection);
-  EXPECT_TRUE(view.openPath(path).isEmpty());
-  return waitFor([&] { return done; }, 20000);
-}
+bool scan(InductorRunView& view, const QString& path) { return scanAndWait(view, path); }
 
 QString cellText(const InductorRunView& view, int row, int column) {
   return view.configModel()->data(view.configModel()->index(row, column), Qt::DisplayRole).toString();
 }
 
-int rowOf(const InductorRunView& view, const QString& config) {
-  for (int r = 0; r < view.configModel()->numRows(); ++r) {
-    if (shortConfigText(*view.configModel()->row(r)) == config) return r;
-  }
-  return -1;
-}
+int rowOf(const InductorRunView& view, const QString& config) { return configRowOf(view, config); }
 
 TEST(InductorRunMeasured, RunsTheSpillCaseThroughTheBackendAndFillsTheTableAndPlot) {
   TableRunner runner({{"R0_BLOCK=2048, num_warps=16", 40.0},
@@ -191,7 +184,7 @@ TEST(InductorRunMeasured, AKernelRunsCsvMergesIntoItsRunOrNamesTheRunToOpen) {
   EXPECT_TRUE(message.contains(QStringLiteral("spill_log_softmax_w16"))) << message.toStdString();
 }
 
-TEST(InductorRunMeasured, TheMeasuredTabFits1280x720) {
+TEST(InductorRunMeasured, TheMeasuredAndSweepTabsFit1280x720) {
   QSettings().clear();
   MainWindow window(/*use_settings=*/false);
   auto* view = new InductorRunView;
@@ -209,6 +202,16 @@ TEST(InductorRunMeasured, TheMeasuredTabFits1280x720) {
   EXPECT_GE(plot->width(), 300);
   EXPECT_TRUE(view->picksTable()->isVisible());
   EXPECT_GE(view->picksTable()->width(), 200);
+  // The Sweep tab beside it, and the sweep's controls.
+  view->detailTabs()->setCurrentIndex(view->detailTabs()->count() - 1);
+  QApplication::processEvents();
+  EXPECT_EQ(view->detailTabs()->tabText(view->detailTabs()->currentIndex()), QStringLiteral("Sweep"));
+  QWidget* sweep = view->sweepPlot()->widget();
+  EXPECT_TRUE(sweep->isVisible());
+  EXPECT_GE(sweep->height(), 150);
+  EXPECT_GE(sweep->width(), 400);
+  EXPECT_TRUE(view->sweepButton()->isVisible());
+  EXPECT_TRUE(view->pythonEdit()->isVisible());
   EXPECT_LE(window.geometry().width(), 1280);
   EXPECT_LE(window.geometry().height(), 720);
 }

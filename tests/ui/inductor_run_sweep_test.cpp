@@ -2,7 +2,7 @@
 // recorded cache, compiled by a stand-in Python that replays the helper's output recorded on the
 // H200 and timed by a fake backend (the new configs join the table, the Sweep tab plots them, the
 // best and the picks are said in words); a bundled H200 sweep opens with every config; a Python
-// without torch says what to install; the Sweep tab at 1280 × 720.
+// without torch says what to install. (The Sweep tab at 1280 × 720: inductor_run_measured_test.cpp.)
 #include <gtest/gtest.h>
 
 #include <QApplication>
@@ -10,30 +10,24 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
-#include <QSettings>
 #include <QTabWidget>
 #include <cstdlib>
 #include <iostream>
 
 #include "ui/models/inductor_run_models.h"
 #include "ui/plots/sweep_series_plot.h"
-#include "ui/shell/main_window.h"
 #include "ui/views/inductor_run_view.h"
 #include "tests/support/table_runner.h"
+#include "inductor_view_support.h"
 #include "ui_test_support.h"
 
 namespace occx::ui {
 namespace {
 
-QString fixture(const char* name) { return QStringLiteral(OCCX_INDUCTOR_FIXTURES_DIR "/") + QLatin1String(name); }
+QString fixture(const char* name) { return inductorFixture(name); }
 using testing_support::TableRunner;
 
-bool scan(InductorRunView& view, const QString& path) {
-  bool done = false;
-  QObject::connect(&view, &InductorRunView::scanFinished, &view, [&done] { done = true; }, Qt::SingleShotConnection);
-  EXPECT_TRUE(view.openPath(path).isEmpty());
-  return waitFor([&] { return done; }, 20000);
-}
+bool scan(InductorRunView& view, const QString& path) { return scanAndWait(view, path); }
 
 bool sweep(InductorRunView& view) {
   bool done = false;
@@ -59,12 +53,7 @@ struct FakePython {
   FakePython& operator=(const FakePython&) = delete;
 };
 
-int rowOf(const InductorRunView& view, const QString& config) {
-  for (int r = 0; r < view.configModel()->numRows(); ++r) {
-    if (shortConfigText(*view.configModel()->row(r)) == config) return r;
-  }
-  return -1;
-}
+int rowOf(const InductorRunView& view, const QString& config) { return configRowOf(view, config); }
 
 TEST(InductorRunSweep, SweepThisKernelAddsItsConfigsTimesThemAndSaysWhyTheBestWins) {
   FakePython fake;
@@ -147,28 +136,6 @@ TEST(InductorRunSweep, ABundledH200SweepOpensWithEveryConfigAndItsReasons) {
       << view.sweepNote()->text().toStdString();
   // A bundled run has its module: it can be swept again with a local Triton.
   EXPECT_TRUE(view.sweepUnavailableReason().isEmpty()) << view.sweepUnavailableReason().toStdString();
-}
-
-TEST(InductorRunSweep, TheSweepTabFits1280x720) {
-  QSettings().clear();
-  MainWindow window(/*use_settings=*/false);
-  auto* view = new InductorRunView;
-  window.addView(view, QStringLiteral("Inductor run"));
-  ASSERT_EQ(view->openBundled(QStringLiteral("spill_log_softmax")), QString());
-  window.resize(1280, 720);
-  window.show();
-  window.tabs()->setCurrentWidget(view);
-  view->detailTabs()->setCurrentIndex(view->detailTabs()->count() - 1);
-  QApplication::processEvents();
-  EXPECT_EQ(view->detailTabs()->tabText(view->detailTabs()->currentIndex()), QStringLiteral("Sweep"));
-  QWidget* plot = view->sweepPlot()->widget();
-  EXPECT_TRUE(plot->isVisible());
-  EXPECT_GE(plot->height(), 150);
-  EXPECT_GE(plot->width(), 400);
-  EXPECT_TRUE(view->sweepButton()->isVisible());
-  EXPECT_TRUE(view->pythonEdit()->isVisible());
-  EXPECT_LE(window.geometry().width(), 1280);
-  EXPECT_LE(window.geometry().height(), 720);
 }
 
 }  // namespace

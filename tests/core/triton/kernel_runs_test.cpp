@@ -11,6 +11,7 @@
 #include "core/base/csv.h"
 #include "core/triton/kernel_runs.h"
 #include "core/triton/launch_plan.h"
+#include "tests/support/inductor_scan.h"
 #include "tests/support/table_runner.h"
 
 namespace occx::triton {
@@ -18,16 +19,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string fixture(const std::string& name) { return std::string(OCCX_INDUCTOR_FIXTURES_DIR) + "/" + name; }
-
-InductorRun scanPath(const std::string& path) {
-  RunScanOptions o;
-  o.input = path;
-  o.home_triton_cache = false;
-  auto run = scanInductorRun(o);
-  EXPECT_TRUE(run.hasValue()) << path << ": " << run.error();
-  return run.hasValue() ? run.value() : InductorRun{};
-}
+std::string fixture(const std::string& name) { return testing_support::inductorFixture(name); }
+InductorRun scanPath(const std::string& path) { return testing_support::scanFixturePath(path); }
 
 const KernelRunRow& rowOf(const KernelRunsResult& r, const std::string& config) {
   for (const auto& row : r.rows) {

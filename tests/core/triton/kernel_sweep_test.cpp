@@ -12,6 +12,7 @@
 #include "core/base/child_process.h"
 #include "core/base/format.h"
 #include "core/triton/kernel_sweep.h"
+#include "tests/support/inductor_scan.h"
 #include "tests/support/table_runner.h"
 
 namespace occx::triton {
@@ -20,16 +21,8 @@ namespace {
 namespace fs = std::filesystem;
 using testing_support::TableRunner;
 
-std::string fixture(const std::string& name) { return std::string(OCCX_INDUCTOR_FIXTURES_DIR) + "/" + name; }
-
-InductorRun scanPath(const std::string& path) {
-  RunScanOptions o;
-  o.input = path;
-  o.home_triton_cache = false;
-  auto run = scanInductorRun(o);
-  EXPECT_TRUE(run.hasValue()) << path << ": " << run.error();
-  return run.hasValue() ? run.value() : InductorRun{};
-}
+std::string fixture(const std::string& name) { return testing_support::inductorFixture(name); }
+InductorRun scanPath(const std::string& path) { return testing_support::scanFixturePath(path); }
 
 const RunKernel& reduction(const InductorRun& run) {
   for (const auto& k : run.kernels) {
