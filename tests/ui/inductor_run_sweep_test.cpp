@@ -107,6 +107,24 @@ TEST(InductorRunSweep, SweepThisKernelAddsItsConfigsTimesThemAndSaysWhyTheBestWi
   EXPECT_EQ(view.sweepPlot()->yAxisLabel(), QStringLiteral("Registers per thread"));
 }
 
+TEST(InductorRunSweep, TheGridFieldChoosesTheConfigsAndABadOneIsRefusedWithTheAllowedValues) {
+  FakePython fake;
+  InductorRunView view;
+  ASSERT_TRUE(scan(view, fixture("spill_log_softmax")));
+  view.pythonEdit()->setText(QStringLiteral(OCCX_FAKE_PYTHON));
+  view.gridEdit()->setText(QStringLiteral("XBLOCK=3"));
+  EXPECT_EQ(view.sweepSelectedKernel(),
+            QStringLiteral("Grid: XBLOCK=3: 3 is not a power of two (allowed: powers of two 1 … 4096, as \"1,2,4\" or \"256..4096\")"));
+  view.gridEdit()->setText(QStringLiteral("XBLOCK=1 R0_BLOCK=8192..32768 num_warps=16"));
+  ASSERT_TRUE(sweep(view));
+  // Three configs asked for, all recorded: Inductor's three and these.
+  EXPECT_TRUE(view.statusLabel()->text().contains(QStringLiteral("3 of 3 configs compiled"))) << view.statusLabel()->text().toStdString();
+  EXPECT_EQ(view.configModel()->numRows(), 6);
+  EXPECT_GE(rowOf(view, QStringLiteral("X1 R8192 w16")), 0);
+  // Not timed (no GPU): the Sweep tab says so; registers can be plotted.
+  EXPECT_TRUE(view.statusLabel()->text().contains(QStringLiteral("not timed"))) << view.statusLabel()->text().toStdString();
+}
+
 TEST(InductorRunSweep, WithoutTorchTheViewSaysWhatToInstall) {
   FakePython fake("no-torch");
   InductorRunView view;

@@ -339,8 +339,18 @@ QString InductorRunView::sweepSelectedKernel() {
     return why;
   }
   triton::KernelSweepOptions options;
-  options.grid = triton::defaultConfigGrid(kernel);
   options.policies = true;
+  if (const QString grid = grid_edit_->text().trimmed(); grid.isEmpty()) {
+    options.grid = triton::defaultConfigGrid(kernel);
+  } else {
+    auto g = triton::parseConfigGrid({grid.toStdString()}, kernel);
+    if (!g) {
+      const QString why = q(g.error()).replace(QStringLiteral("--grid "), QStringLiteral("Grid: "));
+      setStatus(why, true);
+      return why;
+    }
+    options.grid = *g;
+  }
   options.compile.python = python_edit_->text().trimmed().toStdString();
   std::shared_ptr<Backend> gpu;
   if (backend_ && backend_->liveAvailability().available) gpu = backend_;
@@ -433,7 +443,21 @@ QWidget* InductorRunView::buildSweepTab() {
   controls->addWidget(sweep_xblock_);
   controls->addWidget(ml);
   controls->addWidget(sweep_metric_);
-  controls->addStretch(1);
+  controls->addSpacing(12);
+  grid_edit_ = new QLineEdit;
+  grid_edit_->setObjectName(QStringLiteral("sweepGridEdit"));
+  grid_edit_->setPlaceholderText(tr("default grid"));
+  grid_edit_->setToolTip(tr("The configs Sweep this kernel compiles, as occx inductor sweep --grid: \"XBLOCK=1,2 R0_BLOCK=512..4096 "
+                            "num_warps=4,8,16\" (axes left out take the default's). Empty: XBLOCK 1…8 × R0_BLOCK 256…the row × "
+                            "num_warps 4…32 with 1…64 elements per thread. Either way also what each policy would add."));
+  auto* gl = new QLabel(tr("Grid:"));
+  gl->setBuddy(grid_edit_);
+  auto* pl = new QLabel(tr("Python:"));
+  pl->setBuddy(python_edit_);
+  controls->addWidget(gl);
+  controls->addWidget(grid_edit_, 1);
+  controls->addWidget(pl);
+  controls->addWidget(python_edit_);
   sweep_note_ = new QLabel;
   sweep_note_->setObjectName(QStringLiteral("sweepNote"));
   sweep_note_->setWordWrap(true);
@@ -551,11 +575,26 @@ void InductorRunView::showSweepPlot(const RunKernelEntry* k) {
              QColor(0xd4, 0xa0, 0x00), 20);
       }
       if (p->winner_row >= 0) mark(tr("Inductor's pick, regret %1").arg(p->winner_regret, 0, 'f', 2), p->winner_row, MarkerShape::kSquare, Qt::black, 14);
-      const triton::RulePick* np = nullptr;
-      for (const auto& rp : p->picks) {
-        if (rp.policy == inductor::Policy::kNew) np = &rp;
+      // Each rule's pick; rules that pick the same config share one marker (named after all of them).
+      static const MarkerShape kShapes[] = {MarkerShape::kTriangle, MarkerShape::kDiamond, MarkerShape::kCircle, MarkerShape::kCross,
+                                            MarkerShape::kSquare};
+      static const QColor kColors[] = {QColor(200, 0, 120), QColor(100, 100, 100), QColor(0, 120, 80), QColor(214, 39, 40),
+                                       QColor(255, 127, 14)};
+      std::vector<bool> said(p->picks.size(), false);
+      int group = 0;
+      for (std::size_t i = 0; i < p->picks.size(); ++i) {
+        if (said[i] || p->picks[i].row < 0) continue;
+        QStringList names;
+        for (std::size_t j = i; j < p->picks.size(); ++j) {
+          if (!said[j] && p->picks[j].row == p->picks[i].row) {
+            said[j] = true;
+            names << q(std::string(inductor::policyKey(p->picks[j].policy)));
+          }
+        }
+        mark(tr("%1 pick, regret %2").arg(names.join(QStringLiteral(", "))).arg(p->picks[i].regret, 0, 'f', 2), p->picks[i].row,
+             kShapes[group % 5], kColors[group % 5], 13);
+        ++group;
       }
-      if (np != nullptr && np->row >= 0) mark(tr("new bound's pick, regret %1").arg(np->regret, 0, 'f', 2), np->row, MarkerShape::kTriangle, QColor(0x80, 0x00, 0x80), 14);
     }
   }
   if (series.empty()) {
@@ -830,10 +869,6 @@ QWidget* InductorRunView::buildKernelDetails() {
   buttons->addWidget(run_button_);
   buttons->addWidget(run_all_button_);
   buttons->addWidget(sweep_button_);
-  auto* python_label = new QLabel(tr("Python:"));
-  python_label->setBuddy(python_edit_);
-  buttons->addWidget(python_label);
-  buttons->addWidget(python_edit_);
   buttons->addWidget(run_progress_);
   buttons->addWidget(run_cancel_);
   v->addWidget(kernel_title_);
@@ -1191,6 +1226,7 @@ void InductorRunView::saveSettings(QSettings& s) const {
   s.setValue(QStringLiteral("detailSplit"), right_split_->saveState());
   s.setValue(QStringLiteral("detailTab"), detail_tabs_->currentIndex());
   s.setValue(QStringLiteral("python"), python_edit_->text());
+  s.setValue(QStringLiteral("sweepGrid"), grid_edit_->text());
 }
 
 void InductorRunView::restoreSettings(QSettings& s) {
@@ -1199,6 +1235,7 @@ void InductorRunView::restoreSettings(QSettings& s) {
   if (!key.isEmpty() && key != bundled_key_) openBundled(key);
   filter_->setText(s.value(QStringLiteral("filter")).toString());
   python_edit_->setText(s.value(QStringLiteral("python")).toString());
+  grid_edit_->setText(s.value(QStringLiteral("sweepGrid")).toString());
   main_split_->restoreState(s.value(QStringLiteral("mainSplit")).toByteArray());
   right_split_->restoreState(s.value(QStringLiteral("detailSplit")).toByteArray());
   bool ok = false;

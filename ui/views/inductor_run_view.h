@@ -83,7 +83,7 @@ class InductorRunView : public QWidget, public AppView {
   /// empty when it can. A sweep also needs a Python with PyTorch and Triton: that is found when it starts.
   [[nodiscard]] QString sweepUnavailableReason() const;
   /// Sweeps the selected kernel off the UI thread (finished when kernelSweepFinished() is emitted):
-  /// the default grid and what each policy would add, compiled with the Python of the Python field
+  /// the Grid field's grid (empty: the default grid) and what each policy would add, compiled with the Python of the Python field
   /// (empty: $OCCX_PYTHON, else python3), read back, and run on the GPU when there is one. Its configs
   /// join the kernel's rows, the Measured and Sweep tabs; the best and the picks are said in words.
   /// Returns an empty string, or why not (also shown).
@@ -139,6 +139,7 @@ class InductorRunView : public QWidget, public AppView {
   [[nodiscard]] QTableWidget* picksTable() const { return picks_table_; }
   [[nodiscard]] QPushButton* sweepButton() const { return sweep_button_; }
   [[nodiscard]] QLineEdit* pythonEdit() const { return python_edit_; }
+  [[nodiscard]] QLineEdit* gridEdit() const { return grid_edit_; }
   [[nodiscard]] KernelSweepJob* kernelSweepJob() const { return sweep_job_; }
   [[nodiscard]] SweepSeriesPlot* sweepPlot() const { return sweep_plot_; }
   [[nodiscard]] QComboBox* sweepXblockCombo() const { return sweep_xblock_; }
@@ -234,6 +235,7 @@ class InductorRunView : public QWidget, public AppView {
   quint64 sweep_id_ = 0;  ///< the sweep whose result is awaited; 0 = none
   QPushButton* sweep_button_ = nullptr;
   QLineEdit* python_edit_ = nullptr;
+  QLineEdit* grid_edit_ = nullptr;
   SweepSeriesPlot* sweep_plot_ = nullptr;
   QComboBox* sweep_xblock_ = nullptr;
   QComboBox* sweep_metric_ = nullptr;
