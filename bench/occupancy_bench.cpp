@@ -138,12 +138,25 @@ BENCHMARK(BM_Ours_ThreeCurveSweep)->Unit(benchmark::kMicrosecond);
 }
 BENCHMARK(BM_Lean_OneCalculation);
 
-// The lean path set up as BM_Header_OneCalculation: the launch inputs literal, the limits read from
-// the GPU data once, before the loop, into a local object (HeaderSetup's props are copied so) — the
-// compiler may keep them in registers across calls, and fold what depends on the inputs alone.
+// The lean path given what BM_Header_OneCalculation knows, set up as it is: the launch inputs
+// literal; of the device, literal what the header derives from its literal compute capability (warp
+// size, block maximum, allocation units and granularity, blocks per SM, register maximum, carveout
+// sizes, barriers) and read from the GPU data what firstMeasuredProps() reads from it (warps,
+// registers and shared memory per SM and per block, the opt-in maximum, the reserved bytes), once,
+// into a local object before the loop, as HeaderSetup's props.
 [[gnu::flatten]] void BM_Lean_OneCalculationAsFirstMeasured(benchmark::State& state) {
-  const occx::LeanLimits lean(hopper());
-  const auto in = defaultInput();
+  if (!checkLiteralHopper(state)) return;
+  const auto& a = hopper();
+  LiteralHopper mixed = kLiteralHopper;
+  mixed.max_warps_per_sm = a.max_warps_per_sm;
+  mixed.registers_per_sm = a.registers_per_sm;
+  mixed.max_registers_per_block = a.max_registers_per_block;
+  mixed.shared_memory_per_sm = a.shared_memory_per_sm;
+  mixed.shared_memory_per_block = a.shared_memory_per_block;
+  mixed.shared_memory_per_block_optin = a.shared_memory_per_block_optin;
+  mixed.reserved_shared_memory_per_block = a.reserved_shared_memory_per_block;
+  const occx::LeanLimits lean(mixed);
+  constexpr occx::OccupancyInput in{.threads_per_block = 256, .registers_per_thread = 40, .static_smem_bytes = 4096};
   for (auto _ : state) benchmark::DoNotOptimize(occx::activeBlocksPerSm(lean, in));
 }
 BENCHMARK(BM_Lean_OneCalculationAsFirstMeasured);

@@ -142,8 +142,8 @@ struct Divisor {
 /// divisions by the warp size, the register and shared-memory allocation units and the warp
 /// allocation granularity become multiplications by precomputed reciprocals, and the per-SM register
 /// share of one sub-partition and the default shared-memory configuration are worked out here rather
-/// than at every point. Built from an ArchLimits in a few divisions; it refers to that ArchLimits'
-/// carveout sizes, so the ArchLimits must outlive it. No allocation; trivially copyable.
+/// than at every point. Built from an ArchLimits in a few divisions and one pass over its carveout
+/// sizes. No allocation; trivially copyable.
 struct LeanLimits {
   /// From the GPU data's ArchLimits — or, at compile time, from any literal type with ArchLimits'
   /// limit fields (cc … block_barriers_per_sm; the carveout sizes in something with data() and
@@ -171,8 +171,16 @@ struct LeanLimits {
   int shared_memory_allocation_unit = 256;
   int reserved_shared_memory_per_block = 0;
   int shared_memory_per_sm = 0;
-  const int* carveout_kb = nullptr;  ///< the ArchLimits' allowed SM shared-memory sizes (KB), in its order
-  int carveout_count = 0;            ///< 0: fixed size (CC < 7.0)
+  /// The allowed SM shared-memory sizes (bytes) that can be the first, in the data's order, to hold a
+  /// given size: each larger than every size before it (a size not larger than an earlier one never
+  /// is the first). Held here, so that LeanLimits is self-contained: at most kInlineCarveouts.
+  static constexpr int kInlineCarveouts = 16;
+  std::array<int, kInlineCarveouts> carveout_bytes{};
+  int carveout_count = 0;  ///< such sizes; 0: fixed size (CC < 7.0); over kInlineCarveouts: see below
+  /// The data's whole list (KB) when more than kInlineCarveouts sizes count (no GPU has more than
+  /// 10): only then does LeanLimits refer to the ArchLimits, which must outlive it.
+  const int* carveout_kb_all = nullptr;
+  int carveout_kb_all_count = 0;
   /// The SM shared-memory size the default carveout preference (-1) rounds to; -1 if none holds it.
   int preferred_config_default = 0;
   bool count_barriers = false;  ///< CC 9.0 on
@@ -326,8 +334,15 @@ constexpr int leanRegisterLimit(const LeanLimits& l, int regs, int wpb) noexcept
 /// The first of the allowed SM shared-memory sizes (bytes, in the data's order) that holds `want`
 /// bytes; -1 when none does.
 constexpr int leanAlignUpConfig(const LeanLimits& l, std::int64_t want) noexcept {
+  if (l.carveout_count > LeanLimits::kInlineCarveouts) {
+    for (int i = 0; i < l.carveout_kb_all_count; ++i) {
+      const int size = l.carveout_kb_all[i] * 1024;
+      if (want <= size) return size;
+    }
+    return -1;
+  }
   for (int i = 0; i < l.carveout_count; ++i) {
-    const int size = l.carveout_kb[i] * 1024;
+    const int size = l.carveout_bytes[static_cast<std::size_t>(i)];
     if (want <= size) return size;
   }
   return -1;
@@ -415,8 +430,6 @@ constexpr LeanLimits::LeanLimits(const Arch& a) noexcept
       shared_memory_allocation_unit(a.shared_memory_allocation_unit),
       reserved_shared_memory_per_block(static_cast<int>(a.reserved_shared_memory_per_block)),
       shared_memory_per_sm(static_cast<int>(a.shared_memory_per_sm)),
-      carveout_kb(a.shared_memory_carveout_kb.data()),
-      carveout_count(static_cast<int>(a.shared_memory_carveout_kb.size())),
       count_barriers(a.cc.major >= 9),
       block_barriers_per_sm(a.block_barriers_per_sm),
       // The largest dividend of each (the GPU data's ranges keep them below 2^31).
@@ -429,6 +442,18 @@ constexpr LeanLimits::LeanLimits(const Arch& a) noexcept
       by_shared_memory_unit(static_cast<std::uint32_t>(a.shared_memory_allocation_unit),
                             static_cast<std::uint32_t>(a.shared_memory_per_block_optin + a.reserved_shared_memory_per_block +
                                                        a.shared_memory_allocation_unit - 1)) {
+  int last = -1;
+  for (int kb : a.shared_memory_carveout_kb) {  // ≤ 4 MiB each (the GPU data's range)
+    const int size = kb * 1024;
+    if (size <= last) continue;  // never the first to hold a size: an earlier one is as large
+    last = size;
+    if (carveout_count < kInlineCarveouts) carveout_bytes[static_cast<std::size_t>(carveout_count)] = size;
+    ++carveout_count;
+  }
+  if (carveout_count > kInlineCarveouts) {
+    carveout_kb_all = a.shared_memory_carveout_kb.data();
+    carveout_kb_all_count = static_cast<int>(a.shared_memory_carveout_kb.size());
+  }
   preferred_config_default = detail::leanAlignUpConfig(*this, shared_memory_per_sm);
 }
 

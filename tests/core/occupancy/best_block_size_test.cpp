@@ -231,3 +231,27 @@ TEST(LeanPath, CompileTimeLimitsGiveTheDataAnswers) {
   ASSERT_EQ(literal.size(), data.size());
   for (std::size_t i = 0; i < data.size(); ++i) ASSERT_EQ(literal[i].active_blocks_per_sm, data[i].active_blocks_per_sm);
 }
+
+// Carveout lists in any order, and longer than LeanLimits holds inline: the lean path still picks the
+// size sharedMemoryConfigForBlock picks (the first in the data's order that fits).
+TEST(LeanPath, CarveoutListsInAnyOrderAndOfAnyLength) {
+  ArchLimits shuffled = builtinArch(9, 0);
+  shuffled.shared_memory_carveout_kb = {100, 8, 228, 0, 64, 164, 32, 196, 16, 132};
+  ArchLimits longList = builtinArch(9, 0);
+  longList.shared_memory_carveout_kb.clear();
+  for (int kb = 4; kb <= 228; kb += 12) longList.shared_memory_carveout_kb.push_back(kb);  // 19 sizes
+  longList.shared_memory_carveout_kb.push_back(228);
+  for (const ArchLimits* a : {&shuffled, &longList}) {
+    const LeanLimits lean(*a);
+    for (int carveout = -1; carveout <= 100; carveout += 7) {
+      for (std::int64_t smem = 0; smem <= a->shared_memory_per_block_optin; smem += 3000) {
+        const OccupancyInput in = test::occupancyInput(128, 32, 0, smem, carveout);
+        auto full = computeOccupancy(*a, in, false);
+        ASSERT_TRUE(full) << full.error();
+        const ActiveBlocks fast = activeBlocksPerSm(lean, in);
+        ASSERT_EQ(fast.active_blocks_per_sm, full->active_blocks_per_sm) << carveout << " " << smem;
+        ASSERT_EQ(fast.limiters, full->limiters) << carveout << " " << smem;
+      }
+    }
+  }
+}
