@@ -152,6 +152,7 @@ struct LeanLimits {
     requires(!std::is_same_v<Arch, LeanLimits>)
   constexpr explicit LeanLimits(const Arch& arch) noexcept;
 
+  // Copies of the ArchLimits fields of the same names (units as there), then what is derived.
   int warp_size = 32;
   int max_threads_per_block = 1024;
   int max_warps_per_block = 32;  ///< ceil(max_threads_per_block / warp_size)
@@ -185,6 +186,7 @@ struct LeanLimits {
   int preferred_config_default = 0;
   bool count_barriers = false;  ///< CC 9.0 on
   int block_barriers_per_sm = 0;
+  // Reciprocals of the warp size, the allocation units and the granularity (and of 4, for CC 6.0).
   detail::Divisor by_warp_size;
   detail::Divisor by_register_unit;
   detail::Divisor by_granularity;
