@@ -336,14 +336,16 @@ Expected<BestBlockSize> bestBlockSize(const ArchLimits& a, const OccupancyInput&
   if (auto check = computeOccupancy(a, in, false); !check) return Error{check.error()};
   const int limit = block_size_limit == 0 ? a.max_threads_per_block : std::min(block_size_limit, a.max_threads_per_block);
   const int occupancyLimit = a.maxThreadsPerSm();
+  const LeanLimits lean(a);
+  const detail::LeanBlockSizePoint at(lean, in);
   BestBlockSize best;
   int maxOccupancy = 0;
   for (int aligned = static_cast<int>(roundUp(limit, a.warp_size)); aligned > 0; aligned -= a.warp_size) {
-    in.threads_per_block = std::min(limit, aligned);
-    const int blocks = activeBlocksPerSm(a, in).active_blocks_per_sm;
-    const int threads = in.threads_per_block * blocks;
+    const int blockSize = std::min(limit, aligned);
+    const int blocks = at(blockSize).active_blocks_per_sm;
+    const int threads = blockSize * blocks;
     if (threads > maxOccupancy) {
-      best.block_size = in.threads_per_block;
+      best.block_size = blockSize;
       best.active_blocks_per_sm = blocks;
       maxOccupancy = threads;
     }
@@ -356,49 +358,20 @@ Expected<BestBlockSize> bestBlockSize(const ArchLimits& a, const OccupancyInput&
   return best;
 }
 
-namespace {
-
-template <class Setter>
-void sweepInto(const ArchLimits& a, OccupancyInput in, std::int64_t from, std::int64_t to, std::int64_t stepSize, Setter set,
-               std::vector<CurvePoint>& out) {
-  out.clear();
-  if (stepSize <= 0 || to < from) return;
-  out.reserve(static_cast<std::size_t>((to - from) / stepSize + 1));
-  for (std::int64_t x = from; x <= to; x += stepSize) {
-    set(in, x);
-    const ActiveBlocks r = activeBlocksPerSm(a, in);
-    CurvePoint p;
-    p.x = x;
-    p.active_blocks_per_sm = r.active_blocks_per_sm;
-    p.active_warps_per_sm = r.active_blocks_per_sm * r.warps_per_block;
-    p.occupancy = static_cast<double>(p.active_warps_per_sm) / a.max_warps_per_sm;
-    p.limiters = r.limiters;
-    out.push_back(p);
-  }
-}
-
-}  // namespace
-
 void sweepBlockSizeInto(const ArchLimits& a, const OccupancyInput& in, std::vector<CurvePoint>& out) {
-  sweepInto(a, in, a.warp_size, a.max_threads_per_block, a.warp_size,
-            [](OccupancyInput& i, std::int64_t x) { i.threads_per_block = static_cast<int>(x); }, out);
+  sweepBlockSizeInto(LeanLimits(a), in, out);
 }
 
 void sweepRegistersInto(const ArchLimits& a, const OccupancyInput& in, std::vector<CurvePoint>& out) {
-  sweepInto(a, in, 1, a.max_registers_per_thread, 1,
-            [](OccupancyInput& i, std::int64_t x) { i.registers_per_thread = static_cast<int>(x); }, out);
+  sweepRegistersInto(LeanLimits(a), in, out);
 }
 
 void sweepSharedMemoryInto(const ArchLimits& a, const OccupancyInput& in, std::vector<CurvePoint>& out) {
-  // Clamped: a static size over the opt-in maximum gives an empty sweep (and cannot overflow below).
-  const std::int64_t base = std::clamp<std::int64_t>(in.static_smem_bytes, 0, a.shared_memory_per_block_optin + 1);
-  const std::int64_t unit = a.shared_memory_allocation_unit;
-  sweepInto(a, in, roundUp(base, unit), a.shared_memory_per_block_optin, unit,
-            [base](OccupancyInput& i, std::int64_t x) { i.dynamic_smem_bytes = x - base; }, out);
+  sweepSharedMemoryInto(LeanLimits(a), in, out);
 }
 
 void sweepBlockBarriersInto(const ArchLimits& a, const OccupancyInput& in, std::vector<CurvePoint>& out) {
-  sweepInto(a, in, 0, 16, 1, [](OccupancyInput& i, std::int64_t x) { i.block_barriers = static_cast<int>(x); }, out);
+  sweepBlockBarriersInto(LeanLimits(a), in, out);
 }
 
 std::vector<CurvePoint> sweepBlockSize(const ArchLimits& a, const OccupancyInput& in) {

@@ -4,7 +4,10 @@
 // occupancy_differential_test.cpp.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <string>
+#include <vector>
 
 #include "core/base/atomic_file.h"
 #include "core/base/csv.h"
@@ -109,5 +112,146 @@ TEST(LeanPath, BlockBarrierSweep) {
   EXPECT_EQ(pts[16].active_warps_per_sm, 32);
   for (const auto& p : sweepBlockBarriers(builtinArch(8, 0), test::occupancyInput(256, 32))) {
     EXPECT_EQ(p.active_blocks_per_sm, 8);
+  }
+}
+
+namespace {
+
+// The input of a sweep's point, for each sweep: the varied value set to x.
+using Setter = void (*)(const ArchLimits&, OccupancyInput&, std::int64_t);
+using Sweep = std::vector<CurvePoint> (*)(const ArchLimits&, const OccupancyInput&);
+struct SweepKind {
+  const char* name;
+  Sweep sweep;
+  Setter set;
+};
+const SweepKind kSweeps[] = {
+    {"block size", sweepBlockSize, [](const ArchLimits&, OccupancyInput& in, std::int64_t x) { in.threads_per_block = static_cast<int>(x); }},
+    {"registers", sweepRegisters, [](const ArchLimits&, OccupancyInput& in, std::int64_t x) { in.registers_per_thread = static_cast<int>(x); }},
+    {"shared memory", sweepSharedMemory,
+     [](const ArchLimits& a, OccupancyInput& in, std::int64_t x) {
+       in.dynamic_smem_bytes = x - std::clamp<std::int64_t>(in.static_smem_bytes, 0, a.shared_memory_per_block_optin + 1);
+     }},
+    {"barriers", sweepBlockBarriers, [](const ArchLimits&, OccupancyInput& in, std::int64_t x) { in.block_barriers = static_cast<int>(x); }},
+};
+
+}  // namespace
+
+// The sweeps work out the fixed limits once and only the varied one per point: every point equals
+// the lean path at that point and the explained path's occupancy, on every CC, including inputs that
+// are malformed, have 0 threads or a static size over the opt-in maximum.
+TEST(LeanPath, SweepsAgreeWithThePathAtEveryPoint) {
+  long points = 0;
+  for (const auto& a : GpuDatabase::builtin().architectures()) {
+    const LeanLimits lean(a);
+    for (int threads : {0, 100, 256, 1025}) {
+      for (int regs : {-1, 0, 40, 256}) {
+        for (std::int64_t smem : {std::int64_t{0}, std::int64_t{4096}, a.shared_memory_per_block_optin + 1}) {
+          for (int carveout : {-1, 50}) {
+            for (int barriers : {0, 5}) {
+              const OccupancyInput in = test::occupancyInput(threads, regs, smem, 0, carveout, barriers);
+              for (const auto& kind : kSweeps) {
+                for (const CurvePoint& p : kind.sweep(a, in)) {
+                  OccupancyInput at = in;
+                  kind.set(a, at, p.x);
+                  const ActiveBlocks want = activeBlocksPerSm(lean, at);
+                  ASSERT_EQ(p.active_blocks_per_sm, want.active_blocks_per_sm) << a.cc.str() << " " << kind.name << " x " << p.x;
+                  ASSERT_EQ(p.limiters, want.limiters) << a.cc.str() << " " << kind.name << " x " << p.x;
+                  ASSERT_EQ(p.active_warps_per_sm, want.active_blocks_per_sm * want.warps_per_block);
+                  if (auto full = computeOccupancy(a, at, false)) {
+                    ASSERT_EQ(p.occupancy, full->occupancy) << a.cc.str() << " " << kind.name << " x " << p.x;
+                  } else {
+                    ASSERT_EQ(p.occupancy, 0.0);
+                  }
+                  ++points;
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(points, 100000);
+}
+
+// Limits known at compile time: a constexpr LeanLimits from literals gives the answers of the GPU
+// data's, and is evaluated by the compiler.
+namespace {
+struct LiteralHopper {
+  ComputeCapability cc{9, 0};
+  int warp_size = 32;
+  int max_threads_per_block = 1024;
+  int max_warps_per_sm = 64;
+  int max_blocks_per_sm = 32;
+  int registers_per_sm = 65536;
+  int max_registers_per_block = 65536;
+  int max_registers_per_thread = 255;
+  int register_allocation_unit = 256;
+  int warp_allocation_granularity = 4;
+  std::int64_t shared_memory_per_sm = 233472;
+  std::int64_t shared_memory_per_block = 49152;
+  std::int64_t shared_memory_per_block_optin = 232448;
+  int shared_memory_allocation_unit = 128;
+  std::int64_t reserved_shared_memory_per_block = 1024;
+  std::array<int, 10> shared_memory_carveout_kb{0, 8, 16, 32, 64, 100, 132, 164, 196, 228};
+  int block_barriers_per_sm = 64;
+};
+constexpr LiteralHopper kLiteralHopper{};
+constexpr LeanLimits kLiteralHopperLean(kLiteralHopper);
+// 256 threads, 40 registers, 4 KB: 1280 registers per warp, 16384 / 1280 = 12 warps per sub-partition,
+// 48 per SM → 6 blocks of 8 warps, limited by registers.
+constexpr OccupancyInput kDefault{.threads_per_block = 256, .registers_per_thread = 40, .static_smem_bytes = 4096};
+static_assert(activeBlocksPerSm(kLiteralHopperLean, kDefault).active_blocks_per_sm == 6);
+static_assert(activeBlocksPerSm(kLiteralHopperLean, kDefault).limiters == kLimitRegisters);
+}  // namespace
+
+TEST(LeanPath, CompileTimeLimitsGiveTheDataAnswers) {
+  const ArchLimits& a = builtinArch(9, 0);
+  ASSERT_EQ(a.shared_memory_per_block_optin, kLiteralHopper.shared_memory_per_block_optin);
+  ASSERT_TRUE(std::equal(a.shared_memory_carveout_kb.begin(), a.shared_memory_carveout_kb.end(),
+                         kLiteralHopper.shared_memory_carveout_kb.begin(), kLiteralHopper.shared_memory_carveout_kb.end()));
+  const LeanLimits lean(a);
+  for (int threads : {0, 1, 32, 256, 1024, 1025}) {
+    for (int regs = 0; regs <= 256; regs += 8) {
+      for (std::int64_t smem : {std::int64_t{0}, std::int64_t{4096}, std::int64_t{100000}, a.shared_memory_per_block_optin}) {
+        for (int carveout : {-1, 0, 50}) {
+          const OccupancyInput in = test::occupancyInput(threads, regs, 0, smem, carveout, 3);
+          const ActiveBlocks x = activeBlocksPerSm(kLiteralHopperLean, in), y = activeBlocksPerSm(lean, in);
+          ASSERT_EQ(x.active_blocks_per_sm, y.active_blocks_per_sm);
+          ASSERT_EQ(x.limiters, y.limiters);
+          ASSERT_EQ(x.warps_per_block, y.warps_per_block);
+        }
+      }
+    }
+  }
+  std::vector<CurvePoint> literal, data;
+  sweepSharedMemoryInto(kLiteralHopperLean, test::occupancyInput(256, 40, 4096), literal);
+  sweepSharedMemoryInto(a, test::occupancyInput(256, 40, 4096), data);
+  ASSERT_EQ(literal.size(), data.size());
+  for (std::size_t i = 0; i < data.size(); ++i) ASSERT_EQ(literal[i].active_blocks_per_sm, data[i].active_blocks_per_sm);
+}
+
+// Carveout lists in any order, and longer than LeanLimits holds inline: the lean path still picks the
+// size sharedMemoryConfigForBlock picks (the first in the data's order that fits).
+TEST(LeanPath, CarveoutListsInAnyOrderAndOfAnyLength) {
+  ArchLimits shuffled = builtinArch(9, 0);
+  shuffled.shared_memory_carveout_kb = {100, 8, 228, 0, 64, 164, 32, 196, 16, 132};
+  ArchLimits longList = builtinArch(9, 0);
+  longList.shared_memory_carveout_kb.clear();
+  for (int kb = 4; kb <= 228; kb += 12) longList.shared_memory_carveout_kb.push_back(kb);  // 19 sizes
+  longList.shared_memory_carveout_kb.push_back(228);
+  for (const ArchLimits* a : {&shuffled, &longList}) {
+    const LeanLimits lean(*a);
+    for (int carveout = -1; carveout <= 100; carveout += 7) {
+      for (std::int64_t smem = 0; smem <= a->shared_memory_per_block_optin; smem += 3000) {
+        const OccupancyInput in = test::occupancyInput(128, 32, 0, smem, carveout);
+        auto full = computeOccupancy(*a, in, false);
+        ASSERT_TRUE(full) << full.error();
+        const ActiveBlocks fast = activeBlocksPerSm(lean, in);
+        ASSERT_EQ(fast.active_blocks_per_sm, full->active_blocks_per_sm) << carveout << " " << smem;
+        ASSERT_EQ(fast.limiters, full->limiters) << carveout << " " << smem;
+      }
+    }
   }
 }

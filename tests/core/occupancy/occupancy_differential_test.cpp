@@ -41,7 +41,8 @@ struct Counter {
   long mismatches = 0;
 };
 
-void compareOne(const ArchLimits& a, const cudaOccDeviceProp& props, const OccupancyInput& in, Counter& c) {
+void compareOne(const ArchLimits& a, const LeanLimits& lean, const cudaOccDeviceProp& props, const OccupancyInput& in,
+                Counter& c) {
   cudaOccFuncAttributes attr;
   attr.maxThreadsPerBlock = a.max_threads_per_block;
   attr.numRegs = in.registers_per_thread;
@@ -61,7 +62,7 @@ void compareOne(const ArchLimits& a, const cudaOccDeviceProp& props, const Occup
     return;
   }
   auto ours = computeOccupancy(a, in, false);
-  const ActiveBlocks lean = activeBlocksPerSm(a, in);  // the sweeps' path: the same answer
+  const ActiveBlocks fast = activeBlocksPerSm(lean, in);  // the sweeps' path: the same answer
   ++c.compared;
   // Our documented choice: when the barrier limit (CC >= 9.0) is below every other limit, only
   // barriers are named; the header keeps the flags it set before applying barriers
@@ -70,7 +71,7 @@ void compareOne(const ArchLimits& a, const cudaOccDeviceProp& props, const Occup
   const int others = std::min({ref.blockLimitRegs, ref.blockLimitSharedMem, ref.blockLimitWarps, ref.blockLimitBlocks});
   if (ref.blockLimitBarriers < others) expected = OCC_LIMIT_BARRIERS;
   if (!ours || ours->active_blocks_per_sm != ref.activeBlocksPerMultiprocessor || ours->limiters != expected ||
-      lean.active_blocks_per_sm != ref.activeBlocksPerMultiprocessor || lean.limiters != expected) {
+      fast.active_blocks_per_sm != ref.activeBlocksPerMultiprocessor || fast.limiters != expected) {
     if (++c.mismatches <= 10) {
       ADD_FAILURE() << "CC " << a.cc.str() << " threads " << in.threads_per_block << " regs " << in.registers_per_thread
                     << " static " << in.static_smem_bytes << " dynamic " << in.dynamic_smem_bytes << " carveout "
@@ -96,10 +97,11 @@ TEST(OccupancyDifferential, EveryCCxBlockSizexRegistersAgreesWithCudaOccupancyHe
   Counter c;
   for (const auto& a : GpuDatabase::builtin().architectures()) {
     auto props = headerProps(a);
+    const LeanLimits lean(a);  // prepared once per architecture, as the sweeps do
     for (int threads : blockSizes()) {
       for (int regs = 0; regs <= 255; ++regs) {
         for (int carveout : {-1, 0, 50, 100}) {
-          compareOne(a, props, test::occupancyInput(threads, regs, 0, 0, carveout), c);
+          compareOne(a, lean, props, test::occupancyInput(threads, regs, 0, 0, carveout), c);
         }
       }
     }
@@ -116,6 +118,7 @@ TEST(OccupancyDifferential, SharedMemoryCarveoutBarrierGridAgreesWithCudaOccupan
   Counter c;
   for (const auto& a : GpuDatabase::builtin().architectures()) {
     auto props = headerProps(a);
+    const LeanLimits lean(a);  // prepared once per architecture, as the sweeps do
     const std::int64_t unit = a.shared_memory_allocation_unit;
     const std::int64_t optin = a.shared_memory_per_block_optin;
     std::vector<std::int64_t> statics = {0, 1, unit, 4096, 12345, 49152};
@@ -128,7 +131,7 @@ TEST(OccupancyDifferential, SharedMemoryCarveoutBarrierGridAgreesWithCudaOccupan
             if (d < 0) continue;
             for (int carveout : {-1, 0, 10, 25, 33, 50, 75, 100}) {
               for (int barriers : {0, 1, 2, 5}) {
-                compareOne(a, props, test::occupancyInput(threads, regs, s, d, carveout, barriers), c);
+                compareOne(a, lean, props, test::occupancyInput(threads, regs, s, d, carveout, barriers), c);
               }
             }
           }
