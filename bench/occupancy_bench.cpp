@@ -285,7 +285,7 @@ struct HeaderSetup {
   }
 };
 
-// The header as this benchmark first measured it (the figure): the attributes and the block
+// The header as this benchmark first measured it (the first figure): the attributes and the block
 // size literal, the properties partly (firstMeasuredProps). Not a like-for-like pair for any of ours:
 // with every property literal as well the compiler folds the whole call into a constant.
 [[gnu::flatten]] void BM_Header_OneCalculation(benchmark::State& state) {
@@ -335,7 +335,7 @@ BENCHMARK(BM_Header_OneCalculationLiteralProps);
 }
 BENCHMARK(BM_Header_OneCalculationRuntimeProps);
 
-// The sweep as this benchmark first measured it (the figure): properties as in
+// The sweep as this benchmark first measured it (the first figure): properties as in
 // BM_Header_OneCalculation.
 [[gnu::flatten]] void BM_Header_ThreeCurveSweep(benchmark::State& state) {
   HeaderSetup h(firstMeasuredProps());
