@@ -226,7 +226,7 @@ TEST(TritonCompile, AHelperThatDiesFailsItsConfigsWithTheExit) {
   ASSERT_TRUE(r.hasValue()) << r.error();
   EXPECT_TRUE(r->configs[0].ok);
   EXPECT_FALSE(r->configs[1].ok);
-  EXPECT_EQ(r->configs[1].error.rfind("the compile helper was killed by signal 11", 0), 0u) << r->configs[1].error;
+  EXPECT_EQ(r->configs[1].error.rfind("the compile helper was killed by signal 9", 0), 0u) << r->configs[1].error;
 }
 
 // ---- the sweep ---------------------------------------------------------------------------------
