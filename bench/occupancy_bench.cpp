@@ -18,6 +18,7 @@
 
 #include "core/gpu/gpu_data.h"
 #include "core/occupancy/occupancy.h"
+#include "tests/support/literal_hopper.h"
 
 #if defined(OCCX_HAVE_CUDA_OCCUPANCY_HEADER)
 #include <cuda_occupancy.h>
@@ -27,47 +28,11 @@ namespace {
 
 const occx::ArchLimits& hopper() { return *occx::GpuDatabase::builtin().findArch({9, 0}); }
 
-// CC 9.0's limits as literals, for the variants that give the compiler the device as constants (ours
-// and the header alike). The same numbers as resources/gpu_data.json: checkLiteralHopper() compares
-// them with the data before any such benchmark runs.
-struct LiteralHopper {
-  occx::ComputeCapability cc{9, 0};
-  int warp_size = 32;
-  int max_threads_per_block = 1024;
-  int max_warps_per_sm = 64;
-  int max_blocks_per_sm = 32;
-  int registers_per_sm = 65536;
-  int max_registers_per_block = 65536;
-  int max_registers_per_thread = 255;
-  int register_allocation_unit = 256;
-  int warp_allocation_granularity = 4;
-  std::int64_t shared_memory_per_sm = 233472;
-  std::int64_t shared_memory_per_block = 49152;
-  std::int64_t shared_memory_per_block_optin = 232448;
-  int shared_memory_allocation_unit = 128;
-  std::int64_t reserved_shared_memory_per_block = 1024;
-  std::array<int, 10> shared_memory_carveout_kb{0, 8, 16, 32, 64, 100, 132, 164, 196, 228};
-  int block_barriers_per_sm = 64;
-};
-constexpr LiteralHopper kLiteralHopper{};
-constexpr occx::LeanLimits kLiteralHopperLean(kLiteralHopper);
+using occx::testing_support::kLiteralHopper;
+using occx::testing_support::kLiteralHopperLean;
+using occx::testing_support::LiteralHopper;
 
-bool literalHopperMatchesData() {
-  const auto& a = hopper();
-  const auto& l = kLiteralHopper;
-  return a.cc == l.cc && a.warp_size == l.warp_size && a.max_threads_per_block == l.max_threads_per_block &&
-         a.max_warps_per_sm == l.max_warps_per_sm && a.max_blocks_per_sm == l.max_blocks_per_sm &&
-         a.registers_per_sm == l.registers_per_sm && a.max_registers_per_block == l.max_registers_per_block &&
-         a.max_registers_per_thread == l.max_registers_per_thread && a.register_allocation_unit == l.register_allocation_unit &&
-         a.warp_allocation_granularity == l.warp_allocation_granularity && a.shared_memory_per_sm == l.shared_memory_per_sm &&
-         a.shared_memory_per_block == l.shared_memory_per_block &&
-         a.shared_memory_per_block_optin == l.shared_memory_per_block_optin &&
-         a.shared_memory_allocation_unit == l.shared_memory_allocation_unit &&
-         a.reserved_shared_memory_per_block == l.reserved_shared_memory_per_block &&
-         std::equal(a.shared_memory_carveout_kb.begin(), a.shared_memory_carveout_kb.end(), l.shared_memory_carveout_kb.begin(),
-                    l.shared_memory_carveout_kb.end()) &&
-         a.block_barriers_per_sm == l.block_barriers_per_sm;
-}
+bool literalHopperMatchesData() { return occx::testing_support::literalHopperMatches(hopper()); }
 
 // False (and the benchmark skipped with an error) when the literals no longer match the data.
 bool checkLiteralHopper(benchmark::State& state) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/literal_hopper.h"
 #include "core/base/atomic_file.h"
 #include "core/base/csv.h"
 #include "core/gpu/gpu_data.h"
@@ -178,27 +179,8 @@ TEST(LeanPath, SweepsAgreeWithThePathAtEveryPoint) {
 // Limits known at compile time: a constexpr LeanLimits from literals gives the answers of the GPU
 // data's, and is evaluated by the compiler.
 namespace {
-struct LiteralHopper {
-  ComputeCapability cc{9, 0};
-  int warp_size = 32;
-  int max_threads_per_block = 1024;
-  int max_warps_per_sm = 64;
-  int max_blocks_per_sm = 32;
-  int registers_per_sm = 65536;
-  int max_registers_per_block = 65536;
-  int max_registers_per_thread = 255;
-  int register_allocation_unit = 256;
-  int warp_allocation_granularity = 4;
-  std::int64_t shared_memory_per_sm = 233472;
-  std::int64_t shared_memory_per_block = 49152;
-  std::int64_t shared_memory_per_block_optin = 232448;
-  int shared_memory_allocation_unit = 128;
-  std::int64_t reserved_shared_memory_per_block = 1024;
-  std::array<int, 10> shared_memory_carveout_kb{0, 8, 16, 32, 64, 100, 132, 164, 196, 228};
-  int block_barriers_per_sm = 64;
-};
-constexpr LiteralHopper kLiteralHopper{};
-constexpr LeanLimits kLiteralHopperLean(kLiteralHopper);
+using testing_support::kLiteralHopper;
+using testing_support::kLiteralHopperLean;
 // 256 threads, 40 registers, 4 KB: 1280 registers per warp, 16384 / 1280 = 12 warps per sub-partition,
 // 48 per SM → 6 blocks of 8 warps, limited by registers.
 constexpr OccupancyInput kDefault{.threads_per_block = 256, .registers_per_thread = 40, .static_smem_bytes = 4096};
@@ -208,9 +190,7 @@ static_assert(activeBlocksPerSm(kLiteralHopperLean, kDefault).limiters == kLimit
 
 TEST(LeanPath, CompileTimeLimitsGiveTheDataAnswers) {
   const ArchLimits& a = builtinArch(9, 0);
-  ASSERT_EQ(a.shared_memory_per_block_optin, kLiteralHopper.shared_memory_per_block_optin);
-  ASSERT_TRUE(std::equal(a.shared_memory_carveout_kb.begin(), a.shared_memory_carveout_kb.end(),
-                         kLiteralHopper.shared_memory_carveout_kb.begin(), kLiteralHopper.shared_memory_carveout_kb.end()));
+  ASSERT_TRUE(testing_support::literalHopperMatches(a)) << "tests/support/literal_hopper.h differs from resources/gpu_data.json";
   const LeanLimits lean(a);
   for (int threads : {0, 1, 32, 256, 1024, 1025}) {
     for (int regs = 0; regs <= 256; regs += 8) {
