@@ -52,6 +52,18 @@ bool outputIsF32(const KernelConfig& c) {
   return c.fp32_outputs || c.dtype == DType::kF32;
 }
 
+/// Whether the source needs the mask along R: always with a run-time shape; with a static shape only
+/// when RBLOCK does not divide rnumel (Triton's `r0_index < r0_numel` folds to true otherwise).
+bool rMasked(const KernelConfig& c) {
+  return !c.staticShape() || c.static_rnumel % c.rblock != 0;
+}
+
+/// Whether the source needs the row mask x < xnumel: with a static shape only when XBLOCK does not
+/// divide xnumel (Inductor then emits `xmask = tl.full([XBLOCK], True)`).
+bool xMasked(const KernelConfig& c) {
+  return !c.staticShape() || c.static_xnumel % c.xblock != 0;
+}
+
 /// One field of the per-slot reduction state and its identity value (the value of an accumulator
 /// slot that saw no element).
 struct StateField {
@@ -122,11 +134,21 @@ void emitHeader(Emitter& e, const KernelConfig& c, const TileLayout& l, const st
                                          " thread(s) own no row: the tile is smaller "
                                          "than the block)"
                                    : std::string()));
+  const std::string tail = rMasked(c) ? "masked at the tail" : "no mask along R (RBLOCK divides rnumel)";
   if (c.vector_loads) {
     e.line("// loads: " + num(l.vector_bytes) + "-byte vector loads (needs rnumel % " + num(l.vec) +
-           " == 0 and 16-byte aligned tensors), masked at the tail");
+           " == 0 and 16-byte aligned tensors), " + tail);
   } else {
-    e.line("// loads: one element at a time (any rnumel), masked at the tail");
+    e.line("// loads: one element at a time (any rnumel), " + tail);
+  }
+  if (c.staticShape()) {
+    e.line("// shape: static, " + num(c.static_xnumel) + " x " + num(c.static_rnumel) +
+           " baked in as Inductor does for static shapes; the loop over R runs " +
+           num((c.static_rnumel + c.rblock - 1) / c.rblock) + " time(s), " +
+           (rMasked(c) ? "not unrolled (a tail along R, as Triton's loop stays rolled)" : "unrolled as the compiler sees fit") +
+           (xMasked(c) ? std::string() : "; no row mask (XBLOCK divides xnumel)"));
+  } else {
+    e.line("// shape: passed at run time (any xnumel, rnumel); the loop over R is not unrolled");
   }
   e.line("// after the loop: reduce along R within the thread, then with warp shuffles" +
          std::string(l.warps_per_row > 1 ? ", then across " + num(l.warps_per_row) + " warps in shared memory" : ""));
@@ -155,6 +177,10 @@ void emitConstants(Emitter& e, const KernelConfig& c, const TileLayout& l) {
   e.line("constexpr int ELEMS_PER_ROW = CHUNKS_PER_ROW * VEC;  // accumulator elements per row per thread");
   if (l.warps_per_row > 1) e.line("constexpr int WARPS_PER_ROW = THREADS_R / 32;");
   e.line("constexpr int ROW_SLOTS = ROWS_PER_THREAD * THREADS_X;");
+  if (c.staticShape()) {
+    e.line("constexpr int XNUMEL = " + num(c.static_xnumel) + ";  // the static shape");
+    e.line("constexpr int RNUMEL = " + num(c.static_rnumel) + ";");
+  }
   e.line("#define NEG_INF __int_as_float(0xff800000)  // -infinity");
   e.line();
   e.line(c.dtype == DType::kF32
@@ -230,33 +256,69 @@ VectorWords vectorWords(int bytes, bool f32) {
   return {"unsigned short", {""}};
 }
 
+/// The two loads with Inductor's eviction hints, as Triton emits them (sm_80 and later): an L2
+/// cache policy from createpolicy.fractional and ld.global.L1::<hint>.L2::cache_hint, predicated on
+/// `valid` with zeros otherwise (Triton's `other=0.0`); plain loads before sm_80. Inductor marks a
+/// load evict_first when the kernel reads the element once and evict_last when it reads it again
+/// (log_softmax's first pass). One `word_t` of `bytes` bytes per load.
+void emitHintedLoads(Emitter& e, int bytes) {
+  const VectorWords w = vectorWords(bytes, false);
+  const int words = static_cast<int>(w.members.size());
+  const bool half = bytes == 2;
+  const std::string type = words == 4 ? ".v4.b32" : words == 2 ? ".v2.b32" : half ? ".b16" : ".b32";
+  const std::string reg = half ? "h" : "r";
+  std::string outs, dst, zero;
+  for (int i = 0; i < words; ++i) {
+    outs += (i ? ", " : "") + std::string("\"=") + reg + "\"(q" + w.members[static_cast<std::size_t>(i)] + ")";
+    dst += (i ? ", " : "") + std::string("%") + num(i);
+    zero += std::string("mov.") + (half ? "b16" : "b32") + " %" + num(i) + ", 0;\\n\\t";
+  }
+  if (words > 1) dst = "{" + dst + "}";
+  e.line("typedef " + w.type + " word_t;  // one load: " + num(bytes) + " byte(s)");
+  for (const std::string hint : {"evict_first", "evict_last"}) {
+    e.open("static __device__ __forceinline__ word_t ld_" + hint + "(const void* p, bool valid) {");
+    e.line("word_t q;");
+    e.line("#if __CUDA_ARCH__ >= 800");
+    e.line("unsigned long long policy;");
+    e.line("asm(\"createpolicy.fractional.L2::" + hint + ".b64 %0, 1.0;\" : \"=l\"(policy));");
+    e.line("asm volatile(\"{\\n\\t.reg .pred pv;\\n\\tsetp.ne.b32 pv, %" + num(words + 1) + ", 0;\\n\\t" + zero +
+           "@pv ld.global.L1::" + hint + ".L2::cache_hint" + type + " " + dst + ", [%" + num(words) + "], %" +
+           num(words + 2) + ";\\n\\t}\"");
+    e.line("             : " + outs);
+    e.line("             : \"l\"(p), \"r\"(static_cast<int>(valid)), \"l\"(policy));");
+    e.line("#else");
+    e.line("q = valid ? *static_cast<const word_t*>(p) : word_t{};");
+    e.line("#endif");
+    e.line("return q;");
+    e.close();
+  }
+}
+
 /// load_chunk with one vector load per chunk (rnumel % VEC == 0 and 16-byte aligned tensors).
 void emitVectorLoad(Emitter& e, const KernelConfig& c, const TileLayout& l) {
   const bool f32 = c.dtype == DType::kF32;
-  const VectorWords w = vectorWords(l.vector_bytes, f32);
+  const VectorWords w = vectorWords(l.vector_bytes, false);
+  emitHintedLoads(e, l.vector_bytes);
   e.line("// Loads the VEC elements at row x, columns r … r+VEC-1 as one " + num(l.vector_bytes) +
          "-byte load; masked as a whole");
   e.line("// (rnumel % VEC == 0, so a chunk is either entirely inside the row or entirely past its end).");
+  e.line("template <bool EVICT_LAST>");
   e.open(
       "static __device__ __forceinline__ void load_chunk(const elem_t* __restrict__ p, int x, int r, int rnumel, "
       "bool row_ok, float (&v)[VEC], bool (&ok)[VEC]) {");
-  e.line("const bool valid = row_ok && r < rnumel;");
-  e.open("if (valid) {");
-  e.line("const " + w.type + " q = *reinterpret_cast<const " + w.type + "*>(p + x * rnumel + r);");
+  e.line(rMasked(c) ? "const bool valid = row_ok && r < rnumel;" : "const bool valid = row_ok;  // RBLOCK divides rnumel");
+  e.line("const elem_t* at = p + x * rnumel + r;");
+  e.line("const word_t q = EVICT_LAST ? ld_evict_last(at, valid) : ld_evict_first(at, valid);  // zeros when !valid");
   for (int i = 0; i < l.vec; ++i) {
+    const std::string word = "q" + w.members[static_cast<std::size_t>(f32 ? i : i / 2)];
     if (f32) {
-      e.line("v[" + num(i) + "] = q" + w.members[static_cast<std::size_t>(i)] + ";");
+      e.line("v[" + num(i) + "] = __uint_as_float(" + word + ");");
     } else if (l.vec == 1) {
       e.line("v[0] = to_f32(q);");
     } else {
-      const std::string word = "q" + w.members[static_cast<std::size_t>(i / 2)];
       e.line("v[" + num(i) + "] = to_f32((elem_t)(" + word + (i % 2 == 0 ? " & 0xffffu" : " >> 16") + "));");
     }
   }
-  e.reopen("} else {");
-  e.line("#pragma unroll");
-  e.line("for (int i = 0; i < VEC; ++i) v[i] = 0.0f;");
-  e.close();
   e.line("#pragma unroll");
   e.line("for (int i = 0; i < VEC; ++i) ok[i] = valid;");
   e.close();
@@ -299,15 +361,19 @@ void emitVectorStore(Emitter& e, const KernelConfig& c, const TileLayout& l) {
 }
 
 /// load_chunk (and store_chunk when `with_store`) one element at a time, each masked.
-void emitScalarLoadStore(Emitter& e, bool with_store) {
+void emitScalarLoadStore(Emitter& e, const KernelConfig& c, bool with_store) {
+  emitHintedLoads(e, dtypeBytes(c.dtype));
   e.line("// Loads the VEC elements at row x, columns r … r+VEC-1 one at a time, each masked.");
+  e.line("template <bool EVICT_LAST>");
   e.open(
       "static __device__ __forceinline__ void load_chunk(const elem_t* __restrict__ p, int x, int r, int rnumel, "
       "bool row_ok, float (&v)[VEC], bool (&ok)[VEC]) {");
   e.line("#pragma unroll");
   e.open("for (int i = 0; i < VEC; ++i) {");
-  e.line("ok[i] = row_ok && r + i < rnumel;");
-  e.line("v[i] = ok[i] ? to_f32(p[x * rnumel + r + i]) : 0.0f;");
+  e.line(rMasked(c) ? "ok[i] = row_ok && r + i < rnumel;" : "ok[i] = row_ok;  // RBLOCK divides rnumel");
+  e.line("const elem_t* at = p + x * rnumel + r + i;");
+  e.line("const word_t q = EVICT_LAST ? ld_evict_last(at, ok[i]) : ld_evict_first(at, ok[i]);  // 0 when !ok[i]");
+  e.line(c.dtype == DType::kF32 ? "v[i] = __uint_as_float(q);" : "v[i] = to_f32(q);");
   e.close();
   e.close();
   if (with_store) {
@@ -328,13 +394,22 @@ void emitLoadStore(Emitter& e, const KernelConfig& c, const TileLayout& l, bool 
     emitVectorLoad(e, c, l);
     if (with_store) emitVectorStore(e, c, l);
   } else {
-    emitScalarLoadStore(e, with_store);
+    emitScalarLoadStore(e, c, with_store);
   }
   e.line();
 }
 
 void emitState(Emitter& e, const KernelConfig& c) {
   const auto fields = stateFields(c.workload, c.k);
+  if (c.workload == Workload::kMeanVar) {
+    e.line("// fp32 division as Triton emits it for `/` (div.full.f32: full range, 2 ulp).");
+    e.open("static __device__ __forceinline__ float div_full(float a, float b) {");
+    e.line("float q;");
+    e.line("asm(\"div.full.f32 %0, %1, %2;\" : \"=f\"(q) : \"f\"(a), \"f\"(b));");
+    e.line("return q;");
+    e.close();
+    e.line();
+  }
   e.line("// Reduction state of one accumulator slot: one fp32 per accumulator tile.");
   std::string decl = "struct State { float ";
   for (std::size_t i = 0; i < fields.size(); ++i) decl += (i ? ", " : "") + fields[i].name;
@@ -347,16 +422,16 @@ void emitState(Emitter& e, const KernelConfig& c) {
       e.line("return State{fmaxf(a.max, b.max)};");
       break;
     case Workload::kMeanVar:
-      e.line("const float weight = a.weight + b.weight;");
-      e.line("if (weight == 0.0f) return a;  // both empty");
+      e.line("// As Inductor's welford_combine: w2_over_w = 0 when both are empty.");
       e.line("const float delta = b.mean - a.mean;");
-      e.line("const float frac = __fdividef(b.weight, weight);");
+      e.line("const float weight = a.weight + b.weight;");
+      e.line("const float frac = weight == 0.0f ? 0.0f : div_full(b.weight, weight);");
       e.line("return State{a.mean + delta * frac, a.m2 + b.m2 + delta * delta * a.weight * frac, weight};");
       break;
     case Workload::kLogSoftmax:
       e.line("const float m = fmaxf(a.max, b.max);");
       e.line("if (m == NEG_INF) return a;  // both empty");
-      e.line("return State{m, a.sumexp * __expf(a.max - m) + b.sumexp * __expf(b.max - m)};");
+      e.line("return State{m, a.sumexp * expf(a.max - m) + b.sumexp * expf(b.max - m)};");
       break;
     case Workload::kFusedK: {
       std::string r = "return State{";
@@ -402,17 +477,26 @@ void emitAccumulate(Emitter& e, const KernelConfig& c) {
       e.line("if (ok[e]) acc_max" + a + " = fmaxf(acc_max" + a + ", v0[e]);");
       break;
     case Workload::kMeanVar:
-      e.open("if (ok[e]) {  // Welford update; this slot now holds `count` values");
+      // Inductor's welford_reduce: the first pass takes the value, later ones update with a
+      // division by the slot's own weight (a tile of its own, as in Triton's kernel).
+      e.open("if (ok[e]) {");
+      e.open("if (first_pass) {");
+      e.line("acc_mean" + a + " = v0[e];");
+      e.line("acc_m2" + a + " = 0.0f;");
+      e.line("acc_weight" + a + " = 1.0f;");
+      e.reopen("} else {");
       e.line("const float delta = v0[e] - acc_mean" + a + ";");
-      e.line("acc_mean" + a + " += delta * inv_count;");
+      e.line("acc_weight" + a + " += 1.0f;");
+      e.line("acc_mean" + a + " += div_full(delta, acc_weight" + a + ");");
       e.line("acc_m2" + a + " += delta * (v0[e] - acc_mean" + a + ");");
-      e.line("acc_weight" + a + " = count;");
+      e.close();
       e.close();
       break;
     case Workload::kLogSoftmax:
+      // Inductor's online_softmax_combine, with accurate exp (math.exp: not fast math).
       e.open("if (ok[e]) {  // online max and sum of exp(v - max)");
       e.line("const float m = fmaxf(acc_max" + a + ", v0[e]);");
-      e.line("acc_sumexp" + a + " = acc_sumexp" + a + " * __expf(acc_max" + a + " - m) + __expf(v0[e] - m);");
+      e.line("acc_sumexp" + a + " = acc_sumexp" + a + " * expf(acc_max" + a + " - m) + expf(v0[e] - m);");
       e.line("acc_max" + a + " = m;");
       e.close();
       break;
@@ -429,10 +513,12 @@ void emitAccumulate(Emitter& e, const KernelConfig& c) {
   }
 }
 
-/// Expression that says whether the row of (x_lane, i) exists: x < xnumel, and x_lane < XBLOCK when
-/// some threads own no row.
-std::string rowOk(const TileLayout& l, int xblock) {
-  return l.threads_x > xblock ? "xl < XBLOCK && x < xnumel" : "x < xnumel";
+/// Expression that says whether the row of (x_lane, i) exists: x < xnumel (unless XBLOCK divides a
+/// static xnumel), and x_lane < XBLOCK when some threads own no row.
+std::string rowOk(const KernelConfig& c, const TileLayout& l) {
+  const bool replicated = l.threads_x > c.xblock;
+  if (!xMasked(c)) return replicated ? "xl < XBLOCK" : "true";
+  return replicated ? "xl < XBLOCK && x < xnumel" : "x < xnumel";
 }
 
 /// The kernel's signature (launch bounds or register cap, one pointer per input and output) and the
@@ -450,6 +536,10 @@ void emitSignature(Emitter& e, const KernelConfig& c, const std::string& name) {
   for (int i = 0; i < nout; ++i) e.line("    out_t* __restrict__ out" + num(i) + ",");
   e.line("    int xnumel, int rnumel) {");
   e.indent();
+  if (c.staticShape()) {
+    e.line("xnumel = XNUMEL;  // the static shape, as Inductor's kernels set it");
+    e.line("rnumel = RNUMEL;");
+  }
   e.line("const int r_lane = threadIdx.x % THREADS_R;  // position along R");
   e.line("const int x_lane = threadIdx.x / THREADS_R;  // position along X");
   e.line("const int x_base = blockIdx.x * XBLOCK;");
@@ -474,15 +564,24 @@ void emitAccumulatorTiles(Emitter& e, const KernelConfig& c) {
 
 /// Opens the loops over this thread's rows (i) and chunks (c) of the tile at r0, with the row's
 /// index x, whether it exists (row_ok) and the chunk's first column r. Both passes over R use them.
-void openRowAndChunkLoops(Emitter& e, const TileLayout& l, int xblock) {
+void openRowAndChunkLoops(Emitter& e, const KernelConfig& c, const TileLayout& l) {
   e.line("#pragma unroll");
   e.open("for (int i = 0; i < ROWS_PER_THREAD; ++i) {");
   e.line("const int xl = x_lane + i * THREADS_X;");
   e.line("const int x = x_base + xl;");
-  e.line("const bool row_ok = " + rowOk(l, xblock) + ";");
+  e.line("const bool row_ok = " + rowOk(c, l) + ";");
   e.line("#pragma unroll");
   e.open("for (int c = 0; c < CHUNKS_PER_ROW; ++c) {");
   e.line("const int r = r0 + (c * THREADS_R + r_lane) * VEC;");
+}
+
+/// `#pragma unroll 1` where Triton's loop stays a loop: over a run-time trip count (r0_numel passed
+/// at run time), and over a static one with a tail along R (rnumel % RBLOCK != 0: every such config
+/// of the reference grid kept at least one of its loops rolled in Triton's PTX — the two log_softmax
+/// shapes, 8008 and 30000 columns). Without a tail the compiler unrolls the known trip count as it
+/// sees fit, as LLVM and ptxas unroll Triton's (sum fp16 8192 columns: every grid config unrolled).
+void emitLoopPragma(Emitter& e, const KernelConfig& c) {
+  if (!c.staticShape() || rMasked(c)) e.line("#pragma unroll 1");
 }
 
 /// The loop over R: each pass loads an XBLOCK x RBLOCK tile of every input and combines it
@@ -490,19 +589,18 @@ void openRowAndChunkLoops(Emitter& e, const TileLayout& l, int xblock) {
 void emitReductionLoop(Emitter& e, const KernelConfig& c, const TileLayout& l) {
   const int nin = numInputs(c.workload, c.k);
   e.line("// The loop over R: load a tile, combine it element-wise into the accumulator tiles.");
-  e.line("#pragma unroll 1");
+  emitLoopPragma(e, c);
   e.open("for (int r0 = 0; r0 < rnumel; r0 += RBLOCK) {");
-  if (c.workload == Workload::kMeanVar) {
-    // A slot is masked only past the end of R (r grows with r0) or for a missing row (every pass),
-    // so a slot updated in this pass was updated in every earlier one: its weight is the pass
-    // number for every slot, and the Welford reciprocal is one per pass, not one per element.
-    e.line("const float count = static_cast<float>(r0 / RBLOCK + 1);  // values per updated slot after this pass");
-    e.line("const float inv_count = __frcp_rn(count);");
-  }
-  openRowAndChunkLoops(e, l, c.xblock);
+  if (c.workload == Workload::kMeanVar) e.line("const bool first_pass = r0 == 0;  // welford_reduce's first_iteration");
+  openRowAndChunkLoops(e, c, l);
   for (int i = 0; i < nin; ++i) e.line("float v" + num(i) + "[VEC];");
   e.line("bool ok[VEC];");
-  for (int i = 0; i < nin; ++i) e.line("load_chunk(in" + num(i) + ", x, r, rnumel, row_ok, v" + num(i) + ", ok);");
+  // Inductor's eviction hints: evict_last where the kernel reads the element again (log_softmax's
+  // output pass), else evict_first.
+  const std::string evict_last = c.workload == Workload::kLogSoftmax ? "true" : "false";
+  for (int i = 0; i < nin; ++i) {
+    e.line("load_chunk<" + evict_last + ">(in" + num(i) + ", x, r, rnumel, row_ok, v" + num(i) + ", ok);");
+  }
   e.line("#pragma unroll");
   e.open("for (int e = 0; e < VEC; ++e) {");
   e.line("const int j = c * VEC + e;");
@@ -538,7 +636,70 @@ void emitCrossWarpReduction(Emitter& e) {
 
 /// After the loop: each row's state, reduced within the thread, across the THREADS_R lanes with
 /// shuffles and, when a row spans several warps, across them in shared memory.
+/// One float per row reduced along R with `op` ("fmaxf" or "+"): this thread's values are already in
+/// `var[i]`; then the THREADS_R lanes with shuffles and, when a row spans several warps, the warps'
+/// partials through shared memory (as emitCrossWarpReduction does for a State).
+void emitFloatRowReduction(Emitter& e, const TileLayout& l, const std::string& var, const std::string& op) {
+  auto apply = [&](const std::string& a, const std::string& b) {
+    return op == "+" ? a + " + " + b : op + "(" + a + ", " + b + ")";
+  };
+  if (l.threads_r > 1) {
+    e.line("#pragma unroll");
+    e.line("for (int i = 0; i < ROWS_PER_THREAD; ++i)");
+    e.line("  for (int mask = " + num(std::min(l.threads_r, 32) / 2) + "; mask > 0; mask >>= 1) " + var + "[i] = " +
+           apply(var + "[i]", "__shfl_xor_sync(0xffffffffu, " + var + "[i], mask)") + ";");
+  }
+  if (l.warps_per_row <= 1) return;
+  e.line("__shared__ float partial_" + var + "[ROW_SLOTS][WARPS_PER_ROW];");
+  e.line("#pragma unroll");
+  e.line("for (int i = 0; i < ROWS_PER_THREAD; ++i)");
+  e.line("  if (r_lane % 32 == 0) partial_" + var + "[x_lane + i * THREADS_X][r_lane / 32] = " + var + "[i];");
+  e.line("__syncthreads();");
+  e.line("#pragma unroll");
+  e.open("for (int i = 0; i < ROWS_PER_THREAD; ++i) {");
+  e.line("float s = partial_" + var + "[x_lane + i * THREADS_X][(r_lane % 32) % WARPS_PER_ROW];");
+  e.line("#pragma unroll");
+  e.line("for (int mask = WARPS_PER_ROW / 2; mask > 0; mask >>= 1) s = " +
+         apply("s", "__shfl_xor_sync(0xffffffffu, s, mask)") + ";");
+  e.line(var + "[i] = s;");
+  e.close();
+}
+
+/// log_softmax after the loop, as Inductor's online_softmax_reduce: first the row's max over the whole
+/// tile, then the sum of every slot's sum of exp rescaled to that max (exp(slot max - row max)); so the
+/// tiles stay live across the first reduction, as in Triton's kernel.
+void emitLogSoftmaxRowReduction(Emitter& e) {
+  e.line("// Reduce along R as online_softmax_reduce: the row's max, then the rescaled sums of exp.");
+  e.line("float row_max[ROWS_PER_THREAD];");
+  e.line("#pragma unroll");
+  e.open("for (int i = 0; i < ROWS_PER_THREAD; ++i) {");
+  e.line("row_max[i] = acc_max[i][0];");
+  e.line("#pragma unroll");
+  e.line("for (int j = 1; j < ELEMS_PER_ROW; ++j) row_max[i] = fmaxf(row_max[i], acc_max[i][j]);");
+  e.close();
+}
+
 void emitRowReduction(Emitter& e, const KernelConfig& c, const TileLayout& l) {
+  if (c.workload == Workload::kLogSoftmax) {
+    emitLogSoftmaxRowReduction(e);
+    emitFloatRowReduction(e, l, "row_max", "fmaxf");
+    e.line("float row_sum[ROWS_PER_THREAD];");
+    e.line("#pragma unroll");
+    e.open("for (int i = 0; i < ROWS_PER_THREAD; ++i) {");
+    e.line("row_sum[i] = 0.0f;");
+    e.line("#pragma unroll");
+    e.open("for (int j = 0; j < ELEMS_PER_ROW; ++j) {");
+    e.line("const float delta = row_max[i] == NEG_INF ? 0.0f : acc_max[i][j] - row_max[i];");
+    e.line("row_sum[i] += acc_sumexp[i][j] * expf(delta);");
+    e.close();
+    e.close();
+    emitFloatRowReduction(e, l, "row_sum", "+");
+    e.line("State row[ROWS_PER_THREAD];");
+    e.line("#pragma unroll");
+    e.line("for (int i = 0; i < ROWS_PER_THREAD; ++i) row[i] = State{row_max[i], row_sum[i]};");
+    e.line();
+    return;
+  }
   const auto accs = accNames(c.workload, c.k);
   e.line("// Reduce along R: first this thread's elements of each row, then the THREADS_R lanes of the row.");
   e.line("State row[ROWS_PER_THREAD];");
@@ -563,17 +724,17 @@ void emitRowReduction(Emitter& e, const KernelConfig& c, const TileLayout& l) {
 }
 
 /// log_softmax's output pass: a second read of the rows, writing in - (max + log(sumexp)).
-void emitLogSoftmaxOutputPass(Emitter& e, const TileLayout& l, int xblock) {
+void emitLogSoftmaxOutputPass(Emitter& e, const KernelConfig& c, const TileLayout& l) {
   e.line("// Output pass: every thread holds its rows' max and sum of exp; out = in - (max + log(sumexp)).");
   e.line("float shift[ROWS_PER_THREAD];");
   e.line("#pragma unroll");
-  e.line("for (int i = 0; i < ROWS_PER_THREAD; ++i) shift[i] = row[i].max + __logf(row[i].sumexp);");
-  e.line("#pragma unroll 1");
+  e.line("for (int i = 0; i < ROWS_PER_THREAD; ++i) shift[i] = row[i].max + logf(row[i].sumexp);");
+  emitLoopPragma(e, c);
   e.open("for (int r0 = 0; r0 < rnumel; r0 += RBLOCK) {");
-  openRowAndChunkLoops(e, l, xblock);
+  openRowAndChunkLoops(e, c, l);
   e.line("float v[VEC];");
   e.line("bool ok[VEC];");
-  e.line("load_chunk(in0, x, r, rnumel, row_ok, v, ok);");
+  e.line("load_chunk<false>(in0, x, r, rnumel, row_ok, v, ok);  // the last read: evict_first");
   e.line("#pragma unroll");
   e.line("for (int e = 0; e < VEC; ++e) v[e] -= shift[i];");
   e.line("store_chunk(out0, x, r, rnumel, ok, v);");
@@ -589,14 +750,14 @@ void emitRowResults(Emitter& e, const KernelConfig& c, const TileLayout& l) {
   e.open("for (int i = 0; i < ROWS_PER_THREAD; ++i) {");
   e.line("const int xl = x_lane + i * THREADS_X;");
   e.line("const int x = x_base + xl;");
-  e.open("if (r_lane == 0 && " + rowOk(l, c.xblock) + ") {");
+  e.open("if (r_lane == 0 && " + rowOk(c, l) + ") {");
   switch (c.workload) {
     case Workload::kAmax:
       e.line("out0[x] = to_out(row[i].max);");
       break;
     case Workload::kMeanVar:
       e.line("out0[x] = to_out(row[i].mean);");
-      e.line("out1[x] = to_out(__fdividef(row[i].m2, row[i].weight));");
+      e.line("out1[x] = to_out(div_full(row[i].m2, row[i].weight));");
       break;
     case Workload::kFusedK:
       for (int j = 0; j < c.k; ++j) e.line("out" + num(j) + "[x] = to_out(row[i].sum" + num(j) + ");");
@@ -616,7 +777,7 @@ void emitKernel(Emitter& e, const KernelConfig& c, const TileLayout& l, const st
   emitReductionLoop(e, c, l);
   emitRowReduction(e, c, l);
   if (c.workload == Workload::kLogSoftmax) {
-    emitLogSoftmaxOutputPass(e, l, c.xblock);
+    emitLogSoftmaxOutputPass(e, c, l);
   } else {
     emitRowResults(e, c, l);
   }

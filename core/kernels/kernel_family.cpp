@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <limits>
+#include <optional>
+#include <string>
+#include <utility>
 
 #include "core/base/pow2.h"
 #include "core/base/text.h"
@@ -89,6 +92,7 @@ std::string KernelConfig::label() const {
   if (fp32_outputs && dtype != DType::kF32) s += " fp32 outputs";
   if (max_registers > 0) s += " maxrregcount=" + std::to_string(max_registers);
   if (!vector_loads) s += " scalar loads";
+  if (staticShape()) s += " for " + std::to_string(static_xnumel) + " × " + std::to_string(static_rnumel);
   return s;
 }
 
@@ -105,6 +109,32 @@ int numOutputs(Workload w, int k) {
 std::int64_t outputElements(Workload w, std::int64_t xnumel, std::int64_t rnumel) {
   return w == Workload::kLogSoftmax ? xnumel * rnumel : xnumel;
 }
+
+namespace {
+
+/// The static shape's fields: both 0 (run-time shape) or both within the 32-bit indexing range.
+std::optional<std::string> checkStaticShape(const KernelConfig& c) {
+  constexpr std::int64_t kIntMax = std::numeric_limits<std::int32_t>::max();
+  if (c.static_xnumel == 0 && c.static_rnumel == 0) return std::nullopt;
+  if ((c.static_xnumel == 0) != (c.static_rnumel == 0)) {
+    return "static shape " + std::to_string(c.static_xnumel) + " × " + std::to_string(c.static_rnumel) +
+           " is incomplete: set both xnumel and rnumel, or neither (a run-time shape)";
+  }
+  for (auto [name, v] : {std::pair{"xnumel", c.static_xnumel}, std::pair{"rnumel", c.static_rnumel}}) {
+    if (v < 1 || v > kIntMax) {
+      return std::string("static ") + name + " " + std::to_string(v) + " is out of range: allowed 1 … " +
+             std::to_string(kIntMax);
+    }
+  }
+  if (c.static_xnumel > kIntMax / c.static_rnumel) {
+    return "static shape " + std::to_string(c.static_xnumel) + " × " + std::to_string(c.static_rnumel) +
+           " is out of range: the kernels index with 32-bit ints, allowed at most " + std::to_string(kIntMax) +
+           " elements per tensor";
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 Expected<TileLayout> tileLayout(const KernelConfig& c) {
   if (c.workload == Workload::kFusedK) {
@@ -136,6 +166,7 @@ Expected<TileLayout> tileLayout(const KernelConfig& c) {
     return Error{"XBLOCK × RBLOCK = " + std::to_string(tile) + " is out of range: allowed at most " +
                  std::to_string(kMaxTileElements) + " elements per tile"};
   }
+  if (auto e = checkStaticShape(c)) return Error{*e};
   TileLayout l;
   l.threads_per_block = c.num_warps * 32;
   const int tile_per_thread = static_cast<int>(std::max<std::int64_t>(1, tile / l.threads_per_block));
@@ -172,11 +203,23 @@ std::string kernelName(const KernelConfig& c) {
   if (c.fp32_outputs && c.dtype != DType::kF32) n += "_f32out";
   if (c.max_registers > 0) n += "_maxreg" + std::to_string(c.max_registers);
   if (!c.vector_loads) n += "_scalar";
+  if (c.staticShape()) n += "_s" + std::to_string(c.static_xnumel) + "x" + std::to_string(c.static_rnumel);
   return n;
 }
 
 bool vectorLoadsAllowed(const TileLayout& layout, std::int64_t rnumel) {
   return layout.vec > 0 && rnumel > 0 && rnumel % layout.vec == 0;
+}
+
+const char* shapeKindName(bool static_shape) {
+  return static_shape ? "static" : "run-time";
+}
+
+KernelConfig configForShape(KernelConfig config, std::int64_t xnumel, std::int64_t rnumel, bool static_shape) {
+  config.static_xnumel = static_shape ? xnumel : 0;
+  config.static_rnumel = static_shape ? rnumel : 0;
+  if (auto layout = tileLayout(config)) config.vector_loads = vectorLoadsAllowed(*layout, rnumel);
+  return config;
 }
 
 Expected<std::int64_t> checkShape(const KernelConfig& config, std::int64_t xnumel, std::int64_t rnumel) {
@@ -193,6 +236,11 @@ Expected<std::int64_t> checkShape(const KernelConfig& config, std::int64_t xnume
     return Error{"xnumel × rnumel = " + std::to_string(xnumel) + " × " + std::to_string(rnumel) +
                  " is out of range: the kernels index with 32-bit ints, allowed at most " + std::to_string(kIntMax) +
                  " elements per tensor"};
+  }
+  if (config.staticShape() && (xnumel != config.static_xnumel || rnumel != config.static_rnumel)) {
+    return Error{"shape " + std::to_string(xnumel) + " × " + std::to_string(rnumel) + " is not the one the kernel was built for (" +
+                 std::to_string(config.static_xnumel) + " × " + std::to_string(config.static_rnumel) +
+                 "): build the config for this shape, or with a run-time shape"};
   }
   if (config.vector_loads && !vectorLoadsAllowed(*layout, rnumel)) {
     return Error{"rnumel " + std::to_string(rnumel) + " is not a multiple of the vector width " +

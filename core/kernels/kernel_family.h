@@ -81,9 +81,21 @@ struct KernelConfig {
   /// as __maxnreg__(N) in place of __launch_bounds__: NVRTC's --maxrregcount is ignored for kernels
   /// that carry launch bounds. ptxas raises caps below its minimum to that minimum.
   int max_registers = 0;
+  /// The problem's shape baked into the source as constants (0 = passed at run time), as Inductor
+  /// generates kernels for static shapes (its Triton kernels begin `xnumel = 32768`,
+  /// `r0_numel = 8192`): the loop over R then has a trip count known to the compiler, which
+  /// unrolls it as ptxas unrolls Triton's (e.g. sum fp16 8192 columns at RBLOCK 256: 32 loads in
+  /// flight per thread instead of one), and masks that cannot fail are left out (R when
+  /// rnumel % RBLOCK == 0, rows when xnumel % XBLOCK == 0). Both or neither are set; a kernel
+  /// built for a shape runs only on that shape (checkShape). 1 … 2^31−1 each.
+  std::int64_t static_xnumel = 0;
+  std::int64_t static_rnumel = 0;
 
   bool operator==(const KernelConfig&) const = default;
-  /// "mean_var fp16 XBLOCK=1 RBLOCK=2048 num_warps=8" (+ " K=3" for fused_k, " scalar loads").
+  /// True when the shape is baked in (static_xnumel and static_rnumel set).
+  [[nodiscard]] bool staticShape() const { return static_xnumel > 0 && static_rnumel > 0; }
+  /// "mean_var fp16 XBLOCK=1 RBLOCK=2048 num_warps=8" (+ " K=3" for fused_k, " scalar loads",
+  /// " for 32768 × 8192" with a static shape).
   [[nodiscard]] std::string label() const;
 };
 
@@ -108,7 +120,8 @@ struct TileLayout {
 /// Validates a config and computes its layout. Errors name the field, the value and the range:
 /// XBLOCK/RBLOCK/num_warps not a power of two or out of range, K out of 1 … 8 (or K ≠ 1 for a
 /// workload other than fused_k), XBLOCK·RBLOCK over 2^20, more than kMaxAccumulatorValuesPerThread
-/// accumulator values per thread, max_registers outside 0 … 255.
+/// accumulator values per thread, max_registers outside 0 … 255, a static shape with only one of
+/// static_xnumel / static_rnumel set, either outside 1 … 2^31−1 or their product over 2^31−1.
 Expected<TileLayout> tileLayout(const KernelConfig& config);
 
 /// Number of input tensors (xnumel × rnumel each): K for fused_k, else 1.
@@ -149,16 +162,29 @@ Expected<GeneratedKernel> generateKernel(const KernelConfig& config);
 /// The element type of a config's outputs: fp32 with fp32_outputs, else the input dtype.
 DType outputDType(const KernelConfig& config);
 
-/// Entry-point name of a config (also in GeneratedKernel::name); no validation.
+/// Entry-point name of a config (also in GeneratedKernel::name; "_s32768x8192" with a static shape);
+/// no validation.
 std::string kernelName(const KernelConfig& config);
 
 /// True when rnumel allows the config's vector loads (rnumel % vec == 0, so every row starts on a
 /// vector boundary). Configs built for a shape should set vector_loads to this.
 bool vectorLoadsAllowed(const TileLayout& layout, std::int64_t rnumel);
 
+/// The word for a kernel's shape kind, as sweeps' metadata ("shape") and the views show it:
+/// "static" (the shape baked into the kernel) or "run-time" (passed as arguments). Files without
+/// the key were built with run-time shapes.
+const char* shapeKindName(bool static_shape);
+
+/// A config built for an xnumel × rnumel problem as the product builds it: vector loads when the
+/// shape allows them and, with `static_shape`, the shape baked in (as Inductor's kernels for static
+/// shapes; false: passed at run time, as with torch.compile(dynamic=True)). No validation beyond
+/// what tileLayout does; an invalid config comes back unchanged but for the shape.
+KernelConfig configForShape(KernelConfig config, std::int64_t xnumel, std::int64_t rnumel, bool static_shape);
+
 /// Checks that a (validated) config can run on an xnumel × rnumel problem: both ≥ 1, each tensor
 /// under 2^31 elements (the kernels index with 32-bit ints), and with vector loads rnumel a
-/// multiple of vec. Returns the grid size ceil(xnumel / XBLOCK) in blocks.
+/// multiple of vec; a config with a static shape runs only on that shape. Returns the grid size
+/// ceil(xnumel / XBLOCK) in blocks.
 Expected<std::int64_t> checkShape(const KernelConfig& config, std::int64_t xnumel, std::int64_t rnumel);
 
 /// Minimum bytes a workload moves: every input element read once, every output element written

@@ -156,12 +156,12 @@ Expected<CompileSweepResult> runCompileSweep(const CompileSweepSpec& spec, const
     row.config.xblock = xblock;
     row.config.rblock = rblock;
     row.config.num_warps = num_warps;
+    row.config = configForShape(row.config, spec.xnumel, spec.rnumel, spec.static_shape);
     row.origin = origin;
     row.grid_blocks = (spec.xnumel + xblock - 1) / xblock;
     row.candidate.assign(sweepCandidatePolicies().size(), CandidateState::kNotCandidate);
     auto layout = tileLayout(row.config);
     if (layout) {
-      row.config.vector_loads = vectorLoadsAllowed(*layout, spec.rnumel);
       row.layout = *layout;
     } else {
       row.error = layout.error();

@@ -43,6 +43,11 @@ struct CompileSweepSpec {
   inductor::DecisionOptions decision_options;                      ///< Inductor version (profile), CC gate
   int maxrregcount = 0;  ///< register cap for every config (KernelConfig::max_registers; 0 = none)
   int threads = 1;       ///< parallel compiles (1 … 64)
+  /// Kernels built for this shape (KernelConfig::static_xnumel/static_rnumel), as Inductor builds
+  /// them for static shapes — its default; false: the shape is passed at run time, as with
+  /// torch.compile(dynamic=True). Registers and times differ between the two (the loop over R is
+  /// unrolled only with a static shape).
+  bool static_shape = true;
 };
 
 /// The policies whose decision each row shows (old, new, review_min, exact) and those whose

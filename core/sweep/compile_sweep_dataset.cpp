@@ -216,6 +216,7 @@ std::vector<std::pair<std::string, std::string>> sweepMeta(const CompileSweepRes
       {"k", n(s.k)},
       {"xnumel", n(s.xnumel)},
       {"rnumel", n(s.rnumel)},
+      {"shape", shapeKindName(s.static_shape)},
       {"size_hint_x", n(res.size_hints.x)},
       {"size_hint_r", n(res.size_hints.r0)},
       {"bytes_read", n(res.bytes.bytes_read)},
@@ -382,6 +383,7 @@ Expected<CompileSweepDataset> compileSweepFromCsv(const CsvTable& table, const G
   std::int64_t maxrregcount = 0;
   if (auto e = readMeta(table, db, d, maxrregcount)) return *e;
   const bool fp32_outputs = table.metaValue("output_dtype") == "fp32";
+  const bool static_shape = table.metaValue("shape") == shapeKindName(true);  // absent: files before static shapes
   CompileSweepRecord blank;
   blank.config.max_registers = static_cast<int>(std::min<std::int64_t>(maxrregcount, 255));
   for (Policy p : sweepDecisionPolicies()) blank.decisions.push_back({p, -1, std::nullopt, {}});
@@ -389,9 +391,9 @@ Expected<CompileSweepDataset> compileSweepFromCsv(const CsvTable& table, const G
   auto rows = columnsFromCsv<CompileSweepRecord>(compileSweepColumns(), table, "compile-sweep CSV", blank,
                                                  [&](CompileSweepRecord& e) {
                                                    e.config.fp32_outputs = fp32_outputs && e.config.dtype != DType::kF32;
-                                                   // Vector loads as the sweep chose them for this shape.
-                                                   if (auto layout = tileLayout(e.config)) {
-                                                     e.config.vector_loads = d.rnumel > 0 ? vectorLoadsAllowed(*layout, d.rnumel) : true;
+                                                   // Vector loads and the shape as the sweep built them.
+                                                   if (d.rnumel > 0 && d.xnumel > 0) {
+                                                     e.config = configForShape(e.config, d.xnumel, d.rnumel, static_shape);
                                                    }
                                                    if (!e.ok) {
                                                      e.decisions.clear();

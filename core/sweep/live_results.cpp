@@ -319,6 +319,17 @@ Expected<LiveDataset> liveDatasetFromCsv(const CsvTable& table) {
     if (m.first != kLiveFormatKey) data.meta.push_back(m);
   }
   data.rows = std::move(rows).value();
+  // The kernels' shape as the sweep built them (files without "shape" were built with run-time shapes).
+  std::int64_t xnumel = 0;
+  std::int64_t rnumel = 0;
+  if (table.metaValue("shape") == shapeKindName(true) && readInteger(table.metaValue("xnumel"), xnumel, false).empty() &&
+      readInteger(table.metaValue("rnumel"), rnumel, false).empty() && xnumel > 0 && rnumel > 0) {
+    for (auto& r : data.rows) {
+      const bool vector_loads = r.config.vector_loads;
+      r.config = configForShape(r.config, xnumel, rnumel, true);
+      r.config.vector_loads = vector_loads;  // as recorded
+    }
+  }
   return data;
 }
 

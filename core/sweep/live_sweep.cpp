@@ -236,6 +236,7 @@ Expected<LiveSweepResult> runLiveSweep(GpuRunner& runner, const LiveSweepSpec& s
        {"k", std::to_string(cs.k)},
        {"xnumel", std::to_string(cs.xnumel)},
        {"rnumel", std::to_string(cs.rnumel)},
+       {"shape", shapeKindName(cs.static_shape)},
        {"bytes_read", std::to_string(res.compile.bytes.bytes_read)},
        {"bytes_written", std::to_string(res.compile.bytes.bytes_written)},
        {"copy_bandwidth_GBps", fixed(copy->GBps, 1)},

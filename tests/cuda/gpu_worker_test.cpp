@@ -25,7 +25,8 @@ std::unique_ptr<WorkerRunner> startWorker() {
   return r ? std::move(r).value() : nullptr;
 }
 
-constexpr const char* kFaulting = "occx_sum_fp32_x1_r1024_w4";
+// The shape is baked into each kernel (the sweep builds them for 8192 × 4096), so it names the kernel.
+constexpr const char* kFaulting = "occx_sum_fp32_x1_r1024_w4_s8192x4096";
 
 // NVRTC, except that one config's kernel writes to an illegal address (same name and parameters).
 CompileFunction faultingCompiler(const cuda::NvrtcCompiler& nvrtc) {

@@ -38,6 +38,7 @@ struct CompileOpts {
   std::int64_t rnumel = 0;
   bool scalar_loads = false;
   bool fp32_outputs = false;
+  bool dynamic_shape = false;
   int maxrregcount = 0;
   std::vector<std::string> nvrtc_options;
   bool show_source = false;
@@ -73,6 +74,10 @@ Expected<KernelPlan> planKernel(const CompileOpts& o, const ParsedWorkload& work
     if (cfg.vector_loads && !vectorLoadsAllowed(*layout, o.rnumel)) {
       cfg.vector_loads = false;
       loads_note = "rnumel " + std::to_string(o.rnumel) + " is not a multiple of " + std::to_string(layout->vec) + ": scalar loads";
+    }
+    if (o.xnumel != 0 && !o.dynamic_shape) {  // the shape baked in, as Inductor's kernels for static shapes
+      cfg.static_xnumel = o.xnumel;
+      cfg.static_rnumel = o.rnumel;
     }
     auto shape = checkShape(cfg, o.xnumel != 0 ? o.xnumel : 1, o.rnumel);
     if (!shape) return Error{shape.error() + " (--xnumel, --rnumel)"};
@@ -334,6 +339,9 @@ void addCompileCommand(CLI::App& app, Context& ctx) {
   cmd->add_option("--xnumel", o->xnumel, "rows of the problem: adds the RBLOCK-scaling decisions (needs --rnumel)");
   cmd->add_option("--rnumel", o->rnumel, "reduction length: vector loads only when a multiple of the vector width");
   cmd->add_flag("--scalar-loads", o->scalar_loads, "load one element at a time (any rnumel)");
+  cmd->add_flag("--dynamic-shape", o->dynamic_shape,
+                "with --xnumel/--rnumel: a kernel that takes the shape at run time (as torch.compile(dynamic=True)); "
+                "default: the shape baked in, as Inductor's kernels for static shapes");
   cmd->add_flag("--fp32-outputs", o->fp32_outputs,
                 "write outputs in fp32 instead of the input dtype (an upcast graph)");
   cmd->add_option("--maxrregcount", o->maxrregcount, "cap registers per thread (1 … 255), as a capped build would");

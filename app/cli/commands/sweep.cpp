@@ -47,6 +47,7 @@ struct SweepOpts {
   int threads = 0;
   bool no_run = false;
   bool quiet = false;
+  bool dynamic_shape = false;
   OutputOptions output;
   LiveSweepOptions live;  ///< live runs (options/live_options.h, commands/live_sweep.cpp)
 };
@@ -63,6 +64,7 @@ Expected<CompileSweepSpec> sweepSpec(const SweepOpts& o, const KernelTarget& ker
   spec.device = kernel.device;
   spec.inductor_candidates = !o.no_inductor;
   spec.maxrregcount = o.maxrregcount;
+  spec.static_shape = !o.dynamic_shape;
   spec.threads = o.threads > 0 ? o.threads : defaultWorkerThreads();
   auto xb = parseIntList("--xblocks", o.xblocks);
   auto rb = parseIntList("--rblocks", o.rblocks);
@@ -260,6 +262,9 @@ void addSweepCommand(CLI::App& app, Context& ctx) {
   cmd->add_option("--num-warps", o->num_warps, "num_warps values, list or range (default 4,8,16,32)");
   cmd->add_flag("--fp32-outputs", o->fp32_outputs, "write outputs in fp32 instead of the input dtype (an upcast graph)");
   cmd->add_flag("--no-inductor", o->no_inductor, "only the grid: no Inductor candidates and no halved configs");
+  cmd->add_flag("--dynamic-shape", o->dynamic_shape,
+                "kernels that take the shape at run time (as torch.compile(dynamic=True)); default: the shape baked in, "
+                "as Inductor's kernels for static shapes");
   cmd->add_option("--hint", o->hint, "Inductor's reduction hint: inner (row reductions, default), outer, outer_tiny, default (all configs)");
   cmd->add_option("--profile", o->profile, "Inductor version: inductor-current (default) or inductor-2023");
   cmd->add_option("--maxrregcount", o->maxrregcount, "cap registers per thread in every compile (1 … 255; 0 = none)");
