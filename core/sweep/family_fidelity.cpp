@@ -66,7 +66,7 @@ Expected<FamilyFidelity> compareWithTriton(const LiveDataset& family, const trit
   if (kernel == nullptr) {
     std::string theirs;
     for (const auto& s : shapes) theirs += (theirs.empty() ? "" : ", ") + s.kernel + " is " + shapeText(s.xnumel, s.rnumel);
-    return Error{"another problem: the Triton kernel " + theirs + " (xnumel × r0_numel), the dataset is " +
+    return Error{"another shape: the Triton kernel " + theirs + " (xnumel × r0_numel), the dataset is " +
                  shapeText(xnumel, rnumel) + " (xnumel × rnumel)"};
   }
 
