@@ -283,8 +283,8 @@ TEST(LiveSweepModel, HeadersRowsCellsAndPicks) {
   EXPECT_EQ(model.rowCount(), 0);
   EXPECT_EQ(model.columnCount(), 26);
   EXPECT_EQ(headers(model),
-            (QStringList{"XBLOCK", "RBLOCK", "num_warps", "Status", "Time (µs)", "Triton µs", "Triton regs",
-                         "Triton / ours", "Min (µs)", "Max (µs)", "Spread (%)",
+            (QStringList{"XBLOCK", "RBLOCK", "num_warps", "Status", "Time (µs)", "Triton µs", "Triton / ours",
+                         "Triton regs", "Min (µs)", "Max (µs)", "Spread (%)",
                          "Bandwidth (GB/s)", "% of copy", "Theor. occ. (%)", "Achieved occ. (%)", "Registers/thread",
                          "Spill stores (B)", "n_spills", "In candidate set of", "Picked by", "DRAM read (B)",
                          "DRAM written (B)", "Local loads (B)", "Local stores (B)", "Max |error|", "Notes"}));

@@ -37,11 +37,11 @@ const ColumnText kColumns[] = {
      QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel",
                        "Median time of Inductor's own Triton kernel at the same XBLOCK, R0_BLOCK and num_warps, "
                        "measured for the same problem, microseconds")},
-    {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Triton regs"),
-     QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Registers per thread of Inductor's Triton kernel at this config (n_regs)")},
     {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Triton / ours"),
      QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel",
                        "Triton's median time / ours: below 1 Inductor's kernel is faster, above 1 ours is")},
+    {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Triton regs"),
+     QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Registers per thread of Inductor's Triton kernel at this config (n_regs)")},
     {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Min (µs)"), nullptr},
     {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Max (µs)"), nullptr},
     {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Spread (%)"),
@@ -116,7 +116,7 @@ void LiveSweepModel::setTritonPairs(std::vector<FidelityPair> pairs) {
     const int r = pairs_[i].live_row;
     if (r >= 0 && r < numRows()) pair_of_row_[static_cast<std::size_t>(r)] = static_cast<int>(i);
   }
-  if (numRows() > 0) emit dataChanged(index(0, kTritonTime), index(numRows() - 1, kTritonRatio));
+  if (numRows() > 0) emit dataChanged(index(0, kTritonTime), index(numRows() - 1, kTritonRegisters));
 }
 
 const FidelityPair* LiveSweepModel::tritonPairAt(int r) const {

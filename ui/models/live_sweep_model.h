@@ -24,8 +24,8 @@ class LiveSweepModel : public TableModel<LiveRow> {
     kStatus,
     kTime,
     kTritonTime,       ///< Inductor's Triton kernel at the same config: median time, µs
-    kTritonRegisters,  ///< … its n_regs
     kTritonRatio,      ///< … Triton time / our time
+    kTritonRegisters,  ///< … its n_regs
     kMin,
     kMax,
     kSpread,

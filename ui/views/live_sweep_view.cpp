@@ -521,7 +521,11 @@ QString LiveSweepView::openCsvFile(const QString& path) {
                              .arg(data_.rows.size());
   // A bundled dataset opens beside the bundled sweep of Inductor's kernel for the same problem.
   const QString kernel_runs = bundledKernelRunsFor(path);
-  if (kernel_runs.isEmpty() || compareWithKernelRuns(kernel_runs).isEmpty()) setStatus(opened);
+  if (kernel_runs.isEmpty()) {
+    setStatus(opened);
+  } else if (compareWithKernelRuns(kernel_runs).isEmpty()) {
+    setStatus(opened + QLatin1Char(' ') + status_->text());
+  }
   return {};
 }
 
