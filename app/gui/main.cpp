@@ -74,10 +74,11 @@ int main(int argc, char** argv) {
       QStringLiteral("Show the live-sweep dataset FILE in the Live sweep tab: a bundled one by its file name "
                      "(e.g. \"h200_mean_var_fp16_32768x8192.csv\") or a live-sweep CSV's path."),
       QStringLiteral("FILE"));
-  const QCommandLineOption live_page(QStringLiteral("live-page"),
-                                     QStringLiteral("Show the Live sweep tab's page under its bandwidth plot with this title "
-                                                    "(e.g. \"Median time\")."),
-                                     QStringLiteral("TITLE"));
+  const QCommandLineOption live_page(
+      QStringLiteral("live-page"),
+      QStringLiteral("Show the Live sweep tab's page under its bandwidth plot with this title "
+                     "(e.g. \"Median time\")."),
+      QStringLiteral("TITLE"));
   parser.addOption(inductor_run_key);
   parser.addOption(inductor_page);
   parser.addOption(live_dataset);
@@ -172,8 +173,9 @@ int main(int argc, char** argv) {
     if (page < 0) {
       QStringList titles;
       for (int i = 0; i < pages->count(); ++i) titles << pages->tabText(i);
-      std::fprintf(stderr, "occupancy-explorer: --%s '%s' is not a page: allowed %s\n", qPrintable(option.names().front()),
-                   qPrintable(parser.value(option)), qPrintable(titles.join(QStringLiteral(", "))));
+      std::fprintf(stderr, "occupancy-explorer: --%s '%s' is not a page: allowed %s\n",
+                   qPrintable(option.names().front()), qPrintable(parser.value(option)),
+                   qPrintable(titles.join(QStringLiteral(", "))));
       return false;
     }
     pages->setCurrentIndex(page);

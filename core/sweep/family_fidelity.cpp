@@ -53,8 +53,10 @@ Expected<FamilyFidelity> compareWithTriton(const LiveDataset& family, const trit
   }
   const std::vector<KernelShape> shapes = kernelShapes(runs);
   if (shapes.empty()) {
-    return Error{"the kernel-runs file does not record its kernel's shape (no note 'xnumel = … in the kernel body' "
-                 "or '… as launched'): it cannot be matched to the dataset's " + shapeText(xnumel, rnumel)};
+    return Error{
+        "the kernel-runs file does not record its kernel's shape (no note 'xnumel = … in the kernel body' "
+        "or '… as launched'): it cannot be matched to the dataset's " +
+        shapeText(xnumel, rnumel)};
   }
   const KernelShape* kernel = nullptr;
   for (const auto& s : shapes) {
@@ -65,7 +67,9 @@ Expected<FamilyFidelity> compareWithTriton(const LiveDataset& family, const trit
   }
   if (kernel == nullptr) {
     std::string theirs;
-    for (const auto& s : shapes) theirs += (theirs.empty() ? "" : ", ") + s.kernel + " is " + shapeText(s.xnumel, s.rnumel);
+    for (const auto& s : shapes) {
+      theirs += (theirs.empty() ? "" : ", ") + s.kernel + " is " + shapeText(s.xnumel, s.rnumel);
+    }
     return Error{"another shape: the Triton kernel " + theirs + " (xnumel × r0_numel), the dataset is " +
                  shapeText(xnumel, rnumel) + " (xnumel × rnumel)"};
   }
@@ -115,7 +119,8 @@ Expected<FamilyFidelity> compareWithTriton(const LiveDataset& family, const trit
     if (p.ratio >= kFidelityTimeLow && p.ratio <= kFidelityTimeHigh) ++time_within;
     if (p.ours_registers >= 0 && p.triton_registers >= 0) {
       ++s.registers_known;
-      if (std::abs(p.ours_registers - p.triton_registers) <= kFidelityRegisterTolerance * p.triton_registers) ++registers_within;
+      const int apart = std::abs(p.ours_registers - p.triton_registers);
+      if (apart <= kFidelityRegisterTolerance * p.triton_registers) ++registers_within;
     }
     if (p.ours_spills != p.triton_spills) ++s.one_side_spills;
   }
@@ -129,16 +134,28 @@ Expected<FamilyFidelity> compareWithTriton(const LiveDataset& family, const trit
 const std::vector<Column<FidelityPair>>& fidelityColumns() {
   using C = Column<FidelityPair>;
   auto integer = [](std::string key, int FidelityPair::*field) {
-    return C{std::move(key), "", "", CellKind::kNumber, [field](const FidelityPair& p) {
-               return p.*field < 0 ? std::string() : num(p.*field);
-             }, {}};
+    return C{std::move(key),
+             "",
+             "",
+             CellKind::kNumber,
+             [field](const FidelityPair& p) { return p.*field < 0 ? std::string() : num(p.*field); },
+             {}};
   };
   auto decimal = [](std::string key, std::string unit, double FidelityPair::*field, int digits) {
-    return C{std::move(key), "", std::move(unit), CellKind::kNumber,
-             [field, digits](const FidelityPair& p) { return fixed(p.*field, digits); }, {}};
+    return C{std::move(key),
+             "",
+             std::move(unit),
+             CellKind::kNumber,
+             [field, digits](const FidelityPair& p) { return fixed(p.*field, digits); },
+             {}};
   };
   auto flag = [](std::string key, bool FidelityPair::*field) {
-    return C{std::move(key), "", "", CellKind::kNumber, [field](const FidelityPair& p) { return std::string(p.*field ? "1" : "0"); }, {}};
+    return C{std::move(key),
+             "",
+             "",
+             CellKind::kNumber,
+             [field](const FidelityPair& p) { return std::string(p.*field ? "1" : "0"); },
+             {}};
   };
   static const std::vector<C> columns = {
       integer("xblock", &FidelityPair::xblock),

@@ -30,13 +30,14 @@ struct FidelityPair {
   int live_row = -1;    ///< index into LiveDataset::rows
   int triton_row = -1;  ///< index into KernelRunsResult::rows
   int xblock = 0;
-  int rblock = 0;       ///< RBLOCK of ours, R0_BLOCK of Triton's
+  int rblock = 0;  ///< RBLOCK of ours, R0_BLOCK of Triton's
   int num_warps = 0;
   double ours_us = 0.0;    ///< our median time (LiveRow::time.median_us), µs
   double triton_us = 0.0;  ///< Triton's median time (KernelRunRow::time.median_us), µs
   /// triton_us / ours_us: below 1 Triton's kernel is faster (ours slower), above 1 ours is faster.
   double ratio = 0.0;
-  double triton_bandwidth_GBps = 0.0;  ///< Triton's bandwidth as its run recorded it (its buffers' bytes / median), GB/s
+  /// Triton's bandwidth as its run recorded it (its buffers' bytes / median), GB/s.
+  double triton_bandwidth_GBps = 0.0;
   int ours_registers = -1;    ///< registers per thread of ours (NVRTC); -1 unknown
   int triton_registers = -1;  ///< Triton's n_regs (from its cubin); -1 unknown
   /// Ours spills: spill stores, spill loads or n_spills above 0 in the LiveRow.
@@ -46,15 +47,15 @@ struct FidelityPair {
 
 /// The pairs in numbers.
 struct FidelitySummary {
-  int paired = 0;              ///< configs that ran ok on both sides
-  double median_ratio = 0.0;   ///< median of the pairs' ratios (mean of the middle two for an even count); 0 when none
+  int paired = 0;             ///< configs that ran ok on both sides
+  double median_ratio = 0.0;  ///< median of the pairs' ratios (mean of the middle two for an even count); 0 when none
   /// Percent of the pairs whose ratio lies in kFidelityTimeLow … kFidelityTimeHigh (both ends in).
   double time_within_pct = 0.0;
   /// Percent of the pairs with both register counts known whose counts differ by at most
   /// kFidelityRegisterTolerance × Triton's count; 0 when no pair has both.
   double registers_within_pct = 0.0;
-  int registers_known = 0;     ///< pairs with both register counts known (the denominator above)
-  int one_side_spills = 0;     ///< pairs where exactly one side spills
+  int registers_known = 0;  ///< pairs with both register counts known (the denominator above)
+  int one_side_spills = 0;  ///< pairs where exactly one side spills
 };
 
 /// A family dataset against one Triton kernel.

@@ -449,7 +449,6 @@ TEST(LiveSweepView, BundledDatasetsOpenAsRecordedData) {
   EXPECT_TRUE(view.datasetLabel()->text().startsWith(QStringLiteral("recorded data: ")));
 }
 
-
 // The built-in family beside Inductor's real kernel. The bundled mean_var dataset pairs with the
 // bundled sweep of Inductor's kernel (resources/inductor-runs/measured/ref_mean_var.csv): 55 configs
 // ran ok on both; X1 R2048 w16 is 312.544 µs / 30 registers ours, 168.352 µs / n_regs 26 Triton's,
@@ -480,10 +479,14 @@ TEST(LiveSweepView, BundledMeanVarShowsInductorsKernelBesideTheFamily) {
 
   const LiveSweepModel* m = view.model();
   using M = LiveSweepModel;
-  for (int c : {M::kTritonTime, M::kTritonRegisters, M::kTritonRatio}) EXPECT_FALSE(view.tableView()->isColumnHidden(c)) << c;
+  for (int c : {M::kTritonTime, M::kTritonRegisters, M::kTritonRatio}) {
+    EXPECT_FALSE(view.tableView()->isColumnHidden(c)) << c;
+  }
   EXPECT_EQ(m->headerData(M::kTritonTime, Qt::Horizontal, Qt::DisplayRole).toString(), QStringLiteral("Triton µs"));
-  EXPECT_EQ(m->headerData(M::kTritonRegisters, Qt::Horizontal, Qt::DisplayRole).toString(), QStringLiteral("Triton regs"));
-  EXPECT_EQ(m->headerData(M::kTritonRatio, Qt::Horizontal, Qt::DisplayRole).toString(), QStringLiteral("Triton / ours"));
+  EXPECT_EQ(m->headerData(M::kTritonRegisters, Qt::Horizontal, Qt::DisplayRole).toString(),
+            QStringLiteral("Triton regs"));
+  EXPECT_EQ(m->headerData(M::kTritonRatio, Qt::Horizontal, Qt::DisplayRole).toString(),
+            QStringLiteral("Triton / ours"));
   const int r = rowOf(m, 1, 2048, 16);
   ASSERT_GE(r, 0);
   EXPECT_EQ(cellText(m, r, M::kTime), QStringLiteral("312.54"));

@@ -284,8 +284,8 @@ TEST(LiveSweepModel, HeadersRowsCellsAndPicks) {
   EXPECT_EQ(model.columnCount(), 26);
   EXPECT_EQ(headers(model),
             (QStringList{"XBLOCK", "RBLOCK", "num_warps", "Status", "Time (µs)", "Triton µs", "Triton / ours",
-                         "Triton regs", "Min (µs)", "Max (µs)", "Spread (%)",
-                         "Bandwidth (GB/s)", "% of copy", "Theor. occ. (%)", "Achieved occ. (%)", "Registers/thread",
+                         "Triton regs", "Min (µs)", "Max (µs)", "Spread (%)", "Bandwidth (GB/s)", "% of copy",
+                         "Theor. occ. (%)", "Achieved occ. (%)", "Registers/thread",
                          "Spill stores (B)", "n_spills", "In candidate set of", "Picked by", "DRAM read (B)",
                          "DRAM written (B)", "Local loads (B)", "Local stores (B)", "Max |error|", "Notes"}));
   EXPECT_EQ(model.headerData(LiveSweepModel::kSpread, Qt::Horizontal, Qt::ToolTipRole).toString(),
@@ -300,7 +300,8 @@ TEST(LiveSweepModel, HeadersRowsCellsAndPicks) {
   EXPECT_EQ(model.replay().best_row, 1);
 
   using M = LiveSweepModel;
-  const QStringList first = {"1",     "256",   "4",     "ok",          "10.50", "",  "",  "",  "10.00",      "12.00", "3.25",
+  const QStringList first = {"1",     "256",   "4",     "ok",          "10.50", /* Triton: */ "", "", "",
+                             "10.00", "12.00", "3.25",
                              "1234",  "45.7",  "100.0", "87.3",        "32",    "0",          "0",
                              "old new exact",  "old, exact",           "4096",  "unavailable", "unavailable",
                              "unavailable",    "0.000123",             ""};
@@ -359,7 +360,9 @@ TEST(LiveSweepModel, TritonColumnsShowThePairedRowsOnly) {
             QStringLiteral("Triton 6.50 µs, ours 8.00 µs; Triton 38 registers, ours 40; spills: Triton yes, ours no"));
   EXPECT_EQ(model.data(model.index(1, M::kTritonRatio), M::kSortRole).toDouble(), 0.8125);
   for (int r : {0, 2}) {
-    for (int c : {M::kTritonTime, M::kTritonRegisters, M::kTritonRatio}) EXPECT_EQ(text(model, r, c), QString()) << r << c;
+    for (int c : {M::kTritonTime, M::kTritonRegisters, M::kTritonRatio}) {
+      EXPECT_EQ(text(model, r, c), QString()) << r << c;
+    }
   }
   EXPECT_EQ(model.tritonPairAt(0), nullptr);
   ASSERT_NE(model.tritonPairAt(1), nullptr);

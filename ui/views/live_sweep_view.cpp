@@ -168,14 +168,16 @@ QWidget* LiveSweepView::buildDataBox() {
   df->addRow(open_button_);
   compare_button_ = new QPushButton(tr("Compare with Inductor's kernel…"), data_box);
   compare_button_->setObjectName(QStringLiteral("compareWithInductor"));
-  compare_button_->setToolTip(tr("Open a kernel-runs CSV of Inductor's own Triton kernel for the same problem (written by "
-                                 "'occx inductor sweep --csv'): its times and registers beside the family's, config by config"));
+  compare_button_->setToolTip(
+      tr("Open a kernel-runs CSV of Inductor's own Triton kernel for the same problem (written by "
+         "'occx inductor sweep --csv'): its times and registers beside the family's, config by config"));
   df->addRow(compare_button_);
   triton_series_ = new QCheckBox(tr("Inductor's kernel"), data_box);
   triton_series_->setObjectName(QStringLiteral("tritonSeries"));
   triton_series_->setChecked(true);
-  triton_series_->setToolTip(tr("Show Inductor's own Triton kernel at the same configs in the Median time plot "
-                                "(dashed, the colour of its num_warps)"));
+  triton_series_->setToolTip(
+      tr("Show Inductor's own Triton kernel at the same configs in the Median time plot "
+         "(dashed, the colour of its num_warps)"));
   connect(triton_series_, &QCheckBox::toggled, this, [this] { rebuildPlots(); });
   df->addRow(tr("Time plot:"), triton_series_);
   connect(compare_button_, &QPushButton::clicked, this, [this] {
@@ -515,10 +517,11 @@ QString LiveSweepView::openCsvFile(const QString& path) {
   inputs_->setFromSpec(spec);
   if (const int i = bundled_->findData(path); i >= 0) bundled_->setCurrentIndex(i);
   showDataset(std::move(loaded).value(), label);
-  const QString opened = tr("Opened %1 (%2 rows).")
-                             .arg(path.startsWith(QLatin1String(":/")) ? tr("the bundled %1").arg(QFileInfo(path).fileName())
-                                                                       : QFileInfo(path).fileName())
-                             .arg(data_.rows.size());
+  const QString opened =
+      tr("Opened %1 (%2 rows).")
+          .arg(path.startsWith(QLatin1String(":/")) ? tr("the bundled %1").arg(QFileInfo(path).fileName())
+                                                    : QFileInfo(path).fileName())
+          .arg(data_.rows.size());
   // A bundled dataset opens beside the bundled sweep of Inductor's kernel for the same problem.
   const QString kernel_runs = bundledKernelRunsFor(path);
   if (kernel_runs.isEmpty()) {
@@ -534,7 +537,9 @@ QString LiveSweepView::compareWithKernelRuns(const QString& path) {
     setStatus(msg, true);
     return msg;
   };
-  if (model_->numRows() == 0 || isRunning()) return fail(tr("Open or measure a live sweep first: there is nothing to compare with"));
+  if (model_->numRows() == 0 || isRunning()) {
+    return fail(tr("Open or measure a live sweep first: there is nothing to compare with"));
+  }
   auto runs = kernelRunsFromFile(path);
   if (!runs) return fail(tr("Not compared: %1").arg(QString::fromStdString(runs.error())));
   // The model's rows, not data_'s: they are what the table shows (data_ keeps the metadata).
@@ -543,7 +548,8 @@ QString LiveSweepView::compareWithKernelRuns(const QString& path) {
   shown.rows = model_->rows();
   auto fidelity = compareWithTriton(shown, *runs);
   if (!fidelity) {
-    return fail(tr("Not compared with %1: %2").arg(QFileInfo(path).fileName(), QString::fromStdString(fidelity.error())));
+    return fail(
+        tr("Not compared with %1: %2").arg(QFileInfo(path).fileName(), QString::fromStdString(fidelity.error())));
   }
   QStringList source{QFileInfo(path).completeBaseName()};
   QString device;
@@ -575,8 +581,9 @@ void LiveSweepView::showFidelity() {
   compare_button_->setEnabled(model_->numRows() > 0);
   fidelity_label_->setVisible(model_->numRows() > 0);
   if (!paired) {
-    fidelity_label_->setText(tr("Times and registers are the built-in family's: no measurement of Inductor's own kernel "
-                                "for this shape (Compare with Inductor's kernel… to add one)"));
+    fidelity_label_->setText(
+        tr("Times and registers are the built-in family's: no measurement of Inductor's own kernel "
+           "for this shape (Compare with Inductor's kernel… to add one)"));
     return;
   }
   const FidelitySummary& s = fidelity_->summary;

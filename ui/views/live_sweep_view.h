@@ -14,9 +14,9 @@
 #include <optional>
 #include <vector>
 
+#include "core/sweep/backend.h"
 #include "core/sweep/family_fidelity.h"
 #include "core/sweep/live_results.h"
-#include "core/sweep/backend.h"
 #include "ui/jobs/live_sweep_job.h"
 #include "ui/views/sweep_view.h"
 

@@ -147,7 +147,8 @@ TEST(FamilyFidelity, AnotherShapeIsAnErrorNamingBoth) {
   ASSERT_FALSE(f);
   EXPECT_NE(f.error().find("264 × 30000"), std::string::npos) << f.error();
   EXPECT_NE(f.error().find("32768 × 8192"), std::string::npos) << f.error();
-  EXPECT_NE(f.error().find("triton_red_fused__log_softmax_prepare_softmax_online_sub_0"), std::string::npos) << f.error();
+  EXPECT_NE(f.error().find("triton_red_fused__log_softmax_prepare_softmax_online_sub_0"), std::string::npos)
+      << f.error();
 
   triton::KernelRunsResult no_notes = inductorRuns("ref_sum");
   no_notes.notes.clear();
@@ -176,5 +177,6 @@ TEST(FamilyFidelity, PairsWriteAsCsv) {
     return r[0] == "1" && r[1] == "2048" && r[2] == "16";
   });
   ASSERT_NE(it, t.rows.end());
-  EXPECT_EQ(*it, (std::vector<std::string>{"1", "2048", "16", "312.544", "168.352", "0.539", "30", "26", "0", "0", "3191.3"}));
+  EXPECT_EQ(*it, (std::vector<std::string>{"1", "2048", "16", "312.544", "168.352", "0.539", "30", "26", "0", "0",
+                                           "3191.3"}));
 }
