@@ -69,8 +69,20 @@ int main(int argc, char** argv) {
   const QCommandLineOption inductor_page(QStringLiteral("inductor-page"),
                                          QStringLiteral("Show the Inductor run tab's detail page with this title (e.g. \"Measured\")."),
                                          QStringLiteral("TITLE"));
+  const QCommandLineOption live_dataset(
+      QStringLiteral("live-dataset"),
+      QStringLiteral("Show the live-sweep dataset FILE in the Live sweep tab: a bundled one by its file name "
+                     "(e.g. \"h200_mean_var_fp16_32768x8192.csv\") or a live-sweep CSV's path."),
+      QStringLiteral("FILE"));
+  const QCommandLineOption live_page(
+      QStringLiteral("live-page"),
+      QStringLiteral("Show the Live sweep tab's page under its bandwidth plot with this title "
+                     "(e.g. \"Median time\")."),
+      QStringLiteral("TITLE"));
   parser.addOption(inductor_run_key);
   parser.addOption(inductor_page);
+  parser.addOption(live_dataset);
+  parser.addOption(live_page);
   parser.process(app);
 
   const QString screenshot_path = parser.value(screenshot);
@@ -143,21 +155,33 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  if (parser.isSet(inductor_page)) {
-    QTabWidget* pages = inductor_run->detailTabs();
+  if (parser.isSet(live_dataset)) {
+    const QString bundled = QStringLiteral(":/datasets/") + parser.value(live_dataset);
+    const QString path = QFile::exists(bundled) ? bundled : parser.value(live_dataset);
+    if (const QString error = live_sweep->openCsvFile(path); !error.isEmpty()) {
+      std::fprintf(stderr, "occupancy-explorer: --live-dataset: %s\n", qPrintable(error));
+      return 2;
+    }
+  }
+  // --inductor-page and --live-page: a page of a view's detail tabs, by its title.
+  const auto showPage = [&parser](const QCommandLineOption& option, QTabWidget* pages) {
+    if (!parser.isSet(option)) return true;
     int page = -1;
     for (int i = 0; i < pages->count() && page < 0; ++i) {
-      if (pages->tabText(i) == parser.value(inductor_page)) page = i;
+      if (pages->tabText(i) == parser.value(option)) page = i;
     }
     if (page < 0) {
       QStringList titles;
       for (int i = 0; i < pages->count(); ++i) titles << pages->tabText(i);
-      std::fprintf(stderr, "occupancy-explorer: --inductor-page '%s' is not a page: allowed %s\n",
-                   qPrintable(parser.value(inductor_page)), qPrintable(titles.join(QStringLiteral(", "))));
-      return 2;
+      std::fprintf(stderr, "occupancy-explorer: --%s '%s' is not a page: allowed %s\n",
+                   qPrintable(option.names().front()), qPrintable(parser.value(option)),
+                   qPrintable(titles.join(QStringLiteral(", "))));
+      return false;
     }
     pages->setCurrentIndex(page);
-  }
+    return true;
+  };
+  if (!showPage(inductor_page, inductor_run->detailTabs()) || !showPage(live_page, live_sweep->detailTabs())) return 2;
   if (parser.isSet(tab)) {
     const QString title = parser.value(tab);
     int index = -1;

@@ -449,5 +449,135 @@ TEST(LiveSweepView, BundledDatasetsOpenAsRecordedData) {
   EXPECT_TRUE(view.datasetLabel()->text().startsWith(QStringLiteral("recorded data: ")));
 }
 
+// The built-in family beside Inductor's real kernel. The bundled mean_var dataset pairs with the
+// bundled sweep of Inductor's kernel (resources/inductor-runs/measured/ref_mean_var.csv): 55 configs
+// ran ok on both; X1 R2048 w16 is 312.544 µs / 30 registers ours, 168.352 µs / n_regs 26 Triton's,
+// ratio 0.539. Of the 55 ratios (median 0.582) 3 lie in 0.85 … 1.15; 28 register counts are within
+// ±25 %; 6 configs spill on one side only (tests/core/sweep/family_fidelity_test.cpp pins the same).
+int rowOf(const LiveSweepModel* m, int xblock, int rblock, int num_warps) {
+  for (int r = 0; r < m->rowCount(); ++r) {
+    const KernelConfig& c = m->row(r)->config;
+    if (c.xblock == xblock && c.rblock == rblock && c.num_warps == num_warps) return r;
+  }
+  return -1;
+}
+
+QString cellText(const LiveSweepModel* m, int row, int column) {
+  return m->data(m->index(row, column), Qt::DisplayRole).toString();
+}
+
+TEST(LiveSweepView, BundledMeanVarShowsInductorsKernelBesideTheFamily) {
+  LiveSweepView view(nullptr, liveBackend({}, noGpu()));
+  ASSERT_EQ(view.openCsvFile(QStringLiteral(":/datasets/h200_mean_var_fp16_32768x8192.csv")), QString());
+  ASSERT_NE(view.fidelity(), nullptr);
+  EXPECT_EQ(view.fidelity()->summary.paired, 55);
+  EXPECT_EQ(view.fidelityLabel()->text(),
+            QStringLiteral("Inductor's Triton kernel at the same configs (ref_mean_var, H200, 2026-12-01): 55 paired, "
+                           "time Triton/ours median 0.58, 5 % within 0.85…1.15, registers within ±25 % on 51 %, "
+                           "one side spills on 6"));
+  EXPECT_TRUE(view.fidelityLabel()->isVisibleTo(&view));
+
+  const LiveSweepModel* m = view.model();
+  using M = LiveSweepModel;
+  for (int c : {M::kTritonTime, M::kTritonRegisters, M::kTritonRatio}) {
+    EXPECT_FALSE(view.tableView()->isColumnHidden(c)) << c;
+  }
+  EXPECT_EQ(m->headerData(M::kTritonTime, Qt::Horizontal, Qt::DisplayRole).toString(), QStringLiteral("Triton µs"));
+  EXPECT_EQ(m->headerData(M::kTritonRegisters, Qt::Horizontal, Qt::DisplayRole).toString(),
+            QStringLiteral("Triton regs"));
+  EXPECT_EQ(m->headerData(M::kTritonRatio, Qt::Horizontal, Qt::DisplayRole).toString(),
+            QStringLiteral("Triton / ours"));
+  const int r = rowOf(m, 1, 2048, 16);
+  ASSERT_GE(r, 0);
+  EXPECT_EQ(cellText(m, r, M::kTime), QStringLiteral("312.54"));
+  EXPECT_EQ(cellText(m, r, M::kTritonTime), QStringLiteral("168.35"));
+  EXPECT_EQ(cellText(m, r, M::kRegisters), QStringLiteral("30"));
+  EXPECT_EQ(cellText(m, r, M::kTritonRegisters), QStringLiteral("26"));
+  EXPECT_EQ(cellText(m, r, M::kTritonRatio), QStringLiteral("0.54"));
+  EXPECT_DOUBLE_EQ(m->data(m->index(r, M::kTritonRatio), M::kSortRole).toDouble(), 168.352 / 312.544);
+  // The pairs export beside the dataset and the regret table.
+  const auto exports = view.csvExports();
+  ASSERT_EQ(exports.size(), 3u);
+  EXPECT_EQ(exports[2].table.metaValue("paired"), "55");
+  EXPECT_EQ(exports[2].table.metaValue("triton_source"), "ref_mean_var, H200, 2026-12-01");
+  EXPECT_EQ(exports[2].table.rows.size(), 55u);
+
+  // Triton's series beside ours in the time plot, dashed, one per num_warps of the plotted XBLOCK;
+  // the checkbox hides them.
+  ASSERT_TRUE(view.setPlotXBlock(1));
+  ASSERT_TRUE(view.tritonSeriesCheck()->isEnabled());
+  ASSERT_TRUE(view.tritonSeriesCheck()->isChecked());
+  SweepSeriesPlot* time = view.timePlot();
+  const int t16 = time->graphIndex(QStringLiteral("Triton w16"));
+  ASSERT_GE(t16, 0);
+  EXPECT_GE(time->graphIndex(QStringLiteral("16 warps")), 0);
+  bool found = false;
+  for (const QPointF& p : time->graphPoints(t16)) {
+    if (p.x() == 2048) {
+      EXPECT_DOUBLE_EQ(p.y(), 168.352);
+      found = true;
+    }
+  }
+  EXPECT_TRUE(found);
+  view.tritonSeriesCheck()->setChecked(false);
+  EXPECT_EQ(time->graphIndex(QStringLiteral("Triton w16")), -1);
+  EXPECT_GE(time->graphIndex(QStringLiteral("16 warps")), 0);
+}
+
+TEST(LiveSweepView, DatasetWithoutInductorsKernelSaysTheFiguresAreTheFamilys) {
+  LiveSweepView view(nullptr, liveBackend({}, noGpu()));
+  ASSERT_EQ(view.openCsvFile(testData("live_sweep_fixture.csv")), QString());
+  EXPECT_EQ(view.fidelity(), nullptr);
+  EXPECT_EQ(view.fidelityLabel()->text(),
+            QStringLiteral("Times and registers are the built-in family's: no measurement of Inductor's own kernel for "
+                           "this shape (Compare with Inductor's kernel… to add one)"));
+  for (int c : {LiveSweepModel::kTritonTime, LiveSweepModel::kTritonRegisters, LiveSweepModel::kTritonRatio}) {
+    EXPECT_TRUE(view.tableView()->isColumnHidden(c)) << c;
+  }
+  EXPECT_FALSE(view.tritonSeriesCheck()->isEnabled());
+  EXPECT_EQ(view.timePlot()->graphIndex(QStringLiteral("Triton w16")), -1);
+  EXPECT_EQ(view.compareButton()->text(), QStringLiteral("Compare with Inductor's kernel…"));
+
+  // The same shape as the bundled sweep of Inductor's spilling log_softmax (264 × 30000): comparing
+  // with it pairs the fixture's ten ok rows; R2048 w16 is 40.4 µs ours, 30.208 µs Triton's.
+  ASSERT_EQ(view.compareWithKernelRuns(QStringLiteral(":/inductor-runs/measured/spill_log_softmax.csv")), QString());
+  ASSERT_NE(view.fidelity(), nullptr);
+  EXPECT_EQ(view.fidelity()->summary.paired, 10);
+  EXPECT_TRUE(view.fidelityLabel()->text().startsWith(
+      QStringLiteral("Inductor's Triton kernel at the same configs (spill_log_softmax, H200, 2026-12-01): 10 paired")))
+      << view.fidelityLabel()->text().toStdString();
+  EXPECT_EQ(cellText(view.model(), 0, LiveSweepModel::kTritonTime), QStringLiteral("30.21"));
+  EXPECT_EQ(cellText(view.model(), 0, LiveSweepModel::kTritonRatio), QStringLiteral("0.75"));
+  EXPECT_EQ(cellText(view.model(), 10, LiveSweepModel::kTritonTime), QString());  // wrong result: not paired
+  EXPECT_FALSE(view.tableView()->isColumnHidden(LiveSweepModel::kTritonRatio));
+
+  // Another dataset drops the pairing.
+  ASSERT_EQ(view.openCsvFile(QStringLiteral(":/datasets/h200_fused_k3_fp16_32768x8192.csv")), QString());
+  EXPECT_EQ(view.fidelity(), nullptr);
+  EXPECT_TRUE(view.fidelityLabel()->text().startsWith(QStringLiteral("Times and registers are the built-in family's")));
+}
+
+TEST(LiveSweepView, KernelRunsOfAnotherShapeOrNoKernelRunsAreRefused) {
+  LiveSweepView view(nullptr, liveBackend({}, noGpu()));
+  ASSERT_EQ(view.openCsvFile(QStringLiteral(":/datasets/h200_mean_var_fp16_32768x8192.csv")), QString());
+  const QString shown = view.fidelityLabel()->text();
+
+  const QString other = view.compareWithKernelRuns(QStringLiteral(":/inductor-runs/measured/spill_log_softmax.csv"));
+  EXPECT_TRUE(other.contains(QStringLiteral("264 × 30000"))) << other.toStdString();
+  EXPECT_TRUE(other.contains(QStringLiteral("32768 × 8192"))) << other.toStdString();
+  EXPECT_TRUE(view.statusLabel()->text().contains(other)) << view.statusLabel()->text().toStdString();
+  // What was shown stays: the bundled pairing.
+  ASSERT_NE(view.fidelity(), nullptr);
+  EXPECT_EQ(view.fidelity()->summary.paired, 55);
+  EXPECT_EQ(view.fidelityLabel()->text(), shown);
+
+  const QString not_runs = view.compareWithKernelRuns(testData("live_sweep_fixture.csv"));
+  EXPECT_TRUE(not_runs.contains(QStringLiteral("not a kernel-runs CSV"))) << not_runs.toStdString();
+  EXPECT_TRUE(view.statusLabel()->text().contains(not_runs));
+  const QString missing = view.compareWithKernelRuns(QStringLiteral("/nonexistent/runs.csv"));
+  EXPECT_TRUE(missing.contains(QStringLiteral("cannot read"))) << missing.toStdString();
+  EXPECT_EQ(view.fidelity()->summary.paired, 55);
+}
+
 }  // namespace
 }  // namespace occx::ui

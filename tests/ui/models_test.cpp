@@ -281,10 +281,11 @@ TEST(LiveSweepModel, HeadersRowsCellsAndPicks) {
   LiveSweepModel model;
   QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
   EXPECT_EQ(model.rowCount(), 0);
-  EXPECT_EQ(model.columnCount(), 23);
+  EXPECT_EQ(model.columnCount(), 26);
   EXPECT_EQ(headers(model),
-            (QStringList{"XBLOCK", "RBLOCK", "num_warps", "Status", "Time (µs)", "Min (µs)", "Max (µs)", "Spread (%)",
-                         "Bandwidth (GB/s)", "% of copy", "Theor. occ. (%)", "Achieved occ. (%)", "Registers/thread",
+            (QStringList{"XBLOCK", "RBLOCK", "num_warps", "Status", "Time (µs)", "Triton µs", "Triton / ours",
+                         "Triton regs", "Min (µs)", "Max (µs)", "Spread (%)", "Bandwidth (GB/s)", "% of copy",
+                         "Theor. occ. (%)", "Achieved occ. (%)", "Registers/thread",
                          "Spill stores (B)", "n_spills", "In candidate set of", "Picked by", "DRAM read (B)",
                          "DRAM written (B)", "Local loads (B)", "Local stores (B)", "Max |error|", "Notes"}));
   EXPECT_EQ(model.headerData(LiveSweepModel::kSpread, Qt::Horizontal, Qt::ToolTipRole).toString(),
@@ -299,7 +300,8 @@ TEST(LiveSweepModel, HeadersRowsCellsAndPicks) {
   EXPECT_EQ(model.replay().best_row, 1);
 
   using M = LiveSweepModel;
-  const QStringList first = {"1",     "256",   "4",     "ok",          "10.50", "10.00",      "12.00", "3.25",
+  const QStringList first = {"1",     "256",   "4",     "ok",          "10.50", /* Triton: */ "", "", "",
+                             "10.00", "12.00", "3.25",
                              "1234",  "45.7",  "100.0", "87.3",        "32",    "0",          "0",
                              "old new exact",  "old, exact",           "4096",  "unavailable", "unavailable",
                              "unavailable",    "0.000123",             ""};
@@ -334,6 +336,39 @@ TEST(LiveSweepModel, HeadersRowsCellsAndPicks) {
             static_cast<int>(Qt::AlignLeft | Qt::AlignVCenter));
   EXPECT_EQ(model.data(model.index(2, M::kTime), Qt::TextAlignmentRole).toInt(),
             static_cast<int>(Qt::AlignRight | Qt::AlignVCenter));
+}
+
+TEST(LiveSweepModel, TritonColumnsShowThePairedRowsOnly) {
+  LiveSweepModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  const std::vector<LiveRow> rows = {inductorRow(), addedByNewRow(), failedRow()};
+  model.setRows(rows, summarizeReplay(rows));
+  FidelityPair p;
+  p.live_row = 1;
+  p.ours_us = 8.0;
+  p.triton_us = 6.5;
+  p.ratio = 6.5 / 8.0;
+  p.ours_registers = 40;
+  p.triton_registers = 38;
+  p.triton_spills = true;
+  model.setTritonPairs({p});
+  using M = LiveSweepModel;
+  EXPECT_EQ(text(model, 1, M::kTritonTime), QStringLiteral("6.50"));
+  EXPECT_EQ(text(model, 1, M::kTritonRegisters), QStringLiteral("38"));
+  EXPECT_EQ(text(model, 1, M::kTritonRatio), QStringLiteral("0.81"));
+  EXPECT_EQ(model.data(model.index(1, M::kTritonRatio), Qt::ToolTipRole).toString(),
+            QStringLiteral("Triton 6.50 µs, ours 8.00 µs; Triton 38 registers, ours 40; spills: Triton yes, ours no"));
+  EXPECT_EQ(model.data(model.index(1, M::kTritonRatio), M::kSortRole).toDouble(), 0.8125);
+  for (int r : {0, 2}) {
+    for (int c : {M::kTritonTime, M::kTritonRegisters, M::kTritonRatio}) {
+      EXPECT_EQ(text(model, r, c), QString()) << r << c;
+    }
+  }
+  EXPECT_EQ(model.tritonPairAt(0), nullptr);
+  ASSERT_NE(model.tritonPairAt(1), nullptr);
+  model.setRows(rows, summarizeReplay(rows));  // new rows: no pairs until set again
+  EXPECT_EQ(model.tritonPairAt(1), nullptr);
+  EXPECT_EQ(text(model, 1, M::kTritonTime), QString());
 }
 
 TEST(LiveSweepModel, AppendingMovesThePicks) {

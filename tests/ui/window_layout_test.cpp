@@ -22,6 +22,7 @@
 
 #include "tests/ui/ui_test_support.h"
 #include "ui/models/compile_sweep_model.h"
+#include "ui/models/live_sweep_model.h"
 #include "ui/plots/cluster_size_plot.h"
 #include "ui/plots/occupancy_curve_plot.h"
 #include "ui/plots/plot_controller.h"
@@ -175,6 +176,39 @@ TEST(WindowLayout, EveryTabFits1280x720) {
     EXPECT_TRUE(cut.isEmpty()) << cut.join(QLatin1Char('\n')).toStdString();
     const QStringList bad = overlaps(page);
     EXPECT_TRUE(bad.isEmpty()) << bad.join(QLatin1Char('\n')).toStdString();
+  }
+}
+
+// The live sweep beside Inductor's kernel (the bundled mean_var pair) at 1280 × 720: the summary line,
+// the checkbox and the plots whole, nothing overlapping, and the Triton columns next to our time in
+// the table's viewport, unscrolled.
+TEST(WindowLayout, LiveSweepBesideInductorsKernelFits1280x720) {
+  QSettings().clear();
+  MainWindow window(/*use_settings=*/false);
+  auto* live = new LiveSweepView(nullptr, liveBackend({}, LiveAvailability{false, QStringLiteral("test"), {}}));
+  window.addView(live, QStringLiteral("Live sweep"));
+  ASSERT_EQ(live->openCsvFile(QStringLiteral(":/datasets/h200_mean_var_fp16_32768x8192.csv")), QString());
+  ASSERT_NE(live->fidelity(), nullptr);
+  window.resize(1280, 720);
+  window.show();
+  window.tabs()->setCurrentWidget(live);
+  QApplication::processEvents();
+  EXPECT_LE(window.geometry().height(), 720);
+  EXPECT_TRUE(live->fidelityLabel()->isVisible());
+  EXPECT_TRUE(live->tritonSeriesCheck()->isVisible());
+  const QStringList cut = plotProblemsOnEveryPage(live, *live);
+  EXPECT_TRUE(cut.isEmpty()) << cut.join(QLatin1Char('\n')).toStdString();
+  const QStringList bad = overlaps(live);
+  EXPECT_TRUE(bad.isEmpty()) << bad.join(QLatin1Char('\n')).toStdString();
+
+  QTableView* table = live->tableView();
+  QHeaderView* header = table->horizontalHeader();
+  const int viewport = table->viewport()->width();
+  for (int c : {LiveSweepModel::kTime, LiveSweepModel::kTritonTime, LiveSweepModel::kTritonRegisters,
+                LiveSweepModel::kTritonRatio}) {
+    SCOPED_TRACE(table->model()->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString().toStdString());
+    ASSERT_FALSE(header->isSectionHidden(c));
+    EXPECT_LE(header->sectionViewportPosition(c) + header->sectionSize(c), viewport);
   }
 }
 

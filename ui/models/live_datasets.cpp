@@ -63,6 +63,29 @@ QString recordedLabel(const LiveDataset& data) {
   return QObject::tr("recorded data: %1, %2").arg(device, date);
 }
 
+QString bundledKernelRunsFor(const QString& dataset_path) {
+  // The pairs measured on the same H200 for the same reduction, dtype and shape: the family's
+  // dataset (resources/datasets/) and Inductor's compiled kernel swept over the same configs
+  // (resources/inductor-runs/measured/, `occx inductor sweep --csv`).
+  static const struct {
+    const char* dataset;
+    const char* kernel_runs;
+  } kPairs[] = {
+      {"h200_sum_fp16_32768x8192.csv", "ref_sum"},
+      {"h200_mean_var_fp16_32768x8192.csv", "ref_mean_var"},
+      {"h200_log_softmax_fp16_20736x8008.csv", "ref_log_softmax_vocab"},
+      {"h200_spill_log_softmax_fp32_264x30000.csv", "spill_log_softmax"},
+  };
+  const QFileInfo file(dataset_path);
+  if (file.absolutePath() != QLatin1String(":/datasets")) return {};
+  for (const auto& p : kPairs) {
+    if (file.fileName() != QLatin1String(p.dataset)) continue;
+    const QString path = QStringLiteral(":/inductor-runs/measured/%1.csv").arg(QLatin1String(p.kernel_runs));
+    return QFile::exists(path) ? path : QString();
+  }
+  return {};
+}
+
 std::vector<BundledDataset> bundledDatasets() {
   std::vector<BundledDataset> out;
   const QDir dir(QStringLiteral(":/datasets"));

@@ -33,6 +33,16 @@ const ColumnText kColumns[] = {
     {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Time (µs)"),
      QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel",
                        "Median of the timed runs (CUDA events, L2 flushed before each), microseconds")},
+    {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Triton µs"),
+     QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel",
+                       "Median time of Inductor's own Triton kernel at the same XBLOCK, R0_BLOCK and num_warps, "
+                       "measured for the same problem, microseconds")},
+    {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Triton / ours"),
+     QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel",
+                       "Triton's median time / ours: below 1 Inductor's kernel is faster, above 1 ours is")},
+    {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Triton regs"),
+     QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel",
+                       "Registers per thread of Inductor's Triton kernel at this config (n_regs)")},
     {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Min (µs)"), nullptr},
     {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Max (µs)"), nullptr},
     {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Spread (%)"),
@@ -95,7 +105,25 @@ LiveSweepModel::LiveSweepModel(QObject* parent) : TableModel(parent) {}
 
 void LiveSweepModel::setRows(std::vector<LiveRow> rows, const ReplaySummary& replay) {
   replay_ = replay;
+  pairs_.clear();
+  pair_of_row_.clear();
   TableModel::setRows(std::move(rows));
+}
+
+void LiveSweepModel::setTritonPairs(std::vector<FidelityPair> pairs) {
+  pairs_ = std::move(pairs);
+  pair_of_row_.assign(static_cast<std::size_t>(numRows()), -1);
+  for (std::size_t i = 0; i < pairs_.size(); ++i) {
+    const int r = pairs_[i].live_row;
+    if (r >= 0 && r < numRows()) pair_of_row_[static_cast<std::size_t>(r)] = static_cast<int>(i);
+  }
+  if (numRows() > 0) emit dataChanged(index(0, kTritonTime), index(numRows() - 1, kTritonRegisters));
+}
+
+const FidelityPair* LiveSweepModel::tritonPairAt(int r) const {
+  if (r < 0 || r >= static_cast<int>(pair_of_row_.size())) return nullptr;
+  const int i = pair_of_row_[static_cast<std::size_t>(r)];
+  return i < 0 ? nullptr : &pairs_[static_cast<std::size_t>(i)];
 }
 
 void LiveSweepModel::appendRow(const LiveRow& row, const ReplaySummary& replay) {
@@ -136,7 +164,7 @@ QVariant LiveSweepModel::cell(const LiveRow& row, int r, int col, int role) cons
       }
       return {};
     case Qt::ToolTipRole:
-      return toolTipCell(row, col);
+      return toolTipCell(row, r, col);
     default:
       return {};
   }
@@ -154,6 +182,13 @@ QVariant LiveSweepModel::displayCell(const LiveRow& row, int r, int col, bool so
       return QString::fromUtf8(runStatusName(row.status).data());
     case kTime:
       return timeCell(row, row.time.median_us, 2, sort);
+    case kTritonTime:
+    case kTritonRegisters:
+    case kTritonRatio: {
+      const FidelityPair* p = tritonPairAt(r);
+      if (col == kTritonRegisters) return p != nullptr ? numberOrBlank(p->triton_registers) : QVariant(QString());
+      return knownCell(p == nullptr ? -1.0 : col == kTritonTime ? p->triton_us : p->ratio, 2, sort);
+    }
     case kMin:
       return timeCell(row, row.time.min_us, 2, sort);
     case kMax:
@@ -206,11 +241,21 @@ QVariant LiveSweepModel::backgroundCell(const LiveRow& row, int r, int col) cons
   return {};
 }
 
-QVariant LiveSweepModel::toolTipCell(const LiveRow& row, int col) const {
+QVariant LiveSweepModel::toolTipCell(const LiveRow& row, int r, int col) const {
   if (col == kAchieved && !row.achieved_occupancy_pct.value) {
     return tr("unavailable: %1").arg(QString::fromStdString(row.achieved_occupancy_pct.unavailable));
   }
   if (col == kReason || col == kStatus) return QString::fromStdString(row.reason);
+  if (col == kTritonRegisters || col == kTritonRatio || col == kTritonTime) {
+    const FidelityPair* p = tritonPairAt(r);
+    if (p == nullptr) return {};
+    return tr("Triton %1 µs, ours %2 µs; Triton %3 registers, ours %4; spills: Triton %5, ours %6")
+        .arg(p->triton_us, 0, 'f', 2)
+        .arg(p->ours_us, 0, 'f', 2)
+        .arg(p->triton_registers)
+        .arg(p->ours_registers)
+        .arg(p->triton_spills ? tr("yes") : tr("no"), p->ours_spills ? tr("yes") : tr("no"));
+  }
   if (col == kTime && row.ok() && row.kernel_time_us) {
     return tr("CUPTI kernel duration (median): %1 µs").arg(*row.kernel_time_us, 0, 'f', 2);
   }

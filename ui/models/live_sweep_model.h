@@ -1,10 +1,13 @@
 // The live-sweep view's config table: one row per measured configuration (time, bandwidth, occupancy
 // theoretical and achieved, registers and spills, the policy sets it belongs to, which policy picked
-// it), over a LiveDataset's rows and the replay's picks.
+// it), over a LiveDataset's rows and the replay's picks; beside them, when a sweep of Inductor's own
+// Triton kernel for the same problem is paired with the dataset (core/sweep/family_fidelity.h), that
+// kernel's time and registers at the same config and the time ratio.
 #pragma once
 
 #include <vector>
 
+#include "core/sweep/family_fidelity.h"
 #include "core/sweep/live_results.h"
 #include "ui/models/table_model.h"
 
@@ -20,6 +23,9 @@ class LiveSweepModel : public TableModel<LiveRow> {
     kNumWarps,
     kStatus,
     kTime,
+    kTritonTime,       ///< Inductor's Triton kernel at the same config: median time, µs
+    kTritonRatio,      ///< … Triton time / our time
+    kTritonRegisters,  ///< … its n_regs
     kMin,
     kMax,
     kSpread,
@@ -48,6 +54,11 @@ class LiveSweepModel : public TableModel<LiveRow> {
   /// Appends a measured row (a running sweep) and updates the picks.
   void appendRow(const LiveRow& row, const ReplaySummary& replay);
   void clear() { setRows({}, {}); }
+  /// Pairs rows with Inductor's Triton kernel at the same configs (FidelityPair::live_row indexes
+  /// the model's rows); the Triton columns of unpaired rows are blank. setRows clears the pairs.
+  void setTritonPairs(std::vector<FidelityPair> pairs);
+  /// The pair of row `r`, nullptr when the row has none.
+  [[nodiscard]] const FidelityPair* tritonPairAt(int r) const;
   [[nodiscard]] const ReplaySummary& replay() const { return replay_; }
   /// "best, new, exact" for the picks at row `r` (empty when none).
   [[nodiscard]] QString picksAt(int r) const;
@@ -60,9 +71,11 @@ class LiveSweepModel : public TableModel<LiveRow> {
  private:
   [[nodiscard]] QVariant displayCell(const LiveRow& row, int r, int column, bool sort) const;
   [[nodiscard]] QVariant backgroundCell(const LiveRow& row, int r, int column) const;
-  [[nodiscard]] QVariant toolTipCell(const LiveRow& row, int column) const;
+  [[nodiscard]] QVariant toolTipCell(const LiveRow& row, int r, int column) const;
 
   ReplaySummary replay_;
+  std::vector<FidelityPair> pairs_;
+  std::vector<int> pair_of_row_;  ///< model row → index into pairs_, -1 when none
 };
 
 /// "old new exact" membership of a row's policy sets, "grid" when only in the grid.

@@ -33,6 +33,7 @@
 #include "qcustomplot.h"
 #include "ui/views/sweep_inputs.h"
 #include "ui/plots/sweep_series_plot.h"
+#include "ui/models/inductor_run_data.h"
 #include "ui/models/live_datasets.h"
 #include "ui/models/live_sweep_model.h"
 
@@ -112,6 +113,7 @@ LiveSweepView::LiveSweepView(QWidget* parent, std::shared_ptr<Backend> backend)
   if (!availability_.available && bundled_->count() > 0 && bundled_->itemData(0).isValid()) {
     openCsvFile(bundled_->itemData(0).toString());
   } else {
+    showFidelity();
     rebuildPlots();
     rebuildRegretTable();
   }
@@ -164,6 +166,24 @@ QWidget* LiveSweepView::buildDataBox() {
   makeOpenCsvButton(data_box, tr("Open a live-sweep CSV written by 'occx sweep --csv' on a machine with a GPU"),
                     tr("Open live-sweep CSV"));
   df->addRow(open_button_);
+  compare_button_ = new QPushButton(tr("Compare with Inductor's kernel…"), data_box);
+  compare_button_->setObjectName(QStringLiteral("compareWithInductor"));
+  compare_button_->setToolTip(
+      tr("Open a kernel-runs CSV of Inductor's own Triton kernel for the same problem (written by "
+         "'occx inductor sweep --csv'): its times and registers beside the family's, config by config"));
+  df->addRow(compare_button_);
+  triton_series_ = new QCheckBox(tr("Inductor's kernel"), data_box);
+  triton_series_->setObjectName(QStringLiteral("tritonSeries"));
+  triton_series_->setChecked(true);
+  triton_series_->setToolTip(
+      tr("Show Inductor's own Triton kernel at the same configs in the Median time plot "
+         "(dashed, the colour of its num_warps)"));
+  connect(triton_series_, &QCheckBox::toggled, this, [this] { rebuildPlots(); });
+  df->addRow(tr("Time plot:"), triton_series_);
+  connect(compare_button_, &QPushButton::clicked, this, [this] {
+    const QString path = askCsvPath(tr("Open a kernel-runs CSV of Inductor's kernel"));
+    if (!path.isEmpty()) compareWithKernelRuns(path);
+  });
   connect(bundled_, &QComboBox::activated, this, [this](int i) {
     const QVariant path = bundled_->itemData(i);
     if (path.isValid()) openCsvFile(path.toString());
@@ -251,11 +271,16 @@ QWidget* LiveSweepView::buildResults() {
   dataset_detail_->setWordWrap(true);
   dataset_detail_->setStyleSheet(QStringLiteral("color: #555;"));
   dataset_detail_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  fidelity_label_ = new QLabel(results);
+  fidelity_label_->setObjectName(QStringLiteral("fidelitySummary"));
+  fidelity_label_->setWordWrap(true);
+  fidelity_label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   labels->addWidget(dataset_label_);
   labels->addWidget(dataset_detail_);
   header->addLayout(labels, 1);
   addXBlockFilter(results, header, Qt::AlignTop);
   pv->addLayout(header);
+  pv->addWidget(fidelity_label_);  // the full width: two lines at 1280 × 720
 
   // The bandwidth plot (with the picks) over tabs of the table, the time and the occupancy plot: on
   // a 1280 × 720 screen three plots and the table stacked would leave each plot a strip. The legends
@@ -327,6 +352,9 @@ QString LiveSweepView::startRun() {
   copy_GBps_ = 0.0;
   datasheet_GBps_ = 0.0;
   model_->clear();
+  fidelity_.reset();
+  fidelity_source_.clear();
+  showFidelity();
   dataset_label_->setText(tr("Measuring on %1 …").arg(availability_.device));
   dataset_detail_->setText(tr("%1 %2, %3 × %4")
                                .arg(QString::fromUtf8(workloadName(req.compile.workload).data()),
@@ -427,7 +455,10 @@ void LiveSweepView::showDataset(LiveDataset loaded, const QString& label) {
   }
   std::vector<LiveRow> rows = data_.rows;
   const ReplaySummary replay = summarizeReplay(rows, spillThreshold());
-  model_->setRows(std::move(rows), replay);
+  model_->setRows(std::move(rows), replay);  // no Triton pairs: a new dataset has none until compared
+  fidelity_.reset();
+  fidelity_source_.clear();
+  showFidelity();
   dataset_label_->setText(label);
   QStringList detail;
   detail << datasetShapeText(data_);
@@ -486,11 +517,91 @@ QString LiveSweepView::openCsvFile(const QString& path) {
   inputs_->setFromSpec(spec);
   if (const int i = bundled_->findData(path); i >= 0) bundled_->setCurrentIndex(i);
   showDataset(std::move(loaded).value(), label);
-  setStatus(tr("Opened %1 (%2 rows).")
-                .arg(path.startsWith(QLatin1String(":/")) ? tr("the bundled %1").arg(QFileInfo(path).fileName())
-                                                          : QFileInfo(path).fileName())
-                .arg(data_.rows.size()));
+  const QString opened =
+      tr("Opened %1 (%2 rows).")
+          .arg(path.startsWith(QLatin1String(":/")) ? tr("the bundled %1").arg(QFileInfo(path).fileName())
+                                                    : QFileInfo(path).fileName())
+          .arg(data_.rows.size());
+  // A bundled dataset opens beside the bundled sweep of Inductor's kernel for the same problem.
+  const QString kernel_runs = bundledKernelRunsFor(path);
+  if (kernel_runs.isEmpty()) {
+    setStatus(opened);
+  } else if (compareWithKernelRuns(kernel_runs).isEmpty()) {
+    setStatus(opened + QLatin1Char(' ') + status_->text());
+  }
   return {};
+}
+
+QString LiveSweepView::compareWithKernelRuns(const QString& path) {
+  auto fail = [this](const QString& msg) {
+    setStatus(msg, true);
+    return msg;
+  };
+  if (model_->numRows() == 0 || isRunning()) {
+    return fail(tr("Open or measure a live sweep first: there is nothing to compare with"));
+  }
+  auto runs = kernelRunsFromFile(path);
+  if (!runs) return fail(tr("Not compared: %1").arg(QString::fromStdString(runs.error())));
+  // The model's rows, not data_'s: they are what the table shows (data_ keeps the metadata).
+  LiveDataset shown;
+  shown.meta = data_.meta;
+  shown.rows = model_->rows();
+  auto fidelity = compareWithTriton(shown, *runs);
+  if (!fidelity) {
+    return fail(
+        tr("Not compared with %1: %2").arg(QFileInfo(path).fileName(), QString::fromStdString(fidelity.error())));
+  }
+  QStringList source{QFileInfo(path).completeBaseName()};
+  QString device;
+  QString date;
+  for (const auto& [key, value] : runs->meta) {
+    if (key == "device") device = QString::fromStdString(value);
+    if (key == "date") date = QString::fromStdString(value).left(10);
+  }
+  if (device.startsWith(QLatin1String("NVIDIA "))) device = device.mid(7);
+  if (!device.isEmpty()) source << device;
+  if (!date.isEmpty()) source << date;
+  fidelity_ = std::move(fidelity).value();
+  fidelity_source_ = source.join(QStringLiteral(", "));
+  model_->setTritonPairs(fidelity_->pairs);
+  showFidelity();
+  rebuildPlots();
+  setStatus(tr("Compared with Inductor's kernel %1 (%2): %3 configs paired.")
+                .arg(QString::fromStdString(fidelity_->kernel), fidelity_source_)
+                .arg(fidelity_->summary.paired));
+  return {};
+}
+
+void LiveSweepView::showFidelity() {
+  const bool paired = fidelity_.has_value();
+  for (int c : {LiveSweepModel::kTritonTime, LiveSweepModel::kTritonRegisters, LiveSweepModel::kTritonRatio}) {
+    table_->setColumnHidden(c, !paired);
+  }
+  triton_series_->setEnabled(paired && fidelity_->summary.paired > 0);
+  compare_button_->setEnabled(model_->numRows() > 0);
+  fidelity_label_->setVisible(model_->numRows() > 0);
+  if (!paired) {
+    fidelity_label_->setText(
+        tr("Times and registers are the built-in family's: no measurement of Inductor's own kernel "
+           "for this shape (Compare with Inductor's kernel… to add one)"));
+    return;
+  }
+  const FidelitySummary& s = fidelity_->summary;
+  QString text = tr("Inductor's Triton kernel at the same configs (%1): ").arg(fidelity_source_);
+  if (s.paired == 0) {
+    text += tr("no config ran ok on both sides");
+  } else {
+    text += tr("%1 paired, time Triton/ours median %2, %3 % within %4…%5, registers within ±%6 % on %7 %")
+                .arg(s.paired)
+                .arg(s.median_ratio, 0, 'f', 2)
+                .arg(s.time_within_pct, 0, 'f', 0)
+                .arg(kFidelityTimeLow, 0, 'f', 2)
+                .arg(kFidelityTimeHigh, 0, 'f', 2)
+                .arg(kFidelityRegisterTolerance * 100, 0, 'f', 0)
+                .arg(s.registers_within_pct, 0, 'f', 0);
+    if (s.one_side_spills > 0) text += tr(", one side spills on %1").arg(s.one_side_spills);
+  }
+  fidelity_label_->setText(text);
 }
 
 QString LiveSweepView::describeRow(int r) const {
@@ -516,6 +627,14 @@ QString LiveSweepView::describeRow(int r) const {
                        : tr("unavailable"));
   const QString picks = model_->picksAt(r);
   if (!picks.isEmpty()) text += tr("\npicked by: %1").arg(picks);
+  if (const FidelityPair* p = model_->tritonPairAt(r)) {
+    text += tr("\nInductor's Triton kernel: %1 µs (Triton / ours %2), %3 GB/s, %4 registers%5")
+                .arg(p->triton_us, 0, 'f', 2)
+                .arg(p->ratio, 0, 'f', 2)
+                .arg(p->triton_bandwidth_GBps, 0, 'f', 0)
+                .arg(p->triton_registers)
+                .arg(p->triton_spills ? tr(", spills") : QString());
+  }
   return text;
 }
 
@@ -638,17 +757,37 @@ void LiveSweepView::rebuildTimePlot(const PlotRows& shown) {
     }
     time_plot_->addSeries(warpCountText(w), x, y, rr, numWarpsColor(w), Qt::SolidLine, lo, hi);
   }
+  const double triton_max = addTritonTimes(shown);
   if (const LiveRow* sel = model_->row(shown.selected)) {
     time_plot_->addMarkers(tr("selected"), {static_cast<double>(sel->config.rblock)}, {sel->time.median_us},
                            {shown.selected}, MarkerShape::kDiamond, kSelectedColor, 11, false, /*in_legend=*/false);
   }
   // The y range follows the medians; a rare slow run (a clock ramp, a preemption) would otherwise
   // flatten every median to the axis. Bars that reach past the top are cut there, and said so.
-  const double time_top = std::max(shown.max_time, 1.0) * 1.5;
+  const double time_top = std::max({shown.max_time, triton_max, 1.0}) * 1.5;
   time_plot_->finish(0, time_top);
   if (shown.max_time_bar > time_top) {
     time_plot_->setCornerNote(tr("slowest single run %1 µs: bars cut at the top").arg(shown.max_time_bar, 0, 'f', 1));
   }
+}
+
+double LiveSweepView::addTritonTimes(const PlotRows& shown) {
+  if (!fidelity_ || !triton_series_->isChecked()) return 0.0;
+  double top = 0.0;
+  for (const auto& [w, idx] : shown.by_warps) {
+    QVector<double> x, y;
+    QVector<int> rr;
+    for (int i : idx) {
+      const FidelityPair* p = model_->tritonPairAt(i);
+      if (p == nullptr) continue;
+      x.append(p->rblock);
+      y.append(p->triton_us);
+      rr.append(i);  // the tooltip describes our row and Triton's figures beside it
+      top = std::max(top, p->triton_us);
+    }
+    if (!x.isEmpty()) time_plot_->addSeries(tr("Triton w%1").arg(w), x, y, rr, numWarpsColor(w), Qt::DashLine);
+  }
+  return top;
 }
 
 void LiveSweepView::rebuildOccupancyPlot(const PlotRows& shown) {
@@ -773,6 +912,14 @@ std::vector<CsvExport> LiveSweepView::csvExports() const {
                            fixed(rp.best_time_us, 3), fixed(rp.best_bandwidth_GBps, 1), "1"});
   }
   out.push_back(CsvExport{tr("Autotuner replay (regret per policy)"), QStringLiteral("regret.csv"), regret});
+  if (fidelity_) {
+    out.push_back(CsvExport{tr("Beside Inductor's kernel (one row per config measured on both)"),
+                            QStringLiteral("family-vs-inductor.csv"),
+                            fidelityToCsv(*fidelity_, {{"family", datasetShapeText(data_).toStdString()},
+                                                       {"family_device", data_.metaValue("device")},
+                                                       {"family_date_utc", data_.metaValue("date_utc")},
+                                                       {"triton_source", fidelity_source_.toStdString()}})});
+  }
   return out;
 }
 

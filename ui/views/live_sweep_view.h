@@ -3,15 +3,20 @@
 // open a live-sweep CSV measured elsewhere — the bundled H200 datasets on a machine without a GPU.
 // Shows bandwidth per config against RBLOCK (one series per num_warps) with the measured copy
 // bandwidth as the roofline and each policy's pick and the best marked; median time with its
-// min … max range; theoretical against achieved occupancy; a regret table and a config table.
+// min … max range; theoretical against achieved occupancy; a regret table and a config table. Beside
+// the family's figures, when a sweep of Inductor's own Triton kernel for the same problem is known
+// (bundled with the dataset, or opened with "Compare with Inductor's kernel…"): that kernel's time,
+// registers and time ratio per config, its series in the time plot, and the comparison in one line.
 #pragma once
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <vector>
 
-#include "core/sweep/live_results.h"
 #include "core/sweep/backend.h"
+#include "core/sweep/family_fidelity.h"
+#include "core/sweep/live_results.h"
 #include "ui/jobs/live_sweep_job.h"
 #include "ui/views/sweep_view.h"
 
@@ -44,6 +49,14 @@ class LiveSweepView : public SweepView {
   QString openCsvFile(const QString& path) override;
   /// Shows a dataset; `label` heads the view ("recorded data: …" or "measured on this machine: …").
   void showDataset(LiveDataset loaded, const QString& label);
+  /// Pairs the shown dataset with a sweep of Inductor's own Triton kernel for the same problem, read
+  /// from a kernel-runs CSV (a file or a ":/inductor-runs/…" resource, e.g. written by `occx
+  /// inductor sweep --csv`): the Triton columns, series and summary line follow. Empty string, or
+  /// the error (shown in the status line; what was shown stays): not a kernel-runs CSV, another
+  /// shape than the dataset's, no dataset shown.
+  QString compareWithKernelRuns(const QString& path);
+  /// The pairing shown, nullptr when the dataset has none.
+  [[nodiscard]] const FamilyFidelity* fidelity() const { return fidelity_ ? &*fidelity_ : nullptr; }
 
   [[nodiscard]] const LiveDataset& dataset() const { return data_; }
   [[nodiscard]] const ReplaySummary& replay() const;
@@ -57,6 +70,11 @@ class LiveSweepView : public SweepView {
   [[nodiscard]] QComboBox* bundledCombo() const { return bundled_; }
   [[nodiscard]] QCheckBox* cuptiCheck() const { return cupti_; }
   [[nodiscard]] QLabel* availabilityLabel() const { return availability_label_; }
+  /// The line above the plots that says whether and how far Inductor's own kernel was compared.
+  [[nodiscard]] QLabel* fidelityLabel() const { return fidelity_label_; }
+  /// "Inductor's kernel": Triton's series in the time plot.
+  [[nodiscard]] QCheckBox* tritonSeriesCheck() const { return triton_series_; }
+  [[nodiscard]] QPushButton* compareButton() const { return compare_button_; }
   [[nodiscard]] SweepSeriesPlot* bandwidthPlot() const { return bw_plot_; }
   [[nodiscard]] SweepSeriesPlot* timePlot() const { return time_plot_; }
   [[nodiscard]] SweepSeriesPlot* occupancyPlot() const { return occ_plot_; }
@@ -106,6 +124,11 @@ class LiveSweepView : public SweepView {
   void rebuildTimePlot(const PlotRows& shown);
   void rebuildOccupancyPlot(const PlotRows& shown);
   void rebuildRegretTable();
+  /// The summary line and the Triton columns, from fidelity_.
+  void showFidelity();
+  /// Adds Triton's median times ("Triton w16", dashed, our colours) of the shown XBLOCK to the time
+  /// plot; returns the slowest (0 when none or the checkbox is off).
+  double addTritonTimes(const PlotRows& shown);
   [[nodiscard]] QString describeRow(int row) const;
   [[nodiscard]] int spillThreshold() const;
 
@@ -115,6 +138,9 @@ class LiveSweepView : public SweepView {
   QComboBox* bundled_ = nullptr;
   QLabel* availability_label_ = nullptr;
   QLabel* dataset_detail_ = nullptr;
+  QLabel* fidelity_label_ = nullptr;
+  QCheckBox* triton_series_ = nullptr;
+  QPushButton* compare_button_ = nullptr;
   QTabWidget* details_ = nullptr;  ///< the table, the time plot and the occupancy plot, one per page
   SweepSeriesPlot* bw_plot_ = nullptr;
   SweepSeriesPlot* time_plot_ = nullptr;
@@ -126,6 +152,8 @@ class LiveSweepView : public SweepView {
   LiveDataset data_;  ///< metadata of the shown dataset (rows live in the model while running)
   double copy_GBps_ = 0.0;       ///< measured copy bandwidth of the dataset's GPU (the roofline)
   double datasheet_GBps_ = 0.0;  ///< the GPU data's datasheet DRAM bandwidth of that GPU; 0 when unknown
+  std::optional<FamilyFidelity> fidelity_;  ///< the dataset beside Inductor's kernel, when compared
+  QString fidelity_source_;                 ///< "ref_mean_var, H200, 2026-12-01": the kernel runs compared with
 };
 
 }  // namespace occx::ui

@@ -238,14 +238,18 @@ void SweepView::restoreInputs(QSettings& settings) {
   settings.endGroup();
 }
 
-void SweepView::openCsvInteractive(const QString& caption) {
+QString SweepView::askCsvPath(const QString& caption) {
   // The folder of the last file opened, in this view's settings group.
   const QString key = QStringLiteral("views/%1/lastCsvFolder").arg(objectName());
   const QString folder = QSettings().value(key).toString();
   const QString path = QFileDialog::getOpenFileName(this, caption, folder, tr("CSV files (*.csv);;All files (*)"));
-  if (path.isEmpty()) return;
-  QSettings().setValue(key, QFileInfo(path).absolutePath());
-  if (openCsvFile(path).isEmpty()) emit pathOpened(path);
+  if (!path.isEmpty()) QSettings().setValue(key, QFileInfo(path).absolutePath());
+  return path;
+}
+
+void SweepView::openCsvInteractive(const QString& caption) {
+  const QString path = askCsvPath(caption);
+  if (!path.isEmpty() && openCsvFile(path).isEmpty()) emit pathOpened(path);
 }
 
 }  // namespace occx::ui

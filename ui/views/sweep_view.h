@@ -94,6 +94,9 @@ class SweepView : public QWidget, public AppView {
   void makeCancelButton(QWidget* parent);
   /// "Open CSV…", asking for a file with `caption` and opening it with openCsvFile.
   void makeOpenCsvButton(QWidget* parent, const QString& tooltip, const QString& caption);
+  /// Asks for a CSV file with `caption`, starting in the folder of the last one this view opened;
+  /// the path, or empty when the user cancelled.
+  QString askCsvPath(const QString& caption);
   void makeProgressBar(QWidget* parent, const QString& object_name);
   void makeStatusLabel(QWidget* parent, const QString& object_name);
   /// The bold title over the plots, `larger_by` points above the font.
