@@ -60,7 +60,7 @@ TEST(CliCompile, TextShowsSourceAndDecisions) {
   auto r = run({"compile", "--gpu", "H100-SXM", "--workload", "sum", "--dtype", "fp16", "--rblock", "2048",
                 "--num-warps", "16", "--xnumel", "512", "--rnumel", "8192", "--show-source", "--no-cache"});
   ASSERT_EQ(r.rc, 0) << r.err;
-  EXPECT_NE(r.out.find("extern \"C\" __global__ void __launch_bounds__(NUM_THREADS) occx_sum_fp16_x1_r2048_w16("),
+  EXPECT_NE(r.out.find("extern \"C\" __global__ void __launch_bounds__(NUM_THREADS) occx_sum_fp16_x1_r2048_w16_s512x8192("),
             std::string::npos);
   EXPECT_NE(r.out.find("registers per thread"), std::string::npos);
   EXPECT_NE(r.out.find("RBLOCK scaling for xnumel 512 × rnumel 8192"), std::string::npos);

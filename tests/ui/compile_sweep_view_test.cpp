@@ -334,7 +334,7 @@ TEST(CompileSweepView, SpillingConfigsShowInTheSpillPlot) {
 
 TEST(CompileSweepView, ADamagedCacheEntryIsReportedOnceInTheStatus) {
   FakeCompiler fake;
-  fake.damaged_entry_for = "occx_mean_var_fp32_x1_r1024_w8";
+  fake.damaged_entry_for = "occx_mean_var_fp32_x1_r1024_w8_s512x8192";  // built for the sweep's shape
   CompileSweepView view(nullptr, compileBackend(fake.function()));
   setUpSmallSweep(view);
   QSignalSpy finished(&view, &CompileSweepView::sweepFinished);

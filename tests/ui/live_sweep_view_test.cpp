@@ -451,9 +451,9 @@ TEST(LiveSweepView, BundledDatasetsOpenAsRecordedData) {
 
 // The built-in family beside Inductor's real kernel. The bundled mean_var dataset pairs with the
 // bundled sweep of Inductor's kernel (resources/inductor-runs/measured/ref_mean_var.csv): 55 configs
-// ran ok on both; X1 R2048 w16 is 312.544 µs / 30 registers ours, 168.352 µs / n_regs 26 Triton's,
-// ratio 0.539. Of the 55 ratios (median 0.582) 3 lie in 0.85 … 1.15; 28 register counts are within
-// ±25 %; 6 configs spill on one side only (tests/core/sweep/family_fidelity_test.cpp pins the same).
+// ran ok on both; X1 R2048 w16 is 170.24 µs / 26 registers ours, 168.352 µs / n_regs 26 Triton's,
+// ratio 0.989. Of the 55 ratios (median 1.004) 43 lie in 0.85 … 1.15; 44 register counts are within
+// ±25 %; 5 configs spill on one side only (tests/core/sweep/family_fidelity_test.cpp pins the same).
 int rowOf(const LiveSweepModel* m, int xblock, int rblock, int num_warps) {
   for (int r = 0; r < m->rowCount(); ++r) {
     const KernelConfig& c = m->row(r)->config;
@@ -473,8 +473,8 @@ TEST(LiveSweepView, BundledMeanVarShowsInductorsKernelBesideTheFamily) {
   EXPECT_EQ(view.fidelity()->summary.paired, 55);
   EXPECT_EQ(view.fidelityLabel()->text(),
             QStringLiteral("Inductor's Triton kernel at the same configs (ref_mean_var, H200, 2026-12-01): 55 paired, "
-                           "time Triton/ours median 0.58, 5 % within 0.85…1.15, registers within ±25 % on 51 %, "
-                           "one side spills on 6"));
+                           "time Triton/ours median 1.00, 78 % within 0.85…1.15, registers within ±25 % on 80 %, "
+                           "one side spills on 5"));
   EXPECT_TRUE(view.fidelityLabel()->isVisibleTo(&view));
 
   const LiveSweepModel* m = view.model();
@@ -489,12 +489,12 @@ TEST(LiveSweepView, BundledMeanVarShowsInductorsKernelBesideTheFamily) {
             QStringLiteral("Triton / ours"));
   const int r = rowOf(m, 1, 2048, 16);
   ASSERT_GE(r, 0);
-  EXPECT_EQ(cellText(m, r, M::kTime), QStringLiteral("312.54"));
+  EXPECT_EQ(cellText(m, r, M::kTime), QStringLiteral("170.24"));
   EXPECT_EQ(cellText(m, r, M::kTritonTime), QStringLiteral("168.35"));
-  EXPECT_EQ(cellText(m, r, M::kRegisters), QStringLiteral("30"));
+  EXPECT_EQ(cellText(m, r, M::kRegisters), QStringLiteral("26"));
   EXPECT_EQ(cellText(m, r, M::kTritonRegisters), QStringLiteral("26"));
-  EXPECT_EQ(cellText(m, r, M::kTritonRatio), QStringLiteral("0.54"));
-  EXPECT_DOUBLE_EQ(m->data(m->index(r, M::kTritonRatio), M::kSortRole).toDouble(), 168.352 / 312.544);
+  EXPECT_EQ(cellText(m, r, M::kTritonRatio), QStringLiteral("0.99"));
+  EXPECT_DOUBLE_EQ(m->data(m->index(r, M::kTritonRatio), M::kSortRole).toDouble(), 168.352 / 170.24);
   // The pairs export beside the dataset and the regret table.
   const auto exports = view.csvExports();
   ASSERT_EQ(exports.size(), 3u);

@@ -285,7 +285,8 @@ TEST(KernelFamilySource, MeanVarHasThreeRegisterTilesAndTheLaunchContract) {
   EXPECT_NE(s.find("float acc_m2[ROWS_PER_THREAD][ELEMS_PER_ROW];"), std::string::npos);
   EXPECT_NE(s.find("float acc_weight[ROWS_PER_THREAD][ELEMS_PER_ROW];"), std::string::npos);
   // One 16-byte vector load per chunk, the loop over R kept rolled, shuffles then shared memory.
-  EXPECT_NE(s.find("const uint4 q = *reinterpret_cast<const uint4*>"), std::string::npos);
+  EXPECT_NE(s.find("const word_t q = EVICT_LAST ? ld_evict_last(at, valid) : ld_evict_first(at, valid);"), std::string::npos);
+  EXPECT_NE(s.find("@pv ld.global.L1::evict_first.L2::cache_hint.v4.b32 {%0, %1, %2, %3}"), std::string::npos);
   EXPECT_NE(s.find("#pragma unroll 1\n  for (int r0 = 0; r0 < rnumel; r0 += RBLOCK) {"), std::string::npos);
   EXPECT_NE(s.find("__shfl_xor_sync"), std::string::npos);
   EXPECT_NE(s.find("__shared__ State partial[ROW_SLOTS][WARPS_PER_ROW];"), std::string::npos);
@@ -313,7 +314,7 @@ TEST(KernelFamilySource, FusedKHasKInputsAndKTiles) {
   EXPECT_EQ(g->name, "occx_fused_k5_bf16_x2_r512_w4");
   EXPECT_EQ(g->layout.accumulator_tiles, 5);
   EXPECT_EQ(count(g->source, "[ROWS_PER_THREAD][ELEMS_PER_ROW];"), 5);
-  EXPECT_EQ(count(g->source, "load_chunk(in"), 5);
+  EXPECT_EQ(count(g->source, "load_chunk<false>(in"), 5);
   EXPECT_EQ(g->params.size(), 12u);  // 5 inputs, 5 outputs, xnumel, rnumel
   EXPECT_NE(g->source.find("acc_sum4[i][j] += p;"), std::string::npos);
 }
@@ -349,4 +350,92 @@ TEST(KernelFamilySource, Bf16OutputsRoundWithoutTheSm80InstructionOnOlderArchite
 }
 
 }  // namespace
+// ---- static shapes (Inductor's kernels for static shapes) --------------------------------------
+
+TEST(KernelFamilyStaticShape, ConfigForShapeBakesTheShapeInAndNamesIt) {
+  auto c = configForShape(kernelConfig(Workload::kSum, DType::kF16, 1, 2048, 16), 32768, 8192, true);
+  EXPECT_EQ(c.static_xnumel, 32768);
+  EXPECT_EQ(c.static_rnumel, 8192);
+  EXPECT_TRUE(c.staticShape());
+  EXPECT_TRUE(c.vector_loads);
+  EXPECT_EQ(kernelName(c), "occx_sum_fp16_x1_r2048_w16_s32768x8192");
+  EXPECT_EQ(c.label(), "sum fp16 XBLOCK=1 RBLOCK=2048 num_warps=16 for 32768 × 8192");
+  auto d = configForShape(c, 20736, 8007, false);  // a run-time shape; 8007 forbids vector loads
+  EXPECT_FALSE(d.staticShape());
+  EXPECT_FALSE(d.vector_loads);
+  EXPECT_EQ(kernelName(d), "occx_sum_fp16_x1_r2048_w16_scalar");
+  EXPECT_STREQ(shapeKindName(true), "static");
+  EXPECT_STREQ(shapeKindName(false), "run-time");
+}
+
+TEST(KernelFamilyStaticShape, BadShapesNameTheValueAndTheRange) {
+  auto c = kernelConfig(Workload::kSum, DType::kF32, 1, 1024, 4);
+  c.static_xnumel = 8;
+  auto l = tileLayout(c);
+  ASSERT_FALSE(l);
+  EXPECT_EQ(l.error(), "static shape 8 × 0 is incomplete: set both xnumel and rnumel, or neither (a run-time shape)");
+  c.static_rnumel = -3;
+  EXPECT_EQ(tileLayout(c).error(), "static rnumel -3 is out of range: allowed 1 … 2147483647");
+  c.static_xnumel = 65536;
+  c.static_rnumel = 65536;
+  EXPECT_EQ(tileLayout(c).error(),
+            "static shape 65536 × 65536 is out of range: the kernels index with 32-bit ints, allowed at most 2147483647 "
+            "elements per tensor");
+  // A kernel built for one shape runs only on it.
+  c.static_xnumel = 100;
+  c.static_rnumel = 4096;
+  ASSERT_TRUE(checkShape(c, 100, 4096));
+  EXPECT_EQ(*checkShape(c, 100, 4096), 100);
+  EXPECT_EQ(checkShape(c, 100, 2048).error(),
+            "shape 100 × 2048 is not the one the kernel was built for (100 × 4096): build the config for this shape, or "
+            "with a run-time shape");
+}
+
+TEST(KernelFamilyStaticShape, NoTailUnrollsAndDropsTheMasksATailKeepsTheLoopRolled) {
+  // sum fp16 32768 × 8192 at R2048: 8192 % 2048 == 0 and 32768 % 1 == 0: no masks, no nounroll pragma.
+  auto g = generateKernel(configForShape(kernelConfig(Workload::kSum, DType::kF16, 1, 2048, 16), 32768, 8192, true));
+  ASSERT_TRUE(g);
+  const auto& s = g->source;
+  EXPECT_NE(s.find("constexpr int XNUMEL = 32768;  // the static shape"), std::string::npos);
+  EXPECT_NE(s.find("constexpr int RNUMEL = 8192;"), std::string::npos);
+  EXPECT_NE(s.find("  xnumel = XNUMEL;  // the static shape, as Inductor's kernels set it\n  rnumel = RNUMEL;"),
+            std::string::npos);
+  EXPECT_EQ(s.find("#pragma unroll 1"), std::string::npos);
+  EXPECT_NE(s.find("const bool valid = row_ok;  // RBLOCK divides rnumel"), std::string::npos);
+  EXPECT_NE(s.find("const bool row_ok = true;"), std::string::npos);
+  EXPECT_NE(s.find("// shape: static, 32768 x 8192 baked in as Inductor does for static shapes; the loop over R runs 4 "
+                   "time(s), unrolled as the compiler sees fit; no row mask (XBLOCK divides xnumel)"),
+            std::string::npos);
+  // log_softmax fp16 20736 × 8008 at R2048: a tail along R (8008 % 2048 != 0): masked and rolled, as Triton's.
+  auto ls = generateKernel(
+      configForShape(kernelConfig(Workload::kLogSoftmax, DType::kF16, 2, 2048, 8), 20736, 8008, true));
+  ASSERT_TRUE(ls);
+  EXPECT_EQ(count(ls->source, "#pragma unroll 1\n  for (int r0 = 0; r0 < rnumel; r0 += RBLOCK) {"), 2);
+  EXPECT_NE(ls->source.find("const bool valid = row_ok && r < rnumel;"), std::string::npos);
+  // The first pass reads what the output pass reads again: evict_last, then evict_first.
+  EXPECT_NE(ls->source.find("load_chunk<true>(in0, x, r, rnumel, row_ok, v0, ok);"), std::string::npos);
+  EXPECT_NE(ls->source.find("load_chunk<false>(in0, x, r, rnumel, row_ok, v, ok);"), std::string::npos);
+  // online_softmax_reduce: the row's max first, then the rescaled sums; accurate exp.
+  EXPECT_NE(ls->source.find("row_sum[i] += acc_sumexp[i][j] * expf(delta);"), std::string::npos);
+  EXPECT_EQ(ls->source.find("__expf"), std::string::npos);
+  // The same configs with a run-time shape: the loop is never unrolled, every mask is there.
+  auto dyn = generateKernel(kernelConfig(Workload::kSum, DType::kF16, 1, 2048, 16));
+  ASSERT_TRUE(dyn);
+  EXPECT_NE(dyn->source.find("// shape: passed at run time (any xnumel, rnumel); the loop over R is not unrolled"),
+            std::string::npos);
+  EXPECT_NE(dyn->source.find("#pragma unroll 1"), std::string::npos);
+  EXPECT_NE(dyn->source.find("const bool row_ok = x < xnumel;"), std::string::npos);
+}
+
+TEST(KernelFamilyStaticShape, MeanVarUpdatesAsWelfordReduceWithAWeightTile) {
+  auto g = generateKernel(configForShape(kernelConfig(Workload::kMeanVar, DType::kF16, 1, 2048, 8), 32768, 8192, true));
+  ASSERT_TRUE(g);
+  const auto& s = g->source;
+  EXPECT_NE(s.find("const bool first_pass = r0 == 0;  // welford_reduce's first_iteration"), std::string::npos);
+  EXPECT_NE(s.find("acc_weight[i][j] += 1.0f;"), std::string::npos);
+  EXPECT_NE(s.find("acc_mean[i][j] += div_full(delta, acc_weight[i][j]);"), std::string::npos);
+  EXPECT_NE(s.find("asm(\"div.full.f32 %0, %1, %2;\""), std::string::npos);
+  EXPECT_NE(s.find("const float frac = weight == 0.0f ? 0.0f : div_full(b.weight, weight);"), std::string::npos);
+}
+
 }  // namespace occx

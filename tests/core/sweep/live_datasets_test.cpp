@@ -34,8 +34,9 @@ TEST(BundledDatasets, EveryFileOpensWithItsProvenance) {
     EXPECT_EQ(d->metaValue("device"), "NVIDIA H200");
     EXPECT_EQ(d->metaValue("driver"), "580.159.04");
     EXPECT_EQ(d->metaValue("toolkit"), "NVRTC 13.0");
-    // All six measured again on 2026-12-01 through the GPU worker, CUPTI complete.
-    EXPECT_EQ(d->metaValue("date_utc").rfind("2026-12-01T", 0), 0u) << d->metaValue("date_utc");
+    // All six measured again on 2026-12-02 with the shape baked into each kernel, CUPTI complete.
+    EXPECT_EQ(d->metaValue("date_utc").rfind("2026-12-02T", 0), 0u) << d->metaValue("date_utc");
+    EXPECT_EQ(d->metaValue("shape"), "static");
     EXPECT_FALSE(d->metaValue("copy_bandwidth_GBps").empty());
     ASSERT_FALSE(d->rows.empty());
     for (const auto& r : d->rows) {
@@ -64,21 +65,27 @@ TEST(BundledDatasets, RowSumReplaysToTheRecordedBest) {
   ASSERT_GE(s.best_row, 0);
   const auto& best = d->rows[static_cast<std::size_t>(s.best_row)];
   EXPECT_EQ(best.config.xblock, 1);
-  EXPECT_EQ(best.config.rblock, 8192);
-  EXPECT_EQ(best.config.num_warps, 8);
-  EXPECT_DOUBLE_EQ(s.best_time_us, 128.96);
-  // Inductor's one candidate (XBLOCK 1, R0_BLOCK 2048, 16 warps, 20 registers: no scaling under any
-  // bound) is every policy's pick: 178.08 us, regret 178.08 / 128.96.
+  EXPECT_EQ(best.config.rblock, 4096);
+  EXPECT_EQ(best.config.num_warps, 16);
+  EXPECT_EQ(best.config.static_xnumel, 32768);  // the kernels were built for the shape
+  EXPECT_EQ(best.config.static_rnumel, 8192);
+  EXPECT_DOUBLE_EQ(s.best_time_us, 128.832);
+  // Inductor's one candidate (XBLOCK 1, R0_BLOCK 2048, 16 warps, 21 registers: no scaling under any
+  // bound) is every policy's pick: 129.472 us, regret 129.472 / 128.832 (the real Triton kernel's
+  // pick is 1.01 off its sweep's best, docs/benchmarks.md).
   for (const auto& p : s.picks) {
     SCOPED_TRACE(std::string(inductor::policyKey(p.policy)));
     EXPECT_EQ(p.candidates, 1);
     ASSERT_GE(p.row, 0);
     EXPECT_EQ(d->rows[static_cast<std::size_t>(p.row)].config.rblock, 2048);
-    EXPECT_DOUBLE_EQ(p.time_us, 178.08);
-    EXPECT_DOUBLE_EQ(p.regret, 178.08 / 128.96);
+    EXPECT_DOUBLE_EQ(p.time_us, 129.472);
+    EXPECT_DOUBLE_EQ(p.regret, 129.472 / 128.832);
   }
 }
 
+// The spill case at 16 warps: R32768 spills, its halved R16384 does not. (Triton's kernel spills 74
+// words there and halving is 1.50x faster; ours spills 5 words and is faster unhalved: a miss of
+// the family's fidelity, docs/benchmarks.md.)
 TEST(BundledDatasets, SpillCaseHalvingRemovesTheSpills) {
   auto d = load("h200_spill_log_softmax_fp32_264x30000.csv");
   ASSERT_TRUE(d) << d.error();
@@ -93,11 +100,12 @@ TEST(BundledDatasets, SpillCaseHalvingRemovesTheSpills) {
   ASSERT_NE(spilling, nullptr);
   ASSERT_NE(halved, nullptr);
   EXPECT_EQ(spilling->registers, 128);
-  EXPECT_EQ(spilling->spill_stores_bytes, 156);
+  EXPECT_EQ(spilling->spill_stores_bytes, 20);
   EXPECT_EQ(halved->spill_stores_bytes, 0);
   EXPECT_EQ(halved->spill_loads_bytes, 0);
-  EXPECT_DOUBLE_EQ(spilling->time.median_us, 46.928);
-  EXPECT_DOUBLE_EQ(halved->time.median_us, 41.184);
+  EXPECT_EQ(halved->registers, 97);
+  EXPECT_DOUBLE_EQ(spilling->time.median_us, 29.92);
+  EXPECT_DOUBLE_EQ(halved->time.median_us, 34.928);
   // The spills show in CUPTI's local-memory traffic; the halved config has none.
   ASSERT_TRUE(spilling->local_store_bytes.value.has_value());
   EXPECT_GT(*spilling->local_store_bytes.value, 0.0);

@@ -106,7 +106,7 @@ TEST(LiveSweep, EveryCompiledConfigBecomesOneModuleWithTheFamilysLaunchContract)
   EXPECT_EQ(runner.problems_set, 1);
   EXPECT_EQ(runner.problems_cleared, 1);  // the device memory is freed after the sweep
   const GpuModule& m = runner.modules[1];  // XBLOCK 1, RBLOCK 1024, 8 warps
-  EXPECT_EQ(m.entry, "occx_sum_fp32_x1_r1024_w8");
+  EXPECT_EQ(m.entry, "occx_sum_fp32_x1_r1024_w8_s256x4096");
   EXPECT_EQ(m.arch, (ComputeCapability{9, 0}));
   EXPECT_EQ(m.cubin, (std::vector<std::uint8_t>{1, 2, 3, 4}));
   EXPECT_EQ(m.grid_x, 256);  // ceil(256 / XBLOCK 1)
@@ -128,7 +128,7 @@ TEST(LiveSweep, EveryCompiledConfigBecomesOneModuleWithTheFamilysLaunchContract)
 
 TEST(LiveSweep, RowsCarryTimesBandwidthAndTheReplayPicksTheFastest) {
   FakeRunner runner;
-  runner.times["occx_sum_fp32_x1_r2048_w4"] = 50.0;
+  runner.times["occx_sum_fp32_x1_r2048_w4_s256x4096"] = 50.0;
   auto res = runLiveSweep(runner, smallSpec(), fakeCompile);
   ASSERT_TRUE(res) << res.error();
   const LiveRow& fast = res->dataset.rows[2];  // RBLOCK 2048, 4 warps
@@ -169,7 +169,7 @@ TEST(LiveSweep, ProgressGoesThroughProblemCompileAndRunPhasesInOrder) {
 
 TEST(LiveSweep, AFaultingConfigIsARowAndLaterRowsSayWhyTheyDidNotRun) {
   FakeRunner runner;
-  runner.fault_entry = "occx_sum_fp32_x1_r1024_w8";
+  runner.fault_entry = "occx_sum_fp32_x1_r1024_w8_s256x4096";
   auto res = runLiveSweep(runner, smallSpec(), fakeCompile);
   ASSERT_TRUE(res) << res.error();
   const auto& rows = res->dataset.rows;

@@ -435,7 +435,7 @@ TEST(WorkerRunner, AWorkerThatCannotBeRestartedSaysSoOnEveryLaterRow) {
 using testing_support::fakeCompile;  // 40 registers, as the fake worker's driver reports
 
 TEST(WorkerRunner, ALiveSweepWithACrashingConfigInTheMiddleMeasuresEveryOtherRow) {
-  auto r = started({"--crash-on", "occx_sum_fp32_x1_r1024_w8", "--fault-on", "occx_sum_fp32_x1_r2048_w4"});
+  auto r = started({"--crash-on", "occx_sum_fp32_x1_r1024_w8_s256x4096", "--fault-on", "occx_sum_fp32_x1_r2048_w4_s256x4096"});
   ASSERT_TRUE(r);
   const LiveSweepSpec s = testing_support::smallSumSweep();
   auto res = runLiveSweep(*r, s, fakeCompile);
