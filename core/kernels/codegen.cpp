@@ -275,7 +275,7 @@ void emitHintedLoads(Emitter& e, int bytes) {
   }
   if (words > 1) dst = "{" + dst + "}";
   e.line("typedef " + w.type + " word_t;  // one load: " + num(bytes) + " byte(s)");
-  for (const std::string hint : {"evict_first", "evict_last"}) {
+  for (const std::string& hint : {std::string("evict_first"), std::string("evict_last")}) {
     e.open("static __device__ __forceinline__ word_t ld_" + hint + "(const void* p, bool valid) {");
     e.line("word_t q;");
     e.line("#if __CUDA_ARCH__ >= 800");
