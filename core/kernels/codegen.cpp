@@ -496,7 +496,11 @@ void emitAccumulate(Emitter& e, const KernelConfig& c) {
       // Inductor's online_softmax_combine, with accurate exp (math.exp: not fast math).
       e.open("if (ok[e]) {  // online max and sum of exp(v - max)");
       e.line("const float m = fmaxf(acc_max" + a + ", v0[e]);");
-      e.line("acc_sumexp" + a + " = acc_sumexp" + a + " * expf(acc_max" + a + " - m) + expf(v0[e] - m);");
+      // Both scales are 1 while the slot has seen only -inf (as Inductor's tl.where on
+      // out_max == -inf): no exp(-inf - -inf) = NaN; the first finite value then scales the count by 0.
+      e.line("const bool none = m == NEG_INF;");
+      e.line("acc_sumexp" + a + " = acc_sumexp" + a + " * (none ? 1.0f : expf(acc_max" + a +
+             " - m)) + (none ? 1.0f : expf(v0[e] - m));");
       e.line("acc_max" + a + " = m;");
       e.close();
       break;
@@ -634,8 +638,6 @@ void emitCrossWarpReduction(Emitter& e) {
   e.close();
 }
 
-/// After the loop: each row's state, reduced within the thread, across the THREADS_R lanes with
-/// shuffles and, when a row spans several warps, across them in shared memory.
 /// One float per row reduced along R with `op` ("fmaxf" or "+"): this thread's values are already in
 /// `var[i]`; then the THREADS_R lanes with shuffles and, when a row spans several warps, the warps'
 /// partials through shared memory (as emitCrossWarpReduction does for a State).
@@ -668,7 +670,7 @@ void emitFloatRowReduction(Emitter& e, const TileLayout& l, const std::string& v
 /// log_softmax after the loop, as Inductor's online_softmax_reduce: first the row's max over the whole
 /// tile, then the sum of every slot's sum of exp rescaled to that max (exp(slot max - row max)); so the
 /// tiles stay live across the first reduction, as in Triton's kernel.
-void emitLogSoftmaxRowReduction(Emitter& e) {
+void emitLogSoftmaxRowReduction(Emitter& e, const TileLayout& l) {
   e.line("// Reduce along R as online_softmax_reduce: the row's max, then the rescaled sums of exp.");
   e.line("float row_max[ROWS_PER_THREAD];");
   e.line("#pragma unroll");
@@ -677,27 +679,30 @@ void emitLogSoftmaxRowReduction(Emitter& e) {
   e.line("#pragma unroll");
   e.line("for (int j = 1; j < ELEMS_PER_ROW; ++j) row_max[i] = fmaxf(row_max[i], acc_max[i][j]);");
   e.close();
+  emitFloatRowReduction(e, l, "row_max", "fmaxf");
+  e.line("float row_sum[ROWS_PER_THREAD];");
+  e.line("#pragma unroll");
+  e.open("for (int i = 0; i < ROWS_PER_THREAD; ++i) {");
+  e.line("row_sum[i] = 0.0f;");
+  e.line("#pragma unroll");
+  e.open("for (int j = 0; j < ELEMS_PER_ROW; ++j) {");
+  e.line("const float delta = row_max[i] == NEG_INF ? 0.0f : acc_max[i][j] - row_max[i];");
+  e.line("row_sum[i] += acc_sumexp[i][j] * expf(delta);");
+  e.close();
+  e.close();
+  emitFloatRowReduction(e, l, "row_sum", "+");
+  e.line("State row[ROWS_PER_THREAD];");
+  e.line("#pragma unroll");
+  e.line("for (int i = 0; i < ROWS_PER_THREAD; ++i) row[i] = State{row_max[i], row_sum[i]};");
+  e.line();
 }
 
+/// After the loop: each row's state, reduced within the thread, across the THREADS_R lanes with
+/// shuffles and, when a row spans several warps, across them in shared memory (log_softmax: as
+/// Inductor's online_softmax_reduce, emitLogSoftmaxRowReduction).
 void emitRowReduction(Emitter& e, const KernelConfig& c, const TileLayout& l) {
   if (c.workload == Workload::kLogSoftmax) {
-    emitLogSoftmaxRowReduction(e);
-    emitFloatRowReduction(e, l, "row_max", "fmaxf");
-    e.line("float row_sum[ROWS_PER_THREAD];");
-    e.line("#pragma unroll");
-    e.open("for (int i = 0; i < ROWS_PER_THREAD; ++i) {");
-    e.line("row_sum[i] = 0.0f;");
-    e.line("#pragma unroll");
-    e.open("for (int j = 0; j < ELEMS_PER_ROW; ++j) {");
-    e.line("const float delta = row_max[i] == NEG_INF ? 0.0f : acc_max[i][j] - row_max[i];");
-    e.line("row_sum[i] += acc_sumexp[i][j] * expf(delta);");
-    e.close();
-    e.close();
-    emitFloatRowReduction(e, l, "row_sum", "+");
-    e.line("State row[ROWS_PER_THREAD];");
-    e.line("#pragma unroll");
-    e.line("for (int i = 0; i < ROWS_PER_THREAD; ++i) row[i] = State{row_max[i], row_sum[i]};");
-    e.line();
+    emitLogSoftmaxRowReduction(e, l);
     return;
   }
   const auto accs = accNames(c.workload, c.k);

@@ -144,13 +144,14 @@ struct KernelParam {
 /// Launch contract (for cuLaunchKernel): the entry point is `extern "C" __global__ void name(...)`
 /// with parameters, in order: one `const T*` per input (in0 …), one `U*` per output (out0 …), where T
 /// is the dtype's storage type (float, or unsigned short holding fp16/bf16 bits) and U that of
-/// outputDType(config), then `int xnumel`, `int rnumel`. Tensors are row-major and contiguous; with vector loads they
+/// outputDType(config), then `int xnumel`, `int rnumel` (with a static shape the kernel sets both to
+/// the shape it was built for; checkShape refuses another). Tensors are row-major and contiguous; with vector loads they
 /// must be 16-byte aligned (cuMemAlloc gives 256). Grid: gridBlocks() × 1 × 1; block: num_warps·32 × 1 × 1; no dynamic
 /// shared memory. Every (xnumel, rnumel) accepted by checkShape is handled, tails included.
 struct GeneratedKernel {
   KernelConfig config;
   TileLayout layout;
-  std::string name;                 ///< e.g. "occx_mean_var_fp16_x1_r2048_w8" (+ "_f32out", "_maxreg32", "_scalar")
+  std::string name;                 ///< e.g. "occx_mean_var_fp16_x1_r2048_w8" (+ "_f32out", "_maxreg32", "_scalar", "_s32768x8192")
   std::string source;               ///< CUDA C++, deterministic for a given config
   std::vector<KernelParam> params;  ///< launch order
 };
@@ -167,7 +168,7 @@ DType outputDType(const KernelConfig& config);
 std::string kernelName(const KernelConfig& config);
 
 /// True when rnumel allows the config's vector loads (rnumel % vec == 0, so every row starts on a
-/// vector boundary). Configs built for a shape should set vector_loads to this.
+/// vector boundary). Configs built for a shape set vector_loads to this (configForShape does).
 bool vectorLoadsAllowed(const TileLayout& layout, std::int64_t rnumel);
 
 /// The word for a kernel's shape kind, as sweeps' metadata ("shape") and the views show it:

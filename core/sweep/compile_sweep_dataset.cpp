@@ -383,7 +383,12 @@ Expected<CompileSweepDataset> compileSweepFromCsv(const CsvTable& table, const G
   std::int64_t maxrregcount = 0;
   if (auto e = readMeta(table, db, d, maxrregcount)) return *e;
   const bool fp32_outputs = table.metaValue("output_dtype") == "fp32";
-  const bool static_shape = table.metaValue("shape") == shapeKindName(true);  // absent: files before static shapes
+  const std::string shape = table.metaValue("shape");  // absent: files from before static shapes (run-time)
+  if (!shape.empty() && shape != shapeKindName(true) && shape != shapeKindName(false)) {
+    return Error{"compile-sweep CSV: metadata 'shape': '" + shape + "' is not known: allowed " + shapeKindName(true) +
+                 ", " + shapeKindName(false)};
+  }
+  const bool static_shape = shape == shapeKindName(true);
   CompileSweepRecord blank;
   blank.config.max_registers = static_cast<int>(std::min<std::int64_t>(maxrregcount, 255));
   for (Policy p : sweepDecisionPolicies()) blank.decisions.push_back({p, -1, std::nullopt, {}});
@@ -392,8 +397,9 @@ Expected<CompileSweepDataset> compileSweepFromCsv(const CsvTable& table, const G
                                                  [&](CompileSweepRecord& e) {
                                                    e.config.fp32_outputs = fp32_outputs && e.config.dtype != DType::kF32;
                                                    // Vector loads and the shape as the sweep built them.
-                                                   if (d.rnumel > 0 && d.xnumel > 0) {
-                                                     e.config = configForShape(e.config, d.xnumel, d.rnumel, static_shape);
+                                                   if (d.rnumel > 0) {
+                                                     e.config = configForShape(e.config, d.xnumel, d.rnumel,
+                                                                               static_shape && d.xnumel > 0);
                                                    }
                                                    if (!e.ok) {
                                                      e.decisions.clear();

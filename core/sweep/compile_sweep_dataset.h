@@ -123,7 +123,9 @@ CompileSweepDataset datasetFromResult(const CompileSweepResult& result,
 /// found by name. Errors: a live-sweep file (says so, and where it opens), another format, a
 /// missing required column (index, workload, dtype, XBLOCK, RBLOCK, num_warps, status), a cell that is
 /// not what its column holds (naming the row and the column), metadata that is not an integer where
-/// one is needed, an architecture not in `db`.
+/// one is needed, an architecture not in `db`, a "shape" other than static / run-time. Each row's
+/// config is rebuilt for the file's shape (vector loads as the shape allows, the shape baked in when
+/// "shape" is static; files without the key were built with run-time shapes).
 Expected<CompileSweepDataset> compileSweepFromCsv(const CsvTable& table, const GpuDatabase& db = GpuDatabase::builtin());
 
 /// {"meta": {…}, "rows": [{column: value, …}, …]} with number columns as numbers.

@@ -162,7 +162,9 @@ nlohmann::json liveDatasetToJson(const LiveDataset& data);
 
 /// Reads a dataset written by liveDatasetToCsv (on any machine). Columns are found by name, so
 /// extra columns are ignored and their order may differ; a missing required column, a malformed
-/// number or an unknown status names the line and the column. Errors: not a live-sweep file.
+/// number or an unknown status names the line and the column. Errors: not a live-sweep file. With
+/// metadata "shape: static" (and xnumel, rnumel) every row's config gets the shape baked in, its
+/// recorded vector_loads kept; without it the configs take the shape at run time.
 Expected<LiveDataset> liveDatasetFromCsv(const CsvTable& table);
 
 }  // namespace occx

@@ -217,6 +217,9 @@ TEST(LiveSweepView, RecordedCsvShowsRowsSeriesRooflinePicksAndRegret) {
   EXPECT_EQ(spec.xblocks, (std::vector<int>{1, 2}));
   EXPECT_EQ(spec.rblocks, (std::vector<int>{2048, 4096, 8192, 16384, 32768}));
   EXPECT_EQ(spec.num_warps, (std::vector<int>{16, 32}));
+  // Recorded before static shapes (no "shape" key): Run would build kernels that take the shape at run time.
+  EXPECT_FALSE(spec.static_shape);
+  EXPECT_FALSE(view.inputs()->staticShapeCheck()->isChecked());
   EXPECT_EQ(m->data(m->index(0, LiveSweepModel::kPctCopy), Qt::DisplayRole).toString(),
             QStringLiteral("36.8"));  // 1568.3 / 4257
 }
@@ -470,6 +473,7 @@ TEST(LiveSweepView, BundledMeanVarShowsInductorsKernelBesideTheFamily) {
   LiveSweepView view(nullptr, liveBackend({}, noGpu()));
   ASSERT_EQ(view.openCsvFile(QStringLiteral(":/datasets/h200_mean_var_fp16_32768x8192.csv")), QString());
   ASSERT_NE(view.fidelity(), nullptr);
+  EXPECT_TRUE(view.inputs()->staticShapeCheck()->isChecked());  // "shape: static", as recorded
   EXPECT_EQ(view.fidelity()->summary.paired, 55);
   EXPECT_EQ(view.fidelityLabel()->text(),
             QStringLiteral("Inductor's Triton kernel at the same configs (ref_mean_var, H200, 2026-12-01): 55 paired, "

@@ -514,6 +514,7 @@ void CompileSweepView::followData(const CompileSweepDataset& d) {
   spec.k = d.k;
   spec.xnumel = d.xnumel;
   spec.rnumel = d.rnumel;
+  spec.static_shape = d.metaValue("shape") == shapeKindName(true);  // files without it: run-time shapes
   std::set<int> xblocks;
   std::set<int> rblocks;
   std::set<int> warps;

@@ -502,6 +502,7 @@ QString LiveSweepView::openCsvFile(const QString& path) {
   spec.xnumel = static_cast<std::int64_t>(metaNumber(*loaded, "xnumel", static_cast<double>(spec.xnumel)));
   spec.rnumel = static_cast<std::int64_t>(metaNumber(*loaded, "rnumel", static_cast<double>(spec.rnumel)));
   spec.fp32_outputs = loaded->metaValue("output_dtype") == "fp32" && spec.dtype != DType::kF32;
+  spec.static_shape = loaded->metaValue("shape") == shapeKindName(true);  // files without it: run-time shapes
   std::set<int> xs, rs, ws;
   for (const auto& r : loaded->rows) {
     if (!r.in_grid) continue;

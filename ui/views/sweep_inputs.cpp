@@ -142,6 +142,14 @@ void SweepInputs::addShapeRows(QFormLayout* form) {
   shape_info_->setWordWrap(true);
   shape_info_->setStyleSheet(QStringLiteral("color: #555;"));
   form->addRow(QString(), shape_info_);
+  static_shape_ = new QCheckBox(tr("Static shape (baked in)"), this);
+  static_shape_->setObjectName(QStringLiteral("staticShape"));
+  static_shape_->setChecked(true);
+  static_shape_->setToolTip(
+      tr("Build every kernel for this xnumel × rnumel, as Inductor builds kernels for static shapes: the loop "
+         "over R has a known trip count and is unrolled, masks that cannot fail are left out. Off: kernels that "
+         "take the shape at run time, as torch.compile(dynamic=True) — different registers and times"));
+  form->addRow(QString(), static_shape_);
 }
 
 void SweepInputs::addGridRows(QFormLayout* form) {
@@ -192,6 +200,7 @@ void SweepInputs::connectEdits() {
   connect(xnumel_, &QSpinBox::valueChanged, this, edited);
   connect(rnumel_, &QSpinBox::valueChanged, this, edited);
   connect(fp32_outputs_, &QCheckBox::toggled, this, edited);
+  connect(static_shape_, &QCheckBox::toggled, this, edited);
   connect(inductor_, &QCheckBox::toggled, this, [this] {
     if (updating_) return;
     updateLabels();
@@ -274,6 +283,7 @@ void SweepInputs::fillSpec(CompileSweepSpec& spec) const {
   spec.rblocks = gridValues(1);
   spec.num_warps = gridValues(2);
   spec.inductor_candidates = inductor_->isChecked();
+  spec.static_shape = static_shape_->isChecked();
 }
 
 void SweepInputs::setFromSpec(const CompileSweepSpec& spec) {
@@ -285,6 +295,7 @@ void SweepInputs::setFromSpec(const CompileSweepSpec& spec) {
   xnumel_->setValue(static_cast<int>(std::clamp<std::int64_t>(spec.xnumel, 1, 2147483647)));
   rnumel_->setValue(static_cast<int>(std::clamp<std::int64_t>(spec.rnumel, 1, 2147483647)));
   inductor_->setChecked(spec.inductor_candidates);
+  static_shape_->setChecked(spec.static_shape);
   const std::vector<int>* lists[] = {&spec.xblocks, &spec.rblocks, &spec.num_warps};
   for (int axis = 0; axis < 3; ++axis) {
     for (const auto& [v, b] : grid_[static_cast<std::size_t>(axis)]) {
@@ -359,6 +370,7 @@ void SweepInputs::saveSettings(QSettings& s) const {
   s.setValue(QStringLiteral("xnumel"), xnumel_->value());
   s.setValue(QStringLiteral("rnumel"), rnumel_->value());
   s.setValue(QStringLiteral("inductorCandidates"), inductor_->isChecked());
+  s.setValue(QStringLiteral("staticShape"), static_shape_->isChecked());
   for (int axis = 0; axis < 3; ++axis) {
     QStringList values;
     for (int v : gridValues(axis)) values << QString::number(v);
@@ -379,6 +391,8 @@ void SweepInputs::restoreSettings(QSettings& s) {
     fp32_outputs_->setChecked(s.value(QStringLiteral("fp32Outputs")).toBool());
   if (s.contains(QStringLiteral("inductorCandidates")))
     inductor_->setChecked(s.value(QStringLiteral("inductorCandidates")).toBool());
+  if (s.contains(QStringLiteral("staticShape")))
+    static_shape_->setChecked(s.value(QStringLiteral("staticShape")).toBool());
   for (int axis = 0; axis < 3; ++axis) {
     const QString text = s.value(QStringLiteral("grid/") + QLatin1String(kAxisNames[axis])).toString();
     if (text.isEmpty()) continue;

@@ -37,7 +37,7 @@ class SweepInputs : public QWidget {
  public:
   explicit SweepInputs(QWidget* parent = nullptr);
 
-  /// Writes workload, dtype, K, fp32_outputs, xnumel, rnumel, the grid lists and inductor_candidates into `spec`
+  /// Writes workload, dtype, K, fp32_outputs, xnumel, rnumel, the grid lists, inductor_candidates and static_shape into `spec`
   /// (other fields untouched).
   void fillSpec(CompileSweepSpec& spec) const;
   /// Shows the spec's workload, dtype, K, shape and grid (values not offered are ignored).
@@ -59,6 +59,8 @@ class SweepInputs : public QWidget {
   [[nodiscard]] QSpinBox* rnumelSpin() const { return rnumel_; }
   [[nodiscard]] QCheckBox* inductorCheck() const { return inductor_; }
   [[nodiscard]] QCheckBox* fp32OutputsCheck() const { return fp32_outputs_; }
+  /// "Static shape (baked in)": CompileSweepSpec::static_shape.
+  [[nodiscard]] QCheckBox* staticShapeCheck() const { return static_shape_; }
   /// The toggle of one grid value (axis 0 XBLOCK, 1 RBLOCK, 2 num_warps); nullptr when not offered.
   [[nodiscard]] QToolButton* gridButton(int axis, int value) const;
   /// Chooses exactly these values on one axis (others off).
@@ -89,6 +91,7 @@ class SweepInputs : public QWidget {
   QLabel* grid_info_ = nullptr;
   QCheckBox* inductor_ = nullptr;
   QCheckBox* fp32_outputs_ = nullptr;
+  QCheckBox* static_shape_ = nullptr;
   std::vector<std::vector<std::pair<int, QToolButton*>>> grid_;  ///< per axis: (value, toggle)
   bool updating_ = false;
 };

@@ -63,6 +63,30 @@ TEST(CompileSweepDataset, ReadsTheRecordedSweepRowByRow) {
   EXPECT_EQ(d->rows[0].decision(Policy::kNew)->bound, -1);
 }
 
+// The fixture predates static shapes (no "shape" key): its configs take the shape at run time. With
+// "shape: static" every row's config is built for the file's 512 × 8192; another word is refused.
+TEST(CompileSweepDataset, TheShapeKindComesBackIntoEveryConfig) {
+  auto old = compileSweepFromCsv(fixture());
+  ASSERT_TRUE(old) << old.error();
+  EXPECT_FALSE(old->rows[20].config.staticShape());
+  EXPECT_EQ(kernelName(old->rows[20].config), "occx_mean_var_fp32_x1_r8192_w4");
+  EXPECT_TRUE(old->rows[20].config.vector_loads);  // 8192 is a multiple of the vector width
+
+  CsvTable t = fixture();
+  t.meta.emplace_back("shape", "static");
+  auto d = compileSweepFromCsv(t);
+  ASSERT_TRUE(d) << d.error();
+  for (const auto& r : d->rows) {
+    EXPECT_EQ(r.config.static_xnumel, 512);
+    EXPECT_EQ(r.config.static_rnumel, 8192);
+  }
+  EXPECT_EQ(kernelName(d->rows[20].config), "occx_mean_var_fp32_x1_r8192_w4_s512x8192");
+
+  t.meta.back().second = "fixed";
+  EXPECT_EQ(compileSweepFromCsv(t).error(),
+            "compile-sweep CSV: metadata 'shape': 'fixed' is not known: allowed static, run-time");
+}
+
 TEST(CompileSweepDataset, WritesBackTheSameCsvThroughTheSameColumns) {
   const CsvTable in = fixture();
   auto d = compileSweepFromCsv(in);

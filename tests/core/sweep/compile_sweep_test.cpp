@@ -256,6 +256,7 @@ TEST(CompileSweep, CsvAndJsonCarryUnitsDecisionsAndMetadata) {
   EXPECT_EQ(csv.metaValue("compiler"), "stand-in 1.0");
   EXPECT_EQ(csv.metaValue("workload"), "sum");
   EXPECT_EQ(csv.metaValue("xnumel"), "512");
+  EXPECT_EQ(csv.metaValue("shape"), "static");  // the default: kernels built for the shape
   EXPECT_EQ(csv.metaValue("size_hint_r"), "8192");
   EXPECT_EQ(csv.metaValue("bytes_read"), "8388608");
   EXPECT_EQ(csv.metaValue("cache_hits"), "0");
@@ -274,6 +275,28 @@ TEST(CompileSweep, CsvAndJsonCarryUnitsDecisionsAndMetadata) {
   EXPECT_EQ(j["rows"][2]["occupancy_percent"], 75.0);
   EXPECT_TRUE(j["rows"][0]["registers_per_thread"].is_null());
   EXPECT_EQ(j["meta"]["arch"], "sm_90");
+}
+
+// Kernels are built for the sweep's shape unless asked otherwise (torch.compile(dynamic=True)'s form).
+TEST(CompileSweep, ConfigsAreBuiltForTheShapeOrTakeItAtRunTime) {
+  FakeCompiler fake;
+  auto fixed = runCompileSweep(h200Spec(), fake.fn());
+  ASSERT_TRUE(fixed);
+  const CompileSweepRow* r = rowFor(*fixed, 2048);
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(r->config.static_xnumel, 512);
+  EXPECT_EQ(r->config.static_rnumel, 8192);
+  EXPECT_EQ(r->kernel_name, kernelName(r->config));
+  EXPECT_NE(r->kernel_name.find("_s512x8192"), std::string::npos) << r->kernel_name;
+  CompileSweepSpec dynamic = h200Spec();
+  dynamic.static_shape = false;
+  auto free = runCompileSweep(dynamic, fake.fn());
+  ASSERT_TRUE(free);
+  const CompileSweepRow* d = rowFor(*free, 2048);
+  ASSERT_NE(d, nullptr);
+  EXPECT_FALSE(d->config.staticShape());
+  EXPECT_EQ(d->kernel_name.find("_s512x8192"), std::string::npos) << d->kernel_name;
+  EXPECT_EQ(compileSweepToCsv(*free, {}).metaValue("shape"), "run-time");
 }
 
 TEST(ParallelFor, RunsEveryItemOnceAndStopsOnCancel) {
