@@ -7,6 +7,7 @@
 // generates them (accumulator tiles in registers, warp shuffles, shared memory across warps);
 // the code is our own.
 #include <algorithm>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -415,6 +416,8 @@ void emitState(Emitter& e, const KernelConfig& c) {
   for (std::size_t i = 0; i < fields.size(); ++i) decl += (i ? ", " : "") + fields[i].name;
   e.line(decl + "; };");
   e.line();
+  // log_softmax reduces its tiles field by field (emitLogSoftmaxRowReduction): no combine of States.
+  if (c.workload == Workload::kLogSoftmax) return;
   e.line("// Combines two partial states (associative; used within a thread, across lanes and across warps).");
   e.open("static __device__ __forceinline__ State combine(const State& a, const State& b) {");
   switch (c.workload) {
@@ -427,11 +430,6 @@ void emitState(Emitter& e, const KernelConfig& c) {
       e.line("const float weight = a.weight + b.weight;");
       e.line("const float frac = weight == 0.0f ? 0.0f : div_full(b.weight, weight);");
       e.line("return State{a.mean + delta * frac, a.m2 + b.m2 + delta * delta * a.weight * frac, weight};");
-      break;
-    case Workload::kLogSoftmax:
-      e.line("const float m = fmaxf(a.max, b.max);");
-      e.line("if (m == NEG_INF) return a;  // both empty");
-      e.line("return State{m, a.sumexp * expf(a.max - m) + b.sumexp * expf(b.max - m)};");
       break;
     case Workload::kFusedK: {
       std::string r = "return State{";
@@ -616,55 +614,53 @@ void emitReductionLoop(Emitter& e, const KernelConfig& c, const TileLayout& l) {
   e.line();
 }
 
-/// The row's total across the WARPS_PER_ROW warps it spans, through shared memory.
-void emitCrossWarpReduction(Emitter& e) {
-  e.line();
-  e.line("// A row spans WARPS_PER_ROW warps: lane 0 of each warp stores the warp's partial state in shared");
+/// A row's value across the WARPS_PER_ROW warps it spans, through shared memory: `var[i]` holds this
+/// warp's partial of row i (of `type`); lane 0 of each warp stores it in `partial_<var>`, then every
+/// warp of the row loads the partials, lane l taking partial l % WARPS_PER_ROW, and combines them with
+/// shuffles within groups of WARPS_PER_ROW lanes, so every thread ends with the row's total.
+/// `with_partner("s")` is the expression for s combined with lane (lane ^ mask)'s s. Needs `lane`
+/// (r_lane % 32) declared before.
+void emitCrossWarpReduction(Emitter& e, const std::string& type, const std::string& var,
+                            const std::function<std::string(const std::string&)>& with_partner) {
+  const std::string partial = "partial_" + var;
+  e.line("// A row spans WARPS_PER_ROW warps: lane 0 of each warp stores the warp's partial in shared");
   e.line("// memory; then every warp of the row loads the partials, lane l taking partial l % WARPS_PER_ROW,");
   e.line("// and combines them with shuffles within groups of WARPS_PER_ROW lanes, so every thread ends with");
   e.line("// the row's total (one load and log2(WARPS_PER_ROW) shuffles per thread, as Triton's inter-warp step).");
-  e.line("__shared__ State partial[ROW_SLOTS][WARPS_PER_ROW];");
-  e.line("const int lane = r_lane % 32;");
+  e.line("__shared__ " + type + " " + partial + "[ROW_SLOTS][WARPS_PER_ROW];");
   e.line("#pragma unroll");
   e.line("for (int i = 0; i < ROWS_PER_THREAD; ++i)");
-  e.line("  if (lane == 0) partial[x_lane + i * THREADS_X][r_lane / 32] = row[i];");
+  e.line("  if (lane == 0) " + partial + "[x_lane + i * THREADS_X][r_lane / 32] = " + var + "[i];");
   e.line("__syncthreads();");
   e.line("#pragma unroll");
   e.open("for (int i = 0; i < ROWS_PER_THREAD; ++i) {");
-  e.line("State s = partial[x_lane + i * THREADS_X][lane % WARPS_PER_ROW];");
+  e.line(type + " s = " + partial + "[x_lane + i * THREADS_X][lane % WARPS_PER_ROW];");
   e.line("#pragma unroll");
-  e.line("for (int mask = WARPS_PER_ROW / 2; mask > 0; mask >>= 1) s = combine(s, shfl_xor(s, mask));");
-  e.line("row[i] = s;");
+  e.line("for (int mask = WARPS_PER_ROW / 2; mask > 0; mask >>= 1) s = " + with_partner("s") + ";");
+  e.line(var + "[i] = s;");
   e.close();
+}
+
+/// `s` combined with the State of lane (lane ^ mask).
+std::string combineWithPartner(const std::string& s) {
+  return "combine(" + s + ", shfl_xor(" + s + ", mask))";
 }
 
 /// One float per row reduced along R with `op` ("fmaxf" or "+"): this thread's values are already in
 /// `var[i]`; then the THREADS_R lanes with shuffles and, when a row spans several warps, the warps'
-/// partials through shared memory (as emitCrossWarpReduction does for a State).
+/// partials through shared memory (emitCrossWarpReduction).
 void emitFloatRowReduction(Emitter& e, const TileLayout& l, const std::string& var, const std::string& op) {
-  auto apply = [&](const std::string& a, const std::string& b) {
+  auto with_partner = [&](const std::string& a) {
+    const std::string b = "__shfl_xor_sync(0xffffffffu, " + a + ", mask)";
     return op == "+" ? a + " + " + b : op + "(" + a + ", " + b + ")";
   };
   if (l.threads_r > 1) {
     e.line("#pragma unroll");
     e.line("for (int i = 0; i < ROWS_PER_THREAD; ++i)");
     e.line("  for (int mask = " + num(std::min(l.threads_r, 32) / 2) + "; mask > 0; mask >>= 1) " + var + "[i] = " +
-           apply(var + "[i]", "__shfl_xor_sync(0xffffffffu, " + var + "[i], mask)") + ";");
+           with_partner(var + "[i]") + ";");
   }
-  if (l.warps_per_row <= 1) return;
-  e.line("__shared__ float partial_" + var + "[ROW_SLOTS][WARPS_PER_ROW];");
-  e.line("#pragma unroll");
-  e.line("for (int i = 0; i < ROWS_PER_THREAD; ++i)");
-  e.line("  if (r_lane % 32 == 0) partial_" + var + "[x_lane + i * THREADS_X][r_lane / 32] = " + var + "[i];");
-  e.line("__syncthreads();");
-  e.line("#pragma unroll");
-  e.open("for (int i = 0; i < ROWS_PER_THREAD; ++i) {");
-  e.line("float s = partial_" + var + "[x_lane + i * THREADS_X][(r_lane % 32) % WARPS_PER_ROW];");
-  e.line("#pragma unroll");
-  e.line("for (int mask = WARPS_PER_ROW / 2; mask > 0; mask >>= 1) s = " +
-         apply("s", "__shfl_xor_sync(0xffffffffu, s, mask)") + ";");
-  e.line(var + "[i] = s;");
-  e.close();
+  if (l.warps_per_row > 1) emitCrossWarpReduction(e, "float", var, with_partner);
 }
 
 /// log_softmax after the loop, as Inductor's online_softmax_reduce: first the row's max over the whole
@@ -672,6 +668,7 @@ void emitFloatRowReduction(Emitter& e, const TileLayout& l, const std::string& v
 /// tiles stay live across the first reduction, as in Triton's kernel.
 void emitLogSoftmaxRowReduction(Emitter& e, const TileLayout& l) {
   e.line("// Reduce along R as online_softmax_reduce: the row's max, then the rescaled sums of exp.");
+  if (l.warps_per_row > 1) e.line("const int lane = r_lane % 32;");
   e.line("float row_max[ROWS_PER_THREAD];");
   e.line("#pragma unroll");
   e.open("for (int i = 0; i < ROWS_PER_THREAD; ++i) {");
@@ -720,11 +717,15 @@ void emitRowReduction(Emitter& e, const KernelConfig& c, const TileLayout& l) {
   if (l.threads_r > 1) {
     e.line("#pragma unroll");
     e.line("for (int mask = " + num(std::min(l.threads_r, 32) / 2) +
-           "; mask > 0; mask >>= 1) s = combine(s, shfl_xor(s, mask));");
+           "; mask > 0; mask >>= 1) s = " + combineWithPartner("s") + ";");
   }
   e.line("row[i] = s;");
   e.close();
-  if (l.warps_per_row > 1) emitCrossWarpReduction(e);
+  if (l.warps_per_row > 1) {
+    e.line();
+    e.line("const int lane = r_lane % 32;");
+    emitCrossWarpReduction(e, "State", "row", combineWithPartner);
+  }
   e.line();
 }
 

@@ -112,26 +112,31 @@ std::int64_t outputElements(Workload w, std::int64_t xnumel, std::int64_t rnumel
 
 namespace {
 
-/// The static shape's fields: both 0 (run-time shape) or both within the 32-bit indexing range.
-std::optional<std::string> checkStaticShape(const KernelConfig& c) {
+/// The numels of one problem (`what` prefixes the names: "" or "static "): each 1 … 2^31−1 and
+/// their product within the kernels' 32-bit indexing.
+std::optional<std::string> checkNumels(std::int64_t xnumel, std::int64_t rnumel, const std::string& what) {
   constexpr std::int64_t kIntMax = std::numeric_limits<std::int32_t>::max();
+  for (auto [name, v] : {std::pair{"xnumel", xnumel}, std::pair{"rnumel", rnumel}}) {
+    if (v < 1 || v > kIntMax) {
+      return what + name + " " + std::to_string(v) + " is out of range: allowed 1 … " + std::to_string(kIntMax);
+    }
+  }
+  if (xnumel > kIntMax / rnumel) {
+    return what + "xnumel × rnumel = " + std::to_string(xnumel) + " × " + std::to_string(rnumel) +
+           " is out of range: the kernels index with 32-bit ints, allowed at most " + std::to_string(kIntMax) +
+           " elements per tensor";
+  }
+  return std::nullopt;
+}
+
+/// The static shape's fields: both 0 (run-time shape) or both a valid problem shape.
+std::optional<std::string> checkStaticShape(const KernelConfig& c) {
   if (c.static_xnumel == 0 && c.static_rnumel == 0) return std::nullopt;
   if ((c.static_xnumel == 0) != (c.static_rnumel == 0)) {
     return "static shape " + std::to_string(c.static_xnumel) + " × " + std::to_string(c.static_rnumel) +
            " is incomplete: set both xnumel and rnumel, or neither (a run-time shape)";
   }
-  for (auto [name, v] : {std::pair{"xnumel", c.static_xnumel}, std::pair{"rnumel", c.static_rnumel}}) {
-    if (v < 1 || v > kIntMax) {
-      return std::string("static ") + name + " " + std::to_string(v) + " is out of range: allowed 1 … " +
-             std::to_string(kIntMax);
-    }
-  }
-  if (c.static_xnumel > kIntMax / c.static_rnumel) {
-    return "static shape " + std::to_string(c.static_xnumel) + " × " + std::to_string(c.static_rnumel) +
-           " is out of range: the kernels index with 32-bit ints, allowed at most " + std::to_string(kIntMax) +
-           " elements per tensor";
-  }
-  return std::nullopt;
+  return checkNumels(c.static_xnumel, c.static_rnumel, "static ");
 }
 
 }  // namespace
@@ -225,18 +230,7 @@ KernelConfig configForShape(KernelConfig config, std::int64_t xnumel, std::int64
 Expected<std::int64_t> checkShape(const KernelConfig& config, std::int64_t xnumel, std::int64_t rnumel) {
   auto layout = tileLayout(config);
   if (!layout) return Error{layout.error()};
-  constexpr std::int64_t kIntMax = std::numeric_limits<std::int32_t>::max();
-  if (xnumel < 1 || xnumel > kIntMax) {
-    return Error{"xnumel " + std::to_string(xnumel) + " is out of range: allowed 1 … " + std::to_string(kIntMax)};
-  }
-  if (rnumel < 1 || rnumel > kIntMax) {
-    return Error{"rnumel " + std::to_string(rnumel) + " is out of range: allowed 1 … " + std::to_string(kIntMax)};
-  }
-  if (xnumel > kIntMax / rnumel) {
-    return Error{"xnumel × rnumel = " + std::to_string(xnumel) + " × " + std::to_string(rnumel) +
-                 " is out of range: the kernels index with 32-bit ints, allowed at most " + std::to_string(kIntMax) +
-                 " elements per tensor"};
-  }
+  if (auto e = checkNumels(xnumel, rnumel, "")) return Error{*e};
   if (config.staticShape() && (xnumel != config.static_xnumel || rnumel != config.static_rnumel)) {
     return Error{"shape " + std::to_string(xnumel) + " × " + std::to_string(rnumel) + " is not the one the kernel was built for (" +
                  std::to_string(config.static_xnumel) + " × " + std::to_string(config.static_rnumel) +

@@ -2,20 +2,26 @@
 // live-sweep dataset (liveDatasetFromCsv, what the GUI opens), the compile-sweep dataset
 // (compileSweepFromCsv, what `occx sweep --csv` writes and the GUI opens) and the batch RBLOCK decision
 // (decideCsvBatch, `occx rblock --input`) and the kernel-runs CSV (kernelRunsFromCsv, `occx inductor
-// run --csv`, what the Inductor run view merges). Properties checked beyond "no crash":
+// run --csv`, what the Inductor run view merges), and the pairing of the two (kernelShapes,
+// compareWithTriton: the Live sweep view's "Compare with Inductor's kernel…"). Properties checked
+// beyond "no crash":
 //   * every table parseCsv returns survives toCsv → parseCsv unchanged (header, rows, metadata keys);
 //   * an error is a non-empty message;
-//   * a dataset read from a table writes a table that reads back to the same dataset table.
+//   * a dataset read from a table writes a table that reads back to the same dataset table;
+//   * a kernel-runs file pairs with a dataset of each shape its notes give (no rows: nothing paired), and
+//     a dataset does not pair with a kernel-runs file that records no shape.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <cstdio>
+#include <string>
 #include <string_view>
 
 #include "core/base/csv.h"
 #include "core/gpu/gpu_data.h"
 #include "core/inductor/report.h"
 #include "core/sweep/compile_sweep_dataset.h"
+#include "core/sweep/family_fidelity.h"
 #include "core/sweep/live_results.h"
 #include "core/triton/kernel_runs.h"
 
@@ -46,7 +52,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
 
   auto live = occx::liveDatasetFromCsv(*table);
-  if (!live) require(!live.error().empty(), "a dataset error has a message");
+  if (!live) {
+    require(!live.error().empty(), "a dataset error has a message");
+  } else {
+    auto unpaired = occx::compareWithTriton(*live, occx::triton::KernelRunsResult{});
+    require(!unpaired.hasValue() && !unpaired.error().empty(), "no kernel shape: an error with a message");
+  }
 
   auto sweep = occx::compileSweepFromCsv(*table);
   if (!sweep) {
@@ -75,6 +86,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     require(again_runs.hasValue(), "a written kernel-runs CSV reads back");
     require(occx::toCsv(occx::triton::kernelRunsToCsv(*again_runs)) == written, "kernel runs survive write → read → write");
     (void)occx::triton::picksTable(*again_runs);
+    for (const auto& shape : occx::kernelShapes(*runs)) {
+      occx::LiveDataset empty;
+      empty.meta = {{"xnumel", std::to_string(shape.xnumel)}, {"rnumel", std::to_string(shape.rnumel)}};
+      auto paired = occx::compareWithTriton(empty, *runs);
+      require(paired.hasValue() && paired->pairs.empty(), "a dataset of the kernel's shape pairs, with no rows nothing");
+    }
   }
   return 0;
 }

@@ -289,10 +289,10 @@ TEST(KernelFamilySource, MeanVarHasThreeRegisterTilesAndTheLaunchContract) {
   EXPECT_NE(s.find("@pv ld.global.L1::evict_first.L2::cache_hint.v4.b32 {%0, %1, %2, %3}"), std::string::npos);
   EXPECT_NE(s.find("#pragma unroll 1\n  for (int r0 = 0; r0 < rnumel; r0 += RBLOCK) {"), std::string::npos);
   EXPECT_NE(s.find("__shfl_xor_sync"), std::string::npos);
-  EXPECT_NE(s.find("__shared__ State partial[ROW_SLOTS][WARPS_PER_ROW];"), std::string::npos);
+  EXPECT_NE(s.find("__shared__ State partial_row[ROW_SLOTS][WARPS_PER_ROW];"), std::string::npos);
   // Every lane loads a partial (lane % WARPS_PER_ROW) so that every thread ends with the row's total
   // (log_softmax's output pass needs it in every thread, not only in lane 0).
-  EXPECT_NE(s.find("State s = partial[x_lane + i * THREADS_X][lane % WARPS_PER_ROW];"), std::string::npos);
+  EXPECT_NE(s.find("State s = partial_row[x_lane + i * THREADS_X][lane % WARPS_PER_ROW];"), std::string::npos);
   // The parameter list: in0, out0 (mean), out1 (variance), xnumel, rnumel.
   ASSERT_EQ(g->params.size(), 5u);
   EXPECT_EQ(g->params[0].name, "in0");
@@ -379,7 +379,7 @@ TEST(KernelFamilyStaticShape, BadShapesNameTheValueAndTheRange) {
   c.static_xnumel = 65536;
   c.static_rnumel = 65536;
   EXPECT_EQ(tileLayout(c).error(),
-            "static shape 65536 × 65536 is out of range: the kernels index with 32-bit ints, allowed at most 2147483647 "
+            "static xnumel × rnumel = 65536 × 65536 is out of range: the kernels index with 32-bit ints, allowed at most 2147483647 "
             "elements per tensor");
   // A kernel built for one shape runs only on it.
   c.static_xnumel = 100;
@@ -417,6 +417,14 @@ TEST(KernelFamilyStaticShape, NoTailUnrollsAndDropsTheMasksATailKeepsTheLoopRoll
   EXPECT_NE(ls->source.find("load_chunk<false>(in0, x, r, rnumel, row_ok, v, ok);"), std::string::npos);
   // online_softmax_reduce: the row's max first, then the rescaled sums; accurate exp.
   EXPECT_NE(ls->source.find("row_sum[i] += acc_sumexp[i][j] * expf(delta);"), std::string::npos);
+  // X2 R2048 w8 spans 8 warps per row: the max and the sums each cross them through their own
+  // shared array, and log_softmax emits no State combine (it reduces field by field).
+  EXPECT_EQ(count(ls->source, "const int lane = r_lane % 32;"), 1);
+  EXPECT_NE(ls->source.find("__shared__ float partial_row_max[ROW_SLOTS][WARPS_PER_ROW];"), std::string::npos);
+  EXPECT_NE(ls->source.find("for (int mask = WARPS_PER_ROW / 2; mask > 0; mask >>= 1) s = "
+                            "s + __shfl_xor_sync(0xffffffffu, s, mask);"),
+            std::string::npos);
+  EXPECT_EQ(ls->source.find("combine("), std::string::npos);
   EXPECT_EQ(ls->source.find("__expf"), std::string::npos);
   // The same configs with a run-time shape: the loop is never unrolled, every mask is there.
   auto dyn = generateKernel(kernelConfig(Workload::kSum, DType::kF16, 1, 2048, 16));
