@@ -35,13 +35,18 @@ std::string csvQuote(std::string_view cell) {
 
 std::string toCsv(const CsvTable& t) {
   std::string out;
-  for (const auto& [k, v] : t.meta) {
-    std::string value = v;
-    for (char& c : value) {
+  // A metadata value is written as parseCsv reads it back: line breaks become spaces and its leading
+  // spaces (which the reader skips) are left out, so what is written, read and written again is the
+  // same text. Keys are written as they are: the program's are fixed words, and a key read by
+  // parseCsv holds no line break and starts with no space.
+  auto metaText = [](std::string s) {
+    for (char& c : s) {
       if (c == '\n' || c == '\r') c = ' ';
     }
-    out += "# " + k + ": " + value + "\n";
-  }
+    s.erase(0, s.find_first_not_of(' ') == std::string::npos ? s.size() : s.find_first_not_of(' '));
+    return s;
+  };
+  for (const auto& [k, v] : t.meta) out += "# " + k + ": " + metaText(v) + "\n";
   // Quoted where parseCsv would otherwise read the line differently: a line of one empty cell (an
   // empty line is skipped), and a header starting with '#' (a metadata line) or a byte-order mark.
   auto line = [&](const std::vector<std::string>& cells, bool header) {

@@ -27,7 +27,9 @@ struct CsvTable {
 /// Quotes a cell per RFC 4180 when it holds a comma, quote, CR or LF (quotes doubled).
 std::string csvQuote(std::string_view cell);
 
-/// Serialises a table: metadata lines, the header, then one line per row, CRLF-free ("\n").
+/// Serialises a table: metadata lines ("# key: value"; a line break in a value becomes a space and its
+/// leading spaces are dropped, as parseCsv would drop them), the header, then one line per row,
+/// CRLF-free ("\n"). toCsv(parseCsv(toCsv(t))) == toCsv(t) for every table t.
 std::string toCsv(const CsvTable& table);
 
 /// Limits of parseCsv by default: 16 MiB of text and 4 194 304 cells (header included), far above any

@@ -67,6 +67,28 @@ TEST(FuzzRegressionCsv, HeaderStartingWithHashOrByteOrderMarkIsQuoted) {
   EXPECT_EQ(roundTrip(t).header, t.header);
 }
 
+// fuzz_csv, a kernel-runs CSV whose "# device:" value began with carriage returns: toCsv turned them
+// into spaces, which parseCsv skips at the start of a value, so writing what was read back gave
+// different text ("kernel runs survive write → read → write"). A value's leading spaces are now left
+// out when writing, and its line breaks stay spaces.
+TEST(FuzzRegressionCsv, MetadataWrittenAsItReadsBack) {
+  auto parsed = parseCsv("# device: \r\r\rNVIDIA\r\rH200\r\n#  sm_count:   132  \nkernel\nk\n");
+  ASSERT_TRUE(parsed) << parsed.error();
+  ASSERT_EQ(parsed->meta.size(), 2U);
+  EXPECT_EQ(parsed->meta[0].second, "\r\r\rNVIDIA\r\rH200");
+  EXPECT_EQ(parsed->meta[1].first, "sm_count");
+  EXPECT_EQ(parsed->meta[1].second, "132  ");
+  const std::string written = toCsv(*parsed);
+  EXPECT_EQ(written, "# device: NVIDIA  H200\n# sm_count: 132  \nkernel\nk\n");
+  EXPECT_EQ(toCsv(roundTrip(*parsed)), written);
+
+  CsvTable t;
+  t.meta = {{"note", "\n  two\nlines"}};
+  t.header = {"a"};
+  EXPECT_EQ(toCsv(t), "# note: two lines\na\n");
+  EXPECT_EQ(roundTrip(t).meta, (std::vector<std::pair<std::string, std::string>>{{"note", "two lines"}}));
+}
+
 // The sanitizer build, through the invalid-input matrix: an oversized block (INT_MAX threads)
 // overflowed int in the register arithmetic (67108864 warps × 1024 registers). The impact curves
 // with such inputs stay empty or all-zero instead of overflowing.

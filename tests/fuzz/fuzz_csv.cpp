@@ -5,7 +5,8 @@
 // run --csv`, what the Inductor run view merges), and the pairing of the two (kernelShapes,
 // compareWithTriton: the Live sweep view's "Compare with Inductor's kernel…"). Properties checked
 // beyond "no crash":
-//   * every table parseCsv returns survives toCsv → parseCsv unchanged (header, rows, metadata keys);
+//   * every table parseCsv returns survives toCsv → parseCsv unchanged (header, rows, metadata keys),
+//     and writing it again gives the same text (metadata values too);
 //   * an error is a non-empty message;
 //   * a dataset read from a table writes a table that reads back to the same dataset table;
 //   * a kernel-runs file pairs with a dataset of each shape its notes give (no rows: nothing paired), and
@@ -50,6 +51,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (std::size_t i = 0; i < table->meta.size(); ++i) {
     require(again->meta[i].first == table->meta[i].first, "metadata keys survive the round trip");
   }
+  require(occx::toCsv(*again) == occx::toCsv(*table), "a table survives write → read → write (metadata values too)");
 
   auto live = occx::liveDatasetFromCsv(*table);
   if (!live) {
