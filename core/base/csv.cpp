@@ -38,7 +38,7 @@ std::string toCsv(const CsvTable& t) {
   // A metadata value is written as parseCsv reads it back: line breaks become spaces and its leading
   // spaces (which the reader skips) are left out, so what is written, read and written again is the
   // same text. Keys are written as they are: the program's are fixed words, and a key read by
-  // parseCsv holds no line break and starts with no space.
+  // parseCsv has no colon, no line feed and no leading space (a carriage return inside stays one).
   auto metaText = [](std::string s) {
     for (char& c : s) {
       if (c == '\n' || c == '\r') c = ' ';

@@ -29,7 +29,9 @@ std::string csvQuote(std::string_view cell);
 
 /// Serialises a table: metadata lines ("# key: value"; a line break in a value becomes a space and its
 /// leading spaces are dropped, as parseCsv would drop them), the header, then one line per row,
-/// CRLF-free ("\n"). toCsv(parseCsv(toCsv(t))) == toCsv(t) for every table t.
+/// CRLF-free ("\n"). Keys are written as they are: a key with a colon or a line break, or starting
+/// with a space, does not read back (the program's keys are fixed words). For every table t that
+/// parseCsv returns, toCsv(parseCsv(toCsv(t))) == toCsv(t).
 std::string toCsv(const CsvTable& table);
 
 /// Limits of parseCsv by default: 16 MiB of text and 4 194 304 cells (header included), far above any

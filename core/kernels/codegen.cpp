@@ -729,12 +729,13 @@ void emitRowReduction(Emitter& e, const KernelConfig& c, const TileLayout& l) {
   e.line();
 }
 
-/// log_softmax's output pass: a second read of the rows, writing in - (max + log(sumexp)).
+/// log_softmax's output pass: a second read of the rows, writing (in - max) - log(sumexp) in
+/// Inductor's order (max + log(sumexp) first would lose log(sumexp)'s low bits for large logits).
 void emitLogSoftmaxOutputPass(Emitter& e, const KernelConfig& c, const TileLayout& l) {
-  e.line("// Output pass: every thread holds its rows' max and sum of exp; out = in - (max + log(sumexp)).");
-  e.line("float shift[ROWS_PER_THREAD];");
+  e.line("// Output pass: every thread holds its rows' max and sum of exp; out = (in - max) - log(sumexp).");
+  e.line("float log_sum[ROWS_PER_THREAD];");
   e.line("#pragma unroll");
-  e.line("for (int i = 0; i < ROWS_PER_THREAD; ++i) shift[i] = row[i].max + logf(row[i].sumexp);");
+  e.line("for (int i = 0; i < ROWS_PER_THREAD; ++i) log_sum[i] = logf(row[i].sumexp);");
   emitLoopPragma(e, c);
   e.open("for (int r0 = 0; r0 < rnumel; r0 += RBLOCK) {");
   openRowAndChunkLoops(e, c, l);
@@ -742,7 +743,7 @@ void emitLogSoftmaxOutputPass(Emitter& e, const KernelConfig& c, const TileLayou
   e.line("bool ok[VEC];");
   e.line("load_chunk<false>(in0, x, r, rnumel, row_ok, v, ok);  // the last read: evict_first");
   e.line("#pragma unroll");
-  e.line("for (int e = 0; e < VEC; ++e) v[e] -= shift[i];");
+  e.line("for (int e = 0; e < VEC; ++e) v[e] = (v[e] - row[i].max) - log_sum[i];");
   e.line("store_chunk(out0, x, r, rnumel, ok, v);");
   e.close();
   e.close();

@@ -112,9 +112,12 @@ std::int64_t outputElements(Workload w, std::int64_t xnumel, std::int64_t rnumel
 
 namespace {
 
-/// The numels of one problem (`what` prefixes the names: "" or "static "): each 1 … 2^31−1 and
-/// their product within the kernels' 32-bit indexing.
-std::optional<std::string> checkNumels(std::int64_t xnumel, std::int64_t rnumel, const std::string& what) {
+/// The numels of one problem (`what` prefixes the names: "" or "static "): each 1 … 2^31−1, their
+/// product within the kernels' 32-bit indexing, and so is the shape padded to the tile (XBLOCK ×
+/// RBLOCK, validated): the kernels compute `x * rnumel + r` for every row and column slot of the
+/// last tiles, masked ones too, and the loop over R steps its int counter to the padded rnumel.
+std::optional<std::string> checkNumels(std::int64_t xnumel, std::int64_t rnumel, int xblock, int rblock,
+                                       const std::string& what) {
   constexpr std::int64_t kIntMax = std::numeric_limits<std::int32_t>::max();
   for (auto [name, v] : {std::pair{"xnumel", xnumel}, std::pair{"rnumel", rnumel}}) {
     if (v < 1 || v > kIntMax) {
@@ -126,6 +129,14 @@ std::optional<std::string> checkNumels(std::int64_t xnumel, std::int64_t rnumel,
            " is out of range: the kernels index with 32-bit ints, allowed at most " + std::to_string(kIntMax) +
            " elements per tensor";
   }
+  const std::int64_t xpadded = (xnumel + xblock - 1) / xblock * xblock;
+  const std::int64_t rpadded = (rnumel + rblock - 1) / rblock * rblock;
+  if (xpadded > kIntMax / rpadded) {
+    return what + "xnumel × rnumel padded to the tile (XBLOCK " + std::to_string(xblock) + ", RBLOCK " +
+           std::to_string(rblock) + ") = " + std::to_string(xpadded) + " × " + std::to_string(rpadded) +
+           " is out of range: the kernels index the padded tiles with 32-bit ints, allowed at most " +
+           std::to_string(kIntMax) + " elements; use a smaller XBLOCK or RBLOCK";
+  }
   return std::nullopt;
 }
 
@@ -136,7 +147,7 @@ std::optional<std::string> checkStaticShape(const KernelConfig& c) {
     return "static shape " + std::to_string(c.static_xnumel) + " × " + std::to_string(c.static_rnumel) +
            " is incomplete: set both xnumel and rnumel, or neither (a run-time shape)";
   }
-  return checkNumels(c.static_xnumel, c.static_rnumel, "static ");
+  return checkNumels(c.static_xnumel, c.static_rnumel, c.xblock, c.rblock, "static ");
 }
 
 }  // namespace
@@ -230,7 +241,7 @@ KernelConfig configForShape(KernelConfig config, std::int64_t xnumel, std::int64
 Expected<std::int64_t> checkShape(const KernelConfig& config, std::int64_t xnumel, std::int64_t rnumel) {
   auto layout = tileLayout(config);
   if (!layout) return Error{layout.error()};
-  if (auto e = checkNumels(xnumel, rnumel, "")) return Error{*e};
+  if (auto e = checkNumels(xnumel, rnumel, config.xblock, config.rblock, "")) return Error{*e};
   if (config.staticShape() && (xnumel != config.static_xnumel || rnumel != config.static_rnumel)) {
     return Error{"shape " + std::to_string(xnumel) + " × " + std::to_string(rnumel) + " is not the one the kernel was built for (" +
                  std::to_string(config.static_xnumel) + " × " + std::to_string(config.static_rnumel) +

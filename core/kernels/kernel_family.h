@@ -183,7 +183,8 @@ const char* shapeKindName(bool static_shape);
 KernelConfig configForShape(KernelConfig config, std::int64_t xnumel, std::int64_t rnumel, bool static_shape);
 
 /// Checks that a (validated) config can run on an xnumel × rnumel problem: both ≥ 1, each tensor
-/// under 2^31 elements (the kernels index with 32-bit ints), and with vector loads rnumel a
+/// under 2^31 elements and so the shape padded to the tile (the kernels index with 32-bit ints,
+/// the masked slots of the last tiles too), and with vector loads rnumel a
 /// multiple of vec; a config with a static shape runs only on that shape. Returns the grid size
 /// ceil(xnumel / XBLOCK) in blocks.
 Expected<std::int64_t> checkShape(const KernelConfig& config, std::int64_t xnumel, std::int64_t rnumel);

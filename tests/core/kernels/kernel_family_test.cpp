@@ -212,6 +212,14 @@ TEST(KernelFamilyShape, CheckShapeGivesTheGridAndRejectsUnalignedVectorRows) {
   auto zero = checkShape(c, 0, 10);
   ASSERT_FALSE(zero);
   EXPECT_EQ(zero.error(), "xnumel 0 is out of range: allowed 1 … 2147483647");
+  // Within 2^31 − 1 elements, but not once padded to the tile: the loop over R would step its int
+  // counter past 2^31 − 1 (2147483647 rounded up to RBLOCK 2048 is 2^31), and the last rows' slots
+  // (x up to 2 × 1073741824 − 1) index past it too.
+  EXPECT_EQ(checkShape(c, 1, 2147483647).error(),
+            "xnumel × rnumel padded to the tile (XBLOCK 2, RBLOCK 2048) = 2 × 2147483648 is out of range: the kernels index "
+            "the padded tiles with 32-bit ints, allowed at most 2147483647 elements; use a smaller XBLOCK or RBLOCK");
+  EXPECT_EQ(checkShape(c, 1048575, 2048).error().rfind("xnumel × rnumel padded to the tile (XBLOCK 2, RBLOCK 2048) = 1048576 × 2048 is", 0), 0U);
+  EXPECT_EQ(*checkShape(c, 1048574, 2048), 524287);  // 1048574 × 2048 = 2^31 − 4096: fits padded
   auto layout = tileLayout(kernelConfig(Workload::kSum, DType::kF32, 1, 1024, 8));
   EXPECT_TRUE(vectorLoadsAllowed(*layout, 30000));  // vec 4
   EXPECT_FALSE(vectorLoadsAllowed(*layout, 30002));
@@ -381,6 +389,11 @@ TEST(KernelFamilyStaticShape, BadShapesNameTheValueAndTheRange) {
   EXPECT_EQ(tileLayout(c).error(),
             "static xnumel × rnumel = 65536 × 65536 is out of range: the kernels index with 32-bit ints, allowed at most 2147483647 "
             "elements per tensor");
+  c.static_xnumel = 1;
+  c.static_rnumel = 2147483647;  // 2^31 − 1 elements, 2^31 once padded to RBLOCK 1024
+  EXPECT_EQ(tileLayout(c).error(),
+            "static xnumel × rnumel padded to the tile (XBLOCK 1, RBLOCK 1024) = 1 × 2147483648 is out of range: the kernels "
+            "index the padded tiles with 32-bit ints, allowed at most 2147483647 elements; use a smaller XBLOCK or RBLOCK");
   // A kernel built for one shape runs only on it.
   c.static_xnumel = 100;
   c.static_rnumel = 4096;
@@ -417,6 +430,9 @@ TEST(KernelFamilyStaticShape, NoTailUnrollsAndDropsTheMasksATailKeepsTheLoopRoll
   EXPECT_NE(ls->source.find("load_chunk<false>(in0, x, r, rnumel, row_ok, v, ok);"), std::string::npos);
   // online_softmax_reduce: the row's max first, then the rescaled sums; accurate exp.
   EXPECT_NE(ls->source.find("row_sum[i] += acc_sumexp[i][j] * expf(delta);"), std::string::npos);
+  // The output in Inductor's order, (in - max) - log(sumexp): max + log(sumexp) first would round
+  // log(sumexp)'s low bits away for large logits.
+  EXPECT_NE(ls->source.find("v[e] = (v[e] - row[i].max) - log_sum[i];"), std::string::npos);
   // X2 R2048 w8 spans 8 warps per row: the max and the sums each cross them through their own
   // shared array, and log_softmax emits no State combine (it reduces field by field).
   EXPECT_EQ(count(ls->source, "const int lane = r_lane % 32;"), 1);
