@@ -1,5 +1,7 @@
 #include "core/base/csv.h"
 
+#include <algorithm>
+
 namespace occx {
 
 int CsvTable::column(std::string_view name) const {
@@ -43,7 +45,7 @@ std::string toCsv(const CsvTable& t) {
     for (char& c : s) {
       if (c == '\n' || c == '\r') c = ' ';
     }
-    s.erase(0, s.find_first_not_of(' ') == std::string::npos ? s.size() : s.find_first_not_of(' '));
+    s.erase(0, std::min(s.find_first_not_of(' '), s.size()));
     return s;
   };
   for (const auto& [k, v] : t.meta) out += "# " + k + ": " + metaText(v) + "\n";
