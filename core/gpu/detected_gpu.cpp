@@ -1,5 +1,6 @@
 #include "core/gpu/detected_gpu.h"
 
+#include "core/base/json_value.h"
 #include "core/base/text.h"
 
 #include <filesystem>
@@ -142,14 +143,18 @@ std::optional<CopyBandwidth> readCachedCopyBandwidth(const std::string& cache_di
   const auto& devs = j["devices"];
   if (!devs.contains(device.uuid)) return std::nullopt;
   const auto& e = devs[device.uuid];
-  if (!e.is_object() || e.value("driver_version", 0) != device.driver_version) return std::nullopt;
+  if (!e.is_object() || integerValue(e, "driver_version", 0) != device.driver_version) return std::nullopt;
+  // Integers that are not integers within range (1e30 runs) make the entry a miss, not a conversion.
+  const auto bytes_per_copy = integerValue(e, "bytes_per_copy", std::int64_t{0});
+  const auto runs = integerValue(e, "runs", 0);
+  if (!bytes_per_copy || !runs) return std::nullopt;
   CopyBandwidth bw;
   bw.GBps = e.value("GBps", 0.0);
   bw.median_us = e.value("median_us", 0.0);
   bw.min_us = e.value("min_us", 0.0);
   bw.max_us = e.value("max_us", 0.0);
-  bw.bytes_per_copy = e.value("bytes_per_copy", std::int64_t{0});
-  bw.runs = e.value("runs", 0);
+  bw.bytes_per_copy = *bytes_per_copy;
+  bw.runs = *runs;
   bw.device_name = e.value("device_name", device.name);
   bw.uuid = device.uuid;
   bw.driver_version = device.driver_version;

@@ -14,6 +14,8 @@
 #include <thread>
 #include <vector>
 
+#include "core/base/json_value.h"
+
 namespace occx {
 
 using nlohmann::json;
@@ -533,7 +535,7 @@ json answer(GpuRunner& runner, const json& request) {
   if (op == "run") {
     const auto module = request.at("module").get<GpuModule>();
     const auto options = request.at("options").get<RunOptions>();
-    const long long seq = request.value("seq", -1LL);
+    const long long seq = integerValue(request, "seq", -1LL).value_or(-1);
     g_current_seq.store(seq);
     g_cancel.store(seq >= 0 && g_cancelled_seq.load() == seq);
     const RunOutcome o = runner.run(module, options, &g_cancel);

@@ -13,6 +13,7 @@
 
 #include "core/base/child_process.h"
 #include "core/base/format.h"
+#include "core/base/json_value.h"
 #include "core/sweep/worker_protocol.h"
 
 namespace occx {
@@ -147,7 +148,7 @@ struct WorkerRunner::Impl {
         stop();
         return Error{why};
       }
-      const int protocol = m.value("protocol", 0);
+      const int protocol = integerValue(m, "protocol", 0).value_or(0);
       if (protocol != kWorkerProtocolVersion) {
         stop();
         return Error{"the GPU worker " + options.program + " speaks protocol " + std::to_string(protocol) +

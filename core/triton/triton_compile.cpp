@@ -11,6 +11,7 @@
 
 #include "core/base/atomic_file.h"
 #include "core/base/child_process.h"
+#include "core/base/json_value.h"
 #include "core/base/parallel.h"
 #include "core/base/user_cache.h"
 
@@ -149,7 +150,7 @@ Expected<TritonCompileReport> compileWithTriton(const std::string& module_text, 
                                        : program + " (" + *python + ") cannot import " + missing + " (" + why +
                                              "): compiling Triton kernels needs PyTorch and Triton in that Python — " + kInstall;
       } else if (event == "config") {
-        const int index = m.value("index", -1);
+        const int index = integerValue(m, "index", -1).value_or(-1);
         if (index < 0 || static_cast<std::size_t>(index) >= mine.size()) return;
         // Read every field first (a field of another type throws here, before anything is set).
         auto text = [&m](const char* key, const std::string& fallback) {
@@ -164,7 +165,7 @@ Expected<TritonCompileReport> compileWithTriton(const std::string& module_text, 
         got.how = text("how", "");
         got.triton_cache_hash = text("triton_cache_hash", "");
         got.folder = text("folder", "");
-        got.shared_bytes = m.value("shared", std::int64_t{0});
+        got.shared_bytes = integerValue(m, "shared", std::int64_t{0}).value_or(0);
         ConfigCompileReport& r = report.configs[mine[static_cast<std::size_t>(index)]];
         r = std::move(got);
         reported[static_cast<std::size_t>(index)] = true;

@@ -46,6 +46,29 @@ TEST_F(CopyBandwidthCache, DamagedFilesAreMissesNotExceptions) {
   }
 }
 
+// Found by fuzz_cache (CI's smoke run): "bytes_per_copy" beyond 2^64 is a JSON float, and
+// value<int64_t>() converted it with undefined behaviour (UBSan: "1.07374e+29 is outside the range
+// of representable values of type 'long'"). An integer that is not one within range is now a miss.
+TEST_F(CopyBandwidthCache, IntegersBeyondTheirRangeOrFractionalAreMisses) {
+  const std::string head = R"({"format": "occupancy-explorer-copy-bandwidth", "devices": {"GPU-0000": {"GBps": 4257.8, )";
+  for (const char* fields : {
+           R"("driver_version": 13000, "bytes_per_copy": 107374118446744073709551615824, "runs": 21)",
+           R"("driver_version": 13000, "bytes_per_copy": 1073741824, "runs": 1e30)",
+           R"("driver_version": 13000, "bytes_per_copy": 1073741824, "runs": 4294967317)",
+           R"("driver_version": 13000.5, "bytes_per_copy": 1073741824, "runs": 21)",
+           R"("driver_version": 1e300, "bytes_per_copy": 1073741824, "runs": 21)",
+       }) {
+    SCOPED_TRACE(fields);
+    write(head + fields + "}}}");
+    EXPECT_FALSE(loadCachedCopyBandwidth(dir_, testDevice()).has_value());
+  }
+  write(head + R"("driver_version": 13000, "bytes_per_copy": 1073741824, "runs": 21}}})");
+  auto good = loadCachedCopyBandwidth(dir_, testDevice());
+  ASSERT_TRUE(good.has_value());
+  EXPECT_EQ(good->bytes_per_copy, 1073741824);
+  EXPECT_EQ(good->runs, 21);
+}
+
 TEST_F(CopyBandwidthCache, StoringOverADamagedFileWritesOneThatReadsBack) {
   write(R"({"format": 7})");
   CopyBandwidth bw;
