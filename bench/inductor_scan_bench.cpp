@@ -43,7 +43,8 @@ void copyRun(const fs::path& run, const fs::path& cache, const std::string& tag)
       // folder a .best_config names.
       if (rel.extension() != ".cubin") {
         for (const std::string end : {".py\"", ".py\n"}) {
-          for (auto p = data.find(end); p != std::string::npos; p = data.find(end, p + end.size() + tag.size())) data.insert(p, tag);
+          for (auto p = data.find(end); p != std::string::npos; p = data.find(end, p + end.size() + tag.size()))
+            data.insert(p, tag);
         }
       }
       const std::string key = "\"triton_cache_hash\": \"";
@@ -89,7 +90,8 @@ void BM_ScanInductorCache(benchmark::State& state) {
   }
   state.counters["kernels"] = static_cast<double>(kernels);
   state.counters["configs"] = static_cast<double>(configs);
-  state.counters["kernels_per_s"] = benchmark::Counter(static_cast<double>(kernels), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["kernels_per_s"] =
+      benchmark::Counter(static_cast<double>(kernels), benchmark::Counter::kIsIterationInvariantRate);
 }
 BENCHMARK(BM_ScanInductorCache)->Arg(1)->Arg(10)->Unit(benchmark::kMillisecond)->UseRealTime();
 

@@ -26,13 +26,17 @@
 
 namespace {
 
-const occx::ArchLimits& hopper() { return *occx::GpuDatabase::builtin().findArch({9, 0}); }
+const occx::ArchLimits& hopper() {
+  return *occx::GpuDatabase::builtin().findArch({9, 0});
+}
 
 using occx::testing_support::kLiteralHopper;
 using occx::testing_support::kLiteralHopperLean;
 using occx::testing_support::LiteralHopper;
 
-bool literalHopperMatchesData() { return occx::testing_support::literalHopperMatches(hopper()); }
+bool literalHopperMatchesData() {
+  return occx::testing_support::literalHopperMatches(hopper());
+}
 
 // False (and the benchmark skipped with an error) when the literals no longer match the data.
 bool checkLiteralHopper(benchmark::State& state) {

@@ -2,12 +2,12 @@
 // Run: QT_QPA_PLATFORM=offscreen build/release/bench/ui_calculator_bench
 #include <benchmark/benchmark.h>
 
+#include <qcustomplot.h>
 #include <QApplication>
 #include <QSpinBox>
-#include <qcustomplot.h>
 
-#include "ui/views/calculator_view.h"
 #include "ui/plots/plot_controller.h"
+#include "ui/views/calculator_view.h"
 
 namespace {
 
@@ -38,7 +38,8 @@ BENCHMARK(BM_CalculatorView_ReplotAll)->Unit(benchmark::kMillisecond);
 }  // namespace
 
 int main(int argc, char** argv) {
-  qputenv("QT_QPA_PLATFORM", qgetenv("QT_QPA_PLATFORM").isEmpty() ? QByteArray("offscreen") : qgetenv("QT_QPA_PLATFORM"));
+  qputenv("QT_QPA_PLATFORM",
+          qgetenv("QT_QPA_PLATFORM").isEmpty() ? QByteArray("offscreen") : qgetenv("QT_QPA_PLATFORM"));
   QApplication app(argc, argv);
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();

@@ -30,7 +30,8 @@ const CLI::Validator& int64Text() {
         char* end = nullptr;
         const long long v = std::strtoll(text.c_str(), &end, 0);
         if (errno == ERANGE && end != text.c_str() && *end == '\0') {
-          return text + " is out of range: beyond " + std::to_string(v) + ", the 64-bit integer limit (the option's own range is below)";
+          return text + " is out of range: beyond " + std::to_string(v) +
+                 ", the 64-bit integer limit (the option's own range is below)";
         }
         return {};  // anything else (not a number, beyond a narrower type) is CLI11's to refuse
       },
@@ -44,7 +45,8 @@ std::function<std::optional<std::string>()>& gpuProvider() {
 
 std::vector<CommandSpec> sortedCommands() {
   auto specs = registry();
-  std::stable_sort(specs.begin(), specs.end(), [](const CommandSpec& a, const CommandSpec& b) { return a.order < b.order; });
+  std::stable_sort(specs.begin(), specs.end(),
+                   [](const CommandSpec& a, const CommandSpec& b) { return a.order < b.order; });
   return specs;
 }
 
@@ -112,7 +114,8 @@ void explainParseError(std::ostream& err, CLI::App& app, const std::string& what
       }
     }
     std::vector<std::string> subcommands;
-    for (const auto* s : sub->get_subcommands([](const CLI::App*) { return true; })) subcommands.push_back(s->get_name());
+    for (const auto* s : sub->get_subcommands([](const CLI::App*) { return true; }))
+      subcommands.push_back(s->get_name());
     if (!subcommands.empty() && sub->get_subcommands().empty()) {
       if (auto word = wordAfter(sub->get_name(), argc, argv)) {
         err << "occx " << sub->get_name() << ": " << notAName(*word, "a subcommand", subcommands) << "\n";
@@ -123,14 +126,18 @@ void explainParseError(std::ostream& err, CLI::App& app, const std::string& what
   if (app.get_subcommands().empty()) {
     std::vector<std::string> commands;
     for (const auto& s : specs) commands.emplace_back(s.name);
-    if (argc > 1 && argv[1][0] != '-') err << "occx: " << notAName(argv[1], "a command", commands) << "\n";
-    else err << "occx: commands: " << joined(commands, ", ") << "\n";
+    if (argc > 1 && argv[1][0] != '-')
+      err << "occx: " << notAName(argv[1], "a command", commands) << "\n";
+    else
+      err << "occx: commands: " << joined(commands, ", ") << "\n";
     err << "Run 'occx --help' for the commands.\n";
   }
 }
 }  // namespace
 
-CommandRegistrar::CommandRegistrar(CommandSpec spec) { registry().push_back(spec); }
+CommandRegistrar::CommandRegistrar(CommandSpec spec) {
+  registry().push_back(spec);
+}
 
 void setDefaultGpuNameProvider(std::function<std::optional<std::string>()> provider) {
   gpuProvider() = std::move(provider);
@@ -145,8 +152,9 @@ std::string defaultGpuName() {
 
 int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   try {
-    CLI::App app{"occx — occupancy, Inductor RBLOCK scaling, NVRTC register counts and live GPU "
-                 "sweeps for reduction kernels"};
+    CLI::App app{
+        "occx — occupancy, Inductor RBLOCK scaling, NVRTC register counts and live GPU "
+        "sweeps for reduction kernels"};
     app.name("occx");
     app.set_version_flag("--version", std::string(OCCX_VERSION));
     app.require_subcommand(1);

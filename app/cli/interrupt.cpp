@@ -5,10 +5,14 @@ namespace occx::cli {
 namespace {
 std::atomic<bool> g_interrupted{false};
 static_assert(std::atomic<bool>::is_always_lock_free);
-extern "C" void onSigint(int /*signal*/) { g_interrupted.store(true); }
+extern "C" void onSigint(int /*signal*/) {
+  g_interrupted.store(true);
+}
 }  // namespace
 
-std::atomic<bool>& interrupted() { return g_interrupted; }
+std::atomic<bool>& interrupted() {
+  return g_interrupted;
+}
 
 SigintScope::SigintScope() {
   g_interrupted.store(false);

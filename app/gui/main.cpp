@@ -5,23 +5,23 @@
 #include <QCommandLineParser>
 #include <QFile>
 #include <QIcon>
+#include <QMenu>
 #include <QPixmap>
 #include <QSettings>
 #include <QStringList>
-#include <QMenu>
 #include <QTabWidget>
 #include <QTimer>
 #include <cstdio>
 
 #include "core/base/atomic_file.h"
 #include "occx_config.h"
+#include "ui/jobs/live_sweep_job.h"
+#include "ui/shell/main_window.h"
+#include "ui/shell/path_opener.h"
 #include "ui/views/calculator_view.h"
 #include "ui/views/compile_sweep_view.h"
 #include "ui/views/gpu_data_view.h"
-#include "ui/jobs/live_sweep_job.h"
 #include "ui/views/live_sweep_view.h"
-#include "ui/shell/main_window.h"
-#include "ui/shell/path_opener.h"
 
 #if OCCX_HAVE_CUDA
 #include "core/cuda/cuda_backend.h"
@@ -40,7 +40,8 @@ int main(int argc, char** argv) {
   QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/app.svg")));
 
   QCommandLineParser parser;
-  parser.setApplicationDescription(QStringLiteral("Occupancy Explorer: why a GPU kernel configuration is fast or slow."));
+  parser.setApplicationDescription(
+      QStringLiteral("Occupancy Explorer: why a GPU kernel configuration is fast or slow."));
   parser.addHelpOption();
   parser.addVersionOption();
   const QCommandLineOption screenshot(
@@ -48,9 +49,10 @@ int main(int argc, char** argv) {
       QStringLiteral("Show the window with the built-in defaults (saved settings are neither read nor written), "
                      "write it to FILE as PNG, and exit."),
       QStringLiteral("FILE"));
-  const QCommandLineOption delay(QStringLiteral("screenshot-delay"),
-                                 QStringLiteral("Milliseconds to wait after showing the window before --screenshot (default 800)."),
-                                 QStringLiteral("MS"), QStringLiteral("800"));
+  const QCommandLineOption delay(
+      QStringLiteral("screenshot-delay"),
+      QStringLiteral("Milliseconds to wait after showing the window before --screenshot (default 800)."),
+      QStringLiteral("MS"), QStringLiteral("800"));
   const QCommandLineOption tab(QStringLiteral("tab"),
                                QStringLiteral("Start on the tab with this title (e.g. \"Live sweep\")."),
                                QStringLiteral("TITLE"));
@@ -63,12 +65,14 @@ int main(int argc, char** argv) {
   parser.addOption(report);
   parser.addOption(delay);
   parser.addOption(tab);
-  const QCommandLineOption inductor_run_key(QStringLiteral("inductor-run"),
-                                            QStringLiteral("Show the bundled Inductor run KEY (e.g. \"spill_log_softmax_w16\") in the Inductor run tab."),
-                                            QStringLiteral("KEY"));
-  const QCommandLineOption inductor_page(QStringLiteral("inductor-page"),
-                                         QStringLiteral("Show the Inductor run tab's detail page with this title (e.g. \"Measured\")."),
-                                         QStringLiteral("TITLE"));
+  const QCommandLineOption inductor_run_key(
+      QStringLiteral("inductor-run"),
+      QStringLiteral("Show the bundled Inductor run KEY (e.g. \"spill_log_softmax_w16\") in the Inductor run tab."),
+      QStringLiteral("KEY"));
+  const QCommandLineOption inductor_page(
+      QStringLiteral("inductor-page"),
+      QStringLiteral("Show the Inductor run tab's detail page with this title (e.g. \"Measured\")."),
+      QStringLiteral("TITLE"));
   const QCommandLineOption live_dataset(
       QStringLiteral("live-dataset"),
       QStringLiteral("Show the live-sweep dataset FILE in the Live sweep tab: a bundled one by its file name "
@@ -124,31 +128,34 @@ int main(int argc, char** argv) {
     rblock->deviceSelector()->setDetectedGpus(gpus, first_start);
   }
   // A compiled config's real n_regs goes to the RBLOCK-scaling view with one click.
-  QObject::connect(compile_sweep, &occx::ui::CompileSweepView::sendToRblock, rblock, &occx::ui::RblockScalingView::showHandOver);
+  QObject::connect(compile_sweep, &occx::ui::CompileSweepView::sendToRblock, rblock,
+                   &occx::ui::RblockScalingView::showHandOver);
   QObject::connect(compile_sweep, &occx::ui::CompileSweepView::sendToRblock, &window,
                    [&window, rblock] { window.tabs()->setCurrentWidget(rblock); });
   // Your own Inductor kernels: File → Open Inductor run…, or drop a folder (or a scan CSV) on the
   // window; a config goes to the calculator or the RBLOCK view with its device.
   auto* open_run = new QAction(QObject::tr("&Open Inductor run…"), &window);
   open_run->setShortcut(QKeySequence::Open);
-  open_run->setStatusTip(QObject::tr("Read an Inductor cache or torch_compile_debug folder: kernels, configs, registers, spills, decisions"));
+  open_run->setStatusTip(QObject::tr(
+      "Read an Inductor cache or torch_compile_debug folder: kernels, configs, registers, spills, decisions"));
   QObject::connect(open_run, &QAction::triggered, &window, [&window, inductor_run] {
     window.tabs()->setCurrentWidget(inductor_run);
     inductor_run->openFolderInteractive();
   });
   window.addOpenAction(open_run);
   // A dropped file or folder, or one of File → Open Recent, opens in the view it belongs to.
-  auto* opener = new occx::ui::PathOpener(&window, inductor_run, compile_sweep, live_sweep,
-                                          use_settings, &window);
+  auto* opener = new occx::ui::PathOpener(&window, inductor_run, compile_sweep, live_sweep, use_settings, &window);
   window.addOpenAction(opener->recentMenu()->menuAction());
-  QObject::connect(inductor_run, &occx::ui::InductorRunView::openInRblock, &window, [&window, rblock](const occx::ui::ConfigHandOver& h) {
-    rblock->showHandOver(h);
-    window.tabs()->setCurrentWidget(rblock);
-  });
-  QObject::connect(inductor_run, &occx::ui::InductorRunView::openInCalculator, &window, [&window](const occx::ui::ConfigHandOver& h) {
-    window.calculatorView()->showHandOver(h);
-    window.tabs()->setCurrentWidget(window.calculatorView());
-  });
+  QObject::connect(inductor_run, &occx::ui::InductorRunView::openInRblock, &window,
+                   [&window, rblock](const occx::ui::ConfigHandOver& h) {
+                     rblock->showHandOver(h);
+                     window.tabs()->setCurrentWidget(rblock);
+                   });
+  QObject::connect(inductor_run, &occx::ui::InductorRunView::openInCalculator, &window,
+                   [&window](const occx::ui::ConfigHandOver& h) {
+                     window.calculatorView()->showHandOver(h);
+                     window.tabs()->setCurrentWidget(window.calculatorView());
+                   });
   if (parser.isSet(inductor_run_key)) {
     if (const QString error = inductor_run->openBundled(parser.value(inductor_run_key)); !error.isEmpty()) {
       std::fprintf(stderr, "occupancy-explorer: --inductor-run: %s\n", qPrintable(error));
@@ -207,10 +214,12 @@ int main(int argc, char** argv) {
       buffer.open(QIODevice::WriteOnly);
       int rc = 0;
       if (pixmap.isNull() || !pixmap.save(&buffer, "PNG")) {
-        std::fprintf(stderr, "occupancy-explorer: cannot render the window for --screenshot %s\n", qPrintable(screenshot_path));
+        std::fprintf(stderr, "occupancy-explorer: cannot render the window for --screenshot %s\n",
+                     qPrintable(screenshot_path));
         rc = 1;
-      } else if (auto written = occx::writeFileAtomically(QFile::encodeName(screenshot_path).toStdString(),
-                                                          std::string_view(png.constData(), static_cast<std::size_t>(png.size())));
+      } else if (auto written =
+                     occx::writeFileAtomically(QFile::encodeName(screenshot_path).toStdString(),
+                                               std::string_view(png.constData(), static_cast<std::size_t>(png.size())));
                  !written) {
         std::fprintf(stderr, "occupancy-explorer: --screenshot: %s\n", written.error().c_str());
         rc = 1;

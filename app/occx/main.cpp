@@ -3,4 +3,6 @@
 
 #include "app/cli/cli.h"
 
-int main(int argc, char** argv) { return occx::cli::runCli(argc, argv, std::cout, std::cerr); }
+int main(int argc, char** argv) {
+  return occx::cli::runCli(argc, argv, std::cout, std::cerr);
+}

@@ -15,7 +15,9 @@
 namespace occx {
 
 namespace {
-std::string why(int err) { return std::strerror(err); }
+std::string why(int err) {
+  return std::strerror(err);
+}
 }  // namespace
 
 Expected<std::size_t> writeFileAtomically(const std::string& path, std::string_view content) {
@@ -72,7 +74,8 @@ Expected<std::string> readFile(const std::string& path, std::size_t max_bytes) {
   if (!in) return Error{"cannot read '" + path + "': " + why(errno)};
   auto size = fs::file_size(path, ec);
   if (!ec && size > max_bytes) {
-    return Error{"'" + path + "' is " + std::to_string(size) + " bytes: larger than the " + std::to_string(max_bytes) + "-byte limit"};
+    return Error{"'" + path + "' is " + std::to_string(size) + " bytes: larger than the " + std::to_string(max_bytes) +
+                 "-byte limit"};
   }
   // Reads at most max_bytes + 1: a device or a pipe has no size to check first (/dev/zero never ends).
   std::string out;

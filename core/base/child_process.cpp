@@ -132,7 +132,8 @@ Expected<ProcessOutcome> runProcess(const SpawnSpec& spec, const std::function<v
     return Error{pid.error()};
   }
   ProcessOutcome outcome;
-  const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_s));
+  const auto deadline =
+      Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_s));
   std::string line;
   std::string callback_error;  // what on_line threw: the child is stopped, the call returns it
   std::array<char, 8192> buf{};
@@ -153,7 +154,8 @@ Expected<ProcessOutcome> runProcess(const SpawnSpec& spec, const std::function<v
     try {
       on_line(text);
     } catch (const std::exception& e) {
-      callback_error = std::string("reading the output of ") + (spec.what.empty() ? spec.program : spec.what) + " failed: " + e.what();
+      callback_error = std::string("reading the output of ") + (spec.what.empty() ? spec.program : spec.what) +
+                       " failed: " + e.what();
       kill();
     } catch (...) {
       callback_error = "reading the output of " + (spec.what.empty() ? spec.program : spec.what) + " failed";

@@ -23,9 +23,9 @@ std::string exitStatusText(int status);
 
 /// What to start.
 struct SpawnSpec {
-  std::string program;                  ///< a path, or (search_path) a name looked up in $PATH
-  std::vector<std::string> arguments;   ///< after argv[0] (= program)
-  bool search_path = false;             ///< look `program` up in $PATH when it has no '/'
+  std::string program;                 ///< a path, or (search_path) a name looked up in $PATH
+  std::vector<std::string> arguments;  ///< after argv[0] (= program)
+  bool search_path = false;            ///< look `program` up in $PATH when it has no '/'
   /// Variables set in the child's environment (an empty value sets it empty); the rest is inherited.
   std::vector<std::pair<std::string, std::string>> environment;
   /// Variables removed from the child's environment.
@@ -41,11 +41,11 @@ Expected<pid_t> spawnProcess(const SpawnSpec& spec);
 
 /// How a program run by runProcess ended.
 struct ProcessOutcome {
-  int exit_code = -1;        ///< the exit status when it exited; -1 when killed
-  std::string ended;         ///< exitStatusText's words
-  std::string stderr_text;   ///< its standard error (the last 64 KiB)
-  bool timed_out = false;    ///< killed after `timeout_s`
-  bool cancelled = false;    ///< killed because `cancel` became true
+  int exit_code = -1;       ///< the exit status when it exited; -1 when killed
+  std::string ended;        ///< exitStatusText's words
+  std::string stderr_text;  ///< its standard error (the last 64 KiB)
+  bool timed_out = false;   ///< killed after `timeout_s`
+  bool cancelled = false;   ///< killed because `cancel` became true
 };
 
 /// Runs `spec` to its end (stdin is /dev/null), giving each line of its standard output, without

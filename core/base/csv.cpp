@@ -58,7 +58,8 @@ std::string toCsv(const CsvTable& t) {
     }
     for (std::size_t i = 0; i < cells.size(); ++i) {
       if (i) out += ',';
-      const bool ambiguous = header && i == 0 && (cells[0].rfind('#', 0) == 0 || cells[0].rfind("\xEF\xBB\xBF", 0) == 0);
+      const bool ambiguous =
+          header && i == 0 && (cells[0].rfind('#', 0) == 0 || cells[0].rfind("\xEF\xBB\xBF", 0) == 0);
       out += ambiguous ? quoted(cells[i]) : csvQuote(cells[i]);
     }
     out += '\n';
@@ -74,17 +75,36 @@ namespace {
 bool validUtf8(std::string_view s, std::size_t& bad) {
   for (std::size_t i = 0; i < s.size();) {
     const auto c = static_cast<unsigned char>(s[i]);
-    if (c < 0x80) { ++i; continue; }
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
     std::size_t n = 0;                   // continuation bytes
     unsigned char lo = 0x80, hi = 0xBF;  // allowed range of the first continuation byte
-    if (c >= 0xC2 && c <= 0xDF) n = 1;
-    else if (c >= 0xE0 && c <= 0xEF) { n = 2; if (c == 0xE0) lo = 0xA0; if (c == 0xED) hi = 0x9F; }
-    else if (c >= 0xF0 && c <= 0xF4) { n = 3; if (c == 0xF0) lo = 0x90; if (c == 0xF4) hi = 0x8F; }
-    else { bad = i; return false; }
+    if (c >= 0xC2 && c <= 0xDF)
+      n = 1;
+    else if (c >= 0xE0 && c <= 0xEF) {
+      n = 2;
+      if (c == 0xE0) lo = 0xA0;
+      if (c == 0xED) hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      n = 3;
+      if (c == 0xF0) lo = 0x90;
+      if (c == 0xF4) hi = 0x8F;
+    } else {
+      bad = i;
+      return false;
+    }
     for (std::size_t k = 1; k <= n; ++k) {
-      if (i + k >= s.size()) { bad = i; return false; }
+      if (i + k >= s.size()) {
+        bad = i;
+        return false;
+      }
       const auto b = static_cast<unsigned char>(s[i + k]);
-      if (k == 1 ? (b < lo || b > hi) : (b & 0xC0) != 0x80) { bad = i; return false; }
+      if (k == 1 ? (b < lo || b > hi) : (b & 0xC0) != 0x80) {
+        bad = i;
+        return false;
+      }
     }
     i += n + 1;
   }
@@ -109,11 +129,13 @@ Expected<CsvTable> parseCsv(std::string_view text, std::size_t max_bytes, std::s
   };
   if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
   if (text.find('\0') != std::string_view::npos) {
-    return Error{"CSV line " + std::to_string(lineOf(text, text.find('\0'))) + ": contains a NUL byte (not a text file)"};
+    return Error{"CSV line " + std::to_string(lineOf(text, text.find('\0'))) +
+                 ": contains a NUL byte (not a text file)"};
   }
   std::size_t bad = 0;
   if (!validUtf8(text, bad)) {
-    return Error{"CSV line " + std::to_string(lineOf(text, bad)) + ": text is not UTF-8 (byte " + std::to_string(bad) + ")"};
+    return Error{"CSV line " + std::to_string(lineOf(text, bad)) + ": text is not UTF-8 (byte " + std::to_string(bad) +
+                 ")"};
   }
   CsvTable t;
   std::size_t pos = 0;
@@ -145,8 +167,11 @@ Expected<CsvTable> parseCsv(std::string_view text, std::size_t max_bytes, std::s
     char c = text[pos];
     if (inQuotes) {
       if (c == '"') {
-        if (pos + 1 < text.size() && text[pos + 1] == '"') { cell += '"'; ++pos; }
-        else inQuotes = false;
+        if (pos + 1 < text.size() && text[pos + 1] == '"') {
+          cell += '"';
+          ++pos;
+        } else
+          inQuotes = false;
       } else {
         if (c == '\n') ++line;
         cell += c;

@@ -29,8 +29,8 @@ struct Error {
 template <class T>
 class Expected {
  public:
-  Expected(T value) : data_(std::move(value)) {}            // NOLINT(google-explicit-constructor)
-  Expected(Error error) : data_(std::move(error)) {}        // NOLINT(google-explicit-constructor)
+  Expected(T value) : data_(std::move(value)) {}      // NOLINT(google-explicit-constructor)
+  Expected(Error error) : data_(std::move(error)) {}  // NOLINT(google-explicit-constructor)
 
   [[nodiscard]] bool hasValue() const { return std::holds_alternative<T>(data_); }
   explicit operator bool() const { return hasValue(); }

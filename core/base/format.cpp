@@ -5,7 +5,9 @@
 
 namespace occx {
 
-std::string num(std::int64_t value) { return std::to_string(value); }
+std::string num(std::int64_t value) {
+  return std::to_string(value);
+}
 
 std::string fixed(double value, int digits) {
   // 310 integer digits (DBL_MAX), a sign, a point and 30 decimals fit.

@@ -31,7 +31,8 @@ std::optional<T> integerValue(const nlohmann::json& j, std::string_view key, T f
   if (!it->is_number_integer()) return std::nullopt;
   const auto i = it->template get<std::int64_t>();
   if constexpr (std::is_signed_v<T>) {
-    if (i < std::int64_t{std::numeric_limits<T>::min()} || i > std::int64_t{std::numeric_limits<T>::max()}) return std::nullopt;
+    if (i < std::int64_t{std::numeric_limits<T>::min()} || i > std::int64_t{std::numeric_limits<T>::max()})
+      return std::nullopt;
   } else {
     if (i < 0 || static_cast<std::uint64_t>(i) > std::uint64_t{std::numeric_limits<T>::max()}) return std::nullopt;
   }

@@ -14,6 +14,8 @@ constexpr std::int64_t nextPowerOfTwo(std::int64_t n) {
 }
 
 /// True for 1, 2, 4, …; false for 0 and negative n.
-constexpr bool isPowerOfTwo(std::int64_t n) { return n > 0 && (n & (n - 1)) == 0; }
+constexpr bool isPowerOfTwo(std::int64_t n) {
+  return n > 0 && (n & (n - 1)) == 0;
+}
 
 }  // namespace occx

@@ -6,8 +6,8 @@
 
 #include <string>
 
-#include "core/cuda/cuda_driver_table.h"
 #include "core/base/expected.h"
+#include "core/cuda/cuda_driver_table.h"
 
 namespace occx::cuda {
 
@@ -29,10 +29,10 @@ Expected<const detail::DriverTable*> loadedDriver();
 
 /// Evaluates `drv.call` (drv is a DriverTable); on failure returns an occx::Error (converts into any
 /// Expected<T>) naming the call text, the result and file:line.
-#define OCCX_CU_TRY(drv, call)                                                        \
-  do {                                                                                \
-    const CUresult occx_cu_result_ = (drv).call;                                      \
-    if (occx_cu_result_ != CUDA_SUCCESS) {                                            \
-      return ::occx::cuda::cuCallError(occx_cu_result_, #call, __FILE__, __LINE__);   \
-    }                                                                                 \
+#define OCCX_CU_TRY(drv, call)                                                      \
+  do {                                                                              \
+    const CUresult occx_cu_result_ = (drv).call;                                    \
+    if (occx_cu_result_ != CUDA_SUCCESS) {                                          \
+      return ::occx::cuda::cuCallError(occx_cu_result_, #call, __FILE__, __LINE__); \
+    }                                                                               \
   } while (0)

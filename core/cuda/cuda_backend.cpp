@@ -107,6 +107,8 @@ class CudaBackend final : public Backend {
 
 }  // namespace
 
-std::shared_ptr<Backend> makeCudaBackend() { return std::make_shared<CudaBackend>(); }
+std::shared_ptr<Backend> makeCudaBackend() {
+  return std::make_shared<CudaBackend>();
+}
 
 }  // namespace occx::cuda

@@ -3,13 +3,13 @@
 #include <dlfcn.h>
 #include <nvrtc.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
-#include <chrono>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <utility>
-#include <string>
 #include <vector>
 
 #if __has_include(<cupti.h>) && __has_include(<cupti_range_profiler.h>) && __has_include(<cupti_profiler_host.h>)
@@ -207,8 +207,10 @@ std::string resultText(const Table& t, CUptiResult r) {
   if (t.cuptiGetResultString != nullptr) t.cuptiGetResultString(r, &s);
   std::string text = s != nullptr ? s : "CUPTI error " + std::to_string(static_cast<int>(r));
   if (r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES) {
-    text = "profiling not permitted: reading GPU performance counters needs administrator rights or "
-           "NVreg_RestrictProfilingToAdminUsers=0 (" + text + ")";
+    text =
+        "profiling not permitted: reading GPU performance counters needs administrator rights or "
+        "NVreg_RestrictProfilingToAdminUsers=0 (" +
+        text + ")";
   }
   return text;
 }
@@ -250,7 +252,9 @@ Expected<bool> activityReady() {
 
 }  // namespace
 
-Expected<bool> available() { return activityReady(); }
+Expected<bool> available() {
+  return activityReady();
+}
 
 Expected<bool> startKernelActivity() {
   auto ready = activityReady();
@@ -336,8 +340,8 @@ LaunchMetrics profileLaunch(CUcontext ctx, int device_ordinal, const std::functi
   if (CUptiResult r = t.cuptiDeviceGetChipName(&chip); r != CUPTI_SUCCESS) {
     return allMissing("cuptiDeviceGetChipName: " + resultText(t, r));
   }
-  auto avail = zeroed<CUpti_Profiler_GetCounterAvailability_Params>(
-      CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
+  auto avail =
+      zeroed<CUpti_Profiler_GetCounterAvailability_Params>(CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
   avail.ctx = ctx;
   if (CUptiResult r = t.cuptiProfilerGetCounterAvailability(&avail); r != CUPTI_SUCCESS) {
     return allMissing("cuptiProfilerGetCounterAvailability: " + resultText(t, r));
@@ -362,14 +366,16 @@ LaunchMetrics profileLaunch(CUcontext ctx, int device_ordinal, const std::functi
     t.cuptiProfilerHostDeinitialize(&p);
   }};
 
-  auto add = zeroed<CUpti_Profiler_Host_ConfigAddMetrics_Params>(CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
+  auto add =
+      zeroed<CUpti_Profiler_Host_ConfigAddMetrics_Params>(CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
   add.pHostObject = host.pHostObject;
   add.ppMetricNames = names;
   add.numMetrics = kMetrics;
   if (CUptiResult r = t.cuptiProfilerHostConfigAddMetrics(&add); r != CUPTI_SUCCESS) {
     return allMissing("cuptiProfilerHostConfigAddMetrics: " + resultText(t, r));
   }
-  auto csize = zeroed<CUpti_Profiler_Host_GetConfigImageSize_Params>(CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
+  auto csize =
+      zeroed<CUpti_Profiler_Host_GetConfigImageSize_Params>(CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
   csize.pHostObject = host.pHostObject;
   if (CUptiResult r = t.cuptiProfilerHostGetConfigImageSize(&csize); r != CUPTI_SUCCESS) {
     return allMissing("cuptiProfilerHostGetConfigImageSize: " + resultText(t, r));
@@ -394,7 +400,8 @@ LaunchMetrics profileLaunch(CUcontext ctx, int device_ordinal, const std::functi
     t.cuptiRangeProfilerDisable(&p);
   }};
 
-  auto dsize = zeroed<CUpti_RangeProfiler_GetCounterDataSize_Params>(CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
+  auto dsize =
+      zeroed<CUpti_RangeProfiler_GetCounterDataSize_Params>(CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
   dsize.pRangeProfilerObject = en.pRangeProfilerObject;
   dsize.pMetricNames = names;
   dsize.numMetrics = kMetrics;
@@ -404,7 +411,8 @@ LaunchMetrics profileLaunch(CUcontext ctx, int device_ordinal, const std::functi
     return allMissing("cuptiRangeProfilerGetCounterDataSize: " + resultText(t, r));
   }
   std::vector<uint8_t> data(dsize.counterDataSize);
-  auto dinit = zeroed<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
+  auto dinit = zeroed<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
+      CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
   dinit.pRangeProfilerObject = en.pRangeProfilerObject;
   dinit.counterDataSize = data.size();
   dinit.pCounterData = data.data();
@@ -436,14 +444,16 @@ LaunchMetrics profileLaunch(CUcontext ctx, int device_ordinal, const std::functi
   auto stop = zeroed<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
   stop.pRangeProfilerObject = en.pRangeProfilerObject;
   const CUptiResult stopped = t.cuptiRangeProfilerStop(&stop);
-  if (launched != CUDA_SUCCESS) return allMissing("the profiled launch failed (CUDA error " + std::to_string(launched) + ")");
+  if (launched != CUDA_SUCCESS)
+    return allMissing("the profiled launch failed (CUDA error " + std::to_string(launched) + ")");
   if (stopped != CUPTI_SUCCESS) return allMissing("cuptiRangeProfilerStop: " + resultText(t, stopped));
   auto decode = zeroed<CUpti_RangeProfiler_DecodeData_Params>(CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
   decode.pRangeProfilerObject = en.pRangeProfilerObject;
   if (CUptiResult r = t.cuptiRangeProfilerDecodeData(&decode); r != CUPTI_SUCCESS) {
     return allMissing("cuptiRangeProfilerDecodeData: " + resultText(t, r));
   }
-  auto info = zeroed<CUpti_RangeProfiler_GetCounterDataInfo_Params>(CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
+  auto info =
+      zeroed<CUpti_RangeProfiler_GetCounterDataInfo_Params>(CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
   info.pCounterDataImage = data.data();
   info.counterDataImageSize = data.size();
   if (CUptiResult r = t.cuptiRangeProfilerGetCounterDataInfo(&info); r != CUPTI_SUCCESS) {
@@ -451,7 +461,8 @@ LaunchMetrics profileLaunch(CUcontext ctx, int device_ordinal, const std::functi
   }
   if (info.numTotalRanges < 1) return allMissing("the profiler recorded no range for the launch");
   double values[kMetrics] = {};
-  auto eval = zeroed<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
+  auto eval = zeroed<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(
+      CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
   eval.pHostObject = host.pHostObject;
   eval.pCounterDataImage = data.data();
   eval.counterDataImageSize = data.size();
@@ -472,9 +483,15 @@ LaunchMetrics profileLaunch(CUcontext ctx, int device_ordinal, const std::functi
 
 #else  // no CUPTI headers at build time
 
-Expected<bool> available() { return Error{"built without CUPTI headers"}; }
-Expected<bool> startKernelActivity() { return Error{"built without CUPTI headers"}; }
-Expected<bool> beginKernelActivity() { return Error{"built without CUPTI headers"}; }
+Expected<bool> available() {
+  return Error{"built without CUPTI headers"};
+}
+Expected<bool> startKernelActivity() {
+  return Error{"built without CUPTI headers"};
+}
+Expected<bool> beginKernelActivity() {
+  return Error{"built without CUPTI headers"};
+}
 Expected<std::vector<KernelSpan>> endKernelActivity(const LaunchShape&, std::size_t) {
   return Error{"built without CUPTI headers"};
 }

@@ -31,7 +31,7 @@ struct KernelSpan {
   std::uint64_t start_ns = 0;
   std::uint64_t end_ns = 0;
   std::int64_t grid_x = 0, grid_y = 0, grid_z = 0;  ///< blocks
-  int block_x = 0;                                   ///< threads per block in x
+  int block_x = 0;                                  ///< threads per block in x
   /// True when the record is of a launch with this grid and block.
   [[nodiscard]] bool launched(std::int64_t gx, std::int64_t gy, std::int64_t gz, int bx) const {
     return grid_x == gx && grid_y == gy && grid_z == gz && block_x == bx;
@@ -58,11 +58,11 @@ struct LaunchShape {
 };
 
 /// Flushes (recording stays on); returns the kernels recorded since beginKernelActivity (records
-/// of launches that started earlier, by CUPTI's clock, are dropped), in completion order. CUPTI delivers records asynchronously: when `expected` > 0 it flushes again
-/// (for up to half a second) until `expected` records of launches shaped `shape` have arrived.
-/// Records are matched by launch shape, not name: after a module is unloaded and another loaded,
-/// CUPTI (13.0, driver 580) named some kernels' records after the unloaded kernel (measured on an
-/// H200). Error as beginKernelActivity.
+/// of launches that started earlier, by CUPTI's clock, are dropped), in completion order. CUPTI delivers records
+/// asynchronously: when `expected` > 0 it flushes again (for up to half a second) until `expected` records of launches
+/// shaped `shape` have arrived. Records are matched by launch shape, not name: after a module is unloaded and another
+/// loaded, CUPTI (13.0, driver 580) named some kernels' records after the unloaded kernel (measured on an H200). Error
+/// as beginKernelActivity.
 Expected<std::vector<KernelSpan>> endKernelActivity(const LaunchShape& shape, std::size_t expected);
 
 /// Metrics of one kernel launch.

@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/base/atomic_file.h"
-#include "core/kernels/compile_cache.h"
 #include "core/cuda/cu_check.h"
+#include "core/kernels/compile_cache.h"
 
 namespace occx::cuda {
 

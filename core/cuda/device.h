@@ -11,14 +11,15 @@
 #include <vector>
 
 #include "core/base/expected.h"
+#include "core/gpu/detected_gpu.h"
 #include "core/gpu/device.h"
 #include "core/gpu/gpu_data.h"
-#include "core/gpu/detected_gpu.h"
 
 namespace occx::cuda {
 
 /// Every GPU the driver sees, matched to `db`. Errors: the driver is missing or fails to initialise
-/// (the driver's reason, as driverStatus() gives it), or a query fails. An empty list is possible (driver present, no GPU).
+/// (the driver's reason, as driverStatus() gives it), or a query fails. An empty list is possible (driver present, no
+/// GPU).
 Expected<std::vector<DeviceInfo>> queryDevices(const GpuDatabase& db = GpuDatabase::builtin());
 
 /// The GPU-data name of the first detected GPU (for the CLI's and the GUI's default device), or

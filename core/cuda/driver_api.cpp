@@ -23,7 +23,8 @@ DriverTable loadDriver() {
   void* handle = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {
     const char* why = dlerror();
-    t.error = std::string("libcuda.so.1 cannot be loaded (no NVIDIA driver installed?): ") + (why ? why : "unknown reason");
+    t.error =
+        std::string("libcuda.so.1 cannot be loaded (no NVIDIA driver installed?): ") + (why ? why : "unknown reason");
     return t;
   }
   bool ok = true;

@@ -72,7 +72,8 @@ Expected<CompileResult> probeFor(ComputeCapability cc, int maxrreg) {
 
 Expected<DriverOccupancy> queryDriverOccupancy(const DriverOccupancyQuery& q) {
   if (q.registers_per_thread < 0 || q.registers_per_thread > 255) {
-    return Error{"registers per thread " + std::to_string(q.registers_per_thread) + " is out of range: allowed 0 … 255"};
+    return Error{"registers per thread " + std::to_string(q.registers_per_thread) +
+                 " is out of range: allowed 0 … 255"};
   }
   if (q.threads_per_block < 1 || q.threads_per_block > 1024) {
     return Error{"threads per block " + std::to_string(q.threads_per_block) + " is out of range: allowed 1 … 1024"};
@@ -91,7 +92,8 @@ Expected<DriverOccupancy> queryDriverOccupancy(const DriverOccupancyQuery& q) {
     return Error{"device " + std::to_string(q.device) + " is out of range: allowed 0 … " + std::to_string(count - 1)};
   }
   CUdevice dev = 0;
-  if (CUresult r = t.cuDeviceGet(&dev, q.device); r != CUDA_SUCCESS) return Error{"cuDeviceGet: " + detail::driverErrorText(t, r)};
+  if (CUresult r = t.cuDeviceGet(&dev, q.device); r != CUDA_SUCCESS)
+    return Error{"cuDeviceGet: " + detail::driverErrorText(t, r)};
   DriverOccupancy out;
   char name[256] = {};
   t.cuDeviceGetName(name, sizeof name, dev);
@@ -102,8 +104,8 @@ Expected<DriverOccupancy> queryDriverOccupancy(const DriverOccupancyQuery& q) {
   t.cuDeviceGetAttribute(&out.sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev);
   t.cuDeviceGetAttribute(&optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, dev);
   if (q.shared_memory_bytes > optin) {
-    return Error{"shared memory per block " + std::to_string(q.shared_memory_bytes) + " B is out of range: allowed 0 … " +
-                 std::to_string(optin) + " B on " + out.device_name};
+    return Error{"shared memory per block " + std::to_string(q.shared_memory_bytes) +
+                 " B is out of range: allowed 0 … " + std::to_string(optin) + " B on " + out.device_name};
   }
 
   const int maxrreg = q.registers_per_thread < kProbeMinRegisters ? kProbeMinRegisters : q.registers_per_thread;
@@ -125,7 +127,8 @@ Expected<DriverOccupancy> queryDriverOccupancy(const DriverOccupancyQuery& q) {
       t.cuDevicePrimaryCtxRelease(dev);
     }
   } restore{t, dev, previous};
-  if (CUresult r = t.cuCtxSetCurrent(ctx); r != CUDA_SUCCESS) return Error{"cuCtxSetCurrent: " + detail::driverErrorText(t, r)};
+  if (CUresult r = t.cuCtxSetCurrent(ctx); r != CUDA_SUCCESS)
+    return Error{"cuCtxSetCurrent: " + detail::driverErrorText(t, r)};
   CUmodule mod = nullptr;
   if (CUresult r = t.cuModuleLoadData(&mod, probe->cubin.data()); r != CUDA_SUCCESS) {
     return Error{"cuModuleLoadData(probe): " + detail::driverErrorText(t, r)};
@@ -147,17 +150,19 @@ Expected<DriverOccupancy> queryDriverOccupancy(const DriverOccupancyQuery& q) {
   }
   out.note += "the probe uses 1 block barrier and no static shared memory";
   // As the recording did: the whole opt-in maximum allowed as dynamic shared memory.
-  if (CUresult r = t.cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, optin); r != CUDA_SUCCESS) {
+  if (CUresult r = t.cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, optin);
+      r != CUDA_SUCCESS) {
     return Error{"cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES): " + detail::driverErrorText(t, r)};
   }
   const auto smem = static_cast<size_t>(q.shared_memory_bytes);
-  if (CUresult r = t.cuOccupancyMaxActiveBlocksPerMultiprocessor(&out.active_blocks_per_sm, fn, q.threads_per_block, smem);
+  if (CUresult r =
+          t.cuOccupancyMaxActiveBlocksPerMultiprocessor(&out.active_blocks_per_sm, fn, q.threads_per_block, smem);
       r != CUDA_SUCCESS) {
     return Error{"cuOccupancyMaxActiveBlocksPerMultiprocessor: " + detail::driverErrorText(t, r)};
   }
   if (t.cuOccupancyMaxPotentialBlockSize != nullptr) {
-    if (CUresult r = t.cuOccupancyMaxPotentialBlockSize(&out.best_min_grid_size, &out.best_block_size, fn, nullptr, smem,
-                                                        q.block_size_limit);
+    if (CUresult r = t.cuOccupancyMaxPotentialBlockSize(&out.best_min_grid_size, &out.best_block_size, fn, nullptr,
+                                                        smem, q.block_size_limit);
         r != CUDA_SUCCESS) {
       return Error{"cuOccupancyMaxPotentialBlockSize: " + detail::driverErrorText(t, r)};
     }
@@ -199,7 +204,8 @@ Expected<DriverOccupancy> queryDriverOccupancy(const DriverOccupancyQuery& q) {
     c.numAttrs = 1;
     int n = -1;
     if (CUresult r = t.cuOccupancyMaxActiveClusters(&n, fn, &c); r != CUDA_SUCCESS) {
-      return Error{"cuOccupancyMaxActiveClusters(cluster size " + std::to_string(size) + "): " + detail::driverErrorText(t, r)};
+      return Error{"cuOccupancyMaxActiveClusters(cluster size " + std::to_string(size) +
+                   "): " + detail::driverErrorText(t, r)};
     }
     return n;
   };

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <bit>
 #include <chrono>
-#include <cstdint>
 #include <cmath>
 #include <condition_variable>
+#include <cstdint>
 #include <deque>
 #include <fstream>
 #include <functional>
@@ -339,15 +339,16 @@ struct GpuSession::Impl {
   static std::optional<Error> checkArguments(const GpuModule& m, std::size_t nin, std::size_t nout,
                                              std::int64_t max_dynamic_smem) {
     if (m.grid_x < 1 || m.grid_x > 2147483647 || m.grid_y < 1 || m.grid_y > 65535 || m.grid_z < 1 || m.grid_z > 65535) {
-      return Error{"grid " + std::to_string(m.grid_x) + " × " + std::to_string(m.grid_y) + " × " + std::to_string(m.grid_z) +
-                   " is out of range: allowed 1 … 2147483647 × 65535 × 65535"};
+      return Error{"grid " + std::to_string(m.grid_x) + " × " + std::to_string(m.grid_y) + " × " +
+                   std::to_string(m.grid_z) + " is out of range: allowed 1 … 2147483647 × 65535 × 65535"};
     }
     if (m.block_threads < 1 || m.block_threads > 1024) {
       return Error{"block of " + std::to_string(m.block_threads) + " threads is out of range: allowed 1 … 1024"};
     }
     if (m.dynamic_smem_bytes < 0 || m.dynamic_smem_bytes > max_dynamic_smem) {
       return Error{"dynamic shared memory " + std::to_string(m.dynamic_smem_bytes) +
-                   " B is out of range: allowed 0 … " + std::to_string(max_dynamic_smem) + " B (the opt-in maximum per block)"};
+                   " B is out of range: allowed 0 … " + std::to_string(max_dynamic_smem) +
+                   " B (the opt-in maximum per block)"};
     }
     for (const LaunchArgument& arg : m.arguments) {
       if (arg.kind == LaunchArgument::Kind::kInt32 && (arg.value < INT32_MIN || arg.value > INT32_MAX)) {
@@ -355,7 +356,8 @@ struct GpuSession::Impl {
                      " is out of range for an i32: allowed -2147483648 … 2147483647"};
       }
       if (arg.kind == LaunchArgument::Kind::kScratch &&
-          (arg.scratch_bytes < 0 || (arg.scratch_bytes > 0 && arg.scratch_bytes > (std::int64_t{1} << 40) / m.gridBlocks()))) {
+          (arg.scratch_bytes < 0 ||
+           (arg.scratch_bytes > 0 && arg.scratch_bytes > (std::int64_t{1} << 40) / m.gridBlocks()))) {
         return Error{"parameter " + arg.name + ": " + std::to_string(arg.scratch_bytes) +
                      " scratch bytes per block is out of range: allowed 0 … 1 TiB in all"};
       }
@@ -485,13 +487,15 @@ struct GpuSession::Impl {
     if (a.max_threads_per_block >= 0 && threads > a.max_threads_per_block) {
       out.status = RunStatus::kLaunchFailed;
       out.reason = "cannot launch: " + std::to_string(threads) + " threads per block, the kernel allows at most " +
-                   std::to_string(a.max_threads_per_block) + " (registers per thread " + std::to_string(a.registers) + ")";
+                   std::to_string(a.max_threads_per_block) + " (registers per thread " + std::to_string(a.registers) +
+                   ")";
       return out;
     }
     const auto smem = static_cast<unsigned>(module.dynamic_smem_bytes);
     if (module.dynamic_smem_bytes > 48 * 1024) {
       // Above 48 KiB the kernel must opt in to its dynamic shared memory before the launch.
-      if (CUresult r = d->cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, static_cast<int>(smem));
+      if (CUresult r =
+              d->cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, static_cast<int>(smem));
           r != CUDA_SUCCESS) {
         failRun(out, r, "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", RunStatus::kLaunchFailed);
         return out;
@@ -514,7 +518,8 @@ struct GpuSession::Impl {
     if (opt.check) {
       const std::vector<int> out_indices = buffers ? buffers->spec.outputIndices() : std::vector<int>();
       for (std::size_t i = 0; i < nout; ++i) {
-        if (buffers && buffers->spec.buffers[static_cast<std::size_t>(out_indices[i])].role == BufferSpec::Role::kInOut) {
+        if (buffers &&
+            buffers->spec.buffers[static_cast<std::size_t>(out_indices[i])].role == BufferSpec::Role::kInOut) {
           const auto& init = buffers->initial[static_cast<std::size_t>(out_indices[i])];
           if (CUresult r = d->cuMemcpyHtoD(outputs[i], init.data(), init.size()); r != CUDA_SUCCESS) {
             failRun(out, r, "cuMemcpyHtoD(restore in-out buffers)", RunStatus::kLaunchFailed);
@@ -522,7 +527,8 @@ struct GpuSession::Impl {
           }
           continue;
         }
-        if (CUresult r = d->cuMemsetD8(outputs[i], 0xFF, static_cast<std::size_t>(outputBytesAt(i))); r != CUDA_SUCCESS) {
+        if (CUresult r = d->cuMemsetD8(outputs[i], 0xFF, static_cast<std::size_t>(outputBytesAt(i)));
+            r != CUDA_SUCCESS) {
           failRun(out, r, "cuMemsetD8(poison outputs)", RunStatus::kLaunchFailed);
           return out;
         }
@@ -591,7 +597,8 @@ struct GpuSession::Impl {
       d->cuEventElapsedTime(&est_ms, start_events[0], end_events[0]);
       est_ms = std::max(est_ms, 1e-3f);
     }
-    const int warmup = std::clamp(static_cast<int>(std::ceil(opt.warmup_ms / est_ms)), std::max(opt.min_warmup_runs, 0), 10000);
+    const int warmup =
+        std::clamp(static_cast<int>(std::ceil(opt.warmup_ms / est_ms)), std::max(opt.min_warmup_runs, 0), 10000);
     for (int i = 0; i < warmup; ++i) {
       if (CUresult r = launch(); r != CUDA_SUCCESS) {
         failRun(out, r, "cuLaunchKernel (warm-up)", RunStatus::kLaunchFailed);
@@ -805,7 +812,9 @@ Expected<std::unique_ptr<GpuSession>> GpuSession::open(int ordinal) {
   return s;
 }
 
-const DeviceInfo& GpuSession::device() const { return impl_->info; }
+const DeviceInfo& GpuSession::device() const {
+  return impl_->info;
+}
 
 Expected<CopyBandwidth> GpuSession::measureCopyBandwidth(std::int64_t bytes, int runs) {
   return impl_->worker.call([&]() { return impl_->measureCopy(bytes, runs); });
@@ -824,7 +833,8 @@ Expected<CopyBandwidth> GpuSession::copyBandwidth(bool refresh) {
 namespace {
 // Replaces the session's problem with one of either kind (or none), on the GPU thread.
 template <class Impl>
-std::optional<Error> replaceProblem(Impl& im, std::shared_ptr<const HostProblem> problem, std::shared_ptr<const HostBuffers> buffers) {
+std::optional<Error> replaceProblem(Impl& im, std::shared_ptr<const HostProblem> problem,
+                                    std::shared_ptr<const HostBuffers> buffers) {
   return im.worker.call([&]() -> std::optional<Error> {
     if (!im.lost.empty()) return Error{im.lost};
     if (im.broken) {
@@ -866,7 +876,9 @@ std::optional<Error> GpuSession::setBufferProblem(const BufferProblemSpec& spec)
   return setBufferProblem(std::make_shared<const HostBuffers>(std::move(buffers).value()));
 }
 
-std::optional<Error> GpuSession::clearProblem() { return setProblem(std::shared_ptr<const HostProblem>()); }
+std::optional<Error> GpuSession::clearProblem() {
+  return setProblem(std::shared_ptr<const HostProblem>());
+}
 
 RunOutcome GpuSession::run(const GpuModule& module, const RunOptions& options, const std::atomic<bool>* cancel) {
   return impl_->worker.call([&]() { return impl_->run(module, options, cancel); });
@@ -884,6 +896,8 @@ int GpuSession::contextResets() const {
   return impl_->worker.call([&] { return impl_->resets; });
 }
 
-std::string GpuSession::driverVersionText() const { return impl_->driver_text; }
+std::string GpuSession::driverVersionText() const {
+  return impl_->driver_text;
+}
 
 }  // namespace occx::cuda

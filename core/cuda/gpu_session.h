@@ -81,10 +81,11 @@ class GpuSession final : public GpuRunner {
   /// launches. A family problem's outputs are checked against the CPU reference; a buffer
   /// problem's against the outputs of the first run whose outputs were written (kept on the host;
   /// that run's check.compared_with says "nothing: these outputs are the reference"). Bandwidth:
-  /// the problem's minimum bytes moved (BufferProblemSpec::bytesMoved()) / median time. The module's arguments must name existing input/output buffers of the
-  /// problem. `cancel` (may be null) is read between phases: a cancelled run returns kCancelled and
-  /// records nothing half. Never throws.
-  RunOutcome run(const GpuModule& module, const RunOptions& options, const std::atomic<bool>* cancel = nullptr) override;
+  /// the problem's minimum bytes moved (BufferProblemSpec::bytesMoved()) / median time. The module's arguments must
+  /// name existing input/output buffers of the problem. `cancel` (may be null) is read between phases: a cancelled run
+  /// returns kCancelled and records nothing half. Never throws.
+  RunOutcome run(const GpuModule& module, const RunOptions& options,
+                 const std::atomic<bool>* cancel = nullptr) override;
 
   /// Device allocations beyond this many bytes in total fail as out of memory (0 = no limit); keeps
   /// headroom on a shared GPU, and lets tests exercise the out-of-memory path.

@@ -134,7 +134,8 @@ Expected<CompileResult> NvrtcCompiler::compile(const CompileRequest& request) co
   if (cache_ != nullptr) {
     auto stored = cache_->store(request, options, version, r);
     if (!damage.empty()) {
-      r.cache_repair = damage + (stored ? ": recompiled and replaced" : ": recompiled; the new entry could not be written: " + stored.error());
+      r.cache_repair = damage + (stored ? ": recompiled and replaced"
+                                        : ": recompiled; the new entry could not be written: " + stored.error());
     }
   }
   return r;

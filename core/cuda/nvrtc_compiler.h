@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "core/kernels/compile_cache.h"
 #include "core/base/expected.h"
 #include "core/gpu/gpu_data.h"
 #include "core/kernels/compile.h"
+#include "core/kernels/compile_cache.h"
 
 namespace occx::cuda {
 

@@ -15,7 +15,9 @@ namespace occx {
 
 namespace {
 
-std::string trim(std::string_view s) { return trimmed(s, " \t"); }
+std::string trim(std::string_view s) {
+  return trimmed(s, " \t");
+}
 
 template <class T>
 void compareField(std::vector<std::string>& out, const char* what, T device, T data) {
@@ -103,13 +105,14 @@ void matchToData(DeviceInfo& info, const GpuDatabase& db) {
 Expected<Device> policyDevice(const DeviceInfo& info, const GpuDatabase& db) {
   const ArchLimits* a = db.findArch(info.cc);
   if (a == nullptr) {
-    return Error{"compute capability " + info.cc.str() + " of " + info.name + " is not in the GPU data (known: " +
-                 db.ccList() + ")"};
+    return Error{"compute capability " + info.cc.str() + " of " + info.name +
+                 " is not in the GPU data (known: " + db.ccList() + ")"};
   }
   ArchLimits arch = *a;
   // The driver's own figures win where it reports them.
   if (info.registers_per_sm > 0) arch.registers_per_sm = info.registers_per_sm;
-  if (info.max_threads_per_sm > 0 && info.warp_size > 0) arch.max_warps_per_sm = info.max_threads_per_sm / info.warp_size;
+  if (info.max_threads_per_sm > 0 && info.warp_size > 0)
+    arch.max_warps_per_sm = info.max_threads_per_sm / info.warp_size;
   if (info.max_blocks_per_sm > 0) arch.max_blocks_per_sm = info.max_blocks_per_sm;
   if (info.warp_size > 0) arch.warp_size = info.warp_size;
   return makeDevice(arch, info.sm_count, info.label());
@@ -186,10 +189,14 @@ std::optional<Error> storeCachedCopyBandwidth(const std::string& cache_dir, cons
   j["format"] = kCacheFormat;
   j["version"] = 1;
   if (!j.contains("devices") || !j["devices"].is_object()) j["devices"] = nlohmann::json::object();
-  j["devices"][bw.uuid] = {{"device_name", bw.device_name},   {"driver_version", bw.driver_version},
-                           {"GBps", bw.GBps},                 {"median_us", bw.median_us},
-                           {"min_us", bw.min_us},             {"max_us", bw.max_us},
-                           {"bytes_per_copy", bw.bytes_per_copy}, {"runs", bw.runs},
+  j["devices"][bw.uuid] = {{"device_name", bw.device_name},
+                           {"driver_version", bw.driver_version},
+                           {"GBps", bw.GBps},
+                           {"median_us", bw.median_us},
+                           {"min_us", bw.min_us},
+                           {"max_us", bw.max_us},
+                           {"bytes_per_copy", bw.bytes_per_copy},
+                           {"runs", bw.runs},
                            {"measured_at", bw.measured_at}};
   auto w = writeFileAtomically(path, j.dump(2) + "\n");
   if (!w) return Error{w.error()};

@@ -12,16 +12,16 @@
 #include <vector>
 
 #include "core/base/expected.h"
-#include "core/gpu/gpu_data.h"
 #include "core/gpu/device.h"
+#include "core/gpu/gpu_data.h"
 
 namespace occx {
 
 /// One GPU as the driver reports it (cuDeviceGetAttribute). Units: bytes, kHz, bits.
 struct DeviceInfo {
-  int ordinal = 0;                 ///< CUdevice ordinal, 0 … count-1
-  std::string name;                ///< cuDeviceGetName, e.g. "NVIDIA H200"
-  std::string uuid;                ///< "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx"
+  int ordinal = 0;   ///< CUdevice ordinal, 0 … count-1
+  std::string name;  ///< cuDeviceGetName, e.g. "NVIDIA H200"
+  std::string uuid;  ///< "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx"
   ComputeCapability cc;
   int sm_count = 0;
   int registers_per_sm = 0;
@@ -36,10 +36,10 @@ struct DeviceInfo {
   std::int64_t reserved_shared_memory_per_block = 0;
   std::int64_t l2_bytes = 0;
   std::int64_t total_memory_bytes = 0;
-  int memory_clock_khz = 0;        ///< peak memory clock (0 when the driver does not report it)
-  int memory_bus_bits = 0;         ///< global memory bus width
-  int sm_clock_khz = 0;            ///< peak SM clock (0 when not reported)
-  int driver_version = 0;          ///< e.g. 13000 for a driver supporting CUDA 13.0
+  int memory_clock_khz = 0;  ///< peak memory clock (0 when the driver does not report it)
+  int memory_bus_bits = 0;   ///< global memory bus width
+  int sm_clock_khz = 0;      ///< peak SM clock (0 when not reported)
+  int driver_version = 0;    ///< e.g. 13000 for a driver supporting CUDA 13.0
 
   /// Name of the matching GpuSpec in the GPU data (empty when none matched), see matchGpu.
   std::string matched_gpu;
@@ -73,16 +73,16 @@ Expected<Device> policyDevice(const DeviceInfo& info, const GpuDatabase& db = Gp
 
 /// The measured device-to-device copy bandwidth of one device.
 struct CopyBandwidth {
-  double GBps = 0.0;              ///< (bytes read + bytes written) / median time, 10^9 B/s
-  double median_us = 0.0;         ///< median time of one copy
+  double GBps = 0.0;       ///< (bytes read + bytes written) / median time, 10^9 B/s
+  double median_us = 0.0;  ///< median time of one copy
   double min_us = 0.0;
   double max_us = 0.0;
-  std::int64_t bytes_per_copy = 0;///< bytes copied per run (each is read once and written once)
+  std::int64_t bytes_per_copy = 0;  ///< bytes copied per run (each is read once and written once)
   int runs = 0;
   std::string device_name;
   std::string uuid;
   int driver_version = 0;
-  std::string measured_at;        ///< UTC date and time, ISO 8601
+  std::string measured_at;  ///< UTC date and time, ISO 8601
   bool from_cache = false;
 };
 

@@ -13,7 +13,8 @@ Expected<Device> makeDevice(const ArchLimits& arch, int sm_count, std::string la
     return Error{"SM count " + num(sm_count) + " is out of range: allowed 1 … 1024"};
   }
   if (arch.registers_per_sm <= 0 || arch.max_warps_per_sm <= 0 || arch.warp_size <= 0) {
-    return Error{"architecture " + arch.cc.str() + " has no registers per SM / warps per SM / warp size in the GPU data"};
+    return Error{"architecture " + arch.cc.str() +
+                 " has no registers per SM / warps per SM / warp size in the GPU data"};
   }
   Device d;
   d.arch = arch;
@@ -24,7 +25,9 @@ Expected<Device> makeDevice(const ArchLimits& arch, int sm_count, std::string la
 
 Expected<Device> deviceForGpu(const GpuDatabase& db, const GpuSpec& gpu, int sm_override) {
   const ArchLimits* a = db.findArch(gpu.cc);
-  if (!a) return Error{"GPU '" + gpu.name + "' has compute capability " + gpu.cc.str() + ", which the GPU data does not describe"};
+  if (!a)
+    return Error{"GPU '" + gpu.name + "' has compute capability " + gpu.cc.str() +
+                 ", which the GPU data does not describe"};
   const int sms = sm_override > 0 ? sm_override : gpu.sm_count;
   return makeDevice(*a, sms, deviceLabel(gpu.name, gpu.cc, sms));
 }

@@ -18,8 +18,12 @@ namespace occx {
 
 using nlohmann::json;
 
-std::string ComputeCapability::str() const { return std::to_string(major) + "." + std::to_string(minor); }
-std::string ComputeCapability::smName() const { return "sm_" + std::to_string(major) + std::to_string(minor); }
+std::string ComputeCapability::str() const {
+  return std::to_string(major) + "." + std::to_string(minor);
+}
+std::string ComputeCapability::smName() const {
+  return "sm_" + std::to_string(major) + std::to_string(minor);
+}
 
 Expected<ComputeCapability> ComputeCapability::parse(std::string_view text) {
   const std::string original(text);
@@ -44,8 +48,8 @@ Expected<ComputeCapability> ComputeCapability::parse(std::string_view text) {
     const std::string_view base = t.substr(0, t.size() - 1);
     const char* kind = t.back() == 'a' ? "an architecture-specific" : "a family-specific";
     return Error{"compute capability '" + original + "' is " + kind + " target (suffix '" + std::string(1, t.back()) +
-                 "'), which occx does not compile for or model: give sm_" + std::string(base) + " for the portable target (" +
-                 kForms + ")"};
+                 "'), which occx does not compile for or model: give sm_" + std::string(base) +
+                 " for the portable target (" + kForms + ")"};
   }
   if (digits(t, 2, 3)) return fromJoined(t);  // 90, sm_90, compute_90, sm_100
   if (prefixed) return bad();                 // sm_9, sm_9.0, sm_
@@ -74,8 +78,7 @@ class LineLocator {
   std::size_t find(std::string_view key, std::string_view value, std::size_t from) const {
     std::string quotedKey = "\"" + std::string(key) + "\"";
     std::string quotedValue = "\"" + std::string(value) + "\"";
-    for (std::size_t p = text_.find(quotedKey, from); p != std::string_view::npos;
-         p = text_.find(quotedKey, p + 1)) {
+    for (std::size_t p = text_.find(quotedKey, from); p != std::string_view::npos; p = text_.find(quotedKey, p + 1)) {
       std::size_t q = text_.find_first_not_of(" \t\r\n:", p + quotedKey.size());
       if (q != std::string_view::npos && text_.substr(q, quotedValue.size()) == quotedValue) return p;
     }
@@ -101,7 +104,8 @@ struct ParseContext {
 
   [[nodiscard]] Error fail(std::string_view field, const std::string& what) const {
     int line = where->line(where->findField(field, begin, end));
-    return Error{origin + " line " + std::to_string(line) + ": " + entry + ": field '" + std::string(field) + "' " + what};
+    return Error{origin + " line " + std::to_string(line) + ": " + entry + ": field '" + std::string(field) + "' " +
+                 what};
   }
 };
 
@@ -119,7 +123,8 @@ std::optional<std::string> convertValue(const json& v, T& out) {
                           ? v.get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<T>::max())
                           : v.get<std::int64_t>() >= std::int64_t{std::numeric_limits<T>::min()} &&
                                 v.get<std::int64_t>() <= std::int64_t{std::numeric_limits<T>::max()};
-    if (!fits) return "is out of range: " + v.dump() + " (allowed: 0 … " + std::to_string(std::numeric_limits<T>::max()) + ")";
+    if (!fits)
+      return "is out of range: " + v.dump() + " (allowed: 0 … " + std::to_string(std::numeric_limits<T>::max()) + ")";
     out = v.get<T>();
   } else if constexpr (std::is_floating_point_v<T>) {
     if (!v.is_number()) return wrong("a number");
@@ -144,8 +149,10 @@ template <class T>
 std::optional<Error> readLimit(const json& obj, const json& defaults, const char* field, T& out,
                                std::map<std::string, std::string>& sources, const ParseContext& ctx) {
   const json* v = nullptr;
-  if (obj.contains(field)) v = &obj.at(field);
-  else if (defaults.contains(field)) v = &defaults.at(field);
+  if (obj.contains(field))
+    v = &obj.at(field);
+  else if (defaults.contains(field))
+    v = &defaults.at(field);
   if (v == nullptr) return ctx.fail(field, "is missing");
   const json* value = v;
   if (v->is_array() && v->size() == 2 && (*v)[1].is_string()) {
@@ -279,13 +286,14 @@ Expected<GpuDatabase> GpuDatabase::parse(std::string_view text, std::string_view
     }
     for (int kb : l.shared_memory_carveout_kb) {
       if (kb < 0 || std::int64_t{kb} * 1024 > kMaxSmem) {
-        return ctx.fail("shared_memory_carveout_kb", "is out of range: got " + std::to_string(kb) + " KB (allowed 0 … " +
-                                                         std::to_string(kMaxSmem / 1024) + " KB)");
+        return ctx.fail("shared_memory_carveout_kb", "is out of range: got " + std::to_string(kb) +
+                                                         " KB (allowed 0 … " + std::to_string(kMaxSmem / 1024) +
+                                                         " KB)");
       }
     }
     if (l.shared_memory_per_block_optin < l.shared_memory_per_block) {
-      return ctx.fail("shared_memory_per_block_optin", "is smaller than shared_memory_per_block (" +
-                                                            std::to_string(l.shared_memory_per_block) + ")");
+      return ctx.fail("shared_memory_per_block_optin",
+                      "is smaller than shared_memory_per_block (" + std::to_string(l.shared_memory_per_block) + ")");
     }
     if (db.findArch(l.cc)) return ctx.fail("cc", "is listed twice");
     db.archs_.push_back(std::move(l));
@@ -321,7 +329,9 @@ Expected<GpuDatabase> GpuDatabase::parse(std::string_view text, std::string_view
       auto cc = ComputeCapability::parse(ccText);
       if (!cc) return ctx.fail("cc", cc.error());
       s.cc = *cc;
-      if (!db.findArch(s.cc)) return ctx.fail("cc", "names compute capability " + s.cc.str() + ", which the file does not define (defined: " + db.ccList() + ")");
+      if (!db.findArch(s.cc))
+        return ctx.fail("cc", "names compute capability " + s.cc.str() +
+                                  ", which the file does not define (defined: " + db.ccList() + ")");
       if (s.sm_count <= 0 || s.sm_count > 65536) {
         return ctx.fail("sm_count", "is out of range: got " + std::to_string(s.sm_count) + " (allowed 1 … 65536)");
       }
@@ -344,19 +354,20 @@ Expected<GpuDatabase> GpuDatabase::parse(std::string_view text, std::string_view
         std::int64_t total = 0;
         for (int n : s.cluster_gpc_sm_counts) {
           if (n < 1 || n > s.sm_count) {
-            return ctx.fail("cluster_gpc_sm_counts", "is out of range: a GPC of " + std::to_string(n) + " SMs (allowed 1 … " +
-                                                         std::to_string(s.sm_count) + ")");
+            return ctx.fail("cluster_gpc_sm_counts", "is out of range: a GPC of " + std::to_string(n) +
+                                                         " SMs (allowed 1 … " + std::to_string(s.sm_count) + ")");
           }
           total += n;
         }
         if (total != s.sm_count) {
-          return ctx.fail("cluster_gpc_sm_counts", "adds up to " + std::to_string(total) + " SMs, not sm_count " +
-                                                       std::to_string(s.sm_count));
+          return ctx.fail("cluster_gpc_sm_counts",
+                          "adds up to " + std::to_string(total) + " SMs, not sm_count " + std::to_string(s.sm_count));
         }
         const int max_blocks = db.findArch(s.cc)->max_blocks_per_sm;
         if (s.cluster_blocks_per_sm_cap < 1 || s.cluster_blocks_per_sm_cap > max_blocks) {
-          return ctx.fail("cluster_blocks_per_sm_cap", "is out of range: got " + std::to_string(s.cluster_blocks_per_sm_cap) +
-                                                           " (allowed 1 … " + std::to_string(max_blocks) + " with a GPC layout)");
+          return ctx.fail("cluster_blocks_per_sm_cap",
+                          "is out of range: got " + std::to_string(s.cluster_blocks_per_sm_cap) + " (allowed 1 … " +
+                              std::to_string(max_blocks) + " with a GPC layout)");
         }
       }
       db.gpus_.push_back(std::move(s));

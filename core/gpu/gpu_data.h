@@ -33,24 +33,24 @@ struct ComputeCapability {
 /// per Compute Capability"), HDR (cuda_occupancy.h), NCU, DEV — recorded per field in `sources`.
 struct ArchLimits {
   ComputeCapability cc;
-  std::string family;                 ///< "Hopper"
+  std::string family;  ///< "Hopper"
   int warp_size = 32;
   int max_threads_per_block = 1024;
   int max_warps_per_sm = 0;
-  int max_blocks_per_sm = 0;          ///< hardware cap on resident blocks per SM
-  int registers_per_sm = 0;           ///< 65536 on every CC >= 5.0
-  int max_registers_per_block = 0;    ///< 32768 on 5.2/5.3, else 65536
+  int max_blocks_per_sm = 0;        ///< hardware cap on resident blocks per SM
+  int registers_per_sm = 0;         ///< 65536 on every CC >= 5.0
+  int max_registers_per_block = 0;  ///< 32768 on 5.2/5.3, else 65536
   int max_registers_per_thread = 255;
-  int register_allocation_unit = 256; ///< registers allocated per warp in units of this
-  int warp_allocation_granularity = 4;///< warps that fit the register file floor to this (sub-partitions)
-  std::int64_t shared_memory_per_sm = 0;            ///< largest shared memory configuration of an SM
-  std::int64_t shared_memory_per_block = 49152;     ///< without opt-in
-  std::int64_t shared_memory_per_block_optin = 0;   ///< max dynamic+static per block after opt-in
+  int register_allocation_unit = 256;              ///< registers allocated per warp in units of this
+  int warp_allocation_granularity = 4;             ///< warps that fit the register file floor to this (sub-partitions)
+  std::int64_t shared_memory_per_sm = 0;           ///< largest shared memory configuration of an SM
+  std::int64_t shared_memory_per_block = 49152;    ///< without opt-in
+  std::int64_t shared_memory_per_block_optin = 0;  ///< max dynamic+static per block after opt-in
   int shared_memory_allocation_unit = 256;
-  std::int64_t reserved_shared_memory_per_block = 0;///< runtime-reserved bytes per block (1 KB from 8.0)
-  std::vector<int> shared_memory_carveout_kb;       ///< allowed SM shared-memory sizes; empty = fixed
-  int block_barriers_per_sm = 0;      ///< barrier limit, applied from CC 9.0 on (HDR)
-  int max_cluster_size = 0;           ///< 0: no thread-block clusters
+  std::int64_t reserved_shared_memory_per_block = 0;  ///< runtime-reserved bytes per block (1 KB from 8.0)
+  std::vector<int> shared_memory_carveout_kb;         ///< allowed SM shared-memory sizes; empty = fixed
+  int block_barriers_per_sm = 0;                      ///< barrier limit, applied from CC 9.0 on (HDR)
+  int max_cluster_size = 0;                           ///< 0: no thread-block clusters
   std::string note;
   std::map<std::string, std::string> sources;  ///< field name -> source tag(s)
 

@@ -25,25 +25,25 @@ struct LaunchArgument {
     kScratch,  ///< a device pointer to scratch memory of `scratch_bytes` per block; 0 bytes = a null pointer
   };
   Kind kind = Kind::kInt32;
-  int buffer = 0;                   ///< kInput / kOutput: index into the problem's inputs / outputs
-  std::int64_t value = 0;           ///< kInt32 / kInt64
-  std::int64_t scratch_bytes = 0;   ///< kScratch: bytes per block of the grid
-  std::string name;                 ///< the parameter's name in the kernel ("in0", "xnumel"), for messages
+  int buffer = 0;                  ///< kInput / kOutput: index into the problem's inputs / outputs
+  std::int64_t value = 0;          ///< kInt32 / kInt64
+  std::int64_t scratch_bytes = 0;  ///< kScratch: bytes per block of the grid
+  std::string name;                ///< the parameter's name in the kernel ("in0", "xnumel"), for messages
 };
 
 /// A compiled kernel and how to launch it. Grid and block sizes in blocks and threads; shared
 /// memory in bytes.
 struct GpuModule {
-  std::string entry;                    ///< the entry point (extern "C" name) in `cubin`
-  std::string label;                    ///< how messages name the config, e.g. "sum fp32 XBLOCK=1 RBLOCK=1024 num_warps=4"
-  ComputeCapability arch;               ///< the architecture `cubin` was compiled for
-  std::vector<std::uint8_t> cubin;      ///< the module image (cubin, or PTX text with a trailing NUL)
-  std::int64_t grid_x = 1;              ///< blocks in x (1 … 2^31-1)
-  std::int64_t grid_y = 1;              ///< blocks in y (1 … 65535)
-  std::int64_t grid_z = 1;              ///< blocks in z (1 … 65535)
-  int block_threads = 32;               ///< threads per block in x (1 … 1024)
-  std::int64_t dynamic_smem_bytes = 0;  ///< dynamic shared memory per block; above 48 KiB the runner opts in
-  std::vector<LaunchArgument> arguments;///< in the entry point's parameter order
+  std::string entry;                ///< the entry point (extern "C" name) in `cubin`
+  std::string label;                ///< how messages name the config, e.g. "sum fp32 XBLOCK=1 RBLOCK=1024 num_warps=4"
+  ComputeCapability arch;           ///< the architecture `cubin` was compiled for
+  std::vector<std::uint8_t> cubin;  ///< the module image (cubin, or PTX text with a trailing NUL)
+  std::int64_t grid_x = 1;          ///< blocks in x (1 … 2^31-1)
+  std::int64_t grid_y = 1;          ///< blocks in y (1 … 65535)
+  std::int64_t grid_z = 1;          ///< blocks in z (1 … 65535)
+  int block_threads = 32;           ///< threads per block in x (1 … 1024)
+  std::int64_t dynamic_smem_bytes = 0;    ///< dynamic shared memory per block; above 48 KiB the runner opts in
+  std::vector<LaunchArgument> arguments;  ///< in the entry point's parameter order
 
   /// Blocks in the whole grid (grid_x · grid_y · grid_z).
   [[nodiscard]] std::int64_t gridBlocks() const { return grid_x * grid_y * grid_z; }

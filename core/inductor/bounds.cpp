@@ -10,28 +10,40 @@ namespace occx::inductor {
 
 namespace {
 
-std::string limitText(int v) { return v == kUnlimited ? std::string("unlimited") : num(v); }
+std::string limitText(int v) {
+  return v == kUnlimited ? std::string("unlimited") : num(v);
+}
 
 }  // namespace
 
 std::string_view policyKey(Policy policy) {
   switch (policy) {
-    case Policy::kOld: return "old";
-    case Policy::kNew: return "new";
-    case Policy::kReviewMin: return "review_min";
-    case Policy::kExact: return "exact";
-    case Policy::kSpills: return "spills";
+    case Policy::kOld:
+      return "old";
+    case Policy::kNew:
+      return "new";
+    case Policy::kReviewMin:
+      return "review_min";
+    case Policy::kExact:
+      return "exact";
+    case Policy::kSpills:
+      return "spills";
   }
   return "new";
 }
 
 std::string_view policyFormula(Policy policy) {
   switch (policy) {
-    case Policy::kOld: return "old: max_threads_per_SM // (32 · num_warps)";
-    case Policy::kNew: return "new: max(regs_per_SM // (n_regs · warp_size · num_warps), 1)";
-    case Policy::kReviewMin: return "review_min: min(regs_per_SM // regs_per_block, max_warps_per_SM // num_warps)";
-    case Policy::kExact: return "exact: occupancy calculator's active blocks per SM";
-    case Policy::kSpills: return "spills: halve whenever n_spills > 0, whatever occupancy says (proposed in the new bound's review)";
+    case Policy::kOld:
+      return "old: max_threads_per_SM // (32 · num_warps)";
+    case Policy::kNew:
+      return "new: max(regs_per_SM // (n_regs · warp_size · num_warps), 1)";
+    case Policy::kReviewMin:
+      return "review_min: min(regs_per_SM // regs_per_block, max_warps_per_SM // num_warps)";
+    case Policy::kExact:
+      return "exact: occupancy calculator's active blocks per SM";
+    case Policy::kSpills:
+      return "spills: halve whenever n_spills > 0, whatever occupancy says (proposed in the new bound's review)";
   }
   return "";
 }
@@ -52,11 +64,14 @@ const std::vector<Policy>& allPolicies() {
 }
 
 const std::vector<Policy>& decisionPolicies() {
-  static const std::vector<Policy> kAll = {Policy::kOld, Policy::kNew, Policy::kReviewMin, Policy::kExact, Policy::kSpills};
+  static const std::vector<Policy> kAll = {Policy::kOld, Policy::kNew, Policy::kReviewMin, Policy::kExact,
+                                           Policy::kSpills};
   return kAll;
 }
 
-int registerThreshold(const Device& device) { return device.registersPerSm() / device.maxThreadsPerSm(); }
+int registerThreshold(const Device& device) {
+  return device.registersPerSm() / device.maxThreadsPerSm();
+}
 
 Bound oldBound(const Device& device, int num_warps) {
   Bound b;
@@ -71,8 +86,8 @@ Bound newBound(const Device& device, int n_regs, int num_warps, int warp_size) {
   Bound b;
   b.blocks_per_sm = static_cast<int>(std::max<std::int64_t>(raw, 1));
   b.arithmetic = "max(" + num(device.registersPerSm()) + " // (" + num(n_regs) + " · " + num(warp_size) + " · " +
-                 num(num_warps) + "), 1) = max(" + num(device.registersPerSm()) + " // " + num(per_block) + ", 1) = max(" +
-                 num(raw) + ", 1) = " + num(b.blocks_per_sm);
+                 num(num_warps) + "), 1) = max(" + num(device.registersPerSm()) + " // " + num(per_block) +
+                 ", 1) = max(" + num(raw) + ", 1) = " + num(b.blocks_per_sm);
   return b;
 }
 
@@ -82,16 +97,19 @@ Bound reviewMinBound(const Device& device, int n_regs, int num_warps, int warp_s
   const std::int64_t warps_term = device.maxWarpsPerSm() / num_warps;
   Bound b;
   b.blocks_per_sm = static_cast<int>(std::min(regs_term, warps_term));
-  b.arithmetic = "min(" + num(device.registersPerSm()) + " // " + num(per_block) + ", " + num(device.maxWarpsPerSm()) + " // " +
-                 num(num_warps) + ") = min(" + num(regs_term) + ", " + num(warps_term) + ") = " + num(b.blocks_per_sm);
+  b.arithmetic = "min(" + num(device.registersPerSm()) + " // " + num(per_block) + ", " + num(device.maxWarpsPerSm()) +
+                 " // " + num(num_warps) + ") = min(" + num(regs_term) + ", " + num(warps_term) +
+                 ") = " + num(b.blocks_per_sm);
   const int thr = registerThreshold(device);
   if (regs_term == 0) {
-    b.arithmetic += "; the register term is 0 (one block needs more than the register file), where the new bound clamps to 1";
+    b.arithmetic +=
+        "; the register term is 0 (one block needs more than the register file), where the new bound clamps to 1";
   } else if (n_regs > thr) {
     b.arithmetic += "; equal to the new bound: n_regs " + num(n_regs) + " > " + num(thr) +
                     " makes the register term the smaller one (regs_per_SM / (n_regs · warp_size) < max_warps_per_SM)";
   } else {
-    b.arithmetic += "; n_regs " + num(n_regs) + " <= " + num(thr) + ": the warp term limits (step 3 skips such configs)";
+    b.arithmetic +=
+        "; n_regs " + num(n_regs) + " <= " + num(thr) + ": the warp term limits (step 3 skips such configs)";
   }
   return b;
 }
@@ -125,14 +143,20 @@ Bound exactBound(const Device& device, int n_regs, int num_warps, std::int64_t s
   return b;
 }
 
-Bound policyBound(Policy policy, const Device& device, int n_regs, int num_warps, std::int64_t shared_bytes, Profile profile) {
+Bound policyBound(Policy policy, const Device& device, int n_regs, int num_warps, std::int64_t shared_bytes,
+                  Profile profile) {
   const int warp = profileInfo(profile).warp_size_from_device ? device.warpSize() : 32;
   switch (policy) {
-    case Policy::kOld: return oldBound(device, num_warps);
-    case Policy::kNew: return newBound(device, n_regs, num_warps, warp);
-    case Policy::kReviewMin: return reviewMinBound(device, n_regs, num_warps, warp);
-    case Policy::kExact: return exactBound(device, n_regs, num_warps, shared_bytes);
-    case Policy::kSpills: return Bound{0, "no bound: the spills policy halves whenever n_spills > 0"};
+    case Policy::kOld:
+      return oldBound(device, num_warps);
+    case Policy::kNew:
+      return newBound(device, n_regs, num_warps, warp);
+    case Policy::kReviewMin:
+      return reviewMinBound(device, n_regs, num_warps, warp);
+    case Policy::kExact:
+      return exactBound(device, n_regs, num_warps, shared_bytes);
+    case Policy::kSpills:
+      return Bound{0, "no bound: the spills policy halves whenever n_spills > 0"};
   }
   return {};
 }

@@ -18,9 +18,9 @@ std::int64_t satMul(std::int64_t a, std::int64_t b) {
   return a * b;
 }
 
-constexpr std::int64_t kMaxX = 4096;     // TRITON_MAX_BLOCK["X"]
-constexpr std::int64_t kMaxR0 = 65536;   // TRITON_MAX_BLOCK["R0_"]
-constexpr std::int64_t kMaxR1 = 32768;   // TRITON_MAX_BLOCK["R1_"]
+constexpr std::int64_t kMaxX = 4096;    // TRITON_MAX_BLOCK["X"]
+constexpr std::int64_t kMaxR0 = 65536;  // TRITON_MAX_BLOCK["R0_"]
+constexpr std::int64_t kMaxR1 = 32768;  // TRITON_MAX_BLOCK["R1_"]
 constexpr std::int64_t kMaxGridX = 2147483647;
 
 // _num_warps: clamp to [min, max] (max halved for register-intensive kernels), then round up to a
@@ -78,7 +78,8 @@ ReductionConfig currentConfig(const SizeHints& h, std::int64_t x, std::int64_t r
 }
 
 // triton_config_reduction of the single-RBLOCK era: num_warps = x·r // 128 clamped to 2 … 8.
-ReductionConfig config2023(const SizeHints& h, std::int64_t x, std::int64_t r, std::optional<int> num_warps, std::string origin) {
+ReductionConfig config2023(const SizeHints& h, std::int64_t x, std::int64_t r, std::optional<int> num_warps,
+                           std::string origin) {
   std::int64_t target = x * r;
   if (satMul(h.x, h.r0) < target) target /= 8;
   x = std::min(x, h.x);
@@ -105,10 +106,14 @@ void appendUnique(std::vector<ReductionConfig>& out, ReductionConfig c) {
 
 std::string_view reductionHintKey(ReductionHint hint) {
   switch (hint) {
-    case ReductionHint::kInner: return "inner";
-    case ReductionHint::kOuter: return "outer";
-    case ReductionHint::kOuterTiny: return "outer_tiny";
-    case ReductionHint::kDefault: return "default";
+    case ReductionHint::kInner:
+      return "inner";
+    case ReductionHint::kOuter:
+      return "outer";
+    case ReductionHint::kOuterTiny:
+      return "outer_tiny";
+    case ReductionHint::kDefault:
+      return "default";
   }
   return "default";
 }
@@ -124,10 +129,14 @@ Expected<ReductionHint> parseReductionHint(std::string_view text) {
 
 std::string candidateStateName(CandidateState state) {
   switch (state) {
-    case CandidateState::kNotCandidate: return "no";
-    case CandidateState::kBenchmarked: return "benchmarked";
-    case CandidateState::kExcludedSpills: return "excluded (spills)";
-    case CandidateState::kNotCompiled: return "not compiled";
+    case CandidateState::kNotCandidate:
+      return "no";
+    case CandidateState::kBenchmarked:
+      return "benchmarked";
+    case CandidateState::kExcludedSpills:
+      return "excluded (spills)";
+    case CandidateState::kNotCompiled:
+      return "not compiled";
   }
   return "no";
 }
@@ -143,17 +152,20 @@ Expected<std::vector<ReductionConfig>> reductionCandidates(const SizeHints& h, R
   if (h.r1 != 0 && (!isPowerOfTwo(h.r1) || h.r1 > (std::int64_t{1} << 31))) {
     return Error{"size hint r1 " + num(h.r1) + " is out of range: allowed 0 (none) or a power of two 1 … 2^31"};
   }
-  if (o.num_load < 0 || o.num_load > 1000) return Error{"num_load " + num(o.num_load) + " is out of range: allowed 0 … 1000"};
+  if (o.num_load < 0 || o.num_load > 1000)
+    return Error{"num_load " + num(o.num_load) + " is out of range: allowed 0 … 1000"};
   if (o.num_reduction < 0 || o.num_reduction > 1000) {
     return Error{"num_reduction " + num(o.num_reduction) + " is out of range: allowed 0 … 1000"};
   }
-  if (o.num_dynamic < 0 || o.num_dynamic > 100) return Error{"num_dynamic " + num(o.num_dynamic) + " is out of range: allowed 0 … 100"};
+  if (o.num_dynamic < 0 || o.num_dynamic > 100)
+    return Error{"num_dynamic " + num(o.num_dynamic) + " is out of range: allowed 0 … 100"};
 
   std::vector<ReductionConfig> out;
   const std::int64_t rnumel = h.rTotal();
 
   if (profile == Profile::kInductor2023) {
-    if (h.r1 != 0) return Error{"r1numel: the inductor-2023 profile has one reduction dimension (one RBLOCK kwarg): allowed 0"};
+    if (h.r1 != 0)
+      return Error{"r1numel: the inductor-2023 profile has one reduction dimension (one RBLOCK kwarg): allowed 0"};
     const std::int64_t kMaxR = 2048;
     auto contiguous = config2023(h, 1, (rnumel >= 256 && rnumel < kMaxR) ? rnumel : kMaxR, std::nullopt, "contiguous");
     auto outer = config2023(h, 64, 8, std::nullopt, "outer");
@@ -162,8 +174,8 @@ Expected<std::vector<ReductionConfig>> reductionCandidates(const SizeHints& h, R
       out.push_back(hint == ReductionHint::kInner ? contiguous : hint == ReductionHint::kOuter ? outer : tiny);
       return out;
     }
-    for (const auto& c : {contiguous, outer, tiny, config2023(h, 64, 64, std::nullopt, "64×64"), config2023(h, 8, 512, std::nullopt, "8×512"),
-                   config2023(h, 64, 4, 8, "64×4")}) {
+    for (const auto& c : {contiguous, outer, tiny, config2023(h, 64, 64, std::nullopt, "64×64"),
+                          config2023(h, 8, 512, std::nullopt, "8×512"), config2023(h, 64, 4, 8, "64×4")}) {
       appendUnique(out, c);
     }
     return out;
@@ -195,7 +207,8 @@ Expected<std::vector<ReductionConfig>> reductionCandidates(const SizeHints& h, R
     } else if (o.num_dynamic > 1) {
       outer_r = std::max<std::int64_t>(std::min<std::int64_t>(rnumel / 64, 64), 8);
     } else if (o.num_dynamic == 1) {
-      outer_r = o.num_load >= 3 ? 1 : std::min<std::int64_t>(nextPowerOfTwo(std::max<std::int64_t>(rnumel, 128) / 128), 8);
+      outer_r =
+          o.num_load >= 3 ? 1 : std::min<std::int64_t>(nextPowerOfTwo(std::max<std::int64_t>(rnumel, 128) / 128), 8);
     } else {
       x_block = std::max<std::int64_t>(std::min<std::int64_t>(256, nextPowerOfTwo(x / 4096)), x_block);
       if (o.num_load < 4 || rnumel <= 128) {
@@ -208,19 +221,21 @@ Expected<std::vector<ReductionConfig>> reductionCandidates(const SizeHints& h, R
     }
     return make(x_block, outer_r, w, register_intensive, "outer");
   };
-  auto contiguous = make(rnumel <= 2048 ? 2 : 1, std::min(rnumel, max_r0), std::nullopt, register_intensive, "contiguous");
-  auto tiny = make(rnumel <= 256 ? 2 * (256 / rnumel) : 1, std::min(rnumel, max_r0), std::nullopt, register_intensive, "tiny");
+  auto contiguous =
+      make(rnumel <= 2048 ? 2 : 1, std::min(rnumel, max_r0), std::nullopt, register_intensive, "contiguous");
+  auto tiny =
+      make(rnumel <= 256 ? 2 * (256 / rnumel) : 1, std::min(rnumel, max_r0), std::nullopt, register_intensive, "tiny");
   auto outer = outerOpt();
   if (o.add_persistent_rblock && loads_and_red <= 8) {
-    appendUnique(out, make(std::max<std::int64_t>(4096 / rnumel, 1), std::min<std::int64_t>(rnumel, 32768), std::nullopt,
-                           register_intensive, "persistent R0_BLOCK"));
+    appendUnique(out, make(std::max<std::int64_t>(4096 / rnumel, 1), std::min<std::int64_t>(rnumel, 32768),
+                           std::nullopt, register_intensive, "persistent R0_BLOCK"));
   }
   if (!o.max_autotune && hint != ReductionHint::kDefault) {
     appendUnique(out, hint == ReductionHint::kInner ? contiguous : hint == ReductionHint::kOuter ? outer : tiny);
     return out;
   }
-  for (const auto& c : {contiguous, outer, tiny, make(64, 64, std::nullopt, false, "64×64"), make(8, 512, std::nullopt, false, "8×512"),
-                 make(64, 4, 8, false, "64×4")}) {
+  for (const auto& c : {contiguous, outer, tiny, make(64, 64, std::nullopt, false, "64×64"),
+                        make(8, 512, std::nullopt, false, "8×512"), make(64, 4, 8, false, "64×4")}) {
     appendUnique(out, c);
   }
   return out;
@@ -232,23 +247,25 @@ Expected<Pipeline> runPipeline(const PipelineInput& in, const Device& device) {
   }
   Pipeline p;
   p.order_note =
-      "Inductor generates the candidates, compiles them, then (before benchmarking) halves the largest R block of those the "
+      "Inductor generates the candidates, compiles them, then (before benchmarking) halves the largest R block of "
+      "those the "
       "decision selects; the spill filter (n_spills > " +
-      num(in.spill_threshold) +
-      ") applies only when benchmarking, so a spilling config is still halved.";
+      num(in.spill_threshold) + ") applies only when benchmarking, so a spilling config is still halved.";
   p.pass.policy = in.policy;
   p.pass.profile = in.options.profile;
   if (in.kernel.persistent_reduction) {
-    p.order_note = "A persistent reduction has no R loop and no R block: its candidates are not modelled here, and the scaling step "
-                   "does not apply.";
+    p.order_note =
+        "A persistent reduction has no R loop and no R block: its candidates are not modelled here, and the scaling "
+        "step "
+        "does not apply.";
     return p;
   }
   auto cands = reductionCandidates(in.kernel.size_hints, in.hint, in.options.profile, in.candidate_options);
   if (!cands) return Error{cands.error()};
   p.candidates = std::move(cands).value();
   if (in.compiled.size() > p.candidates.size()) {
-    return Error{"compiled facts for " + num(static_cast<std::int64_t>(in.compiled.size())) + " configs, but there are " +
-                 num(static_cast<std::int64_t>(p.candidates.size())) + " candidates"};
+    return Error{"compiled facts for " + num(static_cast<std::int64_t>(in.compiled.size())) +
+                 " configs, but there are " + num(static_cast<std::int64_t>(p.candidates.size())) + " candidates"};
   }
   std::vector<ReductionConfig> compiled = p.candidates;
   for (std::size_t i = 0; i < in.compiled.size(); ++i) {
@@ -283,7 +300,8 @@ Expected<Pipeline> runPipeline(const PipelineInput& in, const Device& device) {
       row.spill_reason = "n_spills not known (not compiled here)";
     } else if (*spills > in.spill_threshold) {
       row.spill = CandidateState::kExcludedSpills;
-      row.spill_reason = num(*spills) + " spilled registers > " + num(in.spill_threshold) + ": timed as infinitely slow, never chosen";
+      row.spill_reason =
+          num(*spills) + " spilled registers > " + num(in.spill_threshold) + ": timed as infinitely slow, never chosen";
     } else {
       row.spill = CandidateState::kBenchmarked;
       row.spill_reason = num(*spills) + " spilled registers <= " + num(in.spill_threshold) + ": benchmarked";

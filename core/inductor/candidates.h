@@ -29,9 +29,9 @@ Expected<ReductionHint> parseReductionHint(std::string_view text);
 
 /// Kernel facts the candidate generator reads (Inductor's inductor_meta).
 struct CandidateOptions {
-  int num_load = 0;        ///< loads in the kernel (0 … 1000)
-  int num_reduction = 0;   ///< reductions in the kernel (0 … 1000)
-  int num_dynamic = 0;     ///< dynamic-shape symbols in the signature (0 … 100)
+  int num_load = 0;                    ///< loads in the kernel (0 … 1000)
+  int num_reduction = 0;               ///< reductions in the kernel (0 … 1000)
+  int num_dynamic = 0;                 ///< dynamic-shape symbols in the signature (0 … 100)
   bool max_autotune = false;           ///< all configs whatever the hint
   bool add_persistent_rblock = false;  ///< prepend a config with R0_BLOCK = min(rnumel, 32768)
 };
@@ -46,9 +46,9 @@ Expected<std::vector<ReductionConfig>> reductionCandidates(const SizeHints& hint
 
 /// What compiling one config reported.
 struct CompiledFacts {
-  int n_regs = 0;                ///< registers per thread, 1 … 255
-  int n_spills = 0;              ///< spilled registers (Triton's n_spills)
-  std::int64_t shared_bytes = 0; ///< shared memory per block, bytes
+  int n_regs = 0;                 ///< registers per thread, 1 … 255
+  int n_spills = 0;               ///< spilled registers (Triton's n_spills)
+  std::int64_t shared_bytes = 0;  ///< shared memory per block, bytes
 };
 
 /// Autotuning skips (times as infinitely slow) any Inductor-generated config spilling more than this.

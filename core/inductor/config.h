@@ -48,10 +48,10 @@ struct ReductionConfig {
   int r1_block = 0;   ///< R1_BLOCK for 2-D reductions (0 = none), power of two 1 … 32768
   int num_warps = 4;  ///< power of two 1 … 32 (threads = num_warps · warp size <= 1024)
   int num_stages = 1;
-  std::optional<int> n_regs;     ///< registers per thread after compiling (1 … 255); none = unknown
-  std::optional<int> n_spills;   ///< spilled registers reported by the compiler; none = unknown
-  std::int64_t shared_bytes = 0; ///< shared memory per block the kernel launches with, bytes
-  std::string origin;            ///< where it came from: "contiguous", "halved from #1", "input", …
+  std::optional<int> n_regs;      ///< registers per thread after compiling (1 … 255); none = unknown
+  std::optional<int> n_spills;    ///< spilled registers reported by the compiler; none = unknown
+  std::int64_t shared_bytes = 0;  ///< shared memory per block the kernel launches with, bytes
+  std::string origin;             ///< where it came from: "contiguous", "halved from #1", "input", …
 
   /// Product of the R blocks (R0_BLOCK · R1_BLOCK, or R0_BLOCK).
   [[nodiscard]] std::int64_t rBlockProduct() const;

@@ -38,9 +38,12 @@ Expected<Profile> parseProfile(std::string_view text) {
 
 std::string_view ccGateName(CcGate gate) {
   switch (gate) {
-    case CcGate::kProfileDefault: return "profile default";
-    case CcGate::kMajor8Only: return "CC 8.x only";
-    case CcGate::kAtLeast80: return "CC >= 8.0 or ROCm";
+    case CcGate::kProfileDefault:
+      return "profile default";
+    case CcGate::kMajor8Only:
+      return "CC 8.x only";
+    case CcGate::kAtLeast80:
+      return "CC >= 8.0 or ROCm";
   }
   return "";
 }
@@ -50,7 +53,8 @@ Expected<CcGate> parseCcGate(std::string_view text) {
   if (t == "auto" || t == "profile") return CcGate::kProfileDefault;
   if (t == "8x" || t == "8.x" || t == "major8") return CcGate::kMajor8Only;
   if (t == "ge80" || t == ">=8.0" || t == ">=8") return CcGate::kAtLeast80;
-  return Error{"CC gate '" + std::string(text) + "' is not known: allowed auto (the profile's), 8x (CC 8.x only), ge80 (CC >= 8.0 or ROCm)"};
+  return Error{"CC gate '" + std::string(text) +
+               "' is not known: allowed auto (the profile's), 8x (CC 8.x only), ge80 (CC >= 8.0 or ROCm)"};
 }
 
 CcGate effectiveCcGate(const DecisionOptions& options) {

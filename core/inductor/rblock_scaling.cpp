@@ -30,10 +30,14 @@ Halving largestRBlock(const ReductionConfig& c, Profile profile) {
 
 std::string_view outcomeName(Outcome outcome) {
   switch (outcome) {
-    case Outcome::kNotApplicable: return "not applicable";
-    case Outcome::kNoScale: return "no scaling";
-    case Outcome::kScale: return "scale";
-    case Outcome::kDuplicate: return "duplicate";
+    case Outcome::kNotApplicable:
+      return "not applicable";
+    case Outcome::kNoScale:
+      return "no scaling";
+    case Outcome::kScale:
+      return "scale";
+    case Outcome::kDuplicate:
+      return "duplicate";
   }
   return "";
 }
@@ -41,7 +45,8 @@ std::string_view outcomeName(Outcome outcome) {
 Expected<Decision> decide(Policy policy, const ReductionConfig& c, const KernelInfo& kernel, const Device& device,
                           const DecisionOptions& options, const std::vector<ReductionConfig>* existing) {
   if (auto e = validateConfig(c, device, options.profile)) return *e;
-  if (kernel.size_hints.x < 1) return Error{"size hint x " + num(kernel.size_hints.x) + " is out of range: allowed 1 … 2^31"};
+  if (kernel.size_hints.x < 1)
+    return Error{"size hint x " + num(kernel.size_hints.x) + " is out of range: allowed 1 … 2^31"};
   if (device.sm_count < 1) return Error{"SM count " + num(device.sm_count) + " is out of range: allowed 1 … 1024"};
 
   const ProfileInfo& info = profileInfo(options.profile);
@@ -68,7 +73,8 @@ Expected<Decision> decide(Policy policy, const ReductionConfig& c, const KernelI
   const CcGate gate = effectiveCcGate(options);
   const ComputeCapability cc = device.arch.cc;
   if (gate == CcGate::kMajor8Only) {
-    if (device.rocm) return skip(1, "a ROCm device, and this version ran on CUDA devices of compute capability 8.x only.");
+    if (device.rocm)
+      return skip(1, "a ROCm device, and this version ran on CUDA devices of compute capability 8.x only.");
     if (cc.major != 8) {
       return skip(1, "compute capability " + cc.str() + " is not 8.x, and this version ran only on CC 8.x.");
     }
@@ -80,14 +86,16 @@ Expected<Decision> decide(Policy policy, const ReductionConfig& c, const KernelI
   if (!c.n_regs) return skip(2, "n_regs is not known (the kernel has not been loaded).");
   const std::int64_t rprod = c.rBlockProduct();
   if (rprod <= 64) {
-    std::string what = c.r1_block > 0 ? "R-block product " + num(c.r1_block) + " · " + num(c.r0_block) + " = " + num(rprod)
-                                      : std::string(options.profile == Profile::kInductor2023 ? "RBLOCK " : "R-block product ") +
-                                            num(rprod);
+    std::string what =
+        c.r1_block > 0
+            ? "R-block product " + num(c.r1_block) + " · " + num(c.r0_block) + " = " + num(rprod)
+            : std::string(options.profile == Profile::kInductor2023 ? "RBLOCK " : "R-block product ") + num(rprod);
     return skip(2, what + " <= 64: the R blocks are already small.");
   }
 
   // Step 7 (used by both rules below): halve the largest R block, unless the result is already a candidate.
-  const std::string blocks = num(d.total_blocks) + " blocks (ceil(" + num(kernel.size_hints.x) + " / " + num(c.xblock) + "))";
+  const std::string blocks =
+      num(d.total_blocks) + " blocks (ceil(" + num(kernel.size_hints.x) + " / " + num(c.xblock) + "))";
   auto halve = [&](const std::string& why, const std::string& why_duplicate) -> Decision {
     const Halving h = largestRBlock(c, options.profile);
     ReductionConfig nc = c;
@@ -108,8 +116,8 @@ Expected<Decision> decide(Policy policy, const ReductionConfig& c, const KernelI
       for (const auto& e : *existing) {
         if (e.sameLaunchConfig(nc)) {
           d.outcome = Outcome::kDuplicate;
-          d.reason = "Step 7: nothing added — " + why_duplicate + " would scale (" + what + "), but " + nc.str(options.profile) +
-                     " is already a candidate.";
+          d.reason = "Step 7: nothing added — " + why_duplicate + " would scale (" + what + "), but " +
+                     nc.str(options.profile) + " is already a candidate.";
           return d;
         }
       }
@@ -127,7 +135,9 @@ Expected<Decision> decide(Policy policy, const ReductionConfig& c, const KernelI
     if (*c.n_spills == 0) {
       d.outcome = Outcome::kNoScale;
       d.step = 6;
-      d.reason = "Step 6: no scaling — the config does not spill (n_spills 0), and the spills rule halves only spilling configs.";
+      d.reason =
+          "Step 6: no scaling — the config does not spill (n_spills 0), and the spills rule halves only spilling "
+          "configs.";
       return d;
     }
     const std::string spills = "the config spills (n_spills " + num(*c.n_spills) + " > 0)";
@@ -138,8 +148,8 @@ Expected<Decision> decide(Policy policy, const ReductionConfig& c, const KernelI
   const int n_regs = *c.n_regs;
   const int thr = registerThreshold(device);
   if (n_regs <= thr) {
-    return skip(3, "n_regs " + num(n_regs) + " <= " + num(device.registersPerSm()) + " // " + num(device.maxThreadsPerSm()) +
-                       " = " + num(thr) + ": registers do not limit occupancy.");
+    return skip(3, "n_regs " + num(n_regs) + " <= " + num(device.registersPerSm()) + " // " +
+                       num(device.maxThreadsPerSm()) + " = " + num(thr) + ": registers do not limit occupancy.");
   }
   d.applies = true;
 
@@ -162,8 +172,8 @@ Expected<Decision> decide(Policy policy, const ReductionConfig& c, const KernelI
   return halve(blocks + " > " + cap + " blocks resident at once", blocks + " > " + cap);
 }
 
-Expected<ScalingPass> runScalingPass(Policy policy, const std::vector<ReductionConfig>& compiled, const KernelInfo& kernel,
-                                     const Device& device, const DecisionOptions& options) {
+Expected<ScalingPass> runScalingPass(Policy policy, const std::vector<ReductionConfig>& compiled,
+                                     const KernelInfo& kernel, const Device& device, const DecisionOptions& options) {
   const ProfileInfo& info = profileInfo(options.profile);
   ScalingPass pass;
   pass.policy = policy;
@@ -189,7 +199,8 @@ Expected<ScalingPass> runScalingPass(Policy policy, const std::vector<ReductionC
         e.decision.outcome = Outcome::kNotApplicable;
         e.decision.applies = false;
         e.decision.reason =
-            "Step 2: skipped — added by this pass; its n_regs is not known until the kernels are loaded after the loop, so it is not "
+            "Step 2: skipped — added by this pass; its n_regs is not known until the kernels are loaded after the "
+            "loop, so it is not "
             "halved again.";
       } else {
         e.decision.step = 0;
@@ -213,10 +224,10 @@ Expected<ScalingPass> runScalingPass(Policy policy, const std::vector<ReductionC
       ++pass.added;
     }
   }
-  pass.note = info.visits_added_configs
-                  ? "The loop also visits the configs it adds, but their n_regs is unknown until the kernels are loaded after the loop, "
-                    "so each original config is halved at most once."
-                  : "The loop walks the original configs only; added configs are never examined.";
+  pass.note = info.visits_added_configs ? "The loop also visits the configs it adds, but their n_regs is unknown until "
+                                          "the kernels are loaded after the loop, "
+                                          "so each original config is halved at most once."
+                                        : "The loop walks the original configs only; added configs are never examined.";
   return pass;
 }
 

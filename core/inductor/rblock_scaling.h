@@ -51,15 +51,15 @@ struct Decision {
   Policy policy = Policy::kNew;
   Profile profile = Profile::kInductorCurrent;
   Outcome outcome = Outcome::kNotApplicable;
-  bool applies = false;        ///< passed steps 1–3, so the bound was evaluated
-  int step = 0;                ///< the step (1–7) that decided
-  int bound_blocks_per_sm = 0; ///< step 5 (0 when not applicable)
-  std::int64_t capacity_blocks = 0;  ///< bound × SM count
-  std::int64_t total_blocks = 0;     ///< ceil(size_hint_x / XBLOCK), computed for every config
+  bool applies = false;                       ///< passed steps 1–3, so the bound was evaluated
+  int step = 0;                               ///< the step (1–7) that decided
+  int bound_blocks_per_sm = 0;                ///< step 5 (0 when not applicable)
+  std::int64_t capacity_blocks = 0;           ///< bound × SM count
+  std::int64_t total_blocks = 0;              ///< ceil(size_hint_x / XBLOCK), computed for every config
   std::optional<ReductionConfig> new_config;  ///< the halved config (kScale, and kDuplicate for show)
-  std::string halved_kwarg;    ///< "R0_BLOCK", "R1_BLOCK" or "RBLOCK"
+  std::string halved_kwarg;                   ///< "R0_BLOCK", "R1_BLOCK" or "RBLOCK"
   std::string bound_arithmetic;
-  std::string reason;          ///< one sentence naming the step that decided, with its numbers
+  std::string reason;  ///< one sentence naming the step that decided, with its numbers
 
   [[nodiscard]] bool scales() const { return outcome == Outcome::kScale; }
 };
@@ -90,7 +90,8 @@ struct ScalingPass {
 /// loop also visits the configs it appends, but their n_regs is not known until the kernels are
 /// loaded after the loop, so step 2 skips them: each original is halved at most once. The 2023
 /// loop walks the original configs only. Errors: as decide().
-Expected<ScalingPass> runScalingPass(Policy policy, const std::vector<ReductionConfig>& compiled, const KernelInfo& kernel,
-                                     const Device& device, const DecisionOptions& options = {});
+Expected<ScalingPass> runScalingPass(Policy policy, const std::vector<ReductionConfig>& compiled,
+                                     const KernelInfo& kernel, const Device& device,
+                                     const DecisionOptions& options = {});
 
 }  // namespace occx::inductor

@@ -10,9 +10,13 @@ namespace occx::inductor {
 
 namespace {
 
-std::string optNum(const std::optional<int>& v) { return v ? num(*v) : std::string(); }
+std::string optNum(const std::optional<int>& v) {
+  return v ? num(*v) : std::string();
+}
 
-std::string trim(const std::string& s) { return trimmed(s, " \t"); }
+std::string trim(const std::string& s) {
+  return trimmed(s, " \t");
+}
 
 }  // namespace
 
@@ -55,12 +59,13 @@ nlohmann::json decisionToJson(const Decision& d) {
 
 CsvTable decisionsToCsv(const std::vector<Decision>& decisions) {
   CsvTable t;
-  t.header = {"policy", "applies", "bound_blocks_per_sm", "capacity_blocks", "total_blocks", "decision", "new_config", "step",
-              "reason", "bound_arithmetic"};
+  t.header = {"policy", "applies", "bound_blocks_per_sm", "capacity_blocks", "total_blocks", "decision", "new_config",
+              "step",   "reason",  "bound_arithmetic"};
   for (const auto& d : decisions) {
-    t.rows.push_back({std::string(policyKey(d.policy)), d.applies ? "yes" : "no", d.applies ? num(d.bound_blocks_per_sm) : "",
-                      d.applies ? num(d.capacity_blocks) : "", num(d.total_blocks), std::string(outcomeName(d.outcome)),
-                      d.scales() && d.new_config ? d.new_config->str(d.profile) : "", num(d.step), d.reason, d.bound_arithmetic});
+    t.rows.push_back(
+        {std::string(policyKey(d.policy)), d.applies ? "yes" : "no", d.applies ? num(d.bound_blocks_per_sm) : "",
+         d.applies ? num(d.capacity_blocks) : "", num(d.total_blocks), std::string(outcomeName(d.outcome)),
+         d.scales() && d.new_config ? d.new_config->str(d.profile) : "", num(d.step), d.reason, d.bound_arithmetic});
   }
   if (!decisions.empty()) t.meta.push_back({"profile", std::string(profileInfo(decisions.front().profile).key)});
   return t;
@@ -69,8 +74,15 @@ CsvTable decisionsToCsv(const std::vector<Decision>& decisions) {
 CsvTable curvesToCsv(const BoundCurves& c) {
   CsvTable t;
   t.meta = {{"num_warps", num(c.num_warps)}, {"total_blocks", num(c.total_blocks)}};
-  t.header = {"n_regs",          "old_bound_blocks_per_sm", "new_bound_blocks_per_sm", "review_min_bound_blocks_per_sm",
-              "exact_bound_blocks_per_sm", "blocks_needed_per_sm", "old_decision", "new_decision", "exact_decision"};
+  t.header = {"n_regs",
+              "old_bound_blocks_per_sm",
+              "new_bound_blocks_per_sm",
+              "review_min_bound_blocks_per_sm",
+              "exact_bound_blocks_per_sm",
+              "blocks_needed_per_sm",
+              "old_decision",
+              "new_decision",
+              "exact_decision"};
   for (const auto& p : c.points) {
     t.rows.push_back({num(p.n_regs), num(p.old_bound), num(p.new_bound), num(p.review_min_bound), num(p.exact_bound),
                       fixed(c.blocks_needed_per_sm, 2), std::string(outcomeName(p.old_outcome)),
@@ -81,16 +93,17 @@ CsvTable curvesToCsv(const BoundCurves& c) {
 
 CsvTable pipelineToCsv(const Pipeline& p) {
   CsvTable t;
-  t.meta = {{"profile", std::string(profileInfo(p.pass.profile).key)}, {"policy", std::string(policyKey(p.pass.policy))}};
-  t.header = {"index", "stage", "origin", "config", "XBLOCK", "R0_BLOCK", "R1_BLOCK", "num_warps", "n_regs", "n_spills",
-              "decision", "reason", "autotuning"};
+  t.meta = {{"profile", std::string(profileInfo(p.pass.profile).key)},
+            {"policy", std::string(policyKey(p.pass.policy))}};
+  t.header = {"index",     "stage",  "origin",   "config",   "XBLOCK", "R0_BLOCK",  "R1_BLOCK",
+              "num_warps", "n_regs", "n_spills", "decision", "reason", "autotuning"};
   for (std::size_t i = 0; i < p.entries.size(); ++i) {
     const auto& e = p.entries[i];
-    t.rows.push_back({num(static_cast<std::int64_t>(i) + 1), e.added_by_scaling ? "added by scaling" : "candidate", e.config.origin,
-                      e.config.str(p.pass.profile), num(e.config.xblock), num(e.config.r0_block),
-                      e.config.r1_block > 0 ? num(e.config.r1_block) : "", num(e.config.num_warps), optNum(e.config.n_regs),
-                      optNum(e.config.n_spills), std::string(outcomeName(e.decision.outcome)), e.decision.reason,
-                      std::string(candidateStateName(e.spill))});
+    t.rows.push_back({num(static_cast<std::int64_t>(i) + 1), e.added_by_scaling ? "added by scaling" : "candidate",
+                      e.config.origin, e.config.str(p.pass.profile), num(e.config.xblock), num(e.config.r0_block),
+                      e.config.r1_block > 0 ? num(e.config.r1_block) : "", num(e.config.num_warps),
+                      optNum(e.config.n_regs), optNum(e.config.n_spills), std::string(outcomeName(e.decision.outcome)),
+                      e.decision.reason, std::string(candidateStateName(e.spill))});
   }
   return t;
 }
@@ -126,7 +139,8 @@ Expected<CsvTable> decideCsvBatch(const CsvTable& in, const BatchOptions& o) {
   if (c_nregs < 0) missing += " nregs";
   if (!missing.empty()) {
     return Error{"input CSV lacks the column(s)" + missing +
-                 ": required xnumel, xblock, num_warps, rblock (or r0_block), nregs (or n_regs); optional rnumel, r1numel, r1_block, "
+                 ": required xnumel, xblock, num_warps, rblock (or r0_block), nregs (or n_regs); optional rnumel, "
+                 "r1numel, r1_block, "
                  "nspills, shared_bytes, num_stages, gpu, persistent"};
   }
 
@@ -134,14 +148,17 @@ Expected<CsvTable> decideCsvBatch(const CsvTable& in, const BatchOptions& o) {
   out.meta = in.meta;
   out.meta.push_back({"profile", std::string(profileInfo(o.options.profile).key)});
   out.meta.push_back({"cc_gate", std::string(ccGateName(effectiveCcGate(o.options)))});
-  if (o.device) out.meta.push_back({"device", o.device->label});
-  else out.meta.push_back({"default_gpu", o.default_gpu});
+  if (o.device)
+    out.meta.push_back({"device", o.device->label});
+  else
+    out.meta.push_back({"default_gpu", o.default_gpu});
   out.header = in.header;
   out.header.push_back("size_hint_x");
   out.header.push_back("total_blocks");
   for (Policy p : policies) {
     const std::string k(policyKey(p));
-    for (const char* suffix : {"_applies", "_bound_blocks_per_sm", "_capacity_blocks", "_decision", "_new_config", "_reason"}) {
+    for (const char* suffix :
+         {"_applies", "_bound_blocks_per_sm", "_capacity_blocks", "_decision", "_new_config", "_reason"}) {
       out.header.push_back(k + suffix);
     }
   }
@@ -149,7 +166,9 @@ Expected<CsvTable> decideCsvBatch(const CsvTable& in, const BatchOptions& o) {
   for (std::size_t r = 0; r < in.rows.size(); ++r) {
     const auto& row = in.rows[r];
     const std::string where = "row " + num(static_cast<std::int64_t>(r) + 1);
-    auto cell = [&](int c) { return c >= 0 && static_cast<std::size_t>(c) < row.size() ? trim(row[c]) : std::string(); };
+    auto cell = [&](int c) {
+      return c >= 0 && static_cast<std::size_t>(c) < row.size() ? trim(row[c]) : std::string();
+    };
     // Parses an integer cell; empty → fallback (or an error when required).
     auto integer = [&](int c, const char* name, std::optional<std::int64_t> fallback) -> Expected<std::int64_t> {
       const std::string s = cell(c);
@@ -165,7 +184,9 @@ Expected<CsvTable> decideCsvBatch(const CsvTable& in, const BatchOptions& o) {
       return v;
     };
     auto fits = [&](std::int64_t v, const char* name, std::int64_t lo, std::int64_t hi) -> std::optional<Error> {
-      if (v < lo || v > hi) return Error{where + ", column '" + name + "': " + num(v) + " is out of range: allowed " + num(lo) + " … " + num(hi)};
+      if (v < lo || v > hi)
+        return Error{where + ", column '" + name + "': " + num(v) + " is out of range: allowed " + num(lo) + " … " +
+                     num(hi)};
       return std::nullopt;
     };
 

@@ -7,7 +7,8 @@ namespace occx::inductor {
 Expected<std::vector<ChainStep>> keepHalvingChain(Policy policy, const ReductionConfig& start, const KernelInfo& kernel,
                                                   const Device& device, const DecisionOptions& options,
                                                   const std::vector<int>& n_regs_per_step, int max_steps) {
-  if (max_steps < 1 || max_steps > 32) return Error{"chain length " + num(max_steps) + " is out of range: allowed 1 … 32"};
+  if (max_steps < 1 || max_steps > 32)
+    return Error{"chain length " + num(max_steps) + " is out of range: allowed 1 … 32"};
   std::vector<ChainStep> chain;
   ReductionConfig cur = start;
   std::optional<int> last = start.n_regs;

@@ -75,8 +75,8 @@ struct GridCounts {
   int old_vs_new = 0;
   int new_vs_exact = 0;
   int new_vs_review_min = 0;
-  int unlaunchable = 0;            ///< points whose block exceeds the register file (exact bound 0)
-  int new_vs_exact_launchable = 0; ///< new_vs_exact among launchable points
+  int unlaunchable = 0;             ///< points whose block exceeds the register file (exact bound 0)
+  int new_vs_exact_launchable = 0;  ///< new_vs_exact among launchable points
 };
 
 /// The grid comparison: n_regs 33 … 255 × num_warps {1, 2, 4, 8, 16, 32} × total blocks

@@ -146,7 +146,8 @@ void emitHeader(Emitter& e, const KernelConfig& c, const TileLayout& l, const st
     e.line("// shape: static, " + num(c.static_xnumel) + " x " + num(c.static_rnumel) +
            " baked in as Inductor does for static shapes; the loop over R runs " +
            num((c.static_rnumel + c.rblock - 1) / c.rblock) + " time(s), " +
-           (rMasked(c) ? "not unrolled (a tail along R, as Triton's loop stays rolled)" : "unrolled as the compiler sees fit") +
+           (rMasked(c) ? "not unrolled (a tail along R, as Triton's loop stays rolled)"
+                       : "unrolled as the compiler sees fit") +
            (xMasked(c) ? std::string() : "; no row mask (XBLOCK divides xnumel)"));
   } else {
     e.line("// shape: passed at run time (any xnumel, rnumel); the loop over R is not unrolled");
@@ -307,7 +308,8 @@ void emitVectorLoad(Emitter& e, const KernelConfig& c, const TileLayout& l) {
   e.open(
       "static __device__ __forceinline__ void load_chunk(const elem_t* __restrict__ p, int x, int r, int rnumel, "
       "bool row_ok, float (&v)[VEC], bool (&ok)[VEC]) {");
-  e.line(rMasked(c) ? "const bool valid = row_ok && r < rnumel;" : "const bool valid = row_ok;  // RBLOCK divides rnumel");
+  e.line(rMasked(c) ? "const bool valid = row_ok && r < rnumel;"
+                    : "const bool valid = row_ok;  // RBLOCK divides rnumel");
   e.line("const elem_t* at = p + x * rnumel + r;");
   e.line("const word_t q = EVICT_LAST ? ld_evict_last(at, valid) : ld_evict_first(at, valid);  // zeros when !valid");
   for (int i = 0; i < l.vec; ++i) {
@@ -355,8 +357,8 @@ void emitVectorStore(Emitter& e, const KernelConfig& c, const TileLayout& l) {
                "]) | ((unsigned)to_out(v[" + num(first + i + 1) + "]) << 16);");
       }
     }
-    e.line("*reinterpret_cast<" + ow.type + "*>(p + x * rnumel + r" +
-           (first > 0 ? " + " + num(first) : std::string()) + ") = " + q + ";");
+    e.line("*reinterpret_cast<" + ow.type + "*>(p + x * rnumel + r" + (first > 0 ? " + " + num(first) : std::string()) +
+           ") = " + q + ";");
   }
   e.close();
 }
@@ -657,8 +659,8 @@ void emitFloatRowReduction(Emitter& e, const TileLayout& l, const std::string& v
   if (l.threads_r > 1) {
     e.line("#pragma unroll");
     e.line("for (int i = 0; i < ROWS_PER_THREAD; ++i)");
-    e.line("  for (int mask = " + num(std::min(l.threads_r, 32) / 2) + "; mask > 0; mask >>= 1) " + var + "[i] = " +
-           with_partner(var + "[i]") + ";");
+    e.line("  for (int mask = " + num(std::min(l.threads_r, 32) / 2) + "; mask > 0; mask >>= 1) " + var +
+           "[i] = " + with_partner(var + "[i]") + ";");
   }
   if (l.warps_per_row > 1) emitCrossWarpReduction(e, "float", var, with_partner);
 }

@@ -79,7 +79,9 @@ std::uint64_t fnv1a64(std::string_view bytes, std::uint64_t seed) {
 
 CompileCache::CompileCache(std::string directory) : dir_(std::move(directory)) {}
 
-std::string CompileCache::defaultDirectory() { return userCacheDirectory(); }
+std::string CompileCache::defaultDirectory() {
+  return userCacheDirectory();
+}
 
 std::string CompileCache::keyHex(const CompileRequest& request, const std::vector<std::string>& options,
                                  std::string_view compiler) {
@@ -153,7 +155,8 @@ std::optional<CompileResult> CompileCache::lookup(const CompileRequest& request,
   if (const std::uint64_t n = t.size() - payload;
       source_bytes > n || log_bytes > n || cubin_bytes > n || n != source_bytes + log_bytes + cubin_bytes) {
     return corrupt("truncated or padded: " + std::to_string(n) + " payload bytes, the header says " +
-                   std::to_string(source_bytes) + " + " + std::to_string(log_bytes) + " + " + std::to_string(cubin_bytes));
+                   std::to_string(source_bytes) + " + " + std::to_string(log_bytes) + " + " +
+                   std::to_string(cubin_bytes));
   }
   const std::string_view all(t);
   if (hex64(fnv1a64(all.substr(payload))) != checksum) return corrupt("checksum mismatch (the payload was changed)");

@@ -243,9 +243,9 @@ Expected<std::int64_t> checkShape(const KernelConfig& config, std::int64_t xnume
   if (!layout) return Error{layout.error()};
   if (auto e = checkNumels(xnumel, rnumel, config.xblock, config.rblock, "")) return Error{*e};
   if (config.staticShape() && (xnumel != config.static_xnumel || rnumel != config.static_rnumel)) {
-    return Error{"shape " + std::to_string(xnumel) + " × " + std::to_string(rnumel) + " is not the one the kernel was built for (" +
-                 std::to_string(config.static_xnumel) + " × " + std::to_string(config.static_rnumel) +
-                 "): build the config for this shape, or with a run-time shape"};
+    return Error{"shape " + std::to_string(xnumel) + " × " + std::to_string(rnumel) +
+                 " is not the one the kernel was built for (" + std::to_string(config.static_xnumel) + " × " +
+                 std::to_string(config.static_rnumel) + "): build the config for this shape, or with a run-time shape"};
   }
   if (config.vector_loads && !vectorLoadsAllowed(*layout, rnumel)) {
     return Error{"rnumel " + std::to_string(rnumel) + " is not a multiple of the vector width " +

@@ -145,14 +145,14 @@ struct KernelParam {
 /// with parameters, in order: one `const T*` per input (in0 …), one `U*` per output (out0 …), where T
 /// is the dtype's storage type (float, or unsigned short holding fp16/bf16 bits) and U that of
 /// outputDType(config), then `int xnumel`, `int rnumel` (with a static shape the kernel sets both to
-/// the shape it was built for; checkShape refuses another). Tensors are row-major and contiguous; with vector loads they
-/// must be 16-byte aligned (cuMemAlloc gives 256). Grid: gridBlocks() × 1 × 1; block: num_warps·32 × 1 × 1; no dynamic
-/// shared memory. Every (xnumel, rnumel) accepted by checkShape is handled, tails included.
+/// the shape it was built for; checkShape refuses another). Tensors are row-major and contiguous; with vector loads
+/// they must be 16-byte aligned (cuMemAlloc gives 256). Grid: gridBlocks() × 1 × 1; block: num_warps·32 × 1 × 1; no
+/// dynamic shared memory. Every (xnumel, rnumel) accepted by checkShape is handled, tails included.
 struct GeneratedKernel {
   KernelConfig config;
   TileLayout layout;
-  std::string name;                 ///< e.g. "occx_mean_var_fp16_x1_r2048_w8" (+ "_f32out", "_maxreg32", "_scalar", "_s32768x8192")
-  std::string source;               ///< CUDA C++, deterministic for a given config
+  std::string name;    ///< e.g. "occx_mean_var_fp16_x1_r2048_w8" (+ "_f32out", "_maxreg32", "_scalar", "_s32768x8192")
+  std::string source;  ///< CUDA C++, deterministic for a given config
   std::vector<KernelParam> params;  ///< launch order
 };
 

@@ -59,8 +59,12 @@ std::string ProblemSpec::label() const {
   return s;
 }
 
-std::int64_t HostProblem::inputBytes() const { return spec.xnumel * spec.rnumel * dtypeBytes(spec.dtype); }
-std::int64_t HostProblem::outputBytes() const { return outputElementCount * dtypeBytes(spec.outputDType()); }
+std::int64_t HostProblem::inputBytes() const {
+  return spec.xnumel * spec.rnumel * dtypeBytes(spec.dtype);
+}
+std::int64_t HostProblem::outputBytes() const {
+  return outputElementCount * dtypeBytes(spec.outputDType());
+}
 
 std::optional<Error> checkProblemSpec(const ProblemSpec& spec) {
   auto bytes = bytesMoved(spec.workload, spec.dtype, spec.k, spec.xnumel, spec.rnumel, spec.fp32_outputs);
@@ -95,7 +99,8 @@ Expected<HostProblem> makeHostProblem(const ProblemSpec& spec, int threads) {
   const std::int64_t chunks = (spec.xnumel + rows - 1) / rows;
 
   p.inputs.assign(static_cast<std::size_t>(nin), std::vector<std::uint8_t>(static_cast<std::size_t>(p.inputBytes())));
-  p.reference.assign(static_cast<std::size_t>(nout), std::vector<double>(static_cast<std::size_t>(p.outputElementCount)));
+  p.reference.assign(static_cast<std::size_t>(nout),
+                     std::vector<double>(static_cast<std::size_t>(p.outputElementCount)));
   const bool per_element_output = spec.workload == Workload::kLogSoftmax;
   std::mutex error_mutex;
   std::string error;
@@ -105,7 +110,8 @@ Expected<HostProblem> makeHostProblem(const ProblemSpec& spec, int threads) {
     const auto n = static_cast<std::size_t>(x1 - x0) * R;
     std::vector<std::vector<double>> decoded(static_cast<std::size_t>(nin));
     for (int i = 0; i < nin; ++i) {
-      auto chunk = randomInput(spec.dtype, n, chunkSeed(spec.seed, static_cast<std::uint64_t>(i), static_cast<std::uint64_t>(c)));
+      auto chunk = randomInput(spec.dtype, n,
+                               chunkSeed(spec.seed, static_cast<std::uint64_t>(i), static_cast<std::uint64_t>(c)));
       std::memcpy(p.inputs[static_cast<std::size_t>(i)].data() + static_cast<std::size_t>(x0) * R * esize, chunk.data(),
                   chunk.size());
       decoded[static_cast<std::size_t>(i)] = decodeElements(spec.dtype, chunk.data(), n);
@@ -119,14 +125,16 @@ Expected<HostProblem> makeHostProblem(const ProblemSpec& spec, int threads) {
     const std::size_t offset = static_cast<std::size_t>(x0) * (per_element_output ? R : 1);
     for (int j = 0; j < nout; ++j) {
       const auto& src = (*ref)[static_cast<std::size_t>(j)];
-      std::copy(src.begin(), src.end(), p.reference[static_cast<std::size_t>(j)].begin() + static_cast<std::ptrdiff_t>(offset));
+      std::copy(src.begin(), src.end(),
+                p.reference[static_cast<std::size_t>(j)].begin() + static_cast<std::ptrdiff_t>(offset));
     }
   });
   if (!error.empty()) return Error{error};
   return p;
 }
 
-OutputCheck checkOutputs(const HostProblem& problem, const std::vector<std::vector<std::uint8_t>>& outputs, int threads) {
+OutputCheck checkOutputs(const HostProblem& problem, const std::vector<std::vector<std::uint8_t>>& outputs,
+                         int threads) {
   OutputCheck result;
   result.compared_with = "the CPU reference";
   threads = resolveThreads(threads);
@@ -148,8 +156,8 @@ OutputCheck checkOutputs(const HostProblem& problem, const std::vector<std::vect
       result.ok = false;
       ++result.mismatches;
       if (result.message.empty()) {
-        result.message = name + ": holds " + std::to_string(got.size()) + " bytes, expected " +
-                         std::to_string(want.size() * esize);
+        result.message =
+            name + ": holds " + std::to_string(got.size()) + " bytes, expected " + std::to_string(want.size() * esize);
       }
       continue;
     }
@@ -182,7 +190,8 @@ OutputCheck checkOutputs(const HostProblem& problem, const std::vector<std::vect
   }
   result.ok = result.mismatches == 0;
   if (!result.ok && result.message.empty()) result.message = std::to_string(result.mismatches) + " elements differ";
-  if (!result.ok && outputs.size() > 1) result.message += " (" + std::to_string(result.mismatches) + " mismatches in all outputs)";
+  if (!result.ok && outputs.size() > 1)
+    result.message += " (" + std::to_string(result.mismatches) + " mismatches in all outputs)";
   return result;
 }
 

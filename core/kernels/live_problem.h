@@ -21,11 +21,11 @@ namespace occx {
 struct ProblemSpec {
   Workload workload = Workload::kSum;
   DType dtype = DType::kF32;
-  int k = 1;                   ///< fused_k: inputs (1 … 8); 1 otherwise
-  std::int64_t xnumel = 1;     ///< rows
-  std::int64_t rnumel = 1;     ///< reduction elements per row
-  std::uint64_t seed = 1;      ///< random inputs are a function of (seed, dtype, shape)
-  bool fp32_outputs = false;   ///< outputs in fp32 instead of the input dtype (KernelConfig::fp32_outputs)
+  int k = 1;                  ///< fused_k: inputs (1 … 8); 1 otherwise
+  std::int64_t xnumel = 1;    ///< rows
+  std::int64_t rnumel = 1;    ///< reduction elements per row
+  std::uint64_t seed = 1;     ///< random inputs are a function of (seed, dtype, shape)
+  bool fp32_outputs = false;  ///< outputs in fp32 instead of the input dtype (KernelConfig::fp32_outputs)
 
   /// The element type of the outputs: fp32 with fp32_outputs, else dtype.
   [[nodiscard]] DType outputDType() const { return fp32_outputs ? DType::kF32 : dtype; }
@@ -64,9 +64,9 @@ Expected<HostProblem> makeHostProblem(const ProblemSpec& spec, int threads = 0);
 /// Outcome of checking all outputs of one run.
 struct OutputCheck {
   bool ok = true;
-  std::int64_t mismatches = 0;     ///< over all output tensors; NaN (an unwritten, poisoned element) counts
-  double max_abs_error = 0.0;      ///< largest |got − want| over all finite errors
-  std::string message;             ///< empty when ok, else "out1: 3 of 512 elements differ; worst [17]: …"
+  std::int64_t mismatches = 0;  ///< over all output tensors; NaN (an unwritten, poisoned element) counts
+  double max_abs_error = 0.0;   ///< largest |got − want| over all finite errors
+  std::string message;          ///< empty when ok, else "out1: 3 of 512 elements differ; worst [17]: …"
   /// What the outputs were compared with: "the CPU reference", "the outputs of <label> (the first
   /// config that ran)", or, for the run that became the reference of a buffer problem, "nothing:
   /// these outputs are the reference". Empty when not checked.

@@ -92,28 +92,31 @@ std::vector<DerivationStep> explain(const ArchLimits& a, const ClusterLayout& l,
       first = false;
       i = j;
     }
-    t += ". Sum: " + num(r.max_active_clusters) + " active clusters (the naive floor(" + num(r.active_blocks_without_clusters) +
-         " / " + num(c) + ") = " + num(r.naive_max_active_clusters) + ").";
+    t += ". Sum: " + num(r.max_active_clusters) + " active clusters (the naive floor(" +
+         num(r.active_blocks_without_clusters) + " / " + num(c) + ") = " + num(r.naive_max_active_clusters) + ").";
   } else {
-    t += " No GPC layout is known for this GPU: the figure is the upper bound floor(" + num(b) + " × " + num(sms) + " / " +
-         num(c) + ") = " + num(r.max_active_clusters) + "; the driver's answer can be lower, where the GPCs do not divide into whole clusters.";
+    t += " No GPC layout is known for this GPU: the figure is the upper bound floor(" + num(b) + " × " + num(sms) +
+         " / " + num(c) + ") = " + num(r.max_active_clusters) +
+         "; the driver's answer can be lower, where the GPCs do not divide into whole clusters.";
   }
   steps.push_back({"Clusters", t});
   steps.push_back({"Cluster occupancy",
                    num(r.max_active_clusters) + " clusters × " + num(c) + " = " + num(r.active_blocks_in_clusters) +
-                       " active blocks of " + num(r.active_blocks_without_clusters) + " without clusters: " +
-                       fixed(100.0 * r.cluster_occupancy, 1) + "%. The largest cluster that can launch has " +
-                       num(r.max_potential_cluster_size) + " blocks (sizes up to " + num(maxClusterSize(a, in.non_portable)) +
+                       " active blocks of " + num(r.active_blocks_without_clusters) +
+                       " without clusters: " + fixed(100.0 * r.cluster_occupancy, 1) +
+                       "%. The largest cluster that can launch has " + num(r.max_potential_cluster_size) +
+                       " blocks (sizes up to " + num(maxClusterSize(a, in.non_portable)) +
                        (in.non_portable ? ", non-portable allowed" : ", portable") + ")."});
   return steps;
 }
 
 }  // namespace
 
-Expected<ClusterResult> computeClusters(const ArchLimits& a, const ClusterLayout& l, int sms, const OccupancyResult& occ,
-                                        const ClusterInput& in, bool with_derivation) {
+Expected<ClusterResult> computeClusters(const ArchLimits& a, const ClusterLayout& l, int sms,
+                                        const OccupancyResult& occ, const ClusterInput& in, bool with_derivation) {
   if (std::string e = clusterSizeError(a, in); !e.empty()) return Error{e};
-  if (sms <= 0) return Error{"clusters need a GPU's SM count (got " + num(sms) + "): pick a GPU, not only a compute capability"};
+  if (sms <= 0)
+    return Error{"clusters need a GPU's SM count (got " + num(sms) + "): pick a GPU, not only a compute capability"};
   if (l.known()) {
     std::int64_t total = 0;
     for (int s : l.gpc_sm_counts) total += s;
@@ -131,9 +134,9 @@ Expected<ClusterResult> computeClusters(const ArchLimits& a, const ClusterLayout
   r.naive_max_active_clusters = naiveMaxActiveClusters(sms, b, in.cluster_size);
   r.active_blocks_in_clusters = r.max_active_clusters * in.cluster_size;
   r.active_blocks_without_clusters = std::int64_t{b} * sms;
-  r.cluster_occupancy = r.active_blocks_without_clusters > 0
-                            ? static_cast<double>(r.active_blocks_in_clusters) / static_cast<double>(r.active_blocks_without_clusters)
-                            : 0.0;
+  r.cluster_occupancy = r.active_blocks_without_clusters > 0 ? static_cast<double>(r.active_blocks_in_clusters) /
+                                                                   static_cast<double>(r.active_blocks_without_clusters)
+                                                             : 0.0;
   for (int c = maxClusterSize(a, in.non_portable); c >= 1; --c) {
     if (maxActiveClusters(l, sms, b, c) > 0) {
       r.max_potential_cluster_size = c;

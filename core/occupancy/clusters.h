@@ -64,15 +64,15 @@ std::int64_t naiveMaxActiveClusters(int sm_count, int blocks_per_sm, int cluster
 /// Output of computeClusters.
 struct ClusterResult {
   int cluster_size = 1;
-  bool layout_known = false;                   ///< false: the figures are the naive upper bound
+  bool layout_known = false;  ///< false: the figures are the naive upper bound
   std::string layout_source;
-  int blocks_per_sm_in_clusters = 0;           ///< min(active blocks per SM, the layout's cap)
-  std::int64_t max_active_clusters = 0;        ///< on the GPU at once
-  std::int64_t naive_max_active_clusters = 0;  ///< floor(active blocks on the GPU / cluster size)
-  std::int64_t active_blocks_in_clusters = 0;  ///< max_active_clusters × cluster_size
+  int blocks_per_sm_in_clusters = 0;                ///< min(active blocks per SM, the layout's cap)
+  std::int64_t max_active_clusters = 0;             ///< on the GPU at once
+  std::int64_t naive_max_active_clusters = 0;       ///< floor(active blocks on the GPU / cluster size)
+  std::int64_t active_blocks_in_clusters = 0;       ///< max_active_clusters × cluster_size
   std::int64_t active_blocks_without_clusters = 0;  ///< active blocks per SM × SMs
-  double cluster_occupancy = 0.0;  ///< active_blocks_in_clusters / active_blocks_without_clusters, 0 … 1
-  int max_potential_cluster_size = 0;  ///< largest size (≤ maxClusterSize) with at least one active cluster
+  double cluster_occupancy = 0.0;          ///< active_blocks_in_clusters / active_blocks_without_clusters, 0 … 1
+  int max_potential_cluster_size = 0;      ///< largest size (≤ maxClusterSize) with at least one active cluster
   std::vector<DerivationStep> derivation;  ///< empty unless requested
 };
 

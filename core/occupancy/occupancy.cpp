@@ -8,10 +8,16 @@ namespace occx {
 
 namespace {
 
-std::int64_t divUp(std::int64_t x, std::int64_t y) { return (x + y - 1) / y; }
-std::int64_t roundUp(std::int64_t x, std::int64_t y) { return divUp(x, y) * y; }
+std::int64_t divUp(std::int64_t x, std::int64_t y) {
+  return (x + y - 1) / y;
+}
+std::int64_t roundUp(std::int64_t x, std::int64_t y) {
+  return divUp(x, y) * y;
+}
 
-std::string lim(int v) { return v == kUnlimited ? std::string("unlimited") : num(v); }
+std::string lim(int v) {
+  return v == kUnlimited ? std::string("unlimited") : num(v);
+}
 std::string bytes(std::int64_t v) {
   if (v >= 1024 && v % 1024 == 0) return num(v) + " B (" + num(v / 1024) + " KB)";
   return num(v) + " B";
@@ -29,7 +35,9 @@ struct RegisterLimit {
 };
 
 // Saturates to int: a block far over every limit (e.g. INT_MAX threads) still compares correctly.
-int saturate(std::int64_t v) { return static_cast<int>(std::min<std::int64_t>(v, kUnlimited)); }
+int saturate(std::int64_t v) {
+  return static_cast<int>(std::min<std::int64_t>(v, kUnlimited));
+}
 
 RegisterLimit registerLimit(const ArchLimits& a, int regs, int warps_per_block, int granularity) {
   RegisterLimit r;
@@ -55,9 +63,11 @@ RegisterLimit registerLimit(const ArchLimits& a, int regs, int warps_per_block, 
 }  // namespace
 
 std::string limiterNames(unsigned limiters) {
-  static const std::pair<unsigned, const char*> kNames[] = {
-      {kLimitWarps, "warps"}, {kLimitRegisters, "registers"}, {kLimitSharedMemory, "shared memory"},
-      {kLimitBlocks, "blocks"}, {kLimitBarriers, "barriers"}};
+  static const std::pair<unsigned, const char*> kNames[] = {{kLimitWarps, "warps"},
+                                                            {kLimitRegisters, "registers"},
+                                                            {kLimitSharedMemory, "shared memory"},
+                                                            {kLimitBlocks, "blocks"},
+                                                            {kLimitBarriers, "barriers"}};
   std::string out;
   for (const auto& [bit, name] : kNames) {
     if (limiters & bit) {
@@ -99,14 +109,16 @@ std::vector<DerivationStep> explain(const ArchLimits& a, const OccupancyInput& i
     return steps;
   }
   if (threads > a.max_threads_per_block) {
-    step("Warps", num(threads) + " threads per block exceeds the maximum of " + num(a.max_threads_per_block) + ": no block fits.");
+    step("Warps", num(threads) + " threads per block exceeds the maximum of " + num(a.max_threads_per_block) +
+                      ": no block fits.");
   } else {
-    step("Warps", num(threads) + " threads per block = ceil(" + num(threads) + " / " + num(a.warp_size) + ") = " +
-                      num(r.warps_per_block) + " warps per block. The SM holds " + num(a.max_warps_per_sm) +
-                      " warps: floor(" + num(a.max_warps_per_sm) + " / " + num(r.warps_per_block) + ") = " +
-                      num(r.block_limit_warps) + " blocks per SM.");
+    step("Warps", num(threads) + " threads per block = ceil(" + num(threads) + " / " + num(a.warp_size) +
+                      ") = " + num(r.warps_per_block) + " warps per block. The SM holds " + num(a.max_warps_per_sm) +
+                      " warps: floor(" + num(a.max_warps_per_sm) + " / " + num(r.warps_per_block) +
+                      ") = " + num(r.block_limit_warps) + " blocks per SM.");
   }
-  step("Blocks", "Compute capability " + a.cc.str() + " keeps at most " + num(a.max_blocks_per_sm) + " resident blocks per SM.");
+  step("Blocks",
+       "Compute capability " + a.cc.str() + " keeps at most " + num(a.max_blocks_per_sm) + " resident blocks per SM.");
 
   if (regs > a.max_registers_per_thread) {
     step("Registers", num(regs) + " registers per thread exceeds the maximum of " + num(a.max_registers_per_thread) +
@@ -115,49 +127,54 @@ std::vector<DerivationStep> explain(const ArchLimits& a, const OccupancyInput& i
     step("Registers", "0 registers per thread: registers do not limit resident blocks.");
   } else {
     RegisterLimit rl = registerLimit(a, regs, r.warps_per_block, a.warp_allocation_granularity);
-    std::string t = num(regs) + " registers × " + num(a.warp_size) + " threads = " + num(std::int64_t{regs} * a.warp_size) +
-                    " per warp, rounded up to the " + num(a.register_allocation_unit) + "-register allocation unit → " +
-                    num(rl.per_warp) + " per warp; × " + num(r.warps_per_block) + " warps = " + num(rl.per_block) +
+    std::string t = num(regs) + " registers × " + num(a.warp_size) +
+                    " threads = " + num(std::int64_t{regs} * a.warp_size) + " per warp, rounded up to the " +
+                    num(a.register_allocation_unit) + "-register allocation unit → " + num(rl.per_warp) +
+                    " per warp; × " + num(r.warps_per_block) + " warps = " + num(rl.per_block) +
                     " registers per block.";
     if (rl.over_block_limit) {
       t += " That is over the " + num(a.max_registers_per_block) + " registers a block may use";
       if (rl.assumed_per_block != rl.per_block) {
-        t += " (counted with warps rounded up to " + num(a.warp_allocation_granularity) + ": " + num(rl.assumed_per_block) + ")";
+        t += " (counted with warps rounded up to " + num(a.warp_allocation_granularity) + ": " +
+             num(rl.assumed_per_block) + ")";
       }
       t += ": the kernel cannot launch with this block size.";
     } else {
       const int perPartition = a.registers_per_sm / a.warp_allocation_granularity;
       const int warpsPerSm = rl.warps_per_granule * a.warp_allocation_granularity;
       t += " The register file of " + num(a.registers_per_sm) + " is split into " + num(a.warp_allocation_granularity) +
-           " sub-partitions of " + num(perPartition) + ": floor(" + num(perPartition) + " / " + num(rl.per_warp) + ") = " +
-           num(rl.warps_per_granule) + " warps each, " + num(warpsPerSm) + " warps per SM; floor(" + num(warpsPerSm) + " / " +
-           num(r.warps_per_block) + ") = " + num(r.block_limit_registers) + " blocks per SM.";
+           " sub-partitions of " + num(perPartition) + ": floor(" + num(perPartition) + " / " + num(rl.per_warp) +
+           ") = " + num(rl.warps_per_granule) + " warps each, " + num(warpsPerSm) + " warps per SM; floor(" +
+           num(warpsPerSm) + " / " + num(r.warps_per_block) + ") = " + num(r.block_limit_registers) + " blocks per SM.";
     }
     step("Registers", t);
   }
 
   const std::int64_t reserved = a.reserved_shared_memory_per_block;
   const std::int64_t requested = in.static_smem_bytes + in.dynamic_smem_bytes;
-  std::string t = "Shared memory per block: " + num(in.static_smem_bytes) + " static + " + num(in.dynamic_smem_bytes) + " dynamic";
+  std::string t =
+      "Shared memory per block: " + num(in.static_smem_bytes) + " static + " + num(in.dynamic_smem_bytes) + " dynamic";
   if (reserved > 0) t += " + " + num(reserved) + " reserved by the runtime";
-  t += " = " + num(requested + reserved) + " B, rounded up to the " + num(a.shared_memory_allocation_unit) + " B unit → " +
-       bytes(r.shared_memory_per_block_allocated) + ".";
+  t += " = " + num(requested + reserved) + " B, rounded up to the " + num(a.shared_memory_allocation_unit) +
+       " B unit → " + bytes(r.shared_memory_per_block_allocated) + ".";
   if (in.static_smem_bytes > a.shared_memory_per_block) {
     t += " Static shared memory is limited to " + bytes(a.shared_memory_per_block) + ": the kernel cannot launch.";
   } else if (requested > a.shared_memory_per_block_optin) {
-    t += " That is over the opt-in maximum of " + bytes(a.shared_memory_per_block_optin) + " per block: the kernel cannot launch.";
+    t += " That is over the opt-in maximum of " + bytes(a.shared_memory_per_block_optin) +
+         " per block: the kernel cannot launch.";
   } else {
     if (a.shared_memory_carveout_kb.empty()) {
       t += " The SM has a fixed " + bytes(a.shared_memory_per_sm) + ".";
     } else {
-      t += " Carveout preference " + (in.carveout_percent < 0 ? std::string("default (largest)") : num(in.carveout_percent) + "%") +
+      t += " Carveout preference " +
+           (in.carveout_percent < 0 ? std::string("default (largest)") : num(in.carveout_percent) + "%") +
            ": the runtime configures the SM with " + bytes(r.shared_memory_per_sm_config) + " (allowed sizes:";
       for (int kb : a.shared_memory_carveout_kb) t += " " + num(kb);
       t += " KB).";
     }
     if (r.shared_memory_per_block_allocated > 0) {
-      t += " floor(" + num(r.shared_memory_per_sm_config) + " / " + num(r.shared_memory_per_block_allocated) + ") = " +
-           num(r.block_limit_shared_memory) + " blocks per SM.";
+      t += " floor(" + num(r.shared_memory_per_sm_config) + " / " + num(r.shared_memory_per_block_allocated) +
+           ") = " + num(r.block_limit_shared_memory) + " blocks per SM.";
     } else {
       t += " No shared memory: it does not limit resident blocks.";
     }
@@ -165,9 +182,9 @@ std::vector<DerivationStep> explain(const ArchLimits& a, const OccupancyInput& i
   step("Shared memory", t);
 
   if (r.block_limit_barriers != kUnlimited) {
-    step("Barriers", num(in.block_barriers) + " barrier(s) per block; the SM has " + num(a.block_barriers_per_sm) + ": floor(" +
-                         num(a.block_barriers_per_sm) + " / " + num(in.block_barriers) + ") = " + num(r.block_limit_barriers) +
-                         " blocks per SM (counted from compute capability 9.0 on).");
+    step("Barriers", num(in.block_barriers) + " barrier(s) per block; the SM has " + num(a.block_barriers_per_sm) +
+                         ": floor(" + num(a.block_barriers_per_sm) + " / " + num(in.block_barriers) + ") = " +
+                         num(r.block_limit_barriers) + " blocks per SM (counted from compute capability 9.0 on).");
   }
 
   if (!r.can_launch) {
@@ -175,12 +192,13 @@ std::vector<DerivationStep> explain(const ArchLimits& a, const OccupancyInput& i
     return steps;
   }
   const std::string pct = fixed(100.0 * r.occupancy, 1) + "%";
-  std::string res = "Active blocks per SM = min(warps " + lim(r.block_limit_warps) + ", blocks " + lim(r.block_limit_blocks) +
-                    ", registers " + lim(r.block_limit_registers) + ", shared memory " + lim(r.block_limit_shared_memory) +
-                    (r.block_limit_barriers != kUnlimited ? ", barriers " + lim(r.block_limit_barriers) : std::string()) +
-                    ") = " + num(r.active_blocks_per_sm) + ", limited by " + limiterNames(r.limiters) + ". " +
-                    num(r.active_blocks_per_sm) + " × " + num(r.warps_per_block) + " warps = " + num(r.active_warps_per_sm) +
-                    " active warps of " + num(a.max_warps_per_sm) + ": theoretical occupancy " + pct + ".";
+  std::string res =
+      "Active blocks per SM = min(warps " + lim(r.block_limit_warps) + ", blocks " + lim(r.block_limit_blocks) +
+      ", registers " + lim(r.block_limit_registers) + ", shared memory " + lim(r.block_limit_shared_memory) +
+      (r.block_limit_barriers != kUnlimited ? ", barriers " + lim(r.block_limit_barriers) : std::string()) +
+      ") = " + num(r.active_blocks_per_sm) + ", limited by " + limiterNames(r.limiters) + ". " +
+      num(r.active_blocks_per_sm) + " × " + num(r.warps_per_block) + " warps = " + num(r.active_warps_per_sm) +
+      " active warps of " + num(a.max_warps_per_sm) + ": theoretical occupancy " + pct + ".";
   if (r.max_active_blocks_gpu > 0) {
     res += " On " + num(in.sm_count) + " SMs: " + num(r.max_active_blocks_gpu) + " blocks at once";
     if (in.grid_blocks > 0) {
@@ -196,14 +214,16 @@ std::vector<DerivationStep> explain(const ArchLimits& a, const OccupancyInput& i
 
 Expected<OccupancyResult> computeOccupancy(const ArchLimits& a, const OccupancyInput& in, bool with_derivation) {
   if (in.threads_per_block < 0) {
-    return Error{"threads per block " + num(in.threads_per_block) + " is negative: allowed 1 … " + num(a.max_threads_per_block)};
+    return Error{"threads per block " + num(in.threads_per_block) + " is negative: allowed 1 … " +
+                 num(a.max_threads_per_block)};
   }
   if (in.registers_per_thread < 0) {
     return Error{"registers per thread " + num(in.registers_per_thread) + " is negative: allowed 0 … " +
                  num(a.max_registers_per_thread)};
   }
   if (in.static_smem_bytes < 0 || in.dynamic_smem_bytes < 0) {
-    return Error{"shared memory per block " + num(in.static_smem_bytes < 0 ? in.static_smem_bytes : in.dynamic_smem_bytes) +
+    return Error{"shared memory per block " +
+                 num(in.static_smem_bytes < 0 ? in.static_smem_bytes : in.dynamic_smem_bytes) +
                  " bytes is negative: allowed 0 … " + num(a.shared_memory_per_block_optin)};
   }
   // Beyond 1 TiB no GPU comes near, and sums of such sizes would overflow: refused as malformed.
@@ -213,11 +233,13 @@ Expected<OccupancyResult> computeOccupancy(const ArchLimits& a, const OccupancyI
                  " bytes is out of range: allowed 0 … " + num(a.shared_memory_per_block_optin)};
   }
   if (in.carveout_percent < -1 || in.carveout_percent > 100) {
-    return Error{"carveout preference " + num(in.carveout_percent) + " is out of range: allowed -1 (default) or 0 … 100 percent"};
+    return Error{"carveout preference " + num(in.carveout_percent) +
+                 " is out of range: allowed -1 (default) or 0 … 100 percent"};
   }
   if (in.block_barriers < 0) return Error{"block barriers " + num(in.block_barriers) + " is negative: allowed 0 … 16"};
   if (in.grid_blocks < 0 || in.sm_count < 0) {
-    return Error{"grid blocks / SM count must not be negative (got " + num(in.grid_blocks) + " / " + num(in.sm_count) + ")"};
+    return Error{"grid blocks / SM count must not be negative (got " + num(in.grid_blocks) + " / " + num(in.sm_count) +
+                 ")"};
   }
 
   OccupancyResult r;
@@ -230,7 +252,8 @@ Expected<OccupancyResult> computeOccupancy(const ArchLimits& a, const OccupancyI
   };
 
   if (threads == 0) {
-    r.cannot_launch_reason = "a block of 0 threads cannot launch: allowed 1 … " + num(a.max_threads_per_block) + " threads per block";
+    r.cannot_launch_reason =
+        "a block of 0 threads cannot launch: allowed 1 … " + num(a.max_threads_per_block) + " threads per block";
     r.limiters = kLimitWarps;
     if (with_derivation) r.derivation = explain(a, in, r);
     return r;
@@ -272,7 +295,8 @@ Expected<OccupancyResult> computeOccupancy(const ArchLimits& a, const OccupancyI
 
   // 4. Shared memory: static + dynamic + reserved, rounded to the unit, against the SM's configuration.
   const std::int64_t requested = in.static_smem_bytes + in.dynamic_smem_bytes;
-  r.shared_memory_per_block_allocated = roundUp(requested + a.reserved_shared_memory_per_block, a.shared_memory_allocation_unit);
+  r.shared_memory_per_block_allocated =
+      roundUp(requested + a.reserved_shared_memory_per_block, a.shared_memory_allocation_unit);
   if (in.static_smem_bytes > a.shared_memory_per_block) {
     r.block_limit_shared_memory = 0;
     cannot([&] {
@@ -286,10 +310,12 @@ Expected<OccupancyResult> computeOccupancy(const ArchLimits& a, const OccupancyI
              num(a.shared_memory_per_block_optin) + " B";
     });
   } else {
-    r.shared_memory_per_sm_config = sharedMemoryConfigForBlock(a, in.carveout_percent, r.shared_memory_per_block_allocated);
-    r.block_limit_shared_memory = r.shared_memory_per_block_allocated > 0
-                                      ? static_cast<int>(r.shared_memory_per_sm_config / r.shared_memory_per_block_allocated)
-                                      : kUnlimited;
+    r.shared_memory_per_sm_config =
+        sharedMemoryConfigForBlock(a, in.carveout_percent, r.shared_memory_per_block_allocated);
+    r.block_limit_shared_memory =
+        r.shared_memory_per_block_allocated > 0
+            ? static_cast<int>(r.shared_memory_per_sm_config / r.shared_memory_per_block_allocated)
+            : kUnlimited;
   }
 
   // 5. Barriers: counted from CC 9.0 on (cuda_occupancy.h).
@@ -329,12 +355,14 @@ Expected<OccupancyResult> computeOccupancy(const ArchLimits& a, const OccupancyI
 
 Expected<BestBlockSize> bestBlockSize(const ArchLimits& a, const OccupancyInput& input, int block_size_limit) {
   if (block_size_limit < 0) {
-    return Error{"block size limit " + num(block_size_limit) + " is negative: allowed 0 (none) … " + num(a.max_threads_per_block)};
+    return Error{"block size limit " + num(block_size_limit) + " is negative: allowed 0 (none) … " +
+                 num(a.max_threads_per_block)};
   }
   OccupancyInput in = input;
   in.threads_per_block = a.warp_size;
   if (auto check = computeOccupancy(a, in, false); !check) return Error{check.error()};
-  const int limit = block_size_limit == 0 ? a.max_threads_per_block : std::min(block_size_limit, a.max_threads_per_block);
+  const int limit =
+      block_size_limit == 0 ? a.max_threads_per_block : std::min(block_size_limit, a.max_threads_per_block);
   const int occupancyLimit = a.maxThreadsPerSm();
   const LeanLimits lean(a);
   const detail::LeanBlockSizePoint at(lean, in);
@@ -352,7 +380,8 @@ Expected<BestBlockSize> bestBlockSize(const ArchLimits& a, const OccupancyInput&
     if (maxOccupancy == occupancyLimit) break;
   }
   if (best.block_size > 0) {
-    best.occupancy = static_cast<double>(best.active_blocks_per_sm * divUp(best.block_size, a.warp_size)) / a.max_warps_per_sm;
+    best.occupancy =
+        static_cast<double>(best.active_blocks_per_sm * divUp(best.block_size, a.warp_size)) / a.max_warps_per_sm;
     best.min_grid_size = std::int64_t{best.active_blocks_per_sm} * input.sm_count;
   }
   return best;

@@ -72,9 +72,9 @@ struct OccupancyResult {
   int block_limit_barriers = kUnlimited;
   unsigned limiters = 0;  ///< set of Limiter bits whose limit equals active_blocks_per_sm
 
-  int registers_per_warp_allocated = 0;   ///< rounded up to the register allocation unit
+  int registers_per_warp_allocated = 0;  ///< rounded up to the register allocation unit
   int registers_per_block_allocated = 0;
-  int registers_used_per_sm = 0;          ///< by the active blocks
+  int registers_used_per_sm = 0;                       ///< by the active blocks
   std::int64_t shared_memory_per_block_allocated = 0;  ///< incl. reserved, rounded to the unit
   std::int64_t shared_memory_per_sm_config = 0;        ///< SM shared-memory size the runtime picks
   std::int64_t shared_memory_used_per_sm = 0;          ///< by the active blocks
@@ -99,8 +99,7 @@ Expected<OccupancyResult> computeOccupancy(const ArchLimits& arch, const Occupan
 /// cuda_occupancy.h: the carveout preference (percent of the largest size, -1 = largest) rounded up
 /// to the next size the architecture allows; if that holds no block, the smallest size that holds
 /// one. CC < 7.0 has a fixed size.
-std::int64_t sharedMemoryConfigForBlock(const ArchLimits& arch, int carveout_percent,
-                                        std::int64_t allocated_per_block);
+std::int64_t sharedMemoryConfigForBlock(const ArchLimits& arch, int carveout_percent, std::int64_t allocated_per_block);
 
 /// Active blocks per SM of one launch, from the lean path.
 struct ActiveBlocks {
@@ -149,8 +148,7 @@ struct LeanLimits {
   /// limit fields (cc … block_barriers_per_sm; the carveout sizes in something with data() and
   /// size()), for a caller that knows its architecture's limits as constants.
   template <class Arch>
-    requires(!std::is_same_v<Arch, LeanLimits>)
-  constexpr explicit LeanLimits(const Arch& arch) noexcept;
+  requires(!std::is_same_v<Arch, LeanLimits>) constexpr explicit LeanLimits(const Arch& arch) noexcept;
 
   // Copies of the ArchLimits fields of the same names (units as there), then what is derived.
   int warp_size = 32;
@@ -212,10 +210,10 @@ inline ActiveBlocks activeBlocksPerSm(const ArchLimits& arch, const OccupancyInp
 /// the first with the most active threads per SM (it stops at full occupancy), and the smallest grid
 /// that fills every SM with it.
 struct BestBlockSize {
-  int block_size = 0;                ///< threads per block; 0 when no block size can launch
-  int active_blocks_per_sm = 0;      ///< at block_size
-  double occupancy = 0.0;            ///< at block_size, 0 … 1
-  std::int64_t min_grid_size = 0;    ///< active_blocks_per_sm × sm_count (0 without an SM count)
+  int block_size = 0;              ///< threads per block; 0 when no block size can launch
+  int active_blocks_per_sm = 0;    ///< at block_size
+  double occupancy = 0.0;          ///< at block_size, 0 … 1
+  std::int64_t min_grid_size = 0;  ///< active_blocks_per_sm × sm_count (0 without an SM count)
 };
 
 /// Best block size for `input`'s registers, shared memory, carveout and barriers (its block size is
@@ -275,15 +273,17 @@ inline constexpr auto kSmallReciprocals = [] {
 
 /// floor(n / d) for n ≤ 2^24, d ≥ 1: a multiplication for d ≤ 64, else a division.
 constexpr std::uint32_t divideSmall(std::uint32_t n, std::uint32_t d) noexcept {
-  return d < kSmallReciprocals.size() ? static_cast<std::uint32_t>((std::uint64_t{n} * kSmallReciprocals[d]) >> 32) : n / d;
+  return d < kSmallReciprocals.size() ? static_cast<std::uint32_t>((std::uint64_t{n} * kSmallReciprocals[d]) >> 32)
+                                      : n / d;
 }
 
 /// computeOccupancy's Error cases, as a flag.
 constexpr bool leanWellFormed(const OccupancyInput& in) noexcept {
   constexpr std::int64_t kMaxSmemBytes = std::int64_t{1} << 40;  // computeOccupancy's bound
-  return in.threads_per_block >= 0 && in.registers_per_thread >= 0 && in.static_smem_bytes >= 0 && in.dynamic_smem_bytes >= 0 &&
-         in.static_smem_bytes <= kMaxSmemBytes && in.dynamic_smem_bytes <= kMaxSmemBytes && in.carveout_percent >= -1 &&
-         in.carveout_percent <= 100 && in.block_barriers >= 0 && in.grid_blocks >= 0 && in.sm_count >= 0;
+  return in.threads_per_block >= 0 && in.registers_per_thread >= 0 && in.static_smem_bytes >= 0 &&
+         in.dynamic_smem_bytes >= 0 && in.static_smem_bytes <= kMaxSmemBytes &&
+         in.dynamic_smem_bytes <= kMaxSmemBytes && in.carveout_percent >= -1 && in.carveout_percent <= 100 &&
+         in.block_barriers >= 0 && in.grid_blocks >= 0 && in.sm_count >= 0;
 }
 
 /// Warps per block, ceil(threads / warp size), for threads ≥ 1 (in 64 bits over the per-block maximum).
@@ -296,7 +296,8 @@ constexpr int leanWarpsPerBlock(const LeanLimits& l, int threads) noexcept {
 /// Blocks per SM allowed by the warps (0 over the per-block maximum of threads).
 constexpr int leanWarpLimit(const LeanLimits& l, int threads, int wpb) noexcept {
   return threads <= l.max_threads_per_block
-             ? static_cast<int>(divideSmall(static_cast<std::uint32_t>(l.max_warps_per_sm), static_cast<std::uint32_t>(wpb)))
+             ? static_cast<int>(
+                   divideSmall(static_cast<std::uint32_t>(l.max_warps_per_sm), static_cast<std::uint32_t>(wpb)))
              : 0;
 }
 
@@ -304,7 +305,7 @@ constexpr int leanWarpLimit(const LeanLimits& l, int threads, int wpb) noexcept 
 /// global caching off) with `granularity` sub-partitions (`by` divides by it; `units_per_granule` is
 /// LeanLimits' share of one). regs ≤ the architecture's maximum, wpb ≥ 1.
 constexpr int leanRegisterBlocks(const LeanLimits& l, int regs, int wpb, int granularity, Divisor by,
-                              std::uint32_t units_per_granule) noexcept {
+                                 std::uint32_t units_per_granule) noexcept {
   const std::uint32_t units =
       l.by_register_unit.divide(static_cast<std::uint32_t>(regs * l.warp_size + l.register_allocation_unit - 1));
   const std::int64_t perWarp = std::int64_t{units} * l.register_allocation_unit;
@@ -324,7 +325,8 @@ constexpr int leanRegisterBlocks(const LeanLimits& l, int regs, int wpb, int gra
 /// Blocks per SM allowed by registers, with CC 6.0's second check; wpb ≥ 1.
 constexpr int leanRegisterLimit(const LeanLimits& l, int regs, int wpb) noexcept {
   if (regs > l.max_registers_per_thread) return 0;
-  int blocks = leanRegisterBlocks(l, regs, wpb, l.warp_allocation_granularity, l.by_granularity, l.register_units_per_granule);
+  int blocks =
+      leanRegisterBlocks(l, regs, wpb, l.warp_allocation_granularity, l.by_granularity, l.register_units_per_granule);
   // CC 6.0 (2 sub-partitions): cuda_occupancy.h also checks the register file as if it had 4.
   if (l.recheck_with_4_partitions && blocks != 0 && blocks != kUnlimited &&
       leanRegisterBlocks(l, regs, wpb, 4, l.by_4, l.register_units_per_granule_of_4) == 0) {
@@ -359,7 +361,8 @@ constexpr int leanPreferredConfig(const LeanLimits& l, int carveout_percent) noe
 
 /// Blocks per SM allowed by shared memory (sharedMemoryConfigForBlock, then floor(config / allocated));
 /// `preferred` from leanPreferredConfig. Sizes within computeOccupancy's bounds (≤ 1 TiB).
-constexpr int leanSharedMemoryLimit(const LeanLimits& l, std::int64_t static_bytes, std::int64_t dynamic_bytes, int preferred) noexcept {
+constexpr int leanSharedMemoryLimit(const LeanLimits& l, std::int64_t static_bytes, std::int64_t dynamic_bytes,
+                                    int preferred) noexcept {
   const std::int64_t requested = static_bytes + dynamic_bytes;
   if (static_bytes > l.shared_memory_per_block || requested > l.shared_memory_per_block_optin) return 0;
   // ≤ 8 MiB (the GPU data's range): 32 bits hold it.
@@ -382,7 +385,8 @@ constexpr int leanSharedMemoryLimit(const LeanLimits& l, std::int64_t static_byt
 /// Blocks per SM allowed by block barriers (counted from CC 9.0 on).
 constexpr int leanBarrierLimit(const LeanLimits& l, int barriers) noexcept {
   return (l.count_barriers && barriers > 0)
-             ? static_cast<int>(divideSmall(static_cast<std::uint32_t>(l.block_barriers_per_sm), static_cast<std::uint32_t>(barriers)))
+             ? static_cast<int>(divideSmall(static_cast<std::uint32_t>(l.block_barriers_per_sm),
+                                            static_cast<std::uint32_t>(barriers)))
              : kUnlimited;
 }
 
@@ -406,14 +410,14 @@ constexpr ActiveBlocks leanCombine(int wpb, int warps, int blocks, int regs, int
 /// Equal to leanCombine of all limits.
 constexpr ActiveBlocks leanCombineWithFixed(int wpb, ActiveBlocks fixed, int varied, unsigned bits) noexcept {
   if (varied < fixed.active_blocks_per_sm) return ActiveBlocks{varied, wpb, bits};
-  return ActiveBlocks{fixed.active_blocks_per_sm, wpb, fixed.limiters | (varied == fixed.active_blocks_per_sm ? bits : 0U)};
+  return ActiveBlocks{fixed.active_blocks_per_sm, wpb,
+                      fixed.limiters | (varied == fixed.active_blocks_per_sm ? bits : 0U)};
 }
 
 }  // namespace detail
 
 template <class Arch>
-  requires(!std::is_same_v<Arch, LeanLimits>)
-constexpr LeanLimits::LeanLimits(const Arch& a) noexcept
+requires(!std::is_same_v<Arch, LeanLimits>) constexpr LeanLimits::LeanLimits(const Arch& a) noexcept
     : warp_size(a.warp_size),
       max_threads_per_block(a.max_threads_per_block),
       max_warps_per_block((a.max_threads_per_block + a.warp_size - 1) / a.warp_size),
@@ -423,8 +427,8 @@ constexpr LeanLimits::LeanLimits(const Arch& a) noexcept
       max_registers_per_block(a.max_registers_per_block),
       register_allocation_unit(a.register_allocation_unit),
       warp_allocation_granularity(a.warp_allocation_granularity),
-      register_units_per_granule(static_cast<std::uint32_t>(a.registers_per_sm / a.warp_allocation_granularity /
-                                                            a.register_allocation_unit)),
+      register_units_per_granule(
+          static_cast<std::uint32_t>(a.registers_per_sm / a.warp_allocation_granularity / a.register_allocation_unit)),
       register_units_per_granule_of_4(static_cast<std::uint32_t>(a.registers_per_sm / 4 / a.register_allocation_unit)),
       recheck_with_4_partitions(a.cc == ComputeCapability{6, 0}),
       shared_memory_per_block(a.shared_memory_per_block),
@@ -435,15 +439,18 @@ constexpr LeanLimits::LeanLimits(const Arch& a) noexcept
       count_barriers(a.cc.major >= 9),
       block_barriers_per_sm(a.block_barriers_per_sm),
       // The largest dividend of each (the GPU data's ranges keep them below 2^31).
-      by_warp_size(static_cast<std::uint32_t>(a.warp_size), static_cast<std::uint32_t>(a.max_threads_per_block + a.warp_size - 1)),
-      by_register_unit(static_cast<std::uint32_t>(a.register_allocation_unit),
-                       static_cast<std::uint32_t>(a.max_registers_per_thread * a.warp_size + a.register_allocation_unit - 1)),
+      by_warp_size(static_cast<std::uint32_t>(a.warp_size),
+                   static_cast<std::uint32_t>(a.max_threads_per_block + a.warp_size - 1)),
+      by_register_unit(
+          static_cast<std::uint32_t>(a.register_allocation_unit),
+          static_cast<std::uint32_t>(a.max_registers_per_thread * a.warp_size + a.register_allocation_unit - 1)),
       by_granularity(static_cast<std::uint32_t>(a.warp_allocation_granularity),
                      static_cast<std::uint32_t>(max_warps_per_block + a.warp_allocation_granularity - 1)),
       by_4(4, static_cast<std::uint32_t>(max_warps_per_block + 3)),
-      by_shared_memory_unit(static_cast<std::uint32_t>(a.shared_memory_allocation_unit),
-                            static_cast<std::uint32_t>(a.shared_memory_per_block_optin + a.reserved_shared_memory_per_block +
-                                                       a.shared_memory_allocation_unit - 1)) {
+      by_shared_memory_unit(
+          static_cast<std::uint32_t>(a.shared_memory_allocation_unit),
+          static_cast<std::uint32_t>(a.shared_memory_per_block_optin + a.reserved_shared_memory_per_block +
+                                     a.shared_memory_allocation_unit - 1)) {
   int last = -1;
   for (int kb : a.shared_memory_carveout_kb) {  // ≤ 4 MiB each (the GPU data's range)
     const int size = kb * 1024;
@@ -491,7 +498,8 @@ class LeanBlockSizePoint {
     const int warps = leanWarpLimit(l_, threads, wpb);
     const int regs = leanRegisterLimit(l_, regs_, wpb);
     const int varied = warps < regs ? warps : regs;
-    const unsigned bits = (varied == warps ? unsigned{kLimitWarps} : 0U) | (varied == regs ? unsigned{kLimitRegisters} : 0U);
+    const unsigned bits =
+        (varied == warps ? unsigned{kLimitWarps} : 0U) | (varied == regs ? unsigned{kLimitRegisters} : 0U);
     return leanCombineWithFixed(wpb, fixed_, varied, bits);
   }
 
@@ -568,19 +576,22 @@ inline void sweepBlockSizeInto(const LeanLimits& l, const OccupancyInput& in, st
   OccupancyInput first = in;
   first.threads_per_block = l.warp_size;
   if (ActiveBlocks fixed; detail::leanFixedAnswer(first, fixed)) {
-    detail::leanSweep(l, l.warp_size, l.max_threads_per_block, l.warp_size, [&](std::int64_t) { return fixed; }, out);
+    detail::leanSweep(
+        l, l.warp_size, l.max_threads_per_block, l.warp_size, [&](std::int64_t) { return fixed; }, out);
     return;
   }
   const detail::LeanBlockSizePoint at(l, in);
-  detail::leanSweep(l, l.warp_size, l.max_threads_per_block, l.warp_size, [&](std::int64_t x) { return at(static_cast<int>(x)); },
-                    out);
+  detail::leanSweep(
+      l, l.warp_size, l.max_threads_per_block, l.warp_size, [&](std::int64_t x) { return at(static_cast<int>(x)); },
+      out);
 }
 
 inline void sweepRegistersInto(const LeanLimits& l, const OccupancyInput& in, std::vector<CurvePoint>& out) {
   OccupancyInput first = in;
   first.registers_per_thread = 1;
   if (ActiveBlocks fixed; detail::leanFixedAnswer(first, fixed)) {
-    detail::leanSweep(l, 1, l.max_registers_per_thread, 1, [&](std::int64_t) { return fixed; }, out);
+    detail::leanSweep(
+        l, 1, l.max_registers_per_thread, 1, [&](std::int64_t) { return fixed; }, out);
     return;
   }
   const detail::LeanFixedLimits f(l, first);
@@ -597,13 +608,15 @@ inline void sweepRegistersInto(const LeanLimits& l, const OccupancyInput& in, st
 inline void sweepSharedMemoryInto(const LeanLimits& l, const OccupancyInput& in, std::vector<CurvePoint>& out) {
   // Clamped: a static size over the opt-in maximum gives an empty sweep (and cannot overflow below).
   const std::int64_t optin = l.shared_memory_per_block_optin;
-  const std::int64_t base = in.static_smem_bytes < 0 ? 0 : (in.static_smem_bytes > optin + 1 ? optin + 1 : in.static_smem_bytes);
+  const std::int64_t base =
+      in.static_smem_bytes < 0 ? 0 : (in.static_smem_bytes > optin + 1 ? optin + 1 : in.static_smem_bytes);
   const std::int64_t unit = l.shared_memory_allocation_unit;
   const std::int64_t from = (base + unit - 1) / unit * unit;
   OccupancyInput first = in;
   first.dynamic_smem_bytes = from - base;
   if (ActiveBlocks fixed; detail::leanFixedAnswer(first, fixed)) {
-    detail::leanSweep(l, from, optin, unit, [&](std::int64_t) { return fixed; }, out);
+    detail::leanSweep(
+        l, from, optin, unit, [&](std::int64_t) { return fixed; }, out);
     return;
   }
   const detail::LeanFixedLimits f(l, first);
@@ -612,8 +625,8 @@ inline void sweepSharedMemoryInto(const LeanLimits& l, const OccupancyInput& in,
   detail::leanSweep(
       l, from, optin, unit,
       [&](std::int64_t x) {
-        return detail::leanCombineWithFixed(f.wpb, fixed, detail::leanSharedMemoryLimit(l, staticBytes, x - base, f.preferred),
-                                            kLimitSharedMemory);
+        return detail::leanCombineWithFixed(
+            f.wpb, fixed, detail::leanSharedMemoryLimit(l, staticBytes, x - base, f.preferred), kLimitSharedMemory);
       },
       out);
 }
@@ -622,7 +635,8 @@ inline void sweepBlockBarriersInto(const LeanLimits& l, const OccupancyInput& in
   OccupancyInput first = in;
   first.block_barriers = 0;
   if (ActiveBlocks fixed; detail::leanFixedAnswer(first, fixed)) {
-    detail::leanSweep(l, 0, 16, 1, [&](std::int64_t) { return fixed; }, out);
+    detail::leanSweep(
+        l, 0, 16, 1, [&](std::int64_t) { return fixed; }, out);
     return;
   }
   const detail::LeanFixedLimits f(l, first);
@@ -630,7 +644,8 @@ inline void sweepBlockBarriersInto(const LeanLimits& l, const OccupancyInput& in
   detail::leanSweep(
       l, 0, 16, 1,
       [&](std::int64_t x) {
-        return detail::leanCombineWithFixed(f.wpb, fixed, detail::leanBarrierLimit(l, static_cast<int>(x)), kLimitBarriers);
+        return detail::leanCombineWithFixed(f.wpb, fixed, detail::leanBarrierLimit(l, static_cast<int>(x)),
+                                            kLimitBarriers);
       },
       out);
 }

@@ -5,9 +5,15 @@
 namespace occx {
 
 namespace {
-nlohmann::json limitJson(int v) { return v == kUnlimited ? nlohmann::json(nullptr) : nlohmann::json(v); }
-std::string limitText(int v) { return v == kUnlimited ? std::string("unlimited") : num(v); }
-std::string percent(double f) { return fixed(100.0 * f, 2); }
+nlohmann::json limitJson(int v) {
+  return v == kUnlimited ? nlohmann::json(nullptr) : nlohmann::json(v);
+}
+std::string limitText(int v) {
+  return v == kUnlimited ? std::string("unlimited") : num(v);
+}
+std::string percent(double f) {
+  return fixed(100.0 * f, 2);
+}
 }  // namespace
 
 nlohmann::json occupancyToJson(const ArchLimits& a, const OccupancyInput& in, const OccupancyResult& r) {
@@ -90,8 +96,8 @@ CsvTable curvesToCsv(const ArchLimits& a, const std::vector<CurvePoint>& bs, con
   t.header = {"curve", "x", "active_blocks_per_sm", "active_warps_per_sm", "occupancy_percent", "limited_by"};
   auto add = [&](const char* name, const std::vector<CurvePoint>& pts) {
     for (const auto& p : pts) {
-      t.rows.push_back({name, std::to_string(p.x), std::to_string(p.active_blocks_per_sm), std::to_string(p.active_warps_per_sm),
-                        percent(p.occupancy), limiterNames(p.limiters)});
+      t.rows.push_back({name, std::to_string(p.x), std::to_string(p.active_blocks_per_sm),
+                        std::to_string(p.active_warps_per_sm), percent(p.occupancy), limiterNames(p.limiters)});
     }
   };
   add("block_size_threads", bs);
@@ -149,7 +155,9 @@ void appendBestBlockSizeToCsv(CsvTable& t, const BestBlockSize& b, int limit) {
 }
 
 namespace {
-nlohmann::json answerJson(int v) { return v < 0 ? nlohmann::json(nullptr) : nlohmann::json(v); }
+nlohmann::json answerJson(int v) {
+  return v < 0 ? nlohmann::json(nullptr) : nlohmann::json(v);
+}
 }  // namespace
 
 nlohmann::json driverOccupancyToJson(const DriverOccupancy& d) {

@@ -50,9 +50,7 @@ class Backend {
   /// once per process.
   [[nodiscard]] virtual Availability liveAvailability() const = 0;
   /// Whether CUPTI (kernel records, the profiled pass) can be loaded here, and why not.
-  [[nodiscard]] virtual Availability profilerAvailability() const {
-    return {false, "this build cannot tell"};
-  }
+  [[nodiscard]] virtual Availability profilerAvailability() const { return {false, "this build cannot tell"}; }
   /// The GPUs the driver reports, matched to the built-in GPU data; empty without a driver or GPU.
   [[nodiscard]] virtual std::vector<DeviceInfo> detectedGpus() const = 0;
   /// Runs a live sweep on device `ordinal` (0 … count − 1): opens a GpuRunner on it (kept for later

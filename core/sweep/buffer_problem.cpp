@@ -87,25 +87,31 @@ std::int64_t integerAt(ElementType t, const std::uint8_t* p, std::size_t i) {
 /// Tolerance per floating type, before scaling atol by the buffer's largest |want|.
 Tolerance typeTolerance(ElementType t) {
   switch (t) {
-    case ElementType::kF16: return {1e-2, 1e-2};
-    case ElementType::kBF16: return {4e-2, 4e-2};
-    case ElementType::kF64: return {1e-9, 1e-9};
-    default: return {1e-4, 1e-4};
+    case ElementType::kF16:
+      return {1e-2, 1e-2};
+    case ElementType::kBF16:
+      return {4e-2, 4e-2};
+    case ElementType::kF64:
+      return {1e-9, 1e-9};
+    default:
+      return {1e-4, 1e-4};
   }
 }
 
 /// One chunk's part of a buffer comparison.
 struct ChunkResult {
   std::int64_t mismatches = 0;
-  std::int64_t nans = 0;           ///< NaN elements in got (floating)
-  double max_abs_error = 0.0;      ///< over finite errors
-  double worst_excess = -1.0;      ///< of the worst mismatch (infinity for NaN against a number)
-  std::int64_t worst_index = -1;   ///< -1 when the chunk has no mismatch
+  std::int64_t nans = 0;          ///< NaN elements in got (floating)
+  double max_abs_error = 0.0;     ///< over finite errors
+  double worst_excess = -1.0;     ///< of the worst mismatch (infinity for NaN against a number)
+  std::int64_t worst_index = -1;  ///< -1 when the chunk has no mismatch
   double worst_got = 0.0;
   double worst_want = 0.0;
 };
 
-std::int64_t chunksOf(std::int64_t elements) { return (elements + kChunk - 1) / kChunk; }
+std::int64_t chunksOf(std::int64_t elements) {
+  return (elements + kChunk - 1) / kChunk;
+}
 
 /// Checks the count and sizes of `bufs` against the spec's outputs; false after filling `r`.
 bool sizesMatch(const BufferProblemSpec& spec, const std::vector<int>& outs,
@@ -147,16 +153,26 @@ std::string notWrittenMessage(const BufferProblemSpec& spec, int index) {
 
 std::string_view elementTypeName(ElementType type) {
   switch (type) {
-    case ElementType::kF16: return "fp16";
-    case ElementType::kBF16: return "bf16";
-    case ElementType::kF32: return "fp32";
-    case ElementType::kF64: return "fp64";
-    case ElementType::kI8: return "i8";
-    case ElementType::kI16: return "i16";
-    case ElementType::kI32: return "i32";
-    case ElementType::kI64: return "i64";
-    case ElementType::kU8: return "u8";
-    case ElementType::kBool: return "i1";
+    case ElementType::kF16:
+      return "fp16";
+    case ElementType::kBF16:
+      return "bf16";
+    case ElementType::kF32:
+      return "fp32";
+    case ElementType::kF64:
+      return "fp64";
+    case ElementType::kI8:
+      return "i8";
+    case ElementType::kI16:
+      return "i16";
+    case ElementType::kI32:
+      return "i32";
+    case ElementType::kI64:
+      return "i64";
+    case ElementType::kU8:
+      return "u8";
+    case ElementType::kBool:
+      return "i1";
   }
   return "fp32";
 }
@@ -165,14 +181,18 @@ int elementBytes(ElementType type) {
   switch (type) {
     case ElementType::kF16:
     case ElementType::kBF16:
-    case ElementType::kI16: return 2;
+    case ElementType::kI16:
+      return 2;
     case ElementType::kF32:
-    case ElementType::kI32: return 4;
+    case ElementType::kI32:
+      return 4;
     case ElementType::kF64:
-    case ElementType::kI64: return 8;
+    case ElementType::kI64:
+      return 8;
     case ElementType::kI8:
     case ElementType::kU8:
-    case ElementType::kBool: return 1;
+    case ElementType::kBool:
+      return 1;
   }
   return 4;
 }
@@ -190,30 +210,50 @@ Expected<ElementType> parseElementType(std::string_view text) {
     ElementType type;
   };
   static constexpr Name kNames[] = {
-      {"fp16", ElementType::kF16},           {"bf16", ElementType::kBF16},          {"fp32", ElementType::kF32},
-      {"fp64", ElementType::kF64},           {"i1", ElementType::kBool},            {"i8", ElementType::kI8},
-      {"i16", ElementType::kI16},            {"i32", ElementType::kI32},            {"i64", ElementType::kI64},
-      {"u8", ElementType::kU8},              {"torch.float16", ElementType::kF16},  {"torch.half", ElementType::kF16},
-      {"torch.bfloat16", ElementType::kBF16}, {"torch.float32", ElementType::kF32}, {"torch.float", ElementType::kF32},
-      {"torch.float64", ElementType::kF64},  {"torch.double", ElementType::kF64},  {"torch.int8", ElementType::kI8},
-      {"torch.int16", ElementType::kI16},    {"torch.int32", ElementType::kI32},   {"torch.int64", ElementType::kI64},
-      {"torch.long", ElementType::kI64},     {"torch.uint8", ElementType::kU8},    {"torch.bool", ElementType::kBool},
+      {"fp16", ElementType::kF16},
+      {"bf16", ElementType::kBF16},
+      {"fp32", ElementType::kF32},
+      {"fp64", ElementType::kF64},
+      {"i1", ElementType::kBool},
+      {"i8", ElementType::kI8},
+      {"i16", ElementType::kI16},
+      {"i32", ElementType::kI32},
+      {"i64", ElementType::kI64},
+      {"u8", ElementType::kU8},
+      {"torch.float16", ElementType::kF16},
+      {"torch.half", ElementType::kF16},
+      {"torch.bfloat16", ElementType::kBF16},
+      {"torch.float32", ElementType::kF32},
+      {"torch.float", ElementType::kF32},
+      {"torch.float64", ElementType::kF64},
+      {"torch.double", ElementType::kF64},
+      {"torch.int8", ElementType::kI8},
+      {"torch.int16", ElementType::kI16},
+      {"torch.int32", ElementType::kI32},
+      {"torch.int64", ElementType::kI64},
+      {"torch.long", ElementType::kI64},
+      {"torch.uint8", ElementType::kU8},
+      {"torch.bool", ElementType::kBool},
   };
   for (const Name& n : kNames) {
     if (n.name == t) return n.type;
   }
-  return Error{"element type '" + std::string(text) +
-               "' is not known: allowed fp16, bf16, fp32, fp64, i1, i8, i16, i32, i64, u8 (a leading '*' is ignored) or "
-               "torch.float16, torch.half, torch.bfloat16, torch.float32, torch.float, torch.float64, torch.double, "
-               "torch.int8, torch.int16, torch.int32, torch.int64, torch.long, torch.uint8, torch.bool (fp8 types are "
-               "not supported)"};
+  return Error{
+      "element type '" + std::string(text) +
+      "' is not known: allowed fp16, bf16, fp32, fp64, i1, i8, i16, i32, i64, u8 (a leading '*' is ignored) or "
+      "torch.float16, torch.half, torch.bfloat16, torch.float32, torch.float, torch.float64, torch.double, "
+      "torch.int8, torch.int16, torch.int32, torch.int64, torch.long, torch.uint8, torch.bool (fp8 types are "
+      "not supported)"};
 }
 
 std::string_view bufferRoleName(BufferSpec::Role role) {
   switch (role) {
-    case BufferSpec::Role::kInput: return "input";
-    case BufferSpec::Role::kOutput: return "output";
-    case BufferSpec::Role::kInOut: return "in-out";
+    case BufferSpec::Role::kInput:
+      return "input";
+    case BufferSpec::Role::kOutput:
+      return "output";
+    case BufferSpec::Role::kInOut:
+      return "in-out";
   }
   return "input";
 }
@@ -244,8 +284,9 @@ std::int64_t BufferProblemSpec::bytesMoved() const {
 std::optional<Error> checkBufferProblemSpec(const BufferProblemSpec& spec) {
   if (spec.buffers.empty()) return Error{"a buffer problem with no buffers: allowed 1 or more"};
   if (spec.outputIndices().empty()) {
-    return Error{"a buffer problem with no output buffer: allowed 1 or more output or in-out buffers (the check compares "
-                 "them)"};
+    return Error{
+        "a buffer problem with no output buffer: allowed 1 or more output or in-out buffers (the check compares "
+        "them)"};
   }
   if (spec.bytes_moved < 0) {
     return Error{"bytes moved " + std::to_string(spec.bytes_moved) +
@@ -293,12 +334,15 @@ Expected<HostBuffers> makeHostBuffers(const BufferProblemSpec& spec) {
     const std::int64_t begin = task.chunk * kChunk;
     const auto n = static_cast<std::size_t>(std::min(b.elements, begin + kChunk) - begin);
     const std::uint64_t seed = chunkSeed(spec.seed, task.buffer, static_cast<std::uint64_t>(task.chunk));
-    std::uint8_t* dst = h.initial[task.buffer].data() + static_cast<std::size_t>(begin) * static_cast<std::size_t>(elementBytes(b.type));
+    std::uint8_t* dst = h.initial[task.buffer].data() +
+                        static_cast<std::size_t>(begin) * static_cast<std::size_t>(elementBytes(b.type));
     switch (b.type) {
       case ElementType::kF16:
       case ElementType::kBF16:
       case ElementType::kF32: {
-        const DType d = b.type == ElementType::kF16 ? DType::kF16 : b.type == ElementType::kBF16 ? DType::kBF16 : DType::kF32;
+        const DType d = b.type == ElementType::kF16    ? DType::kF16
+                        : b.type == ElementType::kBF16 ? DType::kBF16
+                                                       : DType::kF32;
         const auto bytes = randomInput(d, n, seed);
         std::memcpy(dst, bytes.data(), bytes.size());
         break;
@@ -316,7 +360,8 @@ Expected<HostBuffers> makeHostBuffers(const BufferProblemSpec& spec) {
 }
 
 OutputCheck compareWithReferenceRun(const BufferProblemSpec& spec, const std::vector<std::vector<std::uint8_t>>& got,
-                                    const std::vector<std::vector<std::uint8_t>>& reference, std::string compared_with) {
+                                    const std::vector<std::vector<std::uint8_t>>& reference,
+                                    std::string compared_with) {
   OutputCheck result;
   result.compared_with = std::move(compared_with);
   const std::vector<int> outs = spec.outputIndices();

@@ -44,11 +44,12 @@ struct BufferSpec {
   enum class Role {
     kInput,   ///< read by the kernel: random contents (floating), zeros (integer) or true (bool)
     kOutput,  ///< written by the kernel: poisoned before the check, compared across configs
-    kInOut,   ///< read and written (Inductor's in_out_ptr, a mutated argument): random contents, restored before the check, compared
+    kInOut,   ///< read and written (Inductor's in_out_ptr, a mutated argument): random contents, restored before the
+              ///< check, compared
   };
-  std::string name;            ///< how messages name it: "in_ptr0 (arg0_1)"
+  std::string name;  ///< how messages name it: "in_ptr0 (arg0_1)"
   ElementType type = ElementType::kF32;
-  std::int64_t elements = 1;   ///< storage elements (1 … 2^31 − 1)
+  std::int64_t elements = 1;  ///< storage elements (1 … 2^31 − 1)
   Role role = Role::kInput;
 
   [[nodiscard]] std::int64_t bytes() const { return elements * elementBytes(type); }
@@ -61,9 +62,9 @@ std::string_view bufferRoleName(BufferSpec::Role role);
 /// in the order of inputIndices() / outputIndices(): kInput i is the i-th input buffer, kOutput i the
 /// i-th output or in-out buffer.
 struct BufferProblemSpec {
-  std::string label;                 ///< "triton_red_fused_sum_0: 2 buffers (32 MiB)"
-  std::vector<BufferSpec> buffers;   ///< in the kernel's parameter order
-  std::uint64_t seed = 1;            ///< random contents are a function of (seed, buffer index, type, size)
+  std::string label;                ///< "triton_red_fused_sum_0: 2 buffers (32 MiB)"
+  std::vector<BufferSpec> buffers;  ///< in the kernel's parameter order
+  std::uint64_t seed = 1;           ///< random contents are a function of (seed, buffer index, type, size)
   /// Minimum bytes moved by one launch, for GB/s: inputs and in-outs read once, outputs and in-outs
   /// written once. 0 = computed from the buffers (bytesMoved()).
   std::int64_t bytes_moved = 0;
@@ -125,7 +126,8 @@ class BufferReference {
   /// and outputs that pass become the reference (compared_with kComparedWithNothing). With one:
   /// compareWithReferenceRun (compared_with comparedWithFirstRun of the reference's label). Never
   /// throws.
-  OutputCheck check(const BufferProblemSpec& spec, std::vector<std::vector<std::uint8_t>> got, const std::string& label);
+  OutputCheck check(const BufferProblemSpec& spec, std::vector<std::vector<std::uint8_t>> got,
+                    const std::string& label);
   /// True until a run's outputs became the reference.
   [[nodiscard]] bool empty() const { return !outputs_.has_value(); }
   /// The label of the run whose outputs are the reference (empty when none).

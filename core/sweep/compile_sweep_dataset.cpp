@@ -23,8 +23,12 @@ int fullOccupancyRegisters(const ArchLimits& arch) {
   return threads > 0 ? arch.registers_per_sm / threads : 0;
 }
 
-std::string ifKnown(std::int64_t v) { return v >= 0 ? std::to_string(v) : std::string(); }
-std::string yesNo(bool b) { return b ? "yes" : "no"; }
+std::string ifKnown(std::int64_t v) {
+  return v >= 0 ? std::to_string(v) : std::string();
+}
+std::string yesNo(bool b) {
+  return b ? "yes" : "no";
+}
 
 std::optional<Outcome> parseOutcome(const std::string& text) {
   for (Outcome o : {Outcome::kNotApplicable, Outcome::kNoScale, Outcome::kScale, Outcome::kDuplicate}) {
@@ -47,20 +51,32 @@ std::size_t indexOf(const std::vector<Policy>& policies, Policy p) {
 
 /// An integer column of an ok row (empty for rows that did not compile).
 RecordColumn compiledInt(std::string key, std::string title, std::string unit, int CompileSweepRecord::*field) {
-  return {std::move(key), std::move(title), std::move(unit), CellKind::kNumber,
+  return {std::move(key),
+          std::move(title),
+          std::move(unit),
+          CellKind::kNumber,
           [field](const CompileSweepRecord& r) { return r.ok ? ifKnown(r.*field) : std::string(); },
-          [field](CompileSweepRecord& r, const std::string& t) { return readInteger(t, r.*field, true); }, false};
+          [field](CompileSweepRecord& r, const std::string& t) { return readInteger(t, r.*field, true); },
+          false};
 }
 
 RecordColumn configInt(std::string key, std::string title, int KernelConfig::*field, bool required) {
-  return {std::move(key), std::move(title), "", CellKind::kNumber,
+  return {std::move(key),
+          std::move(title),
+          "",
+          CellKind::kNumber,
           [field](const CompileSweepRecord& r) { return std::to_string(r.config.*field); },
-          [field, required](CompileSweepRecord& r, const std::string& t) { return readInteger(t, r.config.*field, !required); },
+          [field, required](CompileSweepRecord& r, const std::string& t) {
+            return readInteger(t, r.config.*field, !required);
+          },
           required};
 }
 
 RecordColumn textColumn(std::string key, std::string title, std::string CompileSweepRecord::*field) {
-  return {std::move(key), std::move(title), "", CellKind::kText,
+  return {std::move(key),
+          std::move(title),
+          "",
+          CellKind::kText,
           [field](const CompileSweepRecord& r) { return r.*field; },
           [field](CompileSweepRecord& r, const std::string& t) {
             r.*field = t;
@@ -87,7 +103,8 @@ void addDecisionColumns(std::vector<RecordColumn>& c) {
     c.push_back({k + "_decision", k, "", CellKind::kText,
                  [p](const CompileSweepRecord& r) {
                    const DecisionRecord* d = r.decision(p);
-                   return r.ok && d != nullptr && d->outcome ? std::string(inductor::outcomeName(*d->outcome)) : std::string();
+                   return r.ok && d != nullptr && d->outcome ? std::string(inductor::outcomeName(*d->outcome))
+                                                             : std::string();
                  },
                  [p](CompileSweepRecord& r, const std::string& t) -> std::string {
                    auto& d = r.decisions[indexOf(sweepDecisionPolicies(), p)];
@@ -111,7 +128,8 @@ void addCandidateColumns(std::vector<RecordColumn>& c) {
     c.push_back({"candidate_" + std::string(inductor::policyKey(p)), "cand " + std::string(inductor::policyKey(p)), "",
                  CellKind::kText, [p](const CompileSweepRecord& r) { return candidateStateName(r.candidate(p)); },
                  [p](CompileSweepRecord& r, const std::string& t) -> std::string {
-                   auto s = t.empty() ? std::optional<CandidateState>(CandidateState::kNotCandidate) : parseCandidateState(t);
+                   auto s = t.empty() ? std::optional<CandidateState>(CandidateState::kNotCandidate)
+                                      : parseCandidateState(t);
                    if (!s) return "one of no, benchmarked, excluded (spills), not compiled";
                    r.candidates[indexOf(sweepCandidatePolicies(), p)] = *s;
                    return {};
@@ -146,17 +164,26 @@ std::vector<RecordColumn> makeColumns() {
   c.push_back(configInt("XBLOCK", "XBLOCK", &KernelConfig::xblock, true));
   c.push_back(configInt("RBLOCK", "RBLOCK", &KernelConfig::rblock, true));
   c.push_back(configInt("num_warps", "warps", &KernelConfig::num_warps, true));
-  c.push_back({"threads_per_block", "threads", "", CellKind::kNumber,
-               [](const CompileSweepRecord& r) { return std::to_string(r.config.num_warps * 32); }, {}, false});
+  c.push_back({"threads_per_block",
+               "threads",
+               "",
+               CellKind::kNumber,
+               [](const CompileSweepRecord& r) { return std::to_string(r.config.num_warps * 32); },
+               {},
+               false});
   c.push_back({"vector_bytes", "vector B", "B", CellKind::kNumber,
                [](const CompileSweepRecord& r) { return ifKnown(r.vector_bytes); },
-               [](CompileSweepRecord& r, const std::string& t) { return readInteger(t, r.vector_bytes, true); }, false});
+               [](CompileSweepRecord& r, const std::string& t) { return readInteger(t, r.vector_bytes, true); },
+               false});
   c.push_back({"accumulator_values_per_thread", "acc/thread", "", CellKind::kNumber,
                [](const CompileSweepRecord& r) { return ifKnown(r.accumulator_values_per_thread); },
-               [](CompileSweepRecord& r, const std::string& t) { return readInteger(t, r.accumulator_values_per_thread, true); },
+               [](CompileSweepRecord& r, const std::string& t) {
+                 return readInteger(t, r.accumulator_values_per_thread, true);
+               },
                false});
   c.push_back(textColumn("origin", "origin", &CompileSweepRecord::origin));
-  c.push_back({"status", "status", "", CellKind::kText, [](const CompileSweepRecord& r) { return std::string(r.ok ? "ok" : "error"); },
+  c.push_back({"status", "status", "", CellKind::kText,
+               [](const CompileSweepRecord& r) { return std::string(r.ok ? "ok" : "error"); },
                [](CompileSweepRecord& r, const std::string& t) -> std::string {
                  if (t != "ok" && t != "error") return "one of ok, error";
                  r.ok = t == "ok";
@@ -187,8 +214,11 @@ std::vector<RecordColumn> makeColumns() {
   c.push_back(compiledInt("active_blocks_per_sm", "blocks/SM", "", &CompileSweepRecord::active_blocks_per_sm));
   c.push_back(compiledInt("active_warps_per_sm", "warps/SM", "", &CompileSweepRecord::active_warps_per_sm));
   c.push_back({"occupancy_percent", "occ", "%", CellKind::kNumber,
-               [](const CompileSweepRecord& r) { return r.ok && r.occupancy_pct >= 0 ? fixed(r.occupancy_pct, 1) : std::string(); },
-               [](CompileSweepRecord& r, const std::string& t) { return readNumber(t, r.occupancy_pct, -1.0); }, false});
+               [](const CompileSweepRecord& r) {
+                 return r.ok && r.occupancy_pct >= 0 ? fixed(r.occupancy_pct, 1) : std::string();
+               },
+               [](CompileSweepRecord& r, const std::string& t) { return readNumber(t, r.occupancy_pct, -1.0); },
+               false});
   c.push_back({"occupancy_limiter", "limiter", "", CellKind::kText,
                [](const CompileSweepRecord& r) { return r.ok ? r.limiter : std::string(); },
                [](CompileSweepRecord& r, const std::string& t) {
@@ -201,8 +231,8 @@ std::vector<RecordColumn> makeColumns() {
   return c;
 }
 
-std::vector<std::pair<std::string, std::string>> sweepMeta(const CompileSweepResult& res,
-                                                           const std::vector<std::pair<std::string, std::string>>& extra) {
+std::vector<std::pair<std::string, std::string>> sweepMeta(
+    const CompileSweepResult& res, const std::vector<std::pair<std::string, std::string>>& extra) {
   const auto& s = res.spec;
   auto n = [](std::int64_t v) { return std::to_string(v); };
   std::vector<std::pair<std::string, std::string>> m = {
@@ -226,7 +256,8 @@ std::vector<std::pair<std::string, std::string>> sweepMeta(const CompileSweepRes
       {"profile", std::string(inductor::profileInfo(s.decision_options.profile).key)},
       {"hint", std::string(inductor::reductionHintKey(s.hint))},
       {"maxrregcount", n(s.maxrregcount)},
-      {"configs", n(static_cast<std::int64_t>(res.rows.size())) + " of " + n(static_cast<std::int64_t>(res.total_configs))},
+      {"configs",
+       n(static_cast<std::int64_t>(res.rows.size())) + " of " + n(static_cast<std::int64_t>(res.total_configs))},
       {"cancelled", res.cancelled ? "true" : "false"},
   };
   m.insert(m.end(), extra.begin(), extra.end());
@@ -240,7 +271,8 @@ std::optional<Error> metaInteger(const CsvTable& table, const char* key, std::in
   std::int64_t v = 0;
   const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
   if (r.ec != std::errc() || r.ptr != s.data() + s.size() || v < 0 || v > 2147483647) {
-    return Error{"compile-sweep CSV: metadata '" + std::string(key) + "': '" + s + "' is not an integer 0 … 2147483647"};
+    return Error{"compile-sweep CSV: metadata '" + std::string(key) + "': '" + s +
+                 "' is not an integer 0 … 2147483647"};
   }
   out = v;
   return std::nullopt;
@@ -265,8 +297,11 @@ std::optional<Error> readMeta(const CsvTable& table, const GpuDatabase& db, Comp
   d.cancelled = table.metaValue("cancelled") == "true";
   std::int64_t sm = 0;
   std::int64_t k = 1;
-  for (const auto& [key, out] : std::vector<std::pair<const char*, std::int64_t*>>{
-           {"sm_count", &sm}, {"xnumel", &d.xnumel}, {"rnumel", &d.rnumel}, {"k", &k}, {"maxrregcount", &maxrregcount}}) {
+  for (const auto& [key, out] : std::vector<std::pair<const char*, std::int64_t*>>{{"sm_count", &sm},
+                                                                                   {"xnumel", &d.xnumel},
+                                                                                   {"rnumel", &d.rnumel},
+                                                                                   {"k", &k},
+                                                                                   {"maxrregcount", &maxrregcount}}) {
     if (auto e = metaInteger(table, key, *out)) return e;
   }
   d.k = static_cast<int>(k);
@@ -297,7 +332,9 @@ std::string CompileSweepDataset::metaValue(const std::string& key) const {
   return {};
 }
 
-CsvTable CompileSweepDataset::toCsv() const { return columnsToCsv(compileSweepColumns(), rows, meta); }
+CsvTable CompileSweepDataset::toCsv() const {
+  return columnsToCsv(compileSweepColumns(), rows, meta);
+}
 
 const std::vector<Column<CompileSweepRecord>>& compileSweepColumns() {
   static const std::vector<RecordColumn> columns = makeColumns();
@@ -393,21 +430,20 @@ Expected<CompileSweepDataset> compileSweepFromCsv(const CsvTable& table, const G
   blank.config.max_registers = static_cast<int>(std::min<std::int64_t>(maxrregcount, 255));
   for (Policy p : sweepDecisionPolicies()) blank.decisions.push_back({p, -1, std::nullopt, {}});
   blank.candidates.assign(sweepCandidatePolicies().size(), CandidateState::kNotCandidate);
-  auto rows = columnsFromCsv<CompileSweepRecord>(compileSweepColumns(), table, "compile-sweep CSV", blank,
-                                                 [&](CompileSweepRecord& e) {
-                                                   e.config.fp32_outputs = fp32_outputs && e.config.dtype != DType::kF32;
-                                                   // Vector loads and the shape as the sweep built them.
-                                                   if (d.rnumel > 0) {
-                                                     e.config = configForShape(e.config, d.xnumel, d.rnumel,
-                                                                               static_shape && d.xnumel > 0);
-                                                   }
-                                                   if (!e.ok) {
-                                                     e.decisions.clear();
-                                                   } else if (e.registers < 0) {
-                                                     return std::string("column registers_per_thread: a compiled row needs its register count");
-                                                   }
-                                                   return std::string();
-                                                 });
+  auto rows = columnsFromCsv<CompileSweepRecord>(
+      compileSweepColumns(), table, "compile-sweep CSV", blank, [&](CompileSweepRecord& e) {
+        e.config.fp32_outputs = fp32_outputs && e.config.dtype != DType::kF32;
+        // Vector loads and the shape as the sweep built them.
+        if (d.rnumel > 0) {
+          e.config = configForShape(e.config, d.xnumel, d.rnumel, static_shape && d.xnumel > 0);
+        }
+        if (!e.ok) {
+          e.decisions.clear();
+        } else if (e.registers < 0) {
+          return std::string("column registers_per_thread: a compiled row needs its register count");
+        }
+        return std::string();
+      });
   if (!rows) return Error{rows.error()};
   d.rows = std::move(rows).value();
   d.total_configs = d.rows.size();
@@ -425,7 +461,9 @@ nlohmann::json compileSweepDatasetToJson(const CompileSweepDataset& data) {
   return columnsToJson(compileSweepColumns(), data.rows, data.meta);
 }
 
-bool isCompileSweepCsv(const CsvTable& table) { return table.metaValue("format") == kCompileSweepFormat; }
+bool isCompileSweepCsv(const CsvTable& table) {
+  return table.metaValue("format") == kCompileSweepFormat;
+}
 
 CsvTable compileSweepBatchInput(const CompileSweepDataset& data) {
   CsvTable t;
@@ -436,12 +474,14 @@ CsvTable compileSweepBatchInput(const CompileSweepDataset& data) {
             {"dtype", data.metaValue("dtype")},
             {"xnumel", xnumel},
             {"rnumel", rnumel}};
-  t.header = {"index", "origin", "status", "xnumel", "rnumel", "xblock", "rblock", "num_warps", "nregs", "nspills", "shared_bytes"};
+  t.header = {"index",  "origin",    "status", "xnumel",  "rnumel",      "xblock",
+              "rblock", "num_warps", "nregs",  "nspills", "shared_bytes"};
   auto known = [](int v, bool ok) { return ok && v >= 0 ? std::to_string(v) : std::string(); };
   for (const auto& r : data.rows) {
-    t.rows.push_back({std::to_string(r.index), r.origin, r.ok ? "ok" : "error", xnumel, rnumel, std::to_string(r.config.xblock),
-                      std::to_string(r.config.rblock), std::to_string(r.config.num_warps), known(r.registers, r.ok),
-                      known(r.n_spills, r.ok), r.ok && r.smem_bytes > 0 ? std::to_string(r.smem_bytes) : "0"});
+    t.rows.push_back({std::to_string(r.index), r.origin, r.ok ? "ok" : "error", xnumel, rnumel,
+                      std::to_string(r.config.xblock), std::to_string(r.config.rblock),
+                      std::to_string(r.config.num_warps), known(r.registers, r.ok), known(r.n_spills, r.ok),
+                      r.ok && r.smem_bytes > 0 ? std::to_string(r.smem_bytes) : "0"});
   }
   return t;
 }

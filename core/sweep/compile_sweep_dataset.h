@@ -24,39 +24,39 @@ namespace occx {
 /// One policy's RBLOCK-scaling decision for a config, as a dataset holds it.
 struct DecisionRecord {
   inductor::Policy policy = inductor::Policy::kNew;
-  int bound = -1;                           ///< resident blocks per SM of the bound; -1 when a gate skipped the config
-  std::optional<inductor::Outcome> outcome; ///< empty while the sweep has not decided yet
-  std::string reason;                       ///< the decision's sentence (empty when read from a CSV)
+  int bound = -1;                            ///< resident blocks per SM of the bound; -1 when a gate skipped the config
+  std::optional<inductor::Outcome> outcome;  ///< empty while the sweep has not decided yet
+  std::string reason;                        ///< the decision's sentence (empty when read from a CSV)
 };
 
 /// One configuration of a compile sweep, flat. Counts are -1 where not known (a config that did not
 /// compile, or whose occupancy and decisions are not computed yet).
 struct CompileSweepRecord {
-  int index = 0;                    ///< position in the sweep's config list
+  int index = 0;  ///< position in the sweep's config list
   KernelConfig config;
-  std::string origin;               ///< "grid", "Inductor: contiguous", "new scaling: halved from …"
-  bool ok = false;                  ///< compiled
-  std::string error;                ///< why not
+  std::string origin;  ///< "grid", "Inductor: contiguous", "new scaling: halved from …"
+  bool ok = false;     ///< compiled
+  std::string error;   ///< why not
   std::string kernel_name;
-  int vector_bytes = -1;            ///< bytes per load (vector width, or the element size for scalar loads)
+  int vector_bytes = -1;  ///< bytes per load (vector width, or the element size for scalar loads)
   int accumulator_values_per_thread = -1;
-  int registers = -1;               ///< registers per thread
-  int spill_stores_bytes = -1;      ///< per thread
-  int spill_loads_bytes = -1;       ///< per thread
-  int stack_frame_bytes = -1;       ///< local memory per thread
-  int n_spills = -1;                ///< Triton's n_spills: stack frame / 4
-  int smem_bytes = -1;              ///< static shared memory per block
+  int registers = -1;           ///< registers per thread
+  int spill_stores_bytes = -1;  ///< per thread
+  int spill_loads_bytes = -1;   ///< per thread
+  int stack_frame_bytes = -1;   ///< local memory per thread
+  int n_spills = -1;            ///< Triton's n_spills: stack frame / 4
+  int smem_bytes = -1;          ///< static shared memory per block
   bool cache_hit = false;
   double compile_ms = -1.0;
-  std::int64_t grid_blocks = 0;     ///< ceil(xnumel / XBLOCK)
+  std::int64_t grid_blocks = 0;  ///< ceil(xnumel / XBLOCK)
   int active_blocks_per_sm = -1;
   int active_warps_per_sm = -1;
   double occupancy_pct = -1.0;
-  std::string limiter;              ///< "registers", "warps", … or "cannot launch"
+  std::string limiter;                    ///< "registers", "warps", … or "cannot launch"
   std::vector<DecisionRecord> decisions;  ///< per sweepDecisionPolicies(); empty while pending
   bool inductor_candidate = false;
-  std::vector<CandidateState> candidates; ///< per sweepCandidatePolicies()
-  bool pending = false;             ///< compiled, but occupancy and decisions not computed yet
+  std::vector<CandidateState> candidates;  ///< per sweepCandidatePolicies()
+  bool pending = false;                    ///< compiled, but occupancy and decisions not computed yet
 
   /// True for a config refused before compiling (it cannot be built: its tile layout is invalid, e.g.
   /// too many accumulator values per thread); `error` says why. Known from the layout columns.
@@ -74,10 +74,10 @@ struct CompileSweepDataset {
   std::vector<std::pair<std::string, std::string>> meta;  ///< the CSV's metadata (format, arch, device, …)
   std::vector<CompileSweepRecord> rows;                   ///< by index
   ComputeCapability arch;
-  std::string device_label;          ///< "H100 SXM5 (CC 9.0, 132 SMs)"
+  std::string device_label;  ///< "H100 SXM5 (CC 9.0, 132 SMs)"
   int sm_count = 0;
-  int max_registers_per_thread = 255;///< the architecture's cap
-  int full_occupancy_registers = 32; ///< registers_per_SM // max_threads_per_SM: at or below, registers never limit
+  int max_registers_per_thread = 255;  ///< the architecture's cap
+  int full_occupancy_registers = 32;   ///< registers_per_SM // max_threads_per_SM: at or below, registers never limit
   std::int64_t xnumel = 0;
   std::int64_t rnumel = 0;
   Workload workload = Workload::kSum;
@@ -126,7 +126,8 @@ CompileSweepDataset datasetFromResult(const CompileSweepResult& result,
 /// one is needed, an architecture not in `db`, a "shape" other than static / run-time. Each row's
 /// config is rebuilt for the file's shape (vector loads as the shape allows, the shape baked in when
 /// "shape" is static; files without the key were built with run-time shapes).
-Expected<CompileSweepDataset> compileSweepFromCsv(const CsvTable& table, const GpuDatabase& db = GpuDatabase::builtin());
+Expected<CompileSweepDataset> compileSweepFromCsv(const CsvTable& table,
+                                                  const GpuDatabase& db = GpuDatabase::builtin());
 
 /// {"meta": {…}, "rows": [{column: value, …}, …]} with number columns as numbers.
 nlohmann::json compileSweepDatasetToJson(const CompileSweepDataset& data);

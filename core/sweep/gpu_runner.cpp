@@ -4,9 +4,12 @@ namespace occx {
 
 std::string_view phaseName(Phase phase) {
   switch (phase) {
-    case Phase::kProblem: return "problem";
-    case Phase::kCompile: return "compile";
-    case Phase::kRun: return "run";
+    case Phase::kProblem:
+      return "problem";
+    case Phase::kCompile:
+      return "compile";
+    case Phase::kRun:
+      return "run";
   }
   return "run";
 }

@@ -39,7 +39,7 @@ struct RunOptions {
   /// achieved occupancy, DRAM bytes, local-memory bytes. Where profiling is not permitted the
   /// metrics say so and the run is still ok.
   bool cupti_metrics = true;
-  int check_threads = 0;       ///< host threads for the check (0 = hardware)
+  int check_threads = 0;  ///< host threads for the check (0 = hardware)
 };
 
 /// Outcome of running one module.
@@ -51,16 +51,16 @@ struct RunOutcome {
   std::int64_t grid_blocks = 0;
   bool checked = false;
   OutputCheck check;
-  TimingStats time;                      ///< CUDA events, microseconds
-  std::optional<TimingStats> kernel_time;///< CUPTI kernel records, microseconds
+  TimingStats time;                        ///< CUDA events, microseconds
+  std::optional<TimingStats> kernel_time;  ///< CUPTI kernel records, microseconds
   int warmup_runs = 0;
-  double bandwidth_GBps = 0.0;           ///< problem bytes / time.median_us
+  double bandwidth_GBps = 0.0;  ///< problem bytes / time.median_us
   Metric achieved_occupancy_pct = Metric::missing("not collected");
   Metric dram_read_bytes = Metric::missing("not collected");
   Metric dram_write_bytes = Metric::missing("not collected");
   Metric local_load_bytes = Metric::missing("not collected");
   Metric local_store_bytes = Metric::missing("not collected");
-  bool context_reset = false;            ///< the context was reset after this run's error
+  bool context_reset = false;  ///< the context was reset after this run's error
 };
 
 /// The phases a live sweep reports progress in.

@@ -22,11 +22,12 @@ double quantile(const std::vector<double>& sorted, double q) {
   return sorted[lo] + (sorted[hi] - sorted[lo]) * frac;
 }
 
-std::string flag(bool b) { return b ? "1" : "0"; }
+std::string flag(bool b) {
+  return b ? "1" : "0";
+}
 
-constexpr std::array<std::string_view, 7> kStatusNames = {"ok",           "wrong result", "launch failed",
-                                                          "out of memory", "compile failed", "skipped",
-                                                          "cancelled"};
+constexpr std::array<std::string_view, 7> kStatusNames = {
+    "ok", "wrong result", "launch failed", "out of memory", "compile failed", "skipped", "cancelled"};
 
 }  // namespace
 
@@ -54,7 +55,9 @@ std::string Metric::text(int digits) const {
   return "unavailable: " + (unavailable.empty() ? std::string("no reason given") : unavailable);
 }
 
-std::string_view runStatusName(RunStatus status) { return kStatusNames[static_cast<std::size_t>(status)]; }
+std::string_view runStatusName(RunStatus status) {
+  return kStatusNames[static_cast<std::size_t>(status)];
+}
 
 Expected<RunStatus> parseRunStatus(std::string_view text) {
   for (std::size_t i = 0; i < kStatusNames.size(); ++i) {
@@ -68,9 +71,12 @@ Expected<RunStatus> parseRunStatus(std::string_view text) {
 bool LiveRow::inPolicySet(inductor::Policy policy) const {
   if (inductor_candidate) return true;
   switch (policy) {
-    case inductor::Policy::kOld: return added_old;
-    case inductor::Policy::kNew: return added_new;
-    case inductor::Policy::kExact: return added_exact;
+    case inductor::Policy::kOld:
+      return added_old;
+    case inductor::Policy::kNew:
+      return added_new;
+    case inductor::Policy::kExact:
+      return added_exact;
     case inductor::Policy::kReviewMin:  // not replayed: no candidate set of its own
     case inductor::Policy::kSpills:     // not replayed on the family (its datasets have no spills-rule set)
       return false;
@@ -131,32 +137,53 @@ using LiveColumn = Column<LiveRow>;
 
 LiveColumn integerColumn(std::string key, std::string title, const std::function<std::int64_t(const LiveRow&)>& get,
                          std::function<std::string(LiveRow&, const std::string&)> set, bool required = false) {
-  return {std::move(key), std::move(title), "", CellKind::kNumber,
-          [get](const LiveRow& r) { return std::to_string(get(r)); }, std::move(set), required};
+  return {std::move(key),
+          std::move(title),
+          "",
+          CellKind::kNumber,
+          [get](const LiveRow& r) { return std::to_string(get(r)); },
+          std::move(set),
+          required};
 }
 
 LiveColumn flagColumn(std::string key, bool LiveRow::*field) {
-  return {std::move(key), "", "", CellKind::kNumber, [field](const LiveRow& r) { return flag(r.*field); },
-          [field](LiveRow& r, const std::string& t) { return readFlag(t, r.*field, false); }, false};
+  return {std::move(key),
+          "",
+          "",
+          CellKind::kNumber,
+          [field](const LiveRow& r) { return flag(r.*field); },
+          [field](LiveRow& r, const std::string& t) { return readFlag(t, r.*field, false); },
+          false};
 }
 
 /// A timing column: written with `digits` decimals for rows that ran ok, empty otherwise.
 LiveColumn timedColumn(std::string key, std::string unit, int digits, double LiveRow::*field) {
-  return {std::move(key), "", std::move(unit), CellKind::kNumber,
+  return {std::move(key),
+          "",
+          std::move(unit),
+          CellKind::kNumber,
           [field, digits](const LiveRow& r) { return r.ok() ? fixed(r.*field, digits) : std::string(); },
-          [field](LiveRow& r, const std::string& t) { return readNumber(t, r.*field, 0.0); }, false};
+          [field](LiveRow& r, const std::string& t) { return readNumber(t, r.*field, 0.0); },
+          false};
 }
 
 LiveColumn timeStatColumn(std::string key, int digits, double TimingStats::*field, bool required = false) {
-  return {std::move(key), "", "µs", CellKind::kNumber,
+  return {std::move(key),
+          "",
+          "µs",
+          CellKind::kNumber,
           [field, digits](const LiveRow& r) { return r.ok() ? fixed(r.time.*field, digits) : std::string(); },
-          [field](LiveRow& r, const std::string& t) { return readNumber(t, r.time.*field, 0.0); }, required};
+          [field](LiveRow& r, const std::string& t) { return readNumber(t, r.time.*field, 0.0); },
+          required};
 }
 
 /// A profiler metric: its value with `digits` decimals, or "unavailable: <reason>".
 LiveColumn metricColumn(std::string key, std::string unit, int digits, Metric LiveRow::*field) {
   // A number column: JSON gets the value as a number and "unavailable: <reason>" as text.
-  return {std::move(key), "", std::move(unit), CellKind::kNumber,
+  return {std::move(key),
+          "",
+          std::move(unit),
+          CellKind::kNumber,
           [field, digits](const LiveRow& r) { return (r.*field).text(digits); },
           [field](LiveRow& r, const std::string& t) { return readMetric(t, r.*field); },
           false};
@@ -165,15 +192,19 @@ LiveColumn metricColumn(std::string key, std::string unit, int digits, Metric Li
 std::vector<LiveColumn> makeLiveColumns() {
   std::vector<LiveColumn> c;
   c.push_back({"config", "config", "", CellKind::kText, [](const LiveRow& r) { return r.config.label(); }, {}, false});
-  c.push_back({"workload", "", "", CellKind::kText, [](const LiveRow& r) { return std::string(workloadName(r.config.workload)); },
-               [](LiveRow& r, const std::string& t) -> std::string {
-                 auto w = parseWorkload(t);
-                 if (!w) return oneOf(std::vector<std::string_view>{"sum", "sum_sq", "amax", "mean_var", "log_softmax", "fused_k"});
-                 r.config.workload = *w;
-                 return {};
-               },
-               true});
-  c.push_back({"dtype", "", "", CellKind::kText, [](const LiveRow& r) { return std::string(dtypeName(r.config.dtype)); },
+  c.push_back(
+      {"workload", "", "", CellKind::kText,
+       [](const LiveRow& r) { return std::string(workloadName(r.config.workload)); },
+       [](LiveRow& r, const std::string& t) -> std::string {
+         auto w = parseWorkload(t);
+         if (!w)
+           return oneOf(std::vector<std::string_view>{"sum", "sum_sq", "amax", "mean_var", "log_softmax", "fused_k"});
+         r.config.workload = *w;
+         return {};
+       },
+       true});
+  c.push_back({"dtype", "", "", CellKind::kText,
+               [](const LiveRow& r) { return std::string(dtypeName(r.config.dtype)); },
                [](LiveRow& r, const std::string& t) -> std::string {
                  auto d = parseDType(t);
                  if (!d) return oneOf(std::vector<std::string_view>{"fp32", "fp16", "bf16"});
@@ -181,14 +212,18 @@ std::vector<LiveColumn> makeLiveColumns() {
                  return {};
                },
                true});
-  c.push_back(integerColumn("k", "K", [](const LiveRow& r) { return r.config.k; },
-                            [](LiveRow& r, const std::string& t) { return readInteger(t, r.config.k, true); }));
-  c.push_back(integerColumn("xblock", "XBLOCK", [](const LiveRow& r) { return r.config.xblock; },
-                            [](LiveRow& r, const std::string& t) { return readInteger(t, r.config.xblock, false); }, true));
-  c.push_back(integerColumn("rblock", "RBLOCK", [](const LiveRow& r) { return r.config.rblock; },
-                            [](LiveRow& r, const std::string& t) { return readInteger(t, r.config.rblock, false); }, true));
-  c.push_back(integerColumn("num_warps", "warps", [](const LiveRow& r) { return r.config.num_warps; },
-                            [](LiveRow& r, const std::string& t) { return readInteger(t, r.config.num_warps, false); }, true));
+  c.push_back(integerColumn(
+      "k", "K", [](const LiveRow& r) { return r.config.k; },
+      [](LiveRow& r, const std::string& t) { return readInteger(t, r.config.k, true); }));
+  c.push_back(integerColumn(
+      "xblock", "XBLOCK", [](const LiveRow& r) { return r.config.xblock; },
+      [](LiveRow& r, const std::string& t) { return readInteger(t, r.config.xblock, false); }, true));
+  c.push_back(integerColumn(
+      "rblock", "RBLOCK", [](const LiveRow& r) { return r.config.rblock; },
+      [](LiveRow& r, const std::string& t) { return readInteger(t, r.config.rblock, false); }, true));
+  c.push_back(integerColumn(
+      "num_warps", "warps", [](const LiveRow& r) { return r.config.num_warps; },
+      [](LiveRow& r, const std::string& t) { return readInteger(t, r.config.num_warps, false); }, true));
   c.push_back({"vector_loads", "", "", CellKind::kNumber, [](const LiveRow& r) { return flag(r.config.vector_loads); },
                [](LiveRow& r, const std::string& t) { return readFlag(t, r.config.vector_loads, true); }, false});
   c.push_back({"fp32_outputs", "", "", CellKind::kNumber, [](const LiveRow& r) { return flag(r.config.fp32_outputs); },
@@ -198,19 +233,27 @@ std::vector<LiveColumn> makeLiveColumns() {
   c.push_back(flagColumn("added_old", &LiveRow::added_old));
   c.push_back(flagColumn("added_new", &LiveRow::added_new));
   c.push_back(flagColumn("added_exact", &LiveRow::added_exact));
-  c.push_back(integerColumn("registers", "regs", [](const LiveRow& r) { return r.registers; },
-                            [](LiveRow& r, const std::string& t) { return readInteger(t, r.registers, true); }));
-  c.push_back(integerColumn("spill_stores_bytes", "spill st B", [](const LiveRow& r) { return r.spill_stores_bytes; },
-                            [](LiveRow& r, const std::string& t) { return readInteger(t, r.spill_stores_bytes, true); }));
-  c.push_back(integerColumn("spill_loads_bytes", "spill ld B", [](const LiveRow& r) { return r.spill_loads_bytes; },
-                            [](LiveRow& r, const std::string& t) { return readInteger(t, r.spill_loads_bytes, true); }));
-  c.push_back(integerColumn("n_spills", "n_spills", [](const LiveRow& r) { return r.n_spills; },
-                            [](LiveRow& r, const std::string& t) { return readInteger(t, r.n_spills, true); }));
-  c.push_back(integerColumn("static_smem_bytes", "smem B", [](const LiveRow& r) { return r.static_smem_bytes; },
-                            [](LiveRow& r, const std::string& t) { return readInteger(t, r.static_smem_bytes, true); }));
+  c.push_back(integerColumn(
+      "registers", "regs", [](const LiveRow& r) { return r.registers; },
+      [](LiveRow& r, const std::string& t) { return readInteger(t, r.registers, true); }));
+  c.push_back(integerColumn(
+      "spill_stores_bytes", "spill st B", [](const LiveRow& r) { return r.spill_stores_bytes; },
+      [](LiveRow& r, const std::string& t) { return readInteger(t, r.spill_stores_bytes, true); }));
+  c.push_back(integerColumn(
+      "spill_loads_bytes", "spill ld B", [](const LiveRow& r) { return r.spill_loads_bytes; },
+      [](LiveRow& r, const std::string& t) { return readInteger(t, r.spill_loads_bytes, true); }));
+  c.push_back(integerColumn(
+      "n_spills", "n_spills", [](const LiveRow& r) { return r.n_spills; },
+      [](LiveRow& r, const std::string& t) { return readInteger(t, r.n_spills, true); }));
+  c.push_back(integerColumn(
+      "static_smem_bytes", "smem B", [](const LiveRow& r) { return r.static_smem_bytes; },
+      [](LiveRow& r, const std::string& t) { return readInteger(t, r.static_smem_bytes, true); }));
   c.push_back({"theoretical_occupancy_pct", "occ %", "%", CellKind::kNumber,
-               [](const LiveRow& r) { return r.theoretical_occupancy_pct < 0 ? std::string() : fixed(r.theoretical_occupancy_pct, 1); },
-               [](LiveRow& r, const std::string& t) { return readNumber(t, r.theoretical_occupancy_pct, -1.0); }, false});
+               [](const LiveRow& r) {
+                 return r.theoretical_occupancy_pct < 0 ? std::string() : fixed(r.theoretical_occupancy_pct, 1);
+               },
+               [](LiveRow& r, const std::string& t) { return readNumber(t, r.theoretical_occupancy_pct, -1.0); },
+               false});
   c.push_back({"status", "", "", CellKind::kText, [](const LiveRow& r) { return std::string(runStatusName(r.status)); },
                [](LiveRow& r, const std::string& t) -> std::string {
                  auto st = parseRunStatus(t);
@@ -225,20 +268,21 @@ std::vector<LiveColumn> makeLiveColumns() {
                  return std::string();
                },
                false});
-  c.push_back(integerColumn("grid_blocks", "blocks", [](const LiveRow& r) { return r.grid_blocks; },
-                            [](LiveRow& r, const std::string& t) { return readInteger(t, r.grid_blocks, true); }));
+  c.push_back(integerColumn(
+      "grid_blocks", "blocks", [](const LiveRow& r) { return r.grid_blocks; },
+      [](LiveRow& r, const std::string& t) { return readInteger(t, r.grid_blocks, true); }));
   c.push_back(timeStatColumn("time_us", 3, &TimingStats::median_us, true));
   c.push_back(timeStatColumn("min_us", 3, &TimingStats::min_us));
   c.push_back(timeStatColumn("max_us", 3, &TimingStats::max_us));
   c.push_back({"spread_pct", "spread %", "%", CellKind::kNumber,
                [](const LiveRow& r) { return r.ok() ? fixed(r.time.spread_pct, 3) : std::string(); },
                [](LiveRow& r, const std::string& t) { return readNumber(t, r.time.spread_pct, 0.0); }, false});
-  c.push_back(integerColumn("runs", "runs", [](const LiveRow& r) { return r.time.runs; },
-                            [](LiveRow& r, const std::string& t) { return readInteger(t, r.time.runs, true); }));
+  c.push_back(integerColumn(
+      "runs", "runs", [](const LiveRow& r) { return r.time.runs; },
+      [](LiveRow& r, const std::string& t) { return readInteger(t, r.time.runs, true); }));
   c.push_back({"kernel_time_us", "", "µs", CellKind::kNumber,
                [](const LiveRow& r) { return r.kernel_time_us ? fixed(*r.kernel_time_us, 3) : std::string(); },
-               [](LiveRow& r, const std::string& t) { return readOptionalNumber(t, r.kernel_time_us); },
-               false});
+               [](LiveRow& r, const std::string& t) { return readOptionalNumber(t, r.kernel_time_us); }, false});
   c.push_back(timedColumn("bandwidth_GBps", "GB/s", 1, &LiveRow::bandwidth_GBps));
   c.push_back(timedColumn("pct_of_copy", "%", 2, &LiveRow::pct_of_copy));
   c.push_back({"max_abs_error", "", "", CellKind::kNumber,
@@ -322,7 +366,8 @@ Expected<LiveDataset> liveDatasetFromCsv(const CsvTable& table) {
   // The kernels' shape as the sweep built them (files without "shape" were built with run-time shapes).
   std::int64_t xnumel = 0;
   std::int64_t rnumel = 0;
-  if (table.metaValue("shape") == shapeKindName(true) && readInteger(table.metaValue("xnumel"), xnumel, false).empty() &&
+  if (table.metaValue("shape") == shapeKindName(true) &&
+      readInteger(table.metaValue("xnumel"), xnumel, false).empty() &&
       readInteger(table.metaValue("rnumel"), rnumel, false).empty() && xnumel > 0 && rnumel > 0) {
     for (auto& r : data.rows) {
       const bool vector_loads = r.config.vector_loads;

@@ -57,13 +57,13 @@ std::string readMetric(const std::string& text, Metric& out);
 
 /// How a measured row ended.
 enum class RunStatus {
-  kOk,           ///< ran, result correct, timed
-  kWrongResult,  ///< ran, but an output differs from the CPU reference (not timed)
-  kLaunchFailed, ///< the launch or the kernel failed (reason holds the driver's error)
-  kOutOfMemory,  ///< device memory could not be allocated
-  kCompileFailed,///< NVRTC or module load failed
-  kSkipped,      ///< not run: e.g. the shape does not fit the config, or the spill filter of a replay
-  kCancelled,    ///< the sweep was cancelled before this row ran
+  kOk,             ///< ran, result correct, timed
+  kWrongResult,    ///< ran, but an output differs from the CPU reference (not timed)
+  kLaunchFailed,   ///< the launch or the kernel failed (reason holds the driver's error)
+  kOutOfMemory,    ///< device memory could not be allocated
+  kCompileFailed,  ///< NVRTC or module load failed
+  kSkipped,        ///< not run: e.g. the shape does not fit the config, or the spill filter of a replay
+  kCancelled,      ///< the sweep was cancelled before this row ran
 };
 /// "ok", "wrong result", "launch failed", "out of memory", "compile failed", "skipped", "cancelled".
 std::string_view runStatusName(RunStatus status);
@@ -73,27 +73,27 @@ Expected<RunStatus> parseRunStatus(std::string_view text);
 /// One measured configuration.
 struct LiveRow {
   KernelConfig config;
-  bool in_grid = false;            ///< part of the exhaustive grid
-  bool inductor_candidate = false; ///< one of Inductor's own candidate configs (before scaling)
-  bool added_old = false;          ///< added (halved) by the scaling pass under the old bound
-  bool added_new = false;          ///< … under the new bound
-  bool added_exact = false;        ///< … under the exact bound
+  bool in_grid = false;             ///< part of the exhaustive grid
+  bool inductor_candidate = false;  ///< one of Inductor's own candidate configs (before scaling)
+  bool added_old = false;           ///< added (halved) by the scaling pass under the old bound
+  bool added_new = false;           ///< … under the new bound
+  bool added_exact = false;         ///< … under the exact bound
   // Compile facts (NVRTC report), -1 when unknown.
-  int registers = -1;              ///< registers per thread
+  int registers = -1;  ///< registers per thread
   int spill_stores_bytes = -1;
   int spill_loads_bytes = -1;
-  int n_spills = -1;               ///< spilled 32-bit registers as Triton counts them (local bytes / 4)
+  int n_spills = -1;  ///< spilled 32-bit registers as Triton counts them (local bytes / 4)
   int static_smem_bytes = -1;
   double theoretical_occupancy_pct = -1.0;  ///< occupancy calculator: active warps / max warps × 100
   // Measured.
   RunStatus status = RunStatus::kSkipped;
-  std::string reason;              ///< why a row is not ok; notes for ok rows (e.g. "CUPTI: …")
+  std::string reason;  ///< why a row is not ok; notes for ok rows (e.g. "CUPTI: …")
   std::int64_t grid_blocks = 0;
-  TimingStats time;                ///< CUDA events around each launch, L2 flushed before each
+  TimingStats time;                      ///< CUDA events around each launch, L2 flushed before each
   std::optional<double> kernel_time_us;  ///< median CUPTI kernel duration (activity records), when available
-  double bandwidth_GBps = 0.0;     ///< minimum bytes moved / median time
-  double pct_of_copy = 0.0;        ///< bandwidth / measured copy bandwidth × 100
-  double max_abs_error = -1.0;     ///< largest |output − reference|; -1 when not checked
+  double bandwidth_GBps = 0.0;           ///< minimum bytes moved / median time
+  double pct_of_copy = 0.0;              ///< bandwidth / measured copy bandwidth × 100
+  double max_abs_error = -1.0;           ///< largest |output − reference|; -1 when not checked
   Metric achieved_occupancy_pct = Metric::missing("not collected");
   Metric dram_read_bytes = Metric::missing("not collected");
   Metric dram_write_bytes = Metric::missing("not collected");
@@ -108,25 +108,25 @@ struct LiveRow {
 
 /// The policies replayed, in table order.
 inline constexpr inductor::Policy kReplayPolicies[] = {inductor::Policy::kOld, inductor::Policy::kNew,
-                                                      inductor::Policy::kExact};
+                                                       inductor::Policy::kExact};
 
 /// One policy's pick in the autotuner replay.
 struct PolicyPick {
   inductor::Policy policy = inductor::Policy::kNew;  ///< one of kReplayPolicies
-  int candidates = 0;              ///< configs in the policy's set
-  int benchmarked = 0;             ///< of those, not dropped by the spill filter and measured ok
-  int row = -1;                    ///< index of the pick in the rows; -1 when no candidate ran
+  int candidates = 0;                                ///< configs in the policy's set
+  int benchmarked = 0;                               ///< of those, not dropped by the spill filter and measured ok
+  int row = -1;                                      ///< index of the pick in the rows; -1 when no candidate ran
   double time_us = 0.0;
   double bandwidth_GBps = 0.0;
-  double regret = 0.0;             ///< pick time / best time (1 = the autotuner found the best)
+  double regret = 0.0;  ///< pick time / best time (1 = the autotuner found the best)
 };
 
 /// The replay's outcome over a set of rows.
 struct ReplaySummary {
-  int best_row = -1;               ///< fastest ok row over everything measured (grid ∪ candidates)
+  int best_row = -1;  ///< fastest ok row over everything measured (grid ∪ candidates)
   double best_time_us = 0.0;
   double best_bandwidth_GBps = 0.0;
-  std::vector<PolicyPick> picks;   ///< one per kReplayPolicies entry
+  std::vector<PolicyPick> picks;  ///< one per kReplayPolicies entry
 };
 
 /// Computes the picks: a policy's pick is the fastest ok row of its set whose n_spills is at most

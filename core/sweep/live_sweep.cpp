@@ -146,13 +146,11 @@ Expected<LiveSweepResult> runLiveSweep(GpuRunner& runner, const LiveSweepSpec& s
     } else if (!crow.ok) {
       // An invalid tile or a shape the config cannot run is skipped; anything else failed to compile.
       const bool runnable = crow.layout.has_value() && checkShape(crow.config, cs_xnumel, cs_rnumel).hasValue();
-      row.status = crow.cancelled ? RunStatus::kCancelled
-                   : runnable                ? RunStatus::kCompileFailed
-                                             : RunStatus::kSkipped;
+      row.status = crow.cancelled ? RunStatus::kCancelled : runnable ? RunStatus::kCompileFailed : RunStatus::kSkipped;
       row.reason = crow.error.empty() ? "not compiled" : crow.error;
     } else if (upload_error) {
-      row.status = upload_error->message.rfind("out of memory", 0) == 0 ? RunStatus::kOutOfMemory
-                                                                         : RunStatus::kLaunchFailed;
+      row.status =
+          upload_error->message.rfind("out of memory", 0) == 0 ? RunStatus::kOutOfMemory : RunStatus::kLaunchFailed;
       row.reason = upload_error->message;
     } else {
       auto module = moduleFor(crow);
@@ -243,8 +241,9 @@ Expected<LiveSweepResult> runLiveSweep(GpuRunner& runner, const LiveSweepSpec& s
        {"copy_bandwidth_method", "device-to-device copy of " + std::to_string(copy->bytes_per_copy >> 20) +
                                      " MiB, bytes read + written / median of " + std::to_string(copy->runs) +
                                      " runs, measured " + copy->measured_at},
-       {"timing", "CUDA events around each launch; L2 flushed (memset of 2 x L2) before each timed launch; "
-                  "median of the timed runs after warm-up; bandwidth = (bytes_read + bytes_written) / median"},
+       {"timing",
+        "CUDA events around each launch; L2 flushed (memset of 2 x L2) before each timed launch; "
+        "median of the timed runs after warm-up; bandwidth = (bytes_read + bytes_written) / median"},
        {"inductor_profile", std::string(inductor::profileInfo(cs.decision_options.profile).key)},
        {"reduction_hint", std::string(inductor::reductionHintKey(cs.hint))},
        {"spill_threshold", std::to_string(inductor::kSpillThreshold)},
@@ -255,17 +254,20 @@ Expected<LiveSweepResult> runLiveSweep(GpuRunner& runner, const LiveSweepSpec& s
 }
 
 std::vector<std::vector<std::string>> replayTable(const LiveSweepResult& result) {
-  std::vector<std::vector<std::string>> t = {{"policy", "candidates", "benchmarked", "pick", "time_us", "GB/s", "regret"}};
+  std::vector<std::vector<std::string>> t = {
+      {"policy", "candidates", "benchmarked", "pick", "time_us", "GB/s", "regret"}};
   const auto& rows = result.dataset.rows;
   for (const auto& p : result.replay.picks) {
     const std::string pick = p.row >= 0 ? rows[static_cast<std::size_t>(p.row)].config.label() : "(none ran)";
-    t.push_back({std::string(inductor::policyKey(p.policy)), std::to_string(p.candidates), std::to_string(p.benchmarked), pick,
-                 p.row >= 0 ? fixed(p.time_us, 2) : "", p.row >= 0 ? fixed(p.bandwidth_GBps, 0) : "",
-                 p.row >= 0 ? fixed(p.regret, 3) : ""});
+    t.push_back({std::string(inductor::policyKey(p.policy)), std::to_string(p.candidates),
+                 std::to_string(p.benchmarked), pick, p.row >= 0 ? fixed(p.time_us, 2) : "",
+                 p.row >= 0 ? fixed(p.bandwidth_GBps, 0) : "", p.row >= 0 ? fixed(p.regret, 3) : ""});
   }
   const auto& r = result.replay;
-  t.push_back({"best (all configs)", std::to_string(rows.size()), "", r.best_row >= 0 ? rows[static_cast<std::size_t>(r.best_row)].config.label() : "(none ran)",
-               r.best_row >= 0 ? fixed(r.best_time_us, 2) : "", r.best_row >= 0 ? fixed(r.best_bandwidth_GBps, 0) : "", ""});
+  t.push_back({"best (all configs)", std::to_string(rows.size()), "",
+               r.best_row >= 0 ? rows[static_cast<std::size_t>(r.best_row)].config.label() : "(none ran)",
+               r.best_row >= 0 ? fixed(r.best_time_us, 2) : "", r.best_row >= 0 ? fixed(r.best_bandwidth_GBps, 0) : "",
+               ""});
   return t;
 }
 

@@ -22,7 +22,7 @@ namespace occx {
 struct LiveSweepSpec {
   CompileSweepSpec compile;
   RunOptions run;
-  std::uint64_t seed = 1;           ///< random inputs
+  std::uint64_t seed = 1;               ///< random inputs
   bool refresh_copy_bandwidth = false;  ///< measure the copy bandwidth again instead of the cached figure
   /// After the sweep, time the best config and each policy's pick this many more times (0 … 100):
   /// the run-to-run spread of the median.
@@ -58,15 +58,15 @@ struct LiveSweepResult {
   bool cancelled = false;
   double problem_seconds = 0.0;  ///< random inputs + CPU reference (overlaps the compiles)
   double compile_seconds = 0.0;
-  double run_seconds = 0.0;      ///< every config: check + warm-up + timed runs
+  double run_seconds = 0.0;  ///< every config: check + warm-up + timed runs
   double wall_seconds = 0.0;
 };
 
-/// Runs the live sweep on `runner`, compiling with `compile` (called from worker threads). Errors (before anything is measured): an invalid spec (the
-/// compile sweep's messages), a problem that cannot be built, the copy bandwidth that cannot be
-/// measured. Every per-config failure (compile error, launch failure, wrong result, out of memory)
-/// is a row with the reason; cancel (read between configs and inside each run) keeps the finished
-/// rows and marks the rest cancelled.
+/// Runs the live sweep on `runner`, compiling with `compile` (called from worker threads). Errors (before anything is
+/// measured): an invalid spec (the compile sweep's messages), a problem that cannot be built, the copy bandwidth that
+/// cannot be measured. Every per-config failure (compile error, launch failure, wrong result, out of memory) is a row
+/// with the reason; cancel (read between configs and inside each run) keeps the finished rows and marks the rest
+/// cancelled.
 Expected<LiveSweepResult> runLiveSweep(GpuRunner& runner, const LiveSweepSpec& spec, const CompileFunction& compile,
                                        const LiveSweepProgressFn& progress = {},
                                        const std::atomic<bool>* cancel = nullptr);

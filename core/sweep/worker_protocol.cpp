@@ -7,11 +7,11 @@
 
 #include <cerrno>
 #include <cmath>
-#include <type_traits>
-#include <utility>
 #include <csignal>
 #include <cstring>
 #include <thread>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "core/base/json_value.h"
@@ -82,7 +82,9 @@ E parsedEnum(const json& j, const char* key, E fallback, Parse parse) {
 
 }  // namespace
 
-void to_json(json& j, const ComputeCapability& v) { j = v.str(); }
+void to_json(json& j, const ComputeCapability& v) {
+  j = v.str();
+}
 void from_json(const json& j, ComputeCapability& v) {
   auto cc = ComputeCapability::parse(j.get<std::string>());
   if (!cc) throw json::other_error::create(501, "compute capability: " + cc.error(), &j);
@@ -116,8 +118,12 @@ void deviceInfoFields(V& v, F&& f) {
   f("matched_gpu", v.matched_gpu);
   f("data_mismatches", v.data_mismatches);
 }
-void to_json(json& j, const DeviceInfo& v) { writeFields(j, v, [](const auto& x, auto&& f) { deviceInfoFields(x, f); }); }
-void from_json(const json& j, DeviceInfo& v) { readFields(j, v, [](auto& x, auto&& f) { deviceInfoFields(x, f); }); }
+void to_json(json& j, const DeviceInfo& v) {
+  writeFields(j, v, [](const auto& x, auto&& f) { deviceInfoFields(x, f); });
+}
+void from_json(const json& j, DeviceInfo& v) {
+  readFields(j, v, [](auto& x, auto&& f) { deviceInfoFields(x, f); });
+}
 
 /// Every field of a CopyBandwidth by its key, for both directions.
 template <class V, class F>
@@ -134,8 +140,12 @@ void copyBandwidthFields(V& v, F&& f) {
   f("measured_at", v.measured_at);
   f("from_cache", v.from_cache);
 }
-void to_json(json& j, const CopyBandwidth& v) { writeFields(j, v, [](const auto& x, auto&& f) { copyBandwidthFields(x, f); }); }
-void from_json(const json& j, CopyBandwidth& v) { readFields(j, v, [](auto& x, auto&& f) { copyBandwidthFields(x, f); }); }
+void to_json(json& j, const CopyBandwidth& v) {
+  writeFields(j, v, [](const auto& x, auto&& f) { copyBandwidthFields(x, f); });
+}
+void from_json(const json& j, CopyBandwidth& v) {
+  readFields(j, v, [](auto& x, auto&& f) { copyBandwidthFields(x, f); });
+}
 
 void to_json(json& j, const ProblemSpec& v) {
   j = {{"workload", std::string(workloadName(v.workload))},
@@ -165,13 +175,15 @@ void to_json(json& j, const BufferSpec& v) {
 void from_json(const json& j, BufferSpec& v) {
   getIf(j, "name", v.name);
   const json& type = j.at("type");
-  if (!type.is_string()) throw json::type_error::create(302, "type must be a string, not " + std::string(type.type_name()), &j);
+  if (!type.is_string())
+    throw json::type_error::create(302, "type must be a string, not " + std::string(type.type_name()), &j);
   auto t = parseElementType(type.get<std::string>());
   if (!t) throw json::other_error::create(501, "type: " + t.error(), &j);
   v.type = *t;
   v.elements = checkedInteger<std::int64_t>(j.at("elements"), "elements");
   const json& role = j.at("role");
-  if (!role.is_string()) throw json::type_error::create(302, "role must be a string, not " + std::string(role.type_name()), &j);
+  if (!role.is_string())
+    throw json::type_error::create(302, "role must be a string, not " + std::string(role.type_name()), &j);
   const std::string r = role.get<std::string>();
   bool known = false;
   for (auto candidate : {BufferSpec::Role::kInput, BufferSpec::Role::kOutput, BufferSpec::Role::kInOut}) {
@@ -189,7 +201,8 @@ void to_json(json& j, const BufferProblemSpec& v) {
 void from_json(const json& j, BufferProblemSpec& v) {
   getIf(j, "label", v.label);
   const json& buffers = j.at("buffers");
-  if (!buffers.is_array()) throw json::type_error::create(302, "buffers must be an array, not " + std::string(buffers.type_name()), &j);
+  if (!buffers.is_array())
+    throw json::type_error::create(302, "buffers must be an array, not " + std::string(buffers.type_name()), &j);
   v.buffers = buffers.get<std::vector<BufferSpec>>();
   getIf(j, "seed", v.seed);
   getIf(j, "bytes_moved", v.bytes_moved);
@@ -204,8 +217,10 @@ void to_json(json& j, const LaunchArgument& v) {
 }
 void from_json(const json& j, LaunchArgument& v) {
   const int kind = checkedInteger<int>(j.at("kind"), "kind");
-  if (kind < static_cast<int>(LaunchArgument::Kind::kInput) || kind > static_cast<int>(LaunchArgument::Kind::kScratch)) {
-    throw json::other_error::create(501, "argument kind " + std::to_string(kind) + " is out of range: allowed 0 … 4", &j);
+  if (kind < static_cast<int>(LaunchArgument::Kind::kInput) ||
+      kind > static_cast<int>(LaunchArgument::Kind::kScratch)) {
+    throw json::other_error::create(501, "argument kind " + std::to_string(kind) + " is out of range: allowed 0 … 4",
+                                    &j);
   }
   v.kind = static_cast<LaunchArgument::Kind>(kind);
   getIf(j, "buffer", v.buffer);
@@ -257,8 +272,12 @@ void runOptionsFields(V& v, F&& f) {
   f("cupti_metrics", v.cupti_metrics);
   f("check_threads", v.check_threads);
 }
-void to_json(json& j, const RunOptions& v) { writeFields(j, v, [](const auto& x, auto&& f) { runOptionsFields(x, f); }); }
-void from_json(const json& j, RunOptions& v) { readFields(j, v, [](auto& x, auto&& f) { runOptionsFields(x, f); }); }
+void to_json(json& j, const RunOptions& v) {
+  writeFields(j, v, [](const auto& x, auto&& f) { runOptionsFields(x, f); });
+}
+void from_json(const json& j, RunOptions& v) {
+  readFields(j, v, [](auto& x, auto&& f) { runOptionsFields(x, f); });
+}
 
 /// Every field of a TimingStats by its key, for both directions.
 template <class V, class F>
@@ -271,8 +290,12 @@ void timingStatsFields(V& v, F&& f) {
   f("p75_us", v.p75_us);
   f("spread_pct", v.spread_pct);
 }
-void to_json(json& j, const TimingStats& v) { writeFields(j, v, [](const auto& x, auto&& f) { timingStatsFields(x, f); }); }
-void from_json(const json& j, TimingStats& v) { readFields(j, v, [](auto& x, auto&& f) { timingStatsFields(x, f); }); }
+void to_json(json& j, const TimingStats& v) {
+  writeFields(j, v, [](const auto& x, auto&& f) { timingStatsFields(x, f); });
+}
+void from_json(const json& j, TimingStats& v) {
+  readFields(j, v, [](auto& x, auto&& f) { timingStatsFields(x, f); });
+}
 
 void to_json(json& j, const Metric& v) {
   j = json::object();
@@ -452,7 +475,8 @@ FrameRead readFrame(int fd, std::chrono::steady_clock::time_point deadline, cons
                           (std::uint32_t{header[2]} << 16) | (std::uint32_t{header[3]} << 24);
   if (n == 0 || n > kMaxWorkerFrameBytes) {
     out.failure = FrameFailure::kGarbage;
-    out.error = "a frame length of " + std::to_string(n) + " bytes: allowed 1 … " + std::to_string(kMaxWorkerFrameBytes);
+    out.error =
+        "a frame length of " + std::to_string(n) + " bytes: allowed 1 … " + std::to_string(kMaxWorkerFrameBytes);
     return out;
   }
   std::vector<std::uint8_t> body(n);
@@ -511,7 +535,9 @@ void watchClient(int fd) {
   }).detach();
 }
 
-json failed(const std::string& error) { return {{"ok", false}, {"error", error}}; }
+json failed(const std::string& error) {
+  return {{"ok", false}, {"error", error}};
+}
 
 json answer(GpuRunner& runner, const json& request) {
   const std::string op = request.value("op", std::string());

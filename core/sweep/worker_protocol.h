@@ -80,18 +80,18 @@ void from_json(const nlohmann::json& j, RunOutcome& v);
 /// How reading a frame ended when it did not deliver one.
 enum class FrameFailure {
   kNone,
-  kClosed,     ///< the other end closed the stream (the worker exited)
-  kTimedOut,   ///< no complete frame within the deadline
-  kGarbage,    ///< a length over kMaxWorkerFrameBytes, bytes that are not CBOR, or not an object
-  kIoError,    ///< read/write failed (errno text in the message)
+  kClosed,    ///< the other end closed the stream (the worker exited)
+  kTimedOut,  ///< no complete frame within the deadline
+  kGarbage,   ///< a length over kMaxWorkerFrameBytes, bytes that are not CBOR, or not an object
+  kIoError,   ///< read/write failed (errno text in the message)
 };
 
 /// A frame read from the stream, or why none was.
 // nlohmann::json's constructors are not declared noexcept, so the implicit ones here are not either.
-struct FrameRead {  // NOLINT(bugprone-exception-escape)
-  nlohmann::json message;          ///< the object, when failure == kNone
+struct FrameRead {         // NOLINT(bugprone-exception-escape)
+  nlohmann::json message;  ///< the object, when failure == kNone
   FrameFailure failure = FrameFailure::kNone;
-  std::string error;               ///< in words when failure != kNone
+  std::string error;  ///< in words when failure != kNone
 };
 
 /// Encodes one frame: the 4-byte little-endian length, then the CBOR of `message`. Error: the

@@ -27,7 +27,9 @@ Clock::time_point after(double seconds) {
   return Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
 }
 
-std::string seconds(double s) { return fixed(s, s < 10 ? 1 : 0) + " s"; }
+std::string seconds(double s) {
+  return fixed(s, s < 10 ? 1 : 0) + " s";
+}
 
 }  // namespace
 
@@ -35,7 +37,8 @@ Expected<std::string> gpuWorkerProgram() {
   namespace fs = std::filesystem;
   if (const char* env = std::getenv("OCCX_GPU_WORKER"); env != nullptr && env[0] != '\0') {
     std::error_code ec;
-    if (!fs::is_regular_file(env, ec)) return Error{std::string("OCCX_GPU_WORKER names ") + env + ", which is not a file"};
+    if (!fs::is_regular_file(env, ec))
+      return Error{std::string("OCCX_GPU_WORKER names ") + env + ", which is not a file"};
     return std::string(env);
   }
   std::error_code ec;
@@ -59,8 +62,8 @@ struct WorkerRunner::Impl {
   std::string driver_text;
   double startup_s = 0.0;
   int starts = 0;
-  long long seq = 0;                   ///< the last run's sequence number (the cancel signal's value)
-  std::string lost;                    ///< why no worker can run any more
+  long long seq = 0;  ///< the last run's sequence number (the cancel signal's value)
+  std::string lost;   ///< why no worker can run any more
   /// The request that uploaded the current problem (set_problem or set_buffer_problem), sent again
   /// after a restart; null when none.
   /// (Kept as CBOR bytes: a vector's destructor cannot throw, which the analysis can see.)
@@ -235,8 +238,8 @@ struct WorkerRunner::Impl {
   /// One request: a worker that had already ended (between requests, nothing to do with this one)
   /// is restarted quietly and the request sent to the new one. Errors as send(); after a failure of
   /// a delivered request the worker has been restarted (or the runner is lost) and `suffix` says so.
-  Expected<json> exchange(const json& request, double timeout_s, const std::atomic<bool>* cancel,
-                          std::string& suffix, bool* cancel_sent = nullptr) {
+  Expected<json> exchange(const json& request, double timeout_s, const std::atomic<bool>* cancel, std::string& suffix,
+                          bool* cancel_sent = nullptr) {
     suffix.clear();
     for (int attempt = 0; attempt < 2; ++attempt) {
       if (!lost.empty()) return Error{lost};
@@ -266,7 +269,8 @@ struct WorkerRunner::Impl {
     std::string suffix;
     auto reply = exchange(request, options.request_timeout_s, nullptr, suffix);
     if (!reply) return Error{reply.error() + suffix};
-    if (!reply->value("ok", false)) return Error{reply->value("error", std::string("the GPU worker gave no reason")) + suffix};
+    if (!reply->value("ok", false))
+      return Error{reply->value("error", std::string("the GPU worker gave no reason")) + suffix};
     problem_request = json::to_cbor(request);
     buffer_problem = buffers;
     if (!suffix.empty()) {
@@ -294,19 +298,33 @@ WorkerRunner::~WorkerRunner() {
   im.reap(2.0);
 }
 
-const DeviceInfo& WorkerRunner::device() const { return impl_->device; }
-std::string WorkerRunner::driverVersionText() const { return impl_->driver_text; }
-std::string WorkerRunner::contextLost() const { return impl_->lost; }
-int WorkerRunner::restarts() const { return std::max(impl_->starts - 1, 0); }
-double WorkerRunner::startupSeconds() const { return impl_->startup_s; }
-pid_t WorkerRunner::workerPid() const { return impl_->pid; }
+const DeviceInfo& WorkerRunner::device() const {
+  return impl_->device;
+}
+std::string WorkerRunner::driverVersionText() const {
+  return impl_->driver_text;
+}
+std::string WorkerRunner::contextLost() const {
+  return impl_->lost;
+}
+int WorkerRunner::restarts() const {
+  return std::max(impl_->starts - 1, 0);
+}
+double WorkerRunner::startupSeconds() const {
+  return impl_->startup_s;
+}
+pid_t WorkerRunner::workerPid() const {
+  return impl_->pid;
+}
 
 Expected<CopyBandwidth> WorkerRunner::copyBandwidth(bool refresh) {
   Impl& im = *impl_;
   std::string suffix;
-  auto reply = im.exchange({{"op", "copy_bandwidth"}, {"refresh", refresh}}, im.options.request_timeout_s, nullptr, suffix);
+  auto reply =
+      im.exchange({{"op", "copy_bandwidth"}, {"refresh", refresh}}, im.options.request_timeout_s, nullptr, suffix);
   if (!reply) return Error{reply.error() + suffix};
-  if (!reply->value("ok", false)) return Error{reply->value("error", std::string("the GPU worker gave no reason")) + suffix};
+  if (!reply->value("ok", false))
+    return Error{reply->value("error", std::string("the GPU worker gave no reason")) + suffix};
   try {
     return reply->at("copy").get<CopyBandwidth>();
   } catch (const json::exception& e) {
@@ -389,7 +407,8 @@ RunOutcome WorkerRunner::run(const GpuModule& module, const RunOptions& options,
   }
   if (!suffix.empty()) {
     out.context_reset = true;
-    out.reason += suffix == "; the GPU worker was restarted" ? "; the GPU worker was restarted with a fresh context" : suffix;
+    out.reason +=
+        suffix == "; the GPU worker was restarted" ? "; the GPU worker was restarted with a fresh context" : suffix;
   }
   return out;
 }

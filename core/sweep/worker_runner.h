@@ -24,12 +24,12 @@ namespace occx {
 
 /// How to start the worker and how long to wait for it (seconds).
 struct WorkerOptions {
-  std::string program;               ///< the worker's executable (see gpuWorkerProgram)
-  std::vector<std::string> arguments;///< after the program name, e.g. {"--device", "0"}
-  double start_timeout_s = 120.0;    ///< process start until "ready": driver, CUPTI and context
-  double request_timeout_s = 600.0;  ///< copy bandwidth, set_problem (inputs + CPU reference)
-  double run_timeout_s = 120.0;      ///< one config's run: check, warm-up, timed launches, profiling
-  double cancel_grace_s = 10.0;      ///< after a cancel, how long a running config may take to stop
+  std::string program;                 ///< the worker's executable (see gpuWorkerProgram)
+  std::vector<std::string> arguments;  ///< after the program name, e.g. {"--device", "0"}
+  double start_timeout_s = 120.0;      ///< process start until "ready": driver, CUPTI and context
+  double request_timeout_s = 600.0;    ///< copy bandwidth, set_problem (inputs + CPU reference)
+  double run_timeout_s = 120.0;        ///< one config's run: check, warm-up, timed launches, profiling
+  double cancel_grace_s = 10.0;        ///< after a cancel, how long a running config may take to stop
 };
 
 /// The worker executable to use: $OCCX_GPU_WORKER when set, else `occx-gpu-worker` beside the

@@ -13,7 +13,9 @@ constexpr std::int64_t kMaxBlockElements = std::int64_t{1} << 20;  // Triton: nu
 constexpr int kMinElementsPerThread = 1;
 constexpr int kMaxElementsPerThread = 64;
 
-bool persistent(const RunKernel& k) { return k.module.kind == KernelKind::kPersistentReduction; }
+bool persistent(const RunKernel& k) {
+  return k.module.kind == KernelKind::kPersistentReduction;
+}
 
 std::int64_t hint(const RunKernel& k, std::string_view name) {
   const SizeHint* h = k.module.sizeHint(name);
@@ -21,7 +23,9 @@ std::int64_t hint(const RunKernel& k, std::string_view name) {
 }
 
 /// The R tile of a persistent reduction: the r0_ hint's power of two (the kernel's R0_BLOCK).
-std::int64_t persistentR(const RunKernel& k) { return nextPowerOfTwo(std::max<std::int64_t>(1, hint(k, "r0_"))); }
+std::int64_t persistentR(const RunKernel& k) {
+  return nextPowerOfTwo(std::max<std::int64_t>(1, hint(k, "r0_")));
+}
 
 std::vector<int> powersOfTwo(int from, int to) {
   std::vector<int> v;
@@ -37,7 +41,8 @@ std::string joinInts(const std::vector<int>& v) {
 
 /// "1,2,4" or "256..4096" when the values are the consecutive powers of two between.
 std::string axisText(const std::vector<int>& v) {
-  if (v.size() >= 3 && v == powersOfTwo(v.front(), v.back())) return std::to_string(v.front()) + ".." + std::to_string(v.back());
+  if (v.size() >= 3 && v == powersOfTwo(v.front(), v.back()))
+    return std::to_string(v.front()) + ".." + std::to_string(v.back());
   return joinInts(v);
 }
 
@@ -47,7 +52,8 @@ std::optional<Error> supported(const RunKernel& k) {
                  " kernel: sweeps are for looped and persistent reductions"};
   }
   if (k.module.sizeHint("y") != nullptr || k.module.sizeHint("r1_") != nullptr) {
-    return Error{k.module.name + " has a 2-D tile (" + k.module.sizeHintsText() + "): sweeps cover XBLOCK × R0_BLOCK kernels only"};
+    return Error{k.module.name + " has a 2-D tile (" + k.module.sizeHintsText() +
+                 "): sweeps cover XBLOCK × R0_BLOCK kernels only"};
   }
   return std::nullopt;
 }
@@ -55,12 +61,13 @@ std::optional<Error> supported(const RunKernel& k) {
 Expected<std::vector<int>> parseValues(const std::string& item, const std::string& values, bool pow2, int lo, int hi) {
   std::vector<int> out;
   auto bad = [&](const std::string& why) {
-    return Error{"--grid " + item + ": " + why + " (allowed: " + (pow2 ? "powers of two " : "") + std::to_string(lo) + " … " +
-                 std::to_string(hi) + ", as \"1,2,4\"" + (pow2 ? " or \"256..4096\"" : "") + ")"};
+    return Error{"--grid " + item + ": " + why + " (allowed: " + (pow2 ? "powers of two " : "") + std::to_string(lo) +
+                 " … " + std::to_string(hi) + ", as \"1,2,4\"" + (pow2 ? " or \"256..4096\"" : "") + ")"};
   };
   auto number = [&](const std::string& t) -> Expected<int> {
     const std::string s = trimmed(t);
-    if (s.empty() || s.size() > 9 || s.find_first_not_of("0123456789") != std::string::npos) return bad("'" + s + "' is not a number");
+    if (s.empty() || s.size() > 9 || s.find_first_not_of("0123456789") != std::string::npos)
+      return bad("'" + s + "' is not a number");
     const int v = std::stoi(s);
     if (v < lo || v > hi) return bad(std::to_string(v) + " is out of range");
     if (pow2 && !isPowerOfTwo(v)) return bad(std::to_string(v) + " is not a power of two");
@@ -138,7 +145,8 @@ Expected<ConfigGrid> parseConfigGrid(const std::vector<std::string>& items, cons
     while (words >> item) {
       const auto eq = item.find('=');
       if (eq == std::string::npos) {
-        return Error{"--grid " + item + ": expected NAME=VALUES with NAME one of XBLOCK, R0_BLOCK, num_warps, num_stages"};
+        return Error{"--grid " + item +
+                     ": expected NAME=VALUES with NAME one of XBLOCK, R0_BLOCK, num_warps, num_stages"};
       }
       const std::string name = item.substr(0, eq);
       const std::string values = item.substr(eq + 1);
@@ -148,8 +156,9 @@ Expected<ConfigGrid> parseConfigGrid(const std::vector<std::string>& items, cons
         if (v) g.xblock = *v;
       } else if (name == "R0_BLOCK" || name == "RBLOCK") {
         if (persistent(k)) {
-          return Error{"--grid " + item + ": " + k.module.name + " is a persistent reduction: its R0_BLOCK is the whole row (" +
-                       std::to_string(persistentR(k)) + "), only XBLOCK, num_warps and num_stages vary"};
+          return Error{"--grid " + item + ": " + k.module.name +
+                       " is a persistent reduction: its R0_BLOCK is the whole row (" + std::to_string(persistentR(k)) +
+                       "), only XBLOCK, num_warps and num_stages vary"};
         }
         v = parseValues(item, values, true, 1, 65536);
         if (v) g.r0_block = *v;
@@ -160,7 +169,8 @@ Expected<ConfigGrid> parseConfigGrid(const std::vector<std::string>& items, cons
         v = parseValues(item, values, false, 1, 8);
         if (v) g.num_stages = *v;
       } else {
-        return Error{"--grid " + item + ": unknown axis '" + name + "' (allowed: XBLOCK, R0_BLOCK, num_warps, num_stages)"};
+        return Error{"--grid " + item + ": unknown axis '" + name +
+                     "' (allowed: XBLOCK, R0_BLOCK, num_warps, num_stages)"};
       }
       if (!v) return Error{v.error()};
     }
@@ -178,7 +188,8 @@ Expected<SweepPlan> planSweep(const RunKernel& k, const std::optional<ConfigGrid
   auto add = [&](SweepConfig c, const std::string& why) {
     for (auto& w : wanted) {
       if (w.sameLaunch(c)) {
-        if (std::find(w.requested_by.begin(), w.requested_by.end(), why) == w.requested_by.end()) w.requested_by.push_back(why);
+        if (std::find(w.requested_by.begin(), w.requested_by.end(), why) == w.requested_by.end())
+          w.requested_by.push_back(why);
         return;
       }
     }
@@ -217,7 +228,8 @@ Expected<SweepPlan> planSweep(const RunKernel& k, const std::optional<ConfigGrid
       if (n > 0) plan.left_out.push_back(std::to_string(n) + (n == 1 ? " config " : " configs ") + why);
     };
     note(over_hint, "with XBLOCK or R0_BLOCK above the size hints' padded numels (x " + std::to_string(x_pad) +
-                        (per ? std::string() : ", r0_ " + std::to_string(r_pad)) + "): the same kernel as the clamped config");
+                        (per ? std::string() : ", r0_ " + std::to_string(r_pad)) +
+                        "): the same kernel as the clamped config");
     note(too_big, "over Triton's 1048576 elements per block");
     note(thin, "with fewer than 1 element per thread");
     note(thick, "with more than 64 elements per thread");
@@ -229,14 +241,16 @@ Expected<SweepPlan> planSweep(const RunKernel& k, const std::optional<ConfigGrid
         const inductor::Decision* d = rc.decision(p);
         if (d == nullptr || !d->scales() || !d->new_config) continue;
         const auto& n = *d->new_config;
-        add(SweepConfig{n.xblock, per ? 0 : n.r0_block, n.num_warps, n.num_stages, {}}, std::string(inductor::policyKey(p)));
+        add(SweepConfig{n.xblock, per ? 0 : n.r0_block, n.num_warps, n.num_stages, {}},
+            std::string(inductor::policyKey(p)));
       }
     }
   }
   for (auto& c : wanted) {
     bool have = false;
     for (const RunConfig& rc : k.configs) {
-      const SweepConfig existing{rc.config.xblock, per ? 0 : rc.config.r0_block, rc.config.num_warps, rc.config.num_stages, {}};
+      const SweepConfig existing{
+          rc.config.xblock, per ? 0 : rc.config.r0_block, rc.config.num_warps, rc.config.num_stages, {}};
       if (existing.sameLaunch(c)) have = true;
     }
     (have ? plan.compiled : plan.configs).push_back(std::move(c));

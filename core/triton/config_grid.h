@@ -20,7 +20,7 @@ namespace occx::triton {
 /// One config to compile.
 struct SweepConfig {
   int xblock = 1;
-  int r0_block = 0;   ///< 0 for persistent reductions (no R loop: the kernel's R0_BLOCK is the whole row)
+  int r0_block = 0;  ///< 0 for persistent reductions (no R loop: the kernel's R0_BLOCK is the whole row)
   int num_warps = 4;
   int num_stages = 1;
   /// Why it is compiled: "grid", and the keys of the policies that would add it ("new", "spills").
@@ -35,10 +35,10 @@ struct SweepConfig {
 /// The axes of a grid. Every value is a power of two except num_stages.
 struct ConfigGrid {
   std::vector<int> xblock;
-  std::vector<int> r0_block;   ///< empty for persistent reductions
+  std::vector<int> r0_block;  ///< empty for persistent reductions
   std::vector<int> num_warps;
   std::vector<int> num_stages;
-  bool filtered = false;       ///< the default grid: configs outside 1 … 64 elements per thread are left out
+  bool filtered = false;  ///< the default grid: configs outside 1 … 64 elements per thread are left out
   /// "XBLOCK=1,2,4 R0_BLOCK=256..4096 num_warps=4,8,16 num_stages=1".
   [[nodiscard]] std::string text() const;
 };
@@ -59,10 +59,10 @@ ConfigGrid defaultConfigGrid(const RunKernel& kernel);
 
 /// What a sweep compiles.
 struct SweepPlan {
-  std::vector<SweepConfig> configs;      ///< to compile, grid order then policy additions
-  std::vector<SweepConfig> compiled;     ///< asked for but already compiled (Inductor's own configs)
-  std::vector<std::string> left_out;     ///< configs not compiled and why ("X8 R32768 w4: 2048 elements per thread")
-  std::string grid;                      ///< ConfigGrid::text() of the grid used; empty without one
+  std::vector<SweepConfig> configs;   ///< to compile, grid order then policy additions
+  std::vector<SweepConfig> compiled;  ///< asked for but already compiled (Inductor's own configs)
+  std::vector<std::string> left_out;  ///< configs not compiled and why ("X8 R32768 w4: 2048 elements per thread")
+  std::string grid;                   ///< ConfigGrid::text() of the grid used; empty without one
 };
 
 /// The configs to compile for `kernel`: every config of `grid` (when given) and, with `policies`,

@@ -64,9 +64,14 @@ class Reader {
 };
 
 Expected<std::vector<Section>> readSections(const Reader& r, int& sm_arch) {
-  if (r.size() < 64) return r.fail("not a cubin: " + std::to_string(r.size()) + " bytes is shorter than an ELF header (64)");
+  if (r.size() < 64)
+    return r.fail("not a cubin: " + std::to_string(r.size()) + " bytes is shorter than an ELF header (64)");
   const unsigned char* h = r.at(0);
-  if (std::memcmp(h, "\x7f" "ELF", 4) != 0) return r.fail("not a cubin: the file does not start with the ELF magic");
+  if (std::memcmp(h,
+                  "\x7f"
+                  "ELF",
+                  4) != 0)
+    return r.fail("not a cubin: the file does not start with the ELF magic");
   if (h[4] != 2 || h[5] != 1) return r.fail("not a cubin: only 64-bit little-endian ELF files are read");
   std::uint64_t shoff = 0;
   std::uint32_t flags = 0;
@@ -99,13 +104,15 @@ Expected<std::vector<Section>> readSections(const Reader& r, int& sm_arch) {
     r.get(base + 32, s.size);
     r.get(base + 40, s.link);
     if (s.type != kShtNobits && (s.offset > r.size() || r.size() - s.offset < s.size)) {
-      return r.fail("section " + std::to_string(i) + " runs past the end of the file: offset " + std::to_string(s.offset) +
-                    " + size " + std::to_string(s.size) + " > " + std::to_string(r.size()) + " bytes");
+      return r.fail("section " + std::to_string(i) + " runs past the end of the file: offset " +
+                    std::to_string(s.offset) + " + size " + std::to_string(s.size) + " > " + std::to_string(r.size()) +
+                    " bytes");
     }
   }
   const Section& names = sections[shstrndx];
   for (std::uint16_t i = 0; i < shnum; ++i) {
-    if (name_offsets[i] < names.size) sections[i].name = r.cString(names.offset + name_offsets[i], names.offset + names.size);
+    if (name_offsets[i] < names.size)
+      sections[i].name = r.cString(names.offset + name_offsets[i], names.offset + names.size);
   }
   return sections;
 }
@@ -114,7 +121,8 @@ Expected<std::vector<Symbol>> readSymbols(const Reader& r, const std::vector<Sec
   std::vector<Symbol> symbols;
   for (const Section& s : sections) {
     if (s.type != kShtSymtab) continue;
-    if (s.link >= sections.size()) return r.fail("the symbol table links to section " + std::to_string(s.link) + ", which does not exist");
+    if (s.link >= sections.size())
+      return r.fail("the symbol table links to section " + std::to_string(s.link) + ", which does not exist");
     const Section& strings = sections[s.link];
     for (std::uint64_t off = s.offset; off + 24 <= s.offset + s.size; off += 24) {
       std::uint32_t name = 0;
@@ -160,8 +168,8 @@ std::optional<Error> forEachRecord(const Reader& r, const Section& s, Visit visi
                     std::to_string(off - 2) + " (a newer cubin layout?)");
     }
     if (off + size > end) {
-      return r.fail("a record of '" + s.name + "' runs past the section's end (attribute " +
-                    std::to_string(attribute) + ", " + std::to_string(size) + " bytes)");
+      return r.fail("a record of '" + s.name + "' runs past the section's end (attribute " + std::to_string(attribute) +
+                    ", " + std::to_string(size) + " bytes)");
     }
     visit(format, attribute, off, size);
     off += size;
@@ -199,49 +207,52 @@ Expected<CubinInfo> readCubin(std::span<const unsigned char> bytes, std::string_
     }
   }
   for (auto& [name, k] : by_name) {
-    if (has_reserved_shared) k.static_shared_bytes = std::max<std::int64_t>(0, k.static_shared_bytes - kSystemReservedShared);
+    if (has_reserved_shared)
+      k.static_shared_bytes = std::max<std::int64_t>(0, k.static_shared_bytes - kSystemReservedShared);
   }
   for (const Section& s : *sections) {
     if (s.name == ".nv.info") {
-      auto error = forEachRecord(r, s, [&](unsigned char format, unsigned char attribute, std::uint64_t off, std::uint64_t size) {
-        if (format != 4 || size != 8) return;
-        std::uint32_t index = 0;
-        std::uint32_t value = 0;
-        r.get(off, index);
-        r.get(off + 4, value);
-        if (index >= symbols->size()) return;
-        auto it = by_name.find((*symbols)[index].name);
-        if (it == by_name.end()) return;
-        CubinKernel& k = it->second;
-        if (attribute == kRegisterCount) k.registers = static_cast<int>(value);
-        if (attribute == kFrameSize) k.frame_bytes = value;
-        if (attribute == kMinStackSize) k.min_stack_bytes = value;
-        if (attribute == kMaxStackSize) k.max_stack_bytes = value;
-      });
+      auto error = forEachRecord(
+          r, s, [&](unsigned char format, unsigned char attribute, std::uint64_t off, std::uint64_t size) {
+            if (format != 4 || size != 8) return;
+            std::uint32_t index = 0;
+            std::uint32_t value = 0;
+            r.get(off, index);
+            r.get(off + 4, value);
+            if (index >= symbols->size()) return;
+            auto it = by_name.find((*symbols)[index].name);
+            if (it == by_name.end()) return;
+            CubinKernel& k = it->second;
+            if (attribute == kRegisterCount) k.registers = static_cast<int>(value);
+            if (attribute == kFrameSize) k.frame_bytes = value;
+            if (attribute == kMinStackSize) k.min_stack_bytes = value;
+            if (attribute == kMaxStackSize) k.max_stack_bytes = value;
+          });
       if (error) return *error;
     } else if (s.name.rfind(".nv.info.", 0) == 0) {
       auto it = by_name.find(s.name.substr(9));
       if (it == by_name.end()) continue;
       CubinKernel& k = it->second;
-      auto error = forEachRecord(r, s, [&](unsigned char format, unsigned char attribute, std::uint64_t off, std::uint64_t size) {
-        if (attribute == kKparamInfo) ++k.param_count;
-        if (attribute == kCbankParamSize && format == 3) {
-          std::uint16_t v = 0;
-          r.get(off, v);
-          k.param_bytes = v;
-        }
-        if ((attribute == kRequiredThreads || attribute == kMaxThreads) && format == 4 && size == 12) {
-          std::uint32_t x = 0;
-          std::uint32_t y = 0;
-          std::uint32_t z = 0;
-          r.get(off, x);
-          r.get(off + 4, y);
-          r.get(off + 8, z);
-          if (attribute == kRequiredThreads || k.required_threads == 0) {
-            k.required_threads = static_cast<int>(std::min<std::uint64_t>(1u << 20, std::uint64_t{x} * y * z));
-          }
-        }
-      });
+      auto error = forEachRecord(
+          r, s, [&](unsigned char format, unsigned char attribute, std::uint64_t off, std::uint64_t size) {
+            if (attribute == kKparamInfo) ++k.param_count;
+            if (attribute == kCbankParamSize && format == 3) {
+              std::uint16_t v = 0;
+              r.get(off, v);
+              k.param_bytes = v;
+            }
+            if ((attribute == kRequiredThreads || attribute == kMaxThreads) && format == 4 && size == 12) {
+              std::uint32_t x = 0;
+              std::uint32_t y = 0;
+              std::uint32_t z = 0;
+              r.get(off, x);
+              r.get(off + 4, y);
+              r.get(off + 8, z);
+              if (attribute == kRequiredThreads || k.required_threads == 0) {
+                k.required_threads = static_cast<int>(std::min<std::uint64_t>(1u << 20, std::uint64_t{x} * y * z));
+              }
+            }
+          });
       if (error) return *error;
     }
   }

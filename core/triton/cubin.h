@@ -27,14 +27,14 @@ namespace occx::triton {
 /// One kernel (a global function) of a cubin.
 struct CubinKernel {
   std::string name;
-  int registers = -1;              ///< REGCOUNT: registers per thread; -1 when the cubin has no record
-  std::int64_t frame_bytes = 0;    ///< FRAME_SIZE: local memory per thread, bytes (spills live here)
-  std::int64_t min_stack_bytes = 0;  ///< MIN_STACK_SIZE, bytes per thread
-  std::int64_t max_stack_bytes = 0;  ///< MAX_STACK_SIZE, bytes per thread (calls), 0 when absent
+  int registers = -1;                    ///< REGCOUNT: registers per thread; -1 when the cubin has no record
+  std::int64_t frame_bytes = 0;          ///< FRAME_SIZE: local memory per thread, bytes (spills live here)
+  std::int64_t min_stack_bytes = 0;      ///< MIN_STACK_SIZE, bytes per thread
+  std::int64_t max_stack_bytes = 0;      ///< MAX_STACK_SIZE, bytes per thread (calls), 0 when absent
   std::int64_t static_shared_bytes = 0;  ///< user static shared memory per block, bytes
-  int param_bytes = -1;            ///< CBANK_PARAM_SIZE: bytes of kernel parameters; -1 when absent
-  int param_count = 0;             ///< KPARAM_INFO records (one per parameter)
-  int required_threads = 0;        ///< REQNTID x·y·z (or MAX_THREADS), 0 when absent
+  int param_bytes = -1;                  ///< CBANK_PARAM_SIZE: bytes of kernel parameters; -1 when absent
+  int param_count = 0;                   ///< KPARAM_INFO records (one per parameter)
+  int required_threads = 0;              ///< REQNTID x·y·z (or MAX_THREADS), 0 when absent
 
   /// Local memory per thread as the driver reports it (LOCAL_SIZE_BYTES): the frame size.
   [[nodiscard]] std::int64_t localBytes() const { return frame_bytes; }

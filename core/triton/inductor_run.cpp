@@ -29,7 +29,9 @@ using inductor::ReductionConfig;
 
 constexpr std::size_t kMaxModuleBytes = std::size_t{64} << 20;
 
-std::string stemOf(const std::string& path) { return fs::path(path).stem().string(); }
+std::string stemOf(const std::string& path) {
+  return fs::path(path).stem().string();
+}
 
 // ---- the device ------------------------------------------------------------------------------
 
@@ -38,7 +40,8 @@ std::string stemOf(const std::string& path) { return fs::path(path).stem().strin
 void resolveDevice(RunKernel& k, const GpuDatabase& db) {
   if (!k.module.device || k.module.device->cc <= 0 || k.module.device->multi_processor_count <= 0) {
     k.device_label = "unknown device";
-    k.notes.push_back("the module records no device (DeviceProperties with cc and multi_processor_count): not analysed");
+    k.notes.push_back(
+        "the module records no device (DeviceProperties with cc and multi_processor_count): not analysed");
     return;
   }
   const InductorDevice& d = *k.module.device;
@@ -79,7 +82,9 @@ std::string blockOf(const std::string& hint) {
   return hint;
 }
 
-int clampInt(std::int64_t v) { return static_cast<int>(std::clamp<std::int64_t>(v, 0, 1 << 30)); }
+int clampInt(std::int64_t v) {
+  return static_cast<int>(std::clamp<std::int64_t>(v, 0, 1 << 30));
+}
 
 RunConfig configOf(const KernelModule& m, const TritonCompiled& c) {
   RunConfig rc;
@@ -144,7 +149,8 @@ bool sameTile(const ReductionConfig& a, const ReductionConfig& b) {
 
 // `child` is `parent` with its largest R block halved (as the scaling makes it).
 bool isHalvedCopy(const ReductionConfig& parent, const ReductionConfig& child) {
-  if (parent.xblock != child.xblock || parent.num_warps != child.num_warps || parent.num_stages != child.num_stages) return false;
+  if (parent.xblock != child.xblock || parent.num_warps != child.num_warps || parent.num_stages != child.num_stages)
+    return false;
   ReductionConfig h = parent;
   if (h.r1_block > h.r0_block) {
     h.r1_block /= 2;
@@ -159,7 +165,8 @@ bool isHalvedCopy(const ReductionConfig& parent, const ReductionConfig& child) {
 std::vector<int> classifyOrigins(RunKernel& k, const inductor::KernelInfo& info) {
   std::vector<ReductionConfig> candidates;
   if (k.module.kind == KernelKind::kLoopedReduction) {
-    auto hint = inductor::parseReductionHint(lowerAscii(k.module.reduction_hint.empty() ? "default" : k.module.reduction_hint));
+    auto hint =
+        inductor::parseReductionHint(lowerAscii(k.module.reduction_hint.empty() ? "default" : k.module.reduction_hint));
     inductor::CandidateOptions options;
     options.num_load = std::clamp(k.module.meta.num_load, 0, 1000);
     options.num_reduction = std::clamp(k.module.meta.num_reduction, 0, 1000);
@@ -167,7 +174,8 @@ std::vector<int> classifyOrigins(RunKernel& k, const inductor::KernelInfo& info)
     options.max_autotune = k.module.meta.max_autotune;
     options.add_persistent_rblock = k.module.meta.add_persistent_rblock;
     if (hint) {
-      if (auto list = inductor::reductionCandidates(info.size_hints, *hint, inductor::Profile::kInductorCurrent, options)) {
+      if (auto list =
+              inductor::reductionCandidates(info.size_hints, *hint, inductor::Profile::kInductorCurrent, options)) {
         candidates = std::move(list.value());
       }
     }
@@ -182,7 +190,8 @@ std::vector<int> classifyOrigins(RunKernel& k, const inductor::KernelInfo& info)
       }
     }
   }
-  if (originals.empty()) {  // the candidate model does not cover this kernel: originals are those not halved from another
+  if (originals
+          .empty()) {  // the candidate model does not cover this kernel: originals are those not halved from another
     for (std::size_t i = 0; i < k.configs.size(); ++i) {
       const bool halved = std::any_of(k.configs.begin(), k.configs.end(),
                                       [&](const RunConfig& p) { return isHalvedCopy(p.config, k.configs[i].config); });
@@ -198,13 +207,16 @@ std::vector<int> classifyOrigins(RunKernel& k, const inductor::KernelInfo& info)
     if (auto pass = inductor::runScalingPass(Policy::kNew, compiled, info, *k.device)) {
       for (const auto& e : pass->entries) {
         if (!e.added_by_pass) continue;
-        auto it = std::find_if(k.configs.begin(), k.configs.end(), [&](const RunConfig& rc) { return sameTile(rc.config, e.config); });
+        auto it = std::find_if(k.configs.begin(), k.configs.end(),
+                               [&](const RunConfig& rc) { return sameTile(rc.config, e.config); });
         if (it == k.configs.end()) {
           k.missing_added.push_back(e.config);
           continue;
         }
         it->origin = ConfigOrigin::kAddedByScaling;
-        it->parent = e.parent >= 0 && static_cast<std::size_t>(e.parent) < originals.size() ? originals[static_cast<std::size_t>(e.parent)] : -1;
+        it->parent = e.parent >= 0 && static_cast<std::size_t>(e.parent) < originals.size()
+                         ? originals[static_cast<std::size_t>(e.parent)]
+                         : -1;
       }
     }
   }
@@ -213,13 +225,16 @@ std::vector<int> classifyOrigins(RunKernel& k, const inductor::KernelInfo& info)
     if (w.origin == ConfigOrigin::kOther) w.origin = ConfigOrigin::kCoordinateDescent;
   }
   if (!k.missing_added.empty()) {
-    k.notes.push_back(std::to_string(k.missing_added.size()) + " config(s) the current bound adds are not in the Triton cache read: " +
-                      k.missing_added.front().str());
+    k.notes.push_back(
+        std::to_string(k.missing_added.size()) +
+        " config(s) the current bound adds are not in the Triton cache read: " + k.missing_added.front().str());
   }
   return originals;
 }
 
-bool wantsHalving(const Decision& d) { return d.outcome == Outcome::kScale || d.outcome == Outcome::kDuplicate; }
+bool wantsHalving(const Decision& d) {
+  return d.outcome == Outcome::kScale || d.outcome == Outcome::kDuplicate;
+}
 
 // Whether the four occupancy bounds disagree (the spills rule is not a bound and is not counted).
 void setBoundsDisagree(RunConfig& rc) {
@@ -232,7 +247,8 @@ void setBoundsDisagree(RunConfig& rc) {
 
 // Occupancy of one config, and the decisions of a config Inductor did not start from (added by
 // the scaling, or found in the cache from elsewhere). Candidates get theirs from decideCandidates.
-void analyseConfig(RunKernel& k, RunConfig& rc, const inductor::KernelInfo& info, const std::vector<ReductionConfig>& everything) {
+void analyseConfig(RunKernel& k, RunConfig& rc, const inductor::KernelInfo& info,
+                   const std::vector<ReductionConfig>& everything) {
   const ReductionConfig& cfg = rc.config;
   rc.over_spill_threshold = cfg.n_spills && *cfg.n_spills > k.spillThreshold();
   if (!k.device || !cfg.n_regs) return;
@@ -257,8 +273,9 @@ void analyseConfig(RunKernel& k, RunConfig& rc, const inductor::KernelInfo& info
       d.policy = p;
       d.outcome = Outcome::kNotApplicable;
       d.step = 2;
-      d.reason = "added by the scaling pass: Inductor does not examine the configs it adds (their n_regs is not known until "
-                 "they are loaded, after the loop)";
+      d.reason =
+          "added by the scaling pass: Inductor does not examine the configs it adds (their n_regs is not known until "
+          "they are loaded, after the loop)";
       rc.decisions.push_back(std::move(d));
       continue;
     }
@@ -281,7 +298,9 @@ void decideCandidates(RunKernel& k, const inductor::KernelInfo& info, const std:
   for (Policy p : inductor::decisionPolicies()) {
     auto pass = inductor::runScalingPass(p, compiled, info, *k.device);
     if (!pass) {
-      for (int i : originals) k.configs[static_cast<std::size_t>(i)].problems.push_back(std::string(inductor::policyKey(p)) + ": " + pass.error());
+      for (int i : originals)
+        k.configs[static_cast<std::size_t>(i)].problems.push_back(std::string(inductor::policyKey(p)) + ": " +
+                                                                  pass.error());
       continue;
     }
     for (std::size_t j = 0, o = 0; j < pass->entries.size() && o < originals.size(); ++j) {
@@ -296,7 +315,8 @@ int findWinner(const RunKernel& k) {
   if (!k.best) return -1;
   const BestConfig& b = *k.best;
   for (std::size_t i = 0; i < k.configs.size(); ++i) {
-    if (!b.triton_cache_hash.empty() && k.configs[i].triton_cache_hash == b.triton_cache_hash) return static_cast<int>(i);
+    if (!b.triton_cache_hash.empty() && k.configs[i].triton_cache_hash == b.triton_cache_hash)
+      return static_cast<int>(i);
   }
   for (std::size_t i = 0; i < k.configs.size(); ++i) {
     const RunConfig& rc = k.configs[i];
@@ -386,12 +406,16 @@ Expected<Found> findFiles(const RunScanOptions& o, const std::string& input, con
   std::error_code ec;
   const fs::path in(input);
   if (!fs::exists(in, ec)) {
-    return Error{input + " does not exist" + (o.input.empty() ? " (the default Inductor cache; give a folder, e.g. the TORCHINDUCTOR_CACHE_DIR of a run)" : "")};
+    return Error{input + " does not exist" +
+                 (o.input.empty()
+                      ? " (the default Inductor cache; give a folder, e.g. the TORCHINDUCTOR_CACHE_DIR of a run)"
+                      : "")};
   }
   if (fs::is_regular_file(in, ec)) {
     readPython(in, f);
     if (f.modules.empty() && f.wrappers.empty()) {
-      return Error{input + ": not an Inductor kernel module or wrapper" + (f.problems.empty() ? std::string() : " (" + f.problems.front() + ")")};
+      return Error{input + ": not an Inductor kernel module or wrapper" +
+                   (f.problems.empty() ? std::string() : " (" + f.problems.front() + ")")};
     }
     addTritonRoots(in.parent_path().parent_path(), f);
     for (const std::string& sibling : listFolder(in.parent_path().string())) {
@@ -399,7 +423,8 @@ Expected<Found> findFiles(const RunScanOptions& o, const std::string& input, con
       if (sib.extension() == ".best_config") readBest(sib, f);
       // The kernel modules beside it count for matching a .best_config, read or not.
       if (sib.extension() == ".py" && sib != in) {
-        if (auto text = readFile(sibling, kMaxModuleBytes); text && looksLikeKernelModule(*text) && !looksLikeWrapperModule(*text)) {
+        if (auto text = readFile(sibling, kMaxModuleBytes);
+            text && looksLikeKernelModule(*text) && !looksLikeWrapperModule(*text)) {
           ++f.modules_in_folder[in.parent_path().string()];
         }
       }
@@ -496,17 +521,22 @@ void attachLaunches(RunKernel& k, const std::vector<WrapperModule>& wrappers, in
 
 std::string_view configOriginName(ConfigOrigin origin) {
   switch (origin) {
-    case ConfigOrigin::kCandidate: return "candidate";
-    case ConfigOrigin::kAddedByScaling: return "added by scaling";
-    case ConfigOrigin::kCoordinateDescent: return "coordinate descent";
-    case ConfigOrigin::kOther: return "other";
+    case ConfigOrigin::kCandidate:
+      return "candidate";
+    case ConfigOrigin::kAddedByScaling:
+      return "added by scaling";
+    case ConfigOrigin::kCoordinateDescent:
+      return "coordinate descent";
+    case ConfigOrigin::kOther:
+      return "other";
   }
   return "other";
 }
 
 Expected<BestConfig> readBestConfig(std::string_view json_text, std::string path) {
   const nlohmann::json j = nlohmann::json::parse(json_text, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) return Error{path + ": not a JSON object (a .best_config holds the autotuner's winner)"};
+  if (j.is_discarded() || !j.is_object())
+    return Error{path + ": not a JSON object (a .best_config holds the autotuner's winner)"};
   BestConfig b;
   b.path = std::move(path);
   auto integer = [&](const char* key, int& field) {
@@ -520,10 +550,14 @@ Expected<BestConfig> readBestConfig(std::string_view json_text, std::string path
   integer("num_warps", b.num_warps);
   integer("num_stages", b.num_stages);
   if (b.num_warps <= 0) return Error{b.path + ": no num_warps (not a best config of this Inductor version?)"};
-  if (j.contains("found_by_coordesc") && j["found_by_coordesc"].is_boolean()) b.found_by_coordesc = j["found_by_coordesc"].get<bool>();
-  if (j.contains("time_taken_ms") && j["time_taken_ms"].is_number_integer()) b.time_taken_ms = j["time_taken_ms"].get<std::int64_t>();
-  if (j.contains("triton_cache_hash") && j["triton_cache_hash"].is_string()) b.triton_cache_hash = j["triton_cache_hash"].get<std::string>();
-  if (j.contains("configs_hash") && j["configs_hash"].is_string()) b.configs_hash = j["configs_hash"].get<std::string>();
+  if (j.contains("found_by_coordesc") && j["found_by_coordesc"].is_boolean())
+    b.found_by_coordesc = j["found_by_coordesc"].get<bool>();
+  if (j.contains("time_taken_ms") && j["time_taken_ms"].is_number_integer())
+    b.time_taken_ms = j["time_taken_ms"].get<std::int64_t>();
+  if (j.contains("triton_cache_hash") && j["triton_cache_hash"].is_string())
+    b.triton_cache_hash = j["triton_cache_hash"].get<std::string>();
+  if (j.contains("configs_hash") && j["configs_hash"].is_string())
+    b.configs_hash = j["configs_hash"].get<std::string>();
   return b;
 }
 
@@ -538,7 +572,9 @@ bool RunKernel::analysed() const {
   return module.kind == KernelKind::kLoopedReduction || module.kind == KernelKind::kPersistentReduction;
 }
 
-int RunKernel::spillThreshold() const { return module.meta.spill_threshold.value_or(inductor::kSpillThreshold); }
+int RunKernel::spillThreshold() const {
+  return module.meta.spill_threshold.value_or(inductor::kSpillThreshold);
+}
 
 std::string defaultInductorCacheDir() {
   if (const char* dir = std::getenv("TORCHINDUCTOR_CACHE_DIR"); dir != nullptr && *dir != '\0') return dir;
@@ -551,8 +587,8 @@ std::string defaultInductorCacheDir() {
   return (fs::path(tmp) / ("torchinductor_" + user)).string();
 }
 
-RunKernel analyseKernel(KernelModule module, const std::vector<const TritonCompiled*>& compiled, std::optional<BestConfig> best,
-                        const GpuDatabase& db) {
+RunKernel analyseKernel(KernelModule module, const std::vector<const TritonCompiled*>& compiled,
+                        std::optional<BestConfig> best, const GpuDatabase& db) {
   RunKernel k;
   k.module = std::move(module);
   k.best = std::move(best);
@@ -574,10 +610,12 @@ RunKernel analyseKernel(KernelModule module, const std::vector<const TritonCompi
   });
   k.winner = findWinner(k);
   if (k.winner >= 0) k.configs[static_cast<std::size_t>(k.winner)].winner = true;
-  if (k.best && k.winner < 0) k.notes.push_back("the best config (" + k.best->path + ") matches no compiled config in the cache");
+  if (k.best && k.winner < 0)
+    k.notes.push_back("the best config (" + k.best->path + ") matches no compiled config in the cache");
   if (!k.best && k.configs.size() > 1) {
-    k.notes.push_back("no .best_config beside the module: the autotuner's choice is not on disk (the kernel did not run, or "
-                      "the autotune cache was off)");
+    k.notes.push_back(
+        "no .best_config beside the module: the autotuner's choice is not on disk (the kernel did not run, or "
+        "the autotune cache was off)");
   }
   const inductor::KernelInfo info = kernelInfoOf(k.module);
   const std::vector<int> originals = classifyOrigins(k, info);
@@ -594,8 +632,10 @@ std::vector<const RunKernel*> InductorRun::findKernels(std::string_view key) con
   std::vector<const RunKernel*> exact;
   std::vector<const RunKernel*> partial;
   for (const auto& k : kernels) {
-    if (k.module.name == key || k.module.module_hash == key) exact.push_back(&k);
-    else if (k.module.name.find(key) != std::string::npos) partial.push_back(&k);
+    if (k.module.name == key || k.module.module_hash == key)
+      exact.push_back(&k);
+    else if (k.module.name.find(key) != std::string::npos)
+      partial.push_back(&k);
   }
   return exact.empty() ? partial : exact;
 }
@@ -605,14 +645,16 @@ Expected<InductorRun> scanRun(const RunScanOptions& options, const std::function
                               const std::atomic<bool>* cancel);
 }  // namespace
 
-Expected<InductorRun> scanInductorRun(const RunScanOptions& options, const std::function<void(const ScanProgress&)>& progress,
+Expected<InductorRun> scanInductorRun(const RunScanOptions& options,
+                                      const std::function<void(const ScanProgress&)>& progress,
                                       const std::atomic<bool>* cancel) {
   // Files are outside data: whatever a library throws on them (a filesystem error, a JSON value of
   // an unexpected type) is an error of this scan, never an exception out of it.
   try {
     return scanRun(options, progress, cancel);
   } catch (const std::exception& e) {
-    return Error{"reading " + (options.input.empty() ? defaultInductorCacheDir() : options.input) + " failed: " + e.what()};
+    return Error{"reading " + (options.input.empty() ? defaultInductorCacheDir() : options.input) +
+                 " failed: " + e.what()};
   }
 }
 
@@ -632,10 +674,14 @@ Expected<InductorRun> scanRun(const RunScanOptions& options, const std::function
   run.files_read = f.files;
   run.problems = f.problems;
   std::vector<KernelModule> modules = uniqueModules(f);
-  run.problems.insert(run.problems.end(), f.problems.begin() + static_cast<std::ptrdiff_t>(run.problems.size()), f.problems.end());
+  run.problems.insert(run.problems.end(), f.problems.begin() + static_cast<std::ptrdiff_t>(run.problems.size()),
+                      f.problems.end());
   if (modules.empty()) {
-    return Error{"no Inductor kernel modules under " + run.input + " (looked for .py files with @triton_heuristics decorators, and wrappers with async_compile.triton)" +
-                 (run.problems.empty() ? std::string() : "; " + std::to_string(run.problems.size()) + " files could not be read, the first: " + run.problems.front())};
+    return Error{"no Inductor kernel modules under " + run.input +
+                 " (looked for .py files with @triton_heuristics decorators, and wrappers with async_compile.triton)" +
+                 (run.problems.empty() ? std::string()
+                                       : "; " + std::to_string(run.problems.size()) +
+                                             " files could not be read, the first: " + run.problems.front())};
   }
 
   std::vector<std::string> wanted;
@@ -672,7 +718,8 @@ Expected<InductorRun> scanRun(const RunScanOptions& options, const std::function
   for (const auto& b : f.best) {
     std::string hash;
     const std::string folder = fs::path(b.path).parent_path().string();
-    if (auto it = module_of_cache_hash.find(b.triton_cache_hash); !b.triton_cache_hash.empty() && it != module_of_cache_hash.end()) {
+    if (auto it = module_of_cache_hash.find(b.triton_cache_hash);
+        !b.triton_cache_hash.empty() && it != module_of_cache_hash.end()) {
       hash = it->second;
     } else if (!b.triton_cache_hash.empty()) {
       continue;  // names a Triton folder not read: another kernel's (a pointwise one, or one not asked for)
@@ -693,7 +740,8 @@ Expected<InductorRun> scanRun(const RunScanOptions& options, const std::function
       }
     }
     if (!best_of.emplace(hash, b).second) {
-      run.problems.push_back(b.path + ": a second best config for kernel module " + hash + " (kept " + best_of.at(hash).path + ")");
+      run.problems.push_back(b.path + ": a second best config for kernel module " + hash + " (kept " +
+                             best_of.at(hash).path + ")");
     }
   }
 
@@ -711,7 +759,8 @@ Expected<InductorRun> scanRun(const RunScanOptions& options, const std::function
   }
   report("analysing", total, total);
   std::stable_sort(run.kernels.begin(), run.kernels.end(), [](const RunKernel& a, const RunKernel& b) {
-    return std::tie(a.device_label, a.module.name, a.module.module_hash) < std::tie(b.device_label, b.module.name, b.module.module_hash);
+    return std::tie(a.device_label, a.module.name, a.module.module_hash) <
+           std::tie(b.device_label, b.module.name, b.module.module_hash);
   });
 
   run.summary = summarizeRows(scanRows(run));
@@ -724,7 +773,9 @@ Expected<InductorRun> scanRun(const RunScanOptions& options, const std::function
 namespace occx::triton {
 namespace {
 
-std::string counted(int n, const char* one, const char* many) { return std::to_string(n) + " " + (n == 1 ? one : many); }
+std::string counted(int n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
 
 }  // namespace
 
@@ -736,12 +787,14 @@ std::string RunSummary::text() const {
   s += "; " + counted(configs, "config", "configs");
   if (added_by_scaling > 0) s += " (" + std::to_string(added_by_scaling) + " added by RBLOCK scaling)";
   if (configs > 0) {
-    s += old_new_disagree == 0 ? "; the old and new bounds agree on every one"
-                               : "; the old and new bounds disagree on " + counted(old_new_disagree, "config", "configs");
+    s += old_new_disagree == 0
+             ? "; the old and new bounds agree on every one"
+             : "; the old and new bounds disagree on " + counted(old_new_disagree, "config", "configs");
     if (any_disagree > old_new_disagree) s += " (some of the four bounds on " + std::to_string(any_disagree) + ")";
   }
-  s += over_spill_threshold == 0 ? "; no config spills over the threshold"
-                                 : "; " + counted(over_spill_threshold, "config spills", "configs spill") + " over the threshold";
+  s += over_spill_threshold == 0
+           ? "; no config spills over the threshold"
+           : "; " + counted(over_spill_threshold, "config spills", "configs spill") + " over the threshold";
   if (winners_known > 0) {
     s += "; the winners' mean occupancy is " + std::to_string(std::lround(winners_mean_occupancy * 100.0)) + " %";
   }

@@ -61,19 +61,20 @@ Expected<BestConfig> readBestConfig(std::string_view json_text, std::string path
 struct RunConfig {
   inductor::ReductionConfig config;  ///< tile, num_warps, num_stages, n_regs, n_spills, shared_bytes (static + dynamic)
   int yblock = 0;                    ///< YBLOCK of 2-D pointwise tiles (0 = none)
-  std::string triton_cache_hash;            ///< the Triton cache folder's name
+  std::string triton_cache_hash;     ///< the Triton cache folder's name
   std::string folder;
-  std::int64_t local_bytes = 0;      ///< local memory per thread (cubin FRAME_SIZE), bytes
+  std::int64_t local_bytes = 0;  ///< local memory per thread (cubin FRAME_SIZE), bytes
   std::int64_t static_shared_bytes = 0;
   std::int64_t dynamic_shared_bytes = 0;
   int warp_size = 32;
   ConfigOrigin origin = ConfigOrigin::kOther;
-  int parent = -1;                   ///< kAddedByScaling: index (in the kernel's configs) of the config it halves
-  bool winner = false;               ///< the .best_config's config
-  std::optional<OccupancyResult> occupancy;      ///< none when registers are unknown
-  std::vector<inductor::Decision> decisions;     ///< old, new, review_min, exact, spills (decisionPolicies()); empty when not analysed
-  bool bounds_disagree = false;      ///< some policies would halve this config and others not
-  bool over_spill_threshold = false; ///< n_spills > the kernel's spill_threshold: never benchmarked
+  int parent = -1;      ///< kAddedByScaling: index (in the kernel's configs) of the config it halves
+  bool winner = false;  ///< the .best_config's config
+  std::optional<OccupancyResult> occupancy;  ///< none when registers are unknown
+  std::vector<inductor::Decision>
+      decisions;                 ///< old, new, review_min, exact, spills (decisionPolicies()); empty when not analysed
+  bool bounds_disagree = false;  ///< some policies would halve this config and others not
+  bool over_spill_threshold = false;  ///< n_spills > the kernel's spill_threshold: never benchmarked
   std::vector<std::string> problems;
 
   /// The decision of `policy`; nullptr when not analysed.
@@ -82,9 +83,9 @@ struct RunConfig {
 
 /// One argument of one launch, from the wrapper.
 struct LaunchArgumentInfo {
-  std::string name;   ///< the signature's name ("in_ptr0", "xnumel")
-  std::string type;   ///< the signature's type ("*fp16", "i32")
-  std::string value;  ///< as launched ("arg0_1", "512")
+  std::string name;                     ///< the signature's name ("in_ptr0", "xnumel")
+  std::string type;                     ///< the signature's type ("*fp16", "i32")
+  std::string value;                    ///< as launched ("arg0_1", "512")
   std::optional<WrapperBuffer> buffer;  ///< the tensor, when the value names one
   bool mutated = false;                 ///< in inductor_meta's mutated_arg_names
 };
@@ -103,7 +104,7 @@ struct RunKernel {
   std::string device_label;      ///< "CC 9.0, 132 SMs"; "unknown device" when the module names none
   std::vector<RunConfig> configs;
   std::optional<BestConfig> best;
-  int winner = -1;               ///< index of the winner in configs; -1 when unknown
+  int winner = -1;  ///< index of the winner in configs; -1 when unknown
   /// Halved configs the current bound adds for this kernel that are not in the cache.
   std::vector<inductor::ReductionConfig> missing_added;
   std::vector<KernelLaunchInfo> launches;
@@ -123,11 +124,11 @@ struct RunSummary {
   int persistent = 0;
   int pointwise = 0;
   int other = 0;
-  int configs = 0;               ///< compiled configs of looped and persistent reductions
+  int configs = 0;  ///< compiled configs of looped and persistent reductions
   int added_by_scaling = 0;
   int over_spill_threshold = 0;
-  int old_new_disagree = 0;      ///< configs where the old and the new bound decide differently
-  int any_disagree = 0;          ///< configs where some of the four bounds decide differently
+  int old_new_disagree = 0;  ///< configs where the old and the new bound decide differently
+  int any_disagree = 0;      ///< configs where some of the four bounds decide differently
   int winners_known = 0;
   double winners_mean_occupancy = 0.0;  ///< 0 … 1, over the winners of looped reductions
   std::vector<std::string> devices;     ///< labels of the devices the kernels target

@@ -13,7 +13,8 @@ namespace {
 constexpr std::string_view kDecorator = "@triton_heuristics.";
 
 int lineOf(std::string_view text, std::size_t offset) {
-  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(std::min(offset, text.size())), '\n'));
+  return 1 + static_cast<int>(std::count(
+                 text.begin(), text.begin() + static_cast<std::ptrdiff_t>(std::min(offset, text.size())), '\n'));
 }
 
 std::size_t lineStart(std::string_view text, std::size_t offset) {
@@ -83,7 +84,9 @@ void readTritonMeta(const PyValue& call, KernelModule& m) {
     for (const auto& [key, value] : sig->entries) {
       m.signature.push_back({key.text, value.kind == PyValue::Kind::kString ? value.text : value.repr()});
       const std::string& n = m.signature.back().name;
-      if (n.size() > 2 && n.rfind("ks", 0) == 0 && std::all_of(n.begin() + 2, n.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; })) {
+      if (n.size() > 2 && n.rfind("ks", 0) == 0 && std::all_of(n.begin() + 2, n.end(), [](char c) {
+            return std::isdigit(static_cast<unsigned char>(c)) != 0;
+          })) {
         ++m.dynamic_symbols;
       }
     }
@@ -139,7 +142,8 @@ void readInductorMeta(const PyValue& call, KernelModule& m) {
 }
 
 // The kernel function after the decorator: its name, parameters and body.
-Expected<bool> readFunction(std::string_view text, std::size_t after_decorator, KernelModule& m, std::size_t decorator_line_start) {
+Expected<bool> readFunction(std::string_view text, std::size_t after_decorator, KernelModule& m,
+                            std::size_t decorator_line_start) {
   std::size_t pos = after_decorator;
   std::size_t def = std::string_view::npos;
   while (pos < text.size()) {
@@ -153,11 +157,14 @@ Expected<bool> readFunction(std::string_view text, std::size_t after_decorator, 
     pos = eol + 1;
   }
   if (def == std::string_view::npos) {
-    return Error{m.path + " line " + std::to_string(lineOf(text, after_decorator)) + ": no 'def' follows the decorator"};
+    return Error{m.path + " line " + std::to_string(lineOf(text, after_decorator)) +
+                 ": no 'def' follows the decorator"};
   }
   const std::size_t name_start = text.find("def ", def) + 4;
   std::size_t name_end = name_start;
-  while (name_end < text.size() && (std::isalnum(static_cast<unsigned char>(text[name_end])) != 0 || text[name_end] == '_')) ++name_end;
+  while (name_end < text.size() &&
+         (std::isalnum(static_cast<unsigned char>(text[name_end])) != 0 || text[name_end] == '_'))
+    ++name_end;
   m.name = std::string(text.substr(name_start, name_end - name_start));
   if (m.name.empty()) return Error{m.path + " line " + std::to_string(lineOf(text, def)) + ": the 'def' has no name"};
 
@@ -197,10 +204,14 @@ Expected<bool> readFunction(std::string_view text, std::size_t after_decorator, 
 
 std::string_view kernelKindName(KernelKind kind) {
   switch (kind) {
-    case KernelKind::kLoopedReduction: return "looped reduction";
-    case KernelKind::kPersistentReduction: return "persistent reduction";
-    case KernelKind::kPointwise: return "pointwise";
-    case KernelKind::kOther: return "other";
+    case KernelKind::kLoopedReduction:
+      return "looped reduction";
+    case KernelKind::kPersistentReduction:
+      return "persistent reduction";
+    case KernelKind::kPointwise:
+      return "pointwise";
+    case KernelKind::kOther:
+      return "other";
   }
   return "other";
 }
@@ -238,17 +249,21 @@ bool KernelModule::dynamicShape() const {
   return false;
 }
 
-bool looksLikeKernelModule(std::string_view text) { return findDecorator(text) != std::string_view::npos; }
+bool looksLikeKernelModule(std::string_view text) {
+  return findDecorator(text) != std::string_view::npos;
+}
 
 Expected<KernelModule> parseKernelModule(std::string_view text, std::string path) {
   KernelModule m;
   m.path = std::move(path);
   m.module_hash = std::filesystem::path(m.path).stem().string();
   const std::size_t at = findDecorator(text);
-  if (at == std::string_view::npos) return Error{m.path + ": no @triton_heuristics decorator: not an Inductor kernel module"};
+  if (at == std::string_view::npos)
+    return Error{m.path + ": no @triton_heuristics decorator: not an Inductor kernel module"};
   auto parsed = parsePythonExpression(text, at + 1);
   if (!parsed) {
-    return Error{m.path + ": the decorator's arguments are not Python literals this reader knows (" + parsed.error() + ")"};
+    return Error{m.path + ": the decorator's arguments are not Python literals this reader knows (" + parsed.error() +
+                 ")"};
   }
   const PyValue& call = parsed->value;
   if (call.kind != PyValue::Kind::kCall) {

@@ -51,7 +51,7 @@ struct InductorDevice {
   std::string type;  ///< "cuda", "hip"
   int index = 0;
   int multi_processor_count = 0;
-  int cc = 0;        ///< e.g. 90
+  int cc = 0;  ///< e.g. 90
   int major = 0;
   int regs_per_multiprocessor = 0;
   int max_threads_per_multi_processor = 0;
@@ -76,7 +76,8 @@ struct InductorMeta {
 /// One kernel module, parsed.
 struct KernelModule {
   std::string path;         ///< as given to parseKernelModule
-  std::string module_hash;  ///< the file name without ".py" ("coidgz7g…"); for sources taken from a wrapper, its "kernel path" comment
+  std::string module_hash;  ///< the file name without ".py" ("coidgz7g…"); for sources taken from a wrapper, its
+                            ///< "kernel path" comment
   std::string name;         ///< the kernel function, e.g. "triton_red_fused_sum_0"
   std::string decorator;    ///< "reduction", "persistent_reduction", "pointwise", …
   KernelKind kind = KernelKind::kOther;
@@ -87,9 +88,9 @@ struct KernelModule {
   InductorMeta meta;
   /// numels fixed in the kernel body ("xnumel = 32768"), by name; absent ones are runtime arguments.
   std::vector<std::pair<std::string, std::int64_t>> static_numels;
-  int dynamic_symbols = 0;   ///< signature arguments named ks0, ks1, … (dynamic-shape sizes)
-  std::string source;        ///< the kernel's text, from its first decorator to the end of its body
-  int source_first_line = 0; ///< line of `source`'s first line in the module (1-based)
+  int dynamic_symbols = 0;      ///< signature arguments named ks0, ks1, … (dynamic-shape sizes)
+  std::string source;           ///< the kernel's text, from its first decorator to the end of its body
+  int source_first_line = 0;    ///< line of `source`'s first line in the module (1-based)
   std::vector<int> tile_lines;  ///< module lines (1-based) of the body that use XBLOCK / YBLOCK / R0_BLOCK / R1_BLOCK
   std::vector<std::string> warnings;  ///< what was missing or unexpected, in words
 

@@ -41,7 +41,9 @@ std::vector<std::string> splitOn(const std::string& s, const std::string& sep) {
   return out;
 }
 
-std::size_t ruleCount() { return inductor::decisionPolicies().size(); }
+std::size_t ruleCount() {
+  return inductor::decisionPolicies().size();
+}
 
 std::size_t ruleIndex(Policy p) {
   const auto& all = inductor::decisionPolicies();
@@ -62,8 +64,8 @@ std::string configText(const inductor::ReductionConfig& c, int yblock) {
 // Which configs each rule has: the candidates, plus the halved copy of each candidate the rule
 // decides to scale (found among the compiled configs, else listed as not compiled).
 struct RuleSets {
-  std::vector<std::vector<bool>> member;       ///< [config][rule]
-  std::vector<std::string> not_compiled;       ///< per config: "spills→X1 R8192 w16; …" (candidates only)
+  std::vector<std::vector<bool>> member;  ///< [config][rule]
+  std::vector<std::string> not_compiled;  ///< per config: "spills→X1 R8192 w16; …" (candidates only)
 };
 
 RuleSets ruleSets(const RunKernel& k) {
@@ -138,9 +140,9 @@ void fillFromOutcome(KernelRunRow& r, const RunOutcome& o) {
                 " registers, the cubin " + std::to_string(r.n_regs);
   }
   if (r.driver_local_bytes >= 0 && r.n_spills >= 0 && r.driver_local_bytes / 4 != r.n_spills) {
-    r.reason += std::string(r.reason.empty() ? "" : "; ") + "the driver reports " + std::to_string(r.driver_local_bytes) +
-                " B local per thread (n_spills " + std::to_string(r.driver_local_bytes / 4) + "), the cubin n_spills " +
-                std::to_string(r.n_spills);
+    r.reason += std::string(r.reason.empty() ? "" : "; ") + "the driver reports " +
+                std::to_string(r.driver_local_bytes) + " B local per thread (n_spills " +
+                std::to_string(r.driver_local_bytes / 4) + "), the cubin n_spills " + std::to_string(r.n_spills);
   }
 }
 
@@ -238,8 +240,10 @@ std::vector<KernelRunRow> kernelConfigRows(const RunKernel& k, const std::string
   return rows;
 }
 
-KernelRunsResult runKernelConfigs(GpuRunner& runner, const std::vector<const RunKernel*>& kernels, const KernelRunOptions& options,
-                                  const std::function<void(const KernelRunProgress&)>& progress, const std::atomic<bool>* cancel) {
+KernelRunsResult runKernelConfigs(GpuRunner& runner, const std::vector<const RunKernel*>& kernels,
+                                  const KernelRunOptions& options,
+                                  const std::function<void(const KernelRunProgress&)>& progress,
+                                  const std::atomic<bool>* cancel) {
   const auto t0 = std::chrono::steady_clock::now();
   KernelRunsResult result;
   const DeviceInfo& dev = runner.device();
@@ -273,7 +277,8 @@ KernelRunsResult runKernelConfigs(GpuRunner& runner, const std::vector<const Run
     }
     if (auto e = runner.setBufferProblem(plan->problem)) {
       const bool oom = e->message.rfind("out of memory", 0) == 0;
-      skipAll(result.rows, first, oom ? RunStatus::kOutOfMemory : RunStatus::kLaunchFailed, "buffers not set up: " + e->message);
+      skipAll(result.rows, first, oom ? RunStatus::kOutOfMemory : RunStatus::kLaunchFailed,
+              "buffers not set up: " + e->message);
       continue;
     }
     // Run order: the autotuner's winner, then Inductor's candidates, then the rest — the first
@@ -281,7 +286,9 @@ KernelRunsResult runKernelConfigs(GpuRunner& runner, const std::vector<const Run
     std::vector<std::size_t> order(k.configs.size());
     for (std::size_t c = 0; c < order.size(); ++c) order[c] = c;
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-      auto rank = [&](std::size_t c) { return k.configs[c].winner ? 0 : k.configs[c].origin == ConfigOrigin::kCandidate ? 1 : 2; };
+      auto rank = [&](std::size_t c) {
+        return k.configs[c].winner ? 0 : k.configs[c].origin == ConfigOrigin::kCandidate ? 1 : 2;
+      };
       return rank(a) < rank(b);
     });
     int done = 0;
@@ -305,7 +312,8 @@ KernelRunsResult runKernelConfigs(GpuRunner& runner, const std::vector<const Run
         row.reason = "not launched: " + module.error();
       } else if (module->arch != dev.cc) {
         row.status = RunStatus::kSkipped;
-        row.reason = "not launched: the cubin is for " + module->arch.smName() + ", this GPU (" + dev.name + ") is CC " + dev.cc.str();
+        row.reason = "not launched: the cubin is for " + module->arch.smName() + ", this GPU (" + dev.name +
+                     ") is CC " + dev.cc.str();
       } else {
         fillFromOutcome(row, runner.run(*module, options.run, cancel));
         if (row.status == RunStatus::kCancelled) result.cancelled = true;
@@ -336,7 +344,11 @@ namespace {
 using RunColumn = Column<KernelRunRow>;
 
 RunColumn textColumn(std::string key, std::string title, std::string KernelRunRow::*field, bool required = false) {
-  return {std::move(key), std::move(title), "", CellKind::kText, [field](const KernelRunRow& r) { return r.*field; },
+  return {std::move(key),
+          std::move(title),
+          "",
+          CellKind::kText,
+          [field](const KernelRunRow& r) { return r.*field; },
           [field](KernelRunRow& r, const std::string& t) {
             r.*field = t;
             return std::string();
@@ -345,8 +357,13 @@ RunColumn textColumn(std::string key, std::string title, std::string KernelRunRo
 }
 
 RunColumn intColumn(std::string key, std::string title, int KernelRunRow::*field, int unknown) {
-  return {std::move(key), std::move(title), "", CellKind::kNumber,
-          [field, unknown](const KernelRunRow& r) { return r.*field == unknown ? std::string() : std::to_string(r.*field); },
+  return {std::move(key),
+          std::move(title),
+          "",
+          CellKind::kNumber,
+          [field, unknown](const KernelRunRow& r) {
+            return r.*field == unknown ? std::string() : std::to_string(r.*field);
+          },
           [field, unknown](KernelRunRow& r, const std::string& t) {
             if (t.empty()) {
               r.*field = unknown;
@@ -358,17 +375,27 @@ RunColumn intColumn(std::string key, std::string title, int KernelRunRow::*field
 }
 
 RunColumn boolColumn(std::string key, std::string title, bool KernelRunRow::*field) {
-  return {std::move(key), std::move(title), "", CellKind::kNumber, [field](const KernelRunRow& r) { return std::string(r.*field ? "1" : "0"); },
-          [field](KernelRunRow& r, const std::string& t) { return readFlag(t, r.*field, false); }, false};
+  return {std::move(key),
+          std::move(title),
+          "",
+          CellKind::kNumber,
+          [field](const KernelRunRow& r) { return std::string(r.*field ? "1" : "0"); },
+          [field](KernelRunRow& r, const std::string& t) { return readFlag(t, r.*field, false); },
+          false};
 }
 
 // A number written only for rows that ran ok.
 RunColumn okNumber(std::string key, std::string unit, int digits, const std::function<double&(KernelRunRow&)>& at) {
-  return {std::move(key), "", std::move(unit), CellKind::kNumber,
+  return {std::move(key),
+          "",
+          std::move(unit),
+          CellKind::kNumber,
           [at, digits](const KernelRunRow& r) {
-            return r.ok() ? fixed(at(const_cast<KernelRunRow&>(r)), digits) : std::string();  // NOLINT(cppcoreguidelines-pro-type-const-cast): read only
+            return r.ok() ? fixed(at(const_cast<KernelRunRow&>(r)), digits)
+                          : std::string();  // NOLINT(cppcoreguidelines-pro-type-const-cast): read only
           },
-          [at](KernelRunRow& r, const std::string& t) { return readNumber(t, at(r), 0.0); }, false};
+          [at](KernelRunRow& r, const std::string& t) { return readNumber(t, at(r), 0.0); },
+          false};
 }
 
 std::vector<RunColumn> makeColumns() {
@@ -376,7 +403,8 @@ std::vector<RunColumn> makeColumns() {
   c.push_back(textColumn("kernel", "kernel", &KernelRunRow::kernel, true));
   c.push_back(textColumn("module", "module", &KernelRunRow::module, true));
   c.push_back(textColumn("device", "device", &KernelRunRow::device));
-  c.push_back({"config", "config", "", CellKind::kText, [](const KernelRunRow& r) { return r.configText(); }, {}, false});
+  c.push_back(
+      {"config", "config", "", CellKind::kText, [](const KernelRunRow& r) { return r.configText(); }, {}, false});
   c.push_back(intColumn("xblock", "XBLOCK", &KernelRunRow::xblock, 0));
   c.push_back(intColumn("yblock", "YBLOCK", &KernelRunRow::yblock, 0));
   c.push_back(intColumn("r0_block", "R0_BLOCK", &KernelRunRow::r0_block, 0));
@@ -393,11 +421,13 @@ std::vector<RunColumn> makeColumns() {
                [](const KernelRunRow& r) { return r.occupancy_pct < 0 ? std::string() : fixed(r.occupancy_pct, 1); },
                [](KernelRunRow& r, const std::string& t) { return readNumber(t, r.occupancy_pct, -1.0); }, false});
   c.push_back(intColumn("driver_blocks_per_sm", "driver blocks/SM", &KernelRunRow::driver_blocks_per_sm, -1));
-  c.push_back({"grid_blocks", "blocks", "", CellKind::kNumber, [](const KernelRunRow& r) { return std::to_string(r.grid_blocks); },
+  c.push_back({"grid_blocks", "blocks", "", CellKind::kNumber,
+               [](const KernelRunRow& r) { return std::to_string(r.grid_blocks); },
                [](KernelRunRow& r, const std::string& t) { return readInteger(t, r.grid_blocks, true); }, false});
   for (Policy p : inductor::decisionPolicies()) {
     const std::size_t ri = ruleIndex(p);
-    c.push_back({"in_" + std::string(inductor::policyKey(p)), std::string(inductor::policyKey(p)) + " set", "", CellKind::kNumber,
+    c.push_back({"in_" + std::string(inductor::policyKey(p)), std::string(inductor::policyKey(p)) + " set", "",
+                 CellKind::kNumber,
                  [ri](const KernelRunRow& r) { return std::string(ri < r.in_set.size() && r.in_set[ri] ? "1" : "0"); },
                  [ri](KernelRunRow& r, const std::string& t) {
                    bool v = false;
@@ -410,7 +440,8 @@ std::vector<RunColumn> makeColumns() {
   }
   for (Policy p : inductor::decisionPolicies()) {
     const std::size_t ri = ruleIndex(p);
-    c.push_back({std::string(inductor::policyKey(p)) + "_decision", std::string(inductor::policyKey(p)), "", CellKind::kText,
+    c.push_back({std::string(inductor::policyKey(p)) + "_decision", std::string(inductor::policyKey(p)), "",
+                 CellKind::kText,
                  [ri](const KernelRunRow& r) { return ri < r.decisions.size() ? r.decisions[ri] : std::string(); },
                  [ri](KernelRunRow& r, const std::string& t) {
                    if (t.empty()) return std::string();
@@ -422,7 +453,8 @@ std::vector<RunColumn> makeColumns() {
   }
   c.push_back(textColumn("not_compiled", "halved, not compiled", &KernelRunRow::not_compiled));
   c.push_back(boolColumn("over_spill_threshold", "spills>thr", &KernelRunRow::over_spill_threshold));
-  c.push_back({"status", "", "", CellKind::kText, [](const KernelRunRow& r) { return std::string(runStatusName(r.status)); },
+  c.push_back({"status", "", "", CellKind::kText,
+               [](const KernelRunRow& r) { return std::string(runStatusName(r.status)); },
                [](KernelRunRow& r, const std::string& t) -> std::string {
                  auto st = parseRunStatus(t);
                  if (!st) return st.error();
@@ -435,18 +467,19 @@ std::vector<RunColumn> makeColumns() {
   c.push_back(okNumber("min_us", "µs", 3, [](KernelRunRow& r) -> double& { return r.time.min_us; }));
   c.push_back(okNumber("max_us", "µs", 3, [](KernelRunRow& r) -> double& { return r.time.max_us; }));
   c.push_back(okNumber("spread_pct", "%", 3, [](KernelRunRow& r) -> double& { return r.time.spread_pct; }));
-  c.push_back({"runs", "runs", "", CellKind::kNumber, [](const KernelRunRow& r) { return r.ok() ? std::to_string(r.time.runs) : std::string(); },
+  c.push_back({"runs", "runs", "", CellKind::kNumber,
+               [](const KernelRunRow& r) { return r.ok() ? std::to_string(r.time.runs) : std::string(); },
                [](KernelRunRow& r, const std::string& t) { return readInteger(t, r.time.runs, true); }, false});
   c.push_back({"kernel_time_us", "", "µs", CellKind::kNumber,
                [](const KernelRunRow& r) { return r.kernel_time_us ? fixed(*r.kernel_time_us, 3) : std::string(); },
-               [](KernelRunRow& r, const std::string& t) { return readOptionalNumber(t, r.kernel_time_us); },
-               false});
+               [](KernelRunRow& r, const std::string& t) { return readOptionalNumber(t, r.kernel_time_us); }, false});
   c.push_back(okNumber("bandwidth_GBps", "GB/s", 1, [](KernelRunRow& r) -> double& { return r.bandwidth_GBps; }));
-  c.push_back({"bytes_moved", "bytes", "B", CellKind::kNumber, [](const KernelRunRow& r) { return std::to_string(r.bytes_moved); },
+  c.push_back({"bytes_moved", "bytes", "B", CellKind::kNumber,
+               [](const KernelRunRow& r) { return std::to_string(r.bytes_moved); },
                [](KernelRunRow& r, const std::string& t) { return readInteger(t, r.bytes_moved, true); }, false});
-  c.push_back({"achieved_occupancy_pct", "", "%", CellKind::kNumber, [](const KernelRunRow& r) { return r.achieved_occupancy_pct.text(2); },
-               [](KernelRunRow& r, const std::string& t) { return readMetric(t, r.achieved_occupancy_pct); },
-               false});
+  c.push_back({"achieved_occupancy_pct", "", "%", CellKind::kNumber,
+               [](const KernelRunRow& r) { return r.achieved_occupancy_pct.text(2); },
+               [](KernelRunRow& r, const std::string& t) { return readMetric(t, r.achieved_occupancy_pct); }, false});
   c.push_back(textColumn("compared_with", "outputs checked against", &KernelRunRow::compared_with));
   c.push_back({"max_abs_error", "", "", CellKind::kNumber,
                [](const KernelRunRow& r) {
@@ -483,7 +516,8 @@ CsvTable kernelRunsToCsv(const KernelRunsResult& result) {
 
 Expected<KernelRunsResult> kernelRunsFromCsv(const CsvTable& table) {
   if (table.metaValue("format") != kKernelRunsFormatValue) {
-    return Error{"not a kernel-runs CSV: its first line should be '# format: " + std::string(kKernelRunsFormatValue) + "'"};
+    return Error{"not a kernel-runs CSV: its first line should be '# format: " + std::string(kKernelRunsFormatValue) +
+                 "'"};
   }
   KernelRunRow blank;
   blank.in_set.assign(ruleCount(), false);
@@ -506,19 +540,22 @@ std::vector<std::vector<std::string>> picksTable(const KernelRunsResult& result)
   std::vector<std::vector<std::string>> t;
   t.push_back({"kernel", "rule", "candidates", "benchmarked", "pick", "time µs", "regret", "halved, not compiled"});
   for (const auto& k : result.picks) {
-    const std::string best = k.best_row >= 0 ? result.rows[static_cast<std::size_t>(k.best_row)].configText() : std::string("none ran");
+    const std::string best =
+        k.best_row >= 0 ? result.rows[static_cast<std::size_t>(k.best_row)].configText() : std::string("none ran");
     t.push_back({k.kernel, "best measured", std::to_string(k.rows), std::to_string(k.ok_rows), best,
                  k.best_row >= 0 ? fixed(k.best_time_us, 1) : std::string(), k.best_row >= 0 ? "1.00" : "", ""});
     if (k.winner_row >= 0) {
       const auto& w = result.rows[static_cast<std::size_t>(k.winner_row)];
-      t.push_back({k.kernel, "Inductor's winner (.best_config)", "", "", w.configText(), w.ok() ? fixed(w.time.median_us, 1) : std::string(runStatusName(w.status)),
+      t.push_back({k.kernel, "Inductor's winner (.best_config)", "", "", w.configText(),
+                   w.ok() ? fixed(w.time.median_us, 1) : std::string(runStatusName(w.status)),
                    k.winner_regret > 0 ? fixed(k.winner_regret, 2) : std::string(), ""});
     }
     for (const auto& p : k.picks) {
-      const std::string pick = p.row >= 0 ? result.rows[static_cast<std::size_t>(p.row)].configText() : std::string("none ran");
-      t.push_back({k.kernel, std::string(inductor::policyKey(p.policy)), std::to_string(p.candidates), std::to_string(p.benchmarked), pick,
-                   p.row >= 0 ? fixed(p.time_us, 1) : std::string(), p.row >= 0 ? fixed(p.regret, 2) : std::string(),
-                   joined(p.not_compiled, ", ")});
+      const std::string pick =
+          p.row >= 0 ? result.rows[static_cast<std::size_t>(p.row)].configText() : std::string("none ran");
+      t.push_back({k.kernel, std::string(inductor::policyKey(p.policy)), std::to_string(p.candidates),
+                   std::to_string(p.benchmarked), pick, p.row >= 0 ? fixed(p.time_us, 1) : std::string(),
+                   p.row >= 0 ? fixed(p.regret, 2) : std::string(), joined(p.not_compiled, ", ")});
     }
   }
   return t;

@@ -30,12 +30,12 @@ inline constexpr std::string_view kKernelRunsFormatValue = "inductor-kernel-runs
 /// One compiled config of one kernel, run (or not, with the reason).
 struct KernelRunRow {
   std::string kernel;
-  std::string module;             ///< module hash
-  std::string device;             ///< the GPU it ran on ("NVIDIA H200")
+  std::string module;  ///< module hash
+  std::string device;  ///< the GPU it ran on ("NVIDIA H200")
   int xblock = 0, yblock = 0, r0_block = 0, r1_block = 0, num_warps = 0, num_stages = 0;
-  std::string origin;             ///< configOriginName
-  bool winner = false;            ///< the .best_config's config
-  int n_regs = -1;                ///< from the cubin (what Triton reports)
+  std::string origin;   ///< configOriginName
+  bool winner = false;  ///< the .best_config's config
+  int n_regs = -1;      ///< from the cubin (what Triton reports)
   int n_spills = -1;
   int driver_registers = -1;      ///< cuFuncGetAttribute(NUM_REGS) of the loaded kernel; -1 when not loaded
   int driver_local_bytes = -1;    ///< cuFuncGetAttribute(LOCAL_SIZE_BYTES), per thread
@@ -49,21 +49,21 @@ struct KernelRunRow {
   std::string not_compiled;
   bool over_spill_threshold = false;  ///< n_spills > the kernel's spill_threshold: Inductor never times it
   RunStatus status = RunStatus::kSkipped;
-  std::string reason;             ///< why not ok; notes for ok rows
-  TimingStats time;               ///< CUDA events, µs
+  std::string reason;                    ///< why not ok; notes for ok rows
+  TimingStats time;                      ///< CUDA events, µs
   std::optional<double> kernel_time_us;  ///< CUPTI kernel duration, median
-  double bandwidth_GBps = 0.0;    ///< the buffers' bytes / median time
+  double bandwidth_GBps = 0.0;           ///< the buffers' bytes / median time
   std::int64_t bytes_moved = 0;
   Metric achieved_occupancy_pct = Metric::missing("not collected");
-  std::string compared_with;      ///< what the outputs were checked against
+  std::string compared_with;  ///< what the outputs were checked against
   double max_abs_error = -1.0;
-  std::string buffers_from;       ///< the launch plan's source of buffers
+  std::string buffers_from;  ///< the launch plan's source of buffers
   /// Each rule's decision for this config, in decisionPolicies() order (outcomeName: "scale",
   /// "no scaling", "not applicable", "duplicate"); empty when not analysed.
   std::vector<std::string> decisions;
   // Sweeps (core/triton/kernel_sweep.h) only.
-  std::string swept_for;          ///< why a sweep compiled it: "grid", "grid, new", "spills"; empty = Inductor compiled it
-  double compile_s = -1.0;        ///< Triton's compile time of this config, s; -1 = not compiled by the sweep
+  std::string swept_for;    ///< why a sweep compiled it: "grid", "grid, new", "spills"; empty = Inductor compiled it
+  double compile_s = -1.0;  ///< Triton's compile time of this config, s; -1 = not compiled by the sweep
 
   [[nodiscard]] bool ok() const { return status == RunStatus::kOk; }
   /// "X1 R16384 w32" (Y and R1 when present).
@@ -73,26 +73,27 @@ struct KernelRunRow {
 /// One rule's pick for one kernel.
 struct RulePick {
   inductor::Policy policy = inductor::Policy::kNew;
-  int candidates = 0;      ///< configs in the rule's set that were compiled
-  int benchmarked = 0;     ///< of those, measured ok and not over the spill threshold
-  std::vector<std::string> not_compiled;  ///< halved configs the rule would add that are not in the cache ("X1 R8192 w16")
-  int row = -1;            ///< index of the pick in the rows; -1 when none ran
+  int candidates = 0;   ///< configs in the rule's set that were compiled
+  int benchmarked = 0;  ///< of those, measured ok and not over the spill threshold
+  std::vector<std::string>
+      not_compiled;  ///< halved configs the rule would add that are not in the cache ("X1 R8192 w16")
+  int row = -1;      ///< index of the pick in the rows; -1 when none ran
   double time_us = 0.0;
-  double regret = 0.0;     ///< pick time / best time (1 = the best); 0 when no pick
+  double regret = 0.0;  ///< pick time / best time (1 = the best); 0 when no pick
 };
 
 /// The picks of one kernel.
 struct KernelPicks {
   std::string kernel;
   std::string module;
-  int best_row = -1;        ///< fastest ok row of the kernel
+  int best_row = -1;  ///< fastest ok row of the kernel
   double best_time_us = 0.0;
-  int winner_row = -1;      ///< the .best_config's config, when on disk
+  int winner_row = -1;  ///< the .best_config's config, when on disk
   double winner_regret = 0.0;
   std::vector<RulePick> picks;  ///< one per decisionPolicies() entry
-  int rows = 0;             ///< configs of the kernel
+  int rows = 0;                 ///< configs of the kernel
   int ok_rows = 0;
-  bool outputs_agree = true;///< no config disagreed with the reference config
+  bool outputs_agree = true;  ///< no config disagreed with the reference config
 };
 
 /// Best config and each rule's pick per kernel (kernels are runs of rows with the same kernel and
@@ -128,7 +129,8 @@ struct KernelRunsResult {
   std::vector<std::pair<std::string, std::string>> meta;  ///< device, driver, date, input, …
   std::vector<KernelRunRow> rows;
   std::vector<KernelPicks> picks;
-  std::vector<std::string> notes;  ///< what the launch plans assumed, per kernel ("triton_red_…: xnumel = 264 in the kernel body")
+  std::vector<std::string>
+      notes;  ///< what the launch plans assumed, per kernel ("triton_red_…: xnumel = 264 in the kernel body")
   bool cancelled = false;
   double seconds = 0.0;
 };
@@ -136,10 +138,10 @@ struct KernelRunsResult {
 /// Runs every compiled config of `kernels` (looped and persistent reductions, and pointwise
 /// kernels; others are rows saying why not) on `runner`. Per kernel: the launch plan, one buffer
 /// problem, then each config (the autotuner's winner first, then Inductor's candidates: the first
-/// config that writes its outputs is the reference of the others; rows keep the kernel's order) — a config that cannot be launched (no cubin, a .ptx that does not
-/// match, a cubin for another architecture than the GPU's) is a row with the reason, and a failing
-/// one (fault, wrong outputs, out of memory) is a row with the driver's or the check's words; the
-/// rest still run. Cancel keeps the finished rows and marks the rest cancelled. Never throws.
+/// config that writes its outputs is the reference of the others; rows keep the kernel's order) — a config that cannot
+/// be launched (no cubin, a .ptx that does not match, a cubin for another architecture than the GPU's) is a row with
+/// the reason, and a failing one (fault, wrong outputs, out of memory) is a row with the driver's or the check's words;
+/// the rest still run. Cancel keeps the finished rows and marks the rest cancelled. Never throws.
 KernelRunsResult runKernelConfigs(GpuRunner& runner, const std::vector<const RunKernel*>& kernels,
                                   const KernelRunOptions& options,
                                   const std::function<void(const KernelRunProgress&)>& progress = {},

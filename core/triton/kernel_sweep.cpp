@@ -32,18 +32,21 @@ std::string occupancyText(const KernelRunRow& r) {
 /// What differs between the best row and another: occupancy, registers, spills, the tile.
 std::string difference(const KernelRunRow& best, const KernelRunRow& other) {
   std::vector<std::string> parts;
-  if (best.occupancy_pct >= 0 && other.occupancy_pct >= 0 && std::abs(best.occupancy_pct - other.occupancy_pct) >= 1.0) {
+  if (best.occupancy_pct >= 0 && other.occupancy_pct >= 0 &&
+      std::abs(best.occupancy_pct - other.occupancy_pct) >= 1.0) {
     parts.push_back("occupancy " + fixed(other.occupancy_pct, 0) + " % vs " + fixed(best.occupancy_pct, 0) + " %");
   }
   if (best.n_regs >= 0 && other.n_regs >= 0 && best.n_regs != other.n_regs) {
     parts.push_back(std::to_string(other.n_regs) + " vs " + std::to_string(best.n_regs) + " registers");
   }
-  if (other.n_spills > 0 && best.n_spills <= 0) parts.push_back(std::to_string(other.n_spills) + " registers spilled, the best none");
+  if (other.n_spills > 0 && best.n_spills <= 0)
+    parts.push_back(std::to_string(other.n_spills) + " registers spilled, the best none");
   if (other.xblock != best.xblock || other.r0_block != best.r0_block) {
     parts.push_back("tile " + std::to_string(other.xblock) + "×" + std::to_string(other.r0_block) + " vs " +
                     std::to_string(best.xblock) + "×" + std::to_string(best.r0_block));
   }
-  if (other.num_warps != best.num_warps) parts.push_back(std::to_string(other.num_warps) + " vs " + std::to_string(best.num_warps) + " warps");
+  if (other.num_warps != best.num_warps)
+    parts.push_back(std::to_string(other.num_warps) + " vs " + std::to_string(best.num_warps) + " warps");
   if (parts.empty()) return "the same occupancy, registers and tile";
   return joined(parts, "; ");
 }
@@ -64,22 +67,28 @@ std::vector<std::string> explainSweep(const std::vector<KernelRunRow>& rows, con
         if (r.kernel != k.kernel || r.module != k.module) continue;
         if (r.n_spills > 0) ++spilling;
         if (r.n_regs >= 0) ++ok_regs;
-        if (r.occupancy_pct >= 0 && (top < 0 || r.occupancy_pct > rows[static_cast<std::size_t>(top)].occupancy_pct)) top = static_cast<int>(i);
+        if (r.occupancy_pct >= 0 && (top < 0 || r.occupancy_pct > rows[static_cast<std::size_t>(top)].occupancy_pct))
+          top = static_cast<int>(i);
       }
-      std::string s = who + "Not timed (no GPU ran the configs): " + std::to_string(ok_regs) + " configs with registers from their cubins";
-      if (top >= 0) s += "; highest occupancy " + rows[static_cast<std::size_t>(top)].configText() + " (" + occupancyText(rows[static_cast<std::size_t>(top)]) + ")";
+      std::string s = who + "Not timed (no GPU ran the configs): " + std::to_string(ok_regs) +
+                      " configs with registers from their cubins";
+      if (top >= 0)
+        s += "; highest occupancy " + rows[static_cast<std::size_t>(top)].configText() + " (" +
+             occupancyText(rows[static_cast<std::size_t>(top)]) + ")";
       s += "; " + std::to_string(spilling) + (spilling == 1 ? " config spills" : " configs spill") + ".";
       out.push_back(s);
       continue;
     }
     const KernelRunRow& best = rows[static_cast<std::size_t>(k.best_row)];
     out.push_back(who + "Best: " + best.configText() + ", " + fixed(best.time.median_us, 1) + " µs" +
-                  (best.bandwidth_GBps > 0 ? " (" + fixed(best.bandwidth_GBps, 0) + " GB/s)" : std::string()) + ": " + occupancyText(best) + ", " + regsText(best) + (best.swept_for.empty() ? "" : " — compiled by the sweep") + ".");
+                  (best.bandwidth_GBps > 0 ? " (" + fixed(best.bandwidth_GBps, 0) + " GB/s)" : std::string()) + ": " +
+                  occupancyText(best) + ", " + regsText(best) +
+                  (best.swept_for.empty() ? "" : " — compiled by the sweep") + ".");
     if (k.winner_row >= 0) {
       const KernelRunRow& w = rows[static_cast<std::size_t>(k.winner_row)];
       if (w.ok()) {
-        out.push_back(who + "Inductor's pick (.best_config) " + w.configText() + ": " + fixed(w.time.median_us, 1) + " µs, " +
-                      fixed(k.winner_regret, 2) + "× the best" +
+        out.push_back(who + "Inductor's pick (.best_config) " + w.configText() + ": " + fixed(w.time.median_us, 1) +
+                      " µs, " + fixed(k.winner_regret, 2) + "× the best" +
                       (k.winner_row == k.best_row ? " (it is the best)." : "; " + difference(best, w) + "."));
       }
     }
@@ -101,7 +110,8 @@ std::vector<std::string> explainSweep(const std::vector<KernelRunRow>& rows, con
         s += "no config of its set ran";
       } else {
         const KernelRunRow& r = rows[static_cast<std::size_t>(p.row)];
-        s += "picks " + r.configText() + " of " + std::to_string(p.candidates) + ", " + fixed(p.time_us, 1) + " µs, regret " + fixed(p.regret, 2);
+        s += "picks " + r.configText() + " of " + std::to_string(p.candidates) + ", " + fixed(p.time_us, 1) +
+             " µs, regret " + fixed(p.regret, 2);
         if (p.row != k.best_row) s += " (" + difference(best, r) + ")";
       }
       if (!p.not_compiled.empty()) s += "; not compiled: " + joined(p.not_compiled, ", ");
@@ -111,8 +121,9 @@ std::vector<std::string> explainSweep(const std::vector<KernelRunRow>& rows, con
   return out;
 }
 
-Expected<KernelSweepResult> sweepKernel(const RunKernel& kernel, const std::string& module_text, const KernelSweepOptions& options,
-                                        GpuRunner* runner, const std::function<void(const KernelSweepProgress&)>& progress,
+Expected<KernelSweepResult> sweepKernel(const RunKernel& kernel, const std::string& module_text,
+                                        const KernelSweepOptions& options, GpuRunner* runner,
+                                        const std::function<void(const KernelSweepProgress&)>& progress,
                                         const std::atomic<bool>* cancel) {
   KernelSweepResult result;
   auto plan = planSweep(kernel, options.grid, options.policies);
@@ -120,17 +131,18 @@ Expected<KernelSweepResult> sweepKernel(const RunKernel& kernel, const std::stri
   result.plan = std::move(*plan);
   const bool persistent = kernel.module.kind == KernelKind::kPersistentReduction;
   if (!result.plan.configs.empty()) {
-    auto compiled = compileWithTriton(module_text, kernel.module.module_hash, result.plan.configs, options.compile,
-                                      [&](const CompileProgress& p) {
-                                        if (!progress) return;
-                                        KernelSweepProgress s{"compiling", p.done, p.total, {}};
-                                        if (p.config != nullptr) {
-                                          s.text = p.config->config.text() + (p.config->ok ? ": compiled in " + fixed(p.config->seconds, 1) + " s"
-                                                                                           : ": failed: " + p.config->error.substr(0, 120));
-                                        }
-                                        progress(s);
-                                      },
-                                      cancel);
+    auto compiled = compileWithTriton(
+        module_text, kernel.module.module_hash, result.plan.configs, options.compile,
+        [&](const CompileProgress& p) {
+          if (!progress) return;
+          KernelSweepProgress s{"compiling", p.done, p.total, {}};
+          if (p.config != nullptr) {
+            s.text = p.config->config.text() + (p.config->ok ? ": compiled in " + fixed(p.config->seconds, 1) + " s"
+                                                             : ": failed: " + p.config->error.substr(0, 120));
+          }
+          progress(s);
+        },
+        cancel);
     if (!compiled) return Error{compiled.error()};
     result.compile = std::move(*compiled);
   }
@@ -166,15 +178,18 @@ Expected<KernelSweepResult> sweepKernel(const RunKernel& kernel, const std::stri
   }
 
   if (runner != nullptr && !(cancel != nullptr && cancel->load())) {
-    result.runs = runKernelConfigs(*runner, {&result.kernel}, options.run, [&](const KernelRunProgress& p) {
-      if (!progress) return;
-      KernelSweepProgress s{"running", p.done, p.total, {}};
-      if (p.row != nullptr) {
-        s.text = p.row->configText() + ": " + std::string(runStatusName(p.row->status));
-        if (p.row->ok()) s.text += " " + fixed(p.row->time.median_us, 1) + " µs";
-      }
-      progress(s);
-    }, cancel);
+    result.runs = runKernelConfigs(
+        *runner, {&result.kernel}, options.run,
+        [&](const KernelRunProgress& p) {
+          if (!progress) return;
+          KernelSweepProgress s{"running", p.done, p.total, {}};
+          if (p.row != nullptr) {
+            s.text = p.row->configText() + ": " + std::string(runStatusName(p.row->status));
+            if (p.row->ok()) s.text += " " + fixed(p.row->time.median_us, 1) + " µs";
+          }
+          progress(s);
+        },
+        cancel);
     result.measured = true;
   } else {
     result.runs.rows = kernelConfigRows(result.kernel, "");

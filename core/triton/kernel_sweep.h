@@ -22,8 +22,8 @@ namespace occx::triton {
 
 /// What to sweep.
 struct KernelSweepOptions {
-  std::optional<ConfigGrid> grid;   ///< nullopt: no grid (policies only)
-  bool policies = true;             ///< also what each decision policy would add
+  std::optional<ConfigGrid> grid;  ///< nullopt: no grid (policies only)
+  bool policies = true;            ///< also what each decision policy would add
   TritonCompileOptions compile;
   KernelRunOptions run;             ///< used when a runner is given
   const GpuDatabase* db = nullptr;  ///< nullptr = the built-in GPU data
@@ -58,8 +58,9 @@ struct KernelSweepResult {
 /// compile or read; Error::cancellation() when cancelled before any config could be read. Cancel
 /// keeps what finished. `progress` is called from the compile's reader threads (one call at a
 /// time) and then from the calling thread. Never throws.
-Expected<KernelSweepResult> sweepKernel(const RunKernel& kernel, const std::string& module_text, const KernelSweepOptions& options,
-                                        GpuRunner* runner, const std::function<void(const KernelSweepProgress&)>& progress = {},
+Expected<KernelSweepResult> sweepKernel(const RunKernel& kernel, const std::string& module_text,
+                                        const KernelSweepOptions& options, GpuRunner* runner,
+                                        const std::function<void(const KernelSweepProgress&)>& progress = {},
                                         const std::atomic<bool>* cancel = nullptr);
 
 /// The best config and each pick in words: "Best: X4 R256 w4, 136.6 µs (4100 GB/s): 100 % occupancy

@@ -25,7 +25,9 @@ std::optional<std::int64_t> integerText(const std::string& t) {
   return v;
 }
 
-bool startsWith(const std::string& s, std::string_view prefix) { return s.rfind(prefix, 0) == 0; }
+bool startsWith(const std::string& s, std::string_view prefix) {
+  return s.rfind(prefix, 0) == 0;
+}
 
 BufferSpec::Role roleOf(const SignatureArgument& s, const KernelModule& m) {
   const auto& mutated = m.meta.mutated_arg_names;
@@ -66,7 +68,8 @@ Numel numelOf(const KernelModule& m, const std::string& name, const std::string&
   if (auto v = m.staticNumel(name)) return {*v, name + " = " + num(*v) + " in the kernel body", true};
   if (auto v = integerText(launched)) return {*v, name + " = " + num(*v) + " as launched", true};
   if (const SizeHint* h = m.sizeHint(hint); h != nullptr && h->value) {
-    return {*h->value, name + " = " + num(*h->value) + " from the size hint (the numel rounded up to a power of two)", true};
+    return {*h->value, name + " = " + num(*h->value) + " from the size hint (the numel rounded up to a power of two)",
+            true};
   }
   return {};
 }
@@ -83,7 +86,8 @@ const KernelLaunchInfo* usableLaunch(const RunKernel& k, std::string& why_not) {
           break;
         }
         if (!storageElements(*a.buffer)) {
-          why_not = "the wrapper's " + a.value + " has sizes or strides that are not numbers (" + shapeText(*a.buffer) + ")";
+          why_not =
+              "the wrapper's " + a.value + " has sizes or strides that are not numbers (" + shapeText(*a.buffer) + ")";
           ok = false;
           break;
         }
@@ -97,9 +101,11 @@ const KernelLaunchInfo* usableLaunch(const RunKernel& k, std::string& why_not) {
 std::string ptxWidthOf(const PlannedArgument& a) {
   switch (a.kind) {
     case PlannedArgument::Kind::kBuffer:
-    case PlannedArgument::Kind::kInt64: return "8";
+    case PlannedArgument::Kind::kInt64:
+      return "8";
     case PlannedArgument::Kind::kInt32:
-    case PlannedArgument::Kind::kFloat32: return "4";
+    case PlannedArgument::Kind::kFloat32:
+      return "4";
   }
   return "?";
 }
@@ -117,7 +123,8 @@ std::string ptxWidth(const std::string& ptx_type) {
 Expected<LaunchPlan> planLaunch(const RunKernel& k, std::uint64_t seed) {
   const KernelModule& m = k.module;
   if (m.kind == KernelKind::kOther) {
-    return Error{m.name + ": a @triton_heuristics." + m.decorator + " kernel; only reduction, persistent_reduction and pointwise kernels are launched here"};
+    return Error{m.name + ": a @triton_heuristics." + m.decorator +
+                 " kernel; only reduction, persistent_reduction and pointwise kernels are launched here"};
   }
   LaunchPlan plan;
   plan.kernel = m.name;
@@ -127,10 +134,13 @@ Expected<LaunchPlan> planLaunch(const RunKernel& k, std::uint64_t seed) {
   plan.from_wrapper = launch != nullptr;
   if (launch != nullptr) {
     plan.buffers_from = "the wrapper's call() (" + launch->wrapper + " line " + num(launch->line) + ")";
-    if (k.launches.size() > 1) plan.notes.push_back("the wrapper launches this kernel " + num(static_cast<std::int64_t>(k.launches.size())) + " times; the launch at line " + num(launch->line) + " is used");
+    if (k.launches.size() > 1)
+      plan.notes.push_back("the wrapper launches this kernel " + num(static_cast<std::int64_t>(k.launches.size())) +
+                           " times; the launch at line " + num(launch->line) + " is used");
   } else {
     plan.buffers_from = "the signature and size hints (" +
-                        (k.launches.empty() ? std::string("no wrapper launch of this kernel was found") : why_not) + ")";
+                        (k.launches.empty() ? std::string("no wrapper launch of this kernel was found") : why_not) +
+                        ")";
   }
   // Scalars come from the launch used, else from the first launch even when its buffers cannot be used.
   const KernelLaunchInfo* scalars = launch != nullptr ? launch : (k.launches.empty() ? nullptr : &k.launches.front());
@@ -145,11 +155,14 @@ Expected<LaunchPlan> planLaunch(const RunKernel& k, std::uint64_t seed) {
   const Numel x = numelOf(m, "xnumel", "x", launched("xnumel"));
   const Numel y = numelOf(m, "ynumel", "y", launched("ynumel"));
   const Numel r0 = numelOf(m, "r0_numel", "r0_", launched("r0_numel"));
-  if (!x.known) return Error{m.name + ": xnumel is not known (no value in the kernel body, the wrapper or the size hints)"};
+  if (!x.known)
+    return Error{m.name + ": xnumel is not known (no value in the kernel body, the wrapper or the size hints)"};
   plan.xnumel = x.value;
   if (y.known) plan.ynumel = y.value;
   if (m.meta.grid_type == "Grid2D" && !y.known) {
-    return Error{m.name + ": a Grid2D kernel whose ynumel is not known (no value in the kernel body, the wrapper or the size hints)"};
+    return Error{
+        m.name +
+        ": a Grid2D kernel whose ynumel is not known (no value in the kernel body, the wrapper or the size hints)"};
   }
   // Elements a pointer gets when no wrapper says: the whole iteration space.
   std::int64_t fallback = x.value;
@@ -171,7 +184,9 @@ Expected<LaunchPlan> planLaunch(const RunKernel& k, std::uint64_t seed) {
     const std::string value = launched(s.name);
     if (s.isPointer()) {
       auto type = parseElementType(s.type.substr(1));
-      if (!type) return Error{m.name + ": argument " + s.name + " of type " + s.type + " cannot be given a buffer: " + type.error()};
+      if (!type)
+        return Error{m.name + ": argument " + s.name + " of type " + s.type +
+                     " cannot be given a buffer: " + type.error()};
       BufferSpec b;
       b.type = *type;
       b.role = roleOf(s, m);
@@ -180,7 +195,8 @@ Expected<LaunchPlan> planLaunch(const RunKernel& k, std::uint64_t seed) {
         for (const auto& li : launch->arguments) {
           if (li.name == s.name) info = &li;
         }
-        if (info == nullptr || !info->buffer) return Error{m.name + ": the wrapper's launch gives no tensor for " + s.name};
+        if (info == nullptr || !info->buffer)
+          return Error{m.name + ": the wrapper's launch gives no tensor for " + s.name};
         b.elements = *storageElements(*info->buffer);
         b.name = s.name + " (" + info->value + ")";
         a.origin = info->value + " " + shapeText(*info->buffer);
@@ -190,8 +206,9 @@ Expected<LaunchPlan> planLaunch(const RunKernel& k, std::uint64_t seed) {
             // The tensor's bytes, in the kernel's elements (a reinterpreting view reads them so).
             const std::int64_t bytes = b.elements * elementBytes(*wt);
             b.elements = (bytes + elementBytes(*type) - 1) / elementBytes(*type);
-            plan.notes.push_back(s.name + ": the wrapper's " + info->value + " is " + info->buffer->dtype + ", the kernel reads it as " +
-                                 s.type.substr(1) + " (" + num(b.elements) + " elements)");
+            plan.notes.push_back(s.name + ": the wrapper's " + info->value + " is " + info->buffer->dtype +
+                                 ", the kernel reads it as " + s.type.substr(1) + " (" + num(b.elements) +
+                                 " elements)");
           }
         }
       } else {
@@ -200,7 +217,8 @@ Expected<LaunchPlan> planLaunch(const RunKernel& k, std::uint64_t seed) {
         a.origin = fallback_text + " = " + num(b.elements) + " elements (assumed)";
       }
       if (b.elements > kMaxElements) {
-        return Error{m.name + ": buffer " + b.name + " needs " + num(b.elements) + " elements, over the 2^31 − 1 this launcher allocates"};
+        return Error{m.name + ": buffer " + b.name + " needs " + num(b.elements) +
+                     " elements, over the 2^31 − 1 this launcher allocates"};
       }
       a.kind = PlannedArgument::Kind::kBuffer;
       a.buffer = static_cast<int>(plan.problem.buffers.size());
@@ -210,8 +228,13 @@ Expected<LaunchPlan> planLaunch(const RunKernel& k, std::uint64_t seed) {
       std::optional<std::int64_t> v = integerText(value);
       if (v) {
         a.origin = "as launched";
-      } else if (s.name == "xnumel" || s.name == "ynumel" || s.name == "r0_numel" || s.name == "r1_numel" || s.name == "znumel") {
-        const std::string hint = s.name == "xnumel" ? "x" : s.name == "ynumel" ? "y" : s.name == "znumel" ? "z" : s.name == "r0_numel" ? "r0_" : "r1_";
+      } else if (s.name == "xnumel" || s.name == "ynumel" || s.name == "r0_numel" || s.name == "r1_numel" ||
+                 s.name == "znumel") {
+        const std::string hint = s.name == "xnumel"     ? "x"
+                                 : s.name == "ynumel"   ? "y"
+                                 : s.name == "znumel"   ? "z"
+                                 : s.name == "r0_numel" ? "r0_"
+                                                        : "r1_";
         const Numel n = numelOf(m, s.name, hint, value);
         if (n.known) {
           v = n.value;
@@ -220,16 +243,21 @@ Expected<LaunchPlan> planLaunch(const RunKernel& k, std::uint64_t seed) {
       }
       if (!v) {
         return Error{m.name + ": argument " + s.name + " (" + s.type + ") has no value" +
-                     (value.empty() ? std::string(scalars == nullptr ? " (no wrapper launch)" : " (the wrapper's launch gives none)")
-                                     : " ('" + value + "' is a symbol of a dynamic shape)")};
+                     (value.empty() ? std::string(scalars == nullptr ? " (no wrapper launch)"
+                                                                     : " (the wrapper's launch gives none)")
+                                    : " ('" + value + "' is a symbol of a dynamic shape)")};
       }
-      if (a.kind == PlannedArgument::Kind::kInt32 && (*v < std::numeric_limits<std::int32_t>::min() || *v > std::numeric_limits<std::int32_t>::max())) {
-        return Error{m.name + ": argument " + s.name + " = " + num(*v) + " is out of range for " + s.type + ": allowed -2147483648 … 2147483647"};
+      if (a.kind == PlannedArgument::Kind::kInt32 &&
+          (*v < std::numeric_limits<std::int32_t>::min() || *v > std::numeric_limits<std::int32_t>::max())) {
+        return Error{m.name + ": argument " + s.name + " = " + num(*v) + " is out of range for " + s.type +
+                     ": allowed -2147483648 … 2147483647"};
       }
       a.value = *v;
     } else if (s.type == "fp32") {
       double d = 0;
-      if (value.empty()) return Error{m.name + ": argument " + s.name + " (fp32) has no value" + (scalars == nullptr ? " (no wrapper launch)" : "")};
+      if (value.empty())
+        return Error{m.name + ": argument " + s.name + " (fp32) has no value" +
+                     (scalars == nullptr ? " (no wrapper launch)" : "")};
       try {
         std::size_t used = 0;
         d = std::stod(value, &used);
@@ -241,21 +269,26 @@ Expected<LaunchPlan> planLaunch(const RunKernel& k, std::uint64_t seed) {
       a.value = static_cast<std::int64_t>(std::bit_cast<std::uint32_t>(static_cast<float>(d)));
       a.origin = "as launched";
     } else {
-      return Error{m.name + ": argument " + s.name + " has type " + s.type + ", which this launcher does not pass (pointers, i32, i64, fp32)"};
+      return Error{m.name + ": argument " + s.name + " has type " + s.type +
+                   ", which this launcher does not pass (pointers, i32, i64, fp32)"};
     }
     plan.arguments.push_back(std::move(a));
   }
-  const bool integer_inputs = std::any_of(plan.problem.buffers.begin(), plan.problem.buffers.end(), [](const BufferSpec& b) {
-    return b.role != BufferSpec::Role::kOutput && !isFloating(b.type) && b.type != ElementType::kBool;
-  });
+  const bool integer_inputs =
+      std::any_of(plan.problem.buffers.begin(), plan.problem.buffers.end(), [](const BufferSpec& b) {
+        return b.role != BufferSpec::Role::kOutput && !isFloating(b.type) && b.type != ElementType::kBool;
+      });
   if (integer_inputs) {
-    plan.notes.push_back("integer inputs are zeros (valid indices): gathers and scatters all hit index 0, so their times are a "
-                         "worst case of contention");
+    plan.notes.push_back(
+        "integer inputs are zeros (valid indices): gathers and scatters all hit index 0, so their times are a "
+        "worst case of contention");
   }
-  if (plan.problem.outputIndices().empty()) return Error{m.name + ": the kernel has no output buffer (no out_ptr or in_out_ptr argument)"};
+  if (plan.problem.outputIndices().empty())
+    return Error{m.name + ": the kernel has no output buffer (no out_ptr or in_out_ptr argument)"};
   std::int64_t bytes = 0;
   for (const auto& b : plan.problem.buffers) bytes += b.bytes();
-  plan.problem.label = m.name + ": " + num(static_cast<std::int64_t>(plan.problem.buffers.size())) + " buffers (" + num(bytes >> 20) + " MiB)";
+  plan.problem.label = m.name + ": " + num(static_cast<std::int64_t>(plan.problem.buffers.size())) + " buffers (" +
+                       num(bytes >> 20) + " MiB)";
   if (!x.origin.empty()) plan.notes.push_back(x.origin);
   if (r0.known && m.kind != KernelKind::kPointwise) plan.notes.push_back(r0.origin);
   if (auto e = checkBufferProblemSpec(plan.problem)) return Error{m.name + ": " + e->message};
@@ -288,7 +321,8 @@ Expected<GpuModule> tritonModule(const RunKernel& k, const RunConfig& rc, const 
     return Error{label + ": grid type " + grid + " is not supported (Grid1D, Grid2D are)"};
   }
   if (mod.grid_x < 1 || mod.grid_x > 2147483647 || mod.grid_y < 1 || mod.grid_y > 65535) {
-    return Error{label + ": grid " + num(mod.grid_x) + " × " + num(mod.grid_y) + " is out of range: allowed 1 … 2147483647 × 1 … 65535"};
+    return Error{label + ": grid " + num(mod.grid_x) + " × " + num(mod.grid_y) +
+                 " is out of range: allowed 1 … 2147483647 × 1 … 65535"};
   }
   if (c.num_ctas != 1) {
     return Error{label + ": num_ctas " + num(c.num_ctas) + " (thread-block clusters) is not launched here: allowed 1"};
@@ -316,8 +350,9 @@ Expected<GpuModule> tritonModule(const RunKernel& k, const RunConfig& rc, const 
       case PlannedArgument::Kind::kInt32:
       case PlannedArgument::Kind::kFloat32:
         la.kind = LaunchArgument::Kind::kInt32;
-        la.value = a.kind == PlannedArgument::Kind::kFloat32 ? static_cast<std::int64_t>(static_cast<std::int32_t>(static_cast<std::uint32_t>(a.value)))
-                                                             : a.value;
+        la.value = a.kind == PlannedArgument::Kind::kFloat32
+                       ? static_cast<std::int64_t>(static_cast<std::int32_t>(static_cast<std::uint32_t>(a.value)))
+                       : a.value;
         break;
       case PlannedArgument::Kind::kInt64:
         la.kind = LaunchArgument::Kind::kInt64;
@@ -338,14 +373,16 @@ Expected<GpuModule> tritonModule(const RunKernel& k, const RunConfig& rc, const 
     mod.arguments.push_back(std::move(la));
     want.push_back(name + ":8");
   }
-  if (c.ptx_params.empty()) return Error{label + ": the .ptx of " + rc.folder + " is missing or names no parameters, so the argument list cannot be checked"};
+  if (c.ptx_params.empty())
+    return Error{label + ": the .ptx of " + rc.folder +
+                 " is missing or names no parameters, so the argument list cannot be checked"};
   bool match = c.ptx_params.size() == want.size();
   for (std::size_t i = 0; match && i < want.size(); ++i) {
     match = want[i].substr(want[i].rfind(':') + 1) == ptxWidth(c.ptx_params[i]);
   }
   if (!match) {
-    return Error{label + ": the .ptx entry's parameters (" + joined(c.ptx_params, ", ") + ") do not match the signature (" +
-                 joined(want, ", ") + " bytes): not launched"};
+    return Error{label + ": the .ptx entry's parameters (" + joined(c.ptx_params, ", ") +
+                 ") do not match the signature (" + joined(want, ", ") + " bytes): not launched"};
   }
   return mod;
 }

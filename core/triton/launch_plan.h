@@ -28,8 +28,8 @@ namespace occx::triton {
 /// One non-constexpr argument of the kernel's signature, bound for the launch.
 struct PlannedArgument {
   enum class Kind { kBuffer, kInt32, kInt64, kFloat32 };
-  std::string name;        ///< the signature's name ("in_ptr0", "xnumel")
-  std::string type;        ///< the signature's type ("*fp16", "i32", "fp32")
+  std::string name;  ///< the signature's name ("in_ptr0", "xnumel")
+  std::string type;  ///< the signature's type ("*fp16", "i32", "fp32")
   Kind kind = Kind::kInt32;
   int buffer = -1;         ///< kBuffer: index into LaunchPlan::problem.buffers
   std::int64_t value = 0;  ///< kInt32 / kInt64: the value; kFloat32: its IEEE-754 bit pattern
@@ -39,13 +39,13 @@ struct PlannedArgument {
 /// Everything one launch of a kernel needs apart from the config.
 struct LaunchPlan {
   std::string kernel;
-  BufferProblemSpec problem;              ///< one buffer per pointer argument, in signature order
-  std::vector<PlannedArgument> arguments; ///< the signature's non-constexpr arguments, in order
-  bool from_wrapper = false;              ///< buffers from a wrapper's call(); else signature + size hints
-  std::string buffers_from;               ///< "the wrapper's call() (output_code.py line 95)" or "the signature and size hints (…)"
-  std::int64_t xnumel = 1;                ///< what the grid covers in x …
-  std::int64_t ynumel = 0;                ///< … in y (Grid2D; 0 = none)
-  std::vector<std::string> notes;         ///< what was assumed, in words
+  BufferProblemSpec problem;               ///< one buffer per pointer argument, in signature order
+  std::vector<PlannedArgument> arguments;  ///< the signature's non-constexpr arguments, in order
+  bool from_wrapper = false;               ///< buffers from a wrapper's call(); else signature + size hints
+  std::string buffers_from;  ///< "the wrapper's call() (output_code.py line 95)" or "the signature and size hints (…)"
+  std::int64_t xnumel = 1;   ///< what the grid covers in x …
+  std::int64_t ynumel = 0;   ///< … in y (Grid2D; 0 = none)
+  std::vector<std::string> notes;  ///< what was assumed, in words
 };
 
 /// Plans one launch of `kernel`. The first wrapper launch of the kernel whose buffers all have

@@ -5,12 +5,15 @@
 #include <cstdlib>
 #include <cstring>
 
-
 namespace occx::triton {
 namespace {
 
-bool isNameStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0 || c == '_'; }
-bool isNameChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
+bool isNameStart(char c) {
+  return std::isalpha(static_cast<unsigned char>(c)) != 0 || c == '_';
+}
+bool isNameChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+}
 
 void appendUtf8(std::string& out, unsigned long code) {
   if (code < 0x80) {
@@ -274,16 +277,42 @@ class Parser {
     const char e = s_[pos_ + 1];
     pos_ += 2;
     switch (e) {
-      case 'n': value += '\n'; return true;
-      case 't': value += '\t'; return true;
-      case 'r': value += '\r'; return true;
-      case 'a': value += '\a'; return true;
-      case 'b': value += '\b'; return true;
-      case 'f': value += '\f'; return true;
-      case 'v': value += '\v'; return true;
-      case '\n': return true;
-      case '\\': case '\'': case '"': value += e; return true;
-      case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': {
+      case 'n':
+        value += '\n';
+        return true;
+      case 't':
+        value += '\t';
+        return true;
+      case 'r':
+        value += '\r';
+        return true;
+      case 'a':
+        value += '\a';
+        return true;
+      case 'b':
+        value += '\b';
+        return true;
+      case 'f':
+        value += '\f';
+        return true;
+      case 'v':
+        value += '\v';
+        return true;
+      case '\n':
+        return true;
+      case '\\':
+      case '\'':
+      case '"':
+        value += e;
+        return true;
+      case '0':
+      case '1':
+      case '2':
+      case '3':
+      case '4':
+      case '5':
+      case '6':
+      case '7': {
         // Up to three octal digits: '\0' is NUL, '\101' is 'A'.
         unsigned code = static_cast<unsigned>(e - '0');
         for (int i = 1; i < 3 && !atEnd() && s_[pos_] >= '0' && s_[pos_] <= '7'; ++i) {
@@ -292,9 +321,12 @@ class Parser {
         appendUtf8(value, code);
         return true;
       }
-      case 'x': return hexEscape(value, 2);
-      case 'u': return hexEscape(value, 4);
-      case 'U': return hexEscape(value, 8);
+      case 'x':
+        return hexEscape(value, 2);
+      case 'u':
+        return hexEscape(value, 4);
+      case 'U':
+        return hexEscape(value, 8);
       default:
         value += '\\';
         value += e;
@@ -337,7 +369,8 @@ class Parser {
           auto v = expression(depth + 1);
           if (!v) return Error{v.error()};
           out.entries.emplace_back(std::move(key), std::move(v.value()));
-          if (!separator(close, saw_comma)) return fail(std::string("expected ',' or '") + close + "', found " + found());
+          if (!separator(close, saw_comma))
+            return fail(std::string("expected ',' or '") + close + "', found " + found());
           continue;
         }
       }
@@ -406,7 +439,7 @@ class Parser {
       bool saw_comma = false;
       if (!separator('}', saw_comma)) {
         return fail(std::string(out.kind == PyValue::Kind::kSet ? "expected ',' or '}' in a set, found "
-                                                                 : "expected ',' or '}' in a dict, found ") +
+                                                                : "expected ',' or '}' in a dict, found ") +
                     found());
       }
     }
@@ -515,9 +548,12 @@ std::optional<std::string> PyValue::stringAt(std::string_view key) const {
 
 std::string PyValue::repr() const {
   switch (kind) {
-    case Kind::kNone: return "None";
-    case Kind::kBool: return boolean ? "True" : "False";
-    case Kind::kInt: return std::to_string(integer);
+    case Kind::kNone:
+      return "None";
+    case Kind::kBool:
+      return boolean ? "True" : "False";
+    case Kind::kInt:
+      return std::to_string(integer);
     case Kind::kFloat: {
       char buffer[32];
       auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, number);
@@ -525,12 +561,17 @@ std::string PyValue::repr() const {
       if (out.find_first_of(".eEn") == std::string::npos) out += ".0";  // 2.0, not 2; inf and nan stay
       return out;
     }
-    case Kind::kString: return quoted(text);
+    case Kind::kString:
+      return quoted(text);
     case Kind::kName:
-    case Kind::kExpression: return text;
-    case Kind::kList: return "[" + joined(items) + "]";
-    case Kind::kTuple: return "(" + joined(items) + (items.size() == 1 ? ",)" : ")");
-    case Kind::kSet: return items.empty() ? "set()" : "{" + joined(items) + "}";
+    case Kind::kExpression:
+      return text;
+    case Kind::kList:
+      return "[" + joined(items) + "]";
+    case Kind::kTuple:
+      return "(" + joined(items) + (items.size() == 1 ? ",)" : ")");
+    case Kind::kSet:
+      return items.empty() ? "set()" : "{" + joined(items) + "}";
     case Kind::kDict: {
       std::string out = "{";
       for (std::size_t i = 0; i < entries.size(); ++i) {

@@ -13,7 +13,11 @@ using inductor::Decision;
 using inductor::Policy;
 
 Column<ScanRow> text(std::string key, std::string title, std::string ScanRow::*field, bool required = false) {
-  return {std::move(key), std::move(title), "", CellKind::kText, [field](const ScanRow& r) { return r.*field; },
+  return {std::move(key),
+          std::move(title),
+          "",
+          CellKind::kText,
+          [field](const ScanRow& r) { return r.*field; },
           [field](ScanRow& r, const std::string& t) {
             r.*field = t;
             return std::string();
@@ -21,8 +25,12 @@ Column<ScanRow> text(std::string key, std::string title, std::string ScanRow::*f
           required};
 }
 
-Column<ScanRow> integer(std::string key, std::string title, std::string unit, std::optional<std::int64_t> ScanRow::*field) {
-  return {std::move(key), std::move(title), std::move(unit), CellKind::kNumber,
+Column<ScanRow> integer(std::string key, std::string title, std::string unit,
+                        std::optional<std::int64_t> ScanRow::*field) {
+  return {std::move(key),
+          std::move(title),
+          std::move(unit),
+          CellKind::kNumber,
           [field](const ScanRow& r) { return (r.*field) ? std::to_string(*(r.*field)) : std::string(); },
           [field](ScanRow& r, const std::string& t) {
             if (t.empty()) {
@@ -37,7 +45,11 @@ Column<ScanRow> integer(std::string key, std::string title, std::string unit, st
 }
 
 Column<ScanRow> flag(std::string key, std::string title, bool ScanRow::*field) {
-  return {std::move(key), std::move(title), "", CellKind::kNumber, [field](const ScanRow& r) { return std::string(r.*field ? "1" : "0"); },
+  return {std::move(key),
+          std::move(title),
+          "",
+          CellKind::kNumber,
+          [field](const ScanRow& r) { return std::string(r.*field ? "1" : "0"); },
           [field](ScanRow& r, const std::string& t) { return readFlag(t, r.*field, false); }};
 }
 
@@ -177,20 +189,27 @@ nlohmann::json kernelJson(const RunKernel& k) {
   for (const auto& h : m.size_hints) hints[h.name] = h.value ? nlohmann::json(*h.value) : nlohmann::json(h.symbolic);
   nlohmann::json sig = nlohmann::json::array();
   for (const auto& s : m.signature) sig.push_back({{"name", s.name}, {"type", s.type}});
-  nlohmann::json meta = {{"grid_type", m.meta.grid_type},
-                         {"mutated_arg_names", m.meta.mutated_arg_names},
-                         {"num_load", m.meta.num_load},
-                         {"num_store", m.meta.num_store},
-                         {"num_reduction", m.meta.num_reduction},
-                         {"dynamic_scale_rblock", m.meta.dynamic_scale_rblock ? nlohmann::json(*m.meta.dynamic_scale_rblock) : nlohmann::json()},
-                         {"spill_threshold", m.meta.spill_threshold ? nlohmann::json(*m.meta.spill_threshold) : nlohmann::json()},
-                         {"deterministic", m.meta.deterministic}};
+  nlohmann::json meta = {
+      {"grid_type", m.meta.grid_type},
+      {"mutated_arg_names", m.meta.mutated_arg_names},
+      {"num_load", m.meta.num_load},
+      {"num_store", m.meta.num_store},
+      {"num_reduction", m.meta.num_reduction},
+      {"dynamic_scale_rblock",
+       m.meta.dynamic_scale_rblock ? nlohmann::json(*m.meta.dynamic_scale_rblock) : nlohmann::json()},
+      {"spill_threshold", m.meta.spill_threshold ? nlohmann::json(*m.meta.spill_threshold) : nlohmann::json()},
+      {"deterministic", m.meta.deterministic}};
   nlohmann::json best;
   if (k.best) {
-    best = {{"path", k.best->path},     {"XBLOCK", k.best->xblock},       {"R0_BLOCK", k.best->r0_block},
-            {"R1_BLOCK", k.best->r1_block}, {"num_warps", k.best->num_warps}, {"num_stages", k.best->num_stages},
+    best = {{"path", k.best->path},
+            {"XBLOCK", k.best->xblock},
+            {"R0_BLOCK", k.best->r0_block},
+            {"R1_BLOCK", k.best->r1_block},
+            {"num_warps", k.best->num_warps},
+            {"num_stages", k.best->num_stages},
             {"found_by_coordesc", k.best->found_by_coordesc},
-            {"triton_cache_hash", k.best->triton_cache_hash.empty() ? nlohmann::json() : nlohmann::json(k.best->triton_cache_hash)}};
+            {"triton_cache_hash",
+             k.best->triton_cache_hash.empty() ? nlohmann::json() : nlohmann::json(k.best->triton_cache_hash)}};
   }
   nlohmann::json launches = nlohmann::json::array();
   for (const auto& l : k.launches) {
@@ -212,8 +231,9 @@ nlohmann::json kernelJson(const RunKernel& k) {
     const ScanRow row = configRow(k, rc);
     nlohmann::json o = nlohmann::json::object();
     for (const auto& c : scanColumns()) {
-      if (c.key == "device" || c.key == "cc" || c.key == "sm_count" || c.key == "kernel" || c.key == "module" || c.key == "kind" || c.key == "size_hints" ||
-          c.key == "reduction_hint" || c.key == "xnumel" || c.key == "r0_numel") {
+      if (c.key == "device" || c.key == "cc" || c.key == "sm_count" || c.key == "kernel" || c.key == "module" ||
+          c.key == "kind" || c.key == "size_hints" || c.key == "reduction_hint" || c.key == "xnumel" ||
+          c.key == "r0_numel") {
         continue;
       }
       o[c.key] = cellJson(c.kind, c.write(row));
@@ -258,7 +278,8 @@ std::vector<ScanRow> scanRows(const InductorRun& run) {
 
 RunSummary summarizeRows(const std::vector<ScanRow>& rows) {
   auto halves = [](const std::string& outcome) {
-    return outcome == inductor::outcomeName(inductor::Outcome::kScale) || outcome == inductor::outcomeName(inductor::Outcome::kDuplicate);
+    return outcome == inductor::outcomeName(inductor::Outcome::kScale) ||
+           outcome == inductor::outcomeName(inductor::Outcome::kDuplicate);
   };
   RunSummary s;
   std::string last_key;
@@ -284,7 +305,8 @@ RunSummary summarizeRows(const std::vector<ScanRow>& rows) {
     if (r.origin == configOriginName(ConfigOrigin::kAddedByScaling)) ++s.added_by_scaling;
     if (r.over_spill_threshold) ++s.over_spill_threshold;
     if (r.bounds_disagree) ++s.any_disagree;
-    if (!r.old_decision.empty() && !r.new_decision.empty() && halves(r.old_decision) != halves(r.new_decision)) ++s.old_new_disagree;
+    if (!r.old_decision.empty() && !r.new_decision.empty() && halves(r.old_decision) != halves(r.new_decision))
+      ++s.old_new_disagree;
     if (r.winner && r.occupancy_pct && r.kind == kernelKindName(KernelKind::kLoopedReduction)) {
       ++s.winners_known;
       occupancy += *r.occupancy_pct / 100.0;
@@ -294,7 +316,9 @@ RunSummary summarizeRows(const std::vector<ScanRow>& rows) {
   return s;
 }
 
-CsvTable scanToCsv(const InductorRun& run) { return columnsToCsv(scanColumns(), scanRows(run), scanMeta(run)); }
+CsvTable scanToCsv(const InductorRun& run) {
+  return columnsToCsv(scanColumns(), scanRows(run), scanMeta(run));
+}
 
 Expected<std::vector<ScanRow>> scanFromCsv(const CsvTable& table) {
   if (table.metaValue(kScanFormatKey) != kScanFormatValue) {
@@ -336,10 +360,12 @@ std::string kernelReport(const RunKernel& k) {
   out << m.name << "  (" << kernelKindName(m.kind) << ", module " << m.module_hash << ")\n";
   out << "  file:          " << m.path << "\n";
   out << "  device:        " << k.device_label << "\n";
-  out << "  size hints:    " << m.sizeHintsText() << (m.dynamicShape() ? "  (dynamic shape: the hints of the first compile)" : "") << "\n";
+  out << "  size hints:    " << m.sizeHintsText()
+      << (m.dynamicShape() ? "  (dynamic shape: the hints of the first compile)" : "") << "\n";
   if (!m.reduction_hint.empty()) out << "  hint:          " << m.reduction_hint << "\n";
   out << "  signature:     ";
-  for (std::size_t i = 0; i < m.signature.size(); ++i) out << (i ? ", " : "") << m.signature[i].name << ": " << m.signature[i].type;
+  for (std::size_t i = 0; i < m.signature.size(); ++i)
+    out << (i ? ", " : "") << m.signature[i].name << ": " << m.signature[i].type;
   out << "\n";
   out << "  meta:          dynamic_scale_rblock " << (m.meta.dynamic_scale_rblock.value_or(true) ? "on" : "off")
       << (m.meta.dynamic_scale_rblock ? "" : " (default)") << ", spill_threshold " << k.spillThreshold()
@@ -360,10 +386,15 @@ std::string kernelReport(const RunKernel& k) {
   for (const auto& n : k.notes) out << "  note: " << n << "\n";
   for (const auto& p : k.problems) out << "  problem: " << p << "\n";
   if (k.best) {
-    out << "  winner:        " << (k.winner >= 0 ? k.configs[static_cast<std::size_t>(k.winner)].config.str() : std::string("not in the cache"))
+    out << "  winner:        "
+        << (k.winner >= 0 ? k.configs[static_cast<std::size_t>(k.winner)].config.str()
+                          : std::string("not in the cache"))
         << (k.best->found_by_coordesc ? " (found by coordinate descent)" : "") << "  [" << k.best->path << "]\n";
   } else if (!k.configs.empty()) {
-    out << "  winner:        " << (k.configs.size() == 1 ? "the only config (nothing to autotune)" : "not on disk (no .best_config; see the note)") << "\n";
+    out << "  winner:        "
+        << (k.configs.size() == 1 ? "the only config (nothing to autotune)"
+                                  : "not on disk (no .best_config; see the note)")
+        << "\n";
   }
   out << "  configs:       " << k.configs.size() << " compiled (per-config times are not on disk)\n";
   for (std::size_t i = 0; i < k.configs.size(); ++i) {
@@ -379,8 +410,9 @@ std::string kernelReport(const RunKernel& k) {
     out << "\n";
     if (rc.occupancy) {
       const int blocks = rc.occupancy->active_blocks_per_sm;
-      out << "     occupancy " << fixed(rc.occupancy->occupancy * 100.0, 1) << " % (" << blocks << (blocks == 1 ? " block" : " blocks")
-          << "/SM, limited by " << limiterNames(rc.occupancy->limiters) << ")\n";
+      out << "     occupancy " << fixed(rc.occupancy->occupancy * 100.0, 1) << " % (" << blocks
+          << (blocks == 1 ? " block" : " blocks") << "/SM, limited by " << limiterNames(rc.occupancy->limiters)
+          << ")\n";
     }
     // The four bounds in one line when they say the same; the spills rule (not a bound) on its own.
     auto line = [&](const inductor::Decision& d) {

@@ -24,8 +24,8 @@ inline constexpr std::string_view kScanFormatValue = "inductor-run-scan";
 /// One row of the scan table. Decisions are outcome names ("scale", "no scaling", "not
 /// applicable", "duplicate"); empty cells are unknown or not applicable.
 struct ScanRow {
-  std::string device;          ///< "CC 9.0, 132 SMs"
-  std::string cc;              ///< "9.0"; empty when the module names no device
+  std::string device;  ///< "CC 9.0, 132 SMs"
+  std::string cc;      ///< "9.0"; empty when the module names no device
   std::optional<std::int64_t> sm_count;
   std::string kernel;
   std::string module;          ///< module hash
@@ -36,8 +36,8 @@ struct ScanRow {
   std::string r0_numel;
   std::optional<std::int64_t> xblock, r0_block, r1_block, num_warps, num_stages;
   std::optional<std::int64_t> n_regs, n_spills, local_bytes, shared_bytes;
-  std::string origin;          ///< configOriginName
-  std::string halved_from;     ///< "XBLOCK=1, R0_BLOCK=2048, num_warps=16" for added configs
+  std::string origin;       ///< configOriginName
+  std::string halved_from;  ///< "XBLOCK=1, R0_BLOCK=2048, num_warps=16" for added configs
   bool winner = false;
   std::optional<std::int64_t> blocks_per_sm;
   std::optional<double> occupancy_pct;  ///< theoretical occupancy, 0 … 100
@@ -48,7 +48,7 @@ struct ScanRow {
   bool bounds_disagree = false;
   bool over_spill_threshold = false;
   std::string triton_cache_hash;
-  std::string notes;           ///< notes and problems, "; "-separated
+  std::string notes;  ///< notes and problems, "; "-separated
 };
 
 /// The columns, in order (keys with units: local_bytes, shared_bytes, occupancy_pct).

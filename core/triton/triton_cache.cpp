@@ -83,7 +83,8 @@ std::vector<std::string> ptxParams(std::string_view ptx) {
 
 void readMetadata(const nlohmann::json& j, TritonCompiled& c) {
   auto integer = [&](const char* key, auto& field) {
-    if (j.contains(key) && j[key].is_number_integer()) field = j[key].template get<std::remove_reference_t<decltype(field)>>();
+    if (j.contains(key) && j[key].is_number_integer())
+      field = j[key].template get<std::remove_reference_t<decltype(field)>>();
   };
   if (j.contains("name") && j["name"].is_string()) c.name = j["name"].get<std::string>();
   integer("num_warps", c.num_warps);
@@ -95,7 +96,8 @@ void readMetadata(const nlohmann::json& j, TritonCompiled& c) {
   integer("global_scratch_align", c.global_scratch_align);
   integer("profile_scratch_size", c.profile_scratch_size);
   integer("profile_scratch_align", c.profile_scratch_align);
-  if (j.contains("triton_version") && j["triton_version"].is_string()) c.triton_version = j["triton_version"].get<std::string>();
+  if (j.contains("triton_version") && j["triton_version"].is_string())
+    c.triton_version = j["triton_version"].get<std::string>();
   if (j.contains("target") && j["target"].is_object()) {
     const auto& t = j["target"];
     if (t.contains("backend") && t["backend"].is_string()) c.backend = t["backend"].get<std::string>();
@@ -103,7 +105,8 @@ void readMetadata(const nlohmann::json& j, TritonCompiled& c) {
     if (t.contains("warp_size") && t["warp_size"].is_number_integer()) c.warp_size = t["warp_size"].get<int>();
   }
   for (const char* key : {"num_warps", "shared", "target"}) {
-    if (!j.contains(key)) c.problems.push_back(c.folder + ": the JSON has no '" + key + "' (a Triton layout this reader does not know?)");
+    if (!j.contains(key))
+      c.problems.push_back(c.folder + ": the JSON has no '" + key + "' (a Triton layout this reader does not know?)");
   }
 }
 

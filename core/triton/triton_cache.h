@@ -24,11 +24,11 @@ namespace occx::triton {
 
 /// One compiled variant in Triton's cache.
 struct TritonCompiled {
-  std::string folder;      ///< the folder's path
+  std::string folder;             ///< the folder's path
   std::string triton_cache_hash;  ///< the folder's name (what .best_config's triton_cache_hash names)
-  std::string name;        ///< the kernel's name
-  std::string backend;     ///< "cuda", "hip"
-  int arch = 0;            ///< target.arch, e.g. 90
+  std::string name;               ///< the kernel's name
+  std::string backend;            ///< "cuda", "hip"
+  int arch = 0;                   ///< target.arch, e.g. 90
   int warp_size = 32;
   int num_warps = 0;
   int num_stages = 0;
@@ -42,8 +42,8 @@ struct TritonCompiled {
   std::string module_path;  ///< the Inductor module the IR's first #loc names; empty when absent
   /// Largest tensor shape of the IR per rank: tile_shapes[r - 1] for rank r (empty when none).
   std::vector<std::vector<std::int64_t>> tile_shapes;
-  std::optional<CubinKernel> cubin;   ///< the kernel's record in the cubin; none when unread
-  std::string cubin_path;             ///< the .cubin file read; empty when there is none
+  std::optional<CubinKernel> cubin;  ///< the kernel's record in the cubin; none when unread
+  std::string cubin_path;            ///< the .cubin file read; empty when there is none
   int cubin_arch = 0;
   std::vector<std::string> ptx_params;  ///< the .ptx entry's parameter types in order (".u64", ".u32")
   std::vector<std::string> problems;    ///< files missing or unreadable, in words naming the file

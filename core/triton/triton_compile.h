@@ -29,33 +29,34 @@ std::string pythonProgram(const std::string& given);
 
 /// How to compile.
 struct TritonCompileOptions {
-  std::string python;        ///< see pythonProgram
-  std::string cache_dir;     ///< the Triton cache to write; empty = defaultSweepCacheDir()
-  int jobs = 0;              ///< helper processes at once; 0 = min(hardware threads, 8)
-  double timeout_s = 120.0;  ///< per config, seconds: a helper with n configs is stopped after n × this (plus its start)
+  std::string python;     ///< see pythonProgram
+  std::string cache_dir;  ///< the Triton cache to write; empty = defaultSweepCacheDir()
+  int jobs = 0;           ///< helper processes at once; 0 = min(hardware threads, 8)
+  double timeout_s =
+      120.0;  ///< per config, seconds: a helper with n configs is stopped after n × this (plus its start)
 };
 
 /// What Triton reported for one config.
 struct ConfigCompileReport {
   SweepConfig config;
   bool ok = false;
-  std::string error;               ///< Triton's exception in one line, when not ok
-  double seconds = 0.0;            ///< compile time of this config (wall, in its helper process)
-  std::string how;                 ///< "inductor" (Inductor's own compile path) or "triton.compile"
-  std::string triton_cache_hash;   ///< the Triton cache folder's name
+  std::string error;              ///< Triton's exception in one line, when not ok
+  double seconds = 0.0;           ///< compile time of this config (wall, in its helper process)
+  std::string how;                ///< "inductor" (Inductor's own compile path) or "triton.compile"
+  std::string triton_cache_hash;  ///< the Triton cache folder's name
   std::string folder;
-  std::int64_t shared_bytes = 0;   ///< Triton's metadata "shared": dynamic shared memory, bytes
+  std::int64_t shared_bytes = 0;  ///< Triton's metadata "shared": dynamic shared memory, bytes
 };
 
 /// The outcome of compileWithTriton.
 struct TritonCompileReport {
-  std::string python;              ///< the program run ("/usr/bin/python3")
+  std::string python;  ///< the program run ("/usr/bin/python3")
   std::string python_version, torch_version, triton_version;
-  std::string target;              ///< "cuda:90": what the module targets
+  std::string target;  ///< "cuda:90": what the module targets
   std::string cache_dir;
   int jobs = 0;
-  double import_seconds = 0.0;     ///< the slowest helper's start (importing torch and the module)
-  double seconds = 0.0;            ///< wall time of the whole compile
+  double import_seconds = 0.0;               ///< the slowest helper's start (importing torch and the module)
+  double seconds = 0.0;                      ///< wall time of the whole compile
   std::vector<ConfigCompileReport> configs;  ///< in the order asked
   bool cancelled = false;
 };
@@ -78,7 +79,8 @@ struct CompileProgress {
 /// false and Triton's (or the exit's) words; the rest compile. Cancel stops the helpers within
 /// 0.1 s: the report has cancelled = true and the configs not compiled say "cancelled".
 Expected<TritonCompileReport> compileWithTriton(const std::string& module_text, const std::string& module_hash,
-                                                const std::vector<SweepConfig>& configs, const TritonCompileOptions& options,
+                                                const std::vector<SweepConfig>& configs,
+                                                const TritonCompileOptions& options,
                                                 const std::function<void(const CompileProgress&)>& progress = {},
                                                 const std::atomic<bool>* cancel = nullptr);
 

@@ -58,7 +58,8 @@ class WrapperReader {
       const int line = lineOf(pos);
       if (!call || call->value.kind != PyValue::Kind::kCall || call->value.items.size() < 2 ||
           !call->value.items[0].isString() || !call->value.items[1].isString()) {
-        out_.warnings.push_back("line " + std::to_string(line) + ": an async_compile.triton(...) call is not 'name', '''source''' (" +
+        out_.warnings.push_back("line " + std::to_string(line) +
+                                ": an async_compile.triton(...) call is not 'name', '''source''' (" +
                                 (call ? std::string("other arguments") : call.error()) + ")");
         pos += marker.size();
         continue;
@@ -169,7 +170,9 @@ class WrapperReader {
   // `buf3 = buf1; del buf1  # reuse`: the storage of buf1 under a new name (same sizes, strides, dtype).
   void reuse(const std::string& target, const std::string& rhs, int line) {
     const std::string base = trimmed(rhs.substr(0, rhs.find_first_of(";#")));
-    if (base.empty() || base.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != std::string::npos) return;
+    if (base.empty() ||
+        base.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != std::string::npos)
+      return;
     const WrapperBuffer* b = out_.buffer(base);
     if (b == nullptr) return;
     WrapperBuffer copy = *b;
@@ -212,7 +215,8 @@ bool looksLikeWrapperModule(std::string_view text) {
 }
 
 Expected<WrapperModule> parseWrapperModule(std::string_view text, std::string path) {
-  if (!looksLikeWrapperModule(text)) return Error{path + ": not an Inductor wrapper module (no 'def call(' with kernel launches)"};
+  if (!looksLikeWrapperModule(text))
+    return Error{path + ": not an Inductor wrapper module (no 'def call(' with kernel launches)"};
   WrapperModule out;
   out.path = std::move(path);
   WrapperReader reader(text, out);

@@ -21,18 +21,19 @@ namespace occx::triton {
 /// One tensor the wrapper names. Sizes and strides as written: integers, or symbols of dynamic
 /// shapes ("s13", "ks0*8").
 struct WrapperBuffer {
-  std::string name;   ///< "arg0_1", "buf2"
+  std::string name;  ///< "arg0_1", "buf2"
   std::vector<std::string> sizes;
   std::vector<std::string> strides;
-  std::string dtype;  ///< "torch.float16"; empty when the wrapper does not say
-  std::string origin; ///< "input" (asserted), "allocated" (empty_strided_*), "view of bufN" (reinterpret_tensor), "reuse of bufN" (`buf3 = buf1; del buf1  # reuse`)
-  int line = 0;       ///< line of the statement that defines it (1-based)
+  std::string dtype;   ///< "torch.float16"; empty when the wrapper does not say
+  std::string origin;  ///< "input" (asserted), "allocated" (empty_strided_*), "view of bufN" (reinterpret_tensor),
+                       ///< "reuse of bufN" (`buf3 = buf1; del buf1  # reuse`)
+  int line = 0;        ///< line of the statement that defines it (1-based)
 };
 
 /// One launch of a Triton kernel.
 struct WrapperLaunch {
-  std::string kernel;              ///< the kernel's name
-  std::vector<std::string> args;   ///< positional arguments as written ("arg0_1", "512", "s21")
+  std::string kernel;             ///< the kernel's name
+  std::vector<std::string> args;  ///< positional arguments as written ("arg0_1", "512", "s21")
   int line = 0;
 };
 

@@ -36,7 +36,9 @@ struct GoldenCase {
 };
 
 // How a case prints in test names and failure messages: its name, not its bytes.
-void PrintTo(const GoldenCase& c, std::ostream* os) { *os << c.name; }
+void PrintTo(const GoldenCase& c, std::ostream* os) {
+  *os << c.name;
+}
 
 std::string trim(std::string s) {
   const auto b = s.find_first_not_of(" \t");
@@ -101,7 +103,8 @@ std::string normalise(std::string text, const std::string& scratch) {
   static const std::vector<std::pair<std::regex, std::string>> rules = {
       {std::regex(R"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z)"), "<DATE>"},
       // JSON: "compile_ms": 12.5, "cache_hit": false, "wall_seconds": 0.4
-      {std::regex(R"rx("(compile_ms|cache_hit|wall_seconds|cache_hits|cache_misses)": [^,}\]\n]+)rx"), "\"$1\": <volatile>"},
+      {std::regex(R"rx("(compile_ms|cache_hit|wall_seconds|cache_hits|cache_misses)": [^,}\]\n]+)rx"),
+       "\"$1\": <volatile>"},
       // Text: "in 1.23 s", "1.2 ms" compile times, cache hit counts.
       {std::regex(R"(\b\d+(\.\d+)? s\b)"), "<seconds> s"},
       {std::regex(R"(\b\d+(\.\d+)? ms\b)"), "<ms> ms"},
@@ -116,8 +119,10 @@ std::string normalise(std::string text, const std::string& scratch) {
 std::string shellQuote(const std::string& s) {
   std::string q = "'";
   for (char c : s) {
-    if (c == '\'') q += "'\\''";
-    else q += c;
+    if (c == '\'')
+      q += "'\\''";
+    else
+      q += c;
   }
   return q + "'";
 }
@@ -130,8 +135,9 @@ struct CaseRun {
 CaseRun runCase(const GoldenCase& c, const fs::path& scratch) {
   fs::create_directories(scratch / "cache");
   const fs::path out_file = scratch / "out.csv";
-  std::string cmd = "cd " + shellQuote(scratch.string()) + " && env CUDA_VISIBLE_DEVICES= XDG_CACHE_HOME=" +
-                    shellQuote((scratch / "cache").string()) + " LC_ALL=C.UTF-8 " + shellQuote(OCCX_BINARY);
+  std::string cmd = "cd " + shellQuote(scratch.string()) +
+                    " && env CUDA_VISIBLE_DEVICES= XDG_CACHE_HOME=" + shellQuote((scratch / "cache").string()) +
+                    " LC_ALL=C.UTF-8 " + shellQuote(OCCX_BINARY);
   std::string shown = "occx";
   for (std::string a : c.args) {
     replaceAll(a, "@OUT@", out_file.string());
@@ -140,7 +146,8 @@ CaseRun runCase(const GoldenCase& c, const fs::path& scratch) {
     cmd += " " + shellQuote(a);
     shown += " " + a;
   }
-  cmd += " >" + shellQuote((scratch / "stdout").string()) + " 2>" + shellQuote((scratch / "stderr").string()) + " </dev/null";
+  cmd += " >" + shellQuote((scratch / "stdout").string()) + " 2>" + shellQuote((scratch / "stderr").string()) +
+         " </dev/null";
   const int status = std::system(cmd.c_str());
   CaseRun r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -211,9 +218,11 @@ TEST(CliGoldenCases, EveryCommandTakesJsonAndCsv) {
   std::set<std::string> with_csv;
   for (const auto& c : loadCases()) {
     const bool csv = std::find(c.args.begin(), c.args.end(), "--csv") != c.args.end();
-    if (csv && !c.args.empty()) with_csv.insert(c.args[0] == "inductor" && c.args.size() > 1 ? "inductor " + c.args[1] : c.args[0]);
+    if (csv && !c.args.empty())
+      with_csv.insert(c.args[0] == "inductor" && c.args.size() > 1 ? "inductor " + c.args[1] : c.args[0]);
   }
-  for (const char* cmd : {"gpus", "devices", "occupancy", "rblock", "inductor scan", "inductor show", "compile", "sweep"}) {
+  for (const char* cmd :
+       {"gpus", "devices", "occupancy", "rblock", "inductor scan", "inductor show", "compile", "sweep"}) {
     const fs::path scratch = fs::temp_directory_path() / "occx_golden_help";
     fs::create_directories(scratch);
     const std::string out = (scratch / "help.txt").string();

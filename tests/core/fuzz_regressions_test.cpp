@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "core/kernels/compile_cache.h"
 #include "core/base/csv.h"
 #include "core/gpu/gpu_data.h"
+#include "core/kernels/compile_cache.h"
 #include "core/occupancy/occupancy.h"
 #include "core/triton/cubin.h"
 #include "core/triton/kernel_module.h"
@@ -327,7 +327,9 @@ TEST(FuzzRegressionCubin, NvInfoOutsideTheFileIsAnError) {
   per_kernel.push_back({".nv.info.k", 8, kRegisterCount42, 2, std::uint64_t{1} << 40});
   auto bad_kernel = triton::readCubin(cubinOf(per_kernel), "k.cubin");
   ASSERT_FALSE(bad_kernel);
-  EXPECT_EQ(bad_kernel.error().rfind("k.cubin: '.nv.info.k' runs past the end of the file: offset 1099511627776 + size 12 > ", 0), 0u)
+  EXPECT_EQ(bad_kernel.error().rfind(
+                "k.cubin: '.nv.info.k' runs past the end of the file: offset 1099511627776 + size 12 > ", 0),
+            0u)
       << bad_kernel.error();
 }
 
@@ -343,7 +345,8 @@ TEST(FuzzRegressionKernelModule, SizeHintWithAnEmptyName) {
   EXPECT_EQ(m->size_hints[0].name, "");
   EXPECT_EQ(m->sizeHintsText(), "=4");
   EXPECT_FALSE(m->dynamicShape());  // its numel is fixed in the body
-  auto dynamic = triton::parseKernelModule("@triton_heuristics.reduction(size_hints={'': 4})\ndef k():\n    pass\n", "d.py");
+  auto dynamic =
+      triton::parseKernelModule("@triton_heuristics.reduction(size_hints={'': 4})\ndef k():\n    pass\n", "d.py");
   ASSERT_TRUE(dynamic) << dynamic.error();
   EXPECT_TRUE(dynamic->dynamicShape());
 }

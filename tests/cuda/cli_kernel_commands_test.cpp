@@ -2,12 +2,12 @@
 // and Ctrl-C during a sweep keeping the finished rows in an atomically written CSV.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <sstream>
 #include <thread>
-#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -60,8 +60,9 @@ TEST(CliCompile, TextShowsSourceAndDecisions) {
   auto r = run({"compile", "--gpu", "H100-SXM", "--workload", "sum", "--dtype", "fp16", "--rblock", "2048",
                 "--num-warps", "16", "--xnumel", "512", "--rnumel", "8192", "--show-source", "--no-cache"});
   ASSERT_EQ(r.rc, 0) << r.err;
-  EXPECT_NE(r.out.find("extern \"C\" __global__ void __launch_bounds__(NUM_THREADS) occx_sum_fp16_x1_r2048_w16_s512x8192("),
-            std::string::npos);
+  EXPECT_NE(
+      r.out.find("extern \"C\" __global__ void __launch_bounds__(NUM_THREADS) occx_sum_fp16_x1_r2048_w16_s512x8192("),
+      std::string::npos);
   EXPECT_NE(r.out.find("registers per thread"), std::string::npos);
   EXPECT_NE(r.out.find("RBLOCK scaling for xnumel 512 × rnumel 8192"), std::string::npos);
   EXPECT_NE(r.out.find("driver cross-check"), std::string::npos);
@@ -71,8 +72,9 @@ TEST(CliCompile, TextShowsSourceAndDecisions) {
 TEST(CliCompile, ADamagedCacheEntryIsRecompiledAndReportedOnce) {
   const fs::path dir = fs::temp_directory_path() / ("occx-cache-test-" + std::to_string(::getpid()));
   fs::remove_all(dir);
-  const std::vector<std::string> args = {"compile", "--arch", "sm_90", "--workload", "sum", "--dtype", "fp16", "--rblock",
-                                         "2048", "--num-warps", "8", "--cache-dir", dir.string(), "--json"};
+  const std::vector<std::string> args = {"compile", "--arch",      "sm_90",      "--workload", "sum",
+                                         "--dtype", "fp16",        "--rblock",   "2048",       "--num-warps",
+                                         "8",       "--cache-dir", dir.string(), "--json"};
   auto first = run(args);
   ASSERT_EQ(first.rc, 0) << first.err;
   const int registers = nlohmann::json::parse(first.out)["report"]["registers_per_thread"].get<int>();
@@ -89,10 +91,12 @@ TEST(CliCompile, ADamagedCacheEntryIsRecompiledAndReportedOnce) {
   const auto j = nlohmann::json::parse(second.out);
   EXPECT_EQ(j["cache_hit"], false);  // compiled again
   EXPECT_EQ(j["report"]["registers_per_thread"], registers);
-  const std::string line = "occx compile: compile cache: damaged entry " + entries[0].string() + " (truncated or padded";
+  const std::string line =
+      "occx compile: compile cache: damaged entry " + entries[0].string() + " (truncated or padded";
   const auto at = second.err.find(line);
   EXPECT_NE(at, std::string::npos) << second.err;
-  EXPECT_EQ(second.err.find("damaged entry", at + line.size()), std::string::npos) << "reported more than once: " << second.err;
+  EXPECT_EQ(second.err.find("damaged entry", at + line.size()), std::string::npos)
+      << "reported more than once: " << second.err;
 
   auto third = run(args);  // the entry was replaced
   ASSERT_EQ(third.rc, 0) << third.err;

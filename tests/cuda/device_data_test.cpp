@@ -16,7 +16,9 @@ using namespace occx;
 using namespace occx::cuda;
 
 namespace {
-const GpuDatabase& db() { return GpuDatabase::builtin(); }
+const GpuDatabase& db() {
+  return GpuDatabase::builtin();
+}
 }  // namespace
 
 TEST(MatchGpu, DriverNamesFindTheirDataEntries) {
@@ -153,8 +155,8 @@ TEST(DevicesCommand, ListsGpusOrSaysThereAreNoneAndExitsZero) {
 TEST(SweepCommand, WithoutAGpuItSaysSoAndSweepsCompileOnly) {
   const auto status = driverStatus();
   if (status.available && status.device_count > 0) GTEST_SKIP() << "a GPU is present: the sweep would run live";
-  auto r = runOccx({"sweep", "--arch", "sm_90", "--workload", "sum", "--xnumel", "64", "--rnumel", "1024", "--xblocks", "1",
-                 "--rblocks", "256", "--num-warps", "4", "--no-inductor", "--no-cache", "--quiet"});
+  auto r = runOccx({"sweep", "--arch", "sm_90", "--workload", "sum", "--xnumel", "64", "--rnumel", "1024", "--xblocks",
+                    "1", "--rblocks", "256", "--num-warps", "4", "--no-inductor", "--no-cache", "--quiet"});
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.err.find("compile-only sweep: no GPU to run on ("), std::string::npos) << r.err;
   EXPECT_NE(r.out.find("Sweep: sum fp32"), std::string::npos) << r.out;

@@ -108,7 +108,9 @@ void checkAcrossConfigs(GpuRunner& runner, const cuda::GpuSession& session) {
 
   const RunOutcome n = runner.run(twiceModule(session, cubin, "writes_nothing", 256), opt, nullptr);
   EXPECT_EQ(n.status, RunStatus::kWrongResult);
-  EXPECT_EQ(n.reason.rfind("out: not written: all 1048613 elements still hold the poison (0xFF bytes, NaN) after the launch (", 0), 0u)
+  EXPECT_EQ(n.reason.rfind(
+                "out: not written: all 1048613 elements still hold the poison (0xFF bytes, NaN) after the launch (", 0),
+            0u)
       << n.reason;
 
   // A grid one block short: the tail of out stays poisoned, acc's tail keeps its initial values.
@@ -169,7 +171,8 @@ TEST(GpuBufferProblem, OutOfMemoryIsACleanErrorAndTheSessionRecovers) {
                  {"out", ElementType::kF32, 16, BufferSpec::Role::kOutput}};
   auto e = session->setBufferProblem(big);
   ASSERT_TRUE(e.has_value());
-  EXPECT_EQ(e->message.rfind("out of memory: input buffer 0 (in) needs 1 GiB, over the session's limit of 256 MiB", 0), 0u)
+  EXPECT_EQ(e->message.rfind("out of memory: input buffer 0 (in) needs 1 GiB, over the session's limit of 256 MiB", 0),
+            0u)
       << e->message;
   const auto cubin = twiceCubin(*session);
   const RunOutcome o = session->run(twiceModule(*session, cubin, "twice", 256), test::quickRun());

@@ -37,7 +37,8 @@ struct Launch {
   std::int64_t smem;
 };
 
-const Launch kLaunches[] = {{32, 256, 0}, {64, 128, 0}, {128, 256, 16384}, {255, 1024, 0}, {40, 96, 65536}, {32, 32, 0}};
+const Launch kLaunches[] = {{32, 256, 0},   {64, 128, 0},    {128, 256, 16384},
+                            {255, 1024, 0}, {40, 96, 65536}, {32, 32, 0}};
 
 }  // namespace
 
@@ -78,7 +79,8 @@ TEST(GpuDriverOccupancy, ClustersEqualTheModelOnTheRecordedGpu) {
       q.cluster_size = c;
       auto d = cuda::queryDriverOccupancy(q);
       ASSERT_TRUE(d) << d.error();
-      if (d->cc.major < 9) GTEST_SKIP() << d->device_name << " is CC " << d->cc.str() << ": thread-block clusters need CC 9.0";
+      if (d->cc.major < 9)
+        GTEST_SKIP() << d->device_name << " is CC " << d->cc.str() << ": thread-block clusters need CC 9.0";
       const ArchLimits* a = GpuDatabase::builtin().findArch(d->cc);
       ASSERT_NE(a, nullptr);
       if (c > maxClusterSize(*a, true)) break;
@@ -117,7 +119,8 @@ TEST(GpuDriverOccupancy, H200SampleFromTheRecording) {
     q.cluster_size = c;
     auto d = cuda::queryDriverOccupancy(q);
     ASSERT_TRUE(d) << d.error();
-    if (!layoutFor(*d).known()) GTEST_SKIP() << d->device_name << " (" << d->sm_count << " SMs) is not the recorded H200";
+    if (!layoutFor(*d).known())
+      GTEST_SKIP() << d->device_name << " (" << d->sm_count << " SMs) is not the recorded H200";
     EXPECT_EQ(d->active_blocks_per_sm, 8);
     EXPECT_EQ(d->max_active_clusters, recorded[c - 1]) << "cluster size " << c;
   }

@@ -5,8 +5,8 @@
 
 #include <mutex>
 
-#include "core/kernels/live_problem.h"
 #include "core/base/parallel.h"
+#include "core/kernels/live_problem.h"
 #include "gpu_test_support.h"
 
 using namespace occx;
@@ -75,7 +75,8 @@ void runWorkload(Workload w) {
         for (std::size_t i = 0; i < kernels.size(); ++i) {
           SCOPED_TRACE(ps.label() + ": " + kernels[i].config.label());
           ASSERT_TRUE(compiled[i]) << compiled[i].error();
-          auto out = session->run(test::moduleOf(*session, kernels[i], compiled[i]->cubin, shape.xnumel, shape.rnumel), checkOnly());
+          auto out = session->run(test::moduleOf(*session, kernels[i], compiled[i]->cubin, shape.xnumel, shape.rnumel),
+                                  checkOnly());
           EXPECT_EQ(out.status, RunStatus::kOk) << runStatusName(out.status) << ": " << out.reason;
           EXPECT_TRUE(out.checked);
           EXPECT_TRUE(out.check.ok) << out.check.message;
@@ -90,9 +91,21 @@ void runWorkload(Workload w) {
 
 }  // namespace
 
-TEST(GpuCorrectness, Sum) { runWorkload(Workload::kSum); }
-TEST(GpuCorrectness, SumSq) { runWorkload(Workload::kSumSq); }
-TEST(GpuCorrectness, Amax) { runWorkload(Workload::kAmax); }
-TEST(GpuCorrectness, MeanVar) { runWorkload(Workload::kMeanVar); }
-TEST(GpuCorrectness, LogSoftmax) { runWorkload(Workload::kLogSoftmax); }
-TEST(GpuCorrectness, FusedK3) { runWorkload(Workload::kFusedK); }
+TEST(GpuCorrectness, Sum) {
+  runWorkload(Workload::kSum);
+}
+TEST(GpuCorrectness, SumSq) {
+  runWorkload(Workload::kSumSq);
+}
+TEST(GpuCorrectness, Amax) {
+  runWorkload(Workload::kAmax);
+}
+TEST(GpuCorrectness, MeanVar) {
+  runWorkload(Workload::kMeanVar);
+}
+TEST(GpuCorrectness, LogSoftmax) {
+  runWorkload(Workload::kLogSoftmax);
+}
+TEST(GpuCorrectness, FusedK3) {
+  runWorkload(Workload::kFusedK);
+}

@@ -8,8 +8,8 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "core/sweep/live_sweep.h"
 #include "core/kernels/live_problem.h"
+#include "core/sweep/live_sweep.h"
 #include "gpu_test_support.h"
 
 using namespace occx;
@@ -86,7 +86,8 @@ namespace {
     if (again.status != RunStatus::kOk || !again.check.ok) fail("after the reset: " + again.reason);
     std::fprintf(stderr, "fault scenario passed: context reset, next run correct\n");
   } else {
-    if (again.status != RunStatus::kLaunchFailed || again.reason != lost) fail("lost, but the next run said: " + again.reason);
+    if (again.status != RunStatus::kLaunchFailed || again.reason != lost)
+      fail("lost, but the next run said: " + again.reason);
     auto e = session->clearProblem();
     if (!e || e->message != lost) fail("lost, but setProblem accepted work");
     std::fprintf(stderr, "fault scenario passed: %s\n", lost.c_str());
@@ -142,7 +143,8 @@ TEST(GpuRobustness, OutOfMemoryIsARowReasonAndTheSessionRecovers) {
   EXPECT_EQ(out.reason, err->message);
   session->setDeviceMemoryLimit(0);
   ASSERT_FALSE(session->setProblem(std::make_shared<const HostProblem>(*p)));
-  EXPECT_EQ(session->run(test::moduleOf(*session, good.kernel, good.cubin, kX, kR), test::quickRun()).status, RunStatus::kOk);
+  EXPECT_EQ(session->run(test::moduleOf(*session, good.kernel, good.cubin, kX, kR), test::quickRun()).status,
+            RunStatus::kOk);
 }
 
 TEST(GpuRobustness, CancelledRunRecordsNothing) {
@@ -170,11 +172,12 @@ TEST(GpuRobustness, CancelledSweepKeepsFinishedRows) {
   spec.run = test::quickRun();
   std::atomic<bool> cancel{false};
   cuda::NvrtcCompiler compiler(nullptr);
-  auto res = runLiveSweep(*session, spec, compiler.function(),
-                                [&](const LiveSweepProgress& p) {
-                                  if (p.phase == Phase::kRun && p.done == 2) cancel.store(true);
-                                },
-                                &cancel);
+  auto res = runLiveSweep(
+      *session, spec, compiler.function(),
+      [&](const LiveSweepProgress& p) {
+        if (p.phase == Phase::kRun && p.done == 2) cancel.store(true);
+      },
+      &cancel);
   ASSERT_TRUE(res) << res.error();
   EXPECT_TRUE(res->cancelled);
   ASSERT_EQ(res->dataset.rows.size(), 6u);

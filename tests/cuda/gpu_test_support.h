@@ -88,6 +88,6 @@ inline RunOptions quickRun() {
 }  // namespace occx::test
 
 /// Declares `session` (GpuSession*) or skips the test with the reason.
-#define OCCX_REQUIRE_GPU(session)                                  \
-  ::occx::cuda::GpuSession* session = ::occx::test::gpuSession();  \
+#define OCCX_REQUIRE_GPU(session)                                 \
+  ::occx::cuda::GpuSession* session = ::occx::test::gpuSession(); \
   if (session == nullptr) GTEST_SKIP() << ::occx::test::gpuSkipReason()

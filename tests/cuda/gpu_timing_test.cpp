@@ -39,14 +39,16 @@ TEST(GpuDevice, DriverFiguresMatchTheGpuData) {
     }
   }
   std::cout << "device: " << d.label() << ", data: " << (d.matched_gpu.empty() ? "(no match)" : d.matched_gpu)
-            << ", theoretical " << d.theoreticalBandwidthGBps() << " GB/s, driver " << session->driverVersionText() << "\n";
+            << ", theoretical " << d.theoreticalBandwidthGBps() << " GB/s, driver " << session->driverVersionText()
+            << "\n";
 }
 
 TEST(GpuDevice, CopyBandwidthWithinHalfOfTheDatasheet) {
   OCCX_REQUIRE_GPU(session);
   const auto& d = session->device();
   const GpuSpec* g = GpuDatabase::builtin().findGpu(d.matched_gpu);
-  if (g == nullptr || g->memory_bandwidth_GBps <= 0) GTEST_SKIP() << d.name << " has no datasheet bandwidth in the GPU data";
+  if (g == nullptr || g->memory_bandwidth_GBps <= 0)
+    GTEST_SKIP() << d.name << " has no datasheet bandwidth in the GPU data";
   auto bw = session->measureCopyBandwidth(std::int64_t{1} << 30, 10);
   ASSERT_TRUE(bw) << bw.error();
   std::cout << "copy: " << bw->GBps << " GB/s (median " << bw->median_us << " us for 2 x 1 GiB), datasheet "
@@ -85,12 +87,13 @@ TEST(GpuTiming, SanePositiveTimesAndBandwidth) {
   // A memory-bound kernel cannot beat the memory system by much (L2 is flushed before each run).
   EXPECT_LT(out.bandwidth_GBps, 1.2 * session->device().theoreticalBandwidthGBps());
   EXPECT_GT(out.bandwidth_GBps, 0.0);
-  std::cout << "sum fp16 4096 x 8192: median " << out.time.median_us << " us, " << out.bandwidth_GBps << " GB/s, spread "
-            << out.time.spread_pct << " %\n";
+  std::cout << "sum fp16 4096 x 8192: median " << out.time.median_us << " us, " << out.bandwidth_GBps
+            << " GB/s, spread " << out.time.spread_pct << " %\n";
   // CUPTI's kernel records arrive for every timed launch (turned on before the context exists);
   // only a machine without libcupti may lack them, and then the reason says so.
   if (!out.kernel_time) {
-    EXPECT_NE(out.reason.find("libcupti"), std::string::npos) << "CUPTI is there but records are missing: " << out.reason;
+    EXPECT_NE(out.reason.find("libcupti"), std::string::npos)
+        << "CUPTI is there but records are missing: " << out.reason;
   }
   if (out.kernel_time) {
     // CUPTI's kernel duration excludes the launch gap the events include.
@@ -104,8 +107,8 @@ TEST(GpuTiming, SanePositiveTimesAndBandwidth) {
     std::cout << "CUPTI: " << out.reason << "\n";
   }
   // Metrics: values, or every column says why not.
-  const Metric* all[] = {&out.achieved_occupancy_pct, &out.dram_read_bytes, &out.dram_write_bytes, &out.local_load_bytes,
-                         &out.local_store_bytes};
+  const Metric* all[] = {&out.achieved_occupancy_pct, &out.dram_read_bytes, &out.dram_write_bytes,
+                         &out.local_load_bytes, &out.local_store_bytes};
   if (out.achieved_occupancy_pct.value) {
     std::cout << "achieved occupancy " << *out.achieved_occupancy_pct.value << " %, DRAM read "
               << out.dram_read_bytes.text(0) << " B, local loads " << out.local_load_bytes.text(0) << " B\n";

@@ -67,7 +67,8 @@ TEST(GpuWorker, AFaultingConfigInTheMiddleEndsOnlyTheWorkerAndEveryOtherRowIsMea
   for (const auto& r : res->dataset.rows) {
     SCOPED_TRACE(r.config.label());
     std::cout << r.config.label() << ": " << runStatusName(r.status) << " " << r.time.median_us << " us, CUPTI "
-              << r.kernel_time_us.value_or(0.0) << " us, achieved " << r.achieved_occupancy_pct.text() << " %; " << r.reason << "\n";
+              << r.kernel_time_us.value_or(0.0) << " us, achieved " << r.achieved_occupancy_pct.text() << " %; "
+              << r.reason << "\n";
     if (kernelName(r.config) == kFaulting) {
       EXPECT_EQ(r.status, RunStatus::kLaunchFailed);
       EXPECT_NE(r.reason.find("CUDA_ERROR_ILLEGAL_ADDRESS"), std::string::npos) << r.reason;
@@ -140,7 +141,9 @@ TEST(GpuWorker, AWorkerStartedOnAThreadThatEndedStillRuns) {
   auto c = test::compileFor(*session, *g);
   ASSERT_TRUE(c) << c.error();
   RunOutcome o;
-  std::thread([&] { o = worker->run(test::moduleOf(*session, *g, c->cubin, 1024, 4096), test::quickRun(), nullptr); }).join();
+  std::thread([&] {
+    o = worker->run(test::moduleOf(*session, *g, c->cubin, 1024, 4096), test::quickRun(), nullptr);
+  }).join();
   EXPECT_EQ(o.status, RunStatus::kOk) << o.reason;
   EXPECT_EQ(worker->restarts(), 0);
 }

@@ -5,11 +5,11 @@
 #include <filesystem>
 #include <thread>
 
-#include "core/kernels/compile_cache.h"
-#include "core/sweep/compile_sweep.h"
 #include "core/cuda/driver_api.h"
 #include "core/cuda/nvrtc_compiler.h"
+#include "core/kernels/compile_cache.h"
 #include "core/kernels/kernel_family.h"
+#include "core/sweep/compile_sweep.h"
 #include "tests/support/arch_support.h"
 
 namespace occx {

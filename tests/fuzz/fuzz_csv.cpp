@@ -13,8 +13,8 @@
 //     a dataset does not pair with a kernel-runs file that records no shape.
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <string_view>
 
@@ -86,13 +86,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     require(reread.hasValue(), "a written kernel-runs CSV parses");
     auto again_runs = occx::triton::kernelRunsFromCsv(*reread);
     require(again_runs.hasValue(), "a written kernel-runs CSV reads back");
-    require(occx::toCsv(occx::triton::kernelRunsToCsv(*again_runs)) == written, "kernel runs survive write → read → write");
+    require(occx::toCsv(occx::triton::kernelRunsToCsv(*again_runs)) == written,
+            "kernel runs survive write → read → write");
     (void)occx::triton::picksTable(*again_runs);
     for (const auto& shape : occx::kernelShapes(*runs)) {
       occx::LiveDataset empty;
       empty.meta = {{"xnumel", std::to_string(shape.xnumel)}, {"rnumel", std::to_string(shape.rnumel)}};
       auto paired = occx::compareWithTriton(empty, *runs);
-      require(paired.hasValue() && paired->pairs.empty(), "a dataset of the kernel's shape pairs, with no rows nothing");
+      require(paired.hasValue() && paired->pairs.empty(),
+              "a dataset of the kernel's shape pairs, with no rows nothing");
     }
   }
   return 0;

@@ -36,9 +36,12 @@ namespace {
 /// Element i of a floating buffer as a double (fp16, bf16, fp32, fp64 storage).
 double floatingAt(occx::ElementType t, const std::vector<std::uint8_t>& b, std::size_t i) {
   switch (t) {
-    case occx::ElementType::kF16: return occx::decodeElements(occx::DType::kF16, b.data() + 2 * i, 1)[0];
-    case occx::ElementType::kBF16: return occx::decodeElements(occx::DType::kBF16, b.data() + 2 * i, 1)[0];
-    case occx::ElementType::kF32: return occx::decodeElements(occx::DType::kF32, b.data() + 4 * i, 1)[0];
+    case occx::ElementType::kF16:
+      return occx::decodeElements(occx::DType::kF16, b.data() + 2 * i, 1)[0];
+    case occx::ElementType::kBF16:
+      return occx::decodeElements(occx::DType::kBF16, b.data() + 2 * i, 1)[0];
+    case occx::ElementType::kF32:
+      return occx::decodeElements(occx::DType::kF32, b.data() + 4 * i, 1)[0];
     default: {
       double d = 0.0;
       std::memcpy(&d, b.data() + 8 * i, 8);
@@ -52,9 +55,15 @@ void store(occx::ElementType t, std::vector<std::uint8_t>& b, std::size_t i, dou
   const int size = occx::elementBytes(t);
   std::vector<std::uint8_t> bytes;
   switch (t) {
-    case occx::ElementType::kF16: bytes = occx::encodeElements(occx::DType::kF16, {v}); break;
-    case occx::ElementType::kBF16: bytes = occx::encodeElements(occx::DType::kBF16, {v}); break;
-    case occx::ElementType::kF32: bytes = occx::encodeElements(occx::DType::kF32, {v}); break;
+    case occx::ElementType::kF16:
+      bytes = occx::encodeElements(occx::DType::kF16, {v});
+      break;
+    case occx::ElementType::kBF16:
+      bytes = occx::encodeElements(occx::DType::kBF16, {v});
+      break;
+    case occx::ElementType::kF32:
+      bytes = occx::encodeElements(occx::DType::kF32, {v});
+      break;
     case occx::ElementType::kF64:
       bytes.resize(8);
       std::memcpy(bytes.data(), &v, 8);
@@ -193,8 +202,8 @@ class FakeGpu final : public occx::GpuRunner {
     if (buffers_) {
       o.bandwidth_GBps = occx::bandwidthGBps(buffers_->spec.bytesMoved(), us);
     } else {
-      auto bytes = occx::bytesMoved(problem_->workload, problem_->dtype, problem_->k, problem_->xnumel, problem_->rnumel,
-                                    problem_->fp32_outputs);
+      auto bytes = occx::bytesMoved(problem_->workload, problem_->dtype, problem_->k, problem_->xnumel,
+                                    problem_->rnumel, problem_->fp32_outputs);
       o.bandwidth_GBps = bytes ? occx::bandwidthGBps(bytes->total(), us) : 0.0;
     }
     if (options.cupti_metrics) {
@@ -217,8 +226,9 @@ class FakeGpu final : public occx::GpuRunner {
     for (int index : spec.outputIndices()) {
       const auto& b = spec.buffers[static_cast<std::size_t>(index)];
       const auto& initial = buffers_->initial[static_cast<std::size_t>(index)];
-      std::vector<std::uint8_t> bytes =
-          b.role == occx::BufferSpec::Role::kInOut ? initial : std::vector<std::uint8_t>(static_cast<std::size_t>(b.bytes()), 0xFF);
+      std::vector<std::uint8_t> bytes = b.role == occx::BufferSpec::Role::kInOut
+                                            ? initial
+                                            : std::vector<std::uint8_t>(static_cast<std::size_t>(b.bytes()), 0xFF);
       if (module.entry.rfind("nowrite", 0) != 0) {
         for (std::size_t i = 0; i < static_cast<std::size_t>(b.elements); ++i) {
           double src = 1.0;
@@ -227,7 +237,8 @@ class FakeGpu final : public occx::GpuRunner {
           } else if (!ins.empty()) {
             const auto& in = spec.buffers[static_cast<std::size_t>(ins[0])];
             const auto& in_bytes = buffers_->initial[static_cast<std::size_t>(ins[0])];
-            src = occx::isFloating(in.type) ? floatingAt(in.type, in_bytes, i % static_cast<std::size_t>(in.elements)) : 0.0;
+            src = occx::isFloating(in.type) ? floatingAt(in.type, in_bytes, i % static_cast<std::size_t>(in.elements))
+                                            : 0.0;
           }
           double v = 2.0 * src * (1.0 + static_cast<double>(module.grid_x) * 1e-7);
           if (module.entry.rfind("wrong", 0) == 0 && i == 3) v += 0.5;

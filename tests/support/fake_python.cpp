@@ -26,7 +26,8 @@ int main(int argc, char** argv) {
   const char* mode_env = std::getenv("OCCX_FAKE_PYTHON_MODE");
   const std::string mode = mode_env != nullptr ? mode_env : "";
   if (mode == "no-torch") {
-    std::cout << R"({"event": "error", "missing": "torch", "error": "ModuleNotFoundError: No module named 'torch'"})" << "\n";
+    std::cout << R"({"event": "error", "missing": "torch", "error": "ModuleNotFoundError: No module named 'torch'"})"
+              << "\n";
     return 3;
   }
   const char* rec = std::getenv("OCCX_FAKE_PYTHON_RECORDING");
@@ -52,7 +53,8 @@ int main(int argc, char** argv) {
   const std::string cache = request.at("cache_dir").get<std::string>();
   int index = 0;
   for (const auto& c : request.at("configs")) {
-    json out = {{"event", "config"}, {"index", index}, {"config", c}, {"ok", false}, {"seconds", 0.0}, {"error", "not recorded"}};
+    json out = {{"event", "config"}, {"index", index}, {"config", c},
+                {"ok", false},       {"seconds", 0.0}, {"error", "not recorded"}};
     for (const auto& m : recorded) {
       if (m.value("event", "") != "config" || m.value("config", json()) != c) continue;
       out = m;
@@ -60,7 +62,8 @@ int main(int argc, char** argv) {
       if (m.value("ok", false)) {
         const std::string hash = m.at("triton_cache_hash").get<std::string>();
         std::error_code ec;
-        fs::copy(fs::path(rec) / "triton" / hash, fs::path(cache) / hash, fs::copy_options::recursive | fs::copy_options::skip_existing, ec);
+        fs::copy(fs::path(rec) / "triton" / hash, fs::path(cache) / hash,
+                 fs::copy_options::recursive | fs::copy_options::skip_existing, ec);
         out["folder"] = (fs::path(cache) / hash).string();
       }
     }
@@ -68,6 +71,7 @@ int main(int argc, char** argv) {
     if (mode == "crash") std::raise(SIGKILL);
     ++index;
   }
-  std::cout << R"({"event": "done", "seconds": 1.0})" << "\n";
+  std::cout << R"({"event": "done", "seconds": 1.0})"
+            << "\n";
   return 0;
 }

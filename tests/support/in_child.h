@@ -38,7 +38,8 @@ inline std::string inChild(const std::function<std::string()>& body) {
   ::close(fds[0]);
   int status = 0;
   ::waitpid(pid, &status, 0);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return "CHILD FAILED: status " + std::to_string(status) + " " + out;
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    return "CHILD FAILED: status " + std::to_string(status) + " " + out;
   return out;
 }
 

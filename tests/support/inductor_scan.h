@@ -11,7 +11,9 @@
 namespace occx::testing_support {
 
 /// <build>/test-data/inductor/<name>.
-inline std::string inductorFixture(const std::string& name) { return std::string(OCCX_INDUCTOR_FIXTURES_DIR) + "/" + name; }
+inline std::string inductorFixture(const std::string& name) {
+  return std::string(OCCX_INDUCTOR_FIXTURES_DIR) + "/" + name;
+}
 
 /// The scan of `path` (a failure is a test failure and an empty run).
 inline triton::InductorRun scanFixturePath(const std::string& path) {

@@ -40,14 +40,15 @@ inline bool literalHopperMatches(const ArchLimits& a) {
   return a.cc == l.cc && a.warp_size == l.warp_size && a.max_threads_per_block == l.max_threads_per_block &&
          a.max_warps_per_sm == l.max_warps_per_sm && a.max_blocks_per_sm == l.max_blocks_per_sm &&
          a.registers_per_sm == l.registers_per_sm && a.max_registers_per_block == l.max_registers_per_block &&
-         a.max_registers_per_thread == l.max_registers_per_thread && a.register_allocation_unit == l.register_allocation_unit &&
-         a.warp_allocation_granularity == l.warp_allocation_granularity && a.shared_memory_per_sm == l.shared_memory_per_sm &&
-         a.shared_memory_per_block == l.shared_memory_per_block &&
+         a.max_registers_per_thread == l.max_registers_per_thread &&
+         a.register_allocation_unit == l.register_allocation_unit &&
+         a.warp_allocation_granularity == l.warp_allocation_granularity &&
+         a.shared_memory_per_sm == l.shared_memory_per_sm && a.shared_memory_per_block == l.shared_memory_per_block &&
          a.shared_memory_per_block_optin == l.shared_memory_per_block_optin &&
          a.shared_memory_allocation_unit == l.shared_memory_allocation_unit &&
          a.reserved_shared_memory_per_block == l.reserved_shared_memory_per_block &&
-         std::equal(a.shared_memory_carveout_kb.begin(), a.shared_memory_carveout_kb.end(), l.shared_memory_carveout_kb.begin(),
-                    l.shared_memory_carveout_kb.end()) &&
+         std::equal(a.shared_memory_carveout_kb.begin(), a.shared_memory_carveout_kb.end(),
+                    l.shared_memory_carveout_kb.begin(), l.shared_memory_carveout_kb.end()) &&
          a.block_barriers_per_sm == l.block_barriers_per_sm;
 }
 

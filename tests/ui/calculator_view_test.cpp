@@ -22,17 +22,17 @@
 #include <iostream>
 #include <limits>
 
+#include <QCheckBox>
+#include <QPushButton>
+#include <QTabWidget>
 #include "core/base/atomic_file.h"
 #include "core/base/csv.h"
 #include "qcustomplot.h"
 #include "tests/ui/ui_test_support.h"
-#include "ui/views/calculator_view.h"
 #include "ui/plots/cluster_size_plot.h"
 #include "ui/plots/occupancy_curve_plot.h"
-#include <QCheckBox>
-#include <QPushButton>
-#include <QTabWidget>
 #include "ui/plots/utilization_chart.h"
+#include "ui/views/calculator_view.h"
 
 namespace occx::ui {
 namespace {
@@ -52,7 +52,8 @@ std::string curveCell(const CsvTable& t, const std::string& curve, const std::st
   const int c = t.column(column);
   if (c_curve < 0 || c_x < 0 || c < 0) return {};
   for (const auto& row : t.rows) {
-    if (row[static_cast<std::size_t>(c_curve)] == curve && row[static_cast<std::size_t>(c_x)] == x) return row[static_cast<std::size_t>(c)];
+    if (row[static_cast<std::size_t>(c_curve)] == curve && row[static_cast<std::size_t>(c_x)] == x)
+      return row[static_cast<std::size_t>(c)];
   }
   return {};
 }
@@ -246,7 +247,8 @@ TEST(CalculatorView, CannotLaunchShowsTheInlineMessage) {
   EXPECT_FALSE(view.validationLabel()->isHidden());
   const QString msg = view.validationLabel()->text();
   EXPECT_TRUE(msg.contains(QStringLiteral("Cannot launch"))) << msg.toStdString();
-  EXPECT_TRUE(msg.contains(QStringLiteral("73728 registers per block is over the limit of 65536"))) << msg.toStdString();
+  EXPECT_TRUE(msg.contains(QStringLiteral("73728 registers per block is over the limit of 65536")))
+      << msg.toStdString();
   EXPECT_EQ(view.occupancyLabel()->text(), QStringLiteral("Cannot launch"));
   // The registers row is the one that stops the launch: its block limit is 0, marked in red.
   EXPECT_EQ(view.result().limiters, unsigned{kLimitRegisters});
@@ -274,7 +276,8 @@ TEST(CalculatorView, CannotLaunchShowsTheInlineMessage) {
   view.staticSmemSpin()->setValue(49152);
   view.dynamicSmemSpin()->setValue(232448);
   EXPECT_FALSE(view.result().can_launch);
-  EXPECT_TRUE(view.validationLabel()->text().contains(QStringLiteral("opt-in maximum of 232448 B"))) << view.validationLabel()->text().toStdString();
+  EXPECT_TRUE(view.validationLabel()->text().contains(QStringLiteral("opt-in maximum of 232448 B")))
+      << view.validationLabel()->text().toStdString();
 }
 
 TEST(CalculatorView, UtilizationSplitsEachResource) {
@@ -351,7 +354,8 @@ TEST(CalculatorView, HoveringAPlotShowsItsTooltip) {
   QTest::mouseMove(p, pos);
   QApplication::processEvents();
   ASSERT_TRUE(QToolTip::isVisible());
-  EXPECT_TRUE(QToolTip::text().startsWith(QStringLiteral("128 registers per thread"))) << QToolTip::text().toStdString();
+  EXPECT_TRUE(QToolTip::text().startsWith(QStringLiteral("128 registers per thread")))
+      << QToolTip::text().toStdString();
   EXPECT_TRUE(QToolTip::text().contains(QStringLiteral("Active warps per SM: 16 of 64 (25.0 %)")));
   // Outside the axes the tooltip goes (Qt hides it after a short delay).
   QTest::mouseMove(p, QPoint(2, 2));
@@ -413,7 +417,8 @@ TEST(CalculatorView, ExportedPlotsNameTheGpuAndTheConfiguration) {
   const auto plots = view.plotExports();
   ASSERT_EQ(plots.size(), 6u);
   for (const PlotController* p : plots) {
-    EXPECT_EQ(p->exportSubtitle(), QStringLiteral("H100 SXM5 (CC 9.0, 132 SMs) · 256 threads, 32 registers, 0 B shared"))
+    EXPECT_EQ(p->exportSubtitle(),
+              QStringLiteral("H100 SXM5 (CC 9.0, 132 SMs) · 256 threads, 32 registers, 0 B shared"))
         << p->title().toStdString();
   }
   view.registersSpin()->setValue(64);

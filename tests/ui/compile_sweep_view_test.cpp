@@ -7,10 +7,9 @@
 
 #include <QAbstractItemModel>
 #include <QAction>
-#include <QFile>
-#include <QTabWidget>
 #include <QComboBox>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QFileInfo>
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -21,6 +20,7 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardItemModel>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
@@ -37,17 +37,17 @@
 #include "qcustomplot.h"
 #include "tests/ui/ui_test_support.h"
 #include "tests/ui/window_test_support.h"
-#include "ui/shell/main_window.h"
-#include "ui/views/sweep_inputs.h"
-#include "ui/plots/sweep_series_plot.h"
 #include "ui/jobs/compile_sweep_job.h"
 #include "ui/models/compile_sweep_model.h"
+#include "ui/plots/sweep_series_plot.h"
+#include "ui/shell/main_window.h"
 #include "ui/views/compile_sweep_view.h"
 #include "ui/views/rblock_scaling_view.h"
+#include "ui/views/sweep_inputs.h"
 
 #if OCCX_HAVE_CUDA
-#include "core/kernels/compile_cache.h"
 #include "core/cuda/nvrtc_compiler.h"
+#include "core/kernels/compile_cache.h"
 #endif
 
 namespace occx::ui {
@@ -98,7 +98,8 @@ struct FakeCompiler {
       r.report.stack_frame_bytes = r.report.spill_stores_bytes;
       r.report.static_smem_bytes = 16;
       r.compile_ms = sleep_ms.load();
-      if (req.kernel_name == damaged_entry_for) r.cache_repair = "/cache/nvrtc/0123.occxc (checksum mismatch): recompiled and replaced";
+      if (req.kernel_name == damaged_entry_for)
+        r.cache_repair = "/cache/nvrtc/0123.occxc (checksum mismatch): recompiled and replaced";
       std::lock_guard<std::mutex> lock(mutex);
       compiled.push_back(req.kernel_name);
       return r;
@@ -504,7 +505,8 @@ TEST(CompileSweepView, SourceOfTheSelectedConfigAndSendToRblock) {
   EXPECT_EQ(regs->graphPoints(sel), (QVector<QPointF>{{2048, 38}}));
 
   std::vector<ConfigHandOver> sent;
-  QObject::connect(&view, &CompileSweepView::sendToRblock, &view, [&sent](const ConfigHandOver& h) { sent.push_back(h); });
+  QObject::connect(&view, &CompileSweepView::sendToRblock, &view,
+                   [&sent](const ConfigHandOver& h) { sent.push_back(h); });
   ASSERT_TRUE(view.sendToRblockButton()->isEnabled());
   view.sendToRblockButton()->click();
   ASSERT_EQ(sent.size(), 1u);

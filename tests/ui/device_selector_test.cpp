@@ -61,7 +61,8 @@ TEST(DeviceSelector, DetectedGpusComeFirstAndBecomeTheDefault) {
   // A GPU that the data does not name, with its compute capability and SM count from the driver;
   // keep the user's current choice.
   sel.setCurrentKey(QStringLiteral("cc:7.5"));
-  sel.setDetectedGpus(std::vector<DetectedGpu>{{QStringLiteral("NVIDIA Future GPU"), {8, 9}, 60}}, /*select_first=*/false);
+  sel.setDetectedGpus(std::vector<DetectedGpu>{{QStringLiteral("NVIDIA Future GPU"), {8, 9}, 60}},
+                      /*select_first=*/false);
   EXPECT_EQ(sel.targets().front().key, QStringLiteral("detected:NVIDIA Future GPU"));
   EXPECT_EQ(sel.targets().front().arch->cc, (ComputeCapability{8, 9}));
   EXPECT_EQ(sel.targets().front().sm_count, 60);

@@ -16,8 +16,8 @@
 #include <ostream>
 
 #include "tests/support/in_child.h"
-#include "ui/views/calculator_view.h"
 #include "ui/shell/main_window.h"
+#include "ui/views/calculator_view.h"
 
 namespace occx::ui {
 namespace {
@@ -47,7 +47,9 @@ struct Export {
   std::function<QString(MainWindow&, const QString&)> write;
 };
 
-void PrintTo(const Export& e, std::ostream* os) { *os << e.name; }
+void PrintTo(const Export& e, std::ostream* os) {
+  *os << e.name;
+}
 
 class GuiFileSafety : public ::testing::TestWithParam<Export> {};
 

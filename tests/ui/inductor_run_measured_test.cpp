@@ -12,36 +12,42 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
-#include <QTableWidget>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <map>
 
 #include "core/base/csv.h"
 #include "core/triton/kernel_runs.h"
+#include "inductor_view_support.h"
+#include "tests/support/table_runner.h"
 #include "ui/models/inductor_run_models.h"
 #include "ui/plots/measured_times_plot.h"
 #include "ui/plots/sweep_series_plot.h"
 #include "ui/shell/main_window.h"
 #include "ui/views/inductor_run_view.h"
-#include "tests/support/table_runner.h"
-#include "inductor_view_support.h"
 #include "ui_test_support.h"
 
 namespace occx::ui {
 namespace {
 
-QString fixture(const char* name) { return inductorFixture(name); }
+QString fixture(const char* name) {
+  return inductorFixture(name);
+}
 
 using testing_support::TableRunner;
 
-bool scan(InductorRunView& view, const QString& path) { return scanAndWait(view, path); }
+bool scan(InductorRunView& view, const QString& path) {
+  return scanAndWait(view, path);
+}
 
 QString cellText(const InductorRunView& view, int row, int column) {
   return view.configModel()->data(view.configModel()->index(row, column), Qt::DisplayRole).toString();
 }
 
-int rowOf(const InductorRunView& view, const QString& config) { return configRowOf(view, config); }
+int rowOf(const InductorRunView& view, const QString& config) {
+  return configRowOf(view, config);
+}
 
 TEST(InductorRunMeasured, RunsTheSpillCaseThroughTheBackendAndFillsTheTableAndPlot) {
   TableRunner runner({{"R0_BLOCK=2048, num_warps=16", 40.0},
@@ -64,13 +70,15 @@ TEST(InductorRunMeasured, RunsTheSpillCaseThroughTheBackendAndFillsTheTableAndPl
   EXPECT_EQ(cellText(view, 0, RunConfigModel::kTime), QString());  // not measured yet
 
   bool done = false;
-  QObject::connect(&view, &InductorRunView::kernelRunFinished, &view, [&done] { done = true; }, Qt::SingleShotConnection);
+  QObject::connect(
+      &view, &InductorRunView::kernelRunFinished, &view, [&done] { done = true; }, Qt::SingleShotConnection);
   ASSERT_EQ(view.runSelectedKernel(), QString());
   ASSERT_TRUE(waitFor([&] { return done; }, 20000));
   EXPECT_FALSE(view.isRunningKernels());
   EXPECT_TRUE(view.runButton()->isEnabled());
   EXPECT_TRUE(view.statusLabel()->text().contains(QStringLiteral("7 ok"))) << view.statusLabel()->text().toStdString();
-  EXPECT_TRUE(view.titleLabel()->text().contains(QStringLiteral("measured on Stand-in H200"))) << view.titleLabel()->text().toStdString();
+  EXPECT_TRUE(view.titleLabel()->text().contains(QStringLiteral("measured on Stand-in H200")))
+      << view.titleLabel()->text().toStdString();
 
   const int best = rowOf(view, QStringLiteral("X1 R16384 w32"));
   const int winner = rowOf(view, QStringLiteral("X1 R2048 w16"));
@@ -86,7 +94,9 @@ TEST(InductorRunMeasured, RunsTheSpillCaseThroughTheBackendAndFillsTheTableAndPl
     EXPECT_TRUE(picked.contains(QLatin1String(rule))) << rule << " in " << picked.toStdString();
   }
   EXPECT_EQ(cellText(view, winner, RunConfigModel::kRegret), QStringLiteral("1.25"));
-  EXPECT_TRUE(view.configModel()->data(view.configModel()->index(best, RunConfigModel::kStatus), Qt::ToolTipRole).toString()
+  EXPECT_TRUE(view.configModel()
+                  ->data(view.configModel()->index(best, RunConfigModel::kStatus), Qt::ToolTipRole)
+                  .toString()
                   .contains(QStringLiteral("stand-in")));
 
   // The Measured tab: one bar per config, the best and every rule's pick on R16384 w32.
@@ -135,7 +145,8 @@ TEST(InductorRunMeasured, ABundledRunShowsItsH200MeasurementsAndCannotRun) {
   ASSERT_EQ(view.openBundled(QStringLiteral("spill_log_softmax_w16")), QString());
   EXPECT_FALSE(view.runButton()->isEnabled());
   EXPECT_FALSE(view.runAllButton()->isEnabled());
-  EXPECT_TRUE(view.runButton()->toolTip().contains(QStringLiteral("open the run's folder"))) << view.runButton()->toolTip().toStdString();
+  EXPECT_TRUE(view.runButton()->toolTip().contains(QStringLiteral("open the run's folder")))
+      << view.runButton()->toolTip().toStdString();
   EXPECT_TRUE(view.titleLabel()->text().contains(QStringLiteral("measured on NVIDIA H200 (2026-12-01) — bundled")))
       << view.titleLabel()->text().toStdString();
   // Values of resources/inductor-runs/measured/spill_log_softmax_w16.csv.

@@ -14,24 +14,29 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "inductor_view_support.h"
+#include "tests/support/table_runner.h"
 #include "ui/models/inductor_run_models.h"
 #include "ui/plots/sweep_series_plot.h"
 #include "ui/views/inductor_run_view.h"
-#include "tests/support/table_runner.h"
-#include "inductor_view_support.h"
 #include "ui_test_support.h"
 
 namespace occx::ui {
 namespace {
 
-QString fixture(const char* name) { return inductorFixture(name); }
+QString fixture(const char* name) {
+  return inductorFixture(name);
+}
 using testing_support::TableRunner;
 
-bool scan(InductorRunView& view, const QString& path) { return scanAndWait(view, path); }
+bool scan(InductorRunView& view, const QString& path) {
+  return scanAndWait(view, path);
+}
 
 bool sweep(InductorRunView& view) {
   bool done = false;
-  QObject::connect(&view, &InductorRunView::kernelSweepFinished, &view, [&done] { done = true; }, Qt::SingleShotConnection);
+  QObject::connect(
+      &view, &InductorRunView::kernelSweepFinished, &view, [&done] { done = true; }, Qt::SingleShotConnection);
   const QString why = view.sweepSelectedKernel();
   EXPECT_TRUE(why.isEmpty()) << why.toStdString();
   return why.isEmpty() && waitFor([&] { return done; }, 60000);
@@ -53,7 +58,9 @@ struct FakePython {
   FakePython& operator=(const FakePython&) = delete;
 };
 
-int rowOf(const InductorRunView& view, const QString& config) { return configRowOf(view, config); }
+int rowOf(const InductorRunView& view, const QString& config) {
+  return configRowOf(view, config);
+}
 
 TEST(InductorRunSweep, SweepThisKernelAddsItsConfigsTimesThemAndSaysWhyTheBestWins) {
   FakePython fake;
@@ -85,7 +92,8 @@ TEST(InductorRunSweep, SweepThisKernelAddsItsConfigsTimesThemAndSaysWhyTheBestWi
     }
   }
   EXPECT_EQ(failed, 84);
-  EXPECT_TRUE(view.statusLabel()->text().contains(QStringLiteral("4 of 88 configs compiled"))) << view.statusLabel()->text().toStdString();
+  EXPECT_TRUE(view.statusLabel()->text().contains(QStringLiteral("4 of 88 configs compiled")))
+      << view.statusLabel()->text().toStdString();
   const int spill = rowOf(view, QStringLiteral("X1 R32768 w16"));
   ASSERT_GE(spill, 0);
   EXPECT_EQ(view.configModel()->row(spill)->n_regs, 128);
@@ -98,8 +106,10 @@ TEST(InductorRunSweep, SweepThisKernelAddsItsConfigsTimesThemAndSaysWhyTheBestWi
   EXPECT_GE(view.sweepPlot()->graphIndex(QStringLiteral("16 warps")), 0);
   EXPECT_GE(view.sweepPlot()->graphIndex(QStringLiteral("32 warps")), 0);
   EXPECT_GE(view.sweepPlot()->graphIndex(QStringLiteral("best: X1 R8192 w16")), 0);
-  EXPECT_TRUE(view.sweepNote()->text().startsWith(QStringLiteral("Best: X1 R8192 w16, 29.2 µs"))) << view.sweepNote()->text().toStdString();
-  EXPECT_TRUE(view.sweepNote()->text().contains(QStringLiteral("Inductor's pick (.best_config) X1 R2048 w16: 29.6 µs, 1.01× the best")))
+  EXPECT_TRUE(view.sweepNote()->text().startsWith(QStringLiteral("Best: X1 R8192 w16, 29.2 µs")))
+      << view.sweepNote()->text().toStdString();
+  EXPECT_TRUE(view.sweepNote()->text().contains(
+      QStringLiteral("Inductor's pick (.best_config) X1 R2048 w16: 29.6 µs, 1.01× the best")))
       << view.sweepNote()->text().toStdString();
   // Registers instead of times.
   view.sweepMetricCombo()->setCurrentIndex(2);
@@ -113,16 +123,20 @@ TEST(InductorRunSweep, TheGridFieldChoosesTheConfigsAndABadOneIsRefusedWithTheAl
   ASSERT_TRUE(scan(view, fixture("spill_log_softmax")));
   view.pythonEdit()->setText(QStringLiteral(OCCX_FAKE_PYTHON));
   view.gridEdit()->setText(QStringLiteral("XBLOCK=3"));
-  EXPECT_EQ(view.sweepSelectedKernel(),
-            QStringLiteral("Grid: XBLOCK=3: 3 is not a power of two (allowed: powers of two 1 … 4096, as \"1,2,4\" or \"256..4096\")"));
+  EXPECT_EQ(
+      view.sweepSelectedKernel(),
+      QStringLiteral(
+          "Grid: XBLOCK=3: 3 is not a power of two (allowed: powers of two 1 … 4096, as \"1,2,4\" or \"256..4096\")"));
   view.gridEdit()->setText(QStringLiteral("XBLOCK=1 R0_BLOCK=8192..32768 num_warps=16"));
   ASSERT_TRUE(sweep(view));
   // Three configs asked for, all recorded: Inductor's three and these.
-  EXPECT_TRUE(view.statusLabel()->text().contains(QStringLiteral("3 of 3 configs compiled"))) << view.statusLabel()->text().toStdString();
+  EXPECT_TRUE(view.statusLabel()->text().contains(QStringLiteral("3 of 3 configs compiled")))
+      << view.statusLabel()->text().toStdString();
   EXPECT_EQ(view.configModel()->numRows(), 6);
   EXPECT_GE(rowOf(view, QStringLiteral("X1 R8192 w16")), 0);
   // Not timed (no GPU): the Sweep tab says so; registers can be plotted.
-  EXPECT_TRUE(view.statusLabel()->text().contains(QStringLiteral("not timed"))) << view.statusLabel()->text().toStdString();
+  EXPECT_TRUE(view.statusLabel()->text().contains(QStringLiteral("not timed")))
+      << view.statusLabel()->text().toStdString();
 }
 
 TEST(InductorRunSweep, WithoutTorchTheViewSaysWhatToInstall) {
@@ -148,9 +162,11 @@ TEST(InductorRunSweep, ABundledH200SweepOpensWithEveryConfigAndItsReasons) {
   ASSERT_GE(best, 0);
   ASSERT_NE(view.configModel()->measured(best), nullptr);
   EXPECT_NEAR(view.configModel()->measured(best)->row.time.median_us, 132.6, 0.05);
-  EXPECT_TRUE(view.sweepNote()->text().startsWith(QStringLiteral("Best: X4 R2048 w32, 132.6 µs"))) << view.sweepNote()->text().toStdString();
+  EXPECT_TRUE(view.sweepNote()->text().startsWith(QStringLiteral("Best: X4 R2048 w32, 132.6 µs")))
+      << view.sweepNote()->text().toStdString();
   // The run has one config and no .best_config: every rule has that one config, 1.27× the best.
-  EXPECT_TRUE(view.sweepNote()->text().contains(QStringLiteral("old, new, review_min, exact, spills rules: each picks X1 R2048 w16 of 1, 168.4 µs, regret 1.27")))
+  EXPECT_TRUE(view.sweepNote()->text().contains(
+      QStringLiteral("old, new, review_min, exact, spills rules: each picks X1 R2048 w16 of 1, 168.4 µs, regret 1.27")))
       << view.sweepNote()->text().toStdString();
   // A bundled run has its module: it can be swept again with a local Triton.
   EXPECT_TRUE(view.sweepUnavailableReason().isEmpty()) << view.sweepUnavailableReason().toStdString();

@@ -28,11 +28,14 @@
 namespace occx::ui {
 namespace {
 
-QString fixture(const char* name) { return QStringLiteral(OCCX_INDUCTOR_FIXTURES_DIR "/") + QLatin1String(name); }
+QString fixture(const char* name) {
+  return QStringLiteral(OCCX_INDUCTOR_FIXTURES_DIR "/") + QLatin1String(name);
+}
 
 bool scan(InductorRunView& view, const QString& path) {
   bool done = false;
-  QObject::connect(&view, &InductorRunView::scanFinished, &view, [&done] { done = true; }, Qt::SingleShotConnection);
+  QObject::connect(
+      &view, &InductorRunView::scanFinished, &view, [&done] { done = true; }, Qt::SingleShotConnection);
   EXPECT_TRUE(view.openPath(path).isEmpty());
   return waitFor([&] { return done; }, 20000);
 }
@@ -41,7 +44,8 @@ TEST(InductorRunView, OpensABundledRunOnStart) {
   InductorRunView view;
   ASSERT_FALSE(view.run().kernels.empty());
   EXPECT_EQ(view.run().title, QStringLiteral("BlenderbotForCausalLM training step, H200"));
-  EXPECT_TRUE(view.summaryLabel()->text().startsWith(QStringLiteral("12 looped reductions, 1 persistent reduction, 23 pointwise kernels")))
+  EXPECT_TRUE(view.summaryLabel()->text().startsWith(
+      QStringLiteral("12 looped reductions, 1 persistent reduction, 23 pointwise kernels")))
       << view.summaryLabel()->text().toStdString();
   EXPECT_EQ(view.kernelModel()->numRows(), 36);
   // The source pane shows the bundled module, with the tile lines marked.
@@ -55,10 +59,12 @@ TEST(InductorRunView, ScansACacheAndHandsAConfigOver) {
   ASSERT_TRUE(scan(view, fixture("spill_log_softmax")));
   ASSERT_EQ(view.run().kernels.size(), 1u) << view.statusLabel()->text().toStdString();
   EXPECT_EQ(view.kernelModel()->numRows(), 1);
-  EXPECT_EQ(view.kernelModel()->data(view.kernelModel()->index(0, KernelListModel::kConfigs), Qt::DisplayRole).toInt(), 3);
+  EXPECT_EQ(view.kernelModel()->data(view.kernelModel()->index(0, KernelListModel::kConfigs), Qt::DisplayRole).toInt(),
+            3);
   EXPECT_EQ(view.summaryLabel()->text(),
-            QStringLiteral("1 looped reduction; 3 configs (1 added by RBLOCK scaling); the old and new bounds agree on every one; "
-                           "1 config spills over the threshold; the winners' mean occupancy is 100 %; device CC 9.0, 132 SMs"));
+            QStringLiteral(
+                "1 looped reduction; 3 configs (1 added by RBLOCK scaling); the old and new bounds agree on every one; "
+                "1 config spills over the threshold; the winners' mean occupancy is 100 %; device CC 9.0, 132 SMs"));
   // Configs in tile order: R2048 w16 (the winner, selected first), R16384 w32 (added), R32768 w32 (50 spills).
   ASSERT_EQ(view.configModel()->numRows(), 3);
   const triton::ScanRow* winner = view.selectedConfig();
@@ -70,8 +76,11 @@ TEST(InductorRunView, ScansACacheAndHandsAConfigOver) {
   EXPECT_EQ(*spilling->r0_block, 32768);
   EXPECT_EQ(*spilling->n_regs, 64);
   EXPECT_EQ(*spilling->n_spills, 50);
-  EXPECT_EQ(view.configModel()->data(view.configModel()->index(2, RunConfigModel::kNew), Qt::DisplayRole).toString(), QStringLiteral("scale"));
-  EXPECT_TRUE(view.configModel()->data(view.configModel()->index(2, RunConfigModel::kNew), Qt::ToolTipRole).toString()
+  EXPECT_EQ(view.configModel()->data(view.configModel()->index(2, RunConfigModel::kNew), Qt::DisplayRole).toString(),
+            QStringLiteral("scale"));
+  EXPECT_TRUE(view.configModel()
+                  ->data(view.configModel()->index(2, RunConfigModel::kNew), Qt::ToolTipRole)
+                  .toString()
                   .contains(QStringLiteral("512 blocks")));
   EXPECT_EQ(view.configModel()->data(view.configModel()->index(1, RunConfigModel::kOrigin), Qt::DisplayRole).toString(),
             QStringLiteral("added by scaling"));
@@ -102,7 +111,8 @@ TEST(InductorRunView, ScansACacheAndHandsAConfigOver) {
   EXPECT_EQ(in.n_spills, 50);
   EXPECT_EQ(in.xnumel, 264);
   EXPECT_EQ(in.rnumel, 30000);
-  EXPECT_EQ(rblock.deviceSelector()->currentKey(), QStringLiteral("cc:9.0"));  // not a named GPU: H100 SXM5 and H200 share CC and SMs
+  EXPECT_EQ(rblock.deviceSelector()->currentKey(),
+            QStringLiteral("cc:9.0"));  // not a named GPU: H100 SXM5 and H200 share CC and SMs
   EXPECT_EQ(rblock.device().arch.cc, (ComputeCapability{9, 0}));
   EXPECT_EQ(rblock.device().sm_count, 132);
   ASSERT_FALSE(rblock.decisions().empty());
@@ -133,9 +143,14 @@ TEST(InductorRunView, KernelListFiltersAndSorts) {
   view.filterEdit()->clear();
   // Sorted by configs, most first.
   view.kernelTable()->sortByColumn(KernelListModel::kConfigs, Qt::DescendingOrder);
-  const int top = view.kernelProxy()->data(view.kernelProxy()->index(0, KernelListModel::kConfigs), KernelListModel::kSortRole).toInt();
+  const int top = view.kernelProxy()
+                      ->data(view.kernelProxy()->index(0, KernelListModel::kConfigs), KernelListModel::kSortRole)
+                      .toInt();
   for (int r = 1; r < view.kernelProxy()->rowCount(); ++r) {
-    EXPECT_LE(view.kernelProxy()->data(view.kernelProxy()->index(r, KernelListModel::kConfigs), KernelListModel::kSortRole).toInt(), top);
+    EXPECT_LE(view.kernelProxy()
+                  ->data(view.kernelProxy()->index(r, KernelListModel::kConfigs), KernelListModel::kSortRole)
+                  .toInt(),
+              top);
   }
   EXPECT_EQ(top, 4);
 }
@@ -154,7 +169,8 @@ TEST(InductorRunView, ScanCsvOpensWithoutTheCache) {
   EXPECT_EQ(other.run().rows.size(), 3u);
   EXPECT_EQ(other.summaryLabel()->text(), view.summaryLabel()->text());
   EXPECT_TRUE(other.sourceView()->toPlainText().isEmpty());
-  EXPECT_TRUE(other.sourceLabel()->text().contains(QStringLiteral("not in the CSV"))) << other.sourceLabel()->text().toStdString();
+  EXPECT_TRUE(other.sourceLabel()->text().contains(QStringLiteral("not in the CSV")))
+      << other.sourceLabel()->text().toStdString();
   ASSERT_TRUE(other.selectConfig(1));
   EXPECT_EQ(other.boundsPlot()->graphPoints(RblockBoundsPlot::kCurrentGraph).size(), 1);
 }
@@ -182,7 +198,8 @@ TEST(InductorRunView, BadPathsSayWhy) {
   EXPECT_TRUE(missing.contains(QStringLiteral("does not exist"))) << missing.toStdString();
   QTemporaryDir dir;
   ASSERT_TRUE(scan(view, dir.path()));
-  EXPECT_TRUE(view.statusLabel()->text().contains(QStringLiteral("no Inductor kernel modules"))) << view.statusLabel()->text().toStdString();
+  EXPECT_TRUE(view.statusLabel()->text().contains(QStringLiteral("no Inductor kernel modules")))
+      << view.statusLabel()->text().toStdString();
   EXPECT_FALSE(view.run().kernels.empty());  // the run shown before stays
   const QString not_scan = dir.filePath(QStringLiteral("x.csv"));
   ASSERT_TRUE(writeCsvFile(CsvTable{{}, {"a"}, {{"1"}}}, not_scan).hasValue());

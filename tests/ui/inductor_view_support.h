@@ -14,12 +14,15 @@
 namespace occx::ui {
 
 /// <build>/test-data/inductor/<name>.
-inline QString inductorFixture(const char* name) { return QStringLiteral(OCCX_INDUCTOR_FIXTURES_DIR "/") + QLatin1String(name); }
+inline QString inductorFixture(const char* name) {
+  return QStringLiteral(OCCX_INDUCTOR_FIXTURES_DIR "/") + QLatin1String(name);
+}
 
 /// Opens `path` in `view` and waits for its scan to end (20 s at most).
 inline bool scanAndWait(InductorRunView& view, const QString& path) {
   bool done = false;
-  QObject::connect(&view, &InductorRunView::scanFinished, &view, [&done] { done = true; }, Qt::SingleShotConnection);
+  QObject::connect(
+      &view, &InductorRunView::scanFinished, &view, [&done] { done = true; }, Qt::SingleShotConnection);
   EXPECT_TRUE(view.openPath(path).isEmpty());
   return waitFor([&] { return done; }, 20000);
 }

@@ -21,14 +21,14 @@
 #include <ostream>
 
 #include "tests/ui/ui_test_support.h"
-#include "ui/views/calculator_view.h"
-#include "ui/widgets/checked_spin_box.h"
-#include "ui/views/sweep_inputs.h"
 #include "ui/models/compile_sweep_model.h"
-#include "ui/views/compile_sweep_view.h"
 #include "ui/models/live_sweep_model.h"
+#include "ui/views/calculator_view.h"
+#include "ui/views/compile_sweep_view.h"
 #include "ui/views/live_sweep_view.h"
 #include "ui/views/rblock_scaling_view.h"
+#include "ui/views/sweep_inputs.h"
+#include "ui/widgets/checked_spin_box.h"
 
 namespace occx::ui {
 namespace {
@@ -44,8 +44,8 @@ std::unique_ptr<QWidget> makeView(View v) {
     case View::kKernel:
       return std::make_unique<CompileSweepView>(nullptr, compileBackend({}));
     case View::kLive:
-      return std::make_unique<LiveSweepView>(nullptr,
-                                             liveBackend({}, LiveAvailability{false, QStringLiteral("no GPU (test)"), {}}));
+      return std::make_unique<LiveSweepView>(
+          nullptr, liveBackend({}, LiveAvailability{false, QStringLiteral("no GPU (test)"), {}}));
   }
   return nullptr;
 }
@@ -62,10 +62,10 @@ void typeKeys(QWidget* w, const QString& text) {
 struct GuiCase {
   const char* name;
   View view;
-  const char* box;       // object name of the CheckedSpinBox
-  const char* typed;     // keys typed after selecting the whole text ("" = Backspace: no value)
-  const char* message;   // the inline message, exactly
-  int kept;              // the box's value after Return
+  const char* box;      // object name of the CheckedSpinBox
+  const char* typed;    // keys typed after selecting the whole text ("" = Backspace: no value)
+  const char* message;  // the inline message, exactly
+  int kept;             // the box's value after Return
 };
 
 // Hand-derived: typing goes key by key, so a prefix that is a value is taken on the way (typing 256
@@ -105,16 +105,16 @@ const std::vector<GuiCase>& guiCases() {
       {"GridBeyondInt", View::kCalculator, "gridBlocks", "99999999999",
        "Grid blocks: 99999999999 is out of range; allowed 'not set' or 1 … 2147483647. Kept 999999999.", 999999999},
       // RBLOCK-scaling view, its defaults: H200-class 132 SMs, xnumel 512, rnumel 8192, 38 registers, 0 spills.
-      {"RblockSmsZero", View::kRblock, "smCount", "0", "SM count: 0 is out of range; allowed 1 … 1024 SMs. Kept 132 SMs.",
-       132},
+      {"RblockSmsZero", View::kRblock, "smCount", "0",
+       "SM count: 0 is out of range; allowed 1 … 1024 SMs. Kept 132 SMs.", 132},
       {"RblockXnumelZero", View::kRblock, "xnumel", "0", "xnumel: 0 is out of range; allowed 1 … 2147483647. Kept 512.",
        512},
       {"RblockRnumelNotANumber", View::kRblock, "rnumel", "8k",
        "rnumel: '8k' is not a whole number; allowed 1 … 2147483647. Kept 8.", 8},
       {"RblockRegisters256", View::kRblock, "nRegs", "256",
        "n_regs: 256 is out of range; allowed 1 … 255 regs. Kept 25 regs.", 25},
-      {"RblockRegistersZero", View::kRblock, "nRegs", "0", "n_regs: 0 is out of range; allowed 1 … 255 regs. Kept 38 regs.",
-       38},
+      {"RblockRegistersZero", View::kRblock, "nRegs", "0",
+       "n_regs: 0 is out of range; allowed 1 … 255 regs. Kept 38 regs.", 38},
       {"RblockSpillsNegative", View::kRblock, "nSpills", "-1",
        "n_spills: -1 is out of range; allowed 0 … 1048576. Kept 0.", 0},
       {"RblockSharedOneByteOver", View::kRblock, "sharedBytes", "232449",
@@ -122,8 +122,10 @@ const std::vector<GuiCase>& guiCases() {
       // Compile-sweep view: the shape boxes (default 32768 × 8192 is not assumed: xnumel 0 keeps the
       // typed-over value), the register cap and the parallel compiles.
       {"KernelXnumelZero", View::kKernel, "xnumel", "0", nullptr, -1},
-      {"KernelRnumelHuge", View::kKernel, "rnumel", "99999999999", "rnumel: 99999999999 is out of range; allowed "
-       "1 … 2147483647. Kept 999,999,999.", 999999999},
+      {"KernelRnumelHuge", View::kKernel, "rnumel", "99999999999",
+       "rnumel: 99999999999 is out of range; allowed "
+       "1 … 2147483647. Kept 999,999,999.",
+       999999999},
       {"KernelMaxrregcount256", View::kKernel, "maxrregcount", "256",
        "maxrregcount: 256 is out of range; allowed 'none' or 1 … 255. Kept 25.", 25},
       {"KernelCompileThreadsZero", View::kKernel, "compileThreads", "0", nullptr, -1},
@@ -137,7 +139,9 @@ const std::vector<GuiCase>& guiCases() {
   return cases;
 }
 
-void PrintTo(const GuiCase& c, std::ostream* os) { *os << c.name << " ('" << c.typed << "' into " << c.box << ")"; }
+void PrintTo(const GuiCase& c, std::ostream* os) {
+  *os << c.name << " ('" << c.typed << "' into " << c.box << ")";
+}
 
 class GuiInvalidInput : public ::testing::TestWithParam<GuiCase> {};
 
@@ -157,8 +161,10 @@ TEST_P(GuiInvalidInput, ShowsAnInlineMessageAndKeepsAValue) {
   const QString before_text = box->text();
 
   box->selectAll();
-  if (*c.typed == '\0') QTest::keyClick(box, Qt::Key_Backspace);
-  else typeKeys(box, QString::fromUtf8(c.typed));
+  if (*c.typed == '\0')
+    QTest::keyClick(box, Qt::Key_Backspace);
+  else
+    typeKeys(box, QString::fromUtf8(c.typed));
   // What was typed stays on screen while editing, next to the message that names it.
   if (*c.typed != '\0') {
     EXPECT_EQ(box->text(), box->prefix() + QString::fromUtf8(c.typed) + box->suffix());  // select-all spares the unit
@@ -167,13 +173,12 @@ TEST_P(GuiInvalidInput, ShowsAnInlineMessageAndKeepsAValue) {
 
   ASSERT_FALSE(message->isHidden()) << c.name << ": no inline message";
   const int kept = c.kept >= 0 ? c.kept : before;
-  const QString expected = c.message != nullptr
-                               ? QString::fromUtf8(c.message)
-                               : QStringLiteral("%1: %2 is out of range; allowed %3 … %4%5. Kept %6.")
-                                     .arg(box->quantity(), QString::fromUtf8(c.typed))
-                                     .arg(box->minimum() + (box->specialValueText().isEmpty() ? 0 : 1))
-                                     .arg(box->maximum())
-                                     .arg(box->suffix(), c.kept >= 0 ? box->text() : before_text);
+  const QString expected = c.message != nullptr ? QString::fromUtf8(c.message)
+                                                : QStringLiteral("%1: %2 is out of range; allowed %3 … %4%5. Kept %6.")
+                                                      .arg(box->quantity(), QString::fromUtf8(c.typed))
+                                                      .arg(box->minimum() + (box->specialValueText().isEmpty() ? 0 : 1))
+                                                      .arg(box->maximum())
+                                                      .arg(box->suffix(), c.kept >= 0 ? box->text() : before_text);
   if (c.message == nullptr && !box->specialValueText().isEmpty()) {
     FAIL() << "derive the message of " << c.name << " by hand: the box has a special value";
   }
@@ -199,7 +204,8 @@ TEST(GuiInvalidInputMatrix, CoversEveryNumberBoxOfEveryView) {
     auto view = makeView(v);
     for (const CheckedSpinBox* box : view->findChildren<CheckedSpinBox*>()) {
       bool covered = box->objectName() == QLatin1String("k");  // K: only for fused_k, tested below
-      for (const GuiCase& c : guiCases()) covered = covered || (c.view == v && box->objectName() == QLatin1String(c.box));
+      for (const GuiCase& c : guiCases())
+        covered = covered || (c.view == v && box->objectName() == QLatin1String(c.box));
       EXPECT_TRUE(covered) << "view " << static_cast<int>(v) << ": box " << box->objectName().toStdString()
                            << " is not in the matrix";
     }
@@ -318,17 +324,39 @@ TEST(ByteAmount, ReadsBytesKilobytesAndMegabytes) {
   };
   using K = ByteAmount::Kind;
   const Case cases[] = {
-      {"49152", K::kBytes, 49152, ""},     {"49152 B", K::kBytes, 49152, ""},    {"49152b", K::kBytes, 49152, ""},
-      {"48 KB", K::kBytes, 49152, ""},     {"48KB", K::kBytes, 49152, ""},       {"48 kb", K::kBytes, 49152, ""},
-      {"48KiB", K::kBytes, 49152, ""},     {"48 kib", K::kBytes, 49152, ""},     {"48K", K::kBytes, 49152, ""},
-      {" 48 KB ", K::kBytes, 49152, ""},   {"1.5 KB", K::kBytes, 1536, ""},      {"0.25KiB", K::kBytes, 256, ""},
-      {"2 MB", K::kBytes, 2097152, ""},    {"2MiB", K::kBytes, 2097152, ""},     {"0.5 mb", K::kBytes, 524288, ""},
-      {"1.50 KB", K::kBytes, 1536, ""},    {"0.0009765625 KB", K::kBytes, 1, ""}, {"-1", K::kBytes, -1, ""},
-      {"-2 KB", K::kBytes, -2048, ""},     {"+8", K::kBytes, 8, ""},             {"49,152", K::kBytes, 49152, ""},
-      {"1.3 KB", K::kNotWholeBytes, 0, "1331.2"}, {"0.5", K::kNotWholeBytes, 0, "0.5"}, {"1.5 B", K::kNotWholeBytes, 0, "1.5"},
-      {"", K::kEmpty, 0, ""},              {"   ", K::kEmpty, 0, ""},           {"abc", K::kNotASize, 0, ""},
-      {"48 Ki", K::kNotASize, 0, ""},      {"48 KBs", K::kNotASize, 0, ""},      {"48 GB", K::kNotASize, 0, ""},
-      {"KB", K::kNotASize, 0, ""},         {"1e3", K::kNotASize, 0, ""},         {"4 8", K::kNotASize, 0, ""},
+      {"49152", K::kBytes, 49152, ""},
+      {"49152 B", K::kBytes, 49152, ""},
+      {"49152b", K::kBytes, 49152, ""},
+      {"48 KB", K::kBytes, 49152, ""},
+      {"48KB", K::kBytes, 49152, ""},
+      {"48 kb", K::kBytes, 49152, ""},
+      {"48KiB", K::kBytes, 49152, ""},
+      {"48 kib", K::kBytes, 49152, ""},
+      {"48K", K::kBytes, 49152, ""},
+      {" 48 KB ", K::kBytes, 49152, ""},
+      {"1.5 KB", K::kBytes, 1536, ""},
+      {"0.25KiB", K::kBytes, 256, ""},
+      {"2 MB", K::kBytes, 2097152, ""},
+      {"2MiB", K::kBytes, 2097152, ""},
+      {"0.5 mb", K::kBytes, 524288, ""},
+      {"1.50 KB", K::kBytes, 1536, ""},
+      {"0.0009765625 KB", K::kBytes, 1, ""},
+      {"-1", K::kBytes, -1, ""},
+      {"-2 KB", K::kBytes, -2048, ""},
+      {"+8", K::kBytes, 8, ""},
+      {"49,152", K::kBytes, 49152, ""},
+      {"1.3 KB", K::kNotWholeBytes, 0, "1331.2"},
+      {"0.5", K::kNotWholeBytes, 0, "0.5"},
+      {"1.5 B", K::kNotWholeBytes, 0, "1.5"},
+      {"", K::kEmpty, 0, ""},
+      {"   ", K::kEmpty, 0, ""},
+      {"abc", K::kNotASize, 0, ""},
+      {"48 Ki", K::kNotASize, 0, ""},
+      {"48 KBs", K::kNotASize, 0, ""},
+      {"48 GB", K::kNotASize, 0, ""},
+      {"KB", K::kNotASize, 0, ""},
+      {"1e3", K::kNotASize, 0, ""},
+      {"4 8", K::kNotASize, 0, ""},
   };
   for (const Case& t : cases) {
     const ByteAmount a = readByteAmount(QString::fromUtf8(t.text), c);
@@ -357,7 +385,9 @@ struct UnitCase {
   const char* message;  // the inline message after the last key, nullptr for none
 };
 
-void PrintTo(const UnitCase& c, std::ostream* os) { *os << c.name << " ('" << c.typed << "' into " << c.box << ")"; }
+void PrintTo(const UnitCase& c, std::ostream* os) {
+  *os << c.name << " ('" << c.typed << "' into " << c.box << ")";
+}
 
 class GuiByteUnits : public ::testing::TestWithParam<UnitCase> {};
 

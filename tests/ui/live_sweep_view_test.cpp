@@ -35,11 +35,11 @@
 #include "core/base/csv.h"
 #include "tests/ui/ui_test_support.h"
 #include "tests/ui/window_test_support.h"
-#include "ui/views/sweep_inputs.h"
-#include "ui/plots/sweep_series_plot.h"
 #include "ui/models/live_datasets.h"
 #include "ui/models/live_sweep_model.h"
+#include "ui/plots/sweep_series_plot.h"
 #include "ui/views/live_sweep_view.h"
+#include "ui/views/sweep_inputs.h"
 
 namespace occx::ui {
 namespace {
@@ -69,8 +69,8 @@ struct FakeRunner {
   std::atomic<int> sleep_ms{0};
   std::atomic<int> runs_started{0};
   std::atomic<int> runs_cancelled{0};
-  std::atomic<int> running{0};      // runs inside the function now
-  std::atomic<int> max_running{0};  // the most at once: the GPU takes one run at a time
+  std::atomic<int> running{0};            // runs inside the function now
+  std::atomic<int> max_running{0};        // the most at once: the GPU takes one run at a time
   std::atomic<int> cancel_latency_ms{0};  // how long a cancelled run takes to return
   std::atomic<bool> report_damaged_cache_entry{false};
   FakeLiveRun function() {
@@ -103,7 +103,8 @@ struct FakeRunner {
         progress({Phase::kRun, i + 1, all.rows.size(), &out.dataset.rows.back()});
       }
       out.wall_seconds = 0.5;
-      if (report_damaged_cache_entry) out.compile.cache_repairs = {"/cache/nvrtc/89ab.occxc (truncated or padded): recompiled and replaced"};
+      if (report_damaged_cache_entry)
+        out.compile.cache_repairs = {"/cache/nvrtc/89ab.occxc (truncated or padded): recompiled and replaced"};
       return out;
     };
   }
@@ -306,7 +307,7 @@ TEST(LiveSweepView, MetricsAreCollectedByDefaultAndTheChoiceIsKept) {
   QSettings fresh(QDir::temp().filePath(QStringLiteral("occx-live-metrics-test.ini")), QSettings::IniFormat);
   fresh.clear();
   view.restoreSettings(fresh);
-  EXPECT_TRUE(box->isChecked());  // a first start, or settings from before metrics were the default
+  EXPECT_TRUE(box->isChecked());                   // a first start, or settings from before metrics were the default
   fresh.setValue(QStringLiteral("cupti"), false);  // the old key, saved when the default was off
   view.restoreSettings(fresh);
   EXPECT_TRUE(box->isChecked());
@@ -370,8 +371,9 @@ TEST(LiveSweepView, ADamagedCacheEntryIsReportedInTheStatus) {
   QSignalSpy changed(&view, &LiveSweepView::datasetChanged);
   ASSERT_EQ(view.startRun(), QString());
   ASSERT_TRUE(changed.wait(20000));
-  EXPECT_EQ(view.statusLabel()->text(), QStringLiteral("Measured 11 configs in 0.5 s. Damaged compile-cache entries found "
-                                                       "and recompiled: 1 (hover for the files)."));
+  EXPECT_EQ(view.statusLabel()->text(),
+            QStringLiteral("Measured 11 configs in 0.5 s. Damaged compile-cache entries found "
+                           "and recompiled: 1 (hover for the files)."));
   EXPECT_EQ(view.statusLabel()->toolTip(),
             QStringLiteral("/cache/nvrtc/89ab.occxc (truncated or padded): recompiled and replaced"));
 }
@@ -385,7 +387,8 @@ TEST(LiveSweepView, ARunCancelledBeforeAnyRowSaysSo) {
   ASSERT_TRUE(view.job()->waitForIdle(20000));
   EXPECT_EQ(view.model()->rowCount(), 0);
   EXPECT_EQ(view.statusLabel()->text(), QStringLiteral("Cancelled before any config was measured."));
-  EXPECT_EQ(view.datasetLabel()->text(), QStringLiteral("No data: the run was cancelled before any config was measured"));
+  EXPECT_EQ(view.datasetLabel()->text(),
+            QStringLiteral("No data: the run was cancelled before any config was measured"));
 }
 
 TEST(LiveSweepView, ClosingTheWindowDuringARunEndsItCleanly) {

@@ -5,22 +5,22 @@
 #include <QApplication>
 #include <QFile>
 #include <QFileInfo>
-#include <QKeyEvent>
-#include <QSignalSpy>
-#include <QTextBrowser>
-#include <QTest>
 #include <QImage>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QTest>
+#include <QTextBrowser>
 
+#include <QCheckBox>
 #include "core/base/atomic_file.h"
 #include "core/base/csv.h"
-#include <QCheckBox>
 
 #include "tests/ui/ui_test_support.h"
 #include "ui/jobs/live_sweep_job.h"
@@ -107,7 +107,8 @@ TEST_F(MainWindowTest, StatusBarFollowsTheCalculator) {
   MainWindow w(false);
   auto* status = w.findChild<QLabel*>(QStringLiteral("viewStatus"));
   ASSERT_NE(status, nullptr);
-  EXPECT_TRUE(status->text().contains(QStringLiteral("occupancy 100.0 % (64 of 64 warps)"))) << status->text().toStdString();
+  EXPECT_TRUE(status->text().contains(QStringLiteral("occupancy 100.0 % (64 of 64 warps)")))
+      << status->text().toStdString();
   w.calculatorView()->registersSpin()->setValue(64);
   EXPECT_TRUE(status->text().contains(QStringLiteral("occupancy 50.0 % (32 of 64 warps), limited by registers")))
       << status->text().toStdString();
@@ -205,9 +206,9 @@ TEST_F(MainWindowTest, AboutSaysWhatNeedsAGpu) {
 /// What the menu actions asked, answered without dialogs: the first table or plot, the suggested
 /// file name in `folder`.
 struct Answers {
-  QStringList asked;     ///< captions of choose and save_path, in order
-  QStringList written;   ///< the paths save_path answered
-  QString informed;      ///< the last text shown by inform
+  QStringList asked;    ///< captions of choose and save_path, in order
+  QStringList written;  ///< the paths save_path answered
+  QString informed;     ///< the last text shown by inform
   QString warned;
 };
 
@@ -290,8 +291,9 @@ TEST_F(MainWindowTest, MenuShortcutsFireFromAFocusedNumberBox) {
   }
   // The actions did their work: both CSV keys asked for a table and wrote it, Ctrl+Shift+S wrote a
   // PNG, F1 showed the help with the shortcuts; the keys did not go into the box.
-  EXPECT_EQ(answers.asked, (QStringList{QStringLiteral("Export CSV"), QStringLiteral("Export CSV"), QStringLiteral("Export CSV"),
-                                        QStringLiteral("Export CSV"), QStringLiteral("Export PNG"), QStringLiteral("Export PNG")}));
+  EXPECT_EQ(answers.asked,
+            (QStringList{QStringLiteral("Export CSV"), QStringLiteral("Export CSV"), QStringLiteral("Export CSV"),
+                         QStringLiteral("Export CSV"), QStringLiteral("Export PNG"), QStringLiteral("Export PNG")}));
   ASSERT_EQ(answers.written.size(), 3);
   EXPECT_TRUE(QFileInfo(answers.written[0]).fileName() == QStringLiteral("occupancy-result.csv"));
   EXPECT_TRUE(QFile::exists(answers.written[0]));
@@ -300,7 +302,8 @@ TEST_F(MainWindowTest, MenuShortcutsFireFromAFocusedNumberBox) {
   EXPECT_EQ(png.size(), w.calculatorView()->blockSizePlot()->widget()->size() * 2);
   auto* manual = w.findChild<QTextBrowser*>(QStringLiteral("manualBrowser"));
   ASSERT_NE(manual, nullptr);
-  EXPECT_TRUE(manual->toPlainText().contains(QStringLiteral("Keyboard shortcuts"))) << manual->toPlainText().toStdString();
+  EXPECT_TRUE(manual->toPlainText().contains(QStringLiteral("Keyboard shortcuts")))
+      << manual->toPlainText().toStdString();
   manual->window()->close();
   EXPECT_TRUE(answers.warned.isEmpty()) << answers.warned.toStdString();
   EXPECT_EQ(box->text(), text);
@@ -349,38 +352,46 @@ TEST_F(MainWindowTest, AShortcutTheNumberBoxWouldClaimStillFires) {
 
 TEST_F(MainWindowTest, TheShortcutsAreInTheAboutText) {
   const QString about = MainWindow::aboutText();
-  for (const QKeySequence& key : {QKeySequence(Qt::CTRL | Qt::Key_S), QKeySequence(Qt::CTRL | Qt::Key_E),
-                             QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), QKeySequence(QKeySequence::Open), QKeySequence(Qt::Key_F1)}) {
-    EXPECT_TRUE(about.contains(QStringLiteral("<b>%1</b>").arg(key.toString(QKeySequence::NativeText)))) << key.toString().toStdString();
+  for (const QKeySequence& key :
+       {QKeySequence(Qt::CTRL | Qt::Key_S), QKeySequence(Qt::CTRL | Qt::Key_E),
+        QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), QKeySequence(QKeySequence::Open), QKeySequence(Qt::Key_F1)}) {
+    EXPECT_TRUE(about.contains(QStringLiteral("<b>%1</b>").arg(key.toString(QKeySequence::NativeText))))
+        << key.toString().toStdString();
   }
   MainWindow w(false);
-  EXPECT_EQ(w.exportCsvAction()->shortcuts(), (QList<QKeySequence>{QKeySequence(Qt::CTRL | Qt::Key_S), QKeySequence(Qt::CTRL | Qt::Key_E)}));
+  EXPECT_EQ(w.exportCsvAction()->shortcuts(),
+            (QList<QKeySequence>{QKeySequence(Qt::CTRL | Qt::Key_S), QKeySequence(Qt::CTRL | Qt::Key_E)}));
   EXPECT_EQ(w.exportPngAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
   EXPECT_EQ(w.manualAction()->shortcut(), QKeySequence(Qt::Key_F1));
 }
 
 TEST_F(MainWindowTest, TheManualSaysWhatEachViewAnswersAndWhatIsHere) {
   MainWindow w(false);
-  const auto backend = liveBackend({}, LiveAvailability{false, QStringLiteral("No NVIDIA driver: libcuda.so.1 not found"), {}});
+  const auto backend =
+      liveBackend({}, LiveAvailability{false, QStringLiteral("No NVIDIA driver: libcuda.so.1 not found"), {}});
   w.showBackend(*backend);
   const QString facts = w.machineFacts();
   EXPECT_TRUE(facts.contains(QStringLiteral("<b>GPU:</b> none found: "))) << facts.toStdString();
-  EXPECT_TRUE(facts.contains(QStringLiteral("<b>CUPTI:</b> not available: this build cannot tell"))) << facts.toStdString();
+  EXPECT_TRUE(facts.contains(QStringLiteral("<b>CUPTI:</b> not available: this build cannot tell")))
+      << facts.toStdString();
   EXPECT_TRUE(facts.contains(QStringLiteral("<b>Python with PyTorch and Triton:</b> checking…")));
   const QString manual = MainWindow::manualText(facts);
-  for (const char* part : {"Occupancy calculator", "RBLOCK scaling", "Inductor run", "Compile sweep (NVRTC)", "Live sweep",
-                           "occx gpus", "cuda_occupancy.h", "Keyboard shortcuts", "Found on this machine"}) {
+  for (const char* part :
+       {"Occupancy calculator", "RBLOCK scaling", "Inductor run", "Compile sweep (NVRTC)", "Live sweep", "occx gpus",
+        "cuda_occupancy.h", "Keyboard shortcuts", "Found on this machine"}) {
     EXPECT_TRUE(manual.contains(QLatin1String(part))) << part;
   }
   EXPECT_FALSE(manual.contains(QStringLiteral("{{")));  // every placeholder filled
-  EXPECT_TRUE(manual.contains(QStringLiteral("<b>%1</b>").arg(QKeySequence(Qt::Key_F1).toString(QKeySequence::NativeText))));
+  EXPECT_TRUE(
+      manual.contains(QStringLiteral("<b>%1</b>").arg(QKeySequence(Qt::Key_F1).toString(QKeySequence::NativeText))));
   // The probe answers in the background: python3 with both packages, without them, or none at all.
   w.manualAction()->trigger();
   auto* browser = w.findChild<QTextBrowser*>(QStringLiteral("manualBrowser"));
   ASSERT_NE(browser, nullptr);
   ASSERT_TRUE(waitFor([&] { return !w.machineFacts().contains(QStringLiteral("checking…")); }, 35000));
   const QString answered = w.machineFacts();
-  EXPECT_TRUE(answered.contains(QStringLiteral("(PyTorch ")) || answered.contains(QStringLiteral("cannot import both")) ||
+  EXPECT_TRUE(answered.contains(QStringLiteral("(PyTorch ")) ||
+              answered.contains(QStringLiteral("cannot import both")) ||
               answered.contains(QStringLiteral("no python3 found")))
       << answered.toStdString();
   EXPECT_TRUE(browser->toPlainText().contains(QStringLiteral("Python with PyTorch and Triton")));
@@ -433,7 +444,8 @@ TEST(MainWindowBackend, StatusBarSaysWhatIsHere) {
   none.compile = [](const CompileRequest&) -> Expected<CompileResult> { return Error{"unused"}; };
   none.compiler_version = "NVRTC 13.0";
   none.live = {false, "No NVIDIA driver: libcuda.so.1 cannot be loaded (no NVIDIA driver installed?)"};
-  EXPECT_EQ(MainWindow::backendStatusText(none), QStringLiteral("GPU: none found (driver not installed) · NVRTC: available (NVRTC 13.0)"));
+  EXPECT_EQ(MainWindow::backendStatusText(none),
+            QStringLiteral("GPU: none found (driver not installed) · NVRTC: available (NVRTC 13.0)"));
 
   FakeBackend h200 = {};
   h200.live = {true, {}};
@@ -444,7 +456,8 @@ TEST(MainWindowBackend, StatusBarSaysWhatIsHere) {
 
   FakeBackend empty;
   empty.live = {false, "The NVIDIA driver is loaded but sees no GPU."};
-  EXPECT_EQ(MainWindow::backendStatusText(empty), QStringLiteral("GPU: none found (the driver sees no GPU) · NVRTC: not in this build"));
+  EXPECT_EQ(MainWindow::backendStatusText(empty),
+            QStringLiteral("GPU: none found (the driver sees no GPU) · NVRTC: not in this build"));
 
   MainWindow window(/*use_settings=*/false);
   window.showBackend(none);

@@ -13,9 +13,9 @@
 
 #include "core/base/atomic_file.h"
 #include "core/base/csv.h"
+#include "core/sweep/compile_sweep_dataset.h"
 #include "core/sweep/live_results.h"
 #include "tests/ui/ui_test_support.h"
-#include "core/sweep/compile_sweep_dataset.h"
 #include "ui/models/compile_sweep_model.h"
 #include "ui/models/live_sweep_model.h"
 
@@ -109,11 +109,12 @@ TEST(CompileSweepModel, HeadersRowsAndCells) {
   QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
   EXPECT_EQ(model.rowCount(), 0);
   EXPECT_EQ(model.columnCount(), 22);
-  EXPECT_EQ(headers(model),
-            (QStringList{"#", "XBLOCK", "RBLOCK", "num_warps", "Regs/thread", "Spill st. (B)", "Blocks/SM",
-                         "Occupancy (%)", "old bound", "new bound", "exact bound", "Cand. old", "Cand. new",
-                         "Cand. exact", "Inductor config", "Spill ld. (B)", "n_spills", "Static smem (B)",
-                         "Limited by", "review_min", "Origin", "Status"}));
+  EXPECT_EQ(
+      headers(model),
+      (QStringList{"#",          "XBLOCK",        "RBLOCK",          "num_warps",     "Regs/thread", "Spill st. (B)",
+                   "Blocks/SM",  "Occupancy (%)", "old bound",       "new bound",     "exact bound", "Cand. old",
+                   "Cand. new",  "Cand. exact",   "Inductor config", "Spill ld. (B)", "n_spills",    "Static smem (B)",
+                   "Limited by", "review_min",    "Origin",          "Status"}));
   EXPECT_EQ(model.headerData(CompileSweepModel::kRegisters, Qt::Horizontal, Qt::ToolTipRole).toString(),
             QStringLiteral("Registers per thread, from the compiler's report (ptxas -v)"));
   EXPECT_EQ(model.headerData(CompileSweepModel::kCandidateNew, Qt::Horizontal, Qt::ToolTipRole).toString(),
@@ -126,10 +127,28 @@ TEST(CompileSweepModel, HeadersRowsAndCells) {
   ASSERT_EQ(model.rowCount(), 3);
 
   using M = CompileSweepModel;
-  const QStringList compiled = {"0",     "1",         "512",          "4",         "40",  "0",   "6",         "75.0",
-                                "no scaling (16/SM)", "scale (6/SM)", "n/a",       "yes", "yes", "spills",
-                                "yes",   "0",         "0",            "16",        "registers",
-                                "duplicate (6/SM)",   "Inductor: contiguous",      "ok (cache)"};
+  const QStringList compiled = {"0",
+                                "1",
+                                "512",
+                                "4",
+                                "40",
+                                "0",
+                                "6",
+                                "75.0",
+                                "no scaling (16/SM)",
+                                "scale (6/SM)",
+                                "n/a",
+                                "yes",
+                                "yes",
+                                "spills",
+                                "yes",
+                                "0",
+                                "0",
+                                "16",
+                                "registers",
+                                "duplicate (6/SM)",
+                                "Inductor: contiguous",
+                                "ok (cache)"};
   for (int c = 0; c < M::kColumnCount; ++c) EXPECT_EQ(text(model, 0, c), compiled[c]) << "column " << c;
   EXPECT_EQ(model.data(model.index(0, M::kDecisionNew), Qt::ToolTipRole).toString(), QStringLiteral("adds RBLOCK 256"));
   EXPECT_EQ(model.data(model.index(0, M::kStatus), Qt::ToolTipRole).toString(),
@@ -170,7 +189,9 @@ TEST(CompileSweepModel, NotCompiledRowsSaySoAndShowTheWholeReason) {
   CompileSweepRecord r;
   r.index = 0;
   r.ok = false;
-  r.error = "XBLOCK × RBLOCK / threads × tiles = 8192 × 1 = 8192 accumulator values per thread is out of range: allowed at most 1024 (raise num_warps or lower XBLOCK/RBLOCK)";
+  r.error =
+      "XBLOCK × RBLOCK / threads × tiles = 8192 × 1 = 8192 accumulator values per thread is out of range: allowed at "
+      "most 1024 (raise num_warps or lower XBLOCK/RBLOCK)";
   model.setEntries({r});
   const QString status = model.data(model.index(0, CompileSweepModel::kStatus), Qt::DisplayRole).toString();
   EXPECT_TRUE(status.startsWith(QStringLiteral("not compiled: XBLOCK"))) << status.toStdString();
@@ -180,7 +201,8 @@ TEST(CompileSweepModel, NotCompiledRowsSaySoAndShowTheWholeReason) {
   r.accumulator_values_per_thread = 16;  // built, but the compiler failed
   r.error = "ptxas error";
   model.setEntries({r});
-  EXPECT_EQ(model.data(model.index(0, CompileSweepModel::kStatus), Qt::DisplayRole).toString(), QStringLiteral("error: ptxas error"));
+  EXPECT_EQ(model.data(model.index(0, CompileSweepModel::kStatus), Qt::DisplayRole).toString(),
+            QStringLiteral("error: ptxas error"));
 }
 
 TEST(CompileSweepModel, UpsertReplacesBySweepIndexOrAppends) {
@@ -282,12 +304,32 @@ TEST(LiveSweepModel, HeadersRowsCellsAndPicks) {
   QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
   EXPECT_EQ(model.rowCount(), 0);
   EXPECT_EQ(model.columnCount(), 26);
-  EXPECT_EQ(headers(model),
-            (QStringList{"XBLOCK", "RBLOCK", "num_warps", "Status", "Time (µs)", "Triton µs", "Triton / ours",
-                         "Triton regs", "Min (µs)", "Max (µs)", "Spread (%)", "Bandwidth (GB/s)", "% of copy",
-                         "Theor. occ. (%)", "Achieved occ. (%)", "Registers/thread",
-                         "Spill stores (B)", "n_spills", "In candidate set of", "Picked by", "DRAM read (B)",
-                         "DRAM written (B)", "Local loads (B)", "Local stores (B)", "Max |error|", "Notes"}));
+  EXPECT_EQ(headers(model), (QStringList{"XBLOCK",
+                                         "RBLOCK",
+                                         "num_warps",
+                                         "Status",
+                                         "Time (µs)",
+                                         "Triton µs",
+                                         "Triton / ours",
+                                         "Triton regs",
+                                         "Min (µs)",
+                                         "Max (µs)",
+                                         "Spread (%)",
+                                         "Bandwidth (GB/s)",
+                                         "% of copy",
+                                         "Theor. occ. (%)",
+                                         "Achieved occ. (%)",
+                                         "Registers/thread",
+                                         "Spill stores (B)",
+                                         "n_spills",
+                                         "In candidate set of",
+                                         "Picked by",
+                                         "DRAM read (B)",
+                                         "DRAM written (B)",
+                                         "Local loads (B)",
+                                         "Local stores (B)",
+                                         "Max |error|",
+                                         "Notes"}));
   EXPECT_EQ(model.headerData(LiveSweepModel::kSpread, Qt::Horizontal, Qt::ToolTipRole).toString(),
             QStringLiteral("Interquartile range of the timed runs in percent of the median"));
   EXPECT_FALSE(model.headerData(LiveSweepModel::kMin, Qt::Horizontal, Qt::ToolTipRole).isValid());
@@ -300,11 +342,32 @@ TEST(LiveSweepModel, HeadersRowsCellsAndPicks) {
   EXPECT_EQ(model.replay().best_row, 1);
 
   using M = LiveSweepModel;
-  const QStringList first = {"1",     "256",   "4",     "ok",          "10.50", /* Triton: */ "", "", "",
-                             "10.00", "12.00", "3.25",
-                             "1234",  "45.7",  "100.0", "87.3",        "32",    "0",          "0",
-                             "old new exact",  "old, exact",           "4096",  "unavailable", "unavailable",
-                             "unavailable",    "0.000123",             ""};
+  const QStringList first = {"1",
+                             "256",
+                             "4",
+                             "ok",
+                             "10.50",
+                             /* Triton: */ "",
+                             "",
+                             "",
+                             "10.00",
+                             "12.00",
+                             "3.25",
+                             "1234",
+                             "45.7",
+                             "100.0",
+                             "87.3",
+                             "32",
+                             "0",
+                             "0",
+                             "old new exact",
+                             "old, exact",
+                             "4096",
+                             "unavailable",
+                             "unavailable",
+                             "unavailable",
+                             "0.000123",
+                             ""};
   for (int c = 0; c < M::kColumnCount; ++c) EXPECT_EQ(text(model, 0, c), first[c]) << "column " << c;
   EXPECT_EQ(model.data(model.index(0, M::kTime), Qt::ToolTipRole).toString(),
             QStringLiteral("CUPTI kernel duration (median): 9.88 µs"));

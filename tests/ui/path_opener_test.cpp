@@ -5,19 +5,19 @@
 #include <gtest/gtest.h>
 
 #include <QAction>
+#include <QApplication>
 #include <QDragEnterEvent>
 #include <QDropEvent>
-#include <QMimeData>
-#include <QSignalSpy>
-#include <QUrl>
-#include <QApplication>
 #include <QFile>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
+#include <QMimeData>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QUrl>
 
 #include "tests/ui/ui_test_support.h"
 #include "ui/models/compile_sweep_model.h"
@@ -30,7 +30,9 @@
 namespace occx::ui {
 namespace {
 
-QString bundledScanCsv() { return QStringLiteral(OCCX_SOURCE_DIR "/resources/inductor-runs/bert.csv"); }
+QString bundledScanCsv() {
+  return QStringLiteral(OCCX_SOURCE_DIR "/resources/inductor-runs/bert.csv");
+}
 
 QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& text) {
   const QString path = dir.filePath(name);
@@ -71,8 +73,9 @@ TEST(PathOpener, CsvFilesAreRoutedByTheirFormatLine) {
   EXPECT_EQ(openTargetFor(writeFile(dir, "LIVE.CSV", "# device: X\n# format: occupancy-explorer-live-sweep 1\na\n")),
             OpenTarget::kLiveSweep);
   // Measured kernel runs (occx inductor run --csv) merge into the Inductor run shown.
-  EXPECT_EQ(openTargetFor(writeFile(dir, "runs.csv", "# format: inductor-kernel-runs\n# device: NVIDIA H200\nkernel\n")),
-            OpenTarget::kKernelRuns);
+  EXPECT_EQ(
+      openTargetFor(writeFile(dir, "runs.csv", "# format: inductor-kernel-runs\n# device: NVIDIA H200\nkernel\n")),
+      OpenTarget::kKernelRuns);
   // Metadata ends at the first row: a later "format:" text is data.
   EXPECT_EQ(openTargetFor(writeFile(dir, "late.csv", "a\n# format: occx-compile-sweep 1\n")), OpenTarget::kInductorRun);
 }
@@ -87,12 +90,14 @@ TEST(PathOpener, ADroppedFileOpensInItsViewAndIsRemembered) {
   EXPECT_GT(w.compile_sweep->model()->rowCount(), 0);
   w.drop({bundledScanCsv()});
   EXPECT_EQ(w.current(), w.inductor_run);
-  EXPECT_TRUE(w.inductor_run->statusLabel()->text().startsWith(QStringLiteral("Opened "))) << w.inductor_run->statusLabel()->text().toStdString();
+  EXPECT_TRUE(w.inductor_run->statusLabel()->text().startsWith(QStringLiteral("Opened ")))
+      << w.inductor_run->statusLabel()->text().toStdString();
   ASSERT_EQ(w.opener->recent().size(), 3);
   EXPECT_EQ(w.opener->recent().front(), bundledScanCsv());
   EXPECT_EQ(w.opener->recent().back(), QFileInfo(testData("live_sweep_fixture.csv")).absoluteFilePath());
   // A path that does not exist is not remembered.
-  EXPECT_EQ(w.opener->open(QStringLiteral("/nonexistent/run.csv")), QStringLiteral("/nonexistent/run.csv does not exist."));
+  EXPECT_EQ(w.opener->open(QStringLiteral("/nonexistent/run.csv")),
+            QStringLiteral("/nonexistent/run.csv does not exist."));
   EXPECT_EQ(w.opener->recent().size(), 3);
 }
 
@@ -114,7 +119,9 @@ TEST(PathOpener, OpenRecentListsNewestFirstOnceEachAndReopens) {
   QMenu* menu = w.opener->recentMenu();
   const QList<QAction*> actions = menu->actions();
   ASSERT_EQ(actions.size(), PathOpener::kMaxRecent + 2);  // entries, separator, Clear list
-  EXPECT_EQ(actions[0]->text(), QStringLiteral("live_sweep_fixture.csv — ") + QDir::toNativeSeparators(QFileInfo(testData("live_sweep_fixture.csv")).absolutePath()));
+  EXPECT_EQ(actions[0]->text(),
+            QStringLiteral("live_sweep_fixture.csv — ") +
+                QDir::toNativeSeparators(QFileInfo(testData("live_sweep_fixture.csv")).absolutePath()));
   EXPECT_TRUE(actions[0]->isEnabled());
   EXPECT_TRUE(actions[2]->text().endsWith(QStringLiteral(" (not found)"))) << actions[2]->text().toStdString();
   EXPECT_FALSE(actions[2]->isEnabled());
@@ -176,7 +183,8 @@ TEST(PathOpener, ARealDropOnTheWindowReportsItsLocalPaths) {
   EXPECT_TRUE(w.acceptDrops());
   QSignalSpy dropped(&w, &MainWindow::pathsDropped);
   QMimeData remote;
-  remote.setUrls({QUrl::fromLocalFile(testData("live_sweep_fixture.csv")), QUrl(QStringLiteral("https://example.com/x.csv"))});
+  remote.setUrls(
+      {QUrl::fromLocalFile(testData("live_sweep_fixture.csv")), QUrl(QStringLiteral("https://example.com/x.csv"))});
   QDragEnterEvent refused(QPoint(10, 10), Qt::CopyAction, &remote, Qt::LeftButton, Qt::NoModifier);
   refused.setAccepted(false);
   w.dragEnterEvent(&refused);
@@ -190,7 +198,8 @@ TEST(PathOpener, ARealDropOnTheWindowReportsItsLocalPaths) {
   QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
   w.dropEvent(&drop);
   ASSERT_EQ(dropped.count(), 1);
-  EXPECT_EQ(dropped.front().front().toStringList(), (QStringList{testData("live_sweep_fixture.csv"), QStringLiteral("/tmp")}));
+  EXPECT_EQ(dropped.front().front().toStringList(),
+            (QStringList{testData("live_sweep_fixture.csv"), QStringLiteral("/tmp")}));
 }
 
 }  // namespace

@@ -10,9 +10,9 @@
 #include <cmath>
 
 #include "qcustomplot.h"
+#include "ui/models/utilization.h"
 #include "ui/plots/occupancy_curve_plot.h"
 #include "ui/plots/rblock_bounds_plot.h"
-#include "ui/models/utilization.h"
 
 namespace occx::ui {
 namespace {
@@ -28,7 +28,8 @@ TEST(OccupancyCurvePlot, TitleAxisLabelsLegendAndRanges) {
   EXPECT_TRUE(p->legend->visible());
   EXPECT_EQ(p->legend->itemCount(), 2);
 
-  const std::vector<CurvePoint> pts = {{0, 8, 64, 1.0, kLimitWarps}, {1024, 4, 32, 0.5, kLimitSharedMemory}, {2048, 0, 0, 0.0, 0}};
+  const std::vector<CurvePoint> pts = {
+      {0, 8, 64, 1.0, kLimitWarps}, {1024, 4, 32, 0.5, kLimitSharedMemory}, {2048, 0, 0, 0.0, 0}};
   plot.setData(pts, 64, 1024, 32, true);
   EXPECT_EQ(plot.graphPoints(0), (QVector<QPointF>{{0, 64}, {1, 32}, {2, 0}}));  // KB on the axis
   EXPECT_EQ(plot.markerPosition(), QPointF(1, 32));
@@ -56,7 +57,8 @@ TEST(RblockBoundsPlot, BlocksPerSmTickAtWholeNumbers) {
     const QVector<double> ticks = p->yAxis->tickVector();
     EXPECT_GE(ticks.size(), 2) << hi;
     for (double t : ticks) EXPECT_EQ(t, std::round(t)) << "range 0 … " << hi;
-    for (const QString& label : p->yAxis->tickVectorLabels()) EXPECT_FALSE(label.contains(QLatin1Char('.'))) << label.toStdString();
+    for (const QString& label : p->yAxis->tickVectorLabels())
+      EXPECT_FALSE(label.contains(QLatin1Char('.'))) << label.toStdString();
   }
 }
 

@@ -72,8 +72,9 @@ TEST(RblockScalingView, DefaultsShowTheH200DecisionInTheTable) {
                   {1, 5, "R0_BLOCK 2048 → 1024"}});
   EXPECT_TRUE(cell(t, 1, 6).startsWith(QStringLiteral("Step 7: scale")));
   expectCells(t, {{2, 1, "3"}, {3, 0, "exact"}, {3, 1, "3"}});
-  EXPECT_EQ(view.sizeHintLabel()->text(),
-            QStringLiteral("Size hints: x = 512, r = 8192 — the decision counts blocks as ceil(x / XBLOCK) on the hint."));
+  EXPECT_EQ(
+      view.sizeHintLabel()->text(),
+      QStringLiteral("Size hints: x = 512, r = 8192 — the decision counts blocks as ceil(x / XBLOCK) on the hint."));
   EXPECT_TRUE(view.statusSummary().contains(QStringLiteral("new: scale (R0_BLOCK 2048 → 1024)")));
   maybeScreenshot(view, QStringLiteral("rblock_view_h200.png"));
 }
@@ -250,9 +251,10 @@ TEST(RblockScalingView, SettingsRoundTrip) {
 TEST(RblockScalingView, ShowConfigFromAnotherView) {
   RblockScalingView view;
   view.showConfig(2, 1024, 8, 48, 0, 65536, 768);
-  EXPECT_EQ(view.sizeHintLabel()->text(),
-            QStringLiteral("Size hints: x = 65536, <b>r = 1024</b> (rnumel 768 rounded up to a power of two) — the decision "
-                           "counts blocks as ceil(x / XBLOCK) on the hint."));
+  EXPECT_EQ(
+      view.sizeHintLabel()->text(),
+      QStringLiteral("Size hints: x = 65536, <b>r = 1024</b> (rnumel 768 rounded up to a power of two) — the decision "
+                     "counts blocks as ceil(x / XBLOCK) on the hint."));
   expectCells(
       view.decisionTable(),
       {{1, 1, "5"}, {1, 2, "660"}, {1, 3, "32768"}, {1, 5, "R0_BLOCK 1024 → 512"}, {0, 2, "1056"}, {0, 4, "scale"}});
@@ -275,7 +277,8 @@ TEST(RblockScalingView, SizeHintRoundingIsShown) {
   in.xnumel = 865;
   in.rnumel = 8192;
   view.setInputs(in);
-  EXPECT_TRUE(view.sizeHintLabel()->text().contains(QStringLiteral("<b>x = 1024</b> (xnumel 865 rounded up to a power of two)")))
+  EXPECT_TRUE(view.sizeHintLabel()->text().contains(
+      QStringLiteral("<b>x = 1024</b> (xnumel 865 rounded up to a power of two)")))
       << view.sizeHintLabel()->text().toStdString();
   ASSERT_FALSE(view.decisions().empty());
   EXPECT_EQ(view.decisions().front().total_blocks, 1024);

@@ -36,12 +36,14 @@ TEST(Report, TheCalculatorsReportIsAPdfAndAnHtmlTwinWithEverythingItShows) {
   const QString html = QString::fromUtf8(readAll(dir.filePath(QStringLiteral("calc.html"))));
   const QString summary = w.calculatorView()->statusSummary();
   ASSERT_FALSE(summary.isEmpty());
-  EXPECT_TRUE(html.contains(QStringLiteral("<h2>Occupancy calculator — ") + summary.toHtmlEscaped() + QStringLiteral("</h2>")));
+  EXPECT_TRUE(
+      html.contains(QStringLiteral("<h2>Occupancy calculator — ") + summary.toHtmlEscaped() + QStringLiteral("</h2>")));
   EXPECT_TRUE(html.contains(QStringLiteral("UTC</p>")));
   EXPECT_TRUE(html.contains(QStringLiteral("<h3>Inputs</h3>")));
   EXPECT_TRUE(html.contains(QStringLiteral("<h3>In words</h3>")));
   EXPECT_TRUE(html.contains(QStringLiteral("<b>Warps.</b>")));  // the derivation's first step
-  EXPECT_EQ(html.count(QStringLiteral("data:image/png;base64,")), static_cast<int>(w.calculatorView()->plotExports().size()));
+  EXPECT_EQ(html.count(QStringLiteral("data:image/png;base64,")),
+            static_cast<int>(w.calculatorView()->plotExports().size()));
   EXPECT_EQ(html.count(QStringLiteral("<h3>")), 2 + static_cast<int>(w.calculatorView()->csvExports().size()));
   EXPECT_TRUE(html.contains(QStringLiteral("alt=\"Impact of varying block size\"")));
   EXPECT_TRUE(html.contains(QStringLiteral("more rows in the CSV export")));  // the impact curves: 2000+ rows

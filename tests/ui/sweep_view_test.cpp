@@ -3,20 +3,20 @@
 #include <gtest/gtest.h>
 
 #include <QComboBox>
+#include <QHeaderView>
+#include <QImage>
 #include <QLabel>
 #include <QPushButton>
 #include <QTableView>
-#include <QHeaderView>
-#include <QImage>
 #include <QToolButton>
 
 #include "tests/ui/ui_test_support.h"
 #include "ui/jobs/live_sweep_job.h"
-#include "ui/plots/plot_controller.h"
 #include "ui/models/compile_sweep_model.h"
+#include "ui/plots/plot_controller.h"
 #include "ui/views/compile_sweep_view.h"
-#include "ui/views/sweep_inputs.h"
 #include "ui/views/live_sweep_view.h"
+#include "ui/views/sweep_inputs.h"
 
 namespace occx::ui {
 namespace {
@@ -67,13 +67,12 @@ TEST(CompileSweepView, TheDecisionsFollowTheConfigAndItsRegisters) {
   QHeaderView* header = table->horizontalHeader();
   // Shown left to right: the config and its registers (what the bounds read), every policy's
   // decision, then the other compiled facts and the candidate sets; the sweep index last.
-  const std::vector<int> order = {CompileSweepModel::kXBlock,        CompileSweepModel::kRBlock,
-                                  CompileSweepModel::kNumWarps,      CompileSweepModel::kRegisters,
-                                  CompileSweepModel::kDecisionOld,   CompileSweepModel::kDecisionNew,
-                                  CompileSweepModel::kDecisionExact, CompileSweepModel::kSpillStores,
-                                  CompileSweepModel::kBlocksPerSm,   CompileSweepModel::kOccupancy,
-                                  CompileSweepModel::kCandidateOld,  CompileSweepModel::kCandidateNew,
-                                  CompileSweepModel::kCandidateExact};
+  const std::vector<int> order = {
+      CompileSweepModel::kXBlock,        CompileSweepModel::kRBlock,       CompileSweepModel::kNumWarps,
+      CompileSweepModel::kRegisters,     CompileSweepModel::kDecisionOld,  CompileSweepModel::kDecisionNew,
+      CompileSweepModel::kDecisionExact, CompileSweepModel::kSpillStores,  CompileSweepModel::kBlocksPerSm,
+      CompileSweepModel::kOccupancy,     CompileSweepModel::kCandidateOld, CompileSweepModel::kCandidateNew,
+      CompileSweepModel::kCandidateExact};
   for (std::size_t i = 0; i < order.size(); ++i) EXPECT_EQ(header->visualIndex(order[i]), static_cast<int>(i)) << i;
   EXPECT_EQ(header->visualIndex(CompileSweepModel::kIndex), CompileSweepModel::kColumnCount - 1);
   EXPECT_EQ(table->model()->headerData(CompileSweepModel::kDecisionOld, Qt::Horizontal).toString(),

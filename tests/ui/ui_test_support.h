@@ -4,13 +4,13 @@
 #pragma once
 
 #include <QCoreApplication>
-#include <QPointF>
-#include <QVector>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QPointF>
 #include <QString>
 #include <QThread>
+#include <QVector>
 #include <cmath>
 #include <functional>
 #include <memory>
@@ -57,8 +57,8 @@ inline double yAt(const QVector<QPointF>& pts, double x) {
 }
 
 /// What a fake live run does: measure `spec`, reporting progress, honouring `cancel`.
-using FakeLiveRun =
-    std::function<Expected<LiveSweepResult>(const LiveSweepSpec&, const LiveSweepProgressFn&, const std::atomic<bool>*)>;
+using FakeLiveRun = std::function<Expected<LiveSweepResult>(const LiveSweepSpec&, const LiveSweepProgressFn&,
+                                                            const std::atomic<bool>*)>;
 
 /// A Backend made of functions: compiles with `compile` (none = no compiler here), reports `live`
 /// and `gpus`, runs live sweeps with `run`.

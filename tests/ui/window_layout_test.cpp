@@ -8,13 +8,13 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QHeaderView>
-#include <QScrollBar>
-#include <QTableView>
 #include <QLayout>
+#include <QScrollBar>
 #include <QSettings>
-#include <QSplitter>
 #include <QSpinBox>
+#include <QSplitter>
 #include <QTabWidget>
+#include <QTableView>
 #include <QWidget>
 #include <vector>
 
@@ -52,9 +52,15 @@ QStringList overlaps(QWidget* root) {
         if (a.intersects(b)) {
           out << QStringLiteral("%1 %2,%3 %4×%5 overlaps %6 %7,%8 %9×%10")
                      .arg(nameOf(siblings[i]))
-                     .arg(a.x()).arg(a.y()).arg(a.width()).arg(a.height())
+                     .arg(a.x())
+                     .arg(a.y())
+                     .arg(a.width())
+                     .arg(a.height())
                      .arg(nameOf(siblings[j]))
-                     .arg(b.x()).arg(b.y()).arg(b.width()).arg(b.height());
+                     .arg(b.x())
+                     .arg(b.y())
+                     .arg(b.width())
+                     .arg(b.height());
         }
       }
     }
@@ -92,16 +98,20 @@ constexpr int kMinGridAxisRectHeight = 120;
 /// under the size it needs, as text.
 QStringList plotProblems(const AppView& view) {
   QStringList out;
-  const int min_height = dynamic_cast<const CalculatorView*>(&view) != nullptr ? kMinGridAxisRectHeight : kMinAxisRectHeight;
+  const int min_height =
+      dynamic_cast<const CalculatorView*>(&view) != nullptr ? kMinGridAxisRectHeight : kMinAxisRectHeight;
   for (const PlotController* controller : view.plotExports()) {
     QCustomPlot* plot = controller->plot();
-    if (!plot->isVisible()) continue;  // on a hidden page: checked when its page is shown
+    if (!plot->isVisible()) continue;               // on a hidden page: checked when its page is shown
     plot->replot(QCustomPlot::rpImmediateRefresh);  // lays the plot out at its shown size
     const QString name = controller->title().simplified();
     const QRect area = plot->axisRect()->rect();
     if (area.height() < min_height) {
       out << QStringLiteral("%1: the data area is %2 px tall (plot %3 × %4)")
-                 .arg(name).arg(area.height()).arg(plot->width()).arg(plot->height());
+                 .arg(name)
+                 .arg(area.height())
+                 .arg(plot->width())
+                 .arg(plot->height());
     }
     const QRect widget_rect(QPoint(0, 0), plot->size());
     for (QCPLayoutElement* e : plot->plotLayout()->elements(/*recursive=*/true)) {
@@ -111,8 +121,13 @@ QStringList plotProblems(const AppView& view) {
       if (!widget_rect.contains(r) || r.height() < need.height()) {
         out << QStringLiteral("%1: its %2 lies at %3,%4 %5 × %6 (needs %7 px height) in a plot of %8 × %9")
                    .arg(name, QLatin1String(e->metaObject()->className()))
-                   .arg(r.x()).arg(r.y()).arg(r.width()).arg(r.height()).arg(need.height())
-                   .arg(plot->width()).arg(plot->height());
+                   .arg(r.x())
+                   .arg(r.y())
+                   .arg(r.width())
+                   .arg(r.height())
+                   .arg(need.height())
+                   .arg(plot->width())
+                   .arg(plot->height());
       }
     }
   }
@@ -264,7 +279,8 @@ TEST(WindowLayout, CalculatorClusterPageAndGpuDataFit1280x720) {
     calc->yMeasureCombo()->setCurrentIndex(measure);
     QApplication::processEvents();
     SCOPED_TRACE(measure == 0 ? "active warps" : "occupancy %");
-    for (PlotController* plot : {static_cast<PlotController*>(calc->clusterSizePlot()), static_cast<PlotController*>(calc->barriersPlot())}) {
+    for (PlotController* plot :
+         {static_cast<PlotController*>(calc->clusterSizePlot()), static_cast<PlotController*>(calc->barriersPlot())}) {
       EXPECT_TRUE(plot->widget()->isVisible()) << plot->title().toStdString();
       EXPECT_GE(plot->widget()->height(), 150) << plot->title().toStdString();
     }

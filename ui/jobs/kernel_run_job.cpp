@@ -4,7 +4,8 @@ namespace occx::ui {
 
 KernelRunJob::KernelRunJob(QObject* parent) : SweepJob(parent) {}
 
-quint64 KernelRunJob::start(std::shared_ptr<Backend> backend, int ordinal, std::shared_ptr<const triton::InductorRun> run,
+quint64 KernelRunJob::start(std::shared_ptr<Backend> backend, int ordinal,
+                            std::shared_ptr<const triton::InductorRun> run,
                             std::vector<const triton::RunKernel*> kernels, const triton::KernelRunOptions& options) {
   int total = 0;
   for (const auto* k : kernels) total += static_cast<int>(k->configs.size());

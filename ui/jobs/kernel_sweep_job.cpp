@@ -4,13 +4,14 @@ namespace occx::ui {
 
 KernelSweepJob::KernelSweepJob(QObject* parent) : SweepJob(parent) {}
 
-quint64 KernelSweepJob::start(std::shared_ptr<Backend> backend, int ordinal, triton::RunKernel kernel, std::string module_text,
-                              triton::KernelSweepOptions options) {
+quint64 KernelSweepJob::start(std::shared_ptr<Backend> backend, int ordinal, triton::RunKernel kernel,
+                              std::string module_text, triton::KernelSweepOptions options) {
   auto shared_kernel = std::make_shared<const triton::RunKernel>(std::move(kernel));
   auto text = std::make_shared<const std::string>(std::move(module_text));
   return launch([this, backend, ordinal, shared_kernel, text, options](quint64 id, const std::atomic<bool>* cancel) {
     auto report = [&](const triton::KernelSweepProgress& p) {
-      const QString line = QString::fromStdString(p.phase) + QStringLiteral(" [%1/%2] ").arg(p.done).arg(p.total) + QString::fromStdString(p.text);
+      const QString line = QString::fromStdString(p.phase) + QStringLiteral(" [%1/%2] ").arg(p.done).arg(p.total) +
+                           QString::fromStdString(p.text);
       const int done = p.done;
       const int total = p.total;
       post(id, [this, id, line, done, total] { emit progress(id, line, done, total); });
@@ -19,7 +20,9 @@ quint64 KernelSweepJob::start(std::shared_ptr<Backend> backend, int ordinal, tri
     std::optional<Error> error;
     try {
       if (backend) {
-        error = backend->withGpuRunner(ordinal, [&](GpuRunner& runner) { result = triton::sweepKernel(*shared_kernel, *text, options, &runner, report, cancel); });
+        error = backend->withGpuRunner(ordinal, [&](GpuRunner& runner) {
+          result = triton::sweepKernel(*shared_kernel, *text, options, &runner, report, cancel);
+        });
       } else {
         result = triton::sweepKernel(*shared_kernel, *text, options, nullptr, report, cancel);
       }
@@ -35,7 +38,8 @@ quint64 KernelSweepJob::start(std::shared_ptr<Backend> backend, int ordinal, tri
       });
       return;
     }
-    std::shared_ptr<const triton::KernelSweepResult> shared = std::make_shared<triton::KernelSweepResult>(std::move(*result));
+    std::shared_ptr<const triton::KernelSweepResult> shared =
+        std::make_shared<triton::KernelSweepResult>(std::move(*result));
     post(id, [this, id, shared] {
       markFinished(id);
       emit finished(id, shared);

@@ -20,9 +20,9 @@ QString firstLine(const std::string& s) {
   return QString::fromStdString(nl == std::string::npos ? s : s.substr(0, nl));
 }
 
-const char* const kCandidateTip = QT_TRANSLATE_NOOP(
-    "occx::ui::CompileSweepModel",
-    "In that policy's autotuner candidate set: yes = benchmarked; spills = excluded (n_spills > 16)");
+const char* const kCandidateTip =
+    QT_TRANSLATE_NOOP("occx::ui::CompileSweepModel",
+                      "In that policy's autotuner candidate set: yes = benchmarked; spills = excluded (n_spills > 16)");
 /// The header of every column, in Column order.
 const ColumnText kColumns[] = {
     {QT_TRANSLATE_NOOP("occx::ui::CompileSweepModel", "#"), nullptr},
@@ -44,8 +44,9 @@ const ColumnText kColumns[] = {
      QT_TRANSLATE_NOOP("occx::ui::CompileSweepModel",
                        "RBLOCK-scaling decision under the old bound: max_threads_per_SM // (32 · num_warps)")},
     {QT_TRANSLATE_NOOP("occx::ui::CompileSweepModel", "new bound"),
-     QT_TRANSLATE_NOOP("occx::ui::CompileSweepModel",
-                       "RBLOCK-scaling decision under the new bound: max(regs_per_SM // (n_regs · 32 · num_warps), 1)")},
+     QT_TRANSLATE_NOOP(
+         "occx::ui::CompileSweepModel",
+         "RBLOCK-scaling decision under the new bound: max(regs_per_SM // (n_regs · 32 · num_warps), 1)")},
     {QT_TRANSLATE_NOOP("occx::ui::CompileSweepModel", "exact bound"),
      QT_TRANSLATE_NOOP("occx::ui::CompileSweepModel",
                        "Decision under the exact bound: the occupancy calculator's active blocks per SM")},
@@ -165,7 +166,8 @@ QVariant CompileSweepModel::cell(const CompileSweepRecord& e, int /*r*/, int col
     case Qt::BackgroundRole:
       if ((col == kSpillStores || col == kSpillLoads || col == kNSpills) && e.spills()) return QBrush(kSpillColor);
       if (dec != nullptr && dec->outcome == inductor::Outcome::kScale) return QBrush(kScaleColor);
-      if (slot >= 0 && e.candidate(sweepCandidatePolicies()[static_cast<std::size_t>(slot)]) == CandidateState::kExcludedSpills)
+      if (slot >= 0 &&
+          e.candidate(sweepCandidatePolicies()[static_cast<std::size_t>(slot)]) == CandidateState::kExcludedSpills)
         return QBrush(kExcludedColor);
       return {};
     case Qt::ForegroundRole:
@@ -236,7 +238,8 @@ QVariant CompileSweepModel::toolTipCell(const CompileSweepRecord& e, int col) co
   }
   // Rich text, so that Qt wraps a long reason instead of drawing one line off the screen.
   if (col == kStatus && !e.ok) {
-    return QStringLiteral("<qt>%1</qt>").arg(QString::fromStdString(e.error).toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")));
+    return QStringLiteral("<qt>%1</qt>")
+        .arg(QString::fromStdString(e.error).toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")));
   }
   if (col == kStatus && e.compile_ms >= 0) {
     return tr("%1\ncompiled in %2 ms%3")

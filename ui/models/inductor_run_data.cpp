@@ -21,11 +21,13 @@ const char* const kBundlePrefix = ":/inductor-runs/";
 
 Expected<QByteArray> readBounded(const QString& path) {
   QFile file(path);
-  if (!file.open(QIODevice::ReadOnly)) return Error{"cannot read " + path.toStdString() + ": " + file.errorString().toStdString()};
+  if (!file.open(QIODevice::ReadOnly))
+    return Error{"cannot read " + path.toStdString() + ": " + file.errorString().toStdString()};
   const auto limit = static_cast<qint64>(kMaxCsvBytes);
   const QByteArray bytes = file.read(limit + 1);
   if (bytes.size() > limit) {
-    return Error{path.toStdString() + " is more than " + std::to_string(limit) + " bytes: larger than the limit for CSV files"};
+    return Error{path.toStdString() + " is more than " + std::to_string(limit) +
+                 " bytes: larger than the limit for CSV files"};
   }
   return bytes;
 }
@@ -63,10 +65,13 @@ int RunKernelEntry::compiledConfigs() const {
 }
 
 const ScanRow* RunKernelEntry::winnerRow() const {
-  return winner >= 0 && winner < static_cast<int>(configs.size()) ? &configs[static_cast<std::size_t>(winner)] : nullptr;
+  return winner >= 0 && winner < static_cast<int>(configs.size()) ? &configs[static_cast<std::size_t>(winner)]
+                                                                  : nullptr;
 }
 
-QString summaryOfRows(const std::vector<ScanRow>& rows) { return QString::fromStdString(triton::summarizeRows(rows).text()); }
+QString summaryOfRows(const std::vector<ScanRow>& rows) {
+  return QString::fromStdString(triton::summarizeRows(rows).text());
+}
 
 void groupKernels(InductorRunData& data) {
   data.kernels.clear();
@@ -133,8 +138,18 @@ Expected<InductorRunData> runDataFromCsv(const QString& path) {
 
 std::vector<BundledRun> bundledInductorRuns() {
   // The model runs first, then the reductions of the reference table, then the special cases.
-  static const char* const kOrder[] = {"blenderbot", "gpt2", "bert", "t5", "spill_log_softmax", "spill_log_softmax_w16", "ref_sum", "ref_mean_var",
-                                       "ref_log_softmax", "ref_log_softmax_vocab", "ref_layer_norm_bwd", "coordesc_sum",
+  static const char* const kOrder[] = {"blenderbot",
+                                       "gpt2",
+                                       "bert",
+                                       "t5",
+                                       "spill_log_softmax",
+                                       "spill_log_softmax_w16",
+                                       "ref_sum",
+                                       "ref_mean_var",
+                                       "ref_log_softmax",
+                                       "ref_log_softmax_vocab",
+                                       "ref_layer_norm_bwd",
+                                       "coordesc_sum",
                                        "dynamic_log_softmax"};
   std::vector<BundledRun> runs;
   QStringList keys;
@@ -165,7 +180,8 @@ Expected<InductorRunData> loadBundledRun(const QString& key) {
   if (!QFile::exists(path)) {
     QStringList keys;
     for (const auto& r : bundledInductorRuns()) keys << r.key;
-    return Error{"no bundled Inductor run '" + key.toStdString() + "': allowed " + keys.join(QStringLiteral(", ")).toStdString()};
+    return Error{"no bundled Inductor run '" + key.toStdString() + "': allowed " +
+                 keys.join(QStringLiteral(", ")).toStdString()};
   }
   auto data = runDataFromCsv(path);
   if (!data) return data;
@@ -182,7 +198,8 @@ Expected<InductorRunData> loadBundledRun(const QString& key) {
   }
   data->missing_source_note = QObject::tr("This kernel's module is not bundled.");
   // H200 measurements of the run's own configs, when bundled (":/inductor-runs/measured/<key>.csv").
-  const QString measured = QString::fromLatin1(kBundlePrefix) + QStringLiteral("measured/") + key + QStringLiteral(".csv");
+  const QString measured =
+      QString::fromLatin1(kBundlePrefix) + QStringLiteral("measured/") + key + QStringLiteral(".csv");
   if (QFile::exists(measured)) {
     auto runs = kernelRunsFromFile(measured);
     if (!runs) return Error{runs.error()};
@@ -193,8 +210,9 @@ Expected<InductorRunData> loadBundledRun(const QString& key) {
 
 bool measuredRowMatches(const triton::KernelRunRow& m, const ScanRow& row) {
   auto same = [](const std::optional<std::int64_t>& v, int want, int absent) { return v.value_or(absent) == want; };
-  return m.kernel == row.kernel && m.module == row.module && same(row.xblock, m.xblock, 0) && same(row.r0_block, m.r0_block, 0) &&
-         same(row.num_warps, m.num_warps, 0) && same(row.num_stages, m.num_stages, 1);
+  return m.kernel == row.kernel && m.module == row.module && same(row.xblock, m.xblock, 0) &&
+         same(row.r0_block, m.r0_block, 0) && same(row.num_warps, m.num_warps, 0) &&
+         same(row.num_stages, m.num_stages, 1);
 }
 
 const triton::KernelRunRow* measuredRowOf(const InductorRunData& data, const ScanRow& row) {
@@ -204,7 +222,8 @@ const triton::KernelRunRow* measuredRowOf(const InductorRunData& data, const Sca
   return nullptr;
 }
 
-const triton::KernelPicks* measuredPicksOf(const InductorRunData& data, const std::string& kernel, const std::string& module) {
+const triton::KernelPicks* measuredPicksOf(const InductorRunData& data, const std::string& kernel,
+                                           const std::string& module) {
   for (const auto& p : data.measured.picks) {
     if (p.kernel == kernel && p.module == module) return &p;
   }
@@ -219,7 +238,8 @@ QString measuredLabelOf(const triton::KernelRunsResult& result) {
     if (key == "date") date = value.substr(0, 10);
   }
   if (device.empty() && !result.rows.empty()) device = result.rows.front().device;
-  QString text = QObject::tr("measured on %1").arg(device.empty() ? QObject::tr("a GPU") : QString::fromStdString(device));
+  QString text =
+      QObject::tr("measured on %1").arg(device.empty() ? QObject::tr("a GPU") : QString::fromStdString(device));
   if (!date.empty()) text += QStringLiteral(" (%1)").arg(QString::fromStdString(date));
   return text;
 }
@@ -240,7 +260,8 @@ QString mergeMeasured(InductorRunData& data, const triton::KernelRunsResult& res
     for (const auto& [key, value] : result.meta) {
       if (key == "input") input = value;
     }
-    return QObject::tr("None of these measured kernels is in the run shown: open the run they were measured on first (%1).")
+    return QObject::tr(
+               "None of these measured kernels is in the run shown: open the run they were measured on first (%1).")
         .arg(input.empty() ? QObject::tr("its input is not recorded") : QString::fromStdString(input));
   }
   // Configs measured that the run does not list (a sweep compiled them): rows of their own, from
@@ -248,7 +269,9 @@ QString mergeMeasured(InductorRunData& data, const triton::KernelRunsResult& res
   bool added = false;
   for (const auto& m : incoming) {
     if (m.status == RunStatus::kCompileFailed) continue;  // no compiled config: the measurement's row says why
-    if (std::any_of(data.rows.begin(), data.rows.end(), [&m](const triton::ScanRow& r) { return measuredRowMatches(m, r); })) continue;
+    if (std::any_of(data.rows.begin(), data.rows.end(),
+                    [&m](const triton::ScanRow& r) { return measuredRowMatches(m, r); }))
+      continue;
     auto last = std::find_if(data.rows.rbegin(), data.rows.rend(),
                              [&m](const triton::ScanRow& r) { return r.kernel == m.kernel && r.module == m.module; });
     if (last == data.rows.rend()) continue;
@@ -266,7 +289,8 @@ QString mergeMeasured(InductorRunData& data, const triton::KernelRunsResult& res
     row.origin = m.origin;
     row.winner = m.winner;
     row.halved_from.clear();
-    row.blocks_per_sm = m.driver_blocks_per_sm >= 0 ? std::optional<std::int64_t>(m.driver_blocks_per_sm) : std::nullopt;
+    row.blocks_per_sm =
+        m.driver_blocks_per_sm >= 0 ? std::optional<std::int64_t>(m.driver_blocks_per_sm) : std::nullopt;
     row.limiter.clear();
     row.triton_cache_hash.clear();
     row.over_spill_threshold = m.over_spill_threshold;

@@ -55,7 +55,7 @@ struct InductorRunData {
   std::vector<triton::ScanRow> rows;
   std::vector<RunKernelEntry> kernels;
   std::map<std::string, KernelSource> sources;  ///< by module hash
-  QString missing_source_note;  ///< why a kernel's source is not shown
+  QString missing_source_note;                  ///< why a kernel's source is not shown
   std::vector<std::string> problems;
   /// The scan itself, when a folder or a module was scanned: its kernels can be run on a GPU. Null
   /// for a CSV or a bundled run (no cubins).
@@ -71,7 +71,8 @@ bool measuredRowMatches(const triton::KernelRunRow& measured, const triton::Scan
 /// The measured row of `row` in `data.measured`, nullptr when none.
 const triton::KernelRunRow* measuredRowOf(const InductorRunData& data, const triton::ScanRow& row);
 /// The picks of kernel `kernel` / `module` in `data.measured`, nullptr when none.
-const triton::KernelPicks* measuredPicksOf(const InductorRunData& data, const std::string& kernel, const std::string& module);
+const triton::KernelPicks* measuredPicksOf(const InductorRunData& data, const std::string& kernel,
+                                           const std::string& module);
 /// "measured on NVIDIA H200 (2026-12-01)" from a result's device and date metadata.
 QString measuredLabelOf(const triton::KernelRunsResult& result);
 /// Merges `result` into `data`: rows of kernels (kernel and module) in `data` replace the measured
@@ -113,6 +114,7 @@ CsvTable runDataToCsv(const InductorRunData& data);
 std::optional<Device> deviceOfRow(const triton::ScanRow& row);
 /// The row as the decision's config and kernel facts (size hints from its text). Nullopt for a row
 /// that is not a compiled reduction config.
-std::optional<std::pair<inductor::ReductionConfig, inductor::KernelInfo>> decisionInputsOfRow(const triton::ScanRow& row);
+std::optional<std::pair<inductor::ReductionConfig, inductor::KernelInfo>> decisionInputsOfRow(
+    const triton::ScanRow& row);
 
 }  // namespace occx::ui

@@ -16,7 +16,9 @@ const QColor kWinnerColor(220, 240, 220);
 const ColumnText kKernelColumns[] = {
     {QT_TRANSLATE_NOOP("occx::ui::KernelListModel", "Kernel"), nullptr},
     {QT_TRANSLATE_NOOP("occx::ui::KernelListModel", "Kind"),
-     QT_TRANSLATE_NOOP("occx::ui::KernelListModel", "looped reduction (R loop, R0_BLOCK tuned), persistent reduction, pointwise (listed, not analysed)")},
+     QT_TRANSLATE_NOOP(
+         "occx::ui::KernelListModel",
+         "looped reduction (R loop, R0_BLOCK tuned), persistent reduction, pointwise (listed, not analysed)")},
     {QT_TRANSLATE_NOOP("occx::ui::KernelListModel", "Size hints"),
      QT_TRANSLATE_NOOP("occx::ui::KernelListModel", "Inductor's size hints: numels rounded up to powers of two")},
     {QT_TRANSLATE_NOOP("occx::ui::KernelListModel", "Configs"),
@@ -30,7 +32,8 @@ const ColumnText kKernelColumns[] = {
     {QT_TRANSLATE_NOOP("occx::ui::KernelListModel", "Added"),
      QT_TRANSLATE_NOOP("occx::ui::KernelListModel", "Configs the dynamic RBLOCK scaling added (halved copies)")},
     {QT_TRANSLATE_NOOP("occx::ui::KernelListModel", "Bounds disagree"),
-     QT_TRANSLATE_NOOP("occx::ui::KernelListModel", "Some config on which the old, new, review_min and exact bounds decide differently")},
+     QT_TRANSLATE_NOOP("occx::ui::KernelListModel",
+                       "Some config on which the old, new, review_min and exact bounds decide differently")},
 };
 static_assert(std::size(kKernelColumns) == KernelListModel::kColumnCount);
 
@@ -39,37 +42,52 @@ const ColumnText kConfigColumns[] = {
     {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "R0_BLOCK"), nullptr},
     {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "num_warps"), nullptr},
     {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Regs/thread"),
-     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Registers per thread, read from the cubin (what cuFuncGetAttribute reports)")},
+     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel",
+                       "Registers per thread, read from the cubin (what cuFuncGetAttribute reports)")},
     {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "n_spills"),
-     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Triton's n_spills: local memory per thread / 4; over the kernel's spill_threshold (16 unless its inductor_meta says otherwise) a config is never benchmarked")},
+     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel",
+                       "Triton's n_spills: local memory per thread / 4; over the kernel's spill_threshold (16 unless "
+                       "its inductor_meta says otherwise) a config is never benchmarked")},
     {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Occupancy (%)"),
-     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Theoretical occupancy: active warps per SM / maximum warps per SM")},
+     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel",
+                       "Theoretical occupancy: active warps per SM / maximum warps per SM")},
     {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Origin"),
-     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "candidate (Inductor's list), added by scaling (a halved copy), coordinate descent, other")},
+     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel",
+                       "candidate (Inductor's list), added by scaling (a halved copy), coordinate descent, other")},
     {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Winner"),
      QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "The autotuner's choice (.best_config)")},
     {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Status"),
-     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "How the config's run on the GPU ended (hover for the reason and what its outputs were compared with)")},
+     QT_TRANSLATE_NOOP(
+         "occx::ui::RunConfigModel",
+         "How the config's run on the GPU ended (hover for the reason and what its outputs were compared with)")},
     {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Time (µs)"),
-     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Median of the timed runs (CUDA events, L2 flushed); hover for min, max and spread")},
+     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel",
+                       "Median of the timed runs (CUDA events, L2 flushed); hover for min, max and spread")},
     {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "GB/s"),
      QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "The bytes the kernel's buffers imply / the median time")},
     {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Achieved occ. (%)"),
-     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Achieved occupancy measured by CUPTI (sm__warps_active / the maximum)")},
+     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel",
+                       "Achieved occupancy measured by CUPTI (sm__warps_active / the maximum)")},
     {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Picked by"),
-     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "The decision rules whose pick this config is (the fastest measured config of the rule's candidate set), and \"best\" for the fastest config of the kernel")},
+     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel",
+                       "The decision rules whose pick this config is (the fastest measured config of the rule's "
+                       "candidate set), and \"best\" for the fastest config of the kernel")},
     {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Regret"),
      QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Time / the best config's time (1.00 = the best)")},
     {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "new bound"),
-     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Decision under the new (current) bound: max(regs_per_SM // (n_regs · 32 · num_warps), 1)")},
+     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel",
+                       "Decision under the new (current) bound: max(regs_per_SM // (n_regs · 32 · num_warps), 1)")},
     {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "old bound"),
-     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Decision under the old bound: max_threads_per_SM // (32 · num_warps)")},
+     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel",
+                       "Decision under the old bound: max_threads_per_SM // (32 · num_warps)")},
     {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "review_min"),
      QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Decision under min(register term, max_warps_per_SM // num_warps)")},
     {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "exact bound"),
      QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Decision under the occupancy calculator's active blocks per SM")},
     {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "spills rule"),
-     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Decision of the rule proposed in the new bound's review: halve whenever the config spills (n_spills > 0), whatever occupancy says")},
+     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel",
+                       "Decision of the rule proposed in the new bound's review: halve whenever the config spills "
+                       "(n_spills > 0), whatever occupancy says")},
     {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Blocks/SM"), nullptr},
     {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Limiter"), nullptr},
     {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Local (B)"),
@@ -82,7 +100,9 @@ const ColumnText kConfigColumns[] = {
 };
 static_assert(std::size(kConfigColumns) == RunConfigModel::kColumnCount);
 
-QVariant optionalNumber(const std::optional<std::int64_t>& v) { return v ? QVariant(static_cast<qlonglong>(*v)) : QVariant(QString()); }
+QVariant optionalNumber(const std::optional<std::int64_t>& v) {
+  return v ? QVariant(static_cast<qlonglong>(*v)) : QVariant(QString());
+}
 
 }  // namespace
 
@@ -106,22 +126,32 @@ QVariant KernelListModel::cell(const RunKernelEntry& k, int /*r*/, int column, i
   const ScanRow* w = k.winnerRow();
   if (role == Qt::DisplayRole || role == kSortRole) {
     switch (column) {
-      case kKernel: return QString::fromStdString(k.kernel);
-      case kKind: return QString::fromStdString(k.kind);
-      case kSizeHints: return QString::fromStdString(k.size_hints);
-      case kConfigs: return k.compiledConfigs();
-      case kWinnerRegisters: return w != nullptr ? optionalNumber(w->n_regs) : QVariant(QString());
-      case kMaxSpills: return optionalNumber(k.max_spills);
+      case kKernel:
+        return QString::fromStdString(k.kernel);
+      case kKind:
+        return QString::fromStdString(k.kind);
+      case kSizeHints:
+        return QString::fromStdString(k.size_hints);
+      case kConfigs:
+        return k.compiledConfigs();
+      case kWinnerRegisters:
+        return w != nullptr ? optionalNumber(w->n_regs) : QVariant(QString());
+      case kMaxSpills:
+        return optionalNumber(k.max_spills);
       case kWinnerOccupancy:
         if (w == nullptr || !w->occupancy_pct) return QString();
         return role == kSortRole ? QVariant(*w->occupancy_pct) : QVariant(QString::number(*w->occupancy_pct, 'f', 1));
-      case kAdded: return k.added;
-      case kBoundsDisagree: return k.bounds_disagree ? tr("yes") : QString();
-      default: return {};
+      case kAdded:
+        return k.added;
+      case kBoundsDisagree:
+        return k.bounds_disagree ? tr("yes") : QString();
+      default:
+        return {};
     }
   }
   if (role == Qt::ToolTipRole && column == kKernel) {
-    return tr("%1\nmodule %2\n%3").arg(QString::fromStdString(k.kernel), QString::fromStdString(k.module), QString::fromStdString(k.device));
+    return tr("%1\nmodule %2\n%3")
+        .arg(QString::fromStdString(k.kernel), QString::fromStdString(k.module), QString::fromStdString(k.device));
   }
   if (role == Qt::BackgroundRole && k.over_spill_threshold) return QBrush(kSpillColor);
   if (role == Qt::TextAlignmentRole && column >= kConfigs) return QVariant(Qt::AlignRight | Qt::AlignVCenter);
@@ -146,7 +176,9 @@ QVariant RunConfigModel::measuredCell(const Measured& m, int column, int role) c
   if (role == Qt::DisplayRole || role == kSortRole) {
     const bool sort = role == kSortRole;
     switch (column) {
-      case kStatus: return QString::fromUtf8(runStatusName(k.status).data(), static_cast<qsizetype>(runStatusName(k.status).size()));
+      case kStatus:
+        return QString::fromUtf8(runStatusName(k.status).data(),
+                                 static_cast<qsizetype>(runStatusName(k.status).size()));
       case kTime:
         if (!k.ok()) return QString();
         return sort ? QVariant(k.time.median_us) : QVariant(QString::number(k.time.median_us, 'f', 1));
@@ -155,19 +187,24 @@ QVariant RunConfigModel::measuredCell(const Measured& m, int column, int role) c
         return sort ? QVariant(k.bandwidth_GBps) : QVariant(QString::number(k.bandwidth_GBps, 'f', 0));
       case kAchieved:
         if (!k.achieved_occupancy_pct.value) return QString();
-        return sort ? QVariant(*k.achieved_occupancy_pct.value) : QVariant(QString::number(*k.achieved_occupancy_pct.value, 'f', 1));
-      case kPickedBy: return m.picked_by.join(QStringLiteral(", "));
+        return sort ? QVariant(*k.achieved_occupancy_pct.value)
+                    : QVariant(QString::number(*k.achieved_occupancy_pct.value, 'f', 1));
+      case kPickedBy:
+        return m.picked_by.join(QStringLiteral(", "));
       case kRegret:
         if (m.regret <= 0) return QString();
         return sort ? QVariant(m.regret) : QVariant(QString::number(m.regret, 'f', 2));
-      default: return {};
+      default:
+        return {};
     }
   }
   if (role == Qt::ToolTipRole) {
     switch (column) {
       case kStatus: {
-        QString text = k.reason.empty() ? QString::fromStdString(std::string(runStatusName(k.status))) : QString::fromStdString(k.reason);
-        if (!k.compared_with.empty()) text += tr("\nOutputs compared with: %1").arg(QString::fromStdString(k.compared_with));
+        QString text = k.reason.empty() ? QString::fromStdString(std::string(runStatusName(k.status)))
+                                        : QString::fromStdString(k.reason);
+        if (!k.compared_with.empty())
+          text += tr("\nOutputs compared with: %1").arg(QString::fromStdString(k.compared_with));
         if (k.max_abs_error >= 0) text += tr("\nLargest difference: %1").arg(k.max_abs_error, 0, 'g', 3);
         if (!k.buffers_from.empty()) text += tr("\nBuffers from %1").arg(QString::fromStdString(k.buffers_from));
         return text;
@@ -180,24 +217,30 @@ QVariant RunConfigModel::measuredCell(const Measured& m, int column, int role) c
             .arg(k.time.max_us, 0, 'f', 2)
             .arg(k.time.spread_pct, 0, 'f', 1)
             .arg(k.time.runs);
-      case kBandwidth: return tr("%1 bytes moved").arg(static_cast<qlonglong>(k.bytes_moved));
+      case kBandwidth:
+        return tr("%1 bytes moved").arg(static_cast<qlonglong>(k.bytes_moved));
       case kAchieved:
-        return k.achieved_occupancy_pct.value ? QVariant() : QVariant(QString::fromStdString(k.achieved_occupancy_pct.unavailable));
-      case kRegret: return m.best_us > 0 ? QVariant(tr("best of the kernel: %1 µs").arg(m.best_us, 0, 'f', 1)) : QVariant();
-      default: return {};
+        return k.achieved_occupancy_pct.value ? QVariant()
+                                              : QVariant(QString::fromStdString(k.achieved_occupancy_pct.unavailable));
+      case kRegret:
+        return m.best_us > 0 ? QVariant(tr("best of the kernel: %1 µs").arg(m.best_us, 0, 'f', 1)) : QVariant();
+      default:
+        return {};
     }
   }
   if (role == Qt::BackgroundRole) {
     if (column == kStatus && !k.ok()) return QBrush(kSpillColor);
     if (column == kPickedBy && m.picked_by.contains(QStringLiteral("best"))) return QBrush(kWinnerColor);
   }
-  if (role == Qt::TextAlignmentRole && (column == kTime || column == kBandwidth || column == kAchieved || column == kRegret)) {
+  if (role == Qt::TextAlignmentRole &&
+      (column == kTime || column == kBandwidth || column == kAchieved || column == kRegret)) {
     return QVariant(Qt::AlignRight | Qt::AlignVCenter);
   }
   return {};
 }
 
-std::vector<std::optional<RunConfigModel::Measured>> measuredOfRows(const InductorRunData& data, const std::vector<ScanRow>& rows) {
+std::vector<std::optional<RunConfigModel::Measured>> measuredOfRows(const InductorRunData& data,
+                                                                    const std::vector<ScanRow>& rows) {
   std::vector<std::optional<RunConfigModel::Measured>> out(rows.size());
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const triton::KernelRunRow* m = measuredRowOf(data, rows[i]);
@@ -209,7 +252,9 @@ std::vector<std::optional<RunConfigModel::Measured>> measuredOfRows(const Induct
       cell.best_us = p->best_time_us;
       if (p->best_row == index) cell.picked_by << QStringLiteral("best");
       for (const auto& pick : p->picks) {
-        if (pick.row == index) cell.picked_by << QString::fromUtf8(inductor::policyKey(pick.policy).data(), static_cast<qsizetype>(inductor::policyKey(pick.policy).size()));
+        if (pick.row == index)
+          cell.picked_by << QString::fromUtf8(inductor::policyKey(pick.policy).data(),
+                                              static_cast<qsizetype>(inductor::policyKey(pick.policy).size()));
       }
       if (m->ok() && p->best_time_us > 0) cell.regret = m->time.median_us / p->best_time_us;
     }
@@ -232,39 +277,66 @@ QVariant RunConfigModel::cell(const ScanRow& row, int r, int column, int role) c
   }
   if (role == Qt::DisplayRole || role == kSortRole) {
     switch (column) {
-      case kXBlock: return optionalNumber(row.xblock);
-      case kR0Block: return optionalNumber(row.r0_block);
-      case kNumWarps: return optionalNumber(row.num_warps);
-      case kRegisters: return optionalNumber(row.n_regs);
-      case kSpills: return optionalNumber(row.n_spills);
+      case kXBlock:
+        return optionalNumber(row.xblock);
+      case kR0Block:
+        return optionalNumber(row.r0_block);
+      case kNumWarps:
+        return optionalNumber(row.num_warps);
+      case kRegisters:
+        return optionalNumber(row.n_regs);
+      case kSpills:
+        return optionalNumber(row.n_spills);
       case kOccupancy:
         if (!row.occupancy_pct) return QString();
         return role == kSortRole ? QVariant(*row.occupancy_pct) : QVariant(QString::number(*row.occupancy_pct, 'f', 1));
-      case kOrigin: return QString::fromStdString(row.origin);
-      case kWinner: return row.winner ? tr("yes") : QString();
-      case kNew: return QString::fromStdString(row.new_decision);
-      case kOld: return QString::fromStdString(row.old_decision);
-      case kReviewMin: return QString::fromStdString(row.review_min_decision);
-      case kExact: return QString::fromStdString(row.exact_decision);
-      case kSpillsRule: return QString::fromStdString(row.spills_decision);
-      case kBlocksPerSm: return optionalNumber(row.blocks_per_sm);
-      case kLimiter: return QString::fromStdString(row.limiter);
-      case kLocalBytes: return optionalNumber(row.local_bytes);
-      case kSharedBytes: return optionalNumber(row.shared_bytes);
-      case kNumStages: return optionalNumber(row.num_stages);
-      case kTritonFolder: return QString::fromStdString(row.triton_cache_hash);
-      default: return {};
+      case kOrigin:
+        return QString::fromStdString(row.origin);
+      case kWinner:
+        return row.winner ? tr("yes") : QString();
+      case kNew:
+        return QString::fromStdString(row.new_decision);
+      case kOld:
+        return QString::fromStdString(row.old_decision);
+      case kReviewMin:
+        return QString::fromStdString(row.review_min_decision);
+      case kExact:
+        return QString::fromStdString(row.exact_decision);
+      case kSpillsRule:
+        return QString::fromStdString(row.spills_decision);
+      case kBlocksPerSm:
+        return optionalNumber(row.blocks_per_sm);
+      case kLimiter:
+        return QString::fromStdString(row.limiter);
+      case kLocalBytes:
+        return optionalNumber(row.local_bytes);
+      case kSharedBytes:
+        return optionalNumber(row.shared_bytes);
+      case kNumStages:
+        return optionalNumber(row.num_stages);
+      case kTritonFolder:
+        return QString::fromStdString(row.triton_cache_hash);
+      default:
+        return {};
     }
   }
   if (role == Qt::ToolTipRole) {
     switch (column) {
-      case kNew: return QString::fromStdString(row.new_reason);
-      case kOld: return QString::fromStdString(row.old_reason);
-      case kReviewMin: return QString::fromStdString(row.review_min_reason);
-      case kExact: return QString::fromStdString(row.exact_reason);
-      case kSpillsRule: return QString::fromStdString(row.spills_reason);
-      case kOrigin: return row.halved_from.empty() ? QVariant() : QVariant(tr("halved from %1").arg(QString::fromStdString(row.halved_from)));
-      default: return row.notes.empty() ? QVariant() : QVariant(QString::fromStdString(row.notes));
+      case kNew:
+        return QString::fromStdString(row.new_reason);
+      case kOld:
+        return QString::fromStdString(row.old_reason);
+      case kReviewMin:
+        return QString::fromStdString(row.review_min_reason);
+      case kExact:
+        return QString::fromStdString(row.exact_reason);
+      case kSpillsRule:
+        return QString::fromStdString(row.spills_reason);
+      case kOrigin:
+        return row.halved_from.empty() ? QVariant()
+                                       : QVariant(tr("halved from %1").arg(QString::fromStdString(row.halved_from)));
+      default:
+        return row.notes.empty() ? QVariant() : QVariant(QString::fromStdString(row.notes));
     }
   }
   if (role == Qt::BackgroundRole) {

@@ -71,9 +71,7 @@ class TableModel : public QAbstractTableModel {
   }
   [[nodiscard]] int numRows() const { return static_cast<int>(rows_.size()); }
 
-  [[nodiscard]] int rowCount(const QModelIndex& parent = {}) const final {
-    return parent.isValid() ? 0 : numRows();
-  }
+  [[nodiscard]] int rowCount(const QModelIndex& parent = {}) const final { return parent.isValid() ? 0 : numRows(); }
   [[nodiscard]] int columnCount(const QModelIndex& parent = {}) const final {
     return parent.isValid() ? 0 : numColumns();
   }

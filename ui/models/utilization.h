@@ -23,14 +23,14 @@ std::string_view unitName(Unit unit);
 ///    the active blocks) — left idle because another resource limits;
 ///  * remainder: the rest — less than one block's worth, or not needed at all (e.g. no registers).
 struct ResourceUtilization {
-  std::string resource;       ///< "Warps", "Registers", "Shared memory", "Block slots", "Barriers"
+  std::string resource;  ///< "Warps", "Registers", "Shared memory", "Block slots", "Barriers"
   Unit unit = Unit::kBlocks;
-  std::int64_t capacity = 0;  ///< per SM (shared memory: the configured size)
-  std::int64_t per_block = 0; ///< allocated per block
+  std::int64_t capacity = 0;   ///< per SM (shared memory: the configured size)
+  std::int64_t per_block = 0;  ///< allocated per block
   std::int64_t used = 0;
   std::int64_t unusable = 0;
   std::int64_t remainder = 0;
-  bool limiter = false;       ///< this resource limits active blocks per SM
+  bool limiter = false;  ///< this resource limits active blocks per SM
 
   /// Share of the capacity in percent (0 when the capacity is 0).
   [[nodiscard]] double percent(std::int64_t amount) const {

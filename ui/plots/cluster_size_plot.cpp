@@ -29,7 +29,8 @@ ClusterSizePlot::ClusterSizePlot(QWidget* parent) : PlotController(tr("Impact of
   driver->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, QPen(kDriverColor, 2), QBrush(), 10));
   QCPGraph* marker = p->addGraph();
   marker->setLineStyle(QCPGraph::lsNone);
-  marker->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(kMarkerColor, 1.5), QBrush(kMarkerColor), 11));
+  marker->setScatterStyle(
+      QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(kMarkerColor, 1.5), QBrush(kMarkerColor), 11));
   auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
   ticker->setTickStep(1);
   ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
@@ -52,7 +53,8 @@ double ClusterSizePlot::plottedY(std::int64_t clusters, int size) const {
 }
 
 void ClusterSizePlot::setData(const std::vector<ClusterCurvePoint>& points, std::int64_t blocks_without_clusters,
-                              const std::vector<int>& driver, int current_size, bool layout_known, const QString& note) {
+                              const std::vector<int>& driver, int current_size, bool layout_known,
+                              const QString& note) {
   points_ = points;
   blocks_ = blocks_without_clusters;
   driver_ = driver;
@@ -97,10 +99,12 @@ void ClusterSizePlot::replotData() {
     const auto& pt = points_[static_cast<std::size_t>(current_ - 1)];
     mx.append(current_);
     my.append(plottedY(pt.max_active_clusters, current_));
-    p->graph(3)->setName(measure_ == YMeasure::Warps ? tr("Current: size %1 → %2 clusters").arg(current_).arg(pt.max_active_clusters)
-                                                     : tr("Current: size %1 → %2 %").arg(current_).arg(my.back(), 0, 'f', 1));
+    p->graph(3)->setName(measure_ == YMeasure::Warps
+                             ? tr("Current: size %1 → %2 clusters").arg(current_).arg(pt.max_active_clusters)
+                             : tr("Current: size %1 → %2 %").arg(current_).arg(my.back(), 0, 'f', 1));
   } else {
-    p->graph(3)->setName(points_.empty() ? (note_.isEmpty() ? tr("No clusters") : note_) : tr("Current: no cluster size set"));
+    p->graph(3)->setName(points_.empty() ? (note_.isEmpty() ? tr("No clusters") : note_)
+                                         : tr("Current: no cluster size set"));
   }
   p->graph(3)->setData(mx, my, true);
   const double x_end = points_.empty() ? 8.0 : static_cast<double>(points_.size());
@@ -113,9 +117,14 @@ QString ClusterSizePlot::toolTipAt(double x, double /*y*/) const {
   const int size = static_cast<int>(std::lround(x));
   if (size < 1 || size > static_cast<int>(points_.size())) return {};
   const auto& pt = points_[static_cast<std::size_t>(size - 1)];
-  QString text = tr("Cluster size %1\nMax active clusters: %2 (%3 blocks)").arg(size).arg(pt.max_active_clusters).arg(pt.active_blocks_in_clusters);
+  QString text = tr("Cluster size %1\nMax active clusters: %2 (%3 blocks)")
+                     .arg(size)
+                     .arg(pt.max_active_clusters)
+                     .arg(pt.active_blocks_in_clusters);
   if (blocks_ > 0) {
-    text += tr("\nCluster occupancy: %1 %").arg(100.0 * static_cast<double>(pt.active_blocks_in_clusters) / static_cast<double>(blocks_), 0, 'f', 1);
+    text +=
+        tr("\nCluster occupancy: %1 %")
+            .arg(100.0 * static_cast<double>(pt.active_blocks_in_clusters) / static_cast<double>(blocks_), 0, 'f', 1);
     text += tr("\nNaive floor(%1 / %2) = %3").arg(blocks_).arg(size).arg(blocks_ / size);
   }
   if (static_cast<std::size_t>(size) <= driver_.size() && driver_[static_cast<std::size_t>(size - 1)] >= 0) {

@@ -3,12 +3,13 @@
 #include <cmath>
 
 #include "qcustomplot.h"
-#include "ui/plots/bars.h"
 #include "ui/models/inductor_run_models.h"
+#include "ui/plots/bars.h"
 
 namespace occx::ui {
 
-ConfigOccupancyPlot::ConfigOccupancyPlot(QWidget* parent) : PlotController(tr("Theoretical occupancy per compiled config"), parent) {
+ConfigOccupancyPlot::ConfigOccupancyPlot(QWidget* parent)
+    : PlotController(tr("Theoretical occupancy per compiled config"), parent) {
   QCustomPlot* p = plot();
   p->setObjectName(QStringLiteral("configOccupancyPlot"));
   configs_ = makeBars(p->xAxis, p->yAxis, tr("Compiled config"), QColor(31, 119, 180));

@@ -18,17 +18,18 @@ QString policyText(inductor::Policy policy) {
 
 }  // namespace
 
-MeasuredTimesPlot::MeasuredTimesPlot(QWidget* parent) : PlotController(tr("Measured time per compiled config"), parent) {
+MeasuredTimesPlot::MeasuredTimesPlot(QWidget* parent)
+    : PlotController(tr("Measured time per compiled config"), parent) {
   QCustomPlot* p = plot();
   p->setObjectName(QStringLiteral("measuredTimesPlot"));
   configs_ = makeBars(p->xAxis, p->yAxis, tr("Measured config"), QColor(31, 119, 180));
   best_ = makeBars(p->xAxis, p->yAxis, tr("Fastest"), QColor(44, 160, 44));
   // One marker per rule, stacked above the bar of its pick so that rules picking the same config stay apart.
-  static const QCPScatterStyle::ScatterShape kShapes[] = {QCPScatterStyle::ssTriangleInverted, QCPScatterStyle::ssDiamond,
-                                                         QCPScatterStyle::ssSquare, QCPScatterStyle::ssCircle,
-                                                         QCPScatterStyle::ssCross};
-  static const QColor kColors[] = {QColor(148, 103, 189), QColor(214, 39, 40), QColor(140, 86, 75), QColor(227, 119, 194),
-                                   QColor(255, 127, 14)};
+  static const QCPScatterStyle::ScatterShape kShapes[] = {QCPScatterStyle::ssTriangleInverted,
+                                                          QCPScatterStyle::ssDiamond, QCPScatterStyle::ssSquare,
+                                                          QCPScatterStyle::ssCircle, QCPScatterStyle::ssCross};
+  static const QColor kColors[] = {QColor(148, 103, 189), QColor(214, 39, 40), QColor(140, 86, 75),
+                                   QColor(227, 119, 194), QColor(255, 127, 14)};
   const auto& policies = inductor::decisionPolicies();
   for (std::size_t i = 0; i < policies.size(); ++i) {
     auto* g = p->addGraph();
@@ -96,7 +97,8 @@ void MeasuredTimesPlot::setConfigs(const std::vector<triton::ScanRow>& rows,
   plot()->xAxis->setRange(0.4, static_cast<double>(std::max<std::size_t>(rows.size(), 1)) + 0.6);
   plot()->yAxis->setRange(0, top > 0 ? top * 1.25 : 1.0);
   const QString name = kernel.size() > 60 ? kernel.left(40) + QStringLiteral("…") + kernel.right(16) : kernel;
-  setTitle(name.isEmpty() ? tr("Measured time per compiled config") : tr("Measured time per compiled config — %1").arg(name));
+  setTitle(name.isEmpty() ? tr("Measured time per compiled config")
+                          : tr("Measured time per compiled config — %1").arg(name));
   requestReplot();
 }
 
@@ -107,10 +109,15 @@ QString MeasuredTimesPlot::toolTipAt(double x, double /*y*/) const {
   const QString config = shortConfigText(rows_[static_cast<std::size_t>(index)]);
   if (!m) return tr("%1: not measured").arg(config);
   if (!m->row.ok()) {
-    return tr("%1: %2 — %3").arg(config, QString::fromStdString(std::string(runStatusName(m->row.status))),
-                                 QString::fromStdString(m->row.reason));
+    return tr("%1: %2 — %3")
+        .arg(config, QString::fromStdString(std::string(runStatusName(m->row.status))),
+             QString::fromStdString(m->row.reason));
   }
-  QString text = tr("%1: %2 µs, %3 GB/s, regret %4").arg(config).arg(m->row.time.median_us, 0, 'f', 1).arg(m->row.bandwidth_GBps, 0, 'f', 0).arg(m->regret, 0, 'f', 2);
+  QString text = tr("%1: %2 µs, %3 GB/s, regret %4")
+                     .arg(config)
+                     .arg(m->row.time.median_us, 0, 'f', 1)
+                     .arg(m->row.bandwidth_GBps, 0, 'f', 0)
+                     .arg(m->regret, 0, 'f', 2);
   if (!m->picked_by.isEmpty()) text += tr(" — picked by %1").arg(m->picked_by.join(QStringLiteral(", ")));
   return text;
 }

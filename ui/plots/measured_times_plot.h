@@ -22,7 +22,8 @@ class MeasuredTimesPlot : public PlotController {
 
   /// Replaces the bars: one per row (rows not measured or not ok show no bar), the best and each
   /// rule's pick marked; `kernel` names the plot. Replots lazily.
-  void setConfigs(const std::vector<triton::ScanRow>& rows, const std::vector<std::optional<RunConfigModel::Measured>>& measured, const QString& kernel);
+  void setConfigs(const std::vector<triton::ScanRow>& rows,
+                  const std::vector<std::optional<RunConfigModel::Measured>>& measured, const QString& kernel);
 
   /// Median time (µs) of each bar, in row order (0 for rows without one), for tests.
   [[nodiscard]] const std::vector<double>& values() const { return values_; }

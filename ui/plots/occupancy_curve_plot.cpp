@@ -20,7 +20,8 @@ QString kbText(std::int64_t bytes) {
 
 }  // namespace
 
-OccupancyCurvePlot::OccupancyCurvePlot(CurveKind kind, QWidget* parent) : PlotController(QString(), parent), kind_(kind) {
+OccupancyCurvePlot::OccupancyCurvePlot(CurveKind kind, QWidget* parent)
+    : PlotController(QString(), parent), kind_(kind) {
   QCustomPlot* p = plot();
   switch (kind_) {
     case CurveKind::BlockSize:
@@ -59,7 +60,8 @@ OccupancyCurvePlot::OccupancyCurvePlot(CurveKind kind, QWidget* parent) : PlotCo
   QCPGraph* marker = p->addGraph();
   marker->setName(tr("Current configuration"));
   marker->setLineStyle(QCPGraph::lsNone);
-  marker->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(kMarkerColor, 1.5), QBrush(kMarkerColor), 11));
+  marker->setScatterStyle(
+      QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(kMarkerColor, 1.5), QBrush(kMarkerColor), 11));
   marker->setPen(QPen(kMarkerColor));
 
   auto* line = new QCPItemStraightLine(p);
@@ -158,10 +160,18 @@ void OccupancyCurvePlot::replotData() {
   p->graph(1)->setData(QVector<double>{mx}, QVector<double>{plottedY(current_warps_)}, true);
   QString current;
   switch (kind_) {
-    case CurveKind::BlockSize: current = tr("%1 threads").arg(current_x); break;
-    case CurveKind::Registers: current = tr("%1 registers").arg(current_x); break;
-    case CurveKind::SharedMemory: current = tr("%1 KB").arg(kbText(current_x)); break;
-    case CurveKind::BlockBarriers: current = current_x == 1 ? tr("1 barrier") : tr("%1 barriers").arg(current_x); break;
+    case CurveKind::BlockSize:
+      current = tr("%1 threads").arg(current_x);
+      break;
+    case CurveKind::Registers:
+      current = tr("%1 registers").arg(current_x);
+      break;
+    case CurveKind::SharedMemory:
+      current = tr("%1 KB").arg(kbText(current_x));
+      break;
+    case CurveKind::BlockBarriers:
+      current = current_x == 1 ? tr("1 barrier") : tr("%1 barriers").arg(current_x);
+      break;
   }
   const QString value = measure_ == YMeasure::Warps ? warpCountText(current_warps_)
                                                     : QStringLiteral("%1 %").arg(plottedY(current_warps_), 0, 'f', 1);
@@ -181,10 +191,18 @@ void OccupancyCurvePlot::replotData() {
   // A little room left of 0 keeps a marker at x = 0 (no shared memory, 0 registers) whole.
   double upper = 1.0;
   switch (kind_) {
-    case CurveKind::BlockSize: upper = x_end + 32; break;
-    case CurveKind::Registers: upper = x_end + 1; break;
-    case CurveKind::SharedMemory: upper = std::max(1.0, x_end * 1.02); break;
-    case CurveKind::BlockBarriers: upper = x_end + 0.5; break;
+    case CurveKind::BlockSize:
+      upper = x_end + 32;
+      break;
+    case CurveKind::Registers:
+      upper = x_end + 1;
+      break;
+    case CurveKind::SharedMemory:
+      upper = std::max(1.0, x_end * 1.02);
+      break;
+    case CurveKind::BlockBarriers:
+      upper = x_end + 0.5;
+      break;
   }
   p->xAxis->setRange(kind_ == CurveKind::BlockBarriers ? -0.5 : -0.02 * upper, upper);
   p->yAxis->setRange(0, (measure_ == YMeasure::Warps ? std::max(1, max_warps_per_sm) : 100) * 1.1);
@@ -198,10 +216,14 @@ QPointF OccupancyCurvePlot::markerPosition() const {
 
 QString OccupancyCurvePlot::describeX(std::int64_t x) const {
   switch (kind_) {
-    case CurveKind::BlockSize: return tr("%1 threads per block (%2)").arg(x).arg(warpCountText((x + 31) / 32));
-    case CurveKind::Registers: return tr("%1 registers per thread").arg(x);
-    case CurveKind::SharedMemory: return tr("%1 KB (%2 B) shared memory per block").arg(kbText(x)).arg(x);
-    case CurveKind::BlockBarriers: return tr("%1 block barriers per block").arg(x);
+    case CurveKind::BlockSize:
+      return tr("%1 threads per block (%2)").arg(x).arg(warpCountText((x + 31) / 32));
+    case CurveKind::Registers:
+      return tr("%1 registers per thread").arg(x);
+    case CurveKind::SharedMemory:
+      return tr("%1 KB (%2 B) shared memory per block").arg(kbText(x)).arg(x);
+    case CurveKind::BlockBarriers:
+      return tr("%1 block barriers per block").arg(x);
   }
   return {};
 }

@@ -14,10 +14,10 @@ namespace occx::ui {
 
 /// Which input the curve varies.
 enum class CurveKind {
-  BlockSize,     ///< x: threads per block (warp steps)
-  Registers,     ///< x: registers per thread (1 … 255)
-  SharedMemory,  ///< x: shared memory per block, plotted in KB (1024 bytes)
-  BlockBarriers, ///< x: block barriers per block (0 … 16; counted from CC 9.0 on)
+  BlockSize,      ///< x: threads per block (warp steps)
+  Registers,      ///< x: registers per thread (1 … 255)
+  SharedMemory,   ///< x: shared memory per block, plotted in KB (1024 bytes)
+  BlockBarriers,  ///< x: block barriers per block (0 … 16; counted from CC 9.0 on)
 };
 
 /// What a calculator plot's y axis shows: active warps per SM, or theoretical occupancy in percent.

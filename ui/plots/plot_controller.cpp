@@ -7,8 +7,8 @@
 #include <QBuffer>
 #include <QCoreApplication>
 #include <QFile>
-#include <QImage>
 #include <QFileInfo>
+#include <QImage>
 #include <QTemporaryDir>
 #include <QToolTip>
 #include <algorithm>
@@ -23,11 +23,12 @@ namespace occx::ui {
 
 namespace {
 
-constexpr int kLegendRowMargin = 6;  ///< left and right margin of the row that holds the legend
+constexpr int kLegendRowMargin = 6;             ///< left and right margin of the row that holds the legend
 const QMargins kLegendItemMargins(6, 1, 6, 1);  ///< around each legend entry
 
 Expected<std::size_t> writeBytes(const QString& path, const QByteArray& bytes) {
-  return writeFileAtomically(QFile::encodeName(path).toStdString(), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+  return writeFileAtomically(QFile::encodeName(path).toStdString(),
+                             std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
 }
 
 /// QCustomPlot's readable steps (1, 2, 2.5, 5 × 10^n), kept to whole numbers: a step under 1
@@ -104,16 +105,19 @@ PlotController::PlotController(const QString& title, QWidget* parent)
     fitTitleAndLabel(plot_->viewport().width());
   });
   plot_->setMouseTracking(true);
-  connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
-    onMouseMove(event->position(), event->globalPosition().toPoint());
-  });
+  connect(plot_, &QCustomPlot::mouseMove, this,
+          [this](QMouseEvent* event) { onMouseMove(event->position(), event->globalPosition().toPoint()); });
 }
 
 PlotController::~PlotController() = default;
 
-QWidget* PlotController::widget() const { return plot_; }
+QWidget* PlotController::widget() const {
+  return plot_;
+}
 
-QString PlotController::title() const { return full_title_; }
+QString PlotController::title() const {
+  return full_title_;
+}
 
 void PlotController::setTitle(const QString& title) {
   full_title_ = title;
@@ -151,7 +155,8 @@ void PlotController::fitTitleAndLabel(int width) const {
   QFont title_font(plot_->font().family(), 11, QFont::Bold);
   QString text = full_title_;
   if (!fitsWidth(text, title_font, room)) text = twoLines(full_title_);
-  while (!fitsWidth(text, title_font, room) && title_font.pointSize() > 8) title_font.setPointSize(title_font.pointSize() - 1);
+  while (!fitsWidth(text, title_font, room) && title_font.pointSize() > 8)
+    title_font.setPointSize(title_font.pointSize() - 1);
   if (title_->text() != text) title_->setText(text);
   if (title_->font() != title_font) title_->setFont(title_font);
   // The x label is centred under the axis rect, not the plot: it has the rect's width (as last laid
@@ -263,9 +268,13 @@ void PlotController::fitLegendColumns(int width) const {
   }
 }
 
-void PlotController::requestReplot() { plot_->replot(QCustomPlot::rpQueuedReplot); }
+void PlotController::requestReplot() {
+  plot_->replot(QCustomPlot::rpQueuedReplot);
+}
 
-void PlotController::setExportScale(double scale) { export_scale_ = std::max(1.0, scale); }
+void PlotController::setExportScale(double scale) {
+  export_scale_ = std::max(1.0, scale);
+}
 
 QSize PlotController::exportSize(int width, int height) const {
   if (width > 0 && height > 0) return {width, height};
@@ -336,23 +345,26 @@ Expected<std::size_t> PlotController::exportPdf(const QString& path, int width, 
   // QCustomPlot prints to a named file: render into a scratch folder, then write the bytes to the
   // target atomically, so the target is never a half-written PDF.
   QTemporaryDir scratch;
-  if (!scratch.isValid()) return Error{"cannot create a temporary folder to render " + path.toStdString() + ": " + scratch.errorString().toStdString()};
+  if (!scratch.isValid())
+    return Error{"cannot create a temporary folder to render " + path.toStdString() + ": " +
+                 scratch.errorString().toStdString()};
   const QString tmp = scratch.filePath(QStringLiteral("plot.pdf"));
   QCPTextElement* subtitle = beginExport(size.width());
   const QString pdf_title = export_subtitle_.isEmpty() ? title() : title() + QStringLiteral(" — ") + export_subtitle_;
-  const bool rendered_ok =
-      plot_->savePdf(tmp, size.width(), size.height(), QCP::epAllowCosmetic, QStringLiteral("Occupancy Explorer"), pdf_title);
+  const bool rendered_ok = plot_->savePdf(tmp, size.width(), size.height(), QCP::epAllowCosmetic,
+                                          QStringLiteral("Occupancy Explorer"), pdf_title);
   endExport(subtitle);
   if (!rendered_ok) {
     return Error{"cannot render the plot '" + title().toStdString() + "' as PDF for " + path.toStdString()};
   }
   QFile rendered(tmp);
-  if (!rendered.open(QIODevice::ReadOnly)) return Error{"cannot read the rendered PDF: " + rendered.errorString().toStdString()};
+  if (!rendered.open(QIODevice::ReadOnly))
+    return Error{"cannot read the rendered PDF: " + rendered.errorString().toStdString()};
   const QByteArray bytes = rendered.readAll();
   // The PDF writer does not report failed writes (a full disk): a complete PDF ends with %%EOF.
   if (!bytes.trimmed().endsWith("%%EOF")) {
-    return Error{"cannot write '" + path.toStdString() + "': rendering the PDF stopped after " + std::to_string(bytes.size()) +
-                 " bytes (is the disk full?) (previous file left unchanged)"};
+    return Error{"cannot write '" + path.toStdString() + "': rendering the PDF stopped after " +
+                 std::to_string(bytes.size()) + " bytes (is the disk full?) (previous file left unchanged)"};
   }
   return writeBytes(path, bytes);
 }
@@ -364,7 +376,9 @@ Expected<std::size_t> PlotController::exportImage(const QString& path, int width
   return Error{"cannot export a plot to " + path.toStdString() + ": the file name must end in .png or .pdf"};
 }
 
-int PlotController::graphCount() const { return plot_->graphCount(); }
+int PlotController::graphCount() const {
+  return plot_->graphCount();
+}
 
 QString PlotController::graphName(int index) const {
   if (index < 0 || index >= plot_->graphCount()) return {};

@@ -4,9 +4,9 @@
 // controller and put widget() into their layouts.
 #pragma once
 
+#include <QImage>
 #include <QObject>
 #include <QPointF>
-#include <QImage>
 #include <QString>
 #include <QVector>
 #include <cstddef>
@@ -113,7 +113,7 @@ class PlotController : public QObject {
   QCustomPlot* plot_;
   QCPTextElement* title_;
   QCPLayoutGrid* legend_cell_;  ///< holds the legend: the row under the axes, or the column beside them
-  QString full_title_;  ///< the title as set (the shown text may be broken into two lines)
+  QString full_title_;          ///< the title as set (the shown text may be broken into two lines)
   QString export_subtitle_;
   double export_scale_ = 2.0;
   int max_legend_columns_ = 3;

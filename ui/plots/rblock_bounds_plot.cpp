@@ -17,11 +17,14 @@ const QColor kNeededColor(255, 127, 14);
 const QColor kCurrentColor(214, 39, 40);
 const QColor kShadeColor(255, 221, 87, 90);
 
-QString outcomeText(inductor::Outcome o) { return QString::fromUtf8(inductor::outcomeName(o).data()); }
+QString outcomeText(inductor::Outcome o) {
+  return QString::fromUtf8(inductor::outcomeName(o).data());
+}
 
 }  // namespace
 
-RblockBoundsPlot::RblockBoundsPlot(QWidget* parent) : PlotController(tr("Resident blocks per SM against registers per thread"), parent) {
+RblockBoundsPlot::RblockBoundsPlot(QWidget* parent)
+    : PlotController(tr("Resident blocks per SM against registers per thread"), parent) {
   QCustomPlot* p = plot();
   p->setObjectName(QStringLiteral("rblockBoundsPlot"));
   setAxisLabels(tr("Registers per thread (n_regs)"), tr("Resident blocks per SM (bound)"));
@@ -49,7 +52,8 @@ RblockBoundsPlot::RblockBoundsPlot(QWidget* parent) : PlotController(tr("Residen
   QCPGraph* current_g = p->addGraph();
   current_g->setName(tr("current config"));
   current_g->setLineStyle(QCPGraph::lsNone);
-  current_g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(kCurrentColor, 1.5), QBrush(kCurrentColor), 11));
+  current_g->setScatterStyle(
+      QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(kCurrentColor, 1.5), QBrush(kCurrentColor), 11));
   current_g->setPen(QPen(kCurrentColor));
 
   QCPGraph* shade_g = p->addGraph();
@@ -73,7 +77,8 @@ RblockBoundsPlot::RblockBoundsPlot(QWidget* parent) : PlotController(tr("Residen
   setLegendColumns(2);
 }
 
-void RblockBoundsPlot::setData(const inductor::BoundCurves& curves, int sm_count, int current_n_regs, int current_bound) {
+void RblockBoundsPlot::setData(const inductor::BoundCurves& curves, int sm_count, int current_n_regs,
+                               int current_bound) {
   curves_ = curves;
   shaded_ = curves.old_new_disagree;
   sm_count_ = sm_count;
@@ -102,8 +107,10 @@ void RblockBoundsPlot::setData(const inductor::BoundCurves& curves, int sm_count
   // Room right of n_regs 255 keeps a marker there whole.
   p->xAxis->setRange(0, xs.isEmpty() ? 260.0 : xs.back() + 5.0);
 
-  QString needed_name =
-      tr("blocks needed per SM for one wave: %1 / %2 = %3").arg(curves.total_blocks).arg(sm_count).arg(curves.blocks_needed_per_sm, 0, 'f', 2);
+  QString needed_name = tr("blocks needed per SM for one wave: %1 / %2 = %3")
+                            .arg(curves.total_blocks)
+                            .arg(sm_count)
+                            .arg(curves.blocks_needed_per_sm, 0, 'f', 2);
   if (curves.blocks_needed_per_sm > top) needed_name += tr(" (above the plot)");
   p->graph(kNeededGraph)->setName(needed_name);
   p->graph(kOldGraph)->setName(tr("old bound: threads/SM // (32 · %1) = %2 (flat)").arg(curves.num_warps).arg(old_b));
@@ -114,8 +121,9 @@ void RblockBoundsPlot::setData(const inductor::BoundCurves& curves, int sm_count
     if (p->item(i)->property("occxCurrentLine").toBool()) line = qobject_cast<QCPItemStraightLine*>(p->item(i));
   }
   if (current_n_regs > 0) {
-    p->graph(kCurrentGraph)->setData(QVector<double>{static_cast<double>(current_n_regs)},
-                                     QVector<double>{static_cast<double>(current_bound)}, true);
+    p->graph(kCurrentGraph)
+        ->setData(QVector<double>{static_cast<double>(current_n_regs)},
+                  QVector<double>{static_cast<double>(current_bound)}, true);
     p->graph(kCurrentGraph)->setName(tr("current: %1 registers → new bound %2").arg(current_n_regs).arg(current_bound));
     if (line) {
       line->point1->setCoords(current_n_regs, 0);
@@ -147,7 +155,8 @@ void RblockBoundsPlot::setData(const inductor::BoundCurves& curves, int sm_count
     shade_name += tr(": none");
   } else {
     QStringList parts;
-    for (const auto& r : shaded_) parts << (r.first == r.last ? QString::number(r.first) : QStringLiteral("%1–%2").arg(r.first).arg(r.last));
+    for (const auto& r : shaded_)
+      parts << (r.first == r.last ? QString::number(r.first) : QStringLiteral("%1–%2").arg(r.first).arg(r.last));
     shade_name += QStringLiteral(": ") + parts.join(QStringLiteral(", "));
   }
   p->graph(kDisagreeGraph)->setName(shade_name);
@@ -160,13 +169,16 @@ QPointF RblockBoundsPlot::shadedExtent(int index) const {
   return {r.first - 0.5, r.last + 0.5};
 }
 
-double RblockBoundsPlot::yUpper() const { return plot()->yAxis->range().upper; }
+double RblockBoundsPlot::yUpper() const {
+  return plot()->yAxis->range().upper;
+}
 
 QString RblockBoundsPlot::toolTipAt(double x, double /*y*/) const {
   if (curves_.points.empty()) return {};
   const auto n = static_cast<long>(std::lround(x));
   const auto& pts = curves_.points;
-  const auto idx = static_cast<std::size_t>(std::clamp<long>(n, pts.front().n_regs, pts.back().n_regs) - pts.front().n_regs);
+  const auto idx =
+      static_cast<std::size_t>(std::clamp<long>(n, pts.front().n_regs, pts.back().n_regs) - pts.front().n_regs);
   const auto& pt = pts[idx];
   return tr("%1 registers per thread, num_warps %2\nold bound %3 → %4\nnew bound %5 → %6\nexact bound %7 → %8\n"
             "blocks needed per SM for one wave: %9")

@@ -93,7 +93,7 @@ void SweepSeriesPlot::clear() {
 }
 
 int SweepSeriesPlot::addSeries(const QString& name, QVector<double> x, QVector<double> y, QVector<int> rows,
-                                const QColor& color, Qt::PenStyle style, QVector<double> minus, QVector<double> plus) {
+                               const QColor& color, Qt::PenStyle style, QVector<double> minus, QVector<double> plus) {
   const bool bars = !minus.isEmpty() && minus.size() == x.size() && plus.size() == x.size();
   sortByX(x, y, rows, &minus, &plus);
   QCPGraph* g = plot()->addGraph();
@@ -127,7 +127,7 @@ int SweepSeriesPlot::addReferenceLine(double y, const QString& name, const QColo
 }
 
 int SweepSeriesPlot::addMarkers(const QString& name, QVector<double> x, QVector<double> y, QVector<int> rows,
-                                 MarkerShape shape, const QColor& color, double size, bool filled, bool in_legend) {
+                                MarkerShape shape, const QColor& color, double size, bool filled, bool in_legend) {
   sortByX(x, y, rows);
   QCPGraph* g = plot()->addGraph();
   g->setName(name);

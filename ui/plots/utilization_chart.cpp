@@ -18,10 +18,10 @@ QString amountText(const ResourceUtilization& u, std::int64_t amount) {
   return QStringLiteral("%1 %2").arg(amount).arg(QString::fromUtf8(unitName(u.unit).data()));
 }
 
-
 }  // namespace
 
-UtilizationChart::UtilizationChart(QWidget* parent) : PlotController(tr("SM resources used by this configuration"), parent) {
+UtilizationChart::UtilizationChart(QWidget* parent)
+    : PlotController(tr("SM resources used by this configuration"), parent) {
   QCustomPlot* p = plot();
   p->setObjectName(QStringLiteral("utilizationChart"));
   used_ = makeBars(p->yAxis, p->xAxis, tr("Used by active blocks"), QColor(31, 119, 180));
@@ -122,7 +122,9 @@ QString UtilizationChart::toolTipAt(double /*x*/, double y) const {
   QString text = tr("%1 per SM: %2").arg(QString::fromStdString(u.resource), amountText(u, u.capacity));
   if (u.per_block > 0) text += tr(" (%1 per block)").arg(amountText(u, u.per_block));
   text += tr("\nUsed by the active blocks: %1 (%2 %)").arg(amountText(u, u.used)).arg(u.percent(u.used), 0, 'f', 1);
-  text += tr("\nUnusable, another resource limits: %1 (%2 %)").arg(amountText(u, u.unusable)).arg(u.percent(u.unusable), 0, 'f', 1);
+  text += tr("\nUnusable, another resource limits: %1 (%2 %)")
+              .arg(amountText(u, u.unusable))
+              .arg(u.percent(u.unusable), 0, 'f', 1);
   text += tr("\nLeft over: %1 (%2 %)").arg(amountText(u, u.remainder)).arg(u.percent(u.remainder), 0, 'f', 1);
   if (u.limiter) text += tr("\nThis resource limits active blocks per SM.");
   return text;

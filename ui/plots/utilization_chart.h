@@ -5,8 +5,8 @@
 #include <QVector>
 #include <vector>
 
-#include "ui/plots/plot_controller.h"
 #include "ui/models/utilization.h"
+#include "ui/plots/plot_controller.h"
 
 class QCPBars;
 

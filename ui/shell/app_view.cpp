@@ -38,9 +38,9 @@ void appendCacheRepairs(QLabel* status, const std::vector<std::string>& repairs)
   QStringList files;
   for (const auto& r : repairs) files << QString::fromStdString(r);
   if (!files.isEmpty()) {
-    status->setText(status->text() + QLatin1Char(' ') +
-                    QObject::tr("Damaged compile-cache entries found and recompiled: %1 (hover for the files).")
-                        .arg(files.size()));
+    status->setText(
+        status->text() + QLatin1Char(' ') +
+        QObject::tr("Damaged compile-cache entries found and recompiled: %1 (hover for the files).").arg(files.size()));
   }
   status->setToolTip(files.join(QLatin1Char('\n')));
 }

@@ -3,42 +3,42 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDateTime>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
-#include <QMimeData>
-#include <QUrl>
-#include <algorithm>
-#include <QDir>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QInputDialog>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QMenu>
-#include <QFile>
-#include <QVBoxLayout>
-#include <QTimer>
-#include <QTextBrowser>
-#include <QProcess>
-#include <QDialogButtonBox>
-#include <QDateTime>
-#include <QDialog>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
+#include <QProcess>
 #include <QRegularExpression>
-#include <QGuiApplication>
 #include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QTextBrowser>
+#include <QTimer>
+#include <QUrl>
+#include <QVBoxLayout>
+#include <algorithm>
 
 #include "core/base/atomic_file.h"
 #include "occx_config.h"
+#include "ui/plots/plot_controller.h"
 #include "ui/shell/app_view.h"
 #include "ui/shell/report.h"
 #include "ui/views/calculator_view.h"
-#include "ui/plots/plot_controller.h"
 #include "ui/widgets/checked_spin_box.h"
 
 namespace occx::ui {
@@ -59,14 +59,23 @@ constexpr Renamed kRenamedViews[] = {{"kernel", "compileSweep"}, {"live", "liveS
 constexpr Renamed kRenamedTabs[] = {{"Kernels (NVRTC)", "Compile sweep (NVRTC)"}, {"Live runs", "Live sweep"}};
 
 // The window's shortcuts: the menus set them, About lists them.
-QList<QKeySequence> exportCsvKeys() { return {QKeySequence(Qt::CTRL | Qt::Key_S), QKeySequence(Qt::CTRL | Qt::Key_E)}; }
-QKeySequence exportPngKey() { return QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S); }
-QKeySequence helpKey() { return QKeySequence(Qt::Key_F1); }
-QKeySequence exportReportKey() { return QKeySequence(Qt::CTRL | Qt::Key_P); }
+QList<QKeySequence> exportCsvKeys() {
+  return {QKeySequence(Qt::CTRL | Qt::Key_S), QKeySequence(Qt::CTRL | Qt::Key_E)};
+}
+QKeySequence exportPngKey() {
+  return QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S);
+}
+QKeySequence helpKey() {
+  return QKeySequence(Qt::Key_F1);
+}
+QKeySequence exportReportKey() {
+  return QKeySequence(Qt::CTRL | Qt::Key_P);
+}
 
 QString keysText(const QList<QKeySequence>& keys) {
   QStringList out;
-  for (const QKeySequence& k : keys) out << QStringLiteral("<b>%1</b>").arg(k.toString(QKeySequence::NativeText).toHtmlEscaped());
+  for (const QKeySequence& k : keys)
+    out << QStringLiteral("<b>%1</b>").arg(k.toString(QKeySequence::NativeText).toHtmlEscaped());
   return out.join(QObject::tr(" or "));
 }
 }  // namespace
@@ -99,7 +108,11 @@ int MainWindow::migrateSettings(QSettings& settings) {
 }
 
 MainWindow::MainWindow(bool use_settings, QWidget* parent)
-    : QMainWindow(parent), use_settings_(use_settings), tabs_(new QTabWidget(this)), calculator_(nullptr), view_status_(new QLabel(this)) {
+    : QMainWindow(parent),
+      use_settings_(use_settings),
+      tabs_(new QTabWidget(this)),
+      calculator_(nullptr),
+      view_status_(new QLabel(this)) {
   setWindowTitle(tr("Occupancy Explorer"));
   setObjectName(QStringLiteral("mainWindow"));
   setPrompts({});
@@ -224,8 +237,9 @@ void MainWindow::buildMenus() {
   export_pdf_->setStatusTip(tr("Write a plot of the current view as a vector PDF"));
   export_report_ = file->addAction(tr("Export &report…"), this, &MainWindow::exportReportInteractive);
   export_report_->setShortcut(exportReportKey());
-  export_report_->setStatusTip(tr("One page of the current view to hand out: inputs, tables, the arithmetic in words and "
-                                  "the plots, as PDF with an HTML twin"));
+  export_report_->setStatusTip(
+      tr("One page of the current view to hand out: inputs, tables, the arithmetic in words and "
+         "the plots, as PDF with an HTML twin"));
   file->addSeparator();
   QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);
@@ -234,10 +248,11 @@ void MainWindow::buildMenus() {
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   manual_ = help->addAction(tr("&Manual"), this, &MainWindow::showManual);
   manual_->setShortcut(helpKey());
-  manual_->setStatusTip(tr("What each view answers, the command line, where the numbers come from, the "
-                           "shortcuts, and what was found on this machine"));
+  manual_->setStatusTip(
+      tr("What each view answers, the command line, where the numbers come from, the "
+         "shortcuts, and what was found on this machine"));
   about_ = help->addAction(tr("&About Occupancy Explorer"), this,
-                            [this] { prompts_.inform(tr("About Occupancy Explorer"), aboutText(can_compile_)); });
+                           [this] { prompts_.inform(tr("About Occupancy Explorer"), aboutText(can_compile_)); });
   about_->setStatusTip(tr("What works without a GPU, and the keyboard shortcuts"));
   about_->setMenuRole(QAction::AboutRole);
 }
@@ -299,14 +314,17 @@ QString MainWindow::backendStatusText(const Backend& backend) {
     const QString why = QString::fromStdString(live.reason);
     gpu = why.contains(QStringLiteral("libcuda")) || why.startsWith(QStringLiteral("No NVIDIA driver"))
               ? tr("GPU: none found (driver not installed)")
-          : why.contains(QStringLiteral("sees no GPU")) ? tr("GPU: none found (the driver sees no GPU)")
-          : why.contains(QStringLiteral("CUDA Toolkit"))   ? tr("GPU: not used (this build has no CUDA support)")
-                                                           : tr("GPU: none found");
+          : why.contains(QStringLiteral("sees no GPU"))  ? tr("GPU: none found (the driver sees no GPU)")
+          : why.contains(QStringLiteral("CUDA Toolkit")) ? tr("GPU: not used (this build has no CUDA support)")
+                                                         : tr("GPU: none found");
   }
   const Availability compile = backend.compileAvailability();
   const std::string version = backend.compilerVersion();
-  const QString nvrtc = compile.available ? tr("NVRTC: available") + (version.empty() ? QString() : QStringLiteral(" (%1)").arg(QString::fromStdString(version)))
-                                          : tr("NVRTC: not in this build");
+  const QString nvrtc =
+      compile.available
+          ? tr("NVRTC: available") +
+                (version.empty() ? QString() : QStringLiteral(" (%1)").arg(QString::fromStdString(version)))
+          : tr("NVRTC: not in this build");
   return gpu + QStringLiteral(" · ") + nvrtc;
 }
 
@@ -333,7 +351,8 @@ QString MainWindow::shortcutTable() {
 
 QString MainWindow::manualText(const QString& machine_html) {
   QFile f(QStringLiteral(":/help/manual.html"));
-  QString html = f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : tr("<p>The manual is missing from this build.</p>");
+  QString html = f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll())
+                                             : tr("<p>The manual is missing from this build.</p>");
   html.replace(QStringLiteral("{{shortcuts}}"), shortcutTable());
   html.replace(QStringLiteral("{{machine}}"), machine_html);
   return html;
@@ -353,14 +372,16 @@ QString MainWindow::machineFacts() const {
     }
     for (const DeviceInfo& d : gpus) {
       html += item(tr("GPU %1").arg(d.ordinal),
-                   tr("%1, driver supporting CUDA %2").arg(QString::fromStdString(d.label()), QString::fromStdString(d.driverCudaVersion())));
+                   tr("%1, driver supporting CUDA %2")
+                       .arg(QString::fromStdString(d.label()), QString::fromStdString(d.driverCudaVersion())));
     }
     const Availability nvrtc = backend_->compileAvailability();
     html += item(tr("NVRTC"), nvrtc.available ? QString::fromStdString(backend_->compilerVersion())
                                               : tr("not available: %1").arg(QString::fromStdString(nvrtc.reason)));
     const Availability cupti = backend_->profilerAvailability();
-    html += item(tr("CUPTI"), cupti.available ? tr("available (kernel records; achieved occupancy where profiling is permitted)")
-                                              : tr("not available: %1").arg(QString::fromStdString(cupti.reason)));
+    html += item(tr("CUPTI"), cupti.available
+                                  ? tr("available (kernel records; achieved occupancy where profiling is permitted)")
+                                  : tr("not available: %1").arg(QString::fromStdString(cupti.reason)));
   }
   html += item(tr("Python with PyTorch and Triton"), python_status_.isEmpty() ? tr("checking…") : python_status_);
   return html + QStringLiteral("</ul>");
@@ -404,26 +425,32 @@ void MainWindow::probePython() {
       done(parts.size() >= 3 ? tr("%1 (PyTorch %2, Triton %3)").arg(parts[0], parts[1], parts[2]) : out);
     } else {
       const QString last = out.section(QLatin1Char('\n'), -1).trimmed();
-      done(tr("python3 cannot import both torch and triton (%1)").arg(last.isEmpty() ? tr("exit code %1").arg(code) : last));
+      done(tr("python3 cannot import both torch and triton (%1)")
+               .arg(last.isEmpty() ? tr("exit code %1").arg(code) : last));
     }
   });
   connect(probe, &QProcess::errorOccurred, this, [done](QProcess::ProcessError e) {
     if (e == QProcess::FailedToStart) done(tr("no python3 found on the PATH"));
   });
-  probe->start(QStringLiteral("python3"),
-               {QStringLiteral("-c"), QStringLiteral("import sys, torch, triton; print(sys.executable, torch.__version__, triton.__version__)")});
+  probe->start(
+      QStringLiteral("python3"),
+      {QStringLiteral("-c"),
+       QStringLiteral("import sys, torch, triton; print(sys.executable, torch.__version__, triton.__version__)")});
   QTimer::singleShot(30000, probe, [probe] { probe->kill(); });
 }
 
 QString MainWindow::aboutText(bool can_compile) {
   return tr("<h3>Occupancy Explorer %1</h3>"
             "<p>Explains why a GPU kernel configuration is fast or slow in terms of occupancy: the classic "
-            "occupancy calculator for every compute capability from 5.0 to 12.x, with each step of the arithmetic shown.</p>"
+            "occupancy calculator for every compute capability from 5.0 to 12.x, with each step of the arithmetic "
+            "shown.</p>"
             "<p><b>Works without a GPU:</b> the occupancy calculator, its plots and the derivation for every compute "
             "capability and the named GPUs in the built-in data; CSV, PNG and PDF exports; opening CSV files that "
             "<code>occx</code> wrote on another machine.</p>"
-            "<p><b>Needs the CUDA Toolkit (no GPU):</b> compiling kernels with NVRTC to get real register and spill counts.</p>"
-            "<p><b>Needs an NVIDIA GPU and driver:</b> detecting the local GPU, live runs with measured time and bandwidth, "
+            "<p><b>Needs the CUDA Toolkit (no GPU):</b> compiling kernels with NVRTC to get real register and spill "
+            "counts.</p>"
+            "<p><b>Needs an NVIDIA GPU and driver:</b> detecting the local GPU, live runs with measured time and "
+            "bandwidth, "
             "and achieved occupancy from CUPTI.</p>"
             "<p>This build: CUDA support %2.</p>"
             "<p><b>Keyboard shortcuts</b> (they work wherever the focus is, in a number box too):</p>%3")
@@ -461,7 +488,9 @@ void MainWindow::onViewStatus(const QString& text) {
   view_status_->setText(text);
 }
 
-AppView* MainWindow::currentAppView() const { return dynamic_cast<AppView*>(tabs_->currentWidget()); }
+AppView* MainWindow::currentAppView() const {
+  return dynamic_cast<AppView*>(tabs_->currentWidget());
+}
 
 void MainWindow::updateForCurrentView() {
   AppView* v = currentAppView();
@@ -515,7 +544,8 @@ QString MainWindow::exportCurrentReport(const QString& pdf_path) {
   auto html = writeReportHtml(report, html_path);
   if (!html) return QString::fromStdString(html.error());
   clearSettledInputMessages();
-  statusBar()->showMessage(tr("Wrote %1 and %2").arg(QDir::toNativeSeparators(path), QDir::toNativeSeparators(html_path)), 5000);
+  statusBar()->showMessage(
+      tr("Wrote %1 and %2").arg(QDir::toNativeSeparators(path), QDir::toNativeSeparators(html_path)), 5000);
   return {};
 }
 
@@ -543,7 +573,8 @@ QString MainWindow::askSavePath(const QString& caption, const QString& suggested
   QString folder = QDir::homePath();
   if (use_settings_) folder = QSettings().value(QLatin1String(kExportDirKey), folder).toString();
   const QString path = prompts_.save_path(caption, QDir(folder).filePath(suggested), filter);
-  if (!path.isEmpty() && use_settings_) QSettings().setValue(QLatin1String(kExportDirKey), QFileInfo(path).absolutePath());
+  if (!path.isEmpty() && use_settings_)
+    QSettings().setValue(QLatin1String(kExportDirKey), QFileInfo(path).absolutePath());
   return path;
 }
 
@@ -559,7 +590,8 @@ void MainWindow::exportCsvInteractive() {
     index = prompts_.choose(tr("Export CSV"), tr("Table:"), titles);
     if (index < 0 || index >= static_cast<int>(exports.size())) return;
   }
-  const QString path = askSavePath(tr("Export CSV"), exports[static_cast<std::size_t>(index)].suggested_name, tr("CSV files (*.csv)"));
+  const QString path =
+      askSavePath(tr("Export CSV"), exports[static_cast<std::size_t>(index)].suggested_name, tr("CSV files (*.csv)"));
   if (path.isEmpty()) return;
   const QString error = exportCurrentCsv(index, path);
   if (!error.isEmpty()) prompts_.warn(tr("Export CSV"), error);
@@ -628,7 +660,8 @@ QString MainWindow::saveSettings() const {
     keys = next.allKeys().size();
   }
   auto bytes = readFile(QFile::encodeName(scratch_file).toStdString());
-  if (!bytes) return tr("cannot save the settings to %1 (%2): %3").arg(file, QString::fromStdString(bytes.error()), kept);
+  if (!bytes)
+    return tr("cannot save the settings to %1 (%2): %3").arg(file, QString::fromStdString(bytes.error()), kept);
   // Read back from a file of another name: QSettings answers for a file it has just written from its
   // memory, not from the disk.
   const QString check_file = scratch.filePath(QStringLiteral("check.ini"));
@@ -637,7 +670,8 @@ QString MainWindow::saveSettings() const {
   }
   if (const QSettings check(check_file, QSettings::IniFormat);
       check.status() != QSettings::NoError || check.allKeys().size() != keys) {
-    return tr("cannot save the settings to %1 (the scratch copy reads back with %2 of %3 settings: is the disk full?): %4")
+    return tr("cannot save the settings to %1 (the scratch copy reads back with %2 of %3 settings: is the disk full?): "
+              "%4")
         .arg(file)
         .arg(check.allKeys().size())
         .arg(keys)

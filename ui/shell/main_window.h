@@ -7,9 +7,9 @@
 #include <QMainWindow>
 #include <QStringList>
 
-#include "core/sweep/backend.h"
 #include <QString>
 #include <functional>
+#include "core/sweep/backend.h"
 
 class QAction;
 class QDialog;
@@ -167,7 +167,7 @@ class MainWindow : public QMainWindow {
   QDialog* manual_dialog_ = nullptr;
   QTextBrowser* manual_browser_ = nullptr;
   QProcess* python_probe_ = nullptr;
-  QString python_status_;              ///< the probe's answer; empty until it came
+  QString python_status_;  ///< the probe's answer; empty until it came
   Prompts prompts_;
   QString pending_tab_;  ///< title of the tab to make current once it is added (from settings)
 };

@@ -1,8 +1,8 @@
 // File → Export report…: one page to hand out or attach to a review, from what the current view
 // shows — a title with the GPU, the configuration and the date; the inputs (the metadata of the
 // view's first table); the derivation or decisions in words; its plots; and each table the view
-// exports (the first rows and columns: the CSV export has them all). Written as a PDF (QTextDocument through QPrinter, A4) and an HTML twin with the plots
-// embedded, each atomically (the previous file stays whole when a write fails).
+// exports (the first rows and columns: the CSV export has them all). Written as a PDF (QTextDocument through QPrinter,
+// A4) and an HTML twin with the plots embedded, each atomically (the previous file stays whole when a write fails).
 #pragma once
 
 #include <QImage>
@@ -17,9 +17,9 @@ namespace occx::ui {
 
 /// What a report shows.
 struct ReportContent {
-  QString title;                                  ///< "Occupancy calculator — H100 SXM5 · 256 threads · …"
-  QString date_utc;                               ///< "2026-12-01 14:55 UTC"
-  std::vector<std::pair<QString, QString>> inputs;///< key, value
+  QString title;                                    ///< "Occupancy calculator — H100 SXM5 · 256 threads · …"
+  QString date_utc;                                 ///< "2026-12-01 14:55 UTC"
+  std::vector<std::pair<QString, QString>> inputs;  ///< key, value
   std::vector<CsvExport> tables;
   QString text_html;                              ///< AppView::reportText
   std::vector<std::pair<QString, QImage>> plots;  ///< title, image (2× the widget)

@@ -25,13 +25,13 @@
 #include "core/gpu/device.h"
 #include "core/occupancy/occupancy_report.h"
 #include "core/sweep/backend.h"
+#include "ui/models/utilization.h"
 #include "ui/plots/cluster_size_plot.h"
-#include "ui/widgets/checked_spin_box.h"
 #include "ui/plots/occupancy_curve_plot.h"
 #include "ui/plots/plot_controller.h"
-#include "ui/widgets/spin_slider.h"
-#include "ui/models/utilization.h"
 #include "ui/plots/utilization_chart.h"
+#include "ui/widgets/checked_spin_box.h"
+#include "ui/widgets/spin_slider.h"
 
 namespace occx::ui {
 
@@ -42,15 +42,20 @@ QString bytesText(std::int64_t bytes) {
   return QStringLiteral("%1 B").arg(bytes);
 }
 
-QString limitText(int v) { return v == kUnlimited ? QObject::tr("unlimited") : QString::number(v); }
+QString limitText(int v) {
+  return v == kUnlimited ? QObject::tr("unlimited") : QString::number(v);
+}
 
-QString percentText(double fraction) { return QString::number(100.0 * fraction, 'f', 1) + QStringLiteral(" %"); }
+QString percentText(double fraction) {
+  return QString::number(100.0 * fraction, 'f', 1) + QStringLiteral(" %");
+}
 
 // Sizes a table to show every row without a scroll bar.
 void fitTableHeight(QTableWidget* table) {
   // Rows have a fixed height; the header's size hint is valid before the table is first shown.
   const int header = table->horizontalHeader()->isHidden() ? 0 : table->horizontalHeader()->sizeHint().height();
-  table->setFixedHeight(header + table->rowCount() * table->verticalHeader()->defaultSectionSize() + 2 * table->frameWidth());
+  table->setFixedHeight(header + table->rowCount() * table->verticalHeader()->defaultSectionSize() +
+                        2 * table->frameWidth());
 }
 
 QTableWidget* makeTable(const QStringList& headers, QWidget* parent) {
@@ -77,7 +82,8 @@ QTableWidget* makeTable(const QStringList& headers, QWidget* parent) {
 const QColor kLimiterColor(255, 224, 178);
 const QColor kBlockerColor(248, 200, 200);
 
-void setRow(QTableWidget* t, int row, const QStringList& cells, bool highlight = false, const QColor& color = kLimiterColor) {
+void setRow(QTableWidget* t, int row, const QStringList& cells, bool highlight = false,
+            const QColor& color = kLimiterColor) {
   if (t->rowCount() <= row) t->setRowCount(row + 1);
   for (int c = 0; c < cells.size(); ++c) {
     auto* item = t->item(row, c);
@@ -90,7 +96,8 @@ void setRow(QTableWidget* t, int row, const QStringList& cells, bool highlight =
     f.setBold(highlight);
     item->setFont(f);
     item->setBackground(highlight ? QBrush(color) : QBrush());
-    item->setTextAlignment(c == 0 ? Qt::Alignment(Qt::AlignLeft | Qt::AlignVCenter) : Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
+    item->setTextAlignment(c == 0 ? Qt::Alignment(Qt::AlignLeft | Qt::AlignVCenter)
+                                  : Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
   }
 }
 
@@ -258,44 +265,50 @@ QWidget* CalculatorView::buildInputs() {
   threads_ = new SpinSlider(32, box);
   threads_->spinBox()->setObjectName(QStringLiteral("threadsPerBlock"));
   threads_->spinBox()->setSingleStep(32);
-  threads_->setToolTip(tr("Threads per block (blockDim.x × y × z). Warps per block = ceil(threads / 32); "
-                          "the slider moves in whole warps."));
+  threads_->setToolTip(
+      tr("Threads per block (blockDim.x × y × z). Warps per block = ceil(threads / 32); "
+         "the slider moves in whole warps."));
   form->addRow(tr("Threads per block"), threads_);
 
   registers_ = new SpinSlider(1, box);
   registers_->spinBox()->setObjectName(QStringLiteral("registersPerThread"));
-  registers_->setToolTip(tr("Registers per thread, as the compiler reports them (ptxas -v, or the kernel's NUM_REGS attribute)."));
+  registers_->setToolTip(
+      tr("Registers per thread, as the compiler reports them (ptxas -v, or the kernel's NUM_REGS attribute)."));
   form->addRow(tr("Registers per thread"), registers_);
 
   static_smem_ = new SpinSlider(1024, box);
   static_smem_->spinBox()->setObjectName(QStringLiteral("staticSharedMemory"));
   static_smem_->checkedSpinBox()->setByteUnits(true);
   static_smem_->spinBox()->setSingleStep(1024);
-  static_smem_->setToolTip(tr("Static shared memory per block (__shared__ arrays), bytes; at most 48 KB. Type bytes or a size "
-                              "with a unit: 49152, 48 KB, 48KiB, 1.5 KB (1 KB = 1024 B)."));
+  static_smem_->setToolTip(
+      tr("Static shared memory per block (__shared__ arrays), bytes; at most 48 KB. Type bytes or a size "
+         "with a unit: 49152, 48 KB, 48KiB, 1.5 KB (1 KB = 1024 B)."));
   form->addRow(tr("Static shared memory"), static_smem_);
 
   dynamic_smem_ = new SpinSlider(1024, box);
   dynamic_smem_->spinBox()->setObjectName(QStringLiteral("dynamicSharedMemory"));
   dynamic_smem_->checkedSpinBox()->setByteUnits(true);
   dynamic_smem_->spinBox()->setSingleStep(1024);
-  dynamic_smem_->setToolTip(tr("Dynamic shared memory per block requested at launch, bytes. Above 48 KB a kernel must opt in "
-                               "(cudaFuncAttributeMaxDynamicSharedMemorySize); static + dynamic may not exceed the opt-in maximum. "
-                               "Type bytes or a size with a unit: 65536, 64 KB, 64KiB, 1.5 KB (1 KB = 1024 B)."));
+  dynamic_smem_->setToolTip(
+      tr("Dynamic shared memory per block requested at launch, bytes. Above 48 KB a kernel must opt in "
+         "(cudaFuncAttributeMaxDynamicSharedMemorySize); static + dynamic may not exceed the opt-in maximum. "
+         "Type bytes or a size with a unit: 65536, 64 KB, 64KiB, 1.5 KB (1 KB = 1024 B)."));
   form->addRow(tr("Dynamic shared memory"), dynamic_smem_);
 
   carveout_ = new SpinSlider(1, box);
   carveout_->spinBox()->setObjectName(QStringLiteral("carveout"));
   carveout_->spinBox()->setSpecialValueText(tr("default"));
   carveout_->spinBox()->setSuffix(tr(" %"));
-  carveout_->setToolTip(tr("Shared-memory carveout preference (cudaFuncAttributePreferredSharedMemoryCarveout): percent of the "
-                           "largest shared-memory size, rounded up to a size the SM supports; 'default' lets the runtime choose."));
+  carveout_->setToolTip(
+      tr("Shared-memory carveout preference (cudaFuncAttributePreferredSharedMemoryCarveout): percent of the "
+         "largest shared-memory size, rounded up to a size the SM supports; 'default' lets the runtime choose."));
   form->addRow(tr("Carveout preference"), carveout_);
 
   barriers_ = new CheckedSpinBox(box);
   barriers_->setObjectName(QStringLiteral("blockBarriers"));
   barriers_->setRange(0, 16);
-  barriers_->setToolTip(tr("Named barriers per block (__syncthreads uses one). Counted from compute capability 9.0 on."));
+  barriers_->setToolTip(
+      tr("Named barriers per block (__syncthreads uses one). Counted from compute capability 9.0 on."));
   form->addRow(tr("Block barriers"), barriers_);
 
   grid_ = new CheckedSpinBox(box);
@@ -312,11 +325,13 @@ QWidget* CalculatorView::buildInputs() {
   cluster_size_->setObjectName(QStringLiteral("clusterSize"));
   cluster_size_->setRange(0, 8);
   cluster_size_->setSpecialValueText(tr("no clusters"));
-  cluster_size_->setToolTip(tr("Thread-block cluster size in blocks (CC 9.0 and later): 1 … 8 portable, up to 16 where the GPU "
-                               "allows non-portable sizes. A cluster's blocks run at once on different SMs of one GPC."));
+  cluster_size_->setToolTip(
+      tr("Thread-block cluster size in blocks (CC 9.0 and later): 1 … 8 portable, up to 16 where the GPU "
+         "allows non-portable sizes. A cluster's blocks run at once on different SMs of one GPC."));
   non_portable_ = new QCheckBox(tr("non-portable"), box);
   non_portable_->setObjectName(QStringLiteral("nonPortableClusters"));
-  non_portable_->setToolTip(tr("Allow cluster sizes above the portable 8 (cudaFuncAttributeNonPortableClusterSizeAllowed)"));
+  non_portable_->setToolTip(
+      tr("Allow cluster sizes above the portable 8 (cudaFuncAttributeNonPortableClusterSizeAllowed)"));
   auto* cluster_row = new QHBoxLayout;
   cluster_row->addWidget(cluster_size_, 1);
   cluster_row->addWidget(non_portable_, 0);
@@ -326,8 +341,9 @@ QWidget* CalculatorView::buildInputs() {
   measure_->setObjectName(QStringLiteral("yMeasure"));
   measure_->addItem(tr("Active warps per SM"));
   measure_->addItem(tr("Occupancy (%)"));
-  measure_->setToolTip(tr("Every plot's y axis as active warps per SM (clusters: active clusters) or as theoretical "
-                          "occupancy in percent (clusters: cluster occupancy)"));
+  measure_->setToolTip(
+      tr("Every plot's y axis as active warps per SM (clusters: active clusters) or as theoretical "
+         "occupancy in percent (clusters: cluster occupancy)"));
   form->addRow(tr("Plots' y axis"), measure_);
   return box;
 }
@@ -362,9 +378,10 @@ QWidget* CalculatorView::buildResultPanel() {
   auto* driver_row = new QHBoxLayout;
   ask_driver_ = new QPushButton(tr("Ask the driver"), box);
   ask_driver_->setObjectName(QStringLiteral("askDriver"));
-  ask_driver_->setToolTip(tr("Ask the GPU's driver (cuOccupancyMaxActiveBlocksPerMultiprocessor, cuOccupancyMaxActiveClusters, "
-                             "cuOccupancyMaxPotentialClusterSize, cuOccupancyMaxPotentialBlockSize) with a probe kernel of these "
-                             "registers; needs a detected GPU"));
+  ask_driver_->setToolTip(
+      tr("Ask the GPU's driver (cuOccupancyMaxActiveBlocksPerMultiprocessor, cuOccupancyMaxActiveClusters, "
+         "cuOccupancyMaxPotentialClusterSize, cuOccupancyMaxPotentialBlockSize) with a probe kernel of these "
+         "registers; needs a detected GPU"));
   driver_status_ = new QLabel(box);
   driver_status_->setObjectName(QStringLiteral("driverStatus"));
   driver_status_->setWordWrap(true);
@@ -375,15 +392,31 @@ QWidget* CalculatorView::buildResultPanel() {
   return box;
 }
 
-const ArchLimits& CalculatorView::arch() const { return *device_->currentTarget().arch; }
+const ArchLimits& CalculatorView::arch() const {
+  return *device_->currentTarget().arch;
+}
 
-QSpinBox* CalculatorView::threadsSpin() const { return threads_->spinBox(); }
-QSpinBox* CalculatorView::registersSpin() const { return registers_->spinBox(); }
-QSpinBox* CalculatorView::staticSmemSpin() const { return static_smem_->spinBox(); }
-QSpinBox* CalculatorView::dynamicSmemSpin() const { return dynamic_smem_->spinBox(); }
-QSpinBox* CalculatorView::carveoutSpin() const { return carveout_->spinBox(); }
-QSpinBox* CalculatorView::barriersSpin() const { return barriers_; }
-QSpinBox* CalculatorView::gridSpin() const { return grid_; }
+QSpinBox* CalculatorView::threadsSpin() const {
+  return threads_->spinBox();
+}
+QSpinBox* CalculatorView::registersSpin() const {
+  return registers_->spinBox();
+}
+QSpinBox* CalculatorView::staticSmemSpin() const {
+  return static_smem_->spinBox();
+}
+QSpinBox* CalculatorView::dynamicSmemSpin() const {
+  return dynamic_smem_->spinBox();
+}
+QSpinBox* CalculatorView::carveoutSpin() const {
+  return carveout_->spinBox();
+}
+QSpinBox* CalculatorView::barriersSpin() const {
+  return barriers_;
+}
+QSpinBox* CalculatorView::gridSpin() const {
+  return grid_;
+}
 
 void CalculatorView::applyArchRanges() {
   const bool was_updating = updating_;
@@ -401,15 +434,17 @@ void CalculatorView::applyArchRanges() {
   carveout_->setRange(-1, 100);
   const bool has_carveout = !a.shared_memory_carveout_kb.empty();
   carveout_->setEnabled(has_carveout);
-  carveout_->spinBox()->setToolTip(has_carveout ? tr("-1 (default) or 0 … 100 percent")
-                                                : tr("CC %1 has a fixed shared-memory size: no carveout").arg(QString::fromStdString(a.cc.str())));
+  carveout_->spinBox()->setToolTip(
+      has_carveout ? tr("-1 (default) or 0 … 100 percent")
+                   : tr("CC %1 has a fixed shared-memory size: no carveout").arg(QString::fromStdString(a.cc.str())));
   barriers_->setEnabled(a.cc.major >= 9);
   const bool clusters = maxClusterSize(a, true) > 0;
   cluster_size_->setEnabled(clusters);
   non_portable_->setEnabled(clusters && maxClusterSize(a, true) > kPortableClusterSize);
   cluster_size_->setRange(0, std::max(1, maxClusterSize(a, non_portable_->isChecked())));
-  cluster_size_->setToolTip(clusters ? tr("0 (no clusters) or 1 … %1 blocks").arg(maxClusterSize(a, non_portable_->isChecked()))
-                                     : tr("CC %1 has no thread-block clusters (CC 9.0 and later)").arg(QString::fromStdString(a.cc.str())));
+  cluster_size_->setToolTip(
+      clusters ? tr("0 (no clusters) or 1 … %1 blocks").arg(maxClusterSize(a, non_portable_->isChecked()))
+               : tr("CC %1 has no thread-block clusters (CC 9.0 and later)").arg(QString::fromStdString(a.cc.str())));
   if (t.sm_count > 0) grid_->setSingleStep(t.sm_count);
 
   QString info = tr("%1 warps (%2 threads) and %3 blocks per SM · %4 registers per SM · up to %5 shared memory per SM, "
@@ -490,7 +525,8 @@ void CalculatorView::recompute() {
   clusters_.reset();
   clusters_note_.clear();
   if (maxClusterSize(a, true) == 0) {
-    clusters_note_ = tr("CC %1 has no thread-block clusters (CC 9.0 and later)").arg(QString::fromStdString(a.cc.str()));
+    clusters_note_ =
+        tr("CC %1 has no thread-block clusters (CC 9.0 and later)").arg(QString::fromStdString(a.cc.str()));
   } else if (input_.sm_count <= 0) {
     clusters_note_ = tr("clusters need a GPU's SM count: pick a GPU");
   } else if (cluster_size_->value() <= 0) {
@@ -513,8 +549,9 @@ void CalculatorView::recompute() {
   plot_smem_->setData(curve_smem_, a.max_warps_per_sm, input_.static_smem_bytes + input_.dynamic_smem_bytes,
                       result_.active_warps_per_sm, ok);
   plot_barriers_->setData(curve_barriers_, a.max_warps_per_sm, input_.block_barriers, result_.active_warps_per_sm, ok);
-  plot_clusters_->setData(curve_clusters_, std::int64_t{blocks} * std::max(0, input_.sm_count), {}, cluster_size_->value(),
-                          layout_.known(), maxClusterSize(a, true) == 0 ? clusters_note_ : QString());
+  plot_clusters_->setData(curve_clusters_, std::int64_t{blocks} * std::max(0, input_.sm_count), {},
+                          cluster_size_->value(), layout_.known(),
+                          maxClusterSize(a, true) == 0 ? clusters_note_ : QString());
   utilization_->setRows(computeUtilization(a, input_, result_));
   const QString subtitle = exportSubtitle();
   for (PlotController* p : plotExports()) p->setExportSubtitle(subtitle);
@@ -562,20 +599,25 @@ void CalculatorView::showClusters() {
                            : tr("Max active clusters (size %1; upper bound, GPC layout unknown)").arg(c.cluster_size),
             QString::number(c.max_active_clusters), driverCell(d ? d->max_active_clusters : -1)});
     setRow(clusters_table_, row++,
-           {tr("Active blocks in clusters"), tr("%1 of %2").arg(c.active_blocks_in_clusters).arg(c.active_blocks_without_clusters),
-            d && d->max_active_clusters >= 0 ? QString::number(std::int64_t{d->max_active_clusters} * c.cluster_size) : QStringLiteral("—")});
+           {tr("Active blocks in clusters"),
+            tr("%1 of %2").arg(c.active_blocks_in_clusters).arg(c.active_blocks_without_clusters),
+            d && d->max_active_clusters >= 0 ? QString::number(std::int64_t{d->max_active_clusters} * c.cluster_size)
+                                             : QStringLiteral("—")});
     setRow(clusters_table_, row++, {tr("Cluster occupancy"), percentText(c.cluster_occupancy), QStringLiteral("—")});
     setRow(clusters_table_, row++,
-           {non_portable_->isChecked() ? tr("Largest cluster that can launch (non-portable)") : tr("Largest cluster that can launch (portable)"),
+           {non_portable_->isChecked() ? tr("Largest cluster that can launch (non-portable)")
+                                       : tr("Largest cluster that can launch (portable)"),
             QString::number(c.max_potential_cluster_size),
-            driverCell(d ? (non_portable_->isChecked() ? d->max_potential_cluster_size_nonportable : d->max_potential_cluster_size_portable)
+            driverCell(d ? (non_portable_->isChecked() ? d->max_potential_cluster_size_nonportable
+                                                       : d->max_potential_cluster_size_portable)
                          : -1)});
   } else {
     setRow(clusters_table_, row++, {tr("Clusters"), clusters_note_, QStringLiteral("—")});
   }
   setRow(clusters_table_, row++,
          {tr("Best block size (cudaOccupancyMaxPotentialBlockSize)"),
-          best_.block_size > 0 ? tr("%1 threads, %2").arg(best_.block_size).arg(percentText(best_.occupancy)) : tr("none launches"),
+          best_.block_size > 0 ? tr("%1 threads, %2").arg(best_.block_size).arg(percentText(best_.occupancy))
+                               : tr("none launches"),
           driverCell(d ? d->best_block_size : -1)});
   setRow(clusters_table_, row++,
          {tr("Smallest grid for a full GPU at that size"),
@@ -583,7 +625,8 @@ void CalculatorView::showClusters() {
           driverCell(d ? d->best_min_grid_size : -1)});
   if (d) {
     setRow(clusters_table_, row++,
-           {tr("Active blocks per SM"), QString::number(result_.active_blocks_per_sm), driverCell(d->active_blocks_per_sm)});
+           {tr("Active blocks per SM"), QString::number(result_.active_blocks_per_sm),
+            driverCell(d->active_blocks_per_sm)});
   }
   clusters_table_->setRowCount(row);
   fitTableHeight(clusters_table_);
@@ -630,29 +673,34 @@ void CalculatorView::askDriver() {
   Backend* backend = backend_;
   std::thread([self, backend, q, generation] {
     auto answer = backend->driverOccupancy(q);
-    QMetaObject::invokeMethod(QCoreApplication::instance(), [self, answer, generation] {
-      if (self == nullptr || generation != self->driver_generation_) return;  // stale: the inputs changed meanwhile
-      self->ask_driver_->setEnabled(true);
-      if (answer) {
-        self->showDriverAnswer(*answer);
-      } else {
-        self->driver_status_->setText(tr("The driver could not answer: %1").arg(QString::fromStdString(answer.error())));
-        emit self->driverAnswered();
-      }
-    }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        QCoreApplication::instance(),
+        [self, answer, generation] {
+          if (self == nullptr || generation != self->driver_generation_) return;  // stale: the inputs changed meanwhile
+          self->ask_driver_->setEnabled(true);
+          if (answer) {
+            self->showDriverAnswer(*answer);
+          } else {
+            self->driver_status_->setText(
+                tr("The driver could not answer: %1").arg(QString::fromStdString(answer.error())));
+            emit self->driverAnswered();
+          }
+        },
+        Qt::QueuedConnection);
   }).detach();
 }
 
 void CalculatorView::showDriverAnswer(const DriverOccupancy& d) {
   driver_ = d;
   const int blocks = result_.can_launch ? result_.active_blocks_per_sm : 0;
-  plot_clusters_->setData(curve_clusters_, std::int64_t{blocks} * std::max(0, input_.sm_count), d.max_active_clusters_by_size,
-                          cluster_size_->value(), layout_.known(), QString());
+  plot_clusters_->setData(curve_clusters_, std::int64_t{blocks} * std::max(0, input_.sm_count),
+                          d.max_active_clusters_by_size, cluster_size_->value(), layout_.known(), QString());
   QString text = tr("Driver of %1 (CC %2, %3 SMs): %4.")
                      .arg(QString::fromStdString(d.device_name), QString::fromStdString(d.cc.str()))
                      .arg(d.sm_count)
                      .arg(QString::fromStdString(d.note));
-  if (d.sm_count != input_.sm_count || d.cc != arch().cc) text += tr(" It is not the selected target: compare with care.");
+  if (d.sm_count != input_.sm_count || d.cc != arch().cc)
+    text += tr(" It is not the selected target: compare with care.");
   driver_status_->setText(text);
   showClusters();
   emit driverAnswered();
@@ -670,7 +718,8 @@ void CalculatorView::showLimitsTable() {
          {tr("Warps (%1 per SM)").arg(a.max_warps_per_sm), limitText(r.block_limit_warps),
           warpCountText(r.warps_per_block)},
          lim(kLimitWarps), color);
-  setRow(limits_table_, row++, {tr("Block slots (hardware cap)"), limitText(r.block_limit_blocks), tr("1 slot")}, lim(kLimitBlocks), color);
+  setRow(limits_table_, row++, {tr("Block slots (hardware cap)"), limitText(r.block_limit_blocks), tr("1 slot")},
+         lim(kLimitBlocks), color);
   setRow(limits_table_, row++,
          {tr("Registers (%1 per SM)").arg(a.registers_per_sm), limitText(r.block_limit_registers),
           tr("%1 registers").arg(r.registers_per_block_allocated)},
@@ -706,7 +755,8 @@ void CalculatorView::showDetailsTable() {
           tr("%1 (%2 per warp)").arg(r.registers_per_block_allocated).arg(r.registers_per_warp_allocated)});
   setRow(details_table_, row++,
          {tr("Registers used per SM"), tr("%1 of %2").arg(r.registers_used_per_sm).arg(a.registers_per_sm)});
-  setRow(details_table_, row++, {tr("Shared memory per block (allocated)"), bytesText(r.shared_memory_per_block_allocated)});
+  setRow(details_table_, row++,
+         {tr("Shared memory per block (allocated)"), bytesText(r.shared_memory_per_block_allocated)});
   setRow(details_table_, row++, {tr("SM shared-memory configuration"), bytesText(r.shared_memory_per_sm_config)});
   setRow(details_table_, row++, {tr("Shared memory used per SM"), bytesText(r.shared_memory_used_per_sm)});
   const int sms = input_.sm_count;
@@ -730,7 +780,9 @@ void CalculatorView::showDetailsTable() {
 }
 
 void CalculatorView::showDerivation() {
-  QString html = QStringLiteral("<p><b>%1</b> — %2 threads per block, %3 registers per thread, %4 B static + %5 B dynamic shared memory.</p><ol>")
+  QString html = QStringLiteral(
+                     "<p><b>%1</b> — %2 threads per block, %3 registers per thread, %4 B static + %5 B dynamic shared "
+                     "memory.</p><ol>")
                      .arg(targetLabel().toHtmlEscaped())
                      .arg(input_.threads_per_block)
                      .arg(input_.registers_per_thread)
@@ -742,8 +794,9 @@ void CalculatorView::showDerivation() {
   }
   if (clusters_) {
     for (const auto& st : clusters_->derivation) {
-      html += QStringLiteral("<li style=\"margin-bottom:3px\"><b>%1.</b> %2</li>")
-                  .arg(QString::fromStdString(st.topic).toHtmlEscaped(), QString::fromStdString(st.text).toHtmlEscaped());
+      html +=
+          QStringLiteral("<li style=\"margin-bottom:3px\"><b>%1.</b> %2</li>")
+              .arg(QString::fromStdString(st.topic).toHtmlEscaped(), QString::fromStdString(st.text).toHtmlEscaped());
     }
   }
   if (!input_error_.isEmpty()) html += QStringLiteral("<li><b>Input.</b> %1</li>").arg(input_error_.toHtmlEscaped());
@@ -756,7 +809,8 @@ QString CalculatorView::targetLabel() const {
   const DeviceTarget& t = device_->currentTarget();
   const ArchLimits& a = arch();
   if (t.gpu != nullptr || t.detected) {
-    const QString name = t.gpu != nullptr && !t.detected ? QString::fromStdString(t.gpu->name) : t.key.section(QLatin1Char(':'), 1);
+    const QString name =
+        t.gpu != nullptr && !t.detected ? QString::fromStdString(t.gpu->name) : t.key.section(QLatin1Char(':'), 1);
     return QString::fromStdString(deviceLabel(name.toStdString(), a.cc, t.sm_count));
   }
   return tr("CC %1 (%2)").arg(QString::fromStdString(a.cc.str()), QString::fromStdString(a.family));
@@ -806,14 +860,18 @@ std::vector<CsvExport> CalculatorView::csvExports() const {
   barriers.table.rows.clear();
   for (const auto& p : curve_barriers_) {
     barriers.table.rows.push_back({"block_barriers", std::to_string(p.x), std::to_string(p.active_blocks_per_sm),
-                                   std::to_string(p.active_warps_per_sm), QString::number(100.0 * p.occupancy, 'f', 2).toStdString(),
+                                   std::to_string(p.active_warps_per_sm),
+                                   QString::number(100.0 * p.occupancy, 'f', 2).toStdString(),
                                    limiterNames(p.limiters)});
   }
   barriers.table.meta.insert(barriers.table.meta.begin(), {"target", target});
   CsvExport clusters{tr("Cluster-size curve"), QStringLiteral("occupancy-clusters.csv"), CsvTable{}};
-  clusters.table.meta = {{"target", target}, {"compute_capability", a.cc.str()},
-                         {"cluster_layout", layout_.known() ? layout_.source : std::string("unknown: naive upper bound")}};
-  clusters.table.header = {"cluster_size", "max_active_clusters", "active_blocks_in_clusters", "driver_max_active_clusters"};
+  clusters.table.meta = {
+      {"target", target},
+      {"compute_capability", a.cc.str()},
+      {"cluster_layout", layout_.known() ? layout_.source : std::string("unknown: naive upper bound")}};
+  clusters.table.header = {"cluster_size", "max_active_clusters", "active_blocks_in_clusters",
+                           "driver_max_active_clusters"};
   for (const auto& p : curve_clusters_) {
     const auto i = static_cast<std::size_t>(p.cluster_size - 1);
     const bool has = driver_ && i < driver_->max_active_clusters_by_size.size();
@@ -839,7 +897,8 @@ void CalculatorView::saveSettings(QSettings& s) const {
   s.setValue(QStringLiteral("gridBlocks"), static_cast<qlonglong>(input_.grid_blocks));
   s.setValue(QStringLiteral("clusterSize"), cluster_size_->value());
   s.setValue(QStringLiteral("nonPortableClusters"), non_portable_->isChecked());
-  s.setValue(QStringLiteral("plotYMeasure"), measure_->currentIndex() == 1 ? QStringLiteral("percent") : QStringLiteral("warps"));
+  s.setValue(QStringLiteral("plotYMeasure"),
+             measure_->currentIndex() == 1 ? QStringLiteral("percent") : QStringLiteral("warps"));
 }
 
 void CalculatorView::restoreSettings(QSettings& s) {
@@ -857,11 +916,14 @@ void CalculatorView::restoreSettings(QSettings& s) {
     return ok ? v : fallback;
   };
   // The spin boxes clamp values outside the architecture's ranges.
-  in.threads_per_block = static_cast<int>(std::clamp<std::int64_t>(readInt("threadsPerBlock", in.threads_per_block), 1, INT_MAX));
-  in.registers_per_thread = static_cast<int>(std::clamp<std::int64_t>(readInt("registersPerThread", in.registers_per_thread), 0, INT_MAX));
+  in.threads_per_block =
+      static_cast<int>(std::clamp<std::int64_t>(readInt("threadsPerBlock", in.threads_per_block), 1, INT_MAX));
+  in.registers_per_thread =
+      static_cast<int>(std::clamp<std::int64_t>(readInt("registersPerThread", in.registers_per_thread), 0, INT_MAX));
   in.static_smem_bytes = readInt("staticSharedMemoryBytes", in.static_smem_bytes);
   in.dynamic_smem_bytes = readInt("dynamicSharedMemoryBytes", in.dynamic_smem_bytes);
-  in.carveout_percent = static_cast<int>(std::clamp<std::int64_t>(readInt("carveoutPercent", in.carveout_percent), -1, 100));
+  in.carveout_percent =
+      static_cast<int>(std::clamp<std::int64_t>(readInt("carveoutPercent", in.carveout_percent), -1, 100));
   in.block_barriers = static_cast<int>(std::clamp<std::int64_t>(readInt("blockBarriers", in.block_barriers), 0, 16));
   in.grid_blocks = readInt("gridBlocks", in.grid_blocks);
   updating_ = true;
@@ -876,5 +938,7 @@ void CalculatorView::restoreSettings(QSettings& s) {
 }  // namespace occx::ui
 
 namespace occx::ui {
-QString CalculatorView::reportText() const { return derivation_html_; }
+QString CalculatorView::reportText() const {
+  return derivation_html_;
+}
 }  // namespace occx::ui

@@ -194,7 +194,7 @@ class CalculatorView : public QWidget, public AppView {
   BestBlockSize best_;
   std::optional<DriverOccupancy> driver_;
   int driver_generation_ = 0;  ///< bumped on every input change: a late answer for old inputs is dropped
-  int sm_override_ = 0;  ///< SM count from a hand-over (showHandOver); reset when the device changes
+  int sm_override_ = 0;        ///< SM count from a hand-over (showHandOver); reset when the device changes
 };
 
 }  // namespace occx::ui

@@ -1,13 +1,14 @@
 #include "ui/views/compile_sweep_view.h"
 
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
 #include <QFontDatabase>
 #include <QFormLayout>
 #include <QGroupBox>
-#include <QHeaderView>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -16,7 +17,6 @@
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QSpinBox>
-#include <QCoreApplication>
 #include <QSplitter>
 #include <QStandardItemModel>
 #include <QTabWidget>
@@ -28,15 +28,14 @@
 #include <set>
 
 #include "core/base/atomic_file.h"
-#include "core/inductor/rblock_scaling.h"
 #include "core/gpu/device.h"
-#include "ui/widgets/checked_spin_box.h"
-#include "ui/views/sweep_inputs.h"
-#include "ui/plots/sweep_series_plot.h"
+#include "core/inductor/rblock_scaling.h"
 #include "ui/jobs/compile_sweep_job.h"
-#include "ui/models/compile_sweep_model.h"
 #include "ui/jobs/live_sweep_job.h"
-
+#include "ui/models/compile_sweep_model.h"
+#include "ui/plots/sweep_series_plot.h"
+#include "ui/views/sweep_inputs.h"
+#include "ui/widgets/checked_spin_box.h"
 
 namespace occx::ui {
 
@@ -45,15 +44,15 @@ namespace {
 // ", 3 not compiled (the config cannot be built; hover a row for why)", or "" for none.
 QString notCompiledText(int n) {
   if (n <= 0) return {};
-  return QCoreApplication::translate("occx::ui::CompileSweepView", ", %n not compiled (the config cannot be built; hover its status for why)",
+  return QCoreApplication::translate("occx::ui::CompileSweepView",
+                                     ", %n not compiled (the config cannot be built; hover its status for why)",
                                      nullptr, n);
 }
 
-
 /// The config table's first columns, left to right.
 constexpr CompileSweepModel::Column kLeadingColumns[] = {
-    CompileSweepModel::kXBlock,      CompileSweepModel::kRBlock,      CompileSweepModel::kNumWarps,
-    CompileSweepModel::kRegisters,   CompileSweepModel::kDecisionOld, CompileSweepModel::kDecisionNew,
+    CompileSweepModel::kXBlock,       CompileSweepModel::kRBlock,      CompileSweepModel::kNumWarps,
+    CompileSweepModel::kRegisters,    CompileSweepModel::kDecisionOld, CompileSweepModel::kDecisionNew,
     CompileSweepModel::kDecisionExact};
 
 const QColor kCapColor(214, 39, 40);
@@ -206,9 +205,11 @@ QWidget* CompileSweepView::buildResults() {
   // them, so the table has the view's width and the decisions are in view on a 1280-pixel screen.
   plot_tabs_ = new QTabWidget;
   plot_tabs_->setObjectName(QStringLiteral("compileDetailTabs"));
-  regs_plot_ = new SweepSeriesPlot(tr("Registers per thread against RBLOCK"), QStringLiteral("registersPlot"), plot_tabs_);
+  regs_plot_ =
+      new SweepSeriesPlot(tr("Registers per thread against RBLOCK"), QStringLiteral("registersPlot"), plot_tabs_);
   regs_plot_->setAxisLabels(tr("RBLOCK (elements per loop iteration, log2 scale)"), tr("Registers per thread"));
-  spill_plot_ = new SweepSeriesPlot(tr("Spill stores per thread against RBLOCK"), QStringLiteral("spillsPlot"), plot_tabs_);
+  spill_plot_ =
+      new SweepSeriesPlot(tr("Spill stores per thread against RBLOCK"), QStringLiteral("spillsPlot"), plot_tabs_);
   spill_plot_->setAxisLabels(tr("RBLOCK (elements per loop iteration, log2 scale)"),
                              tr("Spill stores (bytes per thread)"));
   regs_plot_->setIntegerTicks(PlotController::Axis::kY);  // counts: registers, bytes
@@ -252,7 +253,8 @@ QWidget* CompileSweepView::buildResults() {
   send_row->addWidget(legend, 1);
   tv->addLayout(send_row);
   connect(send_button_, &QPushButton::clicked, this, &CompileSweepView::sendSelected);
-  connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &CompileSweepView::onSelectionChanged);
+  connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+          &CompileSweepView::onSelectionChanged);
 
   auto* split = new QSplitter(Qt::Vertical);
   split->setObjectName(QStringLiteral("compileResultSplit"));
@@ -390,7 +392,8 @@ QString CompileSweepView::startSweep() {
           .arg(QString::fromStdString(spec->device.arch.cc.smName())));
   setCurrentRequest(job_->start(*spec));
   setStatus(tr("Compiling %1 configs on %2 threads …").arg(planned).arg(spec->threads));
-  running_summary_ = tr("Compiling %1 configs for %2 …").arg(planned).arg(QString::fromStdString(spec->device.arch.cc.smName()));
+  running_summary_ =
+      tr("Compiling %1 configs for %2 …").arg(planned).arg(QString::fromStdString(spec->device.arch.cc.smName()));
   emit statusMessage(statusSummary());
   refreshXBlockFilter(xblocksOf(model_->rows()));
   rebuildPlots();
@@ -657,10 +660,11 @@ void CompileSweepView::rebuildPlots() {
                           Qt::DashDotLine);
     }
     if (selected_row >= 0 && selected != nullptr && selected->ok && selected->config.xblock == xblock) {
-      p->addMarkers(tr("selected: RBLOCK %1, %2").arg(selected->config.rblock).arg(warpCountText(selected->config.num_warps)),
-                    {static_cast<double>(selected->config.rblock)},
-                    {static_cast<double>(regs ? selected->registers : std::max(0, selected->spill_stores_bytes))},
-                    {selected_row}, MarkerShape::kDiamond, kSelectedColor, 13, false, /*in_legend=*/false);
+      p->addMarkers(
+          tr("selected: RBLOCK %1, %2").arg(selected->config.rblock).arg(warpCountText(selected->config.num_warps)),
+          {static_cast<double>(selected->config.rblock)},
+          {static_cast<double>(regs ? selected->registers : std::max(0, selected->spill_stores_bytes))}, {selected_row},
+          MarkerShape::kDiamond, kSelectedColor, 13, false, /*in_legend=*/false);
     }
   }
   const int cap = std::max(data_.max_registers_per_thread, 1);

@@ -19,13 +19,13 @@ struct ConfigHandOver {
   int xblock = 1;
   int r0_block = 1;
   int num_warps = 4;
-  int n_regs = 0;        ///< 0 = unknown
+  int n_regs = 0;  ///< 0 = unknown
   int n_spills = 0;
   qint64 shared_bytes = 0;  ///< per block, static + dynamic
   qint64 xnumel = 1;
   qint64 rnumel = 1;
   bool persistent = false;
-  QString reduction_hint;   ///< "INNER", "OUTER", …; empty when unknown
+  QString reduction_hint;  ///< "INNER", "OUTER", …; empty when unknown
 };
 
 }  // namespace occx::ui

@@ -21,18 +21,20 @@ GpuDataView::GpuDataView(QWidget* parent, const GpuDatabase* db) : QWidget(paren
   auto* top = new QHBoxLayout;
   search_ = new QLineEdit(this);
   search_->setObjectName(QStringLiteral("gpuDataSearch"));
-  search_->setPlaceholderText(tr("Search: a GPU, a compute capability, a limit or a source (e.g. H200, 9.0, shared_memory, HDR)"));
+  search_->setPlaceholderText(
+      tr("Search: a GPU, a compute capability, a limit or a source (e.g. H200, 9.0, shared_memory, HDR)"));
   search_->setClearButtonEnabled(true);
   count_ = new QLabel(this);
   top->addWidget(new QLabel(tr("Search"), this));
   top->addWidget(search_, 1);
   top->addWidget(count_);
   layout->addLayout(top);
-  auto* legend = new QLabel(tr("Sources: PG = CUDA C++ Programming Guide, technical specifications per compute capability; "
-                               "HDR = the toolkit's cuda_occupancy.h; NCU = Nsight Compute's calculator data; DEV = a device "
-                               "query on an H200; DS = the vendor's datasheet; DRV = fitted to the driver's answers recorded on "
-                               "an H200."),
-                            this);
+  auto* legend =
+      new QLabel(tr("Sources: PG = CUDA C++ Programming Guide, technical specifications per compute capability; "
+                    "HDR = the toolkit's cuda_occupancy.h; NCU = Nsight Compute's calculator data; DEV = a device "
+                    "query on an H200; DS = the vendor's datasheet; DRV = fitted to the driver's answers recorded on "
+                    "an H200."),
+                 this);
   legend->setWordWrap(true);
   legend->setStyleSheet(QStringLiteral("color: #555;"));
   layout->addWidget(legend);
@@ -78,7 +80,9 @@ void GpuDataView::setDatabase(const GpuDatabase& db) {
   count_->setText(tr("%1 of %2 rows").arg(shownRows()).arg(model_->rowCount()));
 }
 
-int GpuDataView::shownRows() const { return proxy_->rowCount(); }
+int GpuDataView::shownRows() const {
+  return proxy_->rowCount();
+}
 
 std::vector<CsvExport> GpuDataView::csvExports() const {
   CsvExport e{tr("GPU data (rows shown)"), QStringLiteral("gpu-data.csv"), CsvTable{}};
@@ -86,19 +90,25 @@ std::vector<CsvExport> GpuDataView::csvExports() const {
   if (!search_->text().isEmpty()) e.table.meta.emplace_back("search", search_->text().toStdString());
   for (int r = 0; r < proxy_->rowCount(); ++r) {
     std::vector<std::string> cells;
-    for (int c = 0; c < proxy_->columnCount(); ++c) cells.push_back(proxy_->index(r, c).data().toString().toStdString());
+    for (int c = 0; c < proxy_->columnCount(); ++c)
+      cells.push_back(proxy_->index(r, c).data().toString().toStdString());
     e.table.rows.push_back(std::move(cells));
   }
   return {e};
 }
 
-void GpuDataView::saveSettings(QSettings& settings) const { settings.setValue(QStringLiteral("search"), search_->text()); }
+void GpuDataView::saveSettings(QSettings& settings) const {
+  settings.setValue(QStringLiteral("search"), search_->text());
+}
 
-void GpuDataView::restoreSettings(QSettings& settings) { search_->setText(settings.value(QStringLiteral("search")).toString()); }
+void GpuDataView::restoreSettings(QSettings& settings) {
+  search_->setText(settings.value(QStringLiteral("search")).toString());
+}
 
 QString GpuDataView::statusSummary() const {
-  return search_->text().isEmpty() ? tr("GPU data: %1 rows").arg(model_->rowCount())
-                                   : tr("GPU data: %1 of %2 rows match “%3”").arg(shownRows()).arg(model_->rowCount()).arg(search_->text());
+  return search_->text().isEmpty()
+             ? tr("GPU data: %1 rows").arg(model_->rowCount())
+             : tr("GPU data: %1 of %2 rows match “%3”").arg(shownRows()).arg(model_->rowCount()).arg(search_->text());
 }
 
 }  // namespace occx::ui

@@ -16,31 +16,33 @@
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
-#include <QTabWidget>
 #include <QTextBlock>
 #include <QVBoxLayout>
 #include <set>
 
+#include "core/base/atomic_file.h"
+#include "core/gpu/gpu_data.h"
 #include "core/inductor/teaching.h"
+#include "core/triton/kernel_sweep.h"
 #include "ui/jobs/inductor_scan_job.h"
 #include "ui/jobs/kernel_run_job.h"
 #include "ui/jobs/kernel_sweep_job.h"
-#include "core/base/atomic_file.h"
-#include "core/gpu/gpu_data.h"
-#include "core/triton/kernel_sweep.h"
-#include "ui/plots/sweep_series_plot.h"
 #include "ui/models/inductor_run_models.h"
 #include "ui/plots/config_occupancy_plot.h"
 #include "ui/plots/measured_times_plot.h"
 #include "ui/plots/rblock_bounds_plot.h"
+#include "ui/plots/sweep_series_plot.h"
 
 namespace occx::ui {
 
 namespace {
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
+QString q(const std::string& s) {
+  return QString::fromStdString(s);
+}
 
 QTableView* makeTable(QAbstractItemModel* model, const QString& name) {
   auto* table = new QTableView;
@@ -65,7 +67,10 @@ std::int64_t numelOf(const std::string& text, std::int64_t fallback) {
 }  // namespace
 
 InductorRunView::InductorRunView(QWidget* parent)
-    : QWidget(parent), job_(new InductorScanJob(this)), run_job_(new KernelRunJob(this)), sweep_job_(new KernelSweepJob(this)) {
+    : QWidget(parent),
+      job_(new InductorScanJob(this)),
+      run_job_(new KernelRunJob(this)),
+      sweep_job_(new KernelSweepJob(this)) {
   setObjectName(QStringLiteral("inductorRun"));
   auto* root = new QVBoxLayout(this);
   root->setContentsMargins(8, 8, 8, 8);
@@ -85,16 +90,25 @@ InductorRunView::InductorRunView(QWidget* parent)
     if (id != scan_id_) return;
     progress_->setMaximum(total > 0 ? total : 0);
     progress_->setValue(done);
-    setStatus(total > 0 ? tr("Scanning: %1 (%2 of %3)…").arg(phase).arg(done).arg(total) : tr("Scanning: %1…").arg(phase));
+    setStatus(total > 0 ? tr("Scanning: %1 (%2 of %3)…").arg(phase).arg(done).arg(total)
+                        : tr("Scanning: %1…").arg(phase));
   });
   connect(job_, &InductorScanJob::finished, this, [this](quint64 id, std::shared_ptr<const triton::InductorRun> run) {
     if (id != scan_id_) return;  // superseded: the user opened something else since
     InductorRunData scanned = runDataFromScan(run);
     bundled_key_.clear();
     showRun(std::move(scanned));
-    QString text = tr("Read %1 files; Triton caches: %2.").arg(run->files_read).arg(
-        run->triton_caches.empty() ? tr("none found") : q(run->triton_caches.front()) + (run->triton_caches.size() > 1 ? tr(" and %1 more").arg(run->triton_caches.size() - 1) : QString()));
-    if (!run->problems.empty()) text += tr(" %n file(s) could not be read (hover for the list).", nullptr, static_cast<int>(run->problems.size()));
+    QString text =
+        tr("Read %1 files; Triton caches: %2.")
+            .arg(run->files_read)
+            .arg(run->triton_caches.empty()
+                     ? tr("none found")
+                     : q(run->triton_caches.front()) + (run->triton_caches.size() > 1
+                                                            ? tr(" and %1 more").arg(run->triton_caches.size() - 1)
+                                                            : QString()));
+    if (!run->problems.empty())
+      text +=
+          tr(" %n file(s) could not be read (hover for the list).", nullptr, static_cast<int>(run->problems.size()));
     setStatus(text, false);
     QStringList problems;
     for (const auto& p : run->problems) problems << q(p);
@@ -122,25 +136,27 @@ InductorRunView::InductorRunView(QWidget* parent)
     run_progress_->setValue(done);
     setStatus(tr("Running on the GPU: %1").arg(text));
   });
-  connect(run_job_, &KernelRunJob::finished, this, [this](quint64 id, std::shared_ptr<const triton::KernelRunsResult> result) {
-    if (id != run_id_) return;
-    run_id_ = 0;
-    const int config_row = config_row_;
-    const QString merged = mergeMeasured(data_, *result, measuredLabelOf(*result) + tr(" — on this machine"));
-    kernel_model_->setRows(data_.kernels);
-    int ok = 0;
-    for (const auto& r : result->rows) ok += r.ok() ? 1 : 0;
-    showTitle();
-    showKernel(kernel_index_);
-    selectConfig(config_row);
-    QString text = tr("Ran %n config(s) on the GPU, %1 ok, in %2 s.", nullptr, static_cast<int>(result->rows.size()))
-                       .arg(ok)
-                       .arg(result->seconds, 0, 'f', 1);
-    if (result->cancelled) text += tr(" Cancelled: the finished rows are kept.");
-    if (!merged.isEmpty()) text += QLatin1Char(' ') + merged;
-    setStatus(text);
-    emit kernelRunFinished();
-  });
+  connect(run_job_, &KernelRunJob::finished, this,
+          [this](quint64 id, std::shared_ptr<const triton::KernelRunsResult> result) {
+            if (id != run_id_) return;
+            run_id_ = 0;
+            const int config_row = config_row_;
+            const QString merged = mergeMeasured(data_, *result, measuredLabelOf(*result) + tr(" — on this machine"));
+            kernel_model_->setRows(data_.kernels);
+            int ok = 0;
+            for (const auto& r : result->rows) ok += r.ok() ? 1 : 0;
+            showTitle();
+            showKernel(kernel_index_);
+            selectConfig(config_row);
+            QString text =
+                tr("Ran %n config(s) on the GPU, %1 ok, in %2 s.", nullptr, static_cast<int>(result->rows.size()))
+                    .arg(ok)
+                    .arg(result->seconds, 0, 'f', 1);
+            if (result->cancelled) text += tr(" Cancelled: the finished rows are kept.");
+            if (!merged.isEmpty()) text += QLatin1Char(' ') + merged;
+            setStatus(text);
+            emit kernelRunFinished();
+          });
   connect(run_job_, &KernelRunJob::failed, this, [this](quint64 id, const QString& message) {
     if (id != run_id_) return;
     run_id_ = 0;
@@ -159,12 +175,13 @@ InductorRunView::InductorRunView(QWidget* parent)
     run_progress_->setValue(done);
     setStatus(tr("Sweeping: %1").arg(text));
   });
-  connect(sweep_job_, &KernelSweepJob::finished, this, [this](quint64 id, std::shared_ptr<const triton::KernelSweepResult> result) {
-    if (id != sweep_id_) return;
-    sweep_id_ = 0;
-    mergeSweep(*result);
-    emit kernelSweepFinished();
-  });
+  connect(sweep_job_, &KernelSweepJob::finished, this,
+          [this](quint64 id, std::shared_ptr<const triton::KernelSweepResult> result) {
+            if (id != sweep_id_) return;
+            sweep_id_ = 0;
+            mergeSweep(*result);
+            emit kernelSweepFinished();
+          });
   connect(sweep_job_, &KernelSweepJob::failed, this, [this](quint64 id, const QString& message) {
     if (id != sweep_id_) return;
     sweep_id_ = 0;
@@ -191,8 +208,10 @@ void InductorRunView::setBackend(std::shared_ptr<Backend> backend, int ordinal) 
 QString InductorRunView::runUnavailableReason() const {
   if (data_.rows.empty()) return tr("Open an Inductor cache folder first.");
   if (!data_.scanned) {
-    return bundled_key_.isEmpty() ? tr("Opened from a CSV: open the run's folder (its Inductor cache) to run its compiled configs.")
-                                  : tr("A bundled run has no cubins: open the run's folder (its Inductor cache) to run its compiled configs.");
+    return bundled_key_.isEmpty()
+               ? tr("Opened from a CSV: open the run's folder (its Inductor cache) to run its compiled configs.")
+               : tr("A bundled run has no cubins: open the run's folder (its Inductor cache) to run its compiled "
+                    "configs.");
   }
   if (!backend_) return tr("No GPU backend in this build.");
   const Availability a = backend_->liveAvailability();
@@ -210,16 +229,18 @@ void InductorRunView::updateRunButtons() {
   run_all_button_->setEnabled(why.isEmpty() && !busy);
   const QString no_sweep = sweepUnavailableReason();
   sweep_button_->setEnabled(no_sweep.isEmpty() && !busy);
-  sweep_button_->setToolTip(no_sweep.isEmpty()
-                                ? tr("Compile this kernel at the configs Inductor never tried (XBLOCK 1…8 × R0_BLOCK 256…the row × num_warps 4…32, "
-                                     "and what each policy would add) with your Python's PyTorch and Triton — no GPU needed — then, with a GPU, "
-                                     "time every config")
-                                : no_sweep);
+  sweep_button_->setToolTip(no_sweep.isEmpty() ? tr("Compile this kernel at the configs Inductor never tried (XBLOCK "
+                                                    "1…8 × R0_BLOCK 256…the row × num_warps 4…32, "
+                                                    "and what each policy would add) with your Python's PyTorch and "
+                                                    "Triton — no GPU needed — then, with a GPU, "
+                                                    "time every config")
+                                               : no_sweep);
   if (!why.isEmpty()) {
     run_button_->setToolTip(why);
     run_all_button_->setToolTip(why);
   } else {
-    run_button_->setToolTip(has_configs ? tr("Launch every compiled config of this kernel on the GPU (the cubins of its Triton cache), check its outputs, time it")
+    run_button_->setToolTip(has_configs ? tr("Launch every compiled config of this kernel on the GPU (the cubins of "
+                                             "its Triton cache), check its outputs, time it")
                                         : tr("This kernel has no compiled config to run."));
     run_all_button_->setToolTip(tr("Run every kernel of the run with compiled configs on the GPU"));
   }
@@ -247,7 +268,8 @@ QString InductorRunView::runSelectedKernel() {
   std::vector<const triton::RunKernel*> kernels;
   if (k != nullptr && data_.scanned) {
     for (const auto& rk : data_.scanned->kernels) {
-      if (rk.module.name == k->kernel && rk.module.module_hash == k->module && !rk.configs.empty()) kernels.push_back(&rk);
+      if (rk.module.name == k->kernel && rk.module.module_hash == k->module && !rk.configs.empty())
+        kernels.push_back(&rk);
     }
   }
   return startKernelRun(std::move(kernels));
@@ -263,9 +285,13 @@ QString InductorRunView::runAllKernels() {
   return startKernelRun(std::move(kernels));
 }
 
-void InductorRunView::cancelKernelRun() { run_job_->cancel(); }
+void InductorRunView::cancelKernelRun() {
+  run_job_->cancel();
+}
 
-bool InductorRunView::isRunningKernels() const { return run_job_->isRunning(); }
+bool InductorRunView::isRunningKernels() const {
+  return run_job_->isRunning();
+}
 
 // ---- sweeps ------------------------------------------------------------------------------------
 
@@ -288,7 +314,9 @@ QString InductorRunView::sweepUnavailableReason() const {
   }
   if (data_.scanned) return {};
   if (!bundled_key_.isEmpty() && !bundledModulePath(bundled_key_, k->module).isEmpty()) return {};
-  return tr("Opened from a CSV: open the run's folder (its Inductor cache) to sweep its kernels — a sweep compiles the kernel's module.");
+  return tr(
+      "Opened from a CSV: open the run's folder (its Inductor cache) to sweep its kernels — a sweep compiles the "
+      "kernel's module.");
 }
 
 QString InductorRunView::sweepSelectedKernel() {
@@ -356,13 +384,18 @@ QString InductorRunView::sweepSelectedKernel() {
   if (backend_ && backend_->liveAvailability().available) gpu = backend_;
   sweep_id_ = sweep_job_->start(gpu, ordinal_, std::move(kernel), std::move(text), options);
   run_progress_->setValue(0);
-  setStatus(gpu ? tr("Sweeping: compiling with Triton, then running on the GPU…") : tr("Sweeping: compiling with Triton (no GPU: no times)…"));
+  setStatus(gpu ? tr("Sweeping: compiling with Triton, then running on the GPU…")
+                : tr("Sweeping: compiling with Triton (no GPU: no times)…"));
   return {};
 }
 
-void InductorRunView::cancelKernelSweep() { sweep_job_->cancel(); }
+void InductorRunView::cancelKernelSweep() {
+  sweep_job_->cancel();
+}
 
-bool InductorRunView::isSweeping() const { return sweep_job_->isRunning(); }
+bool InductorRunView::isSweeping() const {
+  return sweep_job_->isRunning();
+}
 
 QStringList InductorRunView::sweepExplanation(const std::string& module) const {
   auto it = sweep_explanations_.find(module);
@@ -378,7 +411,8 @@ void InductorRunView::mergeSweep(const triton::KernelSweepResult& result) {
   // Rows the run has keep what it knew (the winner, a bundled run's origins); the sweep's new
   // configs follow them.
   auto& rows = data_.rows;
-  auto last = std::find_if(rows.rbegin(), rows.rend(), [&](const triton::ScanRow& r) { return r.kernel == name && r.module == module; });
+  auto last = std::find_if(rows.rbegin(), rows.rend(),
+                           [&](const triton::ScanRow& r) { return r.kernel == name && r.module == module; });
   if (last == rows.rend()) {
     setStatus(tr("The swept kernel %1 is not in the run shown any more.").arg(q(name)), true);
     return;
@@ -434,7 +468,8 @@ QWidget* InductorRunView::buildSweepTab() {
   sweep_xblock_->setObjectName(QStringLiteral("sweepXblock"));
   sweep_metric_ = new QComboBox;
   sweep_metric_->setObjectName(QStringLiteral("sweepMetric"));
-  sweep_metric_->addItems({tr("Bandwidth (GB/s)"), tr("Median time (µs)"), tr("Registers per thread"), tr("Theoretical occupancy (%)")});
+  sweep_metric_->addItems(
+      {tr("Bandwidth (GB/s)"), tr("Median time (µs)"), tr("Registers per thread"), tr("Theoretical occupancy (%)")});
   auto* xl = new QLabel(tr("XBLOCK:"));
   xl->setBuddy(sweep_xblock_);
   auto* ml = new QLabel(tr("Plot:"));
@@ -447,9 +482,10 @@ QWidget* InductorRunView::buildSweepTab() {
   grid_edit_ = new QLineEdit;
   grid_edit_->setObjectName(QStringLiteral("sweepGridEdit"));
   grid_edit_->setPlaceholderText(tr("default grid"));
-  grid_edit_->setToolTip(tr("The configs Sweep this kernel compiles, as occx inductor sweep --grid: \"XBLOCK=1,2 R0_BLOCK=512..4096 "
-                            "num_warps=4,8,16\" (axes left out take the default's). Empty: XBLOCK 1…8 × R0_BLOCK 256…the row × "
-                            "num_warps 4…32 with 1…64 elements per thread. Either way also what each policy would add."));
+  grid_edit_->setToolTip(
+      tr("The configs Sweep this kernel compiles, as occx inductor sweep --grid: \"XBLOCK=1,2 R0_BLOCK=512..4096 "
+         "num_warps=4,8,16\" (axes left out take the default's). Empty: XBLOCK 1…8 × R0_BLOCK 256…the row × "
+         "num_warps 4…32 with 1…64 elements per thread. Either way also what each policy would add."));
   auto* gl = new QLabel(tr("Grid:"));
   gl->setBuddy(grid_edit_);
   auto* pl = new QLabel(tr("Python:"));
@@ -488,7 +524,8 @@ void InductorRunView::showSweepPlot(const RunKernelEntry* k) {
   // XBLOCK choices: those of the kernel's configs; keep the current one when it is still there.
   const int current = sweep_xblock_->currentData().toInt();
   // A persistent reduction has no R loop (no R0_BLOCK to vary): its configs go along XBLOCK.
-  const bool along_x = std::none_of(rows.begin(), rows.end(), [](const triton::ScanRow& r) { return r.r0_block.has_value(); });
+  const bool along_x =
+      std::none_of(rows.begin(), rows.end(), [](const triton::ScanRow& r) { return r.r0_block.has_value(); });
   auto xOf = [along_x](const triton::ScanRow& r) { return static_cast<double>(along_x ? *r.xblock : *r.r0_block); };
   auto shown = [&](const triton::ScanRow& r, int xb) {
     return r.xblock && r.num_warps && (along_x || (r.r0_block && *r.xblock == xb));
@@ -510,29 +547,41 @@ void InductorRunView::showSweepPlot(const RunKernelEntry* k) {
   if (lines.isEmpty()) {
     // A sweep measured elsewhere (bundled, or a CSV opened): the same sentences from its rows.
     const triton::KernelPicks* p = measuredPicksOf(data_, k->kernel, k->module);
-    const bool swept = std::any_of(data_.measured.rows.begin(), data_.measured.rows.end(), [&](const triton::KernelRunRow& r) {
-      return r.kernel == k->kernel && r.module == k->module && !r.swept_for.empty();
-    });
+    const bool swept =
+        std::any_of(data_.measured.rows.begin(), data_.measured.rows.end(), [&](const triton::KernelRunRow& r) {
+          return r.kernel == k->kernel && r.module == k->module && !r.swept_for.empty();
+        });
     if (p != nullptr && swept) {
       for (const auto& l : triton::explainSweep(data_.measured.rows, {*p})) lines << q(l);
     }
   }
-  sweep_note_->setText(lines.isEmpty() ? tr("Sweep this kernel compiles the configs Inductor never tried; until then this plots the configs of the cache.")
+  sweep_note_->setText(lines.isEmpty() ? tr("Sweep this kernel compiles the configs Inductor never tried; until then "
+                                            "this plots the configs of the cache.")
                                        : lines.join(QLatin1Char('\n')));
   static const QStringList kYLabels = {tr("Bandwidth (GB/s)"), tr("Median time (µs)"), tr("Registers per thread"),
                                        tr("Theoretical occupancy (%)")};
   const QString what = kYLabels.value(metric).section(QLatin1Char(' '), 0, metric == 2 ? 0 : 1);
   sweep_plot_->setTitle(along_x ? tr("%1 per config of %2 (%3 configs)").arg(what, q(k->kernel)).arg(rows.size())
-                                : tr("%1 per config of %2, XBLOCK %3 (%4 configs in all)").arg(what, q(k->kernel)).arg(xblock).arg(rows.size()));
-  sweep_plot_->setAxisLabels(along_x ? tr("XBLOCK (rows per block, log₂ scale)") : tr("R0_BLOCK (elements per loop iteration, log₂ scale)"),
-                             kYLabels.value(metric));
+                                : tr("%1 per config of %2, XBLOCK %3 (%4 configs in all)")
+                                      .arg(what, q(k->kernel))
+                                      .arg(xblock)
+                                      .arg(rows.size()));
+  sweep_plot_->setAxisLabels(
+      along_x ? tr("XBLOCK (rows per block, log₂ scale)") : tr("R0_BLOCK (elements per loop iteration, log₂ scale)"),
+      kYLabels.value(metric));
   auto value = [&](std::size_t i) -> std::optional<double> {
     const auto& r = rows[i];
     switch (metric) {
-      case 0: return measured[i] && measured[i]->row.ok() ? std::optional<double>(measured[i]->row.bandwidth_GBps) : std::nullopt;
-      case 1: return measured[i] && measured[i]->row.ok() ? std::optional<double>(measured[i]->row.time.median_us) : std::nullopt;
-      case 2: return r.n_regs ? std::optional<double>(static_cast<double>(*r.n_regs)) : std::nullopt;
-      default: return r.occupancy_pct;
+      case 0:
+        return measured[i] && measured[i]->row.ok() ? std::optional<double>(measured[i]->row.bandwidth_GBps)
+                                                    : std::nullopt;
+      case 1:
+        return measured[i] && measured[i]->row.ok() ? std::optional<double>(measured[i]->row.time.median_us)
+                                                    : std::nullopt;
+      case 2:
+        return r.n_regs ? std::optional<double>(static_cast<double>(*r.n_regs)) : std::nullopt;
+      default:
+        return r.occupancy_pct;
     }
   };
   std::map<int, std::pair<QVector<double>, QVector<double>>> series;
@@ -568,18 +617,21 @@ void InductorRunView::showSweepPlot(const RunKernelEntry* k) {
             rr.append(static_cast<int>(i));
           }
         }
-        sweep_plot_->addMarkers(label + (x.isEmpty() ? tr(" [XBLOCK %1]").arg(m.xblock) : QString()), x, y, rr, shape, color, size, false);
+        sweep_plot_->addMarkers(label + (x.isEmpty() ? tr(" [XBLOCK %1]").arg(m.xblock) : QString()), x, y, rr, shape,
+                                color, size, false);
       };
       if (p->best_row >= 0) {
-        mark(tr("best: %1").arg(q(data_.measured.rows[static_cast<std::size_t>(p->best_row)].configText())), p->best_row, MarkerShape::kStar,
-             QColor(0xd4, 0xa0, 0x00), 20);
+        mark(tr("best: %1").arg(q(data_.measured.rows[static_cast<std::size_t>(p->best_row)].configText())),
+             p->best_row, MarkerShape::kStar, QColor(0xd4, 0xa0, 0x00), 20);
       }
-      if (p->winner_row >= 0) mark(tr("Inductor's pick, regret %1").arg(p->winner_regret, 0, 'f', 2), p->winner_row, MarkerShape::kSquare, Qt::black, 14);
+      if (p->winner_row >= 0)
+        mark(tr("Inductor's pick, regret %1").arg(p->winner_regret, 0, 'f', 2), p->winner_row, MarkerShape::kSquare,
+             Qt::black, 14);
       // Each rule's pick; rules that pick the same config share one marker (named after all of them).
-      static const MarkerShape kShapes[] = {MarkerShape::kTriangle, MarkerShape::kDiamond, MarkerShape::kCircle, MarkerShape::kCross,
-                                            MarkerShape::kSquare};
-      static const QColor kColors[] = {QColor(200, 0, 120), QColor(100, 100, 100), QColor(0, 120, 80), QColor(214, 39, 40),
-                                       QColor(255, 127, 14)};
+      static const MarkerShape kShapes[] = {MarkerShape::kTriangle, MarkerShape::kDiamond, MarkerShape::kCircle,
+                                            MarkerShape::kCross, MarkerShape::kSquare};
+      static const QColor kColors[] = {QColor(200, 0, 120), QColor(100, 100, 100), QColor(0, 120, 80),
+                                       QColor(214, 39, 40), QColor(255, 127, 14)};
       std::vector<bool> said(p->picks.size(), false);
       int group = 0;
       for (std::size_t i = 0; i < p->picks.size(); ++i) {
@@ -591,14 +643,15 @@ void InductorRunView::showSweepPlot(const RunKernelEntry* k) {
             names << q(std::string(inductor::policyKey(p->picks[j].policy)));
           }
         }
-        mark(tr("%1 pick, regret %2").arg(names.join(QStringLiteral(", "))).arg(p->picks[i].regret, 0, 'f', 2), p->picks[i].row,
-             kShapes[group % 5], kColors[group % 5], 13);
+        mark(tr("%1 pick, regret %2").arg(names.join(QStringLiteral(", "))).arg(p->picks[i].regret, 0, 'f', 2),
+             p->picks[i].row, kShapes[group % 5], kColors[group % 5], 13);
         ++group;
       }
     }
   }
   if (series.empty()) {
-    sweep_plot_->setNote(metric <= 1 ? tr("Not measured: sweep or run this kernel on a GPU.") : tr("No configs of XBLOCK %1.").arg(xblock));
+    sweep_plot_->setNote(metric <= 1 ? tr("Not measured: sweep or run this kernel on a GPU.")
+                                     : tr("No configs of XBLOCK %1.").arg(xblock));
   } else {
     sweep_plot_->setNote(QString());
   }
@@ -612,7 +665,8 @@ QString InductorRunView::openKernelRunsCsv(const QString& path) {
     setStatus(message, true);
     return message;
   }
-  const QString merged = mergeMeasured(data_, *runs, measuredLabelOf(*runs) + tr(" — %1").arg(QFileInfo(path).fileName()));
+  const QString merged =
+      mergeMeasured(data_, *runs, measuredLabelOf(*runs) + tr(" — %1").arg(QFileInfo(path).fileName()));
   if (!merged.isEmpty()) {
     setStatus(merged, true);
     return merged;
@@ -651,8 +705,10 @@ QWidget* InductorRunView::buildMeasuredTab() {
   picks_table_->setObjectName(QStringLiteral("picksTable"));
   picks_table_->setHorizontalHeaderLabels({tr("Rule"), tr("Pick"), tr("µs"), tr("Regret"), tr("Not compiled")});
   picks_table_->horizontalHeaderItem(2)->setToolTip(tr("The pick's median time, µs"));
-  picks_table_->horizontalHeaderItem(3)->setToolTip(tr("The pick's time / the fastest config's time (1.00 = the best)"));
-  picks_table_->horizontalHeaderItem(4)->setToolTip(tr("Halved configs the rule would add that are not in the cache: never measured"));
+  picks_table_->horizontalHeaderItem(3)->setToolTip(
+      tr("The pick's time / the fastest config's time (1.00 = the best)"));
+  picks_table_->horizontalHeaderItem(4)->setToolTip(
+      tr("Halved configs the rule would add that are not in the cache: never measured"));
   picks_table_->verticalHeader()->setVisible(false);
   picks_table_->verticalHeader()->setDefaultSectionSize(picks_table_->fontMetrics().height() + 6);
   picks_table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -687,10 +743,13 @@ void InductorRunView::showMeasured(const RunKernelEntry* k) {
   }
   QString note = tr("%1: %2 of %3 configs ran ok").arg(data_.measured_label).arg(p->ok_rows).arg(p->rows);
   if (p->best_row >= 0) {
-    note += tr("; fastest %1 at %2 µs").arg(q(data_.measured.rows[static_cast<std::size_t>(p->best_row)].configText())).arg(p->best_time_us, 0, 'f', 1);
+    note += tr("; fastest %1 at %2 µs")
+                .arg(q(data_.measured.rows[static_cast<std::size_t>(p->best_row)].configText()))
+                .arg(p->best_time_us, 0, 'f', 1);
   }
   if (p->winner_row >= 0) note += tr("; Inductor's winner: regret %1").arg(p->winner_regret, 0, 'f', 2);
-  note += p->outputs_agree ? tr("; outputs agree across configs.") : tr("; <b>outputs disagree</b> (hover the Status cells).");
+  note += p->outputs_agree ? tr("; outputs agree across configs.")
+                           : tr("; <b>outputs disagree</b> (hover the Status cells).");
   measured_note_->setText(note);
   auto item = [](const QString& text, bool right = false) {
     auto* it = new QTableWidgetItem(text);
@@ -725,7 +784,9 @@ QWidget* InductorRunView::buildTopBar() {
   auto* row = new QHBoxLayout;
   auto* open_folder = new QPushButton(tr("Open folder…"));
   open_folder->setObjectName(QStringLiteral("openFolderButton"));
-  open_folder->setToolTip(tr("An Inductor cache (TORCHINDUCTOR_CACHE_DIR, by default /tmp/torchinductor_<user>) or a torch_compile_debug folder"));
+  open_folder->setToolTip(
+      tr("An Inductor cache (TORCHINDUCTOR_CACHE_DIR, by default /tmp/torchinductor_<user>) or a torch_compile_debug "
+         "folder"));
   connect(open_folder, &QPushButton::clicked, this, &InductorRunView::openFolderInteractive);
   auto* open_file = new QPushButton(tr("Open file…"));
   open_file->setObjectName(QStringLiteral("openFileButton"));
@@ -795,10 +856,11 @@ QWidget* InductorRunView::buildKernelPane() {
   kernel_table_->setTextElideMode(Qt::ElideMiddle);  // the kernel's number at the end stays in sight
   kernel_table_->sortByColumn(KernelListModel::kKind, Qt::AscendingOrder);  // looped reductions first
   kernel_table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-  connect(kernel_table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-    if (!current.isValid()) return;
-    showKernel(kernel_proxy_->mapToSource(current).row());
-  });
+  connect(kernel_table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+          [this](const QModelIndex& current) {
+            if (!current.isValid()) return;
+            showKernel(kernel_proxy_->mapToSource(current).row());
+          });
   v->addWidget(filter_);
   v->addWidget(kernel_table_, 1);
   return box;
@@ -820,15 +882,17 @@ QWidget* InductorRunView::buildKernelDetails() {
   config_table_ = makeTable(config_model_, QStringLiteral("configTable"));
   config_table_->setSortingEnabled(false);  // rows stay in the run's order, as the bars
   config_table_->setMinimumHeight(110);
-  connect(config_table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-    if (!current.isValid()) return;
-    config_row_ = current.row();
-    showConfigDetails();
-  });
+  connect(config_table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+          [this](const QModelIndex& current) {
+            if (!current.isValid()) return;
+            config_row_ = current.row();
+            showConfigDetails();
+          });
   auto* buttons = new QHBoxLayout;
   to_calculator_ = new QPushButton(tr("Open in calculator"));
   to_calculator_->setObjectName(QStringLiteral("toCalculatorButton"));
-  to_calculator_->setToolTip(tr("The calculator with this config's block (num_warps × 32 threads), registers, shared memory and device"));
+  to_calculator_->setToolTip(
+      tr("The calculator with this config's block (num_warps × 32 threads), registers, shared memory and device"));
   to_rblock_ = new QPushButton(tr("Open in RBLOCK scaling"));
   to_rblock_->setObjectName(QStringLiteral("toRblockButton"));
   to_rblock_->setToolTip(tr("The RBLOCK-scaling view with this config, its real n_regs and its device"));
@@ -854,7 +918,9 @@ QWidget* InductorRunView::buildKernelDetails() {
   python_edit_ = new QLineEdit;
   python_edit_->setObjectName(QStringLiteral("pythonEdit"));
   python_edit_->setPlaceholderText(tr("python3"));
-  python_edit_->setToolTip(tr("The Python with PyTorch and Triton that compiles the sweep's configs (empty: $OCCX_PYTHON, else python3 in PATH)"));
+  python_edit_->setToolTip(
+      tr("The Python with PyTorch and Triton that compiles the sweep's configs (empty: $OCCX_PYTHON, else python3 in "
+         "PATH)"));
   python_edit_->setMaximumWidth(130);
   connect(run_button_, &QPushButton::clicked, this, [this] { runSelectedKernel(); });
   connect(run_all_button_, &QPushButton::clicked, this, [this] { runAllKernels(); });
@@ -933,7 +999,8 @@ QString InductorRunView::openPath(const QString& path) {
   last_folder_ = info.isDir() ? info.absoluteFilePath() : info.absolutePath();
   if (info.isFile() && info.suffix().compare(QStringLiteral("csv"), Qt::CaseInsensitive) == 0) {
     QFile file(path);
-    if (file.open(QIODevice::ReadOnly) && file.read(4096).contains("# format: inductor-kernel-runs")) return openKernelRunsCsv(path);
+    if (file.open(QIODevice::ReadOnly) && file.read(4096).contains("# format: inductor-kernel-runs"))
+      return openKernelRunsCsv(path);
     auto loaded = runDataFromCsv(path);
     if (!loaded) {
       const QString message = q(loaded.error());
@@ -963,11 +1030,14 @@ QString InductorRunView::openBundled(const QString& key) {
   dropScan();
   bundled_key_ = key;
   showRun(std::move(loaded).value());
-  setStatus(tr("A bundled run: recorded with its kernel modules, shown without its Triton cache (the numbers are in its CSV)."));
+  setStatus(tr(
+      "A bundled run: recorded with its kernel modules, shown without its Triton cache (the numbers are in its CSV)."));
   return {};
 }
 
-void InductorRunView::cancelScan() { job_->cancel(); }
+void InductorRunView::cancelScan() {
+  job_->cancel();
+}
 
 void InductorRunView::dropScan() {
   if (!job_->isRunning()) return;
@@ -977,17 +1047,21 @@ void InductorRunView::dropScan() {
   cancel_->setVisible(false);
 }
 
-bool InductorRunView::isScanning() const { return job_->isRunning(); }
+bool InductorRunView::isScanning() const {
+  return job_->isRunning();
+}
 
 void InductorRunView::openFolderInteractive() {
-  const QString dir = QFileDialog::getExistingDirectory(this, tr("Open Inductor run (a cache or torch_compile_debug folder)"),
-                                                        last_folder_.isEmpty() ? QString::fromStdString(triton::defaultInductorCacheDir()) : last_folder_);
+  const QString dir = QFileDialog::getExistingDirectory(
+      this, tr("Open Inductor run (a cache or torch_compile_debug folder)"),
+      last_folder_.isEmpty() ? QString::fromStdString(triton::defaultInductorCacheDir()) : last_folder_);
   if (!dir.isEmpty() && openPath(dir).isEmpty()) emit pathOpened(dir);
 }
 
 void InductorRunView::openFileInteractive() {
-  const QString file = QFileDialog::getOpenFileName(this, tr("Open a scan CSV or a kernel module"), last_folder_,
-                                                    tr("Scan CSV, kernel-runs CSV or kernel module (*.csv *.py);;All files (*)"));
+  const QString file =
+      QFileDialog::getOpenFileName(this, tr("Open a scan CSV or a kernel module"), last_folder_,
+                                   tr("Scan CSV, kernel-runs CSV or kernel module (*.csv *.py);;All files (*)"));
   if (!file.isEmpty() && openPath(file).isEmpty()) emit pathOpened(file);
 }
 
@@ -1008,7 +1082,8 @@ void InductorRunView::showRun(InductorRunData run) {
   config_row_ = -1;
   kernel_model_->setRows(data_.kernels);
   kernel_table_->resizeColumnsToContents();
-  kernel_table_->setColumnWidth(KernelListModel::kKernel, std::min(kernel_table_->columnWidth(KernelListModel::kKernel), 230));
+  kernel_table_->setColumnWidth(KernelListModel::kKernel,
+                                std::min(kernel_table_->columnWidth(KernelListModel::kKernel), 230));
   const int bundled_index = bundled_->findData(bundled_key_);
   bundled_->setCurrentIndex(bundled_index >= 0 ? bundled_index : 0);
   // The most interesting kernel first, else the first one.
@@ -1036,7 +1111,8 @@ bool InductorRunView::selectKernel(int index) {
     showKernel(index);
     return true;
   }
-  kernel_table_->selectionModel()->setCurrentIndex(proxy, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+  kernel_table_->selectionModel()->setCurrentIndex(proxy,
+                                                   QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
   kernel_table_->scrollTo(proxy);
   if (kernel_index_ != index) showKernel(index);
   return true;
@@ -1062,10 +1138,11 @@ void InductorRunView::showKernel(int index) {
   // Long fused names break after their underscores instead of widening the window.
   QString name = q(k->kernel).toHtmlEscaped();
   name.replace(QLatin1Char('_'), QStringLiteral("_&#8203;"));
-  QString title = QStringLiteral("<b>%1</b><br>%2 · size hints %3 · %4 · module %5")
-                      .arg(name, q(k->kind), q(k->size_hints).toHtmlEscaped(), q(k->device).toHtmlEscaped(),
-                           q(k->module));
-  if (!first.notes.empty() && !first.num_warps) title += QStringLiteral("<br><i>%1</i>").arg(q(first.notes).toHtmlEscaped());
+  QString title =
+      QStringLiteral("<b>%1</b><br>%2 · size hints %3 · %4 · module %5")
+          .arg(name, q(k->kind), q(k->size_hints).toHtmlEscaped(), q(k->device).toHtmlEscaped(), q(k->module));
+  if (!first.notes.empty() && !first.num_warps)
+    title += QStringLiteral("<br><i>%1</i>").arg(q(first.notes).toHtmlEscaped());
   kernel_title_->setText(title);
   std::vector<triton::ScanRow> configs;
   for (const auto& r : k->configs) {
@@ -1103,7 +1180,9 @@ bool InductorRunView::selectConfig(int row) {
   return true;
 }
 
-const triton::ScanRow* InductorRunView::selectedConfig() const { return config_model_->row(config_row_); }
+const triton::ScanRow* InductorRunView::selectedConfig() const {
+  return config_model_->row(config_row_);
+}
 
 std::optional<ConfigHandOver> InductorRunView::selectedHandOver() const {
   const triton::ScanRow* r = selectedConfig();
@@ -1133,7 +1212,8 @@ void InductorRunView::showConfigDetails() {
   to_rblock_->setEnabled(r != nullptr && r->n_regs.has_value() && r->r0_block.has_value() && !r->cc.empty());
   if (k != nullptr) occupancy_plot_->setConfigs(config_model_->rows(), config_row_, q(k->kernel));
   if (r == nullptr) {
-    bounds_note_->setText(k == nullptr ? QString() : tr("This kernel has no compiled config to show (%1).").arg(q(k->kind)));
+    bounds_note_->setText(k == nullptr ? QString()
+                                       : tr("This kernel has no compiled config to show (%1).").arg(q(k->kind)));
     bounds_plot_->setData({}, 0, 0, 0);
     return;
   }
@@ -1156,7 +1236,8 @@ void InductorRunView::showConfigDetails() {
     if (p.n_regs == n_regs) current = p.new_bound;
   }
   bounds_plot_->setData(*curves, device->sm_count, n_regs, current);
-  bounds_plot_->setTitle(tr("Resident blocks per SM vs registers per thread — %1, %2").arg(shortConfigText(*r), q(r->device)));
+  bounds_plot_->setTitle(
+      tr("Resident blocks per SM vs registers per thread — %1, %2").arg(shortConfigText(*r), q(r->device)));
   QString note = tr("%1: %2 registers, new bound %3. ").arg(shortConfigText(*r)).arg(n_regs).arg(q(r->new_decision));
   if (r->kind != triton::kernelKindName(triton::KernelKind::kLoopedReduction)) {
     note += tr("A %1 is never scaled: the bounds are shown for reference.").arg(q(r->kind));
@@ -1170,7 +1251,8 @@ void InductorRunView::showSource(const RunKernelEntry& kernel) {
   auto it = data_.sources.find(kernel.module);
   if (it == data_.sources.end() || it->second.text.empty()) {
     source_->clear();
-    source_label_->setText(data_.missing_source_note.isEmpty() ? tr("The source of this kernel is not available.") : data_.missing_source_note);
+    source_label_->setText(data_.missing_source_note.isEmpty() ? tr("The source of this kernel is not available.")
+                                                               : data_.missing_source_note);
     return;
   }
   const KernelSource& s = it->second;
@@ -1179,7 +1261,8 @@ void InductorRunView::showSource(const RunKernelEntry& kernel) {
   const int width = static_cast<int>(QString::number(last).size());
   QStringList numbered;
   numbered.reserve(lines.size());
-  for (int i = 0; i < lines.size(); ++i) numbered << QStringLiteral("%1  %2").arg(s.first_line + i, width).arg(lines[i]);
+  for (int i = 0; i < lines.size(); ++i)
+    numbered << QStringLiteral("%1  %2").arg(s.first_line + i, width).arg(lines[i]);
   source_->setPlainText(numbered.join(QLatin1Char('\n')));
   QList<QTextEdit::ExtraSelection> marks;
   for (int line : s.tile_lines) {
@@ -1207,7 +1290,8 @@ std::vector<CsvExport> InductorRunView::csvExports() const {
     one.origin = data_.origin;
     one.rows = k->configs;
     one.summary = summaryOfRows(one.rows);
-    out.push_back({tr("Configs of the selected kernel"), QStringLiteral("inductor-kernel-configs.csv"), runDataToCsv(one)});
+    out.push_back(
+        {tr("Configs of the selected kernel"), QStringLiteral("inductor-kernel-configs.csv"), runDataToCsv(one)});
   }
   if (!data_.measured.rows.empty()) {
     out.push_back({tr("Measured kernel runs (every measured config)"), QStringLiteral("inductor-kernel-runs.csv"),
@@ -1216,7 +1300,9 @@ std::vector<CsvExport> InductorRunView::csvExports() const {
   return out;
 }
 
-std::vector<PlotController*> InductorRunView::plotExports() const { return {bounds_plot_, occupancy_plot_, measured_plot_}; }
+std::vector<PlotController*> InductorRunView::plotExports() const {
+  return {bounds_plot_, occupancy_plot_, measured_plot_};
+}
 
 void InductorRunView::saveSettings(QSettings& s) const {
   s.setValue(QStringLiteral("lastFolder"), last_folder_);

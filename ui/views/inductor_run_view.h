@@ -83,8 +83,8 @@ class InductorRunView : public QWidget, public AppView {
   /// empty when it can. A sweep also needs a Python with PyTorch and Triton: that is found when it starts.
   [[nodiscard]] QString sweepUnavailableReason() const;
   /// Sweeps the selected kernel off the UI thread (finished when kernelSweepFinished() is emitted):
-  /// the Grid field's grid (empty: the default grid) and what each policy would add, compiled with the Python of the Python field
-  /// (empty: $OCCX_PYTHON, else python3), read back, and run on the GPU when there is one. Its configs
+  /// the Grid field's grid (empty: the default grid) and what each policy would add, compiled with the Python of the
+  /// Python field (empty: $OCCX_PYTHON, else python3), read back, and run on the GPU when there is one. Its configs
   /// join the kernel's rows, the Measured and Sweep tabs; the best and the picks are said in words.
   /// Returns an empty string, or why not (also shown).
   QString sweepSelectedKernel();

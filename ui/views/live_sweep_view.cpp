@@ -13,8 +13,8 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSplitter>
-#include <QTableView>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTableWidget>
 #include <QThread>
 #include <QVBoxLayout>
@@ -31,11 +31,11 @@
 #include "core/inductor/candidates.h"
 #include "core/inductor/rblock_scaling.h"
 #include "qcustomplot.h"
-#include "ui/views/sweep_inputs.h"
-#include "ui/plots/sweep_series_plot.h"
 #include "ui/models/inductor_run_data.h"
 #include "ui/models/live_datasets.h"
 #include "ui/models/live_sweep_model.h"
+#include "ui/plots/sweep_series_plot.h"
+#include "ui/views/sweep_inputs.h"
 
 namespace occx::ui {
 
@@ -296,7 +296,7 @@ QWidget* LiveSweepView::buildResults() {
   time_plot_ = new SweepSeriesPlot(tr("Median time per config, bars min … max"), QStringLiteral("timePlot"), details_);
   time_plot_->setAxisLabels(x_label, tr("Time (µs)"));
   occ_plot_ = new SweepSeriesPlot(tr("Occupancy: theoretical (solid), achieved (dashed)"),
-                                   QStringLiteral("occupancyPlot"), details_);
+                                  QStringLiteral("occupancyPlot"), details_);
   occ_plot_->setAxisLabels(x_label, tr("Occupancy (%)"));
   for (SweepSeriesPlot* p : {bw_plot_, time_plot_, occ_plot_}) {
     p->setLegendPlace(PlotController::LegendPlace::kBeside);
@@ -313,7 +313,8 @@ QWidget* LiveSweepView::buildResults() {
   details_->addTab(table_, tr("Configs"));
   details_->addTab(time_plot_->widget(), tr("Median time"));
   details_->addTab(occ_plot_->widget(), tr("Occupancy"));
-  details_->setTabToolTip(0, tr("One row per config: status, times, bandwidth, occupancy; select one to mark it in the plots"));
+  details_->setTabToolTip(
+      0, tr("One row per config: status, times, bandwidth, occupancy; select one to mark it in the plots"));
 
   split->addWidget(bw_plot_->widget());
   split->addWidget(details_);
@@ -365,7 +366,8 @@ QString LiveSweepView::startRun() {
   progress_->setFormat(tr("preparing …"));
   setCurrentRequest(job_->start(req));
   setStatus(tr("Preparing the inputs and the CPU reference, compiling the configs …"));
-  running_summary_ = tr("Compiling and measuring %1 configs on %2 …").arg(inputs_->gridSize()).arg(availability_.device);
+  running_summary_ =
+      tr("Compiling and measuring %1 configs on %2 …").arg(inputs_->gridSize()).arg(availability_.device);
   emit statusMessage(statusSummary());
   refreshXBlockFilter(xblocksOf(model_->rows()));
   rebuildPlots();
@@ -702,7 +704,8 @@ void LiveSweepView::rebuildBandwidthPlot(const PlotRows& shown) {
   if (copy_GBps_ > 0) {
     // The measured limit: a device-to-device copy reads and writes every byte once, so it is the
     // roofline of read+write kernels; a reduction that mostly reads can sit above it.
-    bw_plot_->addReferenceLine(copy_GBps_, tr("roofline: copy %1 GB/s (measured, read + write)").arg(copy_GBps_, 0, 'f', 0),
+    bw_plot_->addReferenceLine(copy_GBps_,
+                               tr("roofline: copy %1 GB/s (measured, read + write)").arg(copy_GBps_, 0, 'f', 0),
                                kRooflineColor, Qt::DashLine);
   }
   if (datasheet_GBps_ > 0) {
@@ -903,14 +906,14 @@ std::vector<CsvExport> LiveSweepView::csvExports() const {
   const ReplaySummary& rp = model_->replay();
   for (const auto& p : rp.picks) {
     const LiveRow* r = model_->row(p.row);
-    regret.rows.push_back(
-        {std::string(inductor::policyKey(p.policy)), std::to_string(p.candidates), std::to_string(p.benchmarked),
-         r != nullptr ? r->config.label() : std::string(), r != nullptr ? fixed(p.time_us, 3) : "",
-         r != nullptr ? fixed(p.bandwidth_GBps, 1) : "", r != nullptr ? fixed(p.regret, 3) : ""});
+    regret.rows.push_back({std::string(inductor::policyKey(p.policy)), std::to_string(p.candidates),
+                           std::to_string(p.benchmarked), r != nullptr ? r->config.label() : std::string(),
+                           r != nullptr ? fixed(p.time_us, 3) : "", r != nullptr ? fixed(p.bandwidth_GBps, 1) : "",
+                           r != nullptr ? fixed(p.regret, 3) : ""});
   }
   if (const LiveRow* b = model_->row(rp.best_row)) {
-    regret.rows.push_back({"best", std::to_string(d.rows.size()), "", b->config.label(),
-                           fixed(rp.best_time_us, 3), fixed(rp.best_bandwidth_GBps, 1), "1"});
+    regret.rows.push_back({"best", std::to_string(d.rows.size()), "", b->config.label(), fixed(rp.best_time_us, 3),
+                           fixed(rp.best_bandwidth_GBps, 1), "1"});
   }
   out.push_back(CsvExport{tr("Autotuner replay (regret per policy)"), QStringLiteral("regret.csv"), regret});
   if (fidelity_) {

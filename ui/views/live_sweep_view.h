@@ -101,9 +101,9 @@ class LiveSweepView : public SweepView {
     int xblock = 1;
     std::map<int, std::vector<int>> by_warps;  ///< num_warps → model rows (ok rows of this XBLOCK)
     double max_bandwidth = 0.0;
-    double max_time = 0.0;      ///< slowest median
-    double max_time_bar = 0.0;  ///< slowest single run
-    bool any_achieved = false;  ///< some ok row (any XBLOCK) has achieved occupancy
+    double max_time = 0.0;        ///< slowest median
+    double max_time_bar = 0.0;    ///< slowest single run
+    bool any_achieved = false;    ///< some ok row (any XBLOCK) has achieved occupancy
     std::string achieved_reason;  ///< why not, from the first row without it
     int selected = -1;            ///< the selected model row when it is ok and of this XBLOCK
   };
@@ -149,9 +149,9 @@ class LiveSweepView : public SweepView {
   LiveSweepModel* model_ = nullptr;
   LiveSweepJob* job_ = nullptr;
 
-  LiveDataset data_;  ///< metadata of the shown dataset (rows live in the model while running)
-  double copy_GBps_ = 0.0;       ///< measured copy bandwidth of the dataset's GPU (the roofline)
-  double datasheet_GBps_ = 0.0;  ///< the GPU data's datasheet DRAM bandwidth of that GPU; 0 when unknown
+  LiveDataset data_;                        ///< metadata of the shown dataset (rows live in the model while running)
+  double copy_GBps_ = 0.0;                  ///< measured copy bandwidth of the dataset's GPU (the roofline)
+  double datasheet_GBps_ = 0.0;             ///< the GPU data's datasheet DRAM bandwidth of that GPU; 0 when unknown
   std::optional<FamilyFidelity> fidelity_;  ///< the dataset beside Inductor's kernel, when compared
   QString fidelity_source_;                 ///< "ref_mean_var, H200, 2026-12-01": the kernel runs compared with
 };

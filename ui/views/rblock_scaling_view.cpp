@@ -18,8 +18,8 @@
 #include <algorithm>
 
 #include "core/inductor/report.h"
-#include "ui/widgets/checked_spin_box.h"
 #include "ui/plots/rblock_bounds_plot.h"
+#include "ui/widgets/checked_spin_box.h"
 #include "ui/widgets/spin_slider.h"
 
 namespace occx::ui {
@@ -28,8 +28,12 @@ using namespace occx::inductor;
 
 namespace {
 
-QString q(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
-QString q(const std::string& s) { return QString::fromStdString(s); }
+QString q(std::string_view s) {
+  return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+QString q(const std::string& s) {
+  return QString::fromStdString(s);
+}
 
 QComboBox* powerOfTwoCombo(int max_value, QWidget* parent) {
   auto* c = new QComboBox(parent);
@@ -185,7 +189,8 @@ QWidget* RblockScalingView::buildKernelBox() {
   size_hints_->setStyleSheet(QStringLiteral("color: #555;"));
   size_hints_->setWordWrap(true);
   hint_ = new QComboBox(kernel_box);
-  for (ReductionHint h : {ReductionHint::kInner, ReductionHint::kOuter, ReductionHint::kOuterTiny, ReductionHint::kDefault}) {
+  for (ReductionHint h :
+       {ReductionHint::kInner, ReductionHint::kOuter, ReductionHint::kOuterTiny, ReductionHint::kDefault}) {
     hint_->addItem(q(reductionHintKey(h)), static_cast<int>(h));
   }
   hint_->setToolTip(tr("Inductor's reduction hint: which candidate configs it compiles."));
@@ -222,8 +227,9 @@ QWidget* RblockScalingView::buildConfigBox() {
   shared_ = shared;
   shared_->setObjectName(QStringLiteral("sharedBytes"));
   shared_->setRange(0, 232448);
-  shared_->setToolTip(tr("Shared memory per block the compiled kernel launches with (used by the exact bound). Type bytes or a "
-                         "size with a unit: 49152, 48 KB, 48KiB (1 KB = 1024 B)."));
+  shared_->setToolTip(
+      tr("Shared memory per block the compiled kernel launches with (used by the exact bound). Type bytes or a "
+         "size with a unit: 49152, 48 KB, 48KiB (1 KB = 1024 B)."));
   cl->addRow(tr("XBLOCK"), xblock_);
   cl->addRow(tr("RBLOCK (R0_BLOCK)"), rblock_);
   cl->addRow(tr("num_warps"), num_warps_);
@@ -302,19 +308,21 @@ QWidget* RblockScalingView::buildResults() {
   auto* lower = new QWidget(split);
   auto* lv = new QVBoxLayout(lower);
   lv->setContentsMargins(0, 0, 0, 0);
-  auto* decision_title = new QLabel(tr("<b>Decision per policy</b> (steps as in Inductor: gates, n_regs and R-block checks, the "
-                                       "register threshold, total blocks, the bound, capacity, halving)"),
-                                    lower);
+  auto* decision_title =
+      new QLabel(tr("<b>Decision per policy</b> (steps as in Inductor: gates, n_regs and R-block checks, the "
+                    "register threshold, total blocks, the bound, capacity, halving)"),
+                 lower);
   decision_title->setWordWrap(true);
   lv->addWidget(decision_title);
-  decision_table_ = makeTable({tr("Policy"), tr("Bound (blocks/SM)"), tr("Capacity (blocks)"), tr("Total blocks"), tr("Decision"),
-                               tr("New RBLOCK"), tr("Reason")},
+  decision_table_ = makeTable({tr("Policy"), tr("Bound (blocks/SM)"), tr("Capacity (blocks)"), tr("Total blocks"),
+                               tr("Decision"), tr("New RBLOCK"), tr("Reason")},
                               6, lower);
   decision_table_->setObjectName(QStringLiteral("decisionTable"));
   decision_table_->setRowCount(4);
   decision_table_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   decision_table_->setFixedHeight(decision_table_->horizontalHeader()->sizeHint().height() +
-                                  4 * decision_table_->verticalHeader()->defaultSectionSize() + 2 * decision_table_->frameWidth() + 2);
+                                  4 * decision_table_->verticalHeader()->defaultSectionSize() +
+                                  2 * decision_table_->frameWidth() + 2);
   lv->addWidget(decision_table_);
 
   auto* tabs = new QTabWidget(lower);
@@ -327,8 +335,8 @@ QWidget* RblockScalingView::buildResults() {
   loop_note_->setObjectName(QStringLiteral("loopNote"));
   loop_note_->setWordWrap(true);
   loop_note_->setStyleSheet(QStringLiteral("color: #444;"));
-  pipeline_table_ = makeTable({tr("#"), tr("Stage"), tr("Origin"), tr("Config"), tr("n_regs"), tr("n_spills"), tr("Decision"),
-                               tr("Autotuning"), tr("Reason")},
+  pipeline_table_ = makeTable({tr("#"), tr("Stage"), tr("Origin"), tr("Config"), tr("n_regs"), tr("n_spills"),
+                               tr("Decision"), tr("Autotuning"), tr("Reason")},
                               8, pipe);
   pipeline_table_->setObjectName(QStringLiteral("pipelineTable"));
   // Room for four stages at least; on a short screen the page scrolls rather than cutting the notes.
@@ -356,7 +364,8 @@ QWidget* RblockScalingView::buildResults() {
   chain_label->setObjectName(QStringLiteral("chainLabel"));
   chain_label->setWordWrap(true);
   chain_label->setStyleSheet(QStringLiteral("color: #8a4b00; font-weight: bold;"));
-  chain_table_ = makeTable({tr("Link"), tr("Config"), tr("n_regs"), tr("Bound"), tr("Decision"), tr("Reason")}, 5, chain);
+  chain_table_ =
+      makeTable({tr("Link"), tr("Config"), tr("n_regs"), tr("Bound"), tr("Decision"), tr("Reason")}, 5, chain);
   chain_table_->setObjectName(QStringLiteral("chainTable"));
   chv->addWidget(chain_label);
   chv->addWidget(chain_table_, 1);
@@ -369,7 +378,9 @@ QWidget* RblockScalingView::buildResults() {
   return split;
 }
 
-QSpinBox* RblockScalingView::nRegsSpin() const { return n_regs_->spinBox(); }
+QSpinBox* RblockScalingView::nRegsSpin() const {
+  return n_regs_->spinBox();
+}
 
 RblockInputs RblockScalingView::inputs() const {
   RblockInputs in;
@@ -412,12 +423,14 @@ void RblockScalingView::setInputs(const RblockInputs& in) {
   persistent_->setChecked(in.persistent);
   deterministic_->setChecked(in.deterministic);
   const DeviceTarget& t = device_->currentTarget();
-  sms_->setValue(in.sm_override > 0 ? std::clamp(in.sm_override, 1, 1024) : (t.sm_count > 0 ? t.sm_count : sms_->value()));
+  sms_->setValue(in.sm_override > 0 ? std::clamp(in.sm_override, 1, 1024)
+                                    : (t.sm_count > 0 ? t.sm_count : sms_->value()));
   updating_ = false;
   recompute();
 }
 
-void RblockScalingView::showConfig(int xblock, int rblock, int num_warps, int n_regs, int n_spills, qint64 xnumel, qint64 rnumel) {
+void RblockScalingView::showConfig(int xblock, int rblock, int num_warps, int n_regs, int n_spills, qint64 xnumel,
+                                   qint64 rnumel) {
   RblockInputs in = inputs();
   in.xblock = xblock;
   in.rblock = rblock;
@@ -451,7 +464,9 @@ void RblockScalingView::showHandOver(const ConfigHandOver& h) {
   in.profile = inductor::Profile::kInductorCurrent;
   in.cc_gate = inductor::CcGate::kProfileDefault;
   in.deterministic = false;
-  if (auto hint = inductor::parseReductionHint(h.reduction_hint.toLower().toStdString()); hint && !h.reduction_hint.isEmpty()) in.hint = *hint;
+  if (auto hint = inductor::parseReductionHint(h.reduction_hint.toLower().toStdString());
+      hint && !h.reduction_hint.isEmpty())
+    in.hint = *hint;
   const int sms = device_->currentTarget().sm_count;
   in.sm_override = h.sm_count > 0 && sms != h.sm_count ? h.sm_count : 0;
   setInputs(in);
@@ -482,12 +497,13 @@ bool RblockScalingView::resolveDevice() {
     return false;
   }
   device_model_ = *dev;
-  device_info_->setText(tr("%1 registers/SM, %2 threads/SM, warp size %3, at most %4 blocks/SM; register threshold %1 // %2 = %5")
-                            .arg(device_model_.registersPerSm())
-                            .arg(device_model_.maxThreadsPerSm())
-                            .arg(device_model_.warpSize())
-                            .arg(device_model_.arch.max_blocks_per_sm)
-                            .arg(registerThreshold(device_model_)));
+  device_info_->setText(
+      tr("%1 registers/SM, %2 threads/SM, warp size %3, at most %4 blocks/SM; register threshold %1 // %2 = %5")
+          .arg(device_model_.registersPerSm())
+          .arg(device_model_.maxThreadsPerSm())
+          .arg(device_model_.warpSize())
+          .arg(device_model_.arch.max_blocks_per_sm)
+          .arg(registerThreshold(device_model_)));
   shared_->setMaximum(static_cast<int>(std::max<std::int64_t>(device_model_.arch.shared_memory_per_block_optin, 0)));
   return true;
 }
@@ -501,8 +517,11 @@ bool RblockScalingView::readKernelAndConfig(const RblockInputs& in) {
   // Inductor counts blocks on the size hint, not on xnumel: say so whenever a numel was rounded.
   auto hintText = [this](const char* name, std::int64_t numel, std::int64_t hint) {
     return numel == hint ? tr("%1 = %2").arg(QLatin1String(name)).arg(hint)
-                         : tr("<b>%1 = %2</b> (%3 %4 rounded up to a power of two)").arg(QLatin1String(name)).arg(hint)
-                               .arg(QLatin1String(name[0] == 'x' ? "xnumel" : "rnumel")).arg(numel);
+                         : tr("<b>%1 = %2</b> (%3 %4 rounded up to a power of two)")
+                               .arg(QLatin1String(name))
+                               .arg(hint)
+                               .arg(QLatin1String(name[0] == 'x' ? "xnumel" : "rnumel"))
+                               .arg(numel);
   };
   size_hints_->setText(tr("Size hints: %1, %2 — the decision counts blocks as ceil(x / XBLOCK) on the hint.")
                            .arg(hintText("x", in.xnumel, hints->x), hintText("r", in.rnumel, hints->r0)));
@@ -544,7 +563,8 @@ bool RblockScalingView::decideEveryPolicy(const DecisionOptions& opts) {
   return true;
 }
 
-void RblockScalingView::runCandidatePipeline(const RblockInputs& in, const DecisionOptions& opts, const ProfileInfo& info) {
+void RblockScalingView::runCandidatePipeline(const RblockInputs& in, const DecisionOptions& opts,
+                                             const ProfileInfo& info) {
   PipelineInput pin;
   pin.kernel = kernel_;
   pin.hint = in.hint;
@@ -566,18 +586,21 @@ void RblockScalingView::runCandidatePipeline(const RblockInputs& in, const Decis
   pipeline_ = pipe ? std::move(pipe).value() : Pipeline{};
   QString note = pipe ? q(pipeline_.order_note) : q(pipe.error());
   if (pipe && !in.persistent) {
-    note += matched ? tr(" The config above is one of the candidates: its n_regs and n_spills are used for it; the other candidates "
+    note += matched ? tr(" The config above is one of the candidates: its n_regs and n_spills are used for it; the "
+                         "other candidates "
                          "are not compiled here (n_regs unknown).")
-                    : tr(" The config above is not one of Inductor's candidates for these size hints and hint; no candidate has "
+                    : tr(" The config above is not one of Inductor's candidates for these size hints and hint; no "
+                         "candidate has "
                          "n_regs here.");
   }
   pipeline_note_->setText(note);
-  loop_note_->setText(q(info.visits_added_configs
-                            ? std::string_view("Inductor's loop (current version) also visits the configs it has just added, but their "
-                                               "n_regs is not known until the kernels are loaded after the loop, so it skips them: each "
-                                               "original config is halved at most once.")
-                            : std::string_view("Inductor's loop (2023 version) walks only the original configs; the configs it adds are "
-                                               "never examined.")));
+  loop_note_->setText(q(
+      info.visits_added_configs
+          ? std::string_view("Inductor's loop (current version) also visits the configs it has just added, but their "
+                             "n_regs is not known until the kernels are loaded after the loop, so it skips them: each "
+                             "original config is halved at most once.")
+          : std::string_view("Inductor's loop (2023 version) walks only the original configs; the configs it adds are "
+                             "never examined.")));
 }
 
 void RblockScalingView::recompute() {
@@ -603,8 +626,8 @@ void RblockScalingView::showResults() {
     const Decision& d = decisions_[i];
     setRow(decision_table_, static_cast<int>(i),
            {q(policyKey(d.policy)), d.applies ? QString::number(d.bound_blocks_per_sm) : QStringLiteral("–"),
-            d.applies ? QString::number(d.capacity_blocks) : QStringLiteral("–"), QString::number(d.total_blocks), q(outcomeName(d.outcome)),
-            newBlockText(d), q(d.reason)},
+            d.applies ? QString::number(d.capacity_blocks) : QStringLiteral("–"), QString::number(d.total_blocks),
+            q(outcomeName(d.outcome)), newBlockText(d), q(d.reason)},
            outcomeColor(d.outcome));
   }
 
@@ -625,25 +648,27 @@ void RblockScalingView::showResults() {
   if (cur_regs > 0 && static_cast<std::size_t>(cur_regs) <= curves_.points.size()) {
     cur_bound = curves_.points[static_cast<std::size_t>(cur_regs - 1)].new_bound;
   }
-  plot_->setTitle(tr("Resident blocks per SM against registers per thread — num_warps %1 (%2 threads), %3 blocks on %4 SMs")
-                      .arg(config_.num_warps)
-                      .arg(config_.num_warps * device_model_.warpSize())
-                      .arg(curves_.total_blocks)
-                      .arg(device_model_.sm_count));
+  plot_->setTitle(
+      tr("Resident blocks per SM against registers per thread — num_warps %1 (%2 threads), %3 blocks on %4 SMs")
+          .arg(config_.num_warps)
+          .arg(config_.num_warps * device_model_.warpSize())
+          .arg(curves_.total_blocks)
+          .arg(device_model_.sm_count));
   plot_->setData(curves_, device_model_.sm_count, cur_regs, cur_bound);
-  plot_->setExportSubtitle(decisions_.empty() ? QString()
-                                              : QStringLiteral("%1 · %2, n_regs %3")
-                                                    .arg(q(device_model_.label), q(config_.str(decisions_.front().profile)),
-                                                         config_.n_regs ? QString::number(*config_.n_regs) : tr("unknown")));
+  plot_->setExportSubtitle(decisions_.empty()
+                               ? QString()
+                               : QStringLiteral("%1 · %2, n_regs %3")
+                                     .arg(q(device_model_.label), q(config_.str(decisions_.front().profile)),
+                                          config_.n_regs ? QString::number(*config_.n_regs) : tr("unknown")));
 
   pipeline_table_->setRowCount(static_cast<int>(pipeline_.entries.size()));
   for (std::size_t i = 0; i < pipeline_.entries.size(); ++i) {
     const auto& e = pipeline_.entries[i];
     setRow(pipeline_table_, static_cast<int>(i),
-           {QString::number(i + 1), e.added_by_scaling ? tr("added by scaling") : tr("candidate"), q(e.config.origin), q(e.config.str(profile)),
-            e.config.n_regs ? QString::number(*e.config.n_regs) : QStringLiteral("?"),
-            e.config.n_spills ? QString::number(*e.config.n_spills) : QStringLiteral("?"), q(outcomeName(e.decision.outcome)),
-            q(candidateStateName(e.spill)), q(e.decision.reason)},
+           {QString::number(i + 1), e.added_by_scaling ? tr("added by scaling") : tr("candidate"), q(e.config.origin),
+            q(e.config.str(profile)), e.config.n_regs ? QString::number(*e.config.n_regs) : QStringLiteral("?"),
+            e.config.n_spills ? QString::number(*e.config.n_spills) : QStringLiteral("?"),
+            q(outcomeName(e.decision.outcome)), q(candidateStateName(e.spill)), q(e.decision.reason)},
            outcomeColor(e.decision.outcome));
   }
 
@@ -652,9 +677,10 @@ void RblockScalingView::showResults() {
     const auto& s = chain_[i];
     setRow(chain_table_, static_cast<int>(i),
            {QString::number(i), q(s.config.str(profile)),
-            s.config.n_regs ? QString::number(*s.config.n_regs) + (s.n_regs_assumed ? tr(" (assumed)") : QString()) : QStringLiteral("?"),
-            s.decision.applies ? QString::number(s.decision.bound_blocks_per_sm) : QStringLiteral("–"), q(outcomeName(s.decision.outcome)),
-            q(s.decision.reason)},
+            s.config.n_regs ? QString::number(*s.config.n_regs) + (s.n_regs_assumed ? tr(" (assumed)") : QString())
+                            : QStringLiteral("?"),
+            s.decision.applies ? QString::number(s.decision.bound_blocks_per_sm) : QStringLiteral("–"),
+            q(outcomeName(s.decision.outcome)), q(s.decision.reason)},
            outcomeColor(s.decision.outcome));
   }
   emit statusMessage(statusSummary());
@@ -665,7 +691,8 @@ std::vector<CsvExport> RblockScalingView::csvExports() const {
   std::vector<CsvExport> out;
   CsvTable decisions = decisionsToCsv(decisions_);
   decisions.meta.insert(decisions.meta.begin(), {"target", device_model_.label});
-  decisions.meta.push_back({"config", config_.str(decisions_.empty() ? Profile::kInductorCurrent : decisions_.front().profile)});
+  decisions.meta.push_back(
+      {"config", config_.str(decisions_.empty() ? Profile::kInductorCurrent : decisions_.front().profile)});
   decisions.meta.push_back({"n_regs", config_.n_regs ? std::to_string(*config_.n_regs) : "unknown"});
   decisions.meta.push_back({"size_hint_x", std::to_string(kernel_.size_hints.x)});
   out.push_back({tr("Decision table"), QStringLiteral("rblock-decisions.csv"), decisions});
@@ -678,7 +705,9 @@ std::vector<CsvExport> RblockScalingView::csvExports() const {
   return out;
 }
 
-std::vector<PlotController*> RblockScalingView::plotExports() const { return {plot_}; }
+std::vector<PlotController*> RblockScalingView::plotExports() const {
+  return {plot_};
+}
 
 void RblockScalingView::saveSettings(QSettings& s) const {
   const RblockInputs in = inputs();
@@ -720,7 +749,8 @@ void RblockScalingView::restoreSettings(QSettings& s) {
   if (auto p = parseProfile(s.value(QStringLiteral("profile")).toString().toStdString())) in.profile = *p;
   const int gate = static_cast<int>(intOf("cc_gate", static_cast<int>(in.cc_gate)));
   if (gate >= 0 && gate <= 2) in.cc_gate = static_cast<CcGate>(gate);
-  if (auto p = parsePolicy(s.value(QStringLiteral("pipeline_policy")).toString().toStdString())) in.pipeline_policy = *p;
+  if (auto p = parsePolicy(s.value(QStringLiteral("pipeline_policy")).toString().toStdString()))
+    in.pipeline_policy = *p;
   if (auto h = parseReductionHint(s.value(QStringLiteral("hint")).toString().toStdString())) in.hint = *h;
   in.persistent = s.value(QStringLiteral("persistent"), in.persistent).toBool();
   in.deterministic = s.value(QStringLiteral("deterministic"), in.deterministic).toBool();
@@ -729,8 +759,9 @@ void RblockScalingView::restoreSettings(QSettings& s) {
 
 QString RblockScalingView::statusSummary() const {
   if (decisions_.empty()) return validation_->text();
-  QString s = QStringLiteral("%1 · %2, n_regs %3").arg(q(device_model_.label), q(config_.str(decisions_.front().profile)),
-                                                       config_.n_regs ? QString::number(*config_.n_regs) : tr("unknown"));
+  QString s = QStringLiteral("%1 · %2, n_regs %3")
+                  .arg(q(device_model_.label), q(config_.str(decisions_.front().profile)),
+                       config_.n_regs ? QString::number(*config_.n_regs) : tr("unknown"));
   for (const Decision& d : decisions_) {
     if (d.policy != Policy::kOld && d.policy != Policy::kNew) continue;
     s += QStringLiteral(" · %1: %2").arg(q(policyKey(d.policy)), q(outcomeName(d.outcome)));
@@ -742,5 +773,7 @@ QString RblockScalingView::statusSummary() const {
 }  // namespace occx::ui
 
 namespace occx::ui {
-QString RblockScalingView::reportText() const { return arithmetic_html_; }
+QString RblockScalingView::reportText() const {
+  return arithmetic_html_;
+}
 }  // namespace occx::ui

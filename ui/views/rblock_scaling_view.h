@@ -101,7 +101,8 @@ class RblockScalingView : public QWidget, public AppView {
   bool resolveDevice();
   bool readKernelAndConfig(const RblockInputs& in);
   bool decideEveryPolicy(const inductor::DecisionOptions& opts);
-  void runCandidatePipeline(const RblockInputs& in, const inductor::DecisionOptions& opts, const inductor::ProfileInfo& info);
+  void runCandidatePipeline(const RblockInputs& in, const inductor::DecisionOptions& opts,
+                            const inductor::ProfileInfo& info);
 
  public slots:
   /// Shows one compiled config: sets XBLOCK, RBLOCK,

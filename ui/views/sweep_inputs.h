@@ -37,8 +37,8 @@ class SweepInputs : public QWidget {
  public:
   explicit SweepInputs(QWidget* parent = nullptr);
 
-  /// Writes workload, dtype, K, fp32_outputs, xnumel, rnumel, the grid lists, inductor_candidates and static_shape into `spec`
-  /// (other fields untouched).
+  /// Writes workload, dtype, K, fp32_outputs, xnumel, rnumel, the grid lists, inductor_candidates and static_shape into
+  /// `spec` (other fields untouched).
   void fillSpec(CompileSweepSpec& spec) const;
   /// Shows the spec's workload, dtype, K, shape and grid (values not offered are ignored).
   void setFromSpec(const CompileSweepSpec& spec);

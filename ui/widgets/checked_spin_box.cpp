@@ -33,7 +33,8 @@ ByteAmount readByteAmount(const QString& typed, const QLocale& locale) {
   const QString group = locale.groupSeparator();
   if (point != QLatin1String(".")) text.replace(point, QStringLiteral("."));
   if (!group.isEmpty() && group != point && group != QLatin1String(".")) {
-    text.replace(QRegularExpression(QStringLiteral("(?<=[0-9])") + QRegularExpression::escape(group) + QStringLiteral("(?=[0-9]{3})")),
+    text.replace(QRegularExpression(QStringLiteral("(?<=[0-9])") + QRegularExpression::escape(group) +
+                                    QStringLiteral("(?=[0-9]{3})")),
                  QString());
   }
   static const QRegularExpression shape(QStringLiteral("^([+-]?)([0-9]*)(?:\\.([0-9]*))?\\s*([A-Za-z]*)$"));
@@ -44,10 +45,14 @@ ByteAmount readByteAmount(const QString& typed, const QLocale& locale) {
   if (whole.isEmpty() && fraction.isEmpty()) return out;
   const QString unit = m.captured(4).toLower();
   qint64 scale = 0;
-  if (unit.isEmpty() || unit == QLatin1String("b")) scale = 1;
-  else if (unit == QLatin1String("k") || unit == QLatin1String("kb") || unit == QLatin1String("kib")) scale = kKiB;
-  else if (unit == QLatin1String("m") || unit == QLatin1String("mb") || unit == QLatin1String("mib")) scale = kMiB;
-  else return out;
+  if (unit.isEmpty() || unit == QLatin1String("b"))
+    scale = 1;
+  else if (unit == QLatin1String("k") || unit == QLatin1String("kb") || unit == QLatin1String("kib"))
+    scale = kKiB;
+  else if (unit == QLatin1String("m") || unit == QLatin1String("mb") || unit == QLatin1String("mib"))
+    scale = kMiB;
+  else
+    return out;
   const bool negative = m.captured(1) == QLatin1String("-");
   out.scaled = scale != 1;
 
@@ -75,9 +80,11 @@ ByteAmount readByteAmount(const QString& typed, const QLocale& locale) {
       return true;
     }();
     if (!whole_bytes) {
-      const double value = (QStringLiteral("0") + whole + QLatin1Char('.') + fraction).toDouble() * static_cast<double>(scale);
+      const double value =
+          (QStringLiteral("0") + whole + QLatin1Char('.') + fraction).toDouble() * static_cast<double>(scale);
       out.kind = ByteAmount::Kind::kNotWholeBytes;
-      out.exact = QString::number(negative ? -value : value, 'f', std::min(d, 18)).remove(QRegularExpression(QStringLiteral("\\.?0+$")));
+      out.exact = QString::number(negative ? -value : value, 'f', std::min(d, 18))
+                      .remove(QRegularExpression(QStringLiteral("\\.?0+$")));
       return out;
     }
   }
@@ -157,8 +164,9 @@ QString CheckedSpinBox::body(const QString& text) const {
 QString CheckedSpinBox::refusal(const QString& typed) const {
   if (!specialValueText().isEmpty() && typed == specialValueText()) return {};
   const QString text = body(typed);
-  const QString kept = value() == minimum() && !specialValueText().isEmpty() ? specialValueText()
-                                                                              : prefix() + textFromValue(value()) + suffix();
+  const QString kept = value() == minimum() && !specialValueText().isEmpty()
+                           ? specialValueText()
+                           : prefix() + textFromValue(value()) + suffix();
   const QString tail = tr("; allowed %1. Kept %2.").arg(rangeText(), kept);
   if (byte_units_) return byteRefusal(text, tail);
   QString copy = typed;
@@ -169,7 +177,8 @@ QString CheckedSpinBox::refusal(const QString& typed) const {
   const qlonglong n = locale().toLongLong(text, &ok);
   if (!ok) {
     static const QRegularExpression digits(QStringLiteral("^[+-]?[0-9]+$"));
-    if (digits.match(text).hasMatch()) return tr("%1: %2 is out of range%3").arg(quantity(), text, tail);  // beyond 64 bits
+    if (digits.match(text).hasMatch())
+      return tr("%1: %2 is out of range%3").arg(quantity(), text, tail);  // beyond 64 bits
     return tr("%1: '%2' is not a whole number%3").arg(quantity(), text, tail);
   }
   if (n < minimum() || n > maximum()) return tr("%1: %2 is out of range%3").arg(quantity(), text, tail);
@@ -184,7 +193,8 @@ QString CheckedSpinBox::byteRefusal(const QString& text, const QString& tail) co
     case ByteAmount::Kind::kEmpty:
       return tr("%1: no value%2").arg(quantity(), tail);
     case ByteAmount::Kind::kNotASize:
-      return tr("%1: '%2' is not a size: write bytes (49152) or a number with B, KB, KiB, MB or MiB (48 KB; 1 KB = 1024 B)%3")
+      return tr("%1: '%2' is not a size: write bytes (49152) or a number with B, KB, KiB, MB or MiB (48 KB; 1 KB = "
+                "1024 B)%3")
           .arg(quantity(), text, tail);
     case ByteAmount::Kind::kNotWholeBytes:
       return tr("%1: '%2' is %3 B, not a whole number of bytes%4").arg(quantity(), text, a.exact, tail);
@@ -235,8 +245,10 @@ void CheckedSpinBox::onTextEdited(const QString& text) {
   // pass through valueChanged, and Return re-announces it.
   last_value_ = value();
   const QString why = refusal(text);
-  if (why.isEmpty()) emit inputAccepted();
-  else emit inputRefused(why);
+  if (why.isEmpty())
+    emit inputAccepted();
+  else
+    emit inputRefused(why);
 }
 
 InputMessage::InputMessage(QWidget* parent) : QLabel(parent) {
@@ -263,8 +275,10 @@ void InputMessage::watch(CheckedSpinBox* box) {
     // The named box's own accepted edit or new value ends its message. Another box's does once the
     // named box shows a value again (its editing ended): the user has moved on, and the message
     // would name a refusal that no longer stands next to anything.
-    if (source_ == box) dismiss();
-    else clearIfSettled();
+    if (source_ == box)
+      dismiss();
+    else
+      clearIfSettled();
   });
 }
 

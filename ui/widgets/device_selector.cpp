@@ -21,7 +21,8 @@ QString stripVendor(QString name) {
 
 }  // namespace
 
-DeviceSelector::DeviceSelector(QWidget* parent, const GpuDatabase& db) : QWidget(parent), db_(&db), combo_(new QComboBox(this)) {
+DeviceSelector::DeviceSelector(QWidget* parent, const GpuDatabase& db)
+    : QWidget(parent), db_(&db), combo_(new QComboBox(this)) {
   auto* layout = new QHBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(combo_);
@@ -139,7 +140,8 @@ QString DeviceSelector::defaultKey() const {
   for (const auto& t : targets_) {
     if (t.detected) return t.key;
   }
-  if (const GpuSpec* h100 = db_->findGpu("H100-SXM")) return QStringLiteral("gpu:") + QString::fromStdString(h100->name);
+  if (const GpuSpec* h100 = db_->findGpu("H100-SXM"))
+    return QStringLiteral("gpu:") + QString::fromStdString(h100->name);
   return targets_.empty() ? QString() : targets_.front().key;
 }
 

@@ -11,7 +11,10 @@
 namespace occx::ui {
 
 SpinSlider::SpinSlider(int slider_step, QWidget* parent)
-    : QWidget(parent), step_(std::max(1, slider_step)), spin_(new CheckedSpinBox(this)), slider_(new QSlider(Qt::Horizontal, this)) {
+    : QWidget(parent),
+      step_(std::max(1, slider_step)),
+      spin_(new CheckedSpinBox(this)),
+      slider_(new QSlider(Qt::Horizontal, this)) {
   auto* layout = new QHBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(spin_, 0);
@@ -43,11 +46,17 @@ void SpinSlider::setRange(int minimum, int maximum) {
   syncSlider(spin_->value());
 }
 
-QSpinBox* SpinSlider::spinBox() const { return spin_; }
+QSpinBox* SpinSlider::spinBox() const {
+  return spin_;
+}
 
-int SpinSlider::value() const { return spin_->value(); }
+int SpinSlider::value() const {
+  return spin_->value();
+}
 
-void SpinSlider::setValue(int value) { spin_->setValue(value); }
+void SpinSlider::setValue(int value) {
+  spin_->setValue(value);
+}
 
 void SpinSlider::syncSlider(int value) {
   const QSignalBlocker block(slider_);

@@ -65,15 +65,18 @@ Expected<KernelPlan> planKernel(const CompileOpts& o, const ParsedWorkload& work
   cfg.vector_loads = !o.scalar_loads;
   cfg.fp32_outputs = o.fp32_outputs;
   cfg.max_registers = o.maxrregcount;
-  if (o.maxrregcount < 0 || o.maxrregcount > 255) return Error{outOfRange("--maxrregcount", o.maxrregcount, "1 … 255 (0 = no cap)")};
+  if (o.maxrregcount < 0 || o.maxrregcount > 255)
+    return Error{outOfRange("--maxrregcount", o.maxrregcount, "1 … 255 (0 = no cap)")};
   auto layout = tileLayout(cfg);
   if (!layout) return Error{layout.error() + " (--xblock, --rblock, --num-warps, --k)"};
-  if ((o.xnumel != 0) != (o.rnumel != 0) && o.xnumel != 0) return Error{"--xnumel needs --rnumel (the RBLOCK decisions need both)"};
+  if ((o.xnumel != 0) != (o.rnumel != 0) && o.xnumel != 0)
+    return Error{"--xnumel needs --rnumel (the RBLOCK decisions need both)"};
   std::string loads_note;
   if (o.rnumel != 0) {
     if (cfg.vector_loads && !vectorLoadsAllowed(*layout, o.rnumel)) {
       cfg.vector_loads = false;
-      loads_note = "rnumel " + std::to_string(o.rnumel) + " is not a multiple of " + std::to_string(layout->vec) + ": scalar loads";
+      loads_note = "rnumel " + std::to_string(o.rnumel) + " is not a multiple of " + std::to_string(layout->vec) +
+                   ": scalar loads";
     }
     if (o.xnumel != 0 && !o.dynamic_shape) {  // the shape baked in, as Inductor's kernels for static shapes
       cfg.static_xnumel = o.xnumel;
@@ -124,8 +127,8 @@ OccupancyInput occupancyInput(const CompileOpts& o, const KernelPlan& plan, cons
 }
 
 // Each policy's decision for the compiled config (with --xnumel); errors are usage errors.
-Expected<std::vector<inductor::Decision>> rblockDecisions(const CompileOpts& o, const KernelPlan& plan, const PtxasReport& rep,
-                                                          const Device& dev) {
+Expected<std::vector<inductor::Decision>> rblockDecisions(const CompileOpts& o, const KernelPlan& plan,
+                                                          const PtxasReport& rep, const Device& dev) {
   std::vector<inductor::Decision> decisions;
   if (o.xnumel <= 0) return decisions;
   auto hints = inductor::sizeHintsFromNumels(o.xnumel, o.rnumel);
@@ -148,8 +151,8 @@ Expected<std::vector<inductor::Decision>> rblockDecisions(const CompileOpts& o, 
 
 // Compiles the kernel, then works out the occupancy and the decisions; prints the error and
 // returns its exit code when a step fails.
-int compileAndJudge(Context& ctx, const CompileOpts& o, const KernelPlan& plan, const Device& dev,
-                    CompileCache& cache, std::optional<Compiled>& out) {
+int compileAndJudge(Context& ctx, const CompileOpts& o, const KernelPlan& plan, const Device& dev, CompileCache& cache,
+                    std::optional<Compiled>& out) {
   cuda::NvrtcCompiler compiler(&cache);
   CompileRequest req;
   req.source = plan.gen.source;
@@ -217,16 +220,44 @@ CsvTable compileCsv(const KernelPlan& plan, const Device& dev, const Compiled& c
   const KernelConfig& cfg = plan.cfg;
   const PtxasReport& rep = c.res.report;
   CsvTable t;
-  t.header = {"kernel", "workload", "dtype", "k", "XBLOCK", "RBLOCK", "num_warps", "arch", "device", "sm_count",
-              "registers_per_thread", "spill_stores_bytes", "spill_loads_bytes", "stack_frame_bytes", "n_spills", "smem_bytes",
-              "active_blocks_per_sm", "occupancy_pct", "limiter", "compile_ms"};
-  std::vector<std::string> row = {plan.gen.name, std::string(workloadName(cfg.workload)), std::string(dtypeName(cfg.dtype)),
-                                  std::to_string(cfg.k), std::to_string(cfg.xblock), std::to_string(cfg.rblock),
-                                  std::to_string(cfg.num_warps), dev.arch.cc.smName(), dev.label, std::to_string(dev.sm_count),
-                                  std::to_string(rep.registers), std::to_string(rep.spill_stores_bytes),
-                                  std::to_string(rep.spill_loads_bytes), std::to_string(rep.stack_frame_bytes),
-                                  std::to_string(rep.nSpills()), std::to_string(rep.static_smem_bytes),
-                                  std::to_string(c.occ.active_blocks_per_sm), fixed(100.0 * c.occ.occupancy, 1),
+  t.header = {"kernel",
+              "workload",
+              "dtype",
+              "k",
+              "XBLOCK",
+              "RBLOCK",
+              "num_warps",
+              "arch",
+              "device",
+              "sm_count",
+              "registers_per_thread",
+              "spill_stores_bytes",
+              "spill_loads_bytes",
+              "stack_frame_bytes",
+              "n_spills",
+              "smem_bytes",
+              "active_blocks_per_sm",
+              "occupancy_pct",
+              "limiter",
+              "compile_ms"};
+  std::vector<std::string> row = {plan.gen.name,
+                                  std::string(workloadName(cfg.workload)),
+                                  std::string(dtypeName(cfg.dtype)),
+                                  std::to_string(cfg.k),
+                                  std::to_string(cfg.xblock),
+                                  std::to_string(cfg.rblock),
+                                  std::to_string(cfg.num_warps),
+                                  dev.arch.cc.smName(),
+                                  dev.label,
+                                  std::to_string(dev.sm_count),
+                                  std::to_string(rep.registers),
+                                  std::to_string(rep.spill_stores_bytes),
+                                  std::to_string(rep.spill_loads_bytes),
+                                  std::to_string(rep.stack_frame_bytes),
+                                  std::to_string(rep.nSpills()),
+                                  std::to_string(rep.static_smem_bytes),
+                                  std::to_string(c.occ.active_blocks_per_sm),
+                                  fixed(100.0 * c.occ.occupancy, 1),
                                   c.occ.can_launch ? limiterNames(c.occ.limiters) : c.occ.cannot_launch_reason,
                                   fixed(c.res.compile_ms, 1)};
   for (const auto& dec : c.decisions) {
@@ -261,12 +292,14 @@ TextRows reportRows(const KernelPlan& plan, const Compiled& c, const CompileCach
   rows.push_back({"accumulator values per thread", std::to_string(l.accumulator_values_per_thread) + " (" +
                                                        std::to_string(l.elements_per_thread) + " per tile × " +
                                                        std::to_string(l.accumulator_tiles) + " tiles)"});
-  rows.push_back({"loads", plan.cfg.vector_loads ? std::to_string(l.vector_bytes) + "-byte vectors"
-                                                 : "scalar" + (plan.loads_note.empty() ? "" : " (" + plan.loads_note + ")")});
+  rows.push_back({"loads", plan.cfg.vector_loads
+                               ? std::to_string(l.vector_bytes) + "-byte vectors"
+                               : "scalar" + (plan.loads_note.empty() ? "" : " (" + plan.loads_note + ")")});
   rows.push_back({"threads per block", std::to_string(l.threads_per_block)});
   if (occ.can_launch) {
     rows.push_back({"active blocks per SM", std::to_string(occ.active_blocks_per_sm)});
-    rows.push_back({"active warps per SM", std::to_string(occ.active_warps_per_sm) + " of " + std::to_string(occ.max_warps_per_sm)});
+    rows.push_back({"active warps per SM",
+                    std::to_string(occ.active_warps_per_sm) + " of " + std::to_string(occ.max_warps_per_sm)});
     rows.push_back({"theoretical occupancy", fixed(100.0 * occ.occupancy, 1) + " %"});
     rows.push_back({"limited by", limiterNames(occ.limiters)});
   } else {
@@ -291,7 +324,8 @@ void printCompileText(Context& ctx, const CompileOpts& o, const KernelPlan& plan
   ctx.out << "\nRBLOCK scaling for xnumel " << o.xnumel << " × rnumel " << o.rnumel << " on " << dev.label << ":\n";
   TextRows d = {{"policy", "bound (blocks/SM)", "decision", "reason"}};
   for (const auto& dec : c.decisions) {
-    d.push_back({std::string(inductor::policyKey(dec.policy)), dec.applies ? std::to_string(dec.bound_blocks_per_sm) : "-",
+    d.push_back({std::string(inductor::policyKey(dec.policy)),
+                 dec.applies ? std::to_string(dec.bound_blocks_per_sm) : "-",
                  std::string(inductor::outcomeName(dec.outcome)), dec.reason});
   }
   printTable(ctx.out, d);
@@ -347,7 +381,8 @@ void addCompileCommand(CLI::App& app, Context& ctx) {
   cmd->add_option("--maxrregcount", o->maxrregcount, "cap registers per thread (1 … 255), as a capped build would");
   cmd->add_option("--nvrtc-option", o->nvrtc_options, "extra NVRTC option (repeatable)");
   cmd->add_flag("--show-source", o->show_source, "print the generated CUDA C++ source");
-  o->output.add(*cmd, "print JSON", "also write the result (one row: config, registers, spills, occupancy, decisions) to this CSV file");
+  o->output.add(*cmd, "print JSON",
+                "also write the result (one row: config, registers, spills, occupancy, decisions) to this CSV file");
   o->cache.add(*cmd);
   setAction(*cmd, ctx, o, &runCompile);
 }

@@ -16,9 +16,9 @@
 #include "occx_config.h"
 
 #if OCCX_HAVE_CUDA
+#include "core/cuda/cuda_backend.h"
 #include "core/cuda/device.h"
 #include "core/cuda/driver_api.h"
-#include "core/cuda/cuda_backend.h"
 #endif
 
 namespace occx::cli {
@@ -34,10 +34,25 @@ struct DevicesOpts {
 
 // The columns of the device table (--csv), with or without devices.
 std::vector<std::string> deviceCsvHeader() {
-  return {"ordinal", "name", "uuid", "cc", "sm_count", "registers_per_sm", "max_threads_per_sm",
-          "max_blocks_per_sm", "shared_memory_per_sm_bytes", "shared_memory_per_block_optin_bytes",
-          "l2_bytes", "memory_bytes", "memory_clock_khz", "memory_bus_bits", "theoretical_bandwidth_GBps",
-          "copy_bandwidth_GBps", "copy_bandwidth_measured_at", "gpu_data_match", "gpu_data_mismatches"};
+  return {"ordinal",
+          "name",
+          "uuid",
+          "cc",
+          "sm_count",
+          "registers_per_sm",
+          "max_threads_per_sm",
+          "max_blocks_per_sm",
+          "shared_memory_per_sm_bytes",
+          "shared_memory_per_block_optin_bytes",
+          "l2_bytes",
+          "memory_bytes",
+          "memory_clock_khz",
+          "memory_bus_bits",
+          "theoretical_bandwidth_GBps",
+          "copy_bandwidth_GBps",
+          "copy_bandwidth_measured_at",
+          "gpu_data_match",
+          "gpu_data_mismatches"};
 }
 
 // No GPU to list: the answer is "none" (exit 0). `text` is the text report; JSON gives the reason;
@@ -92,11 +107,18 @@ CopyFigure copyFigure(Context& ctx, const DevicesOpts& o, int ordinal) {
 
 std::vector<std::string> textRow(const DeviceInfo& d, const CopyFigure& c) {
   const double theo = d.theoreticalBandwidthGBps();
-  return {std::to_string(d.ordinal), d.name, d.cc.str(), std::to_string(d.sm_count),
-          std::to_string(d.registers_per_sm), std::to_string(d.max_threads_per_sm),
+  return {std::to_string(d.ordinal),
+          d.name,
+          d.cc.str(),
+          std::to_string(d.sm_count),
+          std::to_string(d.registers_per_sm),
+          std::to_string(d.max_threads_per_sm),
           fixed(static_cast<double>(d.l2_bytes) / (1 << 20), 0),
-          fixed(static_cast<double>(d.total_memory_bytes) / (1 << 30), 1), std::to_string(d.memory_bus_bits),
-          theo > 0 ? fixed(theo, 0) : "unknown", c.text, c.GBps > 0 && theo > 0 ? fixed(c.GBps / theo * 100.0, 1) : "",
+          fixed(static_cast<double>(d.total_memory_bytes) / (1 << 30), 1),
+          std::to_string(d.memory_bus_bits),
+          theo > 0 ? fixed(theo, 0) : "unknown",
+          c.text,
+          c.GBps > 0 && theo > 0 ? fixed(c.GBps / theo * 100.0, 1) : "",
           d.matched_gpu.empty() ? "(no match)" : d.matched_gpu};
 }
 
@@ -108,13 +130,25 @@ CsvTable csvTable(const std::vector<DeviceInfo>& devices) {
 }
 
 std::vector<std::string> csvRow(const DeviceInfo& d, const CopyFigure& c) {
-  return {std::to_string(d.ordinal), d.name, d.uuid, d.cc.str(), std::to_string(d.sm_count),
-          std::to_string(d.registers_per_sm), std::to_string(d.max_threads_per_sm),
-          std::to_string(d.max_blocks_per_sm), std::to_string(d.shared_memory_per_sm),
-          std::to_string(d.shared_memory_per_block_optin), std::to_string(d.l2_bytes),
-          std::to_string(d.total_memory_bytes), std::to_string(d.memory_clock_khz),
-          std::to_string(d.memory_bus_bits), fixed(d.theoreticalBandwidthGBps(), 1),
-          c.GBps > 0 ? fixed(c.GBps, 1) : "", c.measured_at, d.matched_gpu, joined(d.data_mismatches, "; ")};
+  return {std::to_string(d.ordinal),
+          d.name,
+          d.uuid,
+          d.cc.str(),
+          std::to_string(d.sm_count),
+          std::to_string(d.registers_per_sm),
+          std::to_string(d.max_threads_per_sm),
+          std::to_string(d.max_blocks_per_sm),
+          std::to_string(d.shared_memory_per_sm),
+          std::to_string(d.shared_memory_per_block_optin),
+          std::to_string(d.l2_bytes),
+          std::to_string(d.total_memory_bytes),
+          std::to_string(d.memory_clock_khz),
+          std::to_string(d.memory_bus_bits),
+          fixed(d.theoreticalBandwidthGBps(), 1),
+          c.GBps > 0 ? fixed(c.GBps, 1) : "",
+          c.measured_at,
+          d.matched_gpu,
+          joined(d.data_mismatches, "; ")};
 }
 
 nlohmann::json jsonDevice(const DeviceInfo& d, const CopyFigure& c) {
@@ -183,7 +217,7 @@ int runDevices(Context& ctx, const DevicesOpts& o) {
   return printNoGpus(ctx, o, reason, "No GPUs: " + reason + ".\n");
 #else
   const auto status = cuda::driverStatus();
-  auto devices = status.available ? cuda::queryDevices() : Expected<std::vector<DeviceInfo>>(Error{status.reason});
+  auto devices = status.available ? cuda::queryDevices() : Expected<std::vector<DeviceInfo> >(Error{status.reason});
   if (!devices || devices->empty()) {
     const std::string reason = !devices ? devices.error() : "the NVIDIA driver reports no CUDA GPU";
     return printNoGpus(ctx, o, reason,
@@ -197,10 +231,10 @@ int runDevices(Context& ctx, const DevicesOpts& o) {
 
 void addDevicesCommand(CLI::App& app, Context& ctx) {
   auto o = std::make_shared<DevicesOpts>();
-  auto* cmd = app.add_subcommand(
-      "devices",
-      "detected GPUs (driver API), matched to the GPU data, with their measured copy bandwidth "
-      "(cached per device). With no driver or no GPU it says so and exits 0");
+  auto* cmd =
+      app.add_subcommand("devices",
+                         "detected GPUs (driver API), matched to the GPU data, with their measured copy bandwidth "
+                         "(cached per device). With no driver or no GPU it says so and exits 0");
   o->output.add(*cmd, "print JSON instead of text", "also write the table to this CSV file");
   cmd->add_flag("--no-bandwidth", o->no_bandwidth, "do not measure (or read the cached) copy bandwidth");
   cmd->add_flag("--refresh", o->refresh, "measure the copy bandwidth again instead of using the cached figure");

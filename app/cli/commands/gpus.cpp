@@ -19,12 +19,20 @@ struct GpusOpts {
 
 CsvTable gpuTable(const GpuDatabase& db) {
   CsvTable t;
-  t.header = {"name", "aliases", "cc", "sm_count", "boost_clock_MHz", "l2_cache_MiB", "memory_bus_bits", "memory_type",
+  t.header = {"name",
+              "aliases",
+              "cc",
+              "sm_count",
+              "boost_clock_MHz",
+              "l2_cache_MiB",
+              "memory_bus_bits",
+              "memory_type",
               "memory_bandwidth_GBps"};
   for (const auto& g : db.gpus()) {
-    t.rows.push_back({g.name, joined(g.aliases, " "), g.cc.str(), std::to_string(g.sm_count), std::to_string(g.boost_clock_mhz),
-                      fixed(static_cast<double>(g.l2_cache_bytes) / (1024.0 * 1024.0), 0), std::to_string(g.memory_bus_bits),
-                      g.memory_type, fixed(g.memory_bandwidth_GBps, 0)});
+    t.rows.push_back({g.name, joined(g.aliases, " "), g.cc.str(), std::to_string(g.sm_count),
+                      std::to_string(g.boost_clock_mhz),
+                      fixed(static_cast<double>(g.l2_cache_bytes) / (1024.0 * 1024.0), 0),
+                      std::to_string(g.memory_bus_bits), g.memory_type, fixed(g.memory_bandwidth_GBps, 0)});
   }
   return t;
 }
@@ -32,8 +40,11 @@ CsvTable gpuTable(const GpuDatabase& db) {
 void printGpusJson(Context& ctx, const GpuDatabase& db, const CsvTable& gpus) {
   nlohmann::json archs = nlohmann::json::array();
   for (const auto& a : db.architectures()) {
-    archs.push_back({{"cc", a.cc.str()}, {"family", a.family}, {"max_warps_per_sm", a.max_warps_per_sm},
-                     {"max_blocks_per_sm", a.max_blocks_per_sm}, {"registers_per_sm", a.registers_per_sm},
+    archs.push_back({{"cc", a.cc.str()},
+                     {"family", a.family},
+                     {"max_warps_per_sm", a.max_warps_per_sm},
+                     {"max_blocks_per_sm", a.max_blocks_per_sm},
+                     {"registers_per_sm", a.registers_per_sm},
                      {"shared_memory_per_sm", a.shared_memory_per_sm},
                      {"shared_memory_per_block_optin", a.shared_memory_per_block_optin}});
   }
@@ -41,8 +52,8 @@ void printGpusJson(Context& ctx, const GpuDatabase& db, const CsvTable& gpus) {
 }
 
 TextRows architectureRows(const GpuDatabase& db) {
-  TextRows rows = {{"cc", "family", "warps/SM", "blocks/SM", "regs/SM", "regs/block", "smem/SM (B)", "smem/block opt-in (B)",
-                    "smem unit (B)", "reserved/block (B)", "carveout sizes (KB)"}};
+  TextRows rows = {{"cc", "family", "warps/SM", "blocks/SM", "regs/SM", "regs/block", "smem/SM (B)",
+                    "smem/block opt-in (B)", "smem unit (B)", "reserved/block (B)", "carveout sizes (KB)"}};
   for (const auto& a : db.architectures()) {
     const std::string carve = joined(a.shared_memory_carveout_kb, ",", [](int kb) { return std::to_string(kb); });
     rows.push_back({a.cc.str(), a.family, std::to_string(a.max_warps_per_sm), std::to_string(a.max_blocks_per_sm),

@@ -11,16 +11,16 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/cli.h"
+#include "app/cli/interrupt.h"
 #include "app/cli/options/output_options.h"
 #include "app/cli/printers/printer.h"
 #include "app/cli/printers/progress_printer.h"
+#include "core/base/atomic_file.h"
+#include "core/base/format.h"
 #include "core/triton/inductor_run.h"
 #include "core/triton/kernel_runs.h"
 #include "core/triton/kernel_sweep.h"
-#include "core/base/atomic_file.h"
 #include "core/triton/run_table.h"
-#include "app/cli/interrupt.h"
-#include "core/base/format.h"
 #include "occx_config.h"
 
 #if OCCX_HAVE_CUDA
@@ -58,9 +58,10 @@ struct InductorOpts {
 };
 
 void addInputOptions(CLI::App& cmd, InductorOpts& o) {
-  cmd.add_option("--triton-cache", o.triton_caches,
-                 "also read this Triton cache (a folder of <hash>/ folders); repeatable. <DIR>/triton/<device>/ is always read, "
-                 "and ~/.triton/cache unless --no-home-cache");
+  cmd.add_option(
+      "--triton-cache", o.triton_caches,
+      "also read this Triton cache (a folder of <hash>/ folders); repeatable. <DIR>/triton/<device>/ is always read, "
+      "and ~/.triton/cache unless --no-home-cache");
   cmd.add_flag("--no-home-cache", o.no_home_cache, "do not read ~/.triton/cache");
   cmd.add_flag("-q,--quiet", o.quiet, "no progress lines on standard error");
 }
@@ -72,7 +73,8 @@ Expected<InductorRun> scan(Context& ctx, const InductorOpts& o) {
   options.home_triton_cache = !o.no_home_cache;
   ProgressPrinter progress(ctx.err, o.quiet || &ctx.err != &std::cerr);
   auto run = scanInductorRun(options, [&](const ScanProgress& p) {
-    progress.step(p.phase + (p.total > 0 ? " [" + std::to_string(p.done) + "/" + std::to_string(p.total) + "]" : std::string()));
+    progress.step(p.phase +
+                  (p.total > 0 ? " [" + std::to_string(p.done) + "/" + std::to_string(p.total) + "]" : std::string()));
   });
   progress.finish();
   return run;
@@ -87,13 +89,14 @@ std::string shortName(const std::string& name) {
 // The text table: the columns a reader scans first; --csv and --json have them all.
 void printScanText(std::ostream& out, const InductorRun& run) {
   out << "Inductor run: " << run.input << "\n";
-  out << "  " << run.files_read << " files read; Triton caches: " << (run.triton_caches.empty() ? std::string("none found") : std::string());
+  out << "  " << run.files_read
+      << " files read; Triton caches: " << (run.triton_caches.empty() ? std::string("none found") : std::string());
   for (std::size_t i = 0; i < run.triton_caches.size(); ++i) out << (i ? ", " : "") << run.triton_caches[i];
   out << "\n" << run.summary.text() << "\n";
   std::string device;
   TextRows rows;
-  const TextRows header = {{"kernel", "kind", "size hints", "XBLOCK", "R0_BLOCK", "warps", "regs", "spills", "occupancy",
-                            "blocks/SM", "origin", "winner", "new", "old", "disagree"}};
+  const TextRows header = {{"kernel", "kind", "size hints", "XBLOCK", "R0_BLOCK", "warps", "regs", "spills",
+                            "occupancy", "blocks/SM", "origin", "winner", "new", "old", "disagree"}};
   auto flush = [&] {
     if (rows.empty()) return;
     out << "\ndevice " << device << "\n";
@@ -109,13 +112,16 @@ void printScanText(std::ostream& out, const InductorRun& run) {
     }
     auto n = [](const std::optional<std::int64_t>& v) { return v ? std::to_string(*v) : std::string(); };
     rows.push_back({shortName(r.kernel), r.kind, r.size_hints, n(r.xblock), n(r.r0_block), n(r.num_warps), n(r.n_regs),
-                    n(r.n_spills), r.occupancy_pct ? std::to_string(static_cast<int>(*r.occupancy_pct + 0.5)) + " %" : std::string(),
+                    n(r.n_spills),
+                    r.occupancy_pct ? std::to_string(static_cast<int>(*r.occupancy_pct + 0.5)) + " %" : std::string(),
                     n(r.blocks_per_sm), r.r0_block ? r.origin : std::string(), r.winner ? "yes" : "", r.new_decision,
                     r.old_decision, r.bounds_disagree ? "yes" : ""});
   }
   flush();
   if (!run.problems.empty()) {
-    out << "\n" << run.problems.size() << (run.problems.size() == 1 ? " problem" : " problems") << " reading the run (files that could not be read or matched):\n";
+    out << "\n"
+        << run.problems.size() << (run.problems.size() == 1 ? " problem" : " problems")
+        << " reading the run (files that could not be read or matched):\n";
     for (std::size_t i = 0; i < run.problems.size() && i < 10; ++i) out << "  " << run.problems[i] << "\n";
     if (run.problems.size() > 10) out << "  … and " << run.problems.size() - 10 << " more (--json lists them all)\n";
   }
@@ -140,8 +146,9 @@ int runShow(Context& ctx, const InductorOpts& o) {
   const auto found = run->findKernels(o.kernel);
   if (found.empty()) {
     return fail(ctx, "occx inductor show",
-                "no kernel named or containing '" + o.kernel + "' in " + run->input + " (" + std::to_string(run->kernels.size()) +
-                    (run->kernels.size() == 1 ? " kernel" : " kernels") + "; `occx inductor scan` lists them)");
+                "no kernel named or containing '" + o.kernel + "' in " + run->input + " (" +
+                    std::to_string(run->kernels.size()) + (run->kernels.size() == 1 ? " kernel" : " kernels") +
+                    "; `occx inductor scan` lists them)");
   }
   InductorRun only;  // the run with the kernels asked for only (not a copy of every kernel)
   only.input = run->input;
@@ -159,14 +166,14 @@ int runShow(Context& ctx, const InductorOpts& o) {
   return kExitOk;
 }
 
-
 // `occx inductor run` and `sweep`: KERNEL|DIR [DIR] — a path is the run (every kernel, `key`
 // empty), else a kernel's name in DIR.
 Expected<InductorRun> scanForKernel(Context& ctx, const InductorOpts& o, std::string& key) {
   InductorOpts scan_opts = o;
   std::error_code ec;
   if (std::filesystem::exists(o.kernel, ec)) {
-    if (!o.input.empty()) return Error{"give a kernel and a folder, or a folder alone: '" + o.input + "' is one too many"};
+    if (!o.input.empty())
+      return Error{"give a kernel and a folder, or a folder alone: '" + o.input + "' is one too many"};
     scan_opts.input = o.kernel;
   } else {
     key = o.kernel;
@@ -180,23 +187,26 @@ std::string noKernelText(const InductorRun& run, const std::string& key) {
 
 // `occx inductor run`: the configs Inductor compiled, run on the local GPU.
 void printRunsText(std::ostream& out, const KernelRunsResult& r) {
-  TextRows rows = {{"kernel", "config", "origin", "regs", "spills", "occupancy", "status", "time µs", "spread %", "GB/s",
-                    "achieved occ.", "rules with it", "reason"}};
+  TextRows rows = {{"kernel", "config", "origin", "regs", "spills", "occupancy", "status", "time µs", "spread %",
+                    "GB/s", "achieved occ.", "rules with it", "reason"}};
   for (const auto& row : r.rows) {
     std::string rules;
     for (std::size_t i = 0; i < row.in_set.size() && i < inductor::decisionPolicies().size(); ++i) {
-      if (row.in_set[i]) rules += (rules.empty() ? "" : ",") + std::string(inductor::policyKey(inductor::decisionPolicies()[i]));
+      if (row.in_set[i])
+        rules += (rules.empty() ? "" : ",") + std::string(inductor::policyKey(inductor::decisionPolicies()[i]));
     }
-    rows.push_back({shortName(row.kernel), row.configText() + (row.winner ? " *" : ""), row.origin,
-                    row.n_regs >= 0 ? std::to_string(row.n_regs) : "", row.n_spills >= 0 ? std::to_string(row.n_spills) : "",
-                    row.occupancy_pct >= 0 ? fixed(row.occupancy_pct, 1) + " %" : "", std::string(runStatusName(row.status)),
-                    row.ok() ? fixed(row.time.median_us, 1) : "", row.ok() ? fixed(row.time.spread_pct, 1) : "",
-                    row.ok() ? fixed(row.bandwidth_GBps, 0) : "",
-                    row.ok() && row.achieved_occupancy_pct.value ? fixed(*row.achieved_occupancy_pct.value, 1) + " %" : "", rules,
-                    row.reason.substr(0, 90)});
+    rows.push_back(
+        {shortName(row.kernel), row.configText() + (row.winner ? " *" : ""), row.origin,
+         row.n_regs >= 0 ? std::to_string(row.n_regs) : "", row.n_spills >= 0 ? std::to_string(row.n_spills) : "",
+         row.occupancy_pct >= 0 ? fixed(row.occupancy_pct, 1) + " %" : "", std::string(runStatusName(row.status)),
+         row.ok() ? fixed(row.time.median_us, 1) : "", row.ok() ? fixed(row.time.spread_pct, 1) : "",
+         row.ok() ? fixed(row.bandwidth_GBps, 0) : "",
+         row.ok() && row.achieved_occupancy_pct.value ? fixed(*row.achieved_occupancy_pct.value, 1) + " %" : "", rules,
+         row.reason.substr(0, 90)});
   }
   printTable(out, rows);
-  out << "\n* = Inductor's winner (.best_config). Each rule's pick: the fastest measured config of its set (Inductor's candidates "
+  out << "\n* = Inductor's winner (.best_config). Each rule's pick: the fastest measured config of its set (Inductor's "
+         "candidates "
          "plus the halved configs the rule adds), spill filter applied; regret = pick time / best time.\n\n";
   printTable(out, picksTable(r));
   for (const auto& n : r.notes) out << "note: " << n << "\n";
@@ -204,7 +214,8 @@ void printRunsText(std::ostream& out, const KernelRunsResult& r) {
 
 int runRun(Context& ctx, const InductorOpts& o) {
   constexpr const char* kRunCmd = "occx inductor run";
-  if (!(o.timed_ms >= 1.0 && o.timed_ms <= 10000.0)) return fail(ctx, kRunCmd, "--timed-ms " + fixed(o.timed_ms, 1) + " is out of range: allowed 1 … 10000");
+  if (!(o.timed_ms >= 1.0 && o.timed_ms <= 10000.0))
+    return fail(ctx, kRunCmd, "--timed-ms " + fixed(o.timed_ms, 1) + " is out of range: allowed 1 … 10000");
   std::string key;
   auto run = scanForKernel(ctx, o, key);
   if (!run) return fail(ctx, kRunCmd, run.error(), kExitRuntime);
@@ -220,17 +231,21 @@ int runRun(Context& ctx, const InductorOpts& o) {
   }
   if (kernels.empty()) return fail(ctx, kRunCmd, "no kernel with compiled configs in " + run->input, kExitRuntime);
 #if !OCCX_HAVE_CUDA
-  return fail(ctx, kRunCmd, "this build has no CUDA support (built without the CUDA Toolkit): nothing can run on a GPU", kExitRuntime);
+  return fail(ctx, kRunCmd, "this build has no CUDA support (built without the CUDA Toolkit): nothing can run on a GPU",
+              kExitRuntime);
 #else
   const auto ds = cuda::driverStatus();
   if (!ds.available || ds.device_count == 0) {
-    return fail(ctx, kRunCmd, "no GPU to run on (" + (ds.available ? std::string("the driver reports no device") : ds.reason) + ")", kExitRuntime);
+    return fail(ctx, kRunCmd,
+                "no GPU to run on (" + (ds.available ? std::string("the driver reports no device") : ds.reason) + ")",
+                kExitRuntime);
   }
   if (o.device < 0 || o.device >= ds.device_count) {
     return fail(ctx, kRunCmd, outOfRange("--device", o.device, "0 … " + std::to_string(ds.device_count - 1)));
   }
   auto worker = cuda::startGpuWorker(o.device);
-  if (!worker) return fail(ctx, kRunCmd, "cannot open device " + std::to_string(o.device) + ": " + worker.error(), kExitRuntime);
+  if (!worker)
+    return fail(ctx, kRunCmd, "cannot open device " + std::to_string(o.device) + ": " + worker.error(), kExitRuntime);
   KernelRunOptions options;
   options.seed = o.seed;
   options.run.cupti_metrics = !o.no_metrics;
@@ -238,19 +253,22 @@ int runRun(Context& ctx, const InductorOpts& o) {
   options.run.flush_l2 = !o.no_flush;
   std::size_t configs = 0;
   for (const auto* k : kernels) configs += k->configs.size();
-  ctx.err << kRunCmd << ": " << kernels.size() << (kernels.size() == 1 ? " kernel, " : " kernels, ") << configs << " compiled configs on "
-          << (*worker)->device().name << "\n";
+  ctx.err << kRunCmd << ": " << kernels.size() << (kernels.size() == 1 ? " kernel, " : " kernels, ") << configs
+          << " compiled configs on " << (*worker)->device().name << "\n";
   SigintScope sigint;
   ProgressPrinter progress(ctx.err, o.quiet || &ctx.err != &std::cerr);
-  auto result = runKernelConfigs(**worker, kernels, options, [&](const KernelRunProgress& p) {
-    std::string line = "[" + std::to_string(p.kernel_index) + "/" + std::to_string(p.kernels) + "] " + shortName(p.kernel) + " " +
-                       std::to_string(p.done) + "/" + std::to_string(p.total);
-    if (p.row != nullptr) {
-      line += " " + p.row->configText() + ": " + std::string(runStatusName(p.row->status));
-      if (p.row->ok()) line += " " + fixed(p.row->time.median_us, 1) + " µs";
-    }
-    progress.step(line);
-  }, &interrupted());
+  auto result = runKernelConfigs(
+      **worker, kernels, options,
+      [&](const KernelRunProgress& p) {
+        std::string line = "[" + std::to_string(p.kernel_index) + "/" + std::to_string(p.kernels) + "] " +
+                           shortName(p.kernel) + " " + std::to_string(p.done) + "/" + std::to_string(p.total);
+        if (p.row != nullptr) {
+          line += " " + p.row->configText() + ": " + std::string(runStatusName(p.row->status));
+          if (p.row->ok()) line += " " + fixed(p.row->time.median_us, 1) + " µs";
+        }
+        progress.step(line);
+      },
+      &interrupted());
   progress.finish();
   result.meta.emplace_back("input", run->input);
   if (o.output.json) {
@@ -280,8 +298,8 @@ int runRun(Context& ctx, const InductorOpts& o) {
 
 // `occx inductor sweep`: configs Inductor never tried, compiled with the user's Triton.
 void printSweepText(std::ostream& out, const KernelSweepResult& r) {
-  TextRows rows = {{"config", "origin", "swept for", "compile s", "regs", "spills", "occupancy", "new", "old", "spills rule", "status",
-                    "time µs", "GB/s", "achieved occ.", "rules with it", "reason"}};
+  TextRows rows = {{"config", "origin", "swept for", "compile s", "regs", "spills", "occupancy", "new", "old",
+                    "spills rule", "status", "time µs", "GB/s", "achieved occ.", "rules with it", "reason"}};
   const auto& policies = inductor::decisionPolicies();
   auto decisionOf = [&](const KernelRunRow& row, inductor::Policy p) {
     for (std::size_t i = 0; i < policies.size() && i < row.decisions.size(); ++i) {
@@ -294,17 +312,22 @@ void printSweepText(std::ostream& out, const KernelSweepResult& r) {
     for (std::size_t i = 0; i < row.in_set.size() && i < policies.size(); ++i) {
       if (row.in_set[i]) rules += (rules.empty() ? "" : ",") + std::string(inductor::policyKey(policies[i]));
     }
-    rows.push_back({row.configText() + (row.winner ? " *" : ""), row.origin, row.swept_for, row.compile_s >= 0 ? fixed(row.compile_s, 1) : "",
-                    row.n_regs >= 0 ? std::to_string(row.n_regs) : "", row.n_spills >= 0 ? std::to_string(row.n_spills) : "",
-                    row.occupancy_pct >= 0 ? fixed(row.occupancy_pct, 1) + " %" : "", decisionOf(row, inductor::Policy::kNew),
-                    decisionOf(row, inductor::Policy::kOld), decisionOf(row, inductor::Policy::kSpills), std::string(runStatusName(row.status)),
-                    row.ok() ? fixed(row.time.median_us, 1) : "", row.ok() ? fixed(row.bandwidth_GBps, 0) : "",
-                    row.ok() && row.achieved_occupancy_pct.value ? fixed(*row.achieved_occupancy_pct.value, 1) + " %" : "", rules,
-                    row.ok() ? std::string() : row.reason.substr(0, 90)});
+    rows.push_back(
+        {row.configText() + (row.winner ? " *" : ""), row.origin, row.swept_for,
+         row.compile_s >= 0 ? fixed(row.compile_s, 1) : "", row.n_regs >= 0 ? std::to_string(row.n_regs) : "",
+         row.n_spills >= 0 ? std::to_string(row.n_spills) : "",
+         row.occupancy_pct >= 0 ? fixed(row.occupancy_pct, 1) + " %" : "", decisionOf(row, inductor::Policy::kNew),
+         decisionOf(row, inductor::Policy::kOld), decisionOf(row, inductor::Policy::kSpills),
+         std::string(runStatusName(row.status)), row.ok() ? fixed(row.time.median_us, 1) : "",
+         row.ok() ? fixed(row.bandwidth_GBps, 0) : "",
+         row.ok() && row.achieved_occupancy_pct.value ? fixed(*row.achieved_occupancy_pct.value, 1) + " %" : "", rules,
+         row.ok() ? std::string() : row.reason.substr(0, 90)});
   }
   printTable(out, rows);
-  out << "\n* = Inductor's winner (.best_config). new/old/spills rule: each rule's decision for the config as a candidate. Each rule's "
-         "pick: the fastest measured config of its set (Inductor's candidates plus the halved configs the rule adds), spill filter applied.\n";
+  out << "\n* = Inductor's winner (.best_config). new/old/spills rule: each rule's decision for the config as a "
+         "candidate. Each rule's "
+         "pick: the fastest measured config of its set (Inductor's candidates plus the halved configs the rule adds), "
+         "spill filter applied.\n";
   if (r.measured) {
     out << "\n";
     printTable(out, picksTable(r.runs));
@@ -316,8 +339,10 @@ void printSweepText(std::ostream& out, const KernelSweepResult& r) {
 
 int runSweep(Context& ctx, const InductorOpts& o) {
   constexpr const char* kCmd = "occx inductor sweep";
-  if (!(o.timed_ms >= 1.0 && o.timed_ms <= 10000.0)) return fail(ctx, kCmd, "--timed-ms " + fixed(o.timed_ms, 1) + " is out of range: allowed 1 … 10000");
-  if (o.jobs < 0 || o.jobs > 64) return fail(ctx, kCmd, outOfRange("--jobs", o.jobs, "0 (as many as cores, at most 8) … 64"));
+  if (!(o.timed_ms >= 1.0 && o.timed_ms <= 10000.0))
+    return fail(ctx, kCmd, "--timed-ms " + fixed(o.timed_ms, 1) + " is out of range: allowed 1 … 10000");
+  if (o.jobs < 0 || o.jobs > 64)
+    return fail(ctx, kCmd, outOfRange("--jobs", o.jobs, "0 (as many as cores, at most 8) … 64"));
   std::string key;
   auto run = scanForKernel(ctx, o, key);
   if (!run) return fail(ctx, kCmd, run.error(), kExitRuntime);
@@ -332,15 +357,20 @@ int runSweep(Context& ctx, const InductorOpts& o) {
   }
   if (found.size() != 1) {
     std::string names;
-    for (std::size_t i = 0; i < found.size() && i < 8; ++i) names += (i ? ", " : "") + found[i]->module.name + " (" + found[i]->module.module_hash + ")";
-    return fail(ctx, kCmd, found.empty() ? "no looped or persistent reduction in " + run->input
-                                         : std::to_string(found.size()) + " kernels match; name one (its name or module hash): " + names);
+    for (std::size_t i = 0; i < found.size() && i < 8; ++i)
+      names += (i ? ", " : "") + found[i]->module.name + " (" + found[i]->module.module_hash + ")";
+    return fail(ctx, kCmd,
+                found.empty()
+                    ? "no looped or persistent reduction in " + run->input
+                    : std::to_string(found.size()) + " kernels match; name one (its name or module hash): " + names);
   }
   const RunKernel& kernel = *found.front();
   auto text = readFile(kernel.module.path);
   if (!text) {
-    return fail(ctx, kCmd, kernel.module.name + ": its kernel module " + kernel.module.path + " cannot be read (" + text.error() +
-                               "); a sweep compiles the module file", kExitRuntime);
+    return fail(ctx, kCmd,
+                kernel.module.name + ": its kernel module " + kernel.module.path + " cannot be read (" + text.error() +
+                    "); a sweep compiles the module file",
+                kExitRuntime);
   }
   KernelSweepOptions options;
   const bool grid_given = !o.grid.empty();
@@ -350,7 +380,9 @@ int runSweep(Context& ctx, const InductorOpts& o) {
     if (!g) return fail(ctx, kCmd, g.error());
     options.grid = *g;
   } else if (!o.policies) {
-    if (!kernel.analysed()) return fail(ctx, kCmd, kernel.module.name + " is not a reduction: sweeps are for looped and persistent reductions");
+    if (!kernel.analysed())
+      return fail(ctx, kCmd,
+                  kernel.module.name + " is not a reduction: sweeps are for looped and persistent reductions");
     options.grid = defaultConfigGrid(kernel);
   }
   options.compile.python = o.python;
@@ -362,9 +394,9 @@ int runSweep(Context& ctx, const InductorOpts& o) {
   options.run.run.flush_l2 = !o.no_flush;
   auto plan = planSweep(kernel, options.grid, options.policies);
   if (!plan) return fail(ctx, kCmd, plan.error());
-  ctx.err << kCmd << ": " << kernel.module.name << " (" << kernel.module.sizeHintsText() << "): " << plan->configs.size()
-          << " configs to compile, " << plan->compiled.size() << " compiled by Inductor" << (plan->grid.empty() ? "" : "; grid " + plan->grid)
-          << "\n";
+  ctx.err << kCmd << ": " << kernel.module.name << " (" << kernel.module.sizeHintsText()
+          << "): " << plan->configs.size() << " configs to compile, " << plan->compiled.size()
+          << " compiled by Inductor" << (plan->grid.empty() ? "" : "; grid " + plan->grid) << "\n";
   for (const auto& l : plan->left_out) ctx.err << "  left out: " << l << "\n";
 
   std::unique_ptr<GpuRunner> runner;
@@ -378,7 +410,8 @@ int runSweep(Context& ctx, const InductorOpts& o) {
       return fail(ctx, kCmd, outOfRange("--device", o.device, "0 … " + std::to_string(ds.device_count - 1)));
     } else {
       auto worker = cuda::startGpuWorker(o.device);
-      if (!worker) return fail(ctx, kCmd, "cannot open device " + std::to_string(o.device) + ": " + worker.error(), kExitRuntime);
+      if (!worker)
+        return fail(ctx, kCmd, "cannot open device " + std::to_string(o.device) + ": " + worker.error(), kExitRuntime);
       runner = std::move(*worker);
     }
   }
@@ -387,9 +420,12 @@ int runSweep(Context& ctx, const InductorOpts& o) {
 #endif
   SigintScope sigint;
   ProgressPrinter progress(ctx.err, o.quiet || &ctx.err != &std::cerr);
-  auto result = sweepKernel(kernel, *text, options, runner.get(), [&](const KernelSweepProgress& p) {
-    progress.step(p.phase + " [" + std::to_string(p.done) + "/" + std::to_string(p.total) + "] " + p.text);
-  }, &interrupted());
+  auto result = sweepKernel(
+      kernel, *text, options, runner.get(),
+      [&](const KernelSweepProgress& p) {
+        progress.step(p.phase + " [" + std::to_string(p.done) + "/" + std::to_string(p.total) + "] " + p.text);
+      },
+      &interrupted());
   progress.finish();
   if (!result) {
     if (result.cancelled()) {
@@ -415,11 +451,13 @@ int runSweep(Context& ctx, const InductorOpts& o) {
       }
     }
     std::sort(secs.begin(), secs.end());
-    ctx.err << kCmd << ": compiled " << ok << " of " << c.configs.size() << " configs with " << c.python << " (Python " << c.python_version
-            << ", PyTorch " << c.torch_version << ", Triton " << c.triton_version << ", target " << c.target << ") in " << fixed(c.seconds, 1)
-            << " s, " << c.jobs << (c.jobs == 1 ? " process" : " processes");
+    ctx.err << kCmd << ": compiled " << ok << " of " << c.configs.size() << " configs with " << c.python << " (Python "
+            << c.python_version << ", PyTorch " << c.torch_version << ", Triton " << c.triton_version << ", target "
+            << c.target << ") in " << fixed(c.seconds, 1) << " s, " << c.jobs
+            << (c.jobs == 1 ? " process" : " processes");
     if (!secs.empty()) {
-      ctx.err << "; per config median " << fixed(secs[secs.size() / 2], 2) << " s, max " << fixed(secs.back(), 2) << " s";
+      ctx.err << "; per config median " << fixed(secs[secs.size() / 2], 2) << " s, max " << fixed(secs.back(), 2)
+              << " s";
     }
     ctx.err << "; into " << c.cache_dir << "\n";
   }
@@ -444,61 +482,87 @@ int runSweep(Context& ctx, const InductorOpts& o) {
 }
 
 void addInductorCommand(CLI::App& app, Context& ctx) {
-  auto* cmd = app.add_subcommand("inductor", "read what torch.compile left on disk: kernels, compiled configs, registers, "
-                                             "spills, occupancy and every RBLOCK policy's decision (no Python, no GPU); run them on the GPU");
+  auto* cmd = app.add_subcommand(
+      "inductor",
+      "read what torch.compile left on disk: kernels, compiled configs, registers, "
+      "spills, occupancy and every RBLOCK policy's decision (no Python, no GPU); run them on the GPU");
   cmd->require_subcommand(1);
 
   auto s = std::make_shared<InductorOpts>();
-  auto* scan_cmd = cmd->add_subcommand("scan", "one row per (kernel, compiled config) of an Inductor cache, a "
-                                                "torch_compile_debug folder or one kernel module");
+  auto* scan_cmd = cmd->add_subcommand("scan",
+                                       "one row per (kernel, compiled config) of an Inductor cache, a "
+                                       "torch_compile_debug folder or one kernel module");
   scan_cmd->add_option("DIR", s->input,
                        "an Inductor cache folder, a torch_compile_debug folder or one kernel module (default: "
                        "$TORCHINDUCTOR_CACHE_DIR, else /tmp/torchinductor_<user>)");
   addInputOptions(*scan_cmd, *s);
-  s->output.add(*scan_cmd, "print JSON: a kernel list, each with its configs", "also write one row per (kernel, config) to this CSV file");
+  s->output.add(*scan_cmd, "print JSON: a kernel list, each with its configs",
+                "also write one row per (kernel, config) to this CSV file");
   setAction(*scan_cmd, ctx, s, &runScan);
 
   auto w = std::make_shared<InductorOpts>();
   auto* show_cmd = cmd->add_subcommand("show", "one kernel with every policy's reasoning in words");
   show_cmd->add_option("KERNEL", w->kernel, "the kernel's name, its module hash, or part of its name")->required();
-  show_cmd->add_option("DIR", w->input, "as for scan (default: $TORCHINDUCTOR_CACHE_DIR, else /tmp/torchinductor_<user>)");
+  show_cmd->add_option("DIR", w->input,
+                       "as for scan (default: $TORCHINDUCTOR_CACHE_DIR, else /tmp/torchinductor_<user>)");
   addInputOptions(*show_cmd, *w);
   w->output.add(*show_cmd, "print JSON", "also write the kernel's configs to this CSV file");
   setAction(*show_cmd, ctx, w, &runShow);
 
   auto r = std::make_shared<InductorOpts>();
-  auto* run_cmd = cmd->add_subcommand("run", "run every config Inductor compiled on the local GPU: outputs checked across configs, "
-                                             "timed (L2 flushed, median), and each rule's pick with its regret");
-  run_cmd->add_option("KERNEL|DIR", r->kernel,
-                      "a kernel (its name, module hash or part of its name) in DIR, or a folder (a run, an Inductor cache) or one kernel "
-                      "module: then every kernel with compiled configs")
+  auto* run_cmd =
+      cmd->add_subcommand("run",
+                          "run every config Inductor compiled on the local GPU: outputs checked across configs, "
+                          "timed (L2 flushed, median), and each rule's pick with its regret");
+  run_cmd
+      ->add_option("KERNEL|DIR", r->kernel,
+                   "a kernel (its name, module hash or part of its name) in DIR, or a folder (a run, an Inductor "
+                   "cache) or one kernel "
+                   "module: then every kernel with compiled configs")
       ->required();
-  run_cmd->add_option("DIR", r->input, "with a KERNEL: the run to look in (default: $TORCHINDUCTOR_CACHE_DIR, else /tmp/torchinductor_<user>)");
+  run_cmd->add_option(
+      "DIR", r->input,
+      "with a KERNEL: the run to look in (default: $TORCHINDUCTOR_CACHE_DIR, else /tmp/torchinductor_<user>)");
   addInputOptions(*run_cmd, *r);
-  run_cmd->add_flag("--reductions", r->reductions_only, "only looped and persistent reductions (not pointwise kernels)");
+  run_cmd->add_flag("--reductions", r->reductions_only,
+                    "only looped and persistent reductions (not pointwise kernels)");
   run_cmd->add_option("--device", r->device, "CUDA device ordinal");
   run_cmd->add_option("--seed", r->seed, "seed of the random inputs");
   run_cmd->add_flag("--no-metrics", r->no_metrics, "no CUPTI profiled pass (achieved occupancy) per config");
   run_cmd->add_option("--timed-ms", r->timed_ms, "kernel time to aim at per config, ms (1 … 10000)");
   run_cmd->add_flag("--no-l2-flush", r->no_flush, "do not flush L2 before each timed launch");
-  r->output.add(*run_cmd, "print JSON rows", "also write one row per (kernel, config) to this CSV file (atomically; Ctrl-C keeps the finished rows)");
+  r->output.add(
+      *run_cmd, "print JSON rows",
+      "also write one row per (kernel, config) to this CSV file (atomically; Ctrl-C keeps the finished rows)");
   setAction(*run_cmd, ctx, r, &runRun);
 
   auto v = std::make_shared<InductorOpts>();
-  auto* sweep_cmd = cmd->add_subcommand("sweep", "compile one reduction kernel at configs Inductor never tried, with your own Python's PyTorch and "
-                                                 "Triton (no GPU needed): registers, spills, occupancy and every policy's decision per config; with a "
-                                                 "GPU, times, each rule's pick and the best config");
-  sweep_cmd->add_option("KERNEL", v->kernel, "the kernel (its name, module hash or part of its name) in DIR, or its kernel module file")->required();
-  sweep_cmd->add_option("DIR", v->input, "the run to look in (default: $TORCHINDUCTOR_CACHE_DIR, else /tmp/torchinductor_<user>)");
+  auto* sweep_cmd = cmd->add_subcommand(
+      "sweep",
+      "compile one reduction kernel at configs Inductor never tried, with your own Python's PyTorch and "
+      "Triton (no GPU needed): registers, spills, occupancy and every policy's decision per config; with a "
+      "GPU, times, each rule's pick and the best config");
+  sweep_cmd
+      ->add_option("KERNEL", v->kernel,
+                   "the kernel (its name, module hash or part of its name) in DIR, or its kernel module file")
+      ->required();
+  sweep_cmd->add_option("DIR", v->input,
+                        "the run to look in (default: $TORCHINDUCTOR_CACHE_DIR, else /tmp/torchinductor_<user>)");
   addInputOptions(*sweep_cmd, *v);
-  sweep_cmd->add_option("--grid", v->grid,
-                        "configs to compile: NAME=VALUES items (XBLOCK, R0_BLOCK, num_warps, num_stages; \"1,2,4\" or \"256..4096\"), "
-                        "e.g. --grid \"XBLOCK=1,2 R0_BLOCK=512..4096 num_warps=4,8,16\"; axes left out take the default grid's values. "
-                        "Default (no --grid, no --policies): XBLOCK 1…8 × R0_BLOCK 256…r0_ hint × num_warps 4…32, 1…64 elements per thread, "
-                        "and what the policies add");
-  sweep_cmd->add_flag("--policies", v->policies, "compile what each policy (old, new, review_min, exact, spills) would add: the halved copies of Inductor's candidates");
-  sweep_cmd->add_option("--python", v->python, "the Python with PyTorch and Triton to compile with (default: $OCCX_PYTHON, else python3)");
-  sweep_cmd->add_option("--cache", v->cache, "the Triton cache folder to compile into (default: ~/.cache/occupancy-explorer/triton)");
+  sweep_cmd->add_option(
+      "--grid", v->grid,
+      "configs to compile: NAME=VALUES items (XBLOCK, R0_BLOCK, num_warps, num_stages; \"1,2,4\" or \"256..4096\"), "
+      "e.g. --grid \"XBLOCK=1,2 R0_BLOCK=512..4096 num_warps=4,8,16\"; axes left out take the default grid's values. "
+      "Default (no --grid, no --policies): XBLOCK 1…8 × R0_BLOCK 256…r0_ hint × num_warps 4…32, 1…64 elements per "
+      "thread, "
+      "and what the policies add");
+  sweep_cmd->add_flag("--policies", v->policies,
+                      "compile what each policy (old, new, review_min, exact, spills) would add: the halved copies of "
+                      "Inductor's candidates");
+  sweep_cmd->add_option("--python", v->python,
+                        "the Python with PyTorch and Triton to compile with (default: $OCCX_PYTHON, else python3)");
+  sweep_cmd->add_option("--cache", v->cache,
+                        "the Triton cache folder to compile into (default: ~/.cache/occupancy-explorer/triton)");
   sweep_cmd->add_option("--jobs", v->jobs, "compile processes at once (0 = as many as cores, at most 8)");
   sweep_cmd->add_flag("--no-run", v->no_run, "compile and analyse only, even with a GPU");
   sweep_cmd->add_option("--device", v->device, "CUDA device ordinal");
@@ -506,7 +570,8 @@ void addInductorCommand(CLI::App& app, Context& ctx) {
   sweep_cmd->add_flag("--no-metrics", v->no_metrics, "no CUPTI profiled pass (achieved occupancy) per config");
   sweep_cmd->add_option("--timed-ms", v->timed_ms, "kernel time to aim at per config, ms (1 … 10000)");
   sweep_cmd->add_flag("--no-l2-flush", v->no_flush, "do not flush L2 before each timed launch");
-  v->output.add(*sweep_cmd, "print JSON rows", "also write one row per config to this CSV file (a kernel-runs CSV; the GUI opens it)");
+  v->output.add(*sweep_cmd, "print JSON rows",
+                "also write one row per config to this CSV file (a kernel-runs CSV; the GUI opens it)");
   setAction(*sweep_cmd, ctx, v, &runSweep);
 }
 

@@ -11,12 +11,12 @@
 #include "app/cli/printers/format.h"
 #include "app/cli/printers/printer.h"
 #include "app/cli/printers/progress_printer.h"
-#include "core/cuda/driver_api.h"
 #include "core/cuda/cuda_backend.h"
+#include "core/cuda/driver_api.h"
 #include "core/cuda/nvrtc_compiler.h"
-#include "core/sweep/live_sweep.h"
 #include "core/kernels/compile_cache.h"
 #include "core/sweep/live_results.h"
+#include "core/sweep/live_sweep.h"
 #include "core/sweep/worker_runner.h"
 #endif
 
@@ -24,19 +24,27 @@ namespace occx::cli {
 
 namespace {
 
-[[maybe_unused]] LiveSweepOutcome ran(int exit_code) { return {LiveSweepOutcome::Kind::kRan, exit_code, {}}; }
-[[maybe_unused]] LiveSweepOutcome stopped(int exit_code) { return {LiveSweepOutcome::Kind::kStopped, exit_code, {}}; }
-LiveSweepOutcome fallBack(std::string reason) { return {LiveSweepOutcome::Kind::kFallBack, kExitOk, std::move(reason)}; }
+[[maybe_unused]] LiveSweepOutcome ran(int exit_code) {
+  return {LiveSweepOutcome::Kind::kRan, exit_code, {}};
+}
+[[maybe_unused]] LiveSweepOutcome stopped(int exit_code) {
+  return {LiveSweepOutcome::Kind::kStopped, exit_code, {}};
+}
+LiveSweepOutcome fallBack(std::string reason) {
+  return {LiveSweepOutcome::Kind::kFallBack, kExitOk, std::move(reason)};
+}
 
 #if OCCX_HAVE_CUDA
 constexpr const char* kCmd = "occx sweep";
 
 // The GPU worker on --device when the driver sees it and its architecture is the sweep's; otherwise
 // null, with `outcome` saying what to do instead (errors printed).
-std::unique_ptr<WorkerRunner> openLiveGpu(Context& ctx, const CompileSweepSpec& spec, int device, LiveSweepOutcome& outcome) {
+std::unique_ptr<WorkerRunner> openLiveGpu(Context& ctx, const CompileSweepSpec& spec, int device,
+                                          LiveSweepOutcome& outcome) {
   const auto ds = cuda::driverStatus();
   if (!ds.available || ds.device_count == 0) {
-    outcome = fallBack("no GPU to run on (" + (ds.available ? std::string("the driver reports no device") : ds.reason) + ")");
+    outcome =
+        fallBack("no GPU to run on (" + (ds.available ? std::string("the driver reports no device") : ds.reason) + ")");
     return nullptr;
   }
   if (device < 0 || device >= ds.device_count) {
@@ -45,7 +53,8 @@ std::unique_ptr<WorkerRunner> openLiveGpu(Context& ctx, const CompileSweepSpec& 
   }
   auto session = cuda::startGpuWorker(device);
   if (!session) {
-    outcome = stopped(fail(ctx, kCmd, "cannot open device " + std::to_string(device) + ": " + session.error(), kExitRuntime));
+    outcome =
+        stopped(fail(ctx, kCmd, "cannot open device " + std::to_string(device) + ": " + session.error(), kExitRuntime));
     return nullptr;
   }
   const auto& dev = (*session)->device();
@@ -59,22 +68,23 @@ std::unique_ptr<WorkerRunner> openLiveGpu(Context& ctx, const CompileSweepSpec& 
 
 // The progress line of one step: preparing the problem, compiling, or a finished run.
 std::string progressLine(const LiveSweepProgress& p) {
-  if (p.phase == Phase::kProblem) return p.done == 0 ? "preparing inputs and the CPU reference…" : "inputs and reference ready";
+  if (p.phase == Phase::kProblem)
+    return p.done == 0 ? "preparing inputs and the CPU reference…" : "inputs and reference ready";
   if (p.phase == Phase::kCompile) return "compiling [" + std::to_string(p.done) + "/" + std::to_string(p.total) + "]";
   if (p.row == nullptr) return {};
   const auto& r = *p.row;
   std::string line = "[" + std::to_string(p.done) + "/" + std::to_string(p.total) + "] " + r.config.label() + ": ";
   if (r.ok()) {
-    return line + fixed(r.time.median_us, 2) + " us, " + fixed(r.bandwidth_GBps, 0) + " GB/s (" + fixed(r.pct_of_copy, 1) +
-           " % of copy)";
+    return line + fixed(r.time.median_us, 2) + " us, " + fixed(r.bandwidth_GBps, 0) + " GB/s (" +
+           fixed(r.pct_of_copy, 1) + " % of copy)";
   }
   return line + std::string(runStatusName(r.status)) + ": " + r.reason.substr(0, r.reason.find('\n'));
 }
 
 // The one call into the engine's live sweep, kept alone so that it follows the engine's API easily.
 Expected<LiveSweepResult> runOnGpu(Context& ctx, WorkerRunner& session, const CompileSweepSpec& spec,
-                                         const LiveSweepOptions& live, bool quiet, CompileCache& cache,
-                                         const std::atomic<bool>* cancel) {
+                                   const LiveSweepOptions& live, bool quiet, CompileCache& cache,
+                                   const std::atomic<bool>* cancel) {
   LiveSweepSpec ls;
   ls.toolkit = cuda::nvrtcVersionString();
   ls.compile = spec;
@@ -126,20 +136,22 @@ nlohmann::json liveJson(const LiveSweepResult& res) {
 }
 
 TextRows liveRows(const LiveDataset& data) {
-  TextRows rows = {{"#", "XBLOCK", "RBLOCK", "warps", "regs", "spill st/ld B", "occ %", "status", "time us", "spread %", "GB/s",
-                    "% copy", "ach. occ %", "inductor", "added o/n/e"}};
+  TextRows rows = {{"#", "XBLOCK", "RBLOCK", "warps", "regs", "spill st/ld B", "occ %", "status", "time us", "spread %",
+                    "GB/s", "% copy", "ach. occ %", "inductor", "added o/n/e"}};
   for (std::size_t i = 0; i < data.rows.size(); ++i) {
     const auto& r = data.rows[i];
     const bool ok = r.ok();
-    rows.push_back({std::to_string(i), std::to_string(r.config.xblock), std::to_string(r.config.rblock),
-                    std::to_string(r.config.num_warps), r.registers >= 0 ? std::to_string(r.registers) : "",
-                    r.spill_stores_bytes >= 0 ? std::to_string(r.spill_stores_bytes) + "/" + std::to_string(r.spill_loads_bytes) : "",
-                    r.theoretical_occupancy_pct >= 0 ? fixed(r.theoretical_occupancy_pct, 1) : "",
-                    ok ? "ok" : std::string(runStatusName(r.status)), ok ? fixed(r.time.median_us, 2) : "",
-                    ok ? fixed(r.time.spread_pct, 2) : "", ok ? fixed(r.bandwidth_GBps, 0) : "", ok ? fixed(r.pct_of_copy, 1) : "",
-                    r.achieved_occupancy_pct.value ? fixed(*r.achieved_occupancy_pct.value, 1) : "-",
-                    r.inductor_candidate ? "yes" : "",
-                    std::string(r.added_old ? "o" : "-") + (r.added_new ? "n" : "-") + (r.added_exact ? "e" : "-")});
+    rows.push_back(
+        {std::to_string(i), std::to_string(r.config.xblock), std::to_string(r.config.rblock),
+         std::to_string(r.config.num_warps), r.registers >= 0 ? std::to_string(r.registers) : "",
+         r.spill_stores_bytes >= 0 ? std::to_string(r.spill_stores_bytes) + "/" + std::to_string(r.spill_loads_bytes)
+                                   : "",
+         r.theoretical_occupancy_pct >= 0 ? fixed(r.theoretical_occupancy_pct, 1) : "",
+         ok ? "ok" : std::string(runStatusName(r.status)), ok ? fixed(r.time.median_us, 2) : "",
+         ok ? fixed(r.time.spread_pct, 2) : "", ok ? fixed(r.bandwidth_GBps, 0) : "", ok ? fixed(r.pct_of_copy, 1) : "",
+         r.achieved_occupancy_pct.value ? fixed(*r.achieved_occupancy_pct.value, 1) : "-",
+         r.inductor_candidate ? "yes" : "",
+         std::string(r.added_old ? "o" : "-") + (r.added_new ? "n" : "-") + (r.added_exact ? "e" : "-")});
   }
   return rows;
 }
@@ -147,7 +159,8 @@ TextRows liveRows(const LiveDataset& data) {
 void printLiveText(Context& ctx, const CompileSweepSpec& spec, const std::string& gpu, const LiveSweepResult& res) {
   const auto& data = res.dataset;
   ctx.out << "Live sweep: " << data.metaValue("workload") << " " << data.metaValue("dtype") << " (outputs "
-          << data.metaValue("output_dtype") << "), xnumel " << spec.xnumel << " × rnumel " << spec.rnumel << " on " << gpu << "\n"
+          << data.metaValue("output_dtype") << "), xnumel " << spec.xnumel << " × rnumel " << spec.rnumel << " on "
+          << gpu << "\n"
           << "Driver " << data.metaValue("driver") << ", " << data.metaValue("toolkit") << "; copy bandwidth "
           << fixed(res.copy.GBps, 0) << " GB/s" << (res.copy.from_cache ? " (cached)" : "") << "\n\n";
   printTable(ctx.out, liveRows(data));
@@ -166,9 +179,9 @@ void printLiveText(Context& ctx, const CompileSweepSpec& spec, const std::string
 void printLiveSummary(Context& ctx, const LiveSweepResult& res, const WorkerRunner& worker) {
   int ok = 0;
   for (const auto& r : res.dataset.rows) ok += r.ok() ? 1 : 0;
-  ctx.err << ok << " of " << res.dataset.rows.size() << " configs ran correct; problem " << fixed(res.problem_seconds, 1)
-          << " s, compile " << fixed(res.compile_seconds, 1) << " s, runs " << fixed(res.run_seconds, 1) << " s, wall "
-          << fixed(res.wall_seconds, 1) << " s";
+  ctx.err << ok << " of " << res.dataset.rows.size() << " configs ran correct; problem "
+          << fixed(res.problem_seconds, 1) << " s, compile " << fixed(res.compile_seconds, 1) << " s, runs "
+          << fixed(res.run_seconds, 1) << " s, wall " << fixed(res.wall_seconds, 1) << " s";
   if (worker.restarts() > 0) {
     ctx.err << "; the GPU worker was restarted " << worker.restarts() << (worker.restarts() == 1 ? " time" : " times");
   }
@@ -196,7 +209,7 @@ int runLive(Context& ctx, WorkerRunner& session, const CompileSweepSpec& spec, c
   const std::string& csv = output.format.csv;
   const int rc = csv.empty() ? kExitOk : writeCsv(ctx, csv, table);
   if (res->cancelled) {
-    const std::string where = csv.empty()                     ? std::string()
+    const std::string where = csv.empty()                   ? std::string()
                               : output.format.csvToStdout() ? std::string(" on standard output")
                                                             : " in " + csv;
     ctx.err << kCmd << ": cancelled: kept the finished rows" << where << "\n";

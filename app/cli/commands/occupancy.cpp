@@ -72,9 +72,9 @@ std::string launchRangeError(const OccupancyInput& in, const ArchLimits& a) {
   // CUDA's largest grid: gridDim.x ≤ 2^31 - 1, gridDim.y and gridDim.z ≤ 65535.
   constexpr std::int64_t kMaxGridBlocks = std::int64_t{2147483647} * 65535 * 65535;
   if (in.grid_blocks < 0 || in.grid_blocks > kMaxGridBlocks) {
-    return outOfRange("--grid", in.grid_blocks,
-                      "0 (none) … " + std::to_string(kMaxGridBlocks) +
-                          " blocks (2147483647 × 65535 × 65535, CUDA's largest grid)");
+    return outOfRange(
+        "--grid", in.grid_blocks,
+        "0 (none) … " + std::to_string(kMaxGridBlocks) + " blocks (2147483647 × 65535 × 65535, CUDA's largest grid)");
   }
   return {};
 }
@@ -84,7 +84,8 @@ TextRows resultRows(const OccupancyInput& in, const OccupancyResult& r) {
   TextRows rows = {{"quantity", "value"}};
   if (!r.can_launch) rows.push_back({"cannot launch", r.cannot_launch_reason});
   rows.push_back({"active blocks per SM", std::to_string(r.active_blocks_per_sm)});
-  rows.push_back({"active warps per SM", std::to_string(r.active_warps_per_sm) + " of " + std::to_string(r.max_warps_per_sm)});
+  rows.push_back(
+      {"active warps per SM", std::to_string(r.active_warps_per_sm) + " of " + std::to_string(r.max_warps_per_sm)});
   rows.push_back({"active threads per SM", std::to_string(r.active_threads_per_sm)});
   rows.push_back({"theoretical occupancy", fixed(100.0 * r.occupancy, 1) + " %"});
   rows.push_back({"limited by", limiterNames(r.limiters)});
@@ -96,7 +97,8 @@ TextRows resultRows(const OccupancyInput& in, const OccupancyResult& r) {
   rows.push_back({"registers per block (allocated)", std::to_string(r.registers_per_block_allocated)});
   rows.push_back({"shared memory per block (allocated)", std::to_string(r.shared_memory_per_block_allocated) + " B"});
   rows.push_back({"SM shared memory configuration", std::to_string(r.shared_memory_per_sm_config) + " B"});
-  if (r.max_active_blocks_gpu > 0) rows.push_back({"max active blocks on the GPU", std::to_string(r.max_active_blocks_gpu)});
+  if (r.max_active_blocks_gpu > 0)
+    rows.push_back({"max active blocks on the GPU", std::to_string(r.max_active_blocks_gpu)});
   if (in.grid_blocks > 0 && r.max_active_blocks_gpu > 0) rows.push_back({"waves", fixed(r.waves, 2)});
   return rows;
 }
@@ -104,34 +106,42 @@ TextRows resultRows(const OccupancyInput& in, const OccupancyResult& r) {
 void addExtraRows(TextRows& rows, const Extras& x) {
   if (x.clusters) {
     const ClusterResult& c = *x.clusters;
-    rows.push_back({"cluster size", std::to_string(c.cluster_size) + (x.cluster_input.non_portable ? " (non-portable allowed)" : " (portable)")});
-    rows.push_back({"max active clusters", std::to_string(c.max_active_clusters) +
-                                               (c.layout_known ? " (GPC model)" : " (upper bound: GPC layout unknown)")});
+    rows.push_back({"cluster size", std::to_string(c.cluster_size) +
+                                        (x.cluster_input.non_portable ? " (non-portable allowed)" : " (portable)")});
+    rows.push_back(
+        {"max active clusters", std::to_string(c.max_active_clusters) +
+                                    (c.layout_known ? " (GPC model)" : " (upper bound: GPC layout unknown)")});
     rows.push_back({"naive floor(blocks on GPU / cluster size)", std::to_string(c.naive_max_active_clusters)});
     rows.push_back({"active blocks in clusters", std::to_string(c.active_blocks_in_clusters) + " of " +
-                                                     std::to_string(c.active_blocks_without_clusters) + " without clusters"});
+                                                     std::to_string(c.active_blocks_without_clusters) +
+                                                     " without clusters"});
     rows.push_back({"cluster occupancy", fixed(100.0 * c.cluster_occupancy, 1) + " %"});
     rows.push_back({"max potential cluster size", std::to_string(c.max_potential_cluster_size)});
   }
   if (x.best) {
     const BestBlockSize& b = *x.best;
-    rows.push_back({"best block size", b.block_size > 0 ? std::to_string(b.block_size) + " threads" : std::string("none can launch")});
+    rows.push_back({"best block size",
+                    b.block_size > 0 ? std::to_string(b.block_size) + " threads" : std::string("none can launch")});
     if (b.block_size > 0) {
-      rows.push_back({"best block size: occupancy", fixed(100.0 * b.occupancy, 1) + " % (" + std::to_string(b.active_blocks_per_sm) +
-                                                        " blocks per SM)"});
-      if (b.min_grid_size > 0) rows.push_back({"best block size: min grid for full GPU", std::to_string(b.min_grid_size) + " blocks"});
+      rows.push_back({"best block size: occupancy", fixed(100.0 * b.occupancy, 1) + " % (" +
+                                                        std::to_string(b.active_blocks_per_sm) + " blocks per SM)"});
+      if (b.min_grid_size > 0)
+        rows.push_back({"best block size: min grid for full GPU", std::to_string(b.min_grid_size) + " blocks"});
     }
   }
   if (x.driver) {
     const DriverOccupancy& d = *x.driver;
     rows.push_back({"driver (" + d.device_name + "): active blocks per SM", std::to_string(d.active_blocks_per_sm)});
-    if (d.max_active_clusters >= 0) rows.push_back({"driver: max active clusters", std::to_string(d.max_active_clusters)});
+    if (d.max_active_clusters >= 0)
+      rows.push_back({"driver: max active clusters", std::to_string(d.max_active_clusters)});
     if (d.max_potential_cluster_size_portable >= 0) {
-      rows.push_back({"driver: max potential cluster size", std::to_string(d.max_potential_cluster_size_portable) + " portable, " +
-                                                                std::to_string(d.max_potential_cluster_size_nonportable) + " non-portable"});
+      rows.push_back({"driver: max potential cluster size",
+                      std::to_string(d.max_potential_cluster_size_portable) + " portable, " +
+                          std::to_string(d.max_potential_cluster_size_nonportable) + " non-portable"});
     }
     if (d.best_block_size >= 0) {
-      rows.push_back({"driver: best block size", std::to_string(d.best_block_size) + " (min grid " + std::to_string(d.best_min_grid_size) + ")"});
+      rows.push_back({"driver: best block size",
+                      std::to_string(d.best_block_size) + " (min grid " + std::to_string(d.best_min_grid_size) + ")"});
     }
     rows.push_back({"driver: probe", d.note});
   }
@@ -139,8 +149,9 @@ void addExtraRows(TextRows& rows, const Extras& x) {
 
 void printText(Context& ctx, const Target& t, const OccupancyInput& in, const OccupancyResult& r, const Extras& x) {
   ctx.out << "Target: " << t.label << "\n";
-  ctx.out << "Launch: " << in.threads_per_block << " threads/block, " << in.registers_per_thread << " registers/thread, "
-          << in.static_smem_bytes << " B static + " << in.dynamic_smem_bytes << " B dynamic shared memory\n\n";
+  ctx.out << "Launch: " << in.threads_per_block << " threads/block, " << in.registers_per_thread
+          << " registers/thread, " << in.static_smem_bytes << " B static + " << in.dynamic_smem_bytes
+          << " B dynamic shared memory\n\n";
   TextRows rows = resultRows(in, r);
   addExtraRows(rows, x);
   printTable(ctx.out, rows);
@@ -164,12 +175,15 @@ int runOccupancy(Context& ctx, OccupancyOpts& o) {
     if (std::string msg = clusterSizeError(t->arch, x.cluster_input); !msg.empty()) {
       return fail(ctx, kCmd, "--cluster-size: " + msg);
     }
-    if (t->sm_count <= 0) return fail(ctx, kCmd, "--cluster-size needs a GPU's SM count: give --gpu NAME or --sms N with --cc");
+    if (t->sm_count <= 0)
+      return fail(ctx, kCmd, "--cluster-size needs a GPU's SM count: give --gpu NAME or --sms N with --cc");
   } else if (o.non_portable) {
     return fail(ctx, kCmd, "--non-portable-clusters needs --cluster-size");
   }
   if (o.block_size_limit < 0 || o.block_size_limit > t->arch.max_threads_per_block) {
-    return fail(ctx, kCmd, outOfRange("--block-size-limit", o.block_size_limit, "0 (none) … " + std::to_string(t->arch.max_threads_per_block)));
+    return fail(ctx, kCmd,
+                outOfRange("--block-size-limit", o.block_size_limit,
+                           "0 (none) … " + std::to_string(t->arch.max_threads_per_block)));
   }
   auto r = computeOccupancy(t->arch, in, true);
   if (!r) return fail(ctx, kCmd, r.error());
@@ -196,8 +210,10 @@ int runOccupancy(Context& ctx, OccupancyOpts& o) {
     auto d = cuda::queryDriverOccupancy(q);
     if (!d) return fail(ctx, kCmd, "--driver: " + d.error(), kExitRuntime);
     if (d->cc != t->arch.cc) {
-      return fail(ctx, kCmd, "--driver: device 0 (" + d->device_name + ") is CC " + d->cc.str() + ", the target CC " + t->arch.cc.str(),
-                  kExitRuntime);
+      return fail(
+          ctx, kCmd,
+          "--driver: device 0 (" + d->device_name + ") is CC " + d->cc.str() + ", the target CC " + t->arch.cc.str(),
+          kExitRuntime);
     }
     x.driver = *d;
 #else
@@ -230,16 +246,21 @@ void addOccupancyCommand(CLI::App& app, Context& ctx) {
   cmd->add_option("--threads", o->in.threads_per_block, "threads per block (1 … 1024)")->required();
   cmd->add_option("--regs", o->in.registers_per_thread, "registers per thread (0 … 255)")->required();
   cmd->add_option("--smem", o->in.static_smem_bytes, "static shared memory per block, bytes (0 … 49152)");
-  cmd->add_option("--dynamic-smem", o->in.dynamic_smem_bytes, "dynamic shared memory per block, bytes (0 … the opt-in maximum minus --smem)");
-  cmd->add_option("--carveout", o->in.carveout_percent, "shared-memory carveout preference, percent (-1 = default, 0 … 100)");
+  cmd->add_option("--dynamic-smem", o->in.dynamic_smem_bytes,
+                  "dynamic shared memory per block, bytes (0 … the opt-in maximum minus --smem)");
+  cmd->add_option("--carveout", o->in.carveout_percent,
+                  "shared-memory carveout preference, percent (-1 = default, 0 … 100)");
   cmd->add_option("--barriers", o->in.block_barriers, "block barriers per block (0 … 16; counted from CC 9.0)");
   cmd->add_option("--grid", o->in.grid_blocks, "blocks in the grid, for waves (0 = none … 2147483647 × 65535 × 65535)");
   cmd->add_option("--cluster-size", o->cluster_size,
-                  "thread-block cluster size, blocks (CC 9.0+: 1 … 8 portable, up to 16 with --non-portable-clusters, the non-portable cluster sizes)");
-  cmd->add_flag("--non-portable-clusters", o->non_portable, "allow cluster sizes above the portable 8 (CC 9.0: up to 16)");
+                  "thread-block cluster size, blocks (CC 9.0+: 1 … 8 portable, up to 16 with --non-portable-clusters, "
+                  "the non-portable cluster sizes)");
+  cmd->add_flag("--non-portable-clusters", o->non_portable,
+                "allow cluster sizes above the portable 8 (CC 9.0: up to 16)");
   cmd->add_flag("--best-block-size", o->best_block_size,
                 "also give the block size cudaOccupancyMaxPotentialBlockSize would choose, and its smallest full grid");
-  cmd->add_option("--block-size-limit", o->block_size_limit, "largest block size --best-block-size may choose (0 = none … 1024)");
+  cmd->add_option("--block-size-limit", o->block_size_limit,
+                  "largest block size --best-block-size may choose (0 = none … 1024)");
   cmd->add_flag("--driver", o->driver, "also ask device 0's driver (needs a GPU of the target's compute capability)");
   o->output.add(*cmd, "print JSON instead of text", "also write the result table to this CSV file");
   setAction(*cmd, ctx, o, &runOccupancy);

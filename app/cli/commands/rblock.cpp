@@ -13,8 +13,8 @@
 #include "core/base/pow2.h"
 #include "core/inductor/candidates.h"
 #include "core/inductor/rblock_scaling.h"
-#include "core/inductor/teaching.h"
 #include "core/inductor/report.h"
+#include "core/inductor/teaching.h"
 #include "core/sweep/compile_sweep_dataset.h"
 
 namespace occx::cli {
@@ -72,7 +72,9 @@ struct Answer {
   std::optional<Pipeline> pipeline;
 };
 
-std::string yesNo(bool b) { return b ? "yes" : "no"; }
+std::string yesNo(bool b) {
+  return b ? "yes" : "no";
+}
 
 // ---- options ------------------------------------------------------------------------------------
 
@@ -87,25 +89,30 @@ void addConfigOptions(CLI::App& cmd, RblockOpts& o) {
   cmd.add_option("--num-stages", o.num_stages, "num_stages (1 … 8)");
   cmd.add_option("--nregs", o.nregs, "registers per thread of the compiled kernel (1 … 255); omit when unknown");
   cmd.add_option("--nspills", o.nspills, "spilled registers reported by the compiler (0 … 1048576)");
-  cmd.add_option("--shared-bytes", o.shared_bytes, "shared memory per block of the compiled kernel, bytes (exact bound)");
+  cmd.add_option("--shared-bytes", o.shared_bytes,
+                 "shared memory per block of the compiled kernel, bytes (exact bound)");
 }
 
 void addPolicyOptions(CLI::App& cmd, RblockOpts& o) {
   cmd.add_option("--policy", o.policy, "old | new | review_min | exact | all (default all)");
   cmd.add_option("--profile", o.profile, "inductor-current (default) | inductor-2023");
-  cmd.add_option("--cc-gate", o.cc_gate, "auto (the profile's) | 8x (CC 8.x only, the first version) | ge80 (CC >= 8.0 or ROCm)");
+  cmd.add_option("--cc-gate", o.cc_gate,
+                 "auto (the profile's) | 8x (CC 8.x only, the first version) | ge80 (CC >= 8.0 or ROCm)");
   cmd.add_flag("--persistent", o.persistent, "a persistent reduction (never scaled)");
   cmd.add_flag("--deterministic", o.deterministic, "deterministic mode (the current version skips scaling)");
 }
 
 void addExtraOptions(CLI::App& cmd, RblockOpts& o) {
-  cmd.add_option("--chain", o.chain, "also print the keep-halving chain, up to N links (teaching aid; Inductor halves once)");
-  cmd.add_flag("--candidates", o.candidates, "also print Inductor's candidate configs for the size hints and the pipeline");
+  cmd.add_option("--chain", o.chain,
+                 "also print the keep-halving chain, up to N links (teaching aid; Inductor halves once)");
+  cmd.add_flag("--candidates", o.candidates,
+               "also print Inductor's candidate configs for the size hints and the pipeline");
   cmd.add_option("--hint", o.hint, "reduction hint for --candidates: inner | outer | outer_tiny | default");
   cmd.add_option("--num-load", o.num_load, "loads in the kernel, for --candidates (0 … 1000)");
   cmd.add_option("--num-reduction", o.num_reduction, "reductions in the kernel, for --candidates (0 … 1000)");
   cmd.add_flag("--max-autotune", o.max_autotune, "max-autotune candidate list, for --candidates");
-  cmd.add_flag("--add-persistent-rblock", o.add_persistent_rblock, "add the R0_BLOCK=min(rnumel, 32768) candidate, for --candidates");
+  cmd.add_flag("--add-persistent-rblock", o.add_persistent_rblock,
+               "add the R0_BLOCK=min(rnumel, 32768) candidate, for --candidates");
 }
 
 // Range checks that name the option (exit 2). Returns an empty string when all pass.
@@ -113,7 +120,8 @@ std::string checkOptions(const RblockOpts& o, const Device& dev) {
   auto pow2 = [](std::int64_t v) { return isPowerOfTwo(v); };
   if (o.xnumel < 1 || o.xnumel > 2147483647) return outOfRange("--xnumel", o.xnumel, "1 … 2147483647");
   if (o.rnumel < 1 || o.rnumel > 2147483647) return outOfRange("--rnumel", o.rnumel, "1 … 2147483647");
-  if (o.r1numel < 0 || o.r1numel > 2147483647) return outOfRange("--r1numel", o.r1numel, "0 (one reduction dimension) … 2147483647");
+  if (o.r1numel < 0 || o.r1numel > 2147483647)
+    return outOfRange("--r1numel", o.r1numel, "0 (one reduction dimension) … 2147483647");
   if (!pow2(o.xblock) || o.xblock > 4096) return outOfRange("--xblock", o.xblock, "a power of two 1 … 4096");
   if (!pow2(o.rblock) || o.rblock > 65536) return outOfRange("--rblock", o.rblock, "a power of two 1 … 65536");
   if (o.r1_block != 0 && (!pow2(o.r1_block) || o.r1_block > 32768)) {
@@ -125,14 +133,16 @@ std::string checkOptions(const RblockOpts& o, const Device& dev) {
   }
   if (o.num_stages < 1 || o.num_stages > 8) return outOfRange("--num-stages", o.num_stages, "1 … 8");
   if (o.nregs && (*o.nregs < 1 || *o.nregs > dev.arch.max_registers_per_thread)) {
-    return outOfRange("--nregs", *o.nregs,
-                      "1 … " + std::to_string(dev.arch.max_registers_per_thread) + " registers per thread (omit it when unknown)");
+    return outOfRange(
+        "--nregs", *o.nregs,
+        "1 … " + std::to_string(dev.arch.max_registers_per_thread) + " registers per thread (omit it when unknown)");
   }
   if (o.nspills && (*o.nspills < 0 || *o.nspills > (1 << 20))) {
     return outOfRange("--nspills", *o.nspills, "0 … 1048576 (omit it when unknown)");
   }
   const std::int64_t smem = dev.arch.shared_memory_per_block_optin;
-  if (o.shared_bytes < 0 || o.shared_bytes > smem) return outOfRange("--shared-bytes", o.shared_bytes, "0 … " + std::to_string(smem));
+  if (o.shared_bytes < 0 || o.shared_bytes > smem)
+    return outOfRange("--shared-bytes", o.shared_bytes, "0 … " + std::to_string(smem));
   if (o.chain < 0 || o.chain > 32) return outOfRange("--chain", o.chain, "1 … 32 links (0 = none)");
   if (o.num_load < 0 || o.num_load > 1000) return outOfRange("--num-load", o.num_load, "0 … 1000");
   if (o.num_reduction < 0 || o.num_reduction > 1000) return outOfRange("--num-reduction", o.num_reduction, "0 … 1000");
@@ -143,7 +153,8 @@ std::string checkOptions(const RblockOpts& o, const Device& dev) {
 Expected<Setup> setUp(const RblockOpts& o) {
   auto t = resolveTarget(o.target, defaultGpuName());
   if (!t) return Error{t.error()};
-  if (t->sm_count < 1) return Error{"--cc " + o.target.cc + " names no GPU, so the SM count is unknown: give --sms (1 … 1024)"};
+  if (t->sm_count < 1)
+    return Error{"--cc " + o.target.cc + " names no GPU, so the SM count is unknown: give --sms (1 … 1024)"};
   auto dev = makeDevice(t->arch, t->sm_count, t->label);
   if (!dev) return Error{dev.error()};
   auto profile = parseProfile(o.profile);
@@ -157,8 +168,10 @@ Expected<Setup> setUp(const RblockOpts& o) {
     auto p = parsePolicy(o.policy);
     if (!p) return Error{"--policy: " + p.error() + " or all"};
     if (*p == Policy::kSpills) {
-      return Error{"--policy: spills is a decision rule without an occupancy bound (occx inductor show and run apply it): allowed old, "
-                   "new, review_min, exact or all"};
+      return Error{
+          "--policy: spills is a decision rule without an occupancy bound (occx inductor show and run apply it): "
+          "allowed old, "
+          "new, review_min, exact or all"};
     }
     policies = {*p};
   }
@@ -172,9 +185,17 @@ Expected<Setup> setUp(const RblockOpts& o) {
 
 CsvTable gridTable(const GridComparison& g, const Device& dev, const DecisionOptions& dopt) {
   CsvTable t;
-  t.meta = {{"device", dev.label}, {"profile", std::string(profileInfo(dopt.profile).key)},
-            {"grid", "n_regs 33..255 x num_warps {1,2,4,8,16,32} x total blocks {64..65536, powers of two}; XBLOCK 1, R0_BLOCK 2048"}};
-  t.header = {"num_warps", "points", "old_vs_new_differ", "new_vs_exact_differ", "new_vs_exact_differ_launchable", "unlaunchable_points",
+  t.meta = {{"device", dev.label},
+            {"profile", std::string(profileInfo(dopt.profile).key)},
+            {"grid",
+             "n_regs 33..255 x num_warps {1,2,4,8,16,32} x total blocks {64..65536, powers of two}; XBLOCK 1, R0_BLOCK "
+             "2048"}};
+  t.header = {"num_warps",
+              "points",
+              "old_vs_new_differ",
+              "new_vs_exact_differ",
+              "new_vs_exact_differ_launchable",
+              "unlaunchable_points",
               "new_vs_review_min_differ"};
   auto row = [](const std::string& w, const GridCounts& c) {
     return std::vector<std::string>{w,
@@ -206,9 +227,11 @@ int runCompareGrid(Context& ctx, const RblockOpts& o, const Device& dev, const D
                         {"rows", rowsToJson(t, cell)}});
   } else if (o.output.text()) {
     ctx.out << "Grid comparison on " << dev.label << ", profile " << profileInfo(dopt.profile).key << "\n";
-    ctx.out << "n_regs 33 … 255 × num_warps {1, 2, 4, 8, 16, 32} × total blocks {64, 128, …, 65536}; XBLOCK 1, R0_BLOCK 2048.\n";
-    ctx.out << "A decision differs when one bound scales and the other does not. Unlaunchable: n_regs · 32 · num_warps > "
-            << dev.registersPerSm() << " registers per block (exact bound 0).\n\n";
+    ctx.out << "n_regs 33 … 255 × num_warps {1, 2, 4, 8, 16, 32} × total blocks {64, 128, …, 65536}; XBLOCK 1, "
+               "R0_BLOCK 2048.\n";
+    ctx.out
+        << "A decision differs when one bound scales and the other does not. Unlaunchable: n_regs · 32 · num_warps > "
+        << dev.registersPerSm() << " registers per block (exact bound 0).\n\n";
     TextTablePrinter(ctx.out).print(t);
   }
   if (!o.output.csv.empty()) return writeCsv(ctx, o.output.csv, t);
@@ -232,7 +255,8 @@ Expected<CsvTable> sweepBatch(const RblockOpts& o, const Setup& s, const CsvTabl
     const ArchLimits* arch = s.target.db.findArch(sweep->arch);
     // --sms: "CC 9.0, 100 SMs"; else the sweep's own label.
     const bool sms_given = o.target.sm_count > 0;
-    auto dev = makeDevice(*arch, sms_given ? o.target.sm_count : sweep->sm_count, sms_given ? std::string() : sweep->device_label);
+    auto dev = makeDevice(*arch, sms_given ? o.target.sm_count : sweep->sm_count,
+                          sms_given ? std::string() : sweep->device_label);
     if (!dev) return Error{"the sweep's device: " + dev.error() + (sms_given ? "" : "; give --sms N")};
     b.device = *dev;
   }
@@ -264,7 +288,8 @@ int runBatch(Context& ctx, const RblockOpts& o, const Setup& s) {
   } else if (o.output.csv.empty()) {
     CsvTablePrinter(ctx.out).print(*out);
   } else if (o.output.text()) {
-    ctx.out << "Decided " << out->rows.size() << " configs from " << o.input << " (" << profileInfo(s.dopt.profile).key << ").\n";
+    ctx.out << "Decided " << out->rows.size() << " configs from " << o.input << " (" << profileInfo(s.dopt.profile).key
+            << ").\n";
   }
   if (!o.output.csv.empty()) return writeCsv(ctx, o.output.csv, *out);
   return kExitOk;
@@ -372,7 +397,8 @@ nlohmann::json answerJson(const RblockOpts& o, const Setup& s, const Answer& a) 
   if (!a.chain.empty()) {
     nlohmann::json cj = nlohmann::json::array();
     for (const auto& st : a.chain) {
-      cj.push_back({{"config", configToJson(st.config, profile)}, {"n_regs_assumed", st.n_regs_assumed},
+      cj.push_back({{"config", configToJson(st.config, profile)},
+                    {"n_regs_assumed", st.n_regs_assumed},
                     {"decision", decisionToJson(st.decision)}});
     }
     j["keep_halving_chain"] = {{"label", std::string(kKeepHalvingLabel)}, {"links", cj}};
@@ -380,15 +406,19 @@ nlohmann::json answerJson(const RblockOpts& o, const Setup& s, const Answer& a) 
   if (a.pipeline) {
     nlohmann::json pj = nlohmann::json::array();
     for (const auto& e : a.pipeline->entries) {
-      pj.push_back({{"config", configToJson(e.config, profile)}, {"added_by_scaling", e.added_by_scaling},
-                    {"decision", decisionToJson(e.decision)}, {"autotuning", std::string(candidateStateName(e.spill))}});
+      pj.push_back({{"config", configToJson(e.config, profile)},
+                    {"added_by_scaling", e.added_by_scaling},
+                    {"decision", decisionToJson(e.decision)},
+                    {"autotuning", std::string(candidateStateName(e.spill))}});
     }
     j["pipeline"] = {{"note", a.pipeline->order_note}, {"loop_note", a.pipeline->pass.note}, {"entries", pj}};
   }
   return j;
 }
 
-std::string knownOrUnknown(const std::optional<int>& v) { return v ? std::to_string(*v) : std::string("unknown"); }
+std::string knownOrUnknown(const std::optional<int>& v) {
+  return v ? std::to_string(*v) : std::string("unknown");
+}
 
 void printHeader(std::ostream& out, const RblockOpts& o, const Setup& s, const Answer& a) {
   const Device& dev = s.dev;
@@ -398,13 +428,14 @@ void printHeader(std::ostream& out, const RblockOpts& o, const Setup& s, const A
       << " threads/SM, warp size " << dev.warpSize() << "\n";
   out << "Profile: " << info.key << " — " << info.statement << "\n";
   out << "CC gate: " << ccGateName(effectiveCcGate(s.dopt)) << "\n";
-  out << "Kernel:  xnumel " << o.xnumel << " → size hint x " << a.hints.x << ", rnumel " << o.rnumel << " → size hint r "
-      << a.hints.r0;
+  out << "Kernel:  xnumel " << o.xnumel << " → size hint x " << a.hints.x << ", rnumel " << o.rnumel
+      << " → size hint r " << a.hints.r0;
   if (a.hints.r1 > 0) out << ", r1numel " << o.r1numel << " → size hint r1 " << a.hints.r1;
   out << (o.persistent ? " (persistent reduction)" : "") << (o.deterministic ? " (deterministic mode)" : "") << "\n";
   out << "Config:  " << c.str(s.dopt.profile) << " (" << c.num_warps * dev.warpSize() << " threads), n_regs "
       << knownOrUnknown(c.n_regs) << ", n_spills " << knownOrUnknown(c.n_spills) << "\n";
-  out << "Total blocks: ceil(" << a.hints.x << " / " << c.xblock << ") = " << a.decisions.front().total_blocks << "\n\n";
+  out << "Total blocks: ceil(" << a.hints.x << " / " << c.xblock << ") = " << a.decisions.front().total_blocks
+      << "\n\n";
 }
 
 void printDecisions(std::ostream& out, const Answer& a) {
@@ -415,7 +446,8 @@ void printDecisions(std::ostream& out, const Answer& a) {
       new_config = d.halved_kwarg + "=" +
                    std::to_string(d.halved_kwarg == "R1_BLOCK" ? d.new_config->r1_block : d.new_config->r0_block);
     }
-    rows.push_back({std::string(policyKey(d.policy)), yesNo(d.applies), d.applies ? std::to_string(d.bound_blocks_per_sm) : "-",
+    rows.push_back({std::string(policyKey(d.policy)), yesNo(d.applies),
+                    d.applies ? std::to_string(d.bound_blocks_per_sm) : "-",
                     d.applies ? std::to_string(d.capacity_blocks) : "-", std::to_string(d.total_blocks),
                     std::string(outcomeName(d.outcome)), new_config});
   }
@@ -443,13 +475,14 @@ void printPipeline(std::ostream& out, const RblockOpts& o, const Pipeline& pipel
   TextRows rows = {{"#", "stage", "origin", "config", "n_regs", "n_spills", "decision", "autotuning"}};
   for (std::size_t i = 0; i < pipeline.entries.size(); ++i) {
     const auto& e = pipeline.entries[i];
-    rows.push_back({std::to_string(i + 1), e.added_by_scaling ? "added" : "candidate", e.config.origin, e.config.str(profile),
-                    e.config.n_regs ? std::to_string(*e.config.n_regs) : "?",
-                    e.config.n_spills ? std::to_string(*e.config.n_spills) : "?", std::string(outcomeName(e.decision.outcome)),
-                    std::string(candidateStateName(e.spill))});
+    rows.push_back({std::to_string(i + 1), e.added_by_scaling ? "added" : "candidate", e.config.origin,
+                    e.config.str(profile), e.config.n_regs ? std::to_string(*e.config.n_regs) : "?",
+                    e.config.n_spills ? std::to_string(*e.config.n_spills) : "?",
+                    std::string(outcomeName(e.decision.outcome)), std::string(candidateStateName(e.spill))});
   }
   printTable(out, rows);
-  for (std::size_t i = 0; i < pipeline.entries.size(); ++i) out << "  #" << i + 1 << ": " << pipeline.entries[i].decision.reason << "\n";
+  for (std::size_t i = 0; i < pipeline.entries.size(); ++i)
+    out << "  #" << i + 1 << ": " << pipeline.entries[i].decision.reason << "\n";
 }
 
 CsvTable answerCsv(const Setup& s, const Answer& a) {
@@ -491,16 +524,19 @@ int runRblock(Context& ctx, const RblockOpts& o) {
 
 void addRblockCommand(CLI::App& app, Context& ctx) {
   auto o = std::make_shared<RblockOpts>();
-  auto* cmd = app.add_subcommand("rblock", "Inductor's dynamic RBLOCK-scaling decision under the old, new, review_min and exact bounds");
+  auto* cmd = app.add_subcommand(
+      "rblock", "Inductor's dynamic RBLOCK-scaling decision under the old, new, review_min and exact bounds");
   o->target.add(*cmd);
   addConfigOptions(*cmd, *o);
   addPolicyOptions(*cmd, *o);
   addExtraOptions(*cmd, *o);
-  cmd->add_option("--input", o->input,
-                  "batch: decide every config of this CSV (one per row): columns xnumel, xblock, rblock, num_warps, nregs, "
-                  "…, or a compile-sweep CSV of 'occx sweep --csv' (on the sweep's device unless --gpu/--cc name one of its "
-                  "architecture)");
-  cmd->add_flag("--compare-grid", o->compare_grid, "count differing decisions old vs new and new vs exact over the grid of the closing note");
+  cmd->add_option(
+      "--input", o->input,
+      "batch: decide every config of this CSV (one per row): columns xnumel, xblock, rblock, num_warps, nregs, "
+      "…, or a compile-sweep CSV of 'occx sweep --csv' (on the sweep's device unless --gpu/--cc name one of its "
+      "architecture)");
+  cmd->add_flag("--compare-grid", o->compare_grid,
+                "count differing decisions old vs new and new vs exact over the grid of the closing note");
   o->output.add(*cmd, "print JSON instead of text", "write the result table to this CSV file (atomically)");
   setAction(*cmd, ctx, o, &runRblock);
 }

@@ -114,8 +114,8 @@ std::string shortCandidate(CandidateState s) {
 
 std::string progressLine(const CompileSweepProgress& p) {
   const auto& r = *p.row;
-  std::string line = "[" + std::to_string(p.done) + "/" + std::to_string(p.total) + "] XBLOCK=" +
-                     std::to_string(r.config.xblock) + " RBLOCK=" + std::to_string(r.config.rblock) +
+  std::string line = "[" + std::to_string(p.done) + "/" + std::to_string(p.total) +
+                     "] XBLOCK=" + std::to_string(r.config.xblock) + " RBLOCK=" + std::to_string(r.config.rblock) +
                      " num_warps=" + std::to_string(r.config.num_warps) + ": ";
   if (r.ok) {
     line += std::to_string(r.report.registers) + " registers, " + std::to_string(r.report.spill_stores_bytes) +
@@ -142,11 +142,11 @@ std::vector<std::pair<std::string, std::string>> runMeta(const CompileSweepResul
 }
 
 TextRows sweepRows(const CompileSweepResult& res) {
-  TextRows rows = {{"#", "XBLOCK", "RBLOCK", "warps", "regs", "spill st/ld B", "stack B", "smem B", "blocks/SM", "occ %", "old",
-                    "new", "exact", "cand old", "cand new", "cand exact", "origin"}};
+  TextRows rows = {{"#", "XBLOCK", "RBLOCK", "warps", "regs", "spill st/ld B", "stack B", "smem B", "blocks/SM",
+                    "occ %", "old", "new", "exact", "cand old", "cand new", "cand exact", "origin"}};
   for (const auto& r : res.rows) {
-    std::vector<std::string> row = {std::to_string(r.index), std::to_string(r.config.xblock), std::to_string(r.config.rblock),
-                                    std::to_string(r.config.num_warps)};
+    std::vector<std::string> row = {std::to_string(r.index), std::to_string(r.config.xblock),
+                                    std::to_string(r.config.rblock), std::to_string(r.config.num_warps)};
     if (r.ok) {
       row.push_back(std::to_string(r.report.registers));
       row.push_back(std::to_string(r.report.spill_stores_bytes) + "/" + std::to_string(r.report.spill_loads_bytes));
@@ -170,24 +170,28 @@ TextRows sweepRows(const CompileSweepResult& res) {
 
 void printSweepText(Context& ctx, const CompileSweepSpec& spec, const CompileSweepResult& res) {
   const auto& dev = spec.device;
-  ctx.out << "Sweep: " << workloadName(spec.workload) << (spec.workload == Workload::kFusedK ? " K=" + std::to_string(spec.k) : "")
-          << " " << dtypeName(spec.dtype) << ", xnumel " << spec.xnumel << " × rnumel " << spec.rnumel << " (size hints x "
-          << res.size_hints.x << ", r " << res.size_hints.r0 << ") on " << dev.arch.cc.smName() << ", " << dev.label << "\n";
+  ctx.out << "Sweep: " << workloadName(spec.workload)
+          << (spec.workload == Workload::kFusedK ? " K=" + std::to_string(spec.k) : "") << " " << dtypeName(spec.dtype)
+          << ", xnumel " << spec.xnumel << " × rnumel " << spec.rnumel << " (size hints x " << res.size_hints.x
+          << ", r " << res.size_hints.r0 << ") on " << dev.arch.cc.smName() << ", " << dev.label << "\n";
   ctx.out << "Compiler: " << (res.compiler.empty() ? std::string("-") : res.compiler) << "; Inductor profile "
-          << inductor::profileInfo(spec.decision_options.profile).key << ", hint " << inductor::reductionHintKey(spec.hint)
-          << "\n\n";
+          << inductor::profileInfo(spec.decision_options.profile).key << ", hint "
+          << inductor::reductionHintKey(spec.hint) << "\n\n";
   printTable(ctx.out, sweepRows(res));
-  ctx.out << "\nold/new/exact: the RBLOCK-scaling decision of each bound for that config (scale = add a copy with RBLOCK "
-             "halved; no scaling = enough blocks resident; n/a = a gate skipped it).\n"
-             "cand: in that bound's autotuner candidate set (yes = benchmarked, spills = excluded, n_spills > 16).\n";
+  ctx.out
+      << "\nold/new/exact: the RBLOCK-scaling decision of each bound for that config (scale = add a copy with RBLOCK "
+         "halved; no scaling = enough blocks resident; n/a = a gate skipped it).\n"
+         "cand: in that bound's autotuner candidate set (yes = benchmarked, spills = excluded, n_spills > 16).\n";
 }
 
 void printSweepSummary(Context& ctx, const CompileSweepSpec& spec, const CompileSweepResult& res) {
   const double rate = res.wall_seconds > 0 ? static_cast<double>(res.rows.size()) / res.wall_seconds : 0.0;
-  ctx.err << res.rows.size() << " of " << res.total_configs << " configs: " << res.compiled << " compiled, " << res.failed
-          << " failed, " << (res.not_compiled > 0 ? std::to_string(res.not_compiled) + " not compiled (the config cannot be built), " : std::string())
-          << res.cache_hits << " from the cache; " << fixed(res.wall_seconds, 2) << " s ("
-          << fixed(rate, 1) << " configs/s) on " << spec.threads << " thread" << (spec.threads == 1 ? "" : "s") << "\n";
+  ctx.err << res.rows.size() << " of " << res.total_configs << " configs: " << res.compiled << " compiled, "
+          << res.failed << " failed, "
+          << (res.not_compiled > 0 ? std::to_string(res.not_compiled) + " not compiled (the config cannot be built), "
+                                   : std::string())
+          << res.cache_hits << " from the cache; " << fixed(res.wall_seconds, 2) << " s (" << fixed(rate, 1)
+          << " configs/s) on " << spec.threads << " thread" << (spec.threads == 1 ? "" : "s") << "\n";
 }
 
 // The compile-only sweep: progress on stderr, the table (or JSON) on stdout, --csv written (also
@@ -196,8 +200,9 @@ int runCompileOnlySweep(Context& ctx, const SweepOpts& o, const CompileSweepSpec
   CompileCache cache(o.cache.directory());
   cuda::NvrtcCompiler compiler(&cache);
   ProgressPrinter progress(ctx.err, o.quiet);
-  auto res = runCompileSweep(spec, compiler.function(), [&](const CompileSweepProgress& p) { progress.step(progressLine(p)); },
-                             &interrupted());
+  auto res = runCompileSweep(
+      spec, compiler.function(), [&](const CompileSweepProgress& p) { progress.step(progressLine(p)); },
+      &interrupted());
   progress.finish();
   reportCorruptCacheEntries(ctx.err, kCmd, cache);
   if (!res) return fail(ctx, kCmd, res.error());
@@ -211,8 +216,9 @@ int runCompileOnlySweep(Context& ctx, const SweepOpts& o, const CompileSweepSpec
   int rc = kExitOk;
   if (!o.output.csv.empty()) rc = writeCsv(ctx, o.output.csv, compileSweepToCsv(*res, meta));
   if (res->cancelled) {
-    ctx.err << kCmd << ": cancelled: kept the " << res->rows.size() << " finished row" << (res->rows.size() == 1 ? "" : "s")
-            << (o.output.csv.empty()      ? std::string()
+    ctx.err << kCmd << ": cancelled: kept the " << res->rows.size() << " finished row"
+            << (res->rows.size() == 1 ? "" : "s")
+            << (o.output.csv.empty()     ? std::string()
                 : o.output.csvToStdout() ? std::string(" on standard output")
                                          : " in " + o.output.csv)
             << "\n";
@@ -249,23 +255,29 @@ int runSweep(Context& ctx, const SweepOpts& o) {
 
 void addSweepCommand(CLI::App& app, Context& ctx) {
   auto o = std::make_shared<SweepOpts>();
-  auto* cmd = app.add_subcommand("sweep",
-                                 "compile a grid of (XBLOCK, RBLOCK, num_warps): registers, spills, occupancy, each RBLOCK "
-                                 "policy's decision and Inductor's candidate sets; with a GPU of that architecture each config is also run, "
-                                 "checked and timed live (--no-run: compile only)");
+  auto* cmd = app.add_subcommand(
+      "sweep",
+      "compile a grid of (XBLOCK, RBLOCK, num_warps): registers, spills, occupancy, each RBLOCK "
+      "policy's decision and Inductor's candidate sets; with a GPU of that architecture each config is also run, "
+      "checked and timed live (--no-run: compile only)");
   o->arch.add(*cmd);
   o->work.add(*cmd);
   cmd->add_option("--xnumel", o->xnumel, "rows of the problem (1 … 2^31-1)")->required();
   cmd->add_option("--rnumel", o->rnumel, "reduction length (1 … 2^31-1; xnumel × rnumel < 2^31)")->required();
-  cmd->add_option("--xblocks", o->xblocks, "XBLOCK values: a list (1,2,4) or a range of powers of two (1-8); default 1,2");
+  cmd->add_option("--xblocks", o->xblocks,
+                  "XBLOCK values: a list (1,2,4) or a range of powers of two (1-8); default 1,2");
   cmd->add_option("--rblocks", o->rblocks, "RBLOCK values, list or range (default 256-8192)");
   cmd->add_option("--num-warps", o->num_warps, "num_warps values, list or range (default 4,8,16,32)");
-  cmd->add_flag("--fp32-outputs", o->fp32_outputs, "write outputs in fp32 instead of the input dtype (an upcast graph)");
+  cmd->add_flag("--fp32-outputs", o->fp32_outputs,
+                "write outputs in fp32 instead of the input dtype (an upcast graph)");
   cmd->add_flag("--no-inductor", o->no_inductor, "only the grid: no Inductor candidates and no halved configs");
-  cmd->add_flag("--dynamic-shape", o->dynamic_shape,
-                "kernels that take the shape at run time (as torch.compile(dynamic=True)); default: the shape baked in, "
-                "as Inductor's kernels for static shapes");
-  cmd->add_option("--hint", o->hint, "Inductor's reduction hint: inner (row reductions, default), outer, outer_tiny, default (all configs)");
+  cmd->add_flag(
+      "--dynamic-shape", o->dynamic_shape,
+      "kernels that take the shape at run time (as torch.compile(dynamic=True)); default: the shape baked in, "
+      "as Inductor's kernels for static shapes");
+  cmd->add_option(
+      "--hint", o->hint,
+      "Inductor's reduction hint: inner (row reductions, default), outer, outer_tiny, default (all configs)");
   cmd->add_option("--profile", o->profile, "Inductor version: inductor-current (default) or inductor-2023");
   cmd->add_option("--maxrregcount", o->maxrregcount, "cap registers per thread in every compile (1 … 255; 0 = none)");
   cmd->add_option("--threads", o->threads, "parallel compiles (1 … 64; default one per core)");

@@ -108,8 +108,9 @@ std::string uncompilableArchError(const ComputeCapability& cc) {
 #endif
 
 void CacheOptions::add(CLI::App& app) {
-  app.add_option("--cache-dir", dir,
-                 "compile cache folder (default: $XDG_CACHE_HOME/occupancy-explorer, else ~/.cache/occupancy-explorer)");
+  app.add_option(
+      "--cache-dir", dir,
+      "compile cache folder (default: $XDG_CACHE_HOME/occupancy-explorer, else ~/.cache/occupancy-explorer)");
   app.add_flag("--no-cache", disabled, "do not read or write the compile cache");
 }
 
@@ -160,7 +161,8 @@ Expected<std::vector<int>> parseIntList(const std::string& option, const std::st
 void reportCorruptCacheEntries(std::ostream& err, const std::string& cmd, const CompileCache& cache) {
   for (const auto& e : cache.corruptEntries()) {
     err << cmd << ": compile cache: damaged entry " << e.path << " (" << e.reason << "): "
-        << (e.replaced ? "recompiled and replaced" : "not replaced (the compile failed, or the new entry could not be written)")
+        << (e.replaced ? "recompiled and replaced"
+                       : "not replaced (the compile failed, or the new entry could not be written)")
         << "\n";
   }
 }

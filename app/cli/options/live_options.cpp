@@ -13,7 +13,8 @@ void LiveSweepOptions::add(CLI::App& cmd) {
                "live runs: after timing, profile one launch per config with CUPTI (achieved occupancy, DRAM "
                "bytes, local-memory traffic; on by default, --no-metrics skips it); columns say "
                "'unavailable: <reason>' where profiling is not permitted");
-  cmd.add_flag("--refresh-bandwidth", refresh_bandwidth, "live runs: measure the copy bandwidth again (not the cached figure)");
+  cmd.add_flag("--refresh-bandwidth", refresh_bandwidth,
+               "live runs: measure the copy bandwidth again (not the cached figure)");
   cmd.add_option("--repeat", repeat, "live runs: time the best config and each policy's pick N more times (0 … 100)");
   cmd.add_option("--timed-ms", timed_ms, "live runs: kernel time to aim at per config, ms (1 … 10000; default 40)");
   cmd.add_flag("--no-l2-flush", no_flush, "live runs: do not flush L2 between timed launches");

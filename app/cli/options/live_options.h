@@ -10,9 +10,9 @@
 namespace occx::cli {
 
 struct LiveSweepOptions {
-  int device = 0;                  ///< --device: CUDA device ordinal
-  std::uint64_t seed = 1;          ///< --seed: random inputs
-  bool metrics = true;             ///< --metrics / --no-metrics: CUPTI metrics per config (achieved occupancy, DRAM, local memory)
+  int device = 0;          ///< --device: CUDA device ordinal
+  std::uint64_t seed = 1;  ///< --seed: random inputs
+  bool metrics = true;  ///< --metrics / --no-metrics: CUPTI metrics per config (achieved occupancy, DRAM, local memory)
   bool refresh_bandwidth = false;  ///< --refresh-bandwidth
   int repeat = 0;                  ///< --repeat N: re-time the best config and each pick N times
   double timed_ms = 40.0;          ///< --timed-ms: kernel time to aim at per config

@@ -9,7 +9,8 @@ void OutputOptions::add(CLI::App& app, const char* json_help, const char* csv_he
   // Checked once every option is read, whatever their order on the command line.
   app.parse_complete_callback([this] {
     if (json && csvToStdout()) {
-      throw CLI::ValidationError("--csv", "'-' writes the CSV to standard output, where --json writes too: give one of them, or --csv FILE");
+      throw CLI::ValidationError(
+          "--csv", "'-' writes the CSV to standard output, where --json writes too: give one of them, or --csv FILE");
     }
   });
 }

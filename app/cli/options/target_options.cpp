@@ -23,6 +23,8 @@ void TargetOptions::add(CLI::App& app, bool with_sms) {
   if (with_sms) app.add_option("--sms", sm_count, "override the SM count (1 … 1024)");
 }
 
-void TargetOptions::addGpuData(CLI::App& app) { app.add_option("--gpu-data", gpu_data_file, kGpuDataHelp); }
+void TargetOptions::addGpuData(CLI::App& app) {
+  app.add_option("--gpu-data", gpu_data_file, kGpuDataHelp);
+}
 
 }  // namespace occx::cli

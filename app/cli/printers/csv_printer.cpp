@@ -7,7 +7,9 @@
 
 namespace occx::cli {
 
-void CsvTablePrinter::print(const CsvTable& table) { out_ << toCsv(table); }
+void CsvTablePrinter::print(const CsvTable& table) {
+  out_ << toCsv(table);
+}
 
 int writeCsv(Context& ctx, const std::string& path, const CsvTable& table) {
   if (path == "-") {  // --csv -: the CSV is the command's standard output, with nothing else in it

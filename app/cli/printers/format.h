@@ -26,9 +26,10 @@ std::string joined(const Range& items, std::string_view sep, Text&& text) {
 
 /// The same for items that are text already.
 template <typename Range>
-  requires std::convertible_to<typename Range::value_type, std::string_view>
-std::string joined(const Range& items, std::string_view sep) {
-  return joined(items, sep, [](const auto& item) -> const auto& { return item; });
+requires std::convertible_to<typename Range::value_type, std::string_view> std::string joined(const Range& items,
+                                                                                              std::string_view sep) {
+  return joined(
+      items, sep, [](const auto& item) -> const auto& { return item; });
 }
 
 }  // namespace occx::cli

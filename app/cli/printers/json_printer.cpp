@@ -8,7 +8,9 @@
 
 namespace occx::cli {
 
-nlohmann::json textCell(const std::string& cell, std::size_t /*column*/) { return cell; }
+nlohmann::json textCell(const std::string& cell, std::size_t /*column*/) {
+  return cell;
+}
 
 nlohmann::json numberCell(const std::string& cell, std::size_t /*column*/) {
   if (cell.empty()) return nullptr;
@@ -35,10 +37,14 @@ nlohmann::json tableToJson(const CsvTable& table, JsonCell cell) {
   return j;
 }
 
-void printJson(std::ostream& out, const nlohmann::json& doc) { out << doc.dump(2) << "\n"; }
+void printJson(std::ostream& out, const nlohmann::json& doc) {
+  out << doc.dump(2) << "\n";
+}
 
 JsonTablePrinter::JsonTablePrinter(std::ostream& out, JsonCell cell) : TablePrinter(out), cell_(cell) {}
 
-void JsonTablePrinter::print(const CsvTable& table) { printJson(out_, tableToJson(table, cell_)); }
+void JsonTablePrinter::print(const CsvTable& table) {
+  printJson(out_, tableToJson(table, cell_));
+}
 
 }  // namespace occx::cli

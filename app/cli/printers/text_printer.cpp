@@ -36,7 +36,8 @@ void printTable(std::ostream& out, const TextRows& rows) {
     out << line << "\n";
     if (k == 0 && rows.size() > 1) {
       std::string rule;
-      for (std::size_t i = 0; i < width.size(); ++i) rule += std::string(width[i], '-') + (i + 1 < width.size() ? "  " : "");
+      for (std::size_t i = 0; i < width.size(); ++i)
+        rule += std::string(width[i], '-') + (i + 1 < width.size() ? "  " : "");
       out << rule << "\n";
     }
   }

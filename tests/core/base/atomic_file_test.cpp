@@ -49,7 +49,8 @@ class AtomicFile : public ::testing::Test {
   // Names in the folder, sorted: a failed write must leave exactly what was there before.
   [[nodiscard]] std::vector<std::string> listing(const std::string& folder = {}) const {
     std::vector<std::string> names;
-    for (const auto& e : fs::directory_iterator(folder.empty() ? dir_ : folder)) names.push_back(e.path().filename().string());
+    for (const auto& e : fs::directory_iterator(folder.empty() ? dir_ : folder))
+      names.push_back(e.path().filename().string());
     std::sort(names.begin(), names.end());
     return names;
   }
@@ -95,7 +96,8 @@ TEST_F(AtomicFile, UnwritableFolderLeavesThePreviousFileAndNamesTheReason) {
                             fs::perms::others_read | fs::perms::others_exec);
   // root ignores folder permissions: the child drops to an unprivileged user first.
   const std::string report = inChild([&] {
-    if (::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0)) return std::string("SKIP: cannot drop root");
+    if (::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0))
+      return std::string("SKIP: cannot drop root");
     return writeReport(p, "replacement\n");
   });
   if (report.rfind("SKIP", 0) == 0) GTEST_SKIP() << report;
@@ -165,7 +167,8 @@ TEST_F(AtomicFile, DiskFullOnTinyTmpfsLeavesThePreviousFile) {
   fs::create_directory(mnt);
   const std::string report = inChild([&] {
     if (::unshare(CLONE_NEWNS) != 0) return std::string("SKIP: no private mount namespace (unshare: EPERM)");
-    if (::mount("none", "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) return std::string("SKIP: cannot make / private");
+    if (::mount("none", "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0)
+      return std::string("SKIP: cannot make / private");
     if (::mount("tmpfs", mnt.c_str(), "tmpfs", 0, "size=16k") != 0) return std::string("SKIP: cannot mount a tmpfs");
     const std::string p = mnt + "/cache.json";
     const std::string previous(6000, 'p');
@@ -181,8 +184,9 @@ TEST_F(AtomicFile, DiskFullOnTinyTmpfsLeavesThePreviousFile) {
     return r;
   });
   if (report.rfind("SKIP", 0) == 0) GTEST_SKIP() << report;
-  EXPECT_NE(report.find("cannot write '" + mnt + "/cache.json': No space left on device (previous file left unchanged)"),
-            std::string::npos)
+  EXPECT_NE(
+      report.find("cannot write '" + mnt + "/cache.json': No space left on device (previous file left unchanged)"),
+      std::string::npos)
       << report;
   EXPECT_NE(report.find("PREVIOUS INTACT"), std::string::npos) << report;
   EXPECT_NE(report.find("ENTRIES 1"), std::string::npos) << report;
@@ -192,7 +196,9 @@ TEST_F(AtomicFile, DiskFullOnTinyTmpfsLeavesThePreviousFile) {
 // different lengths, every read returns one whole version.
 TEST_F(AtomicFile, ConcurrentReadersSeeOnlyWholeVersions) {
   const std::string p = path("live.csv");
-  auto version = [](int k) { return std::string(static_cast<std::size_t>(1000 + 997 * k), static_cast<char>('a' + k)); };
+  auto version = [](int k) {
+    return std::string(static_cast<std::size_t>(1000 + 997 * k), static_cast<char>('a' + k));
+  };
   ASSERT_TRUE(writeFileAtomically(p, version(0)));
   std::atomic<bool> stop{false};
   std::atomic<int> torn{0}, reads{0};
@@ -247,8 +253,8 @@ TEST_F(AtomicFile, ReadFileRefusesMissingFilesFoldersAndOversizedFiles) {
 // file and the reason, after the result itself was printed.
 TEST_F(AtomicFile, CliCsvIntoAFolderOrMissingFolderExitsOne) {
   for (const std::string& target : {dir_, path("missing/out.csv")}) {
-    std::vector<const char*> argv{"occx", "occupancy", "--gpu", "H100-SXM", "--threads", "256", "--regs", "32", "--csv",
-                                  target.c_str()};
+    std::vector<const char*> argv{"occx", "occupancy", "--gpu", "H100-SXM", "--threads",
+                                  "256",  "--regs",    "32",    "--csv",    target.c_str()};
     std::ostringstream out, err;
     const int code = cli::runCli(static_cast<int>(argv.size()), argv.data(), out, err);
     EXPECT_EQ(code, cli::kExitRuntime) << err.str();

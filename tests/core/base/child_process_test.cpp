@@ -22,7 +22,9 @@ SpawnSpec sh(const std::string& script) {
   return s;
 }
 
-double secondsSince(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+double secondsSince(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 
 TEST(ChildProcess, LinesArriveInOrderAndTheExitCodeIsKept) {
   std::vector<std::string> lines;
@@ -69,7 +71,8 @@ TEST(ChildProcess, AGrandchildHoldingThePipesDoesNotKeepTheCallWaiting) {
   const auto t0 = Clock::now();
   std::vector<std::string> lines;
   // setsid: the grandchild leaves the child's process group, so nothing of ours kills it.
-  auto r = runProcess(sh("setsid sleep 5 & echo started"), [&](std::string_view l) { lines.emplace_back(l); }, 0.0);
+  auto r = runProcess(
+      sh("setsid sleep 5 & echo started"), [&](std::string_view l) { lines.emplace_back(l); }, 0.0);
   ASSERT_TRUE(r.hasValue()) << r.error();
   EXPECT_EQ(r->exit_code, 0);
   EXPECT_EQ(lines, std::vector<std::string>{"started"});

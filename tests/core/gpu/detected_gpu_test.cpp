@@ -33,13 +33,14 @@ class CopyBandwidthCache : public ::testing::Test {
 };
 
 TEST_F(CopyBandwidthCache, DamagedFilesAreMissesNotExceptions) {
-  for (const char* text : {
-           R"({"format": "occupancy-explorer-copy-bandwidth", "devices": {"GPU-0000": {"driver_version": 13000, "GBps": "fast"}}})",
-           R"({"format": 7, "devices": {}})",
-           R"({"format": "occupancy-explorer-copy-bandwidth", "devices": {"GPU-0000": {"driver_version": "13000"}}})",
-           R"([1, 2, 3])",
-           "not json at all",
-       }) {
+  for (
+      const char* text : {
+          R"({"format": "occupancy-explorer-copy-bandwidth", "devices": {"GPU-0000": {"driver_version": 13000, "GBps": "fast"}}})",
+          R"({"format": 7, "devices": {}})",
+          R"({"format": "occupancy-explorer-copy-bandwidth", "devices": {"GPU-0000": {"driver_version": "13000"}}})",
+          R"([1, 2, 3])",
+          "not json at all",
+      }) {
     SCOPED_TRACE(text);
     write(text);
     EXPECT_FALSE(loadCachedCopyBandwidth(dir_, testDevice()).has_value());
@@ -50,7 +51,8 @@ TEST_F(CopyBandwidthCache, DamagedFilesAreMissesNotExceptions) {
 // value<int64_t>() converted it with undefined behaviour (UBSan: "1.07374e+29 is outside the range
 // of representable values of type 'long'"). An integer that is not one within range is now a miss.
 TEST_F(CopyBandwidthCache, IntegersBeyondTheirRangeOrFractionalAreMisses) {
-  const std::string head = R"({"format": "occupancy-explorer-copy-bandwidth", "devices": {"GPU-0000": {"GBps": 4257.8, )";
+  const std::string head =
+      R"({"format": "occupancy-explorer-copy-bandwidth", "devices": {"GPU-0000": {"GBps": 4257.8, )";
   for (const char* fields : {
            R"("driver_version": 13000, "bytes_per_copy": 107374118446744073709551615824, "runs": 21)",
            R"("driver_version": 13000, "bytes_per_copy": 1073741824, "runs": 1e30)",

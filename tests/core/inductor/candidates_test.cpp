@@ -11,7 +11,9 @@ using namespace occx::inductor;
 
 namespace {
 
-Device h200() { return test::gpu("H200"); }
+Device h200() {
+  return test::gpu("H200");
+}
 
 SizeHints hints(std::int64_t xnumel, std::int64_t rnumel, std::int64_t r1 = 0) {
   auto h = sizeHintsFromNumels(xnumel, rnumel, r1);
@@ -191,7 +193,8 @@ TEST(RblockPipeline, RecordedH200HalvingsReproduced) {
     std::int64_t x, r;
     int xblock, r0, warps, nregs, expect_r0;
   };
-  const Case cases[] = {{2048, 16384, 1, 16384, 32, 61, 8192}, {8192, 5000, 1, 8192, 16, 50, 4096}, {65536, 768, 2, 1024, 8, 48, 512}};
+  const Case cases[] = {
+      {2048, 16384, 1, 16384, 32, 61, 8192}, {8192, 5000, 1, 8192, 16, 50, 4096}, {65536, 768, 2, 1024, 8, 48, 512}};
   for (const auto& k : cases) {
     KernelInfo kernel;
     kernel.size_hints = hints(k.x, k.r);

@@ -80,8 +80,9 @@ TEST(RblockH200Anchor, NewBound3_396Below512_ScalesTo1024_OldBound4_528_Keeps) {
   EXPECT_EQ(n.new_config->xblock, 1);
   EXPECT_EQ(n.new_config->num_warps, 16);
   EXPECT_FALSE(n.new_config->n_regs.has_value());  // unknown until the halved kernel is compiled
-  EXPECT_EQ(n.reason,
-            "Step 7: scale — 512 blocks (ceil(512 / 1)) > 3 × 132 = 396 blocks resident at once: R0_BLOCK 2048 → 1024.");
+  EXPECT_EQ(
+      n.reason,
+      "Step 7: scale — 512 blocks (ceil(512 / 1)) > 3 × 132 = 396 blocks resident at once: R0_BLOCK 2048 → 1024.");
   const Decision o = run(Policy::kOld, c, k, h200);
   EXPECT_EQ(o.bound_blocks_per_sm, 4);
   EXPECT_EQ(o.capacity_blocks, 528);
@@ -399,8 +400,9 @@ TEST(RblockSpillsRule, HalvesASpillingConfigWhateverTheOccupancy) {
   std::vector<ReductionConfig> existing = {reductionConfig(1, 16384, 32, 64)};
   const Decision d = run(Policy::kSpills, spilling, kernelX(8), h200, {}, &existing);
   EXPECT_EQ(d.outcome, Outcome::kDuplicate);
-  EXPECT_EQ(d.reason, "Step 7: nothing added — the config spills (n_spills 50 > 0), would scale (R0_BLOCK 32768 → 16384), but "
-                      "XBLOCK=1, R0_BLOCK=16384, num_warps=32 is already a candidate.");
+  EXPECT_EQ(d.reason,
+            "Step 7: nothing added — the config spills (n_spills 50 > 0), would scale (R0_BLOCK 32768 → 16384), but "
+            "XBLOCK=1, R0_BLOCK=16384, num_warps=32 is already a candidate.");
   EXPECT_EQ(parsePolicy("spills").value(), Policy::kSpills);
   EXPECT_EQ(decisionPolicies().back(), Policy::kSpills);
   EXPECT_EQ(allPolicies().size(), 4u);  // the bounds only

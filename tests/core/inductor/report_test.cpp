@@ -34,13 +34,15 @@ CliResult runOccx(std::vector<std::string> args) {
 }
 
 std::string tempPath(const std::string& name) {
-  auto dir = std::filesystem::temp_directory_path() / ("occx_rblock_test_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+  auto dir = std::filesystem::temp_directory_path() /
+             ("occx_rblock_test_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
   std::filesystem::create_directories(dir);
   return (dir / name).string();
 }
 
-const std::vector<std::string> kH200Anchor = {"rblock", "--gpu", "H200", "--xnumel", "512", "--rnumel", "8192", "--xblock", "1",
-                                              "--rblock", "2048", "--num-warps", "16", "--nregs", "38"};
+const std::vector<std::string> kH200Anchor = {"rblock",   "--gpu",       "H200",     "--xnumel", "512",
+                                              "--rnumel", "8192",        "--xblock", "1",        "--rblock",
+                                              "2048",     "--num-warps", "16",       "--nregs",  "38"};
 
 }  // namespace
 
@@ -57,7 +59,9 @@ TEST(RblockBatch, DecidesEachRowAndAddsColumns) {
   auto out = decideCsvBatch(in, b);
   ASSERT_TRUE(out.hasValue()) << out.error();
   ASSERT_EQ(out->rows.size(), 2u);
-  auto at = [&](std::size_t row, const char* col) { return out->rows[row][static_cast<std::size_t>(out->column(col))]; };
+  auto at = [&](std::size_t row, const char* col) {
+    return out->rows[row][static_cast<std::size_t>(out->column(col))];
+  };
   EXPECT_EQ(at(0, "total_blocks"), "512");
   EXPECT_EQ(at(0, "old_bound_blocks_per_sm"), "4");
   EXPECT_EQ(at(0, "old_capacity_blocks"), "528");
@@ -84,7 +88,8 @@ TEST(RblockBatch, ErrorsNameRowColumnRange) {
   ASSERT_FALSE(e.hasValue());
   EXPECT_EQ(e.error(), "row 2, column 'nregs': 300 is out of range: allowed 1 … 255");
   in.rows = {{"512", "1", "2048", "3", "38"}};
-  EXPECT_EQ(decideCsvBatch(in, b).error(), "row 1: num_warps 3 is out of range: allowed a power of two 1 … 32 (1024 threads per block)");
+  EXPECT_EQ(decideCsvBatch(in, b).error(),
+            "row 1: num_warps 3 is out of range: allowed a power of two 1 … 32 (1024 threads per block)");
   in.rows = {{"512", "one", "2048", "16", "38"}};
   EXPECT_EQ(decideCsvBatch(in, b).error(), "row 1, column 'xblock': 'one' is not a whole number");
   in.header = {"xnumel", "xblock", "num_warps", "nregs"};
@@ -125,8 +130,8 @@ TEST(RblockCli, H200AnchorPrintsArithmetic) {
 
 // `occx rblock` on the A100 motivating case, JSON: old keeps (864), new scales (108).
 TEST(RblockCli, A100MotivatingJson) {
-  auto r = runOccx({"rblock", "--gpu", "A100", "--xnumel", "512", "--rnumel", "8192", "--xblock", "1", "--rblock", "2048", "--num-warps", "8",
-                "--nregs", "255", "--json"});
+  auto r = runOccx({"rblock", "--gpu", "A100", "--xnumel", "512", "--rnumel", "8192", "--xblock", "1", "--rblock",
+                    "2048", "--num-warps", "8", "--nregs", "255", "--json"});
   ASSERT_EQ(r.code, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
   ASSERT_EQ(j["decisions"].size(), 4u);
@@ -160,8 +165,10 @@ TEST(RblockCli, BadInputExit2) {
 TEST(RblockCli, BatchInputToCsv) {
   const std::string in_path = tempPath("configs.csv");
   const std::string out_path = tempPath("out.csv");
-  ASSERT_TRUE(writeFileAtomically(in_path, "xnumel,rnumel,xblock,rblock,num_warps,nregs\n512,8192,1,2048,16,38\n1000,5000,1,2048,16,32\n")
-                  .hasValue());
+  ASSERT_TRUE(
+      writeFileAtomically(
+          in_path, "xnumel,rnumel,xblock,rblock,num_warps,nregs\n512,8192,1,2048,16,38\n1000,5000,1,2048,16,32\n")
+          .hasValue());
   auto r = runOccx({"rblock", "--gpu", "H200", "--input", in_path, "--csv", out_path});
   ASSERT_EQ(r.code, 0) << r.err;
   auto text = readFile(out_path);
@@ -174,7 +181,8 @@ TEST(RblockCli, BatchInputToCsv) {
   EXPECT_EQ(t->rows[1][static_cast<std::size_t>(t->column("size_hint_x"))], "1024");
   EXPECT_EQ(t->rows[1][static_cast<std::size_t>(t->column("new_decision"))], "not applicable");
   // A bad row → exit 2 naming it; the previous output file is left untouched.
-  ASSERT_TRUE(writeFileAtomically(in_path, "xnumel,rnumel,xblock,rblock,num_warps,nregs\n512,8192,1,2048,16,999\n").hasValue());
+  ASSERT_TRUE(
+      writeFileAtomically(in_path, "xnumel,rnumel,xblock,rblock,num_warps,nregs\n512,8192,1,2048,16,999\n").hasValue());
   auto bad = runOccx({"rblock", "--gpu", "H200", "--input", in_path, "--csv", out_path});
   EXPECT_EQ(bad.code, 2);
   EXPECT_NE(bad.err.find("row 1, column 'nregs': 999 is out of range: allowed 1 … 255"), std::string::npos) << bad.err;

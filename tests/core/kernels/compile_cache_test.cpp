@@ -201,15 +201,18 @@ TEST_F(CompileCacheTest, AFullDiskKeepsThePreviousEntry) {
     const rlimit lim{4096, 4096};
     if (::setrlimit(RLIMIT_FSIZE, &lim) != 0) return std::string("SKIP: setrlimit failed");
     auto stored = cache.store(request(), opts_, "NVRTC 13.0", bigger);
-    return stored ? std::string("STORED") : stored.error() + " | store_errors " + std::to_string(cache.stats().store_errors);
+    return stored ? std::string("STORED")
+                  : stored.error() + " | store_errors " + std::to_string(cache.stats().store_errors);
   });
   if (report.rfind("SKIP", 0) == 0) GTEST_SKIP() << report;
-  EXPECT_NE(report.find("cannot write '" + *path + "': File too large (previous file left unchanged)"), std::string::npos)
+  EXPECT_NE(report.find("cannot write '" + *path + "': File too large (previous file left unchanged)"),
+            std::string::npos)
       << report;
   EXPECT_NE(report.find("store_errors 1"), std::string::npos) << report;
   EXPECT_EQ(readFile(*path).value(), *previous);
   std::vector<std::string> names;
-  for (const auto& e : fs::directory_iterator(fs::path(*path).parent_path())) names.push_back(e.path().filename().string());
+  for (const auto& e : fs::directory_iterator(fs::path(*path).parent_path()))
+    names.push_back(e.path().filename().string());
   EXPECT_EQ(names, std::vector<std::string>{fs::path(*path).filename().string()});
   auto hit = cache.lookup(request(), opts_, "NVRTC 13.0");
   ASSERT_TRUE(hit);

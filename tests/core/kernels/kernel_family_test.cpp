@@ -215,10 +215,14 @@ TEST(KernelFamilyShape, CheckShapeGivesTheGridAndRejectsUnalignedVectorRows) {
   // Within 2^31 − 1 elements, but not once padded to the tile: the loop over R would step its int
   // counter past 2^31 − 1 (2147483647 rounded up to RBLOCK 2048 is 2^31), and the last rows' slots
   // (x up to 2 × 1073741824 − 1) index past it too.
-  EXPECT_EQ(checkShape(c, 1, 2147483647).error(),
-            "xnumel × rnumel padded to the tile (XBLOCK 2, RBLOCK 2048) = 2 × 2147483648 is out of range: the kernels index "
-            "the padded tiles with 32-bit ints, allowed at most 2147483647 elements; use a smaller XBLOCK or RBLOCK");
-  EXPECT_EQ(checkShape(c, 1048575, 2048).error().rfind("xnumel × rnumel padded to the tile (XBLOCK 2, RBLOCK 2048) = 1048576 × 2048 is", 0), 0U);
+  EXPECT_EQ(
+      checkShape(c, 1, 2147483647).error(),
+      "xnumel × rnumel padded to the tile (XBLOCK 2, RBLOCK 2048) = 2 × 2147483648 is out of range: the kernels index "
+      "the padded tiles with 32-bit ints, allowed at most 2147483647 elements; use a smaller XBLOCK or RBLOCK");
+  EXPECT_EQ(checkShape(c, 1048575, 2048)
+                .error()
+                .rfind("xnumel × rnumel padded to the tile (XBLOCK 2, RBLOCK 2048) = 1048576 × 2048 is", 0),
+            0U);
   EXPECT_EQ(*checkShape(c, 1048574, 2048), 524287);  // 1048574 × 2048 = 2^31 − 4096: fits padded
   auto layout = tileLayout(kernelConfig(Workload::kSum, DType::kF32, 1, 1024, 8));
   EXPECT_TRUE(vectorLoadsAllowed(*layout, 30000));  // vec 4
@@ -293,7 +297,8 @@ TEST(KernelFamilySource, MeanVarHasThreeRegisterTilesAndTheLaunchContract) {
   EXPECT_NE(s.find("float acc_m2[ROWS_PER_THREAD][ELEMS_PER_ROW];"), std::string::npos);
   EXPECT_NE(s.find("float acc_weight[ROWS_PER_THREAD][ELEMS_PER_ROW];"), std::string::npos);
   // One 16-byte vector load per chunk, the loop over R kept rolled, shuffles then shared memory.
-  EXPECT_NE(s.find("const word_t q = EVICT_LAST ? ld_evict_last(at, valid) : ld_evict_first(at, valid);"), std::string::npos);
+  EXPECT_NE(s.find("const word_t q = EVICT_LAST ? ld_evict_last(at, valid) : ld_evict_first(at, valid);"),
+            std::string::npos);
   EXPECT_NE(s.find("@pv ld.global.L1::evict_first.L2::cache_hint.v4.b32 {%0, %1, %2, %3}"), std::string::npos);
   EXPECT_NE(s.find("#pragma unroll 1\n  for (int r0 = 0; r0 < rnumel; r0 += RBLOCK) {"), std::string::npos);
   EXPECT_NE(s.find("__shfl_xor_sync"), std::string::npos);
@@ -387,21 +392,24 @@ TEST(KernelFamilyStaticShape, BadShapesNameTheValueAndTheRange) {
   c.static_xnumel = 65536;
   c.static_rnumel = 65536;
   EXPECT_EQ(tileLayout(c).error(),
-            "static xnumel × rnumel = 65536 × 65536 is out of range: the kernels index with 32-bit ints, allowed at most 2147483647 "
+            "static xnumel × rnumel = 65536 × 65536 is out of range: the kernels index with 32-bit ints, allowed at "
+            "most 2147483647 "
             "elements per tensor");
   c.static_xnumel = 1;
   c.static_rnumel = 2147483647;  // 2^31 − 1 elements, 2^31 once padded to RBLOCK 1024
-  EXPECT_EQ(tileLayout(c).error(),
-            "static xnumel × rnumel padded to the tile (XBLOCK 1, RBLOCK 1024) = 1 × 2147483648 is out of range: the kernels "
-            "index the padded tiles with 32-bit ints, allowed at most 2147483647 elements; use a smaller XBLOCK or RBLOCK");
+  EXPECT_EQ(
+      tileLayout(c).error(),
+      "static xnumel × rnumel padded to the tile (XBLOCK 1, RBLOCK 1024) = 1 × 2147483648 is out of range: the kernels "
+      "index the padded tiles with 32-bit ints, allowed at most 2147483647 elements; use a smaller XBLOCK or RBLOCK");
   // A kernel built for one shape runs only on it.
   c.static_xnumel = 100;
   c.static_rnumel = 4096;
   ASSERT_TRUE(checkShape(c, 100, 4096));
   EXPECT_EQ(*checkShape(c, 100, 4096), 100);
-  EXPECT_EQ(checkShape(c, 100, 2048).error(),
-            "shape 100 × 2048 is not the one the kernel was built for (100 × 4096): build the config for this shape, or "
-            "with a run-time shape");
+  EXPECT_EQ(
+      checkShape(c, 100, 2048).error(),
+      "shape 100 × 2048 is not the one the kernel was built for (100 × 4096): build the config for this shape, or "
+      "with a run-time shape");
 }
 
 TEST(KernelFamilyStaticShape, NoTailUnrollsAndDropsTheMasksATailKeepsTheLoopRolled) {
@@ -420,8 +428,8 @@ TEST(KernelFamilyStaticShape, NoTailUnrollsAndDropsTheMasksATailKeepsTheLoopRoll
                    "time(s), unrolled as the compiler sees fit; no row mask (XBLOCK divides xnumel)"),
             std::string::npos);
   // log_softmax fp16 20736 × 8008 at R2048: a tail along R (8008 % 2048 != 0): masked and rolled, as Triton's.
-  auto ls = generateKernel(
-      configForShape(kernelConfig(Workload::kLogSoftmax, DType::kF16, 2, 2048, 8), 20736, 8008, true));
+  auto ls =
+      generateKernel(configForShape(kernelConfig(Workload::kLogSoftmax, DType::kF16, 2, 2048, 8), 20736, 8008, true));
   ASSERT_TRUE(ls);
   EXPECT_EQ(count(ls->source, "#pragma unroll 1\n  for (int r0 = 0; r0 < rnumel; r0 += RBLOCK) {"), 2);
   EXPECT_NE(ls->source.find("const bool valid = row_ok && r < rnumel;"), std::string::npos);

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <cstring>
 
-#include "core/kernels/reference.h"
 #include "core/kernels/live_problem.h"
+#include "core/kernels/reference.h"
 #include "tests/support/arch_support.h"
 
 using namespace occx;

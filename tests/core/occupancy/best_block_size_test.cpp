@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "tests/support/literal_hopper.h"
 #include "core/base/atomic_file.h"
 #include "core/base/csv.h"
 #include "core/gpu/gpu_data.h"
 #include "core/occupancy/occupancy.h"
 #include "tests/support/arch_support.h"
+#include "tests/support/literal_hopper.h"
 
 using namespace occx;
 using test::builtinArch;
@@ -36,7 +36,8 @@ TEST(BestBlockSize, MatchesTheDriverOnTheH200ForEveryRecordedCase) {
     auto best = bestBlockSize(a, in, std::stoi(row[iL]));
     ASSERT_TRUE(best) << best.error();
     EXPECT_EQ(best->block_size, std::stoi(row[iB])) << row[iR] << " registers, " << row[iS] << " B, limit " << row[iL];
-    EXPECT_EQ(best->min_grid_size, std::stoll(row[iG])) << row[iR] << " registers, " << row[iS] << " B, limit " << row[iL];
+    EXPECT_EQ(best->min_grid_size, std::stoll(row[iG]))
+        << row[iR] << " registers, " << row[iS] << " B, limit " << row[iL];
     ++compared;
   }
   EXPECT_EQ(compared, 546);
@@ -84,7 +85,8 @@ TEST(LeanPath, AgreesWithTheExplainedPathOnEveryCc) {
               const ActiveBlocks lean = activeBlocksPerSm(a, in);
               auto full = computeOccupancy(a, in, false);
               ASSERT_TRUE(full) << full.error();
-              ASSERT_EQ(lean.active_blocks_per_sm, full->active_blocks_per_sm) << a.cc.str() << " " << threads << " " << regs;
+              ASSERT_EQ(lean.active_blocks_per_sm, full->active_blocks_per_sm)
+                  << a.cc.str() << " " << threads << " " << regs;
               ASSERT_EQ(lean.limiters, full->limiters) << a.cc.str() << " " << threads << " " << regs;
               ++compared;
             }
@@ -127,13 +129,17 @@ struct SweepKind {
   Setter set;
 };
 const SweepKind kSweeps[] = {
-    {"block size", sweepBlockSize, [](const ArchLimits&, OccupancyInput& in, std::int64_t x) { in.threads_per_block = static_cast<int>(x); }},
-    {"registers", sweepRegisters, [](const ArchLimits&, OccupancyInput& in, std::int64_t x) { in.registers_per_thread = static_cast<int>(x); }},
+    {"block size", sweepBlockSize,
+     [](const ArchLimits&, OccupancyInput& in, std::int64_t x) { in.threads_per_block = static_cast<int>(x); }},
+    {"registers", sweepRegisters,
+     [](const ArchLimits&, OccupancyInput& in, std::int64_t x) { in.registers_per_thread = static_cast<int>(x); }},
     {"shared memory", sweepSharedMemory,
      [](const ArchLimits& a, OccupancyInput& in, std::int64_t x) {
-       in.dynamic_smem_bytes = x - std::clamp<std::int64_t>(in.static_smem_bytes, 0, a.shared_memory_per_block_optin + 1);
+       in.dynamic_smem_bytes =
+           x - std::clamp<std::int64_t>(in.static_smem_bytes, 0, a.shared_memory_per_block_optin + 1);
      }},
-    {"barriers", sweepBlockBarriers, [](const ArchLimits&, OccupancyInput& in, std::int64_t x) { in.block_barriers = static_cast<int>(x); }},
+    {"barriers", sweepBlockBarriers,
+     [](const ArchLimits&, OccupancyInput& in, std::int64_t x) { in.block_barriers = static_cast<int>(x); }},
 };
 
 }  // namespace
@@ -156,7 +162,8 @@ TEST(LeanPath, SweepsAgreeWithThePathAtEveryPoint) {
                   OccupancyInput at = in;
                   kind.set(a, at, p.x);
                   const ActiveBlocks want = activeBlocksPerSm(lean, at);
-                  ASSERT_EQ(p.active_blocks_per_sm, want.active_blocks_per_sm) << a.cc.str() << " " << kind.name << " x " << p.x;
+                  ASSERT_EQ(p.active_blocks_per_sm, want.active_blocks_per_sm)
+                      << a.cc.str() << " " << kind.name << " x " << p.x;
                   ASSERT_EQ(p.limiters, want.limiters) << a.cc.str() << " " << kind.name << " x " << p.x;
                   ASSERT_EQ(p.active_warps_per_sm, want.active_blocks_per_sm * want.warps_per_block);
                   if (auto full = computeOccupancy(a, at, false)) {
@@ -190,11 +197,13 @@ static_assert(activeBlocksPerSm(kLiteralHopperLean, kDefault).limiters == kLimit
 
 TEST(LeanPath, CompileTimeLimitsGiveTheDataAnswers) {
   const ArchLimits& a = builtinArch(9, 0);
-  ASSERT_TRUE(testing_support::literalHopperMatches(a)) << "tests/support/literal_hopper.h differs from resources/gpu_data.json";
+  ASSERT_TRUE(testing_support::literalHopperMatches(a))
+      << "tests/support/literal_hopper.h differs from resources/gpu_data.json";
   const LeanLimits lean(a);
   for (int threads : {0, 1, 32, 256, 1024, 1025}) {
     for (int regs = 0; regs <= 256; regs += 8) {
-      for (std::int64_t smem : {std::int64_t{0}, std::int64_t{4096}, std::int64_t{100000}, a.shared_memory_per_block_optin}) {
+      for (std::int64_t smem :
+           {std::int64_t{0}, std::int64_t{4096}, std::int64_t{100000}, a.shared_memory_per_block_optin}) {
         for (int carveout : {-1, 0, 50}) {
           const OccupancyInput in = test::occupancyInput(threads, regs, 0, smem, carveout, 3);
           const ActiveBlocks x = activeBlocksPerSm(kLiteralHopperLean, in), y = activeBlocksPerSm(lean, in);
@@ -209,7 +218,8 @@ TEST(LeanPath, CompileTimeLimitsGiveTheDataAnswers) {
   sweepSharedMemoryInto(kLiteralHopperLean, test::occupancyInput(256, 40, 4096), literal);
   sweepSharedMemoryInto(a, test::occupancyInput(256, 40, 4096), data);
   ASSERT_EQ(literal.size(), data.size());
-  for (std::size_t i = 0; i < data.size(); ++i) ASSERT_EQ(literal[i].active_blocks_per_sm, data[i].active_blocks_per_sm);
+  for (std::size_t i = 0; i < data.size(); ++i)
+    ASSERT_EQ(literal[i].active_blocks_per_sm, data[i].active_blocks_per_sm);
 }
 
 // Carveout lists in any order, and longer than LeanLimits holds inline: the lean path still picks the

@@ -79,7 +79,8 @@ TEST(ClusterModel, ResultDerivationAndOccupancy) {
   EXPECT_DOUBLE_EQ(r->cluster_occupancy, 992.0 / 1056.0);
   EXPECT_EQ(r->max_potential_cluster_size, 16);
   ASSERT_EQ(r->derivation.size(), 2u);
-  EXPECT_NE(r->derivation[0].text.find("2 × 36 for 18 SMs; 5 × 32 for 16 SMs; 1 × 16 for 8 SMs; 4 × 0 (fewer than 4 SMs) for 2 SMs"),
+  EXPECT_NE(r->derivation[0].text.find(
+                "2 × 36 for 18 SMs; 5 × 32 for 16 SMs; 1 × 16 for 8 SMs; 4 × 0 (fewer than 4 SMs) for 2 SMs"),
             std::string::npos)
       << r->derivation[0].text;
   auto portable = computeClusters(a, clusterLayoutOf(h200()), 132, occ, {4, false});
@@ -107,10 +108,12 @@ TEST(ClusterModel, UnknownLayoutGivesTheNaiveBoundAndSaysSo) {
 TEST(ClusterModel, ErrorsNameTheValueAndTheAllowedRange) {
   const ArchLimits& hopper = builtinArch(9, 0);
   const OccupancyResult occ = occupancy(256, 32, 0);
-  EXPECT_EQ(clusterSizeError(hopper, {9, false}),
-            "cluster size 9 is out of range: allowed 1 … 8 (portable; up to 16 with non-portable cluster sizes allowed)");
-  EXPECT_EQ(clusterSizeError(hopper, {17, true}),
-            "cluster size 17 is out of range: allowed 1 … 16 (8 portable, more with non-portable cluster sizes allowed)");
+  EXPECT_EQ(
+      clusterSizeError(hopper, {9, false}),
+      "cluster size 9 is out of range: allowed 1 … 8 (portable; up to 16 with non-portable cluster sizes allowed)");
+  EXPECT_EQ(
+      clusterSizeError(hopper, {17, true}),
+      "cluster size 17 is out of range: allowed 1 … 16 (8 portable, more with non-portable cluster sizes allowed)");
   EXPECT_EQ(clusterSizeError(hopper, {0, true}).rfind("cluster size 0 is out of range", 0), 0u);
   EXPECT_EQ(clusterSizeError(hopper, {16, true}), "");
   EXPECT_EQ(clusterSizeError(builtinArch(8, 6), {2, true}),
@@ -156,7 +159,8 @@ TEST(ClusterModel, HeldAsideH200CasesExactAndNaiveFormulaIsNot) {
     const std::int64_t smem = std::stoll(row[iS]);
     const OccupancyResult occ = occupancy(threads, regs, smem);
     const int driverBlocks = std::stoi(row[iB]);
-    EXPECT_EQ(occ.active_blocks_per_sm, driverBlocks) << regs << " registers, " << threads << " threads, " << smem << " B";
+    EXPECT_EQ(occ.active_blocks_per_sm, driverBlocks)
+        << regs << " registers, " << threads << " threads, " << smem << " B";
     for (bool nonPortable : {false, true}) {
       auto r = computeClusters(a, layout, 132, occ, {1, nonPortable}, false);
       ASSERT_TRUE(r) << r.error();
@@ -174,9 +178,10 @@ TEST(ClusterModel, HeldAsideH200CasesExactAndNaiveFormulaIsNot) {
       naiveWorst = std::max(naiveWorst, std::abs(naive - driver));
     }
   }
-  std::printf("[clusters] held aside: %d configurations, %d cases; model %d exact, worst error %lld clusters; "
-              "naive %d exact, worst error %lld clusters\n",
-              configs, cases, exact, static_cast<long long>(worst), naiveExact, static_cast<long long>(naiveWorst));
+  std::printf(
+      "[clusters] held aside: %d configurations, %d cases; model %d exact, worst error %lld clusters; "
+      "naive %d exact, worst error %lld clusters\n",
+      configs, cases, exact, static_cast<long long>(worst), naiveExact, static_cast<long long>(naiveWorst));
   EXPECT_EQ(configs, 341);
   EXPECT_EQ(cases, 5456);
   EXPECT_EQ(exact, 5456);
@@ -203,5 +208,6 @@ TEST(ClusterGpuData, LayoutIsCheckedAgainstTheSmCount) {
            "cluster_gpc_sm_counts": [4, 4], "cluster_blocks_per_sm_cap": 8}]})";
   auto db = GpuDatabase::parse(file, "x.json");
   ASSERT_FALSE(db);
-  EXPECT_NE(db.error().find("field 'cluster_gpc_sm_counts' adds up to 8 SMs, not sm_count 10"), std::string::npos) << db.error();
+  EXPECT_NE(db.error().find("field 'cluster_gpc_sm_counts' adds up to 8 SMs, not sm_count 10"), std::string::npos)
+      << db.error();
 }

@@ -76,7 +76,8 @@ void compareOne(const ArchLimits& a, const LeanLimits& lean, const cudaOccDevice
       ADD_FAILURE() << "CC " << a.cc.str() << " threads " << in.threads_per_block << " regs " << in.registers_per_thread
                     << " static " << in.static_smem_bytes << " dynamic " << in.dynamic_smem_bytes << " carveout "
                     << in.carveout_percent << " barriers " << in.block_barriers << ": header "
-                    << ref.activeBlocksPerMultiprocessor << " blocks (" << limiterNames(ref.limitingFactors) << "), ours "
+                    << ref.activeBlocksPerMultiprocessor << " blocks (" << limiterNames(ref.limitingFactors)
+                    << "), ours "
                     << (ours ? std::to_string(ours->active_blocks_per_sm) + " (" + limiterNames(ours->limiters) + ")"
                              : "error " + ours.error());
     }
@@ -85,7 +86,7 @@ void compareOne(const ArchLimits& a, const LeanLimits& lean, const cudaOccDevice
 
 std::vector<int> blockSizes() {
   std::vector<int> v;
-  for (int t = 32; t <= 1024; t += 32) v.push_back(t);  // every warp multiple
+  for (int t = 32; t <= 1024; t += 32) v.push_back(t);                                        // every warp multiple
   for (int t : {1, 17, 31, 33, 65, 100, 129, 250, 333, 513, 700, 999, 1023}) v.push_back(t);  // a sample of others
   return v;
 }
@@ -122,8 +123,9 @@ TEST(OccupancyDifferential, SharedMemoryCarveoutBarrierGridAgreesWithCudaOccupan
     const std::int64_t unit = a.shared_memory_allocation_unit;
     const std::int64_t optin = a.shared_memory_per_block_optin;
     std::vector<std::int64_t> statics = {0, 1, unit, 4096, 12345, 49152};
-    std::vector<std::int64_t> dynamics = {0, 1, unit - 1, unit, unit + 1, 8191, 16384, 30000, 47 * 1024, 49152 - 1024,
-                                          65536, 100 * 1024, 131000, optin - 49152, optin - 1024, optin - 1, optin, optin + 1};
+    std::vector<std::int64_t> dynamics = {
+        0,     1,          unit - 1, unit,          unit + 1,     8191,      16384, 30000,    47 * 1024, 49152 - 1024,
+        65536, 100 * 1024, 131000,   optin - 49152, optin - 1024, optin - 1, optin, optin + 1};
     for (int threads : {32, 64, 96, 128, 256, 384, 512, 768, 1024, 100}) {
       for (int regs : {0, 16, 32, 40, 64, 128, 255}) {
         for (std::int64_t s : statics) {
@@ -179,7 +181,8 @@ TEST(OccupancyDifferential, BestBlockSizeAgreesWithCudaOccupancyHeaderOnEveryCC)
               if (++mismatches <= 10) {
                 ADD_FAILURE() << "CC " << a.cc.str() << " regs " << regs << " dynamic " << dyn << " limit " << limit
                               << " barriers " << barriers << ": header block " << block << " grid " << grid << ", ours "
-                              << (ours ? std::to_string(ours->block_size) + " grid " + std::to_string(ours->min_grid_size)
+                              << (ours ? std::to_string(ours->block_size) + " grid " +
+                                             std::to_string(ours->min_grid_size)
                                        : "error " + ours.error());
               }
             }
@@ -188,8 +191,8 @@ TEST(OccupancyDifferential, BestBlockSizeAgreesWithCudaOccupancyHeaderOnEveryCC)
       }
     }
   }
-  std::printf("[differential] best block size: %ld cases compared, %ld rejected by the header, %ld mismatches\n", compared,
-              skipped, mismatches);
+  std::printf("[differential] best block size: %ld cases compared, %ld rejected by the header, %ld mismatches\n",
+              compared, skipped, mismatches);
   EXPECT_EQ(mismatches, 0);
   EXPECT_GT(compared, 150000);
 }

@@ -87,8 +87,9 @@ TEST(BufferProblem, ElementTypesHaveTritonNamesAndSizes) {
 }
 
 TEST(BufferProblem, ParsesTritonAndPyTorchNamesAndRefusesTheRest) {
-  for (ElementType t : {ElementType::kF16, ElementType::kBF16, ElementType::kF32, ElementType::kF64, ElementType::kI8,
-                        ElementType::kI16, ElementType::kI32, ElementType::kI64, ElementType::kU8, ElementType::kBool}) {
+  for (ElementType t :
+       {ElementType::kF16, ElementType::kBF16, ElementType::kF32, ElementType::kF64, ElementType::kI8,
+        ElementType::kI16, ElementType::kI32, ElementType::kI64, ElementType::kU8, ElementType::kBool}) {
     auto p = parseElementType(elementTypeName(t));
     ASSERT_TRUE(p) << p.error();
     EXPECT_EQ(*p, t);
@@ -104,11 +105,12 @@ TEST(BufferProblem, ParsesTritonAndPyTorchNamesAndRefusesTheRest) {
   EXPECT_EQ(*parseElementType("torch.bool"), ElementType::kBool);
   auto bad = parseElementType("*fp8e4nv");
   ASSERT_FALSE(bad);
-  EXPECT_EQ(bad.error(),
-            "element type '*fp8e4nv' is not known: allowed fp16, bf16, fp32, fp64, i1, i8, i16, i32, i64, u8 (a leading "
-            "'*' is ignored) or torch.float16, torch.half, torch.bfloat16, torch.float32, torch.float, torch.float64, "
-            "torch.double, torch.int8, torch.int16, torch.int32, torch.int64, torch.long, torch.uint8, torch.bool (fp8 "
-            "types are not supported)");
+  EXPECT_EQ(
+      bad.error(),
+      "element type '*fp8e4nv' is not known: allowed fp16, bf16, fp32, fp64, i1, i8, i16, i32, i64, u8 (a leading "
+      "'*' is ignored) or torch.float16, torch.half, torch.bfloat16, torch.float32, torch.float, torch.float64, "
+      "torch.double, torch.int8, torch.int16, torch.int32, torch.int64, torch.long, torch.uint8, torch.bool (fp8 "
+      "types are not supported)");
   EXPECT_FALSE(parseElementType(""));
   EXPECT_FALSE(parseElementType("FP16"));  // names are exact, as Triton and PyTorch print them
 }
@@ -130,11 +132,13 @@ TEST(BufferProblem, SpecChecksNameTheValueAndTheRange) {
   BufferProblemSpec s;
   EXPECT_EQ(checkBufferProblemSpec(s)->message, "a buffer problem with no buffers: allowed 1 or more");
   s.buffers = {buffer("in_ptr0", ElementType::kF32, 8, BufferSpec::Role::kInput)};
-  EXPECT_EQ(checkBufferProblemSpec(s)->message,
-            "a buffer problem with no output buffer: allowed 1 or more output or in-out buffers (the check compares them)");
+  EXPECT_EQ(
+      checkBufferProblemSpec(s)->message,
+      "a buffer problem with no output buffer: allowed 1 or more output or in-out buffers (the check compares them)");
   s = mixedSpec();
   s.buffers[1].elements = 0;
-  EXPECT_EQ(checkBufferProblemSpec(s)->message, "buffer 1 (in_ptr1): 0 elements is out of range: allowed 1 … 2147483647");
+  EXPECT_EQ(checkBufferProblemSpec(s)->message,
+            "buffer 1 (in_ptr1): 0 elements is out of range: allowed 1 … 2147483647");
   s.buffers[1].elements = std::int64_t{1} << 31;
   EXPECT_EQ(checkBufferProblemSpec(s)->message,
             "buffer 1 (in_ptr1): 2147483648 elements is out of range: allowed 1 … 2147483647");
@@ -143,7 +147,8 @@ TEST(BufferProblem, SpecChecksNameTheValueAndTheRange) {
   EXPECT_EQ(checkBufferProblemSpec(s)->message, "buffer 1: -3 elements is out of range: allowed 1 … 2147483647");
   s = mixedSpec();
   s.bytes_moved = -1;
-  EXPECT_EQ(checkBufferProblemSpec(s)->message, "bytes moved -1 is out of range: allowed 0 (computed from the buffers) or more");
+  EXPECT_EQ(checkBufferProblemSpec(s)->message,
+            "bytes moved -1 is out of range: allowed 0 (computed from the buffers) or more");
   s = oneOutput(2147483647, ElementType::kF64);
   s.buffers.push_back(s.buffers[0]);
   s.buffers.push_back(s.buffers[0]);
@@ -235,7 +240,8 @@ TEST(BufferProblem, AComparisonWithinTheToleranceIsOk) {
     want[i] = floatAt(h->initial[2], i);
     got[i] = want[i] * (1.0f + 2e-6f);  // another summation order
   }
-  const OutputCheck c = compareWithReferenceRun(s, {floats(got)}, {floats(want)}, "the outputs of A (the first config that ran)");
+  const OutputCheck c =
+      compareWithReferenceRun(s, {floats(got)}, {floats(want)}, "the outputs of A (the first config that ran)");
   EXPECT_TRUE(c.ok) << c.message;
   EXPECT_EQ(c.mismatches, 0);
   EXPECT_GT(c.max_abs_error, 0.0);
@@ -254,7 +260,8 @@ TEST(BufferProblem, AComparisonOutsideTheToleranceNamesTheWorstElement) {
   EXPECT_FALSE(c.ok);
   EXPECT_EQ(c.mismatches, 1);
   EXPECT_DOUBLE_EQ(c.max_abs_error, 0.5);
-  EXPECT_EQ(c.message, "out_ptr0: 1 of 8 elements differ; worst [5]: got 1.5, want 1 (allowed |error| 0.0001 + 0.0001 × |want|)");
+  EXPECT_EQ(c.message,
+            "out_ptr0: 1 of 8 elements differ; worst [5]: got 1.5, want 1 (allowed |error| 0.0001 + 0.0001 × |want|)");
   EXPECT_EQ(c.compared_with, "B");
 }
 
@@ -311,7 +318,8 @@ TEST(BufferProblem, NaNMustMeetNaN) {
   EXPECT_FALSE(c.ok);
   EXPECT_EQ(c.mismatches, 2);
   EXPECT_DOUBLE_EQ(c.max_abs_error, 0.0);
-  EXPECT_EQ(c.message, "out_ptr0: 2 of 4 elements differ; worst [1]: got 2, want nan (allowed |error| 0.0004 + 0.0001 × |want|)");
+  EXPECT_EQ(c.message,
+            "out_ptr0: 2 of 4 elements differ; worst [1]: got 2, want nan (allowed |error| 0.0004 + 0.0001 × |want|)");
   // Equal infinities agree.
   const float inf = std::numeric_limits<float>::infinity();
   EXPECT_TRUE(compareWithReferenceRun(s, {floats({inf, -inf, 0.0f, 1.0f})}, {floats({inf, -inf, 0.0f, 1.0f})}, "").ok);
@@ -327,11 +335,15 @@ TEST(BufferProblem, AnOutputThatIsStillPoisonedWasNotWritten) {
   OutputCheck c = checkOutputsWritten(s, {poison, bf16_written});
   EXPECT_FALSE(c.ok);
   EXPECT_EQ(c.mismatches, 8);
-  EXPECT_EQ(c.message, "out_ptr0: not written: all 8 elements still hold the poison (0xFF bytes, NaN) after the launch (8 mismatches in all outputs)");
+  EXPECT_EQ(c.message,
+            "out_ptr0: not written: all 8 elements still hold the poison (0xFF bytes, NaN) after the launch (8 "
+            "mismatches in all outputs)");
   EXPECT_EQ(c.compared_with, "nothing: no config has checked ok yet");
   c = checkOutputsWritten(s, {written, bf16_poison});
   EXPECT_FALSE(c.ok);
-  EXPECT_EQ(c.message, "out_ptr1: not written: all 4 elements still hold the poison (0xFF bytes, NaN) after the launch (4 mismatches in all outputs)");
+  EXPECT_EQ(c.message,
+            "out_ptr1: not written: all 4 elements still hold the poison (0xFF bytes, NaN) after the launch (4 "
+            "mismatches in all outputs)");
   c = checkOutputsWritten(s, {written, bf16_written});
   EXPECT_TRUE(c.ok);
   EXPECT_EQ(c.compared_with, kComparedWithNothing);
@@ -339,7 +351,9 @@ TEST(BufferProblem, AnOutputThatIsStillPoisonedWasNotWritten) {
   c = compareWithReferenceRun(s, {poison, bf16_written}, {poison, bf16_written}, "X");
   EXPECT_FALSE(c.ok);
   EXPECT_EQ(c.mismatches, 8);
-  EXPECT_EQ(c.message, "out_ptr0: not written: all 8 elements still hold the poison (0xFF bytes, NaN) after the launch (8 mismatches in all outputs)");
+  EXPECT_EQ(c.message,
+            "out_ptr0: not written: all 8 elements still hold the poison (0xFF bytes, NaN) after the launch (8 "
+            "mismatches in all outputs)");
   // A kernel that stores NaN (the canonical 0x7FC00000, e.g. a softmax of a row masked to -inf) wrote it.
   std::vector<std::uint8_t> stored_nan(32);
   for (std::size_t i = 0; i < 8; ++i) {
@@ -403,9 +417,10 @@ TEST(BufferProblem, LargeBuffersCompareAcrossChunks) {
   got[8'999'990] = -0.5f;
   const OutputCheck c = compareWithReferenceRun(s, {floats(got)}, {floats(want)}, "");
   EXPECT_EQ(c.mismatches, 1);
-  EXPECT_EQ(c.message,
-            "out_ptr0: 1 of 9000000 elements differ; worst [8999990]: got -0.5, want 0.5 (allowed |error| 0.0001 + 0.0001 "
-            "× |want|)");
+  EXPECT_EQ(
+      c.message,
+      "out_ptr0: 1 of 9000000 elements differ; worst [8999990]: got -0.5, want 0.5 (allowed |error| 0.0001 + 0.0001 "
+      "× |want|)");
 }
 
 TEST(BufferProblem, TheFirstWrittenRunBecomesTheReference) {

@@ -110,7 +110,8 @@ TEST(CompileSweepDataset, JsonHasNumbersAsNumbersAndTextAsText) {
 TEST(CompileSweepDataset, BadFilesSayWhatIsWrongWhere) {
   CsvTable live;
   live.meta = {{"format", "occupancy-explorer-live-sweep 1"}};
-  EXPECT_EQ(compileSweepFromCsv(live).error(), "this is a live-sweep dataset (measured times), not a compile sweep: open it in the Live sweep tab");
+  EXPECT_EQ(compileSweepFromCsv(live).error(),
+            "this is a live-sweep dataset (measured times), not a compile sweep: open it in the Live sweep tab");
 
   CsvTable t = fixture();
   t.rows[3][t.column("RBLOCK")] = "lots";
@@ -123,13 +124,15 @@ TEST(CompileSweepDataset, BadFilesSayWhatIsWrongWhere) {
   t = fixture();
   t.rows[0][t.column("new_decision")] = "maybe";
   EXPECT_EQ(compileSweepFromCsv(t).error(),
-            "compile-sweep CSV: row 1, column new_decision: 'maybe' is not one of not applicable, no scaling, scale, duplicate");
+            "compile-sweep CSV: row 1, column new_decision: 'maybe' is not one of not applicable, no scaling, scale, "
+            "duplicate");
 
   t = fixture();
   t.rows[1][t.column("candidate_exact")] = "perhaps";
-  EXPECT_EQ(compileSweepFromCsv(t).error(),
-            "compile-sweep CSV: row 2, column candidate_exact: 'perhaps' is not one of no, benchmarked, excluded (spills), "
-            "not compiled");
+  EXPECT_EQ(
+      compileSweepFromCsv(t).error(),
+      "compile-sweep CSV: row 2, column candidate_exact: 'perhaps' is not one of no, benchmarked, excluded (spills), "
+      "not compiled");
 
   t = fixture();
   const int c = t.column("num_warps");
@@ -158,7 +161,9 @@ TEST(CompileSweepDataset, BecomesTheInputOfTheBatchDecision) {
   ASSERT_EQ(in.rows.size(), 48u);
   EXPECT_EQ(in.metaValue("sweep_arch"), "sm_90");
   EXPECT_EQ(in.metaValue("xnumel"), "512");
-  const auto cell = [&](std::size_t row, const char* column) { return in.rows[row][static_cast<std::size_t>(in.column(column))]; };
+  const auto cell = [&](std::size_t row, const char* column) {
+    return in.rows[row][static_cast<std::size_t>(in.column(column))];
+  };
   // Row 20: XBLOCK 1, RBLOCK 8192, 4 warps, 234 registers.
   EXPECT_EQ(cell(20, "xnumel"), "512");
   EXPECT_EQ(cell(20, "rnumel"), "8192");

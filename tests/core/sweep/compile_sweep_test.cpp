@@ -8,9 +8,9 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "core/base/parallel.h"
 #include "core/sweep/compile_sweep.h"
 #include "core/sweep/compile_sweep_dataset.h"
-#include "core/base/parallel.h"
 
 namespace occx {
 namespace {
@@ -346,7 +346,8 @@ TEST(CompileSweep, ConfigsRefusedBeforeCompilingAreNotCompiledNotFailed) {
   EXPECT_EQ(res->failed, 0);
   EXPECT_EQ(res->compiled, 0);
   EXPECT_FALSE(res->rows.front().layout.has_value());
-  EXPECT_NE(res->rows.front().error.find("accumulator values per thread is out of range"), std::string::npos) << res->rows.front().error;
+  EXPECT_NE(res->rows.front().error.find("accumulator values per thread is out of range"), std::string::npos)
+      << res->rows.front().error;
   EXPECT_TRUE(recordFromRow(res->rows.front()).notCompiled());
 }
 

@@ -87,7 +87,7 @@ TEST(Replay, EachPolicyPicksItsFastestBenchmarkedCandidate) {
   rows[1].added_new = rows[1].added_exact = true;
   rows.push_back(row(1, 512, 16, RunStatus::kOk, 100.0, 40));  // 2: added by exact, spills 40 > 16
   rows[2].added_exact = true;
-  rows.push_back(row(2, 512, 8, RunStatus::kOk, 110.0));   // 3: grid only, the best that ran clean…
+  rows.push_back(row(2, 512, 8, RunStatus::kOk, 110.0));         // 3: grid only, the best that ran clean…
   rows.push_back(row(1, 256, 8, RunStatus::kWrongResult, 0.0));  // 4: never the best
   auto s = summarizeReplay(rows, 16);
   // The best over everything ok is row 2 (100 us): spilling does not matter for "best".
@@ -121,7 +121,10 @@ TEST(Replay, NoCandidateRanGivesNoPick) {
 
 TEST(LiveDataset, CsvRoundTripKeepsEveryField) {
   LiveDataset d;
-  d.meta = {{"device", "NVIDIA H200"}, {"driver", "580.159.04"}, {"toolkit", "NVRTC 13.0"}, {"date_utc", "2026-11-29T22:00:00Z"}};
+  d.meta = {{"device", "NVIDIA H200"},
+            {"driver", "580.159.04"},
+            {"toolkit", "NVRTC 13.0"},
+            {"date_utc", "2026-11-29T22:00:00Z"}};
   auto r = row(1, 2048, 16, RunStatus::kOk, 128.625);
   r.config.fp32_outputs = true;
   r.inductor_candidate = true;

@@ -95,7 +95,9 @@ class FakeRunner final : public GpuRunner {
 };
 
 using testing_support::fakeCompile;
-LiveSweepSpec smallSpec() { return testing_support::smallSumSweep(); }
+LiveSweepSpec smallSpec() {
+  return testing_support::smallSumSweep();
+}
 
 TEST(LiveSweep, EveryCompiledConfigBecomesOneModuleWithTheFamilysLaunchContract) {
   FakeRunner runner;
@@ -104,7 +106,7 @@ TEST(LiveSweep, EveryCompiledConfigBecomesOneModuleWithTheFamilysLaunchContract)
   ASSERT_EQ(runner.modules.size(), 4u);
   ASSERT_EQ(res->dataset.rows.size(), 4u);
   EXPECT_EQ(runner.problems_set, 1);
-  EXPECT_EQ(runner.problems_cleared, 1);  // the device memory is freed after the sweep
+  EXPECT_EQ(runner.problems_cleared, 1);   // the device memory is freed after the sweep
   const GpuModule& m = runner.modules[1];  // XBLOCK 1, RBLOCK 1024, 8 warps
   EXPECT_EQ(m.entry, "occx_sum_fp32_x1_r1024_w8_s256x4096");
   EXPECT_EQ(m.arch, (ComputeCapability{9, 0}));
@@ -207,7 +209,7 @@ TEST(LiveSweep, CancelDuringTheRunsKeepsTheMeasuredRowsAndMarksTheRest) {
 TEST(LiveSweep, AConfigThatDoesNotFitTheShapeIsSkippedNotRun) {
   FakeRunner runner;
   LiveSweepSpec spec = smallSpec();
-  spec.compile.rnumel = 4095;  // not a multiple of the vector width: scalar loads, still runnable
+  spec.compile.rnumel = 4095;    // not a multiple of the vector width: scalar loads, still runnable
   spec.compile.xblocks = {512};  // XBLOCK 512 × RBLOCK 1024 exceeds the tile limits
   auto res = runLiveSweep(runner, spec, fakeCompile);
   ASSERT_TRUE(res) << res.error();

@@ -89,7 +89,9 @@ RunOptions quick() {
   return o;
 }
 
-bool processExists(pid_t pid) { return pid > 0 && ::kill(pid, 0) == 0; }
+bool processExists(pid_t pid) {
+  return pid > 0 && ::kill(pid, 0) == 0;
+}
 
 TEST(WorkerProtocol, EveryValueRoundTripsThroughCbor) {
   RunOutcome o;
@@ -305,8 +307,9 @@ TEST_P(WorkerFailure, BecomesOneRowAndAFreshWorkerRunsTheNext) {
 INSTANTIATE_TEST_SUITE_P(
     Crash, WorkerFailure,
     ::testing::Values(
-        Failure{"crash", RunStatus::kLaunchFailed,
-                "the GPU worker was killed by signal 6 (Aborted) while running test crash; the GPU worker was restarted"},
+        Failure{
+            "crash", RunStatus::kLaunchFailed,
+            "the GPU worker was killed by signal 6 (Aborted) while running test crash; the GPU worker was restarted"},
         Failure{"hang", RunStatus::kLaunchFailed,
                 "no answer from the GPU worker within 1.5 s while running test hang; the GPU worker was restarted"},
         Failure{"garbage", RunStatus::kLaunchFailed,
@@ -349,8 +352,9 @@ TEST(WorkerRunner, ACancelledHangIsStoppedAfterTheGrace) {
   const RunOutcome o = r->run(module("hang"), quick(), &cancel);
   canceller.join();
   EXPECT_EQ(o.status, RunStatus::kCancelled);
-  EXPECT_EQ(o.reason,
-            "the GPU worker did not stop within 1.0 s of the cancel while running test hang; the GPU worker was restarted");
+  EXPECT_EQ(
+      o.reason,
+      "the GPU worker did not stop within 1.0 s of the cancel while running test hang; the GPU worker was restarted");
 }
 
 TEST(WorkerRunner, AWorkerStartedOnAThreadThatEndedServesTheNextSweep) {
@@ -423,8 +427,10 @@ TEST(WorkerRunner, AWorkerThatCannotBeRestartedSaysSoOnEveryLaterRow) {
   ASSERT_EQ(std::remove(copy.c_str()), 0);
   const RunOutcome bad = (*w)->run(module("crash"), quick(), nullptr);
   EXPECT_EQ(bad.status, RunStatus::kLaunchFailed);
-  EXPECT_EQ(bad.reason, "the GPU worker was killed by signal 6 (Aborted) while running test crash; the GPU worker could "
-                        "not be restarted: cannot start the GPU worker " + copy + ": No such file or directory");
+  EXPECT_EQ(bad.reason,
+            "the GPU worker was killed by signal 6 (Aborted) while running test crash; the GPU worker could "
+            "not be restarted: cannot start the GPU worker " +
+                copy + ": No such file or directory");
   EXPECT_EQ((*w)->contextLost(), "the GPU worker could not be restarted: cannot start the GPU worker " + copy +
                                      ": No such file or directory");
   const RunOutcome later = (*w)->run(module("ok"), quick(), nullptr);
@@ -435,7 +441,8 @@ TEST(WorkerRunner, AWorkerThatCannotBeRestartedSaysSoOnEveryLaterRow) {
 using testing_support::fakeCompile;  // 40 registers, as the fake worker's driver reports
 
 TEST(WorkerRunner, ALiveSweepWithACrashingConfigInTheMiddleMeasuresEveryOtherRow) {
-  auto r = started({"--crash-on", "occx_sum_fp32_x1_r1024_w8_s256x4096", "--fault-on", "occx_sum_fp32_x1_r2048_w4_s256x4096"});
+  auto r = started(
+      {"--crash-on", "occx_sum_fp32_x1_r1024_w8_s256x4096", "--fault-on", "occx_sum_fp32_x1_r2048_w4_s256x4096"});
   ASSERT_TRUE(r);
   const LiveSweepSpec s = testing_support::smallSumSweep();
   auto res = runLiveSweep(*r, s, fakeCompile);
@@ -445,7 +452,8 @@ TEST(WorkerRunner, ALiveSweepWithACrashingConfigInTheMiddleMeasuresEveryOtherRow
   EXPECT_EQ(rows[0].status, RunStatus::kOk) << rows[0].reason;
   EXPECT_EQ(rows[1].status, RunStatus::kLaunchFailed);
   EXPECT_EQ(rows[1].reason.rfind("the GPU worker was killed by signal 6 (Aborted) while running sum fp32 XBLOCK=1 "
-                                 "RBLOCK=1024 num_warps=8", 0),
+                                 "RBLOCK=1024 num_warps=8",
+                                 0),
             0u)
       << rows[1].reason;
   EXPECT_EQ(rows[2].status, RunStatus::kLaunchFailed);
@@ -554,8 +562,11 @@ TEST(WorkerRunner, ABufferProblemIsCheckedAgainstTheFirstConfigThatRan) {
   const RunOutcome n = r->run(module("nowrite_tile", 7), quick(), nullptr);
   EXPECT_EQ(n.status, RunStatus::kWrongResult);
   // The in-out kept its initial contents and differs too; the message names the unwritten output first.
-  EXPECT_EQ(n.reason.rfind("out_ptr0 (buf1): not written: all 4096 elements still hold the poison (0xFF bytes, NaN) after the launch (", 0),
-            0u)
+  EXPECT_EQ(
+      n.reason.rfind(
+          "out_ptr0 (buf1): not written: all 4096 elements still hold the poison (0xFF bytes, NaN) after the launch (",
+          0),
+      0u)
       << n.reason;
   EXPECT_GT(n.check.mismatches, 4096);
   EXPECT_EQ(r->restarts(), 0);
@@ -568,7 +579,8 @@ TEST(WorkerRunner, ADisagreeingOrNotWritingConfigIsAWrongResultWithTheMessage) {
   // First a config that writes nothing: no reference comes of it.
   const RunOutcome n = r->run(module("nowrite", 0), quick(), nullptr);
   EXPECT_EQ(n.status, RunStatus::kWrongResult);
-  EXPECT_EQ(n.reason, "out_ptr0: not written: all 16 elements still hold the poison (0xFF bytes, NaN) after the launch");
+  EXPECT_EQ(n.reason,
+            "out_ptr0: not written: all 16 elements still hold the poison (0xFF bytes, NaN) after the launch");
   EXPECT_EQ(n.check.mismatches, 16);
   EXPECT_EQ(n.check.compared_with, "nothing: no config has checked ok yet");
   // grid_x 0: exactly 2 everywhere; this run is the reference.
@@ -577,7 +589,8 @@ TEST(WorkerRunner, ADisagreeingOrNotWritingConfigIsAWrongResultWithTheMessage) {
   EXPECT_EQ(a.check.compared_with, "nothing: these outputs are the reference");
   const RunOutcome w = r->run(module("wrong", 0), quick(), nullptr);
   EXPECT_EQ(w.status, RunStatus::kWrongResult);
-  EXPECT_EQ(w.reason, "out_ptr0: 1 of 16 elements differ; worst [3]: got 2.5, want 2 (allowed |error| 0.0002 + 0.0001 × |want|)");
+  EXPECT_EQ(w.reason,
+            "out_ptr0: 1 of 16 elements differ; worst [3]: got 2.5, want 2 (allowed |error| 0.0002 + 0.0001 × |want|)");
   EXPECT_EQ(w.check.compared_with, "the outputs of test exact (the first config that ran)");
   EXPECT_DOUBLE_EQ(w.check.max_abs_error, 0.5);
 }
@@ -589,7 +602,8 @@ TEST(WorkerRunner, ACrashInTheMiddleOfABufferProblemUploadsItAgainAndANewReferen
   ASSERT_EQ(r->run(module("tile_a", 7), quick(), nullptr).status, RunStatus::kOk);
   const RunOutcome bad = r->run(module("crash"), quick(), nullptr);
   EXPECT_EQ(bad.status, RunStatus::kLaunchFailed);
-  EXPECT_EQ(bad.reason, "the GPU worker was killed by signal 6 (Aborted) while running test crash; the GPU worker was restarted");
+  EXPECT_EQ(bad.reason,
+            "the GPU worker was killed by signal 6 (Aborted) while running test crash; the GPU worker was restarted");
   EXPECT_EQ(r->restarts(), 1);
   // The fresh worker holds the buffers again but not the reference: this run becomes it, and says so.
   const RunOutcome b = r->run(module("tile_b", 9), quick(), nullptr);
@@ -647,8 +661,9 @@ TEST(WorkerRunner, BadBufferProblemsAreRefusedByTheWorker) {
   bad.buffers.pop_back();
   e = r->setBufferProblem(bad);
   ASSERT_TRUE(e);
-  EXPECT_EQ(e->message,
-            "a buffer problem with no output buffer: allowed 1 or more output or in-out buffers (the check compares them)");
+  EXPECT_EQ(
+      e->message,
+      "a buffer problem with no output buffer: allowed 1 or more output or in-out buffers (the check compares them)");
   EXPECT_EQ(r->run(module("ok"), quick(), nullptr).reason, "no problem set");
   EXPECT_EQ(r->restarts(), 0);
 }

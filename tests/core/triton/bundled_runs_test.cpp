@@ -46,7 +46,8 @@ TEST(BundledInductorRuns, EqualAFreshScanOfTheirFixture) {
     for (std::size_t i = 0; i < rows.size(); ++i) {
       auto want = rowCells(scanColumns(), rows[i]);
       for (auto& cell : want) replaceAll(cell, o.input, "<" + run + ">");
-      EXPECT_EQ(rowCells(scanColumns(), (*bundled)[i]), want) << run << " row " << i << ": run scripts/bundle-inductor-runs.py";
+      EXPECT_EQ(rowCells(scanColumns(), (*bundled)[i]), want)
+          << run << " row " << i << ": run scripts/bundle-inductor-runs.py";
     }
     ++runs;
   }

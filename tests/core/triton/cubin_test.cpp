@@ -163,7 +163,8 @@ TEST(Cubin, TheSpillingVariantHas200BytesOfFrame) {
 TEST(Cubin, EveryRecordedCubinMatchesTheDriver) {
   int compared = 0;
   for (const auto& fixture : fs::directory_iterator(kFixtures)) {
-    if (!fixture.is_directory() || !fs::exists(fixture.path() / "recorded.json")) continue;  // a sweep's recording has none
+    if (!fixture.is_directory() || !fs::exists(fixture.path() / "recorded.json"))
+      continue;  // a sweep's recording has none
     const nlohmann::json recorded = readJson(fixture.path() / "recorded.json");
     if (!recorded.contains("driver")) continue;
     const auto& driver = recorded["driver"];

@@ -5,9 +5,9 @@
 // memory and the shared memory must equal the CUDA driver's answers recorded for the same cubins.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <cstdlib>
 #include <map>
 
 #include <nlohmann/json.hpp>
@@ -25,14 +25,24 @@ namespace fs = std::filesystem;
 namespace {
 
 const std::vector<std::string>& fixtureNames() {
-  static const std::vector<std::string> names = {
-      "bert",           "blenderbot",      "coordesc_sum", "dynamic_log_softmax",   "gpt2",
-      "ref_layer_norm_bwd", "ref_log_softmax", "ref_log_softmax_vocab", "ref_mean_var", "ref_sum",
-      "spill_log_softmax", "t5"};
+  static const std::vector<std::string> names = {"bert",
+                                                 "blenderbot",
+                                                 "coordesc_sum",
+                                                 "dynamic_log_softmax",
+                                                 "gpt2",
+                                                 "ref_layer_norm_bwd",
+                                                 "ref_log_softmax",
+                                                 "ref_log_softmax_vocab",
+                                                 "ref_mean_var",
+                                                 "ref_sum",
+                                                 "spill_log_softmax",
+                                                 "t5"};
   return names;
 }
 
-std::string fixture(const std::string& name) { return std::string(OCCX_INDUCTOR_FIXTURES_DIR) + "/" + name; }
+std::string fixture(const std::string& name) {
+  return std::string(OCCX_INDUCTOR_FIXTURES_DIR) + "/" + name;
+}
 
 InductorRun scanFixture(const std::string& name) {
   RunScanOptions o;
@@ -100,10 +110,11 @@ TEST_P(EveryFixture, AddedConfigsAreExactlyThoseInductorAdded) {
     if (name.rfind("triton_red_", 0) != 0 && name.rfind("triton_per_", 0) != 0) continue;
     std::map<std::string, bool> added;  // "X R w s" → added
     auto key = [](const nlohmann::json& kw, int w, int s) {
-      return std::to_string(kw.value("XBLOCK", 1)) + " " + std::to_string(kw.value("R0_BLOCK", 0)) + " " + std::to_string(w) + " " +
-             std::to_string(s);
+      return std::to_string(kw.value("XBLOCK", 1)) + " " + std::to_string(kw.value("R0_BLOCK", 0)) + " " +
+             std::to_string(w) + " " + std::to_string(s);
     };
-    for (const auto& c : k["compile_results"]) added[key(c["kwargs"], c["num_warps"], c["num_stages"])] = c["added_by_scaling"];
+    for (const auto& c : k["compile_results"])
+      added[key(c["kwargs"], c["num_warps"], c["num_stages"])] = c["added_by_scaling"];
     for (const auto& l : k["launchers"]) {
       const RunConfig* c = configByHash(run, l["cache_hash"]);
       ASSERT_NE(c, nullptr);
@@ -126,7 +137,8 @@ TEST_P(EveryFixture, OccupancyAndMemoryEqualTheDriver) {
     const RunConfig* c = configByHash(run, hash);
     if (c == nullptr) continue;  // a pointwise kernel's folder: not kept in the fixture
     ASSERT_TRUE(c->occupancy.has_value()) << hash;
-    EXPECT_EQ(c->occupancy->active_blocks_per_sm, d["active_blocks_per_sm"].get<int>()) << hash << " " << c->config.str();
+    EXPECT_EQ(c->occupancy->active_blocks_per_sm, d["active_blocks_per_sm"].get<int>())
+        << hash << " " << c->config.str();
     EXPECT_EQ(c->local_bytes, d["local_size_bytes"].get<std::int64_t>()) << hash;
     EXPECT_EQ(c->static_shared_bytes, d["shared_size_bytes"].get<std::int64_t>()) << hash;
     EXPECT_EQ(*c->config.n_regs, d["num_regs"].get<int>()) << hash;
@@ -316,7 +328,8 @@ TEST(InductorRun, ModelRunsListEveryKernelKind) {
 // ---- bad input -----------------------------------------------------------------------------------
 
 fs::path scratchCopy(const std::string& name) {
-  const fs::path dst = fs::temp_directory_path() / ("occx_run_test_" + name + "_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+  const fs::path dst = fs::temp_directory_path() / ("occx_run_test_" + name + "_" +
+                                                    std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
   fs::remove_all(dst);
   fs::copy(fixture(name), dst, fs::copy_options::recursive);
   return dst;

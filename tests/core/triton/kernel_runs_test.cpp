@@ -19,8 +19,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string fixture(const std::string& name) { return testing_support::inductorFixture(name); }
-InductorRun scanPath(const std::string& path) { return testing_support::scanFixturePath(path); }
+std::string fixture(const std::string& name) {
+  return testing_support::inductorFixture(name);
+}
+InductorRun scanPath(const std::string& path) {
+  return testing_support::scanFixturePath(path);
+}
 
 const KernelRunRow& rowOf(const KernelRunsResult& r, const std::string& config) {
   for (const auto& row : r.rows) {
@@ -120,8 +124,9 @@ TEST(LaunchPlan, APtxThatDoesNotMatchTheSignatureIsNotLaunched) {
   ASSERT_TRUE(plan.hasValue()) << plan.error();
   auto m = tritonModule(k, k.configs.front(), *plan);
   ASSERT_FALSE(m.hasValue());
-  EXPECT_NE(m.error().find("the .ptx entry's parameters (.u64, .u64, .u32, .u64, .u64) do not match the signature (in_ptr0:8, "
-                           "out_ptr2:8, xnumel:4, r0_numel:4, global_scratch:8, profile_scratch:8 bytes): not launched"),
+  EXPECT_NE(m.error().find(
+                "the .ptx entry's parameters (.u64, .u64, .u32, .u64, .u64) do not match the signature (in_ptr0:8, "
+                "out_ptr2:8, xnumel:4, r0_numel:4, global_scratch:8, profile_scratch:8 bytes): not launched"),
             std::string::npos)
       << m.error();
   // The run says so per config and launches nothing.
@@ -188,9 +193,12 @@ TEST(KernelRuns, CancelKeepsTheFinishedRows) {
   const RunKernel& k = onlyKernel(run);
   TableRunner runner({{"R0_BLOCK", 10.0}});
   std::atomic<bool> cancel{false};
-  auto result = runKernelConfigs(runner, {&k}, {}, [&](const KernelRunProgress& p) {
-    if (p.done == 1) cancel = true;
-  }, &cancel);
+  auto result = runKernelConfigs(
+      runner, {&k}, {},
+      [&](const KernelRunProgress& p) {
+        if (p.done == 1) cancel = true;
+      },
+      &cancel);
   EXPECT_TRUE(result.cancelled);
   ASSERT_EQ(result.rows.size(), 3u);
   EXPECT_EQ(result.rows[0].status, RunStatus::kOk);
@@ -339,7 +347,8 @@ TEST(KernelRuns, TheWinnerRunsFirstAndIsTheReference) {
   auto result = runKernelConfigs(runner, {&k}, {});
   ASSERT_EQ(runner.modules.size(), 3u);
   EXPECT_NE(runner.modules.front().label.find("R0_BLOCK=2048"), std::string::npos) << runner.modules.front().label;
-  EXPECT_NE(runner.modules[1].label.find("R0_BLOCK=32768"), std::string::npos) << runner.modules[1].label;  // the other candidate
+  EXPECT_NE(runner.modules[1].label.find("R0_BLOCK=32768"), std::string::npos)
+      << runner.modules[1].label;  // the other candidate
   EXPECT_EQ(result.rows.size(), 3u);
 }
 

@@ -21,8 +21,12 @@ namespace {
 namespace fs = std::filesystem;
 using testing_support::TableRunner;
 
-std::string fixture(const std::string& name) { return testing_support::inductorFixture(name); }
-InductorRun scanPath(const std::string& path) { return testing_support::scanFixturePath(path); }
+std::string fixture(const std::string& name) {
+  return testing_support::inductorFixture(name);
+}
+InductorRun scanPath(const std::string& path) {
+  return testing_support::scanFixturePath(path);
+}
 
 const RunKernel& reduction(const InductorRun& run) {
   for (const auto& k : run.kernels) {
@@ -74,7 +78,9 @@ TritonCompileOptions fakeCompile(const std::string& cache) {
   return o;
 }
 
-SweepConfig cfg(int x, int r, int w) { return SweepConfig{x, r, w, 1, {"grid"}}; }
+SweepConfig cfg(int x, int r, int w) {
+  return SweepConfig{x, r, w, 1, {"grid"}};
+}
 
 // ---- the plan ----------------------------------------------------------------------------------
 
@@ -123,18 +129,22 @@ TEST(ConfigGrid, AGridGivenIsCompiledWhole) {
   EXPECT_EQ(plan->configs.size(), 6u);
   EXPECT_NE(find(plan->configs, "X1 R32768 w1"), nullptr);
   EXPECT_EQ(plan->left_out,
-            (std::vector<std::string>{"2 configs with XBLOCK or R0_BLOCK above the size hints' padded numels (x 512, r0_ 32768): the "
-                                      "same kernel as the clamped config"}));
+            (std::vector<std::string>{
+                "2 configs with XBLOCK or R0_BLOCK above the size hints' padded numels (x 512, r0_ 32768): the "
+                "same kernel as the clamped config"}));
 }
 
 TEST(ConfigGrid, BadGridsNameTheItemAndTheAllowedValues) {
   const InductorRun run = scanPath(fixture("spill_log_softmax"));
   const RunKernel& k = reduction(run);
-  EXPECT_EQ(parseConfigGrid({"XBLOCK=3"}, k).error(),
-            "--grid XBLOCK=3: 3 is not a power of two (allowed: powers of two 1 … 4096, as \"1,2,4\" or \"256..4096\")");
-  EXPECT_EQ(parseConfigGrid({"num_stages=9"}, k).error(), "--grid num_stages=9: 9 is out of range (allowed: 1 … 8, as \"1,2,4\")");
+  EXPECT_EQ(
+      parseConfigGrid({"XBLOCK=3"}, k).error(),
+      "--grid XBLOCK=3: 3 is not a power of two (allowed: powers of two 1 … 4096, as \"1,2,4\" or \"256..4096\")");
+  EXPECT_EQ(parseConfigGrid({"num_stages=9"}, k).error(),
+            "--grid num_stages=9: 9 is out of range (allowed: 1 … 8, as \"1,2,4\")");
   EXPECT_EQ(parseConfigGrid({"R0_BLOCK=4096..512"}, k).error(),
-            "--grid R0_BLOCK=4096..512: the range 4096..512 is empty (allowed: powers of two 1 … 65536, as \"1,2,4\" or \"256..4096\")");
+            "--grid R0_BLOCK=4096..512: the range 4096..512 is empty (allowed: powers of two 1 … 65536, as \"1,2,4\" "
+            "or \"256..4096\")");
   EXPECT_EQ(parseConfigGrid({"YBLOCK=2"}, k).error(),
             "--grid YBLOCK=2: unknown axis 'YBLOCK' (allowed: XBLOCK, R0_BLOCK, num_warps, num_stages)");
   EXPECT_EQ(parseConfigGrid({"num_warps"}, k).error(),
@@ -148,7 +158,8 @@ TEST(ConfigGrid, PersistentReductionsHaveNoRAxisAndPointwiseKernelsNoSweep) {
   const RunKernel* per = nullptr;
   const RunKernel* poi = nullptr;
   for (const auto& k : run.kernels) {
-    if (per == nullptr && k.module.kind == KernelKind::kPersistentReduction && k.module.sizeHint("y") == nullptr) per = &k;
+    if (per == nullptr && k.module.kind == KernelKind::kPersistentReduction && k.module.sizeHint("y") == nullptr)
+      per = &k;
     if (poi == nullptr && k.module.kind == KernelKind::kPointwise) poi = &k;
   }
   ASSERT_NE(per, nullptr);
@@ -174,14 +185,19 @@ TEST(TritonCompile, WithoutAUsablePythonOneMessageSaysWhatToInstall) {
   o.cache_dir = freshFolder("nopython");
   auto r = compileWithTriton(moduleText(k), k.module.module_hash, {cfg(1, 8192, 16)}, o);
   EXPECT_EQ(r.error(),
-            "/nonexistent/python3 is not an executable file: compiling Triton kernels needs a Python with PyTorch and Triton — install "
-            "PyTorch in it (`pip install torch`, which brings Triton), or give another Python with --python PATH or OCCX_PYTHON");
+            "/nonexistent/python3 is not an executable file: compiling Triton kernels needs a Python with PyTorch and "
+            "Triton — install "
+            "PyTorch in it (`pip install torch`, which brings Triton), or give another Python with --python PATH or "
+            "OCCX_PYTHON");
   FakePython fake("no-torch");
-  auto t = compileWithTriton(moduleText(k), k.module.module_hash, {cfg(1, 8192, 16)}, fakeCompile(freshFolder("notorch")));
-  EXPECT_EQ(t.error(), std::string(OCCX_FAKE_PYTHON) + " (" + OCCX_FAKE_PYTHON +
-                           ") cannot import torch (ModuleNotFoundError: No module named 'torch'): compiling Triton kernels needs PyTorch "
-                           "and Triton in that Python — install PyTorch in it (`pip install torch`, which brings Triton), or give "
-                           "another Python with --python PATH or OCCX_PYTHON");
+  auto t =
+      compileWithTriton(moduleText(k), k.module.module_hash, {cfg(1, 8192, 16)}, fakeCompile(freshFolder("notorch")));
+  EXPECT_EQ(t.error(),
+            std::string(OCCX_FAKE_PYTHON) + " (" + OCCX_FAKE_PYTHON +
+                ") cannot import torch (ModuleNotFoundError: No module named 'torch'): compiling Triton kernels needs "
+                "PyTorch "
+                "and Triton in that Python — install PyTorch in it (`pip install torch`, which brings Triton), or give "
+                "another Python with --python PATH or OCCX_PYTHON");
 }
 
 TEST(TritonCompile, EachConfigIsAReportAndAFailingOneDoesNotStopTheRest) {
@@ -189,8 +205,9 @@ TEST(TritonCompile, EachConfigIsAReportAndAFailingOneDoesNotStopTheRest) {
   const RunKernel& k = reduction(run);
   FakePython fake;
   const std::string cache = freshFolder("reports");
-  auto r = compileWithTriton(moduleText(k), k.module.module_hash,
-                             {cfg(1, 16384, 16), cfg(1, 2048, 3), cfg(1, 32768, 16), cfg(4, 4096, 32)}, fakeCompile(cache));
+  auto r =
+      compileWithTriton(moduleText(k), k.module.module_hash,
+                        {cfg(1, 16384, 16), cfg(1, 2048, 3), cfg(1, 32768, 16), cfg(4, 4096, 32)}, fakeCompile(cache));
   ASSERT_TRUE(r.hasValue()) << r.error();
   EXPECT_EQ(r->jobs, 2);
   EXPECT_EQ(r->torch_version.substr(0, 4), "2.11");
@@ -273,8 +290,10 @@ TEST(KernelSweep, WithoutAGpuEveryConfigHasRegistersSpillsOccupancyAndDecisions)
   EXPECT_TRUE(by["X1 R2048 w16"]->swept_for.empty());
   EXPECT_EQ(by["X1 R16384 w32"]->origin, "added by scaling");
   ASSERT_EQ(r->explanation.size(), 1u);
-  EXPECT_EQ(r->explanation[0], "Not timed (no GPU ran the configs): 6 configs with registers from their cubins; highest occupancy X1 R2048 w16 "
-                               "(100 % occupancy); 2 configs spill.");
+  EXPECT_EQ(
+      r->explanation[0],
+      "Not timed (no GPU ran the configs): 6 configs with registers from their cubins; highest occupancy X1 R2048 w16 "
+      "(100 % occupancy); 2 configs spill.");
 }
 
 TEST(KernelSweep, WithAGpuThePicksAndTheBestAreSaidWithWhatDiffers) {
@@ -297,13 +316,17 @@ TEST(KernelSweep, WithAGpuThePicksAndTheBestAreSaidWithWhatDiffers) {
   EXPECT_EQ(r->runs.rows[static_cast<std::size_t>(p.best_row)].configText(), "X1 R8192 w16");
   ASSERT_GE(r->explanation.size(), 3u);
   // (The stand-in GPU reports no bandwidth: the sentence leaves it out.)
-  EXPECT_EQ(r->explanation[0], "Best: X1 R8192 w16, 29.2 µs: 25 % occupancy, 88 registers, no spills — compiled by the sweep.");
-  EXPECT_EQ(r->explanation[1], "Inductor's pick (.best_config) X1 R2048 w16: 29.6 µs, 1.01× the best; occupancy 100 % vs 25 %; 32 vs 88 "
-                               "registers; tile 1×2048 vs 1×8192.");
+  EXPECT_EQ(r->explanation[0],
+            "Best: X1 R8192 w16, 29.2 µs: 25 % occupancy, 88 registers, no spills — compiled by the sweep.");
+  EXPECT_EQ(r->explanation[1],
+            "Inductor's pick (.best_config) X1 R2048 w16: 29.6 µs, 1.01× the best; occupancy 100 % vs 25 %; 32 vs 88 "
+            "registers; tile 1×2048 vs 1×8192.");
   // Every rule's set is the three Inductor compiled; each picks R2048 w16: one sentence.
   ASSERT_EQ(r->explanation.size(), 3u);
-  EXPECT_EQ(r->explanation[2], "old, new, review_min, exact, spills rules: each picks X1 R2048 w16 of 3, 29.6 µs, regret 1.01 (occupancy 100 % "
-                               "vs 25 %; 32 vs 88 registers; tile 1×2048 vs 1×8192).");
+  EXPECT_EQ(
+      r->explanation[2],
+      "old, new, review_min, exact, spills rules: each picks X1 R2048 w16 of 3, 29.6 µs, regret 1.01 (occupancy 100 % "
+      "vs 25 %; 32 vs 88 registers; tile 1×2048 vs 1×8192).");
   // The CSV reads back with the sweep's columns.
   auto back = kernelRunsFromCsv(kernelRunsToCsv(r->runs));
   ASSERT_TRUE(back.hasValue()) << back.error();

@@ -5,7 +5,8 @@
 // with it on an NVIDIA H200 (the clusters file keeps a deterministic subset, one row per launch
 // configuration; see its header). Not part of the build. To record again on a GPU machine:
 //   CUDA=/usr/local/cuda
-//   g++ -O2 -std=c++17 tests/cuda/record/cluster_record.cpp -I$CUDA/include -L$CUDA/lib64 -lcuda -lnvrtc -o cluster_record
+//   g++ -O2 -std=c++17 tests/cuda/record/cluster_record.cpp -I$CUDA/include -L$CUDA/lib64 -lcuda -lnvrtc -o
+//   cluster_record
 //   ./cluster_record clusters.csv best_block_size.csv
 // then compare with scripts/fit-cluster-layout.py (which also derives the GPC layout of
 // resources/gpu_data.json from the design half of the clusters file).
@@ -17,15 +18,15 @@
 #include <string>
 #include <vector>
 
-#define CK(x)                                                                 \
-  do {                                                                        \
-    CUresult r_ = (x);                                                        \
-    if (r_ != CUDA_SUCCESS) {                                                 \
-      const char* s_ = nullptr;                                               \
-      cuGetErrorName(r_, &s_);                                                \
-      std::fprintf(stderr, "%s:%d %s -> %s\n", __FILE__, __LINE__, #x, s_);  \
-      std::exit(1);                                                           \
-    }                                                                         \
+#define CK(x)                                                               \
+  do {                                                                      \
+    CUresult r_ = (x);                                                      \
+    if (r_ != CUDA_SUCCESS) {                                               \
+      const char* s_ = nullptr;                                             \
+      cuGetErrorName(r_, &s_);                                              \
+      std::fprintf(stderr, "%s:%d %s -> %s\n", __FILE__, __LINE__, #x, s_); \
+      std::exit(1);                                                         \
+    }                                                                       \
   } while (0)
 
 static const char* kSrc = R"(
