@@ -13,7 +13,7 @@ packages=(
   libcli11-dev
   xvfb xauth
   desktop-file-utils appstream file
-  clang libclang-rt-14-dev clang-tidy
+  clang libclang-rt-14-dev clang-tidy clang-format
   fonts-dejavu-core
 )
 
