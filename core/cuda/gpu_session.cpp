@@ -660,8 +660,8 @@ struct GpuSession::Impl {
       samples.push_back(static_cast<double>(ms) * 1000.0);
     }
     out.time = summarizeTimes(samples);
-    const std::int64_t bytes_moved = buffers ? buffers->spec.bytesMoved() : problem->bytes.total();
-    out.bandwidth_GBps = bandwidthGBps(bytes_moved, out.time.median_us);
+    out.bytes_moved = buffers ? buffers->spec.bytesMoved() : problem->bytes.total();
+    out.bandwidth_GBps = bandwidthGBps(out.bytes_moved, out.time.median_us);
     if (cupti_on) {
       d->cuCtxSynchronize();  // CUPTI completes kernel records at synchronisation points
       const cupti::LaunchShape shape{module.grid_x, module.grid_y, module.grid_z, threads};

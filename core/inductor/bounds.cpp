@@ -58,15 +58,29 @@ Expected<Policy> parsePolicy(std::string_view text) {
   return Error{"policy '" + std::string(text) + "' is not known: allowed old, new, review_min, exact, spills"};
 }
 
-const std::vector<Policy>& allPolicies() {
-  static const std::vector<Policy> kAll = {Policy::kOld, Policy::kNew, Policy::kReviewMin, Policy::kExact};
-  return kAll;
+const std::vector<Policy>& boundPolicies() {
+  static const std::vector<Policy> kBounds = [] {
+    std::vector<Policy> b;
+    for (Policy p : kPolicies) {
+      if (isBound(p)) b.push_back(p);
+    }
+    return b;
+  }();
+  return kBounds;
 }
 
-const std::vector<Policy>& decisionPolicies() {
-  static const std::vector<Policy> kAll = {Policy::kOld, Policy::kNew, Policy::kReviewMin, Policy::kExact,
-                                           Policy::kSpills};
-  return kAll;
+std::vector<Policy> PolicySet::members() const {
+  std::vector<Policy> out;
+  for (Policy p : kPolicies) {
+    if (contains(p)) out.push_back(p);
+  }
+  return out;
+}
+
+std::string PolicySet::keys() const {
+  std::string out;
+  for (Policy p : members()) out += (out.empty() ? "" : ",") + std::string(policyKey(p));
+  return out;
 }
 
 int registerThreshold(const Device& device) {

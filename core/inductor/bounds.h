@@ -1,6 +1,7 @@
 // The RBLOCK policies: four upper bounds on resident blocks per SM (step 5 of the decision,
-// core/inductor/rblock_scaling.h), each with its arithmetic in words, and the register threshold
-// of step 3.
+// core/inductor/rblock_scaling.h), each with its arithmetic in words, the register threshold of
+// step 3, and the fifth policy, spills, which is a rule and not a bound. One list of policies
+// (kPolicies) and one set type (PolicySet) serve the whole product.
 //
 // Source: old and new bounds as written in torch/_inductor/runtime/triton_heuristics.py
 // (_dynamic_scale_rblock, September 2023 and PyTorch 2.11); the review_min variant as proposed in
@@ -8,7 +9,9 @@
 // follows cuda_occupancy.h. Every number comes from the device or the compiled kernel.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,12 +40,56 @@ std::string_view policyKey(Policy policy);
 std::string_view policyFormula(Policy policy);
 /// Parses a policy key (case-insensitive; "review-min" accepted). Error lists the accepted keys.
 Expected<Policy> parsePolicy(std::string_view text);
-/// The four occupancy bounds: old, new, review_min, exact — in that order (what the bound plots and
-/// the bound tables show).
-const std::vector<Policy>& allPolicies();
-/// Every decision rule: the four bounds, then spills — what an Inductor run's configs are decided
-/// by and what the live picks of real kernels compare.
-const std::vector<Policy>& decisionPolicies();
+/// Every policy, in table order: the four bounds (old, new, review_min, exact), then spills — what
+/// an Inductor run's configs are decided by and what the picks of measured configs compare.
+inline constexpr std::array<Policy, 5> kPolicies = {Policy::kOld, Policy::kNew, Policy::kReviewMin, Policy::kExact,
+                                                    Policy::kSpills};
+/// Whether `policy` is an upper bound on resident blocks per SM (every policy but spills).
+constexpr bool isBound(Policy policy) {
+  return policy != Policy::kSpills;
+}
+/// The policies of kPolicies that are bounds, in order: old, new, review_min, exact (what the bound
+/// plots and the bound tables show).
+const std::vector<Policy>& boundPolicies();
+/// Position of `policy` in kPolicies (0 … 4).
+constexpr std::size_t policyIndex(Policy policy) {
+  return static_cast<std::size_t>(policy);
+}
+
+/// A set of policies, e.g. the policies whose autotuner candidate set holds a config, or the
+/// policies whose scaling added it. Keyed by the enum, never by position in a list or by text.
+class PolicySet {
+ public:
+  constexpr PolicySet() = default;
+  constexpr PolicySet(std::initializer_list<Policy> policies) {
+    for (Policy p : policies) insert(p);
+  }
+  /// Every policy of kPolicies.
+  static constexpr PolicySet all() { return PolicySet(kPolicies.begin(), kPolicies.end()); }
+  [[nodiscard]] constexpr bool contains(Policy p) const { return (bits_ & bit(p)) != 0; }
+  constexpr void insert(Policy p) { bits_ = static_cast<unsigned>(bits_ | bit(p)); }
+  constexpr void set(Policy p, bool member) {
+    if (member) {
+      insert(p);
+    } else {
+      bits_ = static_cast<unsigned>(bits_ & ~bit(p));
+    }
+  }
+  [[nodiscard]] constexpr bool empty() const { return bits_ == 0; }
+  /// The members, in kPolicies order.
+  [[nodiscard]] std::vector<Policy> members() const;
+  /// The members' keys joined by ",": "old,new"; empty for the empty set.
+  [[nodiscard]] std::string keys() const;
+  constexpr bool operator==(const PolicySet&) const = default;
+
+ private:
+  template <class It>
+  constexpr PolicySet(It first, It last) {
+    for (; first != last; ++first) insert(*first);
+  }
+  static constexpr unsigned bit(Policy p) { return 1U << policyIndex(p); }
+  unsigned bits_ = 0;
+};
 
 /// A bound on resident blocks per SM with its arithmetic in words.
 struct Bound {

@@ -110,7 +110,7 @@ CsvTable pipelineToCsv(const Pipeline& p) {
 
 Expected<CsvTable> decideCsvBatch(const CsvTable& in, const BatchOptions& o) {
   if (!o.db) return Error{"no GPU data given for the batch"};
-  const std::vector<Policy> policies = o.policies.empty() ? allPolicies() : o.policies;
+  const std::vector<Policy> policies = o.policies.empty() ? boundPolicies() : o.policies;
   auto col = [&](std::initializer_list<const char*> names) -> int {
     for (const char* n : names) {
       int c = in.column(n);

@@ -77,13 +77,20 @@ void addOrigin(CompileSweepRow& row, const std::string& origin) {
 }  // namespace
 
 const std::vector<inductor::Policy>& sweepDecisionPolicies() {
-  static const std::vector<Policy> p = {Policy::kOld, Policy::kNew, Policy::kReviewMin, Policy::kExact};
-  return p;
+  return inductor::boundPolicies();
 }
 
 const std::vector<inductor::Policy>& sweepCandidatePolicies() {
-  static const std::vector<Policy> p = {Policy::kOld, Policy::kNew, Policy::kExact};
-  return p;
+  // The bounds whose scaling the family's sweeps replay: review_min adds what new adds whenever one
+  // block fits the register file, and spills is a rule of the real kernels' sweeps.
+  static const std::vector<Policy> kReplayed = [] {
+    std::vector<Policy> out;
+    for (Policy p : inductor::kPolicies) {
+      if (p == Policy::kOld || p == Policy::kNew || p == Policy::kExact) out.push_back(p);
+    }
+    return out;
+  }();
+  return kReplayed;
 }
 
 std::string utcTimestamp() {

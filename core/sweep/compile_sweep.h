@@ -50,8 +50,9 @@ struct CompileSweepSpec {
   bool static_shape = true;
 };
 
-/// The policies whose decision each row shows (old, new, review_min, exact) and those whose
-/// autotuner candidate set is built (old, new, exact).
+/// The policies whose decision each row shows: the bounds (inductor::boundPolicies(): old, new,
+/// review_min, exact); and those whose autotuner candidate set the sweep builds and a live sweep
+/// replays (old, new, exact; a filter of inductor::kPolicies).
 const std::vector<inductor::Policy>& sweepDecisionPolicies();
 const std::vector<inductor::Policy>& sweepCandidatePolicies();
 

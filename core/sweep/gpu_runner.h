@@ -21,7 +21,7 @@
 #include "core/gpu/gpu_module.h"
 #include "core/kernels/live_problem.h"
 #include "core/sweep/buffer_problem.h"
-#include "core/sweep/live_results.h"
+#include "core/sweep/measurement.h"
 
 namespace occx {
 
@@ -42,24 +42,9 @@ struct RunOptions {
   int check_threads = 0;  ///< host threads for the check (0 = hardware)
 };
 
-/// Outcome of running one module.
-struct RunOutcome {
-  RunStatus status = RunStatus::kSkipped;
-  std::string reason;                    ///< why not ok; notes for ok runs
-  FunctionAttributes attributes;         ///< cuFuncGetAttribute of the loaded kernel
-  int driver_active_blocks_per_sm = -1;  ///< cuOccupancyMaxActiveBlocksPerMultiprocessor
-  std::int64_t grid_blocks = 0;
-  bool checked = false;
-  OutputCheck check;
-  TimingStats time;                        ///< CUDA events, microseconds
-  std::optional<TimingStats> kernel_time;  ///< CUPTI kernel records, microseconds
-  int warmup_runs = 0;
-  double bandwidth_GBps = 0.0;  ///< problem bytes / time.median_us
-  Metric achieved_occupancy_pct = Metric::missing("not collected");
-  Metric dram_read_bytes = Metric::missing("not collected");
-  Metric dram_write_bytes = Metric::missing("not collected");
-  Metric local_load_bytes = Metric::missing("not collected");
-  Metric local_store_bytes = Metric::missing("not collected");
+/// Outcome of running one module: its Measurement (core/sweep/measurement.h), and what the run did
+/// to the runner.
+struct RunOutcome : Measurement {
   bool context_reset = false;  ///< the context was reset after this run's error
 };
 

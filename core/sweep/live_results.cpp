@@ -1,5 +1,7 @@
 #include "core/sweep/live_results.h"
 
+#include "core/sweep/compile_sweep.h"
+
 #include "core/base/format.h"
 
 #include <algorithm>
@@ -13,107 +15,25 @@ namespace occx {
 
 namespace {
 
-double quantile(const std::vector<double>& sorted, double q) {
-  if (sorted.empty()) return 0.0;
-  const double pos = q * static_cast<double>(sorted.size() - 1);
-  const auto lo = static_cast<std::size_t>(std::floor(pos));
-  const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
-  const double frac = pos - static_cast<double>(lo);
-  return sorted[lo] + (sorted[hi] - sorted[lo]) * frac;
-}
-
 std::string flag(bool b) {
   return b ? "1" : "0";
 }
 
-constexpr std::array<std::string_view, 7> kStatusNames = {
-    "ok", "wrong result", "launch failed", "out of memory", "compile failed", "skipped", "cancelled"};
-
 }  // namespace
 
-TimingStats summarizeTimes(std::vector<double> samples) {
-  TimingStats s;
-  if (samples.empty()) return s;
-  std::sort(samples.begin(), samples.end());
-  s.runs = static_cast<int>(samples.size());
-  s.median_us = quantile(samples, 0.5);
-  s.min_us = samples.front();
-  s.max_us = samples.back();
-  s.p25_us = quantile(samples, 0.25);
-  s.p75_us = quantile(samples, 0.75);
-  s.spread_pct = s.median_us > 0.0 ? (s.p75_us - s.p25_us) / s.median_us * 100.0 : 0.0;
-  return s;
-}
-
-double bandwidthGBps(std::int64_t bytes, double time_us) {
-  if (!(time_us > 0.0)) return 0.0;
-  return static_cast<double>(bytes) / (time_us * 1e-6) / 1e9;
-}
-
-std::string Metric::text(int digits) const {
-  if (value) return fixed(*value, digits);
-  return "unavailable: " + (unavailable.empty() ? std::string("no reason given") : unavailable);
-}
-
-std::string_view runStatusName(RunStatus status) {
-  return kStatusNames[static_cast<std::size_t>(status)];
-}
-
-Expected<RunStatus> parseRunStatus(std::string_view text) {
-  for (std::size_t i = 0; i < kStatusNames.size(); ++i) {
-    if (text == kStatusNames[i]) return static_cast<RunStatus>(i);
+inductor::PolicySet LiveRow::inPolicySets() const {
+  inductor::PolicySet sets = added_by;
+  if (inductor_candidate) {
+    for (inductor::Policy p : sweepCandidatePolicies()) sets.insert(p);
   }
-  std::string all;
-  for (auto n : kStatusNames) all += (all.empty() ? "" : ", ") + std::string(n);
-  return Error{"status '" + std::string(text) + "' is not known: allowed " + all};
+  return sets;
 }
 
-bool LiveRow::inPolicySet(inductor::Policy policy) const {
-  if (inductor_candidate) return true;
-  switch (policy) {
-    case inductor::Policy::kOld:
-      return added_old;
-    case inductor::Policy::kNew:
-      return added_new;
-    case inductor::Policy::kExact:
-      return added_exact;
-    case inductor::Policy::kReviewMin:  // not replayed: no candidate set of its own
-    case inductor::Policy::kSpills:     // not replayed on the family (its datasets have no spills-rule set)
-      return false;
-  }
-  return false;
-}
-
-ReplaySummary summarizeReplay(const std::vector<LiveRow>& rows, int spill_threshold) {
-  ReplaySummary s;
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const auto& r = rows[i];
-    if (!r.ok()) continue;
-    if (s.best_row < 0 || r.time.median_us < s.best_time_us) {
-      s.best_row = static_cast<int>(i);
-      s.best_time_us = r.time.median_us;
-      s.best_bandwidth_GBps = r.bandwidth_GBps;
-    }
-  }
-  for (auto policy : kReplayPolicies) {
-    PolicyPick p;
-    p.policy = policy;
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      const auto& r = rows[i];
-      if (!r.inPolicySet(policy)) continue;
-      ++p.candidates;
-      if (!r.ok() || r.n_spills > spill_threshold) continue;
-      ++p.benchmarked;
-      if (p.row < 0 || r.time.median_us < p.time_us) {
-        p.row = static_cast<int>(i);
-        p.time_us = r.time.median_us;
-        p.bandwidth_GBps = r.bandwidth_GBps;
-      }
-    }
-    if (p.row >= 0 && s.best_time_us > 0.0) p.regret = p.time_us / s.best_time_us;
-    s.picks.push_back(p);
-  }
-  return s;
+PickSummary summarizeReplay(const std::vector<LiveRow>& rows, int spill_threshold) {
+  std::vector<PickInput> in;
+  in.reserve(rows.size());
+  for (const auto& r : rows) in.push_back({&r.measured, r.inPolicySets(), r.n_spills > spill_threshold});
+  return summarizePicks(in, sweepCandidatePolicies());
 }
 
 std::string LiveDataset::metaValue(std::string_view key) const {
@@ -156,36 +76,19 @@ LiveColumn flagColumn(std::string key, bool LiveRow::*field) {
           false};
 }
 
-/// A timing column: written with `digits` decimals for rows that ran ok, empty otherwise.
-LiveColumn timedColumn(std::string key, std::string unit, int digits, double LiveRow::*field) {
-  return {std::move(key),
+/// Whether `policy`'s scaling added the row.
+LiveColumn addedColumn(inductor::Policy policy) {
+  return {"added_" + std::string(inductor::policyKey(policy)),
           "",
-          std::move(unit),
-          CellKind::kNumber,
-          [field, digits](const LiveRow& r) { return r.ok() ? fixed(r.*field, digits) : std::string(); },
-          [field](LiveRow& r, const std::string& t) { return readNumber(t, r.*field, 0.0); },
-          false};
-}
-
-LiveColumn timeStatColumn(std::string key, int digits, double TimingStats::*field, bool required = false) {
-  return {std::move(key),
           "",
-          "µs",
           CellKind::kNumber,
-          [field, digits](const LiveRow& r) { return r.ok() ? fixed(r.time.*field, digits) : std::string(); },
-          [field](LiveRow& r, const std::string& t) { return readNumber(t, r.time.*field, 0.0); },
-          required};
-}
-
-/// A profiler metric: its value with `digits` decimals, or "unavailable: <reason>".
-LiveColumn metricColumn(std::string key, std::string unit, int digits, Metric LiveRow::*field) {
-  // A number column: JSON gets the value as a number and "unavailable: <reason>" as text.
-  return {std::move(key),
-          "",
-          std::move(unit),
-          CellKind::kNumber,
-          [field, digits](const LiveRow& r) { return (r.*field).text(digits); },
-          [field](LiveRow& r, const std::string& t) { return readMetric(t, r.*field); },
+          [policy](const LiveRow& r) { return flag(r.added_by.contains(policy)); },
+          [policy](LiveRow& r, const std::string& t) {
+            bool v = false;
+            std::string e = readFlag(t, v, false);
+            r.added_by.set(policy, v);
+            return e;
+          },
           false};
 }
 
@@ -230,9 +133,7 @@ std::vector<LiveColumn> makeLiveColumns() {
                [](LiveRow& r, const std::string& t) { return readFlag(t, r.config.fp32_outputs, false); }, false});
   c.push_back(flagColumn("in_grid", &LiveRow::in_grid));
   c.push_back(flagColumn("inductor_candidate", &LiveRow::inductor_candidate));
-  c.push_back(flagColumn("added_old", &LiveRow::added_old));
-  c.push_back(flagColumn("added_new", &LiveRow::added_new));
-  c.push_back(flagColumn("added_exact", &LiveRow::added_exact));
+  for (inductor::Policy p : sweepCandidatePolicies()) c.push_back(addedColumn(p));
   c.push_back(integerColumn(
       "registers", "regs", [](const LiveRow& r) { return r.registers; },
       [](LiveRow& r, const std::string& t) { return readInteger(t, r.registers, true); }));
@@ -254,68 +155,15 @@ std::vector<LiveColumn> makeLiveColumns() {
                },
                [](LiveRow& r, const std::string& t) { return readNumber(t, r.theoretical_occupancy_pct, -1.0); },
                false});
-  c.push_back({"status", "", "", CellKind::kText, [](const LiveRow& r) { return std::string(runStatusName(r.status)); },
-               [](LiveRow& r, const std::string& t) -> std::string {
-                 auto st = parseRunStatus(t);
-                 if (!st) return oneOf(kStatusNames);
-                 r.status = *st;
-                 return {};
-               },
-               true});
-  c.push_back({"reason", "", "", CellKind::kText, [](const LiveRow& r) { return r.reason; },
-               [](LiveRow& r, const std::string& t) {
-                 r.reason = t;
-                 return std::string();
-               },
-               false});
-  c.push_back(integerColumn(
-      "grid_blocks", "blocks", [](const LiveRow& r) { return r.grid_blocks; },
-      [](LiveRow& r, const std::string& t) { return readInteger(t, r.grid_blocks, true); }));
-  c.push_back(timeStatColumn("time_us", 3, &TimingStats::median_us, true));
-  c.push_back(timeStatColumn("min_us", 3, &TimingStats::min_us));
-  c.push_back(timeStatColumn("max_us", 3, &TimingStats::max_us));
-  c.push_back({"spread_pct", "spread %", "%", CellKind::kNumber,
-               [](const LiveRow& r) { return r.ok() ? fixed(r.time.spread_pct, 3) : std::string(); },
-               [](LiveRow& r, const std::string& t) { return readNumber(t, r.time.spread_pct, 0.0); }, false});
-  c.push_back(integerColumn(
-      "runs", "runs", [](const LiveRow& r) { return r.time.runs; },
-      [](LiveRow& r, const std::string& t) { return readInteger(t, r.time.runs, true); }));
-  c.push_back({"kernel_time_us", "", "µs", CellKind::kNumber,
-               [](const LiveRow& r) { return r.kernel_time_us ? fixed(*r.kernel_time_us, 3) : std::string(); },
-               [](LiveRow& r, const std::string& t) { return readOptionalNumber(t, r.kernel_time_us); }, false});
-  c.push_back(timedColumn("bandwidth_GBps", "GB/s", 1, &LiveRow::bandwidth_GBps));
-  c.push_back(timedColumn("pct_of_copy", "%", 2, &LiveRow::pct_of_copy));
-  c.push_back({"max_abs_error", "", "", CellKind::kNumber,
-               [](const LiveRow& r) {
-                 if (r.max_abs_error < 0) return std::string();
-                 std::ostringstream s;
-                 s << std::setprecision(6) << r.max_abs_error;
-                 return s.str();
-               },
-               [](LiveRow& r, const std::string& t) { return readNumber(t, r.max_abs_error, -1.0); }, false});
-  c.push_back(metricColumn("achieved_occupancy_pct", "%", 2, &LiveRow::achieved_occupancy_pct));
-  c.push_back(metricColumn("dram_read_bytes", "B", 0, &LiveRow::dram_read_bytes));
-  c.push_back(metricColumn("dram_write_bytes", "B", 0, &LiveRow::dram_write_bytes));
-  c.push_back(metricColumn("local_load_bytes", "B", 0, &LiveRow::local_load_bytes));
-  c.push_back(metricColumn("local_store_bytes", "B", 0, &LiveRow::local_store_bytes));
+  for (const char* key : {"status", "reason", "grid_blocks", "time_us", "min_us", "max_us", "spread_pct", "runs",
+                          "kernel_time_us", "bandwidth_GBps", "pct_of_copy", "max_abs_error", "achieved_occupancy_pct",
+                          "dram_read_bytes", "dram_write_bytes", "local_load_bytes", "local_store_bytes"}) {
+    c.push_back(measurementColumn(key, &LiveRow::measured, std::string_view(key) == "time_us"));
+  }
   return c;
 }
 
 }  // namespace
-
-std::string readMetric(const std::string& t, Metric& out) {
-  constexpr std::string_view kPrefix = "unavailable: ";
-  if (t.empty()) {
-    out = Metric::missing("not recorded");
-  } else if (t.rfind(kPrefix, 0) == 0) {
-    out = Metric::missing(t.substr(kPrefix.size()));
-  } else {
-    double v = 0.0;
-    if (auto e = readNumber(t, v, 0.0); !e.empty()) return e;
-    out = Metric::of(v);
-  }
-  return {};
-}
 
 const std::vector<Column<LiveRow>>& liveRowColumns() {
   static const std::vector<Column<LiveRow>> columns = makeLiveColumns();
@@ -352,10 +200,10 @@ Expected<LiveDataset> liveDatasetFromCsv(const CsvTable& table) {
   }
   LiveRow blank;
   blank.config.vector_loads = true;  // files without the column were measured with vector loads
-  blank.achieved_occupancy_pct = blank.dram_read_bytes = blank.dram_write_bytes = blank.local_load_bytes =
-      blank.local_store_bytes = Metric::missing("not recorded");
+  blank.measured.setMetricsMissing("not recorded");
   auto rows = columnsFromCsv<LiveRow>(liveRowColumns(), table, "live-sweep dataset", blank, [](LiveRow& r) {
-    return r.ok() && !(r.time.median_us > 0.0) ? std::string("status ok but time_us is not positive") : std::string();
+    return r.ok() && !(r.measured.time.median_us > 0.0) ? std::string("status ok but time_us is not positive")
+                                                        : std::string();
   });
   if (!rows) return Error{rows.error()};
   LiveDataset data;

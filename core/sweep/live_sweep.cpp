@@ -19,14 +19,6 @@ double secondsSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-std::size_t policyIndex(inductor::Policy p) {
-  const auto& ps = sweepCandidatePolicies();
-  for (std::size_t i = 0; i < ps.size(); ++i) {
-    if (ps[i] == p) return i;
-  }
-  return ps.size();
-}
-
 }  // namespace
 
 Expected<LiveSweepResult> runLiveSweep(GpuRunner& runner, const LiveSweepSpec& spec_in, const CompileFunction& compiler,
@@ -108,11 +100,14 @@ Expected<LiveSweepResult> runLiveSweep(GpuRunner& runner, const LiveSweepSpec& s
   res.compile_seconds = compile_seconds;
 
   const auto t_run = std::chrono::steady_clock::now();
-  const std::size_t i_old = policyIndex(inductor::Policy::kOld);
-  const std::size_t i_new = policyIndex(inductor::Policy::kNew);
-  const std::size_t i_exact = policyIndex(inductor::Policy::kExact);
-  auto added = [](const CompileSweepRow& row, std::size_t i) {
-    return i < row.candidate.size() && row.candidate[i] != CandidateState::kNotCandidate && !row.inductor_candidate;
+  // A config a policy's scaling added: in that policy's candidate set without being Inductor's own.
+  auto addedBy = [](const CompileSweepRow& row) {
+    inductor::PolicySet added;
+    const auto& policies = sweepCandidatePolicies();
+    for (std::size_t i = 0; i < policies.size() && i < row.candidate.size(); ++i) {
+      if (row.candidate[i] != CandidateState::kNotCandidate && !row.inductor_candidate) added.insert(policies[i]);
+    }
+    return added;
   };
   std::size_t done = 0;
   const std::size_t total = res.compile.rows.size();
@@ -123,10 +118,8 @@ Expected<LiveSweepResult> runLiveSweep(GpuRunner& runner, const LiveSweepSpec& s
     row.config = crow.config;
     row.in_grid = crow.in_grid;
     row.inductor_candidate = crow.inductor_candidate;
-    row.added_old = added(crow, i_old);
-    row.added_new = added(crow, i_new);
-    row.added_exact = added(crow, i_exact);
-    row.grid_blocks = crow.grid_blocks;
+    row.added_by = addedBy(crow);
+    row.measured.grid_blocks = crow.grid_blocks;
     if (crow.ok) {
       row.registers = crow.report.registers;
       row.spill_stores_bytes = crow.report.spill_stores_bytes;
@@ -137,47 +130,38 @@ Expected<LiveSweepResult> runLiveSweep(GpuRunner& runner, const LiveSweepSpec& s
     }
     const std::string lost = runner.contextLost();
     if (cancelled()) {
-      row.status = RunStatus::kCancelled;
-      row.reason = "the sweep was cancelled";
+      row.measured.status = RunStatus::kCancelled;
+      row.measured.reason = "the sweep was cancelled";
       res.cancelled = true;
     } else if (!lost.empty()) {
-      row.status = RunStatus::kSkipped;
-      row.reason = "not run: the GPU cannot be used any more (" + lost + "); run the sweep again";
+      row.measured.status = RunStatus::kSkipped;
+      row.measured.reason = "not run: the GPU cannot be used any more (" + lost + "); run the sweep again";
     } else if (!crow.ok) {
       // An invalid tile or a shape the config cannot run is skipped; anything else failed to compile.
       const bool runnable = crow.layout.has_value() && checkShape(crow.config, cs_xnumel, cs_rnumel).hasValue();
-      row.status = crow.cancelled ? RunStatus::kCancelled : runnable ? RunStatus::kCompileFailed : RunStatus::kSkipped;
-      row.reason = crow.error.empty() ? "not compiled" : crow.error;
+      row.measured.status = crow.cancelled ? RunStatus::kCancelled
+                            : runnable     ? RunStatus::kCompileFailed
+                                           : RunStatus::kSkipped;
+      row.measured.reason = crow.error.empty() ? "not compiled" : crow.error;
     } else if (upload_error) {
-      row.status =
+      row.measured.status =
           upload_error->message.rfind("out of memory", 0) == 0 ? RunStatus::kOutOfMemory : RunStatus::kLaunchFailed;
-      row.reason = upload_error->message;
+      row.measured.reason = upload_error->message;
     } else {
       auto module = moduleFor(crow);
       if (!module) {
-        row.status = RunStatus::kSkipped;
-        row.reason = module.error();
+        row.measured.status = RunStatus::kSkipped;
+        row.measured.reason = module.error();
       } else {
-        RunOutcome o = runner.run(*module, spec.run, cancel);
-        row.status = o.status;
-        row.reason = o.reason;
-        if (o.checked) row.max_abs_error = o.check.max_abs_error;
+        row.measured = runner.run(*module, spec.run, cancel);
+        Measurement& o = row.measured;
+        if (o.grid_blocks == 0) o.grid_blocks = crow.grid_blocks;
         if (o.attributes.registers >= 0 && row.registers >= 0 && o.attributes.registers != row.registers) {
-          row.reason += std::string(row.reason.empty() ? "" : "; ") + "driver reports " +
-                        std::to_string(o.attributes.registers) + " registers, the compiler " +
-                        std::to_string(row.registers);
+          o.reason += std::string(o.reason.empty() ? "" : "; ") + "driver reports " +
+                      std::to_string(o.attributes.registers) + " registers, the compiler " +
+                      std::to_string(row.registers);
         }
-        if (o.status == RunStatus::kOk) {
-          row.time = o.time;
-          if (o.kernel_time) row.kernel_time_us = o.kernel_time->median_us;
-          row.bandwidth_GBps = o.bandwidth_GBps;
-          row.pct_of_copy = copy->GBps > 0 ? o.bandwidth_GBps / copy->GBps * 100.0 : 0.0;
-        }
-        row.achieved_occupancy_pct = o.achieved_occupancy_pct;
-        row.dram_read_bytes = o.dram_read_bytes;
-        row.dram_write_bytes = o.dram_write_bytes;
-        row.local_load_bytes = o.local_load_bytes;
-        row.local_store_bytes = o.local_store_bytes;
+        if (o.ok()) o.pct_of_copy = copy->GBps > 0 ? o.bandwidth_GBps / copy->GBps * 100.0 : 0.0;
         if (o.status == RunStatus::kCancelled) res.cancelled = true;
       }
     }

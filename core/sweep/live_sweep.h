@@ -52,7 +52,7 @@ using LiveSweepProgressFn = std::function<void(const LiveSweepProgress&)>;
 struct LiveSweepResult {
   CompileSweepResult compile;
   LiveDataset dataset;
-  ReplaySummary replay;
+  PickSummary replay;
   CopyBandwidth copy;
   std::vector<RepeatedTiming> repeats;  ///< spec.repeat > 0: best row first, then the picks (distinct rows)
   bool cancelled = false;

@@ -332,6 +332,7 @@ void to_json(json& j, const RunOutcome& v) {
          {"compared_with", v.check.compared_with}}},
        {"time", v.time},
        {"warmup_runs", v.warmup_runs},
+       {"bytes_moved", v.bytes_moved},
        {"bandwidth_GBps", v.bandwidth_GBps},
        {"achieved_occupancy_pct", v.achieved_occupancy_pct},
        {"dram_read_bytes", v.dram_read_bytes},
@@ -363,6 +364,7 @@ void from_json(const json& j, RunOutcome& v) {
   getIf(j, "time", v.time);
   if (auto it = j.find("kernel_time"); it != j.end() && it->is_object()) v.kernel_time = it->get<TimingStats>();
   getIf(j, "warmup_runs", v.warmup_runs);
+  getIf(j, "bytes_moved", v.bytes_moved);
   getIf(j, "bandwidth_GBps", v.bandwidth_GBps);
   getIf(j, "achieved_occupancy_pct", v.achieved_occupancy_pct);
   getIf(j, "dram_read_bytes", v.dram_read_bytes);

@@ -237,7 +237,7 @@ Expected<SweepPlan> planSweep(const RunKernel& k, const std::optional<ConfigGrid
   if (policies) {
     for (const RunConfig& rc : k.configs) {
       if (rc.origin != ConfigOrigin::kCandidate) continue;
-      for (inductor::Policy p : inductor::decisionPolicies()) {
+      for (inductor::Policy p : inductor::kPolicies) {
         const inductor::Decision* d = rc.decision(p);
         if (d == nullptr || !d->scales() || !d->new_config) continue;
         const auto& n = *d->new_config;

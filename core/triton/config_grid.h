@@ -66,7 +66,7 @@ struct SweepPlan {
 };
 
 /// The configs to compile for `kernel`: every config of `grid` (when given) and, with `policies`,
-/// the halved copy of each Inductor candidate that a decision policy (decisionPolicies()) scales —
+/// the halved copy of each Inductor candidate that a decision policy (kPolicies) scales —
 /// each once, with every reason in requested_by — minus the configs the kernel has compiled.
 /// Blocks above the size hints' padded numels are left out (the same kernel as the clamped one).
 /// Errors: the kernel is not a looped or persistent reduction, or is a 2-D (YBLOCK, R1_BLOCK) one.

@@ -238,7 +238,7 @@ bool wantsHalving(const Decision& d) {
 
 // Whether the four occupancy bounds disagree (the spills rule is not a bound and is not counted).
 void setBoundsDisagree(RunConfig& rc) {
-  if (rc.decisions.size() != inductor::decisionPolicies().size()) return;
+  if (rc.decisions.size() != inductor::kPolicies.size()) return;
   const bool first = wantsHalving(rc.decisions.front());
   rc.bounds_disagree = std::any_of(rc.decisions.begin(), rc.decisions.end(), [&](const Decision& d) {
     return d.policy != Policy::kSpills && wantsHalving(d) != first;
@@ -267,7 +267,7 @@ void analyseConfig(RunKernel& k, RunConfig& rc, const inductor::KernelInfo& info
   }
   if (k.module.kind != KernelKind::kLoopedReduction && k.module.kind != KernelKind::kPersistentReduction) return;
   if (cfg.r0_block < 1 || rc.origin == ConfigOrigin::kCandidate) return;
-  for (Policy p : inductor::decisionPolicies()) {
+  for (Policy p : inductor::kPolicies) {
     if (rc.origin == ConfigOrigin::kAddedByScaling) {  // as Inductor: the loop skips the configs it appended
       Decision d;
       d.policy = p;
@@ -295,7 +295,7 @@ void decideCandidates(RunKernel& k, const inductor::KernelInfo& info, const std:
   if (!k.device || originals.empty()) return;
   std::vector<ReductionConfig> compiled;
   for (int i : originals) compiled.push_back(k.configs[static_cast<std::size_t>(i)].config);
-  for (Policy p : inductor::decisionPolicies()) {
+  for (Policy p : inductor::kPolicies) {
     auto pass = inductor::runScalingPass(p, compiled, info, *k.device);
     if (!pass) {
       for (int i : originals)

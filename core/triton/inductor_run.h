@@ -72,8 +72,8 @@ struct RunConfig {
   bool winner = false;  ///< the .best_config's config
   std::optional<OccupancyResult> occupancy;  ///< none when registers are unknown
   std::vector<inductor::Decision>
-      decisions;                 ///< old, new, review_min, exact, spills (decisionPolicies()); empty when not analysed
-  bool bounds_disagree = false;  ///< some policies would halve this config and others not
+      decisions;                      ///< old, new, review_min, exact, spills (kPolicies); empty when not analysed
+  bool bounds_disagree = false;       ///< some policies would halve this config and others not
   bool over_spill_threshold = false;  ///< n_spills > the kernel's spill_threshold: never benchmarked
   std::vector<std::string> problems;
 

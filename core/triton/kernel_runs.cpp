@@ -28,28 +28,6 @@ std::string KernelRunRow::configText() const {
 
 namespace {
 
-std::vector<std::string> splitOn(const std::string& s, const std::string& sep) {
-  std::vector<std::string> out;
-  if (s.empty()) return out;
-  std::size_t pos = 0;
-  while (true) {
-    const std::size_t next = s.find(sep, pos);
-    out.push_back(s.substr(pos, next - pos));
-    if (next == std::string::npos) break;
-    pos = next + sep.size();
-  }
-  return out;
-}
-
-std::size_t ruleCount() {
-  return inductor::decisionPolicies().size();
-}
-
-std::size_t ruleIndex(Policy p) {
-  const auto& all = inductor::decisionPolicies();
-  return static_cast<std::size_t>(std::find(all.begin(), all.end(), p) - all.begin());
-}
-
 std::string configText(const inductor::ReductionConfig& c, int yblock) {
   KernelRunRow r;
   r.xblock = c.xblock;
@@ -61,36 +39,33 @@ std::string configText(const inductor::ReductionConfig& c, int yblock) {
   return r.configText();
 }
 
-// Which configs each rule has: the candidates, plus the halved copy of each candidate the rule
+// Which configs each policy has: the candidates, plus the halved copy of each candidate the policy
 // decides to scale (found among the compiled configs, else listed as not compiled).
-struct RuleSets {
-  std::vector<std::vector<bool>> member;  ///< [config][rule]
-  std::vector<std::string> not_compiled;  ///< per config: "spills→X1 R8192 w16; …" (candidates only)
+struct PolicySets {
+  std::vector<inductor::PolicySet> member;             ///< per config
+  std::vector<std::vector<NotCompiled>> not_compiled;  ///< per config (candidates only)
 };
 
-RuleSets ruleSets(const RunKernel& k) {
-  RuleSets s;
-  s.member.assign(k.configs.size(), std::vector<bool>(ruleCount(), false));
-  s.not_compiled.assign(k.configs.size(), std::string());
+PolicySets policySets(const RunKernel& k) {
+  PolicySets s;
+  s.member.assign(k.configs.size(), inductor::PolicySet());
+  s.not_compiled.assign(k.configs.size(), {});
   for (std::size_t i = 0; i < k.configs.size(); ++i) {
     const RunConfig& rc = k.configs[i];
     if (rc.origin != ConfigOrigin::kCandidate) continue;
-    std::vector<std::string> missing;
-    for (Policy p : inductor::decisionPolicies()) {
-      const std::size_t ri = ruleIndex(p);
-      s.member[i][ri] = true;
+    for (Policy p : inductor::kPolicies) {
+      s.member[i].insert(p);
       const Decision* d = rc.decision(p);
       if (d == nullptr || d->outcome != Outcome::kScale || !d->new_config) continue;
       bool found = false;
       for (std::size_t j = 0; j < k.configs.size(); ++j) {
         if (k.configs[j].config.sameLaunchConfig(*d->new_config) && k.configs[j].yblock == rc.yblock) {
-          s.member[j][ri] = true;
+          s.member[j].insert(p);
           found = true;
         }
       }
-      if (!found) missing.push_back(std::string(inductor::policyKey(p)) + "→" + configText(*d->new_config, rc.yblock));
+      if (!found) s.not_compiled[i].push_back({p, configText(*d->new_config, rc.yblock)});
     }
-    s.not_compiled[i] = joined(missing, "; ");
   }
   return s;
 }
@@ -112,44 +87,37 @@ KernelRunRow baseRow(const RunKernel& k, const RunConfig& rc, const std::string&
   r.n_spills = rc.config.n_spills.value_or(-1);
   if (rc.occupancy) r.occupancy_pct = rc.occupancy->occupancy * 100.0;
   r.over_spill_threshold = rc.over_spill_threshold;
-  r.in_set.assign(ruleCount(), false);
-  for (Policy p : inductor::decisionPolicies()) {
+  for (Policy p : inductor::kPolicies) {
     const Decision* d = rc.decision(p);
     if (d != nullptr) r.decisions.push_back(std::string(inductor::outcomeName(d->outcome)));
   }
-  if (r.decisions.size() != ruleCount()) r.decisions.clear();
+  if (r.decisions.size() != inductor::kPolicies.size()) r.decisions.clear();
   return r;
 }
 
 void fillFromOutcome(KernelRunRow& r, const RunOutcome& o) {
-  r.status = o.status;
-  r.reason = o.reason;
-  r.driver_registers = o.attributes.registers;
-  r.driver_local_bytes = o.attributes.local_bytes;
-  r.driver_blocks_per_sm = o.driver_active_blocks_per_sm;
-  r.grid_blocks = o.grid_blocks;
-  r.time = o.time;
-  if (o.kernel_time) r.kernel_time_us = o.kernel_time->median_us;
-  r.bandwidth_GBps = o.bandwidth_GBps;
-  r.achieved_occupancy_pct = o.achieved_occupancy_pct;
-  r.compared_with = o.check.compared_with;
-  if (o.checked) r.max_abs_error = o.check.max_abs_error;
+  const std::int64_t bytes_moved = r.measured.bytes_moved;  // the plan's, when the runner did not say
+  r.measured = o;
+  if (r.measured.bytes_moved == 0) r.measured.bytes_moved = bytes_moved;
+  Measurement& m = r.measured;
   // Registers as Triton counts them (the cubin) against the loaded kernel.
-  if (r.driver_registers >= 0 && r.n_regs >= 0 && r.driver_registers != r.n_regs) {
-    r.reason += std::string(r.reason.empty() ? "" : "; ") + "the driver reports " + std::to_string(r.driver_registers) +
+  const int driver_registers = m.attributes.registers;
+  const int driver_local_bytes = m.attributes.local_bytes;
+  if (driver_registers >= 0 && r.n_regs >= 0 && driver_registers != r.n_regs) {
+    m.reason += std::string(m.reason.empty() ? "" : "; ") + "the driver reports " + std::to_string(driver_registers) +
                 " registers, the cubin " + std::to_string(r.n_regs);
   }
-  if (r.driver_local_bytes >= 0 && r.n_spills >= 0 && r.driver_local_bytes / 4 != r.n_spills) {
-    r.reason += std::string(r.reason.empty() ? "" : "; ") + "the driver reports " +
-                std::to_string(r.driver_local_bytes) + " B local per thread (n_spills " +
-                std::to_string(r.driver_local_bytes / 4) + "), the cubin n_spills " + std::to_string(r.n_spills);
+  if (driver_local_bytes >= 0 && r.n_spills >= 0 && driver_local_bytes / 4 != r.n_spills) {
+    m.reason += std::string(m.reason.empty() ? "" : "; ") + "the driver reports " + std::to_string(driver_local_bytes) +
+                " B local per thread (n_spills " + std::to_string(driver_local_bytes / 4) + "), the cubin n_spills " +
+                std::to_string(r.n_spills);
   }
 }
 
 void skipAll(std::vector<KernelRunRow>& rows, std::size_t from, RunStatus status, const std::string& why) {
   for (std::size_t i = from; i < rows.size(); ++i) {
-    rows[i].status = status;
-    rows[i].reason = why;
+    rows[i].measured.status = status;
+    rows[i].measured.reason = why;
   }
 }
 
@@ -165,62 +133,39 @@ std::string nowUtc() {
 }  // namespace
 
 std::vector<KernelPicks> summarizeKernelRuns(const std::vector<KernelRunRow>& rows) {
+  const std::vector<Policy> policies(inductor::kPolicies.begin(), inductor::kPolicies.end());
   std::vector<KernelPicks> out;
   std::size_t i = 0;
   while (i < rows.size()) {
     std::size_t end = i;
     while (end < rows.size() && rows[end].kernel == rows[i].kernel && rows[end].module == rows[i].module) ++end;
+    std::vector<PickInput> in;
+    for (std::size_t r = i; r < end; ++r)
+      in.push_back({&rows[r].measured, rows[r].in_set, rows[r].over_spill_threshold});
     KernelPicks k;
+    static_cast<PickSummary&>(k) = summarizePicks(in, policies);
+    // Row indices into the whole run's rows.
+    const int offset = static_cast<int>(i);
+    if (k.best_row >= 0) k.best_row += offset;
+    for (auto& p : k.picks) {
+      if (p.row >= 0) p.row += offset;
+      for (std::size_t r = i; r < end; ++r) {
+        for (const NotCompiled& n : rows[r].not_compiled) {
+          if (n.policy == p.policy) p.not_compiled.push_back(n.config);
+        }
+      }
+    }
     k.kernel = rows[i].kernel;
     k.module = rows[i].module;
     k.rows = static_cast<int>(end - i);
     for (std::size_t r = i; r < end; ++r) {
       const KernelRunRow& row = rows[r];
       if (row.winner) k.winner_row = static_cast<int>(r);
-      if (row.status == RunStatus::kWrongResult) k.outputs_agree = false;
-      if (!row.ok()) continue;
-      ++k.ok_rows;
-      if (k.best_row < 0 || row.time.median_us < k.best_time_us) {
-        k.best_row = static_cast<int>(r);
-        k.best_time_us = row.time.median_us;
-      }
+      if (row.measured.status == RunStatus::kWrongResult) k.outputs_agree = false;
+      if (row.ok()) ++k.ok_rows;
     }
     if (k.winner_row >= 0 && rows[static_cast<std::size_t>(k.winner_row)].ok() && k.best_time_us > 0) {
-      k.winner_regret = rows[static_cast<std::size_t>(k.winner_row)].time.median_us / k.best_time_us;
-    }
-    for (Policy p : inductor::decisionPolicies()) {
-      const std::size_t ri = ruleIndex(p);
-      RulePick pick;
-      pick.policy = p;
-      for (std::size_t r = i; r < end; ++r) {
-        const KernelRunRow& row = rows[r];
-        // not-compiled halved configs this rule adds, recorded on their candidate's row
-        for (const std::string& part : splitOn(row.not_compiled, "; ")) {
-          const std::string key = std::string(inductor::policyKey(p)) + "→";
-          if (part.rfind(key, 0) == 0) pick.not_compiled.push_back(part.substr(key.size()));
-        }
-        if (ri >= row.in_set.size() || !row.in_set[ri]) continue;
-        ++pick.candidates;
-        if (!row.ok() || row.over_spill_threshold) continue;
-        ++pick.benchmarked;
-        if (pick.row < 0 || row.time.median_us < pick.time_us) {
-          pick.row = static_cast<int>(r);
-          pick.time_us = row.time.median_us;
-        }
-      }
-      if (pick.row < 0) {
-        // Every config of the set is over the spill threshold: Inductor times them all as inf and
-        // min() keeps the first, in its order.
-        for (std::size_t r = i; r < end && pick.row < 0; ++r) {
-          const KernelRunRow& row = rows[r];
-          if (ri < row.in_set.size() && row.in_set[ri] && row.ok()) {
-            pick.row = static_cast<int>(r);
-            pick.time_us = row.time.median_us;
-          }
-        }
-      }
-      if (pick.row >= 0 && k.best_time_us > 0) pick.regret = pick.time_us / k.best_time_us;
-      k.picks.push_back(std::move(pick));
+      k.winner_regret = rows[static_cast<std::size_t>(k.winner_row)].measured.time.median_us / k.best_time_us;
     }
     out.push_back(std::move(k));
     i = end;
@@ -230,7 +175,7 @@ std::vector<KernelPicks> summarizeKernelRuns(const std::vector<KernelRunRow>& ro
 
 std::vector<KernelRunRow> kernelConfigRows(const RunKernel& k, const std::string& device) {
   std::vector<KernelRunRow> rows;
-  const RuleSets sets = ruleSets(k);
+  const PolicySets sets = policySets(k);
   for (std::size_t c = 0; c < k.configs.size(); ++c) {
     KernelRunRow r = baseRow(k, k.configs[c], device);
     r.in_set = sets.member[c];
@@ -273,7 +218,7 @@ KernelRunsResult runKernelConfigs(GpuRunner& runner, const std::vector<const Run
     }
     for (std::size_t i = first; i < result.rows.size(); ++i) {
       result.rows[i].buffers_from = plan->buffers_from;
-      result.rows[i].bytes_moved = plan->problem.bytesMoved();
+      result.rows[i].measured.bytes_moved = plan->problem.bytesMoved();
     }
     if (auto e = runner.setBufferProblem(plan->problem)) {
       const bool oom = e->message.rfind("out of memory", 0) == 0;
@@ -297,9 +242,9 @@ KernelRunsResult runKernelConfigs(GpuRunner& runner, const std::vector<const Run
       if (cancelled()) {
         for (std::size_t rest : order) {
           KernelRunRow& r = result.rows[first + rest];
-          if (r.status == RunStatus::kSkipped && r.reason.empty()) {
-            r.status = RunStatus::kCancelled;
-            r.reason = "cancelled before it ran";
+          if (r.measured.status == RunStatus::kSkipped && r.measured.reason.empty()) {
+            r.measured.status = RunStatus::kCancelled;
+            r.measured.reason = "cancelled before it ran";
           }
         }
         result.cancelled = true;
@@ -308,15 +253,15 @@ KernelRunsResult runKernelConfigs(GpuRunner& runner, const std::vector<const Run
       ++done;
       auto module = tritonModule(k, k.configs[c], *plan);
       if (!module) {
-        row.status = RunStatus::kSkipped;
-        row.reason = "not launched: " + module.error();
+        row.measured.status = RunStatus::kSkipped;
+        row.measured.reason = "not launched: " + module.error();
       } else if (module->arch != dev.cc) {
-        row.status = RunStatus::kSkipped;
-        row.reason = "not launched: the cubin is for " + module->arch.smName() + ", this GPU (" + dev.name +
-                     ") is CC " + dev.cc.str();
+        row.measured.status = RunStatus::kSkipped;
+        row.measured.reason = "not launched: the cubin is for " + module->arch.smName() + ", this GPU (" + dev.name +
+                              ") is CC " + dev.cc.str();
       } else {
         fillFromOutcome(row, runner.run(*module, options.run, cancel));
-        if (row.status == RunStatus::kCancelled) result.cancelled = true;
+        if (row.measured.status == RunStatus::kCancelled) result.cancelled = true;
       }
       if (progress) {
         KernelRunProgress p;
@@ -384,18 +329,28 @@ RunColumn boolColumn(std::string key, std::string title, bool KernelRunRow::*fie
           false};
 }
 
-// A number written only for rows that ran ok.
-RunColumn okNumber(std::string key, std::string unit, int digits, const std::function<double&(KernelRunRow&)>& at) {
-  return {std::move(key),
-          "",
-          std::move(unit),
-          CellKind::kNumber,
-          [at, digits](const KernelRunRow& r) {
-            return r.ok() ? fixed(at(const_cast<KernelRunRow&>(r)), digits)
-                          : std::string();  // NOLINT(cppcoreguidelines-pro-type-const-cast): read only
-          },
-          [at](KernelRunRow& r, const std::string& t) { return readNumber(t, at(r), 0.0); },
-          false};
+/// "spills→X1 R8192 w16; new→X2 R1024 w8" and back.
+std::string notCompiledText(const std::vector<NotCompiled>& list) {
+  std::vector<std::string> parts;
+  for (const auto& n : list) parts.push_back(std::string(inductor::policyKey(n.policy)) + "→" + n.config);
+  return joined(parts, "; ");
+}
+
+std::string readNotCompiled(const std::string& text, std::vector<NotCompiled>& out) {
+  out.clear();
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t end = text.find("; ", pos);
+    if (end == std::string::npos) end = text.size();
+    const std::string part = text.substr(pos, end - pos);
+    const std::size_t arrow = part.find("→");
+    if (arrow == std::string::npos) return "a list of POLICY→CONFIG joined by '; '";
+    auto policy = inductor::parsePolicy(part.substr(0, arrow));
+    if (!policy) return "a list of POLICY→CONFIG joined by '; ' with POLICY one of old, new, review_min, exact, spills";
+    out.push_back({*policy, part.substr(arrow + std::string("→").size())});
+    pos = end + 2;
+  }
+  return {};
 }
 
 std::vector<RunColumn> makeColumns() {
@@ -415,80 +370,48 @@ std::vector<RunColumn> makeColumns() {
   c.push_back(boolColumn("winner", "winner", &KernelRunRow::winner));
   c.push_back(intColumn("n_regs", "regs", &KernelRunRow::n_regs, -1));
   c.push_back(intColumn("n_spills", "spills", &KernelRunRow::n_spills, -1));
-  c.push_back(intColumn("driver_registers", "driver regs", &KernelRunRow::driver_registers, -1));
-  c.push_back(intColumn("driver_local_bytes", "driver local B", &KernelRunRow::driver_local_bytes, -1));
+  c.push_back(measurementColumn("driver_registers", &KernelRunRow::measured));
+  c.push_back(measurementColumn("driver_local_bytes", &KernelRunRow::measured));
   c.push_back({"occupancy_pct", "occupancy", "%", CellKind::kNumber,
                [](const KernelRunRow& r) { return r.occupancy_pct < 0 ? std::string() : fixed(r.occupancy_pct, 1); },
                [](KernelRunRow& r, const std::string& t) { return readNumber(t, r.occupancy_pct, -1.0); }, false});
-  c.push_back(intColumn("driver_blocks_per_sm", "driver blocks/SM", &KernelRunRow::driver_blocks_per_sm, -1));
-  c.push_back({"grid_blocks", "blocks", "", CellKind::kNumber,
-               [](const KernelRunRow& r) { return std::to_string(r.grid_blocks); },
-               [](KernelRunRow& r, const std::string& t) { return readInteger(t, r.grid_blocks, true); }, false});
-  for (Policy p : inductor::decisionPolicies()) {
-    const std::size_t ri = ruleIndex(p);
+  c.push_back(measurementColumn("driver_active_blocks_per_sm", &KernelRunRow::measured));
+  c.push_back(measurementColumn("grid_blocks", &KernelRunRow::measured));
+  for (Policy p : inductor::kPolicies) {
     c.push_back({"in_" + std::string(inductor::policyKey(p)), std::string(inductor::policyKey(p)) + " set", "",
                  CellKind::kNumber,
-                 [ri](const KernelRunRow& r) { return std::string(ri < r.in_set.size() && r.in_set[ri] ? "1" : "0"); },
-                 [ri](KernelRunRow& r, const std::string& t) {
+                 [p](const KernelRunRow& r) { return std::string(r.in_set.contains(p) ? "1" : "0"); },
+                 [p](KernelRunRow& r, const std::string& t) {
                    bool v = false;
                    std::string e = readFlag(t, v, false);
-                   if (r.in_set.size() < ruleCount()) r.in_set.resize(ruleCount(), false);
-                   r.in_set[ri] = v;
+                   r.in_set.set(p, v);
                    return e;
                  },
                  false});
   }
-  for (Policy p : inductor::decisionPolicies()) {
-    const std::size_t ri = ruleIndex(p);
+  for (Policy p : inductor::kPolicies) {
+    const std::size_t ri = inductor::policyIndex(p);
     c.push_back({std::string(inductor::policyKey(p)) + "_decision", std::string(inductor::policyKey(p)), "",
                  CellKind::kText,
                  [ri](const KernelRunRow& r) { return ri < r.decisions.size() ? r.decisions[ri] : std::string(); },
                  [ri](KernelRunRow& r, const std::string& t) {
                    if (t.empty()) return std::string();
-                   if (r.decisions.size() < ruleCount()) r.decisions.resize(ruleCount());
+                   if (r.decisions.size() < inductor::kPolicies.size()) r.decisions.resize(inductor::kPolicies.size());
                    r.decisions[ri] = t;
                    return std::string();
                  },
                  false});
   }
-  c.push_back(textColumn("not_compiled", "halved, not compiled", &KernelRunRow::not_compiled));
+  c.push_back({"not_compiled", "halved, not compiled", "", CellKind::kText,
+               [](const KernelRunRow& r) { return notCompiledText(r.not_compiled); },
+               [](KernelRunRow& r, const std::string& t) { return readNotCompiled(t, r.not_compiled); }, false});
   c.push_back(boolColumn("over_spill_threshold", "spills>thr", &KernelRunRow::over_spill_threshold));
-  c.push_back({"status", "", "", CellKind::kText,
-               [](const KernelRunRow& r) { return std::string(runStatusName(r.status)); },
-               [](KernelRunRow& r, const std::string& t) -> std::string {
-                 auto st = parseRunStatus(t);
-                 if (!st) return st.error();
-                 r.status = *st;
-                 return {};
-               },
-               true});
-  c.push_back(textColumn("reason", "reason", &KernelRunRow::reason));
-  c.push_back(okNumber("time_us", "µs", 3, [](KernelRunRow& r) -> double& { return r.time.median_us; }));
-  c.push_back(okNumber("min_us", "µs", 3, [](KernelRunRow& r) -> double& { return r.time.min_us; }));
-  c.push_back(okNumber("max_us", "µs", 3, [](KernelRunRow& r) -> double& { return r.time.max_us; }));
-  c.push_back(okNumber("spread_pct", "%", 3, [](KernelRunRow& r) -> double& { return r.time.spread_pct; }));
-  c.push_back({"runs", "runs", "", CellKind::kNumber,
-               [](const KernelRunRow& r) { return r.ok() ? std::to_string(r.time.runs) : std::string(); },
-               [](KernelRunRow& r, const std::string& t) { return readInteger(t, r.time.runs, true); }, false});
-  c.push_back({"kernel_time_us", "", "µs", CellKind::kNumber,
-               [](const KernelRunRow& r) { return r.kernel_time_us ? fixed(*r.kernel_time_us, 3) : std::string(); },
-               [](KernelRunRow& r, const std::string& t) { return readOptionalNumber(t, r.kernel_time_us); }, false});
-  c.push_back(okNumber("bandwidth_GBps", "GB/s", 1, [](KernelRunRow& r) -> double& { return r.bandwidth_GBps; }));
-  c.push_back({"bytes_moved", "bytes", "B", CellKind::kNumber,
-               [](const KernelRunRow& r) { return std::to_string(r.bytes_moved); },
-               [](KernelRunRow& r, const std::string& t) { return readInteger(t, r.bytes_moved, true); }, false});
-  c.push_back({"achieved_occupancy_pct", "", "%", CellKind::kNumber,
-               [](const KernelRunRow& r) { return r.achieved_occupancy_pct.text(2); },
-               [](KernelRunRow& r, const std::string& t) { return readMetric(t, r.achieved_occupancy_pct); }, false});
-  c.push_back(textColumn("compared_with", "outputs checked against", &KernelRunRow::compared_with));
-  c.push_back({"max_abs_error", "", "", CellKind::kNumber,
-               [](const KernelRunRow& r) {
-                 if (r.max_abs_error < 0) return std::string();
-                 std::ostringstream s;
-                 s << std::setprecision(6) << r.max_abs_error;
-                 return s.str();
-               },
-               [](KernelRunRow& r, const std::string& t) { return readNumber(t, r.max_abs_error, -1.0); }, false});
+  for (const char* key :
+       {"status", "reason", "time_us", "min_us", "max_us", "spread_pct", "runs", "kernel_time_us", "bandwidth_GBps",
+        "bytes_moved", "achieved_occupancy_pct", "dram_read_bytes", "dram_write_bytes", "local_load_bytes",
+        "local_store_bytes", "compared_with", "max_abs_error"}) {
+    c.push_back(measurementColumn(key, &KernelRunRow::measured));
+  }
   c.push_back(textColumn("buffers_from", "buffers from", &KernelRunRow::buffers_from));
   c.push_back(textColumn("swept_for", "swept for", &KernelRunRow::swept_for));
   c.push_back({"compile_s", "compile", "s", CellKind::kNumber,
@@ -520,7 +443,7 @@ Expected<KernelRunsResult> kernelRunsFromCsv(const CsvTable& table) {
                  "'"};
   }
   KernelRunRow blank;
-  blank.in_set.assign(ruleCount(), false);
+  blank.measured.setMetricsMissing("not recorded");
   auto rows = columnsFromCsv(kernelRunColumns(), table, "kernel-runs CSV", blank);
   if (!rows) return Error{rows.error()};
   KernelRunsResult r;
@@ -547,7 +470,7 @@ std::vector<std::vector<std::string>> picksTable(const KernelRunsResult& result)
     if (k.winner_row >= 0) {
       const auto& w = result.rows[static_cast<std::size_t>(k.winner_row)];
       t.push_back({k.kernel, "Inductor's winner (.best_config)", "", "", w.configText(),
-                   w.ok() ? fixed(w.time.median_us, 1) : std::string(runStatusName(w.status)),
+                   w.ok() ? fixed(w.measured.time.median_us, 1) : std::string(runStatusName(w.measured.status)),
                    k.winner_regret > 0 ? fixed(k.winner_regret, 2) : std::string(), ""});
     }
     for (const auto& p : k.picks) {

@@ -3,8 +3,8 @@
 // launch_plan.h), its outputs checked against the first config's, timed by the product's method
 // (warm-up, L2 flushed, events, median/min/max, spread; CUPTI where available), GB/s from the
 // bytes the buffers imply, registers cross-checked with cuFuncGetAttribute. Then each decision
-// rule's pick among the configs it would have had — Inductor's candidates plus the halved configs
-// that rule adds, spill filter applied — and its regret against the best measured config.
+// policy's pick among the configs it would have had — Inductor's candidates plus the halved configs
+// that policy adds, spill filter applied — and its regret against the best measured config.
 //
 // The rows are the one description of a run: the CSV writes and reads them, the CLI prints them,
 // and the picks are computed from them, so a CSV recorded elsewhere opens and says the same.
@@ -20,6 +20,7 @@
 #include "core/base/csv.h"
 #include "core/base/expected.h"
 #include "core/sweep/gpu_runner.h"
+#include "core/sweep/policy_picks.h"
 #include "core/triton/inductor_run.h"
 
 namespace occx::triton {
@@ -27,7 +28,13 @@ namespace occx::triton {
 /// The metadata line that marks a CSV of kernel runs: "# format: inductor-kernel-runs".
 inline constexpr std::string_view kKernelRunsFormatValue = "inductor-kernel-runs";
 
-/// One compiled config of one kernel, run (or not, with the reason).
+/// A halved config a policy would add that is not among the compiled configs.
+struct NotCompiled {
+  inductor::Policy policy = inductor::Policy::kNew;
+  std::string config;  ///< "X1 R8192 w16"
+};
+
+/// One compiled config of one kernel, measured (or not, with the reason).
 struct KernelRunRow {
   std::string kernel;
   std::string module;  ///< module hash
@@ -35,76 +42,50 @@ struct KernelRunRow {
   int xblock = 0, yblock = 0, r0_block = 0, r1_block = 0, num_warps = 0, num_stages = 0;
   std::string origin;   ///< configOriginName
   bool winner = false;  ///< the .best_config's config
-  int n_regs = -1;      ///< from the cubin (what Triton reports)
+  int n_regs = -1;      ///< registers per thread, from the cubin (what Triton reports)
   int n_spills = -1;
-  int driver_registers = -1;      ///< cuFuncGetAttribute(NUM_REGS) of the loaded kernel; -1 when not loaded
-  int driver_local_bytes = -1;    ///< cuFuncGetAttribute(LOCAL_SIZE_BYTES), per thread
-  double occupancy_pct = -1.0;    ///< theoretical, from the calculator; -1 unknown
-  int driver_blocks_per_sm = -1;  ///< cuOccupancyMaxActiveBlocksPerMultiprocessor
-  std::int64_t grid_blocks = 0;
-  /// Whether the config is in each rule's candidate set (Inductor's candidates plus what that rule
-  /// adds), in decisionPolicies() order: old, new, review_min, exact, spills.
-  std::vector<bool> in_set;
-  /// Candidates only: the halved configs a rule would add that are not compiled, "spills→X1 R8192 w16; …".
-  std::string not_compiled;
+  double occupancy_pct = -1.0;  ///< theoretical, from the calculator; -1 unknown
+  /// The policies whose candidate set holds the config (Inductor's candidates plus what each adds).
+  inductor::PolicySet in_set;
+  /// Candidates only: the halved configs a policy would add that are not compiled.
+  std::vector<NotCompiled> not_compiled;
   bool over_spill_threshold = false;  ///< n_spills > the kernel's spill_threshold: Inductor never times it
-  RunStatus status = RunStatus::kSkipped;
-  std::string reason;                    ///< why not ok; notes for ok rows
-  TimingStats time;                      ///< CUDA events, µs
-  std::optional<double> kernel_time_us;  ///< CUPTI kernel duration, median
-  double bandwidth_GBps = 0.0;           ///< the buffers' bytes / median time
-  std::int64_t bytes_moved = 0;
-  Metric achieved_occupancy_pct = Metric::missing("not collected");
-  std::string compared_with;  ///< what the outputs were checked against
-  double max_abs_error = -1.0;
-  std::string buffers_from;  ///< the launch plan's source of buffers
-  /// Each rule's decision for this config, in decisionPolicies() order (outcomeName: "scale",
+  Measurement measured;               ///< what the GPU run gave (core/sweep/measurement.h)
+  std::string buffers_from;           ///< the launch plan's source of buffers
+  /// Each policy's decision for this config, in inductor::kPolicies order (outcomeName: "scale",
   /// "no scaling", "not applicable", "duplicate"); empty when not analysed.
   std::vector<std::string> decisions;
   // Sweeps (core/triton/kernel_sweep.h) only.
   std::string swept_for;    ///< why a sweep compiled it: "grid", "grid, new", "spills"; empty = Inductor compiled it
   double compile_s = -1.0;  ///< Triton's compile time of this config, s; -1 = not compiled by the sweep
 
-  [[nodiscard]] bool ok() const { return status == RunStatus::kOk; }
+  [[nodiscard]] bool ok() const { return measured.ok(); }
   /// "X1 R16384 w32" (Y and R1 when present).
   [[nodiscard]] std::string configText() const;
 };
 
-/// One rule's pick for one kernel.
-struct RulePick {
-  inductor::Policy policy = inductor::Policy::kNew;
-  int candidates = 0;   ///< configs in the rule's set that were compiled
-  int benchmarked = 0;  ///< of those, measured ok and not over the spill threshold
-  std::vector<std::string>
-      not_compiled;  ///< halved configs the rule would add that are not in the cache ("X1 R8192 w16")
-  int row = -1;      ///< index of the pick in the rows; -1 when none ran
-  double time_us = 0.0;
-  double regret = 0.0;  ///< pick time / best time (1 = the best); 0 when no pick
-};
-
-/// The picks of one kernel.
-struct KernelPicks {
+/// The picks of one kernel: the best config and each policy's pick (summarizePicks,
+/// core/sweep/policy_picks.h), with row indices into the whole run's rows.
+struct KernelPicks : PickSummary {
   std::string kernel;
   std::string module;
-  int best_row = -1;  ///< fastest ok row of the kernel
-  double best_time_us = 0.0;
   int winner_row = -1;  ///< the .best_config's config, when on disk
   double winner_regret = 0.0;
-  std::vector<RulePick> picks;  ///< one per decisionPolicies() entry
-  int rows = 0;                 ///< configs of the kernel
+  int rows = 0;  ///< configs of the kernel
   int ok_rows = 0;
   bool outputs_agree = true;  ///< no config disagreed with the reference config
 };
 
-/// Best config and each rule's pick per kernel (kernels are runs of rows with the same kernel and
-/// module). A rule's pick is the fastest ok row of its set that is not over the spill threshold
-/// (as Inductor times them); when every ok row of the set is over it, the first (Inductor times them
-/// all as infinite and keeps the first); regret = pick time / best time. A rule's halved configs that were
-/// never compiled come from the candidates' rows (KernelRunRow::not_compiled).
+/// Best config and each policy's pick per kernel (kernels are runs of rows with the same kernel and
+/// module), by summarizePicks (core/sweep/policy_picks.h) over inductor::kPolicies: the fastest ok
+/// row of the set not over the spill threshold; when every ok row of the set is over it, the first
+/// (Inductor times them all as infinite and keeps the first); regret = pick time / best time. A
+/// policy's halved configs that were never compiled come from the candidates' rows
+/// (KernelRunRow::not_compiled).
 std::vector<KernelPicks> summarizeKernelRuns(const std::vector<KernelRunRow>& rows);
 
 /// The rows of a kernel's compiled configs before anything runs: config, origin, registers,
-/// spills, occupancy, each rule's set and decision; status skipped with an empty reason. `device`
+/// spills, occupancy, each policy's set and decision; status skipped with an empty reason. `device`
 /// names the GPU the rows are for (may be empty). Never throws.
 std::vector<KernelRunRow> kernelConfigRows(const RunKernel& kernel, const std::string& device);
 
@@ -154,8 +135,8 @@ CsvTable kernelRunsToCsv(const KernelRunsResult& result);
 /// Reads a kernel-runs CSV back (picks recomputed). Errors: not such a file, a missing required
 /// column, a malformed cell (row and column named).
 Expected<KernelRunsResult> kernelRunsFromCsv(const CsvTable& table);
-/// The picks as a table for the CLI and the closing note: one line per kernel and rule — kernel,
-/// rule, candidates, benchmarked, pick, time µs, regret, not compiled.
+/// The picks as a table for the CLI and the closing note: one line per kernel and policy — kernel,
+/// policy, candidates, benchmarked, pick, time µs, regret, not compiled.
 std::vector<std::vector<std::string>> picksTable(const KernelRunsResult& result);
 
 }  // namespace occx::triton

@@ -80,15 +80,16 @@ std::vector<std::string> explainSweep(const std::vector<KernelRunRow>& rows, con
       continue;
     }
     const KernelRunRow& best = rows[static_cast<std::size_t>(k.best_row)];
-    out.push_back(who + "Best: " + best.configText() + ", " + fixed(best.time.median_us, 1) + " µs" +
-                  (best.bandwidth_GBps > 0 ? " (" + fixed(best.bandwidth_GBps, 0) + " GB/s)" : std::string()) + ": " +
-                  occupancyText(best) + ", " + regsText(best) +
-                  (best.swept_for.empty() ? "" : " — compiled by the sweep") + ".");
+    out.push_back(
+        who + "Best: " + best.configText() + ", " + fixed(best.measured.time.median_us, 1) + " µs" +
+        (best.measured.bandwidth_GBps > 0 ? " (" + fixed(best.measured.bandwidth_GBps, 0) + " GB/s)" : std::string()) +
+        ": " + occupancyText(best) + ", " + regsText(best) +
+        (best.swept_for.empty() ? "" : " — compiled by the sweep") + ".");
     if (k.winner_row >= 0) {
       const KernelRunRow& w = rows[static_cast<std::size_t>(k.winner_row)];
       if (w.ok()) {
-        out.push_back(who + "Inductor's pick (.best_config) " + w.configText() + ": " + fixed(w.time.median_us, 1) +
-                      " µs, " + fixed(k.winner_regret, 2) + "× the best" +
+        out.push_back(who + "Inductor's pick (.best_config) " + w.configText() + ": " +
+                      fixed(w.measured.time.median_us, 1) + " µs, " + fixed(k.winner_regret, 2) + "× the best" +
                       (k.winner_row == k.best_row ? " (it is the best)." : "; " + difference(best, w) + "."));
       }
     }
@@ -96,10 +97,10 @@ std::vector<std::string> explainSweep(const std::vector<KernelRunRow>& rows, con
     std::vector<bool> said(k.picks.size(), false);
     for (std::size_t i = 0; i < k.picks.size(); ++i) {
       if (said[i]) continue;
-      const RulePick& p = k.picks[i];
+      const PolicyPick& p = k.picks[i];
       std::vector<std::string> names;
       for (std::size_t j = i; j < k.picks.size(); ++j) {
-        const RulePick& o = k.picks[j];
+        const PolicyPick& o = k.picks[j];
         if (!said[j] && o.row == p.row && o.candidates == p.candidates && o.not_compiled == p.not_compiled) {
           said[j] = true;
           names.push_back(std::string(inductor::policyKey(o.policy)));
@@ -184,8 +185,8 @@ Expected<KernelSweepResult> sweepKernel(const RunKernel& kernel, const std::stri
           if (!progress) return;
           KernelSweepProgress s{"running", p.done, p.total, {}};
           if (p.row != nullptr) {
-            s.text = p.row->configText() + ": " + std::string(runStatusName(p.row->status));
-            if (p.row->ok()) s.text += " " + fixed(p.row->time.median_us, 1) + " µs";
+            s.text = p.row->configText() + ": " + std::string(runStatusName(p.row->measured.status));
+            if (p.row->ok()) s.text += " " + fixed(p.row->measured.time.median_us, 1) + " µs";
           }
           progress(s);
         },
@@ -194,7 +195,7 @@ Expected<KernelSweepResult> sweepKernel(const RunKernel& kernel, const std::stri
   } else {
     result.runs.rows = kernelConfigRows(result.kernel, "");
     result.not_measured = runner == nullptr ? "no GPU ran them" : "cancelled before the runs";
-    for (auto& r : result.runs.rows) r.reason = "not run: " + result.not_measured;
+    for (auto& r : result.runs.rows) r.measured.reason = "not run: " + result.not_measured;
     result.runs.picks = summarizeKernelRuns(result.runs.rows);
     result.runs.cancelled = cancel != nullptr && cancel->load();
   }
@@ -222,9 +223,8 @@ Expected<KernelSweepResult> sweepKernel(const RunKernel& kernel, const std::stri
     row.origin = "swept";
     row.swept_for = joined(r.config.requested_by, ", ");
     row.compile_s = r.seconds;
-    row.in_set.assign(inductor::decisionPolicies().size(), false);
-    row.status = r.error == "cancelled" ? RunStatus::kCancelled : RunStatus::kCompileFailed;
-    row.reason = r.error;
+    row.measured.status = r.error == "cancelled" ? RunStatus::kCancelled : RunStatus::kCompileFailed;
+    row.measured.reason = r.error;
     result.runs.rows.push_back(std::move(row));
   }
   result.runs.picks = summarizeKernelRuns(result.runs.rows);

@@ -35,12 +35,12 @@ TEST(GpuLiveSweep, EveryRowCorrectAndTheReplayPicks) {
   int candidates = 0;
   for (const auto& r : res->dataset.rows) {
     SCOPED_TRACE(r.config.label());
-    EXPECT_EQ(r.status, RunStatus::kOk) << r.reason;
-    EXPECT_GT(r.time.median_us, 0.0);
-    EXPECT_GT(r.bandwidth_GBps, 0.0);
-    EXPECT_GT(r.pct_of_copy, 0.0);
+    EXPECT_EQ(r.measured.status, RunStatus::kOk) << r.measured.reason;
+    EXPECT_GT(r.measured.time.median_us, 0.0);
+    EXPECT_GT(r.measured.bandwidth_GBps, 0.0);
+    EXPECT_GT(r.measured.pct_of_copy, 0.0);
     EXPECT_GE(r.registers, 1);
-    EXPECT_GE(r.max_abs_error, 0.0);
+    EXPECT_GE(r.measured.maxAbsError(), 0.0);
     candidates += r.inductor_candidate ? 1 : 0;
   }
   EXPECT_GE(candidates, 1);
@@ -49,7 +49,7 @@ TEST(GpuLiveSweep, EveryRowCorrectAndTheReplayPicks) {
     SCOPED_TRACE(std::string(inductor::policyKey(p.policy)));
     ASSERT_GE(p.row, 0);
     EXPECT_GE(p.regret, 1.0);
-    EXPECT_TRUE(res->dataset.rows[static_cast<std::size_t>(p.row)].inPolicySet(p.policy));
+    EXPECT_TRUE(res->dataset.rows[static_cast<std::size_t>(p.row)].inPolicySets().contains(p.policy));
   }
   EXPECT_GE(res->replay.best_row, 0);
   EXPECT_GT(res->copy.GBps, 0.0);

@@ -181,8 +181,8 @@ TEST(GpuRobustness, CancelledSweepKeepsFinishedRows) {
   ASSERT_TRUE(res) << res.error();
   EXPECT_TRUE(res->cancelled);
   ASSERT_EQ(res->dataset.rows.size(), 6u);
-  EXPECT_EQ(res->dataset.rows[0].status, RunStatus::kOk) << res->dataset.rows[0].reason;
-  EXPECT_EQ(res->dataset.rows[1].status, RunStatus::kOk) << res->dataset.rows[1].reason;
-  for (std::size_t i = 2; i < 6; ++i) EXPECT_EQ(res->dataset.rows[i].status, RunStatus::kCancelled);
+  EXPECT_EQ(res->dataset.rows[0].measured.status, RunStatus::kOk) << res->dataset.rows[0].measured.reason;
+  EXPECT_EQ(res->dataset.rows[1].measured.status, RunStatus::kOk) << res->dataset.rows[1].measured.reason;
+  for (std::size_t i = 2; i < 6; ++i) EXPECT_EQ(res->dataset.rows[i].measured.status, RunStatus::kCancelled);
   EXPECT_EQ(res->dataset.metaValue("cancelled").rfind("yes", 0), 0u);
 }

@@ -66,28 +66,28 @@ TEST(GpuWorker, AFaultingConfigInTheMiddleEndsOnlyTheWorkerAndEveryOtherRowIsMea
   int measured = 0;
   for (const auto& r : res->dataset.rows) {
     SCOPED_TRACE(r.config.label());
-    std::cout << r.config.label() << ": " << runStatusName(r.status) << " " << r.time.median_us << " us, CUPTI "
-              << r.kernel_time_us.value_or(0.0) << " us, achieved " << r.achieved_occupancy_pct.text() << " %; "
-              << r.reason << "\n";
+    std::cout << r.config.label() << ": " << runStatusName(r.measured.status) << " " << r.measured.time.median_us
+              << " us, CUPTI " << r.measured.kernelTimeUs().value_or(0.0) << " us, achieved "
+              << r.measured.achieved_occupancy_pct.text() << " %; " << r.measured.reason << "\n";
     if (kernelName(r.config) == kFaulting) {
-      EXPECT_EQ(r.status, RunStatus::kLaunchFailed);
-      EXPECT_NE(r.reason.find("CUDA_ERROR_ILLEGAL_ADDRESS"), std::string::npos) << r.reason;
-      EXPECT_NE(r.reason.find("restarted"), std::string::npos) << r.reason;
+      EXPECT_EQ(r.measured.status, RunStatus::kLaunchFailed);
+      EXPECT_NE(r.measured.reason.find("CUDA_ERROR_ILLEGAL_ADDRESS"), std::string::npos) << r.measured.reason;
+      EXPECT_NE(r.measured.reason.find("restarted"), std::string::npos) << r.measured.reason;
       continue;
     }
     ++measured;
-    ASSERT_EQ(r.status, RunStatus::kOk) << r.reason;
-    EXPECT_GT(r.time.median_us, 0.0);
+    ASSERT_EQ(r.measured.status, RunStatus::kOk) << r.measured.reason;
+    EXPECT_GT(r.measured.time.median_us, 0.0);
     // Every timed launch has its CUPTI record (the worker turns kernel records on before its context).
-    ASSERT_TRUE(r.kernel_time_us.has_value()) << r.reason;
-    EXPECT_GT(*r.kernel_time_us, 0.0);
-    EXPECT_LE(*r.kernel_time_us, r.time.median_us * 1.05);
-    if (r.achieved_occupancy_pct.value) {
-      EXPECT_GT(*r.achieved_occupancy_pct.value, 0.0);
-      EXPECT_LE(*r.achieved_occupancy_pct.value, 100.0);
+    ASSERT_TRUE(r.measured.kernelTimeUs().has_value()) << r.measured.reason;
+    EXPECT_GT(*r.measured.kernelTimeUs(), 0.0);
+    EXPECT_LE(*r.measured.kernelTimeUs(), r.measured.time.median_us * 1.05);
+    if (r.measured.achieved_occupancy_pct.value) {
+      EXPECT_GT(*r.measured.achieved_occupancy_pct.value, 0.0);
+      EXPECT_LE(*r.measured.achieved_occupancy_pct.value, 100.0);
     } else {
-      EXPECT_NE(r.achieved_occupancy_pct.unavailable.find("not permitted"), std::string::npos)
-          << "metrics missing for another reason: " << r.achieved_occupancy_pct.unavailable;
+      EXPECT_NE(r.measured.achieved_occupancy_pct.unavailable.find("not permitted"), std::string::npos)
+          << "metrics missing for another reason: " << r.measured.achieved_occupancy_pct.unavailable;
     }
   }
   EXPECT_EQ(measured, 5);

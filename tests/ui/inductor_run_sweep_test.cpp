@@ -86,9 +86,9 @@ TEST(InductorRunSweep, SweepThisKernelAddsItsConfigsTimesThemAndSaysWhyTheBestWi
   EXPECT_EQ(view.configModel()->numRows(), 7) << view.statusLabel()->text().toStdString();
   int failed = 0;
   for (const auto& m : view.run().measured.rows) {
-    if (m.status == RunStatus::kCompileFailed) {
+    if (m.measured.status == RunStatus::kCompileFailed) {
       ++failed;
-      EXPECT_EQ(m.reason, "not recorded");
+      EXPECT_EQ(m.measured.reason, "not recorded");
     }
   }
   EXPECT_EQ(failed, 84);
@@ -99,7 +99,7 @@ TEST(InductorRunSweep, SweepThisKernelAddsItsConfigsTimesThemAndSaysWhyTheBestWi
   EXPECT_EQ(view.configModel()->row(spill)->n_regs, 128);
   EXPECT_EQ(view.configModel()->row(spill)->n_spills, 74);
   ASSERT_NE(view.configModel()->measured(spill), nullptr);
-  EXPECT_DOUBLE_EQ(view.configModel()->measured(spill)->row.time.median_us, 44.8);
+  EXPECT_DOUBLE_EQ(view.configModel()->measured(spill)->row.measured.time.median_us, 44.8);
   // The Sweep tab: one series per num_warps of XBLOCK 1, the best marked, the reasons in words.
   EXPECT_EQ(view.detailTabs()->tabText(view.detailTabs()->currentIndex()), QStringLiteral("Sweep"));
   EXPECT_EQ(view.sweepXblockCombo()->count(), 2);  // XBLOCK 1 and 2
@@ -161,7 +161,7 @@ TEST(InductorRunSweep, ABundledH200SweepOpensWithEveryConfigAndItsReasons) {
   const int best = rowOf(view, QStringLiteral("X4 R2048 w32"));
   ASSERT_GE(best, 0);
   ASSERT_NE(view.configModel()->measured(best), nullptr);
-  EXPECT_NEAR(view.configModel()->measured(best)->row.time.median_us, 132.6, 0.05);
+  EXPECT_NEAR(view.configModel()->measured(best)->row.measured.time.median_us, 132.6, 0.05);
   EXPECT_TRUE(view.sweepNote()->text().startsWith(QStringLiteral("Best: X4 R2048 w32, 132.6 µs")))
       << view.sweepNote()->text().toStdString();
   // The run has one config and no .best_config: every rule has that one config, 1.27× the best.

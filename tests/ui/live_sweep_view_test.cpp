@@ -118,7 +118,7 @@ TEST(LiveSweepView, RecordedCsvShowsRowsSeriesRooflinePicksAndRegret) {
   EXPECT_DOUBLE_EQ(view.copyBandwidth(), 4257.0);
   ASSERT_EQ(view.model()->rowCount(), 11);
 
-  const ReplaySummary& rp = view.replay();
+  const PickSummary& rp = view.replay();
   EXPECT_EQ(rp.best_row, 5);
   ASSERT_EQ(rp.picks.size(), 3u);
   EXPECT_EQ(rp.picks[0].policy, inductor::Policy::kOld);

@@ -258,17 +258,19 @@ LiveRow inductorRow() {
   r.spill_stores_bytes = 0;
   r.n_spills = 0;
   r.theoretical_occupancy_pct = 100.0;
-  r.status = RunStatus::kOk;
-  r.time.median_us = 10.5;
-  r.time.min_us = 10.0;
-  r.time.max_us = 12.0;
-  r.time.spread_pct = 3.25;
-  r.kernel_time_us = 9.875;
-  r.bandwidth_GBps = 1234.4;
-  r.pct_of_copy = 45.67;
-  r.max_abs_error = 0.000123;
-  r.achieved_occupancy_pct = Metric::of(87.26);
-  r.dram_read_bytes = Metric::of(4096);
+  r.measured.status = RunStatus::kOk;
+  r.measured.time.median_us = 10.5;
+  r.measured.time.min_us = 10.0;
+  r.measured.time.max_us = 12.0;
+  r.measured.time.spread_pct = 3.25;
+  r.measured.kernel_time = TimingStats{};
+  r.measured.kernel_time->median_us = 9.875;
+  r.measured.bandwidth_GBps = 1234.4;
+  r.measured.pct_of_copy = 45.67;
+  r.measured.checked = true;
+  r.measured.check.max_abs_error = 0.000123;
+  r.measured.achieved_occupancy_pct = Metric::of(87.26);
+  r.measured.dram_read_bytes = Metric::of(4096);
   return r;
 }
 
@@ -277,15 +279,15 @@ LiveRow addedByNewRow() {
   LiveRow r = inductorRow();
   r.config = config(1, 128, 4);
   r.inductor_candidate = false;
-  r.added_new = true;
+  r.added_by = {inductor::Policy::kNew};
   r.spill_stores_bytes = 24;
   r.n_spills = 6;
-  r.time.median_us = 8.0;
-  r.time.min_us = 7.5;
-  r.time.max_us = 9.0;
-  r.bandwidth_GBps = 1620.0;
-  r.pct_of_copy = 59.9;
-  r.achieved_occupancy_pct = Metric::missing("profiling not permitted");
+  r.measured.time.median_us = 8.0;
+  r.measured.time.min_us = 7.5;
+  r.measured.time.max_us = 9.0;
+  r.measured.bandwidth_GBps = 1620.0;
+  r.measured.pct_of_copy = 59.9;
+  r.measured.achieved_occupancy_pct = Metric::missing("profiling not permitted");
   return r;
 }
 
@@ -294,8 +296,8 @@ LiveRow failedRow() {
   LiveRow r;
   r.config = config(2, 4096, 1);
   r.in_grid = true;
-  r.status = RunStatus::kLaunchFailed;
-  r.reason = "an illegal memory access was encountered";
+  r.measured.status = RunStatus::kLaunchFailed;
+  r.measured.reason = "an illegal memory access was encountered";
   return r;
 }
 
@@ -335,7 +337,7 @@ TEST(LiveSweepModel, HeadersRowsCellsAndPicks) {
   EXPECT_FALSE(model.headerData(LiveSweepModel::kMin, Qt::Horizontal, Qt::ToolTipRole).isValid());
 
   const std::vector<LiveRow> rows = {inductorRow(), addedByNewRow(), failedRow()};
-  const ReplaySummary replay = summarizeReplay(rows);
+  const PickSummary replay = summarizeReplay(rows);
   ASSERT_EQ(replay.best_row, 1);
   model.setRows(rows, replay);
   ASSERT_EQ(model.rowCount(), 3);

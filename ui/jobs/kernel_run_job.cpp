@@ -22,8 +22,8 @@ quint64 KernelRunJob::start(std::shared_ptr<Backend> backend, int ordinal,
       QString text = tr("kernel %1 of %2, config %3 of %4").arg(p.kernel_index).arg(p.kernels).arg(p.done).arg(p.total);
       if (p.row != nullptr) {
         text += QStringLiteral(": ") + QString::fromStdString(p.row->configText()) + QLatin1Char(' ') +
-                QString::fromStdString(std::string(runStatusName(p.row->status)));
-        if (p.row->ok()) text += tr(" %1 µs").arg(p.row->time.median_us, 0, 'f', 1);
+                QString::fromStdString(std::string(runStatusName(p.row->measured.status)));
+        if (p.row->ok()) text += tr(" %1 µs").arg(p.row->measured.time.median_us, 0, 'f', 1);
       }
       const int done = done_before + p.done;
       post(id, [this, id, text, done, total] { emit progress(id, text, done, total); });

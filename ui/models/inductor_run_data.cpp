@@ -268,7 +268,7 @@ QString mergeMeasured(InductorRunData& data, const triton::KernelRunsResult& res
   // what the measurement recorded, after the kernel's other rows.
   bool added = false;
   for (const auto& m : incoming) {
-    if (m.status == RunStatus::kCompileFailed) continue;  // no compiled config: the measurement's row says why
+    if (m.measured.status == RunStatus::kCompileFailed) continue;  // no compiled config: the measurement's row says why
     if (std::any_of(data.rows.begin(), data.rows.end(),
                     [&m](const triton::ScanRow& r) { return measuredRowMatches(m, r); }))
       continue;
@@ -289,8 +289,9 @@ QString mergeMeasured(InductorRunData& data, const triton::KernelRunsResult& res
     row.origin = m.origin;
     row.winner = m.winner;
     row.halved_from.clear();
-    row.blocks_per_sm =
-        m.driver_blocks_per_sm >= 0 ? std::optional<std::int64_t>(m.driver_blocks_per_sm) : std::nullopt;
+    row.blocks_per_sm = m.measured.driver_active_blocks_per_sm >= 0
+                            ? std::optional<std::int64_t>(m.measured.driver_active_blocks_per_sm)
+                            : std::nullopt;
     row.limiter.clear();
     row.triton_cache_hash.clear();
     row.over_spill_threshold = m.over_spill_threshold;
@@ -300,7 +301,7 @@ QString mergeMeasured(InductorRunData& data, const triton::KernelRunsResult& res
         {"review_min", {&row.review_min_decision, &row.review_min_reason}},
         {"exact", {&row.exact_decision, &row.exact_reason}},
         {"spills", {&row.spills_decision, &row.spills_reason}}};
-    const auto& policies = inductor::decisionPolicies();
+    const auto& policies = inductor::kPolicies;
     for (std::size_t i = 0; i < policies.size(); ++i) {
       auto it = by_key.find(std::string(inductor::policyKey(policies[i])));
       if (it == by_key.end()) continue;

@@ -177,18 +177,20 @@ QVariant RunConfigModel::measuredCell(const Measured& m, int column, int role) c
     const bool sort = role == kSortRole;
     switch (column) {
       case kStatus:
-        return QString::fromUtf8(runStatusName(k.status).data(),
-                                 static_cast<qsizetype>(runStatusName(k.status).size()));
+        return QString::fromUtf8(runStatusName(k.measured.status).data(),
+                                 static_cast<qsizetype>(runStatusName(k.measured.status).size()));
       case kTime:
         if (!k.ok()) return QString();
-        return sort ? QVariant(k.time.median_us) : QVariant(QString::number(k.time.median_us, 'f', 1));
+        return sort ? QVariant(k.measured.time.median_us)
+                    : QVariant(QString::number(k.measured.time.median_us, 'f', 1));
       case kBandwidth:
-        if (!k.ok() || k.bandwidth_GBps <= 0) return QString();
-        return sort ? QVariant(k.bandwidth_GBps) : QVariant(QString::number(k.bandwidth_GBps, 'f', 0));
+        if (!k.ok() || k.measured.bandwidth_GBps <= 0) return QString();
+        return sort ? QVariant(k.measured.bandwidth_GBps)
+                    : QVariant(QString::number(k.measured.bandwidth_GBps, 'f', 0));
       case kAchieved:
-        if (!k.achieved_occupancy_pct.value) return QString();
-        return sort ? QVariant(*k.achieved_occupancy_pct.value)
-                    : QVariant(QString::number(*k.achieved_occupancy_pct.value, 'f', 1));
+        if (!k.measured.achieved_occupancy_pct.value) return QString();
+        return sort ? QVariant(*k.measured.achieved_occupancy_pct.value)
+                    : QVariant(QString::number(*k.measured.achieved_occupancy_pct.value, 'f', 1));
       case kPickedBy:
         return m.picked_by.join(QStringLiteral(", "));
       case kRegret:
@@ -201,27 +203,29 @@ QVariant RunConfigModel::measuredCell(const Measured& m, int column, int role) c
   if (role == Qt::ToolTipRole) {
     switch (column) {
       case kStatus: {
-        QString text = k.reason.empty() ? QString::fromStdString(std::string(runStatusName(k.status)))
-                                        : QString::fromStdString(k.reason);
-        if (!k.compared_with.empty())
-          text += tr("\nOutputs compared with: %1").arg(QString::fromStdString(k.compared_with));
-        if (k.max_abs_error >= 0) text += tr("\nLargest difference: %1").arg(k.max_abs_error, 0, 'g', 3);
+        QString text = k.measured.reason.empty() ? QString::fromStdString(std::string(runStatusName(k.measured.status)))
+                                                 : QString::fromStdString(k.measured.reason);
+        if (!k.measured.check.compared_with.empty())
+          text += tr("\nOutputs compared with: %1").arg(QString::fromStdString(k.measured.check.compared_with));
+        if (k.measured.maxAbsError() >= 0)
+          text += tr("\nLargest difference: %1").arg(k.measured.maxAbsError(), 0, 'g', 3);
         if (!k.buffers_from.empty()) text += tr("\nBuffers from %1").arg(QString::fromStdString(k.buffers_from));
         return text;
       }
       case kTime:
-        if (!k.ok()) return QString::fromStdString(k.reason);
+        if (!k.ok()) return QString::fromStdString(k.measured.reason);
         return tr("median %1 µs, min %2, max %3, spread %4 % over %5 runs")
-            .arg(k.time.median_us, 0, 'f', 2)
-            .arg(k.time.min_us, 0, 'f', 2)
-            .arg(k.time.max_us, 0, 'f', 2)
-            .arg(k.time.spread_pct, 0, 'f', 1)
-            .arg(k.time.runs);
+            .arg(k.measured.time.median_us, 0, 'f', 2)
+            .arg(k.measured.time.min_us, 0, 'f', 2)
+            .arg(k.measured.time.max_us, 0, 'f', 2)
+            .arg(k.measured.time.spread_pct, 0, 'f', 1)
+            .arg(k.measured.time.runs);
       case kBandwidth:
-        return tr("%1 bytes moved").arg(static_cast<qlonglong>(k.bytes_moved));
+        return tr("%1 bytes moved").arg(static_cast<qlonglong>(k.measured.bytes_moved));
       case kAchieved:
-        return k.achieved_occupancy_pct.value ? QVariant()
-                                              : QVariant(QString::fromStdString(k.achieved_occupancy_pct.unavailable));
+        return k.measured.achieved_occupancy_pct.value
+                   ? QVariant()
+                   : QVariant(QString::fromStdString(k.measured.achieved_occupancy_pct.unavailable));
       case kRegret:
         return m.best_us > 0 ? QVariant(tr("best of the kernel: %1 µs").arg(m.best_us, 0, 'f', 1)) : QVariant();
       default:
@@ -256,7 +260,7 @@ std::vector<std::optional<RunConfigModel::Measured>> measuredOfRows(const Induct
           cell.picked_by << QString::fromUtf8(inductor::policyKey(pick.policy).data(),
                                               static_cast<qsizetype>(inductor::policyKey(pick.policy).size()));
       }
-      if (m->ok() && p->best_time_us > 0) cell.regret = m->time.median_us / p->best_time_us;
+      if (m->ok() && p->best_time_us > 0) cell.regret = m->measured.time.median_us / p->best_time_us;
     }
     out[i] = std::move(cell);
   }

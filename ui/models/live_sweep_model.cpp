@@ -5,6 +5,8 @@
 #include <QFont>
 #include <iterator>
 
+#include "core/sweep/compile_sweep.h"
+
 namespace occx::ui {
 
 namespace {
@@ -94,8 +96,8 @@ bool isTextColumn(int column) {
 
 QString policySetsText(const LiveRow& row) {
   QStringList sets;
-  for (auto p : kReplayPolicies) {
-    if (row.inPolicySet(p)) sets << QString::fromLatin1(inductor::policyKey(p));
+  for (auto p : sweepCandidatePolicies()) {
+    if (row.inPolicySets().contains(p)) sets << QString::fromLatin1(inductor::policyKey(p));
   }
   if (sets.isEmpty() && row.in_grid) return QObject::tr("grid only");
   return sets.join(QLatin1Char(' '));
@@ -103,7 +105,7 @@ QString policySetsText(const LiveRow& row) {
 
 LiveSweepModel::LiveSweepModel(QObject* parent) : TableModel(parent) {}
 
-void LiveSweepModel::setRows(std::vector<LiveRow> rows, const ReplaySummary& replay) {
+void LiveSweepModel::setRows(std::vector<LiveRow> rows, const PickSummary& replay) {
   replay_ = replay;
   pairs_.clear();
   pair_of_row_.clear();
@@ -126,7 +128,7 @@ const FidelityPair* LiveSweepModel::tritonPairAt(int r) const {
   return i < 0 ? nullptr : &pairs_[static_cast<std::size_t>(i)];
 }
 
-void LiveSweepModel::appendRow(const LiveRow& row, const ReplaySummary& replay) {
+void LiveSweepModel::appendRow(const LiveRow& row, const PickSummary& replay) {
   TableModel::appendRow(row);
   replay_ = replay;
   emit dataChanged(index(0, kPicks), index(numRows() - 1, kPicks));
@@ -179,9 +181,9 @@ QVariant LiveSweepModel::displayCell(const LiveRow& row, int r, int col, bool so
     case kNumWarps:
       return row.config.num_warps;
     case kStatus:
-      return QString::fromUtf8(runStatusName(row.status).data());
+      return QString::fromUtf8(runStatusName(row.measured.status).data());
     case kTime:
-      return timeCell(row, row.time.median_us, 2, sort);
+      return timeCell(row, row.measured.time.median_us, 2, sort);
     case kTritonTime:
     case kTritonRegisters:
     case kTritonRatio: {
@@ -190,19 +192,19 @@ QVariant LiveSweepModel::displayCell(const LiveRow& row, int r, int col, bool so
       return knownCell(p == nullptr ? -1.0 : col == kTritonTime ? p->triton_us : p->ratio, 2, sort);
     }
     case kMin:
-      return timeCell(row, row.time.min_us, 2, sort);
+      return timeCell(row, row.measured.time.min_us, 2, sort);
     case kMax:
-      return timeCell(row, row.time.max_us, 2, sort);
+      return timeCell(row, row.measured.time.max_us, 2, sort);
     case kSpread:
-      return timeCell(row, row.time.spread_pct, 2, sort);
+      return timeCell(row, row.measured.time.spread_pct, 2, sort);
     case kBandwidth:
-      return row.ok() ? knownCell(row.bandwidth_GBps, 0, sort) : knownCell(-1, 0, sort);
+      return row.ok() ? knownCell(row.measured.bandwidth_GBps, 0, sort) : knownCell(-1, 0, sort);
     case kPctCopy:
-      return row.ok() ? knownCell(row.pct_of_copy, 1, sort) : knownCell(-1, 1, sort);
+      return row.ok() ? knownCell(row.measured.pct_of_copy, 1, sort) : knownCell(-1, 1, sort);
     case kTheoretical:
       return knownCell(row.theoretical_occupancy_pct, 1, sort);
     case kAchieved:
-      return metricCell(row.achieved_occupancy_pct, 1, sort);
+      return metricCell(row.measured.achieved_occupancy_pct, 1, sort);
     case kRegisters:
       return numberOrBlank(row.registers);
     case kSpillStores:
@@ -214,17 +216,17 @@ QVariant LiveSweepModel::displayCell(const LiveRow& row, int r, int col, bool so
     case kPicks:
       return picksAt(r);
     case kDramRead:
-      return metricCell(row.dram_read_bytes, 0, sort);
+      return metricCell(row.measured.dram_read_bytes, 0, sort);
     case kDramWrite:
-      return metricCell(row.dram_write_bytes, 0, sort);
+      return metricCell(row.measured.dram_write_bytes, 0, sort);
     case kLocalLoad:
-      return metricCell(row.local_load_bytes, 0, sort);
+      return metricCell(row.measured.local_load_bytes, 0, sort);
     case kLocalStore:
-      return metricCell(row.local_store_bytes, 0, sort);
+      return metricCell(row.measured.local_store_bytes, 0, sort);
     case kMaxError:
-      return knownCell(row.max_abs_error, 3, sort, 'g');
+      return knownCell(row.measured.maxAbsError(), 3, sort, 'g');
     case kReason:
-      return QString::fromStdString(row.reason);
+      return QString::fromStdString(row.measured.reason);
     default:
       return {};
   }
@@ -242,10 +244,10 @@ QVariant LiveSweepModel::backgroundCell(const LiveRow& row, int r, int col) cons
 }
 
 QVariant LiveSweepModel::toolTipCell(const LiveRow& row, int r, int col) const {
-  if (col == kAchieved && !row.achieved_occupancy_pct.value) {
-    return tr("unavailable: %1").arg(QString::fromStdString(row.achieved_occupancy_pct.unavailable));
+  if (col == kAchieved && !row.measured.achieved_occupancy_pct.value) {
+    return tr("unavailable: %1").arg(QString::fromStdString(row.measured.achieved_occupancy_pct.unavailable));
   }
-  if (col == kReason || col == kStatus) return QString::fromStdString(row.reason);
+  if (col == kReason || col == kStatus) return QString::fromStdString(row.measured.reason);
   if (col == kTritonRegisters || col == kTritonRatio || col == kTritonTime) {
     const FidelityPair* p = tritonPairAt(r);
     if (p == nullptr) return {};
@@ -256,8 +258,8 @@ QVariant LiveSweepModel::toolTipCell(const LiveRow& row, int r, int col) const {
         .arg(p->ours_registers)
         .arg(p->triton_spills ? tr("yes") : tr("no"), p->ours_spills ? tr("yes") : tr("no"));
   }
-  if (col == kTime && row.ok() && row.kernel_time_us) {
-    return tr("CUPTI kernel duration (median): %1 µs").arg(*row.kernel_time_us, 0, 'f', 2);
+  if (col == kTime && row.ok() && row.measured.kernelTimeUs()) {
+    return tr("CUPTI kernel duration (median): %1 µs").arg(*row.measured.kernelTimeUs(), 0, 'f', 2);
   }
   return {};
 }

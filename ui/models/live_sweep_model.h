@@ -50,16 +50,16 @@ class LiveSweepModel : public TableModel<LiveRow> {
   explicit LiveSweepModel(QObject* parent = nullptr);
 
   /// Replaces the rows and picks.
-  void setRows(std::vector<LiveRow> rows, const ReplaySummary& replay);
+  void setRows(std::vector<LiveRow> rows, const PickSummary& replay);
   /// Appends a measured row (a running sweep) and updates the picks.
-  void appendRow(const LiveRow& row, const ReplaySummary& replay);
+  void appendRow(const LiveRow& row, const PickSummary& replay);
   void clear() { setRows({}, {}); }
   /// Pairs rows with Inductor's Triton kernel at the same configs (FidelityPair::live_row indexes
   /// the model's rows); the Triton columns of unpaired rows are blank. setRows clears the pairs.
   void setTritonPairs(std::vector<FidelityPair> pairs);
   /// The pair of row `r`, nullptr when the row has none.
   [[nodiscard]] const FidelityPair* tritonPairAt(int r) const;
-  [[nodiscard]] const ReplaySummary& replay() const { return replay_; }
+  [[nodiscard]] const PickSummary& replay() const { return replay_; }
   /// "best, new, exact" for the picks at row `r` (empty when none).
   [[nodiscard]] QString picksAt(int r) const;
 
@@ -73,7 +73,7 @@ class LiveSweepModel : public TableModel<LiveRow> {
   [[nodiscard]] QVariant backgroundCell(const LiveRow& row, int r, int column) const;
   [[nodiscard]] QVariant toolTipCell(const LiveRow& row, int r, int column) const;
 
-  ReplaySummary replay_;
+  PickSummary replay_;
   std::vector<FidelityPair> pairs_;
   std::vector<int> pair_of_row_;  ///< model row → index into pairs_, -1 when none
 };

@@ -30,7 +30,7 @@ MeasuredTimesPlot::MeasuredTimesPlot(QWidget* parent)
                                                           QCPScatterStyle::ssCircle, QCPScatterStyle::ssCross};
   static const QColor kColors[] = {QColor(148, 103, 189), QColor(214, 39, 40), QColor(140, 86, 75),
                                    QColor(227, 119, 194), QColor(255, 127, 14)};
-  const auto& policies = inductor::decisionPolicies();
+  const auto& policies = inductor::kPolicies;
   for (std::size_t i = 0; i < policies.size(); ++i) {
     auto* g = p->addGraph();
     g->setName(tr("%1 rule's pick").arg(policyText(policies[i])));
@@ -63,7 +63,7 @@ void MeasuredTimesPlot::setConfigs(const std::vector<triton::ScanRow>& rows,
   auto ticker = QSharedPointer<QCPAxisTickerText>::create();
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto& m = measured_[i];
-    const double v = m && m->row.ok() ? m->row.time.median_us : 0.0;
+    const double v = m && m->row.ok() ? m->row.measured.time.median_us : 0.0;
     values_[i] = v;
     top = std::max(top, v);
     if (m && m->picked_by.contains(QStringLiteral("best"))) best_row_ = static_cast<int>(i);
@@ -78,7 +78,7 @@ void MeasuredTimesPlot::setConfigs(const std::vector<triton::ScanRow>& rows,
   configs_->setData(keys, plain, true);
   best_->setData(keys, best, true);
   // Rule picks: the row whose measured row is the rule's pick (by the "picked by" names).
-  const auto& policies = inductor::decisionPolicies();
+  const auto& policies = inductor::kPolicies;
   // Side by side above the bar of the pick, one slot per rule, so that rules picking the same config stay apart.
   const double slot_count = static_cast<double>(pick_marks_.size());
   for (std::size_t p = 0; p < pick_marks_.size(); ++p) {
@@ -110,13 +110,13 @@ QString MeasuredTimesPlot::toolTipAt(double x, double /*y*/) const {
   if (!m) return tr("%1: not measured").arg(config);
   if (!m->row.ok()) {
     return tr("%1: %2 — %3")
-        .arg(config, QString::fromStdString(std::string(runStatusName(m->row.status))),
-             QString::fromStdString(m->row.reason));
+        .arg(config, QString::fromStdString(std::string(runStatusName(m->row.measured.status))),
+             QString::fromStdString(m->row.measured.reason));
   }
   QString text = tr("%1: %2 µs, %3 GB/s, regret %4")
                      .arg(config)
-                     .arg(m->row.time.median_us, 0, 'f', 1)
-                     .arg(m->row.bandwidth_GBps, 0, 'f', 0)
+                     .arg(m->row.measured.time.median_us, 0, 'f', 1)
+                     .arg(m->row.measured.bandwidth_GBps, 0, 'f', 0)
                      .arg(m->regret, 0, 'f', 2);
   if (!m->picked_by.isEmpty()) text += tr(" — picked by %1").arg(m->picked_by.join(QStringLiteral(", ")));
   return text;

@@ -29,7 +29,7 @@ class MeasuredTimesPlot : public PlotController {
   [[nodiscard]] const std::vector<double>& values() const { return values_; }
   /// Row of the fastest config, -1 when none.
   [[nodiscard]] int bestRow() const { return best_row_; }
-  /// Row of each rule's pick (decisionPolicies() order; -1 when none), for tests.
+  /// Row of each rule's pick (kPolicies order; -1 when none), for tests.
   [[nodiscard]] const std::vector<int>& pickRows() const { return pick_rows_; }
 
   [[nodiscard]] QString toolTipAt(double x, double y) const override;

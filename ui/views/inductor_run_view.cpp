@@ -573,10 +573,10 @@ void InductorRunView::showSweepPlot(const RunKernelEntry* k) {
     const auto& r = rows[i];
     switch (metric) {
       case 0:
-        return measured[i] && measured[i]->row.ok() ? std::optional<double>(measured[i]->row.bandwidth_GBps)
+        return measured[i] && measured[i]->row.ok() ? std::optional<double>(measured[i]->row.measured.bandwidth_GBps)
                                                     : std::nullopt;
       case 1:
-        return measured[i] && measured[i]->row.ok() ? std::optional<double>(measured[i]->row.time.median_us)
+        return measured[i] && measured[i]->row.ok() ? std::optional<double>(measured[i]->row.measured.time.median_us)
                                                     : std::nullopt;
       case 2:
         return r.n_regs ? std::optional<double>(static_cast<double>(*r.n_regs)) : std::nullopt;
@@ -758,7 +758,7 @@ void InductorRunView::showMeasured(const RunKernelEntry* k) {
   };
   picks_table_->setRowCount(static_cast<int>(p->picks.size()));
   for (std::size_t i = 0; i < p->picks.size(); ++i) {
-    const triton::RulePick& r = p->picks[i];
+    const PolicyPick& r = p->picks[i];
     const int row = static_cast<int>(i);
     const auto key = inductor::policyKey(r.policy);
     picks_table_->setItem(row, 0, item(QString::fromUtf8(key.data(), static_cast<qsizetype>(key.size()))));

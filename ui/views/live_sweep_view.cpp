@@ -67,7 +67,7 @@ QString policyName(inductor::Policy policy) {
 }
 
 /// The replay's pick of `policy`, nullptr when the replay has none.
-const PolicyPick* pickOf(const ReplaySummary& replay, inductor::Policy policy) {
+const PolicyPick* pickOf(const PickSummary& replay, inductor::Policy policy) {
   for (const auto& p : replay.picks) {
     if (p.policy == policy) return &p;
   }
@@ -326,7 +326,7 @@ QWidget* LiveSweepView::buildResults() {
   return results;
 }
 
-const ReplaySummary& LiveSweepView::replay() const {
+const PickSummary& LiveSweepView::replay() const {
   return model_->replay();
 }
 
@@ -403,11 +403,11 @@ void LiveSweepView::onRowMeasured(quint64 id, qulonglong done, qulonglong total,
   progress_->setFormat(tr("run %1 of %2: %3").arg(done).arg(total).arg(configShort(row.config)));
   setStatus(row.ok() ? tr("%1: %2 µs, %3 GB/s")
                            .arg(configShort(row.config))
-                           .arg(row.time.median_us, 0, 'f', 2)
-                           .arg(row.bandwidth_GBps, 0, 'f', 0)
+                           .arg(row.measured.time.median_us, 0, 'f', 2)
+                           .arg(row.measured.bandwidth_GBps, 0, 'f', 0)
                      : tr("%1: %2 — %3")
-                           .arg(configShort(row.config), QString::fromUtf8(runStatusName(row.status).data()),
-                                QString::fromStdString(row.reason)));
+                           .arg(configShort(row.config), QString::fromUtf8(runStatusName(row.measured.status).data()),
+                                QString::fromStdString(row.measured.reason)));
   if (xblock_filter_->findData(row.config.xblock) < 0) refreshXBlockFilter(xblocksOf(model_->rows()));
   rebuildRegretTable();
   schedulePlots();
@@ -456,7 +456,7 @@ void LiveSweepView::showDataset(LiveDataset loaded, const QString& label) {
     if (g != nullptr) datasheet_GBps_ = g->memory_bandwidth_GBps;
   }
   std::vector<LiveRow> rows = data_.rows;
-  const ReplaySummary replay = summarizeReplay(rows, spillThreshold());
+  const PickSummary replay = summarizeReplay(rows, spillThreshold());
   model_->setRows(std::move(rows), replay);  // no Triton pairs: a new dataset has none until compared
   fidelity_.reset();
   fidelity_source_.clear();
@@ -613,20 +613,21 @@ QString LiveSweepView::describeRow(int r) const {
   QString text = configShort(row->config);
   if (!row->ok()) {
     return text + tr("\n%1: %2")
-                      .arg(QString::fromUtf8(runStatusName(row->status).data()), QString::fromStdString(row->reason));
+                      .arg(QString::fromUtf8(runStatusName(row->measured.status).data()),
+                           QString::fromStdString(row->measured.reason));
   }
   text += tr("\n%1 µs median (min %2, max %3), %4 GB/s = %5 % of copy")
-              .arg(row->time.median_us, 0, 'f', 2)
-              .arg(row->time.min_us, 0, 'f', 2)
-              .arg(row->time.max_us, 0, 'f', 2)
-              .arg(row->bandwidth_GBps, 0, 'f', 0)
-              .arg(row->pct_of_copy, 0, 'f', 1);
+              .arg(row->measured.time.median_us, 0, 'f', 2)
+              .arg(row->measured.time.min_us, 0, 'f', 2)
+              .arg(row->measured.time.max_us, 0, 'f', 2)
+              .arg(row->measured.bandwidth_GBps, 0, 'f', 0)
+              .arg(row->measured.pct_of_copy, 0, 'f', 1);
   text += tr("\n%1 registers, spill stores %2 B, occupancy %3 % theoretical, %4 achieved")
               .arg(row->registers)
               .arg(row->spill_stores_bytes)
               .arg(row->theoretical_occupancy_pct, 0, 'f', 1)
-              .arg(row->achieved_occupancy_pct.value
-                       ? QString::number(*row->achieved_occupancy_pct.value, 'f', 1) + QStringLiteral(" %")
+              .arg(row->measured.achieved_occupancy_pct.value
+                       ? QString::number(*row->measured.achieved_occupancy_pct.value, 'f', 1) + QStringLiteral(" %")
                        : tr("unavailable"));
   const QString picks = model_->picksAt(r);
   if (!picks.isEmpty()) text += tr("\npicked by: %1").arg(picks);
@@ -648,15 +649,15 @@ LiveSweepView::PlotRows LiveSweepView::plotRows() const {
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto& r = rows[i];
     if (!r.ok()) continue;
-    if (r.achieved_occupancy_pct.value)
+    if (r.measured.achieved_occupancy_pct.value)
       shown.any_achieved = true;
     else if (shown.achieved_reason.empty())
-      shown.achieved_reason = r.achieved_occupancy_pct.unavailable;
+      shown.achieved_reason = r.measured.achieved_occupancy_pct.unavailable;
     if (r.config.xblock != shown.xblock) continue;
     shown.by_warps[r.config.num_warps].push_back(static_cast<int>(i));
-    shown.max_bandwidth = std::max(shown.max_bandwidth, r.bandwidth_GBps);
-    shown.max_time = std::max(shown.max_time, r.time.median_us);
-    shown.max_time_bar = std::max(shown.max_time_bar, r.time.max_us);
+    shown.max_bandwidth = std::max(shown.max_bandwidth, r.measured.bandwidth_GBps);
+    shown.max_time = std::max(shown.max_time, r.measured.time.median_us);
+    shown.max_time_bar = std::max(shown.max_time_bar, r.measured.time.max_us);
   }
   const int selected = selectedRow();
   const LiveRow* sel = model_->row(selected);
@@ -689,14 +690,14 @@ void LiveSweepView::rebuildPlots() {
 
 void LiveSweepView::rebuildBandwidthPlot(const PlotRows& shown) {
   const auto& rows = model_->rows();
-  const ReplaySummary& replay = model_->replay();
+  const PickSummary& replay = model_->replay();
   bw_plot_->clear();
   for (const auto& [w, idx] : shown.by_warps) {
     QVector<double> x, y;
     QVector<int> rr;
     for (int i : idx) {
       x.append(rows[static_cast<std::size_t>(i)].config.rblock);
-      y.append(rows[static_cast<std::size_t>(i)].bandwidth_GBps);
+      y.append(rows[static_cast<std::size_t>(i)].measured.bandwidth_GBps);
       rr.append(i);
     }
     bw_plot_->addSeries(warpCountText(w), x, y, rr, numWarpsColor(w));
@@ -719,7 +720,7 @@ void LiveSweepView::rebuildBandwidthPlot(const PlotRows& shown) {
     if (const LiveRow* r = model_->row(row)) {
       if (r->config.xblock == shown.xblock) {
         x.append(r->config.rblock);
-        y.append(r->bandwidth_GBps);
+        y.append(r->measured.bandwidth_GBps);
         rr.append(row);
       } else if (name_xblock) {
         name += tr(" [XBLOCK %1]").arg(r->config.xblock);
@@ -735,11 +736,12 @@ void LiveSweepView::rebuildBandwidthPlot(const PlotRows& shown) {
     mark(name, p->row, style.shape, style.color, style.size, /*name_xblock=*/true);
   }
   if (const LiveRow* best = model_->row(replay.best_row)) {
-    mark(tr("best: %1 GB/s").arg(best->bandwidth_GBps, 0, 'f', 0), replay.best_row, MarkerShape::kStar, kBestColor, 20,
+    mark(tr("best: %1 GB/s").arg(best->measured.bandwidth_GBps, 0, 'f', 0), replay.best_row, MarkerShape::kStar,
+         kBestColor, 20,
          /*name_xblock=*/false);
   }
   if (const LiveRow* sel = model_->row(shown.selected)) {
-    bw_plot_->addMarkers(tr("selected"), {static_cast<double>(sel->config.rblock)}, {sel->bandwidth_GBps},
+    bw_plot_->addMarkers(tr("selected"), {static_cast<double>(sel->config.rblock)}, {sel->measured.bandwidth_GBps},
                          {shown.selected}, MarkerShape::kDiamond, kSelectedColor, 11, false, /*in_legend=*/false);
   }
   bw_plot_->finish(0, std::max({shown.max_bandwidth, copy_GBps_, 1.0}) * 1.12);
@@ -754,16 +756,16 @@ void LiveSweepView::rebuildTimePlot(const PlotRows& shown) {
     for (int i : idx) {
       const auto& r = rows[static_cast<std::size_t>(i)];
       x.append(r.config.rblock);
-      y.append(r.time.median_us);
-      lo.append(std::max(0.0, r.time.median_us - r.time.min_us));
-      hi.append(std::max(0.0, r.time.max_us - r.time.median_us));
+      y.append(r.measured.time.median_us);
+      lo.append(std::max(0.0, r.measured.time.median_us - r.measured.time.min_us));
+      hi.append(std::max(0.0, r.measured.time.max_us - r.measured.time.median_us));
       rr.append(i);
     }
     time_plot_->addSeries(warpCountText(w), x, y, rr, numWarpsColor(w), Qt::SolidLine, lo, hi);
   }
   const double triton_max = addTritonTimes(shown);
   if (const LiveRow* sel = model_->row(shown.selected)) {
-    time_plot_->addMarkers(tr("selected"), {static_cast<double>(sel->config.rblock)}, {sel->time.median_us},
+    time_plot_->addMarkers(tr("selected"), {static_cast<double>(sel->config.rblock)}, {sel->measured.time.median_us},
                            {shown.selected}, MarkerShape::kDiamond, kSelectedColor, 11, false, /*in_legend=*/false);
   }
   // The y range follows the medians; a rare slow run (a clock ramp, a preemption) would otherwise
@@ -807,9 +809,9 @@ void LiveSweepView::rebuildOccupancyPlot(const PlotRows& shown) {
           x.append(r.config.rblock);
           y.append(r.theoretical_occupancy_pct);
           rr.append(i);
-        } else if (achieved && r.achieved_occupancy_pct.value) {
+        } else if (achieved && r.measured.achieved_occupancy_pct.value) {
           x.append(r.config.rblock);
-          y.append(*r.achieved_occupancy_pct.value);
+          y.append(*r.measured.achieved_occupancy_pct.value);
           rr.append(i);
         }
       }
@@ -832,7 +834,7 @@ void LiveSweepView::rebuildOccupancyPlot(const PlotRows& shown) {
 }
 
 void LiveSweepView::rebuildRegretTable() {
-  const ReplaySummary& replay = model_->replay();
+  const PickSummary& replay = model_->replay();
   const auto& rows = model_->rows();
   for (int r = 0; r < 4; ++r) {
     for (int c = 0; c < 6; ++c) regret_->setItem(r, c, cell(QString()));
@@ -903,7 +905,7 @@ std::vector<CsvExport> LiveSweepView::csvExports() const {
   CsvTable regret;
   regret.meta = {{"device", data_.metaValue("device")}, {"date_utc", data_.metaValue("date_utc")}};
   regret.header = {"policy", "candidates", "benchmarked", "pick", "time_us", "bandwidth_GBps", "regret"};
-  const ReplaySummary& rp = model_->replay();
+  const PickSummary& rp = model_->replay();
   for (const auto& p : rp.picks) {
     const LiveRow* r = model_->row(p.row);
     regret.rows.push_back({std::string(inductor::policyKey(p.policy)), std::to_string(p.candidates),
@@ -952,7 +954,7 @@ void LiveSweepView::restoreSettings(QSettings& s) {
 
 QString LiveSweepView::statusSummary() const {
   if (!running_summary_.isEmpty()) return running_summary_;
-  const ReplaySummary& rp = model_->replay();
+  const PickSummary& rp = model_->replay();
   if (rp.best_row < 0)
     return availability_.available ? tr("Live: %1").arg(availability_.device) : tr("Live sweep: no GPU");
   QString s = dataset_label_->text() + tr(" · best %1 GB/s").arg(rp.best_bandwidth_GBps, 0, 'f', 0);

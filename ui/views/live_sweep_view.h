@@ -59,7 +59,7 @@ class LiveSweepView : public SweepView {
   [[nodiscard]] const FamilyFidelity* fidelity() const { return fidelity_ ? &*fidelity_ : nullptr; }
 
   [[nodiscard]] const LiveDataset& dataset() const { return data_; }
-  [[nodiscard]] const ReplaySummary& replay() const;
+  [[nodiscard]] const PickSummary& replay() const;
   /// Copy bandwidth of the shown dataset (GB/s; 0 when not recorded).
   [[nodiscard]] double copyBandwidth() const { return copy_GBps_; }
   bool selectRow(int row) { return selectSourceRow(row); }

@@ -244,7 +244,7 @@ QWidget* RblockScalingView::buildPipelineBox() {
   auto* pipe_box = new QGroupBox(tr("Pipeline and chain"));
   auto* pl = new QFormLayout(pipe_box);
   pipeline_policy_ = new QComboBox(pipe_box);
-  for (Policy p : allPolicies()) pipeline_policy_->addItem(q(policyKey(p)), static_cast<int>(p));
+  for (Policy p : boundPolicies()) pipeline_policy_->addItem(q(policyKey(p)), static_cast<int>(p));
   pipeline_policy_->setToolTip(tr("The bound the candidate pipeline and the keep-halving chain use."));
   pl->addRow(tr("Policy"), pipeline_policy_);
   return pipe_box;
@@ -546,7 +546,7 @@ bool RblockScalingView::readKernelAndConfig(const RblockInputs& in) {
 
 bool RblockScalingView::decideEveryPolicy(const DecisionOptions& opts) {
   decisions_.clear();
-  for (Policy p : allPolicies()) {
+  for (Policy p : boundPolicies()) {
     auto d = decide(p, config_, kernel_, device_model_, opts);
     if (!d) {
       clearResults(q(d.error()));

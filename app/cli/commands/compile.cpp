@@ -142,7 +142,7 @@ Expected<std::vector<inductor::Decision>> rblockDecisions(const CompileOpts& o, 
   rc.n_regs = rep.registers;
   rc.n_spills = rep.nSpills();
   rc.shared_bytes = rep.static_smem_bytes;
-  for (auto p : inductor::allPolicies()) {
+  for (auto p : inductor::boundPolicies()) {
     auto d = inductor::decide(p, rc, info, dev);
     if (d) decisions.push_back(std::move(d).value());
   }

@@ -190,19 +190,17 @@ void printRunsText(std::ostream& out, const KernelRunsResult& r) {
   TextRows rows = {{"kernel", "config", "origin", "regs", "spills", "occupancy", "status", "time µs", "spread %",
                     "GB/s", "achieved occ.", "rules with it", "reason"}};
   for (const auto& row : r.rows) {
-    std::string rules;
-    for (std::size_t i = 0; i < row.in_set.size() && i < inductor::decisionPolicies().size(); ++i) {
-      if (row.in_set[i])
-        rules += (rules.empty() ? "" : ",") + std::string(inductor::policyKey(inductor::decisionPolicies()[i]));
-    }
+    const std::string rules = row.in_set.keys();
     rows.push_back(
         {shortName(row.kernel), row.configText() + (row.winner ? " *" : ""), row.origin,
          row.n_regs >= 0 ? std::to_string(row.n_regs) : "", row.n_spills >= 0 ? std::to_string(row.n_spills) : "",
-         row.occupancy_pct >= 0 ? fixed(row.occupancy_pct, 1) + " %" : "", std::string(runStatusName(row.status)),
-         row.ok() ? fixed(row.time.median_us, 1) : "", row.ok() ? fixed(row.time.spread_pct, 1) : "",
-         row.ok() ? fixed(row.bandwidth_GBps, 0) : "",
-         row.ok() && row.achieved_occupancy_pct.value ? fixed(*row.achieved_occupancy_pct.value, 1) + " %" : "", rules,
-         row.reason.substr(0, 90)});
+         row.occupancy_pct >= 0 ? fixed(row.occupancy_pct, 1) + " %" : "",
+         std::string(runStatusName(row.measured.status)), row.ok() ? fixed(row.measured.time.median_us, 1) : "",
+         row.ok() ? fixed(row.measured.time.spread_pct, 1) : "", row.ok() ? fixed(row.measured.bandwidth_GBps, 0) : "",
+         row.ok() && row.measured.achieved_occupancy_pct.value
+             ? fixed(*row.measured.achieved_occupancy_pct.value, 1) + " %"
+             : "",
+         rules, row.measured.reason.substr(0, 90)});
   }
   printTable(out, rows);
   out << "\n* = Inductor's winner (.best_config). Each rule's pick: the fastest measured config of its set (Inductor's "
@@ -263,8 +261,8 @@ int runRun(Context& ctx, const InductorOpts& o) {
         std::string line = "[" + std::to_string(p.kernel_index) + "/" + std::to_string(p.kernels) + "] " +
                            shortName(p.kernel) + " " + std::to_string(p.done) + "/" + std::to_string(p.total);
         if (p.row != nullptr) {
-          line += " " + p.row->configText() + ": " + std::string(runStatusName(p.row->status));
-          if (p.row->ok()) line += " " + fixed(p.row->time.median_us, 1) + " µs";
+          line += " " + p.row->configText() + ": " + std::string(runStatusName(p.row->measured.status));
+          if (p.row->ok()) line += " " + fixed(p.row->measured.time.median_us, 1) + " µs";
         }
         progress.step(line);
       },
@@ -300,7 +298,7 @@ int runRun(Context& ctx, const InductorOpts& o) {
 void printSweepText(std::ostream& out, const KernelSweepResult& r) {
   TextRows rows = {{"config", "origin", "swept for", "compile s", "regs", "spills", "occupancy", "new", "old",
                     "spills rule", "status", "time µs", "GB/s", "achieved occ.", "rules with it", "reason"}};
-  const auto& policies = inductor::decisionPolicies();
+  const auto& policies = inductor::kPolicies;
   auto decisionOf = [&](const KernelRunRow& row, inductor::Policy p) {
     for (std::size_t i = 0; i < policies.size() && i < row.decisions.size(); ++i) {
       if (policies[i] == p) return row.decisions[i];
@@ -308,20 +306,19 @@ void printSweepText(std::ostream& out, const KernelSweepResult& r) {
     return std::string();
   };
   for (const auto& row : r.runs.rows) {
-    std::string rules;
-    for (std::size_t i = 0; i < row.in_set.size() && i < policies.size(); ++i) {
-      if (row.in_set[i]) rules += (rules.empty() ? "" : ",") + std::string(inductor::policyKey(policies[i]));
-    }
+    const std::string rules = row.in_set.keys();
     rows.push_back(
         {row.configText() + (row.winner ? " *" : ""), row.origin, row.swept_for,
          row.compile_s >= 0 ? fixed(row.compile_s, 1) : "", row.n_regs >= 0 ? std::to_string(row.n_regs) : "",
          row.n_spills >= 0 ? std::to_string(row.n_spills) : "",
          row.occupancy_pct >= 0 ? fixed(row.occupancy_pct, 1) + " %" : "", decisionOf(row, inductor::Policy::kNew),
          decisionOf(row, inductor::Policy::kOld), decisionOf(row, inductor::Policy::kSpills),
-         std::string(runStatusName(row.status)), row.ok() ? fixed(row.time.median_us, 1) : "",
-         row.ok() ? fixed(row.bandwidth_GBps, 0) : "",
-         row.ok() && row.achieved_occupancy_pct.value ? fixed(*row.achieved_occupancy_pct.value, 1) + " %" : "", rules,
-         row.ok() ? std::string() : row.reason.substr(0, 90)});
+         std::string(runStatusName(row.measured.status)), row.ok() ? fixed(row.measured.time.median_us, 1) : "",
+         row.ok() ? fixed(row.measured.bandwidth_GBps, 0) : "",
+         row.ok() && row.measured.achieved_occupancy_pct.value
+             ? fixed(*row.measured.achieved_occupancy_pct.value, 1) + " %"
+             : "",
+         rules, row.ok() ? std::string() : row.measured.reason.substr(0, 90)});
   }
   printTable(out, rows);
   out << "\n* = Inductor's winner (.best_config). new/old/spills rule: each rule's decision for the config as a "
@@ -437,7 +434,7 @@ int runSweep(Context& ctx, const InductorOpts& o) {
   if (!result->measured && !no_run_reason.empty()) {
     result->not_measured = no_run_reason;
     for (auto& r : result->runs.rows) {
-      if (r.status == RunStatus::kSkipped) r.reason = "not run: " + no_run_reason;
+      if (r.measured.status == RunStatus::kSkipped) r.measured.reason = "not run: " + no_run_reason;
     }
   }
   const auto& c = result->compile;

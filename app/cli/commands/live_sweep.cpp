@@ -75,10 +75,11 @@ std::string progressLine(const LiveSweepProgress& p) {
   const auto& r = *p.row;
   std::string line = "[" + std::to_string(p.done) + "/" + std::to_string(p.total) + "] " + r.config.label() + ": ";
   if (r.ok()) {
-    return line + fixed(r.time.median_us, 2) + " us, " + fixed(r.bandwidth_GBps, 0) + " GB/s (" +
-           fixed(r.pct_of_copy, 1) + " % of copy)";
+    return line + fixed(r.measured.time.median_us, 2) + " us, " + fixed(r.measured.bandwidth_GBps, 0) + " GB/s (" +
+           fixed(r.measured.pct_of_copy, 1) + " % of copy)";
   }
-  return line + std::string(runStatusName(r.status)) + ": " + r.reason.substr(0, r.reason.find('\n'));
+  return line + std::string(runStatusName(r.measured.status)) + ": " +
+         r.measured.reason.substr(0, r.measured.reason.find('\n'));
 }
 
 // The one call into the engine's live sweep, kept alone so that it follows the engine's API easily.
@@ -141,17 +142,20 @@ TextRows liveRows(const LiveDataset& data) {
   for (std::size_t i = 0; i < data.rows.size(); ++i) {
     const auto& r = data.rows[i];
     const bool ok = r.ok();
-    rows.push_back(
-        {std::to_string(i), std::to_string(r.config.xblock), std::to_string(r.config.rblock),
-         std::to_string(r.config.num_warps), r.registers >= 0 ? std::to_string(r.registers) : "",
-         r.spill_stores_bytes >= 0 ? std::to_string(r.spill_stores_bytes) + "/" + std::to_string(r.spill_loads_bytes)
-                                   : "",
-         r.theoretical_occupancy_pct >= 0 ? fixed(r.theoretical_occupancy_pct, 1) : "",
-         ok ? "ok" : std::string(runStatusName(r.status)), ok ? fixed(r.time.median_us, 2) : "",
-         ok ? fixed(r.time.spread_pct, 2) : "", ok ? fixed(r.bandwidth_GBps, 0) : "", ok ? fixed(r.pct_of_copy, 1) : "",
-         r.achieved_occupancy_pct.value ? fixed(*r.achieved_occupancy_pct.value, 1) : "-",
-         r.inductor_candidate ? "yes" : "",
-         std::string(r.added_old ? "o" : "-") + (r.added_new ? "n" : "-") + (r.added_exact ? "e" : "-")});
+    rows.push_back({std::to_string(i), std::to_string(r.config.xblock), std::to_string(r.config.rblock),
+                    std::to_string(r.config.num_warps), r.registers >= 0 ? std::to_string(r.registers) : "",
+                    r.spill_stores_bytes >= 0
+                        ? std::to_string(r.spill_stores_bytes) + "/" + std::to_string(r.spill_loads_bytes)
+                        : "",
+                    r.theoretical_occupancy_pct >= 0 ? fixed(r.theoretical_occupancy_pct, 1) : "",
+                    ok ? "ok" : std::string(runStatusName(r.measured.status)),
+                    ok ? fixed(r.measured.time.median_us, 2) : "", ok ? fixed(r.measured.time.spread_pct, 2) : "",
+                    ok ? fixed(r.measured.bandwidth_GBps, 0) : "", ok ? fixed(r.measured.pct_of_copy, 1) : "",
+                    r.measured.achieved_occupancy_pct.value ? fixed(*r.measured.achieved_occupancy_pct.value, 1) : "-",
+                    r.inductor_candidate ? "yes" : "",
+                    std::string(r.added_by.contains(inductor::Policy::kOld) ? "o" : "-") +
+                        (r.added_by.contains(inductor::Policy::kNew) ? "n" : "-") +
+                        (r.added_by.contains(inductor::Policy::kExact) ? "e" : "-")});
   }
   return rows;
 }
@@ -165,7 +169,8 @@ void printLiveText(Context& ctx, const CompileSweepSpec& spec, const std::string
           << fixed(res.copy.GBps, 0) << " GB/s" << (res.copy.from_cache ? " (cached)" : "") << "\n\n";
   printTable(ctx.out, liveRows(data));
   for (const auto& r : data.rows) {
-    if (!r.ok() && r.status != RunStatus::kCancelled) ctx.out << "  " << r.config.label() << ": " << r.reason << "\n";
+    if (!r.ok() && r.measured.status != RunStatus::kCancelled)
+      ctx.out << "  " << r.config.label() << ": " << r.measured.reason << "\n";
   }
   ctx.out << "\nAutotuner replay (each policy's pick = its fastest candidate with n_spills ≤ 16; regret = pick time / "
              "best time):\n";

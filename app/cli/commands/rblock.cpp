@@ -163,7 +163,7 @@ Expected<Setup> setUp(const RblockOpts& o) {
   if (!gate) return Error{"--cc-gate: " + gate.error()};
   std::vector<Policy> policies;
   if (o.policy == "all") {
-    policies = allPolicies();
+    policies = boundPolicies();
   } else {
     auto p = parsePolicy(o.policy);
     if (!p) return Error{"--policy: " + p.error() + " or all"};

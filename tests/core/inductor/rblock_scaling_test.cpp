@@ -191,7 +191,7 @@ TEST(RblockR0R1, TieHalvesR1FirstInKwargOrder) {
 TEST(RblockGates, PersistentReductionNotApplicable) {
   KernelInfo k = kernelX(512);
   k.persistent_reduction = true;
-  for (Policy p : allPolicies()) {
+  for (Policy p : boundPolicies()) {
     const Decision d = run(p, reductionConfig(1, 2048, 16, 38), k, gpu("H200"));
     EXPECT_EQ(d.outcome, Outcome::kNotApplicable);
     EXPECT_EQ(d.step, 1);
@@ -404,6 +404,6 @@ TEST(RblockSpillsRule, HalvesASpillingConfigWhateverTheOccupancy) {
             "Step 7: nothing added — the config spills (n_spills 50 > 0), would scale (R0_BLOCK 32768 → 16384), but "
             "XBLOCK=1, R0_BLOCK=16384, num_warps=32 is already a candidate.");
   EXPECT_EQ(parsePolicy("spills").value(), Policy::kSpills);
-  EXPECT_EQ(decisionPolicies().back(), Policy::kSpills);
-  EXPECT_EQ(allPolicies().size(), 4u);  // the bounds only
+  EXPECT_EQ(kPolicies.back(), Policy::kSpills);
+  EXPECT_EQ(boundPolicies().size(), 4u);  // the bounds only
 }

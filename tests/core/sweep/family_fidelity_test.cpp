@@ -130,10 +130,11 @@ TEST(FamilyFidelity, OnlyConfigsThatRanOkOnBothSidesPair) {
   LiveDataset ours = family("h200_sum_fp16_32768x8192");
   triton::KernelRunsResult theirs = inductorRuns("ref_sum");
   for (auto& r : theirs.rows) {
-    if (r.xblock == 1 && r.r0_block == 2048 && r.num_warps == 16) r.status = RunStatus::kLaunchFailed;
+    if (r.xblock == 1 && r.r0_block == 2048 && r.num_warps == 16) r.measured.status = RunStatus::kLaunchFailed;
   }
   for (auto& r : ours.rows) {
-    if (r.config.xblock == 1 && r.config.rblock == 2048 && r.config.num_warps == 8) r.status = RunStatus::kWrongResult;
+    if (r.config.xblock == 1 && r.config.rblock == 2048 && r.config.num_warps == 8)
+      r.measured.status = RunStatus::kWrongResult;
   }
   auto f = compareWithTriton(ours, theirs);
   ASSERT_TRUE(f) << f.error();

@@ -41,17 +41,17 @@ TEST(BundledDatasets, EveryFileOpensWithItsProvenance) {
     ASSERT_FALSE(d->rows.empty());
     for (const auto& r : d->rows) {
       SCOPED_TRACE(r.config.label());
-      EXPECT_EQ(r.status, RunStatus::kOk) << r.reason;
-      EXPECT_EQ(r.reason, "");  // no "CUPTI recorded 0 of N launches" any more
-      EXPECT_GT(r.time.median_us, 0.0);
+      EXPECT_EQ(r.measured.status, RunStatus::kOk) << r.measured.reason;
+      EXPECT_EQ(r.measured.reason, "");  // no "CUPTI recorded 0 of N launches" any more
+      EXPECT_GT(r.measured.time.median_us, 0.0);
       // Every timed row has its CUPTI kernel time (below the event time, which adds the launch gap)
       // and its achieved occupancy (at most the theoretical occupancy, plus sampling noise).
-      ASSERT_TRUE(r.kernel_time_us.has_value());
-      EXPECT_GT(*r.kernel_time_us, 0.0);
-      EXPECT_LE(*r.kernel_time_us, r.time.median_us);
-      ASSERT_TRUE(r.achieved_occupancy_pct.value.has_value()) << r.achieved_occupancy_pct.unavailable;
-      EXPECT_GT(*r.achieved_occupancy_pct.value, 0.0);
-      EXPECT_LE(*r.achieved_occupancy_pct.value, r.theoretical_occupancy_pct + 1.0);
+      ASSERT_TRUE(r.measured.kernelTimeUs().has_value());
+      EXPECT_GT(*r.measured.kernelTimeUs(), 0.0);
+      EXPECT_LE(*r.measured.kernelTimeUs(), r.measured.time.median_us);
+      ASSERT_TRUE(r.measured.achieved_occupancy_pct.value.has_value()) << r.measured.achieved_occupancy_pct.unavailable;
+      EXPECT_GT(*r.measured.achieved_occupancy_pct.value, 0.0);
+      EXPECT_LE(*r.measured.achieved_occupancy_pct.value, r.theoretical_occupancy_pct + 1.0);
     }
   }
   EXPECT_EQ(files, 6);
@@ -104,11 +104,11 @@ TEST(BundledDatasets, SpillCaseHalvingRemovesTheSpills) {
   EXPECT_EQ(halved->spill_stores_bytes, 0);
   EXPECT_EQ(halved->spill_loads_bytes, 0);
   EXPECT_EQ(halved->registers, 97);
-  EXPECT_DOUBLE_EQ(spilling->time.median_us, 29.92);
-  EXPECT_DOUBLE_EQ(halved->time.median_us, 34.928);
+  EXPECT_DOUBLE_EQ(spilling->measured.time.median_us, 29.92);
+  EXPECT_DOUBLE_EQ(halved->measured.time.median_us, 34.928);
   // The spills show in CUPTI's local-memory traffic; the halved config has none.
-  ASSERT_TRUE(spilling->local_store_bytes.value.has_value());
-  EXPECT_GT(*spilling->local_store_bytes.value, 0.0);
-  ASSERT_TRUE(halved->local_store_bytes.value.has_value());
-  EXPECT_EQ(*halved->local_store_bytes.value, 0.0);
+  ASSERT_TRUE(spilling->measured.local_store_bytes.value.has_value());
+  EXPECT_GT(*spilling->measured.local_store_bytes.value, 0.0);
+  ASSERT_TRUE(halved->measured.local_store_bytes.value.has_value());
+  EXPECT_EQ(*halved->measured.local_store_bytes.value, 0.0);
 }

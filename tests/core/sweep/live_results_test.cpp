@@ -57,12 +57,12 @@ LiveRow row(int xblock, int rblock, int warps, RunStatus st, double median_us, i
   r.config.xblock = xblock;
   r.config.rblock = rblock;
   r.config.num_warps = warps;
-  r.status = st;
-  r.time.median_us = median_us;
-  r.time.min_us = median_us * 0.99;
-  r.time.max_us = median_us * 1.2;
-  r.time.runs = st == RunStatus::kOk ? 50 : 0;
-  r.bandwidth_GBps = median_us > 0 ? 1000.0 / median_us : 0.0;
+  r.measured.status = st;
+  r.measured.time.median_us = median_us;
+  r.measured.time.min_us = median_us * 0.99;
+  r.measured.time.max_us = median_us * 1.2;
+  r.measured.time.runs = st == RunStatus::kOk ? 50 : 0;
+  r.measured.bandwidth_GBps = median_us > 0 ? 1000.0 / median_us : 0.0;
   r.n_spills = n_spills;
   r.in_grid = true;
   return r;
@@ -84,9 +84,9 @@ TEST(Replay, EachPolicyPicksItsFastestBenchmarkedCandidate) {
   rows.push_back(row(1, 2048, 16, RunStatus::kOk, 130.0));  // 0: Inductor's candidate
   rows[0].inductor_candidate = true;
   rows.push_back(row(1, 1024, 16, RunStatus::kOk, 120.0));  // 1: added by new and exact
-  rows[1].added_new = rows[1].added_exact = true;
+  rows[1].added_by = {inductor::Policy::kNew, inductor::Policy::kExact};
   rows.push_back(row(1, 512, 16, RunStatus::kOk, 100.0, 40));  // 2: added by exact, spills 40 > 16
-  rows[2].added_exact = true;
+  rows[2].added_by = {inductor::Policy::kExact};
   rows.push_back(row(2, 512, 8, RunStatus::kOk, 110.0));         // 3: grid only, the best that ran clean…
   rows.push_back(row(1, 256, 8, RunStatus::kWrongResult, 0.0));  // 4: never the best
   auto s = summarizeReplay(rows, 16);
@@ -128,24 +128,26 @@ TEST(LiveDataset, CsvRoundTripKeepsEveryField) {
   auto r = row(1, 2048, 16, RunStatus::kOk, 128.625);
   r.config.fp32_outputs = true;
   r.inductor_candidate = true;
-  r.added_new = true;
+  r.added_by = {inductor::Policy::kNew};
   r.registers = 38;
   r.spill_stores_bytes = 0;
   r.spill_loads_bytes = 0;
   r.n_spills = 0;
   r.static_smem_bytes = 64;
   r.theoretical_occupancy_pct = 75.0;
-  r.grid_blocks = 32768;
-  r.kernel_time_us = 126.5;
-  r.pct_of_copy = 97.25;
-  r.max_abs_error = 0.0078125;
-  r.reason = "note, with a comma";
-  r.achieved_occupancy_pct = Metric::of(71.25);
-  r.dram_read_bytes = Metric::of(536870912);
-  r.local_load_bytes = Metric::missing("profiling not permitted (ERR_NVGPUCTRPERM)");
+  r.measured.grid_blocks = 32768;
+  r.measured.kernel_time = TimingStats{};
+  r.measured.kernel_time->median_us = 126.5;
+  r.measured.pct_of_copy = 97.25;
+  r.measured.checked = true;
+  r.measured.check.max_abs_error = 0.0078125;
+  r.measured.reason = "note, with a comma";
+  r.measured.achieved_occupancy_pct = Metric::of(71.25);
+  r.measured.dram_read_bytes = Metric::of(536870912);
+  r.measured.local_load_bytes = Metric::missing("profiling not permitted (ERR_NVGPUCTRPERM)");
   d.rows.push_back(r);
   auto bad = row(2, 4096, 4, RunStatus::kWrongResult, 0.0);
-  bad.reason = "out0: 3 of 512 elements differ; worst [17]: got nan, want 1.25";
+  bad.measured.reason = "out0: 3 of 512 elements differ; worst [17]: got nan, want 1.25";
   d.rows.push_back(bad);
 
   const std::string text = toCsv(liveDatasetToCsv(d));
@@ -159,29 +161,29 @@ TEST(LiveDataset, CsvRoundTripKeepsEveryField) {
   const auto& a = back->rows[0];
   EXPECT_EQ(a.config, r.config);
   EXPECT_TRUE(a.inductor_candidate);
-  EXPECT_TRUE(a.added_new);
-  EXPECT_FALSE(a.added_old);
+  EXPECT_TRUE(a.added_by.contains(inductor::Policy::kNew));
+  EXPECT_FALSE(a.added_by.contains(inductor::Policy::kOld));
   EXPECT_EQ(a.registers, 38);
   EXPECT_EQ(a.static_smem_bytes, 64);
   EXPECT_DOUBLE_EQ(a.theoretical_occupancy_pct, 75.0);
-  EXPECT_EQ(a.status, RunStatus::kOk);
-  EXPECT_EQ(a.reason, "note, with a comma");
-  EXPECT_EQ(a.grid_blocks, 32768);
-  EXPECT_DOUBLE_EQ(a.time.median_us, 128.625);
-  EXPECT_EQ(a.time.runs, 50);
-  ASSERT_TRUE(a.kernel_time_us.has_value());
-  EXPECT_DOUBLE_EQ(*a.kernel_time_us, 126.5);
-  EXPECT_DOUBLE_EQ(a.pct_of_copy, 97.25);
-  EXPECT_DOUBLE_EQ(a.max_abs_error, 0.0078125);
-  EXPECT_DOUBLE_EQ(*a.achieved_occupancy_pct.value, 71.25);
-  EXPECT_DOUBLE_EQ(*a.dram_read_bytes.value, 536870912.0);
-  EXPECT_FALSE(a.local_load_bytes.value.has_value());
-  EXPECT_EQ(a.local_load_bytes.unavailable, "profiling not permitted (ERR_NVGPUCTRPERM)");
+  EXPECT_EQ(a.measured.status, RunStatus::kOk);
+  EXPECT_EQ(a.measured.reason, "note, with a comma");
+  EXPECT_EQ(a.measured.grid_blocks, 32768);
+  EXPECT_DOUBLE_EQ(a.measured.time.median_us, 128.625);
+  EXPECT_EQ(a.measured.time.runs, 50);
+  ASSERT_TRUE(a.measured.kernelTimeUs().has_value());
+  EXPECT_DOUBLE_EQ(*a.measured.kernelTimeUs(), 126.5);
+  EXPECT_DOUBLE_EQ(a.measured.pct_of_copy, 97.25);
+  EXPECT_DOUBLE_EQ(a.measured.maxAbsError(), 0.0078125);
+  EXPECT_DOUBLE_EQ(*a.measured.achieved_occupancy_pct.value, 71.25);
+  EXPECT_DOUBLE_EQ(*a.measured.dram_read_bytes.value, 536870912.0);
+  EXPECT_FALSE(a.measured.local_load_bytes.value.has_value());
+  EXPECT_EQ(a.measured.local_load_bytes.unavailable, "profiling not permitted (ERR_NVGPUCTRPERM)");
   const auto& b = back->rows[1];
-  EXPECT_EQ(b.status, RunStatus::kWrongResult);
-  EXPECT_EQ(b.reason, bad.reason);
-  EXPECT_EQ(b.time.median_us, 0.0);  // not timed: written empty
-  EXPECT_FALSE(b.kernel_time_us.has_value());
+  EXPECT_EQ(b.measured.status, RunStatus::kWrongResult);
+  EXPECT_EQ(b.measured.reason, bad.measured.reason);
+  EXPECT_EQ(b.measured.time.median_us, 0.0);  // not timed: written empty
+  EXPECT_FALSE(b.measured.kernelTimeUs().has_value());
   // Replaying the read-back rows gives the same picks as the originals.
   EXPECT_EQ(summarizeReplay(back->rows).best_row, summarizeReplay(d.rows).best_row);
 }
@@ -191,8 +193,8 @@ TEST(LiveDataset, JsonComesFromTheSameColumns) {
   d.meta = {{"device", "NVIDIA H200"}};
   auto r = row(1, 2048, 16, RunStatus::kOk, 128.625);
   r.registers = 38;
-  r.achieved_occupancy_pct = Metric::of(71.25);
-  r.local_load_bytes = Metric::missing("profiling not permitted");
+  r.measured.achieved_occupancy_pct = Metric::of(71.25);
+  r.measured.local_load_bytes = Metric::missing("profiling not permitted");
   d.rows.push_back(r);
   d.rows.push_back(row(2, 4096, 4, RunStatus::kWrongResult, 0.0));
   const auto j = liveDatasetToJson(d);

@@ -122,7 +122,7 @@ TEST(LiveSweep, EveryCompiledConfigBecomesOneModuleWithTheFamilysLaunchContract)
   EXPECT_EQ(m.arguments[2].value, 256);   // xnumel
   EXPECT_EQ(m.arguments[3].value, 4096);  // rnumel
   for (const auto& row : res->dataset.rows) {
-    EXPECT_TRUE(row.ok()) << row.reason;
+    EXPECT_TRUE(row.ok()) << row.measured.reason;
     EXPECT_TRUE(row.in_grid);
     EXPECT_EQ(row.registers, 40);
   }
@@ -136,10 +136,10 @@ TEST(LiveSweep, RowsCarryTimesBandwidthAndTheReplayPicksTheFastest) {
   const LiveRow& fast = res->dataset.rows[2];  // RBLOCK 2048, 4 warps
   EXPECT_EQ(fast.config.rblock, 2048);
   EXPECT_EQ(fast.config.num_warps, 4);
-  EXPECT_DOUBLE_EQ(fast.time.median_us, 50.0);
+  EXPECT_DOUBLE_EQ(fast.measured.time.median_us, 50.0);
   // 256 × 4096 fp32 read once + 256 fp32 written = 4 195 328 bytes in 50 µs = 83.90656 GB/s.
-  EXPECT_DOUBLE_EQ(fast.bandwidth_GBps, 4195328.0 / 50e-6 / 1e9);
-  EXPECT_DOUBLE_EQ(fast.pct_of_copy, fast.bandwidth_GBps / 4000.0 * 100.0);
+  EXPECT_DOUBLE_EQ(fast.measured.bandwidth_GBps, 4195328.0 / 50e-6 / 1e9);
+  EXPECT_DOUBLE_EQ(fast.measured.pct_of_copy, fast.measured.bandwidth_GBps / 4000.0 * 100.0);
   EXPECT_EQ(res->replay.best_row, 2);
   EXPECT_DOUBLE_EQ(res->replay.best_time_us, 50.0);
   EXPECT_EQ(res->dataset.metaValue("toolkit"), "stand-in 1.0");
@@ -177,11 +177,12 @@ TEST(LiveSweep, AFaultingConfigIsARowAndLaterRowsSayWhyTheyDidNotRun) {
   const auto& rows = res->dataset.rows;
   ASSERT_EQ(rows.size(), 4u);
   EXPECT_TRUE(rows[0].ok());
-  EXPECT_EQ(rows[1].status, RunStatus::kLaunchFailed);
-  EXPECT_EQ(rows[1].reason, "CUDA_ERROR_ILLEGAL_ADDRESS");
+  EXPECT_EQ(rows[1].measured.status, RunStatus::kLaunchFailed);
+  EXPECT_EQ(rows[1].measured.reason, "CUDA_ERROR_ILLEGAL_ADDRESS");
   for (std::size_t i = 2; i < rows.size(); ++i) {
-    EXPECT_EQ(rows[i].status, RunStatus::kSkipped);
-    EXPECT_NE(rows[i].reason.find("not run: the GPU cannot be used any more"), std::string::npos) << rows[i].reason;
+    EXPECT_EQ(rows[i].measured.status, RunStatus::kSkipped);
+    EXPECT_NE(rows[i].measured.reason.find("not run: the GPU cannot be used any more"), std::string::npos)
+        << rows[i].measured.reason;
   }
   EXPECT_EQ(res->replay.best_row, 0);
 }
@@ -201,8 +202,8 @@ TEST(LiveSweep, CancelDuringTheRunsKeepsTheMeasuredRowsAndMarksTheRest) {
   ASSERT_EQ(rows.size(), 4u);
   EXPECT_TRUE(rows[0].ok());
   EXPECT_TRUE(rows[1].ok());
-  EXPECT_EQ(rows[2].status, RunStatus::kCancelled);
-  EXPECT_EQ(rows[3].status, RunStatus::kCancelled);
+  EXPECT_EQ(rows[2].measured.status, RunStatus::kCancelled);
+  EXPECT_EQ(rows[3].measured.status, RunStatus::kCancelled);
   EXPECT_EQ(res->dataset.metaValue("cancelled").rfind("yes", 0), 0u);
 }
 
@@ -214,8 +215,8 @@ TEST(LiveSweep, AConfigThatDoesNotFitTheShapeIsSkippedNotRun) {
   auto res = runLiveSweep(runner, spec, fakeCompile);
   ASSERT_TRUE(res) << res.error();
   for (const auto& row : res->dataset.rows) {
-    EXPECT_EQ(row.status, RunStatus::kSkipped) << row.config.label() << ": " << row.reason;
-    EXPECT_FALSE(row.reason.empty());
+    EXPECT_EQ(row.measured.status, RunStatus::kSkipped) << row.config.label() << ": " << row.measured.reason;
+    EXPECT_FALSE(row.measured.reason.empty());
   }
   EXPECT_TRUE(runner.modules.empty());
 }

@@ -449,19 +449,20 @@ TEST(WorkerRunner, ALiveSweepWithACrashingConfigInTheMiddleMeasuresEveryOtherRow
   ASSERT_TRUE(res) << res.error();
   const auto& rows = res->dataset.rows;
   ASSERT_EQ(rows.size(), 4u);
-  EXPECT_EQ(rows[0].status, RunStatus::kOk) << rows[0].reason;
-  EXPECT_EQ(rows[1].status, RunStatus::kLaunchFailed);
-  EXPECT_EQ(rows[1].reason.rfind("the GPU worker was killed by signal 6 (Aborted) while running sum fp32 XBLOCK=1 "
-                                 "RBLOCK=1024 num_warps=8",
-                                 0),
-            0u)
-      << rows[1].reason;
-  EXPECT_EQ(rows[2].status, RunStatus::kLaunchFailed);
-  EXPECT_NE(rows[2].reason.find("CUDA_ERROR_ILLEGAL_ADDRESS"), std::string::npos) << rows[2].reason;
-  EXPECT_EQ(rows[3].status, RunStatus::kOk) << rows[3].reason;
-  EXPECT_EQ(rows[3].reason, "problem sum fp32 256 × 4096, uploaded 1 time in this worker");
-  ASSERT_TRUE(rows[3].achieved_occupancy_pct.value.has_value());
-  EXPECT_DOUBLE_EQ(*rows[3].achieved_occupancy_pct.value, 61.25);
+  EXPECT_EQ(rows[0].measured.status, RunStatus::kOk) << rows[0].measured.reason;
+  EXPECT_EQ(rows[1].measured.status, RunStatus::kLaunchFailed);
+  EXPECT_EQ(
+      rows[1].measured.reason.rfind("the GPU worker was killed by signal 6 (Aborted) while running sum fp32 XBLOCK=1 "
+                                    "RBLOCK=1024 num_warps=8",
+                                    0),
+      0u)
+      << rows[1].measured.reason;
+  EXPECT_EQ(rows[2].measured.status, RunStatus::kLaunchFailed);
+  EXPECT_NE(rows[2].measured.reason.find("CUDA_ERROR_ILLEGAL_ADDRESS"), std::string::npos) << rows[2].measured.reason;
+  EXPECT_EQ(rows[3].measured.status, RunStatus::kOk) << rows[3].measured.reason;
+  EXPECT_EQ(rows[3].measured.reason, "problem sum fp32 256 × 4096, uploaded 1 time in this worker");
+  ASSERT_TRUE(rows[3].measured.achieved_occupancy_pct.value.has_value());
+  EXPECT_DOUBLE_EQ(*rows[3].measured.achieved_occupancy_pct.value, 61.25);
   EXPECT_EQ(r->restarts(), 2);
 }
 

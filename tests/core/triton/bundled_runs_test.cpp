@@ -84,7 +84,7 @@ TEST(BundledInductorRuns, MeasuredRunsReadBackAndMatchTheirScan) {
       });
       const bool swept = !table->metaValue("sweep_grid").empty() && !r.swept_for.empty() && r.origin == "swept";
       EXPECT_TRUE(known || swept) << r.kernel << " " << r.configText();
-      EXPECT_TRUE(r.ok() || !r.reason.empty()) << r.kernel << " " << r.configText();
+      EXPECT_TRUE(r.ok() || !r.measured.reason.empty()) << r.kernel << " " << r.configText();
     }
     EXPECT_FALSE(runs->picks.empty());
     ++measured;

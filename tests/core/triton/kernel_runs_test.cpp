@@ -134,8 +134,8 @@ TEST(LaunchPlan, APtxThatDoesNotMatchTheSignatureIsNotLaunched) {
   auto result = runKernelConfigs(runner, {&k}, {});
   ASSERT_EQ(result.rows.size(), 3u);
   for (const auto& r : result.rows) {
-    EXPECT_EQ(r.status, RunStatus::kSkipped);
-    EXPECT_NE(r.reason.find("do not match the signature"), std::string::npos) << r.reason;
+    EXPECT_EQ(r.measured.status, RunStatus::kSkipped);
+    EXPECT_NE(r.measured.reason.find("do not match the signature"), std::string::npos) << r.measured.reason;
   }
   EXPECT_TRUE(runner.modules.empty());
   fs::remove_all(dir);
@@ -161,8 +161,8 @@ TEST(KernelRuns, TheSpillCaseHalvedConfigIsEveryRulesPickAndInductorsWinnerIsOff
   ASSERT_GE(p.winner_row, 0);
   EXPECT_EQ(result.rows[static_cast<std::size_t>(p.winner_row)].configText(), "X1 R2048 w16");
   EXPECT_NEAR(p.winner_regret, 40.4 / 32.0, 1e-12);
-  ASSERT_EQ(p.picks.size(), inductor::decisionPolicies().size());
-  for (const RulePick& r : p.picks) {
+  ASSERT_EQ(p.picks.size(), inductor::kPolicies.size());
+  for (const PolicyPick& r : p.picks) {
     SCOPED_TRACE(std::string(inductor::policyKey(r.policy)));
     EXPECT_EQ(r.candidates, 3);   // both candidates, and every rule halves R32768 w32
     EXPECT_EQ(r.benchmarked, 2);  // R32768 w32 is over the spill threshold
@@ -172,7 +172,8 @@ TEST(KernelRuns, TheSpillCaseHalvedConfigIsEveryRulesPickAndInductorsWinnerIsOff
   }
   // The rows say what the driver said about registers: 64 for each, so the 32-register config disagrees.
   const KernelRunRow& w16 = rowOf(result, "X1 R2048 w16");
-  EXPECT_NE(w16.reason.find("the driver reports 64 registers, the cubin 32"), std::string::npos) << w16.reason;
+  EXPECT_NE(w16.measured.reason.find("the driver reports 64 registers, the cubin 32"), std::string::npos)
+      << w16.measured.reason;
 }
 
 TEST(KernelRuns, AFailingConfigIsARowAndTheOthersStillRun) {
@@ -181,10 +182,10 @@ TEST(KernelRuns, AFailingConfigIsARowAndTheOthersStillRun) {
   TableRunner runner({{"R0_BLOCK=32768", 50.4}, {"R0_BLOCK=2048", -1.0}, {"R0_BLOCK=16384", 32.0}});
   auto result = runKernelConfigs(runner, {&k}, {});
   ASSERT_EQ(result.rows.size(), 3u);
-  EXPECT_EQ(rowOf(result, "X1 R2048 w16").status, RunStatus::kLaunchFailed);
-  EXPECT_EQ(rowOf(result, "X1 R2048 w16").reason, "CUDA_ERROR_ILLEGAL_ADDRESS (stand-in)");
-  EXPECT_EQ(rowOf(result, "X1 R32768 w32").status, RunStatus::kOk);
-  EXPECT_EQ(rowOf(result, "X1 R16384 w32").status, RunStatus::kOk);
+  EXPECT_EQ(rowOf(result, "X1 R2048 w16").measured.status, RunStatus::kLaunchFailed);
+  EXPECT_EQ(rowOf(result, "X1 R2048 w16").measured.reason, "CUDA_ERROR_ILLEGAL_ADDRESS (stand-in)");
+  EXPECT_EQ(rowOf(result, "X1 R32768 w32").measured.status, RunStatus::kOk);
+  EXPECT_EQ(rowOf(result, "X1 R16384 w32").measured.status, RunStatus::kOk);
   EXPECT_EQ(result.picks.front().winner_regret, 0.0);  // the winner did not run
 }
 
@@ -201,9 +202,9 @@ TEST(KernelRuns, CancelKeepsTheFinishedRows) {
       &cancel);
   EXPECT_TRUE(result.cancelled);
   ASSERT_EQ(result.rows.size(), 3u);
-  EXPECT_EQ(result.rows[0].status, RunStatus::kOk);
-  EXPECT_EQ(result.rows[1].status, RunStatus::kCancelled);
-  EXPECT_EQ(result.rows[2].status, RunStatus::kCancelled);
+  EXPECT_EQ(result.rows[0].measured.status, RunStatus::kOk);
+  EXPECT_EQ(result.rows[1].measured.status, RunStatus::kCancelled);
+  EXPECT_EQ(result.rows[2].measured.status, RunStatus::kCancelled);
 }
 
 TEST(KernelRuns, TheCsvRoundTripsWithThePicks) {
@@ -235,13 +236,13 @@ TEST(KernelRuns, ARuleThatWouldAddAnUncompiledConfigSaysSo) {
   cand.xblock = 1;
   cand.r0_block = 4096;
   cand.num_warps = 8;
-  cand.status = RunStatus::kOk;
-  cand.time = summarizeTimes({10.0});
-  cand.in_set.assign(inductor::decisionPolicies().size(), true);
-  cand.not_compiled = "spills→X1 R2048 w8";
+  cand.measured.status = RunStatus::kOk;
+  cand.measured.time = summarizeTimes({10.0});
+  cand.in_set = inductor::PolicySet::all();
+  cand.not_compiled = {{inductor::Policy::kSpills, "X1 R2048 w8"}};
   const auto picks = summarizeKernelRuns({cand});
   ASSERT_EQ(picks.size(), 1u);
-  for (const RulePick& p : picks.front().picks) {
+  for (const PolicyPick& p : picks.front().picks) {
     if (p.policy == inductor::Policy::kSpills) {
       EXPECT_EQ(p.not_compiled, std::vector<std::string>{"X1 R2048 w8"});
     } else {
@@ -324,15 +325,15 @@ TEST(KernelRuns, ASetOfSpillingConfigsOnlyPicksTheFirst) {
     r.xblock = 1;
     r.r0_block = r0;
     r.num_warps = 32;
-    r.status = RunStatus::kOk;
-    r.time = summarizeTimes({us});
+    r.measured.status = RunStatus::kOk;
+    r.measured.time = summarizeTimes({us});
     r.over_spill_threshold = true;
-    r.in_set.assign(inductor::decisionPolicies().size(), true);
+    r.in_set = inductor::PolicySet::all();
     return r;
   };
   const auto picks = summarizeKernelRuns({row(32768, 50.0), row(16384, 40.0)});
   ASSERT_EQ(picks.size(), 1u);
-  for (const RulePick& p : picks.front().picks) {
+  for (const PolicyPick& p : picks.front().picks) {
     EXPECT_EQ(p.benchmarked, 0);
     EXPECT_EQ(p.row, 0);
     EXPECT_DOUBLE_EQ(p.regret, 50.0 / 40.0);

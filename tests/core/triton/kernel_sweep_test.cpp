@@ -280,8 +280,8 @@ TEST(KernelSweep, WithoutAGpuEveryConfigHasRegistersSpillsOccupancyAndDecisions)
   EXPECT_EQ(spill.n_regs, 128);
   EXPECT_EQ(spill.n_spills, 74);
   EXPECT_DOUBLE_EQ(spill.occupancy_pct, 25.0);  // 128 registers × 512 threads: one block of 64 warps
-  EXPECT_EQ(spill.status, RunStatus::kSkipped);
-  EXPECT_EQ(spill.reason, "not run: no GPU ran them");
+  EXPECT_EQ(spill.measured.status, RunStatus::kSkipped);
+  EXPECT_EQ(spill.measured.reason, "not run: no GPU ran them");
   ASSERT_EQ(spill.decisions.size(), 5u);
   EXPECT_EQ(by["X1 R16384 w16"]->n_regs, 123);
   EXPECT_EQ(by["X1 R16384 w16"]->n_spills, 0);

@@ -1,0 +1,237 @@
+#include "core/sweep/measurement.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <iomanip>
+#include <sstream>
+
+#include "core/base/format.h"
+
+namespace occx {
+
+namespace {
+
+double quantile(const std::vector<double>& sorted, double q) {
+  if (sorted.empty()) return 0.0;
+  const double pos = q * static_cast<double>(sorted.size() - 1);
+  const auto lo = static_cast<std::size_t>(std::floor(pos));
+  const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
+  const double frac = pos - static_cast<double>(lo);
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * frac;
+}
+
+constexpr std::array<std::string_view, 7> kStatusNames = {
+    "ok", "wrong result", "launch failed", "out of memory", "compile failed", "skipped", "cancelled"};
+
+std::string statusNames() {
+  std::string all;
+  for (auto n : kStatusNames) all += (all.empty() ? "" : ", ") + std::string(n);
+  return all;
+}
+
+using MeasurementColumn = Column<Measurement>;
+
+/// An integer where -1 means unknown (written empty, read back as -1).
+MeasurementColumn knownInt(std::string key, std::string title, int& (*at)(Measurement&)) {
+  return {std::move(key),
+          std::move(title),
+          "",
+          CellKind::kNumber,
+          [at](const Measurement& m) {
+            const int v = at(const_cast<Measurement&>(m));  // NOLINT(cppcoreguidelines-pro-type-const-cast): read only
+            return v < 0 ? std::string() : std::to_string(v);
+          },
+          [at](Measurement& m, const std::string& t) {
+            if (t.empty()) {
+              at(m) = -1;
+              return std::string();
+            }
+            return readInteger(t, at(m), false);
+          },
+          false};
+}
+
+/// A figure of an ok run, written with `digits` decimals (empty for rows that did not run ok).
+MeasurementColumn okFigure(std::string key, std::string title, std::string unit, int digits,
+                           double& (*at)(Measurement&)) {
+  return {std::move(key),
+          std::move(title),
+          std::move(unit),
+          CellKind::kNumber,
+          [at, digits](const Measurement& m) {
+            // NOLINTNEXTLINE(cppcoreguidelines-pro-type-const-cast): read only
+            return m.ok() ? fixed(at(const_cast<Measurement&>(m)), digits) : std::string();
+          },
+          [at](Measurement& m, const std::string& t) { return readNumber(t, at(m), 0.0); },
+          false};
+}
+
+/// A profiler metric: its value with `digits` decimals, or "unavailable: <reason>". A number
+/// column: JSON gets the value as a number and "unavailable: <reason>" as text.
+MeasurementColumn metricColumn(std::string key, std::string unit, int digits, Metric Measurement::*field) {
+  return {std::move(key),
+          "",
+          std::move(unit),
+          CellKind::kNumber,
+          [field, digits](const Measurement& m) { return (m.*field).text(digits); },
+          [field](Measurement& m, const std::string& t) { return readMetric(t, m.*field); },
+          false};
+}
+
+std::vector<MeasurementColumn> makeColumns() {
+  std::vector<MeasurementColumn> c;
+  c.push_back({"status", "status", "", CellKind::kText,
+               [](const Measurement& m) { return std::string(runStatusName(m.status)); },
+               [](Measurement& m, const std::string& t) -> std::string {
+                 auto st = parseRunStatus(t);
+                 if (!st) return "one of " + statusNames();
+                 m.status = *st;
+                 return {};
+               },
+               true});
+  c.push_back({"reason", "reason", "", CellKind::kText, [](const Measurement& m) { return m.reason; },
+               [](Measurement& m, const std::string& t) {
+                 m.reason = t;
+                 return std::string();
+               },
+               false});
+  c.push_back({"grid_blocks", "blocks", "", CellKind::kNumber,
+               [](const Measurement& m) { return std::to_string(m.grid_blocks); },
+               [](Measurement& m, const std::string& t) { return readInteger(t, m.grid_blocks, true); }, false});
+  c.push_back(
+      knownInt("driver_registers", "driver regs", [](Measurement& m) -> int& { return m.attributes.registers; }));
+  c.push_back(knownInt("driver_local_bytes", "driver local B",
+                       [](Measurement& m) -> int& { return m.attributes.local_bytes; }));
+  c.push_back(knownInt("driver_active_blocks_per_sm", "driver active blocks/SM",
+                       [](Measurement& m) -> int& { return m.driver_active_blocks_per_sm; }));
+  c.push_back(okFigure("time_us", "µs", "µs", 3, [](Measurement& m) -> double& { return m.time.median_us; }));
+  c.push_back(okFigure("min_us", "min µs", "µs", 3, [](Measurement& m) -> double& { return m.time.min_us; }));
+  c.push_back(okFigure("max_us", "max µs", "µs", 3, [](Measurement& m) -> double& { return m.time.max_us; }));
+  c.push_back(okFigure("spread_pct", "spread %", "%", 3, [](Measurement& m) -> double& { return m.time.spread_pct; }));
+  c.push_back({"runs", "runs", "", CellKind::kNumber,
+               [](const Measurement& m) { return m.ok() ? std::to_string(m.time.runs) : std::string(); },
+               [](Measurement& m, const std::string& t) { return readInteger(t, m.time.runs, true); }, false});
+  c.push_back({"kernel_time_us", "CUPTI µs", "µs", CellKind::kNumber,
+               [](const Measurement& m) {
+                 auto k = m.kernelTimeUs();
+                 return k ? fixed(*k, 3) : std::string();
+               },
+               [](Measurement& m, const std::string& t) {
+                 std::optional<double> v;
+                 std::string e = readOptionalNumber(t, v);
+                 if (!e.empty()) return e;
+                 if (v) {
+                   TimingStats k;
+                   k.median_us = *v;
+                   m.kernel_time = k;
+                 } else {
+                   m.kernel_time.reset();
+                 }
+                 return std::string();
+               },
+               false});
+  c.push_back(
+      okFigure("bandwidth_GBps", "GB/s", "GB/s", 1, [](Measurement& m) -> double& { return m.bandwidth_GBps; }));
+  c.push_back(okFigure("pct_of_copy", "% of copy", "%", 2, [](Measurement& m) -> double& { return m.pct_of_copy; }));
+  c.push_back({"bytes_moved", "bytes", "B", CellKind::kNumber,
+               [](const Measurement& m) { return std::to_string(m.bytes_moved); },
+               [](Measurement& m, const std::string& t) { return readInteger(t, m.bytes_moved, true); }, false});
+  c.push_back(metricColumn("achieved_occupancy_pct", "%", 2, &Measurement::achieved_occupancy_pct));
+  c.push_back(metricColumn("dram_read_bytes", "B", 0, &Measurement::dram_read_bytes));
+  c.push_back(metricColumn("dram_write_bytes", "B", 0, &Measurement::dram_write_bytes));
+  c.push_back(metricColumn("local_load_bytes", "B", 0, &Measurement::local_load_bytes));
+  c.push_back(metricColumn("local_store_bytes", "B", 0, &Measurement::local_store_bytes));
+  c.push_back({"compared_with", "outputs checked against", "", CellKind::kText,
+               [](const Measurement& m) { return m.check.compared_with; },
+               [](Measurement& m, const std::string& t) {
+                 m.check.compared_with = t;
+                 return std::string();
+               },
+               false});
+  c.push_back({"max_abs_error", "max |error|", "", CellKind::kNumber,
+               [](const Measurement& m) {
+                 if (!m.checked) return std::string();
+                 std::ostringstream s;
+                 s << std::setprecision(6) << m.check.max_abs_error;
+                 return s.str();
+               },
+               [](Measurement& m, const std::string& t) {
+                 if (t.empty()) {
+                   m.checked = false;
+                   return std::string();
+                 }
+                 m.checked = true;
+                 return readNumber(t, m.check.max_abs_error, 0.0);
+               },
+               false});
+  return c;
+}
+
+}  // namespace
+
+TimingStats summarizeTimes(std::vector<double> samples) {
+  TimingStats s;
+  if (samples.empty()) return s;
+  std::sort(samples.begin(), samples.end());
+  s.runs = static_cast<int>(samples.size());
+  s.median_us = quantile(samples, 0.5);
+  s.min_us = samples.front();
+  s.max_us = samples.back();
+  s.p25_us = quantile(samples, 0.25);
+  s.p75_us = quantile(samples, 0.75);
+  s.spread_pct = s.median_us > 0.0 ? (s.p75_us - s.p25_us) / s.median_us * 100.0 : 0.0;
+  return s;
+}
+
+double bandwidthGBps(std::int64_t bytes, double time_us) {
+  if (!(time_us > 0.0)) return 0.0;
+  return static_cast<double>(bytes) / (time_us * 1e-6) / 1e9;
+}
+
+std::string Metric::text(int digits) const {
+  if (value) return fixed(*value, digits);
+  return "unavailable: " + (unavailable.empty() ? std::string("no reason given") : unavailable);
+}
+
+std::string readMetric(const std::string& t, Metric& out) {
+  constexpr std::string_view kPrefix = "unavailable: ";
+  if (t.empty()) {
+    out = Metric::missing("not recorded");
+  } else if (t.rfind(kPrefix, 0) == 0) {
+    out = Metric::missing(t.substr(kPrefix.size()));
+  } else {
+    double v = 0.0;
+    if (auto e = readNumber(t, v, 0.0); !e.empty()) return e;
+    out = Metric::of(v);
+  }
+  return {};
+}
+
+std::string_view runStatusName(RunStatus status) {
+  return kStatusNames[static_cast<std::size_t>(status)];
+}
+
+Expected<RunStatus> parseRunStatus(std::string_view text) {
+  for (std::size_t i = 0; i < kStatusNames.size(); ++i) {
+    if (text == kStatusNames[i]) return static_cast<RunStatus>(i);
+  }
+  return Error{"status '" + std::string(text) + "' is not known: allowed " + statusNames()};
+}
+
+std::optional<double> Measurement::kernelTimeUs() const {
+  if (!kernel_time) return std::nullopt;
+  return kernel_time->median_us;
+}
+
+void Measurement::setMetricsMissing(const std::string& why) {
+  achieved_occupancy_pct = dram_read_bytes = dram_write_bytes = local_load_bytes = local_store_bytes =
+      Metric::missing(why);
+}
+
+const std::vector<Column<Measurement>>& measurementColumns() {
+  static const std::vector<Column<Measurement>> columns = makeColumns();
+  return columns;
+}
+
+}  // namespace occx

@@ -1,0 +1,132 @@
+// What measuring one config on one GPU gives, whichever kernel source it came from (the built-in
+// family's NVRTC kernels or Inductor's Triton cubins): how the run ended, the loaded kernel's
+// attributes as the driver reports them, the output check, the times (CUDA events and CUPTI kernel
+// records), the bytes bandwidth counts, and the CUPTI metrics. One struct, one column list: the
+// live-sweep dataset, the kernel-runs CSV, the GPU worker's frames and the tables all read and
+// write these fields through it.
+//
+// Source of the method: DESIGN.md §2.4 (warm-up, L2 flushed before each timed launch, median, min,
+// max and spread; CUPTI where permitted). Plain C++: no CUDA, no Qt.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/base/columns.h"
+#include "core/base/expected.h"
+#include "core/gpu/gpu_module.h"
+#include "core/kernels/live_problem.h"
+
+namespace occx {
+
+/// Summary of repeated timings, in microseconds.
+struct TimingStats {
+  int runs = 0;
+  double median_us = 0.0;
+  double min_us = 0.0;
+  double max_us = 0.0;
+  double p25_us = 0.0;
+  double p75_us = 0.0;
+  /// Spread of the runs: (p75 − p25) / median × 100, the interquartile range in percent of the
+  /// median (robust to a few outliers, unlike max − min).
+  double spread_pct = 0.0;
+};
+
+/// Summarises samples (microseconds, any order): median (mean of the middle two for an even count),
+/// min, max, quartiles by linear interpolation between order statistics, spread. Empty input → all
+/// zero with runs = 0.
+TimingStats summarizeTimes(std::vector<double> samples_us);
+
+/// Bandwidth in GB/s (10^9 bytes/s) of moving `bytes` in `time_us`; 0 when time_us <= 0.
+double bandwidthGBps(std::int64_t bytes, double time_us);
+
+/// A profiler metric: a value, or the reason it is missing ("unavailable: <reason>" in tables).
+struct Metric {
+  std::optional<double> value;
+  std::string unavailable;  ///< reason when value is empty, e.g. "profiling not permitted (ERR_NVGPUCTRPERM)"
+
+  static Metric of(double v) { return Metric{v, {}}; }
+  static Metric missing(std::string reason) { return Metric{std::nullopt, std::move(reason)}; }
+  /// The value with `digits` decimals, or "unavailable: <reason>".
+  [[nodiscard]] std::string text(int digits = 1) const;
+};
+
+/// Reads a metric cell as text() wrote it ("12.5", "unavailable: <reason>"; empty = "not recorded")
+/// into `out`. Returns empty, or "a number" for the column reader's error message.
+std::string readMetric(const std::string& text, Metric& out);
+
+/// How measuring a config ended.
+enum class RunStatus {
+  kOk,             ///< ran, result correct, timed
+  kWrongResult,    ///< ran, but an output differs from the reference (not timed)
+  kLaunchFailed,   ///< the launch or the kernel failed (reason holds the driver's error)
+  kOutOfMemory,    ///< device memory could not be allocated
+  kCompileFailed,  ///< NVRTC or module load failed
+  kSkipped,        ///< not run: e.g. the shape does not fit the config, or the spill filter of a replay
+  kCancelled,      ///< the sweep was cancelled before this row ran
+};
+/// "ok", "wrong result", "launch failed", "out of memory", "compile failed", "skipped", "cancelled".
+std::string_view runStatusName(RunStatus status);
+/// Parses runStatusName's text. Error lists the names.
+Expected<RunStatus> parseRunStatus(std::string_view text);
+
+/// The measured figures of one config on one GPU. Unknown integers are -1 (or 0 for counts);
+/// figures that need an ok run (times, bandwidth) are meaningful only when ok().
+struct Measurement {
+  RunStatus status = RunStatus::kSkipped;
+  std::string reason;                    ///< why not ok; notes for ok runs (e.g. "CUPTI: …")
+  std::int64_t grid_blocks = 0;          ///< blocks launched
+  FunctionAttributes attributes;         ///< cuFuncGetAttribute of the loaded kernel (-1 = not loaded)
+  int driver_active_blocks_per_sm = -1;  ///< cuOccupancyMaxActiveBlocksPerMultiprocessor; -1 = not asked
+  bool checked = false;                  ///< the outputs were checked (check holds the outcome)
+  OutputCheck check;                     ///< what the outputs were compared with, and the largest error
+  int warmup_runs = 0;
+  TimingStats time;                        ///< CUDA events around each launch, L2 flushed before each, µs
+  std::optional<TimingStats> kernel_time;  ///< CUPTI kernel records, µs (a CSV keeps only the median)
+  /// The bytes bandwidth counts: the family's minimum bytes (inputs read once, outputs written
+  /// once); for Inductor's kernels the bytes of the buffers the launch passes.
+  std::int64_t bytes_moved = 0;
+  double bandwidth_GBps = 0.0;  ///< bytes_moved / time.median_us
+  double pct_of_copy = 0.0;     ///< bandwidth / the device's measured copy bandwidth × 100; 0 = not computed
+  Metric achieved_occupancy_pct = Metric::missing("not collected");
+  Metric dram_read_bytes = Metric::missing("not collected");
+  Metric dram_write_bytes = Metric::missing("not collected");
+  Metric local_load_bytes = Metric::missing("not collected");
+  Metric local_store_bytes = Metric::missing("not collected");
+
+  [[nodiscard]] bool ok() const { return status == RunStatus::kOk; }
+  /// The CUPTI kernel duration's median in µs, when recorded.
+  [[nodiscard]] std::optional<double> kernelTimeUs() const;
+  /// The largest |output − reference| when checked, else -1.
+  [[nodiscard]] double maxAbsError() const { return checked ? check.max_abs_error : -1.0; }
+  /// Every metric set to "unavailable: <reason>" (e.g. "not recorded" for files without them).
+  void setMetricsMissing(const std::string& reason);
+};
+
+/// The columns of a Measurement, in the order the datasets write them: status, reason,
+/// grid_blocks, driver_registers, driver_local_bytes, driver_active_blocks_per_sm, time_us, min_us,
+/// max_us, spread_pct, runs, kernel_time_us, bandwidth_GBps, pct_of_copy, bytes_moved,
+/// achieved_occupancy_pct, dram_read_bytes, dram_write_bytes, local_load_bytes, local_store_bytes,
+/// compared_with, max_abs_error. Times and bandwidth are written for ok rows only.
+const std::vector<Column<Measurement>>& measurementColumns();
+
+/// The Measurement column `key` as a column of a row type that holds its Measurement in `field`;
+/// `required`: the file being read must have it (status is always required). Throws
+/// std::out_of_range for a key measurementColumns() does not have (a programming error).
+template <class Row>
+Column<Row> measurementColumn(const std::string& key, Measurement Row::*field, bool required = false) {
+  for (const auto& c : measurementColumns()) {
+    if (c.key != key) continue;
+    Column<Row> out{c.key, c.title, c.unit, c.kind, {}, {}, c.required || required};
+    out.write = [w = c.write, field](const Row& r) { return w(r.*field); };
+    if (c.read) out.read = [rd = c.read, field](Row& r, const std::string& t) { return rd(r.*field, t); };
+    return out;
+  }
+  throw std::out_of_range("measurementColumn: no column '" + key + "'");
+}
+
+}  // namespace occx
