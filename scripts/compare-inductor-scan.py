@@ -33,7 +33,7 @@ def compare(scan, rec):
             kw = l["kwargs"]
             want = (kw.get("XBLOCK", 1), kw.get("R0_BLOCK", c["R0_BLOCK"]), l["num_warps"], l["n_regs"], l["n_spills"],
                     added[(json.dumps(kw, sort_keys=True), l["num_warps"], l["num_stages"])])
-            got = (c["XBLOCK"], c["R0_BLOCK"], c["num_warps"], c["n_regs"], c["n_spills"], c["origin"] == "added by scaling")
+            got = (c["XBLOCK"], c["R0_BLOCK"], c["num_warps"], c.get("registers_per_thread", c.get("n_regs")), c["n_spills"], c["origin"] == "added by scaling")
             if want != got:
                 bad.append(f"{name}: Triton {want} occx {got}")
     drivers = 0
@@ -43,7 +43,7 @@ def compare(scan, rec):
         drivers += 1
         _, c = configs[h]
         want = (d["num_regs"], d["local_size_bytes"], d["active_blocks_per_sm"], d["shared_size_bytes"] + d["dynamic_shared_bytes"])
-        got = (c["n_regs"], c["local_bytes"], c["blocks_per_sm"], c["shared_bytes"])
+        got = (c.get("registers_per_thread", c.get("n_regs")), c["local_bytes"], c.get("active_blocks_per_sm", c.get("blocks_per_sm")), c.get("smem_bytes", c.get("shared_bytes")))
         if want != got:
             bad.append(f"{h}: driver {want} occx {got}")
     return checked, drivers, bad

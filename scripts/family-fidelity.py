@@ -20,6 +20,14 @@ import sys
 import tempfile
 
 
+
+def regs(row):
+    """Registers per thread of a CSV row, under the current key or the keys older files used."""
+    for key in ("registers_per_thread", "registers", "n_regs"):
+        if row.get(key):
+            return row[key]
+    return 0
+
 def rows_of(path):
     with open(path, encoding="utf-8") as f:
         lines = [l for l in f.read().splitlines() if not l.startswith("#")]
@@ -84,8 +92,8 @@ def main():
         print("no config of the grid is in both files", file=sys.stderr)
         return 1
     gpu = "H200" if "H200" in meta.get("device", "") else meta.get("device", "H200")
-    ours_cfg = [(k[0], k[1], k[2], int(f["registers"]), int(f["n_spills"] or 0)) for k, f, t in matched]
-    theirs_cfg = [(k[0], k[1], k[2], int(t["n_regs"]), int(t["n_spills"] or 0)) for k, f, t in matched]
+    ours_cfg = [(k[0], k[1], k[2], int(regs(f)), int(f["n_spills"] or 0)) for k, f, t in matched]
+    theirs_cfg = [(k[0], k[1], k[2], int(regs(t)), int(t["n_spills"] or 0)) for k, f, t in matched]
     ours_dec = new_decisions(occx, gpu, meta["xnumel"], meta["rnumel"], ours_cfg)
     theirs_dec = new_decisions(occx, gpu, meta["xnumel"], meta["rnumel"], theirs_cfg)
     ratios, misses = [], []
@@ -93,7 +101,7 @@ def main():
     for i, (k, f, t) in enumerate(matched):
         ratio = float(t["time_us"]) / float(f["time_us"])
         ratios.append(ratio)
-        ours_regs, their_regs = int(f["registers"]), int(t["n_regs"])
+        ours_regs, their_regs = int(regs(f)), int(regs(t))
         ours_spill, their_spill = int(f["n_spills"] or 0) > 0, int(t["n_spills"] or 0) > 0
         r_ok = abs(ours_regs - their_regs) <= 0.25 * their_regs
         regs_ok += r_ok

@@ -4,6 +4,29 @@
 
 namespace occx {
 
+const std::vector<std::string>& columnAliases(const std::string& key) {
+  static const std::vector<std::pair<std::string, std::vector<std::string>>> kAliases = {
+      {"registers_per_thread", {"registers", "n_regs", "nregs"}},
+      {"theoretical_occupancy_pct", {"occupancy_percent", "occupancy_pct"}},
+      {"smem_bytes", {"static_smem_bytes", "shared_bytes"}},
+      {"active_blocks_per_sm", {"blocks_per_sm"}},
+      {"driver_active_blocks_per_sm", {"driver_blocks_per_sm"}},
+  };
+  static const std::vector<std::string> kNone;
+  for (const auto& [k, aliases] : kAliases) {
+    if (k == key) return aliases;
+  }
+  return kNone;
+}
+
+int findColumn(const CsvTable& table, const std::string& key) {
+  if (int c = table.column(key); c >= 0) return c;
+  for (const std::string& alias : columnAliases(key)) {
+    if (int c = table.column(alias); c >= 0) return c;
+  }
+  return -1;
+}
+
 nlohmann::json cellJson(CellKind kind, const std::string& text) {
   if (kind == CellKind::kText) return text;
   if (text.empty()) return nullptr;

@@ -82,18 +82,27 @@ nlohmann::json columnsToJson(const std::vector<Column<Row>>& columns, const std:
   return {{"meta", m}, {"rows", out}};
 }
 
-/// Reads every row of `table` into Rows: columns are found by key (order free, extra columns
-/// ignored, absent optional columns leave the field as `blank` has it). Errors: "<what>: required
-/// column 'K' is missing", "<what>: row N, column K: 'TEXT' is not <what the reader expects>".
-/// `finish` (may be empty) checks a whole row after its cells were read and returns an error
-/// message (without the prefix) or empty.
+/// The keys a column was written under before one key per concept was chosen (files users saved
+/// keep opening): registers_per_thread ← registers, n_regs, nregs; theoretical_occupancy_pct ←
+/// occupancy_percent, occupancy_pct; smem_bytes ← static_smem_bytes, shared_bytes;
+/// active_blocks_per_sm ← blocks_per_sm; driver_active_blocks_per_sm ← driver_blocks_per_sm. Empty
+/// for other keys.
+const std::vector<std::string>& columnAliases(const std::string& key);
+
+/// Index of the column `key` in `table`'s header, else of its first alias there; -1 when neither is.
+int findColumn(const CsvTable& table, const std::string& key);
+
+/// Reads every row of `table` into Rows: columns are found by key (or an alias, columnAliases) (order free, extra
+/// columns ignored, absent optional columns leave the field as `blank` has it). Errors: "<what>: required column 'K' is
+/// missing", "<what>: row N, column K: 'TEXT' is not <what the reader expects>". `finish` (may be empty) checks a whole
+/// row after its cells were read and returns an error message (without the prefix) or empty.
 template <class Row>
 Expected<std::vector<Row>> columnsFromCsv(const std::vector<Column<Row>>& columns, const CsvTable& table,
                                           const std::string& what, const Row& blank,
                                           const std::function<std::string(Row&)>& finish = {}) {
   std::vector<int> at;
   for (const auto& c : columns) {
-    at.push_back(table.column(c.key));
+    at.push_back(findColumn(table, c.key));
     if (c.required && at.back() < 0) return Error{what + ": required column '" + c.key + "' is missing"};
   }
   std::vector<Row> rows;

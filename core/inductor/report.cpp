@@ -4,6 +4,7 @@
 
 #include <charconv>
 
+#include "core/base/columns.h"
 #include "core/base/format.h"
 
 namespace occx::inductor {
@@ -31,9 +32,9 @@ nlohmann::json configToJson(const ReductionConfig& c, Profile profile) {
   }
   j["num_warps"] = c.num_warps;
   j["num_stages"] = c.num_stages;
-  j["n_regs"] = c.n_regs ? nlohmann::json(*c.n_regs) : nlohmann::json(nullptr);
+  j["registers_per_thread"] = c.n_regs ? nlohmann::json(*c.n_regs) : nlohmann::json(nullptr);
   j["n_spills"] = c.n_spills ? nlohmann::json(*c.n_spills) : nlohmann::json(nullptr);
-  j["shared_bytes"] = c.shared_bytes;
+  j["smem_bytes"] = c.shared_bytes;
   j["origin"] = c.origin;
   return j;
 }
@@ -74,7 +75,7 @@ CsvTable decisionsToCsv(const std::vector<Decision>& decisions) {
 CsvTable curvesToCsv(const BoundCurves& c) {
   CsvTable t;
   t.meta = {{"num_warps", num(c.num_warps)}, {"total_blocks", num(c.total_blocks)}};
-  t.header = {"n_regs",
+  t.header = {"registers_per_thread",
               "old_bound_blocks_per_sm",
               "new_bound_blocks_per_sm",
               "review_min_bound_blocks_per_sm",
@@ -95,8 +96,11 @@ CsvTable pipelineToCsv(const Pipeline& p) {
   CsvTable t;
   t.meta = {{"profile", std::string(profileInfo(p.pass.profile).key)},
             {"policy", std::string(policyKey(p.pass.policy))}};
-  t.header = {"index",     "stage",  "origin",   "config",   "XBLOCK", "R0_BLOCK",  "R1_BLOCK",
-              "num_warps", "n_regs", "n_spills", "decision", "reason", "autotuning"};
+  t.header = {"index",     "stage",     "origin",
+              "config",    "XBLOCK",    "R0_BLOCK",
+              "R1_BLOCK",  "num_warps", "registers_per_thread",
+              "n_spills",  "decision",  "reason",
+              "autotuning"};
   for (std::size_t i = 0; i < p.entries.size(); ++i) {
     const auto& e = p.entries[i];
     t.rows.push_back({num(static_cast<std::int64_t>(i) + 1), e.added_by_scaling ? "added by scaling" : "candidate",
@@ -113,7 +117,7 @@ Expected<CsvTable> decideCsvBatch(const CsvTable& in, const BatchOptions& o) {
   const std::vector<Policy> policies = o.policies.empty() ? boundPolicies() : o.policies;
   auto col = [&](std::initializer_list<const char*> names) -> int {
     for (const char* n : names) {
-      int c = in.column(n);
+      int c = findColumn(in, n);
       if (c >= 0) return c;
     }
     return -1;
@@ -122,12 +126,12 @@ Expected<CsvTable> decideCsvBatch(const CsvTable& in, const BatchOptions& o) {
   const int c_xblock = col({"xblock", "XBLOCK"});
   const int c_warps = col({"num_warps"});
   const int c_rblock = col({"rblock", "r0_block", "RBLOCK", "R0_BLOCK"});
-  const int c_nregs = col({"nregs", "n_regs"});
+  const int c_nregs = col({"registers_per_thread"});
   const int c_rnumel = col({"rnumel"});
   const int c_r1numel = col({"r1numel"});
   const int c_r1block = col({"r1_block", "R1_BLOCK"});
-  const int c_nspills = col({"nspills", "n_spills"});
-  const int c_shared = col({"shared_bytes"});
+  const int c_nspills = col({"n_spills", "nspills"});
+  const int c_shared = col({"smem_bytes"});
   const int c_stages = col({"num_stages"});
   const int c_gpu = col({"gpu"});
   const int c_persistent = col({"persistent"});
@@ -206,7 +210,7 @@ Expected<CsvTable> decideCsvBatch(const CsvTable& in, const BatchOptions& o) {
     if (!r1block) return Error{r1block.error()};
     auto stages = integer(c_stages, "num_stages", 1);
     if (!stages) return Error{stages.error()};
-    auto shared = integer(c_shared, "shared_bytes", 0);
+    auto shared = integer(c_shared, "smem_bytes", 0);
     if (!shared) return Error{shared.error()};
     auto persistent = integer(c_persistent, "persistent", 0);
     if (!persistent) return Error{persistent.error()};
@@ -216,12 +220,12 @@ Expected<CsvTable> decideCsvBatch(const CsvTable& in, const BatchOptions& o) {
     if (auto e = fits(*warps, "num_warps", 1, 32)) return *e;
     if (auto e = fits(*stages, "num_stages", 1, 8)) return *e;
     if (auto e = fits(*persistent, "persistent", 0, 1)) return *e;
-    if (auto e = fits(*shared, "shared_bytes", 0, 1 << 30)) return *e;
+    if (auto e = fits(*shared, "smem_bytes", 0, 1 << 30)) return *e;
     std::optional<int> nregs;
     if (!cell(c_nregs).empty()) {
-      auto v = integer(c_nregs, "nregs", std::nullopt);
+      auto v = integer(c_nregs, "registers_per_thread", std::nullopt);
       if (!v) return Error{v.error()};
-      if (auto e = fits(*v, "nregs", 1, 255)) return *e;
+      if (auto e = fits(*v, "registers_per_thread", 1, 255)) return *e;
       nregs = static_cast<int>(*v);
     }
     std::optional<int> nspills;

@@ -74,7 +74,7 @@ CsvTable occupancyToCsv(const ArchLimits& a, const OccupancyInput& in, const Occ
   add("active_warps_per_sm", std::to_string(r.active_warps_per_sm));
   add("active_threads_per_sm", std::to_string(r.active_threads_per_sm));
   add("max_warps_per_sm", std::to_string(r.max_warps_per_sm));
-  add("occupancy_percent", percent(r.occupancy));
+  add("theoretical_occupancy_pct", percent(r.occupancy));
   add("block_limit_warps", limitText(r.block_limit_warps));
   add("block_limit_blocks", limitText(r.block_limit_blocks));
   add("block_limit_registers", limitText(r.block_limit_registers));
@@ -93,7 +93,7 @@ CsvTable curvesToCsv(const ArchLimits& a, const std::vector<CurvePoint>& bs, con
                      const std::vector<CurvePoint>& sm) {
   CsvTable t;
   t.meta = {{"compute_capability", a.cc.str()}};
-  t.header = {"curve", "x", "active_blocks_per_sm", "active_warps_per_sm", "occupancy_percent", "limited_by"};
+  t.header = {"curve", "x", "active_blocks_per_sm", "active_warps_per_sm", "theoretical_occupancy_pct", "limited_by"};
   auto add = [&](const char* name, const std::vector<CurvePoint>& pts) {
     for (const auto& p : pts) {
       t.rows.push_back({name, std::to_string(p.x), std::to_string(p.active_blocks_per_sm),
@@ -134,7 +134,7 @@ void appendClustersToCsv(CsvTable& t, const ClusterInput& in, const ClusterResul
   add("naive_max_active_clusters", std::to_string(r.naive_max_active_clusters));
   add("active_blocks_in_clusters", std::to_string(r.active_blocks_in_clusters));
   add("active_blocks_without_clusters", std::to_string(r.active_blocks_without_clusters));
-  add("cluster_occupancy_percent", percent(r.cluster_occupancy));
+  add("cluster_occupancy_pct", percent(r.cluster_occupancy));
   add("max_potential_cluster_size", std::to_string(r.max_potential_cluster_size));
 }
 
@@ -150,7 +150,7 @@ void appendBestBlockSizeToCsv(CsvTable& t, const BestBlockSize& b, int limit) {
   t.rows.push_back({"best_block_size_threads", std::to_string(b.block_size)});
   t.rows.push_back({"best_block_size_limit", std::to_string(limit)});
   t.rows.push_back({"best_block_size_active_blocks_per_sm", std::to_string(b.active_blocks_per_sm)});
-  t.rows.push_back({"best_block_size_occupancy_percent", percent(b.occupancy)});
+  t.rows.push_back({"best_block_size_occupancy_pct", percent(b.occupancy)});
   t.rows.push_back({"best_block_size_min_grid_size", std::to_string(b.min_grid_size)});
 }
 

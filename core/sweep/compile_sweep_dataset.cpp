@@ -213,7 +213,7 @@ std::vector<RecordColumn> makeColumns() {
                [](CompileSweepRecord& r, const std::string& t) { return readInteger(t, r.grid_blocks, true); }, false});
   c.push_back(compiledInt("active_blocks_per_sm", "blocks/SM", "", &CompileSweepRecord::active_blocks_per_sm));
   c.push_back(compiledInt("active_warps_per_sm", "warps/SM", "", &CompileSweepRecord::active_warps_per_sm));
-  c.push_back({"occupancy_percent", "occ", "%", CellKind::kNumber,
+  c.push_back({"theoretical_occupancy_pct", "occ", "%", CellKind::kNumber,
                [](const CompileSweepRecord& r) {
                  return r.ok && r.occupancy_pct >= 0 ? fixed(r.occupancy_pct, 1) : std::string();
                },
@@ -474,8 +474,9 @@ CsvTable compileSweepBatchInput(const CompileSweepDataset& data) {
             {"dtype", data.metaValue("dtype")},
             {"xnumel", xnumel},
             {"rnumel", rnumel}};
-  t.header = {"index",  "origin",    "status", "xnumel",  "rnumel",      "xblock",
-              "rblock", "num_warps", "nregs",  "nspills", "shared_bytes"};
+  t.header = {
+      "index",    "origin",    "status", "xnumel", "rnumel", "xblock", "rblock", "num_warps", "registers_per_thread",
+      "n_spills", "smem_bytes"};
   auto known = [](int v, bool ok) { return ok && v >= 0 ? std::to_string(v) : std::string(); };
   for (const auto& r : data.rows) {
     t.rows.push_back({std::to_string(r.index), r.origin, r.ok ? "ok" : "error", xnumel, rnumel,

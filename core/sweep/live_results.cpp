@@ -135,7 +135,7 @@ std::vector<LiveColumn> makeLiveColumns() {
   c.push_back(flagColumn("inductor_candidate", &LiveRow::inductor_candidate));
   for (inductor::Policy p : sweepCandidatePolicies()) c.push_back(addedColumn(p));
   c.push_back(integerColumn(
-      "registers", "regs", [](const LiveRow& r) { return r.registers; },
+      "registers_per_thread", "regs", [](const LiveRow& r) { return r.registers; },
       [](LiveRow& r, const std::string& t) { return readInteger(t, r.registers, true); }));
   c.push_back(integerColumn(
       "spill_stores_bytes", "spill st B", [](const LiveRow& r) { return r.spill_stores_bytes; },
@@ -147,7 +147,7 @@ std::vector<LiveColumn> makeLiveColumns() {
       "n_spills", "n_spills", [](const LiveRow& r) { return r.n_spills; },
       [](LiveRow& r, const std::string& t) { return readInteger(t, r.n_spills, true); }));
   c.push_back(integerColumn(
-      "static_smem_bytes", "smem B", [](const LiveRow& r) { return r.static_smem_bytes; },
+      "smem_bytes", "smem B", [](const LiveRow& r) { return r.static_smem_bytes; },
       [](LiveRow& r, const std::string& t) { return readInteger(t, r.static_smem_bytes, true); }));
   c.push_back({"theoretical_occupancy_pct", "occ %", "%", CellKind::kNumber,
                [](const LiveRow& r) {

@@ -368,11 +368,11 @@ std::vector<RunColumn> makeColumns() {
   c.push_back(intColumn("num_stages", "stages", &KernelRunRow::num_stages, 0));
   c.push_back(textColumn("origin", "origin", &KernelRunRow::origin));
   c.push_back(boolColumn("winner", "winner", &KernelRunRow::winner));
-  c.push_back(intColumn("n_regs", "regs", &KernelRunRow::n_regs, -1));
+  c.push_back(intColumn("registers_per_thread", "regs", &KernelRunRow::n_regs, -1));
   c.push_back(intColumn("n_spills", "spills", &KernelRunRow::n_spills, -1));
   c.push_back(measurementColumn("driver_registers", &KernelRunRow::measured));
   c.push_back(measurementColumn("driver_local_bytes", &KernelRunRow::measured));
-  c.push_back({"occupancy_pct", "occupancy", "%", CellKind::kNumber,
+  c.push_back({"theoretical_occupancy_pct", "occupancy", "%", CellKind::kNumber,
                [](const KernelRunRow& r) { return r.occupancy_pct < 0 ? std::string() : fixed(r.occupancy_pct, 1); },
                [](KernelRunRow& r, const std::string& t) { return readNumber(t, r.occupancy_pct, -1.0); }, false});
   c.push_back(measurementColumn("driver_active_blocks_per_sm", &KernelRunRow::measured));

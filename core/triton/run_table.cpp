@@ -70,15 +70,15 @@ std::vector<Column<ScanRow>> makeColumns() {
   c.push_back(integer("R1_BLOCK", "R1_BLOCK", "", &ScanRow::r1_block));
   c.push_back(integer("num_warps", "warps", "", &ScanRow::num_warps));
   c.push_back(integer("num_stages", "stages", "", &ScanRow::num_stages));
-  c.push_back(integer("n_regs", "regs", "", &ScanRow::n_regs));
+  c.push_back(integer("registers_per_thread", "regs", "", &ScanRow::n_regs));
   c.push_back(integer("n_spills", "spills", "", &ScanRow::n_spills));
   c.push_back(integer("local_bytes", "local", "B", &ScanRow::local_bytes));
-  c.push_back(integer("shared_bytes", "smem", "B", &ScanRow::shared_bytes));
+  c.push_back(integer("smem_bytes", "smem", "B", &ScanRow::shared_bytes));
   c.push_back(text("origin", "origin", &ScanRow::origin));
   c.push_back(text("halved_from", "halved from", &ScanRow::halved_from));
   c.push_back(flag("winner", "winner", &ScanRow::winner));
-  c.push_back(integer("blocks_per_sm", "blocks/SM", "", &ScanRow::blocks_per_sm));
-  c.push_back({"occupancy_pct", "occupancy", "%", CellKind::kNumber,
+  c.push_back(integer("active_blocks_per_sm", "blocks/SM", "", &ScanRow::blocks_per_sm));
+  c.push_back({"theoretical_occupancy_pct", "occupancy", "%", CellKind::kNumber,
                [](const ScanRow& r) { return r.occupancy_pct ? fixed(*r.occupancy_pct, 1) : std::string(); },
                [](ScanRow& r, const std::string& t) {
                  if (t.empty()) {

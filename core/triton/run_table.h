@@ -51,7 +51,7 @@ struct ScanRow {
   std::string notes;  ///< notes and problems, "; "-separated
 };
 
-/// The columns, in order (keys with units: local_bytes, shared_bytes, occupancy_pct).
+/// The columns, in order (keys with units: local_bytes, smem_bytes, theoretical_occupancy_pct).
 const std::vector<Column<ScanRow>>& scanColumns();
 
 /// The rows of a run: kernels in the run's order, each kernel's configs in its order.

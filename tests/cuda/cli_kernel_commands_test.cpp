@@ -146,7 +146,7 @@ TEST(CliSweep, CsvHasUnitsAndMetadata) {
   EXPECT_EQ(t->metaValue("compiler").rfind("NVRTC ", 0), 0u);
   EXPECT_GE(t->rows.size(), 4u);  // the grid, plus Inductor's candidate when it is outside it
   EXPECT_GE(t->column("registers_per_thread"), 0);
-  EXPECT_GE(t->column("occupancy_percent"), 0);
+  EXPECT_GE(t->column("theoretical_occupancy_pct"), 0);
   EXPECT_GE(t->column("candidate_new"), 0);
   EXPECT_NE(r.err.find(std::to_string(t->rows.size()) + " of " + std::to_string(t->rows.size()) +
                        " configs: " + std::to_string(t->rows.size()) + " compiled, 0 failed"),

@@ -384,7 +384,7 @@ TEST(CalculatorView, CsvExportsRoundTripThroughParseCsv) {
   EXPECT_EQ(csvValue(*table, "registers_per_thread"), "64");
   EXPECT_EQ(csvValue(*table, "active_blocks_per_sm"), "4");
   EXPECT_EQ(csvValue(*table, "active_warps_per_sm"), "32");
-  EXPECT_EQ(csvValue(*table, "occupancy_percent"), "50.00");
+  EXPECT_EQ(csvValue(*table, "theoretical_occupancy_pct"), "50.00");
   EXPECT_EQ(csvValue(*table, "limited_by"), "registers");
   EXPECT_EQ(csvValue(*table, "max_active_blocks_gpu"), "528");
 

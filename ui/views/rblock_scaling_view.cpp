@@ -693,7 +693,7 @@ std::vector<CsvExport> RblockScalingView::csvExports() const {
   decisions.meta.insert(decisions.meta.begin(), {"target", device_model_.label});
   decisions.meta.push_back(
       {"config", config_.str(decisions_.empty() ? Profile::kInductorCurrent : decisions_.front().profile)});
-  decisions.meta.push_back({"n_regs", config_.n_regs ? std::to_string(*config_.n_regs) : "unknown"});
+  decisions.meta.push_back({"registers_per_thread", config_.n_regs ? std::to_string(*config_.n_regs) : "unknown"});
   decisions.meta.push_back({"size_hint_x", std::to_string(kernel_.size_hints.x)});
   out.push_back({tr("Decision table"), QStringLiteral("rblock-decisions.csv"), decisions});
   CsvTable curves = curvesToCsv(curves_);

@@ -237,7 +237,7 @@ CsvTable compileCsv(const KernelPlan& plan, const Device& dev, const Compiled& c
               "n_spills",
               "smem_bytes",
               "active_blocks_per_sm",
-              "occupancy_pct",
+              "theoretical_occupancy_pct",
               "limiter",
               "compile_ms"};
   std::vector<std::string> row = {plan.gen.name,

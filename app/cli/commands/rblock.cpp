@@ -491,7 +491,7 @@ CsvTable answerCsv(const Setup& s, const Answer& a) {
   table.meta.insert(table.meta.begin(), {"target", s.dev.label});
   table.meta.push_back({"config", c.str(s.dopt.profile)});
   table.meta.push_back({"size_hints", "x=" + std::to_string(a.hints.x) + ", r=" + std::to_string(a.hints.r0)});
-  table.meta.push_back({"n_regs", knownOrUnknown(c.n_regs)});
+  table.meta.push_back({"registers_per_thread", knownOrUnknown(c.n_regs)});
   return table;
 }
 

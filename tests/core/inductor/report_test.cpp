@@ -86,7 +86,7 @@ TEST(RblockBatch, ErrorsNameRowColumnRange) {
   in.rows = {{"512", "1", "2048", "16", "38"}, {"512", "1", "2048", "16", "300"}};
   auto e = decideCsvBatch(in, b);
   ASSERT_FALSE(e.hasValue());
-  EXPECT_EQ(e.error(), "row 2, column 'nregs': 300 is out of range: allowed 1 … 255");
+  EXPECT_EQ(e.error(), "row 2, column 'registers_per_thread': 300 is out of range: allowed 1 … 255");
   in.rows = {{"512", "1", "2048", "3", "38"}};
   EXPECT_EQ(decideCsvBatch(in, b).error(),
             "row 1: num_warps 3 is out of range: allowed a power of two 1 … 32 (1024 threads per block)");
@@ -115,7 +115,7 @@ TEST(RblockJson, DecisionFields) {
   EXPECT_EQ(j["total_blocks"], 512);
   EXPECT_EQ(j["scale"], true);
   EXPECT_EQ(j["new_config"]["R0_BLOCK"], 1024);
-  EXPECT_TRUE(j["new_config"]["n_regs"].is_null());
+  EXPECT_TRUE(j["new_config"]["registers_per_thread"].is_null());
 }
 
 // `occx rblock` reproduces the H200 reference case with its arithmetic.
@@ -185,7 +185,9 @@ TEST(RblockCli, BatchInputToCsv) {
       writeFileAtomically(in_path, "xnumel,rnumel,xblock,rblock,num_warps,nregs\n512,8192,1,2048,16,999\n").hasValue());
   auto bad = runOccx({"rblock", "--gpu", "H200", "--input", in_path, "--csv", out_path});
   EXPECT_EQ(bad.code, 2);
-  EXPECT_NE(bad.err.find("row 1, column 'nregs': 999 is out of range: allowed 1 … 255"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("row 1, column 'registers_per_thread': 999 is out of range: allowed 1 … 255"),
+            std::string::npos)
+      << bad.err;
   EXPECT_EQ(*readFile(out_path), *text);
   std::filesystem::remove_all(std::filesystem::path(in_path).parent_path());
 }

@@ -247,7 +247,7 @@ TEST(CompileSweep, CsvAndJsonCarryUnitsDecisionsAndMetadata) {
   ASSERT_TRUE(res);
   auto csv = compileSweepToCsv(*res, {{"cache_hits", "0"}});
   for (const char* col : {"registers_per_thread", "spill_stores_bytes", "spill_loads_bytes", "stack_frame_bytes",
-                          "n_spills", "smem_bytes", "occupancy_percent", "active_blocks_per_sm", "old_decision",
+                          "n_spills", "smem_bytes", "theoretical_occupancy_pct", "active_blocks_per_sm", "old_decision",
                           "new_decision", "review_min_decision", "exact_decision", "old_bound_blocks_per_sm",
                           "candidate_old", "candidate_new", "candidate_exact", "inductor_candidate", "compile_ms"}) {
     EXPECT_GE(csv.column(col), 0) << col;
@@ -264,7 +264,8 @@ TEST(CompileSweep, CsvAndJsonCarryUnitsDecisionsAndMetadata) {
   const auto& row = csv.rows[2];  // RBLOCK 2048
   EXPECT_EQ(row[static_cast<std::size_t>(csv.column("RBLOCK"))], "2048");
   EXPECT_EQ(row[static_cast<std::size_t>(csv.column("registers_per_thread"))], "38");
-  EXPECT_EQ(row[static_cast<std::size_t>(csv.column("occupancy_percent"))], "75.0");  // 3 blocks × 16 warps of 64
+  EXPECT_EQ(row[static_cast<std::size_t>(csv.column("theoretical_occupancy_pct"))],
+            "75.0");  // 3 blocks × 16 warps of 64
   EXPECT_EQ(row[static_cast<std::size_t>(csv.column("old_decision"))], "no scaling");
   EXPECT_EQ(row[static_cast<std::size_t>(csv.column("new_decision"))], "scale");
   EXPECT_EQ(row[static_cast<std::size_t>(csv.column("candidate_new"))], "benchmarked");
@@ -272,7 +273,7 @@ TEST(CompileSweep, CsvAndJsonCarryUnitsDecisionsAndMetadata) {
   auto j = compileSweepToJson(*res);
   ASSERT_EQ(j["rows"].size(), 3u);
   EXPECT_EQ(j["rows"][2]["registers_per_thread"], 38);
-  EXPECT_EQ(j["rows"][2]["occupancy_percent"], 75.0);
+  EXPECT_EQ(j["rows"][2]["theoretical_occupancy_pct"], 75.0);
   EXPECT_TRUE(j["rows"][0]["registers_per_thread"].is_null());
   EXPECT_EQ(j["meta"]["arch"], "sm_90");
 }

@@ -204,7 +204,7 @@ TEST(LiveDataset, JsonComesFromTheSameColumns) {
   const auto& ok = j["rows"][0];
   EXPECT_TRUE(ok["rblock"].is_number_integer());
   EXPECT_EQ(ok["rblock"], 2048);
-  EXPECT_EQ(ok["registers"], 38);
+  EXPECT_EQ(ok["registers_per_thread"], 38);
   EXPECT_EQ(ok["time_us"], 128.625);
   EXPECT_EQ(ok["achieved_occupancy_pct"], 71.25);
   EXPECT_EQ(ok["local_load_bytes"], "unavailable: profiling not permitted");
