@@ -117,9 +117,9 @@ Expected<CompileSweepResult> runCompileSweep(const CompileSweepSpec& spec, const
     return Error{"xnumel × rnumel = " + num(spec.xnumel) + " × " + num(spec.rnumel) +
                  " is out of range: the kernels index with 32-bit ints, allowed at most " + num(kIntMax) + " elements"};
   }
-  if (auto e = checkList(spec.xblocks, "XBLOCK", kMaxXBlock)) return *e;
-  if (auto e = checkList(spec.rblocks, "RBLOCK", kMaxRBlock)) return *e;
-  if (auto e = checkList(spec.num_warps, "num_warps", kMaxNumWarps)) return *e;
+  if (auto e = checkList(spec.grid.xblock, "XBLOCK", kMaxXBlock)) return *e;
+  if (auto e = checkList(spec.grid.r0_block, "RBLOCK", kMaxRBlock)) return *e;
+  if (auto e = checkList(spec.grid.num_warps, "num_warps", kMaxNumWarps)) return *e;
   if (spec.threads < 1 || spec.threads > 64) {
     return Error{"threads " + num(spec.threads) + " is out of range: allowed 1 … 64 parallel compiles"};
   }
@@ -176,9 +176,9 @@ Expected<CompileSweepResult> runCompileSweep(const CompileSweepSpec& spec, const
     rows.push_back(std::move(row));
     return rows.back().index;
   };
-  for (int x : spec.xblocks) {
-    for (int r : spec.rblocks) {
-      for (int w : spec.num_warps) rows[static_cast<std::size_t>(addConfig(x, r, w, "grid"))].in_grid = true;
+  for (int x : spec.grid.xblock) {
+    for (int r : spec.grid.r0_block) {
+      for (int w : spec.grid.num_warps) rows[static_cast<std::size_t>(addConfig(x, r, w, "grid"))].in_grid = true;
     }
   }
   std::vector<inductor::ReductionConfig> candidates;

@@ -18,6 +18,7 @@
 #include "core/base/csv.h"
 #include "core/base/expected.h"
 #include "core/inductor/candidates.h"
+#include "core/inductor/config_grid.h"
 #include "core/inductor/rblock_scaling.h"
 #include "core/kernels/compile.h"
 #include "core/kernels/kernel_family.h"
@@ -35,9 +36,8 @@ struct CompileSweepSpec {
   std::int64_t xnumel = 0;    ///< rows (1 … 2^31-1)
   std::int64_t rnumel = 0;    ///< reduction length (1 … 2^31-1); xnumel·rnumel < 2^31
   Device device;              ///< architecture limits and SM count (makeDevice / deviceForGpu)
-  std::vector<int> xblocks = {1, 2};
-  std::vector<int> rblocks = {256, 512, 1024, 2048, 4096, 8192};
-  std::vector<int> num_warps = {4, 8, 16, 32};
+  /// The grid (XBLOCK × RBLOCK × num_warps; the family has no pipelining: num_stages must be {1}).
+  inductor::ConfigGrid grid = {{1, 2}, {256, 512, 1024, 2048, 4096, 8192}, {4, 8, 16, 32}, {1}, false};
   bool inductor_candidates = true;  ///< add Inductor's candidates and each policy's halved configs
   inductor::ReductionHint hint = inductor::ReductionHint::kInner;  ///< row reductions: inner
   inductor::DecisionOptions decision_options;                      ///< Inductor version (profile), CC gate

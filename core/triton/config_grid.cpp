@@ -27,24 +27,7 @@ std::int64_t persistentR(const RunKernel& k) {
   return nextPowerOfTwo(std::max<std::int64_t>(1, hint(k, "r0_")));
 }
 
-std::vector<int> powersOfTwo(int from, int to) {
-  std::vector<int> v;
-  for (int p = from; p <= to && p > 0; p *= 2) v.push_back(p);
-  return v;
-}
-
-std::string joinInts(const std::vector<int>& v) {
-  std::string s;
-  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
-  return s;
-}
-
-/// "1,2,4" or "256..4096" when the values are the consecutive powers of two between.
-std::string axisText(const std::vector<int>& v) {
-  if (v.size() >= 3 && v == powersOfTwo(v.front(), v.back()))
-    return std::to_string(v.front()) + ".." + std::to_string(v.back());
-  return joinInts(v);
-}
+using inductor::powersOfTwo;
 
 std::optional<Error> supported(const RunKernel& k) {
   if (!k.analysed()) {
@@ -106,13 +89,6 @@ std::string SweepConfig::text() const {
 
 bool SweepConfig::sameLaunch(const SweepConfig& o) const {
   return xblock == o.xblock && r0_block == o.r0_block && num_warps == o.num_warps && num_stages == o.num_stages;
-}
-
-std::string ConfigGrid::text() const {
-  std::string s = "XBLOCK=" + axisText(xblock);
-  if (!r0_block.empty()) s += " R0_BLOCK=" + axisText(r0_block);
-  s += " num_warps=" + axisText(num_warps) + " num_stages=" + joinInts(num_stages);
-  return s;
 }
 
 ConfigGrid defaultConfigGrid(const RunKernel& k) {

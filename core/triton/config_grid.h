@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/base/expected.h"
+#include "core/inductor/config_grid.h"
 #include "core/triton/inductor_run.h"
 
 namespace occx::triton {
@@ -32,16 +33,8 @@ struct SweepConfig {
   [[nodiscard]] bool sameLaunch(const SweepConfig& other) const;
 };
 
-/// The axes of a grid. Every value is a power of two except num_stages.
-struct ConfigGrid {
-  std::vector<int> xblock;
-  std::vector<int> r0_block;  ///< empty for persistent reductions
-  std::vector<int> num_warps;
-  std::vector<int> num_stages;
-  bool filtered = false;  ///< the default grid: configs outside 1 … 64 elements per thread are left out
-  /// "XBLOCK=1,2,4 R0_BLOCK=256..4096 num_warps=4,8,16 num_stages=1".
-  [[nodiscard]] std::string text() const;
-};
+/// The grid type (core/inductor/config_grid.h), one for the family's sweeps and these.
+using inductor::ConfigGrid;
 
 /// Parses grid items "NAME=VALUES" (NAME: XBLOCK, R0_BLOCK (also RBLOCK), num_warps, num_stages;
 /// VALUES: "1,2,4" or a power-of-two range "256..4096"); several items may share one string

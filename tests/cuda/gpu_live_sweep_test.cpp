@@ -15,9 +15,9 @@ TEST(GpuLiveSweep, EveryRowCorrectAndTheReplayPicks) {
   spec.compile.dtype = DType::kBF16;
   spec.compile.xnumel = 2002;  // not a multiple of XBLOCK 4: a tail block
   spec.compile.rnumel = 4096;
-  spec.compile.xblocks = {1, 4};
-  spec.compile.rblocks = {512, 2048};
-  spec.compile.num_warps = {4, 16};
+  spec.compile.grid.xblock = {1, 4};
+  spec.compile.grid.r0_block = {512, 2048};
+  spec.compile.grid.num_warps = {4, 16};
   spec.compile.threads = 8;
   spec.run = test::quickRun();
   cuda::NvrtcCompiler compiler(nullptr);

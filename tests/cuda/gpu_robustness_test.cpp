@@ -164,9 +164,9 @@ TEST(GpuRobustness, CancelledSweepKeepsFinishedRows) {
   spec.compile.dtype = DType::kF16;
   spec.compile.xnumel = 1024;
   spec.compile.rnumel = 2048;
-  spec.compile.xblocks = {1};
-  spec.compile.rblocks = {256, 512, 1024};
-  spec.compile.num_warps = {4, 8};
+  spec.compile.grid.xblock = {1};
+  spec.compile.grid.r0_block = {256, 512, 1024};
+  spec.compile.grid.num_warps = {4, 8};
   spec.compile.inductor_candidates = false;
   spec.compile.threads = 8;
   spec.run = test::quickRun();

@@ -53,9 +53,9 @@ TEST(GpuWorker, AFaultingConfigInTheMiddleEndsOnlyTheWorkerAndEveryOtherRowIsMea
   spec.compile.dtype = DType::kF32;
   spec.compile.xnumel = 8192;
   spec.compile.rnumel = 4096;
-  spec.compile.xblocks = {1};
-  spec.compile.rblocks = {512, 1024, 2048};
-  spec.compile.num_warps = {4, 8};
+  spec.compile.grid.xblock = {1};
+  spec.compile.grid.r0_block = {512, 1024, 2048};
+  spec.compile.grid.num_warps = {4, 8};
   spec.compile.inductor_candidates = false;
   spec.compile.threads = 4;
   spec.run = test::quickRun();  // with CUPTI records and the profiled pass, as by default

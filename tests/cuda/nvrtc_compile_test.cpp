@@ -241,9 +241,9 @@ TEST_F(NvrtcTest, SweepWithNvrtcOnSm80) {
   s.xnumel = 512;
   s.rnumel = 8192;
   s.device = *deviceForGpu(GpuDatabase::builtin(), "A100");
-  s.xblocks = {1};
-  s.rblocks = {1024, 2048};
-  s.num_warps = {16};
+  s.grid.xblock = {1};
+  s.grid.r0_block = {1024, 2048};
+  s.grid.num_warps = {16};
   s.threads = 2;
   auto res = runCompileSweep(s, compiler.function());
   ASSERT_TRUE(res) << res.error();

@@ -28,9 +28,9 @@ inline LiveSweepSpec smallSumSweep() {
   s.compile.dtype = DType::kF32;
   s.compile.xnumel = 256;
   s.compile.rnumel = 4096;
-  s.compile.xblocks = {1};
-  s.compile.rblocks = {1024, 2048};
-  s.compile.num_warps = {4, 8};
+  s.compile.grid.xblock = {1};
+  s.compile.grid.r0_block = {1024, 2048};
+  s.compile.grid.num_warps = {4, 8};
   s.compile.inductor_candidates = false;
   s.compile.threads = 2;
   s.toolkit = "stand-in 1.0";

@@ -122,9 +122,9 @@ void setUpSmallSweep(CompileSweepView& view, Workload workload = Workload::kMean
   spec.dtype = DType::kF32;
   spec.xnumel = 512;
   spec.rnumel = 8192;
-  spec.xblocks = {1};
-  spec.rblocks = {512, 1024, 2048, 4096};
-  spec.num_warps = {8, 16};
+  spec.grid.xblock = {1};
+  spec.grid.r0_block = {512, 1024, 2048, 4096};
+  spec.grid.num_warps = {8, 16};
   spec.inductor_candidates = false;
   view.inputs()->setFromSpec(spec);
   view.threadsSpin()->setValue(1);
@@ -475,8 +475,8 @@ TEST(CompileSweepView, SettingsRoundTrip) {
   view.inputs()->fillSpec(spec);
   EXPECT_EQ(spec.workload, Workload::kAmax);
   EXPECT_EQ(spec.xnumel, 512);
-  EXPECT_EQ(spec.rblocks, (std::vector<int>{512, 1024, 2048, 4096}));
-  EXPECT_EQ(spec.num_warps, (std::vector<int>{8, 16}));
+  EXPECT_EQ(spec.grid.r0_block, (std::vector<int>{512, 1024, 2048, 4096}));
+  EXPECT_EQ(spec.grid.num_warps, (std::vector<int>{8, 16}));
   EXPECT_FALSE(spec.inductor_candidates);
 }
 
@@ -596,9 +596,9 @@ TEST(CompileSweepView, NvrtcSweepStartedAndCancelledKeepsTheFinishedRows) {
   spec.dtype = DType::kF32;
   spec.xnumel = 1024;
   spec.rnumel = 4096;
-  spec.xblocks = {1};
-  spec.rblocks = {256, 512, 1024, 2048};
-  spec.num_warps = {4, 8};
+  spec.grid.xblock = {1};
+  spec.grid.r0_block = {256, 512, 1024, 2048};
+  spec.grid.num_warps = {4, 8};
   spec.inductor_candidates = false;
   view.inputs()->setFromSpec(spec);
   view.threadsSpin()->setValue(1);
@@ -680,7 +680,7 @@ TEST(CompileSweepView, TheFormFollowsAnOpenedCsv) {
   EXPECT_EQ(view.smCountSpin()->value(), view.data().sm_count);
   std::set<int> rblocks;
   for (const auto& r : view.data().rows) rblocks.insert(r.config.rblock);
-  EXPECT_EQ(std::set<int>(spec.rblocks.begin(), spec.rblocks.end()), rblocks);
+  EXPECT_EQ(std::set<int>(spec.grid.r0_block.begin(), spec.grid.r0_block.end()), rblocks);
 }
 
 }  // namespace

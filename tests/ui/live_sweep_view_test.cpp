@@ -215,9 +215,9 @@ TEST(LiveSweepView, RecordedCsvShowsRowsSeriesRooflinePicksAndRegret) {
   EXPECT_EQ(spec.dtype, DType::kF32);
   EXPECT_EQ(spec.xnumel, 264);
   EXPECT_EQ(spec.rnumel, 30000);
-  EXPECT_EQ(spec.xblocks, (std::vector<int>{1, 2}));
-  EXPECT_EQ(spec.rblocks, (std::vector<int>{2048, 4096, 8192, 16384, 32768}));
-  EXPECT_EQ(spec.num_warps, (std::vector<int>{16, 32}));
+  EXPECT_EQ(spec.grid.xblock, (std::vector<int>{1, 2}));
+  EXPECT_EQ(spec.grid.r0_block, (std::vector<int>{2048, 4096, 8192, 16384, 32768}));
+  EXPECT_EQ(spec.grid.num_warps, (std::vector<int>{16, 32}));
   // Recorded before static shapes (no "shape" key): Run would build kernels that take the shape at run time.
   EXPECT_FALSE(spec.static_shape);
   EXPECT_FALSE(view.inputs()->staticShapeCheck()->isChecked());

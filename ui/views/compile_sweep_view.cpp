@@ -527,9 +527,9 @@ void CompileSweepView::followData(const CompileSweepDataset& d) {
     warps.insert(r.config.num_warps);
   }
   if (!d.rows.empty()) {
-    spec.xblocks.assign(xblocks.begin(), xblocks.end());
-    spec.rblocks.assign(rblocks.begin(), rblocks.end());
-    spec.num_warps.assign(warps.begin(), warps.end());
+    spec.grid.xblock.assign(xblocks.begin(), xblocks.end());
+    spec.grid.r0_block.assign(rblocks.begin(), rblocks.end());
+    spec.grid.num_warps.assign(warps.begin(), warps.end());
   }
   inputs_->setFromSpec(spec);
 }

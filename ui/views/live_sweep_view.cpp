@@ -513,9 +513,9 @@ QString LiveSweepView::openCsvFile(const QString& path) {
     ws.insert(r.config.num_warps);
   }
   if (!xs.empty()) {
-    spec.xblocks.assign(xs.begin(), xs.end());
-    spec.rblocks.assign(rs.begin(), rs.end());
-    spec.num_warps.assign(ws.begin(), ws.end());
+    spec.grid.xblock.assign(xs.begin(), xs.end());
+    spec.grid.r0_block.assign(rs.begin(), rs.end());
+    spec.grid.num_warps.assign(ws.begin(), ws.end());
   }
   inputs_->setFromSpec(spec);
   if (const int i = bundled_->findData(path); i >= 0) bundled_->setCurrentIndex(i);

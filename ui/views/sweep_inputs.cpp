@@ -279,9 +279,9 @@ void SweepInputs::fillSpec(CompileSweepSpec& spec) const {
   spec.fp32_outputs = fp32_outputs_->isChecked();
   spec.xnumel = xnumel_->value();
   spec.rnumel = rnumel_->value();
-  spec.xblocks = gridValues(0);
-  spec.rblocks = gridValues(1);
-  spec.num_warps = gridValues(2);
+  spec.grid.xblock = gridValues(0);
+  spec.grid.r0_block = gridValues(1);
+  spec.grid.num_warps = gridValues(2);
   spec.inductor_candidates = inductor_->isChecked();
   spec.static_shape = static_shape_->isChecked();
 }
@@ -296,7 +296,7 @@ void SweepInputs::setFromSpec(const CompileSweepSpec& spec) {
   rnumel_->setValue(static_cast<int>(std::clamp<std::int64_t>(spec.rnumel, 1, 2147483647)));
   inductor_->setChecked(spec.inductor_candidates);
   static_shape_->setChecked(spec.static_shape);
-  const std::vector<int>* lists[] = {&spec.xblocks, &spec.rblocks, &spec.num_warps};
+  const std::vector<int>* lists[] = {&spec.grid.xblock, &spec.grid.r0_block, &spec.grid.num_warps};
   for (int axis = 0; axis < 3; ++axis) {
     for (const auto& [v, b] : grid_[static_cast<std::size_t>(axis)]) {
       b->setChecked(std::find(lists[axis]->begin(), lists[axis]->end(), v) != lists[axis]->end());

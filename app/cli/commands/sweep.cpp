@@ -72,9 +72,9 @@ Expected<CompileSweepSpec> sweepSpec(const SweepOpts& o, const KernelTarget& ker
   for (const auto* e : {&xb, &rb, &nw}) {
     if (!*e) return Error{e->error()};
   }
-  spec.xblocks = *xb;
-  spec.rblocks = *rb;
-  spec.num_warps = *nw;
+  spec.grid.xblock = *xb;
+  spec.grid.r0_block = *rb;
+  spec.grid.num_warps = *nw;
   auto hint = inductor::parseReductionHint(o.hint);
   if (!hint) return Error{"--hint: " + hint.error()};
   spec.hint = *hint;

@@ -53,9 +53,9 @@ CompileSweepSpec h200Spec() {
   s.rnumel = 8192;
   auto dev = deviceForGpu(GpuDatabase::builtin(), "H100-SXM");  // CC 9.0, 132 SMs, as the H200
   s.device = *dev;
-  s.xblocks = {1};
-  s.rblocks = {512, 1024, 2048};
-  s.num_warps = {16};
+  s.grid.xblock = {1};
+  s.grid.r0_block = {512, 1024, 2048};
+  s.grid.num_warps = {16};
   return s;
 }
 
@@ -130,7 +130,7 @@ TEST(CompileSweep, SpillingCandidateIsStillHalvedButExcludedFromBenchmarking) {
   fake.regs_2048 = 255;
   fake.stack_2048 = 624;  // n_spills 156 > 16
   auto spec = h200Spec();
-  spec.rblocks = {2048};  // the halved RBLOCK 1024 is not in the grid: the sweep adds and compiles it
+  spec.grid.r0_block = {2048};  // the halved RBLOCK 1024 is not in the grid: the sweep adds and compiles it
   auto res = runCompileSweep(spec, fake.fn());
   ASSERT_TRUE(res) << res.error();
   ASSERT_EQ(res->rows.size(), 2u);
@@ -155,8 +155,8 @@ TEST(CompileSweep, CancelKeepsTheFinishedRows) {
   std::atomic<bool> cancel{false};
   std::atomic<int> seen{0};
   auto spec = h200Spec();
-  spec.rblocks = {256, 1024, 2048, 4096, 8192};
-  spec.num_warps = {4, 8};
+  spec.grid.r0_block = {256, 1024, 2048, 4096, 8192};
+  spec.grid.num_warps = {4, 8};
   spec.threads = 1;
   auto res = runCompileSweep(
       spec, fake.fn(),
@@ -180,9 +180,9 @@ TEST(CompileSweep, CancelKeepsTheFinishedRows) {
 
 TEST(CompileSweep, ParallelGivesTheSameRowsAndOneProgressCallPerRow) {
   auto spec = h200Spec();
-  spec.xblocks = {1, 2};
-  spec.rblocks = {256, 1024, 2048, 4096};
-  spec.num_warps = {4, 8, 16};
+  spec.grid.xblock = {1, 2};
+  spec.grid.r0_block = {256, 1024, 2048, 4096};
+  spec.grid.num_warps = {4, 8, 16};
   FakeCompiler a, b;
   spec.threads = 1;
   auto one = runCompileSweep(spec, a.fn());
@@ -210,8 +210,8 @@ TEST(CompileSweep, InvalidConfigsAreRowsAndBadSpecsAreErrors) {
   auto spec = h200Spec();
   spec.workload = Workload::kMeanVar;
   spec.dtype = DType::kF32;
-  spec.rblocks = {16384};
-  spec.num_warps = {1, 2};  // 1 warp: 512 × 3 values per thread, over the limit
+  spec.grid.r0_block = {16384};
+  spec.grid.num_warps = {1, 2};  // 1 warp: 512 × 3 values per thread, over the limit
   spec.inductor_candidates = false;
   auto res = runCompileSweep(spec, fake.fn());
   ASSERT_TRUE(res) << res.error();
@@ -223,12 +223,12 @@ TEST(CompileSweep, InvalidConfigsAreRowsAndBadSpecsAreErrors) {
   EXPECT_EQ(fake.calls.load(), 1);
 
   auto bad = spec;
-  bad.rblocks = {3};
+  bad.grid.r0_block = {3};
   auto e = runCompileSweep(bad, fake.fn());
   ASSERT_FALSE(e);
   EXPECT_EQ(e.error(), "RBLOCK 3 is out of range: allowed powers of two 1 … 65536");
   bad = spec;
-  bad.num_warps = {};
+  bad.grid.num_warps = {};
   EXPECT_EQ(runCompileSweep(bad, fake.fn()).error(), "num_warps: the list is empty: give at least one value");
   bad = spec;
   bad.xnumel = 0;
@@ -336,9 +336,9 @@ namespace {
 TEST(CompileSweep, ConfigsRefusedBeforeCompilingAreNotCompiledNotFailed) {
   FakeCompiler fake;
   CompileSweepSpec s = h200Spec();
-  s.xblocks = {64};
-  s.rblocks = {4096};
-  s.num_warps = {1};
+  s.grid.xblock = {64};
+  s.grid.r0_block = {4096};
+  s.grid.num_warps = {1};
   s.inductor_candidates = false;
   auto res = runCompileSweep(s, fake.fn());
   ASSERT_TRUE(res) << res.error();

@@ -210,8 +210,8 @@ TEST(LiveSweep, CancelDuringTheRunsKeepsTheMeasuredRowsAndMarksTheRest) {
 TEST(LiveSweep, AConfigThatDoesNotFitTheShapeIsSkippedNotRun) {
   FakeRunner runner;
   LiveSweepSpec spec = smallSpec();
-  spec.compile.rnumel = 4095;    // not a multiple of the vector width: scalar loads, still runnable
-  spec.compile.xblocks = {512};  // XBLOCK 512 × RBLOCK 1024 exceeds the tile limits
+  spec.compile.rnumel = 4095;        // not a multiple of the vector width: scalar loads, still runnable
+  spec.compile.grid.xblock = {512};  // XBLOCK 512 × RBLOCK 1024 exceeds the tile limits
   auto res = runLiveSweep(runner, spec, fakeCompile);
   ASSERT_TRUE(res) << res.error();
   for (const auto& row : res->dataset.rows) {
