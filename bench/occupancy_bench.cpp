@@ -78,9 +78,9 @@ void BM_Ours_ThreeCurveSweep(benchmark::State& state) {
   auto in = defaultInput();
   std::size_t points = 0;
   for (auto _ : state) {
-    auto b = occx::sweepBlockSize(a, in);
-    auto r = occx::sweepRegisters(a, in);
-    auto s = occx::sweepSharedMemory(a, in);
+    auto b = occx::blockSizeCurve(a, in);
+    auto r = occx::registersCurve(a, in);
+    auto s = occx::sharedMemoryCurve(a, in);
     points = b.size() + r.size() + s.size();
     benchmark::DoNotOptimize(b.data());
     benchmark::DoNotOptimize(r.data());
@@ -151,9 +151,9 @@ BENCHMARK(BM_Lean_OneCalculationLiteralLimits);
   auto in = defaultInput();
   std::vector<occx::CurvePoint> b, r, s;  // kept across iterations, as the view keeps its curves
   for (auto _ : state) {
-    occx::sweepBlockSizeInto(a, in, b);
-    occx::sweepRegistersInto(a, in, r);
-    occx::sweepSharedMemoryInto(a, in, s);
+    occx::blockSizeCurveInto(a, in, b);
+    occx::registersCurveInto(a, in, r);
+    occx::sharedMemoryCurveInto(a, in, s);
     benchmark::DoNotOptimize(b.data());
     benchmark::DoNotOptimize(r.data());
     benchmark::DoNotOptimize(s.data());
@@ -168,9 +168,9 @@ BENCHMARK(BM_Lean_ThreeCurveSweep)->Unit(benchmark::kMicrosecond);
   auto in = defaultInput();
   std::vector<occx::CurvePoint> b, r, s;
   for (auto _ : state) {
-    occx::sweepBlockSizeInto(kLiteralHopperLean, in, b);
-    occx::sweepRegistersInto(kLiteralHopperLean, in, r);
-    occx::sweepSharedMemoryInto(kLiteralHopperLean, in, s);
+    occx::blockSizeCurveInto(kLiteralHopperLean, in, b);
+    occx::registersCurveInto(kLiteralHopperLean, in, r);
+    occx::sharedMemoryCurveInto(kLiteralHopperLean, in, s);
     benchmark::DoNotOptimize(b.data());
     benchmark::DoNotOptimize(r.data());
     benchmark::DoNotOptimize(s.data());

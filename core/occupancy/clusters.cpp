@@ -147,7 +147,7 @@ Expected<ClusterResult> computeClusters(const ArchLimits& a, const ClusterLayout
   return r;
 }
 
-std::vector<ClusterCurvePoint> sweepClusterSize(const ArchLimits& a, const ClusterLayout& l, int sms, int blocks_per_sm,
+std::vector<ClusterCurvePoint> clusterSizeCurve(const ArchLimits& a, const ClusterLayout& l, int sms, int blocks_per_sm,
                                                 bool non_portable) {
   std::vector<ClusterCurvePoint> out;
   if (sms <= 0) return out;

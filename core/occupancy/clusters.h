@@ -93,7 +93,7 @@ struct ClusterCurvePoint {
 
 /// Max active clusters for cluster sizes 1 … maxClusterSize(arch, non_portable); empty below CC 9.0
 /// or without an SM count.
-std::vector<ClusterCurvePoint> sweepClusterSize(const ArchLimits& arch, const ClusterLayout& layout, int sm_count,
+std::vector<ClusterCurvePoint> clusterSizeCurve(const ArchLimits& arch, const ClusterLayout& layout, int sm_count,
                                                 int blocks_per_sm, bool non_portable);
 
 }  // namespace occx

@@ -387,43 +387,43 @@ Expected<BestBlockSize> bestBlockSize(const ArchLimits& a, const OccupancyInput&
   return best;
 }
 
-void sweepBlockSizeInto(const ArchLimits& a, const OccupancyInput& in, std::vector<CurvePoint>& out) {
-  sweepBlockSizeInto(LeanLimits(a), in, out);
+void blockSizeCurveInto(const ArchLimits& a, const OccupancyInput& in, std::vector<CurvePoint>& out) {
+  blockSizeCurveInto(LeanLimits(a), in, out);
 }
 
-void sweepRegistersInto(const ArchLimits& a, const OccupancyInput& in, std::vector<CurvePoint>& out) {
-  sweepRegistersInto(LeanLimits(a), in, out);
+void registersCurveInto(const ArchLimits& a, const OccupancyInput& in, std::vector<CurvePoint>& out) {
+  registersCurveInto(LeanLimits(a), in, out);
 }
 
-void sweepSharedMemoryInto(const ArchLimits& a, const OccupancyInput& in, std::vector<CurvePoint>& out) {
-  sweepSharedMemoryInto(LeanLimits(a), in, out);
+void sharedMemoryCurveInto(const ArchLimits& a, const OccupancyInput& in, std::vector<CurvePoint>& out) {
+  sharedMemoryCurveInto(LeanLimits(a), in, out);
 }
 
-void sweepBlockBarriersInto(const ArchLimits& a, const OccupancyInput& in, std::vector<CurvePoint>& out) {
-  sweepBlockBarriersInto(LeanLimits(a), in, out);
+void blockBarriersCurveInto(const ArchLimits& a, const OccupancyInput& in, std::vector<CurvePoint>& out) {
+  blockBarriersCurveInto(LeanLimits(a), in, out);
 }
 
-std::vector<CurvePoint> sweepBlockSize(const ArchLimits& a, const OccupancyInput& in) {
+std::vector<CurvePoint> blockSizeCurve(const ArchLimits& a, const OccupancyInput& in) {
   std::vector<CurvePoint> out;
-  sweepBlockSizeInto(a, in, out);
+  blockSizeCurveInto(a, in, out);
   return out;
 }
 
-std::vector<CurvePoint> sweepRegisters(const ArchLimits& a, const OccupancyInput& in) {
+std::vector<CurvePoint> registersCurve(const ArchLimits& a, const OccupancyInput& in) {
   std::vector<CurvePoint> out;
-  sweepRegistersInto(a, in, out);
+  registersCurveInto(a, in, out);
   return out;
 }
 
-std::vector<CurvePoint> sweepSharedMemory(const ArchLimits& a, const OccupancyInput& in) {
+std::vector<CurvePoint> sharedMemoryCurve(const ArchLimits& a, const OccupancyInput& in) {
   std::vector<CurvePoint> out;
-  sweepSharedMemoryInto(a, in, out);
+  sharedMemoryCurveInto(a, in, out);
   return out;
 }
 
-std::vector<CurvePoint> sweepBlockBarriers(const ArchLimits& a, const OccupancyInput& in) {
+std::vector<CurvePoint> blockBarriersCurve(const ArchLimits& a, const OccupancyInput& in) {
   std::vector<CurvePoint> out;
-  sweepBlockBarriersInto(a, in, out);
+  blockBarriersCurveInto(a, in, out);
   return out;
 }
 

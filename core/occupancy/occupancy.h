@@ -232,30 +232,30 @@ struct CurvePoint {
 
 /// Active warps per SM vs block size: threads 32, 64, … max_threads_per_block (warp steps), the
 /// other inputs as given. Points that cannot launch have 0 blocks.
-std::vector<CurvePoint> sweepBlockSize(const ArchLimits& arch, const OccupancyInput& input);
+std::vector<CurvePoint> blockSizeCurve(const ArchLimits& arch, const OccupancyInput& input);
 /// Active warps per SM vs registers per thread 1 … max_registers_per_thread (255).
-std::vector<CurvePoint> sweepRegisters(const ArchLimits& arch, const OccupancyInput& input);
+std::vector<CurvePoint> registersCurve(const ArchLimits& arch, const OccupancyInput& input);
 /// Active warps per SM vs shared memory per block (static + dynamic, bytes), from the static size
 /// up to the opt-in maximum in allocation-unit steps (x = static + dynamic).
-std::vector<CurvePoint> sweepSharedMemory(const ArchLimits& arch, const OccupancyInput& input);
+std::vector<CurvePoint> sharedMemoryCurve(const ArchLimits& arch, const OccupancyInput& input);
 /// Active warps per SM vs block barriers per block 0 … 16 (counted from CC 9.0 on; below, the curve
 /// is flat).
-std::vector<CurvePoint> sweepBlockBarriers(const ArchLimits& arch, const OccupancyInput& input);
+std::vector<CurvePoint> blockBarriersCurve(const ArchLimits& arch, const OccupancyInput& input);
 
 /// The same sweeps into a caller's vector (cleared first; no allocation once its capacity suffices):
 /// the lean form for repeated sweeps.
-void sweepBlockSizeInto(const ArchLimits& arch, const OccupancyInput& input, std::vector<CurvePoint>& out);
-void sweepRegistersInto(const ArchLimits& arch, const OccupancyInput& input, std::vector<CurvePoint>& out);
-void sweepSharedMemoryInto(const ArchLimits& arch, const OccupancyInput& input, std::vector<CurvePoint>& out);
-void sweepBlockBarriersInto(const ArchLimits& arch, const OccupancyInput& input, std::vector<CurvePoint>& out);
+void blockSizeCurveInto(const ArchLimits& arch, const OccupancyInput& input, std::vector<CurvePoint>& out);
+void registersCurveInto(const ArchLimits& arch, const OccupancyInput& input, std::vector<CurvePoint>& out);
+void sharedMemoryCurveInto(const ArchLimits& arch, const OccupancyInput& input, std::vector<CurvePoint>& out);
+void blockBarriersCurveInto(const ArchLimits& arch, const OccupancyInput& input, std::vector<CurvePoint>& out);
 
 /// The same sweeps on limits prepared once (LeanLimits): the Into forms above prepare them and call
 /// these. Inline, so that limits known at compile time (a constexpr LeanLimits) fold into the loop.
 /// Defined at the end of this header.
-inline void sweepBlockSizeInto(const LeanLimits& limits, const OccupancyInput& input, std::vector<CurvePoint>& out);
-inline void sweepRegistersInto(const LeanLimits& limits, const OccupancyInput& input, std::vector<CurvePoint>& out);
-inline void sweepSharedMemoryInto(const LeanLimits& limits, const OccupancyInput& input, std::vector<CurvePoint>& out);
-inline void sweepBlockBarriersInto(const LeanLimits& limits, const OccupancyInput& input, std::vector<CurvePoint>& out);
+inline void blockSizeCurveInto(const LeanLimits& limits, const OccupancyInput& input, std::vector<CurvePoint>& out);
+inline void registersCurveInto(const LeanLimits& limits, const OccupancyInput& input, std::vector<CurvePoint>& out);
+inline void sharedMemoryCurveInto(const LeanLimits& limits, const OccupancyInput& input, std::vector<CurvePoint>& out);
+inline void blockBarriersCurveInto(const LeanLimits& limits, const OccupancyInput& input, std::vector<CurvePoint>& out);
 
 // ---- the lean path ------------------------------------------------------------------------------
 
@@ -572,7 +572,7 @@ constexpr bool leanFixedAnswer(const OccupancyInput& first, ActiveBlocks& fixed)
 
 }  // namespace detail
 
-inline void sweepBlockSizeInto(const LeanLimits& l, const OccupancyInput& in, std::vector<CurvePoint>& out) {
+inline void blockSizeCurveInto(const LeanLimits& l, const OccupancyInput& in, std::vector<CurvePoint>& out) {
   OccupancyInput first = in;
   first.threads_per_block = l.warp_size;
   if (ActiveBlocks fixed; detail::leanFixedAnswer(first, fixed)) {
@@ -586,7 +586,7 @@ inline void sweepBlockSizeInto(const LeanLimits& l, const OccupancyInput& in, st
       out);
 }
 
-inline void sweepRegistersInto(const LeanLimits& l, const OccupancyInput& in, std::vector<CurvePoint>& out) {
+inline void registersCurveInto(const LeanLimits& l, const OccupancyInput& in, std::vector<CurvePoint>& out) {
   OccupancyInput first = in;
   first.registers_per_thread = 1;
   if (ActiveBlocks fixed; detail::leanFixedAnswer(first, fixed)) {
@@ -605,7 +605,7 @@ inline void sweepRegistersInto(const LeanLimits& l, const OccupancyInput& in, st
       out);
 }
 
-inline void sweepSharedMemoryInto(const LeanLimits& l, const OccupancyInput& in, std::vector<CurvePoint>& out) {
+inline void sharedMemoryCurveInto(const LeanLimits& l, const OccupancyInput& in, std::vector<CurvePoint>& out) {
   // Clamped: a static size over the opt-in maximum gives an empty sweep (and cannot overflow below).
   const std::int64_t optin = l.shared_memory_per_block_optin;
   const std::int64_t base =
@@ -631,7 +631,7 @@ inline void sweepSharedMemoryInto(const LeanLimits& l, const OccupancyInput& in,
       out);
 }
 
-inline void sweepBlockBarriersInto(const LeanLimits& l, const OccupancyInput& in, std::vector<CurvePoint>& out) {
+inline void blockBarriersCurveInto(const LeanLimits& l, const OccupancyInput& in, std::vector<CurvePoint>& out) {
   OccupancyInput first = in;
   first.block_barriers = 0;
   if (ActiveBlocks fixed; detail::leanFixedAnswer(first, fixed)) {

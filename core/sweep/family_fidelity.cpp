@@ -20,7 +20,7 @@ std::string shapeText(std::int64_t x, std::int64_t r) {
 
 }  // namespace
 
-std::vector<KernelShape> kernelShapes(const triton::KernelRunsResult& runs) {
+std::vector<KernelShape> kernelShapes(const triton::KernelMeasurements& runs) {
   // What core/triton/launch_plan.cpp writes for a numel it knows exactly; a size hint's note
   // ("… from the size hint …") is a power of two above the numel and does not match.
   static const std::regex kNote(R"(^(\S+): (xnumel|r0_numel) = (\d+) (in the kernel body|as launched)$)");
@@ -44,7 +44,7 @@ std::vector<KernelShape> kernelShapes(const triton::KernelRunsResult& runs) {
   return shapes;
 }
 
-Expected<FamilyFidelity> compareWithTriton(const LiveDataset& family, const triton::KernelRunsResult& runs) {
+Expected<FamilyFidelity> compareWithTriton(const LiveDataset& family, const triton::KernelMeasurements& runs) {
   std::int64_t xnumel = 0;
   std::int64_t rnumel = 0;
   if (!readInteger(family.metaValue("xnumel"), xnumel, false).empty() ||
@@ -82,7 +82,7 @@ Expected<FamilyFidelity> compareWithTriton(const LiveDataset& family, const trit
     const LiveRow& ours = family.rows[li];
     if (!ours.ok()) continue;
     for (std::size_t ti = 0; ti < runs.rows.size(); ++ti) {
-      const triton::KernelRunRow& t = runs.rows[ti];
+      const triton::MeasuredConfig& t = runs.rows[ti];
       if (t.kernel != kernel->kernel || t.yblock != 0 || t.r1_block != 0 || t.xblock != ours.config.xblock ||
           t.r0_block != ours.config.rblock || t.num_warps != ours.config.num_warps) {
         continue;

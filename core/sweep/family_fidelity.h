@@ -1,6 +1,6 @@
 // The built-in kernel family beside Inductor's real kernel: a live sweep of the family (a
 // LiveDataset, core/sweep/live_results.h) paired config by config with a sweep of the Triton kernel
-// Inductor generated for the same reduction and shape (a KernelRunsResult, core/triton/
+// Inductor generated for the same reduction and shape (a KernelMeasurements, core/triton/
 // kernel_runs.h), so the user sees how far the family's times, registers and spills stand from the
 // real kernel's.
 //
@@ -15,7 +15,7 @@
 #include "core/base/csv.h"
 #include "core/base/expected.h"
 #include "core/sweep/live_results.h"
-#include "core/triton/kernel_runs.h"
+#include "core/triton/kernel_measurements.h"
 
 namespace occx {
 
@@ -28,12 +28,12 @@ inline constexpr double kFidelityRegisterTolerance = 0.25;
 /// One config (XBLOCK, RBLOCK = R0_BLOCK, num_warps) that ran ok on both sides.
 struct FidelityPair {
   int live_row = -1;    ///< index into LiveDataset::rows
-  int triton_row = -1;  ///< index into KernelRunsResult::rows
+  int triton_row = -1;  ///< index into KernelMeasurements::rows
   int xblock = 0;
   int rblock = 0;  ///< RBLOCK of ours, R0_BLOCK of Triton's
   int num_warps = 0;
   double ours_us = 0.0;    ///< our median time (LiveRow::time.median_us), µs
-  double triton_us = 0.0;  ///< Triton's median time (KernelRunRow::time.median_us), µs
+  double triton_us = 0.0;  ///< Triton's median time (MeasuredConfig::time.median_us), µs
   /// triton_us / ours_us: below 1 Triton's kernel is faster (ours slower), above 1 ours is faster.
   double ratio = 0.0;
   /// Triton's bandwidth as its run recorded it (its buffers' bytes / median), GB/s.
@@ -78,7 +78,7 @@ struct KernelShape {
 /// kernel body", "<kernel>: r0_numel = 8192 as launched", which the launch plans write); a kernel
 /// whose xnumel or r0_numel is only known from a size hint (rounded up to a power of two) or not at
 /// all is left out. In the order the notes name them. Never throws.
-std::vector<KernelShape> kernelShapes(const triton::KernelRunsResult& runs);
+std::vector<KernelShape> kernelShapes(const triton::KernelMeasurements& runs);
 
 /// Pairs `family` (a live sweep of the built-in family) with `runs` (a sweep of Inductor's Triton
 /// kernel): the kernel of `runs` whose shape equals the dataset's xnumel × rnumel metadata, then
@@ -88,7 +88,7 @@ std::vector<KernelShape> kernelShapes(const triton::KernelRunsResult& runs);
 /// Errors: the dataset has no xnumel/rnumel metadata; `runs` records no kernel shape; no kernel of
 /// `runs` has the dataset's shape (both shapes named: "… is 32768 × 8192, the dataset is 264 × 30000").
 /// A shape that matches with no config in common is a result with 0 pairs, not an error.
-Expected<FamilyFidelity> compareWithTriton(const LiveDataset& family, const triton::KernelRunsResult& runs);
+Expected<FamilyFidelity> compareWithTriton(const LiveDataset& family, const triton::KernelMeasurements& runs);
 
 /// The pairs' columns (written, not read back), in order: xblock, rblock, num_warps, ours_time_us,
 /// triton_time_us, triton_over_ours (3 decimals), ours_registers, triton_registers (empty when not

@@ -11,11 +11,11 @@ namespace occx::triton {
 namespace {
 
 /// The row's config as a sweep config (persistent reductions have no R axis).
-SweepConfig sweepConfigOf(const KernelRunRow& r, bool persistent) {
+SweepConfig sweepConfigOf(const MeasuredConfig& r, bool persistent) {
   return SweepConfig{r.xblock, persistent ? 0 : r.r0_block, r.num_warps, r.num_stages, {}};
 }
 
-std::string regsText(const KernelRunRow& r) {
+std::string regsText(const MeasuredConfig& r) {
   std::string s = r.n_regs >= 0 ? std::to_string(r.n_regs) + " registers" : std::string("registers unknown");
   if (r.n_spills > 0) {
     s += ", " + std::to_string(r.n_spills) + " spilled";
@@ -25,12 +25,12 @@ std::string regsText(const KernelRunRow& r) {
   return s;
 }
 
-std::string occupancyText(const KernelRunRow& r) {
+std::string occupancyText(const MeasuredConfig& r) {
   return r.occupancy_pct >= 0 ? fixed(r.occupancy_pct, 0) + " % occupancy" : std::string("occupancy unknown");
 }
 
 /// What differs between the best row and another: occupancy, registers, spills, the tile.
-std::string difference(const KernelRunRow& best, const KernelRunRow& other) {
+std::string difference(const MeasuredConfig& best, const MeasuredConfig& other) {
   std::vector<std::string> parts;
   if (best.occupancy_pct >= 0 && other.occupancy_pct >= 0 &&
       std::abs(best.occupancy_pct - other.occupancy_pct) >= 1.0) {
@@ -53,7 +53,7 @@ std::string difference(const KernelRunRow& best, const KernelRunRow& other) {
 
 }  // namespace
 
-std::vector<std::string> explainSweep(const std::vector<KernelRunRow>& rows, const std::vector<KernelPicks>& picks) {
+std::vector<std::string> explainSweep(const std::vector<MeasuredConfig>& rows, const std::vector<KernelPicks>& picks) {
   std::vector<std::string> out;
   for (const KernelPicks& k : picks) {
     const std::string who = picks.size() > 1 ? k.kernel + ": " : std::string();
@@ -63,7 +63,7 @@ std::vector<std::string> explainSweep(const std::vector<KernelRunRow>& rows, con
       int spilling = 0;
       int ok_regs = 0;
       for (std::size_t i = 0; i < rows.size(); ++i) {
-        const KernelRunRow& r = rows[i];
+        const MeasuredConfig& r = rows[i];
         if (r.kernel != k.kernel || r.module != k.module) continue;
         if (r.n_spills > 0) ++spilling;
         if (r.n_regs >= 0) ++ok_regs;
@@ -79,14 +79,14 @@ std::vector<std::string> explainSweep(const std::vector<KernelRunRow>& rows, con
       out.push_back(s);
       continue;
     }
-    const KernelRunRow& best = rows[static_cast<std::size_t>(k.best_row)];
+    const MeasuredConfig& best = rows[static_cast<std::size_t>(k.best_row)];
     out.push_back(
         who + "Best: " + best.configText() + ", " + fixed(best.measured.time.median_us, 1) + " µs" +
         (best.measured.bandwidth_GBps > 0 ? " (" + fixed(best.measured.bandwidth_GBps, 0) + " GB/s)" : std::string()) +
         ": " + occupancyText(best) + ", " + regsText(best) +
         (best.swept_for.empty() ? "" : " — compiled by the sweep") + ".");
     if (k.winner_row >= 0) {
-      const KernelRunRow& w = rows[static_cast<std::size_t>(k.winner_row)];
+      const MeasuredConfig& w = rows[static_cast<std::size_t>(k.winner_row)];
       if (w.ok()) {
         out.push_back(who + "Inductor's pick (.best_config) " + w.configText() + ": " +
                       fixed(w.measured.time.median_us, 1) + " µs, " + fixed(k.winner_regret, 2) + "× the best" +
@@ -106,11 +106,11 @@ std::vector<std::string> explainSweep(const std::vector<KernelRunRow>& rows, con
           names.push_back(std::string(inductor::policyKey(o.policy)));
         }
       }
-      std::string s = who + joined(names, ", ") + (names.size() == 1 ? " rule: " : " rules: each ");
+      std::string s = who + joined(names, ", ") + (names.size() == 1 ? " policy: " : " policies: each ");
       if (p.row < 0) {
         s += "no config of its set ran";
       } else {
-        const KernelRunRow& r = rows[static_cast<std::size_t>(p.row)];
+        const MeasuredConfig& r = rows[static_cast<std::size_t>(p.row)];
         s += "picks " + r.configText() + " of " + std::to_string(p.candidates) + ", " + fixed(p.time_us, 1) +
              " µs, regret " + fixed(p.regret, 2);
         if (p.row != k.best_row) s += " (" + difference(best, r) + ")";
@@ -179,9 +179,9 @@ Expected<KernelSweepResult> sweepKernel(const RunKernel& kernel, const std::stri
   }
 
   if (runner != nullptr && !(cancel != nullptr && cancel->load())) {
-    result.runs = runKernelConfigs(
+    result.runs = measureKernelConfigs(
         *runner, {&result.kernel}, options.run,
-        [&](const KernelRunProgress& p) {
+        [&](const MeasureProgress& p) {
           if (!progress) return;
           KernelSweepProgress s{"running", p.done, p.total, {}};
           if (p.row != nullptr) {
@@ -196,11 +196,11 @@ Expected<KernelSweepResult> sweepKernel(const RunKernel& kernel, const std::stri
     result.runs.rows = kernelConfigRows(result.kernel, "");
     result.not_measured = runner == nullptr ? "no GPU ran them" : "cancelled before the runs";
     for (auto& r : result.runs.rows) r.measured.reason = "not run: " + result.not_measured;
-    result.runs.picks = summarizeKernelRuns(result.runs.rows);
+    result.runs.picks = summarizeMeasurements(result.runs.rows);
     result.runs.cancelled = cancel != nullptr && cancel->load();
   }
   // What the sweep compiled, and why.
-  for (KernelRunRow& row : result.runs.rows) {
+  for (MeasuredConfig& row : result.runs.rows) {
     const SweepConfig c = sweepConfigOf(row, persistent);
     for (const ConfigCompileReport& r : result.compile.configs) {
       if (r.ok && r.config.sameLaunch(c)) {
@@ -213,7 +213,7 @@ Expected<KernelSweepResult> sweepKernel(const RunKernel& kernel, const std::stri
   // Configs Triton could not compile: rows with its words.
   for (const ConfigCompileReport& r : result.compile.configs) {
     if (r.ok) continue;
-    KernelRunRow row;
+    MeasuredConfig row;
     row.kernel = kernel.module.name;
     row.module = kernel.module.module_hash;
     row.xblock = r.config.xblock;
@@ -227,7 +227,7 @@ Expected<KernelSweepResult> sweepKernel(const RunKernel& kernel, const std::stri
     row.measured.reason = r.error;
     result.runs.rows.push_back(std::move(row));
   }
-  result.runs.picks = summarizeKernelRuns(result.runs.rows);
+  result.runs.picks = summarizeMeasurements(result.runs.rows);
   result.runs.meta.emplace_back("sweep_grid", result.plan.grid);
   result.runs.meta.emplace_back("sweep_policies", options.policies ? "yes" : "no");
   if (!result.compile.python.empty()) {

@@ -1,7 +1,7 @@
 // Sweeping one of the user's own Inductor kernels: compile it at configs Inductor never tried
 // (core/triton/config_grid.h, core/triton/triton_compile.h), read them back like Inductor's own
 // (registers and spills from the cubins, occupancy, every policy's decision), and with a GPU run
-// them all (core/triton/kernel_runs.h): each rule's pick, Inductor's own pick, the best config and
+// them all (core/triton/kernel_measurements.h): each rule's pick, Inductor's own pick, the best config and
 // why it wins. Without a GPU the rows have everything but times.
 #pragma once
 
@@ -15,7 +15,7 @@
 #include "core/sweep/gpu_runner.h"
 #include "core/triton/config_grid.h"
 #include "core/triton/inductor_run.h"
-#include "core/triton/kernel_runs.h"
+#include "core/triton/kernel_measurements.h"
 #include "core/triton/triton_compile.h"
 
 namespace occx::triton {
@@ -25,7 +25,7 @@ struct KernelSweepOptions {
   std::optional<ConfigGrid> grid;  ///< nullopt: no grid (policies only)
   bool policies = true;            ///< also what each decision policy would add
   TritonCompileOptions compile;
-  KernelRunOptions run;             ///< used when a runner is given
+  MeasureOptions run;               ///< used when a runner is given
   const GpuDatabase* db = nullptr;  ///< nullptr = the built-in GPU data
 };
 
@@ -42,7 +42,7 @@ struct KernelSweepResult {
   SweepPlan plan;
   TritonCompileReport compile;
   RunKernel kernel;          ///< the kernel re-read with every compiled config
-  KernelRunsResult runs;     ///< one row per compiled config (timed when measured), and the picks
+  KernelMeasurements runs;   ///< one row per compiled config (timed when measured), and the picks
   bool measured = false;     ///< a GPU ran the configs
   std::string not_measured;  ///< why not, when not measured ("no GPU: …")
   /// The best config and the picks in words, with the occupancy, registers and spills behind them.
@@ -52,7 +52,7 @@ struct KernelSweepResult {
 /// Sweeps `kernel` (a looped or persistent reduction of a scanned run; `module_text` is its whole
 /// kernel module). Plans the configs, compiles those not compiled yet with the user's Python
 /// (compileWithTriton), reads the kernel's configs again from its own Triton folders and the sweep's
-/// cache, and — when `runner` is not null — runs every config (runKernelConfigs). Rows of configs
+/// cache, and — when `runner` is not null — runs every config (measureKernelConfigs). Rows of configs
 /// the sweep compiled say why (swept_for) and how long Triton took (compile_s). Errors: the plan's
 /// (not a reduction, a bad grid), the compile's (no usable Python: what to install), nothing to
 /// compile or read; Error::cancellation() when cancelled before any config could be read. Cancel
@@ -68,6 +68,6 @@ Expected<KernelSweepResult> sweepKernel(const RunKernel& kernel, const std::stri
 /// (regret, and which of occupancy, registers, spills and tile differ; rules that pick the same
 /// config from sets of the same size in one sentence). Without times, the
 /// occupancy leaders and the configs that spill. From the rows only (also for a CSV read back).
-std::vector<std::string> explainSweep(const std::vector<KernelRunRow>& rows, const std::vector<KernelPicks>& picks);
+std::vector<std::string> explainSweep(const std::vector<MeasuredConfig>& rows, const std::vector<KernelPicks>& picks);
 
 }  // namespace occx::triton

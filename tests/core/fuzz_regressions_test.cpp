@@ -98,12 +98,12 @@ TEST(FuzzRegressionOccupancy, ImpactSweepsWithExtremeInputsAreBounded) {
   in.threads_per_block = INT_MAX;
   in.registers_per_thread = INT_MAX;
   in.static_smem_bytes = INT64_MAX;
-  EXPECT_TRUE(sweepSharedMemory(h, in).empty());  // static over the opt-in maximum: nothing to sweep
-  auto regs = sweepRegisters(h, in);              // threads still INT_MAX: no point can launch
+  EXPECT_TRUE(sharedMemoryCurve(h, in).empty());  // static over the opt-in maximum: nothing to sweep
+  auto regs = registersCurve(h, in);              // threads still INT_MAX: no point can launch
   ASSERT_EQ(regs.size(), 255u);
   for (const auto& p : regs) EXPECT_EQ(p.active_blocks_per_sm, 0) << p.x;
   in.static_smem_bytes = 0;
-  auto blocks = sweepBlockSize(h, in);  // registers INT_MAX: over 255, no block launches
+  auto blocks = blockSizeCurve(h, in);  // registers INT_MAX: over 255, no block launches
   ASSERT_EQ(blocks.size(), 32u);
   for (const auto& p : blocks) EXPECT_EQ(p.active_blocks_per_sm, 0) << p.x;
 }

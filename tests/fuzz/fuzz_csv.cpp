@@ -1,7 +1,7 @@
 // Fuzz target: the dataset CSV reader (parseCsv) and the readers that consume its tables — the
 // live-sweep dataset (liveDatasetFromCsv, what the GUI opens), the compile-sweep dataset
 // (compileSweepFromCsv, what `occx sweep --csv` writes and the GUI opens) and the batch RBLOCK decision
-// (decideCsvBatch, `occx rblock --input`) and the kernel-runs CSV (kernelRunsFromCsv, `occx inductor
+// (decideCsvBatch, `occx rblock --input`) and the kernel-runs CSV (measurementsFromCsv, `occx inductor
 // run --csv`, what the Inductor run view merges), and the pairing of the two (kernelShapes,
 // compareWithTriton: the Live sweep view's "Compare with Inductor's kernel…"). Properties checked
 // beyond "no crash":
@@ -24,7 +24,7 @@
 #include "core/sweep/compile_sweep_dataset.h"
 #include "core/sweep/family_fidelity.h"
 #include "core/sweep/live_results.h"
-#include "core/triton/kernel_runs.h"
+#include "core/triton/kernel_measurements.h"
 
 namespace {
 void require(bool ok, const char* what) {
@@ -57,7 +57,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!live) {
     require(!live.error().empty(), "a dataset error has a message");
   } else {
-    auto unpaired = occx::compareWithTriton(*live, occx::triton::KernelRunsResult{});
+    auto unpaired = occx::compareWithTriton(*live, occx::triton::KernelMeasurements{});
     require(!unpaired.hasValue() && !unpaired.error().empty(), "no kernel shape: an error with a message");
   }
 
@@ -77,16 +77,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   auto batch = occx::inductor::decideCsvBatch(*table, options);
   if (!batch) require(!batch.error().empty(), "a batch error has a message");
 
-  auto runs = occx::triton::kernelRunsFromCsv(*table);
+  auto runs = occx::triton::measurementsFromCsv(*table);
   if (!runs) {
     require(!runs.error().empty(), "a kernel-runs error has a message");
   } else {
-    const std::string written = occx::toCsv(occx::triton::kernelRunsToCsv(*runs));
+    const std::string written = occx::toCsv(occx::triton::measurementsToCsv(*runs));
     auto reread = occx::parseCsv(written);
     require(reread.hasValue(), "a written kernel-runs CSV parses");
-    auto again_runs = occx::triton::kernelRunsFromCsv(*reread);
+    auto again_runs = occx::triton::measurementsFromCsv(*reread);
     require(again_runs.hasValue(), "a written kernel-runs CSV reads back");
-    require(occx::toCsv(occx::triton::kernelRunsToCsv(*again_runs)) == written,
+    require(occx::toCsv(occx::triton::measurementsToCsv(*again_runs)) == written,
             "kernel runs survive write → read → write");
     (void)occx::triton::picksTable(*again_runs);
     for (const auto& shape : occx::kernelShapes(*runs)) {

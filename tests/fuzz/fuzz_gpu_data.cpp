@@ -47,9 +47,9 @@ void exercise(const occx::ArchLimits& a) {
   huge.registers_per_thread = INT_MAX;
   huge.static_smem_bytes = INT64_MAX;
   for (const auto& in : {defaults, huge}) {
-    require(occx::sweepBlockSize(a, in).size() <= 65536, "block-size sweep is bounded");
-    require(occx::sweepRegisters(a, in).size() <= 65536, "register sweep is bounded");
-    require(occx::sweepSharedMemory(a, in).size() <= (1u << 20), "shared-memory sweep is bounded");
+    require(occx::blockSizeCurve(a, in).size() <= 65536, "block-size sweep is bounded");
+    require(occx::registersCurve(a, in).size() <= 65536, "register sweep is bounded");
+    require(occx::sharedMemoryCurve(a, in).size() <= (1u << 20), "shared-memory sweep is bounded");
   }
 }
 }  // namespace

@@ -18,7 +18,7 @@
 #include <map>
 
 #include "core/base/csv.h"
-#include "core/triton/kernel_runs.h"
+#include "core/triton/kernel_measurements.h"
 #include "inductor_view_support.h"
 #include "tests/support/table_runner.h"
 #include "ui/models/inductor_run_models.h"
@@ -71,7 +71,7 @@ TEST(InductorRunMeasured, RunsTheSpillCaseThroughTheBackendAndFillsTheTableAndPl
 
   bool done = false;
   QObject::connect(
-      &view, &InductorRunView::kernelRunFinished, &view, [&done] { done = true; }, Qt::SingleShotConnection);
+      &view, &InductorRunView::measureFinished, &view, [&done] { done = true; }, Qt::SingleShotConnection);
   ASSERT_EQ(view.runSelectedKernel(), QString());
   ASSERT_TRUE(waitFor([&] { return done; }, 20000));
   EXPECT_FALSE(view.isRunningKernels());
@@ -116,7 +116,7 @@ TEST(InductorRunMeasured, RunsTheSpillCaseThroughTheBackendAndFillsTheTableAndPl
   for (const auto& e : view.csvExports()) {
     if (e.suggested_name != QStringLiteral("inductor-kernel-runs.csv")) continue;
     exported = true;
-    auto back = triton::kernelRunsFromCsv(e.table);
+    auto back = triton::measurementsFromCsv(e.table);
     ASSERT_TRUE(back.hasValue()) << back.error();
     EXPECT_EQ(back->rows.size(), 7u);
   }
@@ -190,7 +190,7 @@ TEST(InductorRunMeasured, AKernelRunsCsvMergesIntoItsRunOrNamesTheRunToOpen) {
   EXPECT_EQ(cellText(view, rowOf(view, QStringLiteral("X1 R2048 w16")), RunConfigModel::kTime), QStringLiteral("29.6"));
   // Another run's kernels: the message says which run they belong to.
   ASSERT_EQ(view.openBundled(QStringLiteral("ref_sum")), QString());
-  const QString message = view.openKernelRunsCsv(path);
+  const QString message = view.openMeasurementsCsv(path);
   EXPECT_TRUE(message.contains(QStringLiteral("open the run they were measured on first"))) << message.toStdString();
   EXPECT_TRUE(message.contains(QStringLiteral("spill_log_softmax_w16"))) << message.toStdString();
 }

@@ -165,8 +165,8 @@ TEST(InductorRunSweep, ABundledH200SweepOpensWithEveryConfigAndItsReasons) {
   EXPECT_TRUE(view.sweepNote()->text().startsWith(QStringLiteral("Best: X4 R2048 w32, 132.6 µs")))
       << view.sweepNote()->text().toStdString();
   // The run has one config and no .best_config: every rule has that one config, 1.27× the best.
-  EXPECT_TRUE(view.sweepNote()->text().contains(
-      QStringLiteral("old, new, review_min, exact, spills rules: each picks X1 R2048 w16 of 1, 168.4 µs, regret 1.27")))
+  EXPECT_TRUE(view.sweepNote()->text().contains(QStringLiteral(
+      "old, new, review_min, exact, spills policies: each picks X1 R2048 w16 of 1, 168.4 µs, regret 1.27")))
       << view.sweepNote()->text().toStdString();
   // A bundled run has its module: it can be swept again with a local Triton.
   EXPECT_TRUE(view.sweepUnavailableReason().isEmpty()) << view.sweepUnavailableReason().toStdString();

@@ -547,7 +547,7 @@ TEST(LiveSweepView, DatasetWithoutInductorsKernelSaysTheFiguresAreTheFamilys) {
 
   // The same shape as the bundled sweep of Inductor's spilling log_softmax (264 × 30000): comparing
   // with it pairs the fixture's ten ok rows; R2048 w16 is 40.4 µs ours, 30.208 µs Triton's.
-  ASSERT_EQ(view.compareWithKernelRuns(QStringLiteral(":/inductor-runs/measured/spill_log_softmax.csv")), QString());
+  ASSERT_EQ(view.compareWithMeasurements(QStringLiteral(":/inductor-runs/measured/spill_log_softmax.csv")), QString());
   ASSERT_NE(view.fidelity(), nullptr);
   EXPECT_EQ(view.fidelity()->summary.paired, 10);
   EXPECT_TRUE(view.fidelityLabel()->text().startsWith(
@@ -569,7 +569,7 @@ TEST(LiveSweepView, KernelRunsOfAnotherShapeOrNoKernelRunsAreRefused) {
   ASSERT_EQ(view.openCsvFile(QStringLiteral(":/datasets/h200_mean_var_fp16_32768x8192.csv")), QString());
   const QString shown = view.fidelityLabel()->text();
 
-  const QString other = view.compareWithKernelRuns(QStringLiteral(":/inductor-runs/measured/spill_log_softmax.csv"));
+  const QString other = view.compareWithMeasurements(QStringLiteral(":/inductor-runs/measured/spill_log_softmax.csv"));
   EXPECT_TRUE(other.contains(QStringLiteral("264 × 30000"))) << other.toStdString();
   EXPECT_TRUE(other.contains(QStringLiteral("32768 × 8192"))) << other.toStdString();
   EXPECT_TRUE(view.statusLabel()->text().contains(other)) << view.statusLabel()->text().toStdString();
@@ -578,10 +578,10 @@ TEST(LiveSweepView, KernelRunsOfAnotherShapeOrNoKernelRunsAreRefused) {
   EXPECT_EQ(view.fidelity()->summary.paired, 55);
   EXPECT_EQ(view.fidelityLabel()->text(), shown);
 
-  const QString not_runs = view.compareWithKernelRuns(testData("live_sweep_fixture.csv"));
+  const QString not_runs = view.compareWithMeasurements(testData("live_sweep_fixture.csv"));
   EXPECT_TRUE(not_runs.contains(QStringLiteral("not a kernel-runs CSV"))) << not_runs.toStdString();
   EXPECT_TRUE(view.statusLabel()->text().contains(not_runs));
-  const QString missing = view.compareWithKernelRuns(QStringLiteral("/nonexistent/runs.csv"));
+  const QString missing = view.compareWithMeasurements(QStringLiteral("/nonexistent/runs.csv"));
   EXPECT_TRUE(missing.contains(QStringLiteral("cannot read"))) << missing.toStdString();
   EXPECT_EQ(view.fidelity()->summary.paired, 55);
 }

@@ -75,7 +75,7 @@ TEST(PathOpener, CsvFilesAreRoutedByTheirFormatLine) {
   // Measured kernel runs (occx inductor run --csv) merge into the Inductor run shown.
   EXPECT_EQ(
       openTargetFor(writeFile(dir, "runs.csv", "# format: inductor-kernel-runs\n# device: NVIDIA H200\nkernel\n")),
-      OpenTarget::kKernelRuns);
+      OpenTarget::kMeasurements);
   // Metadata ends at the first row: a later "format:" text is data.
   EXPECT_EQ(openTargetFor(writeFile(dir, "late.csv", "a\n# format: occx-compile-sweep 1\n")), OpenTarget::kInductorRun);
 }

@@ -3,7 +3,7 @@
 namespace occx::ui {
 
 CompileSweepJob::CompileSweepJob(CompileFunction compile, QObject* parent)
-    : SweepJob(parent), compile_(std::move(compile)) {}
+    : Job(parent), compile_(std::move(compile)) {}
 
 quint64 CompileSweepJob::start(const CompileSweepSpec& spec) {
   CompileFunction compile = compile_;

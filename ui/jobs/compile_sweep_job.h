@@ -8,11 +8,11 @@
 #include <memory>
 
 #include "core/sweep/compile_sweep.h"
-#include "ui/jobs/sweep_job.h"
+#include "ui/jobs/job.h"
 
 namespace occx::ui {
 
-class CompileSweepJob : public SweepJob {
+class CompileSweepJob : public Job {
   Q_OBJECT
 
  public:

@@ -2,7 +2,7 @@
 
 namespace occx::ui {
 
-InductorScanJob::InductorScanJob(QObject* parent) : SweepJob(parent) {}
+InductorScanJob::InductorScanJob(QObject* parent) : Job(parent) {}
 
 quint64 InductorScanJob::start(const triton::RunScanOptions& options) {
   return launch([this, options](quint64 id, const std::atomic<bool>* cancel) {

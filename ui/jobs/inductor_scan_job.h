@@ -7,11 +7,11 @@
 #include <memory>
 
 #include "core/triton/inductor_run.h"
-#include "ui/jobs/sweep_job.h"
+#include "ui/jobs/job.h"
 
 namespace occx::ui {
 
-class InductorScanJob : public SweepJob {
+class InductorScanJob : public Job {
   Q_OBJECT
 
  public:

@@ -2,7 +2,7 @@
 
 namespace occx::ui {
 
-KernelSweepJob::KernelSweepJob(QObject* parent) : SweepJob(parent) {}
+KernelSweepJob::KernelSweepJob(QObject* parent) : Job(parent) {}
 
 quint64 KernelSweepJob::start(std::shared_ptr<Backend> backend, int ordinal, triton::RunKernel kernel,
                               std::string module_text, triton::KernelSweepOptions options) {

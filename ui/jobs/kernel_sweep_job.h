@@ -12,11 +12,11 @@
 
 #include "core/sweep/backend.h"
 #include "core/triton/kernel_sweep.h"
-#include "ui/jobs/sweep_job.h"
+#include "ui/jobs/job.h"
 
 namespace occx::ui {
 
-class KernelSweepJob : public SweepJob {
+class KernelSweepJob : public Job {
   Q_OBJECT
 
  public:

@@ -21,7 +21,7 @@ std::vector<DetectedGpu> detectedGpus(const Backend& backend) {
 }
 
 LiveSweepJob::LiveSweepJob(std::shared_ptr<Backend> backend, QObject* parent)
-    : SweepJob(parent), backend_(std::move(backend)), gpu_(std::make_shared<std::mutex>()) {}
+    : Job(parent), backend_(std::move(backend)), gpu_(std::make_shared<std::mutex>()) {}
 
 quint64 LiveSweepJob::start(const LiveSweepSpec& spec, int device_ordinal) {
   std::shared_ptr<Backend> backend = backend_;

@@ -12,7 +12,7 @@
 
 #include "core/sweep/backend.h"
 #include "core/sweep/live_sweep.h"
-#include "ui/jobs/sweep_job.h"
+#include "ui/jobs/job.h"
 #include "ui/widgets/device_selector.h"
 
 namespace occx::ui {
@@ -30,7 +30,7 @@ LiveAvailability liveAvailability(const Backend& backend);
 /// without a driver or a GPU.
 std::vector<DetectedGpu> detectedGpus(const Backend& backend);
 
-class LiveSweepJob : public SweepJob {
+class LiveSweepJob : public Job {
   Q_OBJECT
 
  public:

@@ -201,21 +201,21 @@ Expected<InductorRunData> loadBundledRun(const QString& key) {
   const QString measured =
       QString::fromLatin1(kBundlePrefix) + QStringLiteral("measured/") + key + QStringLiteral(".csv");
   if (QFile::exists(measured)) {
-    auto runs = kernelRunsFromFile(measured);
+    auto runs = measurementsFromFile(measured);
     if (!runs) return Error{runs.error()};
     mergeMeasured(*data, *runs, measuredLabelOf(*runs) + QObject::tr(" — bundled"));
   }
   return data;
 }
 
-bool measuredRowMatches(const triton::KernelRunRow& m, const ScanRow& row) {
+bool measuredRowMatches(const triton::MeasuredConfig& m, const ScanRow& row) {
   auto same = [](const std::optional<std::int64_t>& v, int want, int absent) { return v.value_or(absent) == want; };
   return m.kernel == row.kernel && m.module == row.module && same(row.xblock, m.xblock, 0) &&
          same(row.r0_block, m.r0_block, 0) && same(row.num_warps, m.num_warps, 0) &&
          same(row.num_stages, m.num_stages, 1);
 }
 
-const triton::KernelRunRow* measuredRowOf(const InductorRunData& data, const ScanRow& row) {
+const triton::MeasuredConfig* measuredRowOf(const InductorRunData& data, const ScanRow& row) {
   for (const auto& m : data.measured.rows) {
     if (measuredRowMatches(m, row)) return &m;
   }
@@ -230,7 +230,7 @@ const triton::KernelPicks* measuredPicksOf(const InductorRunData& data, const st
   return nullptr;
 }
 
-QString measuredLabelOf(const triton::KernelRunsResult& result) {
+QString measuredLabelOf(const triton::KernelMeasurements& result) {
   std::string device;
   std::string date;
   for (const auto& [key, value] : result.meta) {
@@ -244,14 +244,14 @@ QString measuredLabelOf(const triton::KernelRunsResult& result) {
   return text;
 }
 
-QString mergeMeasured(InductorRunData& data, const triton::KernelRunsResult& result, const QString& label) {
-  auto inRun = [&data](const triton::KernelRunRow& m) {
+QString mergeMeasured(InductorRunData& data, const triton::KernelMeasurements& result, const QString& label) {
+  auto inRun = [&data](const triton::MeasuredConfig& m) {
     for (const auto& k : data.kernels) {
       if (k.kernel == m.kernel && k.module == m.module) return true;
     }
     return false;
   };
-  std::vector<triton::KernelRunRow> incoming;
+  std::vector<triton::MeasuredConfig> incoming;
   for (const auto& m : result.rows) {
     if (inRun(m)) incoming.push_back(m);
   }
@@ -319,16 +319,16 @@ QString mergeMeasured(InductorRunData& data, const triton::KernelRunsResult& res
     groupKernels(data);
     data.summary = summaryOfRows(data.rows);
   }
-  std::vector<triton::KernelRunRow> kept;
+  std::vector<triton::MeasuredConfig> kept;
   for (const auto& m : data.measured.rows) {
-    const bool replaced = std::any_of(incoming.begin(), incoming.end(), [&m](const triton::KernelRunRow& n) {
+    const bool replaced = std::any_of(incoming.begin(), incoming.end(), [&m](const triton::MeasuredConfig& n) {
       return n.kernel == m.kernel && n.module == m.module;
     });
     if (!replaced) kept.push_back(m);
   }
   kept.insert(kept.end(), incoming.begin(), incoming.end());
   data.measured.rows = std::move(kept);
-  data.measured.picks = triton::summarizeKernelRuns(data.measured.rows);
+  data.measured.picks = triton::summarizeMeasurements(data.measured.rows);
   data.measured.meta = result.meta;
   data.measured.notes.insert(data.measured.notes.end(), result.notes.begin(), result.notes.end());
   data.measured.cancelled = result.cancelled;
@@ -336,13 +336,13 @@ QString mergeMeasured(InductorRunData& data, const triton::KernelRunsResult& res
   return {};
 }
 
-Expected<triton::KernelRunsResult> kernelRunsFromFile(const QString& path) {
+Expected<triton::KernelMeasurements> measurementsFromFile(const QString& path) {
   auto bytes = readBounded(path);
   if (!bytes) return Error{bytes.error()};
   const std::string name = QFileInfo(path).fileName().toStdString();
   auto table = parseCsv(std::string_view(bytes->constData(), static_cast<std::size_t>(bytes->size())));
   if (!table) return Error{name + ": " + table.error()};
-  auto result = triton::kernelRunsFromCsv(*table);
+  auto result = triton::measurementsFromCsv(*table);
   if (!result) return Error{name + ": " + result.error()};
   return result;
 }

@@ -15,7 +15,7 @@
 #include "core/gpu/device.h"
 #include "core/inductor/config.h"
 #include "core/triton/inductor_run.h"
-#include "core/triton/kernel_runs.h"
+#include "core/triton/kernel_measurements.h"
 #include "core/triton/run_table.h"
 
 namespace occx::ui {
@@ -61,26 +61,26 @@ struct InductorRunData {
   /// for a CSV or a bundled run (no cubins).
   std::shared_ptr<const triton::InductorRun> scanned;
   /// Kernel runs measured on a GPU (run here, bundled, or from a kernel-runs CSV); picks recomputed.
-  triton::KernelRunsResult measured;
+  triton::KernelMeasurements measured;
   /// Where the measurements come from: "measured on NVIDIA H200 (2026-12-01) — bundled"; empty when none.
   QString measured_label;
 };
 
 /// A measured row's match in a scan: same kernel, module, XBLOCK, R0_BLOCK, num_warps, num_stages.
-bool measuredRowMatches(const triton::KernelRunRow& measured, const triton::ScanRow& row);
+bool measuredRowMatches(const triton::MeasuredConfig& measured, const triton::ScanRow& row);
 /// The measured row of `row` in `data.measured`, nullptr when none.
-const triton::KernelRunRow* measuredRowOf(const InductorRunData& data, const triton::ScanRow& row);
+const triton::MeasuredConfig* measuredRowOf(const InductorRunData& data, const triton::ScanRow& row);
 /// The picks of kernel `kernel` / `module` in `data.measured`, nullptr when none.
 const triton::KernelPicks* measuredPicksOf(const InductorRunData& data, const std::string& kernel,
                                            const std::string& module);
 /// "measured on NVIDIA H200 (2026-12-01)" from a result's device and date metadata.
-QString measuredLabelOf(const triton::KernelRunsResult& result);
+QString measuredLabelOf(const triton::KernelMeasurements& result);
 /// Merges `result` into `data`: rows of kernels (kernel and module) in `data` replace the measured
 /// rows of those kernels; picks are recomputed. Returns an empty string, or why nothing was merged
 /// (none of its kernels is in the run: names the input the measurements came from).
-QString mergeMeasured(InductorRunData& data, const triton::KernelRunsResult& result, const QString& label);
+QString mergeMeasured(InductorRunData& data, const triton::KernelMeasurements& result, const QString& label);
 /// Reads a kernel-runs CSV (a file or ":/…"). Errors name the file.
-Expected<triton::KernelRunsResult> kernelRunsFromFile(const QString& path);
+Expected<triton::KernelMeasurements> measurementsFromFile(const QString& path);
 
 /// From a scan: rows, kernels, sources (with the tile lines), problems.
 InductorRunData runDataFromScan(const triton::InductorRun& run);

@@ -70,7 +70,7 @@ const ColumnText kConfigColumns[] = {
                        "Achieved occupancy measured by CUPTI (sm__warps_active / the maximum)")},
     {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Picked by"),
      QT_TRANSLATE_NOOP("occx::ui::RunConfigModel",
-                       "The decision rules whose pick this config is (the fastest measured config of the rule's "
+                       "The policies whose pick this config is (the fastest measured config of the policy's "
                        "candidate set), and \"best\" for the fastest config of the kernel")},
     {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Regret"),
      QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Time / the best config's time (1.00 = the best)")},
@@ -172,7 +172,7 @@ const RunConfigModel::Measured* RunConfigModel::measured(int r) const {
 }
 
 QVariant RunConfigModel::measuredCell(const Measured& m, int column, int role) const {
-  const triton::KernelRunRow& k = m.row;
+  const triton::MeasuredConfig& k = m.row;
   if (role == Qt::DisplayRole || role == kSortRole) {
     const bool sort = role == kSortRole;
     switch (column) {
@@ -247,7 +247,7 @@ std::vector<std::optional<RunConfigModel::Measured>> measuredOfRows(const Induct
                                                                     const std::vector<ScanRow>& rows) {
   std::vector<std::optional<RunConfigModel::Measured>> out(rows.size());
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    const triton::KernelRunRow* m = measuredRowOf(data, rows[i]);
+    const triton::MeasuredConfig* m = measuredRowOf(data, rows[i]);
     if (m == nullptr) continue;
     RunConfigModel::Measured cell;
     cell.row = *m;

@@ -73,7 +73,7 @@ class RunConfigModel : public TableModel<triton::ScanRow> {
   /// A config's measurement, when it was run: the row, the rules whose pick it is ("best" for the
   /// fastest), its time over the best.
   struct Measured {
-    triton::KernelRunRow row;
+    triton::MeasuredConfig row;
     QStringList picked_by;
     double regret = 0.0;  ///< time / best time; 0 when not ok
     double best_us = 0.0;

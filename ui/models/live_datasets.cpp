@@ -63,7 +63,7 @@ QString recordedLabel(const LiveDataset& data) {
   return QObject::tr("recorded data: %1, %2").arg(device, date);
 }
 
-QString bundledKernelRunsFor(const QString& dataset_path) {
+QString bundledMeasurementsFor(const QString& dataset_path) {
   // The pairs measured on the same H200 for the same reduction, dtype and shape: the family's
   // dataset (resources/datasets/) and Inductor's compiled kernel swept over the same configs
   // (resources/inductor-runs/measured/, `occx inductor sweep --csv`).

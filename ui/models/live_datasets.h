@@ -24,7 +24,7 @@ std::vector<BundledDataset> bundledDatasets();
 /// The bundled sweep of Inductor's own Triton kernel for the same reduction and shape as the bundled
 /// dataset at `dataset_path` (":/datasets/h200_mean_var_fp16_32768x8192.csv" →
 /// ":/inductor-runs/measured/ref_mean_var.csv"); empty when none ships (any other path included).
-QString bundledKernelRunsFor(const QString& dataset_path);
+QString bundledMeasurementsFor(const QString& dataset_path);
 
 /// Reads a live-sweep CSV (a file path or a ":/" resource path). Errors name the file: unreadable,
 /// not CSV, not a live-sweep dataset (a compile-only sweep says to open it in the Compile sweep tab).

@@ -22,7 +22,7 @@ class ClusterSizePlot : public PlotController {
  public:
   explicit ClusterSizePlot(QWidget* parent);
 
-  /// Replaces the data. `points` from sweepClusterSize; `blocks_without_clusters` the GPU's active
+  /// Replaces the data. `points` from clusterSizeCurve; `blocks_without_clusters` the GPU's active
   /// blocks without clusters (for the naive bound and the percent view); `driver` the driver's max
   /// active clusters by size ([c − 1]; empty: not asked); `current_size` 0 for none; `note` a line
   /// for the empty plot (e.g. "clusters need CC 9.0"), shown when `points` is empty.

@@ -33,7 +33,7 @@ MeasuredTimesPlot::MeasuredTimesPlot(QWidget* parent)
   const auto& policies = inductor::kPolicies;
   for (std::size_t i = 0; i < policies.size(); ++i) {
     auto* g = p->addGraph();
-    g->setName(tr("%1 rule's pick").arg(policyText(policies[i])));
+    g->setName(tr("%1 policy's pick").arg(policyText(policies[i])));
     g->setLineStyle(QCPGraph::lsNone);
     const QColor color = kColors[i % std::size(kColors)];
     g->setPen(QPen(color, 2));

@@ -35,7 +35,7 @@ class OccupancyCurvePlot : public PlotController {
 
   [[nodiscard]] CurveKind kind() const { return kind_; }
 
-  /// Replaces the curve and the marker. `points` come from sweepBlockSize/-Registers/-SharedMemory;
+  /// Replaces the curve and the marker. `points` come from blockSizeCurve/-Registers/-SharedMemory;
   /// `current_x` is the current input in the curve's own unit (threads, registers, bytes);
   /// `current_warps` its active warps per SM (0 when it cannot launch). Replots lazily.
   void setData(const std::vector<CurvePoint>& points, int max_warps_per_sm, std::int64_t current_x, int current_warps,

@@ -43,7 +43,7 @@ OpenTarget openTargetFor(const QString& path) {
   const QString format = csvFormat(path);
   if (format.startsWith(QStringLiteral("occupancy-explorer-live-sweep"))) return OpenTarget::kLiveSweep;
   if (format.startsWith(QStringLiteral("occx-compile-sweep"))) return OpenTarget::kCompileSweep;
-  if (format.startsWith(QStringLiteral("inductor-kernel-runs"))) return OpenTarget::kKernelRuns;
+  if (format.startsWith(QStringLiteral("inductor-kernel-runs"))) return OpenTarget::kMeasurements;
   return OpenTarget::kInductorRun;
 }
 
@@ -88,9 +88,9 @@ QString PathOpener::open(const QString& path) {
       view = inductor_run_;
       if (view != nullptr) error = inductor_run_->openPath(path);
       break;
-    case OpenTarget::kKernelRuns:
+    case OpenTarget::kMeasurements:
       view = inductor_run_;
-      if (view != nullptr) error = inductor_run_->openKernelRunsCsv(path);
+      if (view != nullptr) error = inductor_run_->openMeasurementsCsv(path);
       break;
   }
   if (view == nullptr) return tr("No view here opens %1.").arg(QDir::toNativeSeparators(path));

@@ -19,7 +19,7 @@ class LiveSweepView;
 class MainWindow;
 
 /// Where a path opens.
-enum class OpenTarget { kInductorRun, kCompileSweep, kLiveSweep, kKernelRuns };
+enum class OpenTarget { kInductorRun, kCompileSweep, kLiveSweep, kMeasurements };
 
 /// The view for `path`: a folder or a .py → the Inductor run; a .csv whose "# format:" line (read
 /// from the first 64 KiB) is "occupancy-explorer-live-sweep …" → the live sweep, "occx-compile-sweep

@@ -511,17 +511,17 @@ void CalculatorView::recompute() {
     result_.max_warps_per_sm = a.max_warps_per_sm;
     input_error_ = QString::fromStdString(r.error());
   }
-  sweepBlockSizeInto(a, input_, curve_block_);
-  sweepRegistersInto(a, input_, curve_regs_);
-  sweepSharedMemoryInto(a, input_, curve_smem_);
-  sweepBlockBarriersInto(a, input_, curve_barriers_);
+  blockSizeCurveInto(a, input_, curve_block_);
+  registersCurveInto(a, input_, curve_regs_);
+  sharedMemoryCurveInto(a, input_, curve_smem_);
+  blockBarriersCurveInto(a, input_, curve_barriers_);
 
   // Clusters: the GPC layout of a named GPU with its own SM count; the naive bound otherwise.
   const DeviceTarget& t = device_->currentTarget();
   layout_ = (t.gpu != nullptr && t.gpu->sm_count == input_.sm_count) ? clusterLayoutOf(*t.gpu) : ClusterLayout{};
   const bool np = non_portable_->isChecked();
   const int blocks = result_.can_launch ? result_.active_blocks_per_sm : 0;
-  curve_clusters_ = sweepClusterSize(a, layout_, input_.sm_count, blocks, np);
+  curve_clusters_ = clusterSizeCurve(a, layout_, input_.sm_count, blocks, np);
   clusters_.reset();
   clusters_note_.clear();
   if (maxClusterSize(a, true) == 0) {

@@ -28,8 +28,8 @@
 #include "core/inductor/teaching.h"
 #include "core/triton/kernel_sweep.h"
 #include "ui/jobs/inductor_scan_job.h"
-#include "ui/jobs/kernel_run_job.h"
 #include "ui/jobs/kernel_sweep_job.h"
+#include "ui/jobs/measure_job.h"
 #include "ui/models/inductor_run_models.h"
 #include "ui/plots/config_occupancy_plot.h"
 #include "ui/plots/measured_times_plot.h"
@@ -69,7 +69,7 @@ std::int64_t numelOf(const std::string& text, std::int64_t fallback) {
 InductorRunView::InductorRunView(QWidget* parent)
     : QWidget(parent),
       job_(new InductorScanJob(this)),
-      run_job_(new KernelRunJob(this)),
+      run_job_(new MeasureJob(this)),
       sweep_job_(new KernelSweepJob(this)) {
   setObjectName(QStringLiteral("inductorRun"));
   auto* root = new QVBoxLayout(this);
@@ -125,19 +125,19 @@ InductorRunView::InductorRunView(QWidget* parent)
     setStatus(tr("Scan cancelled; the run shown before is kept."));
     emit scanFinished();
   });
-  connect(job_, &SweepJob::runningChanged, this, [this](bool running) {
+  connect(job_, &Job::runningChanged, this, [this](bool running) {
     progress_->setVisible(running);
     cancel_->setVisible(running);
   });
 
-  connect(run_job_, &KernelRunJob::progress, this, [this](quint64 id, const QString& text, int done, int total) {
+  connect(run_job_, &MeasureJob::progress, this, [this](quint64 id, const QString& text, int done, int total) {
     if (id != run_id_) return;
     run_progress_->setMaximum(std::max(total, 1));
     run_progress_->setValue(done);
     setStatus(tr("Running on the GPU: %1").arg(text));
   });
-  connect(run_job_, &KernelRunJob::finished, this,
-          [this](quint64 id, std::shared_ptr<const triton::KernelRunsResult> result) {
+  connect(run_job_, &MeasureJob::finished, this,
+          [this](quint64 id, std::shared_ptr<const triton::KernelMeasurements> result) {
             if (id != run_id_) return;
             run_id_ = 0;
             const int config_row = config_row_;
@@ -155,15 +155,15 @@ InductorRunView::InductorRunView(QWidget* parent)
             if (result->cancelled) text += tr(" Cancelled: the finished rows are kept.");
             if (!merged.isEmpty()) text += QLatin1Char(' ') + merged;
             setStatus(text);
-            emit kernelRunFinished();
+            emit measureFinished();
           });
-  connect(run_job_, &KernelRunJob::failed, this, [this](quint64 id, const QString& message) {
+  connect(run_job_, &MeasureJob::failed, this, [this](quint64 id, const QString& message) {
     if (id != run_id_) return;
     run_id_ = 0;
     setStatus(tr("Could not run on the GPU: %1").arg(message), true);
-    emit kernelRunFinished();
+    emit measureFinished();
   });
-  connect(run_job_, &SweepJob::runningChanged, this, [this](bool running) {
+  connect(run_job_, &Job::runningChanged, this, [this](bool running) {
     run_progress_->setVisible(running);
     run_cancel_->setVisible(running);
     updateRunButtons();
@@ -189,7 +189,7 @@ InductorRunView::InductorRunView(QWidget* parent)
     status_->setToolTip(message);
     emit kernelSweepFinished();
   });
-  connect(sweep_job_, &SweepJob::runningChanged, this, [this](bool running) {
+  connect(sweep_job_, &Job::runningChanged, this, [this](bool running) {
     run_progress_->setVisible(running);
     run_cancel_->setVisible(running);
     updateRunButtons();
@@ -246,7 +246,7 @@ void InductorRunView::updateRunButtons() {
   }
 }
 
-QString InductorRunView::startKernelRun(std::vector<const triton::RunKernel*> kernels) {
+QString InductorRunView::startMeasure(std::vector<const triton::RunKernel*> kernels) {
   if (const QString why = runUnavailableReason(); !why.isEmpty()) {
     setStatus(why, true);
     return why;
@@ -256,7 +256,7 @@ QString InductorRunView::startKernelRun(std::vector<const triton::RunKernel*> ke
     setStatus(why, true);
     return why;
   }
-  triton::KernelRunOptions options;
+  triton::MeasureOptions options;
   run_id_ = run_job_->start(backend_, ordinal_, data_.scanned, std::move(kernels), options);
   run_progress_->setValue(0);
   setStatus(tr("Running on the GPU…"));
@@ -272,7 +272,7 @@ QString InductorRunView::runSelectedKernel() {
         kernels.push_back(&rk);
     }
   }
-  return startKernelRun(std::move(kernels));
+  return startMeasure(std::move(kernels));
 }
 
 QString InductorRunView::runAllKernels() {
@@ -282,10 +282,10 @@ QString InductorRunView::runAllKernels() {
       if (!rk.configs.empty()) kernels.push_back(&rk);
     }
   }
-  return startKernelRun(std::move(kernels));
+  return startMeasure(std::move(kernels));
 }
 
-void InductorRunView::cancelKernelRun() {
+void InductorRunView::cancelMeasure() {
   run_job_->cancel();
 }
 
@@ -548,7 +548,7 @@ void InductorRunView::showSweepPlot(const RunKernelEntry* k) {
     // A sweep measured elsewhere (bundled, or a CSV opened): the same sentences from its rows.
     const triton::KernelPicks* p = measuredPicksOf(data_, k->kernel, k->module);
     const bool swept =
-        std::any_of(data_.measured.rows.begin(), data_.measured.rows.end(), [&](const triton::KernelRunRow& r) {
+        std::any_of(data_.measured.rows.begin(), data_.measured.rows.end(), [&](const triton::MeasuredConfig& r) {
           return r.kernel == k->kernel && r.module == k->module && !r.swept_for.empty();
         });
     if (p != nullptr && swept) {
@@ -606,7 +606,7 @@ void InductorRunView::showSweepPlot(const RunKernelEntry* k) {
     if (const triton::KernelPicks* p = measuredPicksOf(data_, k->kernel, k->module)) {
       auto mark = [&](const QString& label, int measured_row, MarkerShape shape, const QColor& color, double size) {
         if (measured_row < 0) return;
-        const triton::KernelRunRow& m = data_.measured.rows[static_cast<std::size_t>(measured_row)];
+        const triton::MeasuredConfig& m = data_.measured.rows[static_cast<std::size_t>(measured_row)];
         QVector<double> x, y;
         QVector<int> rr;
         for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -658,8 +658,8 @@ void InductorRunView::showSweepPlot(const RunKernelEntry* k) {
   sweep_plot_->finish(0, std::max(hi, 1.0) * 1.12);
 }
 
-QString InductorRunView::openKernelRunsCsv(const QString& path) {
-  auto runs = kernelRunsFromFile(path);
+QString InductorRunView::openMeasurementsCsv(const QString& path) {
+  auto runs = measurementsFromFile(path);
   if (!runs) {
     const QString message = q(runs.error());
     setStatus(message, true);
@@ -708,7 +708,7 @@ QWidget* InductorRunView::buildMeasuredTab() {
   picks_table_->horizontalHeaderItem(3)->setToolTip(
       tr("The pick's time / the fastest config's time (1.00 = the best)"));
   picks_table_->horizontalHeaderItem(4)->setToolTip(
-      tr("Halved configs the rule would add that are not in the cache: never measured"));
+      tr("Halved configs the policy would add that are not in the cache: never measured"));
   picks_table_->verticalHeader()->setVisible(false);
   picks_table_->verticalHeader()->setDefaultSectionSize(picks_table_->fontMetrics().height() + 6);
   picks_table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -764,7 +764,7 @@ void InductorRunView::showMeasured(const RunKernelEntry* k) {
     picks_table_->setItem(row, 0, item(QString::fromUtf8(key.data(), static_cast<qsizetype>(key.size()))));
     const bool picked = r.row >= 0 && r.row < static_cast<int>(data_.measured.rows.size());
     auto* pick = item(picked ? q(data_.measured.rows[static_cast<std::size_t>(r.row)].configText()) : tr("none ran"));
-    pick->setToolTip(tr("%1 configs in the rule's set, %2 benchmarked").arg(r.candidates).arg(r.benchmarked));
+    pick->setToolTip(tr("%1 configs in the policy's set, %2 benchmarked").arg(r.candidates).arg(r.benchmarked));
     picks_table_->setItem(row, 1, pick);
     picks_table_->setItem(row, 2, item(picked ? QString::number(r.time_us, 'f', 1) : QString(), true));
     picks_table_->setItem(row, 3, item(picked ? QString::number(r.regret, 'f', 2) : QString(), true));
@@ -907,11 +907,11 @@ QWidget* InductorRunView::buildKernelDetails() {
   run_all_button_ = new QPushButton(tr("Run all kernels"));
   run_all_button_->setObjectName(QStringLiteral("runAllKernelsButton"));
   run_progress_ = new QProgressBar;
-  run_progress_->setObjectName(QStringLiteral("kernelRunProgress"));
+  run_progress_->setObjectName(QStringLiteral("measureProgress"));
   run_progress_->setMaximumWidth(140);
   run_progress_->setVisible(false);
   run_cancel_ = new QPushButton(tr("Cancel run"));
-  run_cancel_->setObjectName(QStringLiteral("cancelKernelRunButton"));
+  run_cancel_->setObjectName(QStringLiteral("cancelMeasureButton"));
   run_cancel_->setVisible(false);
   sweep_button_ = new QPushButton(tr("Sweep this kernel"));
   sweep_button_->setObjectName(QStringLiteral("sweepKernelButton"));
@@ -926,7 +926,7 @@ QWidget* InductorRunView::buildKernelDetails() {
   connect(run_all_button_, &QPushButton::clicked, this, [this] { runAllKernels(); });
   connect(sweep_button_, &QPushButton::clicked, this, [this] { sweepSelectedKernel(); });
   connect(run_cancel_, &QPushButton::clicked, this, [this] {
-    cancelKernelRun();
+    cancelMeasure();
     cancelKernelSweep();
   });
   buttons->addWidget(to_calculator_);
@@ -1000,7 +1000,7 @@ QString InductorRunView::openPath(const QString& path) {
   if (info.isFile() && info.suffix().compare(QStringLiteral("csv"), Qt::CaseInsensitive) == 0) {
     QFile file(path);
     if (file.open(QIODevice::ReadOnly) && file.read(4096).contains("# format: inductor-kernel-runs"))
-      return openKernelRunsCsv(path);
+      return openMeasurementsCsv(path);
     auto loaded = runDataFromCsv(path);
     if (!loaded) {
       const QString message = q(loaded.error());
@@ -1295,7 +1295,7 @@ std::vector<CsvExport> InductorRunView::csvExports() const {
   }
   if (!data_.measured.rows.empty()) {
     out.push_back({tr("Measured kernel runs (every measured config)"), QStringLiteral("inductor-kernel-runs.csv"),
-                   triton::kernelRunsToCsv(data_.measured)});
+                   triton::measurementsToCsv(data_.measured)});
   }
   return out;
 }

@@ -40,7 +40,7 @@ namespace occx::ui {
 class ConfigOccupancyPlot;
 class InductorScanJob;
 class KernelListModel;
-class KernelRunJob;
+class MeasureJob;
 class KernelSweepJob;
 class MeasuredTimesPlot;
 class SweepSeriesPlot;
@@ -72,12 +72,12 @@ class InductorRunView : public QWidget, public AppView {
   /// backend's reason); empty when it can.
   [[nodiscard]] QString runUnavailableReason() const;
   /// Runs the selected kernel's compiled configs (or every kernel with configs) off the UI thread
-  /// (finished when kernelRunFinished() is emitted); the rows merge into the configs table and the
+  /// (finished when measureFinished() is emitted); the rows merge into the configs table and the
   /// Measured tab. Returns an empty string, or why not (also shown).
   QString runSelectedKernel();
   QString runAllKernels();
   /// Cancels a running kernel run; the finished rows are kept.
-  void cancelKernelRun();
+  void cancelMeasure();
   [[nodiscard]] bool isRunningKernels() const;
   /// Why the selected kernel cannot be swept (no kernel, not a reduction, no module file: a CSV);
   /// empty when it can. A sweep also needs a Python with PyTorch and Triton: that is found when it starts.
@@ -94,7 +94,7 @@ class InductorRunView : public QWidget, public AppView {
   [[nodiscard]] QStringList sweepExplanation(const std::string& module) const;
   /// Opens a kernel-runs CSV (occx inductor run --csv): merged into the run shown when its kernels
   /// are in it. Returns an empty string, or why not (which run to open first; also shown).
-  QString openKernelRunsCsv(const QString& path);
+  QString openMeasurementsCsv(const QString& path);
 
   /// Selects the kernel list's row of kernel `index` in the run (not the sorted row). False when out of range.
   bool selectKernel(int index);
@@ -128,7 +128,7 @@ class InductorRunView : public QWidget, public AppView {
   [[nodiscard]] QPushButton* toRblockButton() const { return to_rblock_; }
   [[nodiscard]] QTabWidget* detailTabs() const { return detail_tabs_; }
   [[nodiscard]] InductorScanJob* job() const { return job_; }
-  [[nodiscard]] KernelRunJob* kernelRunJob() const { return run_job_; }
+  [[nodiscard]] MeasureJob* measureJob() const { return run_job_; }
   [[nodiscard]] QPushButton* runButton() const { return run_button_; }
   [[nodiscard]] QPushButton* runAllButton() const { return run_all_button_; }
   [[nodiscard]] QProgressBar* runProgress() const { return run_progress_; }
@@ -164,7 +164,7 @@ class InductorRunView : public QWidget, public AppView {
   /// A scan ended (with a run, an error or cancelled) and the view shows its result.
   void scanFinished();
   /// A kernel run ended (rows merged, failed or cancelled) and the view shows its result.
-  void kernelRunFinished();
+  void measureFinished();
   /// A kernel sweep ended (configs and rows merged, failed or cancelled) and the view shows its result.
   void kernelSweepFinished();
   /// The view's own open dialogs opened `path` (for File → Open Recent).
@@ -188,7 +188,7 @@ class InductorRunView : public QWidget, public AppView {
   void mergeSweep(const triton::KernelSweepResult& result);
   void updateRunButtons();
   void showTitle();
-  QString startKernelRun(std::vector<const triton::RunKernel*> kernels);
+  QString startMeasure(std::vector<const triton::RunKernel*> kernels);
   void setStatus(const QString& text, bool error = false);
   /// Cancels a running scan and drops what it still reports (another run is being shown).
   void dropScan();
@@ -227,7 +227,7 @@ class InductorRunView : public QWidget, public AppView {
 
   std::shared_ptr<Backend> backend_;
   int ordinal_ = 0;
-  KernelRunJob* run_job_;
+  MeasureJob* run_job_;
   quint64 run_id_ = 0;  ///< the kernel run whose result is awaited; 0 = none
   QPushButton* run_button_ = nullptr;
   QPushButton* run_all_button_ = nullptr;

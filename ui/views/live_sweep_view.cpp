@@ -182,7 +182,7 @@ QWidget* LiveSweepView::buildDataBox() {
   df->addRow(tr("Time plot:"), triton_series_);
   connect(compare_button_, &QPushButton::clicked, this, [this] {
     const QString path = askCsvPath(tr("Open a kernel-runs CSV of Inductor's kernel"));
-    if (!path.isEmpty()) compareWithKernelRuns(path);
+    if (!path.isEmpty()) compareWithMeasurements(path);
   });
   connect(bundled_, &QComboBox::activated, this, [this](int i) {
     const QVariant path = bundled_->itemData(i);
@@ -526,16 +526,16 @@ QString LiveSweepView::openCsvFile(const QString& path) {
                                                     : QFileInfo(path).fileName())
           .arg(data_.rows.size());
   // A bundled dataset opens beside the bundled sweep of Inductor's kernel for the same problem.
-  const QString kernel_runs = bundledKernelRunsFor(path);
+  const QString kernel_runs = bundledMeasurementsFor(path);
   if (kernel_runs.isEmpty()) {
     setStatus(opened);
-  } else if (compareWithKernelRuns(kernel_runs).isEmpty()) {
+  } else if (compareWithMeasurements(kernel_runs).isEmpty()) {
     setStatus(opened + QLatin1Char(' ') + status_->text());
   }
   return {};
 }
 
-QString LiveSweepView::compareWithKernelRuns(const QString& path) {
+QString LiveSweepView::compareWithMeasurements(const QString& path) {
   auto fail = [this](const QString& msg) {
     setStatus(msg, true);
     return msg;
@@ -543,7 +543,7 @@ QString LiveSweepView::compareWithKernelRuns(const QString& path) {
   if (model_->numRows() == 0 || isRunning()) {
     return fail(tr("Open or measure a live sweep first: there is nothing to compare with"));
   }
-  auto runs = kernelRunsFromFile(path);
+  auto runs = measurementsFromFile(path);
   if (!runs) return fail(tr("Not compared: %1").arg(QString::fromStdString(runs.error())));
   // The model's rows, not data_'s: they are what the table shows (data_ keeps the metadata).
   LiveDataset shown;

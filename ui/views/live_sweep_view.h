@@ -54,7 +54,7 @@ class LiveSweepView : public SweepView {
   /// inductor sweep --csv`): the Triton columns, series and summary line follow. Empty string, or
   /// the error (shown in the status line; what was shown stays): not a kernel-runs CSV, another
   /// shape than the dataset's, no dataset shown.
-  QString compareWithKernelRuns(const QString& path);
+  QString compareWithMeasurements(const QString& path);
   /// The pairing shown, nullptr when the dataset has none.
   [[nodiscard]] const FamilyFidelity* fidelity() const { return fidelity_ ? &*fidelity_ : nullptr; }
 

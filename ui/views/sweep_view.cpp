@@ -15,7 +15,7 @@
 #include <QTimer>
 #include <algorithm>
 
-#include "ui/jobs/sweep_job.h"
+#include "ui/jobs/job.h"
 #include "ui/views/sweep_inputs.h"
 
 namespace occx::ui {
@@ -28,9 +28,9 @@ SweepView::SweepView(QWidget* parent, const QString& object_name, int plot_delay
   connect(plot_timer_, &QTimer::timeout, this, [this] { rebuildPlots(); });
 }
 
-void SweepView::setJob(SweepJob* job) {
+void SweepView::setJob(Job* job) {
   sweep_job_ = job;
-  connect(sweep_job_, &SweepJob::runningChanged, this, [this](bool running) {
+  connect(sweep_job_, &Job::runningChanged, this, [this](bool running) {
     cancel_button_->setEnabled(running);
     onRunningChanged(running);
     if (!running && !running_summary_.isEmpty()) {  // ended without a result to show

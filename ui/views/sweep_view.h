@@ -25,7 +25,7 @@ class QVBoxLayout;
 namespace occx::ui {
 
 class SweepInputs;
-class SweepJob;
+class Job;
 
 /// The XBLOCKs of `rows` (anything with a KernelConfig `config`), for the "Plot XBLOCK" filter.
 template <typename Rows>
@@ -79,7 +79,7 @@ class SweepView : public QWidget, public AppView {
 
   // Building the parts (each view places them in its own layout).
   /// `job` reports to this view; its runningChanged drives the cancel button and onRunningChanged.
-  void setJob(SweepJob* job);
+  void setJob(Job* job);
   /// Deletes the job (cancelling and waiting for its requests): a view's destructor calls it, so the
   /// job stops before the widgets it reports to go away.
   void deleteJob();
@@ -152,7 +152,7 @@ class SweepView : public QWidget, public AppView {
  private:
   void openCsvInteractive(const QString& caption);
 
-  SweepJob* sweep_job_ = nullptr;
+  Job* sweep_job_ = nullptr;
   QTimer* plot_timer_ = nullptr;
   quint64 running_id_ = 0;
   bool updating_ = false;  ///< the filter is being refilled: its index changes do not redraw

@@ -18,7 +18,7 @@
 #include "core/base/atomic_file.h"
 #include "core/base/format.h"
 #include "core/triton/inductor_run.h"
-#include "core/triton/kernel_runs.h"
+#include "core/triton/kernel_measurements.h"
 #include "core/triton/kernel_sweep.h"
 #include "core/triton/run_table.h"
 #include "occx_config.h"
@@ -186,9 +186,9 @@ std::string noKernelText(const InductorRun& run, const std::string& key) {
 }
 
 // `occx inductor run`: the configs Inductor compiled, run on the local GPU.
-void printRunsText(std::ostream& out, const KernelRunsResult& r) {
+void printRunsText(std::ostream& out, const KernelMeasurements& r) {
   TextRows rows = {{"kernel", "config", "origin", "regs", "spills", "occupancy", "status", "time µs", "spread %",
-                    "GB/s", "achieved occ.", "rules with it", "reason"}};
+                    "GB/s", "achieved occ.", "policies with it", "reason"}};
   for (const auto& row : r.rows) {
     const std::string rules = row.in_set.keys();
     rows.push_back(
@@ -203,9 +203,10 @@ void printRunsText(std::ostream& out, const KernelRunsResult& r) {
          rules, row.measured.reason.substr(0, 90)});
   }
   printTable(out, rows);
-  out << "\n* = Inductor's winner (.best_config). Each rule's pick: the fastest measured config of its set (Inductor's "
+  out << "\n* = Inductor's winner (.best_config). Each policy's pick: the fastest measured config of its set "
+         "(Inductor's "
          "candidates "
-         "plus the halved configs the rule adds), spill filter applied; regret = pick time / best time.\n\n";
+         "plus the halved configs the policy adds), spill filter applied; regret = pick time / best time.\n\n";
   printTable(out, picksTable(r));
   for (const auto& n : r.notes) out << "note: " << n << "\n";
 }
@@ -244,7 +245,7 @@ int runRun(Context& ctx, const InductorOpts& o) {
   auto worker = cuda::startGpuWorker(o.device);
   if (!worker)
     return fail(ctx, kRunCmd, "cannot open device " + std::to_string(o.device) + ": " + worker.error(), kExitRuntime);
-  KernelRunOptions options;
+  MeasureOptions options;
   options.seed = o.seed;
   options.run.cupti_metrics = !o.no_metrics;
   options.run.timed_ms = o.timed_ms;
@@ -255,9 +256,9 @@ int runRun(Context& ctx, const InductorOpts& o) {
           << " compiled configs on " << (*worker)->device().name << "\n";
   SigintScope sigint;
   ProgressPrinter progress(ctx.err, o.quiet || &ctx.err != &std::cerr);
-  auto result = runKernelConfigs(
+  auto result = measureKernelConfigs(
       **worker, kernels, options,
-      [&](const KernelRunProgress& p) {
+      [&](const MeasureProgress& p) {
         std::string line = "[" + std::to_string(p.kernel_index) + "/" + std::to_string(p.kernels) + "] " +
                            shortName(p.kernel) + " " + std::to_string(p.done) + "/" + std::to_string(p.total);
         if (p.row != nullptr) {
@@ -270,7 +271,7 @@ int runRun(Context& ctx, const InductorOpts& o) {
   progress.finish();
   result.meta.emplace_back("input", run->input);
   if (o.output.json) {
-    nlohmann::json j = columnsToJson(kernelRunColumns(), result.rows, result.meta);
+    nlohmann::json j = columnsToJson(measuredConfigColumns(), result.rows, result.meta);
     const auto table = picksTable(result);
     nlohmann::json picks = nlohmann::json::array();
     for (std::size_t i = 1; i < table.size(); ++i) {
@@ -285,7 +286,7 @@ int runRun(Context& ctx, const InductorOpts& o) {
     printRunsText(ctx.out, result);
   }
   int rc = kExitOk;
-  if (!o.output.csv.empty()) rc = writeCsv(ctx, o.output.csv, kernelRunsToCsv(result));
+  if (!o.output.csv.empty()) rc = writeCsv(ctx, o.output.csv, measurementsToCsv(result));
   if (result.cancelled) {
     ctx.err << kRunCmd << ": cancelled: kept the finished rows\n";
     return kExitRuntime;
@@ -297,9 +298,9 @@ int runRun(Context& ctx, const InductorOpts& o) {
 // `occx inductor sweep`: configs Inductor never tried, compiled with the user's Triton.
 void printSweepText(std::ostream& out, const KernelSweepResult& r) {
   TextRows rows = {{"config", "origin", "swept for", "compile s", "regs", "spills", "occupancy", "new", "old",
-                    "spills rule", "status", "time µs", "GB/s", "achieved occ.", "rules with it", "reason"}};
+                    "spills rule", "status", "time µs", "GB/s", "achieved occ.", "policies with it", "reason"}};
   const auto& policies = inductor::kPolicies;
-  auto decisionOf = [&](const KernelRunRow& row, inductor::Policy p) {
+  auto decisionOf = [&](const MeasuredConfig& row, inductor::Policy p) {
     for (std::size_t i = 0; i < policies.size() && i < row.decisions.size(); ++i) {
       if (policies[i] == p) return row.decisions[i];
     }
@@ -321,9 +322,10 @@ void printSweepText(std::ostream& out, const KernelSweepResult& r) {
          rules, row.ok() ? std::string() : row.measured.reason.substr(0, 90)});
   }
   printTable(out, rows);
-  out << "\n* = Inductor's winner (.best_config). new/old/spills rule: each rule's decision for the config as a "
-         "candidate. Each rule's "
-         "pick: the fastest measured config of its set (Inductor's candidates plus the halved configs the rule adds), "
+  out << "\n* = Inductor's winner (.best_config). new/old/spills rule: each policy's decision for the config as a "
+         "candidate. Each policy's "
+         "pick: the fastest measured config of its set (Inductor's candidates plus the halved configs the policy "
+         "adds), "
          "spill filter applied.\n";
   if (r.measured) {
     out << "\n";
@@ -462,7 +464,7 @@ int runSweep(Context& ctx, const InductorOpts& o) {
   result->runs.meta.emplace_back("input", run->input);
   result->runs.meta.emplace_back("kernel", kernel.module.name);
   if (o.output.json) {
-    nlohmann::json j = columnsToJson(kernelRunColumns(), result->runs.rows, result->runs.meta);
+    nlohmann::json j = columnsToJson(measuredConfigColumns(), result->runs.rows, result->runs.meta);
     j["explanation"] = result->explanation;
     j["left_out"] = result->plan.left_out;
     printJson(ctx.out, j);
@@ -470,7 +472,7 @@ int runSweep(Context& ctx, const InductorOpts& o) {
     printSweepText(ctx.out, *result);
   }
   int rc = kExitOk;
-  if (!o.output.csv.empty()) rc = writeCsv(ctx, o.output.csv, kernelRunsToCsv(result->runs));
+  if (!o.output.csv.empty()) rc = writeCsv(ctx, o.output.csv, measurementsToCsv(result->runs));
   if (result->runs.cancelled || c.cancelled) {
     ctx.err << kCmd << ": cancelled: kept the finished rows\n";
     return kExitRuntime;
@@ -510,7 +512,7 @@ void addInductorCommand(CLI::App& app, Context& ctx) {
   auto* run_cmd =
       cmd->add_subcommand("run",
                           "run every config Inductor compiled on the local GPU: outputs checked across configs, "
-                          "timed (L2 flushed, median), and each rule's pick with its regret");
+                          "timed (L2 flushed, median), and each policy's pick with its regret");
   run_cmd
       ->add_option("KERNEL|DIR", r->kernel,
                    "a kernel (its name, module hash or part of its name) in DIR, or a folder (a run, an Inductor "
@@ -538,7 +540,7 @@ void addInductorCommand(CLI::App& app, Context& ctx) {
       "sweep",
       "compile one reduction kernel at configs Inductor never tried, with your own Python's PyTorch and "
       "Triton (no GPU needed): registers, spills, occupancy and every policy's decision per config; with a "
-      "GPU, times, each rule's pick and the best config");
+      "GPU, times, each policy's pick and the best config");
   sweep_cmd
       ->add_option("KERNEL", v->kernel,
                    "the kernel (its name, module hash or part of its name) in DIR, or its kernel module file")

@@ -12,7 +12,7 @@
 #include "core/gpu/gpu_data.h"
 #include "core/inductor/report.h"
 #include "core/sweep/live_results.h"
-#include "core/triton/kernel_runs.h"
+#include "core/triton/kernel_measurements.h"
 #include "core/triton/run_table.h"
 
 namespace occx {
@@ -60,8 +60,8 @@ TEST(ColumnAliases, ALiveSweepDatasetSavedWithTheOldKeysOpens) {
 }
 
 TEST(ColumnAliases, AKernelRunsCsvSavedWithTheOldKeysOpens) {
-  triton::KernelRunsResult res;
-  triton::KernelRunRow r;
+  triton::KernelMeasurements res;
+  triton::MeasuredConfig r;
   r.kernel = "triton_red_fused_sum_0";
   r.module = "abc";
   r.xblock = 1;
@@ -73,10 +73,10 @@ TEST(ColumnAliases, AKernelRunsCsvSavedWithTheOldKeysOpens) {
   r.measured.status = RunStatus::kOk;
   r.measured.time.median_us = 130.0;
   res.rows.push_back(r);
-  CsvTable t = triton::kernelRunsToCsv(res);
+  CsvTable t = triton::measurementsToCsv(res);
   t = renamed(renamed(renamed(t, "registers_per_thread", "n_regs"), "theoretical_occupancy_pct", "occupancy_pct"),
               "driver_active_blocks_per_sm", "driver_blocks_per_sm");
-  auto back = triton::kernelRunsFromCsv(t);
+  auto back = triton::measurementsFromCsv(t);
   ASSERT_TRUE(back) << back.error();
   EXPECT_EQ(back->rows.front().n_regs, 38);
   EXPECT_DOUBLE_EQ(back->rows.front().occupancy_pct, 75.0);

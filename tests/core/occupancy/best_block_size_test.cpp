@@ -105,7 +105,7 @@ TEST(LeanPath, AgreesWithTheExplainedPathOnEveryCc) {
 // Barriers on CC 9.0: 64 per SM; 256 threads, 32 registers → 8 blocks until 64 / b < 8, i.e. from
 // 9 barriers on: 9 → 7, 16 → 4; 0 barriers → not counted. Below CC 9.0 the curve is flat.
 TEST(LeanPath, BlockBarrierSweep) {
-  auto pts = sweepBlockBarriers(builtinArch(9, 0), test::occupancyInput(256, 32));
+  auto pts = blockBarriersCurve(builtinArch(9, 0), test::occupancyInput(256, 32));
   ASSERT_EQ(pts.size(), 17u);
   EXPECT_EQ(pts[0].active_blocks_per_sm, 8);
   EXPECT_EQ(pts[8].active_blocks_per_sm, 8);
@@ -113,7 +113,7 @@ TEST(LeanPath, BlockBarrierSweep) {
   EXPECT_EQ(pts[9].limiters, unsigned{kLimitBarriers});
   EXPECT_EQ(pts[16].active_blocks_per_sm, 4);
   EXPECT_EQ(pts[16].active_warps_per_sm, 32);
-  for (const auto& p : sweepBlockBarriers(builtinArch(8, 0), test::occupancyInput(256, 32))) {
+  for (const auto& p : blockBarriersCurve(builtinArch(8, 0), test::occupancyInput(256, 32))) {
     EXPECT_EQ(p.active_blocks_per_sm, 8);
   }
 }
@@ -129,16 +129,16 @@ struct SweepKind {
   Setter set;
 };
 const SweepKind kSweeps[] = {
-    {"block size", sweepBlockSize,
+    {"block size", blockSizeCurve,
      [](const ArchLimits&, OccupancyInput& in, std::int64_t x) { in.threads_per_block = static_cast<int>(x); }},
-    {"registers", sweepRegisters,
+    {"registers", registersCurve,
      [](const ArchLimits&, OccupancyInput& in, std::int64_t x) { in.registers_per_thread = static_cast<int>(x); }},
-    {"shared memory", sweepSharedMemory,
+    {"shared memory", sharedMemoryCurve,
      [](const ArchLimits& a, OccupancyInput& in, std::int64_t x) {
        in.dynamic_smem_bytes =
            x - std::clamp<std::int64_t>(in.static_smem_bytes, 0, a.shared_memory_per_block_optin + 1);
      }},
-    {"barriers", sweepBlockBarriers,
+    {"barriers", blockBarriersCurve,
      [](const ArchLimits&, OccupancyInput& in, std::int64_t x) { in.block_barriers = static_cast<int>(x); }},
 };
 
@@ -215,8 +215,8 @@ TEST(LeanPath, CompileTimeLimitsGiveTheDataAnswers) {
     }
   }
   std::vector<CurvePoint> literal, data;
-  sweepSharedMemoryInto(kLiteralHopperLean, test::occupancyInput(256, 40, 4096), literal);
-  sweepSharedMemoryInto(a, test::occupancyInput(256, 40, 4096), data);
+  sharedMemoryCurveInto(kLiteralHopperLean, test::occupancyInput(256, 40, 4096), literal);
+  sharedMemoryCurveInto(a, test::occupancyInput(256, 40, 4096), data);
   ASSERT_EQ(literal.size(), data.size());
   for (std::size_t i = 0; i < data.size(); ++i)
     ASSERT_EQ(literal[i].active_blocks_per_sm, data[i].active_blocks_per_sm);

@@ -129,13 +129,13 @@ TEST(ClusterModel, ErrorsNameTheValueAndTheAllowedRange) {
 
 TEST(ClusterModel, SweepCoversEveryAllowedSize) {
   const ArchLimits& a = builtinArch(9, 0);
-  auto pts = sweepClusterSize(a, clusterLayoutOf(h200()), 132, 8, true);
+  auto pts = clusterSizeCurve(a, clusterLayoutOf(h200()), 132, 8, true);
   ASSERT_EQ(pts.size(), 16u);
   EXPECT_EQ(pts[15].cluster_size, 16);
   EXPECT_EQ(pts[15].max_active_clusters, 58);
   EXPECT_EQ(pts[15].active_blocks_in_clusters, 928);
-  EXPECT_EQ(sweepClusterSize(a, clusterLayoutOf(h200()), 132, 8, false).size(), 8u);
-  EXPECT_TRUE(sweepClusterSize(builtinArch(8, 0), ClusterLayout{}, 108, 8, true).empty());
+  EXPECT_EQ(clusterSizeCurve(a, clusterLayoutOf(h200()), 132, 8, false).size(), 8u);
+  EXPECT_TRUE(clusterSizeCurve(builtinArch(8, 0), ClusterLayout{}, 108, 8, true).empty());
 }
 
 // The acceptance figure: the model's error on the held-aside cases, and the naive

@@ -234,18 +234,18 @@ TEST(OccupancyGpuWide, WavesFromGridAndSMs) {
 TEST(OccupancySweeps, CurvesHaveTheDocumentedAxes) {
   OccupancyInput in;  // 256 threads, 32 registers
   const auto& a = builtinArch(9, 0);
-  auto bs = sweepBlockSize(a, in);
+  auto bs = blockSizeCurve(a, in);
   ASSERT_EQ(bs.size(), 32u);  // 32, 64, … 1024
   EXPECT_EQ(bs.front().x, 32);
   EXPECT_EQ(bs.back().x, 1024);
   EXPECT_EQ(bs.back().active_warps_per_sm, 64);
-  auto rg = sweepRegisters(a, in);
+  auto rg = registersCurve(a, in);
   ASSERT_EQ(rg.size(), 255u);
   EXPECT_EQ(rg[31].x, 32);
   EXPECT_EQ(rg[31].active_warps_per_sm, 64);
   EXPECT_EQ(rg[39].active_warps_per_sm, 48);  // 40 registers
   EXPECT_EQ(rg[254].active_warps_per_sm, 8);  // 255 → 8192 per warp → 2 per sub-partition → 8 warps → 1 block
-  auto sm = sweepSharedMemory(a, in);
+  auto sm = sharedMemoryCurve(a, in);
   ASSERT_EQ(sm.size(), 232448u / 128 + 1);
   EXPECT_EQ(sm.front().x, 0);
   EXPECT_EQ(sm.back().x, 232448);

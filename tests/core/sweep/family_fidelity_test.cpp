@@ -32,10 +32,10 @@ LiveDataset family(const std::string& name) {
   return d ? *d : LiveDataset{};
 }
 
-triton::KernelRunsResult inductorRuns(const std::string& name) {
-  auto r = triton::kernelRunsFromCsv(table("inductor-runs/measured/" + name + ".csv"));
+triton::KernelMeasurements inductorRuns(const std::string& name) {
+  auto r = triton::measurementsFromCsv(table("inductor-runs/measured/" + name + ".csv"));
   EXPECT_TRUE(r) << r.error();
-  return r ? *r : triton::KernelRunsResult{};
+  return r ? *r : triton::KernelMeasurements{};
 }
 
 const FidelityPair* pairOf(const FamilyFidelity& f, int xblock, int rblock, int num_warps) {
@@ -54,7 +54,7 @@ TEST(FamilyFidelity, KernelShapesComeFromTheLaunchPlanNotes) {
   EXPECT_EQ(shapes[0].xnumel, 32768);
   EXPECT_EQ(shapes[0].rnumel, 8192);
 
-  triton::KernelRunsResult hinted;
+  triton::KernelMeasurements hinted;
   hinted.notes = {"k: xnumel = 1000 as launched",
                   "k: r0_numel = 16384 from the size hint (the numel rounded up to a power of two)"};
   EXPECT_TRUE(kernelShapes(hinted).empty());  // a size hint is not the shape
@@ -128,7 +128,7 @@ TEST(FamilyFidelity, LogSoftmaxVocabAndSpillingLogSoftmaxPair) {
 
 TEST(FamilyFidelity, OnlyConfigsThatRanOkOnBothSidesPair) {
   LiveDataset ours = family("h200_sum_fp16_32768x8192");
-  triton::KernelRunsResult theirs = inductorRuns("ref_sum");
+  triton::KernelMeasurements theirs = inductorRuns("ref_sum");
   for (auto& r : theirs.rows) {
     if (r.xblock == 1 && r.r0_block == 2048 && r.num_warps == 16) r.measured.status = RunStatus::kLaunchFailed;
   }
@@ -151,7 +151,7 @@ TEST(FamilyFidelity, AnotherShapeIsAnErrorNamingBoth) {
   EXPECT_NE(f.error().find("triton_red_fused__log_softmax_prepare_softmax_online_sub_0"), std::string::npos)
       << f.error();
 
-  triton::KernelRunsResult no_notes = inductorRuns("ref_sum");
+  triton::KernelMeasurements no_notes = inductorRuns("ref_sum");
   no_notes.notes.clear();
   auto g = compareWithTriton(family("h200_sum_fp16_32768x8192"), no_notes);
   ASSERT_FALSE(g);

@@ -1,12 +1,12 @@
 // One pick summary for both kernel sources: summarizePicks itself, the family's replay
-// (summarizeReplay over LiveRows) and Inductor's configs run live (summarizeKernelRuns over
-// KernelRunRows) — in particular the rule when every config of a set is over the spill threshold.
+// (summarizeReplay over LiveRows) and Inductor's configs run live (summarizeMeasurements over
+// MeasuredConfigs) — in particular the rule when every config of a set is over the spill threshold.
 #include "core/sweep/policy_picks.h"
 
 #include <gtest/gtest.h>
 
 #include "core/sweep/live_results.h"
-#include "core/triton/kernel_runs.h"
+#include "core/triton/kernel_measurements.h"
 
 namespace occx {
 namespace {
@@ -104,8 +104,8 @@ TEST(SummarizePicks, FamilyReplayWhenEveryCandidateSpills) {
   EXPECT_EQ(s.best_row, 1);
 }
 
-triton::KernelRunRow inductorRow(int r0_block, double median_us, bool over_threshold) {
-  triton::KernelRunRow r;
+triton::MeasuredConfig inductorRow(int r0_block, double median_us, bool over_threshold) {
+  triton::MeasuredConfig r;
   r.kernel = "triton_red_fused__log_softmax_0";
   r.module = "abc";
   r.r0_block = r0_block;
@@ -118,8 +118,8 @@ triton::KernelRunRow inductorRow(int r0_block, double median_us, bool over_thres
 }
 
 TEST(SummarizePicks, InductorRunsWhenEveryCandidateSpills) {
-  const std::vector<triton::KernelRunRow> rows = {inductorRow(32768, 45.0, true), inductorRow(16384, 30.0, true)};
-  const auto picks = triton::summarizeKernelRuns(rows);
+  const std::vector<triton::MeasuredConfig> rows = {inductorRow(32768, 45.0, true), inductorRow(16384, 30.0, true)};
+  const auto picks = triton::summarizeMeasurements(rows);
   ASSERT_EQ(picks.size(), 1u);
   ASSERT_EQ(picks.front().picks.size(), inductor::kPolicies.size());
   for (const PolicyPick& p : picks.front().picks) {

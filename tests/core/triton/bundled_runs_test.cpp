@@ -9,7 +9,7 @@
 #include "core/base/atomic_file.h"
 #include "core/base/csv.h"
 #include "core/triton/inductor_run.h"
-#include "core/triton/kernel_runs.h"
+#include "core/triton/kernel_measurements.h"
 #include "core/triton/run_table.h"
 
 using namespace occx;
@@ -70,7 +70,7 @@ TEST(BundledInductorRuns, MeasuredRunsReadBackAndMatchTheirScan) {
     EXPECT_EQ(text->find("/opt/"), std::string::npos);
     auto table = parseCsv(*text);
     ASSERT_TRUE(table.hasValue()) << table.error();
-    auto runs = kernelRunsFromCsv(*table);
+    auto runs = measurementsFromCsv(*table);
     ASSERT_TRUE(runs.hasValue()) << runs.error();
     EXPECT_EQ(table->metaValue("device"), "NVIDIA H200");
     auto scan_text = readFile((bundle / (run + ".csv")).string());

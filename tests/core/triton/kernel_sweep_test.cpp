@@ -270,10 +270,10 @@ TEST(KernelSweep, WithoutAGpuEveryConfigHasRegistersSpillsOccupancyAndDecisions)
   EXPECT_FALSE(r->measured);
   // Inductor's three configs and the three the grid asked for.
   ASSERT_EQ(r->runs.rows.size(), 6u);
-  std::map<std::string, const KernelRunRow*> by;
+  std::map<std::string, const MeasuredConfig*> by;
   for (const auto& row : r->runs.rows) by[row.configText()] = &row;
   ASSERT_EQ(by.count("X1 R32768 w16"), 1u);
-  const KernelRunRow& spill = *by["X1 R32768 w16"];
+  const MeasuredConfig& spill = *by["X1 R32768 w16"];
   EXPECT_EQ(spill.origin, "swept");
   EXPECT_EQ(spill.swept_for, "grid");
   EXPECT_GT(spill.compile_s, 0.0);
@@ -323,12 +323,12 @@ TEST(KernelSweep, WithAGpuThePicksAndTheBestAreSaidWithWhatDiffers) {
             "registers; tile 1×2048 vs 1×8192.");
   // Every rule's set is the three Inductor compiled; each picks R2048 w16: one sentence.
   ASSERT_EQ(r->explanation.size(), 3u);
-  EXPECT_EQ(
-      r->explanation[2],
-      "old, new, review_min, exact, spills rules: each picks X1 R2048 w16 of 3, 29.6 µs, regret 1.01 (occupancy 100 % "
-      "vs 25 %; 32 vs 88 registers; tile 1×2048 vs 1×8192).");
+  EXPECT_EQ(r->explanation[2],
+            "old, new, review_min, exact, spills policies: each picks X1 R2048 w16 of 3, 29.6 µs, regret 1.01 "
+            "(occupancy 100 % "
+            "vs 25 %; 32 vs 88 registers; tile 1×2048 vs 1×8192).");
   // The CSV reads back with the sweep's columns.
-  auto back = kernelRunsFromCsv(kernelRunsToCsv(r->runs));
+  auto back = measurementsFromCsv(measurementsToCsv(r->runs));
   ASSERT_TRUE(back.hasValue()) << back.error();
   ASSERT_EQ(back->rows.size(), r->runs.rows.size());
   for (std::size_t i = 0; i < back->rows.size(); ++i) {

@@ -14,16 +14,16 @@ class QThread;
 
 namespace occx::ui {
 
-class SweepJob : public QObject {
+class Job : public QObject {
   Q_OBJECT
 
  public:
-  explicit SweepJob(QObject* parent = nullptr);
+  explicit Job(QObject* parent = nullptr);
   /// Cancels every request still running and waits for their threads (compiles and runs stop early
   /// when their cancel flag is set).
-  ~SweepJob() override;
-  SweepJob(const SweepJob&) = delete;
-  SweepJob& operator=(const SweepJob&) = delete;
+  ~Job() override;
+  Job(const Job&) = delete;
+  Job& operator=(const Job&) = delete;
 
   /// Id of the latest request (0 before the first).
   [[nodiscard]] quint64 currentId() const { return current_id_; }

@@ -1,19 +1,18 @@
-#include "ui/jobs/kernel_run_job.h"
+#include "ui/jobs/measure_job.h"
 
 namespace occx::ui {
 
-KernelRunJob::KernelRunJob(QObject* parent) : SweepJob(parent) {}
+MeasureJob::MeasureJob(QObject* parent) : Job(parent) {}
 
-quint64 KernelRunJob::start(std::shared_ptr<Backend> backend, int ordinal,
-                            std::shared_ptr<const triton::InductorRun> run,
-                            std::vector<const triton::RunKernel*> kernels, const triton::KernelRunOptions& options) {
+quint64 MeasureJob::start(std::shared_ptr<Backend> backend, int ordinal, std::shared_ptr<const triton::InductorRun> run,
+                          std::vector<const triton::RunKernel*> kernels, const triton::MeasureOptions& options) {
   int total = 0;
   for (const auto* k : kernels) total += static_cast<int>(k->configs.size());
   return launch([this, backend, ordinal, run, kernels, options, total](quint64 id, const std::atomic<bool>* cancel) {
     int done_before = 0;  // configs of the kernels already finished
     int last_kernel = 0;
     int last_total = 0;
-    auto report = [&](const triton::KernelRunProgress& p) {
+    auto report = [&](const triton::MeasureProgress& p) {
       if (p.kernel_index != last_kernel) {
         done_before += last_total;
         last_kernel = p.kernel_index;
@@ -28,11 +27,11 @@ quint64 KernelRunJob::start(std::shared_ptr<Backend> backend, int ordinal,
       const int done = done_before + p.done;
       post(id, [this, id, text, done, total] { emit progress(id, text, done, total); });
     };
-    auto result = std::make_shared<triton::KernelRunsResult>();
+    auto result = std::make_shared<triton::KernelMeasurements>();
     std::optional<Error> error;
     try {
       error = backend->withGpuRunner(ordinal, [&](GpuRunner& runner) {
-        *result = triton::runKernelConfigs(runner, kernels, options, report, cancel);
+        *result = triton::measureKernelConfigs(runner, kernels, options, report, cancel);
       });
     } catch (const std::exception& e) {
       error = Error{std::string("the run stopped unexpectedly: ") + e.what()};
@@ -46,7 +45,7 @@ quint64 KernelRunJob::start(std::shared_ptr<Backend> backend, int ordinal,
       return;
     }
     if (run) result->meta.emplace_back("input", run->input);
-    std::shared_ptr<const triton::KernelRunsResult> shared = result;
+    std::shared_ptr<const triton::KernelMeasurements> shared = result;
     post(id, [this, id, shared] {
       markFinished(id);
       emit finished(id, shared);

@@ -1,4 +1,4 @@
-#include "core/triton/kernel_runs.h"
+#include "core/triton/kernel_measurements.h"
 
 #include <algorithm>
 #include <chrono>
@@ -16,7 +16,7 @@ using inductor::Decision;
 using inductor::Outcome;
 using inductor::Policy;
 
-std::string KernelRunRow::configText() const {
+std::string MeasuredConfig::configText() const {
   std::string s = "X" + std::to_string(xblock);
   if (yblock > 0) s += " Y" + std::to_string(yblock);
   if (r0_block > 0) s += " R" + std::to_string(r0_block);
@@ -29,7 +29,7 @@ std::string KernelRunRow::configText() const {
 namespace {
 
 std::string configText(const inductor::ReductionConfig& c, int yblock) {
-  KernelRunRow r;
+  MeasuredConfig r;
   r.xblock = c.xblock;
   r.yblock = yblock;
   r.r0_block = c.r0_block;
@@ -70,8 +70,8 @@ PolicySets policySets(const RunKernel& k) {
   return s;
 }
 
-KernelRunRow baseRow(const RunKernel& k, const RunConfig& rc, const std::string& device) {
-  KernelRunRow r;
+MeasuredConfig baseRow(const RunKernel& k, const RunConfig& rc, const std::string& device) {
+  MeasuredConfig r;
   r.kernel = k.module.name;
   r.module = k.module.module_hash;
   r.device = device;
@@ -95,7 +95,7 @@ KernelRunRow baseRow(const RunKernel& k, const RunConfig& rc, const std::string&
   return r;
 }
 
-void fillFromOutcome(KernelRunRow& r, const RunOutcome& o) {
+void fillFromOutcome(MeasuredConfig& r, const RunOutcome& o) {
   const std::int64_t bytes_moved = r.measured.bytes_moved;  // the plan's, when the runner did not say
   r.measured = o;
   if (r.measured.bytes_moved == 0) r.measured.bytes_moved = bytes_moved;
@@ -114,7 +114,7 @@ void fillFromOutcome(KernelRunRow& r, const RunOutcome& o) {
   }
 }
 
-void skipAll(std::vector<KernelRunRow>& rows, std::size_t from, RunStatus status, const std::string& why) {
+void skipAll(std::vector<MeasuredConfig>& rows, std::size_t from, RunStatus status, const std::string& why) {
   for (std::size_t i = from; i < rows.size(); ++i) {
     rows[i].measured.status = status;
     rows[i].measured.reason = why;
@@ -132,7 +132,7 @@ std::string nowUtc() {
 
 }  // namespace
 
-std::vector<KernelPicks> summarizeKernelRuns(const std::vector<KernelRunRow>& rows) {
+std::vector<KernelPicks> summarizeMeasurements(const std::vector<MeasuredConfig>& rows) {
   const std::vector<Policy> policies(inductor::kPolicies.begin(), inductor::kPolicies.end());
   std::vector<KernelPicks> out;
   std::size_t i = 0;
@@ -159,7 +159,7 @@ std::vector<KernelPicks> summarizeKernelRuns(const std::vector<KernelRunRow>& ro
     k.module = rows[i].module;
     k.rows = static_cast<int>(end - i);
     for (std::size_t r = i; r < end; ++r) {
-      const KernelRunRow& row = rows[r];
+      const MeasuredConfig& row = rows[r];
       if (row.winner) k.winner_row = static_cast<int>(r);
       if (row.measured.status == RunStatus::kWrongResult) k.outputs_agree = false;
       if (row.ok()) ++k.ok_rows;
@@ -173,11 +173,11 @@ std::vector<KernelPicks> summarizeKernelRuns(const std::vector<KernelRunRow>& ro
   return out;
 }
 
-std::vector<KernelRunRow> kernelConfigRows(const RunKernel& k, const std::string& device) {
-  std::vector<KernelRunRow> rows;
+std::vector<MeasuredConfig> kernelConfigRows(const RunKernel& k, const std::string& device) {
+  std::vector<MeasuredConfig> rows;
   const PolicySets sets = policySets(k);
   for (std::size_t c = 0; c < k.configs.size(); ++c) {
-    KernelRunRow r = baseRow(k, k.configs[c], device);
+    MeasuredConfig r = baseRow(k, k.configs[c], device);
     r.in_set = sets.member[c];
     r.not_compiled = sets.not_compiled[c];
     rows.push_back(std::move(r));
@@ -185,12 +185,12 @@ std::vector<KernelRunRow> kernelConfigRows(const RunKernel& k, const std::string
   return rows;
 }
 
-KernelRunsResult runKernelConfigs(GpuRunner& runner, const std::vector<const RunKernel*>& kernels,
-                                  const KernelRunOptions& options,
-                                  const std::function<void(const KernelRunProgress&)>& progress,
-                                  const std::atomic<bool>* cancel) {
+KernelMeasurements measureKernelConfigs(GpuRunner& runner, const std::vector<const RunKernel*>& kernels,
+                                        const MeasureOptions& options,
+                                        const std::function<void(const MeasureProgress&)>& progress,
+                                        const std::atomic<bool>* cancel) {
   const auto t0 = std::chrono::steady_clock::now();
-  KernelRunsResult result;
+  KernelMeasurements result;
   const DeviceInfo& dev = runner.device();
   result.meta = {{"device", dev.name},
                  {"compute_capability", dev.cc.str()},
@@ -238,10 +238,10 @@ KernelRunsResult runKernelConfigs(GpuRunner& runner, const std::vector<const Run
     });
     int done = 0;
     for (std::size_t c : order) {
-      KernelRunRow& row = result.rows[first + c];
+      MeasuredConfig& row = result.rows[first + c];
       if (cancelled()) {
         for (std::size_t rest : order) {
-          KernelRunRow& r = result.rows[first + rest];
+          MeasuredConfig& r = result.rows[first + rest];
           if (r.measured.status == RunStatus::kSkipped && r.measured.reason.empty()) {
             r.measured.status = RunStatus::kCancelled;
             r.measured.reason = "cancelled before it ran";
@@ -264,7 +264,7 @@ KernelRunsResult runKernelConfigs(GpuRunner& runner, const std::vector<const Run
         if (row.measured.status == RunStatus::kCancelled) result.cancelled = true;
       }
       if (progress) {
-        KernelRunProgress p;
+        MeasureProgress p;
         p.kernel = k.module.name;
         p.kernel_index = ki;
         p.kernels = static_cast<int>(kernels.size());
@@ -277,7 +277,7 @@ KernelRunsResult runKernelConfigs(GpuRunner& runner, const std::vector<const Run
     (void)runner.clearProblem();
     for (const auto& n : plan->notes) result.notes.push_back(k.module.name + ": " + n);
   }
-  result.picks = summarizeKernelRuns(result.rows);
+  result.picks = summarizeMeasurements(result.rows);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return result;
 }
@@ -286,30 +286,30 @@ KernelRunsResult runKernelConfigs(GpuRunner& runner, const std::vector<const Run
 
 namespace {
 
-using RunColumn = Column<KernelRunRow>;
+using RunColumn = Column<MeasuredConfig>;
 
-RunColumn textColumn(std::string key, std::string title, std::string KernelRunRow::*field, bool required = false) {
+RunColumn textColumn(std::string key, std::string title, std::string MeasuredConfig::*field, bool required = false) {
   return {std::move(key),
           std::move(title),
           "",
           CellKind::kText,
-          [field](const KernelRunRow& r) { return r.*field; },
-          [field](KernelRunRow& r, const std::string& t) {
+          [field](const MeasuredConfig& r) { return r.*field; },
+          [field](MeasuredConfig& r, const std::string& t) {
             r.*field = t;
             return std::string();
           },
           required};
 }
 
-RunColumn intColumn(std::string key, std::string title, int KernelRunRow::*field, int unknown) {
+RunColumn intColumn(std::string key, std::string title, int MeasuredConfig::*field, int unknown) {
   return {std::move(key),
           std::move(title),
           "",
           CellKind::kNumber,
-          [field, unknown](const KernelRunRow& r) {
+          [field, unknown](const MeasuredConfig& r) {
             return r.*field == unknown ? std::string() : std::to_string(r.*field);
           },
-          [field, unknown](KernelRunRow& r, const std::string& t) {
+          [field, unknown](MeasuredConfig& r, const std::string& t) {
             if (t.empty()) {
               r.*field = unknown;
               return std::string();
@@ -319,13 +319,13 @@ RunColumn intColumn(std::string key, std::string title, int KernelRunRow::*field
           false};
 }
 
-RunColumn boolColumn(std::string key, std::string title, bool KernelRunRow::*field) {
+RunColumn boolColumn(std::string key, std::string title, bool MeasuredConfig::*field) {
   return {std::move(key),
           std::move(title),
           "",
           CellKind::kNumber,
-          [field](const KernelRunRow& r) { return std::string(r.*field ? "1" : "0"); },
-          [field](KernelRunRow& r, const std::string& t) { return readFlag(t, r.*field, false); },
+          [field](const MeasuredConfig& r) { return std::string(r.*field ? "1" : "0"); },
+          [field](MeasuredConfig& r, const std::string& t) { return readFlag(t, r.*field, false); },
           false};
 }
 
@@ -355,33 +355,33 @@ std::string readNotCompiled(const std::string& text, std::vector<NotCompiled>& o
 
 std::vector<RunColumn> makeColumns() {
   std::vector<RunColumn> c;
-  c.push_back(textColumn("kernel", "kernel", &KernelRunRow::kernel, true));
-  c.push_back(textColumn("module", "module", &KernelRunRow::module, true));
-  c.push_back(textColumn("device", "device", &KernelRunRow::device));
+  c.push_back(textColumn("kernel", "kernel", &MeasuredConfig::kernel, true));
+  c.push_back(textColumn("module", "module", &MeasuredConfig::module, true));
+  c.push_back(textColumn("device", "device", &MeasuredConfig::device));
   c.push_back(
-      {"config", "config", "", CellKind::kText, [](const KernelRunRow& r) { return r.configText(); }, {}, false});
-  c.push_back(intColumn("xblock", "XBLOCK", &KernelRunRow::xblock, 0));
-  c.push_back(intColumn("yblock", "YBLOCK", &KernelRunRow::yblock, 0));
-  c.push_back(intColumn("r0_block", "R0_BLOCK", &KernelRunRow::r0_block, 0));
-  c.push_back(intColumn("r1_block", "R1_BLOCK", &KernelRunRow::r1_block, 0));
-  c.push_back(intColumn("num_warps", "warps", &KernelRunRow::num_warps, 0));
-  c.push_back(intColumn("num_stages", "stages", &KernelRunRow::num_stages, 0));
-  c.push_back(textColumn("origin", "origin", &KernelRunRow::origin));
-  c.push_back(boolColumn("winner", "winner", &KernelRunRow::winner));
-  c.push_back(intColumn("registers_per_thread", "regs", &KernelRunRow::n_regs, -1));
-  c.push_back(intColumn("n_spills", "spills", &KernelRunRow::n_spills, -1));
-  c.push_back(measurementColumn("driver_registers", &KernelRunRow::measured));
-  c.push_back(measurementColumn("driver_local_bytes", &KernelRunRow::measured));
+      {"config", "config", "", CellKind::kText, [](const MeasuredConfig& r) { return r.configText(); }, {}, false});
+  c.push_back(intColumn("xblock", "XBLOCK", &MeasuredConfig::xblock, 0));
+  c.push_back(intColumn("yblock", "YBLOCK", &MeasuredConfig::yblock, 0));
+  c.push_back(intColumn("r0_block", "R0_BLOCK", &MeasuredConfig::r0_block, 0));
+  c.push_back(intColumn("r1_block", "R1_BLOCK", &MeasuredConfig::r1_block, 0));
+  c.push_back(intColumn("num_warps", "warps", &MeasuredConfig::num_warps, 0));
+  c.push_back(intColumn("num_stages", "stages", &MeasuredConfig::num_stages, 0));
+  c.push_back(textColumn("origin", "origin", &MeasuredConfig::origin));
+  c.push_back(boolColumn("winner", "winner", &MeasuredConfig::winner));
+  c.push_back(intColumn("registers_per_thread", "regs", &MeasuredConfig::n_regs, -1));
+  c.push_back(intColumn("n_spills", "spills", &MeasuredConfig::n_spills, -1));
+  c.push_back(measurementColumn("driver_registers", &MeasuredConfig::measured));
+  c.push_back(measurementColumn("driver_local_bytes", &MeasuredConfig::measured));
   c.push_back({"theoretical_occupancy_pct", "occupancy", "%", CellKind::kNumber,
-               [](const KernelRunRow& r) { return r.occupancy_pct < 0 ? std::string() : fixed(r.occupancy_pct, 1); },
-               [](KernelRunRow& r, const std::string& t) { return readNumber(t, r.occupancy_pct, -1.0); }, false});
-  c.push_back(measurementColumn("driver_active_blocks_per_sm", &KernelRunRow::measured));
-  c.push_back(measurementColumn("grid_blocks", &KernelRunRow::measured));
+               [](const MeasuredConfig& r) { return r.occupancy_pct < 0 ? std::string() : fixed(r.occupancy_pct, 1); },
+               [](MeasuredConfig& r, const std::string& t) { return readNumber(t, r.occupancy_pct, -1.0); }, false});
+  c.push_back(measurementColumn("driver_active_blocks_per_sm", &MeasuredConfig::measured));
+  c.push_back(measurementColumn("grid_blocks", &MeasuredConfig::measured));
   for (Policy p : inductor::kPolicies) {
     c.push_back({"in_" + std::string(inductor::policyKey(p)), std::string(inductor::policyKey(p)) + " set", "",
                  CellKind::kNumber,
-                 [p](const KernelRunRow& r) { return std::string(r.in_set.contains(p) ? "1" : "0"); },
-                 [p](KernelRunRow& r, const std::string& t) {
+                 [p](const MeasuredConfig& r) { return std::string(r.in_set.contains(p) ? "1" : "0"); },
+                 [p](MeasuredConfig& r, const std::string& t) {
                    bool v = false;
                    std::string e = readFlag(t, v, false);
                    r.in_set.set(p, v);
@@ -393,8 +393,8 @@ std::vector<RunColumn> makeColumns() {
     const std::size_t ri = inductor::policyIndex(p);
     c.push_back({std::string(inductor::policyKey(p)) + "_decision", std::string(inductor::policyKey(p)), "",
                  CellKind::kText,
-                 [ri](const KernelRunRow& r) { return ri < r.decisions.size() ? r.decisions[ri] : std::string(); },
-                 [ri](KernelRunRow& r, const std::string& t) {
+                 [ri](const MeasuredConfig& r) { return ri < r.decisions.size() ? r.decisions[ri] : std::string(); },
+                 [ri](MeasuredConfig& r, const std::string& t) {
                    if (t.empty()) return std::string();
                    if (r.decisions.size() < inductor::kPolicies.size()) r.decisions.resize(inductor::kPolicies.size());
                    r.decisions[ri] = t;
@@ -403,50 +403,50 @@ std::vector<RunColumn> makeColumns() {
                  false});
   }
   c.push_back({"not_compiled", "halved, not compiled", "", CellKind::kText,
-               [](const KernelRunRow& r) { return notCompiledText(r.not_compiled); },
-               [](KernelRunRow& r, const std::string& t) { return readNotCompiled(t, r.not_compiled); }, false});
-  c.push_back(boolColumn("over_spill_threshold", "spills>thr", &KernelRunRow::over_spill_threshold));
+               [](const MeasuredConfig& r) { return notCompiledText(r.not_compiled); },
+               [](MeasuredConfig& r, const std::string& t) { return readNotCompiled(t, r.not_compiled); }, false});
+  c.push_back(boolColumn("over_spill_threshold", "spills>thr", &MeasuredConfig::over_spill_threshold));
   for (const char* key :
        {"status", "reason", "time_us", "min_us", "max_us", "spread_pct", "runs", "kernel_time_us", "bandwidth_GBps",
         "bytes_moved", "achieved_occupancy_pct", "dram_read_bytes", "dram_write_bytes", "local_load_bytes",
         "local_store_bytes", "compared_with", "max_abs_error"}) {
-    c.push_back(measurementColumn(key, &KernelRunRow::measured));
+    c.push_back(measurementColumn(key, &MeasuredConfig::measured));
   }
-  c.push_back(textColumn("buffers_from", "buffers from", &KernelRunRow::buffers_from));
-  c.push_back(textColumn("swept_for", "swept for", &KernelRunRow::swept_for));
+  c.push_back(textColumn("buffers_from", "buffers from", &MeasuredConfig::buffers_from));
+  c.push_back(textColumn("swept_for", "swept for", &MeasuredConfig::swept_for));
   c.push_back({"compile_s", "compile", "s", CellKind::kNumber,
-               [](const KernelRunRow& r) { return r.compile_s < 0 ? std::string() : fixed(r.compile_s, 2); },
-               [](KernelRunRow& r, const std::string& t) { return readNumber(t, r.compile_s, -1.0); }, false});
+               [](const MeasuredConfig& r) { return r.compile_s < 0 ? std::string() : fixed(r.compile_s, 2); },
+               [](MeasuredConfig& r, const std::string& t) { return readNumber(t, r.compile_s, -1.0); }, false});
   return c;
 }
 
 }  // namespace
 
-const std::vector<Column<KernelRunRow>>& kernelRunColumns() {
-  static const std::vector<Column<KernelRunRow>> columns = makeColumns();
+const std::vector<Column<MeasuredConfig>>& measuredConfigColumns() {
+  static const std::vector<Column<MeasuredConfig>> columns = makeColumns();
   return columns;
 }
 
-CsvTable kernelRunsToCsv(const KernelRunsResult& result) {
+CsvTable measurementsToCsv(const KernelMeasurements& result) {
   std::vector<std::pair<std::string, std::string>> meta;
-  meta.emplace_back("format", std::string(kKernelRunsFormatValue));
+  meta.emplace_back("format", std::string(kMeasurementsFormatValue));
   for (const auto& m : result.meta) {
     if (m.first != "format") meta.push_back(m);
   }
   for (const auto& n : result.notes) meta.emplace_back("note", n);
-  return columnsToCsv(kernelRunColumns(), result.rows, std::move(meta));
+  return columnsToCsv(measuredConfigColumns(), result.rows, std::move(meta));
 }
 
-Expected<KernelRunsResult> kernelRunsFromCsv(const CsvTable& table) {
-  if (table.metaValue("format") != kKernelRunsFormatValue) {
-    return Error{"not a kernel-runs CSV: its first line should be '# format: " + std::string(kKernelRunsFormatValue) +
+Expected<KernelMeasurements> measurementsFromCsv(const CsvTable& table) {
+  if (table.metaValue("format") != kMeasurementsFormatValue) {
+    return Error{"not a kernel-runs CSV: its first line should be '# format: " + std::string(kMeasurementsFormatValue) +
                  "'"};
   }
-  KernelRunRow blank;
+  MeasuredConfig blank;
   blank.measured.setMetricsMissing("not recorded");
-  auto rows = columnsFromCsv(kernelRunColumns(), table, "kernel-runs CSV", blank);
+  auto rows = columnsFromCsv(measuredConfigColumns(), table, "kernel-runs CSV", blank);
   if (!rows) return Error{rows.error()};
-  KernelRunsResult r;
+  KernelMeasurements r;
   for (const auto& m : table.meta) {
     if (m.first == "note") {
       r.notes.push_back(m.second);
@@ -455,13 +455,13 @@ Expected<KernelRunsResult> kernelRunsFromCsv(const CsvTable& table) {
     }
   }
   r.rows = std::move(rows).value();
-  r.picks = summarizeKernelRuns(r.rows);
+  r.picks = summarizeMeasurements(r.rows);
   return r;
 }
 
-std::vector<std::vector<std::string>> picksTable(const KernelRunsResult& result) {
+std::vector<std::vector<std::string>> picksTable(const KernelMeasurements& result) {
   std::vector<std::vector<std::string>> t;
-  t.push_back({"kernel", "rule", "candidates", "benchmarked", "pick", "time µs", "regret", "halved, not compiled"});
+  t.push_back({"kernel", "policy", "candidates", "benchmarked", "pick", "time µs", "regret", "halved, not compiled"});
   for (const auto& k : result.picks) {
     const std::string best =
         k.best_row >= 0 ? result.rows[static_cast<std::size_t>(k.best_row)].configText() : std::string("none ran");

@@ -26,7 +26,7 @@
 namespace occx::triton {
 
 /// The metadata line that marks a CSV of kernel runs: "# format: inductor-kernel-runs".
-inline constexpr std::string_view kKernelRunsFormatValue = "inductor-kernel-runs";
+inline constexpr std::string_view kMeasurementsFormatValue = "inductor-kernel-runs";
 
 /// A halved config a policy would add that is not among the compiled configs.
 struct NotCompiled {
@@ -35,7 +35,7 @@ struct NotCompiled {
 };
 
 /// One compiled config of one kernel, measured (or not, with the reason).
-struct KernelRunRow {
+struct MeasuredConfig {
   std::string kernel;
   std::string module;  ///< module hash
   std::string device;  ///< the GPU it ran on ("NVIDIA H200")
@@ -81,34 +81,34 @@ struct KernelPicks : PickSummary {
 /// row of the set not over the spill threshold; when every ok row of the set is over it, the first
 /// (Inductor times them all as infinite and keeps the first); regret = pick time / best time. A
 /// policy's halved configs that were never compiled come from the candidates' rows
-/// (KernelRunRow::not_compiled).
-std::vector<KernelPicks> summarizeKernelRuns(const std::vector<KernelRunRow>& rows);
+/// (MeasuredConfig::not_compiled).
+std::vector<KernelPicks> summarizeMeasurements(const std::vector<MeasuredConfig>& rows);
 
 /// The rows of a kernel's compiled configs before anything runs: config, origin, registers,
 /// spills, occupancy, each policy's set and decision; status skipped with an empty reason. `device`
 /// names the GPU the rows are for (may be empty). Never throws.
-std::vector<KernelRunRow> kernelConfigRows(const RunKernel& kernel, const std::string& device);
+std::vector<MeasuredConfig> kernelConfigRows(const RunKernel& kernel, const std::string& device);
 
 /// What to run.
-struct KernelRunOptions {
+struct MeasureOptions {
   RunOptions run;
   std::uint64_t seed = 1;
 };
 
 /// Progress: kernel `kernel` of `kernels`, config `done` of `total` in it; the row just measured.
-struct KernelRunProgress {
+struct MeasureProgress {
   std::string kernel;
   int kernel_index = 0;
   int kernels = 0;
   int done = 0;
   int total = 0;
-  const KernelRunRow* row = nullptr;
+  const MeasuredConfig* row = nullptr;
 };
 
 /// The outcome.
-struct KernelRunsResult {
+struct KernelMeasurements {
   std::vector<std::pair<std::string, std::string>> meta;  ///< device, driver, date, input, …
-  std::vector<KernelRunRow> rows;
+  std::vector<MeasuredConfig> rows;
   std::vector<KernelPicks> picks;
   std::vector<std::string>
       notes;  ///< what the launch plans assumed, per kernel ("triton_red_…: xnumel = 264 in the kernel body")
@@ -123,20 +123,20 @@ struct KernelRunsResult {
 /// be launched (no cubin, a .ptx that does not match, a cubin for another architecture than the GPU's) is a row with
 /// the reason, and a failing one (fault, wrong outputs, out of memory) is a row with the driver's or the check's words;
 /// the rest still run. Cancel keeps the finished rows and marks the rest cancelled. Never throws.
-KernelRunsResult runKernelConfigs(GpuRunner& runner, const std::vector<const RunKernel*>& kernels,
-                                  const KernelRunOptions& options,
-                                  const std::function<void(const KernelRunProgress&)>& progress = {},
-                                  const std::atomic<bool>* cancel = nullptr);
+KernelMeasurements measureKernelConfigs(GpuRunner& runner, const std::vector<const RunKernel*>& kernels,
+                                        const MeasureOptions& options,
+                                        const std::function<void(const MeasureProgress&)>& progress = {},
+                                        const std::atomic<bool>* cancel = nullptr);
 
 /// The columns, in order.
-const std::vector<Column<KernelRunRow>>& kernelRunColumns();
+const std::vector<Column<MeasuredConfig>>& measuredConfigColumns();
 /// The result as CSV (format line, meta, columns).
-CsvTable kernelRunsToCsv(const KernelRunsResult& result);
+CsvTable measurementsToCsv(const KernelMeasurements& result);
 /// Reads a kernel-runs CSV back (picks recomputed). Errors: not such a file, a missing required
 /// column, a malformed cell (row and column named).
-Expected<KernelRunsResult> kernelRunsFromCsv(const CsvTable& table);
+Expected<KernelMeasurements> measurementsFromCsv(const CsvTable& table);
 /// The picks as a table for the CLI and the closing note: one line per kernel and policy — kernel,
 /// policy, candidates, benchmarked, pick, time µs, regret, not compiled.
-std::vector<std::vector<std::string>> picksTable(const KernelRunsResult& result);
+std::vector<std::vector<std::string>> picksTable(const KernelMeasurements& result);
 
 }  // namespace occx::triton

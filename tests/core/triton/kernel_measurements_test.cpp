@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/base/csv.h"
-#include "core/triton/kernel_runs.h"
+#include "core/triton/kernel_measurements.h"
 #include "core/triton/launch_plan.h"
 #include "tests/support/inductor_scan.h"
 #include "tests/support/table_runner.h"
@@ -26,7 +26,7 @@ InductorRun scanPath(const std::string& path) {
   return testing_support::scanFixturePath(path);
 }
 
-const KernelRunRow& rowOf(const KernelRunsResult& r, const std::string& config) {
+const MeasuredConfig& rowOf(const KernelMeasurements& r, const std::string& config) {
   for (const auto& row : r.rows) {
     if (row.configText() == config) return row;
   }
@@ -131,7 +131,7 @@ TEST(LaunchPlan, APtxThatDoesNotMatchTheSignatureIsNotLaunched) {
       << m.error();
   // The run says so per config and launches nothing.
   TableRunner runner({});
-  auto result = runKernelConfigs(runner, {&k}, {});
+  auto result = measureKernelConfigs(runner, {&k}, {});
   ASSERT_EQ(result.rows.size(), 3u);
   for (const auto& r : result.rows) {
     EXPECT_EQ(r.measured.status, RunStatus::kSkipped);
@@ -141,13 +141,13 @@ TEST(LaunchPlan, APtxThatDoesNotMatchTheSignatureIsNotLaunched) {
   fs::remove_all(dir);
 }
 
-TEST(KernelRuns, TheSpillCaseHalvedConfigIsEveryRulesPickAndInductorsWinnerIsOff) {
+TEST(KernelMeasurements, TheSpillCaseHalvedConfigIsEveryRulesPickAndInductorsWinnerIsOff) {
   const InductorRun run = scanPath(fixture("spill_log_softmax"));
   const RunKernel& k = onlyKernel(run);
   // The H200 times of the reference (µs): R32768 w32 spills 50 registers and is never benchmarked.
   TableRunner runner({{"R0_BLOCK=32768", 50.4}, {"R0_BLOCK=2048", 40.4}, {"R0_BLOCK=16384", 32.0}});
   runner.registers = 64;
-  auto result = runKernelConfigs(runner, {&k}, {});
+  auto result = measureKernelConfigs(runner, {&k}, {});
   ASSERT_EQ(runner.problems.size(), 1u);
   EXPECT_EQ(runner.modules.size(), 3u);
   ASSERT_EQ(result.rows.size(), 3u);
@@ -171,16 +171,16 @@ TEST(KernelRuns, TheSpillCaseHalvedConfigIsEveryRulesPickAndInductorsWinnerIsOff
     EXPECT_TRUE(r.not_compiled.empty());
   }
   // The rows say what the driver said about registers: 64 for each, so the 32-register config disagrees.
-  const KernelRunRow& w16 = rowOf(result, "X1 R2048 w16");
+  const MeasuredConfig& w16 = rowOf(result, "X1 R2048 w16");
   EXPECT_NE(w16.measured.reason.find("the driver reports 64 registers, the cubin 32"), std::string::npos)
       << w16.measured.reason;
 }
 
-TEST(KernelRuns, AFailingConfigIsARowAndTheOthersStillRun) {
+TEST(KernelMeasurements, AFailingConfigIsARowAndTheOthersStillRun) {
   const InductorRun run = scanPath(fixture("spill_log_softmax"));
   const RunKernel& k = onlyKernel(run);
   TableRunner runner({{"R0_BLOCK=32768", 50.4}, {"R0_BLOCK=2048", -1.0}, {"R0_BLOCK=16384", 32.0}});
-  auto result = runKernelConfigs(runner, {&k}, {});
+  auto result = measureKernelConfigs(runner, {&k}, {});
   ASSERT_EQ(result.rows.size(), 3u);
   EXPECT_EQ(rowOf(result, "X1 R2048 w16").measured.status, RunStatus::kLaunchFailed);
   EXPECT_EQ(rowOf(result, "X1 R2048 w16").measured.reason, "CUDA_ERROR_ILLEGAL_ADDRESS (stand-in)");
@@ -189,14 +189,14 @@ TEST(KernelRuns, AFailingConfigIsARowAndTheOthersStillRun) {
   EXPECT_EQ(result.picks.front().winner_regret, 0.0);  // the winner did not run
 }
 
-TEST(KernelRuns, CancelKeepsTheFinishedRows) {
+TEST(KernelMeasurements, CancelKeepsTheFinishedRows) {
   const InductorRun run = scanPath(fixture("spill_log_softmax"));
   const RunKernel& k = onlyKernel(run);
   TableRunner runner({{"R0_BLOCK", 10.0}});
   std::atomic<bool> cancel{false};
-  auto result = runKernelConfigs(
+  auto result = measureKernelConfigs(
       runner, {&k}, {},
-      [&](const KernelRunProgress& p) {
+      [&](const MeasureProgress& p) {
         if (p.done == 1) cancel = true;
       },
       &cancel);
@@ -207,30 +207,31 @@ TEST(KernelRuns, CancelKeepsTheFinishedRows) {
   EXPECT_EQ(result.rows[2].measured.status, RunStatus::kCancelled);
 }
 
-TEST(KernelRuns, TheCsvRoundTripsWithThePicks) {
+TEST(KernelMeasurements, TheCsvRoundTripsWithThePicks) {
   const InductorRun run = scanPath(fixture("spill_log_softmax"));
   const RunKernel& k = onlyKernel(run);
   TableRunner runner({{"R0_BLOCK=32768", 50.4}, {"R0_BLOCK=2048", 40.4}, {"R0_BLOCK=16384", 32.0}});
-  auto result = runKernelConfigs(runner, {&k}, {});
-  const std::string text = toCsv(kernelRunsToCsv(result));
+  auto result = measureKernelConfigs(runner, {&k}, {});
+  const std::string text = toCsv(measurementsToCsv(result));
   auto table = parseCsv(text);
   ASSERT_TRUE(table.hasValue()) << table.error();
-  auto back = kernelRunsFromCsv(*table);
+  auto back = measurementsFromCsv(*table);
   ASSERT_TRUE(back.hasValue()) << back.error();
   ASSERT_EQ(back->rows.size(), result.rows.size());
   for (std::size_t i = 0; i < result.rows.size(); ++i) {
-    EXPECT_EQ(rowCells(kernelRunColumns(), back->rows[i]), rowCells(kernelRunColumns(), result.rows[i])) << "row " << i;
+    EXPECT_EQ(rowCells(measuredConfigColumns(), back->rows[i]), rowCells(measuredConfigColumns(), result.rows[i]))
+        << "row " << i;
   }
   EXPECT_EQ(picksTable(*back), picksTable(result));
   EXPECT_EQ(back->meta.front().first, "device");
   EXPECT_EQ(back->meta.front().second, "Stand-in H200");
   CsvTable other;
   other.meta = {{"format", "inductor-run-scan"}};
-  EXPECT_FALSE(kernelRunsFromCsv(other).hasValue());
+  EXPECT_FALSE(measurementsFromCsv(other).hasValue());
 }
 
-TEST(KernelRuns, ARuleThatWouldAddAnUncompiledConfigSaysSo) {
-  KernelRunRow cand;
+TEST(KernelMeasurements, ARuleThatWouldAddAnUncompiledConfigSaysSo) {
+  MeasuredConfig cand;
   cand.kernel = "k";
   cand.module = "m";
   cand.xblock = 1;
@@ -240,7 +241,7 @@ TEST(KernelRuns, ARuleThatWouldAddAnUncompiledConfigSaysSo) {
   cand.measured.time = summarizeTimes({10.0});
   cand.in_set = inductor::PolicySet::all();
   cand.not_compiled = {{inductor::Policy::kSpills, "X1 R2048 w8"}};
-  const auto picks = summarizeKernelRuns({cand});
+  const auto picks = summarizeMeasurements({cand});
   ASSERT_EQ(picks.size(), 1u);
   for (const PolicyPick& p : picks.front().picks) {
     if (p.policy == inductor::Policy::kSpills) {
@@ -304,7 +305,7 @@ TEST(LaunchPlan, ConfigsCompiledLaterByTritonJoinTheirKernel) {
   }
   // The added configs are in no rule's set: only Inductor's candidates and their halved copies are.
   TableRunner runner({{"R0_BLOCK", 10.0}});
-  auto result = runKernelConfigs(runner, {&k}, {});
+  auto result = measureKernelConfigs(runner, {&k}, {});
   EXPECT_EQ(result.picks.front().picks.front().candidates, 3);
   EXPECT_EQ(result.picks.front().rows, 7);
 }
@@ -317,9 +318,9 @@ namespace {
 
 // Inductor times every config over the spill threshold as infinite and keeps the first: a rule
 // whose set holds only such configs still picks one.
-TEST(KernelRuns, ASetOfSpillingConfigsOnlyPicksTheFirst) {
+TEST(KernelMeasurements, ASetOfSpillingConfigsOnlyPicksTheFirst) {
   auto row = [](int r0, double us) {
-    KernelRunRow r;
+    MeasuredConfig r;
     r.kernel = "k";
     r.module = "m";
     r.xblock = 1;
@@ -331,7 +332,7 @@ TEST(KernelRuns, ASetOfSpillingConfigsOnlyPicksTheFirst) {
     r.in_set = inductor::PolicySet::all();
     return r;
   };
-  const auto picks = summarizeKernelRuns({row(32768, 50.0), row(16384, 40.0)});
+  const auto picks = summarizeMeasurements({row(32768, 50.0), row(16384, 40.0)});
   ASSERT_EQ(picks.size(), 1u);
   for (const PolicyPick& p : picks.front().picks) {
     EXPECT_EQ(p.benchmarked, 0);
@@ -341,11 +342,11 @@ TEST(KernelRuns, ASetOfSpillingConfigsOnlyPicksTheFirst) {
 }
 
 // The autotuner's winner runs first, so its outputs are the reference of the other configs.
-TEST(KernelRuns, TheWinnerRunsFirstAndIsTheReference) {
+TEST(KernelMeasurements, TheWinnerRunsFirstAndIsTheReference) {
   const InductorRun run = scanPath(fixture("spill_log_softmax"));
   const RunKernel& k = onlyKernel(run);
   TableRunner runner({{"R0_BLOCK", 10.0}});
-  auto result = runKernelConfigs(runner, {&k}, {});
+  auto result = measureKernelConfigs(runner, {&k}, {});
   ASSERT_EQ(runner.modules.size(), 3u);
   EXPECT_NE(runner.modules.front().label.find("R0_BLOCK=2048"), std::string::npos) << runner.modules.front().label;
   EXPECT_NE(runner.modules[1].label.find("R0_BLOCK=32768"), std::string::npos)

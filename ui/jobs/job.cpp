@@ -1,4 +1,4 @@
-#include "ui/jobs/sweep_job.h"
+#include "ui/jobs/job.h"
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>
@@ -7,9 +7,9 @@
 
 namespace occx::ui {
 
-SweepJob::SweepJob(QObject* parent) : QObject(parent) {}
+Job::Job(QObject* parent) : QObject(parent) {}
 
-SweepJob::~SweepJob() {
+Job::~Job() {
   for (auto& r : threads_) r.cancel->store(true);
   for (auto& r : threads_) {
     r.thread->wait();
@@ -18,7 +18,7 @@ SweepJob::~SweepJob() {
   threads_.clear();
 }
 
-quint64 SweepJob::launch(Work work) {
+quint64 Job::launch(Work work) {
   // The previous request stops early; whatever it still posts is dropped (its id is stale).
   for (auto& r : threads_) r.cancel->store(true);
   const quint64 id = ++current_id_;
@@ -37,7 +37,7 @@ quint64 SweepJob::launch(Work work) {
   return id;
 }
 
-void SweepJob::post(quint64 id, std::function<void()> fn) {
+void Job::post(quint64 id, std::function<void()> fn) {
   QMetaObject::invokeMethod(
       this,
       [this, id, fn = std::move(fn)] {
@@ -46,33 +46,33 @@ void SweepJob::post(quint64 id, std::function<void()> fn) {
       Qt::QueuedConnection);
 }
 
-void SweepJob::markFinished(quint64 id) {
+void Job::markFinished(quint64 id) {
   if (id != current_id_ || !running_) return;
   running_ = false;
   emit runningChanged(false);
 }
 
-void SweepJob::threadEnded(QThread* thread) {
+void Job::threadEnded(QThread* thread) {
   auto it = std::find_if(threads_.begin(), threads_.end(), [thread](const Request& r) { return r.thread == thread; });
   if (it == threads_.end()) return;
   threads_.erase(it);
   thread->deleteLater();
 }
 
-void SweepJob::cancel() {
+void Job::cancel() {
   for (auto& r : threads_) {
     if (r.id == current_id_) r.cancel->store(true);
   }
 }
 
-bool SweepJob::cancelRequested() const {
+bool Job::cancelRequested() const {
   for (const auto& r : threads_) {
     if (r.id == current_id_) return r.cancel->load();
   }
   return false;
 }
 
-bool SweepJob::waitForIdle(int timeout_ms) {
+bool Job::waitForIdle(int timeout_ms) {
   QDeadlineTimer deadline(timeout_ms);
   while ((running_ || !threads_.empty()) && !deadline.hasExpired()) {
     QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
