@@ -28,6 +28,9 @@ using inductor::Policy;
 using inductor::ReductionConfig;
 
 constexpr std::size_t kMaxModuleBytes = std::size_t{64} << 20;
+/// Folder levels scanned below the input. Inductor's caches (<cache>/<2 chars>/<hash>.py) and
+/// torch_compile_debug folders (run_*/torchinductor/model__*_inference_*/) are under 10 deep.
+constexpr int kMaxFolderDepth = 32;
 
 std::string stemOf(const std::string& path) {
   return fs::path(path).stem().string();
@@ -351,6 +354,25 @@ struct Found {
   int files = 0;
 };
 
+// What a non-regular entry is, in words: "a FIFO", "a socket", "a broken symbolic link".
+std::string fileTypeOf(const fs::directory_entry& e) {
+  std::error_code ec;
+  switch (e.status(ec).type()) {
+    case fs::file_type::fifo:
+      return "a FIFO";
+    case fs::file_type::socket:
+      return "a socket";
+    case fs::file_type::character:
+      return "a character device";
+    case fs::file_type::block:
+      return "a block device";
+    case fs::file_type::not_found:
+      return e.is_symlink(ec) ? "a broken symbolic link" : "gone";
+    default:
+      return ec ? ec.message() : "of another kind";
+  }
+}
+
 void readPython(const fs::path& p, Found& f) {
   auto text = readFile(p.string(), kMaxModuleBytes);
   ++f.files;
@@ -433,6 +455,8 @@ Expected<Found> findFiles(const RunScanOptions& o, const std::string& input, con
   } else {
     fs::recursive_directory_iterator it(in, fs::directory_options::skip_permission_denied, ec);
     if (ec) return Error{input + ": " + ec.message()};
+    int too_deep = 0;
+    std::string first_too_deep;
     for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
       if (ec) {
         f.problems.push_back(input + ": " + ec.message());
@@ -442,12 +466,31 @@ Expected<Found> findFiles(const RunScanOptions& o, const std::string& input, con
       const fs::path& p = it->path();
       const std::string name = p.filename().string();
       if (it->is_directory(ec)) {
-        if (name == "triton" || (name.size() > 1 && name[0] == '.')) it.disable_recursion_pending();
+        if (name == "triton" || (name.size() > 1 && name[0] == '.')) {
+          it.disable_recursion_pending();
+        } else if (it.depth() + 1 >= kMaxFolderDepth) {
+          // The iterator keeps one open folder and its path per level: without a limit a folder
+          // chain thousands deep costs memory growing with its depth squared.
+          it.disable_recursion_pending();
+          if (too_deep++ == 0) first_too_deep = p.string();
+        }
         if (name == "triton") addTritonRoots(p.parent_path(), f);
         continue;
       }
-      if (p.extension() == ".py") readPython(p, f);
-      if (p.extension() == ".best_config") readBest(p, f);
+      const bool python = p.extension() == ".py";
+      const bool best = p.extension() == ".best_config";
+      if (!python && !best) continue;
+      if (!it->is_regular_file(ec)) {
+        f.problems.push_back(p.string() + ": skipped: not a regular file (" + fileTypeOf(*it) + ")");
+        continue;
+      }
+      if (python) readPython(p, f);
+      if (best) readBest(p, f);
+    }
+    if (too_deep > 0) {
+      f.problems.push_back(first_too_deep + ": not read: folders more than " + std::to_string(kMaxFolderDepth) +
+                           " levels below " + input + " are not scanned (Inductor's caches are under 10 deep)" +
+                           (too_deep > 1 ? "; " + std::to_string(too_deep - 1) + " more such folders" : std::string()));
     }
   }
   for (const auto& t : o.triton_caches) f.triton_roots.push_back(t);

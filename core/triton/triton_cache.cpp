@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <new>
 #include <system_error>
 
 #include <nlohmann/json.hpp>
@@ -151,7 +152,11 @@ void readCompiledFiles(const fs::path& base, TritonCompiled& c) {
   }
   const fs::path ptx_path = base.string() + ".ptx";
   if (fs::exists(ptx_path, ec)) {
-    if (auto ptx = readFile(ptx_path.string(), kMaxIrBytes)) c.ptx_params = ptxParams(*ptx);
+    if (auto ptx = readFile(ptx_path.string(), kMaxIrBytes)) {
+      c.ptx_params = ptxParams(*ptx);
+    } else {
+      c.problems.push_back(ptx.error());
+    }
   }
 }
 
@@ -207,11 +212,18 @@ TritonCacheScan scanTritonCache(const fs::path& root, const std::vector<std::str
       auto meta = metadataFile(folder);
       if (!meta || !wanted(meta->stem().string())) continue;
     }
-    auto c = readTritonCacheFolder(folder);
-    if (c) {
-      scan.compiled.push_back(std::move(c.value()));
-    } else {
-      scan.problems.push_back(c.error());
+    // One folder's failure (even running out of memory on it) is that folder's problem, not the scan's.
+    try {
+      auto c = readTritonCacheFolder(folder);
+      if (c) {
+        scan.compiled.push_back(std::move(c.value()));
+      } else {
+        scan.problems.push_back(c.error());
+      }
+    } catch (const std::bad_alloc&) {
+      scan.problems.push_back(folder.string() + ": not read: out of memory reading it");
+    } catch (const std::exception& e) {
+      scan.problems.push_back(folder.string() + ": not read: " + e.what());
     }
   }
   return scan;
