@@ -354,6 +354,19 @@ nlohmann::json runToJson(const InductorRun& run) {
           {"kernels", std::move(kernels)}};
 }
 
+std::vector<std::string> everyProblem(const InductorRun& run) {
+  std::vector<std::string> out = run.problems;
+  for (const auto& k : run.kernels) {
+    const std::string who = k.module.name + ": ";
+    for (const auto& p : k.problems) out.push_back(who + p);
+    for (const auto& w : k.module.warnings) out.push_back(who + k.module.path + ": " + w);
+    for (const auto& rc : k.configs) {
+      for (const auto& p : rc.problems) out.push_back(who + p);
+    }
+  }
+  return out;
+}
+
 std::string kernelReport(const RunKernel& k) {
   std::ostringstream out;
   const auto& m = k.module;

@@ -24,6 +24,7 @@
 #include "core/triton/inductor_run.h"
 #include "core/triton/kernel_module.h"
 #include "core/triton/python_literal.h"
+#include "core/triton/run_table.h"
 #include "core/triton/triton_cache.h"
 #include "core/triton/wrapper_module.h"
 #include "tests/support/hostile_inputs.h"
@@ -63,15 +64,6 @@ bool anyContains(const std::vector<std::string>& lines, const std::string& a, co
     if (l.find(a) != std::string::npos && l.find(b) != std::string::npos) return true;
   }
   return false;
-}
-
-std::vector<std::string> everyProblem(const InductorRun& run) {
-  std::vector<std::string> out = run.problems;
-  for (const auto& k : run.kernels) {
-    out.insert(out.end(), k.problems.begin(), k.problems.end());
-    for (const auto& c : k.configs) out.insert(out.end(), c.problems.begin(), c.problems.end());
-  }
-  return out;
 }
 
 RunScanOptions optionsFor(const fs::path& dir) {
