@@ -131,6 +131,32 @@ Expected<CsvTable> decideCsvBatch(const CsvTable& in, const BatchOptions& o) {
   const int c_stages = col({"num_stages"});
   const int c_gpu = col({"gpu"});
   const int c_persistent = col({"persistent"});
+  // A column given twice (or under two of its names) would be read from the first only.
+  for (std::initializer_list<const char*> names : {std::initializer_list<const char*>{"xnumel"},
+                                                   {"xblock", "XBLOCK"},
+                                                   {"num_warps"},
+                                                   {"rblock", "r0_block", "RBLOCK", "R0_BLOCK"},
+                                                   {"nregs", "n_regs"},
+                                                   {"rnumel"},
+                                                   {"r1numel"},
+                                                   {"r1_block", "R1_BLOCK"},
+                                                   {"nspills", "n_spills"},
+                                                   {"shared_bytes"},
+                                                   {"num_stages"},
+                                                   {"gpu"},
+                                                   {"persistent"}}) {
+    std::vector<std::size_t> seen;
+    for (std::size_t i = 0; i < in.header.size(); ++i) {
+      for (const char* n : names) {
+        if (in.header[i] == n) seen.push_back(i);
+      }
+    }
+    if (seen.size() > 1) {
+      return Error{"input CSV has column '" + std::string(*names.begin()) + "' twice (columns " +
+                   num(static_cast<std::int64_t>(seen[0] + 1)) + " '" + in.header[seen[0]] + "' and " +
+                   num(static_cast<std::int64_t>(seen[1] + 1)) + " '" + in.header[seen[1]] + "')"};
+    }
+  }
   std::string missing;
   if (c_xnumel < 0) missing += " xnumel";
   if (c_xblock < 0) missing += " xblock";

@@ -129,6 +129,7 @@ struct RunSummary {
   int over_spill_threshold = 0;
   int old_new_disagree = 0;  ///< configs where the old and the new bound decide differently
   int any_disagree = 0;      ///< configs where some of the four bounds decide differently
+  int undecided = 0;         ///< configs of looped reductions with no decision (registers or size hints unknown)
   int winners_known = 0;
   double winners_mean_occupancy = 0.0;  ///< 0 … 1, over the winners of looped reductions
   std::vector<std::string> devices;     ///< labels of the devices the kernels target

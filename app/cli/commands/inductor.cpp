@@ -162,6 +162,13 @@ int runShow(Context& ctx, const InductorOpts& o) {
     printJson(ctx.out, runToJson(only));
   } else if (o.output.text()) {
     for (std::size_t i = 0; i < found.size(); ++i) ctx.out << (i ? "\n" : "") << kernelReport(*found[i]);
+    // The run's own problems (files skipped or unmatched) may be why a kernel lacks a config or its winner.
+    if (!run->problems.empty()) {
+      ctx.out << "\n"
+              << run->problems.size() << (run->problems.size() == 1 ? " problem" : " problems")
+              << " reading the run (files that could not be read or matched):\n";
+      for (const auto& p : run->problems) ctx.out << "  " << p << "\n";
+    }
   }
   if (!o.output.csv.empty()) return writeCsv(ctx, o.output.csv, scanToCsv(only));
   return kExitOk;
