@@ -688,7 +688,7 @@ Expected<BestConfig> readBestConfig(std::string_view json_text, std::string path
   if (j.contains("found_by_coordesc") && j["found_by_coordesc"].is_boolean())
     b.found_by_coordesc = j["found_by_coordesc"].get<bool>();
   if (j.contains("time_taken_ms") && j["time_taken_ms"].is_number_integer())
-    b.time_taken_ms = j["time_taken_ms"].get<std::int64_t>();
+    b.time_taken_ms = integerValue<std::int64_t>(j, "time_taken_ms", 0);  // beyond 2^63: unknown
   if (j.contains("triton_cache_hash") && j["triton_cache_hash"].is_string())
     b.triton_cache_hash = j["triton_cache_hash"].get<std::string>();
   if (j.contains("configs_hash") && j["configs_hash"].is_string())
