@@ -7,7 +7,7 @@
 # Usage: scripts/fuzz-smoke.sh [SECONDS_PER_TARGET] [TARGET…]
 #   SECONDS_PER_TARGET  default 20 (CI); e.g. 300 for a longer local session
 #   TARGET              default all: fuzz_csv fuzz_gpu_data fuzz_cli fuzz_ptxas fuzz_cache fuzz_cubin
-#                       fuzz_kernel_module
+#                       fuzz_kernel_module fuzz_triton_folder fuzz_worker_frame
 # Environment: OCCX_FUZZ_BUILD_DIR (default build-fuzz), OCCX_JOBS (build jobs, default nproc).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,7 +15,8 @@ secs=${1:-20}
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(fuzz_csv fuzz_gpu_data fuzz_cli fuzz_ptxas fuzz_cache fuzz_cubin fuzz_kernel_module fuzz_worker_frame)
+  targets=(fuzz_csv fuzz_gpu_data fuzz_cli fuzz_ptxas fuzz_cache fuzz_cubin fuzz_kernel_module fuzz_triton_folder
+    fuzz_worker_frame)
 fi
 build=$(realpath -m "${OCCX_FUZZ_BUILD_DIR:-build-fuzz}")
 root=$(pwd)  # absolute paths below: fuzz_cli changes its working folder before libFuzzer reads them
@@ -52,6 +53,8 @@ for t in "${targets[@]}"; do
     fuzz_cache) dict=(-dict="$root/tests/fuzz/cache.dict") ;;
     fuzz_cubin) dict=(-dict="$root/tests/fuzz/cubin.dict"); max_len=16384 ;;
     fuzz_kernel_module) dict=(-dict="$root/tests/fuzz/kernel_module.dict") ;;
+    # JSON + IR + cubin in one input: ref_sum's seed is 19 KiB.
+    fuzz_triton_folder) dict=(-dict="$root/tests/fuzz/triton_folder.dict"); max_len=32768 ;;
   esac
   mkdir -p "$scratch/$t"
   echo "fuzz-smoke: $t for $secs s"

@@ -1,10 +1,10 @@
 #include "core/base/atomic_file.h"
 
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <random>
 #include <vector>
 
@@ -67,28 +67,52 @@ Expected<std::size_t> writeFileAtomically(const std::string& path, std::string_v
 }
 
 Expected<std::string> readFile(const std::string& path, std::size_t max_bytes) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) return Error{"cannot read '" + path + "': it is a folder"};
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error{"cannot read '" + path + "': " + why(errno)};
-  auto size = fs::file_size(path, ec);
-  if (!ec && size > max_bytes) {
+  // open(2) with O_NONBLOCK, then fstat on what was opened: a FIFO opened for reading without it
+  // blocks until a writer comes (forever, in a folder anyone could have written), and checking the
+  // type by name first leaves a window in which the file can be swapped.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    const int e = errno;
+    if (e == EISDIR) return Error{"cannot read '" + path + "': it is a folder"};
+    return Error{"cannot read '" + path + "': " + why(e)};
+  }
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return Error{"cannot read '" + path + "': " + why(errno)};
+  if (S_ISDIR(st.st_mode)) return Error{"cannot read '" + path + "': it is a folder"};
+  if (S_ISFIFO(st.st_mode)) return Error{"cannot read '" + path + "': not a regular file (a FIFO)"};
+  if (S_ISSOCK(st.st_mode)) return Error{"cannot read '" + path + "': not a regular file (a socket)"};
+  const bool regular = S_ISREG(st.st_mode);
+  if (!regular && !S_ISCHR(st.st_mode) && !S_ISBLK(st.st_mode))
+    return Error{"cannot read '" + path + "': not a regular file"};
+  const auto size = static_cast<std::uint64_t>(st.st_size < 0 ? 0 : st.st_size);
+  if (regular && size > max_bytes) {
     return Error{"'" + path + "' is " + std::to_string(size) + " bytes: larger than the " + std::to_string(max_bytes) +
                  "-byte limit"};
   }
-  // Reads at most max_bytes + 1: a device or a pipe has no size to check first (/dev/zero never ends).
+  // Reads block from here on (a terminal or a device may wait for data, as reading it would).
+  if (const int flags = ::fcntl(fd, F_GETFL); flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  // Reads at most max_bytes + 1: a device has no size to check first (/dev/zero never ends), and a
+  // regular file may grow while it is read.
   std::string out;
+  if (regular) out.reserve(static_cast<std::size_t>(size));
   std::vector<char> buf(std::size_t{1} << 16);
-  while (in) {
-    in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
-    out.append(buf.data(), static_cast<std::size_t>(in.gcount()));
+  while (true) {
+    const ssize_t n = ::read(fd, buf.data(), buf.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return Error{"cannot read '" + path + "': " + why(errno)};
+    }
+    if (n == 0) break;
+    out.append(buf.data(), static_cast<std::size_t>(n));
     if (out.size() > max_bytes) {
       return Error{"'" + path + "' is more than " + std::to_string(max_bytes) + " bytes: larger than the " +
                    std::to_string(max_bytes) + "-byte limit"};
     }
   }
-  if (in.bad()) return Error{"cannot read '" + path + "': " + why(errno)};
   return out;
 }
 

@@ -21,7 +21,9 @@ std::vector<std::string> listFolder(const std::string& folder, std::string* erro
 
 /// Reads a whole file. Error names the path and the reason. `max_bytes` guards against reading
 /// huge files by mistake (error names the size and the limit); reading stops after max_bytes + 1
-/// bytes, so a device or pipe without end (/dev/zero) is refused too.
+/// bytes, so a device without end (/dev/zero) is refused too. A FIFO or a socket is refused without
+/// waiting ("cannot read 'p': not a regular file (a FIFO)"): it is opened non-blocking and checked
+/// with fstat before any read, so a FIFO left in a scanned folder cannot hang the reader.
 Expected<std::string> readFile(const std::string& path, std::size_t max_bytes = std::size_t{512} << 20);
 
 }  // namespace occx

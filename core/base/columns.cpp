@@ -1,6 +1,7 @@
 #include "core/base/columns.h"
 
 #include <charconv>
+#include <cmath>
 
 namespace occx {
 
@@ -66,6 +67,8 @@ std::string readNumber(const std::string& text, double& out, double empty_value)
   double v = 0.0;
   const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
   if (r.ec != std::errc() || r.ptr != text.data() + text.size()) return "a number";
+  // "inf" and "nan" parse, but no measured or computed figure is one (an inf time made "regret nan").
+  if (!std::isfinite(v)) return "a finite number";
   out = v;
   return {};
 }

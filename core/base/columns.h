@@ -104,6 +104,14 @@ Expected<std::vector<Row>> columnsFromCsv(const std::vector<Column<Row>>& column
   for (const auto& c : columns) {
     at.push_back(findColumn(table, c.key));
     if (c.required && at.back() < 0) return Error{what + ": required column '" + c.key + "' is missing"};
+    // A second column of the same name would be ignored: which of the two the file means is unknown.
+    for (std::size_t j = at.back() < 0 ? table.header.size() : static_cast<std::size_t>(at.back()) + 1;
+         j < table.header.size(); ++j) {
+      if (table.header[j] == c.key) {
+        return Error{what + ": column '" + c.key + "' appears twice in the header (columns " +
+                     std::to_string(at.back() + 1) + " and " + std::to_string(j + 1) + ")"};
+      }
+    }
   }
   std::vector<Row> rows;
   rows.reserve(table.rows.size());
@@ -136,7 +144,7 @@ std::string readInteger(const std::string& text, std::int64_t& out, bool optiona
 /// As readInteger, into an int (32-bit range, else "a 32-bit integer").
 std::string readInteger(const std::string& text, int& out, bool optional);
 /// Reads a number (the whole text, decimal point '.', whatever the locale) into `out`; empty text
-/// sets `out` to `empty_value`. Returns empty or "a number".
+/// sets `out` to `empty_value`. Returns empty, "a number", or "a finite number" (inf, nan).
 std::string readNumber(const std::string& text, double& out, double empty_value);
 /// Reads a number into an optional: empty text resets it. Returns empty or "a number".
 std::string readOptionalNumber(const std::string& text, std::optional<double>& out);

@@ -45,7 +45,7 @@ std::string_view outcomeName(Outcome outcome) {
 Expected<Decision> decide(Policy policy, const ReductionConfig& c, const KernelInfo& kernel, const Device& device,
                           const DecisionOptions& options, const std::vector<ReductionConfig>* existing) {
   if (auto e = validateConfig(c, device, options.profile)) return *e;
-  if (kernel.size_hints.x < 1)
+  if (kernel.size_hints.x < 1 || kernel.size_hints.x > (std::int64_t{1} << 31))
     return Error{"size hint x " + num(kernel.size_hints.x) + " is out of range: allowed 1 … 2^31"};
   if (device.sm_count < 1) return Error{"SM count " + num(device.sm_count) + " is out of range: allowed 1 … 1024"};
 

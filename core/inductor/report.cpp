@@ -135,17 +135,42 @@ Expected<CsvTable> decideCsvBatch(const CsvTable& in, const BatchOptions& o) {
   const int c_stages = col({"num_stages"});
   const int c_gpu = col({"gpu"});
   const int c_persistent = col({"persistent"});
+  // A column given twice (or under two of its names) would be read from the first only.
+  for (std::initializer_list<const char*> names : {std::initializer_list<const char*>{"xnumel"},
+                                                   {"xblock", "XBLOCK"},
+                                                   {"num_warps"},
+                                                   {"rblock", "r0_block", "RBLOCK", "R0_BLOCK"},
+                                                   {"registers_per_thread", "registers", "nregs", "n_regs"},
+                                                   {"rnumel"},
+                                                   {"r1numel"},
+                                                   {"r1_block", "R1_BLOCK"},
+                                                   {"n_spills", "nspills"},
+                                                   {"smem_bytes", "static_smem_bytes", "shared_bytes"},
+                                                   {"num_stages"},
+                                                   {"gpu"},
+                                                   {"persistent"}}) {
+    std::vector<std::size_t> seen;
+    for (std::size_t i = 0; i < in.header.size(); ++i) {
+      for (const char* n : names) {
+        if (in.header[i] == n) seen.push_back(i);
+      }
+    }
+    if (seen.size() > 1) {
+      return Error{"input CSV has column '" + std::string(*names.begin()) + "' twice (columns " +
+                   num(static_cast<std::int64_t>(seen[0] + 1)) + " '" + in.header[seen[0]] + "' and " +
+                   num(static_cast<std::int64_t>(seen[1] + 1)) + " '" + in.header[seen[1]] + "')"};
+    }
+  }
   std::string missing;
   if (c_xnumel < 0) missing += " xnumel";
   if (c_xblock < 0) missing += " xblock";
   if (c_warps < 0) missing += " num_warps";
   if (c_rblock < 0) missing += " rblock";
-  if (c_nregs < 0) missing += " nregs";
+  if (c_nregs < 0) missing += " registers_per_thread";
   if (!missing.empty()) {
     return Error{"input CSV lacks the column(s)" + missing +
-                 ": required xnumel, xblock, num_warps, rblock (or r0_block), nregs (or n_regs); optional rnumel, "
-                 "r1numel, r1_block, "
-                 "nspills, shared_bytes, num_stages, gpu, persistent"};
+                 ": required xnumel, xblock, num_warps, rblock (or r0_block), registers_per_thread (or n_regs, nregs); "
+                 "optional rnumel, r1numel, r1_block, n_spills, smem_bytes, num_stages, gpu, persistent"};
   }
 
   CsvTable out;

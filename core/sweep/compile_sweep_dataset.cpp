@@ -56,7 +56,11 @@ RecordColumn compiledInt(std::string key, std::string title, std::string unit, i
           std::move(unit),
           CellKind::kNumber,
           [field](const CompileSweepRecord& r) { return r.ok ? ifKnown(r.*field) : std::string(); },
-          [field](CompileSweepRecord& r, const std::string& t) { return readInteger(t, r.*field, true); },
+          [field](CompileSweepRecord& r, const std::string& t) {
+            if (std::string e = readInteger(t, r.*field, true); !e.empty()) return e;
+            // Unknown is an empty cell: a negative count (of spills, registers, bytes) is damage.
+            return !t.empty() && r.*field < 0 ? std::string("a count of 0 or more") : std::string();
+          },
           false};
 }
 

@@ -201,9 +201,33 @@ Expected<LiveDataset> liveDatasetFromCsv(const CsvTable& table) {
   LiveRow blank;
   blank.config.vector_loads = true;  // files without the column were measured with vector loads
   blank.measured.setMetricsMissing("not recorded");
+  // Figures a GPU can measure: times within 10^12 µs, bandwidth within 10^5 GB/s (an H200 moves
+  // 4.8 · 10^3), nothing negative; the SM count within 1 … 1024 (as makeDevice takes it).
+  constexpr double kMaxTimeUs = 1e12;
+  constexpr double kMaxGBps = 1e5;
+  for (const char* key : {"sm_count", "copy_bandwidth_GBps"}) {
+    const std::string v = table.metaValue(key);
+    if (v.empty()) continue;
+    double x = 0.0;
+    const bool sm = std::string_view(key) == "sm_count";
+    const std::string not_a = readNumber(v, x, 0.0);
+    if (!not_a.empty() || (sm ? (x < 1 || x > 1024 || x != std::floor(x)) : (x <= 0.0 || x > kMaxGBps))) {
+      return Error{"live-sweep dataset: metadata '" + std::string(key) + "': '" + v + "' is out of range: allowed " +
+                   (sm ? "an integer 1 … 1024" : "a number above 0 and at most 100000 GB/s")};
+    }
+  }
   auto rows = columnsFromCsv<LiveRow>(liveRowColumns(), table, "live-sweep dataset", blank, [](LiveRow& r) {
-    return r.ok() && !(r.measured.time.median_us > 0.0) ? std::string("status ok but time_us is not positive")
-                                                        : std::string();
+    const Measurement& m = r.measured;
+    if (r.ok() && !(m.time.median_us > 0.0)) return std::string("status ok but time_us is not positive");
+    for (const auto& [name, value] : {std::pair<const char*, double>{"time_us", m.time.median_us},
+                                      {"min_us", m.time.min_us},
+                                      {"max_us", m.time.max_us}}) {
+      if (value < 0.0 || value > kMaxTimeUs)
+        return "column " + std::string(name) + ": " + fixed(value, 1) + " is out of range: allowed 0 … 10^12 µs";
+    }
+    if (m.bandwidth_GBps < 0.0 || m.bandwidth_GBps > kMaxGBps)
+      return "column bandwidth_GBps: " + fixed(m.bandwidth_GBps, 1) + " is out of range: allowed 0 … 100000 GB/s";
+    return std::string();
   });
   if (!rows) return Error{rows.error()};
   LiveDataset data;

@@ -25,8 +25,13 @@ enum NvInfoAttribute : unsigned char {
   kRegisterCount = 0x2f,
 };
 
+/// Longest section or symbol name read. Kernel names of Inductor and NVRTC are a few hundred bytes;
+/// the cap keeps a cubin whose sections share one unterminated name table from costing memory
+/// of the count times the table's size.
+constexpr std::size_t kMaxNameBytes = 4096;
+
 struct Section {
-  std::string name;
+  std::string_view name;  ///< into the cubin's bytes, bounded by the name table
   std::uint32_t type = 0;
   std::uint64_t offset = 0;
   std::uint64_t size = 0;
@@ -34,7 +39,7 @@ struct Section {
 };
 
 struct Symbol {
-  std::string name;
+  std::string_view name;  ///< into the cubin's bytes, bounded by the string table
   unsigned char type = 0;
   std::uint16_t section = 0;
 };
@@ -49,10 +54,16 @@ class Reader {
     std::memcpy(&out, b_.data() + offset, sizeof(T));
     return true;
   }
-  std::string cString(std::uint64_t offset, std::uint64_t limit) const {
-    std::string out;
-    while (offset < limit && offset < b_.size() && b_[offset] != 0) out += static_cast<char>(b_[offset++]);
-    return out;
+  // The NUL-terminated name at `offset`, which must end before `limit` (the end of its table) and
+  // within kMaxNameBytes; nullopt otherwise. A view into the bytes: nothing is copied.
+  std::optional<std::string_view> cString(std::uint64_t offset, std::uint64_t limit) const {
+    limit = std::min<std::uint64_t>(limit, b_.size());
+    if (offset >= limit) return std::nullopt;
+    const std::uint64_t span = std::min<std::uint64_t>(limit - offset, kMaxNameBytes + 1);
+    const auto* begin = reinterpret_cast<const char*>(b_.data() + offset);
+    const void* nul = std::memchr(begin, 0, static_cast<std::size_t>(span));
+    if (nul == nullptr) return std::nullopt;
+    return std::string_view(begin, static_cast<std::size_t>(static_cast<const char*>(nul) - begin));
   }
   Error fail(const std::string& what) const { return Error{std::string(origin_) + ": " + what}; }
   std::size_t size() const { return b_.size(); }
@@ -110,9 +121,17 @@ Expected<std::vector<Section>> readSections(const Reader& r, int& sm_arch) {
     }
   }
   const Section& names = sections[shstrndx];
+  if (names.type == kShtNobits)
+    return r.fail("the section name table (section " + std::to_string(shstrndx) + ") is empty");
   for (std::uint16_t i = 0; i < shnum; ++i) {
-    if (name_offsets[i] < names.size)
-      sections[i].name = r.cString(names.offset + name_offsets[i], names.offset + names.size);
+    if (name_offsets[i] >= names.size) continue;
+    auto name = r.cString(names.offset + name_offsets[i], names.offset + names.size);
+    if (!name) {
+      return r.fail("the name of section " + std::to_string(i) + " (at " + std::to_string(name_offsets[i]) +
+                    " in the name table) does not end within the table or within " + std::to_string(kMaxNameBytes) +
+                    " bytes");
+    }
+    sections[i].name = *name;
   }
   return sections;
 }
@@ -124,6 +143,8 @@ Expected<std::vector<Symbol>> readSymbols(const Reader& r, const std::vector<Sec
     if (s.link >= sections.size())
       return r.fail("the symbol table links to section " + std::to_string(s.link) + ", which does not exist");
     const Section& strings = sections[s.link];
+    if (strings.type == kShtNobits) return r.fail("the symbol table's string table is empty");
+    symbols.reserve(static_cast<std::size_t>(s.size / 24));
     for (std::uint64_t off = s.offset; off + 24 <= s.offset + s.size; off += 24) {
       std::uint32_t name = 0;
       unsigned char info = 0;
@@ -132,8 +153,16 @@ Expected<std::vector<Symbol>> readSymbols(const Reader& r, const std::vector<Sec
       r.get(off + 4, info);
       r.get(off + 6, sym.section);
       sym.type = info & 0x0fU;
-      if (name < strings.size) sym.name = r.cString(strings.offset + name, strings.offset + strings.size);
-      symbols.push_back(std::move(sym));
+      if (name < strings.size) {
+        auto text = r.cString(strings.offset + name, strings.offset + strings.size);
+        if (!text) {
+          return r.fail("the name of symbol " + std::to_string(symbols.size()) + " (at " + std::to_string(name) +
+                        " in the string table) does not end within the table or within " +
+                        std::to_string(kMaxNameBytes) + " bytes");
+        }
+        sym.name = *text;
+      }
+      symbols.push_back(sym);
     }
     break;
   }
@@ -145,8 +174,8 @@ template <class Visit>
 std::optional<Error> forEachRecord(const Reader& r, const Section& s, Visit visit) {
   // readSections checks the bounds of sections with contents; an SHT_NOBITS one may say anything.
   if (s.offset > r.size() || r.size() - s.offset < s.size) {
-    return r.fail("'" + s.name + "' runs past the end of the file: offset " + std::to_string(s.offset) + " + size " +
-                  std::to_string(s.size) + " > " + std::to_string(r.size()) + " bytes");
+    return r.fail("'" + std::string(s.name) + "' runs past the end of the file: offset " + std::to_string(s.offset) +
+                  " + size " + std::to_string(s.size) + " > " + std::to_string(r.size()) + " bytes");
   }
   std::uint64_t off = s.offset;
   const std::uint64_t end = s.offset + s.size;
@@ -159,17 +188,18 @@ std::optional<Error> forEachRecord(const Reader& r, const Section& s, Visit visi
       size = 2;
     } else if (format == 4) {
       std::uint16_t n = 0;
-      if (off + 2 > end) return r.fail("a record of '" + s.name + "' is cut short at offset " + std::to_string(off));
+      if (off + 2 > end)
+        return r.fail("a record of '" + std::string(s.name) + "' is cut short at offset " + std::to_string(off));
       r.get(off, n);
       off += 2;
       size = n;
     } else {
-      return r.fail("'" + s.name + "' holds a record of unknown format " + std::to_string(format) + " at offset " +
-                    std::to_string(off - 2) + " (a newer cubin layout?)");
+      return r.fail("'" + std::string(s.name) + "' holds a record of unknown format " + std::to_string(format) +
+                    " at offset " + std::to_string(off - 2) + " (a newer cubin layout?)");
     }
     if (off + size > end) {
-      return r.fail("a record of '" + s.name + "' runs past the section's end (attribute " + std::to_string(attribute) +
-                    ", " + std::to_string(size) + " bytes)");
+      return r.fail("a record of '" + std::string(s.name) + "' runs past the section's end (attribute " +
+                    std::to_string(attribute) + ", " + std::to_string(size) + " bytes)");
     }
     visit(format, attribute, off, size);
     off += size;
@@ -194,16 +224,19 @@ Expected<CubinInfo> readCubin(std::span<const unsigned char> bytes, std::string_
   auto symbols = readSymbols(r, *sections);
   if (!symbols) return Error{symbols.error()};
 
-  std::map<std::string, CubinKernel> by_name;
+  std::map<std::string_view, CubinKernel> by_name;
   bool has_reserved_shared = false;
   for (const Section& s : *sections) {
-    if (s.name.rfind(".nv.shared.reserved", 0) == 0) has_reserved_shared = true;
-    if (s.name.rfind(".text.", 0) == 0 && s.name.size() > 6) by_name[s.name.substr(6)].name = s.name.substr(6);
+    if (s.name.starts_with(".nv.shared.reserved")) has_reserved_shared = true;
+    if (s.name.starts_with(".text.") && s.name.size() > 6) by_name[s.name.substr(6)].name = s.name.substr(6);
   }
   for (const Section& s : *sections) {
-    if (s.name.rfind(".nv.shared.", 0) == 0 && s.name.rfind(".nv.shared.reserved", 0) != 0) {
+    if (s.name.starts_with(".nv.shared.") && !s.name.starts_with(".nv.shared.reserved")) {
       auto it = by_name.find(s.name.substr(11));
-      if (it != by_name.end()) it->second.static_shared_bytes = static_cast<std::int64_t>(s.size);
+      // An SHT_NOBITS section's size is not bounded by the file: keep it within int64 (no overflow below).
+      if (it != by_name.end())
+        it->second.static_shared_bytes =
+            static_cast<std::int64_t>(std::min<std::uint64_t>(s.size, std::uint64_t{1} << 40));
     }
   }
   for (auto& [name, k] : by_name) {
@@ -229,7 +262,7 @@ Expected<CubinInfo> readCubin(std::span<const unsigned char> bytes, std::string_
             if (attribute == kMaxStackSize) k.max_stack_bytes = value;
           });
       if (error) return *error;
-    } else if (s.name.rfind(".nv.info.", 0) == 0) {
+    } else if (s.name.starts_with(".nv.info.")) {
       auto it = by_name.find(s.name.substr(9));
       if (it == by_name.end()) continue;
       CubinKernel& k = it->second;
@@ -258,7 +291,7 @@ Expected<CubinInfo> readCubin(std::span<const unsigned char> bytes, std::string_
   }
   for (const Symbol& sym : *symbols) {
     if (sym.type == kSttFunc && !sym.name.empty() && by_name.count(sym.name) == 0 && sym.section < sections->size() &&
-        (*sections)[sym.section].name == ".text." + sym.name) {
+        (*sections)[sym.section].name.starts_with(".text.") && (*sections)[sym.section].name.substr(6) == sym.name) {
       by_name[sym.name].name = sym.name;
     }
   }

@@ -52,8 +52,10 @@ struct CubinInfo {
 
 /// Reads a cubin held in memory. Errors (never throws, never reads out of bounds): not an ELF64
 /// little-endian file, a header or section outside the file ("section 12 '.nv.info' runs past the
-/// end of the file: offset 4096 + size 800 > 4500 bytes"), a truncated .nv.info record, no kernel.
-/// `origin` names the file in messages.
+/// end of the file: offset 4096 + size 800 > 4500 bytes"), a section or symbol name that does not
+/// end within its name table or within 4096 bytes, a truncated .nv.info record, no kernel.
+/// Names are read in place (no copy per section or symbol), so memory stays a small multiple of
+/// the kernels found whatever the sections share. `origin` names the file in messages.
 Expected<CubinInfo> readCubin(std::span<const unsigned char> bytes, std::string_view origin = "cubin");
 
 }  // namespace occx::triton

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/base/atomic_file.h"
+#include "core/base/json_value.h"
 #include "core/base/text.h"
 #include "core/inductor/candidates.h"
 #include "core/triton/run_table.h"
@@ -28,6 +29,9 @@ using inductor::Policy;
 using inductor::ReductionConfig;
 
 constexpr std::size_t kMaxModuleBytes = std::size_t{64} << 20;
+/// Folder levels scanned below the input. Inductor's caches (<cache>/<2 chars>/<hash>.py) and
+/// torch_compile_debug folders (run_*/torchinductor/model__*_inference_*/) are under 10 deep.
+constexpr int kMaxFolderDepth = 32;
 
 std::string stemOf(const std::string& path) {
   return fs::path(path).stem().string();
@@ -82,8 +86,41 @@ std::string blockOf(const std::string& hint) {
   return hint;
 }
 
-int clampInt(std::int64_t v) {
-  return static_cast<int>(std::clamp<std::int64_t>(v, 0, 1 << 30));
+/// Largest tile dimension read from the IR (Inductor's blocks are at most 65536).
+constexpr std::int64_t kMaxTileDim = std::int64_t{1} << 30;
+/// Size hints the decision accepts (core/inductor/rblock_scaling: 1 … 2^31).
+constexpr std::int64_t kMaxSizeHint = std::int64_t{1} << 31;
+
+std::int64_t nextPow2(std::int64_t v) {
+  std::int64_t p = 1;
+  while (p < v && p < kMaxSizeHint) p *= 2;
+  return p;
+}
+
+// The size hint `name` as the decision needs it: the integer Inductor wrote; else (a float, an
+// expression, a symbol, missing) the kernel body's static numel rounded up to a power of two, as
+// Inductor computes hints; else nothing. `problem` says what was wrong and what was used.
+std::optional<std::int64_t> resolvedHint(const KernelModule& m, const std::string& name, std::string& problem) {
+  const SizeHint* h = m.sizeHint(name);
+  const std::string numel_name = name + "numel";  // "x" → "xnumel", "r0_" → "r0_numel"
+  const std::optional<std::int64_t> numel = m.staticNumel(numel_name);
+  std::string what;
+  if (h == nullptr) {
+    what = "size_hints has no '" + name + "'";
+  } else if (h->value) {
+    if (*h->value >= 1 && *h->value <= kMaxSizeHint) return *h->value;
+    what = "size hint '" + name + "' is " + std::to_string(*h->value) + ": out of range (allowed 1 … 2^31)";
+  } else {
+    what = "size hint '" + name + "' is " + h->symbolic + ", not an integer";
+  }
+  if (numel && *numel >= 1 && *numel <= kMaxSizeHint) {
+    const std::int64_t hint = nextPow2(*numel);
+    problem = what + "; the kernel body's " + numel_name + " = " + std::to_string(*numel) + " is used (size hint " +
+              std::to_string(hint) + ")";
+    return hint;
+  }
+  problem = what + " and the kernel body fixes no " + numel_name + ": the RBLOCK decisions are not made";
+  return std::nullopt;
 }
 
 RunConfig configOf(const KernelModule& m, const TritonCompiled& c) {
@@ -102,10 +139,21 @@ RunConfig configOf(const KernelModule& m, const TritonCompiled& c) {
     tile = c.tile(rank - 1);  // no_x_dim kernels: XBLOCK = 1, tensors without the x dimension
     if (!tile.empty()) tile.insert(tile.begin(), 1);
   }
-  if (tile.size() == m.size_hints.size()) {
+  const bool reduction = m.kind == KernelKind::kLoopedReduction || m.kind == KernelKind::kPersistentReduction;
+  const bool dims_ok = std::all_of(tile.begin(), tile.end(), [](std::int64_t d) { return d >= 1 && d <= kMaxTileDim; });
+  if (reduction && m.sizeHint("r0_") == nullptr) {
+    rc.problems.push_back(c.folder +
+                          ": the module's size_hints name no 'r0_', so which IR dimension is R0_BLOCK "
+                          "is unknown: the tile is not read");
+  } else if (!tile.empty() && !dims_ok) {
+    std::string shape;
+    for (auto d : tile) shape += (shape.empty() ? "" : "x") + std::to_string(d);
+    rc.problems.push_back(c.folder + ": the IR's tile " + shape +
+                          " has a dimension outside 1 … 2^30: the tile is not read");
+  } else if (tile.size() == m.size_hints.size()) {
     for (std::size_t i = 0; i < tile.size(); ++i) {
       const std::string block = blockOf(m.size_hints[i].name);
-      const int v = clampInt(tile[i]);
+      const int v = static_cast<int>(tile[i]);
       if (block == "XBLOCK") cfg.xblock = v;
       if (block == "YBLOCK") rc.yblock = v;
       if (block == "R0_BLOCK") cfg.r0_block = v;
@@ -115,26 +163,55 @@ RunConfig configOf(const KernelModule& m, const TritonCompiled& c) {
     rc.problems.push_back(c.folder + ": the IR has no tensor of the kernel's " + std::to_string(rank) +
                           " dimensions, so the tile is unknown");
   }
-  if (c.cubin && c.cubin->registers >= 0) {
+  if (c.cubin && c.cubin->registers >= 0 && c.cubin->registers <= 255) {
     cfg.n_regs = c.cubin->registers;
     cfg.n_spills = c.cubin->tritonSpills();
     rc.local_bytes = c.cubin->localBytes();
     rc.static_shared_bytes = c.cubin->static_shared_bytes;
+  } else if (c.cubin) {
+    rc.problems.push_back(c.cubin_path + ": " +
+                          (c.cubin->registers < 0 ? std::string("no REGCOUNT record for '") + c.name + "'"
+                                                  : "REGCOUNT " + std::to_string(c.cubin->registers) + " of '" +
+                                                        c.name + "' is beyond 255 registers per thread (damaged?)") +
+                          ": registers and spills unknown");
+  }
+  // The target Triton compiled for, and the cubin's, against the device the module names.
+  if (m.device && m.device->cc > 0 && (c.backend.empty() || c.backend == "cuda")) {
+    const int cc = m.device->cc;
+    if (c.arch > 0 && c.arch != cc) {
+      rc.problems.push_back(c.folder + ": the Triton JSON's target arch " + std::to_string(c.arch) +
+                            " is not the module's device (cc " + std::to_string(cc) + ")");
+    }
+    if (c.cubin && c.cubin_arch > 0 && c.cubin_arch != cc) {
+      rc.problems.push_back(c.cubin_path + ": built for sm_" + std::to_string(c.cubin_arch) +
+                            ", not the module's device (cc " + std::to_string(cc) + ")");
+    }
   }
   rc.dynamic_shared_bytes = c.shared_bytes;
   cfg.shared_bytes = rc.static_shared_bytes + rc.dynamic_shared_bytes;
   return rc;
 }
 
-inductor::KernelInfo kernelInfoOf(const KernelModule& m) {
+// The decision's view of the kernel. Size hints that are not integers Inductor could have written
+// come from the kernel body's static numels, or are refused: `problems` gets a line for each, and
+// `decidable` is false when a hint the decision needs is unknown (no decision on a guessed number).
+inductor::KernelInfo kernelInfoOf(const KernelModule& m, std::vector<std::string>* problems = nullptr,
+                                  bool* decidable = nullptr) {
   inductor::KernelInfo info;
-  auto hint = [&](const char* name, std::int64_t fallback) {
-    const SizeHint* h = m.sizeHint(name);
-    return h != nullptr && h->value ? *h->value : fallback;
+  const bool reduction = m.kind == KernelKind::kLoopedReduction || m.kind == KernelKind::kPersistentReduction;
+  bool ok = true;
+  auto hint = [&](const char* name, std::int64_t fallback, bool needed) {
+    if (!needed && m.sizeHint(name) == nullptr) return fallback;
+    std::string problem;
+    auto v = resolvedHint(m, name, problem);
+    if (!problem.empty() && problems != nullptr) problems->push_back(m.path + ": " + problem);
+    if (!v) ok = false;
+    return v.value_or(fallback);
   };
-  info.size_hints.x = hint("x", 1);
-  info.size_hints.r0 = hint("r0_", 1);
-  info.size_hints.r1 = hint("r1_", 0);
+  info.size_hints.x = hint("x", 1, reduction);
+  info.size_hints.r0 = hint("r0_", 1, reduction);
+  info.size_hints.r1 = hint("r1_", 0, false);
+  if (decidable != nullptr) *decidable = ok;
   info.persistent_reduction = m.kind == KernelKind::kPersistentReduction;
   info.is_reduction = m.kind == KernelKind::kLoopedReduction || m.kind == KernelKind::kPersistentReduction;
   info.deterministic = m.meta.deterministic;
@@ -248,25 +325,34 @@ void setBoundsDisagree(RunConfig& rc) {
 // Occupancy of one config, and the decisions of a config Inductor did not start from (added by
 // the scaling, or found in the cache from elsewhere). Candidates get theirs from decideCandidates.
 void analyseConfig(RunKernel& k, RunConfig& rc, const inductor::KernelInfo& info,
-                   const std::vector<ReductionConfig>& everything) {
+                   const std::vector<ReductionConfig>& everything, bool decidable) {
   const ReductionConfig& cfg = rc.config;
   rc.over_spill_threshold = cfg.n_spills && *cfg.n_spills > k.spillThreshold();
   if (!k.device || !cfg.n_regs) return;
+  if (rc.static_shared_bytes > k.device->arch.shared_memory_per_block) {
+    rc.problems.push_back(rc.folder + ": the cubin claims " + std::to_string(rc.static_shared_bytes) +
+                          " B of static shared memory, over the " +
+                          std::to_string(k.device->arch.shared_memory_per_block) +
+                          " B a kernel can hold statically: it cannot launch as read (a damaged cubin?)");
+  }
   OccupancyInput in;
   in.threads_per_block = cfg.num_warps * k.device->warpSize();
   in.registers_per_thread = *cfg.n_regs;
-  in.static_smem_bytes = std::min<std::int64_t>(rc.static_shared_bytes, std::int64_t{48} * 1024);
+  // As the cubin says: more than the 48 KB a kernel may hold statically is refused by the calculator
+  // (a problem of this config), never clamped.
+  in.static_smem_bytes = rc.static_shared_bytes;
   in.dynamic_smem_bytes = rc.dynamic_shared_bytes;
   in.sm_count = k.device->sm_count;
-  const std::int64_t xnumel = k.module.staticNumel("xnumel").value_or(info.size_hints.x);
-  if (cfg.xblock > 0) in.grid_blocks = (xnumel + cfg.xblock - 1) / cfg.xblock;
+  const std::int64_t xnumel = k.module.staticNumel("xnumel").value_or(decidable ? info.size_hints.x : 0);
+  // Divide first: xnumel + XBLOCK - 1 overflows for a damaged xnumel near 2^63.
+  if (cfg.xblock > 0 && xnumel > 0) in.grid_blocks = xnumel / cfg.xblock + (xnumel % cfg.xblock != 0 ? 1 : 0);
   if (auto occ = computeOccupancy(k.device->arch, in, false)) {
     rc.occupancy = std::move(occ.value());
   } else {
     rc.problems.push_back(occ.error());
   }
   if (k.module.kind != KernelKind::kLoopedReduction && k.module.kind != KernelKind::kPersistentReduction) return;
-  if (cfg.r0_block < 1 || rc.origin == ConfigOrigin::kCandidate) return;
+  if (!decidable || cfg.r0_block < 1 || rc.origin == ConfigOrigin::kCandidate) return;
   for (Policy p : inductor::kPolicies) {
     if (rc.origin == ConfigOrigin::kAddedByScaling) {  // as Inductor: the loop skips the configs it appended
       Decision d;
@@ -351,6 +437,25 @@ struct Found {
   int files = 0;
 };
 
+// What a non-regular entry is, in words: "a FIFO", "a socket", "a broken symbolic link".
+std::string fileTypeOf(const fs::directory_entry& e) {
+  std::error_code ec;
+  switch (e.status(ec).type()) {
+    case fs::file_type::fifo:
+      return "a FIFO";
+    case fs::file_type::socket:
+      return "a socket";
+    case fs::file_type::character:
+      return "a character device";
+    case fs::file_type::block:
+      return "a block device";
+    case fs::file_type::not_found:
+      return e.is_symlink(ec) ? "a broken symbolic link" : "gone";
+    default:
+      return ec ? ec.message() : "of another kind";
+  }
+}
+
 void readPython(const fs::path& p, Found& f) {
   auto text = readFile(p.string(), kMaxModuleBytes);
   ++f.files;
@@ -433,6 +538,8 @@ Expected<Found> findFiles(const RunScanOptions& o, const std::string& input, con
   } else {
     fs::recursive_directory_iterator it(in, fs::directory_options::skip_permission_denied, ec);
     if (ec) return Error{input + ": " + ec.message()};
+    int too_deep = 0;
+    std::string first_too_deep;
     for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
       if (ec) {
         f.problems.push_back(input + ": " + ec.message());
@@ -442,12 +549,31 @@ Expected<Found> findFiles(const RunScanOptions& o, const std::string& input, con
       const fs::path& p = it->path();
       const std::string name = p.filename().string();
       if (it->is_directory(ec)) {
-        if (name == "triton" || (name.size() > 1 && name[0] == '.')) it.disable_recursion_pending();
+        if (name == "triton" || (name.size() > 1 && name[0] == '.')) {
+          it.disable_recursion_pending();
+        } else if (it.depth() + 1 >= kMaxFolderDepth) {
+          // The iterator keeps one open folder and its path per level: without a limit a folder
+          // chain thousands deep costs memory growing with its depth squared.
+          it.disable_recursion_pending();
+          if (too_deep++ == 0) first_too_deep = p.string();
+        }
         if (name == "triton") addTritonRoots(p.parent_path(), f);
         continue;
       }
-      if (p.extension() == ".py") readPython(p, f);
-      if (p.extension() == ".best_config") readBest(p, f);
+      const bool python = p.extension() == ".py";
+      const bool best = p.extension() == ".best_config";
+      if (!python && !best) continue;
+      if (!it->is_regular_file(ec)) {
+        f.problems.push_back(p.string() + ": skipped: not a regular file (" + fileTypeOf(*it) + ")");
+        continue;
+      }
+      if (python) readPython(p, f);
+      if (best) readBest(p, f);
+    }
+    if (too_deep > 0) {
+      f.problems.push_back(first_too_deep + ": not read: folders more than " + std::to_string(kMaxFolderDepth) +
+                           " levels below " + input + " are not scanned (Inductor's caches are under 10 deep)" +
+                           (too_deep > 1 ? "; " + std::to_string(too_deep - 1) + " more such folders" : std::string()));
     }
   }
   for (const auto& t : o.triton_caches) f.triton_roots.push_back(t);
@@ -539,8 +665,16 @@ Expected<BestConfig> readBestConfig(std::string_view json_text, std::string path
     return Error{path + ": not a JSON object (a .best_config holds the autotuner's winner)"};
   BestConfig b;
   b.path = std::move(path);
+  // Integers within 0 … 2^31-1 (integerValue): a num_warps of 4294967304 is refused, never read as 8.
+  std::string bad;
   auto integer = [&](const char* key, int& field) {
-    if (j.contains(key) && j[key].is_number_integer()) field = j[key].get<int>();
+    if (!j.contains(key) || j[key].is_null()) return;
+    auto v = integerValue<int>(j, key, field);
+    if (v && *v >= 0) {
+      field = *v;
+    } else if (bad.empty()) {
+      bad = std::string(key) + " is " + j[key].dump();
+    }
   };
   integer("XBLOCK", b.xblock);
   integer("YBLOCK", b.yblock);
@@ -549,11 +683,12 @@ Expected<BestConfig> readBestConfig(std::string_view json_text, std::string path
   integer("R1_BLOCK", b.r1_block);
   integer("num_warps", b.num_warps);
   integer("num_stages", b.num_stages);
+  if (!bad.empty()) return Error{b.path + ": " + bad + ": not an integer within 0 … 2147483647"};
   if (b.num_warps <= 0) return Error{b.path + ": no num_warps (not a best config of this Inductor version?)"};
   if (j.contains("found_by_coordesc") && j["found_by_coordesc"].is_boolean())
     b.found_by_coordesc = j["found_by_coordesc"].get<bool>();
   if (j.contains("time_taken_ms") && j["time_taken_ms"].is_number_integer())
-    b.time_taken_ms = j["time_taken_ms"].get<std::int64_t>();
+    b.time_taken_ms = integerValue<std::int64_t>(j, "time_taken_ms", 0);  // beyond 2^63: unknown
   if (j.contains("triton_cache_hash") && j["triton_cache_hash"].is_string())
     b.triton_cache_hash = j["triton_cache_hash"].get<std::string>();
   if (j.contains("configs_hash") && j["configs_hash"].is_string())
@@ -617,13 +752,17 @@ RunKernel analyseKernel(KernelModule module, const std::vector<const TritonCompi
         "no .best_config beside the module: the autotuner's choice is not on disk (the kernel did not run, or "
         "the autotune cache was off)");
   }
-  const inductor::KernelInfo info = kernelInfoOf(k.module);
-  const std::vector<int> originals = classifyOrigins(k, info);
-  decideCandidates(k, info, originals);
+  bool decidable = true;
+  const inductor::KernelInfo info = kernelInfoOf(k.module, &k.problems, &decidable);
+  std::vector<int> originals;
+  if (decidable) {
+    originals = classifyOrigins(k, info);
+    decideCandidates(k, info, originals);
+  }
   // Configs found from elsewhere (coordinate descent, other runs) are checked against everything found.
   std::vector<ReductionConfig> everything;
   for (const auto& rc : k.configs) everything.push_back(rc.config);
-  for (auto& rc : k.configs) analyseConfig(k, rc, info, everything);
+  for (auto& rc : k.configs) analyseConfig(k, rc, info, everything, decidable);
   if (k.configs.empty()) k.notes.push_back("no compiled config of this kernel is in the Triton caches read");
   return k;
 }
@@ -722,7 +861,22 @@ Expected<InductorRun> scanRun(const RunScanOptions& options, const std::function
         !b.triton_cache_hash.empty() && it != module_of_cache_hash.end()) {
       hash = it->second;
     } else if (!b.triton_cache_hash.empty()) {
-      continue;  // names a Triton folder not read: another kernel's (a pointwise one, or one not asked for)
+      // Names a Triton folder not read. Beside no kernel module read: another kernel's (one not asked
+      // for). Beside its module: the folder is missing or could not be read, and the winner is unknown.
+      // Pointwise and other kernels are listed, not analysed: their winner is not used.
+      std::vector<std::string> beside;
+      bool analysed = false;
+      for (const auto& m : modules) {
+        if (fs::path(m.path).parent_path().string() != folder) continue;
+        beside.push_back(m.module_hash);
+        analysed = analysed || m.kind == KernelKind::kLoopedReduction || m.kind == KernelKind::kPersistentReduction;
+      }
+      if (!analysed) continue;
+      run.problems.push_back(b.path + ": names Triton folder " + b.triton_cache_hash +
+                             ", which was not read (missing, unreadable or not a Triton folder)");
+      const int present = f.modules_in_folder.count(folder) != 0 ? f.modules_in_folder.at(folder) : 0;
+      if (beside.size() != 1 || present > 1) continue;
+      hash = beside.front();  // the kernel keeps its .best_config, matched to no compiled config
     } else {
       std::vector<std::string> beside;
       for (const auto& m : modules) {
@@ -788,9 +942,14 @@ std::string RunSummary::text() const {
   if (added_by_scaling > 0) s += " (" + std::to_string(added_by_scaling) + " added by RBLOCK scaling)";
   if (configs > 0) {
     s += old_new_disagree == 0
-             ? "; the old and new bounds agree on every one"
+             ? (undecided == 0 ? "; the old and new bounds agree on every one"
+                               : "; the old and new bounds agree on every one decided")
              : "; the old and new bounds disagree on " + counted(old_new_disagree, "config", "configs");
     if (any_disagree > old_new_disagree) s += " (some of the four bounds on " + std::to_string(any_disagree) + ")";
+    if (undecided > 0) {
+      s += "; " + counted(undecided, "config", "configs") +
+           " not decided (registers or size hints unknown: see the problems)";
+    }
   }
   s += over_spill_threshold == 0
            ? "; no config spills over the threshold"

@@ -129,6 +129,7 @@ struct RunSummary {
   int over_spill_threshold = 0;
   int old_new_disagree = 0;  ///< configs where the old and the new bound decide differently
   int any_disagree = 0;      ///< configs where some of the four bounds decide differently
+  int undecided = 0;         ///< configs of looped reductions with no decision (registers or size hints unknown)
   int winners_known = 0;
   double winners_mean_occupancy = 0.0;  ///< 0 … 1, over the winners of looped reductions
   std::vector<std::string> devices;     ///< labels of the devices the kernels target
@@ -174,14 +175,20 @@ std::string defaultInductorCacheDir();
 /// Reads and analyses a run. Errors: the input does not exist or is unreadable, or holds no
 /// Inductor kernel module or wrapper ("no Inductor kernel modules under DIR: …"); Error::cancellation()
 /// when `cancel` became true. Files that cannot be read become problems naming the file; the rest
-/// is still read. Never throws.
+/// is still read: a .py or .best_config that is not a regular file (a FIFO) is skipped unopened,
+/// folders more than 32 levels below the input are not scanned, and each is a problem line. Never
+/// throws.
 Expected<InductorRun> scanInductorRun(const RunScanOptions& options,
                                       const std::function<void(const ScanProgress&)>& progress = {},
                                       const std::atomic<bool>* cancel = nullptr);
 
 /// Analyses one kernel against its compiled configs (already matched to it) and best config:
 /// the device, each config's tile, registers, spills, origin, occupancy and decisions. Used by
-/// scanInductorRun; exposed for tests and for tools that read configs from elsewhere.
+/// scanInductorRun; exposed for tests and for tools that read configs from elsewhere. A size hint
+/// that is not an integer within 1 … 2^31 is taken from the body's static numel (a problem says
+/// so) or, without one, no decision is made (a problem says that); what a cubin or Triton's JSON
+/// claims beyond what a GPU allows (REGCOUNT over 255, static shared memory over 48 KB, another
+/// architecture than the module's device, a tile dimension over 2^30) is a problem of its config.
 RunKernel analyseKernel(KernelModule module, const std::vector<const TritonCompiled*>& compiled,
                         std::optional<BestConfig> best, const GpuDatabase& db);
 

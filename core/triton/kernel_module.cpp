@@ -6,6 +6,7 @@
 #include <cctype>
 #include <charconv>
 #include <filesystem>
+#include <limits>
 
 namespace occx::triton {
 namespace {
@@ -26,11 +27,11 @@ std::size_t lineStart(std::string_view text, std::size_t offset) {
 std::size_t findDecorator(std::string_view text) {
   std::size_t pos = 0;
   while ((pos = text.find(kDecorator, pos)) != std::string_view::npos) {
-    const std::size_t start = lineStart(text, pos);
-    if (std::all_of(text.begin() + static_cast<std::ptrdiff_t>(start), text.begin() + static_cast<std::ptrdiff_t>(pos),
-                    [](char c) { return c == ' ' || c == '\t'; })) {
-      return pos;
-    }
+    // Walk back over blanks only: looking back to the line's start for every hit is quadratic on a
+    // long line of repeated decorators. The blanks walked over lie between this hit and the last.
+    std::size_t before = pos;
+    while (before > 0 && (text[before - 1] == ' ' || text[before - 1] == '\t')) --before;
+    if (before == 0 || text[before - 1] == '\n') return pos;
     pos += kDecorator.size();
   }
   return std::string_view::npos;
@@ -97,7 +98,17 @@ void readTritonMeta(const PyValue& call, KernelModule& m) {
   if (dev != nullptr && dev->kind == PyValue::Kind::kCall) {
     InductorDevice d;
     d.type = dev->stringAt("type").value_or("");
-    auto i = [&](std::string_view key) { return static_cast<int>(dev->intAt(key).value_or(0)); };
+    // Within 0 … 2^31-1: an SM count of 2^32 + 132 is refused (a warning, the field unknown), never 132.
+    auto i = [&](std::string_view key) {
+      const auto v = dev->intAt(key);
+      if (!v) return 0;
+      if (*v < 0 || *v > std::numeric_limits<int>::max()) {
+        m.warnings.push_back("DeviceProperties " + std::string(key) + " is " + std::to_string(*v) +
+                             ": out of range (allowed 0 … 2147483647), read as unknown");
+        return 0;
+      }
+      return static_cast<int>(*v);
+    };
     d.index = i("index");
     d.multi_processor_count = i("multi_processor_count");
     d.cc = i("cc");
@@ -125,11 +136,20 @@ void readInductorMeta(const PyValue& call, KernelModule& m) {
       if (v.isString()) out.mutated_arg_names.push_back(v.text);
     }
   }
-  out.num_load = static_cast<int>(meta->intAt("num_load").value_or(0));
-  out.num_store = static_cast<int>(meta->intAt("num_store").value_or(0));
-  out.num_reduction = static_cast<int>(meta->intAt("num_reduction").value_or(0));
+  // Within int: beyond it a warning and the nearest int (a spill threshold of 2^32 is one no config
+  // reaches, as 2^31-1 is), never the low 32 bits (2^32 read as 0).
+  auto within = [&](const char* key, std::int64_t v) {
+    if (v >= std::numeric_limits<int>::min() && v <= std::numeric_limits<int>::max()) return static_cast<int>(v);
+    const int nearest = v < 0 ? std::numeric_limits<int>::min() : std::numeric_limits<int>::max();
+    m.warnings.push_back(std::string("inductor_meta ") + key + " is " + std::to_string(v) +
+                         ": beyond 32 bits, read as " + std::to_string(nearest));
+    return nearest;
+  };
+  out.num_load = within("num_load", meta->intAt("num_load").value_or(0));
+  out.num_store = within("num_store", meta->intAt("num_store").value_or(0));
+  out.num_reduction = within("num_reduction", meta->intAt("num_reduction").value_or(0));
   out.dynamic_scale_rblock = meta->boolAt("dynamic_scale_rblock");
-  if (auto t = meta->intAt("spill_threshold")) out.spill_threshold = static_cast<int>(*t);
+  if (auto t = meta->intAt("spill_threshold")) out.spill_threshold = within("spill_threshold", *t);
   out.deterministic = meta->boolAt("deterministic").value_or(false) ||
                       meta->boolAt("are_deterministic_algorithms_enabled").value_or(false);
   out.max_autotune = meta->boolAt("max_autotune").value_or(false);

@@ -35,7 +35,7 @@ void appendUtf8(std::string& out, unsigned long code) {
 
 class Parser {
  public:
-  Parser(std::string_view text, std::size_t pos) : s_(text), pos_(pos) {}
+  Parser(std::string_view text, std::size_t pos, TextPosition origin = {}) : s_(text), pos_(pos), origin_(origin) {}
 
   // An atom followed by binary arithmetic operators: the whole is kept as text (kExpression).
   Expected<PyValue> expression(int depth) {
@@ -67,6 +67,10 @@ class Parser {
 
   Expected<PyValue> atom(int depth) {
     if (depth > kMaxPythonDepth) return fail("nesting deeper than " + std::to_string(kMaxPythonDepth) + " levels");
+    if (++values_ > kMaxPythonValues) {
+      return fail("more than " + std::to_string(kMaxPythonValues) +
+                  " values in one expression (Inductor writes a few hundred; this reader's limit)");
+    }
     skipBlank();
     if (atEnd()) return fail("expected a value, found the end of the text");
     const char c = s_[pos_];
@@ -116,8 +120,8 @@ class Parser {
   }
 
   Error failAt(const std::string& what) const {
-    int line = 1;
-    int column = 1;
+    int line = origin_.line;
+    int column = origin_.column;
     for (std::size_t i = 0; i < pos_ && i < s_.size(); ++i) {
       if (s_[i] == '\n') {
         ++line;
@@ -483,6 +487,8 @@ class Parser {
 
   std::string_view s_;
   std::size_t pos_;
+  TextPosition origin_;
+  std::size_t values_ = 0;  ///< values made so far (atoms), against kMaxPythonValues
 };
 
 std::string quoted(const std::string& s) {
@@ -593,8 +599,12 @@ std::string PyValue::repr() const {
 }
 
 Expected<PyParse> parsePythonExpression(std::string_view text, std::size_t offset) {
+  return parsePythonExpression(text, offset, TextPosition{});
+}
+
+Expected<PyParse> parsePythonExpression(std::string_view text, std::size_t offset, TextPosition origin) {
   if (offset > text.size()) return Error{"offset " + std::to_string(offset) + " is past the end of the text"};
-  Parser p(text, offset);
+  Parser p(text, offset, origin);
   auto v = p.expression(0);
   if (!v) return Error{v.error()};
   return PyParse{std::move(v.value()), p.pos()};

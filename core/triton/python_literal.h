@@ -25,6 +25,18 @@ namespace occx::triton {
 /// Deepest nesting of brackets and calls the parser accepts.
 inline constexpr int kMaxPythonDepth = 64;
 
+/// Most values (numbers, strings, names, containers, calls) one expression may hold. A decorator of
+/// Inductor holds a few hundred; each value costs about 120 bytes, so without a limit a 63 MB
+/// module of "[1,1,1,…]" would cost 3.5 GB. More is an error naming the limit.
+inline constexpr std::size_t kMaxPythonValues = std::size_t{1} << 18;
+
+/// Where a text handed to the parser starts in its file (1-based), for error messages about a
+/// slice of a larger text.
+struct TextPosition {
+  int line = 1;
+  int column = 1;
+};
+
 /// One parsed Python expression.
 struct PyValue {
   enum class Kind { kNone, kBool, kInt, kFloat, kString, kName, kList, kTuple, kSet, kDict, kCall, kExpression };
@@ -71,8 +83,14 @@ struct PyParse {
 
 /// Parses one expression of `text` starting at byte `offset` (leading blanks and comments skipped).
 /// Errors name the line and column (1-based, counted from the start of `text`) and what was
-/// expected, e.g. "line 12, column 40: expected ',' or '}' in a dict, found 'x'". Never throws.
+/// expected, e.g. "line 12, column 40: expected ',' or '}' in a dict, found 'x'"; more than
+/// kMaxPythonValues values or kMaxPythonDepth levels is an error. Never throws.
 Expected<PyParse> parsePythonExpression(std::string_view text, std::size_t offset = 0);
+
+/// As above, for `text` that is a slice of a file starting at `origin` (line and column of its first
+/// byte): errors name lines and columns of the file. The cost of an error is the slice's size, so a
+/// caller that parses many expressions of one file hands each its own slice.
+Expected<PyParse> parsePythonExpression(std::string_view text, std::size_t offset, TextPosition origin);
 
 /// Parses `text` as exactly one expression (only blanks and comments may follow). Errors as above.
 Expected<PyValue> parsePythonLiteral(std::string_view text);

@@ -253,6 +253,7 @@ nlohmann::json kernelJson(const RunKernel& k) {
           {"best_config", std::move(best)},
           {"launches", std::move(launches)},
           {"notes", k.notes},
+          {"warnings", m.warnings},
           {"problems", k.problems},
           {"configs", std::move(configs)}};
 }
@@ -307,6 +308,7 @@ RunSummary summarizeRows(const std::vector<ScanRow>& rows) {
     if (r.bounds_disagree) ++s.any_disagree;
     if (!r.old_decision.empty() && !r.new_decision.empty() && halves(r.old_decision) != halves(r.new_decision))
       ++s.old_new_disagree;
+    if (r.kind == kernelKindName(KernelKind::kLoopedReduction) && r.old_decision.empty()) ++s.undecided;
     if (r.winner && r.occupancy_pct && r.kind == kernelKindName(KernelKind::kLoopedReduction)) {
       ++s.winners_known;
       occupancy += *r.occupancy_pct / 100.0;
@@ -354,6 +356,19 @@ nlohmann::json runToJson(const InductorRun& run) {
           {"kernels", std::move(kernels)}};
 }
 
+std::vector<std::string> everyProblem(const InductorRun& run) {
+  std::vector<std::string> out = run.problems;
+  for (const auto& k : run.kernels) {
+    const std::string who = k.module.name + ": ";
+    for (const auto& p : k.problems) out.push_back(who + p);
+    for (const auto& w : k.module.warnings) out.push_back(who + k.module.path + ": " + w);
+    for (const auto& rc : k.configs) {
+      for (const auto& p : rc.problems) out.push_back(who + p);
+    }
+  }
+  return out;
+}
+
 std::string kernelReport(const RunKernel& k) {
   std::ostringstream out;
   const auto& m = k.module;
@@ -384,6 +399,7 @@ std::string kernelReport(const RunKernel& k) {
     }
   }
   for (const auto& n : k.notes) out << "  note: " << n << "\n";
+  for (const auto& w : m.warnings) out << "  warning: " << w << "\n";
   for (const auto& p : k.problems) out << "  problem: " << p << "\n";
   if (k.best) {
     out << "  winner:        "

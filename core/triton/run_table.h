@@ -75,6 +75,12 @@ Expected<std::vector<ScanRow>> scanFromCsv(const CsvTable& table);
 /// "mutated"}]}], "notes", "problems", "configs": [row objects as scanColumns writes them]}]}.
 nlohmann::json runToJson(const InductorRun& run);
 
+/// Every problem of `run`, each naming its file: the run's own (files skipped, unreadable or
+/// unmatched), then per kernel its problems, its module's warnings and its configs' problems (a
+/// Triton folder's cubin or IR that could not be read), in the run's order. What `occx inductor
+/// scan` lists; empty when nothing was wrong.
+std::vector<std::string> everyProblem(const InductorRun& run);
+
 /// Every policy's reasoning for one kernel, in words (what `occx inductor show` prints): the
 /// kernel's facts, each config's tile, registers, spills, occupancy and origin, then per config
 /// each policy's decision with its arithmetic and reason.

@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <charconv>
+#include <limits>
+#include <new>
 #include <system_error>
 
 #include <nlohmann/json.hpp>
 
 #include "core/base/atomic_file.h"
+#include "core/base/json_value.h"
 
 namespace occx::triton {
 namespace {
@@ -16,9 +19,10 @@ namespace fs = std::filesystem;
 constexpr std::size_t kMaxIrBytes = std::size_t{64} << 20;
 constexpr std::size_t kMaxJsonBytes = std::size_t{4} << 20;
 
-// The JSON file of a cache folder: "<kernel>.json", not "__grp__<kernel>.json".
-std::optional<fs::path> metadataFile(const fs::path& folder) {
-  for (const std::string& entry : listFolder(folder.string())) {
+// The JSON file of a cache folder: "<kernel>.json", not "__grp__<kernel>.json". `error` gets why
+// the folder could not be listed.
+std::optional<fs::path> metadataFile(const fs::path& folder, std::string* error = nullptr) {
+  for (const std::string& entry : listFolder(folder.string(), error)) {
     const std::string file = fs::path(entry).filename().string();
     if (file.size() > 5 && file.ends_with(".json") && !file.starts_with("__grp__")) return fs::path(entry);
   }
@@ -41,9 +45,13 @@ void readTileShapes(std::string_view ir, std::vector<std::vector<std::int64_t>>&
     }
     if (shape.empty() || shape.size() > 4) continue;
     if (best.size() < shape.size()) best.resize(shape.size());
+    // Saturating: a damaged IR's 2^32 × 2^32 must not wrap to a small product (signed overflow).
     auto product = [](const std::vector<std::int64_t>& s) {
       std::int64_t n = 1;
-      for (auto d : s) n *= std::max<std::int64_t>(d, 1);
+      for (auto d : s) {
+        const std::int64_t f = std::max<std::int64_t>(d, 1);
+        n = n > std::numeric_limits<std::int64_t>::max() / f ? std::numeric_limits<std::int64_t>::max() : n * f;
+      }
       return s.empty() ? 0 : n;
     };
     auto& slot = best[shape.size() - 1];
@@ -82,10 +90,19 @@ std::vector<std::string> ptxParams(std::string_view ptx) {
 }
 
 void readMetadata(const nlohmann::json& j, TritonCompiled& c) {
-  auto integer = [&](const char* key, auto& field) {
-    if (j.contains(key) && j[key].is_number_integer())
-      field = j[key].template get<std::remove_reference_t<decltype(field)>>();
+  // Integers within the field's type (integerValue): a num_warps of 4294967304 is a problem, never 8.
+  auto integerIn = [&](const nlohmann::json& obj, const char* key, auto& field, const char* where) {
+    using T = std::remove_reference_t<decltype(field)>;
+    if (!obj.is_object() || !obj.contains(key)) return;
+    if (auto v = integerValue<T>(obj, key, field)) {
+      field = *v;
+    } else {
+      c.problems.push_back(c.folder + ": the JSON's " + where + "'" + key + "' is " + obj[key].dump() +
+                           ": not an integer within " + std::to_string(std::numeric_limits<T>::min()) + " … " +
+                           std::to_string(std::numeric_limits<T>::max()) + "; left unknown");
+    }
   };
+  auto integer = [&](const char* key, auto& field) { integerIn(j, key, field, ""); };
   if (j.contains("name") && j["name"].is_string()) c.name = j["name"].get<std::string>();
   integer("num_warps", c.num_warps);
   integer("num_stages", c.num_stages);
@@ -101,8 +118,8 @@ void readMetadata(const nlohmann::json& j, TritonCompiled& c) {
   if (j.contains("target") && j["target"].is_object()) {
     const auto& t = j["target"];
     if (t.contains("backend") && t["backend"].is_string()) c.backend = t["backend"].get<std::string>();
-    if (t.contains("arch") && t["arch"].is_number_integer()) c.arch = t["arch"].get<int>();
-    if (t.contains("warp_size") && t["warp_size"].is_number_integer()) c.warp_size = t["warp_size"].get<int>();
+    if (t.contains("arch") && !t["arch"].is_string()) integerIn(t, "arch", c.arch, "target ");
+    integerIn(t, "warp_size", c.warp_size, "target ");
   }
   for (const char* key : {"num_warps", "shared", "target"}) {
     if (!j.contains(key))
@@ -115,9 +132,11 @@ void readMetadata(const nlohmann::json& j, TritonCompiled& c) {
 void readCompiledFiles(const fs::path& base, TritonCompiled& c) {
   std::error_code ec;
   bool have_ir = false;
+  // symlink_status: a link that loops or dangles is there, and reading it says why it cannot be read.
+  auto present = [&](const fs::path& p) { return fs::exists(fs::symlink_status(p, ec)); };
   for (const char* ext : {".ttir", ".source"}) {
     const fs::path p = base.string() + ext;
-    if (!fs::exists(p, ec)) continue;
+    if (!present(p)) continue;
     auto text = readFile(p.string(), kMaxIrBytes);
     if (!text) {
       c.problems.push_back(text.error());
@@ -129,7 +148,7 @@ void readCompiledFiles(const fs::path& base, TritonCompiled& c) {
   }
   if (!have_ir) c.problems.push_back(c.folder + ": no .ttir or .source, so the tile (XBLOCK, R0_BLOCK) is unknown");
   const fs::path cubin_path = base.string() + ".cubin";
-  if (fs::exists(cubin_path, ec)) {
+  if (present(cubin_path)) {
     c.cubin_path = cubin_path.string();
     auto bytes = readFile(cubin_path.string(), kMaxIrBytes);
     if (!bytes) {
@@ -150,8 +169,12 @@ void readCompiledFiles(const fs::path& base, TritonCompiled& c) {
     c.problems.push_back(c.folder + ": no .cubin, so registers and spills are unknown");
   }
   const fs::path ptx_path = base.string() + ".ptx";
-  if (fs::exists(ptx_path, ec)) {
-    if (auto ptx = readFile(ptx_path.string(), kMaxIrBytes)) c.ptx_params = ptxParams(*ptx);
+  if (present(ptx_path)) {
+    if (auto ptx = readFile(ptx_path.string(), kMaxIrBytes)) {
+      c.ptx_params = ptxParams(*ptx);
+    } else {
+      c.problems.push_back(ptx.error());
+    }
   }
 }
 
@@ -163,7 +186,11 @@ std::vector<std::int64_t> TritonCompiled::tile(int rank) const {
 }
 
 Expected<TritonCompiled> readTritonCacheFolder(const fs::path& folder) {
-  auto meta_path = metadataFile(folder);
+  std::string list_error;
+  auto meta_path = metadataFile(folder, &list_error);
+  std::error_code ec;
+  if (!list_error.empty() && fs::exists(folder, ec))
+    return Error{list_error + " (a Triton cache folder that could not be listed)"};
   if (!meta_path) return Error{folder.string() + ": no <kernel>.json: not a Triton cache folder"};
   auto text = readFile(meta_path->string(), kMaxJsonBytes);
   if (!text) return Error{text.error()};
@@ -204,14 +231,26 @@ TritonCacheScan scanTritonCache(const fs::path& root, const std::vector<std::str
     if (cancel != nullptr && cancel->load()) break;
     ++scan.folders;
     if (!names.empty()) {
-      auto meta = metadataFile(folder);
+      std::string list_error;
+      auto meta = metadataFile(folder, &list_error);
+      if (!list_error.empty()) {
+        scan.problems.push_back(list_error + " (a Triton cache folder that could not be listed)");
+        continue;
+      }
       if (!meta || !wanted(meta->stem().string())) continue;
     }
-    auto c = readTritonCacheFolder(folder);
-    if (c) {
-      scan.compiled.push_back(std::move(c.value()));
-    } else {
-      scan.problems.push_back(c.error());
+    // One folder's failure (even running out of memory on it) is that folder's problem, not the scan's.
+    try {
+      auto c = readTritonCacheFolder(folder);
+      if (c) {
+        scan.compiled.push_back(std::move(c.value()));
+      } else {
+        scan.problems.push_back(c.error());
+      }
+    } catch (const std::bad_alloc&) {
+      scan.problems.push_back(folder.string() + ": not read: out of memory reading it");
+    } catch (const std::exception& e) {
+      scan.problems.push_back(folder.string() + ": not read: " + e.what());
     }
   }
   return scan;

@@ -52,8 +52,9 @@ struct TritonCompiled {
   [[nodiscard]] std::vector<std::int64_t> tile(int rank) const;
 };
 
-/// Reads one cache folder. Error only when the folder holds no `<kernel>.json` (not a compiled
-/// variant) or the JSON is not an object with a name; a missing or truncated cubin, IR or PTX is a
+/// Reads one cache folder. Error when the folder cannot be listed, holds no `<kernel>.json` (not a
+/// compiled variant) or the JSON is not an object with a name; a missing, unreadable (a FIFO, a
+/// link loop) or truncated cubin, IR or PTX, and a JSON integer out of its field's range, is a
 /// problem listed in the result, and the rest is read.
 Expected<TritonCompiled> readTritonCacheFolder(const std::filesystem::path& folder);
 
@@ -67,7 +68,8 @@ struct TritonCacheScan {
 /// Reads every folder directly under `root` (the Triton cache: `<root>/<hash>/`). With
 /// `kernel_names` non-empty, only folders of those kernels are read in full (the others are
 /// counted, not read; Triton cuts long kernel names short in its file names, so a folder whose file
-/// name starts one of the names counts). Stops early when `cancel` becomes true. Never throws.
+/// name starts one of the names counts). A folder that cannot be listed or read (even for want of
+/// memory) is a problem naming it. Stops early when `cancel` becomes true. Never throws.
 TritonCacheScan scanTritonCache(const std::filesystem::path& root, const std::vector<std::string>& kernel_names = {},
                                 const std::atomic<bool>* cancel = nullptr);
 

@@ -42,31 +42,38 @@ class WrapperReader {
  public:
   WrapperReader(std::string_view text, WrapperModule& out) : text_(text), out_(out) {}
 
+  // Every `async_compile.triton('name', '''source''')` call. Linear in the text: each call is
+  // parsed within a slice that ends at the next marker (a call cut short there fails on its slice
+  // alone, not by reading to the end of the file), and its "# kernel path:" comment is looked for
+  // only between the previous call and this one.
   void embeddedKernels() {
     const std::string_view marker = "async_compile.triton(";
-    std::size_t pos = 0;
-    std::string last_path;
-    std::size_t last_path_at = 0;
-    while ((pos = text_.find(marker, pos)) != std::string_view::npos) {
-      const std::size_t comment = text_.rfind("# kernel path:", pos);
+    std::size_t pos = text_.find(marker);
+    std::size_t gap_start = 0;  // where the text since the previous call (or marker) starts
+    while (pos != std::string_view::npos) {
+      const std::size_t next = text_.find(marker, pos + marker.size());
+      const std::size_t window_end = next == std::string_view::npos ? text_.size() : next;
+      const std::string_view gap = text_.substr(gap_start, pos - gap_start);
+      const std::size_t comment = gap.rfind("# kernel path:");
       std::string module_path;
-      if (comment != std::string_view::npos && comment >= last_path_at) {
-        std::size_t eol = text_.find('\n', comment);
-        module_path = trimmed(text_.substr(comment + 14, eol - comment - 14));
+      if (comment != std::string_view::npos) {
+        const std::size_t eol = gap.find('\n', comment);
+        module_path = trimmed(gap.substr(comment + 14, eol == std::string_view::npos ? eol : eol - comment - 14));
       }
-      auto call = parsePythonExpression(text_, pos);
       const int line = lineOf(pos);
+      auto call = parsePythonExpression(text_.substr(pos, window_end - pos), 0, TextPosition{line, columnOf(pos)});
       if (!call || call->value.kind != PyValue::Kind::kCall || call->value.items.size() < 2 ||
           !call->value.items[0].isString() || !call->value.items[1].isString()) {
         out_.warnings.push_back("line " + std::to_string(line) +
                                 ": an async_compile.triton(...) call is not 'name', '''source''' (" +
                                 (call ? std::string("other arguments") : call.error()) + ")");
-        pos += marker.size();
+        gap_start = pos + marker.size();
+        pos = next;
         continue;
       }
       out_.kernels.push_back({call->value.items[0].text, module_path, call->value.items[1].text, line});
-      last_path_at = pos;
-      pos = call->end;
+      gap_start = pos + call->end;
+      pos = next;
     }
   }
 
@@ -88,14 +95,27 @@ class WrapperReader {
     if (offset < counted_to_) {
       counted_to_ = 0;
       counted_lines_ = 1;
+      last_newline_ = std::string_view::npos;
     }
-    counted_lines_ += static_cast<int>(std::count(text_.begin() + static_cast<std::ptrdiff_t>(counted_to_),
-                                                  text_.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
+    for (std::size_t i = counted_to_; i < offset; ++i) {
+      if (text_[i] == '\n') {
+        ++counted_lines_;
+        last_newline_ = i;
+      }
+    }
     counted_to_ = offset;
     return counted_lines_;
   }
   std::size_t counted_to_ = 0;
   int counted_lines_ = 1;
+  std::size_t last_newline_ = std::string_view::npos;  // of the text before counted_to_
+
+  // Column of `offset` (1-based), after lineOf(offset): counts back to the line's start only once
+  // per line, so a long line of many markers stays linear.
+  int columnOf(std::size_t offset) {
+    const std::size_t start = last_newline_ == std::string_view::npos ? 0 : last_newline_ + 1;
+    return static_cast<int>(offset - start) + 1;
+  }
 
   // One statement of a line (without ';'). Only the forms of the header comment are read.
   void statement(std::string_view raw, int line) {
@@ -155,7 +175,7 @@ class WrapperReader {
     if (alloc && call.items.size() > 2) b.dtype = call.items[2].repr();
     if (auto dtype = call.stringAt("dtype")) b.dtype = *dtype;
     if (view) {
-      if (const WrapperBuffer* base = out_.buffer(call.items[0].repr())) b.dtype = base->dtype;
+      if (const WrapperBuffer* base = find(call.items[0].repr())) b.dtype = base->dtype;
     }
     merge(std::move(b));
   }
@@ -173,7 +193,7 @@ class WrapperReader {
     if (base.empty() ||
         base.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != std::string::npos)
       return;
-    const WrapperBuffer* b = out_.buffer(base);
+    const WrapperBuffer* b = find(base);
     if (b == nullptr) return;
     WrapperBuffer copy = *b;
     copy.name = target;
@@ -182,17 +202,24 @@ class WrapperReader {
     merge(std::move(copy));
   }
 
+  // By name through the index (a wrapper may define 100k buffers: a linear search per statement
+  // would be quadratic).
+  const WrapperBuffer* find(const std::string& name) const {
+    auto it = out_.buffer_index.find(name);
+    return it == out_.buffer_index.end() ? nullptr : &out_.buffers[it->second];
+  }
+
   void merge(WrapperBuffer b) {
-    for (auto& existing : out_.buffers) {
-      if (existing.name == b.name) {
-        if (existing.dtype.empty()) existing.dtype = b.dtype;
-        if (existing.sizes.empty()) {
-          existing.sizes = b.sizes;
-          existing.strides = b.strides;
-        }
-        return;
+    if (auto it = out_.buffer_index.find(b.name); it != out_.buffer_index.end()) {
+      WrapperBuffer& existing = out_.buffers[it->second];
+      if (existing.dtype.empty()) existing.dtype = b.dtype;
+      if (existing.sizes.empty()) {
+        existing.sizes = b.sizes;
+        existing.strides = b.strides;
       }
+      return;
     }
+    out_.buffer_index.emplace(b.name, out_.buffers.size());
     out_.buffers.push_back(std::move(b));
   }
 
@@ -203,6 +230,11 @@ class WrapperReader {
 }  // namespace
 
 const WrapperBuffer* WrapperModule::buffer(std::string_view name) const {
+  if (buffer_index.size() == buffers.size()) {
+    auto it = buffer_index.find(std::string(name));
+    if (it == buffer_index.end()) return nullptr;
+    if (it->second < buffers.size() && buffers[it->second].name == name) return &buffers[it->second];
+  }
   for (const auto& b : buffers) {
     if (b.name == name) return &b;
   }

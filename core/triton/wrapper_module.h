@@ -12,6 +12,7 @@
 
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "core/base/expected.h"
@@ -52,9 +53,13 @@ struct WrapperModule {
   std::vector<WrapperLaunch> launches;
   std::vector<EmbeddedKernel> kernels;
   std::vector<std::string> warnings;  ///< statements that could not be read, with their line
+  /// name → index in `buffers`, filled by parseWrapperModule (buffer() searches `buffers` itself
+  /// when the two do not match, e.g. for a module assembled by hand).
+  std::unordered_map<std::string, std::size_t> buffer_index;
 
   /// The buffer named `name` (following "# reuse" renames to the buffer that holds the storage is
-  /// not done: the name as launched); nullptr when the wrapper does not define it.
+  /// not done: the name as launched); nullptr when the wrapper does not define it. Constant time
+  /// through buffer_index.
   [[nodiscard]] const WrapperBuffer* buffer(std::string_view name) const;
 };
 

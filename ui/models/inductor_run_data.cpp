@@ -20,6 +20,9 @@ using triton::ScanRow;
 const char* const kBundlePrefix = ":/inductor-runs/";
 
 Expected<QByteArray> readBounded(const QString& path) {
+  // Only regular files (or the Qt resources): opening a FIFO would block the UI until a writer came.
+  if (!path.startsWith(QLatin1Char(':')) && QFileInfo::exists(path) && !QFileInfo(path).isFile())
+    return Error{"cannot read " + path.toStdString() + ": not a regular file"};
   QFile file(path);
   if (!file.open(QIODevice::ReadOnly))
     return Error{"cannot read " + path.toStdString() + ": " + file.errorString().toStdString()};

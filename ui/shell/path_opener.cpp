@@ -21,6 +21,8 @@ const QString kRecentKey = QStringLiteral("recent/paths");
 
 /// The value of the "# format:" metadata line among the first lines of a CSV; empty when none.
 QString csvFormat(const QString& path) {
+  // Only regular files (or the Qt resources): opening a FIFO would block the UI until a writer came.
+  if (!path.startsWith(QLatin1Char(':')) && !QFileInfo(path).isFile()) return {};
   QFile f(path);
   if (!f.open(QIODevice::ReadOnly)) return {};
   const QByteArray head = f.read(64 * 1024);

@@ -118,12 +118,13 @@ void printScanText(std::ostream& out, const InductorRun& run) {
                     r.old_decision, r.bounds_disagree ? "yes" : ""});
   }
   flush();
-  if (!run.problems.empty()) {
+  const std::vector<std::string> problems = everyProblem(run);
+  if (!problems.empty()) {
     out << "\n"
-        << run.problems.size() << (run.problems.size() == 1 ? " problem" : " problems")
+        << problems.size() << (problems.size() == 1 ? " problem" : " problems")
         << " reading the run (files that could not be read or matched):\n";
-    for (std::size_t i = 0; i < run.problems.size() && i < 10; ++i) out << "  " << run.problems[i] << "\n";
-    if (run.problems.size() > 10) out << "  … and " << run.problems.size() - 10 << " more (--json lists them all)\n";
+    for (std::size_t i = 0; i < problems.size() && i < 10; ++i) out << "  " << problems[i] << "\n";
+    if (problems.size() > 10) out << "  … and " << problems.size() - 10 << " more (--json lists them all)\n";
   }
   out << "\nPer-config benchmark times are not on disk (Inductor logs them only at DEBUG level).\n";
 }
@@ -161,6 +162,13 @@ int runShow(Context& ctx, const InductorOpts& o) {
     printJson(ctx.out, runToJson(only));
   } else if (o.output.text()) {
     for (std::size_t i = 0; i < found.size(); ++i) ctx.out << (i ? "\n" : "") << kernelReport(*found[i]);
+    // The run's own problems (files skipped or unmatched) may be why a kernel lacks a config or its winner.
+    if (!run->problems.empty()) {
+      ctx.out << "\n"
+              << run->problems.size() << (run->problems.size() == 1 ? " problem" : " problems")
+              << " reading the run (files that could not be read or matched):\n";
+      for (const auto& p : run->problems) ctx.out << "  " << p << "\n";
+    }
   }
   if (!o.output.csv.empty()) return writeCsv(ctx, o.output.csv, scanToCsv(only));
   return kExitOk;

@@ -15,6 +15,9 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -247,6 +250,23 @@ TEST_F(AtomicFile, ReadFileRefusesMissingFilesFoldersAndOversizedFiles) {
   r = readFile("/dev/zero", 100000);
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error(), "'/dev/zero' is more than 100000 bytes: larger than the 100000-byte limit");
+}
+
+// A FIFO blocks a plain open until a writer comes: readFile refuses it at once, and a socket too.
+TEST_F(AtomicFile, ReadFileRefusesAFifoWithoutWaiting) {
+  const std::string fifo = path("kernel.py");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0) << std::strerror(errno);
+  const auto start = std::chrono::steady_clock::now();
+  auto r = readFile(fifo, 1 << 20);
+  const auto took = std::chrono::steady_clock::now() - start;
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error(), "cannot read '" + fifo + "': not a regular file (a FIFO)");
+  EXPECT_LT(took, std::chrono::seconds(1));
+  // A regular file is reserved and read whole; an empty one is an empty text.
+  ASSERT_TRUE(writeFileAtomically(path("empty.py"), ""));
+  r = readFile(path("empty.py"), 10);
+  ASSERT_TRUE(r) << r.error();
+  EXPECT_EQ(*r, "");
 }
 
 // The CLI's --csv goes through the atomic writer: a failure is a runtime error (exit 1) naming the
