@@ -26,7 +26,7 @@ def regs(row):
     for key in ("registers_per_thread", "registers", "n_regs"):
         if row.get(key):
             return row[key]
-    return 0
+    raise SystemExit("a row has no registers (registers_per_thread, registers or n_regs): %s" % row.get("config", row))
 
 def rows_of(path):
     with open(path, encoding="utf-8") as f:

@@ -55,6 +55,9 @@ const std::vector<Policy>& boundPolicies();
 constexpr std::size_t policyIndex(Policy policy) {
   return static_cast<std::size_t>(policy);
 }
+static_assert(kPolicies[0] == Policy::kOld && kPolicies[1] == Policy::kNew && kPolicies[2] == Policy::kReviewMin &&
+                  kPolicies[3] == Policy::kExact && kPolicies[4] == Policy::kSpills,
+              "kPolicies lists the policies in enum order: policyIndex and PolicySet depend on it");
 
 /// A set of policies, e.g. the policies whose autotuner candidate set holds a config, or the
 /// policies whose scaling added it. Keyed by the enum, never by position in a list or by text.

@@ -19,7 +19,7 @@ nlohmann::json occupancyToJson(const ArchLimits& arch, const OccupancyInput& inp
 CsvTable occupancyToCsv(const ArchLimits& arch, const OccupancyInput& input, const OccupancyResult& result);
 
 /// The three impact curves in long form: columns curve ("block_size_threads", "registers_per_thread",
-/// "shared_memory_per_block_bytes"), x, active_blocks_per_sm, active_warps_per_sm, occupancy_percent,
+/// "shared_memory_per_block_bytes"), x, active_blocks_per_sm, active_warps_per_sm, theoretical_occupancy_pct,
 /// limited_by.
 CsvTable curvesToCsv(const ArchLimits& arch, const std::vector<CurvePoint>& block_size,
                      const std::vector<CurvePoint>& registers, const std::vector<CurvePoint>& shared_memory);
@@ -30,12 +30,12 @@ CsvTable curvesToCsv(const ArchLimits& arch, const std::vector<CurvePoint>& bloc
 /// "max_potential_cluster_size", "derivation"}.
 nlohmann::json clustersToJson(const ClusterInput& input, const ClusterLayout& layout, const ClusterResult& result);
 /// Appends the same figures to a (quantity, value) table as occupancyToCsv writes, cluster_occupancy
-/// as cluster_occupancy_percent.
+/// as cluster_occupancy_pct.
 void appendClustersToCsv(CsvTable& table, const ClusterInput& input, const ClusterResult& result);
 
 /// {"block_size", "block_size_limit", "active_blocks_per_sm", "occupancy" (0 … 1), "min_grid_size"}.
 nlohmann::json bestBlockSizeToJson(const BestBlockSize& best, int block_size_limit);
-/// Appends best_block_size_threads, best_block_size_limit, best_block_size_occupancy_percent and
+/// Appends best_block_size_threads, best_block_size_limit, best_block_size_occupancy_pct and
 /// best_block_size_min_grid_size rows.
 void appendBestBlockSizeToCsv(CsvTable& table, const BestBlockSize& best, int block_size_limit);
 

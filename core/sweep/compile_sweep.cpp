@@ -120,6 +120,10 @@ Expected<CompileSweepResult> runCompileSweep(const CompileSweepSpec& spec, const
   if (auto e = checkList(spec.grid.xblock, "XBLOCK", kMaxXBlock)) return *e;
   if (auto e = checkList(spec.grid.r0_block, "RBLOCK", kMaxRBlock)) return *e;
   if (auto e = checkList(spec.grid.num_warps, "num_warps", kMaxNumWarps)) return *e;
+  if (spec.grid.num_stages != std::vector<int>{1}) {
+    return Error{"num_stages " + spec.grid.text().substr(spec.grid.text().rfind('=') + 1) +
+                 " is out of range: the built-in family has no pipelining, allowed 1"};
+  }
   if (spec.threads < 1 || spec.threads > 64) {
     return Error{"threads " + num(spec.threads) + " is out of range: allowed 1 … 64 parallel compiles"};
   }

@@ -125,7 +125,7 @@ Expected<CompileSweepResult> runCompileSweep(const CompileSweepSpec& spec, const
 ///   index, workload, dtype, k, XBLOCK, RBLOCK, num_warps, threads_per_block, vector_bytes,
 ///   accumulator_values_per_thread, origin, status, error, kernel, registers_per_thread,
 ///   spill_stores_bytes, spill_loads_bytes, stack_frame_bytes, n_spills, smem_bytes, cache_hit,
-///   compile_ms, grid_blocks, active_blocks_per_sm, active_warps_per_sm, occupancy_percent,
+///   compile_ms, grid_blocks, active_blocks_per_sm, active_warps_per_sm, theoretical_occupancy_pct,
 ///   occupancy_limiter, then per decision policy P: P_bound_blocks_per_sm, P_decision; then
 ///   inductor_candidate and per candidate policy P: candidate_P;
 /// and metadata: format, arch, device, sm_count, workload, dtype, output_dtype, k, xnumel, rnumel, size hints,

@@ -101,7 +101,7 @@ inline constexpr std::string_view kCompileSweepFormat = "occx-compile-sweep 1";
 /// threads_per_block, vector_bytes, accumulator_values_per_thread, origin, status, error, kernel,
 /// registers_per_thread, spill_stores_bytes, spill_loads_bytes, stack_frame_bytes, n_spills,
 /// smem_bytes, cache_hit, compile_ms, grid_blocks, active_blocks_per_sm, active_warps_per_sm,
-/// occupancy_percent, occupancy_limiter, then per decision policy P: P_bound_blocks_per_sm and
+/// theoretical_occupancy_pct, occupancy_limiter, then per decision policy P: P_bound_blocks_per_sm and
 /// P_decision; then inductor_candidate and per candidate policy P: candidate_P.
 const std::vector<Column<CompileSweepRecord>>& compileSweepColumns();
 
@@ -137,9 +137,9 @@ bool isCompileSweepCsv(const CsvTable& table);
 
 /// The sweep's configs as the input of inductor::decideCsvBatch (`occx rblock --input` on a sweep
 /// CSV): one row per record with columns index, origin, status, xnumel and rnumel (the sweep's, from
-/// its metadata), xblock (XBLOCK), rblock (RBLOCK), num_warps, nregs (registers_per_thread; empty
-/// where the config did not compile, so its decisions say the registers are unknown), nspills
-/// (n_spills; empty likewise) and shared_bytes (smem_bytes; 0 where unknown). Metadata: sweep_arch,
+/// its metadata), xblock (XBLOCK), rblock (RBLOCK), num_warps, registers_per_thread (empty
+/// where the config did not compile, so its decisions say the registers are unknown), n_spills
+/// (empty likewise) and smem_bytes (0 where unknown). Metadata: sweep_arch,
 /// sweep_device, workload, dtype, xnumel, rnumel of the sweep (not its format line: the result is no
 /// sweep CSV).
 CsvTable compileSweepBatchInput(const CompileSweepDataset& data);

@@ -1,7 +1,7 @@
 // The built-in kernel family beside Inductor's real kernel: a live sweep of the family (a
 // LiveDataset, core/sweep/live_results.h) paired config by config with a sweep of the Triton kernel
 // Inductor generated for the same reduction and shape (a KernelMeasurements, core/triton/
-// kernel_runs.h), so the user sees how far the family's times, registers and spills stand from the
+// kernel_measurements.h), so the user sees how far the family's times, registers and spills stand from the
 // real kernel's.
 //
 // Plain C++ (no CUDA, no Qt): both sides are recorded data; nothing here runs a kernel.

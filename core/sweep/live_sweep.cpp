@@ -242,7 +242,8 @@ std::vector<std::vector<std::string>> replayTable(const LiveSweepResult& result)
       {"policy", "candidates", "benchmarked", "pick", "time_us", "GB/s", "regret"}};
   const auto& rows = result.dataset.rows;
   for (const auto& p : result.replay.picks) {
-    const std::string pick = p.row >= 0 ? rows[static_cast<std::size_t>(p.row)].config.label() : "(none ran)";
+    std::string pick = p.row >= 0 ? rows[static_cast<std::size_t>(p.row)].config.label() : "(none ran)";
+    if (p.all_over_threshold) pick += " (every candidate over the spill threshold: the first)";
     t.push_back({std::string(inductor::policyKey(p.policy)), std::to_string(p.candidates),
                  std::to_string(p.benchmarked), pick, p.row >= 0 ? fixed(p.time_us, 2) : "",
                  p.row >= 0 ? fixed(p.bandwidth_GBps, 0) : "", p.row >= 0 ? fixed(p.regret, 3) : ""});

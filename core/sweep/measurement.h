@@ -1,9 +1,10 @@
 // What measuring one config on one GPU gives, whichever kernel source it came from (the built-in
 // family's NVRTC kernels or Inductor's Triton cubins): how the run ended, the loaded kernel's
 // attributes as the driver reports them, the output check, the times (CUDA events and CUPTI kernel
-// records), the bytes bandwidth counts, and the CUPTI metrics. One struct, one column list: the
-// live-sweep dataset, the kernel-runs CSV, the GPU worker's frames and the tables all read and
-// write these fields through it.
+// records), the bytes bandwidth counts, and the CUPTI metrics. One struct and one column list
+// (measurementColumns): the live-sweep dataset and the measured-configs CSV take their measured
+// columns from that list by key; the GPU worker's frames carry the struct field by field
+// (core/sweep/worker_protocol.cpp, tested by a round trip).
 //
 // Source of the method: DESIGN.md §2.4 (warm-up, L2 flushed before each timed launch, median, min,
 // max and spread; CUPTI where permitted). Plain C++: no CUDA, no Qt.
@@ -107,7 +108,8 @@ struct Measurement {
   void setMetricsMissing(const std::string& reason);
 };
 
-/// The columns of a Measurement, in the order the datasets write them: status, reason,
+/// The columns of a Measurement (each dataset takes the ones it writes, by key, in its own order):
+/// status, reason,
 /// grid_blocks, driver_registers, driver_local_bytes, driver_active_blocks_per_sm, time_us, min_us,
 /// max_us, spread_pct, runs, kernel_time_us, bandwidth_GBps, pct_of_copy, bytes_moved,
 /// achieved_occupancy_pct, dram_read_bytes, dram_write_bytes, local_load_bytes, local_store_bytes,

@@ -6,8 +6,10 @@
 // spill_threshold are never run: Inductor scores them as infinitely slow
 // (torch/_inductor/runtime/triton_heuristics.py, CachingAutotuner.bench), then takes min() over the
 // timings, which keeps the first of equal values — so when every config of the set is over the
-// threshold, the first config of the set (in the set's order) is the pick. We do the same, with the
-// first config of the set that ran ok (a config that did not run has no time to report).
+// threshold, the first config of the set is the pick. We do the same with the rows' order (an
+// Inductor run's compiled configs in the order the run lists them; a family sweep's configs in the
+// sweep's order), taking the first config of the set that ran ok (one that did not run has no time),
+// and mark the pick all_over_threshold so every table can say so.
 #pragma once
 
 #include <string>

@@ -474,8 +474,9 @@ std::vector<std::vector<std::string>> picksTable(const KernelMeasurements& resul
                    k.winner_regret > 0 ? fixed(k.winner_regret, 2) : std::string(), ""});
     }
     for (const auto& p : k.picks) {
-      const std::string pick =
+      std::string pick =
           p.row >= 0 ? result.rows[static_cast<std::size_t>(p.row)].configText() : std::string("none ran");
+      if (p.all_over_threshold) pick += " (every config of the set over the spill threshold: the first)";
       t.push_back({k.kernel, std::string(inductor::policyKey(p.policy)), std::to_string(p.candidates),
                    std::to_string(p.benchmarked), pick, p.row >= 0 ? fixed(p.time_us, 1) : std::string(),
                    p.row >= 0 ? fixed(p.regret, 2) : std::string(), joined(p.not_compiled, ", ")});

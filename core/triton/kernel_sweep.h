@@ -1,7 +1,7 @@
 // Sweeping one of the user's own Inductor kernels: compile it at configs Inductor never tried
 // (core/triton/config_grid.h, core/triton/triton_compile.h), read them back like Inductor's own
 // (registers and spills from the cubins, occupancy, every policy's decision), and with a GPU run
-// them all (core/triton/kernel_measurements.h): each rule's pick, Inductor's own pick, the best config and
+// them all (core/triton/kernel_measurements.h): each policy's pick, Inductor's own pick, the best config and
 // why it wins. Without a GPU the rows have everything but times.
 #pragma once
 
@@ -64,8 +64,8 @@ Expected<KernelSweepResult> sweepKernel(const RunKernel& kernel, const std::stri
                                         const std::atomic<bool>* cancel = nullptr);
 
 /// The best config and each pick in words: "Best: X4 R256 w4, 136.6 µs (4100 GB/s): 100 % occupancy
-/// (limited by warps), 32 registers, no spills", then Inductor's pick and each rule's pick against it
-/// (regret, and which of occupancy, registers, spills and tile differ; rules that pick the same
+/// (limited by warps), 32 registers, no spills", then Inductor's pick and each policy's pick against it
+/// (regret, and which of occupancy, registers, spills and tile differ; policies that pick the same
 /// config from sets of the same size in one sentence). Without times, the
 /// occupancy leaders and the configs that spill. From the rows only (also for a CSV read back).
 std::vector<std::string> explainSweep(const std::vector<MeasuredConfig>& rows, const std::vector<KernelPicks>& picks);

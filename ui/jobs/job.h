@@ -1,4 +1,4 @@
-// The job adapter behind the sweep views: runs one long engine call (a compile sweep, a live sweep)
+// The base of every job (Job): runs one long engine call (a compile sweep, a live sweep, a measurement)
 // on its own thread, turns the engine's plain progress callbacks into calls on the UI thread, and
 // lets the latest request win — starting a request cancels the running one (through the engine's
 // cancel flag) and drops whatever the superseded request still reports.

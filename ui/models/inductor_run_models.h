@@ -70,7 +70,7 @@ class RunConfigModel : public TableModel<triton::ScanRow> {
   };
   explicit RunConfigModel(QObject* parent = nullptr);
 
-  /// A config's measurement, when it was run: the row, the rules whose pick it is ("best" for the
+  /// A config's measurement, when it was run: the row, the policies whose pick it is ("best" for the
   /// fastest), its time over the best.
   struct Measured {
     triton::MeasuredConfig row;
@@ -94,7 +94,7 @@ class RunConfigModel : public TableModel<triton::ScanRow> {
 };
 
 /// The measurements of `rows` (the configs of one kernel) from `data.measured`: each row's match,
-/// the rules whose pick it is, its regret.
+/// the policies whose pick it is, its regret.
 std::vector<std::optional<RunConfigModel::Measured>> measuredOfRows(const InductorRunData& data,
                                                                     const std::vector<triton::ScanRow>& rows);
 

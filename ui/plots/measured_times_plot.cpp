@@ -77,7 +77,7 @@ void MeasuredTimesPlot::setConfigs(const std::vector<triton::ScanRow>& rows,
   }
   configs_->setData(keys, plain, true);
   best_->setData(keys, best, true);
-  // Rule picks: the row whose measured row is the rule's pick (by the "picked by" names).
+  // Policy picks: the row whose measured row is the policy's pick (by the "picked by" names).
   const auto& policies = inductor::kPolicies;
   // Side by side above the bar of the pick, one slot per rule, so that rules picking the same config stay apart.
   const double slot_count = static_cast<double>(pick_marks_.size());

@@ -1,5 +1,5 @@
 // Measured time of each compiled config of one kernel, as bars: the fastest config and each
-// decision rule's pick marked (one marker per rule above its pick's bar), status, GB/s and regret
+// policy's pick marked (one marker per policy above its pick's bar), status, GB/s and regret
 // in the tooltip. x: the configs in the table's order ("X1 R2048 w16"); y: median time in µs.
 #pragma once
 
@@ -21,7 +21,7 @@ class MeasuredTimesPlot : public PlotController {
   explicit MeasuredTimesPlot(QWidget* parent);
 
   /// Replaces the bars: one per row (rows not measured or not ok show no bar), the best and each
-  /// rule's pick marked; `kernel` names the plot. Replots lazily.
+  /// policy's pick marked; `kernel` names the plot. Replots lazily.
   void setConfigs(const std::vector<triton::ScanRow>& rows,
                   const std::vector<std::optional<RunConfigModel::Measured>>& measured, const QString& kernel);
 
@@ -29,7 +29,7 @@ class MeasuredTimesPlot : public PlotController {
   [[nodiscard]] const std::vector<double>& values() const { return values_; }
   /// Row of the fastest config, -1 when none.
   [[nodiscard]] int bestRow() const { return best_row_; }
-  /// Row of each rule's pick (kPolicies order; -1 when none), for tests.
+  /// Row of each policy's pick (kPolicies order; -1 when none), for tests.
   [[nodiscard]] const std::vector<int>& pickRows() const { return pick_rows_; }
 
   [[nodiscard]] QString toolTipAt(double x, double y) const override;

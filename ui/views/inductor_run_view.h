@@ -90,7 +90,7 @@ class InductorRunView : public QWidget, public AppView {
   QString sweepSelectedKernel();
   void cancelKernelSweep();
   [[nodiscard]] bool isSweeping() const;
-  /// The last sweep's sentences for kernel module `module` (best, Inductor's pick, each rule's); empty when none.
+  /// The last sweep's sentences for kernel module `module` (best, Inductor's pick, each policy's); empty when none.
   [[nodiscard]] QStringList sweepExplanation(const std::string& module) const;
   /// Opens a kernel-runs CSV (occx inductor run --csv): merged into the run shown when its kernels
   /// are in it. Returns an empty string, or why not (which run to open first; also shown).

@@ -66,14 +66,6 @@ QString policyName(inductor::Policy policy) {
   return QString::fromUtf8(inductor::policyKey(policy).data());
 }
 
-/// The replay's pick of `policy`, nullptr when the replay has none.
-const PolicyPick* pickOf(const PickSummary& replay, inductor::Policy policy) {
-  for (const auto& p : replay.picks) {
-    if (p.policy == policy) return &p;
-  }
-  return nullptr;
-}
-
 /// The phases a live run reports before its rows. LiveSweepJob passes them as text (core's live-run
 /// progress has no enum for them), read here once.
 
@@ -729,7 +721,7 @@ void LiveSweepView::rebuildBandwidthPlot(const PlotRows& shown) {
     bw_plot_->addMarkers(name, x, y, rr, shape, color, size, false);
   };
   for (const PickStyle& style : kPickStyles) {
-    const PolicyPick* p = pickOf(replay, style.policy);
+    const PolicyPick* p = replay.pick(style.policy);
     if (p == nullptr) continue;
     QString name = tr("%1 pick").arg(policyName(style.policy));
     name += model_->row(p->row) == nullptr ? tr(": none timed") : tr(", regret %1").arg(p->regret, 0, 'f', 2);
@@ -847,7 +839,7 @@ void LiveSweepView::rebuildRegretTable() {
     f.setBold(true);
     name->setFont(f);
     regret_->setItem(line, 0, name);
-    if (const PolicyPick* pick = pickOf(replay, style.policy)) {
+    if (const PolicyPick* pick = replay.pick(style.policy)) {
       const PolicyPick& p = *pick;
       regret_->setItem(line, 1, cell(tr("%1 of %2").arg(p.benchmarked).arg(p.candidates)));
       if (const LiveRow* r = model_->row(p.row)) {

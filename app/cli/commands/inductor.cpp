@@ -1,7 +1,7 @@
 // occx inductor: what torch.compile left on disk, read without Python or a GPU.
 //   occx inductor scan [DIR] [--triton-cache DIR] [--json | --csv FILE]: one row per (kernel, config)
 //   occx inductor show KERNEL [DIR]: one kernel with every policy's reasoning in words
-//   occx inductor run KERNEL|DIR [DIR]: every compiled config run live on the GPU, each rule's pick
+//   occx inductor run KERNEL|DIR [DIR]: every compiled config run live on the GPU, each policy's pick
 //   occx inductor sweep KERNEL [DIR] [--grid …] [--policies]: configs Inductor never tried, compiled
 //     with the user's own Triton (no GPU needed), analysed, and with a GPU timed
 #include <filesystem>
@@ -198,7 +198,7 @@ void printRunsText(std::ostream& out, const KernelMeasurements& r) {
   TextRows rows = {{"kernel", "config", "origin", "regs", "spills", "occupancy", "status", "time µs", "spread %",
                     "GB/s", "achieved occ.", "policies with it", "reason"}};
   for (const auto& row : r.rows) {
-    const std::string rules = row.in_set.keys();
+    const std::string policies_with_it = row.in_set.keys();
     rows.push_back(
         {shortName(row.kernel), row.configText() + (row.winner ? " *" : ""), row.origin,
          row.n_regs >= 0 ? std::to_string(row.n_regs) : "", row.n_spills >= 0 ? std::to_string(row.n_spills) : "",
@@ -208,7 +208,7 @@ void printRunsText(std::ostream& out, const KernelMeasurements& r) {
          row.ok() && row.measured.achieved_occupancy_pct.value
              ? fixed(*row.measured.achieved_occupancy_pct.value, 1) + " %"
              : "",
-         rules, row.measured.reason.substr(0, 90)});
+         policies_with_it, row.measured.reason.substr(0, 90)});
   }
   printTable(out, rows);
   out << "\n* = Inductor's winner (.best_config). Each policy's pick: the fastest measured config of its set "
@@ -315,7 +315,7 @@ void printSweepText(std::ostream& out, const KernelSweepResult& r) {
     return std::string();
   };
   for (const auto& row : r.runs.rows) {
-    const std::string rules = row.in_set.keys();
+    const std::string policies_with_it = row.in_set.keys();
     rows.push_back(
         {row.configText() + (row.winner ? " *" : ""), row.origin, row.swept_for,
          row.compile_s >= 0 ? fixed(row.compile_s, 1) : "", row.n_regs >= 0 ? std::to_string(row.n_regs) : "",
@@ -327,7 +327,7 @@ void printSweepText(std::ostream& out, const KernelSweepResult& r) {
          row.ok() && row.measured.achieved_occupancy_pct.value
              ? fixed(*row.measured.achieved_occupancy_pct.value, 1) + " %"
              : "",
-         rules, row.ok() ? std::string() : row.measured.reason.substr(0, 90)});
+         policies_with_it, row.ok() ? std::string() : row.measured.reason.substr(0, 90)});
   }
   printTable(out, rows);
   out << "\n* = Inductor's winner (.best_config). new/old/spills rule: each policy's decision for the config as a "

@@ -172,8 +172,8 @@ void printLiveText(Context& ctx, const CompileSweepSpec& spec, const std::string
     if (!r.ok() && r.measured.status != RunStatus::kCancelled)
       ctx.out << "  " << r.config.label() << ": " << r.measured.reason << "\n";
   }
-  ctx.out << "\nAutotuner replay (each policy's pick = its fastest candidate with n_spills ≤ 16; regret = pick time / "
-             "best time):\n";
+  ctx.out << "\nAutotuner replay (each policy's pick = its fastest candidate with n_spills ≤ 16, or the first "
+             "candidate when every one is over; regret = pick time / best time):\n";
   printTable(ctx.out, replayTable(res));
   for (const auto& rt : res.repeats) {
     ctx.out << "repeat " << data.rows[static_cast<std::size_t>(rt.row)].config.label() << ": " << rt.medians_us.size()

@@ -105,6 +105,7 @@ TEST(WorkerProtocol, EveryValueRoundTripsThroughCbor) {
   o.time = {30, 12.5, 12.0, 14.0, 12.25, 12.75, 4.0};
   o.kernel_time = TimingStats{30, 11.5, 11.0, 13.0, 11.25, 11.75, 4.3};
   o.warmup_runs = 9;
+  o.bytes_moved = 53687091;
   o.bandwidth_GBps = 4012.5;
   o.achieved_occupancy_pct = Metric::of(61.25);
   o.local_store_bytes = Metric::missing("profiling not permitted");
@@ -118,6 +119,7 @@ TEST(WorkerProtocol, EveryValueRoundTripsThroughCbor) {
   EXPECT_EQ(back.attributes.max_threads_per_block, 512);
   EXPECT_EQ(back.driver_active_blocks_per_sm, 3);
   EXPECT_EQ(back.grid_blocks, 20736);
+  EXPECT_EQ(back.bytes_moved, 53687091);
   EXPECT_FALSE(back.check.ok);
   EXPECT_EQ(back.check.mismatches, 3);
   EXPECT_DOUBLE_EQ(back.check.max_abs_error, 0.25);
