@@ -854,6 +854,7 @@ Expected<InductorRun> scanRun(const RunScanOptions& options, const std::function
   }
   // Best configs: by the Triton folder they name, else by the one kernel module beside them.
   std::map<std::string, BestConfig> best_of;
+  std::vector<const BestConfig*> unread;  // naming a Triton folder that was not read
   for (const auto& b : f.best) {
     std::string hash;
     const std::string folder = fs::path(b.path).parent_path().string();
@@ -861,22 +862,8 @@ Expected<InductorRun> scanRun(const RunScanOptions& options, const std::function
         !b.triton_cache_hash.empty() && it != module_of_cache_hash.end()) {
       hash = it->second;
     } else if (!b.triton_cache_hash.empty()) {
-      // Names a Triton folder not read. Beside no kernel module read: another kernel's (one not asked
-      // for). Beside its module: the folder is missing or could not be read, and the winner is unknown.
-      // Pointwise and other kernels are listed, not analysed: their winner is not used.
-      std::vector<std::string> beside;
-      bool analysed = false;
-      for (const auto& m : modules) {
-        if (fs::path(m.path).parent_path().string() != folder) continue;
-        beside.push_back(m.module_hash);
-        analysed = analysed || m.kind == KernelKind::kLoopedReduction || m.kind == KernelKind::kPersistentReduction;
-      }
-      if (!analysed) continue;
-      run.problems.push_back(b.path + ": names Triton folder " + b.triton_cache_hash +
-                             ", which was not read (missing, unreadable or not a Triton folder)");
-      const int present = f.modules_in_folder.count(folder) != 0 ? f.modules_in_folder.at(folder) : 0;
-      if (beside.size() != 1 || present > 1) continue;
-      hash = beside.front();  // the kernel keeps its .best_config, matched to no compiled config
+      unread.push_back(&b);  // decided below, once the others are matched
+      continue;
     } else {
       std::vector<std::string> beside;
       for (const auto& m : modules) {
@@ -897,6 +884,27 @@ Expected<InductorRun> scanRun(const RunScanOptions& options, const std::function
       run.problems.push_back(b.path + ": a second best config for kernel module " + hash + " (kept " +
                              best_of.at(hash).path + ")");
     }
+  }
+  // A .best_config naming a Triton folder not read. Beside no analysed kernel it could be the winner
+  // of that lacks a best config of its own: another kernel's (a pointwise one, whose winner is not
+  // used, or one not asked for).
+  // Beside such a kernel: the folder is missing or could not be read; it is a problem, and a kernel
+  // alone in its folder keeps the .best_config (matched to no compiled config).
+  for (const BestConfig* b : unread) {
+    const std::string folder = fs::path(b->path).parent_path().string();
+    std::vector<std::string> waiting;  // analysed kernels beside it without a best config
+    for (const auto& m : modules) {
+      if (fs::path(m.path).parent_path().string() != folder) continue;
+      // A looped reduction's winner has an R block; a persistent reduction's has none.
+      const bool could_be = (m.kind == KernelKind::kLoopedReduction && b->r0_block > 0) ||
+                            (m.kind == KernelKind::kPersistentReduction && b->r0_block == 0);
+      if (could_be && best_of.count(m.module_hash) == 0) waiting.push_back(m.module_hash);
+    }
+    if (waiting.empty()) continue;
+    run.problems.push_back(b->path + ": names Triton folder " + b->triton_cache_hash +
+                           ", which was not read (missing, unreadable or not a Triton folder)");
+    const int present = f.modules_in_folder.count(folder) != 0 ? f.modules_in_folder.at(folder) : 0;
+    if (waiting.size() == 1 && present <= 1) best_of.emplace(waiting.front(), *b);
   }
 
   const int total = static_cast<int>(modules.size());
