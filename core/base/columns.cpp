@@ -1,5 +1,6 @@
 #include "core/base/columns.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
@@ -26,6 +27,21 @@ int findColumn(const CsvTable& table, const std::string& key) {
     if (int c = table.column(alias); c >= 0) return c;
   }
   return -1;
+}
+
+std::optional<std::string> duplicateColumn(const CsvTable& table, const std::string& key) {
+  const auto& aliases = columnAliases(key);
+  std::vector<std::size_t> at;
+  for (std::size_t j = 0; j < table.header.size(); ++j) {
+    const std::string& h = table.header[j];
+    if (h == key || std::find(aliases.begin(), aliases.end(), h) != aliases.end()) at.push_back(j);
+  }
+  if (at.size() < 2) return std::nullopt;
+  const std::string& a = table.header[at[0]];
+  const std::string& b = table.header[at[1]];
+  const bool named = a != key || b != key;
+  return "column '" + key + "' appears twice in the header (columns " + std::to_string(at[0] + 1) +
+         (named ? " '" + a + "'" : "") + " and " + std::to_string(at[1] + 1) + (named ? " '" + b + "'" : "") + ")";
 }
 
 nlohmann::json cellJson(CellKind kind, const std::string& text) {

@@ -92,6 +92,11 @@ const std::vector<std::string>& columnAliases(const std::string& key);
 /// Index of the column `key` in `table`'s header, else of its first alias there; -1 when neither is.
 int findColumn(const CsvTable& table, const std::string& key);
 
+/// When `key` stands in `table`'s header twice, under its own name or an alias (columnAliases), the
+/// message "column 'K' appears twice in the header (columns A and B)" (with the two names when they
+/// differ): a reader would use one and ignore the other, and which the file means is unknown.
+std::optional<std::string> duplicateColumn(const CsvTable& table, const std::string& key);
+
 /// Reads every row of `table` into Rows: columns are found by key (or an alias, columnAliases) (order free, extra
 /// columns ignored, absent optional columns leave the field as `blank` has it). Errors: "<what>: required column 'K' is
 /// missing", "<what>: row N, column K: 'TEXT' is not <what the reader expects>". `finish` (may be empty) checks a whole
@@ -104,14 +109,7 @@ Expected<std::vector<Row>> columnsFromCsv(const std::vector<Column<Row>>& column
   for (const auto& c : columns) {
     at.push_back(findColumn(table, c.key));
     if (c.required && at.back() < 0) return Error{what + ": required column '" + c.key + "' is missing"};
-    // A second column of the same name would be ignored: which of the two the file means is unknown.
-    for (std::size_t j = at.back() < 0 ? table.header.size() : static_cast<std::size_t>(at.back()) + 1;
-         j < table.header.size(); ++j) {
-      if (table.header[j] == c.key) {
-        return Error{what + ": column '" + c.key + "' appears twice in the header (columns " +
-                     std::to_string(at.back() + 1) + " and " + std::to_string(j + 1) + ")"};
-      }
-    }
+    if (auto twice = duplicateColumn(table, c.key)) return Error{what + ": " + *twice};
   }
   std::vector<Row> rows;
   rows.reserve(table.rows.size());

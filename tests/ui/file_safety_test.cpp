@@ -6,6 +6,7 @@
 
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <QDir>
@@ -16,6 +17,8 @@
 #include <ostream>
 
 #include "tests/support/in_child.h"
+#include "ui/models/inductor_run_data.h"
+#include "ui/models/live_datasets.h"
 #include "ui/shell/main_window.h"
 #include "ui/views/calculator_view.h"
 
@@ -131,4 +134,26 @@ TEST(GuiSettingsSafety, AFullDiskKeepsThePreviousSettingsAndSaysWhy) {
 }
 
 }  // namespace
+// A FIFO named like a CSV: every GUI reader of CSV files refuses it at once (opening it would block
+// the window until a writer came). In a child with a 10 s alarm, so a regression fails, not hangs.
+TEST(GuiFileSafety, AFifoNamedLikeACsvIsRefusedWithoutBlocking) {
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  const QString fifo = dir.filePath(QStringLiteral("dataset.csv"));
+  ASSERT_EQ(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+  const std::string out = inChild([&] {
+    ::alarm(10);
+    std::string lines;
+    auto live = readLiveDataset(fifo);
+    lines += (live ? std::string("opened") : live.error()) + "\n";
+    auto scan = runDataFromCsv(fifo);
+    lines += (scan ? std::string("opened") : scan.error()) + "\n";
+    auto measured = measurementsFromFile(fifo);
+    lines += (measured ? std::string("opened") : measured.error()) + "\n";
+    return lines;
+  });
+  const std::string want = "cannot read " + fifo.toStdString() + ": not a regular file\n";
+  EXPECT_EQ(out, want + want + want);
+}
+
 }  // namespace occx::ui

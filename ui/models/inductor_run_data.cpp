@@ -10,6 +10,7 @@
 #include <map>
 
 #include "core/triton/kernel_module.h"
+#include "ui/models/csv_file.h"
 
 namespace occx::ui {
 
@@ -18,22 +19,6 @@ namespace {
 using triton::ScanRow;
 
 const char* const kBundlePrefix = ":/inductor-runs/";
-
-Expected<QByteArray> readBounded(const QString& path) {
-  // Only regular files (or the Qt resources): opening a FIFO would block the UI until a writer came.
-  if (!path.startsWith(QLatin1Char(':')) && QFileInfo::exists(path) && !QFileInfo(path).isFile())
-    return Error{"cannot read " + path.toStdString() + ": not a regular file"};
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly))
-    return Error{"cannot read " + path.toStdString() + ": " + file.errorString().toStdString()};
-  const auto limit = static_cast<qint64>(kMaxCsvBytes);
-  const QByteArray bytes = file.read(limit + 1);
-  if (bytes.size() > limit) {
-    return Error{path.toStdString() + " is more than " + std::to_string(limit) +
-                 " bytes: larger than the limit for CSV files"};
-  }
-  return bytes;
-}
 
 KernelSource sourceOf(const triton::KernelModule& m) {
   KernelSource s;
@@ -122,11 +107,9 @@ InductorRunData runDataFromScan(std::shared_ptr<const triton::InductorRun> run) 
 }
 
 Expected<InductorRunData> runDataFromCsv(const QString& path) {
-  auto bytes = readBounded(path);
-  if (!bytes) return Error{bytes.error()};
+  auto table = readCsvTable(path);
+  if (!table) return Error{table.error()};
   const std::string name = QFileInfo(path).fileName().toStdString();
-  auto table = parseCsv(std::string_view(bytes->constData(), static_cast<std::size_t>(bytes->size())));
-  if (!table) return Error{name + ": " + table.error()};
   auto rows = triton::scanFromCsv(*table);
   if (!rows) return Error{name + ": " + rows.error()};
   InductorRunData data;
@@ -340,11 +323,9 @@ QString mergeMeasured(InductorRunData& data, const triton::KernelMeasurements& r
 }
 
 Expected<triton::KernelMeasurements> measurementsFromFile(const QString& path) {
-  auto bytes = readBounded(path);
-  if (!bytes) return Error{bytes.error()};
+  auto table = readCsvTable(path);
+  if (!table) return Error{table.error()};
   const std::string name = QFileInfo(path).fileName().toStdString();
-  auto table = parseCsv(std::string_view(bytes->constData(), static_cast<std::size_t>(bytes->size())));
-  if (!table) return Error{name + ": " + table.error()};
   auto result = triton::measurementsFromCsv(*table);
   if (!result) return Error{name + ": " + result.error()};
   return result;

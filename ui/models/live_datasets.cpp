@@ -1,6 +1,7 @@
 #include "ui/models/live_datasets.h"
 
 #include "core/sweep/compile_sweep_dataset.h"
+#include "ui/models/csv_file.h"
 
 #include <QDir>
 #include <QFile>
@@ -14,26 +15,8 @@ namespace occx::ui {
 
 Expected<LiveDataset> readLiveDataset(const QString& path) {
   const std::string name = QFileInfo(path).fileName().toStdString();
-  // Only regular files (or the Qt resources): opening a FIFO would block the UI until a writer came.
-  if (!path.startsWith(QLatin1Char(':')) && QFileInfo::exists(path) && !QFileInfo(path).isFile())
-    return Error{"cannot read " + path.toStdString() + ": not a regular file"};
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly))
-    return Error{"cannot read " + path.toStdString() + ": " + file.errorString().toStdString()};
-  // At most kMaxCsvBytes + 1 bytes: a 100 MB file (or a device without end) is refused by its size,
-  // not read whole. QFile, not occx::readFile: bundled datasets live in the Qt resource system.
-  const auto limit = static_cast<qint64>(kMaxCsvBytes);
-  if (file.size() > limit) {
-    return Error{name + " is " + std::to_string(file.size()) + " bytes: larger than the " + std::to_string(limit) +
-                 "-byte limit for CSV files"};
-  }
-  const QByteArray bytes = file.read(limit + 1);
-  if (bytes.size() > limit) {
-    return Error{name + " is more than " + std::to_string(limit) + " bytes: larger than the " + std::to_string(limit) +
-                 "-byte limit for CSV files"};
-  }
-  auto table = parseCsv(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
-  if (!table) return Error{name + ": " + table.error()};
+  auto table = readCsvTable(path);
+  if (!table) return Error{table.error()};
   if (table->metaValue("format") == kCompileSweepFormat) {
     return Error{name + " is a compile-only sweep (registers and spills, no times): open it in the Compile sweep tab"};
   }

@@ -59,6 +59,28 @@ TEST(ColumnAliases, ALiveSweepDatasetSavedWithTheOldKeysOpens) {
   EXPECT_DOUBLE_EQ(back->rows.front().theoretical_occupancy_pct, 75.0);
 }
 
+TEST(ColumnAliases, AConceptUnderTwoOfItsNamesIsRefusedNotGuessed) {
+  // registers_per_thread and its old key registers in one file: which one the file means is unknown.
+  LiveDataset d;
+  LiveRow r;
+  r.config.xblock = 1;
+  r.config.rblock = 2048;
+  r.config.num_warps = 16;
+  r.registers = 38;
+  d.rows.push_back(r);
+  CsvTable t = liveDatasetToCsv(d);
+  const int at = t.column("registers_per_thread");
+  ASSERT_GE(at, 0);
+  t.header.push_back("registers");
+  for (auto& row : t.rows) row.push_back("40");
+  auto back = liveDatasetFromCsv(t);
+  ASSERT_FALSE(back);
+  EXPECT_EQ(back.error(), "live-sweep dataset: column 'registers_per_thread' appears twice in the header (columns " +
+                              std::to_string(at + 1) + " 'registers_per_thread' and " +
+                              std::to_string(t.header.size()) + " 'registers')");
+  EXPECT_EQ(duplicateColumn(t, "time_us"), std::nullopt);
+}
+
 TEST(ColumnAliases, AKernelRunsCsvSavedWithTheOldKeysOpens) {
   triton::KernelMeasurements res;
   triton::MeasuredConfig r;

@@ -1,0 +1,18 @@
+// Reading a CSV file the GUI was asked to open (a dataset, a scan, measured configs), or one of the
+// bundled ones in the Qt resource system (":/…"), bounded in size and never blocking on a FIFO.
+#pragma once
+
+#include <QString>
+
+#include "core/base/csv.h"
+#include "core/base/expected.h"
+
+namespace occx::ui {
+
+/// Reads and parses the CSV at `path` (a file, or a ":/" Qt resource). Errors name the file:
+/// "cannot read PATH: not a regular file" (a FIFO or a device, which would block or never end),
+/// "cannot read PATH: <why>", "NAME is N bytes: larger than the kMaxCsvBytes-byte limit for CSV
+/// files" (checked before reading, and again on what was read), or "NAME: <parseCsv's error>".
+Expected<CsvTable> readCsvTable(const QString& path);
+
+}  // namespace occx::ui
