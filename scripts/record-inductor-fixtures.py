@@ -9,6 +9,12 @@ of the reduction kernels' configs (json, cubin, ttir, source, ptx) are copied to
 the absolute cache path replaced by a placeholder, and OUTDIR/<case>/recorded.json holds what
 Triton reported. The whole caches stay in OUTDIR-caches/<case>/.
 
+After compiling, each case's step (a model's forward and backward, a reference's call) runs under
+torch.profiler in the same process, so the trace's kernels are the run's: one warm-up step and two
+recorded ones. OUTDIR/<case>/trace.pt.trace.json.gz holds the Chrome trace (as
+`export_chrome_trace` writes it, gzipped) and OUTDIR/<case>/key_averages.json the per-name totals
+of `key_averages()` on that trace (device time in µs).
+
     python3 scripts/record-inductor-fixtures.py OUTDIR [CASE ...]
 
 Cases: see CASES below. Runs the cases in parallel, one process each.
@@ -23,7 +29,7 @@ import time
 CASES = [
     "ref_sum", "ref_mean_var", "ref_log_softmax", "ref_layer_norm_bwd", "ref_log_softmax_vocab",
     "spill_log_softmax", "coordesc_sum", "dynamic_log_softmax",
-    "blenderbot", "gpt2", "bert", "t5",
+    "blenderbot", "gpt2", "bert", "t5", "llama", "norms_bwd",
 ]
 PLACEHOLDER = "<inductor-cache>"
 SITE_PLACEHOLDER = "<site-packages>"
@@ -183,12 +189,32 @@ def run_reference(case):
         fn = torch.compile(lambda t: torch.log_softmax(t.float(), dim=1), dynamic=True)
         for rows in (1000, 3000):
             fn(torch.randn(rows, 5000, device=dev, dtype=torch.float16))
-        return
+        x = torch.randn(3000, 5000, device=dev, dtype=torch.float16)
+        return lambda: fn(x)
+    elif case == "norms_bwd":  # RMSNorm and LayerNorm forward and backward (bf16)
+        hidden = 4096
+        x = torch.randn(8192, hidden, device=dev, dtype=torch.bfloat16, requires_grad=True)
+        w1 = torch.ones(hidden, device=dev, dtype=torch.bfloat16, requires_grad=True)
+        norm = torch.nn.LayerNorm(hidden, device=dev, dtype=torch.bfloat16)
+
+        def model(t):
+            rms = t * torch.rsqrt(t.float().pow(2).mean(-1, keepdim=True) + 1e-6).to(t.dtype) * w1
+            return norm(rms).float().sum()
+
+        fn = torch.compile(model)
+
+        def step():
+            fn(x).backward()
+        for _ in range(2):
+            step()
+        torch.cuda.synchronize()
+        return step
     else:
         raise SystemExit(f"unknown case {case}")
     for _ in range(2):
         fn(*args)
     torch.cuda.synchronize()
+    return lambda: fn(*args)
 
 
 def run_model(case):
@@ -208,26 +234,70 @@ def run_model(case):
     elif case == "t5":
         model = tf.T5ForConditionalGeneration(tf.T5Config(num_layers=2, num_decoder_layers=2,
                                                           decoder_start_token_id=0, pad_token_id=0))
+    elif case == "llama":  # a Llama-style 2-layer causal LM (RMSNorm), bf16
+        model = tf.LlamaForCausalLM(tf.LlamaConfig(num_hidden_layers=2, hidden_size=1024,
+                                                   intermediate_size=2816, num_attention_heads=16,
+                                                   num_key_value_heads=16, vocab_size=32000))
     else:
         raise SystemExit(f"unknown case {case}")
     model = model.cuda().train()
+    dtype = torch.bfloat16 if case == "llama" else torch.float16
     ids = torch.randint(0, model.config.vocab_size, (batch, seq), device="cuda")
     compiled = torch.compile(model)
-    for _ in range(2):
-        with torch.autocast("cuda", dtype=torch.float16):
+
+    def step():
+        with torch.autocast("cuda", dtype=dtype):
             out = compiled(input_ids=ids, labels=ids)
         out.loss.backward()
+    for _ in range(2):
+        step()
     torch.cuda.synchronize()
+    return step
+
+
+def record_trace(step, outdir):
+    """Runs `step` under torch.profiler (one warm-up step, two recorded) and writes the gzipped Chrome
+    trace and key_averages()'s per-name totals."""
+    import gzip
+    import torch
+    from torch.profiler import ProfilerActivity, profile, schedule
+    path = os.path.join(outdir, "trace.pt.trace.json")
+    totals = []
+
+    def ready(prof):
+        prof.export_chrome_trace(path)
+        for event in prof.key_averages():
+            totals.append({
+                "name": event.key,
+                "count": event.count,
+                "device_type": str(event.device_type),
+                "device_time_total_us": getattr(event, "device_time_total", None),
+                "self_device_time_total_us": getattr(event, "self_device_time_total", None),
+            })
+
+    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA],
+                 schedule=schedule(wait=0, warmup=1, active=2, repeat=1), on_trace_ready=ready) as prof:
+        for _ in range(3):
+            step()
+            torch.cuda.synchronize()
+            prof.step()
+    with open(path, "rb") as src, gzip.open(path + ".gz", "wb", compresslevel=9) as dst:
+        shutil.copyfileobj(src, dst)
+    os.remove(path)
+    with open(os.path.join(outdir, "key_averages.json"), "w") as f:
+        json.dump({"steps": 2, "events": totals}, f, indent=0)
 
 
 def child(case, outdir):
     records = []
     install_observer(records)
     started = time.time()
-    if case in ("blenderbot", "gpt2", "bert", "t5"):
-        run_model(case)
+    if case in ("blenderbot", "gpt2", "bert", "t5", "llama"):
+        step = run_model(case)
     else:
-        run_reference(case)
+        step = run_reference(case)
+    seconds = round(time.time() - started, 1)
+    record_trace(step, outdir)
     import torch
     import triton
     with open(os.path.join(outdir, "recorded.json"), "w") as f:
@@ -236,7 +306,7 @@ def child(case, outdir):
             "torch": torch.__version__,
             "triton": triton.__version__,
             "gpu": torch.cuda.get_device_name(),
-            "seconds": round(time.time() - started, 1),
+            "seconds": seconds,
             "kernels": records,
             "driver": driver_figures(os.environ["TORCHINDUCTOR_CACHE_DIR"]),
         }, f, indent=1)

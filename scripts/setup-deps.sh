@@ -10,6 +10,7 @@ packages=(
   libgtest-dev libgmock-dev googletest
   libbenchmark-dev
   nlohmann-json3-dev
+  zlib1g-dev
   libcli11-dev
   xvfb xauth
   desktop-file-utils appstream file

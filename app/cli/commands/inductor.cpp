@@ -4,9 +4,13 @@
 //   occx inductor run KERNEL|DIR [DIR]: every compiled config run live on the GPU, each policy's pick
 //   occx inductor sweep KERNEL [DIR] [--grid …] [--policies]: configs Inductor never tried, compiled
 //     with the user's own Triton (no GPU needed), analysed, and with a GPU timed
+//   occx inductor step TRACE [DIR]: where a step's GPU time goes, from a torch.profiler trace, each
+//     Triton kernel joined to the run in DIR
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <memory>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -17,6 +21,8 @@
 #include "app/cli/printers/progress_printer.h"
 #include "core/base/atomic_file.h"
 #include "core/base/format.h"
+#include "core/step/profiler_trace.h"
+#include "core/step/step_profile.h"
 #include "core/triton/inductor_run.h"
 #include "core/triton/kernel_measurements.h"
 #include "core/triton/kernel_sweep.h"
@@ -55,6 +61,10 @@ struct InductorOpts {
   std::string cache;
   int jobs = 0;
   bool no_run = false;
+  // step only
+  std::string trace;
+  int steps = 1;
+  int top = 25;
 };
 
 void addInputOptions(CLI::App& cmd, InductorOpts& o) {
@@ -488,6 +498,127 @@ int runSweep(Context& ctx, const InductorOpts& o) {
   return rc;
 }
 
+// `occx inductor step`: the step of a torch.profiler trace, joined to the run.
+void printStepText(std::ostream& out, const step::StepProfile& p, const InductorRun* run, int top) {
+  using step::StepKernel;
+  out << "Profiler trace: " << p.trace_path << (p.device_name.empty() ? "" : " (" + p.device_name + ")") << "\n";
+  if (run != nullptr) out << "Inductor run: " << run->input << "\n";
+  out << "\n" << step::stepText(p, run) << "\n";
+  TextRows rows = {{"#", "kernel", "kind", "launches/step", "median µs", "µs/step", "share", "cumulative", "config",
+                    "old", "new", "run"}};
+  double cumulative = 0.0;
+  int rank = 0;
+  for (const StepKernel& k : p.kernels) {
+    cumulative += k.share;
+    if (++rank > top) continue;
+    std::string config;
+    std::string old_word;
+    std::string new_word;
+    if (run != nullptr && k.run_kernel >= 0 && k.config >= 0) {
+      const RunConfig& c = run->kernels[static_cast<std::size_t>(k.run_kernel)].configs[static_cast<std::size_t>(k.config)];
+      config = step::shortConfigLabel(c, step::isReduction(k.category));
+      if (const auto* d = c.decision(inductor::Policy::kOld)) old_word = std::string(inductor::outcomeName(d->outcome));
+      if (const auto* d = c.decision(inductor::Policy::kNew)) new_word = std::string(inductor::outcomeName(d->outcome));
+    }
+    rows.push_back({std::to_string(rank), shortName(k.name), std::string(step::kernelCategoryKey(k.category)),
+                    fixed(k.launches_per_step, k.launches_per_step == static_cast<int>(k.launches_per_step) ? 0 : 1),
+                    fixed(k.median_us, 1), fixed(k.per_step_us, 1), fixed(100.0 * k.share, 1) + " %",
+                    fixed(100.0 * cumulative, 1) + " %", config, old_word, new_word,
+                    step::isTriton(k.category) ? std::string(step::runMatchName(k.match)) : std::string()});
+  }
+  printTable(out, rows);
+  if (static_cast<int>(p.kernels.size()) > top) {
+    out << "… and " << p.kernels.size() - static_cast<std::size_t>(top)
+        << " more kernels (--top sets how many; --csv and --json list them all)\n";
+  }
+  out << "\nkind: triton_red = Triton looped reduction, triton_per = persistent reduction, triton_poi = pointwise, "
+         "library = matmul/attention libraries, aten = PyTorch's own kernels. Times are in-step device time as "
+         "torch.profiler recorded it.\n";
+  for (const StepKernel& k : p.kernels) {
+    if (k.match == step::RunMatch::kAmbiguous) out << "ambiguous: " << k.name << ": " << k.match_note << "\n";
+  }
+  if (run != nullptr) {
+    std::map<std::string, int> not_in_run;
+    for (const StepKernel& k : p.kernels) {
+      if (k.match == step::RunMatch::kNotInRun && k.category != step::KernelCategory::kMemory) {
+        ++not_in_run[step::isTriton(k.category) ? std::string("Triton kernels of another run")
+                                                 : std::string(step::kernelCategoryName(k.category))];
+      }
+    }
+    if (!not_in_run.empty()) {
+      out << "not kernels of the run:";
+      bool first = true;
+      for (const auto& [kind, n] : not_in_run) {
+        out << (first ? " " : ", ") << n << " " << kind;
+        first = false;
+      }
+      out << "\n";
+    }
+  }
+  for (const auto& problem : p.problems) out << "problem: " << problem << "\n";
+}
+
+nlohmann::json stepToJson(const step::StepProfile& p, const InductorRun* run) {
+  nlohmann::json doc;
+  doc["trace"] = p.trace_path;
+  doc["run"] = p.run_input;
+  doc["device"] = p.device_name;
+  doc["steps"] = p.step_count;
+  doc["annotated_steps"] = p.annotated_steps;
+  doc["step_names"] = p.step_names;
+  doc["gpu_time_per_step_us"] = p.gpu_time_per_step_us;
+  doc["mean_step_span_us"] = p.mean_step_span_us;
+  doc["outside_steps"] = p.outside_steps;
+  doc["categories"] = nlohmann::json::array();
+  for (const auto& c : p.categories) {
+    doc["categories"].push_back({{"category", step::kernelCategoryKey(c.category)},
+                                 {"name", step::kernelCategoryName(c.category)},
+                                 {"per_step_us", c.per_step_us},
+                                 {"share_pct", 100.0 * c.share},
+                                 {"kernels", c.kernels}});
+  }
+  doc["triton"] = {{"kernels", p.triton_kernels},
+                   {"matched", p.triton_matched},
+                   {"ambiguous", p.triton_ambiguous},
+                   {"not_in_run", p.triton_not_in_run}};
+  doc["kernels"] = rowsToJson(step::stepToCsv(p, run), numberCell);
+  doc["text"] = step::stepText(p, run);
+  doc["problems"] = p.problems;
+  return doc;
+}
+
+int runStep(Context& ctx, const InductorOpts& o) {
+  constexpr const char* kCmd = "occx inductor step";
+  if (o.top < 1 || o.top > 100000) return fail(ctx, kCmd, "--top " + std::to_string(o.top) + " is out of range: allowed 1 … 100000");
+  step::TraceReadOptions read;
+  read.steps_when_unannotated = o.steps;
+  ProgressPrinter progress(ctx.err, o.quiet || &ctx.err != &std::cerr);
+  read.progress = [&](const step::TraceReadProgress& p) {
+    progress.step("reading the trace [" + std::to_string(p.bytes_read >> 20) + "/" + std::to_string(p.file_bytes >> 20) +
+                  " MB]");
+  };
+  const SigintScope sigint;
+  read.cancel = &interrupted();
+  auto trace = step::readProfilerTrace(o.trace, read);
+  progress.finish();
+  if (!trace) return fail(ctx, kCmd, trace.error(), kExitRuntime);
+  std::optional<InductorRun> run;
+  if (!o.input.empty()) {
+    auto scanned = scan(ctx, o);
+    if (!scanned) return fail(ctx, kCmd, scanned.error(), kExitRuntime);
+    run = std::move(*scanned);
+  }
+  const InductorRun* r = run ? &*run : nullptr;
+  const step::StepProfile profile = step::profileStep(*trace, r);
+  if (o.output.json) {
+    printJson(ctx.out, stepToJson(profile, r));
+  } else if (o.output.text()) {
+    printStepText(ctx.out, profile, r, o.top);
+  }
+  if (!o.output.csv.empty()) return writeCsv(ctx, o.output.csv, step::stepToCsv(profile, r));
+  return kExitOk;
+}
+
 void addInductorCommand(CLI::App& app, Context& ctx) {
   auto* cmd = app.add_subcommand(
       "inductor",
@@ -580,6 +711,24 @@ void addInductorCommand(CLI::App& app, Context& ctx) {
   v->output.add(*sweep_cmd, "print JSON rows",
                 "also write one row per config to this CSV file (a kernel-runs CSV; the GUI opens it)");
   setAction(*sweep_cmd, ctx, v, &runSweep);
+
+  auto t = std::make_shared<InductorOpts>();
+  auto* step_cmd = cmd->add_subcommand(
+      "step",
+      "where a step's GPU time goes, from a torch.profiler trace (export_chrome_trace or tensorboard_trace_handler; "
+      "plain or gzipped): time by kind, every kernel ranked by in-step time, and each Triton kernel joined to the "
+      "Inductor run in DIR with its config and every policy's decision");
+  step_cmd->add_option("TRACE", t->trace, "the trace file (*.json, *.pt.trace.json, *.json.gz)")->required();
+  step_cmd->add_option("DIR", t->input,
+                       "the Inductor run the trace's Triton kernels came from (an Inductor cache, a torch_compile_debug "
+                       "folder); without it kernels are classed by name only");
+  addInputOptions(*step_cmd, *t);
+  step_cmd->add_option("--steps", t->steps,
+                       "steps in the trace when it has no ProfilerStep annotations (1 … 1000000; default 1)");
+  step_cmd->add_option("--top", t->top, "kernels listed in the text table (default 25)");
+  t->output.add(*step_cmd, "print JSON: the step, its categories and one object per kernel",
+                "also write one row per kernel to this CSV file");
+  setAction(*step_cmd, ctx, t, &runStep);
 }
 
 const CommandRegistrar kInductor{{"inductor", 30, &addInductorCommand}};
