@@ -291,11 +291,11 @@ class GzStreamBuf final : public std::streambuf {
     }
     const int n = gzread(file_, buffer_.data(), static_cast<unsigned>(buffer_.size()));
     if (n <= 0) {
-      if (n < 0) {
-        int code = Z_OK;
-        const char* message = gzerror(file_, &code);
-        zlib_error_ = message != nullptr ? message : "read error";
-      }
+      // A gzip stream cut short reads to its end and then reports Z_BUF_ERROR ("unexpected end of
+      // file") rather than failing the read.
+      int code = Z_OK;
+      const char* message = gzerror(file_, &code);
+      if (n < 0 || code != Z_OK) zlib_error_ = message != nullptr && *message != '\0' ? message : "read error";
       return traits_type::eof();
     }
     json_bytes_ += static_cast<std::uint64_t>(n);
