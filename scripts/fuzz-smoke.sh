@@ -7,7 +7,7 @@
 # Usage: scripts/fuzz-smoke.sh [SECONDS_PER_TARGET] [TARGET…]
 #   SECONDS_PER_TARGET  default 20 (CI); e.g. 300 for a longer local session
 #   TARGET              default all: fuzz_csv fuzz_gpu_data fuzz_cli fuzz_ptxas fuzz_cache fuzz_cubin
-#                       fuzz_kernel_module fuzz_triton_folder fuzz_worker_frame
+#                       fuzz_kernel_module fuzz_triton_folder fuzz_worker_frame fuzz_profiler_trace
 # Environment: OCCX_FUZZ_BUILD_DIR (default build-fuzz), OCCX_JOBS (build jobs, default nproc).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,7 +16,7 @@ shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   targets=(fuzz_csv fuzz_gpu_data fuzz_cli fuzz_ptxas fuzz_cache fuzz_cubin fuzz_kernel_module fuzz_triton_folder
-    fuzz_worker_frame)
+    fuzz_worker_frame fuzz_profiler_trace)
 fi
 build=$(realpath -m "${OCCX_FUZZ_BUILD_DIR:-build-fuzz}")
 root=$(pwd)  # absolute paths below: fuzz_cli changes its working folder before libFuzzer reads them

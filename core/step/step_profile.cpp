@@ -405,8 +405,9 @@ std::string stepText(const StepProfile& p, const InductorRun* run) {
                               " (no ProfilerStep annotations; --steps sets the count)";
   std::int64_t launches = 0;
   for (const auto& k : p.kernels) launches += k.launches;
-  s += "GPU time per step: " + ms(p.gpu_time_per_step_us) + " (summed device time of " +
-       fixed(static_cast<double>(launches) / p.step_count, 0) + " kernels, memcpys and memsets per step; " +
+  const double per_step = static_cast<double>(launches) / p.step_count;
+  s += "GPU time per step: " + ms(p.gpu_time_per_step_us) + " (summed device time of " + fixed(per_step, 0) +
+       (per_step == 1.0 ? " launch" : " launches") + " per step: kernels, memcpys and memsets; " +
        steps_text + (p.mean_step_span_us > 0.0 ? "; each step spans " + ms(p.mean_step_span_us) + " on the CPU" : "") +
        ").\n";
   auto part = [&](KernelCategory c) {
@@ -430,10 +431,12 @@ std::string stepText(const StepProfile& p, const InductorRun* run) {
   s += "The Triton reductions take " + ms(reductions) + " per step, " + pct(reduction_share) +
        " of its GPU time: no choice of their configs can save more than that.\n";
   int shown = 0;
+  const auto reduction_count =
+      std::count_if(p.kernels.begin(), p.kernels.end(), [](const StepKernel& k) { return isReduction(k.category); });
   for (const auto& k : p.kernels) {
     if (!isReduction(k.category) || shown >= 3) continue;
     ++shown;
-    s += (shown == 1 ? "Largest reductions: " : "; ") + k.name + " " + ms(k.per_step_us) + " per step (" +
+    s += (shown == 1 ? "Largest reduction" + std::string(reduction_count > 1 ? "s: " : ": ") : "; ") + k.name + " " + ms(k.per_step_us) + " per step (" +
          pct(k.share) + ", " + fixed(k.launches_per_step, k.launches_per_step == static_cast<int>(k.launches_per_step) ? 0 : 1) +
          (k.launches_per_step == 1.0 ? " launch" : " launches") + ")";
     if (const RunConfig* c = configOf(k, run)) {
@@ -445,8 +448,9 @@ std::string stepText(const StepProfile& p, const InductorRun* run) {
   }
   if (shown > 0) s += ".\n";
   if (run != nullptr) {
-    s += "Of " + num(p.triton_kernels) + " Triton kernels in the step, " + num(p.triton_matched) +
-         " are kernels of the run (" + p.run_input + ")";
+    s += "Of " + num(p.triton_kernels) + (p.triton_kernels == 1 ? " Triton kernel" : " Triton kernels") +
+         " in the step, " + num(p.triton_matched) + (p.triton_matched == 1 ? " is a kernel" : " are kernels") +
+         " of the run (" + p.run_input + ")";
     if (p.triton_ambiguous > 0) s += ", " + num(p.triton_ambiguous) + " ambiguous (several kernels of the run fit)";
     if (p.triton_not_in_run > 0) s += ", " + num(p.triton_not_in_run) + " from another run";
     s += ".\n";
