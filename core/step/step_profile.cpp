@@ -7,15 +7,11 @@
 #include <unordered_map>
 
 #include "core/base/format.h"
-#include "core/inductor/bounds.h"
 
 namespace occx::step {
 namespace {
 
-using triton::InductorRun;
-using triton::KernelKind;
-using triton::RunConfig;
-using triton::RunKernel;
+using triton::ScanRow;
 
 bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
 
@@ -26,82 +22,84 @@ std::string lower(std::string_view s) {
   return out;
 }
 
-KernelCategory categoryOfKind(KernelKind kind) {
-  switch (kind) {
-    case KernelKind::kLoopedReduction:
-      return KernelCategory::kTritonLoopedReduction;
-    case KernelKind::kPersistentReduction:
-      return KernelCategory::kTritonPersistentReduction;
-    case KernelKind::kPointwise:
-      return KernelCategory::kTritonPointwise;
-    case KernelKind::kOther:
-      return KernelCategory::kTritonOther;
-  }
+// The category of a matched kernel from its scan row's kind (kernelKindName's words).
+KernelCategory categoryOfKind(const std::string& kind) {
+  if (kind == "looped reduction") return KernelCategory::kTritonLoopedReduction;
+  if (kind == "persistent reduction") return KernelCategory::kTritonPersistentReduction;
+  if (kind == "pointwise") return KernelCategory::kTritonPointwise;
   return KernelCategory::kTritonOther;
 }
 
-// What the profiler saw of one launch: block, registers, shared memory.
+// What the profiler saw of one launch: grid, block, registers.
 struct LaunchShape {
   std::array<std::int64_t, 3> grid{};
   std::array<std::int64_t, 3> block{};
   int registers = -1;
-  std::int64_t shared = -1;
 };
 
-bool configFits(const RunConfig& c, const LaunchShape& s) {
-  if (s.block[0] > 0 && s.block[0] != static_cast<std::int64_t>(c.warp_size) * c.config.num_warps) return false;
-  if (s.registers > 0 && c.config.n_regs && *c.config.n_regs != s.registers) return false;
+// One kernel (name, module) of the run: the indices of its rows.
+struct RunKernelRows {
+  std::string module;
+  std::string kind;
+  std::vector<std::size_t> rows;
+};
+
+bool compiled(const ScanRow& r) { return r.num_warps.has_value(); }
+
+bool configFits(const ScanRow& r, const LaunchShape& s) {
+  if (!compiled(r)) return false;
+  if (s.block[0] > 0 && s.block[0] != 32 * *r.num_warps) return false;
+  if (s.registers > 0 && r.n_regs && *r.n_regs != s.registers) return false;
   return true;
 }
 
-// The config the kernel's launcher ran: the autotuner's winner; else the only compiled config; else
-// the one config whose block and registers are the launch's (the trace records both).
-int launcherConfig(const RunKernel& k, const LaunchShape& s) {
-  if (k.winner >= 0) return k.winner;
-  if (k.configs.size() == 1) return 0;
+// The row of the config the kernel's launcher ran: the autotuner's winner; else the only compiled
+// config; else the one config whose block and registers are the launch's (the trace records both).
+int launcherRow(const std::vector<ScanRow>& rows, const RunKernelRows& k, const LaunchShape& s) {
+  std::vector<std::size_t> configs;
+  for (std::size_t i : k.rows) {
+    if (rows[i].winner) return static_cast<int>(i);
+    if (compiled(rows[i])) configs.push_back(i);
+  }
+  if (configs.size() == 1) return static_cast<int>(configs.front());
   int found = -1;
-  for (std::size_t i = 0; i < k.configs.size(); ++i) {
-    if (!configFits(k.configs[i], s)) continue;
+  for (std::size_t i : configs) {
+    if (!configFits(rows[i], s)) continue;
     if (found >= 0) return -1;
     found = static_cast<int>(i);
   }
   return found;
 }
 
-// xnumel of the kernel: fixed in its body, else the first wrapper launch's integer argument.
-std::optional<std::int64_t> xnumelOf(const RunKernel& k) {
-  if (auto v = k.module.staticNumel("xnumel")) return v;
-  for (const auto& launch : k.launches) {
-    for (const auto& a : launch.arguments) {
-      if (a.name != "xnumel") continue;
-      try {
-        std::size_t used = 0;
-        const long long v = std::stoll(a.value, &used);
-        if (used == a.value.size() && v > 0) return v;
-      } catch (...) {  // NOLINT(bugprone-empty-catch): a symbolic size, not a number
-      }
-    }
+std::optional<std::int64_t> numberIn(const std::string& text) {
+  if (text.empty() || text.size() > 18) return std::nullopt;
+  std::int64_t v = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    v = v * 10 + (c - '0');
   }
-  return std::nullopt;
+  return v;
 }
 
-// Whether a run kernel could have been launched with this shape: one of its configs (the winner
-// when known) has the block (32 × num_warps) and registers, and grid x = ⌈xnumel / XBLOCK⌉ when
-// xnumel is known.
-bool shapeFits(const RunKernel& k, const LaunchShape& s) {
-  std::vector<const RunConfig*> configs;
-  if (k.winner >= 0) {
-    configs.push_back(&k.configs[static_cast<std::size_t>(k.winner)]);
-  } else {
-    for (const auto& c : k.configs) configs.push_back(&c);
+// Whether a run kernel could have been launched with this shape: one of its configs (the winner when
+// known) has the block (32 × num_warps) and registers, and grid x = ⌈xnumel / XBLOCK⌉ when xnumel
+// is fixed in the kernel's body.
+bool shapeFits(const std::vector<ScanRow>& rows, const RunKernelRows& k, const LaunchShape& s) {
+  std::vector<std::size_t> configs;
+  for (std::size_t i : k.rows) {
+    if (rows[i].winner) configs = {i};
+  }
+  if (configs.empty()) {
+    for (std::size_t i : k.rows) {
+      if (compiled(rows[i])) configs.push_back(i);
+    }
   }
   if (configs.empty()) return true;  // nothing compiled is known: cannot rule it out
-  const auto x = xnumelOf(k);
-  for (const RunConfig* c : configs) {
-    if (!configFits(*c, s)) continue;
-    if (x && s.grid[0] > 0 && c->config.xblock > 0 && (*x + c->config.xblock - 1) / c->config.xblock != s.grid[0]) {
-      continue;
-    }
+  for (std::size_t i : configs) {
+    const ScanRow& r = rows[i];
+    if (!configFits(r, s)) continue;
+    const auto x = numberIn(r.xnumel);
+    if (x && s.grid[0] > 0 && r.xblock && *r.xblock > 0 && (*x + *r.xblock - 1) / *r.xblock != s.grid[0]) continue;
     return true;
   }
   return false;
@@ -119,48 +117,64 @@ std::string shapeText(const LaunchShape& s) {
 
 struct Join {
   RunMatch match = RunMatch::kNoRun;
-  int run_kernel = -1;
-  std::vector<int> candidates;
+  const RunKernelRows* kernel = nullptr;
+  std::vector<std::string> candidates;
   std::string note;
 };
 
-Join joinToRun(const std::string& name, const LaunchShape& shape, const InductorRun* run,
-               const std::unordered_multimap<std::string, int>& by_name) {
+using KernelsByName = std::unordered_map<std::string, std::vector<RunKernelRows>>;
+
+KernelsByName kernelsByName(const std::vector<ScanRow>& rows) {
+  KernelsByName by_name;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    auto& kernels = by_name[rows[i].kernel];
+    auto it = std::find_if(kernels.begin(), kernels.end(),
+                           [&](const RunKernelRows& k) { return k.module == rows[i].module; });
+    if (it == kernels.end()) {
+      kernels.push_back({rows[i].module, rows[i].kind, {}});
+      it = kernels.end() - 1;
+    }
+    it->rows.push_back(i);
+  }
+  return by_name;
+}
+
+Join joinToRun(const std::string& name, const LaunchShape& shape, const std::vector<ScanRow>& rows,
+               const KernelsByName& by_name) {
   Join j;
-  if (run == nullptr) return j;
-  std::vector<int> named;
-  auto range = by_name.equal_range(name);
-  for (auto it = range.first; it != range.second; ++it) named.push_back(it->second);
-  std::sort(named.begin(), named.end());
-  if (named.empty()) {
+  auto found = by_name.find(name);
+  if (found == by_name.end()) {
     j.match = RunMatch::kNotInRun;
     j.note = "no kernel of the run has this name";
     return j;
   }
+  const std::vector<RunKernelRows>& named = found->second;
   if (named.size() == 1) {
     j.match = RunMatch::kMatched;
-    j.run_kernel = named.front();
+    j.kernel = &named.front();
     j.note = "matched by name";
     return j;
   }
-  std::vector<int> fitting;
-  for (int i : named) {
-    if (shapeFits(run->kernels[static_cast<std::size_t>(i)], shape)) fitting.push_back(i);
+  std::vector<const RunKernelRows*> fitting;
+  for (const auto& k : named) {
+    if (shapeFits(rows, k, shape)) fitting.push_back(&k);
   }
   if (fitting.size() == 1) {
     j.match = RunMatch::kMatched;
-    j.run_kernel = fitting.front();
+    j.kernel = fitting.front();
     j.note = std::to_string(named.size()) + " kernels of the run have this name; told apart by " + shapeText(shape);
     return j;
   }
   j.match = RunMatch::kAmbiguous;
-  j.candidates = fitting.empty() ? named : fitting;
+  if (fitting.empty()) {
+    for (const auto& k : named) j.candidates.push_back(k.module);
+  } else {
+    for (const auto* k : fitting) j.candidates.push_back(k->module);
+  }
   j.note = std::to_string(j.candidates.size()) + " kernels of the run have this name" +
            (fitting.empty() ? std::string(" and none fits ") : std::string(" and fit ")) + shapeText(shape) +
            ": modules ";
-  for (std::size_t i = 0; i < j.candidates.size(); ++i) {
-    j.note += (i ? ", " : "") + run->kernels[static_cast<std::size_t>(j.candidates[i])].module.module_hash;
-  }
+  for (std::size_t i = 0; i < j.candidates.size(); ++i) j.note += (i ? ", " : "") + j.candidates[i];
   return j;
 }
 
@@ -173,17 +187,6 @@ double median(std::vector<double>& v) {
 
 std::string ms(double us) { return us >= 1000.0 ? fixed(us / 1000.0, 2) + " ms" : fixed(us, 1) + " µs"; }
 std::string pct(double share) { return fixed(100.0 * share, share < 0.1 ? 1 : 0) + " %"; }
-
-const RunConfig* configOf(const StepKernel& k, const InductorRun* run) {
-  if (run == nullptr || k.run_kernel < 0 || k.config < 0) return nullptr;
-  const RunKernel& rk = run->kernels[static_cast<std::size_t>(k.run_kernel)];
-  return &rk.configs[static_cast<std::size_t>(k.config)];
-}
-
-std::string decisionWord(const RunConfig& c, inductor::Policy policy) {
-  const inductor::Decision* d = c.decision(policy);
-  return d == nullptr ? std::string() : std::string(inductor::outcomeName(d->outcome));
-}
 
 }  // namespace
 
@@ -280,10 +283,10 @@ const CategoryTime& StepProfile::category(KernelCategory c) const {
   return kNone;
 }
 
-StepProfile profileStep(const ProfilerTrace& trace, const InductorRun* run) {
+StepProfile profileStep(const ProfilerTrace& trace, const StepRun& run) {
   StepProfile p;
   p.trace_path = trace.path;
-  p.run_input = run != nullptr ? run->input : std::string();
+  p.run_input = run.rows != nullptr ? run.input : std::string();
   p.device_name = trace.device_name;
   p.step_count = std::max(1, trace.step_count);
   p.annotated_steps = trace.annotated_steps;
@@ -296,10 +299,7 @@ StepProfile profileStep(const ProfilerTrace& trace, const InductorRun* run) {
   }
   if (trace.annotated_steps && !trace.steps.empty()) p.mean_step_span_us = spans / static_cast<double>(trace.steps.size());
 
-  std::unordered_multimap<std::string, int> by_name;
-  if (run != nullptr) {
-    for (std::size_t i = 0; i < run->kernels.size(); ++i) by_name.emplace(run->kernels[i].module.name, static_cast<int>(i));
-  }
+  const KernelsByName by_name = run.rows != nullptr ? kernelsByName(*run.rows) : KernelsByName{};
 
   // Join each distinct (name, grid, block) once, then group launches by (name, what they join to).
   struct Group {
@@ -316,14 +316,14 @@ StepProfile profileStep(const ProfilerTrace& trace, const InductorRun* run) {
     const KernelCategory by_name_category = categorizeKernel(a.name, a.kind);
     std::string join_key;
     Join join;
-    if (a.kind == GpuActivityKind::kKernel && run != nullptr) {
-      const LaunchShape shape{a.grid, a.block, a.registers_per_thread, a.shared_bytes};
+    const LaunchShape shape{a.grid, a.block, a.registers_per_thread};
+    if (a.kind == GpuActivityKind::kKernel && run.rows != nullptr) {
       const std::string shape_key = a.name + '\x1f' + shapeText(shape);
       auto it = joins.find(shape_key);
-      if (it == joins.end()) it = joins.emplace(shape_key, joinToRun(a.name, shape, run, by_name)).first;
+      if (it == joins.end()) it = joins.emplace(shape_key, joinToRun(a.name, shape, *run.rows, by_name)).first;
       join = it->second;
-      join_key = std::string(runMatchName(join.match)) + ":" + num(join.run_kernel);
-      for (int c : join.candidates) join_key += "," + num(c);
+      join_key = std::string(runMatchName(join.match)) + ":" + (join.kernel != nullptr ? join.kernel->module : "");
+      for (const auto& c : join.candidates) join_key += "," + c;
     }
     const std::string key = a.name + '\x1f' + join_key;
     auto found = group_of.find(key);
@@ -335,13 +335,12 @@ StepProfile profileStep(const ProfilerTrace& trace, const InductorRun* run) {
       g.row.grid = a.grid;
       g.row.block = a.block;
       g.row.match = join.match;
-      g.row.run_kernel = join.run_kernel;
       g.row.candidates = join.candidates;
       g.row.match_note = join.note;
       if (join.match == RunMatch::kMatched) {
-        const RunKernel& rk = run->kernels[static_cast<std::size_t>(join.run_kernel)];
-        g.row.category = categoryOfKind(rk.module.kind);
-        g.row.config = launcherConfig(rk, LaunchShape{a.grid, a.block, a.registers_per_thread, a.shared_bytes});
+        g.row.module = join.kernel->module;
+        g.row.category = categoryOfKind(join.kernel->kind);
+        g.row.config_row = launcherRow(*run.rows, *join.kernel, shape);
       }
       groups.push_back(std::move(g));
     }
@@ -386,18 +385,40 @@ StepProfile profileStep(const ProfilerTrace& trace, const InductorRun* run) {
   return p;
 }
 
-std::string shortConfigLabel(const RunConfig& config, bool reduction) {
-  const auto& c = config.config;
-  std::string s = "X" + num(c.xblock);
-  if (config.yblock > 0) s += " Y" + num(config.yblock);
-  if (reduction && c.r1_block > 0) s += " R1_" + num(c.r1_block);
-  if (reduction) s += " R" + num(c.r0_block);
-  s += " w" + num(c.num_warps);
-  if (c.num_stages > 1) s += " s" + num(c.num_stages);
+const ScanRow* configRowOf(const StepKernel& kernel, const StepRun& run) {
+  if (run.rows == nullptr || kernel.config_row < 0 || static_cast<std::size_t>(kernel.config_row) >= run.rows->size()) {
+    return nullptr;
+  }
+  return &(*run.rows)[static_cast<std::size_t>(kernel.config_row)];
+}
+
+std::string shortConfigLabel(const ScanRow& row, bool reduction) {
+  auto n = [](const std::optional<std::int64_t>& v) { return v ? num(*v) : std::string("?"); };
+  std::string s = "X" + n(row.xblock);
+  if (reduction && row.r1_block && *row.r1_block > 0) s += " R1_" + num(*row.r1_block);
+  if (reduction) s += " R" + n(row.r0_block);
+  s += " w" + n(row.num_warps);
+  if (row.num_stages && *row.num_stages > 1) s += " s" + num(*row.num_stages);
   return s;
 }
 
-std::string stepText(const StepProfile& p, const InductorRun* run) {
+const std::string& decisionOf(const ScanRow& row, inductor::Policy policy) {
+  switch (policy) {
+    case inductor::Policy::kOld:
+      return row.old_decision;
+    case inductor::Policy::kNew:
+      return row.new_decision;
+    case inductor::Policy::kReviewMin:
+      return row.review_min_decision;
+    case inductor::Policy::kExact:
+      return row.exact_decision;
+    case inductor::Policy::kSpills:
+      return row.spills_decision;
+  }
+  return row.new_decision;
+}
+
+std::string stepText(const StepProfile& p, const StepRun& run) {
   std::string s;
   const std::string steps_text =
       p.annotated_steps ? num(p.step_count) + (p.step_count == 1 ? " step" : " steps") + " (ProfilerStep annotations)"
@@ -439,15 +460,15 @@ std::string stepText(const StepProfile& p, const InductorRun* run) {
     s += (shown == 1 ? "Largest reduction" + std::string(reduction_count > 1 ? "s: " : ": ") : "; ") + k.name + " " + ms(k.per_step_us) + " per step (" +
          pct(k.share) + ", " + fixed(k.launches_per_step, k.launches_per_step == static_cast<int>(k.launches_per_step) ? 0 : 1) +
          (k.launches_per_step == 1.0 ? " launch" : " launches") + ")";
-    if (const RunConfig* c = configOf(k, run)) {
+    if (const ScanRow* c = configRowOf(k, run)) {
       s += ", config " + shortConfigLabel(*c, true);
-      const std::string old_word = decisionWord(*c, inductor::Policy::kOld);
-      const std::string new_word = decisionWord(*c, inductor::Policy::kNew);
+      const std::string& old_word = decisionOf(*c, inductor::Policy::kOld);
+      const std::string& new_word = decisionOf(*c, inductor::Policy::kNew);
       if (!old_word.empty()) s += ", old bound: " + old_word + ", new bound: " + new_word;
     }
   }
   if (shown > 0) s += ".\n";
-  if (run != nullptr) {
+  if (run.rows != nullptr) {
     s += "Of " + num(p.triton_kernels) + (p.triton_kernels == 1 ? " Triton kernel" : " Triton kernels") +
          " in the step, " + num(p.triton_matched) + (p.triton_matched == 1 ? " is a kernel" : " are kernels") +
          " of the run (" + p.run_input + ")";
@@ -464,7 +485,7 @@ std::string stepText(const StepProfile& p, const InductorRun* run) {
   return s;
 }
 
-CsvTable stepToCsv(const StepProfile& p, const InductorRun* run) {
+CsvTable stepToCsv(const StepProfile& p, const StepRun& run) {
   CsvTable t;
   t.meta = {{"format", "step-profile"},
             {"trace", p.trace_path},
@@ -491,15 +512,13 @@ CsvTable stepToCsv(const StepProfile& p, const InductorRun* run) {
                                     k.grid[0] > 0 ? dims(k.grid) + (k.shapes_vary ? " (varies)" : "") : "",
                                     k.block[0] > 0 ? dims(k.block) : "",
                                     std::string(runMatchName(k.match)),
-                                    run != nullptr && k.run_kernel >= 0
-                                        ? run->kernels[static_cast<std::size_t>(k.run_kernel)].module.module_hash
-                                        : ""};
-    const RunConfig* c = configOf(k, run);
+                                    k.module};
+    const ScanRow* c = configRowOf(k, run);
     row.push_back(c != nullptr ? shortConfigLabel(*c, isReduction(k.category)) : "");
-    row.push_back(c != nullptr && c->config.n_regs ? num(*c->config.n_regs) : "");
-    row.push_back(c != nullptr && c->config.n_spills ? num(*c->config.n_spills) : "");
-    row.push_back(c != nullptr && c->occupancy ? fixed(100.0 * c->occupancy->occupancy, 1) : "");
-    for (inductor::Policy policy : inductor::kPolicies) row.push_back(c != nullptr ? decisionWord(*c, policy) : "");
+    row.push_back(c != nullptr && c->n_regs ? num(*c->n_regs) : "");
+    row.push_back(c != nullptr && c->n_spills ? num(*c->n_spills) : "");
+    row.push_back(c != nullptr && c->occupancy_pct ? fixed(*c->occupancy_pct, 1) : "");
+    for (inductor::Policy policy : inductor::kPolicies) row.push_back(c != nullptr ? decisionOf(*c, policy) : "");
     row.push_back(k.match_note);
     t.rows.push_back(std::move(row));
   }

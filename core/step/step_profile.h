@@ -1,7 +1,8 @@
 // Where a model step's GPU time goes: a profiler trace (core/step/profiler_trace.h) grouped by
 // kernel, each kernel's in-step time per launch and per step, the step's time by kind, and each
-// Triton kernel joined to the Inductor run it came from (core/triton/inductor_run.h): its module,
-// the config its launcher used, and every policy's decision for that config.
+// Triton kernel joined to the Inductor run it came from — the run's scan rows (core/triton/run_table.h:
+// a scan, a scan CSV or a bundled run alike): its module, the config its launcher used, and every
+// policy's decision for that config.
 //
 // Words: the *step* is one ProfilerStep of the trace (or the whole trace divided by the user's
 // step count); a kernel's *in-step time* is its device time as the profiler recorded it inside the
@@ -17,8 +18,9 @@
 #include <vector>
 
 #include "core/base/csv.h"
+#include "core/inductor/bounds.h"
 #include "core/step/profiler_trace.h"
-#include "core/triton/inductor_run.h"
+#include "core/triton/run_table.h"
 
 namespace occx::step {
 
@@ -79,10 +81,10 @@ struct StepKernel {
   double launches_per_step = 0.0;  ///< launches / step count
   double share = 0.0;              ///< per_step_us / the step's GPU time, 0 … 1
   RunMatch match = RunMatch::kNoRun;
-  int run_kernel = -1;           ///< index into the run's kernels when matched
-  std::vector<int> candidates;   ///< indices of the run's kernels when ambiguous
-  int config = -1;               ///< index into the matched kernel's configs: the config its launcher used; -1 unknown
-  std::string match_note;        ///< how it was matched, or why not, in words
+  std::string module;                  ///< the matched kernel's module hash; empty unless matched
+  std::vector<std::string> candidates;  ///< module hashes of the run's kernels that fit, when ambiguous
+  int config_row = -1;                  ///< index into the run's rows: the config its launcher used; -1 unknown
+  std::string match_note;               ///< how it was matched, or why not, in words
 };
 
 /// A category's share of the step.
@@ -116,25 +118,39 @@ struct StepProfile {
   [[nodiscard]] const CategoryTime& category(KernelCategory category) const;
 };
 
-/// Groups the trace's activities of the counted steps by kernel, ranks them and, when `run` is
-/// given, joins each Triton kernel to it: one kernel of the run with the name → matched; several →
-/// told apart by block (32 × the launcher config's num_warps) and grid x (⌈xnumel / XBLOCK⌉ from the
-/// module or its wrapper launch), else ambiguous with the candidates named. `run` must outlive the
-/// result's use of run_kernel indices. Never fails: an empty trace gives an empty profile.
-StepProfile profileStep(const ProfilerTrace& trace, const triton::InductorRun* run);
+/// The run a trace is joined to: its scan rows (scanRows of a scan, a scan CSV read back, a bundled
+/// run) and where they came from. `rows` must outlive every StepProfile made with it.
+struct StepRun {
+  const std::vector<triton::ScanRow>* rows = nullptr;
+  std::string input;  ///< the run's folder or file, for the words
+};
+
+/// Groups the trace's activities of the counted steps by kernel, ranks them and, when `run` has rows,
+/// joins each kernel to them: one kernel (name, module) of the run with the name → matched; several
+/// → told apart by block (32 × the launcher config's num_warps), registers per thread (the trace's
+/// CUPTI record against the config's n_regs) and grid x (⌈xnumel / XBLOCK⌉ when xnumel is fixed),
+/// else ambiguous with the candidates named. The launcher's config: the winner, else the only
+/// compiled config, else the one whose block and registers are the launch's. Never fails: an empty
+/// trace gives an empty profile.
+StepProfile profileStep(const ProfilerTrace& trace, const StepRun& run = {});
 
 /// The step in words: GPU time per step, the shares by kind with the Triton reductions' share
 /// named, the largest reductions with their configs and the old and new bounds' decisions, and
 /// what was matched. Several lines.
-std::string stepText(const StepProfile& profile, const triton::InductorRun* run);
+std::string stepText(const StepProfile& profile, const StepRun& run = {});
 
 /// One row per kernel (meta: format "step-profile", trace, run, device, steps, GPU time per step):
 /// rank, kernel, category, launches_per_step, in_step_median_us, in_step_per_step_us, share_pct,
 /// grid, block, match, module, config, registers_per_thread, n_spills, theoretical_occupancy_pct,
-/// and one decision column per policy (old_decision, new_decision, …).
-CsvTable stepToCsv(const StepProfile& profile, const triton::InductorRun* run);
+/// one decision column per policy (old_decision, new_decision, …) and match_note.
+CsvTable stepToCsv(const StepProfile& profile, const StepRun& run = {});
 
-/// "X1 R2048 w8" for a reduction config, "X1024 w4" for a pointwise one. Never fails.
-std::string shortConfigLabel(const triton::RunConfig& config, bool reduction);
+/// The launcher config's row of a kernel, nullptr when unknown or no run.
+const triton::ScanRow* configRowOf(const StepKernel& kernel, const StepRun& run);
+/// "X1 R2048 w8" for a reduction config, "X1024 w4" for a pointwise one (from a scan row; "s2"
+/// added for num_stages above 1). Never fails.
+std::string shortConfigLabel(const triton::ScanRow& row, bool reduction);
+/// A row's decision of `policy` ("scale", "no scaling", …; empty when not analysed).
+const std::string& decisionOf(const triton::ScanRow& row, inductor::Policy policy);
 
 }  // namespace occx::step

@@ -43,7 +43,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   require(outside == trace->outside_steps, "activities outside the steps are counted");
   require(trace->step_count >= 1, "at least one step");
-  const auto profile = occx::step::profileStep(*trace, nullptr);
+  const auto profile = occx::step::profileStep(*trace);
   double sum = 0.0;
   for (const auto& c : profile.categories) {
     sum += c.per_step_us;
@@ -53,7 +53,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     require(std::fabs(sum - profile.gpu_time_per_step_us) <= 1e-6 * (1.0 + profile.gpu_time_per_step_us),
             "the categories add up to the step's GPU time");
   }
-  (void)occx::step::stepText(profile, nullptr);
-  require(occx::step::stepToCsv(profile, nullptr).rows.size() == profile.kernels.size(), "one CSV row per kernel");
+  (void)occx::step::stepText(profile);
+  require(occx::step::stepToCsv(profile).rows.size() == profile.kernels.size(), "one CSV row per kernel");
   return 0;
 }

@@ -10,7 +10,6 @@
 #include <iostream>
 #include <map>
 #include <memory>
-#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -499,10 +498,10 @@ int runSweep(Context& ctx, const InductorOpts& o) {
 }
 
 // `occx inductor step`: the step of a torch.profiler trace, joined to the run.
-void printStepText(std::ostream& out, const step::StepProfile& p, const InductorRun* run, int top) {
+void printStepText(std::ostream& out, const step::StepProfile& p, const step::StepRun& run, int top) {
   using step::StepKernel;
   out << "Profiler trace: " << p.trace_path << (p.device_name.empty() ? "" : " (" + p.device_name + ")") << "\n";
-  if (run != nullptr) out << "Inductor run: " << run->input << "\n";
+  if (run.rows != nullptr) out << "Inductor run: " << run.input << "\n";
   out << "\n" << step::stepText(p, run) << "\n";
   TextRows rows = {{"#", "kernel", "kind", "launches/step", "median µs", "µs/step", "share", "cumulative", "config",
                     "old", "new", "run"}};
@@ -514,11 +513,10 @@ void printStepText(std::ostream& out, const step::StepProfile& p, const Inductor
     std::string config;
     std::string old_word;
     std::string new_word;
-    if (run != nullptr && k.run_kernel >= 0 && k.config >= 0) {
-      const RunConfig& c = run->kernels[static_cast<std::size_t>(k.run_kernel)].configs[static_cast<std::size_t>(k.config)];
-      config = step::shortConfigLabel(c, step::isReduction(k.category));
-      if (const auto* d = c.decision(inductor::Policy::kOld)) old_word = std::string(inductor::outcomeName(d->outcome));
-      if (const auto* d = c.decision(inductor::Policy::kNew)) new_word = std::string(inductor::outcomeName(d->outcome));
+    if (const ScanRow* c = step::configRowOf(k, run)) {
+      config = step::shortConfigLabel(*c, step::isReduction(k.category));
+      old_word = step::decisionOf(*c, inductor::Policy::kOld);
+      new_word = step::decisionOf(*c, inductor::Policy::kNew);
     }
     rows.push_back({std::to_string(rank), shortName(k.name), std::string(step::kernelCategoryKey(k.category)),
                     fixed(k.launches_per_step, k.launches_per_step == static_cast<int>(k.launches_per_step) ? 0 : 1),
@@ -537,7 +535,7 @@ void printStepText(std::ostream& out, const step::StepProfile& p, const Inductor
   for (const StepKernel& k : p.kernels) {
     if (k.match == step::RunMatch::kAmbiguous) out << "ambiguous: " << k.name << ": " << k.match_note << "\n";
   }
-  if (run != nullptr) {
+  if (run.rows != nullptr) {
     std::map<std::string, int> not_in_run;
     for (const StepKernel& k : p.kernels) {
       if (k.match == step::RunMatch::kNotInRun && k.category != step::KernelCategory::kMemory) {
@@ -558,7 +556,7 @@ void printStepText(std::ostream& out, const step::StepProfile& p, const Inductor
   for (const auto& problem : p.problems) out << "problem: " << problem << "\n";
 }
 
-nlohmann::json stepToJson(const step::StepProfile& p, const InductorRun* run) {
+nlohmann::json stepToJson(const step::StepProfile& p, const step::StepRun& run) {
   nlohmann::json doc;
   doc["trace"] = p.trace_path;
   doc["run"] = p.run_input;
@@ -602,13 +600,14 @@ int runStep(Context& ctx, const InductorOpts& o) {
   auto trace = step::readProfilerTrace(o.trace, read);
   progress.finish();
   if (!trace) return fail(ctx, kCmd, trace.error(), kExitRuntime);
-  std::optional<InductorRun> run;
+  std::vector<ScanRow> rows;
+  step::StepRun r;
   if (!o.input.empty()) {
     auto scanned = scan(ctx, o);
     if (!scanned) return fail(ctx, kCmd, scanned.error(), kExitRuntime);
-    run = std::move(*scanned);
+    rows = scanRows(*scanned);
+    r = {&rows, scanned->input};
   }
-  const InductorRun* r = run ? &*run : nullptr;
   const step::StepProfile profile = step::profileStep(*trace, r);
   if (o.output.json) {
     printJson(ctx.out, stepToJson(profile, r));
