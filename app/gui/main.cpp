@@ -83,6 +83,12 @@ int main(int argc, char** argv) {
       QStringLiteral("Show the Live sweep tab's page under its bandwidth plot with this title "
                      "(e.g. \"Median time\")."),
       QStringLiteral("TITLE"));
+  const QCommandLineOption trace(
+      QStringLiteral("trace"),
+      QStringLiteral("Open the torch.profiler trace FILE in the Inductor run tab's Step page (\"bundled\": the "
+                     "bundled run's own trace, with --inductor-run)."),
+      QStringLiteral("FILE"));
+  parser.addOption(trace);
   parser.addOption(inductor_run_key);
   parser.addOption(inductor_page);
   parser.addOption(live_dataset);
@@ -159,6 +165,21 @@ int main(int argc, char** argv) {
   if (parser.isSet(inductor_run_key)) {
     if (const QString error = inductor_run->openBundled(parser.value(inductor_run_key)); !error.isEmpty()) {
       std::fprintf(stderr, "occupancy-explorer: --inductor-run: %s\n", qPrintable(error));
+      return 2;
+    }
+  }
+  if (parser.isSet(trace)) {
+    QString path = parser.value(trace);
+    if (path == QLatin1String("bundled")) {
+      path = QStringLiteral(":/inductor-runs/%1.pt.trace.json.gz").arg(parser.value(inductor_run_key));
+      if (!QFile::exists(path)) {
+        std::fprintf(stderr, "occupancy-explorer: --trace bundled: the bundled run '%s' has no trace\n",
+                     qPrintable(parser.value(inductor_run_key)));
+        return 2;
+      }
+    }
+    if (const QString error = inductor_run->openTrace(path); !error.isEmpty()) {
+      std::fprintf(stderr, "occupancy-explorer: --trace: %s\n", qPrintable(error));
       return 2;
     }
   }

@@ -34,6 +34,10 @@ const ColumnText kKernelColumns[] = {
     {QT_TRANSLATE_NOOP("occx::ui::KernelListModel", "Bounds disagree"),
      QT_TRANSLATE_NOOP("occx::ui::KernelListModel",
                        "Some config on which the old, new, review_min and exact bounds decide differently")},
+    {QT_TRANSLATE_NOOP("occx::ui::KernelListModel", "In-step µs/step"),
+     QT_TRANSLATE_NOOP("occx::ui::KernelListModel",
+                       "The kernel's device time per step inside your training step, from the profiler trace opened "
+                       "in the Step tab (blank: not in the trace, or no trace)")},
 };
 static_assert(std::size(kKernelColumns) == KernelListModel::kColumnCount);
 
@@ -118,6 +122,17 @@ QString shortConfigText(const ScanRow& row) {
 
 KernelListModel::KernelListModel(QObject* parent) : TableModel(parent) {}
 
+void KernelListModel::setInStepTimes(std::map<std::pair<std::string, std::string>, double> times) {
+  in_step_ = std::move(times);
+  if (numRows() > 0) emit dataChanged(index(0, kInStep), index(numRows() - 1, kInStep));
+}
+
+std::optional<double> KernelListModel::inStepTime(const RunKernelEntry& k) const {
+  auto it = in_step_.find({k.kernel, k.module});
+  if (it == in_step_.end()) return std::nullopt;
+  return it->second;
+}
+
 QVariant KernelListModel::headerCell(int column, int role) const {
   return columnHeader(kKernelColumns[column], "occx::ui::KernelListModel", role);
 }
@@ -145,6 +160,11 @@ QVariant KernelListModel::cell(const RunKernelEntry& k, int /*r*/, int column, i
         return k.added;
       case kBoundsDisagree:
         return k.bounds_disagree ? tr("yes") : QString();
+      case kInStep: {
+        const auto t = inStepTime(k);
+        if (!t) return QString();
+        return role == kSortRole ? QVariant(*t) : QVariant(QString::number(*t, 'f', 1));
+      }
       default:
         return {};
     }

@@ -3,6 +3,11 @@
 // origin, the winner, each policy's decision with its reason as the tooltip).
 #pragma once
 
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+
 #include <QStringList>
 #include <optional>
 
@@ -26,14 +31,24 @@ class KernelListModel : public TableModel<RunKernelEntry> {
     kWinnerOccupancy,
     kAdded,
     kBoundsDisagree,
+    kInStep,
     kColumnCount
   };
   explicit KernelListModel(QObject* parent = nullptr);
+
+  /// In-step time per step (µs) by (kernel, module), from a profiler trace of the step (the Step
+  /// tab); the In-step column shows it, blank for kernels not in the trace. Empty: no trace.
+  void setInStepTimes(std::map<std::pair<std::string, std::string>, double> times);
+  /// The in-step time per step of `k`, µs; nullopt when the trace has none for it.
+  [[nodiscard]] std::optional<double> inStepTime(const RunKernelEntry& k) const;
 
  protected:
   [[nodiscard]] int numColumns() const override { return kColumnCount; }
   [[nodiscard]] QVariant headerCell(int column, int role) const override;
   [[nodiscard]] QVariant cell(const RunKernelEntry& k, int r, int column, int role) const override;
+
+ private:
+  std::map<std::pair<std::string, std::string>, double> in_step_;
 };
 
 class RunConfigModel : public TableModel<triton::ScanRow> {

@@ -39,6 +39,11 @@ QString csvFormat(const QString& path) {
 
 OpenTarget openTargetFor(const QString& path) {
   const QFileInfo info(path);
+  // torch.profiler's traces: *.json, *.pt.trace.json, plain or gzipped.
+  const QString name = info.fileName().toLower();
+  if (!info.isDir() && (name.endsWith(QStringLiteral(".json")) || name.endsWith(QStringLiteral(".json.gz")))) {
+    return OpenTarget::kProfilerTrace;
+  }
   if (info.isDir() || info.suffix().compare(QStringLiteral("csv"), Qt::CaseInsensitive) != 0) {
     return OpenTarget::kInductorRun;
   }
@@ -93,6 +98,10 @@ QString PathOpener::open(const QString& path) {
     case OpenTarget::kMeasurements:
       view = inductor_run_;
       if (view != nullptr) error = inductor_run_->openMeasurementsCsv(path);
+      break;
+    case OpenTarget::kProfilerTrace:
+      view = inductor_run_;
+      if (view != nullptr) error = inductor_run_->openTrace(path);
       break;
   }
   if (view == nullptr) return tr("No view here opens %1.").arg(QDir::toNativeSeparators(path));

@@ -2,6 +2,7 @@
 
 #include <QComboBox>
 #include <QDir>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFontDatabase>
@@ -35,6 +36,7 @@
 #include "ui/plots/measured_times_plot.h"
 #include "ui/plots/rblock_bounds_plot.h"
 #include "ui/plots/sweep_series_plot.h"
+#include "ui/views/step_pane.h"
 
 namespace occx::ui {
 
@@ -456,7 +458,7 @@ void InductorRunView::mergeSweep(const triton::KernelSweepResult& result) {
   text += result.measured ? tr(", every config timed.") : tr("; not timed (%1).").arg(q(result.not_measured));
   if (!lines.isEmpty()) text += QLatin1Char(' ') + lines.front();
   setStatus(text);
-  detail_tabs_->setCurrentIndex(detail_tabs_->count() - 1);
+  detail_tabs_->setCurrentWidget(sweep_tab_);
 }
 
 QWidget* InductorRunView::buildSweepTab() {
@@ -856,6 +858,7 @@ QWidget* InductorRunView::buildKernelPane() {
   kernel_table_->setTextElideMode(Qt::ElideMiddle);  // the kernel's number at the end stays in sight
   kernel_table_->sortByColumn(KernelListModel::kKind, Qt::AscendingOrder);  // looped reductions first
   kernel_table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+  kernel_table_->setColumnHidden(KernelListModel::kInStep, true);  // shown once a step trace is open
   connect(kernel_table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
           [this](const QModelIndex& current) {
             if (!current.isValid()) return;
@@ -973,7 +976,22 @@ QWidget* InductorRunView::buildKernelDetails() {
   sv->addWidget(source_, 1);
   detail_tabs_->addTab(source_box, tr("Source"));
   detail_tabs_->addTab(buildMeasuredTab(), tr("Measured"));
-  detail_tabs_->addTab(buildSweepTab(), tr("Sweep"));
+  sweep_tab_ = buildSweepTab();
+  detail_tabs_->addTab(sweep_tab_, tr("Sweep"));
+  step_pane_ = new StepPane;
+  detail_tabs_->addTab(step_pane_, tr("Step"));
+  detail_tabs_->setTabToolTip(detail_tabs_->count() - 1,
+                              tr("Where your training step's GPU time goes, from a torch.profiler trace of it"));
+  connect(step_pane_, &StepPane::profileChanged, this, &InductorRunView::showInStepTimes);
+  connect(step_pane_, &StepPane::traceOpened, this, &InductorRunView::pathOpened);
+  connect(step_pane_, &StepPane::kernelActivated, this, [this](const QString& name, const QString& module) {
+    for (std::size_t i = 0; i < data_.kernels.size(); ++i) {
+      if (data_.kernels[i].kernel == name.toStdString() && data_.kernels[i].module == module.toStdString()) {
+        selectKernel(static_cast<int>(i));
+        return;
+      }
+    }
+  });
 
   right_split_->addWidget(top);
   right_split_->addWidget(detail_tabs_);
@@ -1081,6 +1099,9 @@ void InductorRunView::showRun(InductorRunData run) {
   kernel_index_ = -1;
   config_row_ = -1;
   kernel_model_->setRows(data_.kernels);
+  step_pane_->setRun(&data_.rows, data_.origin);
+  const QString bundled_trace = QStringLiteral(":/inductor-runs/%1.pt.trace.json.gz").arg(bundled_key_);
+  step_pane_->setBundledTrace(!bundled_key_.isEmpty() && QFile::exists(bundled_trace) ? bundled_trace : QString());
   kernel_table_->resizeColumnsToContents();
   kernel_table_->setColumnWidth(KernelListModel::kKernel,
                                 std::min(kernel_table_->columnWidth(KernelListModel::kKernel), 230));
@@ -1332,6 +1353,31 @@ void InductorRunView::restoreSettings(QSettings& s) {
 QString InductorRunView::statusSummary() const {
   if (data_.rows.empty()) return tr("Open an Inductor cache folder, a scan CSV, or a bundled run.");
   return data_.title + QStringLiteral(" · ") + data_.summary;
+}
+
+QString InductorRunView::openTrace(const QString& path) {
+  detail_tabs_->setCurrentWidget(step_pane_);
+  in_step_sorted_ = false;
+  return step_pane_->openTrace(path);
+}
+
+void InductorRunView::showInStepTimes() {
+  std::map<std::pair<std::string, std::string>, double> times;
+  const auto& profile = step_pane_->profile();
+  if (profile) {
+    for (const auto& k : profile->kernels) {
+      if (k.match == step::RunMatch::kMatched) times[{k.name, k.module}] += k.per_step_us;
+    }
+  }
+  kernel_model_->setInStepTimes(std::move(times));
+  kernel_table_->setColumnHidden(KernelListModel::kInStep, !profile);
+  if (profile && !in_step_sorted_) {  // a new trace: the kernels that matter first
+    in_step_sorted_ = true;
+    QHeaderView* header = kernel_table_->horizontalHeader();
+    header->moveSection(header->visualIndex(KernelListModel::kInStep), 0);  // in sight in a narrow list
+    kernel_table_->resizeColumnToContents(KernelListModel::kInStep);
+    kernel_table_->sortByColumn(KernelListModel::kInStep, Qt::DescendingOrder);
+  }
 }
 
 }  // namespace occx::ui

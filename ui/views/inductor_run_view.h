@@ -46,6 +46,7 @@ class MeasuredTimesPlot;
 class SweepSeriesPlot;
 class RblockBoundsPlot;
 class RunConfigModel;
+class StepPane;
 
 class InductorRunView : public QWidget, public AppView {
   Q_OBJECT
@@ -95,6 +96,12 @@ class InductorRunView : public QWidget, public AppView {
   /// Opens a kernel-runs CSV (occx inductor run --csv): merged into the run shown when its kernels
   /// are in it. Returns an empty string, or why not (which run to open first; also shown).
   QString openMeasurementsCsv(const QString& path);
+
+  /// Reads a torch.profiler trace of the user's step off the UI thread and shows it in the Step tab,
+  /// joined to the run shown (and to each later run). Returns an empty string, or why not (also shown).
+  QString openTrace(const QString& path);
+  /// The Step tab.
+  [[nodiscard]] StepPane* stepPane() const { return step_pane_; }
 
   /// Selects the kernel list's row of kernel `index` in the run (not the sorted row). False when out of range.
   bool selectKernel(int index);
@@ -192,6 +199,8 @@ class InductorRunView : public QWidget, public AppView {
   void setStatus(const QString& text, bool error = false);
   /// Cancels a running scan and drops what it still reports (another run is being shown).
   void dropScan();
+  /// The Step tab's in-step time per kernel into the kernel list (its In-step column, hidden without a trace).
+  void showInStepTimes();
 
   InductorRunData data_;
   quint64 scan_id_ = 0;  ///< the scan whose result is awaited; 0 = none
@@ -246,6 +255,9 @@ class InductorRunView : public QWidget, public AppView {
   QLabel* measured_note_ = nullptr;
   MeasuredTimesPlot* measured_plot_ = nullptr;
   QTableWidget* picks_table_ = nullptr;
+  QWidget* sweep_tab_ = nullptr;
+  StepPane* step_pane_ = nullptr;
+  bool in_step_sorted_ = false;  ///< the kernel list was sorted by in-step time once for this trace
 };
 
 }  // namespace occx::ui
