@@ -204,7 +204,7 @@ TEST(InductorRunMeasured, TheMeasuredAndSweepTabsFit1280x720) {
   window.resize(1280, 720);
   window.show();
   window.tabs()->setCurrentWidget(view);
-  view->detailTabs()->setCurrentIndex(view->detailTabs()->count() - 2);
+  view->detailTabs()->setCurrentIndex(view->detailTabs()->count() - 3);  // Measured, Sweep, Step
   QApplication::processEvents();
   EXPECT_EQ(view->detailTabs()->tabText(view->detailTabs()->currentIndex()), QStringLiteral("Measured"));
   QWidget* plot = view->measuredPlot()->widget();
@@ -214,7 +214,7 @@ TEST(InductorRunMeasured, TheMeasuredAndSweepTabsFit1280x720) {
   EXPECT_TRUE(view->picksTable()->isVisible());
   EXPECT_GE(view->picksTable()->width(), 200);
   // The Sweep tab beside it, and the sweep's controls.
-  view->detailTabs()->setCurrentIndex(view->detailTabs()->count() - 1);
+  view->detailTabs()->setCurrentIndex(view->detailTabs()->count() - 2);
   QApplication::processEvents();
   EXPECT_EQ(view->detailTabs()->tabText(view->detailTabs()->currentIndex()), QStringLiteral("Sweep"));
   QWidget* sweep = view->sweepPlot()->widget();

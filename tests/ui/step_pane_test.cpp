@@ -4,7 +4,10 @@
 // damaged trace; and the event loop kept free while a large trace is read.
 #include <gtest/gtest.h>
 
+#include <QApplication>
 #include <QElapsedTimer>
+#include <QSettings>
+#include <QTextBrowser>
 #include <QFile>
 #include <QHeaderView>
 #include <QLabel>
@@ -19,6 +22,7 @@
 #include "ui/models/inductor_run_models.h"
 #include "ui/models/step_kernel_model.h"
 #include "ui/plots/step_pareto_plot.h"
+#include "ui/shell/main_window.h"
 #include "ui/shell/path_opener.h"
 #include "ui/views/inductor_run_view.h"
 #include "ui/views/step_pane.h"
@@ -110,6 +114,29 @@ TEST(StepPane, ABundledRunOffersItsOwnTrace) {
   // A run without a trace of its own hides the button.
   ASSERT_TRUE(view.openBundled(QStringLiteral("spill_log_softmax")).isEmpty());
   EXPECT_TRUE(bundled->isHidden());
+}
+
+TEST(StepPane, TheStepTabFits1280x720) {
+  QSettings().clear();
+  MainWindow window(/*use_settings=*/false);
+  auto* view = new InductorRunView;
+  window.addView(view, QStringLiteral("Inductor run"));
+  ASSERT_TRUE(view->openBundled(QStringLiteral("gpt2")).isEmpty());
+  window.resize(1280, 720);
+  window.show();
+  window.tabs()->setCurrentWidget(view);
+  ASSERT_TRUE(traceRead(*view, QStringLiteral(":/inductor-runs/gpt2.pt.trace.json.gz")));
+  QApplication::processEvents();
+  EXPECT_LE(window.width(), 1280);
+  EXPECT_EQ(view->detailTabs()->tabText(view->detailTabs()->currentIndex()), QStringLiteral("Step"));
+  QWidget* plot = view->stepPane()->paretoPlot()->widget();
+  EXPECT_TRUE(plot->isVisible());
+  EXPECT_GE(plot->width(), 280);
+  EXPECT_GE(plot->height(), 180);
+  EXPECT_TRUE(view->stepPane()->table()->isVisible());
+  EXPECT_GE(view->stepPane()->table()->width(), 220);
+  EXPECT_TRUE(view->stepPane()->wordsView()->isVisible());
+  EXPECT_TRUE(view->stepPane()->openButton()->isVisible());
 }
 
 TEST(StepPane, ADamagedTraceSaysWhereAndKeepsWhatItRead) {

@@ -35,6 +35,7 @@
 #include "ui/plots/config_occupancy_plot.h"
 #include "ui/plots/measured_times_plot.h"
 #include "ui/plots/rblock_bounds_plot.h"
+#include "ui/plots/step_pareto_plot.h"
 #include "ui/plots/sweep_series_plot.h"
 #include "ui/views/step_pane.h"
 
@@ -1318,11 +1319,25 @@ std::vector<CsvExport> InductorRunView::csvExports() const {
     out.push_back({tr("Measured kernel runs (every measured config)"), QStringLiteral("inductor-kernel-runs.csv"),
                    triton::measurementsToCsv(data_.measured)});
   }
+  if (const auto& profile = step_pane_->profile()) {
+    const std::string input = data_.origin.toStdString();
+    out.push_back({tr("Step: every kernel by in-step time"), QStringLiteral("step-profile.csv"),
+                   step::stepToCsv(*profile, step::StepRun{&data_.rows, input})});
+  }
   return out;
 }
 
 std::vector<PlotController*> InductorRunView::plotExports() const {
-  return {bounds_plot_, occupancy_plot_, measured_plot_};
+  std::vector<PlotController*> plots = {bounds_plot_, occupancy_plot_, measured_plot_};
+  if (step_pane_->profile()) plots.push_back(step_pane_->paretoPlot());
+  return plots;
+}
+
+QString InductorRunView::reportText() const {
+  if (!step_pane_->profile()) return {};
+  QString html = tr("<p><b>The step</b> (%1):</p>").arg(QDir::toNativeSeparators(step_pane_->tracePath()).toHtmlEscaped());
+  for (const QString& line : step_pane_->words().split(QLatin1Char('\n'))) html += QStringLiteral("<p>%1</p>").arg(line.toHtmlEscaped());
+  return html;
 }
 
 void InductorRunView::saveSettings(QSettings& s) const {

@@ -158,6 +158,8 @@ class InductorRunView : public QWidget, public AppView {
   [[nodiscard]] std::vector<PlotController*> plotExports() const override;
   void saveSettings(QSettings& settings) const override;
   void restoreSettings(QSettings& settings) override;
+  /// The step in words, when a profiler trace is open (the Step tab).
+  [[nodiscard]] QString reportText() const override;
   [[nodiscard]] QString statusSummary() const override;
 
  public slots:

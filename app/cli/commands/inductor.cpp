@@ -89,6 +89,70 @@ Expected<InductorRun> scan(Context& ctx, const InductorOpts& o) {
   return run;
 }
 
+// --trace TRACE on scan, show and run: the step of a torch.profiler trace joined to the run, for the
+// in-step columns.
+struct StepJoin {
+  std::vector<ScanRow> rows;  ///< scanRows(run): the rows the profile's config_row indices point into
+  step::StepProfile profile;
+  std::string input;
+};
+
+void addTraceOptions(CLI::App& cmd, InductorOpts& o) {
+  cmd.add_option("--trace", o.trace,
+                 "a torch.profiler trace of the step (export_chrome_trace or tensorboard_trace_handler; plain or .gz): "
+                 "adds each kernel's in-step time (`occx inductor step` shows the whole step)");
+  cmd.add_option("--steps", o.steps, "steps in the trace when it has no ProfilerStep annotations (1 … 1000000)");
+}
+
+Expected<std::optional<StepJoin>> joinTrace(Context& ctx, const InductorOpts& o, const InductorRun& run) {
+  if (o.trace.empty()) return std::optional<StepJoin>();
+  step::TraceReadOptions read;
+  read.steps_when_unannotated = o.steps;
+  ProgressPrinter progress(ctx.err, o.quiet || &ctx.err != &std::cerr);
+  read.progress = [&](const step::TraceReadProgress& p) {
+    progress.step("reading the trace [" + std::to_string(p.bytes_read >> 20) + "/" +
+                  std::to_string(p.file_bytes >> 20) + " MB]");
+  };
+  auto trace = step::readProfilerTrace(o.trace, read);
+  progress.finish();
+  if (!trace) return Error(trace.error());
+  for (const auto& problem : trace->problems) ctx.err << "warning: " << problem << "\n";
+  std::optional<StepJoin> join(std::in_place);
+  join->rows = scanRows(run);
+  join->input = run.input;
+  join->profile = step::profileStep(*trace, step::StepRun{&join->rows, join->input});
+  return join;
+}
+
+// The step's kernel that is `kernel` of module `module`; nullptr when the step has none.
+const step::StepKernel* inStepOf(const StepJoin& join, const std::string& kernel, const std::string& module) {
+  for (const auto& k : join.profile.kernels) {
+    if (k.match == step::RunMatch::kMatched && k.name == kernel && k.module == module) return &k;
+  }
+  return nullptr;
+}
+
+// Adds in_step_per_step_us, in_step_median_us, in_step_launches_per_step and ran_in_step to a table
+// whose rows `rowKey(i)` names by (kernel, module) and whose launcher row the join gives.
+template <class RowIsLauncher>
+void addInStepColumns(CsvTable& table, const StepJoin& join, RowIsLauncher&& is_launcher) {
+  const int kernel_col = table.column("kernel");
+  const int module_col = table.column("module");
+  if (kernel_col < 0 || module_col < 0) return;
+  table.header.insert(table.header.end(),
+                      {"in_step_per_step_us", "in_step_median_us", "in_step_launches_per_step", "ran_in_step"});
+  table.meta.emplace_back("trace", join.profile.trace_path);
+  table.meta.emplace_back("in_step", "device time inside the traced step (torch.profiler, CUPTI)");
+  for (std::size_t i = 0; i < table.rows.size(); ++i) {
+    auto& row = table.rows[i];
+    const auto* k = inStepOf(join, row[static_cast<std::size_t>(kernel_col)], row[static_cast<std::size_t>(module_col)]);
+    row.push_back(k != nullptr ? fixed(k->per_step_us, 3) : "");
+    row.push_back(k != nullptr ? fixed(k->median_us, 3) : "");
+    row.push_back(k != nullptr ? fixed(k->launches_per_step, 2) : "");
+    row.push_back(k != nullptr && is_launcher(i, *k) ? "yes" : "");
+  }
+}
+
 std::string shortName(const std::string& name) {
   constexpr std::size_t kMax = 56;
   if (name.size() <= kMax) return name;
@@ -96,7 +160,7 @@ std::string shortName(const std::string& name) {
 }
 
 // The text table: the columns a reader scans first; --csv and --json have them all.
-void printScanText(std::ostream& out, const InductorRun& run) {
+void printScanText(std::ostream& out, const InductorRun& run, const StepJoin* step) {
   out << "Inductor run: " << run.input << "\n";
   out << "  " << run.files_read
       << " files read; Triton caches: " << (run.triton_caches.empty() ? std::string("none found") : std::string());
@@ -104,8 +168,13 @@ void printScanText(std::ostream& out, const InductorRun& run) {
   out << "\n" << run.summary.text() << "\n";
   std::string device;
   TextRows rows;
-  const TextRows header = {{"kernel", "kind", "size hints", "XBLOCK", "R0_BLOCK", "warps", "regs", "spills",
-                            "occupancy", "blocks/SM", "origin", "winner", "new", "old", "disagree"}};
+  TextRows header = {{"kernel", "kind", "size hints", "XBLOCK", "R0_BLOCK", "warps", "regs", "spills", "occupancy",
+                      "blocks/SM", "origin", "winner", "new", "old", "disagree"}};
+  if (step != nullptr) {
+    header[0].insert(header[0].begin() + 1, "µs/step");
+    header[0].insert(header[0].begin() + 2, "ran");
+  }
+  const std::vector<ScanRow> all_rows = scanRows(run);
   auto flush = [&] {
     if (rows.empty()) return;
     out << "\ndevice " << device << "\n";
@@ -114,7 +183,8 @@ void printScanText(std::ostream& out, const InductorRun& run) {
     printTable(out, all);
     rows.clear();
   };
-  for (const ScanRow& r : scanRows(run)) {
+  for (std::size_t index = 0; index < all_rows.size(); ++index) {
+    const ScanRow& r = all_rows[index];
     if (r.device != device) {
       flush();
       device = r.device;
@@ -125,8 +195,18 @@ void printScanText(std::ostream& out, const InductorRun& run) {
                     r.occupancy_pct ? std::to_string(static_cast<int>(*r.occupancy_pct + 0.5)) + " %" : std::string(),
                     n(r.blocks_per_sm), r.r0_block ? r.origin : std::string(), r.winner ? "yes" : "", r.new_decision,
                     r.old_decision, r.bounds_disagree ? "yes" : ""});
+    if (step != nullptr) {
+      const auto* s = inStepOf(*step, r.kernel, r.module);
+      rows.back().insert(rows.back().begin() + 1, s != nullptr ? fixed(s->per_step_us, 1) : "");
+      rows.back().insert(rows.back().begin() + 2, s != nullptr && s->config_row == static_cast<int>(index) ? "*" : "");
+    }
   }
   flush();
+  if (step != nullptr) {
+    const std::string words = step::stepText(step->profile, step::StepRun{&step->rows, step->input});
+    out << "\nµs/step: the kernel's in-step device time per step in " << step->profile.trace_path
+        << "; ran: * on the config its launcher used. " << words.substr(0, words.find('\n')) << "\n";
+  }
   const std::vector<std::string> problems = everyProblem(run);
   if (!problems.empty()) {
     out << "\n"
@@ -141,12 +221,35 @@ void printScanText(std::ostream& out, const InductorRun& run) {
 int runScan(Context& ctx, const InductorOpts& o) {
   auto run = scan(ctx, o);
   if (!run) return fail(ctx, "occx inductor scan", run.error(), kExitRuntime);
+  auto join = joinTrace(ctx, o, *run);
+  if (!join) return fail(ctx, "occx inductor scan", join.error(), kExitRuntime);
+  const StepJoin* step = join->has_value() ? &**join : nullptr;
   if (o.output.json) {
-    printJson(ctx.out, runToJson(*run));
+    nlohmann::json doc = runToJson(*run);
+    if (step != nullptr) {
+      doc["trace"] = step->profile.trace_path;
+      for (auto& k : doc["kernels"]) {
+        const auto* s = inStepOf(*step, k.value("name", ""), k.value("module", ""));
+        k["in_step"] = s == nullptr ? nlohmann::json(nullptr)
+                                    : nlohmann::json{{"per_step_us", s->per_step_us},
+                                                     {"median_us", s->median_us},
+                                                     {"launches_per_step", s->launches_per_step},
+                                                     {"share_pct", 100.0 * s->share}};
+      }
+    }
+    printJson(ctx.out, doc);
   } else if (o.output.text()) {
-    printScanText(ctx.out, *run);
+    printScanText(ctx.out, *run, step);
   }
-  if (!o.output.csv.empty()) return writeCsv(ctx, o.output.csv, scanToCsv(*run));
+  if (!o.output.csv.empty()) {
+    CsvTable table = scanToCsv(*run);
+    if (step != nullptr) {
+      addInStepColumns(table, *step, [&](std::size_t i, const step::StepKernel& k) {
+        return k.config_row == static_cast<int>(i);
+      });
+    }
+    return writeCsv(ctx, o.output.csv, table);
+  }
   return kExitOk;
 }
 
@@ -167,10 +270,29 @@ int runShow(Context& ctx, const InductorOpts& o) {
   only.files_read = run->files_read;
   only.summary = run->summary;
   for (const RunKernel* k : found) only.kernels.push_back(*k);
+  auto join = joinTrace(ctx, o, *run);
+  if (!join) return fail(ctx, "occx inductor show", join.error(), kExitRuntime);
+  const StepJoin* step = join->has_value() ? &**join : nullptr;
   if (o.output.json) {
     printJson(ctx.out, runToJson(only));
   } else if (o.output.text()) {
-    for (std::size_t i = 0; i < found.size(); ++i) ctx.out << (i ? "\n" : "") << kernelReport(*found[i]);
+    for (std::size_t i = 0; i < found.size(); ++i) {
+      ctx.out << (i ? "\n" : "") << kernelReport(*found[i]);
+      if (step == nullptr) continue;
+      const auto* s = inStepOf(*step, found[i]->module.name, found[i]->module.module_hash);
+      if (s == nullptr) {
+        ctx.out << "  in the step:   not launched in " << step->profile.trace_path
+                << " (or not told apart from a same-named kernel: `occx inductor step` says which)\n";
+        continue;
+      }
+      ctx.out << "  in the step:   " << fixed(s->per_step_us, 1) << " µs per step (" << fixed(100.0 * s->share, 1)
+              << " % of its GPU time), " << fixed(s->launches_per_step, 1) << " launches per step, median "
+              << fixed(s->median_us, 1) << " µs per launch";
+      if (const ScanRow* c = step::configRowOf(*s, step::StepRun{&step->rows, step->input})) {
+        ctx.out << "; ran " << step::shortConfigLabel(*c, found[i]->analysed());
+      }
+      ctx.out << " (" << step->profile.trace_path << ")\n";
+    }
     // The run's own problems (files skipped or unmatched) may be why a kernel lacks a config or its winner.
     if (!run->problems.empty()) {
       ctx.out << "\n"
@@ -228,6 +350,35 @@ void printRunsText(std::ostream& out, const KernelMeasurements& r) {
   for (const auto& n : r.notes) out << "note: " << n << "\n";
 }
 
+// Whether a measured row is the config of a scan row (kernel, module and launch config).
+bool sameConfig(const MeasuredConfig& m, const ScanRow& r) {
+  auto eq = [](const std::optional<std::int64_t>& v, int x) { return v.value_or(0) == x; };
+  return m.kernel == r.kernel && m.module == r.module && eq(r.xblock, m.xblock) && eq(r.r0_block, m.r0_block) &&
+         eq(r.num_warps, m.num_warps) && eq(r.num_stages, m.num_stages);
+}
+
+// Per kernel of the step: the config its launcher used, timed here, against its in-step time.
+void printInStepComparison(std::ostream& out, const KernelMeasurements& result, const StepJoin& join) {
+  TextRows rows = {{"kernel", "ran in the step", "in-step median µs", "measured here µs", "here / in-step"}};
+  for (const auto& k : join.profile.kernels) {
+    if (k.match != step::RunMatch::kMatched) continue;
+    const ScanRow* c = step::configRowOf(k, step::StepRun{&join.rows, join.input});
+    if (c == nullptr) continue;
+    for (const auto& m : result.rows) {
+      if (!sameConfig(m, *c) || !m.ok()) continue;
+      rows.push_back({shortName(k.name), m.configText(), fixed(k.median_us, 1), fixed(m.measured.time.median_us, 1),
+                      k.median_us > 0.0 ? fixed(m.measured.time.median_us / k.median_us, 2) : ""});
+    }
+  }
+  if (rows.size() == 1) {
+    out << "\nNo measured config is one that ran in the step (" << join.profile.trace_path << ").\n";
+    return;
+  }
+  out << "\nThe configs that ran in the step (" << join.profile.trace_path
+      << "), measured here (CUDA events, L2 flushed) against their in-step time (torch.profiler):\n";
+  printTable(out, rows);
+}
+
 int runRun(Context& ctx, const InductorOpts& o) {
   constexpr const char* kRunCmd = "occx inductor run";
   if (!(o.timed_ms >= 1.0 && o.timed_ms <= 10000.0))
@@ -235,6 +386,9 @@ int runRun(Context& ctx, const InductorOpts& o) {
   std::string key;
   auto run = scanForKernel(ctx, o, key);
   if (!run) return fail(ctx, kRunCmd, run.error(), kExitRuntime);
+  auto join = joinTrace(ctx, o, *run);
+  if (!join) return fail(ctx, kRunCmd, join.error(), kExitRuntime);
+  [[maybe_unused]] const StepJoin* step = join->has_value() ? &**join : nullptr;
   std::vector<const RunKernel*> kernels;
   if (key.empty()) {
     for (const auto& k : run->kernels) {
@@ -301,9 +455,19 @@ int runRun(Context& ctx, const InductorOpts& o) {
     printJson(ctx.out, j);
   } else if (o.output.text()) {
     printRunsText(ctx.out, result);
+    if (step != nullptr) printInStepComparison(ctx.out, result, *step);
   }
   int rc = kExitOk;
-  if (!o.output.csv.empty()) rc = writeCsv(ctx, o.output.csv, measurementsToCsv(result));
+  if (!o.output.csv.empty()) {
+    CsvTable table = measurementsToCsv(result);
+    if (step != nullptr) {
+      addInStepColumns(table, *step, [&](std::size_t i, const step::StepKernel& k) {
+        const ScanRow* c = step::configRowOf(k, step::StepRun{&step->rows, step->input});
+        return c != nullptr && i < result.rows.size() && sameConfig(result.rows[i], *c);
+      });
+    }
+    rc = writeCsv(ctx, o.output.csv, table);
+  }
   if (result.cancelled) {
     ctx.err << kRunCmd << ": cancelled: kept the finished rows\n";
     return kExitRuntime;
@@ -633,6 +797,7 @@ void addInductorCommand(CLI::App& app, Context& ctx) {
                        "an Inductor cache folder, a torch_compile_debug folder or one kernel module (default: "
                        "$TORCHINDUCTOR_CACHE_DIR, else /tmp/torchinductor_<user>)");
   addInputOptions(*scan_cmd, *s);
+  addTraceOptions(*scan_cmd, *s);
   s->output.add(*scan_cmd, "print JSON: a kernel list, each with its configs",
                 "also write one row per (kernel, config) to this CSV file");
   setAction(*scan_cmd, ctx, s, &runScan);
@@ -643,6 +808,7 @@ void addInductorCommand(CLI::App& app, Context& ctx) {
   show_cmd->add_option("DIR", w->input,
                        "as for scan (default: $TORCHINDUCTOR_CACHE_DIR, else /tmp/torchinductor_<user>)");
   addInputOptions(*show_cmd, *w);
+  addTraceOptions(*show_cmd, *w);
   w->output.add(*show_cmd, "print JSON", "also write the kernel's configs to this CSV file");
   setAction(*show_cmd, ctx, w, &runShow);
 
@@ -661,6 +827,7 @@ void addInductorCommand(CLI::App& app, Context& ctx) {
       "DIR", r->input,
       "with a KERNEL: the run to look in (default: $TORCHINDUCTOR_CACHE_DIR, else /tmp/torchinductor_<user>)");
   addInputOptions(*run_cmd, *r);
+  addTraceOptions(*run_cmd, *r);
   run_cmd->add_flag("--reductions", r->reductions_only,
                     "only looped and persistent reductions (not pointwise kernels)");
   run_cmd->add_option("--device", r->device, "CUDA device ordinal");
