@@ -18,11 +18,13 @@ namespace {
 
 using json = nlohmann::json;
 
-constexpr std::size_t kChunk = std::size_t{1} << 20;         // bytes of JSON text per read
+constexpr std::size_t kChunk = std::size_t{1} << 20;              // bytes of JSON text per read
 constexpr std::uint64_t kProgressEvery = std::uint64_t{4} << 20;  // bytes of JSON between progress calls
 constexpr std::int64_t kMaxDimension = std::int64_t{1} << 31;
 
-bool startsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+bool startsWith(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
 
 // The parts of one trace event the reader keeps, filled as the parser walks the event object.
 struct PendingEvent {
@@ -247,8 +249,7 @@ class TraceSax final : public nlohmann::json_sax<json> {
       trace_.activities.push_back(std::move(a));
     } else if ((cat == "cuda_runtime" || cat == "cuda_driver") && event_.correlation >= 0) {
       launches_.emplace_back(event_.correlation, event_.ts);
-    } else if ((cat == "user_annotation" || cat == "gpu_user_annotation") &&
-               startsWith(event_.name, "ProfilerStep#")) {
+    } else if ((cat == "user_annotation" || cat == "gpu_user_annotation") && startsWith(event_.name, "ProfilerStep#")) {
       auto& spans = cat == "user_annotation" ? cpu_steps_ : gpu_steps_;
       spans.push_back({event_.name, stepNumber(event_.name), event_.ts, event_.ts + std::max(0.0, event_.dur)});
     }
@@ -335,7 +336,8 @@ class LaunchTimes {
 
 int spanContaining(const std::vector<TraceStep>& steps, double t) {
   // steps sorted by begin; the last one beginning at or before t, if t lies inside it
-  auto it = std::upper_bound(steps.begin(), steps.end(), t, [](double v, const TraceStep& s) { return v < s.begin_us; });
+  auto it =
+      std::upper_bound(steps.begin(), steps.end(), t, [](double v, const TraceStep& s) { return v < s.begin_us; });
   if (it == steps.begin()) return -1;
   --it;
   return t <= it->end_us ? static_cast<int>(it - steps.begin()) : -1;
@@ -370,9 +372,15 @@ void assignSteps(ProfilerTrace& trace, std::vector<std::pair<std::int64_t, doubl
   }
   trace.annotated_steps = true;
   const bool by_cpu = !cpu.empty();
-  trace.steps = toSteps(by_cpu ? std::move(cpu) : std::move(gpu));
+  std::vector<TraceStep> gpu_steps;  // the GPU-side annotations, for activities without a launch
+  if (by_cpu) {
+    trace.steps = toSteps(std::move(cpu));
+    gpu_steps = toSteps(std::move(gpu));
+  } else {
+    trace.steps = toSteps(std::move(gpu));
+    gpu_steps = trace.steps;
+  }
   trace.step_count = static_cast<int>(trace.steps.size());
-  std::vector<TraceStep> gpu_steps = by_cpu ? toSteps(std::move(gpu)) : trace.steps;
   const LaunchTimes times(launches);
   for (auto& a : trace.activities) {
     int index = -1;
@@ -396,8 +404,9 @@ void assignSteps(ProfilerTrace& trace, std::vector<std::pair<std::int64_t, doubl
   }
 }
 
-Expected<ProfilerTrace> finish(ProfilerTrace trace, const TraceSax& sax, std::vector<std::pair<std::int64_t, double>>& launches,
-                               std::vector<StepSpan> cpu, std::vector<StepSpan> gpu, const TraceReadOptions& options,
+Expected<ProfilerTrace> finish(ProfilerTrace trace, const TraceSax& sax,
+                               std::vector<std::pair<std::int64_t, double>>& launches, std::vector<StepSpan> cpu,
+                               std::vector<StepSpan> gpu, const TraceReadOptions& options,
                                const std::string& zlib_error) {
   const std::string& path = trace.path;
   if (!zlib_error.empty()) {

@@ -30,17 +30,17 @@ enum class GpuActivityKind { kKernel, kMemcpy, kMemset };
 /// One GPU activity: a kernel, a memcpy or a memset, as the profiler saw it run.
 struct GpuActivity {
   GpuActivityKind kind = GpuActivityKind::kKernel;
-  std::string name;                   ///< the kernel's (demangled) name, or "Memcpy HtoD (…)"
-  double start_us = 0.0;              ///< trace clock, µs
-  double duration_us = 0.0;           ///< device time, µs (the event's "dur")
+  std::string name;                     ///< the kernel's (demangled) name, or "Memcpy HtoD (…)"
+  double start_us = 0.0;                ///< trace clock, µs
+  double duration_us = 0.0;             ///< device time, µs (the event's "dur")
   std::array<std::int64_t, 3> grid{};   ///< blocks; {0,0,0} when the event has none
   std::array<std::int64_t, 3> block{};  ///< threads per block; {0,0,0} when the event has none
   std::int64_t stream = -1;
   int device = -1;
-  std::int64_t correlation = -1;  ///< the CPU launch's correlation id; -1 when absent
-  int registers_per_thread = -1;  ///< args "registers per thread" (CUPTI); -1 when absent
-  std::int64_t shared_bytes = -1; ///< args "shared memory": static + dynamic per block, bytes; -1 when absent
-  int step = -1;                  ///< index into ProfilerTrace::steps; -1 outside every step
+  std::int64_t correlation = -1;   ///< the CPU launch's correlation id; -1 when absent
+  int registers_per_thread = -1;   ///< args "registers per thread" (CUPTI); -1 when absent
+  std::int64_t shared_bytes = -1;  ///< args "shared memory": static + dynamic per block, bytes; -1 when absent
+  int step = -1;                   ///< index into ProfilerTrace::steps; -1 outside every step
 };
 
 /// One step of the trace: a `ProfilerStep#N` annotation (CPU time range), or the whole trace when
@@ -60,14 +60,14 @@ struct ProfilerTrace {
   /// True when `steps` come from ProfilerStep annotations; false when the trace had none and the
   /// user's step count divides the whole trace.
   bool annotated_steps = false;
-  int step_count = 1;          ///< steps the per-step figures divide by (≥ 1)
-  int outside_steps = 0;       ///< activities launched outside every annotated step (not counted)
-  std::string device_name;     ///< deviceProperties[0].name; empty when absent
-  int compute_major = 0;       ///< deviceProperties[0].computeMajor; 0 when absent
+  int step_count = 1;       ///< steps the per-step figures divide by (≥ 1)
+  int outside_steps = 0;    ///< activities launched outside every annotated step (not counted)
+  std::string device_name;  ///< deviceProperties[0].name; empty when absent
+  int compute_major = 0;    ///< deviceProperties[0].computeMajor; 0 when absent
   int compute_minor = 0;
-  std::int64_t events = 0;         ///< trace events read (all kinds)
-  std::uint64_t bytes_read = 0;    ///< bytes of the file read (compressed bytes for a gzipped file)
-  std::uint64_t json_bytes = 0;    ///< bytes of JSON text parsed
+  std::int64_t events = 0;       ///< trace events read (all kinds)
+  std::uint64_t bytes_read = 0;  ///< bytes of the file read (compressed bytes for a gzipped file)
+  std::uint64_t json_bytes = 0;  ///< bytes of JSON text parsed
   bool gzipped = false;
   /// What could not be read, each naming the file and the byte offset; what precedes is kept.
   std::vector<std::string> problems;

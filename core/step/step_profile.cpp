@@ -13,7 +13,9 @@ namespace {
 
 using triton::ScanRow;
 
-bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
+bool contains(std::string_view s, std::string_view part) {
+  return s.find(part) != std::string_view::npos;
+}
 
 std::string lower(std::string_view s) {
   std::string out(s);
@@ -44,7 +46,9 @@ struct RunKernelRows {
   std::vector<std::size_t> rows;
 };
 
-bool compiled(const ScanRow& r) { return r.num_warps.has_value(); }
+bool compiled(const ScanRow& r) {
+  return r.num_warps.has_value();
+}
 
 bool configFits(const ScanRow& r, const LaunchShape& s) {
   if (!compiled(r)) return false;
@@ -185,8 +189,39 @@ double median(std::vector<double>& v) {
   return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-std::string ms(double us) { return us >= 1000.0 ? fixed(us / 1000.0, 2) + " ms" : fixed(us, 1) + " µs"; }
-std::string pct(double share) { return fixed(100.0 * share, share < 0.1 ? 1 : 0) + " %"; }
+std::string ms(double us) {
+  return us >= 1000.0 ? fixed(us / 1000.0, 2) + " ms" : fixed(us, 1) + " µs";
+}
+std::string pct(double share) {
+  return fixed(100.0 * share, share < 0.1 ? 1 : 0) + " %";
+}
+
+// A launch shape as the first pass groups launches: the activity's kind, name (a view into the
+// trace, which outlives the pass), grid, block and registers.
+struct ShapeKey {
+  GpuActivityKind kind;
+  std::string_view name;
+  std::array<std::int64_t, 3> grid;
+  std::array<std::int64_t, 3> block;
+  int registers;
+  bool operator==(const ShapeKey& o) const {
+    return kind == o.kind && name == o.name && grid == o.grid && block == o.block && registers == o.registers;
+  }
+};
+
+struct ShapeKeyHash {
+  std::size_t operator()(const ShapeKey& k) const {
+    std::size_t h = std::hash<std::string_view>{}(k.name);
+    auto mix = [&h](std::int64_t v) {
+      h ^= std::hash<std::int64_t>{}(v) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    };
+    for (auto v : k.grid) mix(v);
+    for (auto v : k.block) mix(v);
+    mix(k.registers);
+    mix(static_cast<std::int64_t>(k.kind));
+    return h;
+  }
+};
 
 }  // namespace
 
@@ -250,8 +285,8 @@ KernelCategory categorizeKernel(std::string_view name, GpuActivityKind kind) {
   if (name.substr(0, 10) == "triton_poi") return KernelCategory::kTritonPointwise;
   if (name.substr(0, 7) == "triton_") return KernelCategory::kTritonOther;
   const std::string l = lower(name);
-  for (std::string_view pattern : {"gemm", "cutlass", "cublas", "nvjet", "xmma", "flash", "fmha", "attention",
-                                   "cudnn", "splitkreduce", "sm90_", "sm80_", "ampere_", "hopper_", "_mma"}) {
+  for (std::string_view pattern : {"gemm", "cutlass", "cublas", "nvjet", "xmma", "flash", "fmha", "attention", "cudnn",
+                                   "splitkreduce", "sm90_", "sm80_", "ampere_", "hopper_", "_mma"}) {
     if (contains(l, pattern)) return KernelCategory::kLibrary;
   }
   if (contains(name, "at::native") || contains(name, "at_cuda_detail") || contains(name, "c10::") ||
@@ -297,41 +332,50 @@ StepProfile profileStep(const ProfilerTrace& trace, const StepRun& run) {
     p.step_names.push_back(s.name);
     spans += s.end_us - s.begin_us;
   }
-  if (trace.annotated_steps && !trace.steps.empty()) p.mean_step_span_us = spans / static_cast<double>(trace.steps.size());
+  if (trace.annotated_steps && !trace.steps.empty())
+    p.mean_step_span_us = spans / static_cast<double>(trace.steps.size());
 
   const KernelsByName by_name = run.rows != nullptr ? kernelsByName(*run.rows) : KernelsByName{};
 
-  // Join each distinct (name, grid, block) once, then group launches by (name, what they join to).
-  struct Group {
-    StepKernel row;
+  // First pass, linear and cheap: the launches of each distinct (kind, name, grid, block, registers);
+  // then each distinct shape is joined once and the shapes are grouped by (name, what they join to).
+  struct Shape {
+    const GpuActivity* first = nullptr;
     std::vector<double> durations;
   };
-  std::map<std::string, Join> joins;
-  std::map<std::string, std::size_t> group_of;
-  std::vector<Group> groups;
+  std::unordered_map<ShapeKey, std::size_t, ShapeKeyHash> shape_of;
+  std::vector<Shape> shapes;
   double total = 0.0;
   for (const GpuActivity& a : trace.activities) {
     if (a.step < 0) continue;
     total += a.duration_us;
-    const KernelCategory by_name_category = categorizeKernel(a.name, a.kind);
-    std::string join_key;
+    const ShapeKey key{a.kind, a.name, a.grid, a.block, a.registers_per_thread};
+    auto [it, added] = shape_of.try_emplace(key, shapes.size());
+    if (added) shapes.push_back({&a, {}});
+    shapes[it->second].durations.push_back(a.duration_us);
+  }
+  struct Group {
+    StepKernel row;
+    std::vector<double> durations;
+  };
+  std::map<std::string, std::size_t> group_of;
+  std::vector<Group> groups;
+  for (Shape& sh : shapes) {
+    const GpuActivity& a = *sh.first;
     Join join;
+    std::string key = a.name + '\x1f' + std::string(gpuActivityKindName(a.kind));
     const LaunchShape shape{a.grid, a.block, a.registers_per_thread};
     if (a.kind == GpuActivityKind::kKernel && run.rows != nullptr) {
-      const std::string shape_key = a.name + '\x1f' + shapeText(shape);
-      auto it = joins.find(shape_key);
-      if (it == joins.end()) it = joins.emplace(shape_key, joinToRun(a.name, shape, *run.rows, by_name)).first;
-      join = it->second;
-      join_key = std::string(runMatchName(join.match)) + ":" + (join.kernel != nullptr ? join.kernel->module : "");
-      for (const auto& c : join.candidates) join_key += "," + c;
+      join = joinToRun(a.name, shape, *run.rows, by_name);
+      key += '\x1f' + std::string(runMatchName(join.match)) + ":" + (join.kernel != nullptr ? join.kernel->module : "");
+      for (const auto& c : join.candidates) key += "," + c;
     }
-    const std::string key = a.name + '\x1f' + join_key;
     auto found = group_of.find(key);
     if (found == group_of.end()) {
       found = group_of.emplace(key, groups.size()).first;
       Group g;
       g.row.name = a.name;
-      g.row.category = by_name_category;
+      g.row.category = categorizeKernel(a.name, a.kind);
       g.row.grid = a.grid;
       g.row.block = a.block;
       g.row.match = join.match;
@@ -346,9 +390,9 @@ StepProfile profileStep(const ProfilerTrace& trace, const StepRun& run) {
     }
     Group& g = groups[found->second];
     if (a.grid != g.row.grid || a.block != g.row.block) g.row.shapes_vary = true;
-    g.row.launches += 1;
-    g.row.total_us += a.duration_us;
-    g.durations.push_back(a.duration_us);
+    g.row.launches += static_cast<int>(sh.durations.size());
+    for (double d : sh.durations) g.row.total_us += d;
+    g.durations.insert(g.durations.end(), sh.durations.begin(), sh.durations.end());
   }
   const double steps = static_cast<double>(p.step_count);
   p.gpu_time_per_step_us = total / steps;
@@ -428,9 +472,8 @@ std::string stepText(const StepProfile& p, const StepRun& run) {
   for (const auto& k : p.kernels) launches += k.launches;
   const double per_step = static_cast<double>(launches) / p.step_count;
   s += "GPU time per step: " + ms(p.gpu_time_per_step_us) + " (summed device time of " + fixed(per_step, 0) +
-       (per_step == 1.0 ? " launch" : " launches") + " per step: kernels, memcpys and memsets; " +
-       steps_text + (p.mean_step_span_us > 0.0 ? "; each step spans " + ms(p.mean_step_span_us) + " on the CPU" : "") +
-       ").\n";
+       (per_step == 1.0 ? " launch" : " launches") + " per step: kernels, memcpys and memsets; " + steps_text +
+       (p.mean_step_span_us > 0.0 ? "; each step spans " + ms(p.mean_step_span_us) + " on the CPU" : "") + ").\n";
   auto part = [&](KernelCategory c) {
     const CategoryTime& t = p.category(c);
     return std::string(kernelCategoryName(c)) + " " + ms(t.per_step_us) + " (" + pct(t.share) + ")";
@@ -444,9 +487,9 @@ std::string stepText(const StepProfile& p, const StepRun& run) {
   const double triton_share = p.gpu_time_per_step_us > 0.0 ? triton / p.gpu_time_per_step_us : 0.0;
   const double reductions = red.per_step_us + per.per_step_us;
   const double reduction_share = red.share + per.share;
-  s += "Triton kernels: " + ms(triton) + " (" + pct(triton_share) + ") — " + part(KernelCategory::kTritonLoopedReduction) +
-       ", " + part(KernelCategory::kTritonPersistentReduction) + ", " + part(KernelCategory::kTritonPointwise) + ", " +
-       part(KernelCategory::kTritonOther) + ".\n";
+  s += "Triton kernels: " + ms(triton) + " (" + pct(triton_share) + ") — " +
+       part(KernelCategory::kTritonLoopedReduction) + ", " + part(KernelCategory::kTritonPersistentReduction) + ", " +
+       part(KernelCategory::kTritonPointwise) + ", " + part(KernelCategory::kTritonOther) + ".\n";
   s += "Other kernels: " + part(KernelCategory::kLibrary) + ", " + part(KernelCategory::kAten) + ", " +
        part(KernelCategory::kMemory) + ", " + part(KernelCategory::kOther) + ".\n";
   s += "The Triton reductions take " + ms(reductions) + " per step, " + pct(reduction_share) +
@@ -457,8 +500,9 @@ std::string stepText(const StepProfile& p, const StepRun& run) {
   for (const auto& k : p.kernels) {
     if (!isReduction(k.category) || shown >= 3) continue;
     ++shown;
-    s += (shown == 1 ? "Largest reduction" + std::string(reduction_count > 1 ? "s: " : ": ") : "; ") + k.name + " " + ms(k.per_step_us) + " per step (" +
-         pct(k.share) + ", " + fixed(k.launches_per_step, k.launches_per_step == static_cast<int>(k.launches_per_step) ? 0 : 1) +
+    s += (shown == 1 ? "Largest reduction" + std::string(reduction_count > 1 ? "s: " : ": ") : "; ") + k.name + " " +
+         ms(k.per_step_us) + " per step (" + pct(k.share) + ", " +
+         fixed(k.launches_per_step, k.launches_per_step == static_cast<int>(k.launches_per_step) ? 0 : 1) +
          (k.launches_per_step == 1.0 ? " launch" : " launches") + ")";
     if (const ScanRow* c = configRowOf(k, run)) {
       s += ", config " + shortConfigLabel(*c, true);
@@ -495,10 +539,23 @@ CsvTable stepToCsv(const StepProfile& p, const StepRun& run) {
             {"steps_from", p.annotated_steps ? "ProfilerStep annotations" : "whole trace divided by --steps"},
             {"gpu_time_per_step_us", fixed(p.gpu_time_per_step_us, 3)},
             {"time", "in-step device time as torch.profiler recorded it (CUPTI kernel duration)"}};
-  t.header = {"rank", "kernel", "category", "launches_per_step", "in_step_median_us", "in_step_per_step_us",
-              "share_pct", "grid", "block", "match", "module", "config", "registers_per_thread", "n_spills",
+  t.header = {"rank",
+              "kernel",
+              "category",
+              "launches_per_step",
+              "in_step_median_us",
+              "in_step_per_step_us",
+              "share_pct",
+              "grid",
+              "block",
+              "match",
+              "module",
+              "config",
+              "registers_per_thread",
+              "n_spills",
               "theoretical_occupancy_pct"};
-  for (inductor::Policy policy : inductor::kPolicies) t.header.push_back(std::string(inductor::policyKey(policy)) + "_decision");
+  for (inductor::Policy policy : inductor::kPolicies)
+    t.header.push_back(std::string(inductor::policyKey(policy)) + "_decision");
   t.header.push_back("match_note");
   int rank = 0;
   for (const auto& k : p.kernels) {

@@ -36,11 +36,14 @@ enum class KernelCategory {
   kOther,
 };
 /// Every category, in the order tables and plots show them.
-inline constexpr std::array<KernelCategory, 8> kKernelCategories = {
-    KernelCategory::kTritonLoopedReduction, KernelCategory::kTritonPersistentReduction,
-    KernelCategory::kTritonPointwise,       KernelCategory::kTritonOther,
-    KernelCategory::kLibrary,               KernelCategory::kAten,
-    KernelCategory::kMemory,                KernelCategory::kOther};
+inline constexpr std::array<KernelCategory, 8> kKernelCategories = {KernelCategory::kTritonLoopedReduction,
+                                                                    KernelCategory::kTritonPersistentReduction,
+                                                                    KernelCategory::kTritonPointwise,
+                                                                    KernelCategory::kTritonOther,
+                                                                    KernelCategory::kLibrary,
+                                                                    KernelCategory::kAten,
+                                                                    KernelCategory::kMemory,
+                                                                    KernelCategory::kOther};
 /// "Triton reduction (looped)", "Triton reduction (persistent)", "Triton pointwise", "other Triton",
 /// "matmul/attention library", "ATen", "memcpy/memset", "other". Never fails.
 std::string_view kernelCategoryName(KernelCategory category);
@@ -81,7 +84,7 @@ struct StepKernel {
   double launches_per_step = 0.0;  ///< launches / step count
   double share = 0.0;              ///< per_step_us / the step's GPU time, 0 … 1
   RunMatch match = RunMatch::kNoRun;
-  std::string module;                  ///< the matched kernel's module hash; empty unless matched
+  std::string module;                   ///< the matched kernel's module hash; empty unless matched
   std::vector<std::string> candidates;  ///< module hashes of the run's kernels that fit, when ambiguous
   int config_row = -1;                  ///< index into the run's rows: the config its launcher used; -1 unknown
   std::string match_note;               ///< how it was matched, or why not, in words
@@ -98,17 +101,17 @@ struct CategoryTime {
 /// The step.
 struct StepProfile {
   std::string trace_path;
-  std::string run_input;     ///< empty without a run
-  std::string device_name;   ///< from the trace
+  std::string run_input;    ///< empty without a run
+  std::string device_name;  ///< from the trace
   int step_count = 1;
   bool annotated_steps = false;
   std::vector<std::string> step_names;  ///< "ProfilerStep#1", …
   double gpu_time_per_step_us = 0.0;
-  double mean_step_span_us = 0.0;  ///< mean CPU span of the annotated steps; 0 without annotations
-  int outside_steps = 0;           ///< activities outside every step (not counted)
-  std::vector<StepKernel> kernels;      ///< ranked by per-step time, longest first
+  double mean_step_span_us = 0.0;        ///< mean CPU span of the annotated steps; 0 without annotations
+  int outside_steps = 0;                 ///< activities outside every step (not counted)
+  std::vector<StepKernel> kernels;       ///< ranked by per-step time, longest first
   std::vector<CategoryTime> categories;  ///< in kKernelCategories order, every category present
-  int triton_kernels = 0;       ///< StepKernel rows of Triton categories
+  int triton_kernels = 0;                ///< StepKernel rows of Triton categories
   int triton_matched = 0;
   int triton_ambiguous = 0;
   int triton_not_in_run = 0;

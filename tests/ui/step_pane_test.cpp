@@ -6,16 +6,16 @@
 
 #include <QApplication>
 #include <QElapsedTimer>
-#include <QSettings>
-#include <QTextBrowser>
 #include <QFile>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QTextBrowser>
 #include <QTimer>
 
 #include "ui/jobs/trace_read_job.h"
@@ -57,7 +57,7 @@ TEST(StepPane, TheRecordedStepJoinsTheScannedRun) {
   ASSERT_TRUE(traceRead(view, fixture("step_gpt2/trace.pt.trace.json.gz")));
   StepPane* pane = view.stepPane();
   EXPECT_EQ(view.detailTabs()->currentWidget(), pane);
-  ASSERT_TRUE(pane->profile().has_value());
+  ASSERT_NE(pane->profile(), nullptr);
   const step::StepProfile& p = *pane->profile();
   EXPECT_EQ(p.triton_kernels, 42);
   EXPECT_EQ(p.triton_matched, 41);

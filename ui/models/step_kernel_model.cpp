@@ -112,7 +112,9 @@ QVariant StepKernelModel::cell(const StepKernelRow& row, int /*r*/, int column, 
   const bool reduction = step::isReduction(k.category);
   if (role == Qt::DisplayRole || role == kSortRole) {
     const bool sort = role == kSortRole;
-    auto number = [sort](double v, int digits) { return sort ? QVariant(v) : QVariant(QString::number(v, 'f', digits)); };
+    auto number = [sort](double v, int digits) {
+      return sort ? QVariant(v) : QVariant(QString::number(v, 'f', digits));
+    };
     switch (column) {
       case kRank:
         return row.rank;

@@ -14,8 +14,8 @@ namespace occx::ui {
 /// One row of the table: a kernel of the step and what the run says of it.
 struct StepKernelRow {
   step::StepKernel kernel;
-  int rank = 0;             ///< 1 = the longest in-step time per step
-  double cumulative = 0.0;  ///< share of the step's GPU time of this kernel and every longer one, 0 … 1
+  int rank = 0;                           ///< 1 = the longest in-step time per step
+  double cumulative = 0.0;                ///< share of the step's GPU time of this kernel and every longer one, 0 … 1
   std::optional<triton::ScanRow> config;  ///< the launcher's config (matched kernels of a run)
 };
 

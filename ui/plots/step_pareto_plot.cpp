@@ -14,21 +14,43 @@ QString text(std::string_view s) {
   return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
 }
 
+// Short legend entries, so that several fit a row beside the table.
+QString legendName(step::KernelCategory c) {
+  switch (c) {
+    case step::KernelCategory::kTritonLoopedReduction:
+      return StepParetoPlot::tr("reduction (looped)");
+    case step::KernelCategory::kTritonPersistentReduction:
+      return StepParetoPlot::tr("reduction (persistent)");
+    case step::KernelCategory::kTritonPointwise:
+      return StepParetoPlot::tr("pointwise");
+    case step::KernelCategory::kTritonOther:
+      return StepParetoPlot::tr("other Triton");
+    case step::KernelCategory::kLibrary:
+      return StepParetoPlot::tr("matmul/attention");
+    case step::KernelCategory::kAten:
+      return StepParetoPlot::tr("ATen");
+    case step::KernelCategory::kMemory:
+      return StepParetoPlot::tr("memcpy/memset");
+    case step::KernelCategory::kOther:
+      return StepParetoPlot::tr("other");
+  }
+  return StepParetoPlot::tr("other");
+}
+
 }  // namespace
 
-StepParetoPlot::StepParetoPlot(QWidget* parent)
-    : PlotController(tr("Where the step's GPU time goes: kernels by in-step time"), parent) {
+StepParetoPlot::StepParetoPlot(QWidget* parent) : PlotController(tr("Kernels by in-step time per step"), parent) {
   QCustomPlot* p = plot();
   p->setObjectName(QStringLiteral("stepParetoPlot"));
   for (step::KernelCategory c : step::kKernelCategories) {
-    auto* bars = makeBars(p->xAxis, p->yAxis, text(step::kernelCategoryName(c)), categoryColor(c));
+    auto* bars = makeBars(p->xAxis, p->yAxis, legendName(c), categoryColor(c));
     bars->setWidth(0.7);
     bars_.push_back(bars);
   }
-  rest_ = makeBars(p->xAxis, p->yAxis, tr("the rest, summed"), QColor(200, 200, 200));
+  rest_ = makeBars(p->xAxis, p->yAxis, tr("the rest"), QColor(200, 200, 200));
   rest_->setWidth(0.7);
   cumulative_line_ = p->addGraph(p->xAxis, p->yAxis2);
-  cumulative_line_->setName(tr("Cumulative share (right axis)"));
+  cumulative_line_->setName(tr("cumulative %"));
   cumulative_line_->setPen(QPen(QColor(40, 40, 40), 2));
   cumulative_line_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
   setAxisLabels(tr("Kernel rank (the table's #)"), tr("In-step time per step (µs)"));
@@ -37,7 +59,7 @@ StepParetoPlot::StepParetoPlot(QWidget* parent)
   p->yAxis2->setRange(0, 100);
   p->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
   p->xAxis->grid()->setVisible(false);
-  setLegendColumns(4);
+  setLegendColumns(5);
 }
 
 void StepParetoPlot::setKernels(const std::vector<StepKernelRow>& rows, double gpu_time_per_step_us) {
@@ -70,7 +92,8 @@ void StepParetoPlot::setKernels(const std::vector<StepKernelRow>& rows, double g
   }
   rest_->data()->clear();
   if (others_ > 0) {
-    for (std::size_t i = static_cast<std::size_t>(shown); i < rows.size(); ++i) others_us_ += rows[i].kernel.per_step_us;
+    for (std::size_t i = static_cast<std::size_t>(shown); i < rows.size(); ++i)
+      others_us_ += rows[i].kernel.per_step_us;
     const double x = shown + 1.0;
     rest_->setData(QVector<double>{x}, QVector<double>{others_us_}, true);
     values_.push_back(others_us_);

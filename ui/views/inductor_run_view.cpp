@@ -1100,7 +1100,8 @@ void InductorRunView::showRun(InductorRunData run) {
   kernel_index_ = -1;
   config_row_ = -1;
   kernel_model_->setRows(data_.kernels);
-  step_pane_->setRun(&data_.rows, data_.origin);
+  kernel_model_->setInStepTimes({});  // until the step is joined to this run (off the UI thread)
+  step_pane_->setRun(data_.rows, data_.origin);
   const QString bundled_trace = QStringLiteral(":/inductor-runs/%1.pt.trace.json.gz").arg(bundled_key_);
   step_pane_->setBundledTrace(!bundled_key_.isEmpty() && QFile::exists(bundled_trace) ? bundled_trace : QString());
   kernel_table_->resizeColumnsToContents();
@@ -1319,24 +1320,25 @@ std::vector<CsvExport> InductorRunView::csvExports() const {
     out.push_back({tr("Measured kernel runs (every measured config)"), QStringLiteral("inductor-kernel-runs.csv"),
                    triton::measurementsToCsv(data_.measured)});
   }
-  if (const auto& profile = step_pane_->profile()) {
-    const std::string input = data_.origin.toStdString();
+  if (const StepResult* step = step_pane_->result()) {
     out.push_back({tr("Step: every kernel by in-step time"), QStringLiteral("step-profile.csv"),
-                   step::stepToCsv(*profile, step::StepRun{&data_.rows, input})});
+                   step::stepToCsv(step->profile, step->run())});
   }
   return out;
 }
 
 std::vector<PlotController*> InductorRunView::plotExports() const {
   std::vector<PlotController*> plots = {bounds_plot_, occupancy_plot_, measured_plot_};
-  if (step_pane_->profile()) plots.push_back(step_pane_->paretoPlot());
+  if (step_pane_->profile() != nullptr) plots.push_back(step_pane_->paretoPlot());
   return plots;
 }
 
 QString InductorRunView::reportText() const {
-  if (!step_pane_->profile()) return {};
-  QString html = tr("<p><b>The step</b> (%1):</p>").arg(QDir::toNativeSeparators(step_pane_->tracePath()).toHtmlEscaped());
-  for (const QString& line : step_pane_->words().split(QLatin1Char('\n'))) html += QStringLiteral("<p>%1</p>").arg(line.toHtmlEscaped());
+  if (step_pane_->profile() == nullptr) return {};
+  QString html =
+      tr("<p><b>The step</b> (%1):</p>").arg(QDir::toNativeSeparators(step_pane_->tracePath()).toHtmlEscaped());
+  for (const QString& line : step_pane_->words().split(QLatin1Char('\n')))
+    html += QStringLiteral("<p>%1</p>").arg(line.toHtmlEscaped());
   return html;
 }
 
@@ -1378,15 +1380,15 @@ QString InductorRunView::openTrace(const QString& path) {
 
 void InductorRunView::showInStepTimes() {
   std::map<std::pair<std::string, std::string>, double> times;
-  const auto& profile = step_pane_->profile();
-  if (profile) {
+  const step::StepProfile* profile = step_pane_->profile();
+  if (profile != nullptr) {
     for (const auto& k : profile->kernels) {
       if (k.match == step::RunMatch::kMatched) times[{k.name, k.module}] += k.per_step_us;
     }
   }
   kernel_model_->setInStepTimes(std::move(times));
-  kernel_table_->setColumnHidden(KernelListModel::kInStep, !profile);
-  if (profile && !in_step_sorted_) {  // a new trace: the kernels that matter first
+  kernel_table_->setColumnHidden(KernelListModel::kInStep, profile == nullptr);
+  if (profile != nullptr && !in_step_sorted_) {  // a new trace: the kernels that matter first
     in_step_sorted_ = true;
     QHeaderView* header = kernel_table_->horizontalHeader();
     header->moveSection(header->visualIndex(KernelListModel::kInStep), 0);  // in sight in a narrow list

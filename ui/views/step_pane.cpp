@@ -8,15 +8,14 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableView>
 #include <QTextBrowser>
-#include <QRegularExpression>
 #include <QVBoxLayout>
 
-#include "ui/jobs/trace_read_job.h"
 #include "ui/models/step_kernel_model.h"
 #include "ui/plots/step_pareto_plot.h"
 
@@ -36,17 +35,19 @@ StepPane::StepPane(QWidget* parent) : QWidget(parent), job_(new TraceReadJob(thi
   connect(open_, &QPushButton::clicked, this, &StepPane::openInteractive);
   bundled_ = new QPushButton(tr("Bundled trace of this step"));
   bundled_->setObjectName(QStringLiteral("bundledTraceButton"));
-  bundled_->setToolTip(tr("A torch.profiler trace of this model's training step, recorded on the H200 with a second "
-                          "compile of the same model (PyTorch 2.11, Triton 3.6): its kernels are the bundled run's by "
-                          "name, and mostly by module"));
+  bundled_->setToolTip(
+      tr("A torch.profiler trace of this model's training step, recorded on the H200 with a second "
+         "compile of the same model (PyTorch 2.11, Triton 3.6): its kernels are the bundled run's by "
+         "name, and mostly by module"));
   bundled_->setVisible(false);
   connect(bundled_, &QPushButton::clicked, this, [this] { openTrace(bundled_path_); });
   steps_ = new QSpinBox;
   steps_->setObjectName(QStringLiteral("traceStepsBox"));
   steps_->setRange(1, 1000000);
   steps_->setValue(1);
-  steps_->setToolTip(tr("Steps in the trace when it has no ProfilerStep annotations (prof.step() was not called): "
-                        "the per-step figures divide the whole trace by it"));
+  steps_->setToolTip(
+      tr("Steps in the trace when it has no ProfilerStep annotations (prof.step() was not called): "
+         "the per-step figures divide the whole trace by it"));
   progress_ = new QProgressBar;
   progress_->setObjectName(QStringLiteral("traceProgress"));
   progress_->setMaximumWidth(180);
@@ -118,7 +119,7 @@ StepPane::StepPane(QWidget* parent) : QWidget(parent), job_(new TraceReadJob(thi
   split_->addWidget(plot_->widget());
   split_->setStretchFactor(0, 1);
   split_->setStretchFactor(1, 1);
-  split_->setSizes({450, 550});
+  split_->setSizes({420, 580});
   left->setSizes({120, 180});
   v->addWidget(split_, 1);
 
@@ -132,26 +133,28 @@ StepPane::StepPane(QWidget* parent) : QWidget(parent), job_(new TraceReadJob(thi
                   .arg(static_cast<double>(total) / (1 << 20), 0, 'f', 0),
               false);
   });
-  connect(job_, &TraceReadJob::finished, this,
-          [this](quint64 id, const std::shared_ptr<const step::ProfilerTrace>& trace) {
-            if (id != read_id_) return;
-            trace_ = trace;
-            trace_path_ = pending_path_;
-            rejoin();
-            QString text = tr("%1: %2 GPU activities in %3 %4")
-                               .arg(QDir::toNativeSeparators(trace_path_))
-                               .arg(trace_->activities.size())
-                               .arg(trace_->step_count)
-                               .arg(trace_->annotated_steps ? tr("annotated steps") : tr("steps (unannotated)"));
-            if (!trace_->device_name.empty()) text += tr(" · %1").arg(QString::fromStdString(trace_->device_name));
-            if (!trace_->problems.empty()) {
-              text += tr(" · %1").arg(QString::fromStdString(trace_->problems.front()));
-              setStatus(text, true);
-            } else {
-              setStatus(text, false);
-            }
-            emit traceOpened(trace_path_);
-          });
+  connect(job_, &TraceReadJob::finished, this, [this](quint64 id, const std::shared_ptr<const StepResult>& result) {
+    if (id != read_id_) return;
+    const bool opened = !pending_path_.isEmpty();  // a new trace, not the same one joined to another run
+    result_ = result;
+    if (opened) trace_path_ = pending_path_;
+    pending_path_.clear();
+    show(*result_);
+    const step::ProfilerTrace& trace = *result_->trace;
+    QString text = tr("%1: %2 GPU activities in %3 %4")
+                       .arg(QDir::toNativeSeparators(trace_path_))
+                       .arg(trace.activities.size())
+                       .arg(trace.step_count)
+                       .arg(trace.annotated_steps ? tr("annotated steps") : tr("steps (unannotated)"));
+    if (!trace.device_name.empty()) text += tr(" · %1").arg(QString::fromStdString(trace.device_name));
+    if (!trace.problems.empty()) {
+      text += tr(" · %1").arg(QString::fromStdString(trace.problems.front()));
+      setStatus(text, true);
+    } else {
+      setStatus(text, false);
+    }
+    if (opened) emit traceOpened(trace_path_);
+  });
   connect(job_, &TraceReadJob::failed, this, [this](quint64 id, const QString& message) {
     if (id == read_id_) setStatus(message, true);
   });
@@ -176,36 +179,42 @@ QString StepPane::openTrace(const QString& path) {
     return message;
   }
   pending_path_ = path;
-  read_id_ = job_->start(path, steps_->value());
+  read_id_ = job_->start(path, steps_->value(), rows_, run_input_);
   setStatus(tr("Reading %1…").arg(QDir::toNativeSeparators(path)), false);
   return {};
 }
 
-void StepPane::cancel() { job_->cancel(); }
+void StepPane::cancel() {
+  job_->cancel();
+}
 
 void StepPane::setBundledTrace(const QString& path) {
   bundled_path_ = path;
   bundled_->setVisible(!path.isEmpty());
 }
 
-bool StepPane::isReading() const { return job_->isRunning(); }
-
-void StepPane::setRun(const std::vector<triton::ScanRow>* rows, const QString& input) {
-  rows_ = rows;
-  run_input_ = input;
-  rejoin();
+bool StepPane::isReading() const {
+  return job_->isRunning();
 }
 
-void StepPane::rejoin() {
-  if (!trace_) return;
-  const std::string input = run_input_.toStdString();
-  const step::StepRun run{rows_, input};
-  profile_ = step::profileStep(*trace_, run);
-  model_->setRows(stepKernelRows(*profile_, run));
+void StepPane::setRun(std::vector<triton::ScanRow> rows, const QString& input) {
+  rows_ = std::make_shared<const std::vector<triton::ScanRow>>(std::move(rows));
+  run_input_ = input;
+  if (result_ && !job_->isRunning()) {
+    pending_path_.clear();
+    read_id_ = job_->rejoin(result_->trace, rows_, run_input_);
+  } else if (job_->isRunning() && !pending_path_.isEmpty()) {
+    read_id_ = job_->start(pending_path_, steps_->value(), rows_, run_input_);  // read it again for this run
+  }
+}
+
+void StepPane::show(const StepResult& result) {
+  const step::StepProfile& profile = result.profile;
+  model_->setRows(stepKernelRows(profile, result.run()));
   table_->resizeColumnsToContents();
   table_->setColumnWidth(StepKernelModel::kKernel, std::min(table_->columnWidth(StepKernelModel::kKernel), 260));
-  plot_->setKernels(model_->rows(), profile_->gpu_time_per_step_us);
-  words_text_ = QString::fromStdString(step::stepText(*profile_, run)).trimmed();
+  plot_->setKernels(model_->rows(), profile.gpu_time_per_step_us);
+  words_text_ = QString::fromStdString(step::stepText(profile, result.run())).trimmed();
   // On screen, one paragraph per line, long kernel names shortened in the middle (the table and the
   // report have them whole).
   QString html;

@@ -8,10 +8,10 @@
 #include <QString>
 #include <QWidget>
 #include <memory>
-#include <optional>
 #include <vector>
 
 #include "core/step/step_profile.h"
+#include "ui/jobs/trace_read_job.h"
 
 class QLabel;
 class QProgressBar;
@@ -26,7 +26,6 @@ namespace occx::ui {
 
 class StepKernelModel;
 class StepParetoPlot;
-class TraceReadJob;
 
 class StepPane : public QWidget {
   Q_OBJECT
@@ -41,17 +40,19 @@ class StepPane : public QWidget {
   /// Cancels a running read; the step shown before stays.
   void cancel();
   [[nodiscard]] bool isReading() const;
-  /// The run the trace is joined to: its rows (kept by the caller, alive while shown) and where it
-  /// came from. Re-joins the trace shown.
-  void setRun(const std::vector<triton::ScanRow>* rows, const QString& input);
+  /// The run the trace is joined to: its rows (a snapshot is kept) and where they came from. The
+  /// trace shown is joined again off the UI thread (profileChanged() when done).
+  void setRun(std::vector<triton::ScanRow> rows, const QString& input);
 
   /// A trace that ships with the run shown (":/inductor-runs/<key>.pt.trace.json.gz"): a button
   /// opens it. Empty: none (the button hides).
   void setBundledTrace(const QString& path);
   [[nodiscard]] QPushButton* bundledTraceButton() const { return bundled_; }
 
-  /// The step shown; nullopt before a trace is read.
-  [[nodiscard]] const std::optional<step::StepProfile>& profile() const { return profile_; }
+  /// The step shown; nullptr before a trace is read.
+  [[nodiscard]] const step::StepProfile* profile() const { return result_ ? &result_->profile : nullptr; }
+  /// The trace, the run's rows it was joined to and the step; nullptr before a trace is read.
+  [[nodiscard]] const StepResult* result() const { return result_.get(); }
   /// The path of the trace shown (empty when none).
   [[nodiscard]] const QString& tracePath() const { return trace_path_; }
   /// The step in words (what the label shows), plain text; empty before a trace is read.
@@ -77,7 +78,7 @@ class StepPane : public QWidget {
 
  private:
   void openInteractive();
-  void rejoin();
+  void show(const StepResult& result);
   void setStatus(const QString& text, bool error);
 
   TraceReadJob* job_;
@@ -95,13 +96,12 @@ class StepPane : public QWidget {
   StepKernelModel* model_;
   QSortFilterProxyModel* proxy_;
   QTableView* table_;
-  std::shared_ptr<const step::ProfilerTrace> trace_;
+  std::shared_ptr<const StepResult> result_;
   QString trace_path_;
   QString pending_path_;
   QString words_text_;
-  const std::vector<triton::ScanRow>* rows_ = nullptr;
+  std::shared_ptr<const std::vector<triton::ScanRow>> rows_;
   QString run_input_;
-  std::optional<step::StepProfile> profile_;
 };
 
 }  // namespace occx::ui

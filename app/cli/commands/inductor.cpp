@@ -145,7 +145,8 @@ void addInStepColumns(CsvTable& table, const StepJoin& join, RowIsLauncher&& is_
   table.meta.emplace_back("in_step", "device time inside the traced step (torch.profiler, CUPTI)");
   for (std::size_t i = 0; i < table.rows.size(); ++i) {
     auto& row = table.rows[i];
-    const auto* k = inStepOf(join, row[static_cast<std::size_t>(kernel_col)], row[static_cast<std::size_t>(module_col)]);
+    const auto* k =
+        inStepOf(join, row[static_cast<std::size_t>(kernel_col)], row[static_cast<std::size_t>(module_col)]);
     row.push_back(k != nullptr ? fixed(k->per_step_us, 3) : "");
     row.push_back(k != nullptr ? fixed(k->median_us, 3) : "");
     row.push_back(k != nullptr ? fixed(k->launches_per_step, 2) : "");
@@ -244,9 +245,8 @@ int runScan(Context& ctx, const InductorOpts& o) {
   if (!o.output.csv.empty()) {
     CsvTable table = scanToCsv(*run);
     if (step != nullptr) {
-      addInStepColumns(table, *step, [&](std::size_t i, const step::StepKernel& k) {
-        return k.config_row == static_cast<int>(i);
-      });
+      addInStepColumns(table, *step,
+                       [&](std::size_t i, const step::StepKernel& k) { return k.config_row == static_cast<int>(i); });
     }
     return writeCsv(ctx, o.output.csv, table);
   }
@@ -325,7 +325,7 @@ std::string noKernelText(const InductorRun& run, const std::string& key) {
 }
 
 // `occx inductor run`: the configs Inductor compiled, run on the local GPU.
-void printRunsText(std::ostream& out, const KernelMeasurements& r) {
+[[maybe_unused]] void printRunsText(std::ostream& out, const KernelMeasurements& r) {
   TextRows rows = {{"kernel", "config", "origin", "regs", "spills", "occupancy", "status", "time µs", "spread %",
                     "GB/s", "achieved occ.", "policies with it", "reason"}};
   for (const auto& row : r.rows) {
@@ -351,14 +351,14 @@ void printRunsText(std::ostream& out, const KernelMeasurements& r) {
 }
 
 // Whether a measured row is the config of a scan row (kernel, module and launch config).
-bool sameConfig(const MeasuredConfig& m, const ScanRow& r) {
+[[maybe_unused]] bool sameConfig(const MeasuredConfig& m, const ScanRow& r) {
   auto eq = [](const std::optional<std::int64_t>& v, int x) { return v.value_or(0) == x; };
   return m.kernel == r.kernel && m.module == r.module && eq(r.xblock, m.xblock) && eq(r.r0_block, m.r0_block) &&
          eq(r.num_warps, m.num_warps) && eq(r.num_stages, m.num_stages);
 }
 
 // Per kernel of the step: the config its launcher used, timed here, against its in-step time.
-void printInStepComparison(std::ostream& out, const KernelMeasurements& result, const StepJoin& join) {
+[[maybe_unused]] void printInStepComparison(std::ostream& out, const KernelMeasurements& result, const StepJoin& join) {
   TextRows rows = {{"kernel", "ran in the step", "in-step median µs", "measured here µs", "here / in-step"}};
   for (const auto& k : join.profile.kernels) {
     if (k.match != step::RunMatch::kMatched) continue;
@@ -704,7 +704,7 @@ void printStepText(std::ostream& out, const step::StepProfile& p, const step::St
     for (const StepKernel& k : p.kernels) {
       if (k.match == step::RunMatch::kNotInRun && k.category != step::KernelCategory::kMemory) {
         ++not_in_run[step::isTriton(k.category) ? std::string("Triton kernels of another run")
-                                                 : std::string(step::kernelCategoryName(k.category))];
+                                                : std::string(step::kernelCategoryName(k.category))];
       }
     }
     if (!not_in_run.empty()) {
@@ -751,13 +751,14 @@ nlohmann::json stepToJson(const step::StepProfile& p, const step::StepRun& run) 
 
 int runStep(Context& ctx, const InductorOpts& o) {
   constexpr const char* kCmd = "occx inductor step";
-  if (o.top < 1 || o.top > 100000) return fail(ctx, kCmd, "--top " + std::to_string(o.top) + " is out of range: allowed 1 … 100000");
+  if (o.top < 1 || o.top > 100000)
+    return fail(ctx, kCmd, "--top " + std::to_string(o.top) + " is out of range: allowed 1 … 100000");
   step::TraceReadOptions read;
   read.steps_when_unannotated = o.steps;
   ProgressPrinter progress(ctx.err, o.quiet || &ctx.err != &std::cerr);
   read.progress = [&](const step::TraceReadProgress& p) {
-    progress.step("reading the trace [" + std::to_string(p.bytes_read >> 20) + "/" + std::to_string(p.file_bytes >> 20) +
-                  " MB]");
+    progress.step("reading the trace [" + std::to_string(p.bytes_read >> 20) + "/" +
+                  std::to_string(p.file_bytes >> 20) + " MB]");
   };
   const SigintScope sigint;
   read.cancel = &interrupted();
@@ -885,9 +886,10 @@ void addInductorCommand(CLI::App& app, Context& ctx) {
       "plain or gzipped): time by kind, every kernel ranked by in-step time, and each Triton kernel joined to the "
       "Inductor run in DIR with its config and every policy's decision");
   step_cmd->add_option("TRACE", t->trace, "the trace file (*.json, *.pt.trace.json, *.json.gz)")->required();
-  step_cmd->add_option("DIR", t->input,
-                       "the Inductor run the trace's Triton kernels came from (an Inductor cache, a torch_compile_debug "
-                       "folder); without it kernels are classed by name only");
+  step_cmd->add_option(
+      "DIR", t->input,
+      "the Inductor run the trace's Triton kernels came from (an Inductor cache, a torch_compile_debug "
+      "folder); without it kernels are classed by name only");
   addInputOptions(*step_cmd, *t);
   step_cmd->add_option("--steps", t->steps,
                        "steps in the trace when it has no ProfilerStep annotations (1 … 1000000; default 1)");

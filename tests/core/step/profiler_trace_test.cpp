@@ -131,8 +131,9 @@ TEST(ProfilerTrace, BrokenJsonKeepsTheEventsBeforeItAndNamesTheByteOffset) {
 TEST(ProfilerTrace, TextThatIsNoTraceIsAnErrorNamingTheFile) {
   auto garbage = parseProfilerTrace("\x89PNG\r\n", "picture.png");
   ASSERT_FALSE(garbage.hasValue());
-  EXPECT_NE(garbage.error().find("picture.png is not a Chrome trace (what torch.profiler's export_chrome_trace writes)"),
-            std::string::npos)
+  EXPECT_NE(
+      garbage.error().find("picture.png is not a Chrome trace (what torch.profiler's export_chrome_trace writes)"),
+      std::string::npos)
       << garbage.error();
   auto other_json = parseProfilerTrace(R"json({"name": "not a trace"})json", "config.json");
   ASSERT_FALSE(other_json.hasValue());
@@ -161,9 +162,8 @@ TEST(ProfilerTrace, HostileValuesAreClampedNotTrusted) {
 class TraceFile : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("occx-trace-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = std::filesystem::temp_directory_path() / ("occx-trace-" + std::to_string(::getpid()) + "-" +
+                                                     ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::filesystem::create_directories(dir_);
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
@@ -246,8 +246,9 @@ TEST_F(TraceFile, CancelStopsTheReadAndReportsProgressAlongTheWay) {
   // A plain trace of ~10 MB: many kernel events.
   std::string json = "{\"traceEvents\": [";
   for (int i = 0; i < 60000; ++i) {
-    json += std::string(i ? "," : "") + R"json({"ph": "X", "cat": "kernel", "name": "triton_poi_fused_add_0", "ts": )json" +
-            std::to_string(i) + R"json(, "dur": 1.5, "args": {"grid": [4, 1, 1], "block": [128, 1, 1], "stream": 7}})json";
+    json += std::string(i ? "," : "") +
+            R"json({"ph": "X", "cat": "kernel", "name": "triton_poi_fused_add_0", "ts": )json" + std::to_string(i) +
+            R"json(, "dur": 1.5, "args": {"grid": [4, 1, 1], "block": [128, 1, 1], "stream": 7}})json";
   }
   json += "]}";
   const std::string path = write("big.json", json);

@@ -22,10 +22,20 @@ namespace {
 
 using testing_support::inductorFixture;
 
-const char* const kCases[] = {"bert",     "blenderbot",         "coordesc_sum",    "dynamic_log_softmax",
-                              "gpt2",     "llama",              "norms_bwd",       "ref_layer_norm_bwd",
-                              "ref_log_softmax", "ref_log_softmax_vocab", "ref_mean_var", "ref_sum",
-                              "spill_log_softmax", "t5"};
+const char* const kCases[] = {"bert",
+                              "blenderbot",
+                              "coordesc_sum",
+                              "dynamic_log_softmax",
+                              "gpt2",
+                              "llama",
+                              "norms_bwd",
+                              "ref_layer_norm_bwd",
+                              "ref_log_softmax",
+                              "ref_log_softmax_vocab",
+                              "ref_mean_var",
+                              "ref_sum",
+                              "spill_log_softmax",
+                              "t5"};
 
 struct Recorded {
   std::vector<triton::ScanRow> rows;
@@ -142,7 +152,8 @@ TEST(StepProfile, Gpt2TheLargestReductionsConfigIsToldByItsRegisters) {
 }
 
 TEST(StepProfile, WithoutARunKernelsAreClassedByName) {
-  EXPECT_EQ(categorizeKernel("triton_red_fused_sum_0", GpuActivityKind::kKernel), KernelCategory::kTritonLoopedReduction);
+  EXPECT_EQ(categorizeKernel("triton_red_fused_sum_0", GpuActivityKind::kKernel),
+            KernelCategory::kTritonLoopedReduction);
   EXPECT_EQ(categorizeKernel("triton_per_fused_native_layer_norm_3", GpuActivityKind::kKernel),
             KernelCategory::kTritonPersistentReduction);
   EXPECT_EQ(categorizeKernel("triton_poi_fused_add_0", GpuActivityKind::kKernel), KernelCategory::kTritonPointwise);
