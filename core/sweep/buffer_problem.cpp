@@ -1,5 +1,7 @@
 #include "core/sweep/buffer_problem.h"
 
+#include <cstdint>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -139,6 +141,50 @@ bool sizesMatch(const BufferProblemSpec& spec, const std::vector<int>& outs,
 
 /// True when every byte still holds the poison (0xFF): nothing was stored. A kernel that stores NaN
 /// (a softmax over a row masked to -inf, say) writes the canonical NaN, not this pattern.
+// Integers uniform in [low, high) (splitmix64 of the chunk's seed), `ignore` at its fraction.
+void fillIntegers(const BufferSpec& b, const IntegerValues& v, std::uint64_t seed, std::uint8_t* dst, std::size_t n) {
+  std::uint64_t state = seed;
+  auto next = [&state] {
+    std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  };
+  const auto span = static_cast<std::uint64_t>(v.high - v.low);
+  const auto ignore_below = static_cast<std::uint64_t>(v.ignore_fraction * 18446744073709551616.0);
+  const int width = elementBytes(b.type);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::int64_t value = v.low + static_cast<std::int64_t>(next() % span);
+    if (v.ignore && v.ignore_fraction > 0.0 && next() < ignore_below) value = *v.ignore;
+    std::uint8_t* p = dst + i * static_cast<std::size_t>(width);
+    switch (b.type) {
+      case ElementType::kI8: {
+        const auto x = static_cast<std::int8_t>(value);
+        std::memcpy(p, &x, 1);
+        break;
+      }
+      case ElementType::kU8: {
+        const auto x = static_cast<std::uint8_t>(value);
+        std::memcpy(p, &x, 1);
+        break;
+      }
+      case ElementType::kI16: {
+        const auto x = static_cast<std::int16_t>(value);
+        std::memcpy(p, &x, 2);
+        break;
+      }
+      case ElementType::kI32: {
+        const auto x = static_cast<std::int32_t>(value);
+        std::memcpy(p, &x, 4);
+        break;
+      }
+      default:
+        std::memcpy(p, &value, 8);
+        break;
+    }
+  }
+}
+
 bool stillPoisoned(const std::vector<std::uint8_t>& bytes) {
   return std::all_of(bytes.begin(), bytes.end(), [](std::uint8_t v) { return v == 0xFF; });
 }
@@ -301,6 +347,28 @@ std::optional<Error> checkBufferProblemSpec(const BufferProblemSpec& spec) {
                    " elements is out of range: allowed 1 … " + std::to_string(kMaxElements)};
     }
     total += b.bytes();
+    if (b.values) {
+      const std::string named = "buffer " + std::to_string(i) + (b.name.empty() ? "" : " (" + b.name + ")");
+      if (isFloating(b.type) || b.type == ElementType::kBool || b.role == BufferSpec::Role::kOutput) {
+        return Error{named + ": integer values are for integer inputs, not a " + std::string(elementTypeName(b.type)) +
+                     " " + std::string(bufferRoleName(b.role))};
+      }
+      const IntegerValues& v = *b.values;
+      const int bits = 8 * elementBytes(b.type);
+      const bool is_unsigned = b.type == ElementType::kU8;
+      const std::int64_t type_low = is_unsigned ? 0 : (bits >= 64 ? INT64_MIN : -(std::int64_t{1} << (bits - 1)));
+      const std::int64_t type_high = bits >= 64 ? INT64_MAX : (std::int64_t{1} << (bits - (is_unsigned ? 0 : 1))) - 1;
+      if (!(v.low < v.high) || v.low < type_low || v.high - 1 > type_high || v.high - v.low < 0) {
+        return Error{named + ": values [" + std::to_string(v.low) + ", " + std::to_string(v.high) +
+                     ") are out of range: allowed low < high within " + std::to_string(type_low) + " … " +
+                     std::to_string(type_high)};
+      }
+      if (!(v.ignore_fraction >= 0.0 && v.ignore_fraction <= 0.5) ||
+          (v.ignore && (*v.ignore < type_low || *v.ignore > type_high))) {
+        return Error{named + ": the ignore value's fraction " + std::to_string(v.ignore_fraction) +
+                     " is out of range: allowed 0 … 0.5, the value within the type"};
+      }
+    }
   }
   if (total > kMaxTotalBytes) {
     return Error{"the buffers hold " + std::to_string(total) + " bytes in all: allowed at most " +
@@ -322,10 +390,10 @@ Expected<HostBuffers> makeHostBuffers(const BufferProblemSpec& spec) {
   for (std::size_t i = 0; i < spec.buffers.size(); ++i) {
     const BufferSpec& b = spec.buffers[i];
     if (b.role == BufferSpec::Role::kOutput) continue;
-    // Integer buffers stay zero: valid indices for the gathers Inductor's kernels do. Bool buffers
-    // are true: a mask that keeps everything (all-false attention masks make every row -inf).
+    // Integer buffers without values stay zero: valid indices for the gathers Inductor's kernels do.
+    // Bool buffers are true: a mask that keeps everything (all-false attention masks make every row -inf).
     h.initial[i].assign(static_cast<std::size_t>(b.bytes()), b.type == ElementType::kBool ? 1 : 0);
-    if (!isFloating(b.type)) continue;
+    if (!isFloating(b.type) && !b.values) continue;
     for (std::int64_t c = 0; c < chunksOf(b.elements); ++c) tasks.push_back({i, c});
   }
   parallelFor(tasks.size(), defaultWorkerThreads(), [&](std::size_t k) {
@@ -336,6 +404,10 @@ Expected<HostBuffers> makeHostBuffers(const BufferProblemSpec& spec) {
     const std::uint64_t seed = chunkSeed(spec.seed, task.buffer, static_cast<std::uint64_t>(task.chunk));
     std::uint8_t* dst = h.initial[task.buffer].data() +
                         static_cast<std::size_t>(begin) * static_cast<std::size_t>(elementBytes(b.type));
+    if (b.values) {
+      fillIntegers(b, *b.values, seed, dst, n);
+      return;
+    }
     switch (b.type) {
       case ElementType::kF16:
       case ElementType::kBF16:

@@ -40,6 +40,17 @@ bool isFloating(ElementType type);
 Expected<ElementType> parseElementType(std::string_view text);
 
 /// One buffer of a buffer problem.
+/// What an integer input holds: values drawn uniformly from [low, high) — the same for the same seed,
+/// buffer and size — with `ignore` (an ignore index such as nll_loss's -100) at `ignore_fraction`
+/// of the elements; where the range came from, in words, for the row's notes.
+struct IntegerValues {
+  std::int64_t low = 0;
+  std::int64_t high = 1;  ///< exclusive; high > low
+  std::optional<std::int64_t> ignore;
+  double ignore_fraction = 0.0;  ///< 0 … 0.5
+  std::string origin;            ///< "the kernel's tl.device_assert: 0 <= v < 50257"
+};
+
 struct BufferSpec {
   enum class Role {
     kInput,   ///< read by the kernel: random contents (floating), zeros (integer) or true (bool)
@@ -51,6 +62,8 @@ struct BufferSpec {
   ElementType type = ElementType::kF32;
   std::int64_t elements = 1;  ///< storage elements (1 … 2^31 − 1)
   Role role = Role::kInput;
+  /// Integer inputs: their values; none = zeros (valid indices, every gather hits index 0).
+  std::optional<IntegerValues> values;
 
   [[nodiscard]] std::int64_t bytes() const { return elements * elementBytes(type); }
 };
@@ -78,8 +91,9 @@ struct BufferProblemSpec {
 };
 
 /// Checks a buffer problem without building it: at least one buffer, at least one output or in-out
-/// buffer, every size 1 … 2^31 − 1 elements, 16 GiB in all at most. Error names the buffer, the
-/// value and the allowed range.
+/// buffer, every size 1 … 2^31 − 1 elements, 16 GiB in all at most, integer values only on integer
+/// inputs with low < high that fit the type and an ignore fraction within 0 … 0.5. Error names the
+/// buffer, the value and the allowed range.
 std::optional<Error> checkBufferProblemSpec(const BufferProblemSpec& spec);
 
 /// The host side of a buffer problem: the initial contents of inputs and in-outs.

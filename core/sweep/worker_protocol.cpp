@@ -171,6 +171,14 @@ void to_json(json& j, const BufferSpec& v) {
        {"type", std::string(elementTypeName(v.type))},
        {"elements", v.elements},
        {"role", std::string(bufferRoleName(v.role))}};
+  if (v.values) {
+    json values = {{"low", v.values->low},
+                   {"high", v.values->high},
+                   {"ignore_fraction", v.values->ignore_fraction},
+                   {"origin", v.values->origin}};
+    if (v.values->ignore) values["ignore"] = *v.values->ignore;
+    j["values"] = std::move(values);
+  }
 }
 void from_json(const json& j, BufferSpec& v) {
   getIf(j, "name", v.name);
@@ -193,6 +201,16 @@ void from_json(const json& j, BufferSpec& v) {
     }
   }
   if (!known) throw json::other_error::create(501, "role '" + r + "' is not known: allowed input, output, in-out", &j);
+  if (j.contains("values")) {
+    const json& values = j.at("values");
+    IntegerValues iv;
+    iv.low = checkedInteger<std::int64_t>(values.at("low"), "values.low");
+    iv.high = checkedInteger<std::int64_t>(values.at("high"), "values.high");
+    if (values.contains("ignore")) iv.ignore = checkedInteger<std::int64_t>(values.at("ignore"), "values.ignore");
+    getIf(values, "ignore_fraction", iv.ignore_fraction);
+    getIf(values, "origin", iv.origin);
+    v.values = std::move(iv);
+  }
 }
 
 void to_json(json& j, const BufferProblemSpec& v) {

@@ -189,6 +189,15 @@ RunConfig configOf(const KernelModule& m, const TritonCompiled& c) {
   }
   rc.dynamic_shared_bytes = c.shared_bytes;
   cfg.shared_bytes = rc.static_shared_bytes + rc.dynamic_shared_bytes;
+  if (m.meta.rsplit_size > 0) {
+    // As torch/_inductor/runtime/triton_heuristics.py's persistent_reduction sets a mix-order config.
+    rc.rsplit_size = m.meta.rsplit_size;
+    const SizeHint* r0 = m.sizeHint("r0_");
+    const std::int64_t r0_hint = r0 != nullptr && r0->value ? *r0->value : 0;
+    const int max_stages = !m.meta.mix_order_multi_stages ? 1 : (r0_hint > 8192 ? 2 : 3);
+    const int iterations = cfg.xblock > 0 ? rc.rsplit_size / cfg.xblock : 1;
+    rc.mix_num_stages = std::min(std::max(iterations / 4, 1), max_stages);
+  }
   return rc;
 }
 
@@ -751,6 +760,17 @@ RunKernel analyseKernel(KernelModule module, const std::vector<const TritonCompi
     k.notes.push_back(
         "no .best_config beside the module: the autotuner's choice is not on disk (the kernel did not run, or "
         "the autotune cache was off)");
+  }
+  if (k.module.meta.rsplit_size > 0) {
+    const auto xnumel = k.module.staticNumel("xnumel");
+    const std::int64_t rsplit = k.module.meta.rsplit_size;
+    k.notes.push_back(
+        "mix-order reduction (" +
+        (k.module.meta.grid_type.empty() ? std::string("no grid_type") : k.module.meta.grid_type) +
+        "): each program reduces RSPLIT_SIZE=" + std::to_string(rsplit) +
+        " rows, XBLOCK at a time, and writes its partial column sums to ws_ptr; grid ⌈xnumel / RSPLIT_SIZE⌉" +
+        (xnumel ? " = " + std::to_string((*xnumel + rsplit - 1) / rsplit) + " programs" : std::string()) +
+        ". A persistent reduction: the RBLOCK scaling does not apply");
   }
   bool decidable = true;
   const inductor::KernelInfo info = kernelInfoOf(k.module, &k.problems, &decidable);

@@ -61,7 +61,12 @@ Expected<BestConfig> readBestConfig(std::string_view json_text, std::string path
 struct RunConfig {
   inductor::ReductionConfig config;  ///< tile, num_warps, num_stages, n_regs, n_spills, shared_bytes (static + dynamic)
   int yblock = 0;                    ///< YBLOCK of 2-D pointwise tiles (0 = none)
-  std::string triton_cache_hash;     ///< the Triton cache folder's name
+  /// Mix-order reductions (MixOrderReductionGrid): RSPLIT_SIZE rows per program, from inductor_meta,
+  /// and the NUM_STAGES of its row loop as Inductor's persistent_reduction sets it
+  /// (min(max(RSPLIT_SIZE / XBLOCK / 4, 1), 2 when r0_ > 8192 else 3; 1 without multi-stage)); 0 = not one.
+  int rsplit_size = 0;
+  int mix_num_stages = 0;
+  std::string triton_cache_hash;  ///< the Triton cache folder's name
   std::string folder;
   std::int64_t local_bytes = 0;  ///< local memory per thread (cubin FRAME_SIZE), bytes
   std::int64_t static_shared_bytes = 0;

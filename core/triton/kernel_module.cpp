@@ -154,6 +154,15 @@ void readInductorMeta(const PyValue& call, KernelModule& m) {
                       meta->boolAt("are_deterministic_algorithms_enabled").value_or(false);
   out.max_autotune = meta->boolAt("max_autotune").value_or(false);
   out.add_persistent_rblock = meta->boolAt("add_persistent_rblock").value_or(false);
+  if (auto rsplit = meta->intAt("RSPLIT_SIZE")) {
+    if (*rsplit >= 1 && *rsplit <= (std::int64_t{1} << 30)) {
+      out.rsplit_size = static_cast<int>(*rsplit);
+    } else {
+      m.warnings.push_back("inductor_meta RSPLIT_SIZE is " + std::to_string(*rsplit) +
+                           ": not within 1 … 2^30, so the mix-order reduction's grid is unknown");
+    }
+  }
+  out.mix_order_multi_stages = meta->boolAt("mix_order_reduction_allow_multi_stages").value_or(true);
   if (auto name = meta->stringAt("kernel_name")) {
     if (!m.name.empty() && *name != m.name) {
       m.warnings.push_back("inductor_meta names the kernel '" + *name + "' but the function is '" + m.name + "'");

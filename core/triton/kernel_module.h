@@ -71,6 +71,11 @@ struct InductorMeta {
   bool deterministic = false;                ///< 'deterministic' or 'are_deterministic_algorithms_enabled'
   bool max_autotune = false;
   bool add_persistent_rblock = false;
+  /// RSPLIT_SIZE of a mix-order reduction (grid_type MixOrderReductionGrid: each program reduces
+  /// RSPLIT_SIZE rows, XBLOCK at a time, and writes its partial column sums to ws_ptr); 0 = none.
+  int rsplit_size = 0;
+  /// mix_order_reduction_allow_multi_stages (absent = Inductor's default, true): NUM_STAGES may exceed 1.
+  bool mix_order_multi_stages = true;
 };
 
 /// One kernel module, parsed.

@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <bit>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <optional>
+#include <set>
 
 #include "core/base/atomic_file.h"
 #include "core/base/format.h"
@@ -34,7 +37,8 @@ BufferSpec::Role roleOf(const SignatureArgument& s, const KernelModule& m) {
   if (startsWith(s.name, "in_out_ptr") || std::find(mutated.begin(), mutated.end(), s.name) != mutated.end()) {
     return BufferSpec::Role::kInOut;
   }
-  if (startsWith(s.name, "out_ptr")) return BufferSpec::Role::kOutput;
+  // ws_ptr: a mix-order reduction's workspace, where each program writes its partial sums.
+  if (startsWith(s.name, "out_ptr") || s.name == "ws_ptr") return BufferSpec::Role::kOutput;
   return BufferSpec::Role::kInput;
 }
 
@@ -119,6 +123,163 @@ std::string ptxWidth(const std::string& ptx_type) {
 }
 
 }  // namespace
+
+// ---- The values an integer input holds, as the kernel itself says -------------------------------
+// Inductor's kernels read indices with tl.load(in_ptrK + …) into tmpN and check them with
+// tl.device_assert((0 <= tmpM) & (tmpM < N)) after wrapping negatives (tmpM = tl.where(tmpN < 0,
+// tmpN + N, tmpN)); nll_loss compares labels with the ignore index (tmpN != -100) and with the r0_
+// index (tmpN == r0_1). Lines are scanned once; a variable is traced back through where, to(),
+// broadcast_to and + to the load it came from.
+struct KernelLines {
+  std::map<std::string, std::string> defs;    ///< tmpN → its expression (first definition)
+  std::vector<std::string> asserts;           ///< the condition text of each tl.device_assert
+  std::vector<std::string> exprs;             ///< every right-hand side, in order
+  std::map<std::string, std::int64_t> fulls;  ///< tmpN = tl.full([…], V, …) → V
+  std::set<std::string> r0_vars;              ///< variables that are the r0_ index (r0_1 = r0_index)
+};
+
+std::string trimmedText(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return std::string(s);
+}
+
+bool isIdentifier(std::string_view s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s.front())) != 0) return false;
+  return std::all_of(s.begin(), s.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; });
+}
+
+KernelLines kernelLines(std::string_view source) {
+  KernelLines k;
+  std::size_t pos = 0;
+  while (pos < source.size()) {
+    std::size_t eol = source.find('\n', pos);
+    if (eol == std::string_view::npos) eol = source.size();
+    const std::string line = trimmedText(source.substr(pos, eol - pos));
+    pos = eol + 1;
+    if (line.rfind("tl.device_assert(", 0) == 0) {
+      k.asserts.push_back(line.substr(17));
+      continue;
+    }
+    const std::size_t eq = line.find(" = ");
+    if (eq == std::string::npos) continue;
+    const std::string lhs = line.substr(0, eq);
+    const std::string rhs = line.substr(eq + 3);
+    if (!isIdentifier(lhs)) continue;
+    k.exprs.push_back(rhs);
+    k.defs.try_emplace(lhs, rhs);
+    if (rhs == "r0_index" || rhs == "rindex") k.r0_vars.insert(lhs);
+    if (k.r0_vars.count(rhs) != 0) k.r0_vars.insert(lhs);
+    if (rhs.rfind("tl.full(", 0) == 0) {
+      // tl.full([1, 1], -100, tl.int64): the value after the shape.
+      const std::size_t close = rhs.find("], ");
+      if (close != std::string::npos) {
+        const std::string value = rhs.substr(close + 3, rhs.find(',', close + 3) - (close + 3));
+        if (auto v = integerText(value)) k.fulls[lhs] = *v;
+      }
+    }
+  }
+  return k;
+}
+
+// The tmp variables an expression names, in order.
+std::vector<std::string> variablesIn(const std::string& expr) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < expr.size();) {
+    if (expr.compare(i, 3, "tmp") == 0 &&
+        (i == 0 || (std::isalnum(static_cast<unsigned char>(expr[i - 1])) == 0 && expr[i - 1] != '_'))) {
+      std::size_t j = i + 3;
+      while (j < expr.size() && std::isdigit(static_cast<unsigned char>(expr[j])) != 0) ++j;
+      if (j > i + 3) out.push_back(expr.substr(i, j - i));
+      i = j;
+    } else {
+      ++i;
+    }
+  }
+  return out;
+}
+
+// The pointer whose load `var` comes from ("in_ptr0"), following where (its values), to(),
+// broadcast_to and + (the wrap-around of a negative index); empty when it is something else.
+std::string loadedFrom(const KernelLines& k, const std::string& var, int depth = 0) {
+  if (depth > 16) return {};
+  auto it = k.defs.find(var);
+  if (it == k.defs.end()) return {};
+  const std::string& e = it->second;
+  if (e.rfind("tl.load(", 0) == 0) {
+    const std::size_t end = e.find_first_of(" +,)", 8);
+    return e.substr(8, end - 8);
+  }
+  const std::vector<std::string> vars = variablesIn(e);
+  if (e.rfind("tl.where(", 0) == 0) {
+    // where(cond, a, b): the values come from a or b, not from the condition.
+    for (std::size_t i = 1; i < vars.size(); ++i) {
+      if (auto p = loadedFrom(k, vars[i], depth + 1); !p.empty()) return p;
+    }
+    return {};
+  }
+  const bool passes = e.rfind("tl.broadcast_to(", 0) == 0 || (!vars.empty() && e.rfind(vars[0] + ".to(", 0) == 0) ||
+                      e == (vars.empty() ? std::string("?") : vars[0]) ||
+                      (vars.size() == 2 && e == vars[0] + " + " + vars[1]);
+  return passes && !vars.empty() ? loadedFrom(k, vars[0], depth + 1) : std::string();
+}
+
+// What the kernel says of the values behind `pointer`: a range and an ignore value, with where
+// they came from; nullopt when it says nothing.
+std::optional<IntegerValues> integerValuesOf(const KernelModule& m, const std::string& pointer,
+                                             std::optional<std::int64_t> r0_numel) {
+  const KernelLines k = kernelLines(m.source);
+  std::optional<IntegerValues> out;
+  // 1. tl.device_assert((0 <= tmpA) & (tmpA < N)), also with "| ~(xmask)", or one bound alone.
+  for (const std::string& a : k.asserts) {
+    const std::vector<std::string> vars = variablesIn(a.substr(0, a.find("\",")));
+    if (vars.empty() || loadedFrom(k, vars[0]) != pointer) continue;
+    const std::string lt = vars[0] + " < ";
+    const std::size_t at = a.find(lt);
+    if (at == std::string::npos) continue;
+    const std::size_t start = at + lt.size();
+    std::size_t end = start;
+    while (end < a.size() && std::isdigit(static_cast<unsigned char>(a[end])) != 0) ++end;
+    const auto n = integerText(a.substr(start, end - start));
+    if (!n || *n < 1) continue;
+    out = IntegerValues{0, *n, std::nullopt, 0.0,
+                        "uniform in [0, " + num(*n) + "): the kernel's tl.device_assert(0 <= v < " + num(*n) + ")"};
+    break;
+  }
+  // 2. Compared with the r0_ index (nll_loss's label == column): a column of the row.
+  if (!out && r0_numel && *r0_numel >= 1) {
+    for (const std::string& e : k.exprs) {
+      const std::vector<std::string> vars = variablesIn(e);
+      const std::size_t op = e.find(" == ");
+      if (op == std::string::npos || vars.empty()) continue;
+      const std::string left = e.substr(0, op);
+      const std::string right = e.substr(op + 4);
+      const bool compares = (k.r0_vars.count(right) != 0 && loadedFrom(k, left) == pointer) ||
+                            (k.r0_vars.count(left) != 0 && loadedFrom(k, right) == pointer);
+      if (!compares) continue;
+      out = IntegerValues{0, *r0_numel, std::nullopt, 0.0,
+                          "uniform in [0, " + num(*r0_numel) +
+                              "): the kernel compares it with the r0_ index (r0_numel " + num(*r0_numel) + ")"};
+      break;
+    }
+  }
+  if (!out) return std::nullopt;
+  // 3. An ignore index it compares against (tmpA != -100): kept at 2 % of the elements.
+  for (const std::string& e : k.exprs) {
+    const std::size_t op = e.find(" != ");
+    if (op == std::string::npos) continue;
+    const std::string left = e.substr(0, op);
+    const std::string right = e.substr(op + 4);
+    auto constant = k.fulls.find(right);
+    if (constant == k.fulls.end() || constant->second >= 0 || loadedFrom(k, left) != pointer) continue;
+    out->ignore = constant->second;
+    out->ignore_fraction = 0.02;
+    out->origin += "; " + num(constant->second) + " (the ignore index it compares against) in 2 % of the elements";
+    break;
+  }
+  return out;
+}
 
 Expected<LaunchPlan> planLaunch(const RunKernel& k, std::uint64_t seed) {
   const KernelModule& m = k.module;
@@ -220,6 +381,10 @@ Expected<LaunchPlan> planLaunch(const RunKernel& k, std::uint64_t seed) {
         return Error{m.name + ": buffer " + b.name + " needs " + num(b.elements) +
                      " elements, over the 2^31 − 1 this launcher allocates"};
       }
+      if (b.role == BufferSpec::Role::kInput && !isFloating(b.type) && b.type != ElementType::kBool) {
+        b.values = integerValuesOf(m, s.name, r0.known ? std::optional<std::int64_t>(r0.value) : std::nullopt);
+        if (b.values) plan.notes.push_back(s.name + " (" + s.type.substr(1) + "): " + b.values->origin);
+      }
       a.kind = PlannedArgument::Kind::kBuffer;
       a.buffer = static_cast<int>(plan.problem.buffers.size());
       plan.problem.buffers.push_back(std::move(b));
@@ -274,14 +439,18 @@ Expected<LaunchPlan> planLaunch(const RunKernel& k, std::uint64_t seed) {
     }
     plan.arguments.push_back(std::move(a));
   }
-  const bool integer_inputs =
-      std::any_of(plan.problem.buffers.begin(), plan.problem.buffers.end(), [](const BufferSpec& b) {
-        return b.role != BufferSpec::Role::kOutput && !isFloating(b.type) && b.type != ElementType::kBool;
-      });
-  if (integer_inputs) {
+  std::vector<std::string> zeros;
+  for (const BufferSpec& b : plan.problem.buffers) {
+    if (b.role != BufferSpec::Role::kOutput && !isFloating(b.type) && b.type != ElementType::kBool && !b.values) {
+      zeros.push_back(b.name);
+    }
+  }
+  if (!zeros.empty()) {
+    std::string names;
+    for (const auto& z : zeros) names += (names.empty() ? "" : ", ") + z;
     plan.notes.push_back(
-        "integer inputs are zeros (valid indices): gathers and scatters all hit index 0, so their times are a "
-        "worst case of contention");
+        "integer inputs the kernel says no range for are zeros (valid indices): " + names +
+        "; gathers and scatters through them all hit index 0, so their times are a worst case of contention");
   }
   if (plan.problem.outputIndices().empty())
     return Error{m.name + ": the kernel has no output buffer (no out_ptr or in_out_ptr argument)"};
@@ -293,6 +462,17 @@ Expected<LaunchPlan> planLaunch(const RunKernel& k, std::uint64_t seed) {
   if (r0.known && m.kind != KernelKind::kPointwise) plan.notes.push_back(r0.origin);
   if (auto e = checkBufferProblemSpec(plan.problem)) return Error{m.name + ": " + e->message};
   return plan;
+}
+
+// Why a grid type of torch/_inductor/runtime/triton_heuristics.py (PyTorch 2.11) is not launched.
+std::string unsupportedGridWhy(const std::string& grid) {
+  if (grid == "Grid3D" || grid == "BatchMatmulGrid3D") return "its z dimension (znumel, ZBLOCK) is not planned";
+  if (grid == "Grid2DWithYZOverflow") return "it folds an overflowing y grid into z";
+  if (grid == "CooperativeReductionGrid") return "a cooperative reduction needs its RSPLIT programs co-resident";
+  if (grid == "SplitScanGrid") return "a split scan needs its workspace and the scan's carry";
+  if (grid == "FixedGrid" || grid == "PrecomputedGrid") return "its grid is passed by the caller, not computed";
+  if (grid.find("ComboKernel") != std::string::npos) return "a combo kernel launches several kernels' programs";
+  return "a grid type this launcher does not know";
 }
 
 Expected<GpuModule> tritonModule(const RunKernel& k, const RunConfig& rc, const LaunchPlan& plan) {
@@ -317,8 +497,18 @@ Expected<GpuModule> tritonModule(const RunKernel& k, const RunConfig& rc, const 
   } else if (grid == "Grid2D") {
     mod.grid_x = blocks(plan.xnumel, rc.config.xblock);
     mod.grid_y = blocks(plan.ynumel, rc.yblock);
+  } else if (grid == "MixOrderReductionGrid") {
+    if (rc.rsplit_size < 1) {
+      return Error{label + ": a MixOrderReductionGrid kernel whose inductor_meta names no RSPLIT_SIZE"};
+    }
+    if (rc.config.xblock < 1 || rc.rsplit_size % rc.config.xblock != 0) {
+      return Error{label + ": RSPLIT_SIZE " + num(rc.rsplit_size) + " is not a multiple of XBLOCK " +
+                   num(rc.config.xblock) + " (Inductor asserts it is)"};
+    }
+    mod.grid_x = blocks(plan.xnumel, rc.rsplit_size);
   } else {
-    return Error{label + ": grid type " + grid + " is not supported (Grid1D, Grid2D are)"};
+    return Error{label + ": grid type " + grid + " is not launched here: " + unsupportedGridWhy(grid) +
+                 " (Grid1D, Grid2D and MixOrderReductionGrid are)"};
   }
   if (mod.grid_x < 1 || mod.grid_x > 2147483647 || mod.grid_y < 1 || mod.grid_y > 65535) {
     return Error{label + ": grid " + num(mod.grid_x) + " × " + num(mod.grid_y) +

@@ -9,7 +9,9 @@
 // Source of the launch contract: Triton 3.6's third_party/nvidia/backend/driver.py and driver.c
 // (parameters, scratch buffers of grid × num_ctas × size bytes, the opt-in attribute above
 // 48 KiB), Inductor's grid classes in torch/_inductor/runtime/triton_heuristics.py (Grid1D:
-// ceil(xnumel / XBLOCK); Grid2D adds ceil(ynumel / YBLOCK); other grid types are refused),
+// ceil(xnumel / XBLOCK); Grid2D adds ceil(ynumel / YBLOCK); MixOrderReductionGrid: ceil(xnumel /
+// RSPLIT_SIZE); Grid3D, Grid2DWithYZOverflow, CooperativeReductionGrid, SplitScanGrid, FixedGrid,
+// PrecomputedGrid and the combo-kernel grids are refused, each with why),
 // checked on an H200 against Triton's own launches. The argument list is checked against the
 // `.ptx` entry's parameters before anything is launched.
 #pragma once
@@ -53,7 +55,8 @@ struct LaunchPlan {
 /// element type from the signature) and the scalar values; without one, every pointer gets
 /// xnumel × r0_numel elements (xnumel × ynumel for 2-D pointwise tiles) with numels from the
 /// kernel body, else the size hints (noted: a hint is the numel rounded up to a power of two).
-/// Roles: in_out_ptr* and mutated arguments are in-out, out_ptr* outputs, the rest inputs.
+/// Roles: in_out_ptr* and mutated arguments are in-out, out_ptr* and ws_ptr (a mix-order reduction's
+/// workspace of partial sums) outputs, the rest inputs.
 /// A wrapper tensor whose dtype differs in size from the signature's element type gets the
 /// signature's elements that cover its bytes. Errors, naming the argument: a kernel kind that is not
 /// a Triton kernel Inductor launches on a grid (other decorators), a signature type this launcher
@@ -65,7 +68,8 @@ Expected<LaunchPlan> planLaunch(const RunKernel& kernel, std::uint64_t seed = 1)
 /// JSON, .ptx), checks the .ptx entry's parameters against the plan (count and widths: pointers
 /// .u64/.b64, i32 4 bytes, i64 8 bytes, fp32 .f32/.b32, then two .u64 scratch pointers) and the
 /// grid type, and builds the module. Errors, in words a user can act on: no cubin in the folder, an
-/// unsupported grid type (Grid1D and Grid2D are supported), num_ctas other than 1 (clusters are not
+/// unsupported grid type (Grid1D, Grid2D and MixOrderReductionGrid are supported; the others are named
+/// with why), RSPLIT_SIZE not a multiple of XBLOCK, num_ctas other than 1 (clusters are not
 /// launched), the .ptx's parameters do not match (both lists named), the grid out of range.
 Expected<GpuModule> tritonModule(const RunKernel& kernel, const RunConfig& config, const LaunchPlan& plan);
 

@@ -70,6 +70,8 @@ std::vector<Column<ScanRow>> makeColumns() {
   c.push_back(integer("R1_BLOCK", "R1_BLOCK", "", &ScanRow::r1_block));
   c.push_back(integer("num_warps", "warps", "", &ScanRow::num_warps));
   c.push_back(integer("num_stages", "stages", "", &ScanRow::num_stages));
+  c.push_back(integer("RSPLIT_SIZE", "RSPLIT", "", &ScanRow::rsplit_size));
+  c.push_back(integer("NUM_STAGES", "NUM_STAGES", "", &ScanRow::mix_num_stages));
   c.push_back(integer("registers_per_thread", "regs", "", &ScanRow::n_regs));
   c.push_back(integer("n_spills", "spills", "", &ScanRow::n_spills));
   c.push_back(integer("local_bytes", "local", "B", &ScanRow::local_bytes));
@@ -147,6 +149,10 @@ ScanRow configRow(const RunKernel& k, const RunConfig& rc) {
   if (c.r1_block > 0) r.r1_block = c.r1_block;
   r.num_warps = c.num_warps;
   r.num_stages = c.num_stages;
+  if (rc.rsplit_size > 0) {
+    r.rsplit_size = rc.rsplit_size;
+    r.mix_num_stages = rc.mix_num_stages;
+  }
   if (c.n_regs) r.n_regs = *c.n_regs;
   if (c.n_spills) r.n_spills = *c.n_spills;
   if (c.n_regs) r.local_bytes = rc.local_bytes;
@@ -398,6 +404,7 @@ std::string kernelReport(const RunKernel& k) {
       out << "\n";
     }
   }
+  if (!m.meta.grid_type.empty() && m.meta.grid_type != "Grid1D") out << "  grid:          " << m.meta.grid_type << "\n";
   for (const auto& n : k.notes) out << "  note: " << n << "\n";
   for (const auto& w : m.warnings) out << "  warning: " << w << "\n";
   for (const auto& p : k.problems) out << "  problem: " << p << "\n";
@@ -416,7 +423,9 @@ std::string kernelReport(const RunKernel& k) {
   for (std::size_t i = 0; i < k.configs.size(); ++i) {
     const RunConfig& rc = k.configs[i];
     const auto& c = rc.config;
-    out << "\n  #" << (i + 1) << " " << c.str() << (rc.winner ? "  ← winner" : "") << "\n";
+    out << "\n  #" << (i + 1) << " " << c.str();
+    if (rc.rsplit_size > 0) out << ", RSPLIT_SIZE=" << rc.rsplit_size << ", NUM_STAGES=" << rc.mix_num_stages;
+    out << (rc.winner ? "  ← winner" : "") << "\n";
     out << "     " << configOriginName(rc.origin);
     if (rc.parent >= 0) out << " (halved from #" << (rc.parent + 1) << ")";
     out << "; " << (c.n_regs ? std::to_string(*c.n_regs) : std::string("?")) << " registers, "

@@ -35,6 +35,8 @@ struct ScanRow {
   std::string xnumel;          ///< a number, or "dynamic"
   std::string r0_numel;
   std::optional<std::int64_t> xblock, r0_block, r1_block, num_warps, num_stages;
+  /// Mix-order reductions: RSPLIT_SIZE (rows per program) and the row loop's NUM_STAGES; none otherwise.
+  std::optional<std::int64_t> rsplit_size, mix_num_stages;
   std::optional<std::int64_t> n_regs, n_spills, local_bytes, shared_bytes;
   std::string origin;       ///< configOriginName
   std::string halved_from;  ///< "XBLOCK=1, R0_BLOCK=2048, num_warps=16" for added configs

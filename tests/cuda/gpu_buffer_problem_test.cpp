@@ -40,9 +40,9 @@ extern "C" __global__ void writes_nothing(const float* in, float* out, float* ac
 BufferProblemSpec twiceProblem() {
   BufferProblemSpec s;
   s.label = "twice: 3 buffers of 1048613 fp32";
-  s.buffers = {{"in", ElementType::kF32, kN, BufferSpec::Role::kInput},
-               {"out", ElementType::kF32, kN, BufferSpec::Role::kOutput},
-               {"acc", ElementType::kF32, kN, BufferSpec::Role::kInOut}};
+  s.buffers = {{"in", ElementType::kF32, kN, BufferSpec::Role::kInput, {}},
+               {"out", ElementType::kF32, kN, BufferSpec::Role::kOutput, {}},
+               {"acc", ElementType::kF32, kN, BufferSpec::Role::kInOut, {}}};
   s.seed = 17;
   return s;
 }
@@ -167,8 +167,8 @@ TEST(GpuBufferProblem, OutOfMemoryIsACleanErrorAndTheSessionRecovers) {
   session->setDeviceMemoryLimit(std::int64_t{256} << 20);
   BufferProblemSpec big;
   big.label = "1 GiB";
-  big.buffers = {{"in", ElementType::kF32, std::int64_t{1} << 28, BufferSpec::Role::kInput},
-                 {"out", ElementType::kF32, 16, BufferSpec::Role::kOutput}};
+  big.buffers = {{"in", ElementType::kF32, std::int64_t{1} << 28, BufferSpec::Role::kInput, {}},
+                 {"out", ElementType::kF32, 16, BufferSpec::Role::kOutput, {}}};
   auto e = session->setBufferProblem(big);
   ASSERT_TRUE(e.has_value());
   EXPECT_EQ(e->message.rfind("out of memory: input buffer 0 (in) needs 1 GiB, over the session's limit of 256 MiB", 0),

@@ -67,9 +67,9 @@ ProblemSpec sumProblem() {
 BufferProblemSpec bufferProblem() {
   BufferProblemSpec s;
   s.label = "triton_poi_fused_mul_0: 3 buffers";
-  s.buffers = {{"in_ptr0 (arg0_1)", ElementType::kF32, 4096, BufferSpec::Role::kInput},
-               {"in_out_ptr0 (buf0)", ElementType::kF16, 1024, BufferSpec::Role::kInOut},
-               {"out_ptr0 (buf1)", ElementType::kF32, 4096, BufferSpec::Role::kOutput}};
+  s.buffers = {{"in_ptr0 (arg0_1)", ElementType::kF32, 4096, BufferSpec::Role::kInput, {}},
+               {"in_out_ptr0 (buf0)", ElementType::kF16, 1024, BufferSpec::Role::kInOut, {}},
+               {"out_ptr0 (buf1)", ElementType::kF32, 4096, BufferSpec::Role::kOutput, {}}};
   s.seed = 5;
   return s;
 }
@@ -78,7 +78,7 @@ BufferProblemSpec bufferProblem() {
 BufferProblemSpec outputOnly() {
   BufferProblemSpec s;
   s.label = "triton_poi_fill_0";
-  s.buffers = {{"out_ptr0", ElementType::kF32, 16, BufferSpec::Role::kOutput}};
+  s.buffers = {{"out_ptr0", ElementType::kF32, 16, BufferSpec::Role::kOutput, {}}};
   return s;
 }
 
