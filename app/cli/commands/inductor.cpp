@@ -359,15 +359,19 @@ std::string noKernelText(const InductorRun& run, const std::string& key) {
 
 // Per kernel of the step: the config its launcher used, timed here, against its in-step time.
 [[maybe_unused]] void printInStepComparison(std::ostream& out, const KernelMeasurements& result, const StepJoin& join) {
-  TextRows rows = {{"kernel", "ran in the step", "in-step median µs", "measured here µs", "here / in-step"}};
+  TextRows rows = {{"kernel", "ran in the step", "in-step median µs", "events µs", "events / in-step", "CUPTI µs",
+                    "CUPTI / in-step"}};
   for (const auto& k : join.profile.kernels) {
     if (k.match != step::RunMatch::kMatched) continue;
     const ScanRow* c = step::configRowOf(k, step::StepRun{&join.rows, join.input});
     if (c == nullptr) continue;
     for (const auto& m : result.rows) {
       if (!sameConfig(m, *c) || !m.ok()) continue;
+      const auto& cupti = m.measured.kernel_time;
       rows.push_back({shortName(k.name), m.configText(), fixed(k.median_us, 1), fixed(m.measured.time.median_us, 1),
-                      k.median_us > 0.0 ? fixed(m.measured.time.median_us / k.median_us, 2) : ""});
+                      k.median_us > 0.0 ? fixed(m.measured.time.median_us / k.median_us, 2) : "",
+                      cupti ? fixed(cupti->median_us, 1) : "",
+                      cupti && k.median_us > 0.0 ? fixed(cupti->median_us / k.median_us, 2) : ""});
     }
   }
   if (rows.size() == 1) {
@@ -375,7 +379,8 @@ std::string noKernelText(const InductorRun& run, const std::string& key) {
     return;
   }
   out << "\nThe configs that ran in the step (" << join.profile.trace_path
-      << "), measured here (CUDA events, L2 flushed) against their in-step time (torch.profiler):\n";
+      << "), measured here (CUDA events around one launch, and CUPTI's kernel time; L2 flushed) against their "
+         "in-step time (torch.profiler):\n";
   printTable(out, rows);
 }
 

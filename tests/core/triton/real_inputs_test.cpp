@@ -80,7 +80,8 @@ TEST(MixOrderReduction, GridIsXnumelOverRsplitSizeAndTheWorkspaceIsAnOutput) {
   EXPECT_EQ(module->block_threads, 256);
   // Its scan row and words say what it is.
   bool said = false;
-  for (const auto& n : k->notes) said = said || n.find("grid ⌈xnumel / RSPLIT_SIZE⌉ = 512 programs") != std::string::npos;
+  for (const auto& n : k->notes)
+    said = said || n.find("grid ⌈xnumel / RSPLIT_SIZE⌉ = 512 programs") != std::string::npos;
   EXPECT_TRUE(said);
 }
 
@@ -121,7 +122,8 @@ TEST(IndexInputs, NllLossLabelsAreColumnsOfTheRowWithTheIgnoreIndex) {
   EXPECT_EQ(labels->values->ignore, -100);
   EXPECT_DOUBLE_EQ(labels->values->ignore_fraction, 0.02);
   bool noted = false;
-  for (const auto& n : plan->notes) noted = noted || n.find("in_ptr0 (i64): uniform in [0, 50257)") != std::string::npos;
+  for (const auto& n : plan->notes)
+    noted = noted || n.find("in_ptr0 (i64): uniform in [0, 50257)") != std::string::npos;
   EXPECT_TRUE(noted);
   // The host buffer: every value in range or the ignore index, about 2 % of them ignored, and the
   // same bytes for the same seed.
