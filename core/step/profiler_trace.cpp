@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <istream>
 #include <limits>
+#include <map>
 #include <memory>
 #include <streambuf>
 #include <system_error>
@@ -21,6 +23,7 @@ using json = nlohmann::json;
 constexpr std::size_t kChunk = std::size_t{1} << 20;              // bytes of JSON text per read
 constexpr std::uint64_t kProgressEvery = std::uint64_t{4} << 20;  // bytes of JSON between progress calls
 constexpr std::int64_t kMaxDimension = std::int64_t{1} << 31;
+constexpr std::size_t kMaxDepth = 64;  // Kineto's traces nest 5 deep
 
 bool startsWith(std::string_view s, std::string_view prefix) {
   return s.substr(0, prefix.size()) == prefix;
@@ -111,6 +114,7 @@ class TraceSax final : public nlohmann::json_sax<json> {
   bool binary(binary_t& /*val*/) override { return true; }
 
   bool start_object(std::size_t /*elements*/) override {
+    if (tooDeep()) return false;
     Role role = Role::kOther;
     if (stack_.empty()) {
       role = Role::kRoot;
@@ -140,6 +144,7 @@ class TraceSax final : public nlohmann::json_sax<json> {
     return true;
   }
   bool start_array(std::size_t /*elements*/) override {
+    if (tooDeep()) return false;
     Role role = Role::kOther;
     if (stack_.empty()) {
       role = Role::kEvents;  // a bare array of events is a Chrome trace too
@@ -176,6 +181,10 @@ class TraceSax final : public nlohmann::json_sax<json> {
   }
 
   [[nodiscard]] bool sawEvents() const { return saw_events_; }
+  /// Where the parser stands in the JSON text, bytes (for the too-deep problem).
+  void setPosition(std::function<std::uint64_t()> position) { position_ = std::move(position); }
+  /// The byte offset of the JSON text where the parse stopped early (too deep); 0 when it did not.
+  [[nodiscard]] std::uint64_t tooDeepAt() const { return too_deep_at_; }
   [[nodiscard]] const std::string& error() const { return error_; }
   [[nodiscard]] std::size_t errorPosition() const { return error_position_; }
 
@@ -186,6 +195,14 @@ class TraceSax final : public nlohmann::json_sax<json> {
     std::string key;
     int index;  // arrays: the element's position
   };
+
+  // Arrays and objects nested deeper than kMaxDepth stop the read (a few MB of gzipped brackets
+  // would otherwise grow the stack by GBs); the position is where the parser stood.
+  bool tooDeep() {
+    if (stack_.size() < kMaxDepth) return false;
+    too_deep_at_ = position_ ? position_() : 0;
+    return true;
+  }
 
   bool number(double value, std::int64_t as_int) {
     if (stack_.empty()) return true;
@@ -214,8 +231,10 @@ class TraceSax final : public nlohmann::json_sax<json> {
       case Role::kGrid:
       case Role::kBlock: {
         auto& dims = f.role == Role::kGrid ? event_.grid : event_.block;
-        if (f.index < 3) dims[static_cast<std::size_t>(f.index)] = std::clamp<std::int64_t>(as_int, 0, kMaxDimension);
-        ++f.index;
+        if (f.index < 3) {  // counted no further: a long array cannot wrap the index
+          dims[static_cast<std::size_t>(f.index)] = std::clamp<std::int64_t>(as_int, 0, kMaxDimension);
+          ++f.index;
+        }
         break;
       }
       case Role::kDevice:
@@ -265,6 +284,8 @@ class TraceSax final : public nlohmann::json_sax<json> {
   bool saw_events_ = false;
   std::string error_;
   std::size_t error_position_ = 0;
+  std::uint64_t too_deep_at_ = 0;
+  std::function<std::uint64_t()> position_;
 };
 
 // A stream buffer over zlib's gzFile: gzipped or plain files alike (gzread passes plain data
@@ -276,6 +297,8 @@ class GzStreamBuf final : public std::streambuf {
       : file_(file), file_bytes_(file_bytes), options_(options), buffer_(kChunk) {}
 
   [[nodiscard]] std::uint64_t jsonBytes() const { return json_bytes_; }
+  /// Bytes of JSON text consumed so far (read, less what is still buffered).
+  [[nodiscard]] std::uint64_t position() const { return json_bytes_ - static_cast<std::uint64_t>(egptr() - gptr()); }
   [[nodiscard]] bool cancelled() const { return cancelled_; }
   [[nodiscard]] const std::string& zlibError() const { return zlib_error_; }
   [[nodiscard]] std::uint64_t compressedOffset() const {
@@ -317,6 +340,17 @@ class GzStreamBuf final : public std::streambuf {
   std::uint64_t last_progress_ = 0;
   bool cancelled_ = false;
   std::string zlib_error_;
+};
+
+// JSON text in memory as a stream (no copy), so both entry points parse through one istream.
+class MemoryStreamBuf final : public std::streambuf {
+ public:
+  explicit MemoryStreamBuf(std::string_view text) {
+    // NOLINTNEXTLINE(cppcoreguidelines-pro-type-const-cast): read only; streambuf's interface takes char*
+    char* begin = const_cast<char*>(text.data());
+    setg(begin, begin, begin + text.size());
+  }
+  [[nodiscard]] std::uint64_t position() const { return static_cast<std::uint64_t>(gptr() - eback()); }
 };
 
 // The launch time of each correlation id, looked up by binary search.
@@ -372,6 +406,7 @@ void assignSteps(ProfilerTrace& trace, std::vector<std::pair<std::int64_t, doubl
   }
   trace.annotated_steps = true;
   const bool by_cpu = !cpu.empty();
+  trace.steps_on_gpu = !by_cpu;
   std::vector<TraceStep> gpu_steps;  // the GPU-side annotations, for activities without a launch
   if (by_cpu) {
     trace.steps = toSteps(std::move(cpu));
@@ -382,22 +417,22 @@ void assignSteps(ProfilerTrace& trace, std::vector<std::pair<std::int64_t, doubl
   }
   trace.step_count = static_cast<int>(trace.steps.size());
   const LaunchTimes times(launches);
+  // Each GPU-side annotation's step in trace.steps (same name), for activities without a launch.
+  std::vector<int> gpu_to_step(gpu_steps.size(), -1);
+  std::map<std::string, int> step_by_name;
+  for (std::size_t i = 0; i < trace.steps.size(); ++i) step_by_name.emplace(trace.steps[i].name, static_cast<int>(i));
+  for (std::size_t g = 0; g < gpu_steps.size(); ++g) {
+    auto it = step_by_name.find(gpu_steps[g].name);
+    if (it != step_by_name.end()) gpu_to_step[g] = it->second;
+  }
   for (auto& a : trace.activities) {
     int index = -1;
-    if (by_cpu) {
-      if (const double* t = times.find(a.correlation); t != nullptr) index = spanContaining(trace.steps, *t);
-    }
-    if (index < 0) {
+    const double* launched = by_cpu ? times.find(a.correlation) : nullptr;
+    if (launched != nullptr) {
+      index = spanContaining(trace.steps, *launched);  // launched outside every step: not counted
+    } else {
       const int g = spanContaining(gpu_steps, a.start_us);
-      if (g >= 0) {
-        if (!by_cpu) {
-          index = g;
-        } else {
-          for (std::size_t i = 0; i < trace.steps.size(); ++i) {
-            if (trace.steps[i].name == gpu_steps[static_cast<std::size_t>(g)].name) index = static_cast<int>(i);
-          }
-        }
-      }
+      if (g >= 0) index = by_cpu ? gpu_to_step[static_cast<std::size_t>(g)] : g;
     }
     a.step = index;
     if (index < 0) ++trace.outside_steps;
@@ -414,6 +449,11 @@ Expected<ProfilerTrace> finish(ProfilerTrace trace, const TraceSax& sax,
                              std::to_string(trace.bytes_read) + " bytes of the file (" +
                              std::to_string(trace.json_bytes) + " bytes of JSON text; zlib: " + zlib_error +
                              "); the events before it were read");
+  } else if (sax.tooDeepAt() > 0) {
+    trace.problems.push_back(path + ": arrays and objects nested deeper than " + std::to_string(kMaxDepth) +
+                             " levels at byte " + std::to_string(sax.tooDeepAt()) +
+                             " of the JSON text (not a trace Kineto writes); the " + std::to_string(trace.events) +
+                             " events before it were read");
   } else if (!sax.error().empty()) {
     trace.problems.push_back(path + ": not valid JSON at byte " + std::to_string(sax.errorPosition()) +
                              " of the JSON text (" + sax.error() + "); the " + std::to_string(trace.events) +
@@ -459,7 +499,10 @@ Expected<ProfilerTrace> parseProfilerTrace(std::string_view json_text, const std
   std::vector<StepSpan> cpu;
   std::vector<StepSpan> gpu;
   TraceSax sax(trace, launches, cpu, gpu);
-  json::sax_parse(json_text.begin(), json_text.end(), &sax);
+  MemoryStreamBuf buffer(json_text);
+  sax.setPosition([&buffer] { return buffer.position(); });
+  std::istream in(&buffer);
+  json::sax_parse(in, &sax);
   trace.bytes_read = trace.json_bytes = json_text.size();
   return finish(std::move(trace), sax, launches, std::move(cpu), std::move(gpu), options, {});
 }
@@ -468,11 +511,13 @@ Expected<ProfilerTrace> readProfilerTrace(const std::string& path, const TraceRe
   if (auto bad = checkOptions(options)) return *bad;
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
-  if (ec || !std::filesystem::exists(status)) return Error("cannot open trace " + path + ": no such file");
+  if (ec && ec != std::errc::no_such_file_or_directory) return Error("cannot open trace " + path + ": " + ec.message());
+  if (!std::filesystem::exists(status)) return Error("cannot open trace " + path + ": no such file");
   if (!std::filesystem::is_regular_file(status)) {
     return Error("cannot read trace " + path + ": not a regular file (a folder, a pipe or a device)");
   }
-  const std::uint64_t file_bytes = std::filesystem::file_size(path, ec);
+  std::uint64_t file_bytes = std::filesystem::file_size(path, ec);
+  if (ec) file_bytes = 0;  // progress then counts bytes without a total
   std::unique_ptr<gzFile_s, int (*)(gzFile)> file(gzopen(path.c_str(), "rb"), &gzclose);
   if (!file) return Error("cannot open trace " + path + ": " + std::generic_category().message(errno));
   gzbuffer(file.get(), 256 * 1024);
@@ -484,6 +529,7 @@ Expected<ProfilerTrace> readProfilerTrace(const std::string& path, const TraceRe
   std::vector<StepSpan> gpu;
   TraceSax sax(trace, launches, cpu, gpu);
   GzStreamBuf buffer(file.get(), file_bytes, options);
+  sax.setPosition([&buffer] { return buffer.position(); });
   std::istream in(&buffer);
   json::sax_parse(in, &sax);
   if (buffer.cancelled()) return Error::cancellation();

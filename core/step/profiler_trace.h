@@ -60,6 +60,9 @@ struct ProfilerTrace {
   /// True when `steps` come from ProfilerStep annotations; false when the trace had none and the
   /// user's step count divides the whole trace.
   bool annotated_steps = false;
+  /// True when the steps are the GPU-side annotations (the trace had no CPU ProfilerStep ranges):
+  /// their spans are GPU time, not CPU time.
+  bool steps_on_gpu = false;
   int step_count = 1;       ///< steps the per-step figures divide by (≥ 1)
   int outside_steps = 0;    ///< activities launched outside every annotated step (not counted)
   std::string device_name;  ///< deviceProperties[0].name; empty when absent

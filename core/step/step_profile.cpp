@@ -102,8 +102,10 @@ bool shapeFits(const std::vector<ScanRow>& rows, const RunKernelRows& k, const L
   for (std::size_t i : configs) {
     const ScanRow& r = rows[i];
     if (!configFits(r, s)) continue;
+    // Grid x: ⌈xnumel / XBLOCK⌉, or ⌈xnumel / RSPLIT_SIZE⌉ for a mix-order reduction.
     const auto x = numberIn(r.xnumel);
-    if (x && s.grid[0] > 0 && r.xblock && *r.xblock > 0 && (*x + *r.xblock - 1) / *r.xblock != s.grid[0]) continue;
+    const std::int64_t per_program = r.rsplit_size ? *r.rsplit_size : r.xblock.value_or(0);
+    if (x && s.grid[0] > 0 && per_program > 0 && (*x + per_program - 1) / per_program != s.grid[0]) continue;
     return true;
   }
   return false;
@@ -325,6 +327,7 @@ StepProfile profileStep(const ProfilerTrace& trace, const StepRun& run) {
   p.device_name = trace.device_name;
   p.step_count = std::max(1, trace.step_count);
   p.annotated_steps = trace.annotated_steps;
+  p.steps_on_gpu = trace.steps_on_gpu;
   p.outside_steps = trace.outside_steps;
   p.problems = trace.problems;
   double spans = 0.0;
@@ -467,13 +470,16 @@ std::string stepText(const StepProfile& p, const StepRun& run) {
   const std::string steps_text =
       p.annotated_steps ? num(p.step_count) + (p.step_count == 1 ? " step" : " steps") + " (ProfilerStep annotations)"
                         : "the whole trace as " + num(p.step_count) + (p.step_count == 1 ? " step" : " steps") +
-                              " (no ProfilerStep annotations; --steps sets the count)";
+                              " (no ProfilerStep annotations: the whole trace divided by the step count given)";
   std::int64_t launches = 0;
   for (const auto& k : p.kernels) launches += k.launches;
   const double per_step = static_cast<double>(launches) / p.step_count;
   s += "GPU time per step: " + ms(p.gpu_time_per_step_us) + " (summed device time of " + fixed(per_step, 0) +
        (per_step == 1.0 ? " launch" : " launches") + " per step: kernels, memcpys and memsets; " + steps_text +
-       (p.mean_step_span_us > 0.0 ? "; each step spans " + ms(p.mean_step_span_us) + " on the CPU" : "") + ").\n";
+       (p.mean_step_span_us > 0.0
+            ? "; each step spans " + ms(p.mean_step_span_us) + (p.steps_on_gpu ? " on the GPU" : " on the CPU")
+            : "") +
+       ").\n";
   auto part = [&](KernelCategory c) {
     const CategoryTime& t = p.category(c);
     return std::string(kernelCategoryName(c)) + " " + ms(t.per_step_us) + " (" + pct(t.share) + ")";
@@ -536,7 +542,8 @@ CsvTable stepToCsv(const StepProfile& p, const StepRun& run) {
             {"run", p.run_input},
             {"device", p.device_name},
             {"steps", num(p.step_count)},
-            {"steps_from", p.annotated_steps ? "ProfilerStep annotations" : "whole trace divided by --steps"},
+            {"steps_from",
+             p.annotated_steps ? "ProfilerStep annotations" : "the whole trace divided by the step count given"},
             {"gpu_time_per_step_us", fixed(p.gpu_time_per_step_us, 3)},
             {"time", "in-step device time as torch.profiler recorded it (CUPTI kernel duration)"}};
   t.header = {"rank",

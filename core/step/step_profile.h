@@ -105,6 +105,7 @@ struct StepProfile {
   std::string device_name;  ///< from the trace
   int step_count = 1;
   bool annotated_steps = false;
+  bool steps_on_gpu = false;            ///< the steps are GPU-side annotations (their spans are GPU time)
   std::vector<std::string> step_names;  ///< "ProfilerStep#1", …
   double gpu_time_per_step_us = 0.0;
   double mean_step_span_us = 0.0;        ///< mean CPU span of the annotated steps; 0 without annotations

@@ -139,8 +139,6 @@ bool sizesMatch(const BufferProblemSpec& spec, const std::vector<int>& outs,
   return true;
 }
 
-/// True when every byte still holds the poison (0xFF): nothing was stored. A kernel that stores NaN
-/// (a softmax over a row masked to -inf, say) writes the canonical NaN, not this pattern.
 // Integers uniform in [low, high) (splitmix64 of the chunk's seed), `ignore` at its fraction.
 void fillIntegers(const BufferSpec& b, const IntegerValues& v, std::uint64_t seed, std::uint8_t* dst, std::size_t n) {
   std::uint64_t state = seed;
@@ -150,11 +148,12 @@ void fillIntegers(const BufferSpec& b, const IntegerValues& v, std::uint64_t see
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     return z ^ (z >> 31);
   };
-  const auto span = static_cast<std::uint64_t>(v.high - v.low);
+  // Unsigned arithmetic: the span of [INT64_MIN, INT64_MAX) does not fit a signed integer.
+  const std::uint64_t span = static_cast<std::uint64_t>(v.high) - static_cast<std::uint64_t>(v.low);
   const auto ignore_below = static_cast<std::uint64_t>(v.ignore_fraction * 18446744073709551616.0);
   const int width = elementBytes(b.type);
   for (std::size_t i = 0; i < n; ++i) {
-    std::int64_t value = v.low + static_cast<std::int64_t>(next() % span);
+    auto value = static_cast<std::int64_t>(static_cast<std::uint64_t>(v.low) + next() % span);
     if (v.ignore && v.ignore_fraction > 0.0 && next() < ignore_below) value = *v.ignore;
     std::uint8_t* p = dst + i * static_cast<std::size_t>(width);
     switch (b.type) {
@@ -185,6 +184,8 @@ void fillIntegers(const BufferSpec& b, const IntegerValues& v, std::uint64_t see
   }
 }
 
+/// True when every byte still holds the poison (0xFF): nothing was stored. A kernel that stores NaN
+/// (a softmax over a row masked to -inf, say) writes the canonical NaN, not this pattern.
 bool stillPoisoned(const std::vector<std::uint8_t>& bytes) {
   return std::all_of(bytes.begin(), bytes.end(), [](std::uint8_t v) { return v == 0xFF; });
 }
@@ -358,15 +359,17 @@ std::optional<Error> checkBufferProblemSpec(const BufferProblemSpec& spec) {
       const bool is_unsigned = b.type == ElementType::kU8;
       const std::int64_t type_low = is_unsigned ? 0 : (bits >= 64 ? INT64_MIN : -(std::int64_t{1} << (bits - 1)));
       const std::int64_t type_high = bits >= 64 ? INT64_MAX : (std::int64_t{1} << (bits - (is_unsigned ? 0 : 1))) - 1;
-      if (!(v.low < v.high) || v.low < type_low || v.high - 1 > type_high || v.high - v.low < 0) {
+      if (!(v.low < v.high) || v.low < type_low || v.high - 1 > type_high) {
         return Error{named + ": values [" + std::to_string(v.low) + ", " + std::to_string(v.high) +
                      ") are out of range: allowed low < high within " + std::to_string(type_low) + " … " +
                      std::to_string(type_high)};
       }
       if (!(v.ignore_fraction >= 0.0 && v.ignore_fraction <= 0.5) ||
           (v.ignore && (*v.ignore < type_low || *v.ignore > type_high))) {
-        return Error{named + ": the ignore value's fraction " + std::to_string(v.ignore_fraction) +
-                     " is out of range: allowed 0 … 0.5, the value within the type"};
+        return Error{named + ": ignore value " + (v.ignore ? std::to_string(*v.ignore) : std::string("none")) +
+                     " at fraction " + std::to_string(v.ignore_fraction) +
+                     " is out of range: allowed a fraction 0 … 0.5 " + "and a value within " +
+                     std::to_string(type_low) + " … " + std::to_string(type_high)};
       }
     }
   }

@@ -39,7 +39,6 @@ bool isFloating(ElementType type);
 /// "torch.bool"). Error names the text and lists the accepted names (fp8 types are not supported).
 Expected<ElementType> parseElementType(std::string_view text);
 
-/// One buffer of a buffer problem.
 /// What an integer input holds: values drawn uniformly from [low, high) — the same for the same seed,
 /// buffer and size — with `ignore` (an ignore index such as nll_loss's -100) at `ignore_fraction`
 /// of the elements; where the range came from, in words, for the row's notes.
@@ -51,9 +50,10 @@ struct IntegerValues {
   std::string origin;            ///< "the kernel's tl.device_assert: 0 <= v < 50257"
 };
 
+/// One buffer of a buffer problem.
 struct BufferSpec {
   enum class Role {
-    kInput,   ///< read by the kernel: random contents (floating), zeros (integer) or true (bool)
+    kInput,   ///< read by the kernel: random contents (floating), `values` or zeros (integer), true (bool)
     kOutput,  ///< written by the kernel: poisoned before the check, compared across configs
     kInOut,   ///< read and written (Inductor's in_out_ptr, a mutated argument): random contents, restored before the
               ///< check, compared

@@ -124,6 +124,8 @@ std::string ptxWidth(const std::string& ptx_type) {
 
 }  // namespace
 
+namespace {
+
 // ---- The values an integer input holds, as the kernel itself says -------------------------------
 // Inductor's kernels read indices with tl.load(in_ptrK + …) into tmpN and check them with
 // tl.device_assert((0 <= tmpM) & (tmpM < N)) after wrapping negatives (tmpM = tl.where(tmpN < 0,
@@ -131,11 +133,12 @@ std::string ptxWidth(const std::string& ptx_type) {
 // index (tmpN == r0_1). Lines are scanned once; a variable is traced back through where, to(),
 // broadcast_to and + to the load it came from.
 struct KernelLines {
-  std::map<std::string, std::string> defs;    ///< tmpN → its expression (first definition)
-  std::vector<std::string> asserts;           ///< the condition text of each tl.device_assert
-  std::vector<std::string> exprs;             ///< every right-hand side, in order
-  std::map<std::string, std::int64_t> fulls;  ///< tmpN = tl.full([…], V, …) → V
-  std::set<std::string> r0_vars;              ///< variables that are the r0_ index (r0_1 = r0_index)
+  mutable std::map<std::string, std::string> loaded;  ///< loadedFrom's answers, so each variable is traced once
+  std::map<std::string, std::string> defs;            ///< tmpN → its expression (first definition)
+  std::vector<std::string> asserts;                   ///< the condition text of each tl.device_assert
+  std::vector<std::string> exprs;                     ///< every right-hand side, in order
+  std::map<std::string, std::int64_t> fulls;          ///< tmpN = tl.full([…], V, …) → V
+  std::set<std::string> r0_vars;                      ///< variables that are the r0_ index (r0_1 = r0_index)
 };
 
 std::string trimmedText(std::string_view s) {
@@ -202,7 +205,9 @@ std::vector<std::string> variablesIn(const std::string& expr) {
 
 // The pointer whose load `var` comes from ("in_ptr0"), following where (its values), to(),
 // broadcast_to and + (the wrap-around of a negative index); empty when it is something else.
-std::string loadedFrom(const KernelLines& k, const std::string& var, int depth = 0) {
+std::string loadedFrom(const KernelLines& k, const std::string& var, int depth = 0);
+
+std::string traceLoad(const KernelLines& k, const std::string& var, int depth) {
   if (depth > 16) return {};
   auto it = k.defs.find(var);
   if (it == k.defs.end()) return {};
@@ -223,6 +228,15 @@ std::string loadedFrom(const KernelLines& k, const std::string& var, int depth =
                       e == (vars.empty() ? std::string("?") : vars[0]) ||
                       (vars.size() == 2 && e == vars[0] + " + " + vars[1]);
   return passes && !vars.empty() ? loadedFrom(k, vars[0], depth + 1) : std::string();
+}
+
+std::string loadedFrom(const KernelLines& k, const std::string& var, int depth) {
+  auto known = k.loaded.find(var);
+  if (known != k.loaded.end()) return known->second;
+  k.loaded[var] = {};  // a cycle (a name defined twice) ends here
+  std::string found = traceLoad(k, var, depth);
+  k.loaded[var] = found;
+  return found;
 }
 
 // What the kernel says of the values behind `pointer`: a range and an ignore value, with where
@@ -280,6 +294,8 @@ std::optional<IntegerValues> integerValuesOf(const KernelModule& m, const std::s
   }
   return out;
 }
+
+}  // namespace
 
 Expected<LaunchPlan> planLaunch(const RunKernel& k, std::uint64_t seed) {
   const KernelModule& m = k.module;
@@ -383,7 +399,19 @@ Expected<LaunchPlan> planLaunch(const RunKernel& k, std::uint64_t seed) {
       }
       if (b.role == BufferSpec::Role::kInput && !isFloating(b.type) && b.type != ElementType::kBool) {
         b.values = integerValuesOf(m, s.name, r0.known ? std::optional<std::int64_t>(r0.value) : std::nullopt);
-        if (b.values) plan.notes.push_back(s.name + " (" + s.type.substr(1) + "): " + b.values->origin);
+        if (b.values) {
+          // A range wider than the element type holds is cut to the type (its values stay valid).
+          const int bits = 8 * elementBytes(b.type);
+          const std::int64_t type_max = b.type == ElementType::kU8 ? 255
+                                        : bits >= 64               ? std::numeric_limits<std::int64_t>::max()
+                                                                   : (std::int64_t{1} << (bits - 1)) - 1;
+          if (b.values->high - 1 > type_max) {
+            b.values->high = type_max + (type_max < std::numeric_limits<std::int64_t>::max() ? 1 : 0);
+            b.values->origin += "; cut to " + num(type_max) + ", the largest " + s.type.substr(1);
+          }
+          if (b.values->ignore && b.type == ElementType::kU8) b.values->ignore.reset();
+          plan.notes.push_back(s.name + " (" + s.type.substr(1) + "): " + b.values->origin);
+        }
       }
       a.kind = PlannedArgument::Kind::kBuffer;
       a.buffer = static_cast<int>(plan.problem.buffers.size());
@@ -464,6 +492,8 @@ Expected<LaunchPlan> planLaunch(const RunKernel& k, std::uint64_t seed) {
   return plan;
 }
 
+namespace {
+
 // Why a grid type of torch/_inductor/runtime/triton_heuristics.py (PyTorch 2.11) is not launched.
 std::string unsupportedGridWhy(const std::string& grid) {
   if (grid == "Grid3D" || grid == "BatchMatmulGrid3D") return "its z dimension (znumel, ZBLOCK) is not planned";
@@ -474,6 +504,8 @@ std::string unsupportedGridWhy(const std::string& grid) {
   if (grid.find("ComboKernel") != std::string::npos) return "a combo kernel launches several kernels' programs";
   return "a grid type this launcher does not know";
 }
+
+}  // namespace
 
 Expected<GpuModule> tritonModule(const RunKernel& k, const RunConfig& rc, const LaunchPlan& plan) {
   auto folder = readTritonCacheFolder(rc.folder);

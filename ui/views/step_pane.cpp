@@ -48,6 +48,13 @@ StepPane::StepPane(QWidget* parent) : QWidget(parent), job_(new TraceReadJob(thi
   steps_->setToolTip(
       tr("Steps in the trace when it has no ProfilerStep annotations (prof.step() was not called): "
          "the per-step figures divide the whole trace by it"));
+  // The count divides a trace without annotations: such a trace is read again with the new count.
+  connect(steps_, &QSpinBox::editingFinished, this, [this] {
+    if (result_ && !result_->trace->annotated_steps && result_->trace->step_count != steps_->value() &&
+        !trace_path_.isEmpty()) {
+      openTrace(trace_path_);
+    }
+  });
   progress_ = new QProgressBar;
   progress_->setObjectName(QStringLiteral("traceProgress"));
   progress_->setMaximumWidth(180);
@@ -200,11 +207,11 @@ bool StepPane::isReading() const {
 void StepPane::setRun(std::vector<triton::ScanRow> rows, const QString& input) {
   rows_ = std::make_shared<const std::vector<triton::ScanRow>>(std::move(rows));
   run_input_ = input;
-  if (result_ && !job_->isRunning()) {
+  if (job_->isRunning() && !pending_path_.isEmpty()) {
+    read_id_ = job_->start(pending_path_, steps_->value(), rows_, run_input_);  // a read under way: for this run
+  } else if (result_) {
     pending_path_.clear();
-    read_id_ = job_->rejoin(result_->trace, rows_, run_input_);
-  } else if (job_->isRunning() && !pending_path_.isEmpty()) {
-    read_id_ = job_->start(pending_path_, steps_->value(), rows_, run_input_);  // read it again for this run
+    read_id_ = job_->rejoin(result_->trace, rows_, run_input_);  // cancels a rejoin to the run before
   }
 }
 

@@ -101,7 +101,8 @@ void addTraceOptions(CLI::App& cmd, InductorOpts& o) {
   cmd.add_option("--trace", o.trace,
                  "a torch.profiler trace of the step (export_chrome_trace or tensorboard_trace_handler; plain or .gz): "
                  "adds each kernel's in-step time (`occx inductor step` shows the whole step)");
-  cmd.add_option("--steps", o.steps, "steps in the trace when it has no ProfilerStep annotations (1 … 1000000)");
+  cmd.add_option("--steps", o.steps,
+                 "steps in the trace when it has no ProfilerStep annotations (1 … 1000000; ignored when it has them)");
 }
 
 Expected<std::optional<StepJoin>> joinTrace(Context& ctx, const InductorOpts& o, const InductorRun& run) {
@@ -130,6 +131,20 @@ const step::StepKernel* inStepOf(const StepJoin& join, const std::string& kernel
     if (k.match == step::RunMatch::kMatched && k.name == kernel && k.module == module) return &k;
   }
   return nullptr;
+}
+
+// Adds "trace" and, per kernel of a runToJson document, "in_step": its in-step figures (null when
+// the step did not launch it).
+void addInStepJson(nlohmann::json& doc, const StepJoin& join) {
+  doc["trace"] = join.profile.trace_path;
+  for (auto& k : doc["kernels"]) {
+    const auto* s = inStepOf(join, k.value("name", ""), k.value("module", ""));
+    k["in_step"] = s == nullptr ? nlohmann::json(nullptr)
+                                : nlohmann::json{{"per_step_us", s->per_step_us},
+                                                 {"median_us", s->median_us},
+                                                 {"launches_per_step", s->launches_per_step},
+                                                 {"share_pct", 100.0 * s->share}};
+  }
 }
 
 // Adds in_step_per_step_us, in_step_median_us, in_step_launches_per_step and ran_in_step to a table
@@ -227,17 +242,7 @@ int runScan(Context& ctx, const InductorOpts& o) {
   const StepJoin* step = join->has_value() ? &**join : nullptr;
   if (o.output.json) {
     nlohmann::json doc = runToJson(*run);
-    if (step != nullptr) {
-      doc["trace"] = step->profile.trace_path;
-      for (auto& k : doc["kernels"]) {
-        const auto* s = inStepOf(*step, k.value("name", ""), k.value("module", ""));
-        k["in_step"] = s == nullptr ? nlohmann::json(nullptr)
-                                    : nlohmann::json{{"per_step_us", s->per_step_us},
-                                                     {"median_us", s->median_us},
-                                                     {"launches_per_step", s->launches_per_step},
-                                                     {"share_pct", 100.0 * s->share}};
-      }
-    }
+    if (step != nullptr) addInStepJson(doc, *step);
     printJson(ctx.out, doc);
   } else if (o.output.text()) {
     printScanText(ctx.out, *run, step);
@@ -274,7 +279,9 @@ int runShow(Context& ctx, const InductorOpts& o) {
   if (!join) return fail(ctx, "occx inductor show", join.error(), kExitRuntime);
   const StepJoin* step = join->has_value() ? &**join : nullptr;
   if (o.output.json) {
-    printJson(ctx.out, runToJson(only));
+    nlohmann::json doc = runToJson(only);
+    if (step != nullptr) addInStepJson(doc, *step);
+    printJson(ctx.out, doc);
   } else if (o.output.text()) {
     for (std::size_t i = 0; i < found.size(); ++i) {
       ctx.out << (i ? "\n" : "") << kernelReport(*found[i]);
@@ -301,7 +308,18 @@ int runShow(Context& ctx, const InductorOpts& o) {
       for (const auto& p : run->problems) ctx.out << "  " << p << "\n";
     }
   }
-  if (!o.output.csv.empty()) return writeCsv(ctx, o.output.csv, scanToCsv(only));
+  if (!o.output.csv.empty()) {
+    CsvTable table = scanToCsv(only);
+    if (step != nullptr) {
+      const std::vector<ScanRow> only_rows = scanRows(only);
+      addInStepColumns(table, *step, [&](std::size_t i, const step::StepKernel& k) {
+        const ScanRow* c = step::configRowOf(k, step::StepRun{&step->rows, step->input});
+        return c != nullptr && i < only_rows.size() && c->module == only_rows[i].module &&
+               c->triton_cache_hash == only_rows[i].triton_cache_hash;
+      });
+    }
+    return writeCsv(ctx, o.output.csv, table);
+  }
   return kExitOk;
 }
 
@@ -354,7 +372,7 @@ std::string noKernelText(const InductorRun& run, const std::string& key) {
 [[maybe_unused]] bool sameConfig(const MeasuredConfig& m, const ScanRow& r) {
   auto eq = [](const std::optional<std::int64_t>& v, int x) { return v.value_or(0) == x; };
   return m.kernel == r.kernel && m.module == r.module && eq(r.xblock, m.xblock) && eq(r.r0_block, m.r0_block) &&
-         eq(r.num_warps, m.num_warps) && eq(r.num_stages, m.num_stages);
+         eq(r.r1_block, m.r1_block) && eq(r.num_warps, m.num_warps) && eq(r.num_stages, m.num_stages);
 }
 
 // Per kernel of the step: the config its launcher used, timed here, against its in-step time.
@@ -447,6 +465,9 @@ int runRun(Context& ctx, const InductorOpts& o) {
   progress.finish();
   result.meta.emplace_back("input", run->input);
   if (o.output.json) {
+    if (step != nullptr) {
+      ctx.err << kRunCmd << ": --trace: the in-step columns are in the text and the --csv file, not in --json\n";
+    }
     nlohmann::json j = columnsToJson(measuredConfigColumns(), result.rows, result.meta);
     const auto table = picksTable(result);
     nlohmann::json picks = nlohmann::json::array();
@@ -897,8 +918,9 @@ void addInductorCommand(CLI::App& app, Context& ctx) {
       "folder); without it kernels are classed by name only");
   addInputOptions(*step_cmd, *t);
   step_cmd->add_option("--steps", t->steps,
-                       "steps in the trace when it has no ProfilerStep annotations (1 … 1000000; default 1)");
-  step_cmd->add_option("--top", t->top, "kernels listed in the text table (default 25)");
+                       "steps in the trace when it has no ProfilerStep annotations (1 … 1000000; default 1; "
+                       "ignored when it has them)");
+  step_cmd->add_option("--top", t->top, "kernels listed in the text table (1 … 100000; default 25)");
   t->output.add(*step_cmd, "print JSON: the step, its categories and one object per kernel",
                 "also write one row per kernel to this CSV file");
   setAction(*step_cmd, ctx, t, &runStep);

@@ -159,6 +159,37 @@ TEST(ProfilerTrace, HostileValuesAreClampedNotTrusted) {
   EXPECT_EQ(a.device, -1);
 }
 
+TEST(ProfilerTrace, NestingBeyondAnyTraceStopsTheReadWithWhere) {
+  std::string text =
+      R"json({"traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "ts": 1, "dur": 2}, {"args": )json";
+  const std::size_t before = text.size();
+  text += std::string(100, '[');
+  auto t = parseProfilerTrace(text, "deep.json");
+  ASSERT_TRUE(t.hasValue()) << t.error();
+  ASSERT_EQ(t->activities.size(), 1U);
+  ASSERT_EQ(t->problems.size(), 1U);
+  // Root, traceEvents, the event and 61 brackets are open when the 62nd is refused.
+  EXPECT_EQ(t->problems[0], "deep.json: arrays and objects nested deeper than 64 levels at byte " +
+                                std::to_string(before + 62) +
+                                " of the JSON text (not a trace Kineto writes); the 1 events before it were read");
+}
+
+TEST(ProfilerTrace, StepsFromGpuAnnotationsAloneAreSaidToBeGpuSpans) {
+  const std::string text = R"json({"traceEvents": [
+    {"ph": "X", "cat": "gpu_user_annotation", "name": "ProfilerStep#7", "ts": 100, "dur": 50},
+    {"ph": "X", "cat": "kernel", "name": "triton_poi_fused_add_0", "ts": 110, "dur": 5},
+    {"ph": "X", "cat": "kernel", "name": "triton_poi_fused_add_0", "ts": 170, "dur": 5}
+  ]})json";
+  auto t = parseProfilerTrace(text, "gpu.json");
+  ASSERT_TRUE(t.hasValue()) << t.error();
+  EXPECT_TRUE(t->annotated_steps);
+  EXPECT_TRUE(t->steps_on_gpu);
+  EXPECT_EQ(t->steps[0].number, 7);
+  EXPECT_EQ(t->activities[0].step, 0);
+  EXPECT_EQ(t->activities[1].step, -1);
+  EXPECT_EQ(t->outside_steps, 1);
+}
+
 class TraceFile : public ::testing::Test {
  protected:
   void SetUp() override {
