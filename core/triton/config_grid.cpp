@@ -178,7 +178,13 @@ Expected<SweepPlan> planSweep(const RunKernel& k, const std::optional<ConfigGrid
     int thin = 0;
     int thick = 0;
     int too_big = 0;
+    int not_dividing = 0;
+    const int rsplit = k.module.meta.rsplit_size;
     for (int x : grid->xblock) {
+      if (rsplit > 0 && (x > rsplit || rsplit % x != 0)) {  // Inductor asserts RSPLIT_SIZE % XBLOCK == 0
+        ++not_dividing;
+        continue;
+      }
       for (int r : per ? std::vector<int>{0} : grid->r0_block) {
         for (int w : grid->num_warps) {
           for (int s : grid->num_stages) {
@@ -207,6 +213,12 @@ Expected<SweepPlan> planSweep(const RunKernel& k, const std::optional<ConfigGrid
                         (per ? std::string() : ", r0_ " + std::to_string(r_pad)) +
                         "): the same kernel as the clamped config");
     note(too_big, "over Triton's 1048576 elements per block");
+    if (not_dividing > 0) {
+      plan.left_out.push_back(
+          std::to_string(not_dividing) +
+          (not_dividing == 1 ? " XBLOCK value that does not divide" : " XBLOCK values that do not divide") +
+          " the mix-order reduction's RSPLIT_SIZE " + std::to_string(rsplit));
+    }
     note(thin, "with fewer than 1 element per thread");
     note(thick, "with more than 64 elements per thread");
   }

@@ -61,8 +61,10 @@ struct SweepPlan {
 /// The configs to compile for `kernel`: every config of `grid` (when given) and, with `policies`,
 /// the halved copy of each Inductor candidate that a decision policy (kPolicies) scales —
 /// each once, with every reason in requested_by — minus the configs the kernel has compiled.
-/// Blocks above the size hints' padded numels are left out (the same kernel as the clamped one).
-/// Errors: the kernel is not a looped or persistent reduction, or is a 2-D (YBLOCK, R1_BLOCK) one.
+/// Blocks above the size hints' padded numels are left out (the same kernel as the clamped one), and
+/// for a mix-order reduction XBLOCK values that do not divide its RSPLIT_SIZE (compileWithTriton
+/// passes RSPLIT_SIZE and NUM_STAGES with each config, as Inductor does). Errors: the kernel is not
+/// a looped or persistent reduction, or is a 2-D (YBLOCK, R1_BLOCK) one.
 Expected<SweepPlan> planSweep(const RunKernel& kernel, const std::optional<ConfigGrid>& grid, bool policies);
 
 }  // namespace occx::triton

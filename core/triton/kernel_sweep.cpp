@@ -132,8 +132,15 @@ Expected<KernelSweepResult> sweepKernel(const RunKernel& kernel, const std::stri
   result.plan = std::move(*plan);
   const bool persistent = kernel.module.kind == KernelKind::kPersistentReduction;
   if (!result.plan.configs.empty()) {
+    TritonCompileOptions compile = options.compile;
+    if (kernel.module.meta.rsplit_size > 0) {  // a mix-order reduction: RSPLIT_SIZE is the kernel's, not swept
+      compile.rsplit_size = kernel.module.meta.rsplit_size;
+      const SizeHint* r0 = kernel.module.sizeHint("r0_");
+      const std::int64_t r0_hint = r0 != nullptr && r0->value ? *r0->value : 0;
+      compile.mix_max_stages = !kernel.module.meta.mix_order_multi_stages ? 1 : (r0_hint > 8192 ? 2 : 3);
+    }
     auto compiled = compileWithTriton(
-        module_text, kernel.module.module_hash, result.plan.configs, options.compile,
+        module_text, kernel.module.module_hash, result.plan.configs, compile,
         [&](const CompileProgress& p) {
           if (!progress) return;
           KernelSweepProgress s{"compiling", p.done, p.total, {}};

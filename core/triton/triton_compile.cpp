@@ -45,9 +45,13 @@ struct TempFolder {
   TempFolder& operator=(const TempFolder&) = delete;
 };
 
-json configJson(const SweepConfig& c) {
+json configJson(const SweepConfig& c, const TritonCompileOptions& options) {
   json j = {{"XBLOCK", c.xblock}, {"num_warps", c.num_warps}, {"num_stages", c.num_stages}};
   if (c.r0_block > 0) j["R0_BLOCK"] = c.r0_block;
+  if (options.rsplit_size > 0 && c.xblock > 0) {  // as triton_heuristics.py's persistent_reduction sets them
+    j["RSPLIT_SIZE"] = options.rsplit_size;
+    j["NUM_STAGES"] = std::min(std::max(options.rsplit_size / c.xblock / 4, 1), std::max(options.mix_max_stages, 1));
+  }
   return j;
 }
 
@@ -118,7 +122,8 @@ Expected<TritonCompileReport> compileWithTriton(const std::string& module_text, 
   for (std::size_t i = 0; i < configs.size(); ++i) share[i % static_cast<std::size_t>(jobs)].push_back(i);
   for (int j = 0; j < jobs; ++j) {
     json request = {{"module", module}, {"cache_dir", report.cache_dir}, {"configs", json::array()}};
-    for (std::size_t i : share[static_cast<std::size_t>(j)]) request["configs"].push_back(configJson(configs[i]));
+    for (std::size_t i : share[static_cast<std::size_t>(j)])
+      request["configs"].push_back(configJson(configs[i], options));
     if (auto w = writeFileAtomically(tmp.path + "/request-" + std::to_string(j) + ".json", request.dump()); !w)
       return Error{w.error()};
   }

@@ -34,6 +34,10 @@ struct TritonCompileOptions {
   int jobs = 0;           ///< helper processes at once; 0 = min(hardware threads, 8)
   double timeout_s =
       120.0;  ///< per config, seconds: a helper with n configs is stopped after n × this (plus its start)
+  /// A mix-order reduction's RSPLIT_SIZE (inductor_meta), passed with every config as Inductor passes
+  /// it, with NUM_STAGES = min(max(RSPLIT_SIZE / XBLOCK / 4, 1), mix_max_stages); 0 = not one.
+  int rsplit_size = 0;
+  int mix_max_stages = 1;
 };
 
 /// What Triton reported for one config.

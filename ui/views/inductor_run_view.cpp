@@ -1166,6 +1166,12 @@ void InductorRunView::showKernel(int index) {
           .arg(name, q(k->kind), q(k->size_hints).toHtmlEscaped(), q(k->device).toHtmlEscaped(), q(k->module));
   if (!first.notes.empty() && !first.num_warps)
     title += QStringLiteral("<br><i>%1</i>").arg(q(first.notes).toHtmlEscaped());
+  if (first.rsplit_size) {
+    title += tr("<br>mix-order reduction: RSPLIT_SIZE %1 rows per program, NUM_STAGES %2; grid ⌈xnumel / "
+                "RSPLIT_SIZE⌉; the RBLOCK scaling does not apply (persistent)")
+                 .arg(*first.rsplit_size)
+                 .arg(first.mix_num_stages.value_or(1));
+  }
   kernel_title_->setText(title);
   std::vector<triton::ScanRow> configs;
   for (const auto& r : k->configs) {

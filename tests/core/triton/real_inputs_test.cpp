@@ -10,6 +10,7 @@
 #include <string>
 
 #include "core/sweep/buffer_problem.h"
+#include "core/triton/config_grid.h"
 #include "core/triton/launch_plan.h"
 #include "tests/support/inductor_scan.h"
 
@@ -195,6 +196,28 @@ TEST(IndexInputs, ValuesOnAFloatingBufferOrOutOfTheTypeAreRefused) {
   e = checkBufferProblemSpec(spec);
   ASSERT_TRUE(e.has_value());
   EXPECT_EQ(e->message, "buffer 0 (in_ptr0): values [0, 300) are out of range: allowed low < high within -128 … 127");
+}
+
+}  // namespace
+}  // namespace occx::triton
+
+namespace occx::triton {
+namespace {
+
+TEST(MixOrderReduction, ASweepKeepsRsplitSizeAndOnlyXblocksThatDivideIt) {
+  const InductorRun run = scanFixturePath(inductorFixture("step_norms_bwd"));
+  const RunKernel* k = kernelNamed(run, "triton_per_fused__to_copy_add_div_expand_mul_pow_sum_5");
+  ASSERT_NE(k, nullptr);
+  auto grid = parseConfigGrid({"XBLOCK=1,2,4,8,32 num_warps=4,8"}, *k);
+  ASSERT_TRUE(grid.hasValue()) << grid.error();
+  auto plan = planSweep(*k, *grid, false);
+  ASSERT_TRUE(plan.hasValue()) << plan.error();
+  for (const auto& c : plan->configs) EXPECT_EQ(16 % c.xblock, 0) << c.text();
+  bool said = false;
+  for (const auto& l : plan->left_out) {
+    said = said || l == "1 XBLOCK value that does not divide the mix-order reduction's RSPLIT_SIZE 16";
+  }
+  EXPECT_TRUE(said);
 }
 
 }  // namespace
