@@ -105,8 +105,8 @@ void addTraceOptions(CLI::App& cmd, InductorOpts& o) {
                  "steps in the trace when it has no ProfilerStep annotations (1 … 1000000; ignored when it has them)");
 }
 
-Expected<std::optional<StepJoin>> joinTrace(Context& ctx, const InductorOpts& o, const InductorRun& run) {
-  if (o.trace.empty()) return std::optional<StepJoin>();
+// Reads o.trace with o.steps, a progress line on standard error, and Ctrl-C stopping the read.
+Expected<step::ProfilerTrace> readTrace(Context& ctx, const InductorOpts& o) {
   step::TraceReadOptions read;
   read.steps_when_unannotated = o.steps;
   ProgressPrinter progress(ctx.err, o.quiet || &ctx.err != &std::cerr);
@@ -114,8 +114,16 @@ Expected<std::optional<StepJoin>> joinTrace(Context& ctx, const InductorOpts& o,
     progress.step("reading the trace [" + std::to_string(p.bytes_read >> 20) + "/" +
                   std::to_string(p.file_bytes >> 20) + " MB]");
   };
+  const SigintScope sigint;
+  read.cancel = &interrupted();
   auto trace = step::readProfilerTrace(o.trace, read);
   progress.finish();
+  return trace;
+}
+
+Expected<std::optional<StepJoin>> joinTrace(Context& ctx, const InductorOpts& o, const InductorRun& run) {
+  if (o.trace.empty()) return std::optional<StepJoin>();
+  auto trace = readTrace(ctx, o);
   if (!trace) return Error(trace.error());
   for (const auto& problem : trace->problems) ctx.err << "warning: " << problem << "\n";
   std::optional<StepJoin> join(std::in_place);
@@ -779,17 +787,7 @@ int runStep(Context& ctx, const InductorOpts& o) {
   constexpr const char* kCmd = "occx inductor step";
   if (o.top < 1 || o.top > 100000)
     return fail(ctx, kCmd, "--top " + std::to_string(o.top) + " is out of range: allowed 1 … 100000");
-  step::TraceReadOptions read;
-  read.steps_when_unannotated = o.steps;
-  ProgressPrinter progress(ctx.err, o.quiet || &ctx.err != &std::cerr);
-  read.progress = [&](const step::TraceReadProgress& p) {
-    progress.step("reading the trace [" + std::to_string(p.bytes_read >> 20) + "/" +
-                  std::to_string(p.file_bytes >> 20) + " MB]");
-  };
-  const SigintScope sigint;
-  read.cancel = &interrupted();
-  auto trace = step::readProfilerTrace(o.trace, read);
-  progress.finish();
+  auto trace = readTrace(ctx, o);
   if (!trace) return fail(ctx, kCmd, trace.error(), kExitRuntime);
   std::vector<ScanRow> rows;
   step::StepRun r;
