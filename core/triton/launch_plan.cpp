@@ -241,9 +241,8 @@ std::string loadedFrom(const KernelLines& k, const std::string& var, int depth) 
 
 // What the kernel says of the values behind `pointer`: a range and an ignore value, with where
 // they came from; nullopt when it says nothing.
-std::optional<IntegerValues> integerValuesOf(const KernelModule& m, const std::string& pointer,
+std::optional<IntegerValues> integerValuesOf(const KernelLines& k, const std::string& pointer,
                                              std::optional<std::int64_t> r0_numel) {
-  const KernelLines k = kernelLines(m.source);
   std::optional<IntegerValues> out;
   // 1. tl.device_assert((0 <= tmpA) & (tmpA < N)), also with "| ~(xmask)", or one bound alone.
   for (const std::string& a : k.asserts) {
@@ -353,6 +352,7 @@ Expected<LaunchPlan> planLaunch(const RunKernel& k, std::uint64_t seed) {
     fallback_text += " × r0_numel";
   }
 
+  std::optional<KernelLines> lines;
   for (const SignatureArgument& s : m.signature) {
     if (s.isConstexpr()) continue;
     PlannedArgument a;
@@ -398,7 +398,8 @@ Expected<LaunchPlan> planLaunch(const RunKernel& k, std::uint64_t seed) {
                      " elements, over the 2^31 − 1 this launcher allocates"};
       }
       if (b.role == BufferSpec::Role::kInput && !isFloating(b.type) && b.type != ElementType::kBool) {
-        b.values = integerValuesOf(m, s.name, r0.known ? std::optional<std::int64_t>(r0.value) : std::nullopt);
+        if (!lines) lines = kernelLines(m.source);  // the kernel's body, scanned once for every integer input
+        b.values = integerValuesOf(*lines, s.name, r0.known ? std::optional<std::int64_t>(r0.value) : std::nullopt);
         if (b.values) {
           // A range wider than the element type holds is cut to the type (its values stay valid).
           const int bits = 8 * elementBytes(b.type);

@@ -175,13 +175,12 @@ TEST(IndexInputs, AnEmbeddingLookupTakesTheRangeItsAssertStates) {
   for (const auto& k : run.kernels) {
     if (k.module.source.find("tmp12 < 32000") != std::string::npos && k.analysed()) ce = &k;
   }
-  if (ce != nullptr) {
-    auto plan = planLaunch(*ce);
-    ASSERT_TRUE(plan.hasValue()) << plan.error();
-    bool found = false;
-    for (const auto& b : plan->problem.buffers) found = found || (b.values && b.values->high == 32000);
-    EXPECT_TRUE(found);
-  }
+  ASSERT_NE(ce, nullptr);
+  auto plan = planLaunch(*ce);
+  ASSERT_TRUE(plan.hasValue()) << plan.error();
+  bool found = false;
+  for (const auto& b : plan->problem.buffers) found = found || (b.values && b.values->high == 32000);
+  EXPECT_TRUE(found);
 }
 
 TEST(IndexInputs, ValuesOnAFloatingBufferOrOutOfTheTypeAreRefused) {
