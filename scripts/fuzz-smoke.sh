@@ -8,7 +8,8 @@
 #   SECONDS_PER_TARGET  default 20 (CI); e.g. 300 for a longer local session
 #   TARGET              default all: fuzz_csv fuzz_gpu_data fuzz_cli fuzz_ptxas fuzz_cache fuzz_cubin
 #                       fuzz_kernel_module fuzz_triton_folder fuzz_worker_frame fuzz_profiler_trace
-# Environment: OCCX_FUZZ_BUILD_DIR (default build-fuzz), OCCX_JOBS (build jobs, default nproc).
+# Environment: OCCX_FUZZ_BUILD_DIR (default build-fuzz), OCCX_JOBS (build jobs and targets run side by
+#   side, default nproc).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-20}
@@ -40,12 +41,12 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 mkdir -p "$build/artifacts"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-status=0
-for t in "${targets[@]}"; do
-  dict=()
+# One target: its libFuzzer run, its one-line result (or the failure's lines) in $scratch/$t.result;
+# exit status non-zero when it failed.
+run_target() {
+  local t=$1 dict=() max_len=8192
   # Inputs up to 8 KiB, except cubins: the real ones of the seed corpus are 11-13 KiB, and one cut at
   # 8 KiB loses its section headers (at the end of the file), so nothing past the ELF header is reached.
-  max_len=8192
   case $t in
     fuzz_cli) dict=(-dict="$root/tests/fuzz/cli.dict") ;;
     fuzz_csv) dict=(-dict="$root/tests/fuzz/csv.dict") ;;
@@ -56,20 +57,41 @@ for t in "${targets[@]}"; do
     # JSON + IR + cubin in one input: ref_sum's seed is 19 KiB.
     fuzz_triton_folder) dict=(-dict="$root/tests/fuzz/triton_folder.dict"); max_len=32768 ;;
   esac
-  mkdir -p "$scratch/$t"
-  echo "fuzz-smoke: $t for $secs s"
-  # TMPDIR: fuzz_cli runs the commands inside a folder it makes there, so their files go too.
-  if ! TMPDIR="$scratch" "$build/tests/fuzz/$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len="$max_len" \
-       -print_final_stats=1 -artifact_prefix="$build/artifacts/$t-" "${dict[@]}" \
+  mkdir -p "$scratch/$t" "$scratch/$t.tmp"
+  # TMPDIR: fuzz_cli runs the commands inside a folder it makes there, so their files go too (one
+  # folder per target: targets run side by side).
+  if ! TMPDIR="$scratch/$t.tmp" "$build/tests/fuzz/$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+       -max_len="$max_len" -print_final_stats=1 -artifact_prefix="$build/artifacts/$t-" "${dict[@]}" \
        "$scratch/$t" "$root/tests/fuzz/corpus/$t" >"$scratch/$t.log" 2>&1; then
-    status=1
-    echo "fuzz-smoke: $t FAILED; the input is in $build/artifacts/:" >&2
-    grep -E "ERROR|runtime error|property violated|SUMMARY|Test unit written" "$scratch/$t.log" | head -20 >&2 || true
-    tail -40 "$scratch/$t.log" >&2
-    continue
+    {
+      echo "fuzz-smoke: $t FAILED; the input is in $build/artifacts/:"
+      grep -E "ERROR|runtime error|property violated|SUMMARY|Test unit written" "$scratch/$t.log" | head -20 || true
+      tail -40 "$scratch/$t.log"
+    } >"$scratch/$t.result"
+    return 1
   fi
+  local execs cov
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$scratch/$t.log")
   cov=$(grep -Eo 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+/[0-9]+[a-zA-Z]*' "$scratch/$t.log" | tail -1)
-  echo "fuzz-smoke: $t ok: $execs executions, $cov"
+  echo "fuzz-smoke: $t ok: $execs executions, $cov" >"$scratch/$t.result"
+}
+
+# Each libFuzzer run is one process on one core: as many side by side as there are cores, each
+# still given its full SECONDS_PER_TARGET.
+status=0
+declare -A running=()
+reap() {
+  local pid rc=0
+  wait -n -p pid || rc=$?
+  local t=${running[$pid]}
+  unset "running[$pid]"
+  if [ $rc -ne 0 ]; then status=1; cat "$scratch/$t.result" >&2; else cat "$scratch/$t.result"; fi
+}
+for t in "${targets[@]}"; do
+  while [ ${#running[@]} -ge "$jobs" ]; do reap; done
+  echo "fuzz-smoke: $t for $secs s"
+  run_target "$t" &
+  running[$!]=$t
 done
+while [ ${#running[@]} -gt 0 ]; do reap; done
 exit $status

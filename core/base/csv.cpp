@@ -19,7 +19,7 @@ std::string CsvTable::metaValue(std::string_view key) const {
 }
 
 namespace {
-std::string quoted(std::string_view cell) {
+std::string quotedCell(std::string_view cell) {
   std::string out = "\"";
   for (char c : cell) {
     if (c == '"') out += '"';
@@ -32,7 +32,7 @@ std::string quoted(std::string_view cell) {
 
 std::string csvQuote(std::string_view cell) {
   if (cell.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(cell);
-  return quoted(cell);
+  return quotedCell(cell);
 }
 
 std::string toCsv(const CsvTable& t) {
@@ -60,7 +60,7 @@ std::string toCsv(const CsvTable& t) {
       if (i) out += ',';
       const bool ambiguous =
           header && i == 0 && (cells[0].rfind('#', 0) == 0 || cells[0].rfind("\xEF\xBB\xBF", 0) == 0);
-      out += ambiguous ? quoted(cells[i]) : csvQuote(cells[i]);
+      out += ambiguous ? quotedCell(cells[i]) : csvQuote(cells[i]);
     }
     out += '\n';
   };

@@ -20,7 +20,8 @@
 
 namespace occx::cuda {
 
-namespace {
+// Named, not anonymous: GpuSession::Impl (a class with external linkage) holds one.
+namespace session_detail {
 
 /// A thread that runs submitted functions in order; the caller of call() waits for the result.
 class Worker {
@@ -71,6 +72,10 @@ class Worker {
   std::thread thread_;  // last: starts after the members it uses exist
 };
 
+}  // namespace session_detail
+
+namespace {
+
 std::string bytesText(std::int64_t b) {
   std::ostringstream s;
   s.precision(3);
@@ -85,7 +90,7 @@ std::string bytesText(std::int64_t b) {
 }  // namespace
 
 struct GpuSession::Impl {
-  Worker worker;
+  session_detail::Worker worker;
   // Everything below is touched only on the worker thread (except `info`, immutable after open).
   const detail::DriverTable* d = nullptr;
   DeviceInfo info;

@@ -142,7 +142,7 @@ void addCandidateColumns(std::vector<RecordColumn>& c) {
   }
 }
 
-std::vector<RecordColumn> makeColumns() {
+std::vector<RecordColumn> makeRecordColumns() {
   std::vector<RecordColumn> c;
   c.push_back({"index", "#", "", CellKind::kNumber, [](const CompileSweepRecord& r) { return std::to_string(r.index); },
                [](CompileSweepRecord& r, const std::string& t) { return readInteger(t, r.index, false); }, true});
@@ -341,7 +341,7 @@ CsvTable CompileSweepDataset::toCsv() const {
 }
 
 const std::vector<Column<CompileSweepRecord>>& compileSweepColumns() {
-  static const std::vector<RecordColumn> columns = makeColumns();
+  static const std::vector<RecordColumn> columns = makeRecordColumns();
   return columns;
 }
 

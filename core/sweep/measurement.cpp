@@ -79,7 +79,7 @@ MeasurementColumn metricColumn(std::string key, std::string unit, int digits, Me
           false};
 }
 
-std::vector<MeasurementColumn> makeColumns() {
+std::vector<MeasurementColumn> makeMeasurementColumns() {
   std::vector<MeasurementColumn> c;
   c.push_back({"status", "status", "", CellKind::kText,
                [](const Measurement& m) { return std::string(runStatusName(m.status)); },
@@ -230,7 +230,7 @@ void Measurement::setMetricsMissing(const std::string& why) {
 }
 
 const std::vector<Column<Measurement>>& measurementColumns() {
-  static const std::vector<Column<Measurement>> columns = makeColumns();
+  static const std::vector<Column<Measurement>> columns = makeMeasurementColumns();
   return columns;
 }
 

@@ -491,7 +491,7 @@ class Parser {
   std::size_t values_ = 0;  ///< values made so far (atoms), against kMaxPythonValues
 };
 
-std::string quoted(const std::string& s) {
+std::string pyQuoted(const std::string& s) {
   std::string out = "'";
   for (const char c : s) {
     if (c == '\'' || c == '\\') out += '\\';
@@ -504,7 +504,7 @@ std::string quoted(const std::string& s) {
   return out + "'";
 }
 
-std::string joined(const std::vector<PyValue>& items) {
+std::string pyJoined(const std::vector<PyValue>& items) {
   std::string out;
   for (std::size_t i = 0; i < items.size(); ++i) {
     if (i > 0) out += ", ";
@@ -568,16 +568,16 @@ std::string PyValue::repr() const {
       return out;
     }
     case Kind::kString:
-      return quoted(text);
+      return pyQuoted(text);
     case Kind::kName:
     case Kind::kExpression:
       return text;
     case Kind::kList:
-      return "[" + joined(items) + "]";
+      return "[" + pyJoined(items) + "]";
     case Kind::kTuple:
-      return "(" + joined(items) + (items.size() == 1 ? ",)" : ")");
+      return "(" + pyJoined(items) + (items.size() == 1 ? ",)" : ")");
     case Kind::kSet:
-      return items.empty() ? "set()" : "{" + joined(items) + "}";
+      return items.empty() ? "set()" : "{" + pyJoined(items) + "}";
     case Kind::kDict: {
       std::string out = "{";
       for (std::size_t i = 0; i < entries.size(); ++i) {
@@ -587,7 +587,7 @@ std::string PyValue::repr() const {
       return out + "}";
     }
     case Kind::kCall: {
-      std::string out = text + "(" + joined(items);
+      std::string out = text + "(" + pyJoined(items);
       for (std::size_t i = 0; i < entries.size(); ++i) {
         if (i > 0 || !items.empty()) out += ", ";
         out += entries[i].first.text + "=" + entries[i].second.repr();

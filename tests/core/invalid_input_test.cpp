@@ -20,6 +20,7 @@
 #include "core/base/csv.h"
 #include "core/gpu/gpu_data.h"
 #include "core/occupancy/occupancy.h"
+#include "tests/support/cli_run.h"
 
 using namespace occx;
 
@@ -93,22 +94,8 @@ std::string scratchFile(const std::string& name, const std::string& content) {
   return path;
 }
 
-struct CliRun {
-  int code = -1;
-  std::string out;
-  std::string err;
-};
-
-CliRun runOccx(const std::vector<std::string>& args) {
-  std::vector<const char*> argv{"occx"};
-  for (const auto& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  CliRun r;
-  r.code = cli::runCli(static_cast<int>(argv.size()), argv.data(), out, err);
-  r.out = out.str();
-  r.err = err.str();
-  return r;
-}
+using testing_support::CliRun;
+using testing_support::runOccx;
 
 // ---- the CLI cases ------------------------------------------------------------------------------
 

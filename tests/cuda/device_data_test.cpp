@@ -11,6 +11,7 @@
 #include "core/base/atomic_file.h"
 #include "core/cuda/device.h"
 #include "core/cuda/driver_api.h"
+#include "tests/support/cli_run.h"
 
 using namespace occx;
 using namespace occx::cuda;
@@ -114,20 +115,8 @@ TEST(CopyBandwidthCache, StoresPerDeviceAndDriverVersion) {
 
 namespace {
 
-struct CliRun {
-  int code;
-  std::string out;
-  std::string err;
-};
-
-CliRun runOccx(std::vector<std::string> args) {
-  args.insert(args.begin(), "occx");
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  const int code = cli::runCli(static_cast<int>(argv.size()), argv.data(), out, err);
-  return {code, out.str(), err.str()};
-}
+using testing_support::CliRun;
+using testing_support::runOccx;
 
 }  // namespace
 

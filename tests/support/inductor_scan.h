@@ -2,6 +2,7 @@
 // a fixture's path and its scan (Triton's home cache left out).
 #pragma once
 
+#include <filesystem>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -9,6 +10,9 @@
 #include "core/triton/inductor_run.h"
 
 namespace occx::testing_support {
+
+/// <build>/test-data/inductor: the folder the recorded runs are unpacked into.
+inline const std::filesystem::path kFixtures{OCCX_INDUCTOR_FIXTURES_DIR};
 
 /// <build>/test-data/inductor/<name>.
 inline std::string inductorFixture(const std::string& name) {

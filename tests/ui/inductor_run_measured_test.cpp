@@ -31,22 +31,10 @@
 namespace occx::ui {
 namespace {
 
-QString fixture(const char* name) {
-  return inductorFixture(name);
-}
-
 using testing_support::TableRunner;
-
-bool scan(InductorRunView& view, const QString& path) {
-  return scanAndWait(view, path);
-}
 
 QString cellText(const InductorRunView& view, int row, int column) {
   return view.configModel()->data(view.configModel()->index(row, column), Qt::DisplayRole).toString();
-}
-
-int rowOf(const InductorRunView& view, const QString& config) {
-  return configRowOf(view, config);
 }
 
 TEST(InductorRunMeasured, RunsTheSpillCaseThroughTheBackendAndFillsTheTableAndPlot) {
@@ -62,7 +50,7 @@ TEST(InductorRunMeasured, RunsTheSpillCaseThroughTheBackendAndFillsTheTableAndPl
   backend->runner = &runner;
   InductorRunView view;
   view.setBackend(backend);
-  ASSERT_TRUE(scan(view, fixture("spill_log_softmax_w16")));
+  ASSERT_TRUE(scanAndWait(view, inductorFixture("spill_log_softmax_w16")));
   ASSERT_EQ(view.run().kernels.size(), 1u) << view.statusLabel()->text().toStdString();
   ASSERT_NE(view.run().scanned, nullptr);
   EXPECT_TRUE(view.runButton()->isEnabled()) << view.runButton()->toolTip().toStdString();
@@ -80,8 +68,8 @@ TEST(InductorRunMeasured, RunsTheSpillCaseThroughTheBackendAndFillsTheTableAndPl
   EXPECT_TRUE(view.titleLabel()->text().contains(QStringLiteral("measured on Stand-in H200")))
       << view.titleLabel()->text().toStdString();
 
-  const int best = rowOf(view, QStringLiteral("X1 R16384 w32"));
-  const int winner = rowOf(view, QStringLiteral("X1 R2048 w16"));
+  const int best = configRowOf(view, QStringLiteral("X1 R16384 w32"));
+  const int winner = configRowOf(view, QStringLiteral("X1 R2048 w16"));
   ASSERT_GE(best, 0);
   ASSERT_GE(winner, 0);
   EXPECT_EQ(cellText(view, best, RunConfigModel::kStatus), QStringLiteral("ok"));
@@ -131,7 +119,7 @@ TEST(InductorRunMeasured, WithoutAGpuTheButtonSaysWhy) {
   backend->live = {false, "No NVIDIA driver: test"};
   InductorRunView view;
   view.setBackend(backend);
-  ASSERT_TRUE(scan(view, fixture("spill_log_softmax_w16")));
+  ASSERT_TRUE(scanAndWait(view, inductorFixture("spill_log_softmax_w16")));
   EXPECT_FALSE(view.runButton()->isEnabled());
   EXPECT_EQ(view.runButton()->toolTip(), QStringLiteral("No NVIDIA driver: test"));
   EXPECT_FALSE(view.runSelectedKernel().isEmpty());
@@ -150,13 +138,13 @@ TEST(InductorRunMeasured, ABundledRunShowsItsH200MeasurementsAndCannotRun) {
   EXPECT_TRUE(view.titleLabel()->text().contains(QStringLiteral("measured on NVIDIA H200 (2026-12-01) — bundled")))
       << view.titleLabel()->text().toStdString();
   // Values of resources/inductor-runs/measured/spill_log_softmax_w16.csv.
-  const int winner = rowOf(view, QStringLiteral("X1 R2048 w16"));
-  const int halved = rowOf(view, QStringLiteral("X1 R16384 w32"));
-  const int spilling = rowOf(view, QStringLiteral("X1 R32768 w32"));
+  const int winner = configRowOf(view, QStringLiteral("X1 R2048 w16"));
+  const int halved = configRowOf(view, QStringLiteral("X1 R16384 w32"));
+  const int spilling = configRowOf(view, QStringLiteral("X1 R32768 w32"));
   ASSERT_GE(winner, 0);
   ASSERT_GE(halved, 0);
   ASSERT_GE(spilling, 0);
-  const int best = rowOf(view, QStringLiteral("X1 R8192 w16"));  // compiled later by Triton: in no rule's set
+  const int best = configRowOf(view, QStringLiteral("X1 R8192 w16"));  // compiled later by Triton: in no rule's set
   ASSERT_GE(best, 0);
   EXPECT_EQ(cellText(view, winner, RunConfigModel::kTime), QStringLiteral("29.6"));
   EXPECT_EQ(cellText(view, winner, RunConfigModel::kBandwidth), QStringLiteral("2138"));
@@ -187,7 +175,8 @@ TEST(InductorRunMeasured, AKernelRunsCsvMergesIntoItsRunOrNamesTheRunToOpen) {
   }
   ASSERT_FALSE(path.isEmpty());
   EXPECT_EQ(view.openPath(path), QString());
-  EXPECT_EQ(cellText(view, rowOf(view, QStringLiteral("X1 R2048 w16")), RunConfigModel::kTime), QStringLiteral("29.6"));
+  EXPECT_EQ(cellText(view, configRowOf(view, QStringLiteral("X1 R2048 w16")), RunConfigModel::kTime),
+            QStringLiteral("29.6"));
   // Another run's kernels: the message says which run they belong to.
   ASSERT_EQ(view.openBundled(QStringLiteral("ref_sum")), QString());
   const QString message = view.openMeasurementsCsv(path);

@@ -24,14 +24,7 @@
 namespace occx::ui {
 namespace {
 
-QString fixture(const char* name) {
-  return inductorFixture(name);
-}
 using testing_support::TableRunner;
-
-bool scan(InductorRunView& view, const QString& path) {
-  return scanAndWait(view, path);
-}
 
 bool sweep(InductorRunView& view) {
   bool done = false;
@@ -45,7 +38,7 @@ bool sweep(InductorRunView& view) {
 /// The stand-in Python replays the recording of tests/data/inductor/sweep_spill_log_softmax.
 struct FakePython {
   explicit FakePython(const char* mode = "") {
-    qputenv("OCCX_FAKE_PYTHON_RECORDING", fixture("sweep_spill_log_softmax").toUtf8());
+    qputenv("OCCX_FAKE_PYTHON_RECORDING", inductorFixture("sweep_spill_log_softmax").toUtf8());
     qputenv("OCCX_FAKE_PYTHON_MODE", mode);
     qputenv("XDG_CACHE_HOME", (QDir::tempPath() + QStringLiteral("/occx-ui-sweep-cache")).toUtf8());
   }
@@ -57,10 +50,6 @@ struct FakePython {
   FakePython(const FakePython&) = delete;
   FakePython& operator=(const FakePython&) = delete;
 };
-
-int rowOf(const InductorRunView& view, const QString& config) {
-  return configRowOf(view, config);
-}
 
 TEST(InductorRunSweep, SweepThisKernelAddsItsConfigsTimesThemAndSaysWhyTheBestWins) {
   FakePython fake;
@@ -76,7 +65,7 @@ TEST(InductorRunSweep, SweepThisKernelAddsItsConfigsTimesThemAndSaysWhyTheBestWi
   backend->runner = &runner;
   InductorRunView view;
   view.setBackend(backend);
-  ASSERT_TRUE(scan(view, fixture("spill_log_softmax")));
+  ASSERT_TRUE(scanAndWait(view, inductorFixture("spill_log_softmax")));
   ASSERT_EQ(view.configModel()->numRows(), 3);
   EXPECT_TRUE(view.sweepButton()->isEnabled()) << view.sweepButton()->toolTip().toStdString();
   view.pythonEdit()->setText(QStringLiteral(OCCX_FAKE_PYTHON));
@@ -94,7 +83,7 @@ TEST(InductorRunSweep, SweepThisKernelAddsItsConfigsTimesThemAndSaysWhyTheBestWi
   EXPECT_EQ(failed, 84);
   EXPECT_TRUE(view.statusLabel()->text().contains(QStringLiteral("4 of 88 configs compiled")))
       << view.statusLabel()->text().toStdString();
-  const int spill = rowOf(view, QStringLiteral("X1 R32768 w16"));
+  const int spill = configRowOf(view, QStringLiteral("X1 R32768 w16"));
   ASSERT_GE(spill, 0);
   EXPECT_EQ(view.configModel()->row(spill)->n_regs, 128);
   EXPECT_EQ(view.configModel()->row(spill)->n_spills, 74);
@@ -120,7 +109,7 @@ TEST(InductorRunSweep, SweepThisKernelAddsItsConfigsTimesThemAndSaysWhyTheBestWi
 TEST(InductorRunSweep, TheGridFieldChoosesTheConfigsAndABadOneIsRefusedWithTheAllowedValues) {
   FakePython fake;
   InductorRunView view;
-  ASSERT_TRUE(scan(view, fixture("spill_log_softmax")));
+  ASSERT_TRUE(scanAndWait(view, inductorFixture("spill_log_softmax")));
   view.pythonEdit()->setText(QStringLiteral(OCCX_FAKE_PYTHON));
   view.gridEdit()->setText(QStringLiteral("XBLOCK=3"));
   EXPECT_EQ(
@@ -133,7 +122,7 @@ TEST(InductorRunSweep, TheGridFieldChoosesTheConfigsAndABadOneIsRefusedWithTheAl
   EXPECT_TRUE(view.statusLabel()->text().contains(QStringLiteral("3 of 3 configs compiled")))
       << view.statusLabel()->text().toStdString();
   EXPECT_EQ(view.configModel()->numRows(), 6);
-  EXPECT_GE(rowOf(view, QStringLiteral("X1 R8192 w16")), 0);
+  EXPECT_GE(configRowOf(view, QStringLiteral("X1 R8192 w16")), 0);
   // Not timed (no GPU): the Sweep tab says so; registers can be plotted.
   EXPECT_TRUE(view.statusLabel()->text().contains(QStringLiteral("not timed")))
       << view.statusLabel()->text().toStdString();
@@ -142,7 +131,7 @@ TEST(InductorRunSweep, TheGridFieldChoosesTheConfigsAndABadOneIsRefusedWithTheAl
 TEST(InductorRunSweep, WithoutTorchTheViewSaysWhatToInstall) {
   FakePython fake("no-torch");
   InductorRunView view;
-  ASSERT_TRUE(scan(view, fixture("spill_log_softmax")));
+  ASSERT_TRUE(scanAndWait(view, inductorFixture("spill_log_softmax")));
   view.pythonEdit()->setText(QStringLiteral(OCCX_FAKE_PYTHON));
   ASSERT_TRUE(sweep(view));
   const QString text = view.statusLabel()->text();
@@ -158,7 +147,7 @@ TEST(InductorRunSweep, ABundledH200SweepOpensWithEveryConfigAndItsReasons) {
   ASSERT_TRUE(view.selectKernel(0));
   // Inductor's one config and the 81 the sweep compiled, each measured on the H200.
   EXPECT_EQ(view.configModel()->numRows(), 82);
-  const int best = rowOf(view, QStringLiteral("X4 R2048 w32"));
+  const int best = configRowOf(view, QStringLiteral("X4 R2048 w32"));
   ASSERT_GE(best, 0);
   ASSERT_NE(view.configModel()->measured(best), nullptr);
   EXPECT_NEAR(view.configModel()->measured(best)->row.measured.time.median_us, 132.6, 0.05);

@@ -15,6 +15,7 @@
 
 #include "core/base/csv.h"
 #include "core/triton/inductor_run.h"
+#include "inductor_view_support.h"
 #include "ui/models/inductor_run_models.h"
 #include "ui/plots/config_occupancy_plot.h"
 #include "ui/plots/rblock_bounds_plot.h"
@@ -27,18 +28,6 @@
 
 namespace occx::ui {
 namespace {
-
-QString fixture(const char* name) {
-  return QStringLiteral(OCCX_INDUCTOR_FIXTURES_DIR "/") + QLatin1String(name);
-}
-
-bool scan(InductorRunView& view, const QString& path) {
-  bool done = false;
-  QObject::connect(
-      &view, &InductorRunView::scanFinished, &view, [&done] { done = true; }, Qt::SingleShotConnection);
-  EXPECT_TRUE(view.openPath(path).isEmpty());
-  return waitFor([&] { return done; }, 20000);
-}
 
 TEST(InductorRunView, OpensABundledRunOnStart) {
   InductorRunView view;
@@ -56,7 +45,7 @@ TEST(InductorRunView, OpensABundledRunOnStart) {
 
 TEST(InductorRunView, ScansACacheAndHandsAConfigOver) {
   InductorRunView view;
-  ASSERT_TRUE(scan(view, fixture("spill_log_softmax")));
+  ASSERT_TRUE(scanAndWait(view, inductorFixture("spill_log_softmax")));
   ASSERT_EQ(view.run().kernels.size(), 1u) << view.statusLabel()->text().toStdString();
   EXPECT_EQ(view.kernelModel()->numRows(), 1);
   EXPECT_EQ(view.kernelModel()->data(view.kernelModel()->index(0, KernelListModel::kConfigs), Qt::DisplayRole).toInt(),
@@ -133,7 +122,7 @@ TEST(InductorRunView, ScansACacheAndHandsAConfigOver) {
 
 TEST(InductorRunView, KernelListFiltersAndSorts) {
   InductorRunView view;
-  ASSERT_TRUE(scan(view, fixture("t5")));
+  ASSERT_TRUE(scanAndWait(view, inductorFixture("t5")));
   const int all = view.kernelProxy()->rowCount();
   EXPECT_EQ(all, static_cast<int>(view.run().kernels.size()));
   view.filterEdit()->setText(QStringLiteral("looped"));
@@ -157,7 +146,7 @@ TEST(InductorRunView, KernelListFiltersAndSorts) {
 
 TEST(InductorRunView, ScanCsvOpensWithoutTheCache) {
   InductorRunView view;
-  ASSERT_TRUE(scan(view, fixture("ref_log_softmax")));
+  ASSERT_TRUE(scanAndWait(view, inductorFixture("ref_log_softmax")));
   const auto exports = view.csvExports();
   ASSERT_EQ(exports.size(), 2u);
   QTemporaryDir dir;
@@ -197,7 +186,7 @@ TEST(InductorRunView, BadPathsSayWhy) {
   const QString missing = view.openPath(QStringLiteral("/nonexistent/inductor-cache"));
   EXPECT_TRUE(missing.contains(QStringLiteral("does not exist"))) << missing.toStdString();
   QTemporaryDir dir;
-  ASSERT_TRUE(scan(view, dir.path()));
+  ASSERT_TRUE(scanAndWait(view, dir.path()));
   EXPECT_TRUE(view.statusLabel()->text().contains(QStringLiteral("no Inductor kernel modules")))
       << view.statusLabel()->text().toStdString();
   EXPECT_FALSE(view.run().kernels.empty());  // the run shown before stays

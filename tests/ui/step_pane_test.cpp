@@ -18,6 +18,7 @@
 #include <QTextBrowser>
 #include <QTimer>
 
+#include "inductor_view_support.h"
 #include "ui/jobs/trace_read_job.h"
 #include "ui/models/inductor_run_models.h"
 #include "ui/models/step_kernel_model.h"
@@ -30,10 +31,6 @@
 
 namespace occx::ui {
 namespace {
-
-QString fixture(const char* name) {
-  return QStringLiteral(OCCX_INDUCTOR_FIXTURES_DIR "/") + QLatin1String(name);
-}
 
 bool scanned(InductorRunView& view, const QString& path) {
   bool done = false;
@@ -53,8 +50,8 @@ bool traceRead(InductorRunView& view, const QString& path) {
 
 TEST(StepPane, TheRecordedStepJoinsTheScannedRun) {
   InductorRunView view;
-  ASSERT_TRUE(scanned(view, fixture("step_gpt2")));
-  ASSERT_TRUE(traceRead(view, fixture("step_gpt2/trace.pt.trace.json.gz")));
+  ASSERT_TRUE(scanned(view, inductorFixture("step_gpt2")));
+  ASSERT_TRUE(traceRead(view, inductorFixture("step_gpt2/trace.pt.trace.json.gz")));
   StepPane* pane = view.stepPane();
   EXPECT_EQ(view.detailTabs()->currentWidget(), pane);
   ASSERT_NE(pane->profile(), nullptr);
@@ -141,7 +138,7 @@ TEST(StepPane, TheStepTabFits1280x720) {
 
 TEST(StepPane, ADamagedTraceSaysWhereAndKeepsWhatItRead) {
   QTemporaryDir dir;
-  QFile whole(fixture("step_gpt2/trace.pt.trace.json.gz"));
+  QFile whole(inductorFixture("step_gpt2/trace.pt.trace.json.gz"));
   ASSERT_TRUE(whole.open(QIODevice::ReadOnly));
   const QByteArray bytes = whole.readAll();
   const QString cut = dir.filePath(QStringLiteral("cut.pt.trace.json.gz"));

@@ -10,7 +10,6 @@ namespace occx::ui {
 
 namespace {
 
-const QColor kSpillColor(248, 215, 215);
 const QColor kScaleColor(214, 234, 248);
 const QColor kErrorColor(139, 0, 0);
 const QColor kExcludedColor(253, 235, 208);

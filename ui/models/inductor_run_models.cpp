@@ -9,7 +9,6 @@ namespace {
 
 using triton::ScanRow;
 
-const QColor kSpillColor(248, 215, 215);
 const QColor kScaleColor(214, 234, 248);
 const QColor kWinnerColor(220, 240, 220);
 

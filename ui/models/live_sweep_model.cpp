@@ -14,7 +14,6 @@ namespace {
 const QColor kBestColor(255, 243, 191);
 const QColor kPickColor(214, 234, 248);
 const QColor kFailColor(139, 0, 0);
-const QColor kSpillColor(248, 215, 215);
 
 QVariant metricCell(const Metric& m, int digits, bool sort) {
   if (m.value) return sort ? QVariant(*m.value) : QVariant(QString::number(*m.value, 'f', digits));

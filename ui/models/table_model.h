@@ -5,6 +5,7 @@
 #pragma once
 
 #include <QAbstractTableModel>
+#include <QColor>
 #include <QCoreApplication>
 #include <QString>
 #include <QVariant>
@@ -13,6 +14,9 @@
 #include <vector>
 
 namespace occx::ui {
+
+/// The background of a cell whose kernel spills registers (every table uses this one colour).
+inline const QColor kSpillColor{248, 215, 215};
 
 /// A column's header texts, each marked with QT_TRANSLATE_NOOP in its model's translation context.
 struct ColumnText {

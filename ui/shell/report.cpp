@@ -1,4 +1,5 @@
 #include "ui/shell/report.h"
+#include "ui/models/text.h"
 
 #include <QBuffer>
 #include <QFile>
@@ -19,9 +20,6 @@ namespace occx::ui {
 
 namespace {
 
-QString q(const std::string& s) {
-  return QString::fromStdString(s);
-}
 QString esc(const QString& s) {
   return s.toHtmlEscaped();
 }

@@ -1,4 +1,5 @@
 #include "ui/views/inductor_run_view.h"
+#include "ui/models/text.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -42,10 +43,6 @@
 namespace occx::ui {
 
 namespace {
-
-QString q(const std::string& s) {
-  return QString::fromStdString(s);
-}
 
 QTableView* makeTable(QAbstractItemModel* model, const QString& name) {
   auto* table = new QTableView;

@@ -1,4 +1,5 @@
 #include "ui/views/rblock_scaling_view.h"
+#include "ui/models/text.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -27,13 +28,6 @@ namespace occx::ui {
 using namespace occx::inductor;
 
 namespace {
-
-QString q(std::string_view s) {
-  return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
-QString q(const std::string& s) {
-  return QString::fromStdString(s);
-}
 
 QComboBox* powerOfTwoCombo(int max_value, QWidget* parent) {
   auto* c = new QComboBox(parent);

@@ -25,7 +25,7 @@
 namespace occx::cli {
 namespace {
 
-constexpr const char* kCmd = "occx compile";
+constexpr const char* kCompileCmd = "occx compile";
 
 struct CompileOpts {
   ArchOptions arch;
@@ -160,14 +160,14 @@ int compileAndJudge(Context& ctx, const CompileOpts& o, const KernelPlan& plan, 
   req.arch = dev.arch.cc;
   req.extra_options = o.nvrtc_options;
   auto res = compiler.compile(req);
-  reportCorruptCacheEntries(ctx.err, kCmd, cache);
-  if (!res) return fail(ctx, kCmd, res.error(), kExitRuntime);
+  reportCorruptCacheEntries(ctx.err, kCompileCmd, cache);
+  if (!res) return fail(ctx, kCompileCmd, res.error(), kExitRuntime);
   const auto check = cuda::crossCheckWithDriver(*res);
   const OccupancyInput oi = occupancyInput(o, plan, res->report, dev);
   auto occ = computeOccupancy(dev.arch, oi, false);
-  if (!occ) return fail(ctx, kCmd, occ.error(), kExitRuntime);
+  if (!occ) return fail(ctx, kCompileCmd, occ.error(), kExitRuntime);
   auto decisions = rblockDecisions(o, plan, res->report, dev);
-  if (!decisions) return fail(ctx, kCmd, decisions.error());
+  if (!decisions) return fail(ctx, kCompileCmd, decisions.error());
   out = Compiled{*res, check, oi, *occ, *decisions};
   return kExitOk;
 }
@@ -334,18 +334,18 @@ void printCompileText(Context& ctx, const CompileOpts& o, const KernelPlan& plan
 
 int runCompile(Context& ctx, const CompileOpts& o) {
   auto kernel = resolveKernelTarget(o.arch, o.work);
-  if (!kernel) return fail(ctx, kCmd, kernel.error());
+  if (!kernel) return fail(ctx, kCompileCmd, kernel.error());
   auto plan = planKernel(o, kernel->work);
-  if (!plan) return fail(ctx, kCmd, plan.error());
+  if (!plan) return fail(ctx, kCompileCmd, plan.error());
   if (o.show_source && o.output.text()) ctx.out << plan->gen.source << "\n";
 #if !OCCX_HAVE_CUDA
-  return fail(ctx, kCmd,
+  return fail(ctx, kCompileCmd,
               "cannot compile: this build of occx has no CUDA Toolkit (NVRTC). Rebuild with the CUDA Toolkit "
               "installed to get register and spill counts; 'occx compile --show-source' still prints the kernel.",
               kExitRuntime);
 #else
   const Device& dev = kernel->device;
-  if (std::string msg = uncompilableArchError(dev.arch.cc); !msg.empty()) return fail(ctx, kCmd, msg);
+  if (std::string msg = uncompilableArchError(dev.arch.cc); !msg.empty()) return fail(ctx, kCompileCmd, msg);
   CompileCache cache(o.cache.directory());
   std::optional<Compiled> compiled;
   if (int rc = compileAndJudge(ctx, o, *plan, dev, cache, compiled); rc != kExitOk) return rc;

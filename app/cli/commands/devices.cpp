@@ -24,7 +24,7 @@
 namespace occx::cli {
 namespace {
 
-constexpr const char* kCmd = "occx devices";
+constexpr const char* kDevicesCmd = "occx devices";
 
 struct DevicesOpts {
   OutputOptions output;
@@ -96,7 +96,7 @@ CopyFigure copyFigure(Context& ctx, const DevicesOpts& o, int ordinal) {
   if (!bw) {
     c.text = "failed";
     c.failed = true;
-    ctx.err << kCmd << ": device " << ordinal << ": copy bandwidth: " << bw.error() << "\n";
+    ctx.err << kDevicesCmd << ": device " << ordinal << ": copy bandwidth: " << bw.error() << "\n";
     return c;
   }
   c.GBps = bw->GBps;
@@ -195,7 +195,7 @@ int listDevices(Context& ctx, const DevicesOpts& o, const std::vector<DeviceInfo
     csv.rows.push_back(csvRow(d, copy));
     j["devices"].push_back(jsonDevice(d, copy));
     if (!o.output.json && !d.data_mismatches.empty()) {
-      ctx.err << kCmd << ": device " << d.ordinal << " differs from the GPU data (" << d.matched_gpu
+      ctx.err << kDevicesCmd << ": device " << d.ordinal << " differs from the GPU data (" << d.matched_gpu
               << "): " << joined(d.data_mismatches, "; ") << "\n";
     }
   }

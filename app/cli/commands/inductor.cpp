@@ -551,7 +551,7 @@ void printSweepText(std::ostream& out, const KernelSweepResult& r) {
   for (const auto& n : r.runs.notes) out << "note: " << n << "\n";
 }
 
-int runSweep(Context& ctx, const InductorOpts& o) {
+int runInductorSweep(Context& ctx, const InductorOpts& o) {
   constexpr const char* kCmd = "occx inductor sweep";
   if (!(o.timed_ms >= 1.0 && o.timed_ms <= 10000.0))
     return fail(ctx, kCmd, "--timed-ms " + fixed(o.timed_ms, 1) + " is out of range: allowed 1 … 10000");
@@ -901,7 +901,7 @@ void addInductorCommand(CLI::App& app, Context& ctx) {
   sweep_cmd->add_flag("--no-l2-flush", v->no_flush, "do not flush L2 before each timed launch");
   v->output.add(*sweep_cmd, "print JSON rows",
                 "also write one row per config to this CSV file (a kernel-runs CSV; the GUI opens it)");
-  setAction(*sweep_cmd, ctx, v, &runSweep);
+  setAction(*sweep_cmd, ctx, v, &runInductorSweep);
 
   auto t = std::make_shared<InductorOpts>();
   auto* step_cmd = cmd->add_subcommand(

@@ -35,7 +35,7 @@ LiveSweepOutcome fallBack(std::string reason) {
 }
 
 #if OCCX_HAVE_CUDA
-constexpr const char* kCmd = "occx sweep";
+constexpr const char* kLiveSweepCmd = "occx sweep";
 
 // The GPU worker on --device when the driver sees it and its architecture is the sweep's; otherwise
 // null, with `outcome` saying what to do instead (errors printed).
@@ -48,13 +48,14 @@ std::unique_ptr<WorkerRunner> openLiveGpu(Context& ctx, const CompileSweepSpec& 
     return nullptr;
   }
   if (device < 0 || device >= ds.device_count) {
-    outcome = stopped(fail(ctx, kCmd, outOfRange("--device", device, "0 … " + std::to_string(ds.device_count - 1))));
+    outcome =
+        stopped(fail(ctx, kLiveSweepCmd, outOfRange("--device", device, "0 … " + std::to_string(ds.device_count - 1))));
     return nullptr;
   }
   auto session = cuda::startGpuWorker(device);
   if (!session) {
-    outcome =
-        stopped(fail(ctx, kCmd, "cannot open device " + std::to_string(device) + ": " + session.error(), kExitRuntime));
+    outcome = stopped(fail(ctx, kLiveSweepCmd, "cannot open device " + std::to_string(device) + ": " + session.error(),
+                           kExitRuntime));
     return nullptr;
   }
   const auto& dev = (*session)->device();
@@ -201,8 +202,8 @@ int runLive(Context& ctx, WorkerRunner& session, const CompileSweepSpec& spec, c
   ctx.err << "live sweep on device " << session.device().ordinal << ": " << gpu << " (GPU worker ready in "
           << fixed(session.startupSeconds(), 2) << " s)\n";
   auto res = runOnGpu(ctx, session, spec, live, output.quiet, cache, cancel);
-  reportCorruptCacheEntries(ctx.err, kCmd, cache);
-  if (!res) return fail(ctx, kCmd, res.error(), kExitRuntime);
+  reportCorruptCacheEntries(ctx.err, kLiveSweepCmd, cache);
+  if (!res) return fail(ctx, kLiveSweepCmd, res.error(), kExitRuntime);
   addRunMeta(*res, cache);
   const CsvTable table = liveDatasetToCsv(res->dataset);
   if (output.format.json) {
@@ -217,7 +218,7 @@ int runLive(Context& ctx, WorkerRunner& session, const CompileSweepSpec& spec, c
     const std::string where = csv.empty()                   ? std::string()
                               : output.format.csvToStdout() ? std::string(" on standard output")
                                                             : " in " + csv;
-    ctx.err << kCmd << ": cancelled: kept the finished rows" << where << "\n";
+    ctx.err << kLiveSweepCmd << ": cancelled: kept the finished rows" << where << "\n";
     return kExitRuntime;
   }
   return rc;
@@ -236,7 +237,7 @@ LiveSweepOutcome runLiveSweepIfGpu(Context& ctx, const CompileSweepSpec& spec, c
   (void)cancel;
   return fallBack("this build has no CUDA support for live runs");
 #else
-  if (std::string msg = live.rangeError(); !msg.empty()) return stopped(fail(ctx, kCmd, msg));
+  if (std::string msg = live.rangeError(); !msg.empty()) return stopped(fail(ctx, kLiveSweepCmd, msg));
   LiveSweepOutcome outcome;
   auto session = openLiveGpu(ctx, spec, live.device, outcome);
   if (!session) return outcome;

@@ -20,7 +20,7 @@
 namespace occx::cli {
 namespace {
 
-constexpr const char* kCmd = "occx occupancy";
+constexpr const char* kOccupancyCmd = "occx occupancy";
 
 struct OccupancyOpts {
   TargetOptions target;
@@ -165,38 +165,38 @@ void printText(Context& ctx, const Target& t, const OccupancyInput& in, const Oc
 
 int runOccupancy(Context& ctx, OccupancyOpts& o) {
   auto t = resolveTarget(o.target, defaultGpuName());
-  if (!t) return fail(ctx, kCmd, t.error());
+  if (!t) return fail(ctx, kOccupancyCmd, t.error());
   auto& in = o.in;
-  if (std::string msg = launchRangeError(in, t->arch); !msg.empty()) return fail(ctx, kCmd, msg);
+  if (std::string msg = launchRangeError(in, t->arch); !msg.empty()) return fail(ctx, kOccupancyCmd, msg);
   in.sm_count = t->sm_count;
   Extras x;
   x.cluster_input = {o.cluster_size, o.non_portable};
   if (o.cluster_size != 0) {
     if (std::string msg = clusterSizeError(t->arch, x.cluster_input); !msg.empty()) {
-      return fail(ctx, kCmd, "--cluster-size: " + msg);
+      return fail(ctx, kOccupancyCmd, "--cluster-size: " + msg);
     }
     if (t->sm_count <= 0)
-      return fail(ctx, kCmd, "--cluster-size needs a GPU's SM count: give --gpu NAME or --sms N with --cc");
+      return fail(ctx, kOccupancyCmd, "--cluster-size needs a GPU's SM count: give --gpu NAME or --sms N with --cc");
   } else if (o.non_portable) {
-    return fail(ctx, kCmd, "--non-portable-clusters needs --cluster-size");
+    return fail(ctx, kOccupancyCmd, "--non-portable-clusters needs --cluster-size");
   }
   if (o.block_size_limit < 0 || o.block_size_limit > t->arch.max_threads_per_block) {
-    return fail(ctx, kCmd,
+    return fail(ctx, kOccupancyCmd,
                 outOfRange("--block-size-limit", o.block_size_limit,
                            "0 (none) … " + std::to_string(t->arch.max_threads_per_block)));
   }
   auto r = computeOccupancy(t->arch, in, true);
-  if (!r) return fail(ctx, kCmd, r.error());
+  if (!r) return fail(ctx, kOccupancyCmd, r.error());
   if (o.cluster_size != 0) {
     // The recorded layout applies to the GPU's own SM count only (not to an --sms override).
     if (t->gpu && t->gpu->sm_count == t->sm_count) x.layout = clusterLayoutOf(*t->gpu);
     auto c = computeClusters(t->arch, x.layout, t->sm_count, *r, x.cluster_input, true);
-    if (!c) return fail(ctx, kCmd, c.error());
+    if (!c) return fail(ctx, kOccupancyCmd, c.error());
     x.clusters = std::move(c).value();
   }
   if (o.best_block_size) {
     auto b = bestBlockSize(t->arch, in, o.block_size_limit);
-    if (!b) return fail(ctx, kCmd, b.error());
+    if (!b) return fail(ctx, kOccupancyCmd, b.error());
     x.best = *b;
   }
   if (o.driver) {
@@ -208,16 +208,17 @@ int runOccupancy(Context& ctx, OccupancyOpts& o) {
     q.cluster_size = o.cluster_size;
     q.block_size_limit = o.block_size_limit;
     auto d = cuda::queryDriverOccupancy(q);
-    if (!d) return fail(ctx, kCmd, "--driver: " + d.error(), kExitRuntime);
+    if (!d) return fail(ctx, kOccupancyCmd, "--driver: " + d.error(), kExitRuntime);
     if (d->cc != t->arch.cc) {
       return fail(
-          ctx, kCmd,
+          ctx, kOccupancyCmd,
           "--driver: device 0 (" + d->device_name + ") is CC " + d->cc.str() + ", the target CC " + t->arch.cc.str(),
           kExitRuntime);
     }
     x.driver = *d;
 #else
-    return fail(ctx, kCmd, "--driver: this build has no CUDA Toolkit, so the driver cannot be asked", kExitRuntime);
+    return fail(ctx, kOccupancyCmd, "--driver: this build has no CUDA Toolkit, so the driver cannot be asked",
+                kExitRuntime);
 #endif
   }
   if (o.output.json) {

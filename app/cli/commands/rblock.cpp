@@ -22,7 +22,7 @@ namespace {
 
 using namespace occx::inductor;
 
-constexpr const char* kCmd = "occx rblock";
+constexpr const char* kRblockCmd = "occx rblock";
 
 struct RblockOpts {
   TargetOptions target;
@@ -213,7 +213,7 @@ CsvTable gridTable(const GridComparison& g, const Device& dev, const DecisionOpt
 
 int runCompareGrid(Context& ctx, const RblockOpts& o, const Device& dev, const DecisionOptions& dopt) {
   auto g = compareGrid(dev, dopt);
-  if (!g) return fail(ctx, kCmd, g.error());
+  if (!g) return fail(ctx, kRblockCmd, g.error());
   const CsvTable t = gridTable(*g, dev, dopt);
   if (o.output.json) {
     // The first column names the num_warps (or "all"); the others are counts.
@@ -265,9 +265,9 @@ Expected<CsvTable> sweepBatch(const RblockOpts& o, const Setup& s, const CsvTabl
 
 int runBatch(Context& ctx, const RblockOpts& o, const Setup& s) {
   auto text = readFile(o.input, kMaxCsvBytes);
-  if (!text) return fail(ctx, kCmd, "--input: " + text.error());
+  if (!text) return fail(ctx, kRblockCmd, "--input: " + text.error());
   auto table = parseCsv(*text);
-  if (!table) return fail(ctx, kCmd, "--input " + o.input + ": " + table.error());
+  if (!table) return fail(ctx, kRblockCmd, "--input " + o.input + ": " + table.error());
   BatchOptions b;
   b.db = &s.target.db;
   b.default_gpu = s.target.gpu ? s.target.gpu->name : std::string();
@@ -276,13 +276,13 @@ int runBatch(Context& ctx, const RblockOpts& o, const Setup& s) {
   b.options = s.dopt;
   if (isCompileSweepCsv(*table)) {
     auto input = sweepBatch(o, s, *table, b);
-    if (!input) return fail(ctx, kCmd, "--input " + o.input + ": " + input.error());
+    if (!input) return fail(ctx, kRblockCmd, "--input " + o.input + ": " + input.error());
     table = std::move(input).value();
   } else if (b.default_gpu.empty()) {
-    return fail(ctx, kCmd, "--input needs a GPU for rows without a 'gpu' cell: give --gpu NAME (not --cc)");
+    return fail(ctx, kRblockCmd, "--input needs a GPU for rows without a 'gpu' cell: give --gpu NAME (not --cc)");
   }
   auto out = decideCsvBatch(*table, b);
-  if (!out) return fail(ctx, kCmd, "--input " + o.input + ": " + out.error());
+  if (!out) return fail(ctx, kRblockCmd, "--input " + o.input + ": " + out.error());
   if (o.output.json) {
     printJson(ctx.out, rowsToJson(*out));
   } else if (o.output.csv.empty()) {
@@ -497,11 +497,11 @@ CsvTable answerCsv(const Setup& s, const Answer& a) {
 
 int runOneConfig(Context& ctx, const RblockOpts& o, const Setup& s) {
   if (std::string missing = missingOptions(o); !missing.empty()) {
-    return fail(ctx, kCmd, "missing" + missing + " (or use --input FILE or --compare-grid)");
+    return fail(ctx, kRblockCmd, "missing" + missing + " (or use --input FILE or --compare-grid)");
   }
-  if (std::string msg = checkOptions(o, s.dev); !msg.empty()) return fail(ctx, kCmd, msg);
+  if (std::string msg = checkOptions(o, s.dev); !msg.empty()) return fail(ctx, kRblockCmd, msg);
   auto a = answer(o, s);
-  if (!a) return fail(ctx, kCmd, a.error());
+  if (!a) return fail(ctx, kRblockCmd, a.error());
   if (o.output.json) {
     printJson(ctx.out, answerJson(o, s, *a));
   } else if (o.output.text()) {
@@ -516,7 +516,7 @@ int runOneConfig(Context& ctx, const RblockOpts& o, const Setup& s) {
 
 int runRblock(Context& ctx, const RblockOpts& o) {
   auto s = setUp(o);
-  if (!s) return fail(ctx, kCmd, s.error());
+  if (!s) return fail(ctx, kRblockCmd, s.error());
   if (o.compare_grid) return runCompareGrid(ctx, o, s->dev, s->dopt);
   if (!o.input.empty()) return runBatch(ctx, o, *s);
   return runOneConfig(ctx, o, *s);

@@ -28,7 +28,7 @@
 namespace occx::cli {
 namespace {
 
-constexpr const char* kCmd = "occx sweep";
+constexpr const char* kSweepCmd = "occx sweep";
 
 struct SweepOpts {
   ArchOptions arch;
@@ -204,8 +204,8 @@ int runCompileOnlySweep(Context& ctx, const SweepOpts& o, const CompileSweepSpec
       spec, compiler.function(), [&](const CompileSweepProgress& p) { progress.step(progressLine(p)); },
       &interrupted());
   progress.finish();
-  reportCorruptCacheEntries(ctx.err, kCmd, cache);
-  if (!res) return fail(ctx, kCmd, res.error());
+  reportCorruptCacheEntries(ctx.err, kSweepCmd, cache);
+  if (!res) return fail(ctx, kSweepCmd, res.error());
   const auto meta = runMeta(*res, spec, cache);
   if (o.output.json) {
     printJson(ctx.out, compileSweepToJson(*res, meta));
@@ -216,7 +216,7 @@ int runCompileOnlySweep(Context& ctx, const SweepOpts& o, const CompileSweepSpec
   int rc = kExitOk;
   if (!o.output.csv.empty()) rc = writeCsv(ctx, o.output.csv, compileSweepToCsv(*res, meta));
   if (res->cancelled) {
-    ctx.err << kCmd << ": cancelled: kept the " << res->rows.size() << " finished row"
+    ctx.err << kSweepCmd << ": cancelled: kept the " << res->rows.size() << " finished row"
             << (res->rows.size() == 1 ? "" : "s")
             << (o.output.csv.empty()     ? std::string()
                 : o.output.csvToStdout() ? std::string(" on standard output")
@@ -230,16 +230,16 @@ int runCompileOnlySweep(Context& ctx, const SweepOpts& o, const CompileSweepSpec
 
 int runSweep(Context& ctx, const SweepOpts& o) {
   auto kernel = resolveKernelTarget(o.arch, o.work);
-  if (!kernel) return fail(ctx, kCmd, kernel.error());
+  if (!kernel) return fail(ctx, kSweepCmd, kernel.error());
   auto spec = sweepSpec(o, *kernel);
-  if (!spec) return fail(ctx, kCmd, spec.error());
+  if (!spec) return fail(ctx, kSweepCmd, spec.error());
 #if !OCCX_HAVE_CUDA
-  return fail(ctx, kCmd,
+  return fail(ctx, kSweepCmd,
               "cannot compile: this build of occx has no CUDA Toolkit (NVRTC), so there are no register or spill "
               "counts to sweep. Rebuild with the CUDA Toolkit installed; 'occx rblock' decides with given n_regs.",
               kExitRuntime);
 #else
-  if (std::string msg = uncompilableArchError(kernel->device.arch.cc); !msg.empty()) return fail(ctx, kCmd, msg);
+  if (std::string msg = uncompilableArchError(kernel->device.arch.cc); !msg.empty()) return fail(ctx, kSweepCmd, msg);
   if (!kernel->note.empty()) ctx.err << "note: " << kernel->note << "\n";
   SigintScope sigint;
   // Live runs when a GPU of the target's architecture is present (live_sweep.cpp); else compile-only.

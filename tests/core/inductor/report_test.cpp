@@ -12,26 +12,15 @@
 #include "core/base/csv.h"
 #include "core/gpu/gpu_data.h"
 #include "core/inductor/report.h"
+#include "tests/support/cli_run.h"
 
 using namespace occx;
 using namespace occx::inductor;
 
 namespace {
 
-struct CliResult {
-  int code;
-  std::string out;
-  std::string err;
-};
-
-CliResult runOccx(std::vector<std::string> args) {
-  args.insert(args.begin(), "occx");
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  int code = cli::runCli(static_cast<int>(argv.size()), argv.data(), out, err);
-  return {code, out.str(), err.str()};
-}
+using testing_support::runOccx;
+using CliResult = testing_support::CliRun;
 
 std::string tempPath(const std::string& name) {
   auto dir = std::filesystem::temp_directory_path() /

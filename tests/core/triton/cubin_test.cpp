@@ -16,13 +16,14 @@
 #include <nlohmann/json.hpp>
 
 #include "core/triton/cubin.h"
+#include "tests/support/inductor_scan.h"
 
 using namespace occx::triton;
 namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path kFixtures = OCCX_INDUCTOR_FIXTURES_DIR;
+using occx::testing_support::kFixtures;
 using Bytes = std::vector<unsigned char>;
 
 Bytes readBytes(const fs::path& p) {

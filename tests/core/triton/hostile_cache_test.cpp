@@ -59,7 +59,7 @@ fs::path scratchCopyOfRefSum(const std::string& tag) {
   return dst;
 }
 
-bool anyContains(const std::vector<std::string>& lines, const std::string& a, const std::string& b = {}) {
+bool anyLineWith(const std::vector<std::string>& lines, const std::string& a, const std::string& b = {}) {
   for (const auto& l : lines) {
     if (l.find(a) != std::string::npos && l.find(b) != std::string::npos) return true;
   }
@@ -96,11 +96,11 @@ TEST(HostileCache, FifosAreSkippedAndNamed) {
   EXPECT_LT(watch.elapsed(), kBudget);
   ASSERT_TRUE(run.hasValue()) << run.error();
   const auto problems = everyProblem(*run);
-  EXPECT_TRUE(anyContains(problems, (dir / "zz" / "evil.py").string() + ": skipped: not a regular file (a FIFO)"));
+  EXPECT_TRUE(anyLineWith(problems, (dir / "zz" / "evil.py").string() + ": skipped: not a regular file (a FIFO)"));
   EXPECT_TRUE(
-      anyContains(problems, (dir / "zz" / "evil.best_config").string() + ": skipped: not a regular file (a FIFO)"));
-  EXPECT_TRUE(anyContains(problems, "FIFOJSON", "not a regular file (a FIFO)"));
-  EXPECT_TRUE(anyContains(problems, ptx.string(), "not a regular file (a FIFO)"));
+      anyLineWith(problems, (dir / "zz" / "evil.best_config").string() + ": skipped: not a regular file (a FIFO)"));
+  EXPECT_TRUE(anyLineWith(problems, "FIFOJSON", "not a regular file (a FIFO)"));
+  EXPECT_TRUE(anyLineWith(problems, ptx.string(), "not a regular file (a FIFO)"));
   // The rest of the run is read as before: the kernel and its compiled config with registers.
   ASSERT_EQ(run->kernels.size(), 1u);
   bool registers = false;
@@ -129,7 +129,7 @@ TEST(HostileCache, FifoBesideALoneModule) {
   auto run = scanInductorRun(optionsFor(module));
   EXPECT_LT(watch.elapsed(), kBudget);
   ASSERT_TRUE(run.hasValue()) << run.error();
-  EXPECT_TRUE(anyContains(run->problems, "sibling.best_config", "not a regular file (a FIFO)"));
+  EXPECT_TRUE(anyLineWith(run->problems, "sibling.best_config", "not a regular file (a FIFO)"));
   hostile::removeTree(dir);
 }
 
@@ -249,7 +249,7 @@ TEST(HostileCache, DeepFolderChainIsCutAtTheLimit) {
   auto run = scanInductorRun(optionsFor(dir));
   EXPECT_LT(watch.elapsed(), kBudget);
   ASSERT_TRUE(run.hasValue()) << run.error();
-  EXPECT_TRUE(anyContains(run->problems, (dir / "deep").string(),
+  EXPECT_TRUE(anyLineWith(run->problems, (dir / "deep").string(),
                           ": not read: folders more than 32 levels below " + dir.string() + " are not scanned"));
   EXPECT_EQ(run->kernels.size(), 1u);
   EXPECT_EQ(hostile::removeTree(dir), "");

@@ -17,6 +17,7 @@
 #include "core/gpu/gpu_data.h"
 #include "core/triton/inductor_run.h"
 #include "core/triton/run_table.h"
+#include "tests/support/inductor_scan.h"
 
 using namespace occx;
 using namespace occx::triton;
@@ -40,13 +41,11 @@ const std::vector<std::string>& fixtureNames() {
   return names;
 }
 
-std::string fixture(const std::string& name) {
-  return std::string(OCCX_INDUCTOR_FIXTURES_DIR) + "/" + name;
-}
+using occx::testing_support::inductorFixture;
 
 InductorRun scanFixture(const std::string& name) {
   RunScanOptions o;
-  o.input = fixture(name);
+  o.input = inductorFixture(name);
   o.home_triton_cache = false;
   auto run = scanInductorRun(o);
   EXPECT_TRUE(run.hasValue()) << name << ": " << run.error();
@@ -54,7 +53,7 @@ InductorRun scanFixture(const std::string& name) {
 }
 
 nlohmann::json recorded(const std::string& name) {
-  std::ifstream in(fixture(name) + "/recorded.json");
+  std::ifstream in(inductorFixture(name) + "/recorded.json");
   return nlohmann::json::parse(in);
 }
 
@@ -280,8 +279,8 @@ TEST(InductorRun, DynamicShapesAreSaidSo) {
 
 TEST(InductorRun, TorchCompileDebugFolder) {
   RunScanOptions o;
-  o.input = fixture("ref_mean_var") + "/torch_compile_debug";
-  o.triton_caches = {fixture("ref_mean_var") + "/triton/0"};
+  o.input = inductorFixture("ref_mean_var") + "/torch_compile_debug";
+  o.triton_caches = {inductorFixture("ref_mean_var") + "/triton/0"};
   o.home_triton_cache = false;
   auto run = scanInductorRun(o);
   ASSERT_TRUE(run.hasValue()) << run.error();
@@ -295,7 +294,7 @@ TEST(InductorRun, TorchCompileDebugFolder) {
 
 TEST(InductorRun, OneKernelModuleFindsItsTritonFolders) {
   std::string module;
-  for (const auto& e : fs::recursive_directory_iterator(fixture("spill_log_softmax"))) {
+  for (const auto& e : fs::recursive_directory_iterator(inductorFixture("spill_log_softmax"))) {
     if (e.path().extension() != ".py") continue;
     auto text = readFile(e.path().string());
     if (text && looksLikeKernelModule(*text) && !looksLikeWrapperModule(*text)) module = e.path().string();
@@ -331,7 +330,7 @@ fs::path scratchCopy(const std::string& name) {
   const fs::path dst = fs::temp_directory_path() / ("occx_run_test_" + name + "_" +
                                                     std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
   fs::remove_all(dst);
-  fs::copy(fixture(name), dst, fs::copy_options::recursive);
+  fs::copy(inductorFixture(name), dst, fs::copy_options::recursive);
   return dst;
 }
 
@@ -418,7 +417,7 @@ TEST(InductorRunBadInput, BrokenModuleIsAProblemAndTheRestIsRead) {
 TEST(InductorRunBadInput, CancelledScan) {
   std::atomic<bool> cancel{true};
   RunScanOptions o;
-  o.input = fixture("bert");
+  o.input = inductorFixture("bert");
   o.home_triton_cache = false;
   auto run = scanInductorRun(o, {}, &cancel);
   ASSERT_FALSE(run.hasValue());

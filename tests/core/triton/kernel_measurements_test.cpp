@@ -19,12 +19,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string fixture(const std::string& name) {
-  return testing_support::inductorFixture(name);
-}
-InductorRun scanPath(const std::string& path) {
-  return testing_support::scanFixturePath(path);
-}
+using testing_support::inductorFixture;
+using testing_support::scanFixturePath;
 
 const MeasuredConfig& rowOf(const KernelMeasurements& r, const std::string& config) {
   for (const auto& row : r.rows) {
@@ -50,7 +46,7 @@ const RunConfig& configWith(const RunKernel& k, int r0_block, int num_warps) {
 using testing_support::TableRunner;
 
 TEST(LaunchPlan, TheSpillCaseTakesItsBuffersFromTheWrapper) {
-  const InductorRun run = scanPath(fixture("spill_log_softmax"));
+  const InductorRun run = scanFixturePath(inductorFixture("spill_log_softmax"));
   auto plan = planLaunch(onlyKernel(run));
   ASSERT_TRUE(plan.hasValue()) << plan.error();
   EXPECT_TRUE(plan->from_wrapper);
@@ -72,7 +68,7 @@ TEST(LaunchPlan, TheSpillCaseTakesItsBuffersFromTheWrapper) {
 }
 
 TEST(LaunchPlan, EachCompiledConfigBecomesAModuleInTritonsParameterOrder) {
-  const InductorRun run = scanPath(fixture("spill_log_softmax"));
+  const InductorRun run = scanFixturePath(inductorFixture("spill_log_softmax"));
   const RunKernel& k = onlyKernel(run);
   auto plan = planLaunch(k);
   ASSERT_TRUE(plan.hasValue()) << plan.error();
@@ -107,7 +103,7 @@ TEST(LaunchPlan, EachCompiledConfigBecomesAModuleInTritonsParameterOrder) {
 TEST(LaunchPlan, APtxThatDoesNotMatchTheSignatureIsNotLaunched) {
   const fs::path dir = fs::path(::testing::TempDir()) / "occx_ptx_mismatch";
   fs::remove_all(dir);
-  fs::copy(fixture("spill_log_softmax"), dir, fs::copy_options::recursive);
+  fs::copy(inductorFixture("spill_log_softmax"), dir, fs::copy_options::recursive);
   for (const auto& e : fs::recursive_directory_iterator(dir)) {
     if (e.path().extension() != ".ptx") continue;
     std::ifstream in(e.path());
@@ -118,7 +114,7 @@ TEST(LaunchPlan, APtxThatDoesNotMatchTheSignatureIsNotLaunched) {
     text.erase(at, cut.size());
     std::ofstream(e.path(), std::ios::trunc) << text;
   }
-  const InductorRun run = scanPath(dir.string());
+  const InductorRun run = scanFixturePath(dir.string());
   const RunKernel& k = onlyKernel(run);
   auto plan = planLaunch(k);
   ASSERT_TRUE(plan.hasValue()) << plan.error();
@@ -142,7 +138,7 @@ TEST(LaunchPlan, APtxThatDoesNotMatchTheSignatureIsNotLaunched) {
 }
 
 TEST(KernelMeasurements, TheSpillCaseHalvedConfigIsEveryRulesPickAndInductorsWinnerIsOff) {
-  const InductorRun run = scanPath(fixture("spill_log_softmax"));
+  const InductorRun run = scanFixturePath(inductorFixture("spill_log_softmax"));
   const RunKernel& k = onlyKernel(run);
   // The H200 times of the reference (µs): R32768 w32 spills 50 registers and is never benchmarked.
   TableRunner runner({{"R0_BLOCK=32768", 50.4}, {"R0_BLOCK=2048", 40.4}, {"R0_BLOCK=16384", 32.0}});
@@ -177,7 +173,7 @@ TEST(KernelMeasurements, TheSpillCaseHalvedConfigIsEveryRulesPickAndInductorsWin
 }
 
 TEST(KernelMeasurements, AFailingConfigIsARowAndTheOthersStillRun) {
-  const InductorRun run = scanPath(fixture("spill_log_softmax"));
+  const InductorRun run = scanFixturePath(inductorFixture("spill_log_softmax"));
   const RunKernel& k = onlyKernel(run);
   TableRunner runner({{"R0_BLOCK=32768", 50.4}, {"R0_BLOCK=2048", -1.0}, {"R0_BLOCK=16384", 32.0}});
   auto result = measureKernelConfigs(runner, {&k}, {});
@@ -190,7 +186,7 @@ TEST(KernelMeasurements, AFailingConfigIsARowAndTheOthersStillRun) {
 }
 
 TEST(KernelMeasurements, CancelKeepsTheFinishedRows) {
-  const InductorRun run = scanPath(fixture("spill_log_softmax"));
+  const InductorRun run = scanFixturePath(inductorFixture("spill_log_softmax"));
   const RunKernel& k = onlyKernel(run);
   TableRunner runner({{"R0_BLOCK", 10.0}});
   std::atomic<bool> cancel{false};
@@ -208,7 +204,7 @@ TEST(KernelMeasurements, CancelKeepsTheFinishedRows) {
 }
 
 TEST(KernelMeasurements, TheCsvRoundTripsWithThePicks) {
-  const InductorRun run = scanPath(fixture("spill_log_softmax"));
+  const InductorRun run = scanFixturePath(inductorFixture("spill_log_softmax"));
   const RunKernel& k = onlyKernel(run);
   TableRunner runner({{"R0_BLOCK=32768", 50.4}, {"R0_BLOCK=2048", 40.4}, {"R0_BLOCK=16384", 32.0}});
   auto result = measureKernelConfigs(runner, {&k}, {});
@@ -255,7 +251,7 @@ TEST(KernelMeasurements, ARuleThatWouldAddAnUncompiledConfigSaysSo) {
 TEST(LaunchPlan, EveryRecordedReductionGetsAPlanFromItsWrapper) {
   for (const char* name : {"ref_sum", "ref_mean_var", "ref_log_softmax_vocab", "ref_layer_norm_bwd", "gpt2"}) {
     SCOPED_TRACE(name);
-    const InductorRun run = scanPath(fixture(name));
+    const InductorRun run = scanFixturePath(inductorFixture(name));
     int planned = 0;
     for (const auto& k : run.kernels) {
       if (k.configs.empty() || k.launches.empty()) continue;
@@ -282,10 +278,10 @@ namespace {
 // bundled ptxas writes cubins of CUDA's older ELF ABI, version 7, beside Inductor's version-8 ones):
 // every config is read with Triton's own register and spill counts and is launchable on sm_90.
 TEST(LaunchPlan, ConfigsCompiledLaterByTritonJoinTheirKernel) {
-  const InductorRun run = scanPath(fixture("spill_log_softmax_w16"));
+  const InductorRun run = scanFixturePath(inductorFixture("spill_log_softmax_w16"));
   const RunKernel& k = onlyKernel(run);
   ASSERT_EQ(k.configs.size(), 7u);
-  std::ifstream in(fixture("spill_log_softmax_w16") + "/recorded.json");
+  std::ifstream in(inductorFixture("spill_log_softmax_w16") + "/recorded.json");
   const nlohmann::json rec = nlohmann::json::parse(in);
   for (const auto& l : rec["extra_launchers"]) {
     const RunConfig& c = configWith(k, l["kwargs"]["R0_BLOCK"].get<int>(), l["num_warps"].get<int>());
@@ -343,7 +339,7 @@ TEST(KernelMeasurements, ASetOfSpillingConfigsOnlyPicksTheFirst) {
 
 // The autotuner's winner runs first, so its outputs are the reference of the other configs.
 TEST(KernelMeasurements, TheWinnerRunsFirstAndIsTheReference) {
-  const InductorRun run = scanPath(fixture("spill_log_softmax"));
+  const InductorRun run = scanFixturePath(inductorFixture("spill_log_softmax"));
   const RunKernel& k = onlyKernel(run);
   TableRunner runner({{"R0_BLOCK", 10.0}});
   auto result = measureKernelConfigs(runner, {&k}, {});

@@ -12,20 +12,18 @@
 #include <vector>
 
 #include "core/triton/kernel_module.h"
+#include "tests/support/inductor_scan.h"
+#include "tests/support/text_files.h"
 
 using namespace occx::triton;
 namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path kFixtures = OCCX_INDUCTOR_FIXTURES_DIR;
-
-std::string readText(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using occx::testing_support::anyContains;
+using occx::testing_support::kFixtures;
+using occx::testing_support::linesOf;
+using occx::testing_support::readText;
 
 bool isWrapper(const std::string& text) {
   return text.find("def call(") != std::string::npos;
@@ -57,20 +55,6 @@ KernelModule parsedFile(const fs::path& p) {
   auto m = parseKernelModule(readText(p), p.string());
   EXPECT_TRUE(m.hasValue()) << m.error();
   return m.hasValue() ? m.value() : KernelModule{};
-}
-
-std::vector<std::string> linesOf(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) lines.push_back(l);
-  return lines;
-}
-
-bool anyContains(const std::vector<std::string>& list, const std::string& part) {
-  for (const auto& s : list) {
-    if (s.find(part) != std::string::npos) return true;
-  }
-  return false;
 }
 
 const char* const kLogSoftmax = "triton_red_fused__log_softmax__to_copy_prepare_softmax_online_sub_0";

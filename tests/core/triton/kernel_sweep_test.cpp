@@ -21,12 +21,8 @@ namespace {
 namespace fs = std::filesystem;
 using testing_support::TableRunner;
 
-std::string fixture(const std::string& name) {
-  return testing_support::inductorFixture(name);
-}
-InductorRun scanPath(const std::string& path) {
-  return testing_support::scanFixturePath(path);
-}
+using testing_support::inductorFixture;
+using testing_support::scanFixturePath;
 
 const RunKernel& reduction(const InductorRun& run) {
   for (const auto& k : run.kernels) {
@@ -59,7 +55,7 @@ std::string freshFolder(const std::string& name) {
 /// Points the compile at the stand-in Python replaying the H200 recording (or a failure mode).
 struct FakePython {
   explicit FakePython(const char* mode = "") {
-    setenv("OCCX_FAKE_PYTHON_RECORDING", fixture("sweep_spill_log_softmax").c_str(), 1);
+    setenv("OCCX_FAKE_PYTHON_RECORDING", inductorFixture("sweep_spill_log_softmax").c_str(), 1);
     setenv("OCCX_FAKE_PYTHON_MODE", mode, 1);
   }
   ~FakePython() {
@@ -85,7 +81,7 @@ SweepConfig cfg(int x, int r, int w) {
 // ---- the plan ----------------------------------------------------------------------------------
 
 TEST(ConfigGrid, TheSpillCasesDefaultGridAndWhatItLeavesOut) {
-  const InductorRun run = scanPath(fixture("spill_log_softmax"));
+  const InductorRun run = scanFixturePath(inductorFixture("spill_log_softmax"));
   const RunKernel& k = reduction(run);
   const ConfigGrid g = defaultConfigGrid(k);
   EXPECT_EQ(g.text(), "XBLOCK=1..8 R0_BLOCK=256..32768 num_warps=4..32 num_stages=1");
@@ -118,7 +114,7 @@ TEST(ConfigGrid, TheSpillCasesDefaultGridAndWhatItLeavesOut) {
 }
 
 TEST(ConfigGrid, AGridGivenIsCompiledWhole) {
-  const InductorRun run = scanPath(fixture("spill_log_softmax"));
+  const InductorRun run = scanFixturePath(inductorFixture("spill_log_softmax"));
   const RunKernel& k = reduction(run);
   auto g = parseConfigGrid({"XBLOCK=1 R0_BLOCK=8192..65536", "num_warps=1,16"}, k);
   ASSERT_TRUE(g.hasValue()) << g.error();
@@ -135,7 +131,7 @@ TEST(ConfigGrid, AGridGivenIsCompiledWhole) {
 }
 
 TEST(ConfigGrid, BadGridsNameTheItemAndTheAllowedValues) {
-  const InductorRun run = scanPath(fixture("spill_log_softmax"));
+  const InductorRun run = scanFixturePath(inductorFixture("spill_log_softmax"));
   const RunKernel& k = reduction(run);
   EXPECT_EQ(
       parseConfigGrid({"XBLOCK=3"}, k).error(),
@@ -154,7 +150,7 @@ TEST(ConfigGrid, BadGridsNameTheItemAndTheAllowedValues) {
 }
 
 TEST(ConfigGrid, PersistentReductionsHaveNoRAxisAndPointwiseKernelsNoSweep) {
-  const InductorRun run = scanPath(fixture("bert"));
+  const InductorRun run = scanFixturePath(inductorFixture("bert"));
   const RunKernel* per = nullptr;
   const RunKernel* poi = nullptr;
   for (const auto& k : run.kernels) {
@@ -178,7 +174,7 @@ TEST(ConfigGrid, PersistentReductionsHaveNoRAxisAndPointwiseKernelsNoSweep) {
 // ---- the compile -------------------------------------------------------------------------------
 
 TEST(TritonCompile, WithoutAUsablePythonOneMessageSaysWhatToInstall) {
-  const InductorRun run = scanPath(fixture("spill_log_softmax"));
+  const InductorRun run = scanFixturePath(inductorFixture("spill_log_softmax"));
   const RunKernel& k = reduction(run);
   TritonCompileOptions o;
   o.python = "/nonexistent/python3";
@@ -201,7 +197,7 @@ TEST(TritonCompile, WithoutAUsablePythonOneMessageSaysWhatToInstall) {
 }
 
 TEST(TritonCompile, EachConfigIsAReportAndAFailingOneDoesNotStopTheRest) {
-  const InductorRun run = scanPath(fixture("spill_log_softmax"));
+  const InductorRun run = scanFixturePath(inductorFixture("spill_log_softmax"));
   const RunKernel& k = reduction(run);
   FakePython fake;
   const std::string cache = freshFolder("reports");
@@ -234,7 +230,7 @@ TEST(TritonCompile, EachConfigIsAReportAndAFailingOneDoesNotStopTheRest) {
 }
 
 TEST(TritonCompile, AHelperThatDiesFailsItsConfigsWithTheExit) {
-  const InductorRun run = scanPath(fixture("spill_log_softmax"));
+  const InductorRun run = scanFixturePath(inductorFixture("spill_log_softmax"));
   const RunKernel& k = reduction(run);
   FakePython fake("crash");
   auto o = fakeCompile(freshFolder("crash"));
@@ -262,7 +258,7 @@ KernelSweepOptions fakeSweep(const std::string& cache) {
 }
 
 TEST(KernelSweep, WithoutAGpuEveryConfigHasRegistersSpillsOccupancyAndDecisions) {
-  const InductorRun run = scanPath(fixture("spill_log_softmax"));
+  const InductorRun run = scanFixturePath(inductorFixture("spill_log_softmax"));
   const RunKernel& k = reduction(run);
   FakePython fake;
   auto r = sweepKernel(k, moduleText(k), fakeSweep(freshFolder("nogpu")), nullptr);
@@ -297,7 +293,7 @@ TEST(KernelSweep, WithoutAGpuEveryConfigHasRegistersSpillsOccupancyAndDecisions)
 }
 
 TEST(KernelSweep, WithAGpuThePicksAndTheBestAreSaidWithWhatDiffers) {
-  const InductorRun run = scanPath(fixture("spill_log_softmax"));
+  const InductorRun run = scanFixturePath(inductorFixture("spill_log_softmax"));
   const RunKernel& k = reduction(run);
   FakePython fake;
   // The H200's medians of these configs (µs), from resources/inductor-runs/measured/spill_log_softmax_w16.csv.
@@ -355,7 +351,7 @@ std::string noTriton() {
 
 TEST(TritonCompileReal, InductorsOwnConfigLandsInInductorsFolderWithNoGpuVisible) {
   if (const std::string why = noTriton(); !why.empty()) GTEST_SKIP() << "needs PyTorch and Triton in python3: " << why;
-  const InductorRun run = scanPath(fixture("spill_log_softmax"));
+  const InductorRun run = scanFixturePath(inductorFixture("spill_log_softmax"));
   const RunKernel& k = reduction(run);
   ASSERT_TRUE(k.best.has_value());
   TritonCompileOptions o;

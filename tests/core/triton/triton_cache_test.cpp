@@ -14,38 +14,25 @@
 
 #include "core/triton/kernel_module.h"
 #include "core/triton/triton_cache.h"
+#include "tests/support/inductor_scan.h"
+#include "tests/support/text_files.h"
 
 using namespace occx::triton;
 namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path kFixtures = OCCX_INDUCTOR_FIXTURES_DIR;
+using occx::testing_support::anyContains;
+using occx::testing_support::kFixtures;
+using occx::testing_support::readText;
+using occx::testing_support::writeText;
+
 const fs::path kSpillCache = kFixtures / "spill_log_softmax" / "triton" / "0";
 const char* const kSpillKernel = "triton_red_fused__log_softmax_prepare_softmax_online_sub_0";
 const char* const kSpillFolder = "5JJOQ22FO72C763Q5UEXYZKHQBWKX243DH3GUE6IPJJOFGH5BE2Q";
 
-std::string readText(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-void writeText(const fs::path& p, const std::string& text) {
-  std::ofstream out(p, std::ios::binary | std::ios::trunc);
-  out << text;
-}
-
 nlohmann::json readJson(const fs::path& p) {
   return nlohmann::json::parse(readText(p));
-}
-
-bool anyContains(const std::vector<std::string>& list, const std::string& part) {
-  for (const auto& s : list) {
-    if (s.find(part) != std::string::npos) return true;
-  }
-  return false;
 }
 
 // The recorded kernel module of the spill fixture (the .py that is not the wrapper).

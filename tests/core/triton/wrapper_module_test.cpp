@@ -11,20 +11,16 @@
 
 #include "core/triton/kernel_module.h"
 #include "core/triton/wrapper_module.h"
+#include "tests/support/inductor_scan.h"
+#include "tests/support/text_files.h"
 
 using namespace occx::triton;
 namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path kFixtures = OCCX_INDUCTOR_FIXTURES_DIR;
-
-std::string readText(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using occx::testing_support::kFixtures;
+using occx::testing_support::readText;
 
 // The .py files of a fixture (outside its Triton cache), split into the wrapper and the rest.
 struct FixtureModules {
@@ -56,7 +52,7 @@ int lineContaining(const std::string& text, const std::string& part) {
   return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
 }
 
-const char* const kLogSoftmax = "triton_red_fused__log_softmax__to_copy_prepare_softmax_online_sub_0";
+const char* const kLogSoftmaxKernel = "triton_red_fused__log_softmax__to_copy_prepare_softmax_online_sub_0";
 
 }  // namespace
 
@@ -89,13 +85,13 @@ TEST(WrapperModule, RecordedLogSoftmaxWrapper) {
   EXPECT_EQ(w.buffer("buf0"), nullptr);
 
   ASSERT_EQ(w.launches.size(), 1u);
-  EXPECT_EQ(w.launches[0].kernel, kLogSoftmax);
+  EXPECT_EQ(w.launches[0].kernel, kLogSoftmaxKernel);
   EXPECT_EQ(w.launches[0].args, (std::vector<std::string>{"arg0_1", "buf2", "32768", "8192"}));
-  EXPECT_EQ(w.launches[0].line, lineContaining(text, std::string(kLogSoftmax) + ".run("));
+  EXPECT_EQ(w.launches[0].line, lineContaining(text, std::string(kLogSoftmaxKernel) + ".run("));
 
   ASSERT_EQ(w.kernels.size(), 1u);
   const EmbeddedKernel& k = w.kernels[0];
-  EXPECT_EQ(k.name, kLogSoftmax);
+  EXPECT_EQ(k.name, kLogSoftmaxKernel);
   EXPECT_EQ(k.module_path, "<inductor-cache>/oi/coidgz7gbpgwzjcio4m74z7mu4t4iydekvu3svunoprm46ai2hkl.py");
   EXPECT_EQ(fs::path(k.module_path).stem().string(), files.kernels[0].stem().string());
   EXPECT_EQ(k.line, lineContaining(text, "= async_compile.triton("));
@@ -103,7 +99,7 @@ TEST(WrapperModule, RecordedLogSoftmaxWrapper) {
   EXPECT_EQ(k.source, readText(files.kernels[0]));
   auto m = parseKernelModule(k.source, k.module_path);
   ASSERT_TRUE(m.hasValue()) << m.error();
-  EXPECT_EQ(m->name, kLogSoftmax);
+  EXPECT_EQ(m->name, kLogSoftmaxKernel);
   EXPECT_EQ(m->sizeHintsText(), "x=32768, r0_=8192");
 }
 
