@@ -173,7 +173,9 @@ TEST(StepPane, TracesOpenInTheStepTabFromAnywhere) {
 }
 
 // A trace of ~40 MB (the recorded step repeated) read while a 5 ms timer ticks: the reading is off
-// the UI thread, so no gap between ticks reaches 100 ms; cancelling keeps the step shown before.
+// the UI thread, so the timer keeps ticking and no gap between ticks comes near the read's own time
+// (a read on the UI thread would make one gap of all of it; a loaded machine makes gaps of tens of
+// ms, so no fixed bound is asserted); cancelling keeps the step shown before.
 TEST(StepPane, ALargeTraceNeverBlocksTheEventLoop) {
   QTemporaryDir dir;
   const QString path = dir.filePath(QStringLiteral("large.pt.trace.json"));
@@ -194,15 +196,20 @@ TEST(StepPane, ALargeTraceNeverBlocksTheEventLoop) {
   clock.start();
   qint64 last = 0;
   qint64 worst = 0;
+  int ticks = 0;
   QTimer tick;
   QObject::connect(&tick, &QTimer::timeout, [&] {
     worst = std::max(worst, clock.elapsed() - last);
     last = clock.elapsed();
+    ++ticks;
   });
   tick.start(5);
   ASSERT_TRUE(traceRead(view, path));
   tick.stop();
-  EXPECT_LT(worst, 100) << "the event loop was blocked for " << worst << " ms";
+  const qint64 read_ms = clock.elapsed();
+  EXPECT_GE(ticks, 10) << "the timer ticked " << ticks << " times in a " << read_ms << " ms read";
+  EXPECT_LT(worst, std::max<qint64>(100, read_ms / 3))
+      << "the event loop was blocked for " << worst << " ms of a " << read_ms << " ms read";
   EXPECT_EQ(view.stepPane()->profile()->kernels.front().launches, 180000);
   // Cancelled at once: the step shown before stays.
   EXPECT_TRUE(view.openTrace(path).isEmpty());
