@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <iostream>
+#include <sstream>
 
 #include "app/cli/printers/format.h"
 #include "core/base/text.h"
@@ -104,9 +105,11 @@ std::optional<std::string> wordAfter(const std::string& command, int argc, const
 
 // After a parse error, says what is allowed: the commands (and the closest one to a misspelt
 // command), a command's subcommands (likewise), or the help line (with its range) of each option
-// the error names.
-void explainParseError(std::ostream& err, CLI::App& app, const std::string& what, const std::vector<CommandSpec>& specs,
+// the error names. Returns whether it named a word that is not a command or subcommand (then that
+// line says all, and CLI11's "A subcommand is required" is left out).
+bool explainParseError(std::ostream& err, CLI::App& app, const std::string& what, const std::vector<CommandSpec>& specs,
                        int argc, const char* const* argv) {
+  bool named = false;
   for (const auto* sub : app.get_subcommands()) {
     for (const CLI::Option* opt : sub->get_options()) {
       if (!opt->get_description().empty() && namesOption(what, opt->get_name())) {
@@ -119,6 +122,7 @@ void explainParseError(std::ostream& err, CLI::App& app, const std::string& what
     if (!subcommands.empty() && sub->get_subcommands().empty()) {
       if (auto word = wordAfter(sub->get_name(), argc, argv)) {
         err << "occx " << sub->get_name() << ": " << notAName(*word, "a subcommand", subcommands) << "\n";
+        named = true;
       }
     }
     err << "Run 'occx " << sub->get_name() << " --help' for the options.\n";
@@ -126,12 +130,15 @@ void explainParseError(std::ostream& err, CLI::App& app, const std::string& what
   if (app.get_subcommands().empty()) {
     std::vector<std::string> commands;
     for (const auto& s : specs) commands.emplace_back(s.name);
-    if (argc > 1 && argv[1][0] != '-')
+    if (argc > 1 && argv[1][0] != '-') {
       err << "occx: " << notAName(argv[1], "a command", commands) << "\n";
-    else
+      named = true;
+    } else {
       err << "occx: commands: " << joined(commands, ", ") << "\n";
+    }
     err << "Run 'occx --help' for the commands.\n";
   }
+  return named;
 }
 }  // namespace
 
@@ -177,8 +184,10 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
         out << e.what() << "\n";
         return kExitOk;
       }
-      err << "occx: " << e.what() << "\n";
-      explainParseError(err, app, e.what(), specs, argc, argv);
+      std::ostringstream why;
+      // A misspelt command is said once, with the closest name, not first as "A subcommand is required".
+      if (!explainParseError(why, app, e.what(), specs, argc, argv)) err << "occx: " << e.what() << "\n";
+      err << why.str();
       return kExitUsage;
     }
     if (!ctx.action) {

@@ -25,9 +25,10 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-const char* const kInstall =
-    "install PyTorch in it (`pip install torch`, which brings Triton), or give another Python with --python PATH or "
-    "OCCX_PYTHON";
+/// What to do about a Python without PyTorch, in the words of the face that shows it.
+std::string installAdvice(const TritonCompileOptions& options) {
+  return "install PyTorch in it (`pip install torch`, which brings Triton), or " + options.choose_python;
+}
 
 /// A private temporary folder, removed with this object.
 struct TempFolder {
@@ -90,7 +91,7 @@ Expected<TritonCompileReport> compileWithTriton(const std::string& module_text, 
   if (!python) {
     return Error{(program.find('/') != std::string::npos ? program + " is not an executable file"
                                                          : "no " + program + " found in PATH") +
-                 ": compiling Triton kernels needs a Python with PyTorch and Triton — " + kInstall};
+                 ": compiling Triton kernels needs a Python with PyTorch and Triton — " + installAdvice(options)};
   }
   report.python = *python;
   report.cache_dir = options.cache_dir.empty() ? defaultSweepCacheDir() : options.cache_dir;
@@ -164,7 +165,7 @@ Expected<TritonCompileReport> compileWithTriton(const std::string& module_text, 
                                      ? why
                                      : program + " (" + *python + ") cannot import " + missing + " (" + why +
                                            "): compiling Triton kernels needs PyTorch and Triton in that Python — " +
-                                           kInstall;
+                                           installAdvice(options);
                 } else if (event == "config") {
                   const int index = integerValue(m, "index", -1).value_or(-1);
                   if (index < 0 || static_cast<std::size_t>(index) >= mine.size()) return;

@@ -29,7 +29,10 @@ std::string pythonProgram(const std::string& given);
 
 /// How to compile.
 struct TritonCompileOptions {
-  std::string python;     ///< see pythonProgram
+  std::string python;  ///< see pythonProgram
+  /// How the face that shows the errors lets the user choose another Python, ending the "install
+  /// PyTorch in it, or …" advice: the CLI's option by default; the GUI names its Python field.
+  std::string choose_python = "give another Python with --python PATH or OCCX_PYTHON";
   std::string cache_dir;  ///< the Triton cache to write; empty = defaultSweepCacheDir()
   int jobs = 0;           ///< helper processes at once; 0 = min(hardware threads, 8)
   double timeout_s =
@@ -78,7 +81,7 @@ struct CompileProgress {
 /// saying what to install or give: no such Python ("no python3 found in PATH: …"), a Python
 /// without torch or triton ("python3 (/usr/bin/python3) cannot import torch (…): compiling Triton
 /// kernels needs PyTorch and Triton in that Python — install PyTorch in it (`pip install torch`,
-/// which brings Triton), or give another Python with --python PATH or OCCX_PYTHON"), a module that
+/// which brings Triton), or " + options.choose_python), a module that
 /// does not import. A config that does not compile (or whose helper died) is a report with ok =
 /// false and Triton's (or the exit's) words; the rest compile. Cancel stops the helpers within
 /// 0.1 s: the report has cancelled = true and the configs not compiled say "cancelled".

@@ -138,6 +138,9 @@ TEST(InductorRunSweep, WithoutTorchTheViewSaysWhatToInstall) {
   EXPECT_TRUE(text.startsWith(QStringLiteral("Could not sweep: "))) << text.toStdString();
   EXPECT_TRUE(text.contains(QStringLiteral("cannot import torch"))) << text.toStdString();
   EXPECT_TRUE(text.contains(QStringLiteral("pip install torch"))) << text.toStdString();
+  // In the GUI's words: its Python box, not the command line's --python.
+  EXPECT_TRUE(text.contains(QStringLiteral("choose another Python in the Python box"))) << text.toStdString();
+  EXPECT_FALSE(text.contains(QStringLiteral("--python"))) << text.toStdString();
   EXPECT_EQ(view.configModel()->numRows(), 3);  // the run is as it was
 }
 

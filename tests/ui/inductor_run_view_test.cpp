@@ -29,6 +29,40 @@
 namespace occx::ui {
 namespace {
 
+// Filtering the kernel list keeps the kernel the user chose: while the filter hides it the table
+// has no selection and the details still show it (never another kernel the table's current row
+// slid to); once the filter lets it through, it is selected again.
+TEST(InductorRunView, FilteringKeepsTheChosenKernel) {
+  InductorRunView view;
+  ASSERT_GE(view.kernelModel()->numRows(), 10);
+  auto* filter = view.findChild<QLineEdit*>(QStringLiteral("kernelFilter"));
+  auto* table = view.findChild<QTableView*>(QStringLiteral("kernelTable"));
+  ASSERT_NE(filter, nullptr);
+  ASSERT_NE(table, nullptr);
+  ASSERT_TRUE(view.selectKernel(5));
+  const std::string chosen = view.kernelModel()->row(5)->kernel;
+  const std::string other = view.kernelModel()->row(0)->kernel;
+  ASSERT_NE(chosen, other);
+  auto* proxy = qobject_cast<QSortFilterProxyModel*>(table->model());
+  ASSERT_NE(proxy, nullptr);
+  filter->setText(QString::fromStdString(other));  // the other kernel is left (and any whose cells contain its name)
+  EXPECT_EQ(view.selectedKernel(), 5);
+  if (!proxy->mapFromSource(view.kernelModel()->index(5, 0)).isValid()) {
+    EXPECT_FALSE(table->selectionModel()->hasSelection());
+  }
+  filter->setText(QStringLiteral("no kernel has this name"));
+  EXPECT_EQ(proxy->rowCount(), 0);
+  EXPECT_EQ(view.selectedKernel(), 5);
+  EXPECT_FALSE(table->selectionModel()->hasSelection());
+  filter->clear();
+  EXPECT_EQ(view.selectedKernel(), 5);
+  ASSERT_TRUE(table->selectionModel()->currentIndex().isValid());
+  EXPECT_EQ(proxy->mapToSource(table->selectionModel()->currentIndex()).row(), 5);
+  // A filter that keeps the chosen kernel keeps it selected.
+  filter->setText(QString::fromStdString(chosen));
+  EXPECT_EQ(proxy->mapToSource(table->selectionModel()->currentIndex()).row(), 5);
+}
+
 TEST(InductorRunView, OpensABundledRunOnStart) {
   InductorRunView view;
   ASSERT_FALSE(view.run().kernels.empty());

@@ -311,6 +311,7 @@ TEST_F(MainWindowTest, MenuShortcutsFireFromAFocusedNumberBox) {
   // Keys that are no shortcut of the window still reach the box.
   box->selectAll();
   QTest::keyClicks(box, QStringLiteral("128"));
+  QTest::keyClick(box, Qt::Key_Return);  // a typed number takes effect when editing ends
   EXPECT_EQ(box->value(), 128);
 }
 
@@ -414,10 +415,11 @@ TEST_F(MainWindowTest, ASuccessfulExportEndsAnInputMessageWhoseBoxHoldsAValue) {
   ASSERT_FALSE(message->isHidden());
   EXPECT_EQ(w.exportCurrentCsv(0, dir.filePath(QStringLiteral("a.csv"))), QString());
   EXPECT_FALSE(message->isHidden());
-  // Editing ended (the box went back to 200); the export is of that, and the message goes.
+  // Editing ended (the box went back to 256, its value before the edit); the export is of that,
+  // and the message goes.
   QTest::keyClick(threads, Qt::Key_Return);
   ASSERT_FALSE(message->isHidden());
-  EXPECT_EQ(threads->value(), 200);
+  EXPECT_EQ(threads->value(), 256);
   EXPECT_EQ(w.exportCurrentPlot(0, dir.filePath(QStringLiteral("b.png"))), QString());
   EXPECT_TRUE(message->isHidden());
   // A failed export leaves a message in place.

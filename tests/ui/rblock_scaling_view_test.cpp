@@ -11,9 +11,11 @@
 #include <QLabel>
 #include <QSettings>
 #include <QSpinBox>
+#include <QSplitter>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QTest>
 
 #include "core/base/csv.h"
 #include "ui/plots/rblock_bounds_plot.h"
@@ -82,6 +84,23 @@ TEST(RblockScalingView, DefaultsShowTheH200DecisionInTheTable) {
 // The plot for 16 warps on H200: old flat at 4; new at 38 registers = 3 and at 1 register
 // 65536 // 512 = 128; exact at 38 = 3, at 129 registers 0 (cannot launch: 4352 × 16 > 65536);
 // needed line 512 / 132; marker (38, 3); shaded n_regs 33 … 255 → x 32.5 … 255.5.
+// Dragging the handle under the bounds plot to the top stops at the plot's minimum height: the
+// plot never collapses to nothing (nor does the decision table below it).
+TEST(RblockScalingView, TheSplitterNeverCollapsesThePlot) {
+  RblockScalingView view;
+  view.resize(1280, 720);
+  view.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
+  auto* split = view.findChild<QSplitter*>(QStringLiteral("rblockResultsSplit"));
+  ASSERT_NE(split, nullptr);
+  split->setSizes({0, 5000});
+  QApplication::processEvents();
+  EXPECT_GE(split->widget(0)->height(), 320);
+  split->setSizes({5000, 0});
+  QApplication::processEvents();
+  EXPECT_GT(split->widget(1)->height(), 0);
+}
+
 TEST(RblockScalingView, PlotHoldsTheThreeBoundsTheWaveLineAndTheShading) {
   RblockScalingView view;
   RblockBoundsPlot* p = view.boundsPlot();

@@ -380,6 +380,9 @@ QString InductorRunView::sweepSelectedKernel() {
     options.grid = *g;
   }
   options.compile.python = python_edit_->text().trimmed().toStdString();
+  options.compile.choose_python =
+      tr("choose another Python in the Python box next to the Grid box (empty: $OCCX_PYTHON, else python3)")
+          .toStdString();
   std::shared_ptr<Backend> gpu;
   if (backend_ && backend_->liveAvailability().available) gpu = backend_;
   sweep_id_ = sweep_job_->start(gpu, ordinal_, std::move(kernel), std::move(text), options);
@@ -850,7 +853,22 @@ QWidget* InductorRunView::buildKernelPane() {
   kernel_proxy_->setSortRole(KernelListModel::kSortRole);
   kernel_proxy_->setFilterKeyColumn(-1);
   kernel_proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
-  connect(filter_, &QLineEdit::textChanged, kernel_proxy_, &QSortFilterProxyModel::setFilterFixedString);
+  // Filtering moves the table's current row to whatever row is left; the kernel shown stays the
+  // user's: selected again whenever the filter lets it through, and shown (unselected) otherwise.
+  connect(filter_, &QLineEdit::textChanged, this, [this](const QString& text) {
+    filtering_ = true;
+    kernel_proxy_->setFilterFixedString(text);
+    const QModelIndex shown =
+        kernel_index_ >= 0 ? kernel_proxy_->mapFromSource(kernel_model_->index(kernel_index_, 0)) : QModelIndex();
+    if (shown.isValid()) {
+      kernel_table_->selectionModel()->setCurrentIndex(shown,
+                                                       QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+      kernel_table_->scrollTo(shown);
+    } else {
+      kernel_table_->selectionModel()->clear();
+    }
+    filtering_ = false;
+  });
   kernel_table_ = makeTable(kernel_proxy_, QStringLiteral("kernelTable"));
   kernel_table_->setMinimumWidth(280);
   kernel_table_->setTextElideMode(Qt::ElideMiddle);  // the kernel's number at the end stays in sight
@@ -859,7 +877,7 @@ QWidget* InductorRunView::buildKernelPane() {
   kernel_table_->setColumnHidden(KernelListModel::kInStep, true);  // shown once a step trace is open
   connect(kernel_table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
           [this](const QModelIndex& current) {
-            if (!current.isValid()) return;
+            if (!current.isValid() || filtering_) return;
             showKernel(kernel_proxy_->mapToSource(current).row());
           });
   v->addWidget(filter_);

@@ -207,6 +207,7 @@ class InductorRunView : public QWidget, public AppView {
   InductorRunData data_;
   quint64 scan_id_ = 0;  ///< the scan whose result is awaited; 0 = none
   int kernel_index_ = -1;
+  bool filtering_ = false;  ///< the kernel filter is changing the table: its current row is not the user's choice
   int config_row_ = -1;
   QString last_folder_;
   QString bundled_key_;

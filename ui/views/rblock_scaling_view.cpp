@@ -91,6 +91,7 @@ RblockScalingView::RblockScalingView(QWidget* parent) : QWidget(parent) {
   setObjectName(QStringLiteral("rblockScaling"));
   updating_ = true;
   auto* splitter = new QSplitter(Qt::Horizontal, this);
+  splitter->setChildrenCollapsible(false);
   splitter->addWidget(inputScrollArea(buildInputs(), 390));
   splitter->addWidget(buildResults());
   splitter->setStretchFactor(0, 0);
@@ -295,6 +296,8 @@ void RblockScalingView::connectInputs() {
 
 QWidget* RblockScalingView::buildResults() {
   auto* split = new QSplitter(Qt::Vertical);
+  split->setObjectName(QStringLiteral("rblockResultsSplit"));
+  split->setChildrenCollapsible(false);  // dragging the handle stops at the plot's and the table's minimum
   plot_ = new RblockBoundsPlot(split);
   plot_->widget()->setMinimumHeight(320);
   split->addWidget(plot_->widget());

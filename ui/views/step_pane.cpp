@@ -18,6 +18,7 @@
 
 #include "ui/models/step_kernel_model.h"
 #include "ui/plots/step_pareto_plot.h"
+#include "ui/widgets/checked_spin_box.h"
 
 namespace occx::ui {
 
@@ -41,7 +42,9 @@ StepPane::StepPane(QWidget* parent) : QWidget(parent), job_(new TraceReadJob(thi
          "name, and mostly by module"));
   bundled_->setVisible(false);
   connect(bundled_, &QPushButton::clicked, this, [this] { openTrace(bundled_path_); });
-  steps_ = new QSpinBox;
+  auto* steps = new CheckedSpinBox;  // takes the wheel only with focus, says why it refuses text
+  steps->setQuantity(tr("Steps in the trace"));
+  steps_ = steps;
   steps_->setObjectName(QStringLiteral("traceStepsBox"));
   steps_->setRange(1, 1000000);
   steps_->setValue(1);

@@ -4,6 +4,7 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QRegularExpression>
+#include <QWheelEvent>
 #include <algorithm>
 #include <limits>
 
@@ -105,6 +106,26 @@ CheckedSpinBox::CheckedSpinBox(QWidget* parent) : QSpinBox(parent) {
     emit inputAccepted();
   });
   setCorrectionMode(QAbstractSpinBox::CorrectToPreviousValue);
+  // A typed number takes effect when editing ends (Return, Tab, a click elsewhere), not keystroke by
+  // keystroke: typing 2000 into a box of 1 … 1024 does not apply 2, 20 and 200 on its way to a
+  // refusal, and the value kept is the one the box had before the edit.
+  setKeyboardTracking(false);
+  // The wheel turns a box only once the user gave it focus (a click, Tab): scrolling a panel with
+  // the pointer passing over a box scrolls the panel (wheelEvent).
+  setFocusPolicy(Qt::StrongFocus);
+}
+
+void CheckedSpinBox::wheelEvent(QWheelEvent* event) {
+  if (!hasFocus()) {
+    event->ignore();  // to the scroll area around the box
+    return;
+  }
+  QSpinBox::wheelEvent(event);
+}
+
+bool CheckedSpinBox::isSpecialText(const QString& text) const {
+  const QString special = specialValueText();
+  return !special.isEmpty() && body(text).compare(special.trimmed(), Qt::CaseInsensitive) == 0;
 }
 
 QString CheckedSpinBox::quantity() const {
@@ -135,6 +156,7 @@ void CheckedSpinBox::setByteUnits(bool on) {
 }
 
 int CheckedSpinBox::valueFromText(const QString& text) const {
+  if (isSpecialText(text)) return minimum();  // "default" typed back, in any case
   if (!byte_units_) return QSpinBox::valueFromText(text);
   const ByteAmount a = readByteAmount(body(text), locale());
   if (a.kind != ByteAmount::Kind::kBytes) return value();
@@ -162,7 +184,7 @@ QString CheckedSpinBox::body(const QString& text) const {
 }
 
 QString CheckedSpinBox::refusal(const QString& typed) const {
-  if (!specialValueText().isEmpty() && typed == specialValueText()) return {};
+  if (isSpecialText(typed)) return {};
   const QString text = body(typed);
   const QString kept = value() == minimum() && !specialValueText().isEmpty()
                            ? specialValueText()
@@ -220,8 +242,7 @@ bool CheckedSpinBox::damagesTheUnit(const QString& text) const {
       if (b.endsWith(unit.left(n))) return true;
     }
   }
-  const QString special = specialValueText();
-  return !special.isEmpty() && !b.isEmpty() && special.startsWith(b) && b != special;
+  return false;
 }
 
 QValidator::State CheckedSpinBox::validate(QString& text, int& pos) const {
@@ -234,6 +255,21 @@ QValidator::State CheckedSpinBox::validate(QString& text, int& pos) const {
     const ByteAmount a = readByteAmount(body(text), locale());
     const bool value = a.kind == ByteAmount::Kind::kBytes && a.bytes >= minimum() && a.bytes <= maximum();
     return value ? QValidator::Acceptable : QValidator::Intermediate;
+  }
+  // The special value text ("default") is typed back like a number: whole, in any case, it is the
+  // box's minimum; on the way there ("def") it is not a value yet.
+  // QSpinBox glues the suffix to any text but the special text itself ("default %"): the text is
+  // written back without it.
+  if (isSpecialText(text)) {
+    text = specialValueText();
+    pos = std::min(pos, static_cast<int>(text.size()));
+    return QValidator::Acceptable;
+  }
+  const QString special = specialValueText().trimmed();
+  if (const QString b = body(text); !special.isEmpty() && !b.isEmpty() && special.startsWith(b, Qt::CaseInsensitive)) {
+    text = prefix() + b;
+    pos = std::min(pos, static_cast<int>(text.size()));
+    return QValidator::Intermediate;
   }
   const QValidator::State state = QSpinBox::validate(text, pos);
   if (state != QValidator::Invalid || damagesTheUnit(text)) return state;

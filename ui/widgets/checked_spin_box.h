@@ -1,11 +1,12 @@
 // Spin boxes that say why they refused what was typed, and the inline message that shows it.
 //
-// A plain QSpinBox drops a keystroke that would leave its range without a word (type 256 into a
-// 0 … 255 box and it shows 25) and, when editing ends, silently puts back the old value for text
-// below the minimum or empty text. CheckedSpinBox keeps what was typed on screen until editing
-// ends, then puts back the last value, and reports the text with the allowed range and the value
-// kept; InputMessage shows the latest report under the inputs until the box holds a value again.
-// A box of bytes (setByteUnits) also takes sizes with a unit: "48 KB", "48KiB", "1.5 kb", "2 MiB".
+// A number typed takes effect when editing ends (Return, Tab, focus elsewhere), and the wheel turns
+// only a box that has focus. A plain QSpinBox drops a keystroke that would leave its range without a word (type 256
+// into a 0 … 255 box and it shows 25) and, when editing ends, silently puts back the old value for text below the
+// minimum or empty text. CheckedSpinBox keeps what was typed on screen until editing ends, then puts back the last
+// value, and reports the text with the allowed range and the value kept; InputMessage shows the latest report under the
+// inputs until the box holds a value again. A box of bytes (setByteUnits) also takes sizes with a unit: "48 KB",
+// "48KiB", "1.5 kb", "2 MiB".
 #pragma once
 
 #include <QLabel>
@@ -61,6 +62,8 @@ class CheckedSpinBox : public QSpinBox {
  protected:
   [[nodiscard]] int valueFromText(const QString& text) const override;
   [[nodiscard]] QString textFromValue(int value) const override;
+  /// Only a box with focus takes the wheel; otherwise the event goes on to the widget around it.
+  void wheelEvent(QWheelEvent* event) override;
 
  signals:
   /// The user typed or pasted text that is not a value of this box; `message` is refusal(text).
@@ -74,6 +77,8 @@ class CheckedSpinBox : public QSpinBox {
   [[nodiscard]] QString body(const QString& text) const;
   /// Whether `text` is the result of an edit into the suffix or the special value text.
   [[nodiscard]] bool damagesTheUnit(const QString& text) const;
+  /// Whether `text` (prefix and suffix removed, trimmed) is the special value text, in any case.
+  [[nodiscard]] bool isSpecialText(const QString& text) const;
   [[nodiscard]] QString byteRefusal(const QString& text, const QString& tail) const;
   void onTextEdited(const QString& text);
 

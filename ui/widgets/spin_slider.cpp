@@ -4,25 +4,45 @@
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
+#include <QWheelEvent>
 #include <algorithm>
 
 #include "ui/widgets/checked_spin_box.h"
 
 namespace occx::ui {
+namespace {
+
+/// A slider that takes the wheel only with focus (as CheckedSpinBox): scrolling the panel past it
+/// leaves its value alone.
+class FocusWheelSlider : public QSlider {
+ public:
+  using QSlider::QSlider;
+
+ protected:
+  void wheelEvent(QWheelEvent* event) override {
+    if (!hasFocus()) {
+      event->ignore();
+      return;
+    }
+    QSlider::wheelEvent(event);
+  }
+};
+
+}  // namespace
 
 SpinSlider::SpinSlider(int slider_step, QWidget* parent)
     : QWidget(parent),
       step_(std::max(1, slider_step)),
       spin_(new CheckedSpinBox(this)),
-      slider_(new QSlider(Qt::Horizontal, this)) {
+      slider_(new FocusWheelSlider(Qt::Horizontal, this)) {
   auto* layout = new QHBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(spin_, 0);
   layout->addWidget(slider_, 1);
   spin_->setMinimumWidth(110);
-  spin_->setKeyboardTracking(true);
   spin_->setAccelerated(true);
   slider_->setMinimumWidth(90);
+  slider_->setFocusPolicy(Qt::StrongFocus);
   connect(spin_, &QSpinBox::valueChanged, this, [this](int v) {
     syncSlider(v);
     emit valueChanged(v);

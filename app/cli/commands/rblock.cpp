@@ -1,6 +1,7 @@
 // occx rblock: Inductor's dynamic RBLOCK-scaling decision under the old, new, review_min and exact
 // bounds, with its arithmetic; batch mode over a CSV of configs; the candidate pipeline; the
 // keep-halving chain (teaching aid); the grid comparison of the bounds.
+#include <algorithm>
 #include <memory>
 #include <optional>
 
@@ -263,6 +264,31 @@ Expected<CsvTable> sweepBatch(const RblockOpts& o, const Setup& s, const CsvTabl
   return compileSweepBatchInput(*sweep);
 }
 
+// The text table of a batch: the input's columns, the blocks launched and, per policy, its decision
+// and the config it scales to (the bounds and the reasons stay in the CSV and JSON).
+CsvTable batchDecisionsText(const CsvTable& decided) {
+  const auto& h = decided.header;
+  std::vector<std::pair<std::size_t, std::string>> keep;  // column, title
+  const auto first_derived = std::find(h.begin(), h.end(), "size_hint_x");
+  for (auto it = h.begin(); it != first_derived; ++it) keep.emplace_back(it - h.begin(), *it);
+  auto add = [&](const std::string& key, const std::string& title) {
+    if (auto it = std::find(h.begin(), h.end(), key); it != h.end()) keep.emplace_back(it - h.begin(), title);
+  };
+  add("total_blocks", "blocks");
+  for (const char* policy : {"old", "new", "review_min", "exact"}) {
+    add(std::string(policy) + "_decision", policy);
+    add(std::string(policy) + "_new_config", std::string(policy) + " → config");
+  }
+  CsvTable t;
+  for (const auto& [column, title] : keep) t.header.push_back(title);
+  for (const auto& row : decided.rows) {
+    std::vector<std::string> cells;
+    for (const auto& [column, title] : keep) cells.push_back(column < row.size() ? row[column] : std::string());
+    t.rows.push_back(std::move(cells));
+  }
+  return t;
+}
+
 int runBatch(Context& ctx, const RblockOpts& o, const Setup& s) {
   auto text = readFile(o.input, kMaxCsvBytes);
   if (!text) return fail(ctx, kRblockCmd, "--input: " + text.error());
@@ -285,11 +311,11 @@ int runBatch(Context& ctx, const RblockOpts& o, const Setup& s) {
   if (!out) return fail(ctx, kRblockCmd, "--input " + o.input + ": " + out.error());
   if (o.output.json) {
     printJson(ctx.out, rowsToJson(*out));
-  } else if (o.output.csv.empty()) {
-    CsvTablePrinter(ctx.out).print(*out);
   } else if (o.output.text()) {
     ctx.out << "Decided " << out->rows.size() << " configs from " << o.input << " (" << profileInfo(s.dopt.profile).key
-            << ").\n";
+            << ").\n\n";
+    TextTablePrinter(ctx.out).print(batchDecisionsText(*out));
+    ctx.out << "\nThe bounds and the reasons are in --csv FILE and --json.\n";
   }
   if (!o.output.csv.empty()) return writeCsv(ctx, o.output.csv, *out);
   return kExitOk;

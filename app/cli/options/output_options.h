@@ -1,6 +1,7 @@
 // The output options several commands share: --json (print JSON instead of text) and --csv FILE
 // (also write the table to a CSV file, atomically; "-" writes the CSV to standard output instead
-// of the text). Each command gives its own help text.
+// of the text). Each command gives its own help text. The CSV's folder is checked when the options
+// are read, before the command's work.
 #pragma once
 
 #include <string>
@@ -12,6 +13,11 @@ namespace occx::cli {
 /// What --csv's help says about "-", after each command's own text.
 inline constexpr const char* kCsvStdoutHelp =
     "; '-' writes the CSV to standard output instead of the text (not with --json)";
+
+/// Why the CSV file `path` cannot be written, checked before a command does its work: a folder, a
+/// folder that does not exist or that this user cannot write into; empty when it looks writable
+/// (or for "" and "-"). The write itself stays atomic and may still fail (a full disk).
+std::string outputPathProblem(const std::string& path);
 
 struct OutputOptions {
   bool json = false;

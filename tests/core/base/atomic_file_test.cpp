@@ -269,17 +269,28 @@ TEST_F(AtomicFile, ReadFileRefusesAFifoWithoutWaiting) {
   EXPECT_EQ(*r, "");
 }
 
-// The CLI's --csv goes through the atomic writer: a failure is a runtime error (exit 1) naming the
-// file and the reason, after the result itself was printed.
-TEST_F(AtomicFile, CliCsvIntoAFolderOrMissingFolderExitsOne) {
-  for (const std::string& target : {dir_, path("missing/out.csv")}) {
-    std::vector<const char*> argv{"occx", "occupancy", "--gpu", "H100-SXM", "--threads",
-                                  "256",  "--regs",    "32",    "--csv",    target.c_str()};
-    std::ostringstream out, err;
-    const int code = cli::runCli(static_cast<int>(argv.size()), argv.data(), out, err);
-    EXPECT_EQ(code, cli::kExitRuntime) << err.str();
-    EXPECT_NE(err.str().find("'" + target + "'"), std::string::npos) << err.str();
-    EXPECT_NE(out.str().find("theoretical occupancy"), std::string::npos);
+// The CLI's --csv FILE is checked before the command's work: a folder, or a file in a folder that
+// does not exist, is a usage error (exit 2) naming the file, and nothing is computed or printed.
+// (The write itself goes through the atomic writer.)
+TEST_F(AtomicFile, CliCsvIntoAFolderOrMissingFolderIsRefusedBeforeTheWork) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {dir_, "--csv: '" + dir_ + "' is a folder: give a file name in it"},
+      {path("missing/out.csv"),
+       "--csv: cannot write '" + path("missing/out.csv") + "': the folder '" + path("missing") + "' does not exist"}};
+  for (const auto& [target, why] : cases) {
+    for (const char* command : {"occupancy", "inductor"}) {
+      std::vector<const char*> argv =
+          command == std::string("occupancy")
+              ? std::vector<const char*>{"occx", "occupancy", "--gpu", "H100-SXM", "--threads", "256", "--regs", "32"}
+              : std::vector<const char*>{"occx", "inductor", "scan", "/nonexistent/run"};
+      argv.push_back("--csv");
+      argv.push_back(target.c_str());
+      std::ostringstream out, err;
+      const int code = cli::runCli(static_cast<int>(argv.size()), argv.data(), out, err);
+      EXPECT_EQ(code, cli::kExitUsage) << err.str();
+      EXPECT_NE(err.str().find(why), std::string::npos) << err.str();
+      EXPECT_EQ(out.str(), "");  // nothing was scanned or computed
+    }
   }
   EXPECT_TRUE(listing().empty());
 }
