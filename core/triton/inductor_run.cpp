@@ -983,7 +983,9 @@ std::string RunSummary::text() const {
            ? "; no config spills over the threshold"
            : "; " + counted(over_spill_threshold, "config spills", "configs spill") + " over the threshold";
   if (winners_known > 0) {
-    s += "; the winners' mean occupancy is " + std::to_string(std::lround(winners_mean_occupancy * 100.0)) + " %";
+    // Over the kernels whose winner is known (autotuned: a kernel with one config has none).
+    s += "; the " + counted(winners_known, "autotuned winner's", "autotuned winners'") + " mean occupancy is " +
+         std::to_string(std::lround(winners_mean_occupancy * 100.0)) + " %";
   }
   if (!devices.empty()) {
     s += devices.size() == 1 ? "; device " + devices.front() : "; " + std::to_string(devices.size()) + " devices";

@@ -87,7 +87,8 @@ TEST(InductorRunView, ScansACacheAndHandsAConfigOver) {
   EXPECT_EQ(view.summaryLabel()->text(),
             QStringLiteral(
                 "1 looped reduction; 3 configs (1 added by RBLOCK scaling); the old and new bounds agree on every one; "
-                "1 config spills over the threshold; the winners' mean occupancy is 100 %; device CC 9.0, 132 SMs"));
+                "1 config spills over the threshold; the 1 autotuned winner's mean occupancy is 100 %; device CC 9.0, "
+                "132 SMs"));
   // Configs in tile order: R2048 w16 (the winner, selected first), R16384 w32 (added), R32768 w32 (50 spills).
   ASSERT_EQ(view.configModel()->numRows(), 3);
   const triton::ScanRow* winner = view.selectedConfig();

@@ -101,6 +101,24 @@ TEST(PathOpener, ADroppedFileOpensInItsViewAndIsRemembered) {
   EXPECT_EQ(w.opener->recent().size(), 3);
 }
 
+// A sweep dataset given to the Inductor run view's own Open button opens in its view; a view
+// without a window says which tab it belongs in, not that a scan's metadata line is missing.
+TEST(PathOpener, ASweepDatasetOpenedInTheInductorRunViewGoesToItsView) {
+  Window w;
+  EXPECT_EQ(w.inductor_run->openPath(testData("live_sweep_fixture.csv")), QString());
+  EXPECT_EQ(w.current(), w.live_sweep);
+  EXPECT_EQ(w.live_sweep->datasetLabel()->text(), QStringLiteral("recorded data: Test fixture GPU, 2026-11-29"));
+  EXPECT_EQ(w.inductor_run->openPath(testData("compile_sweep_mean_var_sm90.csv")), QString());
+  EXPECT_EQ(w.current(), w.compile_sweep);
+
+  InductorRunView alone;
+  const QString why = alone.openPath(testData("live_sweep_fixture.csv"));
+  EXPECT_TRUE(
+      why.endsWith(QStringLiteral("is a live-sweep dataset, not an Inductor run: open it in the Live sweep tab.")))
+      << why.toStdString();
+  EXPECT_EQ(alone.statusLabel()->text(), why);
+}
+
 TEST(PathOpener, OpenRecentListsNewestFirstOnceEachAndReopens) {
   QTemporaryDir dir;
   ASSERT_TRUE(dir.isValid());

@@ -30,4 +30,19 @@ Expected<CsvTable> readCsvTable(const QString& path) {
   return table;
 }
 
+QString csvFormatOf(const QString& path) {
+  // Only regular files (or the Qt resources): opening a FIFO would block the UI until a writer came.
+  if (!path.startsWith(QLatin1Char(':')) && !QFileInfo(path).isFile()) return {};
+  QFile f(path);
+  if (!f.open(QIODevice::ReadOnly)) return {};
+  const QByteArray head = f.read(64 * 1024);
+  for (const QByteArray& raw : head.split('\n')) {
+    const QByteArray line = raw.trimmed();
+    if (!line.startsWith('#')) break;  // metadata lines come first
+    const QByteArray body = line.mid(1).trimmed();
+    if (body.startsWith("format:")) return QString::fromUtf8(body.mid(7).trimmed());
+  }
+  return {};
+}
+
 }  // namespace occx::ui

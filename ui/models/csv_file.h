@@ -15,4 +15,9 @@ namespace occx::ui {
 /// files" (checked before reading, and again on what was read), or "NAME: <parseCsv's error>".
 Expected<CsvTable> readCsvTable(const QString& path);
 
+/// The value of the "# format:" metadata line among the leading metadata lines of the CSV at `path`
+/// (read from its first 64 KiB; a file or a ":/" resource), e.g. "occupancy-explorer-live-sweep 1";
+/// empty when there is none or the path is not a regular file (a FIFO would block).
+QString csvFormatOf(const QString& path);
+
 }  // namespace occx::ui

@@ -8,6 +8,7 @@
 #include <QSettings>
 #include <QTabWidget>
 
+#include "ui/models/csv_file.h"
 #include "ui/shell/main_window.h"
 #include "ui/views/compile_sweep_view.h"
 #include "ui/views/inductor_run_view.h"
@@ -18,22 +19,6 @@ namespace occx::ui {
 namespace {
 
 const QString kRecentKey = QStringLiteral("recent/paths");
-
-/// The value of the "# format:" metadata line among the first lines of a CSV; empty when none.
-QString csvFormat(const QString& path) {
-  // Only regular files (or the Qt resources): opening a FIFO would block the UI until a writer came.
-  if (!path.startsWith(QLatin1Char(':')) && !QFileInfo(path).isFile()) return {};
-  QFile f(path);
-  if (!f.open(QIODevice::ReadOnly)) return {};
-  const QByteArray head = f.read(64 * 1024);
-  for (const QByteArray& raw : head.split('\n')) {
-    const QByteArray line = raw.trimmed();
-    if (!line.startsWith('#')) break;  // metadata lines come first
-    const QByteArray body = line.mid(1).trimmed();
-    if (body.startsWith("format:")) return QString::fromUtf8(body.mid(7).trimmed());
-  }
-  return {};
-}
 
 }  // namespace
 
@@ -47,7 +32,7 @@ OpenTarget openTargetFor(const QString& path) {
   if (info.isDir() || info.suffix().compare(QStringLiteral("csv"), Qt::CaseInsensitive) != 0) {
     return OpenTarget::kInductorRun;
   }
-  const QString format = csvFormat(path);
+  const QString format = csvFormatOf(path);
   if (format.startsWith(QStringLiteral("occupancy-explorer-live-sweep"))) return OpenTarget::kLiveSweep;
   if (format.startsWith(QStringLiteral("occx-compile-sweep"))) return OpenTarget::kCompileSweep;
   if (format.startsWith(QStringLiteral("inductor-kernel-runs"))) return OpenTarget::kMeasurements;
@@ -68,6 +53,10 @@ PathOpener::PathOpener(MainWindow* window, InductorRunView* inductor_run, Compil
   rebuildMenu();
   // What the views open with their own buttons is remembered too.
   if (inductor_run_ != nullptr) connect(inductor_run_, &InductorRunView::pathOpened, this, &PathOpener::remember);
+  // A file the Inductor run view's own Open button was given that belongs to another view.
+  if (inductor_run_ != nullptr) {
+    connect(inductor_run_, &InductorRunView::openElsewhere, this, [this](const QString& path) { open(path); });
+  }
   if (compile_sweep_ != nullptr) connect(compile_sweep_, &SweepView::pathOpened, this, &PathOpener::remember);
   if (live_sweep_ != nullptr) connect(live_sweep_, &SweepView::pathOpened, this, &PathOpener::remember);
   if (window_ != nullptr) {

@@ -1,5 +1,4 @@
 #include "ui/shell/report.h"
-#include "ui/models/text.h"
 
 #include <QBuffer>
 #include <QFile>
@@ -14,6 +13,7 @@
 
 #include "core/base/atomic_file.h"
 #include "occx_config.h"
+#include "ui/models/text.h"
 #include "ui/plots/plot_controller.h"
 
 namespace occx::ui {

@@ -1,5 +1,4 @@
 #include "ui/views/inductor_run_view.h"
-#include "ui/models/text.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -12,6 +11,7 @@
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMetaMethod>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
@@ -32,7 +32,9 @@
 #include "ui/jobs/inductor_scan_job.h"
 #include "ui/jobs/kernel_sweep_job.h"
 #include "ui/jobs/measure_job.h"
+#include "ui/models/csv_file.h"
 #include "ui/models/inductor_run_models.h"
+#include "ui/models/text.h"
 #include "ui/plots/config_occupancy_plot.h"
 #include "ui/plots/measured_times_plot.h"
 #include "ui/plots/rblock_bounds_plot.h"
@@ -1032,9 +1034,23 @@ QString InductorRunView::openPath(const QString& path) {
   }
   last_folder_ = info.isDir() ? info.absoluteFilePath() : info.absolutePath();
   if (info.isFile() && info.suffix().compare(QStringLiteral("csv"), Qt::CaseInsensitive) == 0) {
-    QFile file(path);
-    if (file.open(QIODevice::ReadOnly) && file.read(4096).contains("# format: inductor-kernel-runs"))
-      return openMeasurementsCsv(path);
+    const QString format = csvFormatOf(path);
+    if (format.startsWith(QStringLiteral("inductor-kernel-runs"))) return openMeasurementsCsv(path);
+    const bool live = format.startsWith(QStringLiteral("occupancy-explorer-live-sweep"));
+    if (live || format.startsWith(QStringLiteral("occx-compile-sweep"))) {
+      const QString tab = live ? tr("Live sweep") : tr("Compile sweep (NVRTC)");
+      if (isSignalConnected(QMetaMethod::fromSignal(&InductorRunView::openElsewhere))) {
+        setStatus(tr("%1 is a %2 dataset: opened in the %3 tab.")
+                      .arg(QDir::toNativeSeparators(path), live ? tr("live-sweep") : tr("compile-sweep"), tab));
+        emit openElsewhere(path);
+        return {};
+      }
+      const QString message =
+          tr("%1 is a %2 dataset, not an Inductor run: open it in the %3 tab.")
+              .arg(QDir::toNativeSeparators(path), live ? tr("live-sweep") : tr("compile-sweep"), tab);
+      setStatus(message, true);
+      return message;
+    }
     auto loaded = runDataFromCsv(path);
     if (!loaded) {
       const QString message = q(loaded.error());

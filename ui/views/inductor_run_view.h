@@ -178,6 +178,9 @@ class InductorRunView : public QWidget, public AppView {
   void kernelSweepFinished();
   /// The view's own open dialogs opened `path` (for File → Open Recent).
   void pathOpened(const QString& path);
+  /// openPath was given a dataset of another view (a live-sweep or compile-sweep CSV): the window
+  /// opens it there. Without a receiver, openPath says which tab to open it in.
+  void openElsewhere(const QString& path);
   /// The selected config, for the calculator (block of num_warps · 32 threads, its registers and shared memory).
   void openInCalculator(const occx::ui::ConfigHandOver& config);
   /// The selected config, for the RBLOCK-scaling view.

@@ -1,5 +1,4 @@
 #include "ui/views/rblock_scaling_view.h"
-#include "ui/models/text.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -19,6 +18,7 @@
 #include <algorithm>
 
 #include "core/inductor/report.h"
+#include "ui/models/text.h"
 #include "ui/plots/rblock_bounds_plot.h"
 #include "ui/widgets/checked_spin_box.h"
 #include "ui/widgets/spin_slider.h"

@@ -225,9 +225,10 @@ TEST(InductorRun, SpillCaseDecisionsInWords) {
   EXPECT_EQ(small.decision(inductor::Policy::kNew)->step, 3);
   // The added config is not examined again, as in Inductor.
   EXPECT_EQ(halved.decision(inductor::Policy::kNew)->outcome, inductor::Outcome::kNotApplicable);
-  EXPECT_EQ(run.summary.text(),
-            "1 looped reduction; 3 configs (1 added by RBLOCK scaling); the old and new bounds agree on every one; "
-            "1 config spills over the threshold; the winners' mean occupancy is 100 %; device CC 9.0, 132 SMs");
+  EXPECT_EQ(
+      run.summary.text(),
+      "1 looped reduction; 3 configs (1 added by RBLOCK scaling); the old and new bounds agree on every one; "
+      "1 config spills over the threshold; the 1 autotuned winner's mean occupancy is 100 %; device CC 9.0, 132 SMs");
   EXPECT_NE(kernelReport(k).find("new: Step 7: scale"), std::string::npos) << kernelReport(k);
 }
 
