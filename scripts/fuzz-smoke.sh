@@ -12,6 +12,10 @@
 #   side, default nproc).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ "${BASH_VERSINFO[0]}" -lt 5 ] || { [ "${BASH_VERSINFO[0]}" -eq 5 ] && [ "${BASH_VERSINFO[1]}" -lt 1 ]; }; then
+  echo "fuzz-smoke: needs bash 5.1 or later (wait -n -p); this is $BASH_VERSION" >&2
+  exit 1
+fi
 secs=${1:-20}
 shift || true
 targets=("$@")
@@ -40,7 +44,8 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-halt_on_error=1:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 mkdir -p "$build/artifacts"
 scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
+# On any exit, targets still running are stopped before their folder goes.
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$scratch"' EXIT
 # One target: its libFuzzer run, its one-line result (or the failure's lines) in $scratch/$t.result;
 # exit status non-zero when it failed.
 run_target() {
@@ -72,7 +77,7 @@ run_target() {
   fi
   local execs cov
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$scratch/$t.log")
-  cov=$(grep -Eo 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+/[0-9]+[a-zA-Z]*' "$scratch/$t.log" | tail -1)
+  cov=$(grep -Eo 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+/[0-9]+[a-zA-Z]*' "$scratch/$t.log" | tail -1 || true)
   echo "fuzz-smoke: $t ok: $execs executions, $cov" >"$scratch/$t.result"
 }
 
@@ -85,7 +90,13 @@ reap() {
   wait -n -p pid || rc=$?
   local t=${running[$pid]}
   unset "running[$pid]"
-  if [ $rc -ne 0 ]; then status=1; cat "$scratch/$t.result" >&2; else cat "$scratch/$t.result"; fi
+  if [ $rc -ne 0 ]; then
+    status=1
+    # A target that stopped before writing its result (the script itself failed) still shows its log.
+    cat "$scratch/$t.result" 2>/dev/null >&2 || { echo "fuzz-smoke: $t FAILED (exit $rc)"; tail -40 "$scratch/$t.log"; } >&2
+  else
+    cat "$scratch/$t.result"
+  fi
 }
 for t in "${targets[@]}"; do
   while [ ${#running[@]} -ge "$jobs" ]; do reap; done

@@ -55,7 +55,7 @@ export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 # One process per suite (ctest would start ASan once per test case); the engine and UI suites side
 # by side, each writing its own log, shown when it fails.
 logs=$(mktemp -d)
-trap 'rm -rf "$logs"' EXIT
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$logs"' EXIT
 "$build/tests/occx_core_tests" --gtest_filter='-OccupancyDifferential.*' --gtest_brief=1 >"$logs/core.log" 2>&1 &
 suites=([$!]=core)
 if [ $ui -eq 1 ]; then
@@ -72,7 +72,7 @@ for pid in "${!suites[@]}"; do
   else
     failed=1
     echo "sanitize: occx_${name}_tests FAILED:" >&2
-    tail -80 "$logs/$name.log" >&2
+    cat "$logs/$name.log" >&2  # --gtest_brief: the failures and the sanitizer's whole report
   fi
 done
 [ $failed -eq 0 ] || exit 1

@@ -15,7 +15,7 @@ namespace occx {
 
 namespace {
 
-std::string trim(std::string_view s) {
+std::string trimmedName(std::string_view s) {
   return trimmed(s, " \t");
 }
 
@@ -44,9 +44,9 @@ std::string DeviceInfo::driverCudaVersion() const {
 }
 
 const GpuSpec* matchGpu(const GpuDatabase& db, std::string_view device_name, ComputeCapability cc, int sm_count) {
-  std::string name = trim(device_name);
+  std::string name = trimmedName(device_name);
   for (std::string_view prefix : {"NVIDIA ", "Tesla ", "Quadro "}) {
-    if (name.rfind(prefix, 0) == 0) name = trim(std::string_view(name).substr(prefix.size()));
+    if (name.rfind(prefix, 0) == 0) name = trimmedName(std::string_view(name).substr(prefix.size()));
   }
   // Candidate names: the whole name, then with trailing words dropped one at a time.
   std::vector<std::string> tries;
@@ -55,7 +55,7 @@ const GpuSpec* matchGpu(const GpuDatabase& db, std::string_view device_name, Com
     tries.push_back(t);
     const auto sp = t.rfind(' ');
     if (sp == std::string::npos) break;
-    t = trim(std::string_view(t).substr(0, sp));
+    t = trimmedName(std::string_view(t).substr(0, sp));
   }
   const GpuSpec* first = nullptr;
   for (const auto& n : tries) {

@@ -23,7 +23,7 @@ std::vector<std::string_view> splitLines(std::string_view text) {
   return lines;
 }
 
-std::string_view trim(std::string_view s) {
+std::string_view trimmedText(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
   return s;
@@ -31,19 +31,19 @@ std::string_view trim(std::string_view s) {
 
 /// The text after "ptxas info    :" / "ptxas         ." prefixes, trimmed.
 std::string_view body(std::string_view line) {
-  line = trim(line);
+  line = trimmedText(line);
   if (line.substr(0, 5) == "ptxas") {
     line.remove_prefix(5);
-    line = trim(line);
-    if (line.substr(0, 4) == "info") line = trim(line.substr(4));
+    line = trimmedText(line);
+    if (line.substr(0, 4) == "info") line = trimmedText(line.substr(4));
     if (!line.empty() && (line.front() == ':' || line.front() == '.')) line.remove_prefix(1);
   }
-  return trim(line);
+  return trimmedText(line);
 }
 
 /// Leading integer of `item` (after trimming); nullopt when there is none.
 std::optional<int> leadingInt(std::string_view item) {
-  item = trim(item);
+  item = trimmedText(item);
   std::size_t n = 0;
   while (n < item.size() && std::isdigit(static_cast<unsigned char>(item[n]))) ++n;
   if (n == 0 || n > 9) return std::nullopt;
@@ -60,7 +60,7 @@ void applyItems(std::string_view text, PtxasReport& r) {
   while (start <= text.size()) {
     std::size_t end = text.find(',', start);
     if (end == std::string_view::npos) end = text.size();
-    std::string_view item = trim(text.substr(start, end - start));
+    std::string_view item = trimmedText(text.substr(start, end - start));
     if (item.substr(0, 5) == "Used ") {
       if (auto v = leadingInt(item.substr(5)); v && contains(item, "register")) r.registers = *v;
     } else if (item.substr(0, 5) == "used ") {
@@ -124,7 +124,7 @@ Expected<PtxasReport> parsePtxasReport(std::string_view log, std::string_view ke
       std::string n2, a2;
       if (entryLine(b, n2, a2)) break;
       if (b.substr(0, kProps.size()) == kProps) {
-        props_for = std::string(trim(b.substr(kProps.size())));
+        props_for = std::string(trimmedText(b.substr(kProps.size())));
       } else if (b.substr(0, 5) == "Used ") {
         have_used = true;
         applyItems(b, r);

@@ -41,7 +41,7 @@ std::int64_t rowsPerChunk(std::int64_t rnumel) {
   return std::max<std::int64_t>(1, (std::int64_t{1} << 22) / std::max<std::int64_t>(rnumel, 1));
 }
 
-std::uint64_t chunkSeed(std::uint64_t seed, std::uint64_t input, std::uint64_t chunk) {
+std::uint64_t liveChunkSeed(std::uint64_t seed, std::uint64_t input, std::uint64_t chunk) {
   // splitmix64 of the three: distinct, well-mixed seeds per (input, chunk).
   std::uint64_t z = seed + 0x9e3779b97f4a7c15ull * (1 + input * 0x10001ull + chunk * 0x1000193ull);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -111,7 +111,7 @@ Expected<HostProblem> makeHostProblem(const ProblemSpec& spec, int threads) {
     std::vector<std::vector<double>> decoded(static_cast<std::size_t>(nin));
     for (int i = 0; i < nin; ++i) {
       auto chunk = randomInput(spec.dtype, n,
-                               chunkSeed(spec.seed, static_cast<std::uint64_t>(i), static_cast<std::uint64_t>(c)));
+                               liveChunkSeed(spec.seed, static_cast<std::uint64_t>(i), static_cast<std::uint64_t>(c)));
       std::memcpy(p.inputs[static_cast<std::size_t>(i)].data() + static_cast<std::size_t>(x0) * R * esize, chunk.data(),
                   chunk.size());
       decoded[static_cast<std::size_t>(i)] = decodeElements(spec.dtype, chunk.data(), n);

@@ -27,7 +27,7 @@ std::string bufferLabel(const BufferProblemSpec& spec, std::size_t i) {
 }
 
 /// splitmix64 of (seed, buffer, chunk): distinct, well-mixed seeds per chunk of each buffer.
-std::uint64_t chunkSeed(std::uint64_t seed, std::uint64_t buffer, std::uint64_t chunk) {
+std::uint64_t bufferChunkSeed(std::uint64_t seed, std::uint64_t buffer, std::uint64_t chunk) {
   std::uint64_t z = seed + 0x9e3779b97f4a7c15ull * (1 + buffer * 0x10001ull + chunk * 0x1000193ull);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
@@ -404,7 +404,7 @@ Expected<HostBuffers> makeHostBuffers(const BufferProblemSpec& spec) {
     const BufferSpec& b = spec.buffers[task.buffer];
     const std::int64_t begin = task.chunk * kChunk;
     const auto n = static_cast<std::size_t>(std::min(b.elements, begin + kChunk) - begin);
-    const std::uint64_t seed = chunkSeed(spec.seed, task.buffer, static_cast<std::uint64_t>(task.chunk));
+    const std::uint64_t seed = bufferChunkSeed(spec.seed, task.buffer, static_cast<std::uint64_t>(task.chunk));
     std::uint8_t* dst = h.initial[task.buffer].data() +
                         static_cast<std::size_t>(begin) * static_cast<std::size_t>(elementBytes(b.type));
     if (b.values) {

@@ -353,7 +353,7 @@ std::string readNotCompiled(const std::string& text, std::vector<NotCompiled>& o
   return {};
 }
 
-std::vector<RunColumn> makeColumns() {
+std::vector<RunColumn> makeKernelRunColumns() {
   std::vector<RunColumn> c;
   c.push_back(textColumn("kernel", "kernel", &MeasuredConfig::kernel, true));
   c.push_back(textColumn("module", "module", &MeasuredConfig::module, true));
@@ -423,7 +423,7 @@ std::vector<RunColumn> makeColumns() {
 }  // namespace
 
 const std::vector<Column<MeasuredConfig>>& measuredConfigColumns() {
-  static const std::vector<Column<MeasuredConfig>> columns = makeColumns();
+  static const std::vector<Column<MeasuredConfig>> columns = makeKernelRunColumns();
   return columns;
 }
 

@@ -53,7 +53,7 @@ Column<ScanRow> flag(std::string key, std::string title, bool ScanRow::*field) {
           [field](ScanRow& r, const std::string& t) { return readFlag(t, r.*field, false); }};
 }
 
-std::vector<Column<ScanRow>> makeColumns() {
+std::vector<Column<ScanRow>> makeScanColumns() {
   std::vector<Column<ScanRow>> c;
   c.push_back(text("device", "device", &ScanRow::device));
   c.push_back(text("cc", "CC", &ScanRow::cc));
@@ -267,7 +267,7 @@ nlohmann::json kernelJson(const RunKernel& k) {
 }  // namespace
 
 const std::vector<Column<ScanRow>>& scanColumns() {
-  static const std::vector<Column<ScanRow>> columns = makeColumns();
+  static const std::vector<Column<ScanRow>> columns = makeScanColumns();
   return columns;
 }
 

@@ -10,7 +10,6 @@ namespace occx::ui {
 
 namespace {
 
-const QColor kScaleColor(214, 234, 248);
 const QColor kErrorColor(139, 0, 0);
 const QColor kExcludedColor(253, 235, 208);
 
@@ -23,7 +22,7 @@ const char* const kCandidateTip =
     QT_TRANSLATE_NOOP("occx::ui::CompileSweepModel",
                       "In that policy's autotuner candidate set: yes = benchmarked; spills = excluded (n_spills > 16)");
 /// The header of every column, in Column order.
-const ColumnText kColumns[] = {
+const ColumnText kCompileSweepColumns[] = {
     {QT_TRANSLATE_NOOP("occx::ui::CompileSweepModel", "#"), nullptr},
     {QT_TRANSLATE_NOOP("occx::ui::CompileSweepModel", "XBLOCK"), nullptr},
     {QT_TRANSLATE_NOOP("occx::ui::CompileSweepModel", "RBLOCK"), nullptr},
@@ -69,7 +68,7 @@ const ColumnText kColumns[] = {
     {QT_TRANSLATE_NOOP("occx::ui::CompileSweepModel", "Origin"), nullptr},
     {QT_TRANSLATE_NOOP("occx::ui::CompileSweepModel", "Status"), nullptr},
 };
-static_assert(std::size(kColumns) == CompileSweepModel::kColumnCount);
+static_assert(std::size(kCompileSweepColumns) == CompileSweepModel::kColumnCount);
 
 /// The policy whose decision a column shows.
 std::optional<inductor::Policy> decisionPolicyOf(int column) {
@@ -149,7 +148,7 @@ int CompileSweepModel::rowOfIndex(int sweep_index) const {
 }
 
 QVariant CompileSweepModel::headerCell(int column, int role) const {
-  return columnHeader(kColumns[column], staticMetaObject.className(), role);
+  return columnHeader(kCompileSweepColumns[column], staticMetaObject.className(), role);
 }
 
 QVariant CompileSweepModel::cell(const CompileSweepRecord& e, int /*r*/, int col, int role) const {

@@ -9,7 +9,6 @@ namespace {
 
 using triton::ScanRow;
 
-const QColor kScaleColor(214, 234, 248);
 const QColor kWinnerColor(220, 240, 220);
 
 const ColumnText kKernelColumns[] = {

@@ -11,7 +11,7 @@ namespace occx::ui {
 
 namespace {
 
-const QColor kBestColor(255, 243, 191);
+const QColor kLiveBestRowColor(255, 243, 191);
 const QColor kPickColor(214, 234, 248);
 const QColor kFailColor(139, 0, 0);
 
@@ -26,7 +26,7 @@ QVariant timeCell(const LiveRow& r, double v, int digits, bool sort) {
 }
 
 /// The header of every column, in Column order.
-const ColumnText kColumns[] = {
+const ColumnText kLiveSweepColumns[] = {
     {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "XBLOCK"), nullptr},
     {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "RBLOCK"), nullptr},
     {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "num_warps"), nullptr},
@@ -78,7 +78,7 @@ const ColumnText kColumns[] = {
     {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Max |error|"), nullptr},
     {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Notes"), nullptr},
 };
-static_assert(std::size(kColumns) == LiveSweepModel::kColumnCount);
+static_assert(std::size(kLiveSweepColumns) == LiveSweepModel::kColumnCount);
 
 /// `v` with `digits` decimals, blank (sorting first) when negative: not known.
 QVariant knownCell(double v, int digits, bool sort, char format = 'f') {
@@ -143,7 +143,7 @@ QString LiveSweepModel::picksAt(int r) const {
 }
 
 QVariant LiveSweepModel::headerCell(int column, int role) const {
-  return columnHeader(kColumns[column], staticMetaObject.className(), role);
+  return columnHeader(kLiveSweepColumns[column], staticMetaObject.className(), role);
 }
 
 QVariant LiveSweepModel::cell(const LiveRow& row, int r, int col, int role) const {
@@ -233,7 +233,7 @@ QVariant LiveSweepModel::displayCell(const LiveRow& row, int r, int col, bool so
 
 QVariant LiveSweepModel::backgroundCell(const LiveRow& row, int r, int col) const {
   if (col == kPicks || col == kTime || col == kBandwidth) {
-    if (replay_.best_row == r) return QBrush(kBestColor);
+    if (replay_.best_row == r) return QBrush(kLiveBestRowColor);
     for (const auto& p : replay_.picks) {
       if (p.row == r) return QBrush(kPickColor);
     }

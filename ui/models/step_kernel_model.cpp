@@ -4,6 +4,8 @@
 #include <QColor>
 #include <iterator>
 
+#include "ui/models/text.h"
+
 namespace occx::ui {
 
 namespace {
@@ -42,10 +44,6 @@ const ColumnText kStepColumns[] = {
                        "matched: a kernel of the open run; ambiguous: several fit (hover for them); not in the run")},
 };
 static_assert(std::size(kStepColumns) == StepKernelModel::kColumnCount);
-
-QString text(std::string_view s) {
-  return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
 
 }  // namespace
 
@@ -121,7 +119,7 @@ QVariant StepKernelModel::cell(const StepKernelRow& row, int /*r*/, int column, 
       case kKernel:
         return displayKernelName(k.name);
       case kCategory:
-        return text(step::kernelCategoryName(k.category));
+        return q(step::kernelCategoryName(k.category));
       case kLaunches:
         return number(k.launches_per_step, k.launches_per_step == static_cast<int>(k.launches_per_step) ? 0 : 1);
       case kMedian:
@@ -144,7 +142,7 @@ QVariant StepKernelModel::cell(const StepKernelRow& row, int /*r*/, int column, 
       case kNewDecision:
         return row.config ? QString::fromStdString(row.config->new_decision) : QString();
       case kMatch:
-        return step::isTriton(k.category) && k.match != step::RunMatch::kNoRun ? text(step::runMatchName(k.match))
+        return step::isTriton(k.category) && k.match != step::RunMatch::kNoRun ? q(step::runMatchName(k.match))
                                                                                : QString();
       default:
         return {};
@@ -152,7 +150,7 @@ QVariant StepKernelModel::cell(const StepKernelRow& row, int /*r*/, int column, 
   }
   if (role == Qt::ToolTipRole) {
     QString tip = tr("%1\n%2 · grid %3×%4×%5, block %6×%7×%8 · %9 launches · median %10 µs (min %11, max %12)")
-                      .arg(QString::fromStdString(k.name), text(step::kernelCategoryName(k.category)))
+                      .arg(QString::fromStdString(k.name), q(step::kernelCategoryName(k.category)))
                       .arg(k.grid[0])
                       .arg(k.grid[1])
                       .arg(k.grid[2])

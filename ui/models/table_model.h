@@ -17,6 +17,8 @@ namespace occx::ui {
 
 /// The background of a cell whose kernel spills registers (every table uses this one colour).
 inline const QColor kSpillColor{248, 215, 215};
+/// The background of a decision that scales RBLOCK (the decision tables and the RBLOCK view).
+inline const QColor kScaleColor{214, 234, 248};
 
 /// A column's header texts, each marked with QT_TRANSLATE_NOOP in its model's translation context.
 struct ColumnText {

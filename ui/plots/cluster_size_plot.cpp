@@ -11,7 +11,7 @@ namespace {
 const QColor kModelColor(31, 119, 180);
 const QColor kNaiveColor(150, 150, 150);
 const QColor kDriverColor(44, 160, 44);
-const QColor kMarkerColor(214, 39, 40);
+const QColor kClusterMarkerColor(214, 39, 40);
 }  // namespace
 
 ClusterSizePlot::ClusterSizePlot(QWidget* parent) : PlotController(tr("Impact of varying cluster size"), parent) {
@@ -30,7 +30,7 @@ ClusterSizePlot::ClusterSizePlot(QWidget* parent) : PlotController(tr("Impact of
   QCPGraph* marker = p->addGraph();
   marker->setLineStyle(QCPGraph::lsNone);
   marker->setScatterStyle(
-      QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(kMarkerColor, 1.5), QBrush(kMarkerColor), 11));
+      QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(kClusterMarkerColor, 1.5), QBrush(kClusterMarkerColor), 11));
   auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
   ticker->setTickStep(1);
   ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);

@@ -11,7 +11,7 @@ namespace occx::ui {
 namespace {
 
 const QColor kCurveColor(31, 119, 180);
-const QColor kMarkerColor(214, 39, 40);
+const QColor kCurveMarkerColor(214, 39, 40);
 
 QString kbText(std::int64_t bytes) {
   const double kb = static_cast<double>(bytes) / 1024.0;
@@ -61,12 +61,12 @@ OccupancyCurvePlot::OccupancyCurvePlot(CurveKind kind, QWidget* parent)
   marker->setName(tr("Current configuration"));
   marker->setLineStyle(QCPGraph::lsNone);
   marker->setScatterStyle(
-      QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(kMarkerColor, 1.5), QBrush(kMarkerColor), 11));
-  marker->setPen(QPen(kMarkerColor));
+      QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(kCurveMarkerColor, 1.5), QBrush(kCurveMarkerColor), 11));
+  marker->setPen(QPen(kCurveMarkerColor));
 
   auto* line = new QCPItemStraightLine(p);
   line->setObjectName(QStringLiteral("currentLine"));
-  line->setPen(QPen(kMarkerColor, 1, Qt::DashLine));
+  line->setPen(QPen(kCurveMarkerColor, 1, Qt::DashLine));
   line->setSelectable(false);
   line->setProperty("occxCurrentLine", true);
 

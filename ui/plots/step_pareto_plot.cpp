@@ -4,15 +4,12 @@
 #include <cmath>
 
 #include "qcustomplot.h"
+#include "ui/models/text.h"
 #include "ui/plots/bars.h"
 
 namespace occx::ui {
 
 namespace {
-
-QString text(std::string_view s) {
-  return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
 
 // Short legend entries, so that several fit a row beside the table.
 QString legendName(step::KernelCategory c) {
@@ -141,7 +138,7 @@ QString StepParetoPlot::toolTipAt(double x, double /*y*/) const {
   QString tip = tr("#%1 %2\n%3 · %4 µs per step (%5 % of the GPU time; cumulative %6 %)\n%7 launches per step, median "
                    "%8 µs")
                     .arg(r.rank)
-                    .arg(QString::fromStdString(r.kernel.name), text(step::kernelCategoryName(r.kernel.category)))
+                    .arg(QString::fromStdString(r.kernel.name), q(step::kernelCategoryName(r.kernel.category)))
                     .arg(r.kernel.per_step_us, 0, 'f', 1)
                     .arg(100.0 * r.kernel.share, 0, 'f', 1)
                     .arg(100.0 * r.cumulative, 0, 'f', 1)

@@ -37,7 +37,7 @@ namespace occx::ui {
 
 namespace {
 
-QString bytesText(std::int64_t bytes) {
+QString calculatorBytesText(std::int64_t bytes) {
   if (bytes >= 1024 && bytes % 1024 == 0) return QStringLiteral("%1 KB (%2 B)").arg(bytes / 1024).arg(bytes);
   return QStringLiteral("%1 B").arg(bytes);
 }
@@ -82,8 +82,8 @@ QTableWidget* makeTable(const QStringList& headers, QWidget* parent) {
 const QColor kLimiterColor(255, 224, 178);
 const QColor kBlockerColor(248, 200, 200);
 
-void setRow(QTableWidget* t, int row, const QStringList& cells, bool highlight = false,
-            const QColor& color = kLimiterColor) {
+void setCalculatorRow(QTableWidget* t, int row, const QStringList& cells, bool highlight = false,
+                      const QColor& color = kLimiterColor) {
   if (t->rowCount() <= row) t->setRowCount(row + 1);
   for (int c = 0; c < cells.size(); ++c) {
     auto* item = t->item(row, c);
@@ -594,39 +594,42 @@ void CalculatorView::showClusters() {
   int row = 0;
   if (clusters_) {
     const ClusterResult& c = *clusters_;
-    setRow(clusters_table_, row++,
-           {c.layout_known ? tr("Max active clusters (size %1)").arg(c.cluster_size)
-                           : tr("Max active clusters (size %1; upper bound, GPC layout unknown)").arg(c.cluster_size),
-            QString::number(c.max_active_clusters), driverCell(d ? d->max_active_clusters : -1)});
-    setRow(clusters_table_, row++,
-           {tr("Active blocks in clusters"),
-            tr("%1 of %2").arg(c.active_blocks_in_clusters).arg(c.active_blocks_without_clusters),
-            d && d->max_active_clusters >= 0 ? QString::number(std::int64_t{d->max_active_clusters} * c.cluster_size)
-                                             : QStringLiteral("—")});
-    setRow(clusters_table_, row++, {tr("Cluster occupancy"), percentText(c.cluster_occupancy), QStringLiteral("—")});
-    setRow(clusters_table_, row++,
-           {non_portable_->isChecked() ? tr("Largest cluster that can launch (non-portable)")
-                                       : tr("Largest cluster that can launch (portable)"),
-            QString::number(c.max_potential_cluster_size),
-            driverCell(d ? (non_portable_->isChecked() ? d->max_potential_cluster_size_nonportable
-                                                       : d->max_potential_cluster_size_portable)
-                         : -1)});
+    setCalculatorRow(
+        clusters_table_, row++,
+        {c.layout_known ? tr("Max active clusters (size %1)").arg(c.cluster_size)
+                        : tr("Max active clusters (size %1; upper bound, GPC layout unknown)").arg(c.cluster_size),
+         QString::number(c.max_active_clusters), driverCell(d ? d->max_active_clusters : -1)});
+    setCalculatorRow(
+        clusters_table_, row++,
+        {tr("Active blocks in clusters"),
+         tr("%1 of %2").arg(c.active_blocks_in_clusters).arg(c.active_blocks_without_clusters),
+         d && d->max_active_clusters >= 0 ? QString::number(std::int64_t{d->max_active_clusters} * c.cluster_size)
+                                          : QStringLiteral("—")});
+    setCalculatorRow(clusters_table_, row++,
+                     {tr("Cluster occupancy"), percentText(c.cluster_occupancy), QStringLiteral("—")});
+    setCalculatorRow(clusters_table_, row++,
+                     {non_portable_->isChecked() ? tr("Largest cluster that can launch (non-portable)")
+                                                 : tr("Largest cluster that can launch (portable)"),
+                      QString::number(c.max_potential_cluster_size),
+                      driverCell(d ? (non_portable_->isChecked() ? d->max_potential_cluster_size_nonportable
+                                                                 : d->max_potential_cluster_size_portable)
+                                   : -1)});
   } else {
-    setRow(clusters_table_, row++, {tr("Clusters"), clusters_note_, QStringLiteral("—")});
+    setCalculatorRow(clusters_table_, row++, {tr("Clusters"), clusters_note_, QStringLiteral("—")});
   }
-  setRow(clusters_table_, row++,
-         {tr("Best block size (cudaOccupancyMaxPotentialBlockSize)"),
-          best_.block_size > 0 ? tr("%1 threads, %2").arg(best_.block_size).arg(percentText(best_.occupancy))
-                               : tr("none launches"),
-          driverCell(d ? d->best_block_size : -1)});
-  setRow(clusters_table_, row++,
-         {tr("Smallest grid for a full GPU at that size"),
-          best_.min_grid_size > 0 ? tr("%1 blocks").arg(best_.min_grid_size) : tr("needs a GPU's SM count"),
-          driverCell(d ? d->best_min_grid_size : -1)});
+  setCalculatorRow(clusters_table_, row++,
+                   {tr("Best block size (cudaOccupancyMaxPotentialBlockSize)"),
+                    best_.block_size > 0 ? tr("%1 threads, %2").arg(best_.block_size).arg(percentText(best_.occupancy))
+                                         : tr("none launches"),
+                    driverCell(d ? d->best_block_size : -1)});
+  setCalculatorRow(clusters_table_, row++,
+                   {tr("Smallest grid for a full GPU at that size"),
+                    best_.min_grid_size > 0 ? tr("%1 blocks").arg(best_.min_grid_size) : tr("needs a GPU's SM count"),
+                    driverCell(d ? d->best_min_grid_size : -1)});
   if (d) {
-    setRow(clusters_table_, row++,
-           {tr("Active blocks per SM"), QString::number(result_.active_blocks_per_sm),
-            driverCell(d->active_blocks_per_sm)});
+    setCalculatorRow(clusters_table_, row++,
+                     {tr("Active blocks per SM"), QString::number(result_.active_blocks_per_sm),
+                      driverCell(d->active_blocks_per_sm)});
   }
   clusters_table_->setRowCount(row);
   fitTableHeight(clusters_table_);
@@ -714,27 +717,28 @@ void CalculatorView::showLimitsTable() {
   auto lim = [&](unsigned bit) { return (r.limiters & bit) != 0; };
   const QColor color = ok ? kLimiterColor : kBlockerColor;
   int row = 0;
-  setRow(limits_table_, row++,
-         {tr("Warps (%1 per SM)").arg(a.max_warps_per_sm), limitText(r.block_limit_warps),
-          warpCountText(r.warps_per_block)},
-         lim(kLimitWarps), color);
-  setRow(limits_table_, row++, {tr("Block slots (hardware cap)"), limitText(r.block_limit_blocks), tr("1 slot")},
-         lim(kLimitBlocks), color);
-  setRow(limits_table_, row++,
-         {tr("Registers (%1 per SM)").arg(a.registers_per_sm), limitText(r.block_limit_registers),
-          tr("%1 registers").arg(r.registers_per_block_allocated)},
-         lim(kLimitRegisters), color);
-  setRow(limits_table_, row++,
-         {tr("Shared memory (%1 KB)").arg(r.shared_memory_per_sm_config / 1024), limitText(r.block_limit_shared_memory),
-          bytesText(r.shared_memory_per_block_allocated)},
-         lim(kLimitSharedMemory), color);
+  setCalculatorRow(limits_table_, row++,
+                   {tr("Warps (%1 per SM)").arg(a.max_warps_per_sm), limitText(r.block_limit_warps),
+                    warpCountText(r.warps_per_block)},
+                   lim(kLimitWarps), color);
+  setCalculatorRow(limits_table_, row++,
+                   {tr("Block slots (hardware cap)"), limitText(r.block_limit_blocks), tr("1 slot")}, lim(kLimitBlocks),
+                   color);
+  setCalculatorRow(limits_table_, row++,
+                   {tr("Registers (%1 per SM)").arg(a.registers_per_sm), limitText(r.block_limit_registers),
+                    tr("%1 registers").arg(r.registers_per_block_allocated)},
+                   lim(kLimitRegisters), color);
+  setCalculatorRow(limits_table_, row++,
+                   {tr("Shared memory (%1 KB)").arg(r.shared_memory_per_sm_config / 1024),
+                    limitText(r.block_limit_shared_memory), calculatorBytesText(r.shared_memory_per_block_allocated)},
+                   lim(kLimitSharedMemory), color);
   if (a.cc.major >= 9) {
-    setRow(limits_table_, row++,
-           {tr("Barriers (%1 per SM)").arg(a.block_barriers_per_sm), limitText(r.block_limit_barriers),
-            input_.block_barriers == 1 ? tr("1 barrier") : tr("%1 barriers").arg(input_.block_barriers)},
-           lim(kLimitBarriers), color);
+    setCalculatorRow(limits_table_, row++,
+                     {tr("Barriers (%1 per SM)").arg(a.block_barriers_per_sm), limitText(r.block_limit_barriers),
+                      input_.block_barriers == 1 ? tr("1 barrier") : tr("%1 barriers").arg(input_.block_barriers)},
+                     lim(kLimitBarriers), color);
   } else {
-    setRow(limits_table_, row++, {tr("Barriers"), QStringLiteral("—"), tr("from CC 9.0 on")}, false);
+    setCalculatorRow(limits_table_, row++, {tr("Barriers"), QStringLiteral("—"), tr("from CC 9.0 on")}, false);
   }
   limits_table_->setRowCount(row);
   fitTableHeight(limits_table_);
@@ -745,25 +749,28 @@ void CalculatorView::showDetailsTable() {
   const OccupancyResult& r = result_;
   const bool ok = r.can_launch;
   int row = 0;
-  setRow(details_table_, row++, {tr("Active blocks per SM"), QString::number(r.active_blocks_per_sm)});
-  setRow(details_table_, row++,
-         {tr("Active warps per SM"), tr("%1 of %2").arg(r.active_warps_per_sm).arg(r.max_warps_per_sm)});
-  setRow(details_table_, row++,
-         {tr("Active threads per SM"), tr("%1 of %2").arg(r.active_threads_per_sm).arg(a.maxThreadsPerSm())});
-  setRow(details_table_, row++,
-         {tr("Registers per block (allocated)"),
-          tr("%1 (%2 per warp)").arg(r.registers_per_block_allocated).arg(r.registers_per_warp_allocated)});
-  setRow(details_table_, row++,
-         {tr("Registers used per SM"), tr("%1 of %2").arg(r.registers_used_per_sm).arg(a.registers_per_sm)});
-  setRow(details_table_, row++,
-         {tr("Shared memory per block (allocated)"), bytesText(r.shared_memory_per_block_allocated)});
-  setRow(details_table_, row++, {tr("SM shared-memory configuration"), bytesText(r.shared_memory_per_sm_config)});
-  setRow(details_table_, row++, {tr("Shared memory used per SM"), bytesText(r.shared_memory_used_per_sm)});
+  setCalculatorRow(details_table_, row++, {tr("Active blocks per SM"), QString::number(r.active_blocks_per_sm)});
+  setCalculatorRow(details_table_, row++,
+                   {tr("Active warps per SM"), tr("%1 of %2").arg(r.active_warps_per_sm).arg(r.max_warps_per_sm)});
+  setCalculatorRow(details_table_, row++,
+                   {tr("Active threads per SM"), tr("%1 of %2").arg(r.active_threads_per_sm).arg(a.maxThreadsPerSm())});
+  setCalculatorRow(details_table_, row++,
+                   {tr("Registers per block (allocated)"),
+                    tr("%1 (%2 per warp)").arg(r.registers_per_block_allocated).arg(r.registers_per_warp_allocated)});
+  setCalculatorRow(details_table_, row++,
+                   {tr("Registers used per SM"), tr("%1 of %2").arg(r.registers_used_per_sm).arg(a.registers_per_sm)});
+  setCalculatorRow(
+      details_table_, row++,
+      {tr("Shared memory per block (allocated)"), calculatorBytesText(r.shared_memory_per_block_allocated)});
+  setCalculatorRow(details_table_, row++,
+                   {tr("SM shared-memory configuration"), calculatorBytesText(r.shared_memory_per_sm_config)});
+  setCalculatorRow(details_table_, row++,
+                   {tr("Shared memory used per SM"), calculatorBytesText(r.shared_memory_used_per_sm)});
   const int sms = input_.sm_count;
-  setRow(details_table_, row++,
-         {tr("Max active blocks on the GPU"),
-          sms > 0 ? tr("%1 (%2 × %3 SMs)").arg(r.max_active_blocks_gpu).arg(r.active_blocks_per_sm).arg(sms)
-                  : tr("needs a GPU's SM count")});
+  setCalculatorRow(details_table_, row++,
+                   {tr("Max active blocks on the GPU"),
+                    sms > 0 ? tr("%1 (%2 × %3 SMs)").arg(r.max_active_blocks_gpu).arg(r.active_blocks_per_sm).arg(sms)
+                            : tr("needs a GPU's SM count")});
   QString waves;
   if (!ok) {
     waves = tr("none: cannot launch");
@@ -774,7 +781,7 @@ void CalculatorView::showDetailsTable() {
   } else {
     waves = tr("%1 (grid of %2 blocks)").arg(r.waves, 0, 'f', 2).arg(input_.grid_blocks);
   }
-  setRow(details_table_, row++, {tr("Waves"), waves});
+  setCalculatorRow(details_table_, row++, {tr("Waves"), waves});
   details_table_->setRowCount(row);
   fitTableHeight(details_table_);
 }

@@ -57,7 +57,7 @@ constexpr CompileSweepModel::Column kLeadingColumns[] = {
 
 const QColor kCapColor(214, 39, 40);
 const QColor kFullOccColor(44, 160, 44);
-const QColor kSelectedColor(214, 39, 40);
+const QColor kCompileSelectedColor(214, 39, 40);
 
 QString configText(const KernelConfig& c) {
   return QStringLiteral("XBLOCK=%1 RBLOCK=%2 num_warps=%3").arg(c.xblock).arg(c.rblock).arg(c.num_warps);
@@ -664,7 +664,7 @@ void CompileSweepView::rebuildPlots() {
           tr("selected: RBLOCK %1, %2").arg(selected->config.rblock).arg(warpCountText(selected->config.num_warps)),
           {static_cast<double>(selected->config.rblock)},
           {static_cast<double>(regs ? selected->registers : std::max(0, selected->spill_stores_bytes))}, {selected_row},
-          MarkerShape::kDiamond, kSelectedColor, 13, false, /*in_legend=*/false);
+          MarkerShape::kDiamond, kCompileSelectedColor, 13, false, /*in_legend=*/false);
     }
   }
   const int cap = std::max(data_.max_registers_per_thread, 1);

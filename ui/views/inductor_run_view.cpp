@@ -1026,6 +1026,7 @@ void InductorRunView::setStatus(const QString& text, bool error) {
 }
 
 QString InductorRunView::openPath(const QString& path) {
+  handed_over_ = false;
   const QFileInfo info(path);
   if (!info.exists()) {
     const QString message = tr("%1 does not exist.").arg(QDir::toNativeSeparators(path));
@@ -1040,9 +1041,10 @@ QString InductorRunView::openPath(const QString& path) {
     if (live || format.startsWith(QStringLiteral("occx-compile-sweep"))) {
       const QString tab = live ? tr("Live sweep") : tr("Compile sweep (NVRTC)");
       if (isSignalConnected(QMetaMethod::fromSignal(&InductorRunView::openElsewhere))) {
-        setStatus(tr("%1 is a %2 dataset: opened in the %3 tab.")
+        setStatus(tr("%1 is a %2 dataset: handed to the %3 tab.")
                       .arg(QDir::toNativeSeparators(path), live ? tr("live-sweep") : tr("compile-sweep"), tab));
-        emit openElsewhere(path);
+        handed_over_ = true;
+        emit openElsewhere(path);  // that view's opener remembers it (Open Recent) when it opens
         return {};
       }
       const QString message =
@@ -1112,7 +1114,7 @@ void InductorRunView::openFileInteractive() {
   const QString file =
       QFileDialog::getOpenFileName(this, tr("Open a scan CSV or a kernel module"), last_folder_,
                                    tr("Scan CSV, kernel-runs CSV or kernel module (*.csv *.py);;All files (*)"));
-  if (!file.isEmpty() && openPath(file).isEmpty()) emit pathOpened(file);
+  if (!file.isEmpty() && openPath(file).isEmpty() && !handed_over_) emit pathOpened(file);
 }
 
 void InductorRunView::showRun(InductorRunData run) {

@@ -210,7 +210,9 @@ class InductorRunView : public QWidget, public AppView {
   InductorRunData data_;
   quint64 scan_id_ = 0;  ///< the scan whose result is awaited; 0 = none
   int kernel_index_ = -1;
-  bool filtering_ = false;  ///< the kernel filter is changing the table: its current row is not the user's choice
+  bool filtering_ = false;
+  bool handed_over_ = false;  ///< the last openPath gave its file to another view (openElsewhere)  ///< the kernel
+                              ///< filter is changing the table: its current row is not the user's choice
   int config_row_ = -1;
   QString last_folder_;
   QString bundled_key_;

@@ -46,8 +46,8 @@ constexpr int kMinPlotHeight = 230;
 
 const QColor kRooflineColor(178, 34, 34);
 const QColor kDatasheetColor(110, 110, 110);
-const QColor kSelectedColor(0, 0, 0);
-const QColor kBestColor(214, 39, 40);
+const QColor kLiveSelectedColor(0, 0, 0);
+const QColor kLiveBestPointColor(214, 39, 40);
 
 struct PickStyle {
   inductor::Policy policy;
@@ -729,12 +729,12 @@ void LiveSweepView::rebuildBandwidthPlot(const PlotRows& shown) {
   }
   if (const LiveRow* best = model_->row(replay.best_row)) {
     mark(tr("best: %1 GB/s").arg(best->measured.bandwidth_GBps, 0, 'f', 0), replay.best_row, MarkerShape::kStar,
-         kBestColor, 20,
+         kLiveBestPointColor, 20,
          /*name_xblock=*/false);
   }
   if (const LiveRow* sel = model_->row(shown.selected)) {
     bw_plot_->addMarkers(tr("selected"), {static_cast<double>(sel->config.rblock)}, {sel->measured.bandwidth_GBps},
-                         {shown.selected}, MarkerShape::kDiamond, kSelectedColor, 11, false, /*in_legend=*/false);
+                         {shown.selected}, MarkerShape::kDiamond, kLiveSelectedColor, 11, false, /*in_legend=*/false);
   }
   bw_plot_->finish(0, std::max({shown.max_bandwidth, copy_GBps_, 1.0}) * 1.12);
 }
@@ -758,7 +758,7 @@ void LiveSweepView::rebuildTimePlot(const PlotRows& shown) {
   const double triton_max = addTritonTimes(shown);
   if (const LiveRow* sel = model_->row(shown.selected)) {
     time_plot_->addMarkers(tr("selected"), {static_cast<double>(sel->config.rblock)}, {sel->measured.time.median_us},
-                           {shown.selected}, MarkerShape::kDiamond, kSelectedColor, 11, false, /*in_legend=*/false);
+                           {shown.selected}, MarkerShape::kDiamond, kLiveSelectedColor, 11, false, /*in_legend=*/false);
   }
   // The y range follows the medians; a rare slow run (a clock ramp, a preemption) would otherwise
   // flatten every median to the axis. Bars that reach past the top are cut there, and said so.
@@ -862,7 +862,7 @@ void LiveSweepView::rebuildRegretTable() {
     ++line;
   }
   auto* best_name = cell(tr("best of all"), Qt::AlignLeft | Qt::AlignVCenter);
-  best_name->setForeground(kBestColor);
+  best_name->setForeground(kLiveBestPointColor);
   QFont f = best_name->font();
   f.setBold(true);
   best_name->setFont(f);

@@ -18,6 +18,7 @@
 #include <algorithm>
 
 #include "core/inductor/report.h"
+#include "ui/models/table_model.h"
 #include "ui/models/text.h"
 #include "ui/plots/rblock_bounds_plot.h"
 #include "ui/widgets/checked_spin_box.h"
@@ -54,7 +55,7 @@ QTableWidget* makeTable(const QStringList& headers, int stretch_column, QWidget*
   return t;
 }
 
-void setRow(QTableWidget* t, int row, const QStringList& cells, const QColor& background = QColor()) {
+void setDecisionRow(QTableWidget* t, int row, const QStringList& cells, const QColor& background = QColor()) {
   if (t->rowCount() <= row) t->setRowCount(row + 1);
   for (int c = 0; c < cells.size(); ++c) {
     auto* item = t->item(row, c);
@@ -68,7 +69,6 @@ void setRow(QTableWidget* t, int row, const QStringList& cells, const QColor& ba
   }
 }
 
-const QColor kScaleColor(214, 234, 248);
 const QColor kSkipColor(240, 240, 240);
 
 QColor outcomeColor(Outcome o) {
@@ -621,11 +621,11 @@ void RblockScalingView::showResults() {
   const Profile profile = decisions_.empty() ? Profile::kInductorCurrent : decisions_.front().profile;
   for (std::size_t i = 0; i < decisions_.size(); ++i) {
     const Decision& d = decisions_[i];
-    setRow(decision_table_, static_cast<int>(i),
-           {q(policyKey(d.policy)), d.applies ? QString::number(d.bound_blocks_per_sm) : QStringLiteral("–"),
-            d.applies ? QString::number(d.capacity_blocks) : QStringLiteral("–"), QString::number(d.total_blocks),
-            q(outcomeName(d.outcome)), newBlockText(d), q(d.reason)},
-           outcomeColor(d.outcome));
+    setDecisionRow(decision_table_, static_cast<int>(i),
+                   {q(policyKey(d.policy)), d.applies ? QString::number(d.bound_blocks_per_sm) : QStringLiteral("–"),
+                    d.applies ? QString::number(d.capacity_blocks) : QStringLiteral("–"),
+                    QString::number(d.total_blocks), q(outcomeName(d.outcome)), newBlockText(d), q(d.reason)},
+                   outcomeColor(d.outcome));
   }
 
   QString html = QStringLiteral("<p><b>Total blocks</b> = ceil(size hint x / XBLOCK) = ceil(%1 / %2) = %3</p>")
@@ -661,24 +661,26 @@ void RblockScalingView::showResults() {
   pipeline_table_->setRowCount(static_cast<int>(pipeline_.entries.size()));
   for (std::size_t i = 0; i < pipeline_.entries.size(); ++i) {
     const auto& e = pipeline_.entries[i];
-    setRow(pipeline_table_, static_cast<int>(i),
-           {QString::number(i + 1), e.added_by_scaling ? tr("added by scaling") : tr("candidate"), q(e.config.origin),
-            q(e.config.str(profile)), e.config.n_regs ? QString::number(*e.config.n_regs) : QStringLiteral("?"),
-            e.config.n_spills ? QString::number(*e.config.n_spills) : QStringLiteral("?"),
-            q(outcomeName(e.decision.outcome)), q(candidateStateName(e.spill)), q(e.decision.reason)},
-           outcomeColor(e.decision.outcome));
+    setDecisionRow(
+        pipeline_table_, static_cast<int>(i),
+        {QString::number(i + 1), e.added_by_scaling ? tr("added by scaling") : tr("candidate"), q(e.config.origin),
+         q(e.config.str(profile)), e.config.n_regs ? QString::number(*e.config.n_regs) : QStringLiteral("?"),
+         e.config.n_spills ? QString::number(*e.config.n_spills) : QStringLiteral("?"),
+         q(outcomeName(e.decision.outcome)), q(candidateStateName(e.spill)), q(e.decision.reason)},
+        outcomeColor(e.decision.outcome));
   }
 
   chain_table_->setRowCount(static_cast<int>(chain_.size()));
   for (std::size_t i = 0; i < chain_.size(); ++i) {
     const auto& s = chain_[i];
-    setRow(chain_table_, static_cast<int>(i),
-           {QString::number(i), q(s.config.str(profile)),
-            s.config.n_regs ? QString::number(*s.config.n_regs) + (s.n_regs_assumed ? tr(" (assumed)") : QString())
-                            : QStringLiteral("?"),
-            s.decision.applies ? QString::number(s.decision.bound_blocks_per_sm) : QStringLiteral("–"),
-            q(outcomeName(s.decision.outcome)), q(s.decision.reason)},
-           outcomeColor(s.decision.outcome));
+    setDecisionRow(
+        chain_table_, static_cast<int>(i),
+        {QString::number(i), q(s.config.str(profile)),
+         s.config.n_regs ? QString::number(*s.config.n_regs) + (s.n_regs_assumed ? tr(" (assumed)") : QString())
+                         : QStringLiteral("?"),
+         s.decision.applies ? QString::number(s.decision.bound_blocks_per_sm) : QStringLiteral("–"),
+         q(outcomeName(s.decision.outcome)), q(s.decision.reason)},
+        outcomeColor(s.decision.outcome));
   }
   emit statusMessage(statusSummary());
   emit resultChanged();

@@ -40,7 +40,7 @@ QString shortPow2(int v) {
   return v >= 1024 ? QStringLiteral("%1K").arg(v / 1024) : QString::number(v);
 }
 
-QString bytesText(double bytes) {
+QString inputBytesText(double bytes) {
   if (bytes >= 1e9) return QStringLiteral("%1 GB").arg(bytes / 1e9, 0, 'f', 2);
   if (bytes >= 1e6) return QStringLiteral("%1 MB").arg(bytes / 1e6, 0, 'f', 1);
   return QStringLiteral("%1 kB").arg(bytes / 1e3, 0, 'f', 1);
@@ -349,8 +349,9 @@ void SweepInputs::updateLabels() {
   if (auto bytes = bytesMoved(w, static_cast<DType>(dtype_->currentData().toInt()),
                               w == Workload::kFusedK ? k_->value() : 1, x, r, fp32_outputs_->isChecked())) {
     info += tr(" · moves %1 (read %2, write %3)")
-                .arg(bytesText(static_cast<double>(bytes->total())), bytesText(static_cast<double>(bytes->bytes_read)),
-                     bytesText(static_cast<double>(bytes->bytes_written)));
+                .arg(inputBytesText(static_cast<double>(bytes->total())),
+                     inputBytesText(static_cast<double>(bytes->bytes_read)),
+                     inputBytesText(static_cast<double>(bytes->bytes_written)));
   }
   shape_info_->setText(info);
   const QString invalid = validationMessage();

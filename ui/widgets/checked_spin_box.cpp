@@ -233,7 +233,7 @@ QString CheckedSpinBox::byteRefusal(const QString& text, const QString& tail) co
 bool CheckedSpinBox::damagesTheUnit(const QString& text) const {
   // QSpinBox's line-edit validator appends the suffix whenever the text no longer ends with it, so
   // erasing into " SMs" gives "132 SM SMs" and typing after it "132 SMs4 SMs". Plain QSpinBox
-  // refuses those edits; so do we (the unit and the special value text are not the user's input).
+  // refuses those edits; so do we (the unit is not the user's input; the special value text is, below).
   const QString b = body(text);
   const QString unit = suffix().trimmed();
   if (!unit.isEmpty()) {
@@ -249,7 +249,7 @@ QValidator::State CheckedSpinBox::validate(QString& text, int& pos) const {
   // Nothing typed is dropped: text QSpinBox would refuse (out of range, not a number) stays in the
   // line edit as "not a value yet", so the user sees what was typed next to the message that names
   // it; when editing ends the box puts back its last value (CorrectToPreviousValue). Edits that
-  // break the unit or the special value text are refused as QSpinBox refuses them.
+  // break the unit are refused as QSpinBox refuses them.
   if (byte_units_) {
     // Any text may be on the way to a size ("48 K" before "48 KB"); in range it is a value.
     const ByteAmount a = readByteAmount(body(text), locale());

@@ -75,7 +75,7 @@ class CheckedSpinBox : public QSpinBox {
   [[nodiscard]] QString rangeText() const;
   /// `text` without the prefix and suffix, trimmed.
   [[nodiscard]] QString body(const QString& text) const;
-  /// Whether `text` is the result of an edit into the suffix or the special value text.
+  /// Whether `text` is the result of an edit into the suffix (the unit is not the user's input).
   [[nodiscard]] bool damagesTheUnit(const QString& text) const;
   /// Whether `text` (prefix and suffix removed, trimmed) is the special value text, in any case.
   [[nodiscard]] bool isSpecialText(const QString& text) const;

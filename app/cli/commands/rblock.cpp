@@ -315,7 +315,7 @@ int runBatch(Context& ctx, const RblockOpts& o, const Setup& s) {
     ctx.out << "Decided " << out->rows.size() << " configs from " << o.input << " (" << profileInfo(s.dopt.profile).key
             << ").\n\n";
     TextTablePrinter(ctx.out).print(batchDecisionsText(*out));
-    ctx.out << "\nThe bounds and the reasons are in --csv FILE and --json.\n";
+    if (o.output.csv.empty()) ctx.out << "\nThe bounds and the reasons are in --csv FILE and --json.\n";
   }
   if (!o.output.csv.empty()) return writeCsv(ctx, o.output.csv, *out);
   return kExitOk;

@@ -38,7 +38,7 @@ CsvTable fixture() {
   return t ? *t : CsvTable{};
 }
 
-const GpuSpec& h200() {
+const GpuSpec& h200Cluster() {
   const GpuSpec* g = GpuDatabase::builtin().findGpu("H200");
   EXPECT_NE(g, nullptr);
   return *g;
@@ -56,7 +56,7 @@ OccupancyResult occupancy(int threads, int regs, std::int64_t dynamic_smem) {
 // answers 1056, 528, 327, 248, … 58 clusters for sizes 1 … 16.
 TEST(ClusterModel, H200EightBlocksPerSmMatchesTheDriverForEverySize) {
   const std::int64_t driver[] = {1056, 528, 327, 248, 193, 163, 139, 124, 102, 88, 81, 74, 67, 65, 58, 58};
-  const ClusterLayout layout = clusterLayoutOf(h200());
+  const ClusterLayout layout = clusterLayoutOf(h200Cluster());
   ASSERT_TRUE(layout.known());
   for (int c = 1; c <= 16; ++c) {
     EXPECT_EQ(maxActiveClusters(layout, 132, 8, c), driver[c - 1]) << "cluster size " << c;
@@ -68,7 +68,7 @@ TEST(ClusterModel, H200EightBlocksPerSmMatchesTheDriverForEverySize) {
 TEST(ClusterModel, ResultDerivationAndOccupancy) {
   const ArchLimits& a = builtinArch(9, 0);
   const OccupancyResult occ = occupancy(256, 32, 0);
-  auto r = computeClusters(a, clusterLayoutOf(h200()), 132, occ, {4, true});
+  auto r = computeClusters(a, clusterLayoutOf(h200Cluster()), 132, occ, {4, true});
   ASSERT_TRUE(r) << r.error();
   EXPECT_TRUE(r->layout_known);
   EXPECT_EQ(r->blocks_per_sm_in_clusters, 8);
@@ -83,12 +83,12 @@ TEST(ClusterModel, ResultDerivationAndOccupancy) {
                 "2 × 36 for 18 SMs; 5 × 32 for 16 SMs; 1 × 16 for 8 SMs; 4 × 0 (fewer than 4 SMs) for 2 SMs"),
             std::string::npos)
       << r->derivation[0].text;
-  auto portable = computeClusters(a, clusterLayoutOf(h200()), 132, occ, {4, false});
+  auto portable = computeClusters(a, clusterLayoutOf(h200Cluster()), 132, occ, {4, false});
   ASSERT_TRUE(portable);
   EXPECT_EQ(portable->max_potential_cluster_size, 8);
 
   // Blocks per SM above the cap of 8 count as 8: 32-thread blocks, 32 per SM.
-  auto small = computeClusters(a, clusterLayoutOf(h200()), 132, occupancy(32, 32, 0), {1, true});
+  auto small = computeClusters(a, clusterLayoutOf(h200Cluster()), 132, occupancy(32, 32, 0), {1, true});
   ASSERT_TRUE(small);
   EXPECT_EQ(small->blocks_per_sm_in_clusters, 8);
   EXPECT_EQ(small->max_active_clusters, 1056);
@@ -129,12 +129,12 @@ TEST(ClusterModel, ErrorsNameTheValueAndTheAllowedRange) {
 
 TEST(ClusterModel, SweepCoversEveryAllowedSize) {
   const ArchLimits& a = builtinArch(9, 0);
-  auto pts = clusterSizeCurve(a, clusterLayoutOf(h200()), 132, 8, true);
+  auto pts = clusterSizeCurve(a, clusterLayoutOf(h200Cluster()), 132, 8, true);
   ASSERT_EQ(pts.size(), 16u);
   EXPECT_EQ(pts[15].cluster_size, 16);
   EXPECT_EQ(pts[15].max_active_clusters, 58);
   EXPECT_EQ(pts[15].active_blocks_in_clusters, 928);
-  EXPECT_EQ(clusterSizeCurve(a, clusterLayoutOf(h200()), 132, 8, false).size(), 8u);
+  EXPECT_EQ(clusterSizeCurve(a, clusterLayoutOf(h200Cluster()), 132, 8, false).size(), 8u);
   EXPECT_TRUE(clusterSizeCurve(builtinArch(8, 0), ClusterLayout{}, 108, 8, true).empty());
 }
 
@@ -149,7 +149,7 @@ TEST(ClusterModel, HeldAsideH200CasesExactAndNaiveFormulaIsNot) {
             iN = t.column("max_potential_cluster_size_nonportable"), iC1 = t.column("clusters_1");
   ASSERT_TRUE(iR >= 0 && iT >= 0 && iS >= 0 && iB >= 0 && iP >= 0 && iN >= 0 && iC1 >= 0);
   const ArchLimits& a = builtinArch(9, 0);
-  const ClusterLayout layout = clusterLayoutOf(h200());
+  const ClusterLayout layout = clusterLayoutOf(h200Cluster());
   int configs = 0, cases = 0, exact = 0, naiveExact = 0;
   std::int64_t worst = 0, naiveWorst = 0;
   for (const auto& row : t.rows) {
@@ -191,7 +191,7 @@ TEST(ClusterModel, HeldAsideH200CasesExactAndNaiveFormulaIsNot) {
 }
 
 TEST(ClusterGpuData, LayoutIsCheckedAgainstTheSmCount) {
-  const GpuSpec& g = h200();
+  const GpuSpec& g = h200Cluster();
   int total = 0;
   for (int n : g.cluster_gpc_sm_counts) total += n;
   EXPECT_EQ(total, 132);

@@ -31,7 +31,7 @@ Bytes readBytes(const fs::path& p) {
   return Bytes(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
-nlohmann::json readJson(const fs::path& p) {
+nlohmann::json readCubinJson(const fs::path& p) {
   std::ifstream in(p);
   return nlohmann::json::parse(in);
 }
@@ -48,7 +48,7 @@ std::optional<FolderCubin> cubinOf(const fs::path& folder) {
     const std::string name = f.path().filename().string();
     if (name.starts_with("__grp__")) continue;
     if (f.path().extension() == ".cubin") out.cubin = f.path();
-    if (f.path().extension() == ".json") out.kernel = readJson(f.path()).at("name").get<std::string>();
+    if (f.path().extension() == ".json") out.kernel = readCubinJson(f.path()).at("name").get<std::string>();
   }
   if (out.cubin.empty() || out.kernel.empty()) return std::nullopt;
   return out;
@@ -95,16 +95,16 @@ std::optional<RawSection> sectionNamed(const Bytes& b, const std::string& wanted
   return std::nullopt;
 }
 
-const char* const kSpillKernel = "triton_red_fused__log_softmax_prepare_softmax_online_sub_0";
-const char* const kSpillFolder = "5JJOQ22FO72C763Q5UEXYZKHQBWKX243DH3GUE6IPJJOFGH5BE2Q";
+const char* const kCubinSpillKernel = "triton_red_fused__log_softmax_prepare_softmax_online_sub_0";
+const char* const kCubinSpillFolder = "5JJOQ22FO72C763Q5UEXYZKHQBWKX243DH3GUE6IPJJOFGH5BE2Q";
 
 Bytes spillCubin() {
-  auto fc = cubinOf(kFixtures / "spill_log_softmax" / "triton" / "0" / kSpillFolder);
+  auto fc = cubinOf(kFixtures / "spill_log_softmax" / "triton" / "0" / kCubinSpillFolder);
   EXPECT_TRUE(fc.has_value());
   return fc ? readBytes(fc->cubin) : Bytes{};
 }
 
-std::string errorOf(const Bytes& b, const std::string& origin = "damaged.cubin") {
+std::string cubinErrorOf(const Bytes& b, const std::string& origin = "damaged.cubin") {
   auto info = readCubin(b, origin);
   EXPECT_FALSE(info.hasValue()) << origin << ": read " << b.size() << " bytes as a cubin";
   EXPECT_NE(info.error().find(origin), std::string::npos) << info.error();
@@ -114,7 +114,7 @@ std::string errorOf(const Bytes& b, const std::string& origin = "damaged.cubin")
 }  // namespace
 
 TEST(Cubin, SpillFixtureMatchesTheDriver) {
-  const nlohmann::json recorded = readJson(kFixtures / "spill_log_softmax" / "recorded.json");
+  const nlohmann::json recorded = readCubinJson(kFixtures / "spill_log_softmax" / "recorded.json");
   const auto& driver = recorded.at("driver");
   const auto folders = foldersOf("spill_log_softmax");
   ASSERT_EQ(folders.size(), 3u);
@@ -124,7 +124,7 @@ TEST(Cubin, SpillFixtureMatchesTheDriver) {
     SCOPED_TRACE(hash);
     auto fc = cubinOf(folder);
     ASSERT_TRUE(fc.has_value());
-    EXPECT_EQ(fc->kernel, kSpillKernel);
+    EXPECT_EQ(fc->kernel, kCubinSpillKernel);
     const Bytes bytes = readBytes(fc->cubin);
     auto info = readCubin(bytes, fc->cubin.string());
     ASSERT_TRUE(info.hasValue()) << info.error();
@@ -151,7 +151,7 @@ TEST(Cubin, TheSpillingVariantHas200BytesOfFrame) {
   const Bytes bytes = spillCubin();
   auto info = readCubin(bytes, "spill.cubin");
   ASSERT_TRUE(info.hasValue()) << info.error();
-  const CubinKernel* k = info->find(kSpillKernel);
+  const CubinKernel* k = info->find(kCubinSpillKernel);
   ASSERT_NE(k, nullptr);
   EXPECT_EQ(k->registers, 64);
   EXPECT_EQ(k->frame_bytes, 200);
@@ -166,7 +166,7 @@ TEST(Cubin, EveryRecordedCubinMatchesTheDriver) {
   for (const auto& fixture : fs::directory_iterator(kFixtures)) {
     if (!fixture.is_directory() || !fs::exists(fixture.path() / "recorded.json"))
       continue;  // a sweep's recording has none
-    const nlohmann::json recorded = readJson(fixture.path() / "recorded.json");
+    const nlohmann::json recorded = readCubinJson(fixture.path() / "recorded.json");
     if (!recorded.contains("driver")) continue;
     const auto& driver = recorded["driver"];
     for (const auto& folder : foldersOf(fixture.path().filename().string())) {
@@ -188,22 +188,22 @@ TEST(Cubin, EveryRecordedCubinMatchesTheDriver) {
 }
 
 TEST(Cubin, TooShortOrNotAnElfIsAnError) {
-  EXPECT_NE(errorOf({}).find("0 bytes is shorter than an ELF header (64)"), std::string::npos);
+  EXPECT_NE(cubinErrorOf({}).find("0 bytes is shorter than an ELF header (64)"), std::string::npos);
   const Bytes real = spillCubin();
   ASSERT_GT(real.size(), 1000u);
   const Bytes b63(real.begin(), real.begin() + 63);
-  EXPECT_NE(errorOf(b63).find("63 bytes is shorter than an ELF header"), std::string::npos);
-  EXPECT_NE(errorOf(Bytes(64, 0)).find("does not start with the ELF magic"), std::string::npos);
+  EXPECT_NE(cubinErrorOf(b63).find("63 bytes is shorter than an ELF header"), std::string::npos);
+  EXPECT_NE(cubinErrorOf(Bytes(64, 0)).find("does not start with the ELF magic"), std::string::npos);
 
   Bytes magic = real;
   magic[1] = 'X';
-  EXPECT_NE(errorOf(magic).find("does not start with the ELF magic"), std::string::npos);
+  EXPECT_NE(cubinErrorOf(magic).find("does not start with the ELF magic"), std::string::npos);
   Bytes elf32 = real;
   elf32[4] = 1;  // ELFCLASS32
-  EXPECT_NE(errorOf(elf32).find("only 64-bit little-endian ELF files are read"), std::string::npos);
+  EXPECT_NE(cubinErrorOf(elf32).find("only 64-bit little-endian ELF files are read"), std::string::npos);
   Bytes big_endian = real;
   big_endian[5] = 2;  // ELFDATA2MSB
-  EXPECT_NE(errorOf(big_endian).find("only 64-bit little-endian"), std::string::npos);
+  EXPECT_NE(cubinErrorOf(big_endian).find("only 64-bit little-endian"), std::string::npos);
   // The default origin names it "cubin".
   auto info = readCubin({});
   ASSERT_FALSE(info.hasValue());
@@ -216,7 +216,7 @@ TEST(Cubin, TruncatedCubinIsAnErrorNamingTheFile) {
   for (std::size_t length : {std::size_t{64}, std::size_t{200}, real.size() / 2, real.size() - 2000}) {
     SCOPED_TRACE(length);
     const Bytes cut(real.begin(), real.begin() + static_cast<std::ptrdiff_t>(length));
-    EXPECT_NE(errorOf(cut, "cut.cubin").find("run past the end of the file"), std::string::npos);
+    EXPECT_NE(cubinErrorOf(cut, "cut.cubin").find("run past the end of the file"), std::string::npos);
   }
   // Every length: an error or a result, never a crash; an error names the file.
   for (std::size_t length = 0; length < real.size(); length += 97) {
@@ -234,7 +234,7 @@ TEST(Cubin, SectionRunningPastTheEndIsAnError) {
   ASSERT_TRUE(info_section.has_value());
   const std::uint64_t huge = b.size();  // size = file size, from a nonzero offset
   std::memcpy(b.data() + info_section->header + 32, &huge, sizeof huge);
-  const std::string e = errorOf(b);
+  const std::string e = cubinErrorOf(b);
   EXPECT_NE(e.find("section 10 runs past the end of the file: offset " + std::to_string(info_section->offset) +
                    " + size " + std::to_string(huge) + " > " + std::to_string(b.size()) + " bytes"),
             std::string::npos)
@@ -247,7 +247,7 @@ TEST(Cubin, UnknownRecordFormatIsAnError) {
   ASSERT_TRUE(info_section.has_value());
   ASSERT_EQ(b[info_section->offset], 4);  // the first record: format 4 (REGCOUNT)
   b[info_section->offset] = 7;
-  const std::string e = errorOf(b);
+  const std::string e = cubinErrorOf(b);
   EXPECT_NE(e.find("'.nv.info' holds a record of unknown format 7 at offset " + std::to_string(info_section->offset)),
             std::string::npos)
       << e;
@@ -259,7 +259,7 @@ TEST(Cubin, RecordRunningPastItsSectionIsAnError) {
   ASSERT_TRUE(info_section.has_value());
   const std::uint16_t too_long = 0x400;  // the first record's payload size: past the 36-byte section
   std::memcpy(b.data() + info_section->offset + 2, &too_long, sizeof too_long);
-  EXPECT_NE(errorOf(b).find("runs past the section's end (attribute 47, 1024 bytes)"), std::string::npos);
+  EXPECT_NE(cubinErrorOf(b).find("runs past the section's end (attribute 47, 1024 bytes)"), std::string::npos);
 }
 
 TEST(Cubin, InfoSectionWithoutFileContentsIsAnErrorNotARead) {
@@ -271,24 +271,24 @@ TEST(Cubin, InfoSectionWithoutFileContentsIsAnErrorNotARead) {
   const std::uint64_t far = std::uint64_t{1} << 40;
   std::memcpy(b.data() + info_section->header + 4, &nobits, sizeof nobits);
   std::memcpy(b.data() + info_section->header + 24, &far, sizeof far);
-  EXPECT_NE(errorOf(b).find("'.nv.info'"), std::string::npos);
+  EXPECT_NE(cubinErrorOf(b).find("'.nv.info'"), std::string::npos);
   // The same for a kernel's .nv.info.<kernel>.
   Bytes k = spillCubin();
-  auto kernel_info = sectionNamed(k, std::string(".nv.info.") + kSpillKernel);
+  auto kernel_info = sectionNamed(k, std::string(".nv.info.") + kCubinSpillKernel);
   ASSERT_TRUE(kernel_info.has_value());
   std::memcpy(k.data() + kernel_info->header + 4, &nobits, sizeof nobits);
   std::memcpy(k.data() + kernel_info->header + 24, &far, sizeof far);
-  EXPECT_NE(errorOf(k).find(std::string("'.nv.info.") + kSpillKernel + "'"), std::string::npos);
+  EXPECT_NE(cubinErrorOf(k).find(std::string("'.nv.info.") + kCubinSpillKernel + "'"), std::string::npos);
 }
 
 TEST(Cubin, NoKernelSectionIsAnError) {
   Bytes b = spillCubin();
-  auto text = sectionNamed(b, std::string(".text.") + kSpillKernel);
+  auto text = sectionNamed(b, std::string(".text.") + kCubinSpillKernel);
   ASSERT_TRUE(text.has_value());
   auto names = sectionNamed(b, ".shstrtab");
   ASSERT_TRUE(names.has_value());
   b[names->offset + text->name + 1] = 'x';  // ".text.<kernel>" → ".xext.<kernel>"
-  EXPECT_NE(errorOf(b).find("holds no kernel (no .text.<name> section)"), std::string::npos);
+  EXPECT_NE(cubinErrorOf(b).find("holds no kernel (no .text.<name> section)"), std::string::npos);
 }
 
 TEST(Cubin, BadSectionTableIsAnError) {
@@ -296,13 +296,13 @@ TEST(Cubin, BadSectionTableIsAnError) {
   Bytes small_entries = real;
   const std::uint16_t entsize = 40;
   std::memcpy(small_entries.data() + 0x3a, &entsize, sizeof entsize);
-  EXPECT_NE(errorOf(small_entries).find("section header size 40 is below 64 bytes"), std::string::npos);
+  EXPECT_NE(cubinErrorOf(small_entries).find("section header size 40 is below 64 bytes"), std::string::npos);
   Bytes bad_index = real;
   const std::uint16_t index = 999;
   std::memcpy(bad_index.data() + 0x3e, &index, sizeof index);
-  EXPECT_NE(errorOf(bad_index).find("no section name table"), std::string::npos);
+  EXPECT_NE(cubinErrorOf(bad_index).find("no section name table"), std::string::npos);
   Bytes far_headers = real;
   const std::uint64_t shoff = ~std::uint64_t{0} - 8;
   std::memcpy(far_headers.data() + 0x28, &shoff, sizeof shoff);
-  EXPECT_NE(errorOf(far_headers).find("the section headers run past the end of the file"), std::string::npos);
+  EXPECT_NE(cubinErrorOf(far_headers).find("the section headers run past the end of the file"), std::string::npos);
 }
