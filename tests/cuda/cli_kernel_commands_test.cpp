@@ -14,34 +14,20 @@
 #include "app/cli/cli.h"
 #include "core/base/atomic_file.h"
 #include "core/base/csv.h"
+#include "tests/support/cli_run.h"
 
 namespace occx {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct CliResult {
-  int rc = 0;
-  std::string out;
-  std::string err;
-};
-
-CliResult run(std::vector<std::string> args) {
-  args.insert(args.begin(), "occx");
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  CliResult r;
-  r.rc = cli::runCli(static_cast<int>(argv.size()), argv.data(), out, err);
-  r.out = out.str();
-  r.err = err.str();
-  return r;
-}
+using testing_support::runOccx;
+using CliResult = testing_support::CliRun;
 
 TEST(CliCompile, JsonReportsRegistersSpillsAndOccupancy) {
-  auto r = run({"compile", "--arch", "sm_90", "--workload", "mean_var", "--dtype", "fp32", "--xblock", "1", "--rblock",
-                "8192", "--num-warps", "2", "--no-cache", "--json"});
-  ASSERT_EQ(r.rc, 0) << r.err;
+  auto r = runOccx({"compile", "--arch", "sm_90", "--workload", "mean_var", "--dtype", "fp32", "--xblock", "1",
+                    "--rblock", "8192", "--num-warps", "2", "--no-cache", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["kernel"], "occx_mean_var_fp32_x1_r8192_w2");
   EXPECT_EQ(j["arch"], "sm_90");
@@ -57,9 +43,9 @@ TEST(CliCompile, JsonReportsRegistersSpillsAndOccupancy) {
 }
 
 TEST(CliCompile, TextShowsSourceAndDecisions) {
-  auto r = run({"compile", "--gpu", "H100-SXM", "--workload", "sum", "--dtype", "fp16", "--rblock", "2048",
-                "--num-warps", "16", "--xnumel", "512", "--rnumel", "8192", "--show-source", "--no-cache"});
-  ASSERT_EQ(r.rc, 0) << r.err;
+  auto r = runOccx({"compile", "--gpu", "H100-SXM", "--workload", "sum", "--dtype", "fp16", "--rblock", "2048",
+                    "--num-warps", "16", "--xnumel", "512", "--rnumel", "8192", "--show-source", "--no-cache"});
+  ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(
       r.out.find("extern \"C\" __global__ void __launch_bounds__(NUM_THREADS) occx_sum_fp16_x1_r2048_w16_s512x8192("),
       std::string::npos);
@@ -75,8 +61,8 @@ TEST(CliCompile, ADamagedCacheEntryIsRecompiledAndReportedOnce) {
   const std::vector<std::string> args = {"compile", "--arch",      "sm_90",      "--workload", "sum",
                                          "--dtype", "fp16",        "--rblock",   "2048",       "--num-warps",
                                          "8",       "--cache-dir", dir.string(), "--json"};
-  auto first = run(args);
-  ASSERT_EQ(first.rc, 0) << first.err;
+  auto first = runOccx(args);
+  ASSERT_EQ(first.code, 0) << first.err;
   const int registers = nlohmann::json::parse(first.out)["report"]["registers_per_thread"].get<int>();
   EXPECT_EQ(nlohmann::json::parse(first.out)["cache_hit"], false);
   std::vector<fs::path> entries;
@@ -86,8 +72,8 @@ TEST(CliCompile, ADamagedCacheEntryIsRecompiledAndReportedOnce) {
   ASSERT_TRUE(bytes);
   ASSERT_TRUE(writeFileAtomically(entries[0].string(), bytes->substr(0, bytes->size() / 2)));  // truncated
 
-  auto second = run(args);
-  ASSERT_EQ(second.rc, 0) << second.err;
+  auto second = runOccx(args);
+  ASSERT_EQ(second.code, 0) << second.err;
   const auto j = nlohmann::json::parse(second.out);
   EXPECT_EQ(j["cache_hit"], false);  // compiled again
   EXPECT_EQ(j["report"]["registers_per_thread"], registers);
@@ -98,44 +84,45 @@ TEST(CliCompile, ADamagedCacheEntryIsRecompiledAndReportedOnce) {
   EXPECT_EQ(second.err.find("damaged entry", at + line.size()), std::string::npos)
       << "reported more than once: " << second.err;
 
-  auto third = run(args);  // the entry was replaced
-  ASSERT_EQ(third.rc, 0) << third.err;
+  auto third = runOccx(args);  // the entry was replaced
+  ASSERT_EQ(third.code, 0) << third.err;
   EXPECT_EQ(nlohmann::json::parse(third.out)["cache_hit"], true);
   EXPECT_EQ(third.err.find("damaged"), std::string::npos) << third.err;
   fs::remove_all(dir);
 }
 
 TEST(CliCompile, UsageErrorsNameTheOptionAndRange) {
-  auto r = run({"compile", "--arch", "sm_90", "--rblock", "1000", "--no-cache"});
-  EXPECT_EQ(r.rc, 2);
+  auto r = runOccx({"compile", "--arch", "sm_90", "--rblock", "1000", "--no-cache"});
+  EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("RBLOCK 1000 is out of range: allowed powers of two 1 … 65536"), std::string::npos) << r.err;
-  r = run({"compile", "--arch", "sm_52", "--sms", "16", "--no-cache"});
-  EXPECT_EQ(r.rc, 2);
+  r = runOccx({"compile", "--arch", "sm_52", "--sms", "16", "--no-cache"});
+  EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("--arch sm_52 cannot be compiled by NVRTC"), std::string::npos) << r.err;
-  r = run({"compile", "--arch", "sm_52", "--no-cache"});  // no GPU of CC 5.2 in the data to take SMs from
-  EXPECT_EQ(r.rc, 2);
+  r = runOccx({"compile", "--arch", "sm_52", "--no-cache"});  // no GPU of CC 5.2 in the data to take SMs from
+  EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("give --sms N"), std::string::npos) << r.err;
-  r = run({"compile", "--arch", "sm_90", "--workload", "softmax"});
-  EXPECT_EQ(r.rc, 2);
+  r = runOccx({"compile", "--arch", "sm_90", "--workload", "softmax"});
+  EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("--workload: workload 'softmax' is not known"), std::string::npos) << r.err;
-  r = run({"compile", "--arch", "sm_90", "--maxrregcount", "300"});
-  EXPECT_EQ(r.rc, 2);
+  r = runOccx({"compile", "--arch", "sm_90", "--maxrregcount", "300"});
+  EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("--maxrregcount 300 is out of range"), std::string::npos) << r.err;
-  r = run({"compile", "--arch", "sm_90", "--nvrtc-option", "--bogus", "--no-cache"});
-  EXPECT_EQ(r.rc, 1);
+  r = runOccx({"compile", "--arch", "sm_90", "--nvrtc-option", "--bogus", "--no-cache"});
+  EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("unrecognized option --bogus"), std::string::npos) << r.err;
-  r = run({"sweep", "--arch", "sm_80", "--xnumel", "64", "--rnumel", "64", "--rblocks", "lots"});
-  EXPECT_EQ(r.rc, 2);
+  r = runOccx({"sweep", "--arch", "sm_80", "--xnumel", "64", "--rnumel", "64", "--rblocks", "lots"});
+  EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("--rblocks 'lots' is not a number or a range"), std::string::npos) << r.err;
 }
 
 TEST(CliSweep, CsvHasUnitsAndMetadata) {
   const fs::path csv = fs::path(::testing::TempDir()) / "occx_cli_sweep.csv";
   fs::remove(csv);
-  auto r = run({"sweep", "--arch",   "sm_90",      "--workload", "log_softmax", "--dtype",   "fp16",      "--xnumel",
-                "264",   "--rnumel", "30000",      "--xblocks",  "1",           "--rblocks", "2048-4096", "--num-warps",
-                "8,16",  "--no-run", "--no-cache", "--quiet",    "--csv",       csv.string()});
-  ASSERT_EQ(r.rc, 0) << r.err;
+  auto r =
+      runOccx({"sweep", "--arch",   "sm_90",      "--workload", "log_softmax", "--dtype",   "fp16",      "--xnumel",
+               "264",   "--rnumel", "30000",      "--xblocks",  "1",           "--rblocks", "2048-4096", "--num-warps",
+               "8,16",  "--no-run", "--no-cache", "--quiet",    "--csv",       csv.string()});
+  ASSERT_EQ(r.code, 0) << r.err;
   auto text = readFile(csv.string());
   ASSERT_TRUE(text);
   auto t = parseCsv(*text);
@@ -168,15 +155,15 @@ TEST(CliSweep, CtrlCKeepsTheFinishedRows) {
   fs::remove(csv);
   CliResult r;
   std::thread worker([&] {
-    r = run({"sweep", "--arch",    "sm_80", "--workload", "mean_var", "--dtype",   "fp32",      "--xnumel",
-             "1024",  "--rnumel",  "8192",  "--xblocks",  "1,2",      "--rblocks", "1024-8192", "--num-warps",
-             "1,2,4", "--threads", "1",     "--no-cache", "--no-run", "--quiet",   "--csv",     csv.string()});
+    r = runOccx({"sweep", "--arch",    "sm_80", "--workload", "mean_var", "--dtype",   "fp32",      "--xnumel",
+                 "1024",  "--rnumel",  "8192",  "--xblocks",  "1,2",      "--rblocks", "1024-8192", "--num-warps",
+                 "1,2,4", "--threads", "1",     "--no-cache", "--no-run", "--quiet",   "--csv",     csv.string()});
   });
   std::this_thread::sleep_for(std::chrono::seconds(4));
   std::raise(SIGINT);
   worker.join();
   sigaction(SIGINT, &old, nullptr);
-  EXPECT_EQ(r.rc, 1) << r.err;
+  EXPECT_EQ(r.code, 1) << r.err;
   EXPECT_NE(r.err.find("cancelled: kept the"), std::string::npos) << r.err;
   auto text = readFile(csv.string());
   ASSERT_TRUE(text) << "the CSV with the finished rows was not written";
