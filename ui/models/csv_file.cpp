@@ -45,4 +45,21 @@ QString csvFormatOf(const QString& path) {
   return {};
 }
 
+OpenTarget openTargetFor(const QString& path) {
+  const QFileInfo info(path);
+  // torch.profiler's traces: *.json, *.pt.trace.json, plain or gzipped.
+  const QString name = info.fileName().toLower();
+  if (!info.isDir() && (name.endsWith(QStringLiteral(".json")) || name.endsWith(QStringLiteral(".json.gz")))) {
+    return OpenTarget::kProfilerTrace;
+  }
+  if (info.isDir() || info.suffix().compare(QStringLiteral("csv"), Qt::CaseInsensitive) != 0) {
+    return OpenTarget::kInductorRun;
+  }
+  const QString format = csvFormatOf(path);
+  if (format.startsWith(QStringLiteral("occupancy-explorer-live-sweep"))) return OpenTarget::kLiveSweep;
+  if (format.startsWith(QStringLiteral("occx-compile-sweep"))) return OpenTarget::kCompileSweep;
+  if (format.startsWith(QStringLiteral("inductor-kernel-runs"))) return OpenTarget::kMeasurements;
+  return OpenTarget::kInductorRun;
+}
+
 }  // namespace occx::ui

@@ -20,4 +20,14 @@ Expected<CsvTable> readCsvTable(const QString& path);
 /// empty when there is none or the path is not a regular file (a FIFO would block).
 QString csvFormatOf(const QString& path);
 
+/// Where a path opens.
+enum class OpenTarget { kInductorRun, kCompileSweep, kLiveSweep, kMeasurements, kProfilerTrace };
+
+/// The view for `path`: a folder or a .py → the Inductor run; a .csv whose "# format:" line (read
+/// from the first 64 KiB) is "occupancy-explorer-live-sweep …" → the live sweep, "occx-compile-sweep
+/// …" → the compile sweep, "inductor-kernel-runs" → measurements merged into the Inductor run
+/// shown; a .json or .json.gz file → a torch.profiler trace for the Inductor run view's Step tab;
+/// anything else → the Inductor run (its scan-CSV reader says what is wrong).
+OpenTarget openTargetFor(const QString& path);
+
 }  // namespace occx::ui

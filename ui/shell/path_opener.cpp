@@ -22,23 +22,6 @@ const QString kRecentKey = QStringLiteral("recent/paths");
 
 }  // namespace
 
-OpenTarget openTargetFor(const QString& path) {
-  const QFileInfo info(path);
-  // torch.profiler's traces: *.json, *.pt.trace.json, plain or gzipped.
-  const QString name = info.fileName().toLower();
-  if (!info.isDir() && (name.endsWith(QStringLiteral(".json")) || name.endsWith(QStringLiteral(".json.gz")))) {
-    return OpenTarget::kProfilerTrace;
-  }
-  if (info.isDir() || info.suffix().compare(QStringLiteral("csv"), Qt::CaseInsensitive) != 0) {
-    return OpenTarget::kInductorRun;
-  }
-  const QString format = csvFormatOf(path);
-  if (format.startsWith(QStringLiteral("occupancy-explorer-live-sweep"))) return OpenTarget::kLiveSweep;
-  if (format.startsWith(QStringLiteral("occx-compile-sweep"))) return OpenTarget::kCompileSweep;
-  if (format.startsWith(QStringLiteral("inductor-kernel-runs"))) return OpenTarget::kMeasurements;
-  return OpenTarget::kInductorRun;
-}
-
 PathOpener::PathOpener(MainWindow* window, InductorRunView* inductor_run, CompileSweepView* compile_sweep,
                        LiveSweepView* live_sweep, bool use_settings, QObject* parent)
     : QObject(parent),

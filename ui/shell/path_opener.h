@@ -9,6 +9,8 @@
 #include <QString>
 #include <QStringList>
 
+#include "ui/models/csv_file.h"  // OpenTarget, openTargetFor
+
 class QMenu;
 
 namespace occx::ui {
@@ -17,16 +19,6 @@ class CompileSweepView;
 class InductorRunView;
 class LiveSweepView;
 class MainWindow;
-
-/// Where a path opens.
-enum class OpenTarget { kInductorRun, kCompileSweep, kLiveSweep, kMeasurements, kProfilerTrace };
-
-/// The view for `path`: a folder or a .py → the Inductor run; a .csv whose "# format:" line (read
-/// from the first 64 KiB) is "occupancy-explorer-live-sweep …" → the live sweep, "occx-compile-sweep
-/// …" → the compile sweep, "inductor-kernel-runs" → measurements merged into the Inductor run
-/// shown; a .json or .json.gz file → a torch.profiler trace for the Inductor run view's Step tab;
-/// anything else → the Inductor run (its scan-CSV reader says what is wrong).
-OpenTarget openTargetFor(const QString& path);
 
 class PathOpener : public QObject {
   Q_OBJECT

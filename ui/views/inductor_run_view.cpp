@@ -1035,10 +1035,10 @@ QString InductorRunView::openPath(const QString& path) {
   }
   last_folder_ = info.isDir() ? info.absoluteFilePath() : info.absolutePath();
   if (info.isFile() && info.suffix().compare(QStringLiteral("csv"), Qt::CaseInsensitive) == 0) {
-    const QString format = csvFormatOf(path);
-    if (format.startsWith(QStringLiteral("inductor-kernel-runs"))) return openMeasurementsCsv(path);
-    const bool live = format.startsWith(QStringLiteral("occupancy-explorer-live-sweep"));
-    if (live || format.startsWith(QStringLiteral("occx-compile-sweep"))) {
+    const OpenTarget target = openTargetFor(path);  // the window's own routing, by the "# format:" line
+    if (target == OpenTarget::kMeasurements) return openMeasurementsCsv(path);
+    const bool live = target == OpenTarget::kLiveSweep;
+    if (live || target == OpenTarget::kCompileSweep) {
       const QString tab = live ? tr("Live sweep") : tr("Compile sweep (NVRTC)");
       if (isSignalConnected(QMetaMethod::fromSignal(&InductorRunView::openElsewhere))) {
         setStatus(tr("%1 is a %2 dataset: handed to the %3 tab.")

@@ -275,9 +275,10 @@ CsvTable batchDecisionsText(const CsvTable& decided) {
     if (auto it = std::find(h.begin(), h.end(), key); it != h.end()) keep.emplace_back(it - h.begin(), title);
   };
   add("total_blocks", "blocks");
-  for (const char* policy : {"old", "new", "review_min", "exact"}) {
-    add(std::string(policy) + "_decision", policy);
-    add(std::string(policy) + "_new_config", std::string(policy) + " → config");
+  for (Policy p : kPolicies) {  // the policies asked for have their columns; the others are skipped
+    const std::string key(policyKey(p));
+    add(key + "_decision", key);
+    add(key + "_new_config", key + " → config");
   }
   CsvTable t;
   for (const auto& [column, title] : keep) t.header.push_back(title);
