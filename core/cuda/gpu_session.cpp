@@ -112,6 +112,16 @@ struct GpuSession::Impl {
   /// arguments kInput i / kOutput i name.
   std::vector<CUdeviceptr> inputs;
   std::vector<CUdeviceptr> outputs;
+  /// Warm runs: a pristine device copy of every buffer the kernel reads (inputs, in-outs), copied
+  /// over it before each warm launch. Made at the first warm run of a problem, freed with it.
+  struct Pristine {
+    CUdeviceptr copy = 0;
+    CUdeviceptr buffer = 0;
+    std::int64_t bytes = 0;
+  };
+  std::vector<Pristine> pristine;
+  std::string pristine_error;  ///< why the copies could not be made (warm is then not measured)
+  double copy_GBps = 0.0;      ///< the device's copy bandwidth once known (applyBandwidth's check)
   std::string problem_error;  ///< why the current problem is not on the device
   std::int64_t allocated = 0;
   std::int64_t memory_limit = 0;
@@ -166,6 +176,56 @@ struct GpuSession::Impl {
     for (std::size_t i = 0; i < outputs.size(); ++i) release(outputs[i], outputBytesAt(i));
     inputs.clear();
     outputs.clear();
+    for (auto& p : pristine) release(p.copy, p.bytes);
+    pristine.clear();
+    pristine_error.clear();
+  }
+
+  /// Makes the pristine copies of the buffers the kernel reads (once per problem), from the host's
+  /// initial contents. Error: out of memory (warm is then not measured) or a driver failure.
+  std::optional<Error> ensurePristine() {
+    if (!pristine.empty() || !pristine_error.empty()) {
+      return pristine_error.empty() ? std::nullopt : std::optional<Error>(Error{pristine_error});
+    }
+    auto add = [&](CUdeviceptr buffer, const std::vector<std::uint8_t>& init, const std::string& what) -> bool {
+      const auto bytes = static_cast<std::int64_t>(init.size());
+      auto m = alloc(bytes, "a pristine copy of " + what + " (warm runs)");
+      if (!m) {
+        pristine_error = m.error();
+        return false;
+      }
+      pristine.push_back({*m, buffer, bytes});
+      if (CUresult r = d->cuMemcpyHtoD(*m, init.data(), init.size()); r != CUDA_SUCCESS) {
+        pristine_error = cuCallError(r, "cuMemcpyHtoD(pristine copy)", __FILE__, __LINE__).message;
+        return false;
+      }
+      return true;
+    };
+    bool ok = true;
+    if (buffers) {
+      const BufferProblemSpec& spec = buffers->spec;
+      const std::vector<int> in = spec.inputIndices();
+      const std::vector<int> out = spec.outputIndices();
+      for (std::size_t i = 0; ok && i < in.size(); ++i) {
+        ok = add(inputs[i], buffers->initial[static_cast<std::size_t>(in[i])], "input " + std::to_string(i));
+      }
+      for (std::size_t i = 0; ok && i < out.size(); ++i) {
+        const auto b = static_cast<std::size_t>(out[i]);
+        if (spec.buffers[b].role == BufferSpec::Role::kInOut) {
+          ok = add(outputs[i], buffers->initial[b], "in-out buffer " + std::to_string(i));
+        }
+      }
+    } else if (problem) {
+      for (std::size_t i = 0; ok && i < problem->inputs.size(); ++i) {
+        ok = add(inputs[i], problem->inputs[i], "input " + std::to_string(i));
+      }
+    }
+    if (!ok) {
+      for (auto& p : pristine) release(p.copy, p.bytes);
+      pristine.clear();
+      return Error{pristine_error};
+    }
+    return std::nullopt;
   }
 
   // ---- context ---------------------------------------------------------------------------------
@@ -619,77 +679,102 @@ struct GpuSession::Impl {
     }
     const int runs = std::clamp(static_cast<int>(std::ceil(opt.timed_ms / est_ms)), std::max(opt.min_timed_runs, 1),
                                 std::max(opt.max_timed_runs, 1));
+    // One timed pass: `runs` launches, each after its prelude (warm: the pristine copies over the
+    // buffers the kernel reads; cold: the L2 flush), CUDA events around each launch and CUPTI
+    // kernel records. False when the run failed (out says why).
+    const cupti::LaunchShape shape{module.grid_x, module.grid_y, module.grid_z, threads};
     std::string cupti_note;
-    bool cupti_on = false;
-    if (opt.cupti_activity) {
-      auto b = cupti::beginKernelActivity();
-      if (b) {
-        cupti_on = true;
-      } else {
-        cupti_note = "CUPTI kernel records unavailable: " + b.error();
+    auto timedPass = [&](bool warm, TimingStats& events, std::optional<TimingStats>& kernel) -> bool {
+      bool cupti_on = false;
+      if (opt.cupti_activity) {
+        auto b = cupti::beginKernelActivity();
+        if (b) {
+          cupti_on = true;
+        } else {
+          cupti_note = "CUPTI kernel records unavailable: " + b.error();
+        }
       }
-    }
-    for (int i = 0; i < runs; ++i) {
-      if (opt.flush_l2) {
-        d->cuMemsetD32Async(flush, static_cast<unsigned>(i + 1), static_cast<std::size_t>(flush_bytes / 4), stream);
-      }
-      d->cuEventRecord(start_events[static_cast<std::size_t>(i)], stream);
-      if (CUresult r = launch(); r != CUDA_SUCCESS) {
+      auto stopCupti = [&] {
         if (cupti_on) (void)cupti::endKernelActivity(cupti::LaunchShape{}, 0);
-        failRun(out, r, "cuLaunchKernel (timed)", RunStatus::kLaunchFailed);
-        return out;
+      };
+      for (int i = 0; i < runs; ++i) {
+        if (warm) {
+          for (const Pristine& p : pristine) {
+            d->cuMemcpyDtoDAsync(p.buffer, p.copy, static_cast<std::size_t>(p.bytes), stream);
+          }
+        } else if (opt.flush_l2) {
+          d->cuMemsetD32Async(flush, static_cast<unsigned>(i + 1), static_cast<std::size_t>(flush_bytes / 4), stream);
+        }
+        d->cuEventRecord(start_events[static_cast<std::size_t>(i)], stream);
+        if (CUresult r = launch(); r != CUDA_SUCCESS) {
+          stopCupti();
+          failRun(out, r, warm ? "cuLaunchKernel (timed, warm)" : "cuLaunchKernel (timed)", RunStatus::kLaunchFailed);
+          return false;
+        }
+        d->cuEventRecord(end_events[static_cast<std::size_t>(i)], stream);
+        if (cancelled()) {
+          sync("kernel execution (cancelled)");
+          stopCupti();
+          out.status = RunStatus::kCancelled;
+          out.reason = "cancelled";
+          return false;
+        }
       }
-      d->cuEventRecord(end_events[static_cast<std::size_t>(i)], stream);
-      if (cancelled()) {
-        sync("kernel execution (cancelled)");
-        if (cupti_on) (void)cupti::endKernelActivity(cupti::LaunchShape{}, 0);
-        out.status = RunStatus::kCancelled;
-        out.reason = "cancelled";
-        return out;
+      if (!sync(warm ? "kernel execution (timed, warm)" : "kernel execution (timed)")) {
+        stopCupti();
+        return false;
       }
-    }
-    if (!sync("kernel execution (timed)")) {
-      if (cupti_on) (void)cupti::endKernelActivity(cupti::LaunchShape{}, 0);
-      return out;
-    }
-    std::vector<double> samples;
-    samples.reserve(static_cast<std::size_t>(runs));
-    for (int i = 0; i < runs; ++i) {
-      float ms = 0.0f;
-      if (CUresult r = d->cuEventElapsedTime(&ms, start_events[static_cast<std::size_t>(i)],
-                                             end_events[static_cast<std::size_t>(i)]);
-          r != CUDA_SUCCESS) {
-        failRun(out, r, "cuEventElapsedTime", RunStatus::kLaunchFailed);
-        return out;
+      std::vector<double> samples;
+      samples.reserve(static_cast<std::size_t>(runs));
+      for (int i = 0; i < runs; ++i) {
+        float ms = 0.0f;
+        if (CUresult r = d->cuEventElapsedTime(&ms, start_events[static_cast<std::size_t>(i)],
+                                               end_events[static_cast<std::size_t>(i)]);
+            r != CUDA_SUCCESS) {
+          stopCupti();
+          failRun(out, r, "cuEventElapsedTime", RunStatus::kLaunchFailed);
+          return false;
+        }
+        samples.push_back(static_cast<double>(ms) * 1000.0);
       }
-      samples.push_back(static_cast<double>(ms) * 1000.0);
-    }
-    out.time = summarizeTimes(samples);
-    out.bytes_moved = buffers ? buffers->spec.bytesMoved() : problem->bytes.total();
-    out.bandwidth_GBps = bandwidthGBps(out.bytes_moved, out.time.median_us);
-    if (cupti_on) {
+      events = summarizeTimes(samples);
+      if (!cupti_on) return true;
       d->cuCtxSynchronize();  // CUPTI completes kernel records at synchronisation points
-      const cupti::LaunchShape shape{module.grid_x, module.grid_y, module.grid_z, threads};
       auto spans = cupti::endKernelActivity(shape, static_cast<std::size_t>(runs));
       if (!spans) {
         cupti_note = "CUPTI kernel records unavailable: " + spans.error();
+        return true;
+      }
+      // Only this module's launches ran on the context since the records began.
+      std::vector<double> us;
+      for (const auto& sp : *spans) {
+        if (sp.launched(shape.grid_x, shape.grid_y, shape.grid_z, shape.block_x)) us.push_back(sp.durationUs());
+      }
+      if (static_cast<int>(us.size()) >= runs) {
+        us.erase(us.begin(), us.end() - runs);  // the timed launches are the last `runs`
+        kernel = summarizeTimes(us);
       } else {
-        // Only this module's launches ran on the context since the records began.
-        std::vector<double> us;
-        for (const auto& s : *spans) {
-          if (s.launched(shape.grid_x, shape.grid_y, shape.grid_z, shape.block_x)) us.push_back(s.durationUs());
-        }
-        if (static_cast<int>(us.size()) >= runs) {
-          us.erase(us.begin(), us.end() - runs);  // the timed launches are the last `runs`
-          out.kernel_time = summarizeTimes(us);
-        } else {
-          cupti_note = "CUPTI recorded " + std::to_string(us.size()) + " of " + std::to_string(runs) + " launches (" +
-                       std::to_string(spans->size()) + " kernel records in all" +
-                       (spans->empty() ? std::string() : ", the last named " + spans->back().name) + ")";
-        }
+        cupti_note = "CUPTI recorded " + std::to_string(us.size()) + " of " + std::to_string(runs) + " launches (" +
+                     std::to_string(spans->size()) + " kernel records in all" +
+                     (spans->empty() ? std::string() : ", the last named " + spans->back().name) + ")";
+      }
+      return true;
+    };
+    if (!timedPass(false, out.time, out.kernel_time)) return out;
+    out.bytes_moved = buffers ? buffers->spec.bytesMoved() : problem->bytes.total();
+    if (opt.warm) {
+      if (auto e = ensurePristine()) {
+        out.warm_note = "warm not measured: " + e->message;
+      } else {
+        TimingStats warm_events;
+        if (!timedPass(true, warm_events, out.warm_kernel_time)) return out;
+        out.warm_time = warm_events;
       }
     }
     if (opt.cupti_metrics) {
+      // DRAM bytes of a cold launch, as the cold time: L2 flushed before the profiled launch.
+      d->cuMemsetD32Async(flush, 0x3f800000u, static_cast<std::size_t>(flush_bytes / 4), stream);
+      if (!sync("L2 flush before profiling")) return out;
       auto m = cupti::profileLaunch(ctx, info.ordinal, [&]() -> CUresult {
         if (CUresult r = launch(); r != CUDA_SUCCESS) return r;
         return d->cuStreamSynchronize(stream);
@@ -702,6 +787,7 @@ struct GpuSession::Impl {
     }
     out.status = RunStatus::kOk;
     out.reason = cupti_note;
+    applyBandwidth(out, copy_GBps);
     return out;
   }
 
@@ -826,12 +912,17 @@ Expected<CopyBandwidth> GpuSession::measureCopyBandwidth(std::int64_t bytes, int
 }
 
 Expected<CopyBandwidth> GpuSession::copyBandwidth(bool refresh) {
+  auto remember = [this](const CopyBandwidth& bw) {
+    impl_->worker.call([&] { impl_->copy_GBps = bw.GBps; });  // runs check bandwidths against it
+    return bw;
+  };
   auto dir = userCacheDir();
   if (!refresh && dir) {
-    if (auto cached = loadCachedCopyBandwidth(*dir, impl_->info)) return *cached;
+    if (auto cached = loadCachedCopyBandwidth(*dir, impl_->info)) return remember(*cached);
   }
   auto bw = measureCopyBandwidth();
   if (bw && dir) (void)storeCachedCopyBandwidth(*dir, *bw);
+  if (bw) remember(*bw);
   return bw;
 }
 

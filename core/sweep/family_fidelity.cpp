@@ -87,15 +87,15 @@ Expected<FamilyFidelity> compareWithTriton(const LiveDataset& family, const trit
           t.r0_block != ours.config.rblock || t.num_warps != ours.config.num_warps) {
         continue;
       }
-      if (t.ok() && ours.measured.time.median_us > 0) {
+      if (t.ok() && ours.measured.timeUs() > 0) {
         FidelityPair p;
         p.live_row = static_cast<int>(li);
         p.triton_row = static_cast<int>(ti);
         p.xblock = t.xblock;
         p.rblock = t.r0_block;
         p.num_warps = t.num_warps;
-        p.ours_us = ours.measured.time.median_us;
-        p.triton_us = t.measured.time.median_us;
+        p.ours_us = ours.measured.timeUs();
+        p.triton_us = t.measured.timeUs();
         p.ratio = p.triton_us / p.ours_us;
         p.triton_bandwidth_GBps = t.measured.bandwidth_GBps;
         p.ours_registers = ours.registers;

@@ -3,8 +3,10 @@
 // thread of this process in the worker itself and in the GPU tests), holds one problem's inputs
 // on the device, and runs prepared GPU modules (core/gpu/gpu_module.h) on them — checks the outputs
 // against the problem's CPU reference, then times the kernel: warm-up, L2 flushed before each timed
-// launch, CUDA events around each launch (CUPTI kernel records where available), median, min, max
-// and spread; bandwidth = the problem's minimum bytes moved / median time.
+// launch (cold), then as many launches with the inputs just written (warm), CUDA events around each
+// launch and CUPTI kernel records where available, median, min, max and spread; DRAM bytes from
+// CUPTI's range profiler where permitted, and the bandwidth by applyBandwidth's rule
+// (core/sweep/measurement.h).
 //
 // No CUDA types: core/cuda implements it (GpuSession); tests implement fakes.
 #pragma once
@@ -15,6 +17,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "core/base/expected.h"
 #include "core/gpu/detected_gpu.h"
@@ -33,6 +37,10 @@ struct RunOptions {
   int max_timed_runs = 400;    ///< … at most this many …
   double timed_ms = 40.0;      ///< … aiming at this much kernel time in all
   bool flush_l2 = true;        ///< clear L2 (memset of 2 × L2 bytes) before every timed launch
+  /// Also time the kernel warm, as many launches again: before each, every input and in-out buffer
+  /// is written by a device-to-device copy from a pristine device copy (allocated once per problem;
+  /// where it does not fit, warm is not measured and warm_note says why).
+  bool warm = true;
   bool check = true;           ///< poison outputs, run once, compare with the CPU reference
   bool cupti_activity = true;  ///< also collect CUPTI kernel records (duration in ns)
   /// After timing, one profiled launch under the CUPTI range profiler (replayed once per pass):
@@ -41,6 +49,12 @@ struct RunOptions {
   bool cupti_metrics = true;
   int check_threads = 0;  ///< host threads for the check (0 = hardware)
 };
+
+/// How a run was timed, as metadata lines of every dataset that holds measurements: "time_figure"
+/// (kTimeFigure: what configs are compared by), "timing" (the method in words: warm-up, cold and warm
+/// passes, events and CUPTI), "bandwidth" (applyBandwidth's rule) and "copy_bandwidth_GBps" when
+/// `copy_GBps` > 0.
+std::vector<std::pair<std::string, std::string>> timingMetadata(const RunOptions& options, double copy_GBps);
 
 /// Outcome of running one module: its Measurement (core/sweep/measurement.h), and what the run did
 /// to the runner.

@@ -156,7 +156,8 @@ std::vector<LiveColumn> makeLiveColumns() {
                [](LiveRow& r, const std::string& t) { return readNumber(t, r.theoretical_occupancy_pct, -1.0); },
                false});
   for (const char* key : {"status", "reason", "grid_blocks", "time_us", "min_us", "max_us", "spread_pct", "runs",
-                          "kernel_time_us", "bandwidth_GBps", "pct_of_copy", "max_abs_error", "achieved_occupancy_pct",
+                          "kernel_time_us", "warm_kernel_time_us", "warm_time_us", "warm_note", "bandwidth_GBps",
+                          "pct_of_copy", "bandwidth_from", "max_abs_error", "achieved_occupancy_pct",
                           "dram_read_bytes", "dram_write_bytes", "local_load_bytes", "local_store_bytes"}) {
     c.push_back(measurementColumn(key, &LiveRow::measured, std::string_view(key) == "time_us"));
   }
@@ -235,6 +236,24 @@ Expected<LiveDataset> liveDatasetFromCsv(const CsvTable& table) {
     if (m.first != kLiveFormatKey) data.meta.push_back(m);
   }
   data.rows = std::move(rows).value();
+  if (table.column("bandwidth_from") < 0) {
+    // Written before bandwidths were checked: the minimum bytes over CUDA events, kept where it is
+    // not above the copy bandwidth (the dataset's own).
+    double copy = 0.0;
+    (void)readNumber(table.metaValue("copy_bandwidth_GBps"), copy, 0.0);
+    for (auto& r : data.rows) {
+      Measurement& m = r.measured;
+      if (!m.ok() || m.bandwidth_GBps <= 0.0) continue;
+      if (copy > 0.0 && m.bandwidth_GBps > copy) {
+        m.bandwidth_from = "not shown: recorded as " + fixed(m.bandwidth_GBps, 0) + " GB/s, above the copy bandwidth " +
+                           fixed(copy, 0) + " GB/s";
+        m.bandwidth_GBps = 0.0;
+        m.pct_of_copy = 0.0;
+      } else {
+        m.bandwidth_from = "minimum bytes over CUDA events (recorded before DRAM bytes were measured)";
+      }
+    }
+  }
   // The kernels' shape as the sweep built them (files without "shape" were built with run-time shapes).
   std::int64_t xnumel = 0;
   std::int64_t rnumel = 0;

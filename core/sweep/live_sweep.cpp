@@ -161,7 +161,7 @@ Expected<LiveSweepResult> runLiveSweep(GpuRunner& runner, const LiveSweepSpec& s
                       std::to_string(o.attributes.registers) + " registers, the compiler " +
                       std::to_string(row.registers);
         }
-        if (o.ok()) o.pct_of_copy = copy->GBps > 0 ? o.bandwidth_GBps / copy->GBps * 100.0 : 0.0;
+        applyBandwidth(o, copy->GBps);
         if (o.status == RunStatus::kCancelled) res.cancelled = true;
       }
     }
@@ -178,7 +178,7 @@ Expected<LiveSweepResult> runLiveSweep(GpuRunner& runner, const LiveSweepSpec& s
     }
     RunOptions again = spec.run;
     again.check = false;
-    again.cupti_activity = false;
+    again.warm = false;
     again.cupti_metrics = false;
     for (int i : which) {
       auto module = moduleFor(res.compile.rows[static_cast<std::size_t>(i)]);
@@ -187,7 +187,7 @@ Expected<LiveSweepResult> runLiveSweep(GpuRunner& runner, const LiveSweepSpec& s
       rt.row = i;
       for (int r = 0; r < std::min(spec.repeat, 100) && !cancelled(); ++r) {
         auto o = runner.run(*module, again, cancel);
-        if (o.status == RunStatus::kOk) rt.medians_us.push_back(o.time.median_us);
+        if (o.status == RunStatus::kOk) rt.medians_us.push_back(o.timeUs());
       }
       if (!rt.medians_us.empty()) {
         const auto st = summarizeTimes(rt.medians_us);
@@ -221,18 +221,15 @@ Expected<LiveSweepResult> runLiveSweep(GpuRunner& runner, const LiveSweepSpec& s
        {"shape", shapeKindName(cs.static_shape)},
        {"bytes_read", std::to_string(res.compile.bytes.bytes_read)},
        {"bytes_written", std::to_string(res.compile.bytes.bytes_written)},
-       {"copy_bandwidth_GBps", fixed(copy->GBps, 1)},
        {"copy_bandwidth_method", "device-to-device copy of " + std::to_string(copy->bytes_per_copy >> 20) +
                                      " MiB, bytes read + written / median of " + std::to_string(copy->runs) +
                                      " runs, measured " + copy->measured_at},
-       {"timing",
-        "CUDA events around each launch; L2 flushed (memset of 2 x L2) before each timed launch; "
-        "median of the timed runs after warm-up; bandwidth = (bytes_read + bytes_written) / median"},
        {"inductor_profile", std::string(inductor::profileInfo(cs.decision_options.profile).key)},
        {"reduction_hint", std::string(inductor::reductionHintKey(cs.hint))},
        {"spill_threshold", std::to_string(inductor::kSpillThreshold)},
        {"seed", std::to_string(spec.seed)},
        {"wall_seconds", fixed(res.wall_seconds, 1)}};
+  for (auto& kv : timingMetadata(spec.run, copy->GBps)) m.push_back(std::move(kv));
   if (res.cancelled) m.emplace_back("cancelled", "yes: rows after the cancel are marked cancelled");
   return res;
 }

@@ -79,6 +79,43 @@ MeasurementColumn metricColumn(std::string key, std::string unit, int digits, Me
           false};
 }
 
+/// A text field, written and read as it is.
+MeasurementColumn textField(std::string key, std::string title, std::string Measurement::*field) {
+  return {std::move(key),
+          std::move(title),
+          "",
+          CellKind::kText,
+          [field](const Measurement& m) { return m.*field; },
+          [field](Measurement& m, const std::string& t) {
+            m.*field = t;
+            return std::string();
+          },
+          false};
+}
+
+/// A timing kept as its median (µs, 3 decimals); empty = not measured.
+MeasurementColumn optionalTime(std::string key, std::string title, std::optional<TimingStats> Measurement::*field) {
+  return {std::move(key),
+          std::move(title),
+          "µs",
+          CellKind::kNumber,
+          [field](const Measurement& m) { return m.*field ? fixed((m.*field)->median_us, 3) : std::string(); },
+          [field](Measurement& m, const std::string& t) {
+            std::optional<double> v;
+            std::string e = readOptionalNumber(t, v);
+            if (!e.empty()) return e;
+            if (v) {
+              TimingStats k;
+              k.median_us = *v;
+              m.*field = k;
+            } else {
+              (m.*field).reset();
+            }
+            return std::string();
+          },
+          false};
+}
+
 std::vector<MeasurementColumn> makeMeasurementColumns() {
   std::vector<MeasurementColumn> c;
   c.push_back({"status", "status", "", CellKind::kText,
@@ -90,12 +127,7 @@ std::vector<MeasurementColumn> makeMeasurementColumns() {
                  return {};
                },
                true});
-  c.push_back({"reason", "reason", "", CellKind::kText, [](const Measurement& m) { return m.reason; },
-               [](Measurement& m, const std::string& t) {
-                 m.reason = t;
-                 return std::string();
-               },
-               false});
+  c.push_back(textField("reason", "reason", &Measurement::reason));
   c.push_back({"grid_blocks", "blocks", "", CellKind::kNumber,
                [](const Measurement& m) { return std::to_string(m.grid_blocks); },
                [](Measurement& m, const std::string& t) { return readInteger(t, m.grid_blocks, true); }, false});
@@ -105,35 +137,21 @@ std::vector<MeasurementColumn> makeMeasurementColumns() {
                        [](Measurement& m) -> int& { return m.attributes.local_bytes; }));
   c.push_back(knownInt("driver_active_blocks_per_sm", "driver active blocks/SM",
                        [](Measurement& m) -> int& { return m.driver_active_blocks_per_sm; }));
-  c.push_back(okFigure("time_us", "µs", "µs", 3, [](Measurement& m) -> double& { return m.time.median_us; }));
+  c.push_back(okFigure("time_us", "events µs (cold)", "µs", 3, [](Measurement& m) -> double& { return m.time.median_us; }));
   c.push_back(okFigure("min_us", "min µs", "µs", 3, [](Measurement& m) -> double& { return m.time.min_us; }));
   c.push_back(okFigure("max_us", "max µs", "µs", 3, [](Measurement& m) -> double& { return m.time.max_us; }));
   c.push_back(okFigure("spread_pct", "spread %", "%", 3, [](Measurement& m) -> double& { return m.time.spread_pct; }));
   c.push_back({"runs", "runs", "", CellKind::kNumber,
                [](const Measurement& m) { return m.ok() ? std::to_string(m.time.runs) : std::string(); },
                [](Measurement& m, const std::string& t) { return readInteger(t, m.time.runs, true); }, false});
-  c.push_back({"kernel_time_us", "CUPTI µs", "µs", CellKind::kNumber,
-               [](const Measurement& m) {
-                 auto k = m.kernelTimeUs();
-                 return k ? fixed(*k, 3) : std::string();
-               },
-               [](Measurement& m, const std::string& t) {
-                 std::optional<double> v;
-                 std::string e = readOptionalNumber(t, v);
-                 if (!e.empty()) return e;
-                 if (v) {
-                   TimingStats k;
-                   k.median_us = *v;
-                   m.kernel_time = k;
-                 } else {
-                   m.kernel_time.reset();
-                 }
-                 return std::string();
-               },
-               false});
+  c.push_back(optionalTime("kernel_time_us", "device µs (cold)", &Measurement::kernel_time));
+  c.push_back(optionalTime("warm_time_us", "events µs (warm)", &Measurement::warm_time));
+  c.push_back(optionalTime("warm_kernel_time_us", "device µs (warm)", &Measurement::warm_kernel_time));
+  c.push_back(textField("warm_note", "warm not measured", &Measurement::warm_note));
   c.push_back(
       okFigure("bandwidth_GBps", "GB/s", "GB/s", 1, [](Measurement& m) -> double& { return m.bandwidth_GBps; }));
   c.push_back(okFigure("pct_of_copy", "% of copy", "%", 2, [](Measurement& m) -> double& { return m.pct_of_copy; }));
+  c.push_back(textField("bandwidth_from", "bandwidth from", &Measurement::bandwidth_from));
   c.push_back({"bytes_moved", "bytes", "B", CellKind::kNumber,
                [](const Measurement& m) { return std::to_string(m.bytes_moved); },
                [](Measurement& m, const std::string& t) { return readInteger(t, m.bytes_moved, true); }, false});
@@ -222,6 +240,105 @@ Expected<RunStatus> parseRunStatus(std::string_view text) {
 std::optional<double> Measurement::kernelTimeUs() const {
   if (!kernel_time) return std::nullopt;
   return kernel_time->median_us;
+}
+
+TimingStats Measurement::timeStats() const {
+  if (kernel_time && kernel_time->runs > 0) return *kernel_time;
+  TimingStats s = time;
+  if (kernel_time && time.median_us > 0.0) {
+    const double k = kernel_time->median_us / time.median_us;
+    s.median_us *= k;
+    s.min_us *= k;
+    s.max_us *= k;
+    s.p25_us *= k;
+    s.p75_us *= k;
+  }
+  return s;
+}
+
+std::optional<double> Measurement::warmTimeUs() const {
+  if (warm_kernel_time) return warm_kernel_time->median_us;
+  if (warm_time) return warm_time->median_us;
+  return std::nullopt;
+}
+
+void applyBandwidth(Measurement& m, double copy_GBps) {
+  m.bandwidth_GBps = 0.0;
+  m.pct_of_copy = 0.0;
+  m.bandwidth_from.clear();
+  if (!m.ok()) return;
+  const double t = m.timeUs();
+  auto pct = [&](double bw) { return copy_GBps > 0.0 ? bw / copy_GBps * 100.0 : 0.0; };
+  if (m.dram_read_bytes.value && m.dram_write_bytes.value) {
+    const double bytes = *m.dram_read_bytes.value + *m.dram_write_bytes.value;
+    const double bw = t > 0.0 ? bytes / (t * 1e-6) / 1e9 : 0.0;
+    if (copy_GBps > 0.0 && bw > copy_GBps * (1.0 + kBandwidthTolerancePct / 100.0)) {
+      m.bandwidth_from = "not shown: DRAM bytes / device time = " + fixed(bw, 0) + " GB/s, above the copy bandwidth " +
+                         fixed(copy_GBps, 0) + " GB/s by more than " + fixed(kBandwidthTolerancePct, 0) + " %";
+      return;
+    }
+    m.bandwidth_GBps = bw;
+    m.pct_of_copy = pct(bw);
+    m.bandwidth_from = "DRAM bytes";
+    return;
+  }
+  const double estimate = bandwidthGBps(m.bytes_moved, t);
+  const std::string why_no_dram = m.dram_read_bytes.value ? m.dram_write_bytes.unavailable : m.dram_read_bytes.unavailable;
+  if (copy_GBps <= 0.0) {
+    m.bandwidth_from = "not shown: no DRAM bytes (" + why_no_dram +
+                       ") and no measured copy bandwidth to check the buffers' estimate against";
+    return;
+  }
+  if (estimate > copy_GBps) {
+    m.bandwidth_from = "not shown: no DRAM bytes (" + why_no_dram + "); the buffers' bytes / time = " +
+                       fixed(estimate, 0) + " GB/s exceed the copy bandwidth " + fixed(copy_GBps, 0) +
+                       " GB/s, so the kernel touches only part of its buffers";
+    return;
+  }
+  m.bandwidth_GBps = estimate;
+  m.pct_of_copy = pct(estimate);
+  m.bandwidth_from = "buffer bytes (estimate: " + why_no_dram + ")";
+}
+
+std::string timeText(const Measurement& m, int digits) {
+  std::string t = fixed(m.timeUs(), digits) + " µs ";
+  t += m.kernel_time ? "device time" : "CUDA events (no CUPTI kernel records)";
+  t += ", L2 cold (";
+  if (auto w = m.warmTimeUs()) {
+    t += "warm " + fixed(*w, digits) + " µs";
+  } else {
+    t += m.warm_note.empty() ? std::string("warm not measured") : m.warm_note;
+  }
+  if (m.kernel_time) t += "; CUDA events " + fixed(m.time.median_us, digits) + " µs";
+  return t + ")";
+}
+
+std::string bandwidthText(const Measurement& m) {
+  if (m.bandwidth_GBps <= 0.0) {
+    std::string why = m.bandwidth_from;
+    if (why.rfind("not shown: ", 0) == 0) why = why.substr(11);
+    return "no bandwidth: " + (why.empty() ? std::string("not computed") : why);
+  }
+  std::string t = fixed(m.bandwidth_GBps, 0) + " GB/s from " + m.bandwidth_from;
+  if (m.pct_of_copy > 0.0) t += " (" + fixed(m.pct_of_copy, 1) + " % of copy)";
+  return t;
+}
+
+StepAgreement stepAgreement(const Measurement& m, double in_step_us) {
+  const double cold = m.timeUs();
+  const std::optional<double> warm = m.warmTimeUs();
+  if (!m.ok() || cold <= 0.0 || in_step_us <= 0.0) return {false, "not comparable"};
+  const double lo = warm ? std::min(cold, *warm) : cold;
+  const double hi = warm ? std::max(cold, *warm) : cold;
+  if (warm && in_step_us >= lo && in_step_us <= hi) return {true, "between warm and cold"};
+  auto near = [&](double v) { return std::abs(in_step_us - v) <= 0.10 * v; };
+  if (near(cold)) return {true, "within 10 % of cold"};
+  if (warm && near(*warm)) return {true, "within 10 % of warm"};
+  const bool above = in_step_us > hi;
+  const double ref = above ? hi : lo;
+  const bool is_cold = ref == cold;
+  return {false, "outside: " + fixed(ref / in_step_us, 2) + "× the in-step time (" + (is_cold ? "cold" : "warm") +
+                     ", " + (above ? "below" : "above") + " it)"};
 }
 
 void Measurement::setMetricsMissing(const std::string& why) {

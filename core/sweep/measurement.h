@@ -6,8 +6,11 @@
 // columns from that list by key; the GPU worker's frames carry the struct field by field
 // (core/sweep/worker_protocol.cpp, tested by a round trip).
 //
-// Source of the method: DESIGN.md §2.4 (warm-up, L2 flushed before each timed launch, median, min,
-// max and spread; CUPTI where permitted). Plain C++: no CUDA, no Qt.
+// Source of the method: DESIGN.md §2.4 (warm-up, then timed launches with L2 cold — flushed before
+// each — and warm — the inputs just written by a copy on the GPU, as a preceding kernel of a step
+// leaves them —; median, min, max and spread; CUPTI where permitted). The figure configs are
+// compared by everywhere is kTimeFigure's (the device time per launch, L2 cold). Plain C++: no CUDA,
+// no Qt.
 #pragma once
 
 #include <cstdint>
@@ -44,6 +47,15 @@ TimingStats summarizeTimes(std::vector<double> samples_us);
 
 /// Bandwidth in GB/s (10^9 bytes/s) of moving `bytes` in `time_us`; 0 when time_us <= 0.
 double bandwidthGBps(std::int64_t bytes, double time_us);
+
+/// What configs are compared by, in every output (picks, regrets, best config, plots' headline):
+/// the kernel's own device time per launch with L2 cold — CUPTI's kernel record (start to end on
+/// the GPU, no launch overhead), or where CUPTI gives none, CUDA events around the launch. Cold,
+/// because Inductor's autotuner times with L2 cleared before each run (Triton's do_bench), so the
+/// policies' picks are compared as Inductor compares them, and because a cold figure does not
+/// depend on what ran before; the warm figure is kept beside it (the step lies between the two).
+inline constexpr std::string_view kTimeFigure = "device time per launch, L2 cold (CUPTI kernel records; "
+                                                "CUDA events where CUPTI gives none)";
 
 /// A profiler metric: a value, or the reason it is missing ("unavailable: <reason>" in tables).
 struct Metric {
@@ -86,13 +98,23 @@ struct Measurement {
   bool checked = false;                  ///< the outputs were checked (check holds the outcome)
   OutputCheck check;                     ///< what the outputs were compared with, and the largest error
   int warmup_runs = 0;
-  TimingStats time;                        ///< CUDA events around each launch, L2 flushed before each, µs
-  std::optional<TimingStats> kernel_time;  ///< CUPTI kernel records, µs (a CSV keeps only the median)
-  /// The bytes bandwidth counts: the family's minimum bytes (inputs read once, outputs written
-  /// once); for Inductor's kernels the bytes of the buffers the launch passes.
+  TimingStats time;                        ///< CUDA events around each launch, L2 cold (flushed before each), µs
+  std::optional<TimingStats> kernel_time;  ///< CUPTI kernel records, L2 cold, µs (a CSV keeps only the median)
+  /// L2 warm: before each launch the inputs (and in-out buffers) are written by a device-to-device
+  /// copy from a pristine device copy, as a preceding kernel of a step leaves them; what fits in L2
+  /// is resident. Empty when not measured (warm_note says why). CUDA events around each launch, µs.
+  std::optional<TimingStats> warm_time;
+  std::optional<TimingStats> warm_kernel_time;  ///< CUPTI kernel records of the warm launches, µs
+  std::string warm_note;                        ///< why warm was not measured; empty when it was
+  /// The bytes of the buffers: the family's minimum bytes (inputs read once, outputs written once);
+  /// for Inductor's kernels the bytes of the buffers the launch passes (a kernel may touch part of
+  /// them). Never divided by time into a bandwidth unless checked (applyBandwidth).
   std::int64_t bytes_moved = 0;
-  double bandwidth_GBps = 0.0;  ///< bytes_moved / time.median_us
-  double pct_of_copy = 0.0;     ///< bandwidth / the device's measured copy bandwidth × 100; 0 = not computed
+  /// Achieved DRAM bandwidth, GB/s (applyBandwidth): DRAM bytes read + written (CUPTI) over the cold
+  /// device time; 0 = not shown (bandwidth_from says why).
+  double bandwidth_GBps = 0.0;
+  double pct_of_copy = 0.0;    ///< bandwidth / the device's measured copy bandwidth × 100; 0 = not computed
+  std::string bandwidth_from;  ///< "DRAM bytes", "buffer bytes (estimate)" or why no bandwidth is shown
   Metric achieved_occupancy_pct = Metric::missing("not collected");
   Metric dram_read_bytes = Metric::missing("not collected");
   Metric dram_write_bytes = Metric::missing("not collected");
@@ -102,16 +124,52 @@ struct Measurement {
   [[nodiscard]] bool ok() const { return status == RunStatus::kOk; }
   /// The CUPTI kernel duration's median in µs, when recorded.
   [[nodiscard]] std::optional<double> kernelTimeUs() const;
+  /// The figure configs are compared by (kTimeFigure): the cold CUPTI median, else the cold events
+  /// median, µs.
+  [[nodiscard]] double timeUs() const { return kernel_time ? kernel_time->median_us : time.median_us; }
+  /// The runs behind timeUs(): the CUPTI timings when they hold runs, else the events' timings
+  /// scaled to timeUs() (a CSV keeps only CUPTI's median), for error bars: min, max, spread.
+  [[nodiscard]] TimingStats timeStats() const;
+  /// The same figure warm (CUPTI, else events), µs; empty when warm was not measured.
+  [[nodiscard]] std::optional<double> warmTimeUs() const;
   /// The largest |output − reference| when checked, else -1.
   [[nodiscard]] double maxAbsError() const { return checked ? check.max_abs_error : -1.0; }
   /// Every metric set to "unavailable: <reason>" (e.g. "not recorded" for files without them).
   void setMetricsMissing(const std::string& reason);
 };
 
+/// Sets bandwidth_GBps, pct_of_copy and bandwidth_from of an ok measurement by the one rule every
+/// output follows: with CUPTI's DRAM bytes, (read + write) / timeUs() ("DRAM bytes"); without them,
+/// the buffers' bytes / timeUs() as an estimate only when that does not exceed `copy_GBps` (the
+/// device's measured copy bandwidth; 0 = unknown, so nothing to check against and no estimate);
+/// otherwise no bandwidth, and bandwidth_from says why. A DRAM figure above the copy bandwidth by
+/// more than kBandwidthTolerancePct is not shown either (a counter or clock artefact).
+void applyBandwidth(Measurement& m, double copy_GBps);
+/// An ok measurement's times in words: "37.21 µs device time, L2 cold (warm 30.10 µs; CUDA events
+/// 41.02 µs)", with `digits` decimals; names events as the figure where CUPTI gave none.
+std::string timeText(const Measurement& m, int digits = 2);
+/// An ok measurement's bandwidth in words: "3100 GB/s from DRAM bytes (70.4 % of copy)", "2900 GB/s
+/// from buffer bytes (estimate: …)", or "no bandwidth: <why>".
+std::string bandwidthText(const Measurement& m);
+
+/// Where a kernel's in-step time (torch.profiler, µs) lies against an ok measurement of the config
+/// that ran in the step: "between warm and cold" (inclusive), "within 10 % of cold" / "… of warm",
+/// or "outside: 1.35× cold" (the ratio to the nearer figure). `agrees` is true for the first three.
+struct StepAgreement {
+  bool agrees = false;
+  std::string text;
+};
+StepAgreement stepAgreement(const Measurement& m, double in_step_us);
+
+/// How far above the measured copy bandwidth a DRAM-byte bandwidth may lie and still be shown, %:
+/// a kernel that only reads (or only writes) can beat a copy, which does both.
+inline constexpr double kBandwidthTolerancePct = 5.0;
+
 /// The columns of a Measurement (each dataset takes the ones it writes, by key, in its own order):
 /// status, reason,
 /// grid_blocks, driver_registers, driver_local_bytes, driver_active_blocks_per_sm, time_us, min_us,
-/// max_us, spread_pct, runs, kernel_time_us, bandwidth_GBps, pct_of_copy, bytes_moved,
+/// max_us, spread_pct, runs, kernel_time_us, warm_time_us, warm_kernel_time_us, warm_note,
+/// bandwidth_GBps, pct_of_copy, bandwidth_from, bytes_moved,
 /// achieved_occupancy_pct, dram_read_bytes, dram_write_bytes, local_load_bytes, local_store_bytes,
 /// compared_with, max_abs_error. Times and bandwidth are written for ok rows only.
 const std::vector<Column<Measurement>>& measurementColumns();

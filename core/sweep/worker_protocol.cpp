@@ -285,6 +285,7 @@ void runOptionsFields(V& v, F&& f) {
   f("max_timed_runs", v.max_timed_runs);
   f("timed_ms", v.timed_ms);
   f("flush_l2", v.flush_l2);
+  f("warm", v.warm);
   f("check", v.check);
   f("cupti_activity", v.cupti_activity);
   f("cupti_metrics", v.cupti_metrics);
@@ -352,6 +353,9 @@ void to_json(json& j, const RunOutcome& v) {
        {"warmup_runs", v.warmup_runs},
        {"bytes_moved", v.bytes_moved},
        {"bandwidth_GBps", v.bandwidth_GBps},
+       {"pct_of_copy", v.pct_of_copy},
+       {"bandwidth_from", v.bandwidth_from},
+       {"warm_note", v.warm_note},
        {"achieved_occupancy_pct", v.achieved_occupancy_pct},
        {"dram_read_bytes", v.dram_read_bytes},
        {"dram_write_bytes", v.dram_write_bytes},
@@ -359,6 +363,8 @@ void to_json(json& j, const RunOutcome& v) {
        {"local_store_bytes", v.local_store_bytes},
        {"context_reset", v.context_reset}};
   if (v.kernel_time) j["kernel_time"] = *v.kernel_time;
+  if (v.warm_time) j["warm_time"] = *v.warm_time;
+  if (v.warm_kernel_time) j["warm_kernel_time"] = *v.warm_kernel_time;
 }
 void from_json(const json& j, RunOutcome& v) {
   v.status = parsedEnum(j, "status", v.status, parseRunStatus);
@@ -381,9 +387,16 @@ void from_json(const json& j, RunOutcome& v) {
   }
   getIf(j, "time", v.time);
   if (auto it = j.find("kernel_time"); it != j.end() && it->is_object()) v.kernel_time = it->get<TimingStats>();
+  if (auto it = j.find("warm_time"); it != j.end() && it->is_object()) v.warm_time = it->get<TimingStats>();
+  if (auto it = j.find("warm_kernel_time"); it != j.end() && it->is_object()) {
+    v.warm_kernel_time = it->get<TimingStats>();
+  }
   getIf(j, "warmup_runs", v.warmup_runs);
   getIf(j, "bytes_moved", v.bytes_moved);
   getIf(j, "bandwidth_GBps", v.bandwidth_GBps);
+  getIf(j, "pct_of_copy", v.pct_of_copy);
+  getIf(j, "bandwidth_from", v.bandwidth_from);
+  getIf(j, "warm_note", v.warm_note);
   getIf(j, "achieved_occupancy_pct", v.achieved_occupancy_pct);
   getIf(j, "dram_read_bytes", v.dram_read_bytes);
   getIf(j, "dram_write_bytes", v.dram_write_bytes);

@@ -95,10 +95,11 @@ MeasuredConfig baseRow(const RunKernel& k, const RunConfig& rc, const std::strin
   return r;
 }
 
-void fillFromOutcome(MeasuredConfig& r, const RunOutcome& o) {
+void fillFromOutcome(MeasuredConfig& r, const RunOutcome& o, double copy_GBps) {
   const std::int64_t bytes_moved = r.measured.bytes_moved;  // the plan's, when the runner did not say
   r.measured = o;
   if (r.measured.bytes_moved == 0) r.measured.bytes_moved = bytes_moved;
+  applyBandwidth(r.measured, copy_GBps);
   Measurement& m = r.measured;
   // Registers as Triton counts them (the cubin) against the loaded kernel.
   const int driver_registers = m.attributes.registers;
@@ -165,7 +166,7 @@ std::vector<KernelPicks> summarizeMeasurements(const std::vector<MeasuredConfig>
       if (row.ok()) ++k.ok_rows;
     }
     if (k.winner_row >= 0 && rows[static_cast<std::size_t>(k.winner_row)].ok() && k.best_time_us > 0) {
-      k.winner_regret = rows[static_cast<std::size_t>(k.winner_row)].measured.time.median_us / k.best_time_us;
+      k.winner_regret = rows[static_cast<std::size_t>(k.winner_row)].measured.timeUs() / k.best_time_us;
     }
     out.push_back(std::move(k));
     i = end;
@@ -198,6 +199,14 @@ KernelMeasurements measureKernelConfigs(GpuRunner& runner, const std::vector<con
                  {"driver", runner.driverVersionText()},
                  {"date", nowUtc()},
                  {"l2_flushed", options.run.flush_l2 ? "yes" : "no"}};
+  // The copy bandwidth (cached per user, else measured now) is what bandwidths are checked against.
+  double copy_GBps = 0.0;
+  if (auto copy = runner.copyBandwidth(false)) {
+    copy_GBps = copy->GBps;
+  } else {
+    result.notes.push_back("copy bandwidth: " + copy.error() + " (bandwidths without DRAM bytes are not shown)");
+  }
+  for (auto& kv : timingMetadata(options.run, copy_GBps)) result.meta.push_back(std::move(kv));
   auto cancelled = [&] { return cancel != nullptr && cancel->load(); };
   int ki = 0;
   for (const RunKernel* kp : kernels) {
@@ -260,7 +269,7 @@ KernelMeasurements measureKernelConfigs(GpuRunner& runner, const std::vector<con
         row.measured.reason = "not launched: the cubin is for " + module->arch.smName() + ", this GPU (" + dev.name +
                               ") is CC " + dev.cc.str();
       } else {
-        fillFromOutcome(row, runner.run(*module, options.run, cancel));
+        fillFromOutcome(row, runner.run(*module, options.run, cancel), copy_GBps);
         if (row.measured.status == RunStatus::kCancelled) result.cancelled = true;
       }
       if (progress) {
@@ -407,8 +416,9 @@ std::vector<RunColumn> makeKernelRunColumns() {
                [](MeasuredConfig& r, const std::string& t) { return readNotCompiled(t, r.not_compiled); }, false});
   c.push_back(boolColumn("over_spill_threshold", "spills>thr", &MeasuredConfig::over_spill_threshold));
   for (const char* key :
-       {"status", "reason", "time_us", "min_us", "max_us", "spread_pct", "runs", "kernel_time_us", "bandwidth_GBps",
-        "bytes_moved", "achieved_occupancy_pct", "dram_read_bytes", "dram_write_bytes", "local_load_bytes",
+       {"status", "reason", "time_us", "min_us", "max_us", "spread_pct", "runs", "kernel_time_us", "warm_kernel_time_us",
+        "warm_time_us", "warm_note", "bandwidth_GBps", "pct_of_copy", "bandwidth_from", "bytes_moved",
+        "achieved_occupancy_pct", "dram_read_bytes", "dram_write_bytes", "local_load_bytes",
         "local_store_bytes", "compared_with", "max_abs_error"}) {
     c.push_back(measurementColumn(key, &MeasuredConfig::measured));
   }
@@ -455,6 +465,12 @@ Expected<KernelMeasurements> measurementsFromCsv(const CsvTable& table) {
     }
   }
   r.rows = std::move(rows).value();
+  if (table.column("bandwidth_from") < 0) {
+    // Written before bandwidths were checked (the buffers' bytes over CUDA events): apply the rule.
+    double copy = 0.0;
+    (void)readNumber(table.metaValue("copy_bandwidth_GBps"), copy, 0.0);
+    for (auto& row : r.rows) applyBandwidth(row.measured, copy);
+  }
   r.picks = summarizeMeasurements(r.rows);
   return r;
 }
@@ -470,7 +486,7 @@ std::vector<std::vector<std::string>> picksTable(const KernelMeasurements& resul
     if (k.winner_row >= 0) {
       const auto& w = result.rows[static_cast<std::size_t>(k.winner_row)];
       t.push_back({k.kernel, "Inductor's winner (.best_config)", "", "", w.configText(),
-                   w.ok() ? fixed(w.measured.time.median_us, 1) : std::string(runStatusName(w.measured.status)),
+                   w.ok() ? fixed(w.measured.timeUs(), 1) : std::string(runStatusName(w.measured.status)),
                    k.winner_regret > 0 ? fixed(k.winner_regret, 2) : std::string(), ""});
     }
     for (const auto& p : k.picks) {

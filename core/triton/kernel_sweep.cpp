@@ -81,7 +81,7 @@ std::vector<std::string> explainSweep(const std::vector<MeasuredConfig>& rows, c
     }
     const MeasuredConfig& best = rows[static_cast<std::size_t>(k.best_row)];
     out.push_back(
-        who + "Best: " + best.configText() + ", " + fixed(best.measured.time.median_us, 1) + " µs" +
+        who + "Best: " + best.configText() + ", " + fixed(best.measured.timeUs(), 1) + " µs" +
         (best.measured.bandwidth_GBps > 0 ? " (" + fixed(best.measured.bandwidth_GBps, 0) + " GB/s)" : std::string()) +
         ": " + occupancyText(best) + ", " + regsText(best) +
         (best.swept_for.empty() ? "" : " — compiled by the sweep") + ".");
@@ -89,7 +89,7 @@ std::vector<std::string> explainSweep(const std::vector<MeasuredConfig>& rows, c
       const MeasuredConfig& w = rows[static_cast<std::size_t>(k.winner_row)];
       if (w.ok()) {
         out.push_back(who + "Inductor's pick (.best_config) " + w.configText() + ": " +
-                      fixed(w.measured.time.median_us, 1) + " µs, " + fixed(k.winner_regret, 2) + "× the best" +
+                      fixed(w.measured.timeUs(), 1) + " µs, " + fixed(k.winner_regret, 2) + "× the best" +
                       (k.winner_row == k.best_row ? " (it is the best)." : "; " + difference(best, w) + "."));
       }
     }
@@ -193,7 +193,7 @@ Expected<KernelSweepResult> sweepKernel(const RunKernel& kernel, const std::stri
           KernelSweepProgress s{"running", p.done, p.total, {}};
           if (p.row != nullptr) {
             s.text = p.row->configText() + ": " + std::string(runStatusName(p.row->measured.status));
-            if (p.row->ok()) s.text += " " + fixed(p.row->measured.time.median_us, 1) + " µs";
+            if (p.row->ok()) s.text += " " + fixed(p.row->measured.timeUs(), 1) + " µs";
           }
           progress(s);
         },

@@ -22,7 +22,7 @@ quint64 MeasureJob::start(std::shared_ptr<Backend> backend, int ordinal, std::sh
       if (p.row != nullptr) {
         text += QStringLiteral(": ") + QString::fromStdString(p.row->configText()) + QLatin1Char(' ') +
                 QString::fromStdString(std::string(runStatusName(p.row->measured.status)));
-        if (p.row->ok()) text += tr(" %1 µs").arg(p.row->measured.time.median_us, 0, 'f', 1);
+        if (p.row->ok()) text += tr(" %1 µs").arg(p.row->measured.timeUs(), 0, 'f', 1);
       }
       const int done = done_before + p.done;
       post(id, [this, id, text, done, total] { emit progress(id, text, done, total); });

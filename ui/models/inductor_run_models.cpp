@@ -3,6 +3,8 @@
 #include <QBrush>
 #include <QColor>
 
+#include "ui/models/text.h"
+
 namespace occx::ui {
 
 namespace {
@@ -62,11 +64,21 @@ const ColumnText kConfigColumns[] = {
      QT_TRANSLATE_NOOP(
          "occx::ui::RunConfigModel",
          "How the config's run on the GPU ended (hover for the reason and what its outputs were compared with)")},
-    {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Time (µs)"),
+    {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Cold (µs)"),
      QT_TRANSLATE_NOOP("occx::ui::RunConfigModel",
-                       "Median of the timed runs (CUDA events, L2 flushed); hover for min, max and spread")},
-    {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "GB/s"),
-     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "The bytes the kernel's buffers imply / the median time")},
+                       "Device time per launch, L2 cold (flushed before each launch): the median of CUPTI's kernel "
+                       "records (CUDA events where CUPTI gives none). Configs are compared by this figure, as "
+                       "Inductor's autotuner compares them; hover for the warm and events figures")},
+    {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Warm (µs)"),
+     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel",
+                       "Device time per launch, L2 warm: the inputs were just written by a copy on the GPU, as "
+                       "the kernel before it leaves them in a step. A kernel's time inside a step lies between "
+                       "cold and warm")},
+    {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "DRAM GB/s"),
+     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel",
+                       "Achieved DRAM bandwidth: the bytes DRAM read and wrote (CUPTI) / the cold device time. "
+                       "Without CUPTI's counters, the buffers' bytes / time as an estimate, shown only when not "
+                       "above the copy bandwidth; hover for the source")},
     {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Achieved occ. (%)"),
      QT_TRANSLATE_NOOP("occx::ui::RunConfigModel",
                        "Achieved occupancy measured by CUPTI (sm__warps_active / the maximum)")},
@@ -199,8 +211,13 @@ QVariant RunConfigModel::measuredCell(const Measured& m, int column, int role) c
                                  static_cast<qsizetype>(runStatusName(k.measured.status).size()));
       case kTime:
         if (!k.ok()) return QString();
-        return sort ? QVariant(k.measured.time.median_us)
-                    : QVariant(QString::number(k.measured.time.median_us, 'f', 1));
+        return sort ? QVariant(k.measured.timeUs())
+                    : QVariant(QString::number(k.measured.timeUs(), 'f', 1));
+      case kWarmTime: {
+        const auto w = k.ok() ? k.measured.warmTimeUs() : std::nullopt;
+        if (!w) return QString();
+        return sort ? QVariant(*w) : QVariant(QString::number(*w, 'f', 1));
+      }
       case kBandwidth:
         if (!k.ok() || k.measured.bandwidth_GBps <= 0) return QString();
         return sort ? QVariant(k.measured.bandwidth_GBps)
@@ -231,15 +248,16 @@ QVariant RunConfigModel::measuredCell(const Measured& m, int column, int role) c
         return text;
       }
       case kTime:
+      case kWarmTime:
         if (!k.ok()) return QString::fromStdString(k.measured.reason);
-        return tr("median %1 µs, min %2, max %3, spread %4 % over %5 runs")
-            .arg(k.measured.time.median_us, 0, 'f', 2)
-            .arg(k.measured.time.min_us, 0, 'f', 2)
-            .arg(k.measured.time.max_us, 0, 'f', 2)
-            .arg(k.measured.time.spread_pct, 0, 'f', 1)
-            .arg(k.measured.time.runs);
+        return q(timeText(k.measured)) + tr("\nevents: min %1, max %2, spread %3 % over %4 runs")
+                                              .arg(k.measured.time.min_us, 0, 'f', 2)
+                                              .arg(k.measured.time.max_us, 0, 'f', 2)
+                                              .arg(k.measured.time.spread_pct, 0, 'f', 1)
+                                              .arg(k.measured.time.runs);
       case kBandwidth:
-        return tr("%1 bytes moved").arg(static_cast<qlonglong>(k.measured.bytes_moved));
+        return q(bandwidthText(k.measured)) +
+               tr("\nthe buffers hold %1 bytes").arg(static_cast<qlonglong>(k.measured.bytes_moved));
       case kAchieved:
         return k.measured.achieved_occupancy_pct.value
                    ? QVariant()
@@ -255,7 +273,7 @@ QVariant RunConfigModel::measuredCell(const Measured& m, int column, int role) c
     if (column == kPickedBy && m.picked_by.contains(QStringLiteral("best"))) return QBrush(kWinnerColor);
   }
   if (role == Qt::TextAlignmentRole &&
-      (column == kTime || column == kBandwidth || column == kAchieved || column == kRegret)) {
+      (column == kTime || column == kWarmTime || column == kBandwidth || column == kAchieved || column == kRegret)) {
     return QVariant(Qt::AlignRight | Qt::AlignVCenter);
   }
   return {};
@@ -278,7 +296,7 @@ std::vector<std::optional<RunConfigModel::Measured>> measuredOfRows(const Induct
           cell.picked_by << QString::fromUtf8(inductor::policyKey(pick.policy).data(),
                                               static_cast<qsizetype>(inductor::policyKey(pick.policy).size()));
       }
-      if (m->ok() && p->best_time_us > 0) cell.regret = m->measured.time.median_us / p->best_time_us;
+      if (m->ok() && p->best_time_us > 0) cell.regret = m->measured.timeUs() / p->best_time_us;
     }
     out[i] = std::move(cell);
   }

@@ -66,6 +66,7 @@ class RunConfigModel : public TableModel<triton::ScanRow> {
     kWinner,
     kStatus,
     kTime,
+    kWarmTime,
     kBandwidth,
     kAchieved,
     kPickedBy,

@@ -182,7 +182,7 @@ QVariant LiveSweepModel::displayCell(const LiveRow& row, int r, int col, bool so
     case kStatus:
       return QString::fromUtf8(runStatusName(row.measured.status).data());
     case kTime:
-      return timeCell(row, row.measured.time.median_us, 2, sort);
+      return timeCell(row, row.measured.timeUs(), 2, sort);
     case kTritonTime:
     case kTritonRegisters:
     case kTritonRatio: {

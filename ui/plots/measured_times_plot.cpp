@@ -63,7 +63,7 @@ void MeasuredTimesPlot::setConfigs(const std::vector<triton::ScanRow>& rows,
   auto ticker = QSharedPointer<QCPAxisTickerText>::create();
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto& m = measured_[i];
-    const double v = m && m->row.ok() ? m->row.measured.time.median_us : 0.0;
+    const double v = m && m->row.ok() ? m->row.measured.timeUs() : 0.0;
     values_[i] = v;
     top = std::max(top, v);
     if (m && m->picked_by.contains(QStringLiteral("best"))) best_row_ = static_cast<int>(i);
@@ -115,7 +115,7 @@ QString MeasuredTimesPlot::toolTipAt(double x, double /*y*/) const {
   }
   QString text = tr("%1: %2 µs, %3 GB/s, regret %4")
                      .arg(config)
-                     .arg(m->row.measured.time.median_us, 0, 'f', 1)
+                     .arg(m->row.measured.timeUs(), 0, 'f', 1)
                      .arg(m->row.measured.bandwidth_GBps, 0, 'f', 0)
                      .arg(m->regret, 0, 'f', 2);
   if (!m->picked_by.isEmpty()) text += tr(" — picked by %1").arg(m->picked_by.join(QStringLiteral(", ")));

@@ -581,7 +581,7 @@ void InductorRunView::showSweepPlot(const RunKernelEntry* k) {
         return measured[i] && measured[i]->row.ok() ? std::optional<double>(measured[i]->row.measured.bandwidth_GBps)
                                                     : std::nullopt;
       case 1:
-        return measured[i] && measured[i]->row.ok() ? std::optional<double>(measured[i]->row.measured.time.median_us)
+        return measured[i] && measured[i]->row.ok() ? std::optional<double>(measured[i]->row.measured.timeUs())
                                                     : std::nullopt;
       case 2:
         return r.n_regs ? std::optional<double>(static_cast<double>(*r.n_regs)) : std::nullopt;

@@ -34,6 +34,7 @@
 #include "ui/models/inductor_run_data.h"
 #include "ui/models/live_datasets.h"
 #include "ui/models/live_sweep_model.h"
+#include "ui/models/text.h"
 #include "ui/plots/sweep_series_plot.h"
 #include "ui/views/sweep_inputs.h"
 
@@ -395,7 +396,7 @@ void LiveSweepView::onRowMeasured(quint64 id, qulonglong done, qulonglong total,
   progress_->setFormat(tr("run %1 of %2: %3").arg(done).arg(total).arg(configShort(row.config)));
   setStatus(row.ok() ? tr("%1: %2 µs, %3 GB/s")
                            .arg(configShort(row.config))
-                           .arg(row.measured.time.median_us, 0, 'f', 2)
+                           .arg(row.measured.timeUs(), 0, 'f', 2)
                            .arg(row.measured.bandwidth_GBps, 0, 'f', 0)
                      : tr("%1: %2 — %3")
                            .arg(configShort(row.config), QString::fromUtf8(runStatusName(row.measured.status).data()),
@@ -608,12 +609,7 @@ QString LiveSweepView::describeRow(int r) const {
                       .arg(QString::fromUtf8(runStatusName(row->measured.status).data()),
                            QString::fromStdString(row->measured.reason));
   }
-  text += tr("\n%1 µs median (min %2, max %3), %4 GB/s = %5 % of copy")
-              .arg(row->measured.time.median_us, 0, 'f', 2)
-              .arg(row->measured.time.min_us, 0, 'f', 2)
-              .arg(row->measured.time.max_us, 0, 'f', 2)
-              .arg(row->measured.bandwidth_GBps, 0, 'f', 0)
-              .arg(row->measured.pct_of_copy, 0, 'f', 1);
+  text += QStringLiteral("\n") + q(timeText(row->measured)) + QStringLiteral("\n") + q(bandwidthText(row->measured));
   text += tr("\n%1 registers, spill stores %2 B, occupancy %3 % theoretical, %4 achieved")
               .arg(row->registers)
               .arg(row->spill_stores_bytes)
@@ -648,8 +644,8 @@ LiveSweepView::PlotRows LiveSweepView::plotRows() const {
     if (r.config.xblock != shown.xblock) continue;
     shown.by_warps[r.config.num_warps].push_back(static_cast<int>(i));
     shown.max_bandwidth = std::max(shown.max_bandwidth, r.measured.bandwidth_GBps);
-    shown.max_time = std::max(shown.max_time, r.measured.time.median_us);
-    shown.max_time_bar = std::max(shown.max_time_bar, r.measured.time.max_us);
+    shown.max_time = std::max(shown.max_time, r.measured.timeUs());
+    shown.max_time_bar = std::max(shown.max_time_bar, r.measured.timeStats().max_us);
   }
   const int selected = selectedRow();
   const LiveRow* sel = model_->row(selected);
@@ -748,16 +744,17 @@ void LiveSweepView::rebuildTimePlot(const PlotRows& shown) {
     for (int i : idx) {
       const auto& r = rows[static_cast<std::size_t>(i)];
       x.append(r.config.rblock);
-      y.append(r.measured.time.median_us);
-      lo.append(std::max(0.0, r.measured.time.median_us - r.measured.time.min_us));
-      hi.append(std::max(0.0, r.measured.time.max_us - r.measured.time.median_us));
+      const TimingStats st = r.measured.timeStats();
+      y.append(st.median_us);
+      lo.append(std::max(0.0, st.median_us - st.min_us));
+      hi.append(std::max(0.0, st.max_us - st.median_us));
       rr.append(i);
     }
     time_plot_->addSeries(warpCountText(w), x, y, rr, numWarpsColor(w), Qt::SolidLine, lo, hi);
   }
   const double triton_max = addTritonTimes(shown);
   if (const LiveRow* sel = model_->row(shown.selected)) {
-    time_plot_->addMarkers(tr("selected"), {static_cast<double>(sel->config.rblock)}, {sel->measured.time.median_us},
+    time_plot_->addMarkers(tr("selected"), {static_cast<double>(sel->config.rblock)}, {sel->measured.timeUs()},
                            {shown.selected}, MarkerShape::kDiamond, kLiveSelectedColor, 11, false, /*in_legend=*/false);
   }
   // The y range follows the medians; a rare slow run (a clock ramp, a preemption) would otherwise

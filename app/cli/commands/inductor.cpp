@@ -352,26 +352,29 @@ std::string noKernelText(const InductorRun& run, const std::string& key) {
 
 // `occx inductor run`: the configs Inductor compiled, run on the local GPU.
 [[maybe_unused]] void printRunsText(std::ostream& out, const KernelMeasurements& r) {
-  TextRows rows = {{"kernel", "config", "origin", "regs", "spills", "occupancy", "status", "time µs", "spread %",
-                    "GB/s", "achieved occ.", "policies with it", "reason"}};
+  TextRows rows = {{"kernel", "config", "origin", "regs", "spills", "occupancy", "status", "cold µs", "warm µs",
+                    "spread %", "DRAM GB/s", "achieved occ.", "policies with it", "reason"}};
   for (const auto& row : r.rows) {
     const std::string policies_with_it = row.in_set.keys();
     rows.push_back(
         {shortName(row.kernel), row.configText() + (row.winner ? " *" : ""), row.origin,
          row.n_regs >= 0 ? std::to_string(row.n_regs) : "", row.n_spills >= 0 ? std::to_string(row.n_spills) : "",
          row.occupancy_pct >= 0 ? fixed(row.occupancy_pct, 1) + " %" : "",
-         std::string(runStatusName(row.measured.status)), row.ok() ? fixed(row.measured.time.median_us, 1) : "",
-         row.ok() ? fixed(row.measured.time.spread_pct, 1) : "", row.ok() ? fixed(row.measured.bandwidth_GBps, 0) : "",
+         std::string(runStatusName(row.measured.status)), row.ok() ? fixed(row.measured.timeUs(), 1) : "",
+         row.ok() && row.measured.warmTimeUs() ? fixed(*row.measured.warmTimeUs(), 1) : "",
+         row.ok() ? fixed(row.measured.timeStats().spread_pct, 1) : "",
+         row.ok() && row.measured.bandwidth_GBps > 0 ? fixed(row.measured.bandwidth_GBps, 0) : "",
          row.ok() && row.measured.achieved_occupancy_pct.value
              ? fixed(*row.measured.achieved_occupancy_pct.value, 1) + " %"
              : "",
          policies_with_it, row.measured.reason.substr(0, 90)});
   }
   printTable(out, rows);
-  out << "\n* = Inductor's winner (.best_config). Each policy's pick: the fastest measured config of its set "
-         "(Inductor's "
-         "candidates "
-         "plus the halved configs the policy adds), spill filter applied; regret = pick time / best time.\n\n";
+  out << "\n* = Inductor's winner (.best_config). cold µs: " << kTimeFigure
+      << "; warm µs: the same with the inputs just written. Each policy's pick: the fastest config by cold µs of its "
+         "set (Inductor's candidates plus the halved configs the policy adds), spill filter applied; regret = pick "
+         "time / best time. DRAM GB/s: DRAM bytes read + written (CUPTI) / cold µs; empty where not measured or "
+         "above what the GPU can move (the CSV's bandwidth_from says why).\n\n";
   printTable(out, picksTable(r));
   for (const auto& n : r.notes) out << "note: " << n << "\n";
 }
@@ -383,21 +386,24 @@ std::string noKernelText(const InductorRun& run, const std::string& key) {
          eq(r.r1_block, m.r1_block) && eq(r.num_warps, m.num_warps) && eq(r.num_stages, m.num_stages);
 }
 
-// Per kernel of the step: the config its launcher used, timed here, against its in-step time.
+// Per kernel of the step: the config its launcher used, timed here cold and warm, against its in-step time.
 [[maybe_unused]] void printInStepComparison(std::ostream& out, const KernelMeasurements& result, const StepJoin& join) {
-  TextRows rows = {{"kernel", "ran in the step", "in-step median µs", "events µs", "events / in-step", "CUPTI µs",
-                    "CUPTI / in-step"}};
+  TextRows rows = {{"kernel", "ran in the step", "in-step µs", "cold µs", "warm µs", "events µs", "DRAM GB/s",
+                    "in-step against cold and warm"}};
+  int agree = 0;
   for (const auto& k : join.profile.kernels) {
     if (k.match != step::RunMatch::kMatched) continue;
     const ScanRow* c = step::configRowOf(k, step::StepRun{&join.rows, join.input});
     if (c == nullptr) continue;
     for (const auto& m : result.rows) {
       if (!sameConfig(m, *c) || !m.ok()) continue;
-      const auto& cupti = m.measured.kernel_time;
-      rows.push_back({shortName(k.name), m.configText(), fixed(k.median_us, 1), fixed(m.measured.time.median_us, 1),
-                      k.median_us > 0.0 ? fixed(m.measured.time.median_us / k.median_us, 2) : "",
-                      cupti ? fixed(cupti->median_us, 1) : "",
-                      cupti && k.median_us > 0.0 ? fixed(cupti->median_us / k.median_us, 2) : ""});
+      const Measurement& x = m.measured;
+      const auto warm = x.warmTimeUs();
+      const StepAgreement a = stepAgreement(x, k.median_us);
+      if (a.agrees) ++agree;
+      rows.push_back({shortName(k.name), m.configText(), fixed(k.median_us, 1), fixed(x.timeUs(), 1),
+                      warm ? fixed(*warm, 1) : "", fixed(x.time.median_us, 1),
+                      x.bandwidth_GBps > 0 ? fixed(x.bandwidth_GBps, 0) : "", a.text});
     }
   }
   if (rows.size() == 1) {
@@ -405,9 +411,12 @@ std::string noKernelText(const InductorRun& run, const std::string& key) {
     return;
   }
   out << "\nThe configs that ran in the step (" << join.profile.trace_path
-      << "), measured here (CUDA events around one launch, and CUPTI's kernel time; L2 flushed) against their "
-         "in-step time (torch.profiler):\n";
+      << "), measured here against their in-step time (torch.profiler). cold and warm: device time per launch "
+         "(CUPTI), L2 flushed before each launch / the inputs just written; events: CUDA events around one "
+         "cold launch:\n";
   printTable(out, rows);
+  out << agree << " of " << rows.size() - 1
+      << " kernels: the in-step time lies between warm and cold, or within 10 % of one of them.\n";
 }
 
 int runRun(Context& ctx, const InductorOpts& o) {
@@ -465,7 +474,7 @@ int runRun(Context& ctx, const InductorOpts& o) {
                            shortName(p.kernel) + " " + std::to_string(p.done) + "/" + std::to_string(p.total);
         if (p.row != nullptr) {
           line += " " + p.row->configText() + ": " + std::string(runStatusName(p.row->measured.status));
-          if (p.row->ok()) line += " " + fixed(p.row->measured.time.median_us, 1) + " µs";
+          if (p.row->ok()) line += " " + fixed(p.row->measured.timeUs(), 1) + " µs";
         }
         progress.step(line);
       },
@@ -513,7 +522,8 @@ int runRun(Context& ctx, const InductorOpts& o) {
 // `occx inductor sweep`: configs Inductor never tried, compiled with the user's Triton.
 void printSweepText(std::ostream& out, const KernelSweepResult& r) {
   TextRows rows = {{"config", "origin", "swept for", "compile s", "regs", "spills", "occupancy", "new", "old",
-                    "spills rule", "status", "time µs", "GB/s", "achieved occ.", "policies with it", "reason"}};
+                    "spills rule", "status", "cold µs", "warm µs", "DRAM GB/s", "achieved occ.", "policies with it",
+                    "reason"}};
   const auto& policies = inductor::kPolicies;
   auto decisionOf = [&](const MeasuredConfig& row, inductor::Policy p) {
     for (std::size_t i = 0; i < policies.size() && i < row.decisions.size(); ++i) {
@@ -529,8 +539,9 @@ void printSweepText(std::ostream& out, const KernelSweepResult& r) {
          row.n_spills >= 0 ? std::to_string(row.n_spills) : "",
          row.occupancy_pct >= 0 ? fixed(row.occupancy_pct, 1) + " %" : "", decisionOf(row, inductor::Policy::kNew),
          decisionOf(row, inductor::Policy::kOld), decisionOf(row, inductor::Policy::kSpills),
-         std::string(runStatusName(row.measured.status)), row.ok() ? fixed(row.measured.time.median_us, 1) : "",
-         row.ok() ? fixed(row.measured.bandwidth_GBps, 0) : "",
+         std::string(runStatusName(row.measured.status)), row.ok() ? fixed(row.measured.timeUs(), 1) : "",
+         row.ok() && row.measured.warmTimeUs() ? fixed(*row.measured.warmTimeUs(), 1) : "",
+         row.ok() && row.measured.bandwidth_GBps > 0 ? fixed(row.measured.bandwidth_GBps, 0) : "",
          row.ok() && row.measured.achieved_occupancy_pct.value
              ? fixed(*row.measured.achieved_occupancy_pct.value, 1) + " %"
              : "",
@@ -538,10 +549,10 @@ void printSweepText(std::ostream& out, const KernelSweepResult& r) {
   }
   printTable(out, rows);
   out << "\n* = Inductor's winner (.best_config). new/old/spills rule: each policy's decision for the config as a "
-         "candidate. Each policy's "
-         "pick: the fastest measured config of its set (Inductor's candidates plus the halved configs the policy "
-         "adds), "
-         "spill filter applied.\n";
+         "candidate. cold µs: "
+      << kTimeFigure
+      << "; warm µs: the same with the inputs just written. Each policy's pick: the fastest config by cold µs of its "
+         "set (Inductor's candidates plus the halved configs the policy adds), spill filter applied.\n";
   if (r.measured) {
     out << "\n";
     printTable(out, picksTable(r.runs));

@@ -76,8 +76,7 @@ std::string progressLine(const LiveSweepProgress& p) {
   const auto& r = *p.row;
   std::string line = "[" + std::to_string(p.done) + "/" + std::to_string(p.total) + "] " + r.config.label() + ": ";
   if (r.ok()) {
-    return line + fixed(r.measured.time.median_us, 2) + " us, " + fixed(r.measured.bandwidth_GBps, 0) + " GB/s (" +
-           fixed(r.measured.pct_of_copy, 1) + " % of copy)";
+    return line + timeText(r.measured) + "; " + bandwidthText(r.measured);
   }
   return line + std::string(runStatusName(r.measured.status)) + ": " +
          r.measured.reason.substr(0, r.measured.reason.find('\n'));
@@ -138,8 +137,8 @@ nlohmann::json liveJson(const LiveSweepResult& res) {
 }
 
 TextRows liveRows(const LiveDataset& data) {
-  TextRows rows = {{"#", "XBLOCK", "RBLOCK", "warps", "regs", "spill st/ld B", "occ %", "status", "time us", "spread %",
-                    "GB/s", "% copy", "ach. occ %", "inductor", "added o/n/e"}};
+  TextRows rows = {{"#", "XBLOCK", "RBLOCK", "warps", "regs", "spill st/ld B", "occ %", "status", "cold us", "warm us",
+                    "spread %", "DRAM GB/s", "% copy", "ach. occ %", "inductor", "added o/n/e"}};
   for (std::size_t i = 0; i < data.rows.size(); ++i) {
     const auto& r = data.rows[i];
     const bool ok = r.ok();
@@ -150,8 +149,11 @@ TextRows liveRows(const LiveDataset& data) {
                         : "",
                     r.theoretical_occupancy_pct >= 0 ? fixed(r.theoretical_occupancy_pct, 1) : "",
                     ok ? "ok" : std::string(runStatusName(r.measured.status)),
-                    ok ? fixed(r.measured.time.median_us, 2) : "", ok ? fixed(r.measured.time.spread_pct, 2) : "",
-                    ok ? fixed(r.measured.bandwidth_GBps, 0) : "", ok ? fixed(r.measured.pct_of_copy, 1) : "",
+                    ok ? fixed(r.measured.timeUs(), 2) : "",
+                    ok && r.measured.warmTimeUs() ? fixed(*r.measured.warmTimeUs(), 2) : "",
+                    ok ? fixed(r.measured.timeStats().spread_pct, 2) : "",
+                    ok && r.measured.bandwidth_GBps > 0 ? fixed(r.measured.bandwidth_GBps, 0) : "",
+                    ok && r.measured.pct_of_copy > 0 ? fixed(r.measured.pct_of_copy, 1) : "",
                     r.measured.achieved_occupancy_pct.value ? fixed(*r.measured.achieved_occupancy_pct.value, 1) : "-",
                     r.inductor_candidate ? "yes" : "",
                     std::string(r.added_by.contains(inductor::Policy::kOld) ? "o" : "-") +
@@ -169,6 +171,9 @@ void printLiveText(Context& ctx, const CompileSweepSpec& spec, const std::string
           << "Driver " << data.metaValue("driver") << ", " << data.metaValue("toolkit") << "; copy bandwidth "
           << fixed(res.copy.GBps, 0) << " GB/s" << (res.copy.from_cache ? " (cached)" : "") << "\n\n";
   printTable(ctx.out, liveRows(data));
+  ctx.out << "cold us: " << kTimeFigure
+          << "; warm us: the same with the inputs just written. DRAM GB/s: DRAM bytes read + written (CUPTI) / "
+             "cold us.\n";
   for (const auto& r : data.rows) {
     if (!r.ok() && r.measured.status != RunStatus::kCancelled)
       ctx.out << "  " << r.config.label() << ": " << r.measured.reason << "\n";
