@@ -7,6 +7,7 @@ one of them, and per kernel and policy the picks that differ between cold and wa
 
     python3 scripts/step-check.py DIR CASE [CASE ...]
     python3 scripts/step-check.py --bandwidth CSV [CSV ...]   (kernel-runs CSVs: DRAM bandwidth against copy)
+    python3 scripts/step-check.py --picks CSV [CSV ...]       (kernel-runs CSVs: picks that differ, cold vs warm)
 """
 import csv
 import io
@@ -88,6 +89,24 @@ def picks(rows, time_of):
     return out
 
 
+def picks_changed(case, runs):
+    """Lines naming, per kernel and policy (and "best"), the picks that differ between cold and warm."""
+    changed = []
+    kernels = {}
+    for r in runs:
+        kernels.setdefault((r["kernel"], r["module"]), []).append(r)
+    for (kernel, _), rows in kernels.items():
+        pc, pw = picks(rows, cold_of), picks(rows, warm_of)
+        for p in ["best"] + POLICIES:
+            if p in pc and p in pw and pc[p] != pw[p]:
+                a = next(r for r in rows if r["config"] == pc[p])
+                b = next(r for r in rows if r["config"] == pw[p])
+                changed.append(f"{case} {kernel[:60]} {p}: cold picks {pc[p]} ({cold_of(a):.1f} cold, "
+                               f"{warm_of(a) or 0:.1f} warm µs), warm picks {pw[p]} ({cold_of(b):.1f} cold, "
+                               f"{warm_of(b) or 0:.1f} warm µs)")
+    return changed
+
+
 def step_check(folder, cases):
     total = agree = 0
     ratios_cold, ratios_warm = [], []
@@ -117,17 +136,7 @@ def step_check(folder, cases):
             print(f"{case:<11} {s['kernel'][:50]:<51} {s['config']:<15} {float(s['launches_per_step']):>8.0f}  "
                   f"{in_step:>7.1f}  {cold:>7.1f}  {warm if warm else float('nan'):>7.1f}  {events:>7.1f}  "
                   f"{bw:>9}  {where}")
-        kernels = {}
-        for r in runs:
-            kernels.setdefault((r["kernel"], r["module"]), []).append(r)
-        for (kernel, _), rows in kernels.items():
-            pc, pw = picks(rows, cold_of), picks(rows, warm_of)
-            for p in ["best"] + POLICIES:
-                if p in pc and p in pw and pc[p] != pw[p]:
-                    a = next(r for r in rows if r["config"] == pc[p])
-                    b = next(r for r in rows if r["config"] == pw[p])
-                    changed.append(f"{case} {kernel[:60]} {p}: cold picks {pc[p]} ({cold_of(a):.1f}/{warm_of(a) or 0:.1f} "
-                                   f"µs cold/warm), warm picks {pw[p]} ({cold_of(b):.1f}/{warm_of(b) or 0:.1f} µs)")
+        changed += picks_changed(case, runs)
     print(f"\n{agree} of {total} kernels ({100.0 * agree / max(total, 1):.0f} %): the in-step median lies between "
           f"warm and cold, or within 10 % of one of them.")
     if ratios_cold:
@@ -157,6 +166,12 @@ def bandwidth_check(paths):
 def main():
     if len(sys.argv) >= 2 and sys.argv[1] == "--bandwidth":
         bandwidth_check(sys.argv[2:])
+    elif len(sys.argv) >= 2 and sys.argv[1] == "--picks":
+        for path in sys.argv[2:]:
+            lines = picks_changed(path, read_csv(path)[1])
+            print(f"{path}: {len(lines)} picks differ between cold and warm")
+            for line in lines:
+                print("  " + line)
     elif len(sys.argv) >= 3:
         step_check(sys.argv[1], sys.argv[2:])
     else:

@@ -237,19 +237,22 @@ Expected<LiveDataset> liveDatasetFromCsv(const CsvTable& table) {
   }
   data.rows = std::move(rows).value();
   if (table.column("bandwidth_from") < 0) {
-    // Written before bandwidths were checked: the minimum bytes over CUDA events, kept where it is
-    // not above the copy bandwidth (the dataset's own).
+    // Written before bandwidths were checked (the minimum bytes over CUDA events): the rule again, from
+    // the file's DRAM bytes where it has them; else the recorded figure where it is not above the
+    // dataset's copy bandwidth.
     double copy = 0.0;
     (void)readNumber(table.metaValue("copy_bandwidth_GBps"), copy, 0.0);
     for (auto& r : data.rows) {
       Measurement& m = r.measured;
-      if (!m.ok() || m.bandwidth_GBps <= 0.0) continue;
-      if (copy > 0.0 && m.bandwidth_GBps > copy) {
+      if (!m.ok()) continue;
+      if (m.dram_read_bytes.value && m.dram_write_bytes.value) {
+        applyBandwidth(m, copy);
+      } else if (m.bandwidth_GBps > 0.0 && copy > 0.0 && m.bandwidth_GBps > copy) {
         m.bandwidth_from = "not shown: recorded as " + fixed(m.bandwidth_GBps, 0) + " GB/s, above the copy bandwidth " +
                            fixed(copy, 0) + " GB/s";
         m.bandwidth_GBps = 0.0;
         m.pct_of_copy = 0.0;
-      } else {
+      } else if (m.bandwidth_GBps > 0.0) {
         m.bandwidth_from = "minimum bytes over CUDA events (recorded before DRAM bytes were measured)";
       }
     }

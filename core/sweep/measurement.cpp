@@ -284,6 +284,10 @@ void applyBandwidth(Measurement& m, double copy_GBps) {
   }
   const double estimate = bandwidthGBps(m.bytes_moved, t);
   const std::string why_no_dram = m.dram_read_bytes.value ? m.dram_write_bytes.unavailable : m.dram_read_bytes.unavailable;
+  if (m.bytes_moved <= 0) {
+    m.bandwidth_from = "not shown: no DRAM bytes (" + why_no_dram + ") and no buffer bytes known";
+    return;
+  }
   if (copy_GBps <= 0.0) {
     m.bandwidth_from = "not shown: no DRAM bytes (" + why_no_dram +
                        ") and no measured copy bandwidth to check the buffers' estimate against";

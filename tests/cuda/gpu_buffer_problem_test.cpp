@@ -88,7 +88,7 @@ void checkAcrossConfigs(GpuRunner& runner, const cuda::GpuSession& session) {
   ASSERT_EQ(a.status, RunStatus::kOk) << a.reason;
   EXPECT_TRUE(a.checked);
   EXPECT_EQ(a.check.compared_with, "nothing: these outputs are the reference");
-  EXPECT_GT(a.bandwidth_GBps, 0.0);
+  EXPECT_TRUE(a.bandwidth_GBps > 0.0 || a.bandwidth_from.rfind("not shown", 0) == 0) << a.bandwidth_from;
   EXPECT_GT(a.time.median_us, 0.0);
 
   // Another block size after a's timed launches moved acc on: acc is restored before the check.

@@ -43,6 +43,104 @@ TEST(Bandwidth, BytesOverMicrosecondsInGBps) {
   EXPECT_EQ(bandwidthGBps(1000, -1.0), 0.0);
 }
 
+// An ok measurement: events 50 µs cold, CUPTI 46 µs cold and 38 µs warm, 4 MB of buffers.
+Measurement timedRun() {
+  Measurement m;
+  m.status = RunStatus::kOk;
+  m.time.median_us = 50.0;
+  m.time.min_us = 49.0;
+  m.time.max_us = 60.0;
+  m.time.runs = 40;
+  TimingStats k;
+  k.median_us = 46.0;
+  m.kernel_time = k;
+  k.median_us = 38.0;
+  m.warm_kernel_time = k;
+  k.median_us = 42.0;
+  m.warm_time = k;
+  m.bytes_moved = 4'000'000;
+  return m;
+}
+
+TEST(TimeFigure, ConfigsAreComparedByTheColdDeviceTimeElseEvents) {
+  Measurement m = timedRun();
+  EXPECT_DOUBLE_EQ(m.timeUs(), 46.0);       // CUPTI, cold
+  EXPECT_DOUBLE_EQ(*m.warmTimeUs(), 38.0);  // CUPTI, warm (before events, 42)
+  // The CSV keeps CUPTI's median only: the error bars are the events' scaled to it.
+  const TimingStats st = m.timeStats();
+  EXPECT_DOUBLE_EQ(st.median_us, 46.0);
+  EXPECT_DOUBLE_EQ(st.max_us, 60.0 * 46.0 / 50.0);
+  EXPECT_EQ(timeText(m), "46.00 µs device time, L2 cold (warm 38.00 µs; CUDA events 50.00 µs)");
+  m.kernel_time.reset();
+  m.warm_kernel_time.reset();
+  EXPECT_DOUBLE_EQ(m.timeUs(), 50.0);
+  EXPECT_DOUBLE_EQ(*m.warmTimeUs(), 42.0);
+  m.warm_time.reset();
+  m.warm_note = "warm not measured: out of memory: a pristine copy of input 0 (warm runs) needs 4.0 GB";
+  EXPECT_EQ(timeText(m, 1), "50.0 µs CUDA events (no CUPTI kernel records), L2 cold (" + m.warm_note + ")");
+}
+
+TEST(BandwidthRule, DramBytesOverTheColdDeviceTime) {
+  Measurement m = timedRun();
+  m.dram_read_bytes = Metric::of(3'000'000.0);
+  m.dram_write_bytes = Metric::of(680'000.0);
+  applyBandwidth(m, 4000.0);
+  EXPECT_EQ(m.bandwidth_from, "DRAM bytes");
+  EXPECT_DOUBLE_EQ(m.bandwidth_GBps, 3'680'000.0 / 46e-6 / 1e9);  // 80 GB/s, not the buffers' 87
+  EXPECT_DOUBLE_EQ(m.pct_of_copy, m.bandwidth_GBps / 4000.0 * 100.0);
+  EXPECT_EQ(bandwidthText(m), "80 GB/s from DRAM bytes (2.0 % of copy)");
+  // More than 5 % above the copy bandwidth: not something the GPU moved; not shown, and why.
+  m.dram_read_bytes = Metric::of(46e-6 * 4300e9);
+  m.dram_write_bytes = Metric::of(0.0);
+  applyBandwidth(m, 4000.0);
+  EXPECT_EQ(m.bandwidth_GBps, 0.0);
+  EXPECT_EQ(m.bandwidth_from,
+            "not shown: DRAM bytes / device time = 4300 GB/s, above the copy bandwidth 4000 GB/s by more than 5 %");
+  m.dram_read_bytes = Metric::of(46e-6 * 4150e9);  // 3.75 % above: a read-only kernel can beat a copy
+  applyBandwidth(m, 4000.0);
+  EXPECT_NEAR(m.bandwidth_GBps, 4150.0, 1e-6);
+}
+
+TEST(BandwidthRule, WithoutDramBytesTheBuffersEstimateOnlyUnderTheCopyBandwidth) {
+  Measurement m = timedRun();
+  m.setMetricsMissing("profiling not permitted (ERR_NVGPUCTRPERM)");
+  applyBandwidth(m, 4000.0);  // 4 MB / 46 µs = 87 GB/s
+  EXPECT_DOUBLE_EQ(m.bandwidth_GBps, 4'000'000.0 / 46e-6 / 1e9);
+  EXPECT_EQ(m.bandwidth_from, "buffer bytes (estimate: profiling not permitted (ERR_NVGPUCTRPERM))");
+  // nll_loss reads one logit per row of a 500 MB buffer: bytes of the buffers / time is no bandwidth.
+  m.bytes_moved = 500'000'000;
+  applyBandwidth(m, 4000.0);
+  EXPECT_EQ(m.bandwidth_GBps, 0.0);
+  EXPECT_EQ(m.bandwidth_from,
+            "not shown: no DRAM bytes (profiling not permitted (ERR_NVGPUCTRPERM)); the buffers' bytes / time = "
+            "10870 GB/s exceed the copy bandwidth 4000 GB/s, so the kernel touches only part of its buffers");
+  EXPECT_EQ(bandwidthText(m).rfind("no bandwidth: no DRAM bytes", 0), 0u);
+  // No copy bandwidth to check against: nothing shown either.
+  m.bytes_moved = 4'000'000;
+  applyBandwidth(m, 0.0);
+  EXPECT_EQ(m.bandwidth_GBps, 0.0);
+  // A run that did not end ok has no bandwidth and no reason.
+  m.status = RunStatus::kWrongResult;
+  applyBandwidth(m, 4000.0);
+  EXPECT_EQ(m.bandwidth_GBps, 0.0);
+  EXPECT_EQ(m.bandwidth_from, "");
+}
+
+TEST(StepAgreement, BetweenWarmAndColdOrWithinTenPercentOfOne) {
+  const Measurement m = timedRun();  // cold 46, warm 38 (CUPTI)
+  EXPECT_EQ(stepAgreement(m, 40.0).text, "between warm and cold");
+  EXPECT_TRUE(stepAgreement(m, 38.0).agrees);
+  EXPECT_EQ(stepAgreement(m, 50.0).text, "within 10 % of cold");  // 46 × 1.087
+  EXPECT_EQ(stepAgreement(m, 35.0).text, "within 10 % of warm");
+  const StepAgreement slow = stepAgreement(m, 126.0);  // T5's attention backward inside its step
+  EXPECT_FALSE(slow.agrees);
+  EXPECT_EQ(slow.text, "outside: 0.37× the in-step time (cold, below it)");
+  EXPECT_EQ(stepAgreement(m, 20.0).text, "outside: 1.90× the in-step time (warm, above it)");
+  Measurement failed = m;
+  failed.status = RunStatus::kLaunchFailed;
+  EXPECT_FALSE(stepAgreement(failed, 40.0).agrees);
+}
+
 TEST(Metric, TextShowsValueOrReason) {
   EXPECT_EQ(Metric::of(87.456).text(1), "87.5");
   EXPECT_EQ(Metric::missing("profiling not permitted").text(), "unavailable: profiling not permitted");
@@ -139,6 +237,11 @@ TEST(LiveDataset, CsvRoundTripKeepsEveryField) {
   r.measured.kernel_time = TimingStats{};
   r.measured.kernel_time->median_us = 126.5;
   r.measured.pct_of_copy = 97.25;
+  r.measured.bandwidth_from = "DRAM bytes";
+  r.measured.warm_kernel_time = TimingStats{};
+  r.measured.warm_kernel_time->median_us = 101.25;
+  r.measured.warm_time = TimingStats{};
+  r.measured.warm_time->median_us = 104.5;
   r.measured.checked = true;
   r.measured.check.max_abs_error = 0.0078125;
   r.measured.reason = "note, with a comma";
@@ -174,6 +277,9 @@ TEST(LiveDataset, CsvRoundTripKeepsEveryField) {
   ASSERT_TRUE(a.measured.kernelTimeUs().has_value());
   EXPECT_DOUBLE_EQ(*a.measured.kernelTimeUs(), 126.5);
   EXPECT_DOUBLE_EQ(a.measured.pct_of_copy, 97.25);
+  EXPECT_EQ(a.measured.bandwidth_from, "DRAM bytes");
+  EXPECT_DOUBLE_EQ(*a.measured.warmTimeUs(), 101.25);
+  EXPECT_DOUBLE_EQ(a.measured.warm_time->median_us, 104.5);
   EXPECT_DOUBLE_EQ(a.measured.maxAbsError(), 0.0078125);
   EXPECT_DOUBLE_EQ(*a.measured.achieved_occupancy_pct.value, 71.25);
   EXPECT_DOUBLE_EQ(*a.measured.dram_read_bytes.value, 536870912.0);
@@ -186,6 +292,39 @@ TEST(LiveDataset, CsvRoundTripKeepsEveryField) {
   EXPECT_FALSE(b.measured.kernelTimeUs().has_value());
   // Replaying the read-back rows gives the same picks as the originals.
   EXPECT_EQ(summarizeReplay(back->rows).best_row, summarizeReplay(d.rows).best_row);
+}
+
+TEST(LiveDataset, AFileFromBeforeTheBandwidthRuleGetsTheRuleOnReading) {
+  // Written before bandwidth_from: bandwidth was the minimum bytes over CUDA events. With DRAM
+  // bytes the rule recomputes it over the cold device time; without, a figure above the file's copy
+  // bandwidth is not shown.
+  LiveDataset d;
+  d.meta = {{"copy_bandwidth_GBps", "4000.0"}};
+  auto with_dram = row(1, 2048, 16, RunStatus::kOk, 50.0);
+  with_dram.measured.kernel_time = TimingStats{};
+  with_dram.measured.kernel_time->median_us = 40.0;
+  with_dram.measured.dram_read_bytes = Metric::of(100e6);
+  with_dram.measured.dram_write_bytes = Metric::of(20e6);
+  d.rows.push_back(with_dram);
+  auto too_fast = row(1, 4096, 16, RunStatus::kOk, 50.0);
+  too_fast.measured.bandwidth_GBps = 9000.0;
+  d.rows.push_back(too_fast);
+  auto fine = row(1, 1024, 16, RunStatus::kOk, 50.0);  // 20 GB/s
+  d.rows.push_back(fine);
+  CsvTable t = liveDatasetToCsv(d);
+  const auto col = static_cast<std::size_t>(t.column("bandwidth_from"));
+  t.header.erase(t.header.begin() + static_cast<std::ptrdiff_t>(col));
+  for (auto& r : t.rows) r.erase(r.begin() + static_cast<std::ptrdiff_t>(col));
+  auto back = liveDatasetFromCsv(t);
+  ASSERT_TRUE(back) << back.error();
+  EXPECT_DOUBLE_EQ(back->rows[0].measured.bandwidth_GBps, 120e6 / 40e-6 / 1e9);  // 3000 GB/s
+  EXPECT_EQ(back->rows[0].measured.bandwidth_from, "DRAM bytes");
+  EXPECT_EQ(back->rows[1].measured.bandwidth_GBps, 0.0);
+  EXPECT_EQ(back->rows[1].measured.bandwidth_from,
+            "not shown: recorded as 9000 GB/s, above the copy bandwidth 4000 GB/s");
+  EXPECT_DOUBLE_EQ(back->rows[2].measured.bandwidth_GBps, 20.0);
+  EXPECT_EQ(back->rows[2].measured.bandwidth_from,
+            "minimum bytes over CUDA events (recorded before DRAM bytes were measured)");
 }
 
 TEST(LiveDataset, JsonComesFromTheSameColumns) {

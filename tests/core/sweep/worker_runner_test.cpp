@@ -543,8 +543,15 @@ TEST(WorkerRunner, ABufferProblemIsCheckedAgainstTheFirstConfigThatRan) {
   EXPECT_TRUE(a.check.ok);
   EXPECT_EQ(a.check.compared_with, "nothing: these outputs are the reference");
   EXPECT_EQ(a.reason, "buffer problem triton_poi_fused_mul_0: 3 buffers, uploaded 1 time in this worker");
-  // Bandwidth from the buffers: 16384 read, 2048 read and written, 16384 written.
-  EXPECT_DOUBLE_EQ(a.bandwidth_GBps, bandwidthGBps(16384 + 2 * 2048 + 16384, 107.0));
+  // The buffers' bytes (16384 read, 2048 read and written, 16384 written) kept under that name; the
+  // bandwidth is the fake's DRAM bytes (4 MiB read, 1 MiB written) over its cold CUPTI time (105 µs).
+  EXPECT_EQ(a.bytes_moved, 16384 + 2 * 2048 + 16384);
+  EXPECT_EQ(a.bandwidth_from, "DRAM bytes");
+  EXPECT_DOUBLE_EQ(a.bandwidth_GBps, bandwidthGBps(4194304 + 1048576, 105.0));
+  // Warm: the fake's 12 µs less by CUPTI; the figure configs are compared by stays cold.
+  ASSERT_TRUE(a.warmTimeUs());
+  EXPECT_DOUBLE_EQ(*a.warmTimeUs(), 95.0);
+  EXPECT_DOUBLE_EQ(a.timeUs(), 105.0);
 
   const RunOutcome b = r->run(module("tile_b", 9), quick(), nullptr);  // another tiling's rounding
   ASSERT_EQ(b.status, RunStatus::kOk) << b.reason;
