@@ -220,6 +220,15 @@ struct GpuSession::Impl {
         ok = add(inputs[i], problem->inputs[i], "input " + std::to_string(i));
       }
     }
+    // cuMemcpyHtoD from pageable memory may return before its DMA lands, and the timing stream does
+    // not wait for the legacy stream: without this, a warm launch's copy could read a half-filled
+    // pristine copy (seen on an H200: the last rows of an input zero).
+    if (ok) {
+      if (CUresult r = d->cuCtxSynchronize(); r != CUDA_SUCCESS) {
+        pristine_error = cuCallError(r, "cuCtxSynchronize(pristine copies)", __FILE__, __LINE__).message;
+        ok = false;
+      }
+    }
     if (!ok) {
       for (auto& p : pristine) release(p.copy, p.bytes);
       pristine.clear();
