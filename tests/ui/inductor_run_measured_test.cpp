@@ -135,9 +135,10 @@ TEST(InductorRunMeasured, ABundledRunShowsItsH200MeasurementsAndCannotRun) {
   EXPECT_FALSE(view.runAllButton()->isEnabled());
   EXPECT_TRUE(view.runButton()->toolTip().contains(QStringLiteral("open the run's folder")))
       << view.runButton()->toolTip().toStdString();
-  EXPECT_TRUE(view.titleLabel()->text().contains(QStringLiteral("measured on NVIDIA H200 (2026-12-01) — bundled")))
+  EXPECT_TRUE(view.titleLabel()->text().contains(QStringLiteral("measured on NVIDIA H200 (2026-12-03) — bundled")))
       << view.titleLabel()->text().toStdString();
-  // Values of resources/inductor-runs/measured/spill_log_softmax_w16.csv.
+  // Values of resources/inductor-runs/measured/spill_log_softmax_w16.csv: device time per launch, L2 cold
+  // (CUPTI) and warm; DRAM bandwidth.
   const int winner = configRowOf(view, QStringLiteral("X1 R2048 w16"));
   const int halved = configRowOf(view, QStringLiteral("X1 R16384 w32"));
   const int spilling = configRowOf(view, QStringLiteral("X1 R32768 w32"));
@@ -146,15 +147,16 @@ TEST(InductorRunMeasured, ABundledRunShowsItsH200MeasurementsAndCannotRun) {
   ASSERT_GE(spilling, 0);
   const int best = configRowOf(view, QStringLiteral("X1 R8192 w16"));  // compiled later by Triton: in no rule's set
   ASSERT_GE(best, 0);
-  EXPECT_EQ(cellText(view, winner, RunConfigModel::kTime), QStringLiteral("29.6"));
-  EXPECT_EQ(cellText(view, winner, RunConfigModel::kBandwidth), QStringLiteral("2138"));
+  EXPECT_EQ(cellText(view, winner, RunConfigModel::kTime), QStringLiteral("26.7"));
+  EXPECT_EQ(cellText(view, winner, RunConfigModel::kWarmTime), QStringLiteral("23.2"));
+  EXPECT_EQ(cellText(view, winner, RunConfigModel::kBandwidth), QStringLiteral("2518"));
   EXPECT_EQ(cellText(view, winner, RunConfigModel::kAchieved), QStringLiteral("42.3"));
   EXPECT_TRUE(cellText(view, best, RunConfigModel::kPickedBy).contains(QStringLiteral("best")));
   EXPECT_TRUE(cellText(view, winner, RunConfigModel::kPickedBy).contains(QStringLiteral("new")));
-  EXPECT_EQ(cellText(view, halved, RunConfigModel::kTime), QStringLiteral("32.6"));
-  EXPECT_EQ(cellText(view, spilling, RunConfigModel::kTime), QStringLiteral("44.0"));
-  EXPECT_EQ(cellText(view, halved, RunConfigModel::kRegret), QString::number(32.576 / 29.152, 'f', 2));
-  EXPECT_DOUBLE_EQ(view.measuredPlot()->values()[static_cast<std::size_t>(winner)], 29.632);
+  EXPECT_EQ(cellText(view, halved, RunConfigModel::kTime), QStringLiteral("28.9"));
+  EXPECT_EQ(cellText(view, spilling, RunConfigModel::kTime), QStringLiteral("40.9"));
+  EXPECT_EQ(cellText(view, halved, RunConfigModel::kRegret), QString::number(28.880 / 26.208, 'f', 2));
+  EXPECT_DOUBLE_EQ(view.measuredPlot()->values()[static_cast<std::size_t>(winner)], 26.656);
   EXPECT_EQ(view.measuredPlot()->bestRow(), best);
   EXPECT_TRUE(view.measuredNote()->text().contains(QStringLiteral("bundled")));
 }
@@ -176,7 +178,7 @@ TEST(InductorRunMeasured, AKernelRunsCsvMergesIntoItsRunOrNamesTheRunToOpen) {
   ASSERT_FALSE(path.isEmpty());
   EXPECT_EQ(view.openPath(path), QString());
   EXPECT_EQ(cellText(view, configRowOf(view, QStringLiteral("X1 R2048 w16")), RunConfigModel::kTime),
-            QStringLiteral("29.6"));
+            QStringLiteral("26.7"));
   // Another run's kernels: the message says which run they belong to.
   ASSERT_EQ(view.openBundled(QStringLiteral("ref_sum")), QString());
   const QString message = view.openMeasurementsCsv(path);

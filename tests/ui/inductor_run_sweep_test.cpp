@@ -153,12 +153,12 @@ TEST(InductorRunSweep, ABundledH200SweepOpensWithEveryConfigAndItsReasons) {
   const int best = configRowOf(view, QStringLiteral("X4 R2048 w32"));
   ASSERT_GE(best, 0);
   ASSERT_NE(view.configModel()->measured(best), nullptr);
-  EXPECT_NEAR(view.configModel()->measured(best)->row.measured.time.median_us, 132.6, 0.05);
-  EXPECT_TRUE(view.sweepNote()->text().startsWith(QStringLiteral("Best: X4 R2048 w32, 132.6 µs")))
+  EXPECT_NEAR(view.configModel()->measured(best)->row.measured.timeUs(), 129.7, 0.05);  // device time, L2 cold
+  EXPECT_TRUE(view.sweepNote()->text().startsWith(QStringLiteral("Best: X4 R2048 w32, 129.7 µs (4195 GB/s)")))
       << view.sweepNote()->text().toStdString();
   // The run has one config and no .best_config: every rule has that one config, 1.27× the best.
   EXPECT_TRUE(view.sweepNote()->text().contains(QStringLiteral(
-      "old, new, review_min, exact, spills policies: each picks X1 R2048 w16 of 1, 168.4 µs, regret 1.27")))
+      "old, new, review_min, exact, spills policies: each picks X1 R2048 w16 of 1, 165.2 µs, regret 1.27")))
       << view.sweepNote()->text().toStdString();
   // A bundled run has its module: it can be swept again with a local Triton.
   EXPECT_TRUE(view.sweepUnavailableReason().isEmpty()) << view.sweepUnavailableReason().toStdString();

@@ -110,6 +110,12 @@ struct FakeRunner {
   }
 };
 
+// The fixture's bandwidth by the rule: its DRAM bytes (31 680 000 read + as many written) over a
+// device time in µs, as applyBandwidth computes it.
+double dramGBps(double time_us) {
+  return (31680000.0 + 31680000.0) / (time_us * 1e-6) / 1e9;
+}
+
 TEST(LiveSweepView, RecordedCsvShowsRowsSeriesRooflinePicksAndRegret) {
   LiveSweepView view(nullptr, liveBackend({}, noGpu()));
   ASSERT_EQ(view.openCsvFile(testData("live_sweep_fixture.csv")), QString());
@@ -125,8 +131,9 @@ TEST(LiveSweepView, RecordedCsvShowsRowsSeriesRooflinePicksAndRegret) {
   EXPECT_EQ(rp.picks[0].row, 0);
   EXPECT_EQ(rp.picks[1].row, 7);
   EXPECT_EQ(rp.picks[2].row, 7);
-  EXPECT_NEAR(rp.picks[0].regret, 40.4 / 31.5, 1e-9);
-  EXPECT_NEAR(rp.picks[1].regret, 32.0 / 31.5, 1e-9);
+  // Configs are compared by the device time (the fixture's CUPTI column, 0.97 × its events).
+  EXPECT_NEAR(rp.picks[0].regret, 39.188 / 30.555, 1e-9);
+  EXPECT_NEAR(rp.picks[1].regret, 31.040 / 30.555, 1e-9);
   EXPECT_EQ(view.model()->picksAt(5), QStringLiteral("best"));
   EXPECT_EQ(view.model()->picksAt(7), QStringLiteral("new, exact"));
   EXPECT_EQ(view.model()->picksAt(0), QStringLiteral("old"));
@@ -137,8 +144,9 @@ TEST(LiveSweepView, RecordedCsvShowsRowsSeriesRooflinePicksAndRegret) {
   EXPECT_EQ(t->item(0, 0)->text(), QStringLiteral("old bound"));
   EXPECT_EQ(t->item(0, 1)->text(), QStringLiteral("1 of 2"));  // #9 is not timed: n_spills 50 > 16
   EXPECT_EQ(t->item(0, 2)->text(), QStringLiteral("1 × 2048, 16 w"));
-  EXPECT_EQ(t->item(0, 3)->text(), QStringLiteral("40.40"));
-  EXPECT_EQ(t->item(0, 4)->text(), QStringLiteral("1568"));  // 63 360 / 40.4 = 1568.3
+  EXPECT_EQ(t->item(0, 3)->text(), QStringLiteral("39.19"));
+  // Written before the bandwidth rule: DRAM bytes (63.36 MB) over the device time, 63 360 / 39.188.
+  EXPECT_EQ(t->item(0, 4)->text(), QStringLiteral("1617"));
   EXPECT_EQ(t->item(0, 5)->text(), QStringLiteral("1.283"));
   EXPECT_EQ(t->item(1, 1)->text(), QStringLiteral("2 of 3"));
   EXPECT_EQ(t->item(1, 2)->text(), QStringLiteral("1 × 16384, 32 w"));
@@ -147,7 +155,7 @@ TEST(LiveSweepView, RecordedCsvShowsRowsSeriesRooflinePicksAndRegret) {
   EXPECT_EQ(t->item(3, 0)->text(), QStringLiteral("best of all"));
   EXPECT_EQ(t->item(3, 1)->text(), QStringLiteral("10 of 11"));
   EXPECT_EQ(t->item(3, 2)->text(), QStringLiteral("1 × 8192, 32 w"));
-  EXPECT_EQ(t->item(3, 3)->text(), QStringLiteral("31.50"));
+  EXPECT_EQ(t->item(3, 3)->text(), QStringLiteral("30.55"));
 
   // Bandwidth plot: XBLOCK 1 (the best's), one series per num_warps, the roofline, the picks, the best.
   EXPECT_EQ(view.plotXBlock(), 1);
@@ -161,8 +169,8 @@ TEST(LiveSweepView, RecordedCsvShowsRowsSeriesRooflinePicksAndRegret) {
   ASSERT_GE(w32, 0);
   EXPECT_EQ(bw->graphPoints(w16).size(), 5);
   EXPECT_EQ(bw->graphPoints(w32).size(), 5);
-  EXPECT_DOUBLE_EQ(yAt(bw->graphPoints(w32), 8192), 2011.4);
-  EXPECT_DOUBLE_EQ(yAt(bw->graphPoints(w16), 32768), 1056.0);
+  EXPECT_DOUBLE_EQ(yAt(bw->graphPoints(w32), 8192), dramGBps(30.555));
+  EXPECT_DOUBLE_EQ(yAt(bw->graphPoints(w16), 32768), dramGBps(58.2));
   const int roof = bw->graphIndex(QStringLiteral("roofline: copy 4257 GB/s (measured, read + write)"));
   ASSERT_GE(roof, 0);
   EXPECT_DOUBLE_EQ(bw->graphPoints(roof).front().y(), 4257.0);
@@ -175,22 +183,22 @@ TEST(LiveSweepView, RecordedCsvShowsRowsSeriesRooflinePicksAndRegret) {
   ASSERT_GE(exact_pick, 0);
   ASSERT_GE(best, 0);
   EXPECT_EQ(bw->graphName(old_pick), QStringLiteral("old pick, regret 1.28"));
-  EXPECT_EQ(bw->graphPoints(old_pick), (QVector<QPointF>{{2048, 1568.3}}));
-  EXPECT_EQ(bw->graphPoints(new_pick), (QVector<QPointF>{{16384, 1980.0}}));
-  EXPECT_EQ(bw->graphPoints(exact_pick), (QVector<QPointF>{{16384, 1980.0}}));
-  EXPECT_EQ(bw->graphName(best), QStringLiteral("best: 2011 GB/s"));
-  EXPECT_EQ(bw->graphPoints(best), (QVector<QPointF>{{8192, 2011.4}}));
+  EXPECT_EQ(bw->graphPoints(old_pick), (QVector<QPointF>{{2048, dramGBps(39.188)}}));
+  EXPECT_EQ(bw->graphPoints(new_pick), (QVector<QPointF>{{16384, dramGBps(31.040)}}));
+  EXPECT_EQ(bw->graphPoints(exact_pick), (QVector<QPointF>{{16384, dramGBps(31.040)}}));
+  EXPECT_EQ(bw->graphName(best), QStringLiteral("best: 2074 GB/s"));
+  EXPECT_EQ(bw->graphPoints(best), (QVector<QPointF>{{8192, dramGBps(30.555)}}));
   EXPECT_EQ(bw->graphRows(best), (QVector<int>{5}));
   // The best row is selected when a dataset opens, and marked.
   EXPECT_EQ(view.selectedRow(), 5);
   const int sel = bw->graphIndex(QStringLiteral("selected"));
   ASSERT_GE(sel, 0);
-  EXPECT_EQ(bw->graphPoints(sel), (QVector<QPointF>{{8192, 2011.4}}));
+  EXPECT_EQ(bw->graphPoints(sel), (QVector<QPointF>{{8192, dramGBps(30.555)}}));
   EXPECT_EQ(bw->graphCount(), 8);  // 2 series + roofline + 3 picks + best + selected (no datasheet: an unknown GPU)
 
   // Time plot: medians with min … max bars; occupancy: theoretical and achieved per num_warps.
   SweepSeriesPlot* time = view.timePlot();
-  EXPECT_DOUBLE_EQ(yAt(time->graphPoints(time->graphIndex(QStringLiteral("16 warps"))), 2048), 40.4);
+  EXPECT_DOUBLE_EQ(yAt(time->graphPoints(time->graphIndex(QStringLiteral("16 warps"))), 2048), 39.188);
   EXPECT_EQ(time->errorBarCount(), 2);
   EXPECT_EQ(time->yAxisLabel(), QStringLiteral("Time (µs)"));
   SweepSeriesPlot* occ = view.occupancyPlot();
@@ -222,7 +230,7 @@ TEST(LiveSweepView, RecordedCsvShowsRowsSeriesRooflinePicksAndRegret) {
   EXPECT_FALSE(spec.static_shape);
   EXPECT_FALSE(view.inputs()->staticShapeCheck()->isChecked());
   EXPECT_EQ(m->data(m->index(0, LiveSweepModel::kPctCopy), Qt::DisplayRole).toString(),
-            QStringLiteral("36.8"));  // 1568.3 / 4257
+            QStringLiteral("38.0"));  // 1616.8 / 4257
 }
 
 TEST(LiveSweepView, OtherXBlockShowsItsRowsOnlyAndSaysWhyNoneWasTimed) {
@@ -479,8 +487,8 @@ TEST(LiveSweepView, BundledMeanVarShowsInductorsKernelBesideTheFamily) {
   EXPECT_TRUE(view.inputs()->staticShapeCheck()->isChecked());  // "shape: static", as recorded
   EXPECT_EQ(view.fidelity()->summary.paired, 55);
   EXPECT_EQ(view.fidelityLabel()->text(),
-            QStringLiteral("Inductor's Triton kernel at the same configs (ref_mean_var, H200, 2026-12-01): 55 paired, "
-                           "time Triton/ours median 1.00, 78 % within 0.85…1.15, registers within ±25 % on 80 %, "
+            QStringLiteral("Inductor's Triton kernel at the same configs (ref_mean_var, H200, 2026-12-03): 55 paired, "
+                           "time Triton/ours median 1.00, 76 % within 0.85…1.15, registers within ±25 % on 80 %, "
                            "one side spills on 5"));
   EXPECT_TRUE(view.fidelityLabel()->isVisibleTo(&view));
 
@@ -496,17 +504,17 @@ TEST(LiveSweepView, BundledMeanVarShowsInductorsKernelBesideTheFamily) {
             QStringLiteral("Triton / ours"));
   const int r = rowOf(m, 1, 2048, 16);
   ASSERT_GE(r, 0);
-  EXPECT_EQ(cellText(m, r, M::kTime), QStringLiteral("170.24"));
-  EXPECT_EQ(cellText(m, r, M::kTritonTime), QStringLiteral("168.35"));
+  EXPECT_EQ(cellText(m, r, M::kTime), QStringLiteral("166.83"));  // device time, L2 cold, both sides
+  EXPECT_EQ(cellText(m, r, M::kTritonTime), QStringLiteral("165.18"));
   EXPECT_EQ(cellText(m, r, M::kRegisters), QStringLiteral("26"));
   EXPECT_EQ(cellText(m, r, M::kTritonRegisters), QStringLiteral("26"));
   EXPECT_EQ(cellText(m, r, M::kTritonRatio), QStringLiteral("0.99"));
-  EXPECT_DOUBLE_EQ(m->data(m->index(r, M::kTritonRatio), M::kSortRole).toDouble(), 168.352 / 170.24);
+  EXPECT_DOUBLE_EQ(m->data(m->index(r, M::kTritonRatio), M::kSortRole).toDouble(), 165.184 / 166.832);
   // The pairs export beside the dataset and the regret table.
   const auto exports = view.csvExports();
   ASSERT_EQ(exports.size(), 3u);
   EXPECT_EQ(exports[2].table.metaValue("paired"), "55");
-  EXPECT_EQ(exports[2].table.metaValue("triton_source"), "ref_mean_var, H200, 2026-12-01");
+  EXPECT_EQ(exports[2].table.metaValue("triton_source"), "ref_mean_var, H200, 2026-12-03");
   EXPECT_EQ(exports[2].table.rows.size(), 55u);
 
   // Triton's series beside ours in the time plot, dashed, one per num_warps of the plotted XBLOCK;
@@ -521,7 +529,7 @@ TEST(LiveSweepView, BundledMeanVarShowsInductorsKernelBesideTheFamily) {
   bool found = false;
   for (const QPointF& p : time->graphPoints(t16)) {
     if (p.x() == 2048) {
-      EXPECT_DOUBLE_EQ(p.y(), 168.352);
+      EXPECT_DOUBLE_EQ(p.y(), 165.184);
       found = true;
     }
   }
@@ -546,15 +554,15 @@ TEST(LiveSweepView, DatasetWithoutInductorsKernelSaysTheFiguresAreTheFamilys) {
   EXPECT_EQ(view.compareButton()->text(), QStringLiteral("Compare with Inductor's kernel…"));
 
   // The same shape as the bundled sweep of Inductor's spilling log_softmax (264 × 30000): comparing
-  // with it pairs the fixture's ten ok rows; R2048 w16 is 40.4 µs ours, 30.208 µs Triton's.
+  // with it pairs the fixture's ten ok rows; R2048 w16 is 39.188 µs ours, 26.59 µs Triton's (device time).
   ASSERT_EQ(view.compareWithMeasurements(QStringLiteral(":/inductor-runs/measured/spill_log_softmax.csv")), QString());
   ASSERT_NE(view.fidelity(), nullptr);
   EXPECT_EQ(view.fidelity()->summary.paired, 10);
   EXPECT_TRUE(view.fidelityLabel()->text().startsWith(
-      QStringLiteral("Inductor's Triton kernel at the same configs (spill_log_softmax, H200, 2026-12-01): 10 paired")))
+      QStringLiteral("Inductor's Triton kernel at the same configs (spill_log_softmax, H200, 2026-12-03): 10 paired")))
       << view.fidelityLabel()->text().toStdString();
-  EXPECT_EQ(cellText(view.model(), 0, LiveSweepModel::kTritonTime), QStringLiteral("30.21"));
-  EXPECT_EQ(cellText(view.model(), 0, LiveSweepModel::kTritonRatio), QStringLiteral("0.75"));
+  EXPECT_EQ(cellText(view.model(), 0, LiveSweepModel::kTritonTime), QStringLiteral("26.59"));
+  EXPECT_EQ(cellText(view.model(), 0, LiveSweepModel::kTritonRatio), QStringLiteral("0.68"));
   EXPECT_EQ(cellText(view.model(), 10, LiveSweepModel::kTritonTime), QString());  // wrong result: not paired
   EXPECT_FALSE(view.tableView()->isColumnHidden(LiveSweepModel::kTritonRatio));
 

@@ -265,8 +265,11 @@ LiveRow inductorRow() {
   r.measured.time.spread_pct = 3.25;
   r.measured.kernel_time = TimingStats{};
   r.measured.kernel_time->median_us = 9.875;
+  r.measured.warm_kernel_time = TimingStats{};
+  r.measured.warm_kernel_time->median_us = 8.25;
   r.measured.bandwidth_GBps = 1234.4;
   r.measured.pct_of_copy = 45.67;
+  r.measured.bandwidth_from = "DRAM bytes";
   r.measured.checked = true;
   r.measured.check.max_abs_error = 0.000123;
   r.measured.achieved_occupancy_pct = Metric::of(87.26);
@@ -285,6 +288,7 @@ LiveRow addedByNewRow() {
   r.measured.time.median_us = 8.0;
   r.measured.time.min_us = 7.5;
   r.measured.time.max_us = 9.0;
+  r.measured.kernel_time->median_us = 7.5;
   r.measured.bandwidth_GBps = 1620.0;
   r.measured.pct_of_copy = 59.9;
   r.measured.achieved_occupancy_pct = Metric::missing("profiling not permitted");
@@ -305,19 +309,20 @@ TEST(LiveSweepModel, HeadersRowsCellsAndPicks) {
   LiveSweepModel model;
   QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
   EXPECT_EQ(model.rowCount(), 0);
-  EXPECT_EQ(model.columnCount(), 26);
+  EXPECT_EQ(model.columnCount(), 27);
   EXPECT_EQ(headers(model), (QStringList{"XBLOCK",
                                          "RBLOCK",
                                          "num_warps",
                                          "Status",
-                                         "Time (µs)",
+                                         "Cold (µs)",
                                          "Triton µs",
                                          "Triton / ours",
                                          "Triton regs",
+                                         "Warm (µs)",
                                          "Min (µs)",
                                          "Max (µs)",
                                          "Spread (%)",
-                                         "Bandwidth (GB/s)",
+                                         "DRAM GB/s",
                                          "% of copy",
                                          "Theor. occ. (%)",
                                          "Achieved occ. (%)",
@@ -348,12 +353,13 @@ TEST(LiveSweepModel, HeadersRowsCellsAndPicks) {
                              "256",
                              "4",
                              "ok",
-                             "10.50",
+                             "9.88",  // device time (CUPTI), L2 cold
                              /* Triton: */ "",
                              "",
                              "",
-                             "10.00",
-                             "12.00",
+                             "8.25",  // warm
+                             "9.40",   // the events' min and max scaled to the device time
+                             "11.29",  // (a CSV keeps only CUPTI's median)
                              "3.25",
                              "1234",
                              "45.7",
@@ -372,8 +378,10 @@ TEST(LiveSweepModel, HeadersRowsCellsAndPicks) {
                              ""};
   for (int c = 0; c < M::kColumnCount; ++c) EXPECT_EQ(text(model, 0, c), first[c]) << "column " << c;
   EXPECT_EQ(model.data(model.index(0, M::kTime), Qt::ToolTipRole).toString(),
-            QStringLiteral("CUPTI kernel duration (median): 9.88 µs"));
-  EXPECT_EQ(model.data(model.index(0, M::kTime), M::kSortRole).toDouble(), 10.5);
+            QStringLiteral("9.88 µs device time, L2 cold (warm 8.25 µs; CUDA events 10.50 µs)"));
+  EXPECT_EQ(model.data(model.index(0, M::kTime), M::kSortRole).toDouble(), 9.875);
+  EXPECT_EQ(model.data(model.index(0, M::kBandwidth), Qt::ToolTipRole).toString(),
+            QStringLiteral("1234 GB/s from DRAM bytes (45.7 % of copy)"));
   EXPECT_EQ(background(model, 0, M::kPicks), QColor(214, 234, 248));  // a policy's pick
   EXPECT_TRUE(model.data(model.index(0, M::kPicks), Qt::FontRole).value<QFont>().bold());
 

@@ -6,6 +6,7 @@
 #include <iterator>
 
 #include "core/sweep/compile_sweep.h"
+#include "ui/models/text.h"
 
 namespace occx::ui {
 
@@ -31,9 +32,10 @@ const ColumnText kLiveSweepColumns[] = {
     {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "RBLOCK"), nullptr},
     {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "num_warps"), nullptr},
     {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Status"), nullptr},
-    {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Time (µs)"),
+    {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Cold (µs)"),
      QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel",
-                       "Median of the timed runs (CUDA events, L2 flushed before each), microseconds")},
+                       "Device time per launch, L2 cold (flushed before each launch): the median of CUPTI's kernel "
+                       "records, or of CUDA events where CUPTI gives none; configs are compared by it")},
     {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Triton µs"),
      QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel",
                        "Median time of Inductor's own Triton kernel at the same XBLOCK, R0_BLOCK and num_warps, "
@@ -44,13 +46,19 @@ const ColumnText kLiveSweepColumns[] = {
     {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Triton regs"),
      QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel",
                        "Registers per thread of Inductor's Triton kernel at this config (n_regs)")},
+    {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Warm (µs)"),
+     QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel",
+                       "Device time per launch, L2 warm: the inputs just written by a copy on the GPU, as the "
+                       "kernel before it leaves them in a step")},
     {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Min (µs)"), nullptr},
     {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Max (µs)"), nullptr},
     {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Spread (%)"),
      QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Interquartile range of the timed runs in percent of the median")},
-    {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Bandwidth (GB/s)"),
+    {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "DRAM GB/s"),
      QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel",
-                       "Minimum bytes moved (inputs read once + outputs written once) / median time, 10^9 B/s")},
+                       "Achieved DRAM bandwidth: DRAM bytes read + written (CUPTI) / the cold device time, 10^9 B/s; "
+                       "without CUPTI's counters, the minimum bytes (inputs read once, outputs written once) / "
+                       "time as an estimate; hover for the source")},
     {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "% of copy"),
      QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel",
                        "Bandwidth in percent of the device's measured device-to-device copy bandwidth")},
@@ -183,6 +191,10 @@ QVariant LiveSweepModel::displayCell(const LiveRow& row, int r, int col, bool so
       return QString::fromUtf8(runStatusName(row.measured.status).data());
     case kTime:
       return timeCell(row, row.measured.timeUs(), 2, sort);
+    case kWarmTime: {
+      const auto w = row.ok() ? row.measured.warmTimeUs() : std::nullopt;
+      return knownCell(w ? *w : -1.0, 2, sort);
+    }
     case kTritonTime:
     case kTritonRegisters:
     case kTritonRatio: {
@@ -191,15 +203,17 @@ QVariant LiveSweepModel::displayCell(const LiveRow& row, int r, int col, bool so
       return knownCell(p == nullptr ? -1.0 : col == kTritonTime ? p->triton_us : p->ratio, 2, sort);
     }
     case kMin:
-      return timeCell(row, row.measured.time.min_us, 2, sort);
+      return timeCell(row, row.measured.timeStats().min_us, 2, sort);
     case kMax:
-      return timeCell(row, row.measured.time.max_us, 2, sort);
+      return timeCell(row, row.measured.timeStats().max_us, 2, sort);
     case kSpread:
-      return timeCell(row, row.measured.time.spread_pct, 2, sort);
+      return timeCell(row, row.measured.timeStats().spread_pct, 2, sort);
     case kBandwidth:
-      return row.ok() ? knownCell(row.measured.bandwidth_GBps, 0, sort) : knownCell(-1, 0, sort);
+      return row.ok() && row.measured.bandwidth_GBps > 0.0 ? knownCell(row.measured.bandwidth_GBps, 0, sort)
+                                                           : knownCell(-1, 0, sort);
     case kPctCopy:
-      return row.ok() ? knownCell(row.measured.pct_of_copy, 1, sort) : knownCell(-1, 1, sort);
+      return row.ok() && row.measured.pct_of_copy > 0.0 ? knownCell(row.measured.pct_of_copy, 1, sort)
+                                                        : knownCell(-1, 1, sort);
     case kTheoretical:
       return knownCell(row.theoretical_occupancy_pct, 1, sort);
     case kAchieved:
@@ -257,9 +271,8 @@ QVariant LiveSweepModel::toolTipCell(const LiveRow& row, int r, int col) const {
         .arg(p->ours_registers)
         .arg(p->triton_spills ? tr("yes") : tr("no"), p->ours_spills ? tr("yes") : tr("no"));
   }
-  if (col == kTime && row.ok() && row.measured.kernelTimeUs()) {
-    return tr("CUPTI kernel duration (median): %1 µs").arg(*row.measured.kernelTimeUs(), 0, 'f', 2);
-  }
+  if ((col == kTime || col == kWarmTime) && row.ok()) return q(timeText(row.measured));
+  if (col == kBandwidth && row.ok()) return q(bandwidthText(row.measured));
   return {};
 }
 

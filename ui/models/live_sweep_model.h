@@ -26,6 +26,7 @@ class LiveSweepModel : public TableModel<LiveRow> {
     kTritonTime,       ///< Inductor's Triton kernel at the same config: median time, µs
     kTritonRatio,      ///< … Triton time / our time
     kTritonRegisters,  ///< … its n_regs
+    kWarmTime,
     kMin,
     kMax,
     kSpread,

@@ -85,6 +85,16 @@ TEST(BundledInductorRuns, MeasuredRunsReadBackAndMatchTheirScan) {
       const bool swept = !table->metaValue("sweep_grid").empty() && !r.swept_for.empty() && r.origin == "swept";
       EXPECT_TRUE(known || swept) << r.kernel << " " << r.configText();
       EXPECT_TRUE(r.ok() || !r.measured.reason.empty()) << r.kernel << " " << r.configText();
+      if (!r.ok()) continue;
+      // Cold and warm device time, and a bandwidth from DRAM bytes that the GPU could move: never
+      // more than 5 % above the copy bandwidth the file records (nll_loss and embedding backward
+      // kernels touch part of their buffers: their buffers' bytes / time once read 93,279 GB/s).
+      EXPECT_TRUE(r.measured.kernel_time.has_value()) << r.kernel << " " << r.configText();
+      EXPECT_TRUE(r.measured.warmTimeUs().has_value()) << r.kernel << " " << r.configText();
+      EXPECT_EQ(r.measured.bandwidth_from, "DRAM bytes") << r.kernel << " " << r.configText();
+      EXPECT_GT(r.measured.bandwidth_GBps, 0.0);
+      EXPECT_LE(r.measured.bandwidth_GBps, 1.05 * std::stod(table->metaValue("copy_bandwidth_GBps")))
+          << r.kernel << " " << r.configText();
     }
     EXPECT_FALSE(runs->picks.empty());
     ++measured;

@@ -296,7 +296,8 @@ TEST(KernelSweep, WithAGpuThePicksAndTheBestAreSaidWithWhatDiffers) {
   const InductorRun run = scanFixturePath(inductorFixture("spill_log_softmax"));
   const RunKernel& k = reduction(run);
   FakePython fake;
-  // The H200's medians of these configs (µs), from resources/inductor-runs/measured/spill_log_softmax_w16.csv.
+  // The H200's CUDA-event medians of these configs (µs) as first recorded for
+  // resources/inductor-runs/measured/spill_log_softmax_w16.csv (a stand-in GPU: any figures do).
   TableRunner gpu({{"R0_BLOCK=2048, num_warps=16", 29.6},
                    {"R0_BLOCK=8192, num_warps=16", 29.2},
                    {"R0_BLOCK=16384, num_warps=16", 30.0},
