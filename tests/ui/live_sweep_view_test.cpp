@@ -160,9 +160,9 @@ TEST(LiveSweepView, RecordedCsvShowsRowsSeriesRooflinePicksAndRegret) {
   // Bandwidth plot: XBLOCK 1 (the best's), one series per num_warps, the roofline, the picks, the best.
   EXPECT_EQ(view.plotXBlock(), 1);
   SweepSeriesPlot* bw = view.bandwidthPlot();
-  EXPECT_EQ(bw->title(), QStringLiteral("Bandwidth per config (XBLOCK = 1)"));
+  EXPECT_EQ(bw->title(), QStringLiteral("DRAM bandwidth per config (XBLOCK = 1)"));
   EXPECT_EQ(bw->xAxisLabel(), QStringLiteral("RBLOCK (elements per loop iteration, log2 scale)"));
-  EXPECT_EQ(bw->yAxisLabel(), QStringLiteral("Bandwidth (GB/s)"));
+  EXPECT_EQ(bw->yAxisLabel(), QStringLiteral("DRAM bandwidth (GB/s)"));
   const int w16 = bw->graphIndex(QStringLiteral("16 warps"));
   const int w32 = bw->graphIndex(QStringLiteral("32 warps"));
   ASSERT_GE(w16, 0);
@@ -200,7 +200,7 @@ TEST(LiveSweepView, RecordedCsvShowsRowsSeriesRooflinePicksAndRegret) {
   SweepSeriesPlot* time = view.timePlot();
   EXPECT_DOUBLE_EQ(yAt(time->graphPoints(time->graphIndex(QStringLiteral("16 warps"))), 2048), 39.188);
   EXPECT_EQ(time->errorBarCount(), 2);
-  EXPECT_EQ(time->yAxisLabel(), QStringLiteral("Time (µs)"));
+  EXPECT_EQ(time->yAxisLabel(), QStringLiteral("Device time, L2 cold (µs)"));
   SweepSeriesPlot* occ = view.occupancyPlot();
   EXPECT_EQ(occ->graphCount(), 4);
   EXPECT_DOUBLE_EQ(yAt(occ->graphPoints(occ->graphIndex(QStringLiteral("16 warps"))), 4096), 75.0);

@@ -40,7 +40,7 @@ MeasuredTimesPlot::MeasuredTimesPlot(QWidget* parent)
     g->setScatterStyle(QCPScatterStyle(kShapes[i % std::size(kShapes)], color, color, 7));
     pick_marks_.push_back(g);
   }
-  setAxisLabels(tr("Compiled config (XBLOCK, R0_BLOCK, num_warps)"), tr("Median time (µs)"));
+  setAxisLabels(tr("Compiled config (XBLOCK, R0_BLOCK, num_warps)"), tr("Device time, L2 cold (µs)"));
   p->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
   p->xAxis->setTickLabelRotation(30);
   p->xAxis->grid()->setVisible(false);

@@ -474,7 +474,7 @@ QWidget* InductorRunView::buildSweepTab() {
   sweep_metric_ = new QComboBox;
   sweep_metric_->setObjectName(QStringLiteral("sweepMetric"));
   sweep_metric_->addItems(
-      {tr("Bandwidth (GB/s)"), tr("Median time (µs)"), tr("Registers per thread"), tr("Theoretical occupancy (%)")});
+      {tr("DRAM bandwidth (GB/s)"), tr("Device time, L2 cold (µs)"), tr("Registers per thread"), tr("Theoretical occupancy (%)")});
   auto* xl = new QLabel(tr("XBLOCK:"));
   xl->setBuddy(sweep_xblock_);
   auto* ml = new QLabel(tr("Plot:"));
@@ -563,9 +563,11 @@ void InductorRunView::showSweepPlot(const RunKernelEntry* k) {
   sweep_note_->setText(lines.isEmpty() ? tr("Sweep this kernel compiles the configs Inductor never tried; until then "
                                             "this plots the configs of the cache.")
                                        : lines.join(QLatin1Char('\n')));
-  static const QStringList kYLabels = {tr("Bandwidth (GB/s)"), tr("Median time (µs)"), tr("Registers per thread"),
+  static const QStringList kYLabels = {tr("DRAM bandwidth (GB/s)"), tr("Device time, L2 cold (µs)"), tr("Registers per thread"),
                                        tr("Theoretical occupancy (%)")};
-  const QString what = kYLabels.value(metric).section(QLatin1Char(' '), 0, metric == 2 ? 0 : 1);
+  static const QStringList kWhat = {tr("DRAM bandwidth"), tr("Device time (L2 cold)"), tr("Registers"),
+                                    tr("Theoretical occupancy")};
+  const QString what = kWhat.value(metric);
   sweep_plot_->setTitle(along_x ? tr("%1 per config of %2 (%3 configs)").arg(what, q(k->kernel)).arg(rows.size())
                                 : tr("%1 per config of %2, XBLOCK %3 (%4 configs in all)")
                                       .arg(what, q(k->kernel))
@@ -709,7 +711,7 @@ QWidget* InductorRunView::buildMeasuredTab() {
   picks_table_ = new QTableWidget(0, 5);
   picks_table_->setObjectName(QStringLiteral("picksTable"));
   picks_table_->setHorizontalHeaderLabels({tr("Policy"), tr("Pick"), tr("µs"), tr("Regret"), tr("Not compiled")});
-  picks_table_->horizontalHeaderItem(2)->setToolTip(tr("The pick's median time, µs"));
+  picks_table_->horizontalHeaderItem(2)->setToolTip(tr("The pick's device time per launch, L2 cold, µs"));
   picks_table_->horizontalHeaderItem(3)->setToolTip(
       tr("The pick's time / the fastest config's time (1.00 = the best)"));
   picks_table_->horizontalHeaderItem(4)->setToolTip(
@@ -1373,9 +1375,14 @@ std::vector<PlotController*> InductorRunView::plotExports() const {
 }
 
 QString InductorRunView::reportText() const {
-  if (step_pane_->profile() == nullptr) return {};
-  QString html =
-      tr("<p><b>The step</b> (%1):</p>").arg(QDir::toNativeSeparators(step_pane_->tracePath()).toHtmlEscaped());
+  QString html;
+  if (!data_.measured.rows.empty()) {
+    html += tr("<p><b>Measured times</b>: %1; warm: the same with the inputs just written. <b>Bandwidth</b>: DRAM "
+               "bytes read + written (CUPTI) over the cold time, shown only where the GPU could move it.</p>")
+                .arg(q(kTimeFigure).toHtmlEscaped());
+  }
+  if (step_pane_->profile() == nullptr) return html;
+  html += tr("<p><b>The step</b> (%1):</p>").arg(QDir::toNativeSeparators(step_pane_->tracePath()).toHtmlEscaped());
   for (const QString& line : step_pane_->words().split(QLatin1Char('\n')))
     html += QStringLiteral("<p>%1</p>").arg(line.toHtmlEscaped());
   return html;

@@ -226,7 +226,7 @@ QWidget* LiveSweepView::buildRegretBox() {
   regret_ = new QTableWidget(4, 6, regret_box);
   regret_->setObjectName(QStringLiteral("regretTable"));
   regret_->setHorizontalHeaderLabels(
-      {tr("Policy"), tr("Timed"), tr("Pick"), tr("Time (µs)"), tr("GB/s"), tr("Regret")});
+      {tr("Policy"), tr("Timed"), tr("Pick"), tr("Cold (µs)"), tr("DRAM GB/s"), tr("Regret")});
   regret_->horizontalHeaderItem(1)->setToolTip(
       tr("Candidates timed of those in the policy's set (spilling ones are skipped)"));
   regret_->horizontalHeaderItem(5)->setToolTip(
@@ -283,11 +283,11 @@ QWidget* LiveSweepView::buildResults() {
   details_ = new QTabWidget;
   details_->setObjectName(QStringLiteral("liveDetailTabs"));
   const QString x_label = tr("RBLOCK (elements per loop iteration, log2 scale)");
-  bw_plot_ = new SweepSeriesPlot(tr("Bandwidth per config"), QStringLiteral("bandwidthPlot"), results);
-  bw_plot_->setAxisLabels(x_label, tr("Bandwidth (GB/s)"));
+  bw_plot_ = new SweepSeriesPlot(tr("DRAM bandwidth per config"), QStringLiteral("bandwidthPlot"), results);
+  bw_plot_->setAxisLabels(x_label, tr("DRAM bandwidth (GB/s)"));
   bw_plot_->plot()->legend->setIconSize(28, 22);  // the pick markers are drawn large: room for them
-  time_plot_ = new SweepSeriesPlot(tr("Median time per config, bars min … max"), QStringLiteral("timePlot"), details_);
-  time_plot_->setAxisLabels(x_label, tr("Time (µs)"));
+  time_plot_ = new SweepSeriesPlot(tr("Device time per config (L2 cold), bars min … max"), QStringLiteral("timePlot"), details_);
+  time_plot_->setAxisLabels(x_label, tr("Device time, L2 cold (µs)"));
   occ_plot_ = new SweepSeriesPlot(tr("Occupancy: theoretical (solid), achieved (dashed)"),
                                   QStringLiteral("occupancyPlot"), details_);
   occ_plot_->setAxisLabels(x_label, tr("Occupancy (%)"));
@@ -304,7 +304,7 @@ QWidget* LiveSweepView::buildResults() {
     followSelection(row != nullptr ? row->config.xblock : 0);
   });
   details_->addTab(table_, tr("Configs"));
-  details_->addTab(time_plot_->widget(), tr("Median time"));
+  details_->addTab(time_plot_->widget(), tr("Device time"));
   details_->addTab(occ_plot_->widget(), tr("Occupancy"));
   details_->setTabToolTip(
       0, tr("One row per config: status, times, bandwidth, occupancy; select one to mark it in the plots"));
@@ -660,8 +660,8 @@ void LiveSweepView::rebuildPlots() {
   rebuildOccupancyPlot(shown);
 
   const bool any = !shown.by_warps.empty();
-  bw_plot_->setTitle(tr("Bandwidth per config") + xblockSuffix(any));
-  time_plot_->setTitle(tr("Median time per config, bars min … max") + xblockSuffix(any));
+  bw_plot_->setTitle(tr("DRAM bandwidth per config") + xblockSuffix(any));
+  time_plot_->setTitle(tr("Device time per config (L2 cold), bars min … max") + xblockSuffix(any));
   QString note;
   if (!any) {
     if (isRunning()) {
@@ -954,6 +954,27 @@ QString LiveSweepView::statusSummary() const {
   }
   if (!regrets.isEmpty()) s += tr(" · regret ") + regrets.join(QStringLiteral(", "));
   return s;
+}
+
+}  // namespace occx::ui
+
+namespace occx::ui {
+
+QString LiveSweepView::reportText() const {
+  if (model_->rowCount() == 0) return {};
+  const std::string figure = data_.metaValue("time_figure");
+  const std::string bandwidth = data_.metaValue("bandwidth");
+  QString html = tr("<p><b>Times</b>: %1.</p>")
+                     .arg(q(figure.empty() ? std::string("CUDA events around each launch, L2 cold (recorded before "
+                                                         "device times were kept)")
+                                           : figure)
+                              .toHtmlEscaped());
+  html += tr("<p><b>Bandwidth</b>: %1.</p>")
+              .arg(q(bandwidth.empty() ? std::string("the dataset's figures, checked against the copy bandwidth when "
+                                                     "read (shown only where not above it)")
+                                       : bandwidth)
+                       .toHtmlEscaped());
+  return html;
 }
 
 }  // namespace occx::ui

@@ -87,6 +87,8 @@ class LiveSweepView : public SweepView {
   // AppView
   [[nodiscard]] std::vector<CsvExport> csvExports() const override;
   [[nodiscard]] std::vector<PlotController*> plotExports() const override;
+  /// What the report's times and bandwidths are (the dataset's own words when it says).
+  [[nodiscard]] QString reportText() const override;
   void saveSettings(QSettings& settings) const override;
   void restoreSettings(QSettings& settings) override;
   [[nodiscard]] QString statusSummary() const override;
