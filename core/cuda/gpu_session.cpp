@@ -122,7 +122,7 @@ struct GpuSession::Impl {
   std::vector<Pristine> pristine;
   std::string pristine_error;  ///< why the copies could not be made (warm is then not measured)
   double copy_GBps = 0.0;      ///< the device's copy bandwidth once known (applyBandwidth's check)
-  std::string problem_error;  ///< why the current problem is not on the device
+  std::string problem_error;   ///< why the current problem is not on the device
   std::int64_t allocated = 0;
   std::int64_t memory_limit = 0;
   int resets = 0;

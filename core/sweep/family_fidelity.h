@@ -32,8 +32,8 @@ struct FidelityPair {
   int xblock = 0;
   int rblock = 0;  ///< RBLOCK of ours, R0_BLOCK of Triton's
   int num_warps = 0;
-  double ours_us = 0.0;    ///< our median time (LiveRow::time.median_us), µs
-  double triton_us = 0.0;  ///< Triton's median time (MeasuredConfig::time.median_us), µs
+  double ours_us = 0.0;    ///< our device time, L2 cold (Measurement::timeUs()), µs
+  double triton_us = 0.0;  ///< Triton's device time, L2 cold (Measurement::timeUs()), µs
   /// triton_us / ours_us: below 1 Triton's kernel is faster (ours slower), above 1 ours is faster.
   double ratio = 0.0;
   /// Triton's bandwidth as its run recorded it (its buffers' bytes / median), GB/s.

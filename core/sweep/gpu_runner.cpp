@@ -22,7 +22,6 @@ std::vector<std::pair<std::string, std::string>> timingMetadata(const RunOptions
   return m;
 }
 
-
 std::string_view phaseName(Phase phase) {
   switch (phase) {
     case Phase::kProblem:

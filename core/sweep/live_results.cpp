@@ -155,10 +155,27 @@ std::vector<LiveColumn> makeLiveColumns() {
                },
                [](LiveRow& r, const std::string& t) { return readNumber(t, r.theoretical_occupancy_pct, -1.0); },
                false});
-  for (const char* key : {"status", "reason", "grid_blocks", "time_us", "min_us", "max_us", "spread_pct", "runs",
-                          "kernel_time_us", "warm_kernel_time_us", "warm_time_us", "warm_note", "bandwidth_GBps",
-                          "pct_of_copy", "bandwidth_from", "max_abs_error", "achieved_occupancy_pct",
-                          "dram_read_bytes", "dram_write_bytes", "local_load_bytes", "local_store_bytes"}) {
+  for (const char* key : {"status",
+                          "reason",
+                          "grid_blocks",
+                          "time_us",
+                          "min_us",
+                          "max_us",
+                          "spread_pct",
+                          "runs",
+                          "kernel_time_us",
+                          "warm_kernel_time_us",
+                          "warm_time_us",
+                          "warm_note",
+                          "bandwidth_GBps",
+                          "pct_of_copy",
+                          "bandwidth_from",
+                          "max_abs_error",
+                          "achieved_occupancy_pct",
+                          "dram_read_bytes",
+                          "dram_write_bytes",
+                          "local_load_bytes",
+                          "local_store_bytes"}) {
     c.push_back(measurementColumn(key, &LiveRow::measured, std::string_view(key) == "time_us"));
   }
   return c;

@@ -137,7 +137,8 @@ std::vector<MeasurementColumn> makeMeasurementColumns() {
                        [](Measurement& m) -> int& { return m.attributes.local_bytes; }));
   c.push_back(knownInt("driver_active_blocks_per_sm", "driver active blocks/SM",
                        [](Measurement& m) -> int& { return m.driver_active_blocks_per_sm; }));
-  c.push_back(okFigure("time_us", "events µs (cold)", "µs", 3, [](Measurement& m) -> double& { return m.time.median_us; }));
+  c.push_back(
+      okFigure("time_us", "events µs (cold)", "µs", 3, [](Measurement& m) -> double& { return m.time.median_us; }));
   c.push_back(okFigure("min_us", "min µs", "µs", 3, [](Measurement& m) -> double& { return m.time.min_us; }));
   c.push_back(okFigure("max_us", "max µs", "µs", 3, [](Measurement& m) -> double& { return m.time.max_us; }));
   c.push_back(okFigure("spread_pct", "spread %", "%", 3, [](Measurement& m) -> double& { return m.time.spread_pct; }));
@@ -283,7 +284,8 @@ void applyBandwidth(Measurement& m, double copy_GBps) {
     return;
   }
   const double estimate = bandwidthGBps(m.bytes_moved, t);
-  const std::string why_no_dram = m.dram_read_bytes.value ? m.dram_write_bytes.unavailable : m.dram_read_bytes.unavailable;
+  const std::string why_no_dram =
+      m.dram_read_bytes.value ? m.dram_write_bytes.unavailable : m.dram_read_bytes.unavailable;
   if (m.bytes_moved <= 0) {
     m.bandwidth_from = "not shown: no DRAM bytes (" + why_no_dram + ") and no buffer bytes known";
     return;
@@ -294,9 +296,9 @@ void applyBandwidth(Measurement& m, double copy_GBps) {
     return;
   }
   if (estimate > copy_GBps) {
-    m.bandwidth_from = "not shown: no DRAM bytes (" + why_no_dram + "); the buffers' bytes / time = " +
-                       fixed(estimate, 0) + " GB/s exceed the copy bandwidth " + fixed(copy_GBps, 0) +
-                       " GB/s, so the kernel touches only part of its buffers";
+    m.bandwidth_from = "not shown: no DRAM bytes (" + why_no_dram +
+                       "); the buffers' bytes / time = " + fixed(estimate, 0) + " GB/s exceed the copy bandwidth " +
+                       fixed(copy_GBps, 0) + " GB/s, so the kernel touches only part of its buffers";
     return;
   }
   m.bandwidth_GBps = estimate;

@@ -54,8 +54,9 @@ double bandwidthGBps(std::int64_t bytes, double time_us);
 /// because Inductor's autotuner times with L2 cleared before each run (Triton's do_bench), so the
 /// policies' picks are compared as Inductor compares them, and because a cold figure does not
 /// depend on what ran before; the warm figure is kept beside it (the step lies between the two).
-inline constexpr std::string_view kTimeFigure = "device time per launch, L2 cold (CUPTI kernel records; "
-                                                "CUDA events where CUPTI gives none)";
+inline constexpr std::string_view kTimeFigure =
+    "device time per launch, L2 cold (CUPTI kernel records; "
+    "CUDA events where CUPTI gives none)";
 
 /// A profiler metric: a value, or the reason it is missing ("unavailable: <reason>" in tables).
 struct Metric {

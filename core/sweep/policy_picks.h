@@ -37,7 +37,7 @@ struct PolicyPick {
   bool all_over_threshold = false;
   std::vector<std::string> not_compiled;  ///< halved configs the policy would add that are not in the rows
   int row = -1;                           ///< index of the pick in the rows; -1 when none ran
-  double time_us = 0.0;                   ///< the pick's median time (CUDA events, L2 flushed)
+  double time_us = 0.0;                   ///< the pick's Measurement::timeUs(), µs
   double bandwidth_GBps = 0.0;
   double regret = 0.0;  ///< pick time / best time (1 = the best); 0 when there is no pick
 };
@@ -56,7 +56,8 @@ struct PickSummary {
 /// Computes the best row (fastest ok row) and, for each of `policies`, its pick: the fastest ok row
 /// of its set that is not over the spill threshold; when every ok row of the set is over it, the
 /// first ok row of the set (all_over_threshold). Regret = pick time / best time. Times are the
-/// Measurement's median (time.median_us). Row indices are positions in `rows`. Never throws.
+/// figure configs are compared by, Measurement::timeUs() (kTimeFigure: device time per launch, L2
+/// cold). Row indices are positions in `rows`. Never throws.
 PickSummary summarizePicks(const std::vector<PickInput>& rows, const std::vector<inductor::Policy>& policies);
 
 }  // namespace occx

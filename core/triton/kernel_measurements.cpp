@@ -415,11 +415,28 @@ std::vector<RunColumn> makeKernelRunColumns() {
                [](const MeasuredConfig& r) { return notCompiledText(r.not_compiled); },
                [](MeasuredConfig& r, const std::string& t) { return readNotCompiled(t, r.not_compiled); }, false});
   c.push_back(boolColumn("over_spill_threshold", "spills>thr", &MeasuredConfig::over_spill_threshold));
-  for (const char* key :
-       {"status", "reason", "time_us", "min_us", "max_us", "spread_pct", "runs", "kernel_time_us", "warm_kernel_time_us",
-        "warm_time_us", "warm_note", "bandwidth_GBps", "pct_of_copy", "bandwidth_from", "bytes_moved",
-        "achieved_occupancy_pct", "dram_read_bytes", "dram_write_bytes", "local_load_bytes",
-        "local_store_bytes", "compared_with", "max_abs_error"}) {
+  for (const char* key : {"status",
+                          "reason",
+                          "time_us",
+                          "min_us",
+                          "max_us",
+                          "spread_pct",
+                          "runs",
+                          "kernel_time_us",
+                          "warm_kernel_time_us",
+                          "warm_time_us",
+                          "warm_note",
+                          "bandwidth_GBps",
+                          "pct_of_copy",
+                          "bandwidth_from",
+                          "bytes_moved",
+                          "achieved_occupancy_pct",
+                          "dram_read_bytes",
+                          "dram_write_bytes",
+                          "local_load_bytes",
+                          "local_store_bytes",
+                          "compared_with",
+                          "max_abs_error"}) {
     c.push_back(measurementColumn(key, &MeasuredConfig::measured));
   }
   c.push_back(textColumn("buffers_from", "buffers from", &MeasuredConfig::buffers_from));

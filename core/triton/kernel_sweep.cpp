@@ -88,8 +88,8 @@ std::vector<std::string> explainSweep(const std::vector<MeasuredConfig>& rows, c
     if (k.winner_row >= 0) {
       const MeasuredConfig& w = rows[static_cast<std::size_t>(k.winner_row)];
       if (w.ok()) {
-        out.push_back(who + "Inductor's pick (.best_config) " + w.configText() + ": " +
-                      fixed(w.measured.timeUs(), 1) + " µs, " + fixed(k.winner_regret, 2) + "× the best" +
+        out.push_back(who + "Inductor's pick (.best_config) " + w.configText() + ": " + fixed(w.measured.timeUs(), 1) +
+                      " µs, " + fixed(k.winner_regret, 2) + "× the best" +
                       (k.winner_row == k.best_row ? " (it is the best)." : "; " + difference(best, w) + "."));
       }
     }

@@ -357,7 +357,7 @@ TEST(LiveSweepModel, HeadersRowsCellsAndPicks) {
                              /* Triton: */ "",
                              "",
                              "",
-                             "8.25",  // warm
+                             "8.25",   // warm
                              "9.40",   // the events' min and max scaled to the device time
                              "11.29",  // (a CSV keeps only CUPTI's median)
                              "3.25",

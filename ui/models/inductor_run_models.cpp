@@ -211,8 +211,7 @@ QVariant RunConfigModel::measuredCell(const Measured& m, int column, int role) c
                                  static_cast<qsizetype>(runStatusName(k.measured.status).size()));
       case kTime:
         if (!k.ok()) return QString();
-        return sort ? QVariant(k.measured.timeUs())
-                    : QVariant(QString::number(k.measured.timeUs(), 'f', 1));
+        return sort ? QVariant(k.measured.timeUs()) : QVariant(QString::number(k.measured.timeUs(), 'f', 1));
       case kWarmTime: {
         const auto w = k.ok() ? k.measured.warmTimeUs() : std::nullopt;
         if (!w) return QString();
@@ -251,10 +250,10 @@ QVariant RunConfigModel::measuredCell(const Measured& m, int column, int role) c
       case kWarmTime:
         if (!k.ok()) return QString::fromStdString(k.measured.reason);
         return q(timeText(k.measured)) + tr("\nevents: min %1, max %2, spread %3 % over %4 runs")
-                                              .arg(k.measured.time.min_us, 0, 'f', 2)
-                                              .arg(k.measured.time.max_us, 0, 'f', 2)
-                                              .arg(k.measured.time.spread_pct, 0, 'f', 1)
-                                              .arg(k.measured.time.runs);
+                                             .arg(k.measured.time.min_us, 0, 'f', 2)
+                                             .arg(k.measured.time.max_us, 0, 'f', 2)
+                                             .arg(k.measured.time.spread_pct, 0, 'f', 1)
+                                             .arg(k.measured.time.runs);
       case kBandwidth:
         return q(bandwidthText(k.measured)) +
                tr("\nthe buffers hold %1 bytes").arg(static_cast<qlonglong>(k.measured.bytes_moved));

@@ -473,8 +473,8 @@ QWidget* InductorRunView::buildSweepTab() {
   sweep_xblock_->setObjectName(QStringLiteral("sweepXblock"));
   sweep_metric_ = new QComboBox;
   sweep_metric_->setObjectName(QStringLiteral("sweepMetric"));
-  sweep_metric_->addItems(
-      {tr("DRAM bandwidth (GB/s)"), tr("Device time, L2 cold (µs)"), tr("Registers per thread"), tr("Theoretical occupancy (%)")});
+  sweep_metric_->addItems({tr("DRAM bandwidth (GB/s)"), tr("Device time, L2 cold (µs)"), tr("Registers per thread"),
+                           tr("Theoretical occupancy (%)")});
   auto* xl = new QLabel(tr("XBLOCK:"));
   xl->setBuddy(sweep_xblock_);
   auto* ml = new QLabel(tr("Plot:"));
@@ -563,8 +563,8 @@ void InductorRunView::showSweepPlot(const RunKernelEntry* k) {
   sweep_note_->setText(lines.isEmpty() ? tr("Sweep this kernel compiles the configs Inductor never tried; until then "
                                             "this plots the configs of the cache.")
                                        : lines.join(QLatin1Char('\n')));
-  static const QStringList kYLabels = {tr("DRAM bandwidth (GB/s)"), tr("Device time, L2 cold (µs)"), tr("Registers per thread"),
-                                       tr("Theoretical occupancy (%)")};
+  static const QStringList kYLabels = {tr("DRAM bandwidth (GB/s)"), tr("Device time, L2 cold (µs)"),
+                                       tr("Registers per thread"), tr("Theoretical occupancy (%)")};
   static const QStringList kWhat = {tr("DRAM bandwidth"), tr("Device time (L2 cold)"), tr("Registers"),
                                     tr("Theoretical occupancy")};
   const QString what = kWhat.value(metric);

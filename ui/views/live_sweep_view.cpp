@@ -286,7 +286,8 @@ QWidget* LiveSweepView::buildResults() {
   bw_plot_ = new SweepSeriesPlot(tr("DRAM bandwidth per config"), QStringLiteral("bandwidthPlot"), results);
   bw_plot_->setAxisLabels(x_label, tr("DRAM bandwidth (GB/s)"));
   bw_plot_->plot()->legend->setIconSize(28, 22);  // the pick markers are drawn large: room for them
-  time_plot_ = new SweepSeriesPlot(tr("Device time per config (L2 cold), bars min … max"), QStringLiteral("timePlot"), details_);
+  time_plot_ =
+      new SweepSeriesPlot(tr("Device time per config (L2 cold), bars min … max"), QStringLiteral("timePlot"), details_);
   time_plot_->setAxisLabels(x_label, tr("Device time, L2 cold (µs)"));
   occ_plot_ = new SweepSeriesPlot(tr("Occupancy: theoretical (solid), achieved (dashed)"),
                                   QStringLiteral("occupancyPlot"), details_);

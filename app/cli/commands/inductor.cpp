@@ -356,18 +356,18 @@ std::string noKernelText(const InductorRun& run, const std::string& key) {
                     "spread %", "DRAM GB/s", "achieved occ.", "policies with it", "reason"}};
   for (const auto& row : r.rows) {
     const std::string policies_with_it = row.in_set.keys();
-    rows.push_back(
-        {shortName(row.kernel), row.configText() + (row.winner ? " *" : ""), row.origin,
-         row.n_regs >= 0 ? std::to_string(row.n_regs) : "", row.n_spills >= 0 ? std::to_string(row.n_spills) : "",
-         row.occupancy_pct >= 0 ? fixed(row.occupancy_pct, 1) + " %" : "",
-         std::string(runStatusName(row.measured.status)), row.ok() ? fixed(row.measured.timeUs(), 1) : "",
-         row.ok() && row.measured.warmTimeUs() ? fixed(*row.measured.warmTimeUs(), 1) : "",
-         row.ok() ? fixed(row.measured.timeStats().spread_pct, 1) : "",
-         row.ok() && row.measured.bandwidth_GBps > 0 ? fixed(row.measured.bandwidth_GBps, 0) : "",
-         row.ok() && row.measured.achieved_occupancy_pct.value
-             ? fixed(*row.measured.achieved_occupancy_pct.value, 1) + " %"
-             : "",
-         policies_with_it, row.measured.reason.substr(0, 90)});
+    rows.push_back({shortName(row.kernel), row.configText() + (row.winner ? " *" : ""), row.origin,
+                    row.n_regs >= 0 ? std::to_string(row.n_regs) : "",
+                    row.n_spills >= 0 ? std::to_string(row.n_spills) : "",
+                    row.occupancy_pct >= 0 ? fixed(row.occupancy_pct, 1) + " %" : "",
+                    std::string(runStatusName(row.measured.status)), row.ok() ? fixed(row.measured.timeUs(), 1) : "",
+                    row.ok() && row.measured.warmTimeUs() ? fixed(*row.measured.warmTimeUs(), 1) : "",
+                    row.ok() ? fixed(row.measured.timeStats().spread_pct, 1) : "",
+                    row.ok() && row.measured.bandwidth_GBps > 0 ? fixed(row.measured.bandwidth_GBps, 0) : "",
+                    row.ok() && row.measured.achieved_occupancy_pct.value
+                        ? fixed(*row.measured.achieved_occupancy_pct.value, 1) + " %"
+                        : "",
+                    policies_with_it, row.measured.reason.substr(0, 90)});
   }
   printTable(out, rows);
   out << "\n* = Inductor's winner (.best_config). cold µs: " << kTimeFigure

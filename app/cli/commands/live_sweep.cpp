@@ -148,8 +148,7 @@ TextRows liveRows(const LiveDataset& data) {
                         ? std::to_string(r.spill_stores_bytes) + "/" + std::to_string(r.spill_loads_bytes)
                         : "",
                     r.theoretical_occupancy_pct >= 0 ? fixed(r.theoretical_occupancy_pct, 1) : "",
-                    ok ? "ok" : std::string(runStatusName(r.measured.status)),
-                    ok ? fixed(r.measured.timeUs(), 2) : "",
+                    ok ? "ok" : std::string(runStatusName(r.measured.status)), ok ? fixed(r.measured.timeUs(), 2) : "",
                     ok && r.measured.warmTimeUs() ? fixed(*r.measured.warmTimeUs(), 2) : "",
                     ok ? fixed(r.measured.timeStats().spread_pct, 2) : "",
                     ok && r.measured.bandwidth_GBps > 0 ? fixed(r.measured.bandwidth_GBps, 0) : "",
