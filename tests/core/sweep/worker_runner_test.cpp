@@ -107,6 +107,11 @@ TEST(WorkerProtocol, EveryValueRoundTripsThroughCbor) {
   o.warmup_runs = 9;
   o.bytes_moved = 53687091;
   o.bandwidth_GBps = 4012.5;
+  o.pct_of_copy = 93.75;
+  o.bandwidth_from = "DRAM bytes";
+  o.warm_time = TimingStats{30, 10.5, 10.0, 11.0, 10.25, 10.75, 3.0};
+  o.warm_kernel_time = TimingStats{30, 9.5, 9.0, 10.0, 9.25, 9.75, 3.5};
+  o.warm_note = "";
   o.achieved_occupancy_pct = Metric::of(61.25);
   o.local_store_bytes = Metric::missing("profiling not permitted");
   o.context_reset = true;
@@ -129,6 +134,14 @@ TEST(WorkerProtocol, EveryValueRoundTripsThroughCbor) {
   ASSERT_TRUE(back.kernel_time.has_value());
   EXPECT_DOUBLE_EQ(back.kernel_time->median_us, 11.5);
   EXPECT_EQ(back.warmup_runs, 9);
+  EXPECT_DOUBLE_EQ(back.bandwidth_GBps, 4012.5);
+  EXPECT_DOUBLE_EQ(back.pct_of_copy, 93.75);
+  EXPECT_EQ(back.bandwidth_from, "DRAM bytes");
+  ASSERT_TRUE(back.warm_time.has_value());
+  EXPECT_DOUBLE_EQ(back.warm_time->p25_us, 10.25);
+  ASSERT_TRUE(back.warm_kernel_time.has_value());
+  EXPECT_DOUBLE_EQ(back.warm_kernel_time->spread_pct, 3.5);
+  EXPECT_DOUBLE_EQ(*back.warmTimeUs(), 9.5);
   EXPECT_DOUBLE_EQ(*back.achieved_occupancy_pct.value, 61.25);
   EXPECT_FALSE(back.local_store_bytes.value.has_value());
   EXPECT_EQ(back.local_store_bytes.unavailable, "profiling not permitted");
@@ -146,6 +159,40 @@ TEST(WorkerProtocol, EveryValueRoundTripsThroughCbor) {
   EXPECT_EQ(mb.arguments[1].kind, LaunchArgument::Kind::kInt32);
   EXPECT_EQ(mb.arguments[1].value, 4096);
   EXPECT_EQ(mb.arguments[1].name, "rnumel");
+}
+
+TEST(WorkerProtocol, RunOptionsRoundTripWithEveryField) {
+  RunOptions o;
+  o.min_warmup_runs = 7;
+  o.warmup_ms = 2.5;
+  o.min_timed_runs = 11;
+  o.max_timed_runs = 99;
+  o.timed_ms = 12.5;
+  o.flush_l2 = false;
+  o.warm = false;
+  o.check = false;
+  o.cupti_activity = false;
+  o.cupti_metrics = false;
+  o.check_threads = 3;
+  const auto b = nlohmann::json::from_cbor(nlohmann::json::to_cbor(nlohmann::json(o))).get<RunOptions>();
+  EXPECT_EQ(b.min_warmup_runs, 7);
+  EXPECT_DOUBLE_EQ(b.warmup_ms, 2.5);
+  EXPECT_EQ(b.min_timed_runs, 11);
+  EXPECT_EQ(b.max_timed_runs, 99);
+  EXPECT_DOUBLE_EQ(b.timed_ms, 12.5);
+  EXPECT_FALSE(b.flush_l2);
+  EXPECT_FALSE(b.warm);
+  EXPECT_FALSE(b.check);
+  EXPECT_FALSE(b.cupti_activity);
+  EXPECT_FALSE(b.cupti_metrics);
+  EXPECT_EQ(b.check_threads, 3);
+  // The worker's fake times warm only when asked (10 µs below events, 12 below CUPTI).
+  auto r = started();
+  ASSERT_TRUE(r);
+  ASSERT_FALSE(r->setBufferProblem(bufferProblem()));
+  RunOptions cold_only = quick();
+  cold_only.warm = false;
+  EXPECT_FALSE(r->run(module("tile_a", 7), cold_only, nullptr).warmTimeUs().has_value());
 }
 
 TEST(WorkerProtocol, BadValuesAreRefusedNotGuessed) {
