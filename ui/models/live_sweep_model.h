@@ -1,13 +1,13 @@
 // The live-sweep view's config table: one row per measured configuration (time, bandwidth, occupancy
 // theoretical and achieved, registers and spills, the policy sets it belongs to, which policy picked
 // it), over a LiveDataset's rows and the replay's picks; beside them, when a sweep of Inductor's own
-// Triton kernel for the same problem is paired with the dataset (core/sweep/family_fidelity.h), that
+// Triton kernel for the same problem is paired with the dataset (core/triton/family_fidelity.h), that
 // kernel's time and registers at the same config and the time ratio.
 #pragma once
 
 #include <vector>
 
-#include "core/sweep/family_fidelity.h"
+#include "core/triton/family_fidelity.h"
 #include "core/sweep/live_results.h"
 #include "ui/models/table_model.h"
 

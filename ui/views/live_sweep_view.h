@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "core/sweep/backend.h"
-#include "core/sweep/family_fidelity.h"
+#include "core/triton/family_fidelity.h"
 #include "core/sweep/live_results.h"
 #include "ui/jobs/live_sweep_job.h"
 #include "ui/views/sweep_view.h"

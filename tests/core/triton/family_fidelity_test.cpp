@@ -12,7 +12,7 @@
 
 #include "core/base/atomic_file.h"
 #include "core/base/csv.h"
-#include "core/sweep/family_fidelity.h"
+#include "core/triton/family_fidelity.h"
 
 using namespace occx;
 

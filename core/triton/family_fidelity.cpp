@@ -1,4 +1,4 @@
-#include "core/sweep/family_fidelity.h"
+#include "core/triton/family_fidelity.h"
 
 #include <cstdlib>
 #include <regex>
