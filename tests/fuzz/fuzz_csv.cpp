@@ -22,8 +22,8 @@
 #include "core/gpu/gpu_data.h"
 #include "core/inductor/report.h"
 #include "core/sweep/compile_sweep_dataset.h"
-#include "core/triton/family_fidelity.h"
 #include "core/sweep/live_results.h"
+#include "core/triton/family_fidelity.h"
 #include "core/triton/kernel_measurements.h"
 
 namespace {

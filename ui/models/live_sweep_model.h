@@ -7,8 +7,8 @@
 
 #include <vector>
 
-#include "core/triton/family_fidelity.h"
 #include "core/sweep/live_results.h"
+#include "core/triton/family_fidelity.h"
 #include "ui/models/table_model.h"
 
 namespace occx::ui {

@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "core/sweep/backend.h"
-#include "core/triton/family_fidelity.h"
 #include "core/sweep/live_results.h"
+#include "core/triton/family_fidelity.h"
 #include "ui/jobs/live_sweep_job.h"
 #include "ui/views/sweep_view.h"
 
