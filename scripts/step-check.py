@@ -126,13 +126,16 @@ def step_check(folder, cases):
                 continue
             in_step = num(s["in_step_median_us"])
             cold, warm, events = cold_of(r), warm_of(r), num(r["time_us"])
+            if not in_step or not cold:
+                print(f"{case:<11} {s['kernel'][:50]:<51} {s['config']:<15} no in-step or measured time")
+                continue
             ok, where = verdict(in_step, cold, warm)
             total += 1
             agree += ok
             ratios_cold.append(cold / in_step)
             if warm:
                 ratios_warm.append(warm / in_step)
-            bw = r.get("bandwidth_GBps") or "-"
+            bw = r.get("bandwidth_GBps") if num(r.get("bandwidth_GBps")) else "-"
             print(f"{case:<11} {s['kernel'][:50]:<51} {s['config']:<15} {float(s['launches_per_step']):>8.0f}  "
                   f"{in_step:>7.1f}  {cold:>7.1f}  {warm if warm else float('nan'):>7.1f}  {events:>7.1f}  "
                   f"{bw:>9}  {where}")
@@ -141,8 +144,10 @@ def step_check(folder, cases):
           f"warm and cold, or within 10 % of one of them.")
     if ratios_cold:
         print(f"cold / in-step: median {statistics.median(ratios_cold):.2f} (min {min(ratios_cold):.2f}, max "
-              f"{max(ratios_cold):.2f}); warm / in-step: median {statistics.median(ratios_warm):.2f} "
-              f"(min {min(ratios_warm):.2f}, max {max(ratios_warm):.2f})")
+              f"{max(ratios_cold):.2f})")
+    if ratios_warm:
+        print(f"warm / in-step: median {statistics.median(ratios_warm):.2f} (min {min(ratios_warm):.2f}, max "
+              f"{max(ratios_warm):.2f})")
     print(f"\nPicks that differ between cold and warm ({len(changed)}):")
     for c in changed:
         print("  " + c)

@@ -700,7 +700,7 @@ struct GpuSession::Impl {
         if (b) {
           cupti_on = true;
         } else {
-          cupti_note = "CUPTI kernel records unavailable: " + b.error();
+          cupti_note = std::string(warm ? "warm: " : "") + "CUPTI kernel records unavailable: " + b.error();
         }
       }
       auto stopCupti = [&] {
@@ -751,7 +751,7 @@ struct GpuSession::Impl {
       d->cuCtxSynchronize();  // CUPTI completes kernel records at synchronisation points
       auto spans = cupti::endKernelActivity(shape, static_cast<std::size_t>(runs));
       if (!spans) {
-        cupti_note = "CUPTI kernel records unavailable: " + spans.error();
+        cupti_note = std::string(warm ? "warm: " : "") + "CUPTI kernel records unavailable: " + spans.error();
         return true;
       }
       // Only this module's launches ran on the context since the records began.
@@ -763,8 +763,8 @@ struct GpuSession::Impl {
         us.erase(us.begin(), us.end() - runs);  // the timed launches are the last `runs`
         kernel = summarizeTimes(us);
       } else {
-        cupti_note = "CUPTI recorded " + std::to_string(us.size()) + " of " + std::to_string(runs) + " launches (" +
-                     std::to_string(spans->size()) + " kernel records in all" +
+        cupti_note = std::string(warm ? "warm: " : "") + "CUPTI recorded " + std::to_string(us.size()) + " of " +
+                     std::to_string(runs) + " launches (" + std::to_string(spans->size()) + " kernel records in all" +
                      (spans->empty() ? std::string() : ", the last named " + spans->back().name) + ")";
       }
       return true;
@@ -917,21 +917,23 @@ const DeviceInfo& GpuSession::device() const {
 }
 
 Expected<CopyBandwidth> GpuSession::measureCopyBandwidth(std::int64_t bytes, int runs) {
-  return impl_->worker.call([&]() { return impl_->measureCopy(bytes, runs); });
+  return impl_->worker.call([&]() {
+    auto bw = impl_->measureCopy(bytes, runs);
+    if (bw) impl_->copy_GBps = bw->GBps;  // runs check bandwidths against it
+    return bw;
+  });
 }
 
 Expected<CopyBandwidth> GpuSession::copyBandwidth(bool refresh) {
-  auto remember = [this](const CopyBandwidth& bw) {
-    impl_->worker.call([&] { impl_->copy_GBps = bw.GBps; });  // runs check bandwidths against it
-    return bw;
-  };
   auto dir = userCacheDir();
   if (!refresh && dir) {
-    if (auto cached = loadCachedCopyBandwidth(*dir, impl_->info)) return remember(*cached);
+    if (auto cached = loadCachedCopyBandwidth(*dir, impl_->info)) {
+      impl_->worker.call([&] { impl_->copy_GBps = cached->GBps; });  // runs check bandwidths against it
+      return *cached;
+    }
   }
   auto bw = measureCopyBandwidth();
   if (bw && dir) (void)storeCachedCopyBandwidth(*dir, *bw);
-  if (bw) remember(*bw);
   return bw;
 }
 

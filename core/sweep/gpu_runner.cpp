@@ -15,9 +15,11 @@ std::vector<std::pair<std::string, std::string>> timingMetadata(const RunOptions
   if (o.cupti_activity) t += " and CUPTI kernel records (device time)";
   t += "; median of the timed runs";
   m.emplace_back("timing", t);
-  m.emplace_back("bandwidth",
-                 "DRAM bytes read + written (CUPTI range profiler, one cold launch) / device time; without "
-                 "them the buffers' bytes / device time only when not above the copy bandwidth, as an estimate");
+  m.emplace_back("bandwidth", std::string(o.cupti_metrics ? "DRAM bytes read + written (CUPTI range profiler, one "
+                                                            "cold launch) / device time; without them"
+                                                          : "no CUPTI profiled pass (--no-metrics):") +
+                                  " the buffers' bytes / device time only when not above the copy bandwidth, as an "
+                                  "estimate");
   if (copy_GBps > 0.0) m.emplace_back("copy_bandwidth_GBps", fixed(copy_GBps, 1));
   return m;
 }

@@ -237,9 +237,15 @@ Expected<LiveDataset> liveDatasetFromCsv(const CsvTable& table) {
   auto rows = columnsFromCsv<LiveRow>(liveRowColumns(), table, "live-sweep dataset", blank, [](LiveRow& r) {
     const Measurement& m = r.measured;
     if (r.ok() && !(m.time.median_us > 0.0)) return std::string("status ok but time_us is not positive");
-    for (const auto& [name, value] : {std::pair<const char*, double>{"time_us", m.time.median_us},
-                                      {"min_us", m.time.min_us},
-                                      {"max_us", m.time.max_us}}) {
+    if (r.ok() && m.kernel_time && !(m.kernel_time->median_us > 0.0))
+      return std::string("status ok but kernel_time_us is not positive");
+    for (const auto& [name, value] :
+         {std::pair<const char*, double>{"time_us", m.time.median_us},
+          {"min_us", m.time.min_us},
+          {"max_us", m.time.max_us},
+          {"kernel_time_us", m.kernel_time ? m.kernel_time->median_us : 0.0},
+          {"warm_time_us", m.warm_time ? m.warm_time->median_us : 0.0},
+          {"warm_kernel_time_us", m.warm_kernel_time ? m.warm_kernel_time->median_us : 0.0}}) {
       if (value < 0.0 || value > kMaxTimeUs)
         return "column " + std::string(name) + ": " + fixed(value, 1) + " is out of range: allowed 0 … 10^12 µs";
     }

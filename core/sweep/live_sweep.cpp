@@ -236,20 +236,21 @@ Expected<LiveSweepResult> runLiveSweep(GpuRunner& runner, const LiveSweepSpec& s
 
 std::vector<std::vector<std::string>> replayTable(const LiveSweepResult& result) {
   std::vector<std::vector<std::string>> t = {
-      {"policy", "candidates", "benchmarked", "pick", "time_us", "GB/s", "regret"}};
+      {"policy", "candidates", "benchmarked", "pick", "cold_us", "DRAM GB/s", "regret"}};
   const auto& rows = result.dataset.rows;
   for (const auto& p : result.replay.picks) {
     std::string pick = p.row >= 0 ? rows[static_cast<std::size_t>(p.row)].config.label() : "(none ran)";
     if (p.all_over_threshold) pick += " (every candidate over the spill threshold: the first)";
     t.push_back({std::string(inductor::policyKey(p.policy)), std::to_string(p.candidates),
                  std::to_string(p.benchmarked), pick, p.row >= 0 ? fixed(p.time_us, 2) : "",
-                 p.row >= 0 ? fixed(p.bandwidth_GBps, 0) : "", p.row >= 0 ? fixed(p.regret, 3) : ""});
+                 p.row >= 0 ? bandwidthCell(rows[static_cast<std::size_t>(p.row)].measured) : "",
+                 p.row >= 0 ? fixed(p.regret, 3) : ""});
   }
   const auto& r = result.replay;
   t.push_back({"best (all configs)", std::to_string(rows.size()), "",
                r.best_row >= 0 ? rows[static_cast<std::size_t>(r.best_row)].config.label() : "(none ran)",
-               r.best_row >= 0 ? fixed(r.best_time_us, 2) : "", r.best_row >= 0 ? fixed(r.best_bandwidth_GBps, 0) : "",
-               ""});
+               r.best_row >= 0 ? fixed(r.best_time_us, 2) : "",
+               r.best_row >= 0 ? bandwidthCell(rows[static_cast<std::size_t>(r.best_row)].measured) : "", ""});
   return t;
 }
 

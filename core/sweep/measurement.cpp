@@ -258,7 +258,8 @@ TimingStats Measurement::timeStats() const {
 }
 
 std::optional<double> Measurement::warmTimeUs() const {
-  if (warm_kernel_time) return warm_kernel_time->median_us;
+  // The same source as timeUs(): CUPTI warm beside CUPTI cold, events beside events.
+  if (kernel_time) return warm_kernel_time ? std::optional<double>(warm_kernel_time->median_us) : std::nullopt;
   if (warm_time) return warm_time->median_us;
   return std::nullopt;
 }
@@ -317,6 +318,11 @@ std::string timeText(const Measurement& m, int digits) {
   }
   if (m.kernel_time) t += "; CUDA events " + fixed(m.time.median_us, digits) + " µs";
   return t + ")";
+}
+
+std::string bandwidthCell(const Measurement& m) {
+  if (!m.ok() || m.bandwidth_GBps <= 0.0) return {};
+  return (m.bandwidth_from == "DRAM bytes" ? "" : "~") + fixed(m.bandwidth_GBps, 0);
 }
 
 std::string bandwidthText(const Measurement& m) {

@@ -109,10 +109,11 @@ struct Measurement {
   std::string warm_note;                        ///< why warm was not measured; empty when it was
   /// The bytes of the buffers: the family's minimum bytes (inputs read once, outputs written once);
   /// for Inductor's kernels the bytes of the buffers the launch passes (a kernel may touch part of
-  /// them). Never divided by time into a bandwidth unless checked (applyBandwidth).
+  /// them). Divided by time only as applyBandwidth's estimate, which it shows only under the copy
+  /// bandwidth.
   std::int64_t bytes_moved = 0;
-  /// Achieved DRAM bandwidth, GB/s (applyBandwidth): DRAM bytes read + written (CUPTI) over the cold
-  /// device time; 0 = not shown (bandwidth_from says why).
+  /// Bandwidth, GB/s (applyBandwidth): DRAM bytes read + written (CUPTI) over the cold device time,
+  /// or without them the buffers' estimate (bandwidth_from says which); 0 = not shown (and why).
   double bandwidth_GBps = 0.0;
   double pct_of_copy = 0.0;    ///< bandwidth / the device's measured copy bandwidth × 100; 0 = not computed
   std::string bandwidth_from;  ///< "DRAM bytes", "buffer bytes (estimate)" or why no bandwidth is shown
@@ -131,7 +132,8 @@ struct Measurement {
   /// The runs behind timeUs(): the CUPTI timings when they hold runs, else the events' timings
   /// scaled to timeUs() (a CSV keeps only CUPTI's median), for error bars: min, max, spread.
   [[nodiscard]] TimingStats timeStats() const;
-  /// The same figure warm (CUPTI, else events), µs; empty when warm was not measured.
+  /// The same figure warm, from the same source as timeUs() (CUPTI beside CUPTI, events beside
+  /// events), µs; empty when warm was not measured by that source.
   [[nodiscard]] std::optional<double> warmTimeUs() const;
   /// The largest |output − reference| when checked, else -1.
   [[nodiscard]] double maxAbsError() const { return checked ? check.max_abs_error : -1.0; }
@@ -155,12 +157,17 @@ std::string bandwidthText(const Measurement& m);
 
 /// Where a kernel's in-step time (torch.profiler, µs) lies against an ok measurement of the config
 /// that ran in the step: "between warm and cold" (inclusive), "within 10 % of cold" / "… of warm",
-/// or "outside: 1.35× cold" (the ratio to the nearer figure). `agrees` is true for the first three.
+/// or "outside: 0.47× the in-step time (cold, below it)" (the nearer figure over the in-step time).
+/// `agrees` is true for the first three.
 struct StepAgreement {
   bool agrees = false;
   std::string text;
 };
 StepAgreement stepAgreement(const Measurement& m, double in_step_us);
+
+/// An ok measurement's bandwidth as a table cell: "" when none is shown, "2900" from DRAM bytes,
+/// "~2900" for an estimate from the buffers' (or the family's minimum) bytes.
+std::string bandwidthCell(const Measurement& m);
 
 /// How far above the measured copy bandwidth a DRAM-byte bandwidth may lie and still be shown, %:
 /// a kernel that only reads (or only writes) can beat a copy, which does both.

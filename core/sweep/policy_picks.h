@@ -45,6 +45,10 @@ struct PolicyPick {
 /// The best measured config and each policy's pick.
 struct PickSummary {
   int best_row = -1;  ///< fastest ok row of all; -1 when none ran ok
+  /// Some ok row has no CUPTI device time: every row was compared by CUDA events (one source).
+  bool events_only = false;
+  /// A row's time as this summary compared it (timeUs(), or events when events_only), µs.
+  [[nodiscard]] double timeOf(const Measurement& m) const { return events_only ? m.time.median_us : m.timeUs(); }
   double best_time_us = 0.0;
   double best_bandwidth_GBps = 0.0;
   std::vector<PolicyPick> picks;  ///< one per policy asked for, in that order
@@ -57,7 +61,8 @@ struct PickSummary {
 /// of its set that is not over the spill threshold; when every ok row of the set is over it, the
 /// first ok row of the set (all_over_threshold). Regret = pick time / best time. Times are the
 /// figure configs are compared by, Measurement::timeUs() (kTimeFigure: device time per launch, L2
-/// cold). Row indices are positions in `rows`. Never throws.
+/// cold) — or, when some ok row lacks CUPTI's time, every row's CUDA events (events_only), so one
+/// comparison never mixes the two. Row indices are positions in `rows`. Never throws.
 PickSummary summarizePicks(const std::vector<PickInput>& rows, const std::vector<inductor::Policy>& policies);
 
 }  // namespace occx

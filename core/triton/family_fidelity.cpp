@@ -94,8 +94,10 @@ Expected<FamilyFidelity> compareWithTriton(const LiveDataset& family, const trit
         p.xblock = t.xblock;
         p.rblock = t.r0_block;
         p.num_warps = t.num_warps;
-        p.ours_us = ours.measured.timeUs();
-        p.triton_us = t.measured.timeUs();
+        // One source for both sides: CUPTI's device time when both have it, else CUDA events.
+        const bool cupti = ours.measured.kernel_time && t.measured.kernel_time;
+        p.ours_us = cupti ? ours.measured.timeUs() : ours.measured.time.median_us;
+        p.triton_us = cupti ? t.measured.timeUs() : t.measured.time.median_us;
         p.ratio = p.triton_us / p.ours_us;
         p.triton_bandwidth_GBps = t.measured.bandwidth_GBps;
         p.ours_registers = ours.registers;

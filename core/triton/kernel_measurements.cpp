@@ -166,7 +166,7 @@ std::vector<KernelPicks> summarizeMeasurements(const std::vector<MeasuredConfig>
       if (row.ok()) ++k.ok_rows;
     }
     if (k.winner_row >= 0 && rows[static_cast<std::size_t>(k.winner_row)].ok() && k.best_time_us > 0) {
-      k.winner_regret = rows[static_cast<std::size_t>(k.winner_row)].measured.timeUs() / k.best_time_us;
+      k.winner_regret = k.timeOf(rows[static_cast<std::size_t>(k.winner_row)].measured) / k.best_time_us;
     }
     out.push_back(std::move(k));
     i = end;

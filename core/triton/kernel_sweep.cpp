@@ -80,11 +80,13 @@ std::vector<std::string> explainSweep(const std::vector<MeasuredConfig>& rows, c
       continue;
     }
     const MeasuredConfig& best = rows[static_cast<std::size_t>(k.best_row)];
-    out.push_back(
-        who + "Best: " + best.configText() + ", " + fixed(best.measured.timeUs(), 1) + " µs" +
-        (best.measured.bandwidth_GBps > 0 ? " (" + fixed(best.measured.bandwidth_GBps, 0) + " GB/s)" : std::string()) +
-        ": " + occupancyText(best) + ", " + regsText(best) +
-        (best.swept_for.empty() ? "" : " — compiled by the sweep") + ".");
+    out.push_back(who + "Best: " + best.configText() + ", " + fixed(best.measured.timeUs(), 1) + " µs" +
+                  (best.measured.bandwidth_GBps <= 0 ? std::string()
+                   : best.measured.bandwidth_from == "DRAM bytes"
+                       ? " (" + fixed(best.measured.bandwidth_GBps, 0) + " GB/s of DRAM)"
+                       : " (~" + fixed(best.measured.bandwidth_GBps, 0) + " GB/s, estimated from the buffers)") +
+                  ": " + occupancyText(best) + ", " + regsText(best) +
+                  (best.swept_for.empty() ? "" : " — compiled by the sweep") + ".");
     if (k.winner_row >= 0) {
       const MeasuredConfig& w = rows[static_cast<std::size_t>(k.winner_row)];
       if (w.ok()) {

@@ -154,7 +154,7 @@ TEST(InductorRunSweep, ABundledH200SweepOpensWithEveryConfigAndItsReasons) {
   ASSERT_GE(best, 0);
   ASSERT_NE(view.configModel()->measured(best), nullptr);
   EXPECT_NEAR(view.configModel()->measured(best)->row.measured.timeUs(), 129.7, 0.05);  // device time, L2 cold
-  EXPECT_TRUE(view.sweepNote()->text().startsWith(QStringLiteral("Best: X4 R2048 w32, 129.7 µs (4195 GB/s)")))
+  EXPECT_TRUE(view.sweepNote()->text().startsWith(QStringLiteral("Best: X4 R2048 w32, 129.7 µs (4195 GB/s of DRAM)")))
       << view.sweepNote()->text().toStdString();
   // The run has one config and no .best_config: every rule has that one config, 1.27× the best.
   EXPECT_TRUE(view.sweepNote()->text().contains(QStringLiteral(

@@ -219,8 +219,7 @@ QVariant RunConfigModel::measuredCell(const Measured& m, int column, int role) c
       }
       case kBandwidth:
         if (!k.ok() || k.measured.bandwidth_GBps <= 0) return QString();
-        return sort ? QVariant(k.measured.bandwidth_GBps)
-                    : QVariant(QString::number(k.measured.bandwidth_GBps, 'f', 0));
+        return sort ? QVariant(k.measured.bandwidth_GBps) : QVariant(q(bandwidthCell(k.measured)));
       case kAchieved:
         if (!k.measured.achieved_occupancy_pct.value) return QString();
         return sort ? QVariant(*k.measured.achieved_occupancy_pct.value)
@@ -295,7 +294,7 @@ std::vector<std::optional<RunConfigModel::Measured>> measuredOfRows(const Induct
           cell.picked_by << QString::fromUtf8(inductor::policyKey(pick.policy).data(),
                                               static_cast<qsizetype>(inductor::policyKey(pick.policy).size()));
       }
-      if (m->ok() && p->best_time_us > 0) cell.regret = m->measured.timeUs() / p->best_time_us;
+      if (m->ok() && p->best_time_us > 0) cell.regret = p->timeOf(m->measured) / p->best_time_us;
     }
     out[i] = std::move(cell);
   }

@@ -38,11 +38,12 @@ const ColumnText kLiveSweepColumns[] = {
                        "records, or of CUDA events where CUPTI gives none; configs are compared by it")},
     {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Triton µs"),
      QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel",
-                       "Median time of Inductor's own Triton kernel at the same XBLOCK, R0_BLOCK and num_warps, "
-                       "measured for the same problem, microseconds")},
+                       "Device time (L2 cold) of Inductor's own Triton kernel at the same XBLOCK, R0_BLOCK and "
+                       "num_warps, measured for the same problem, microseconds")},
     {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Triton / ours"),
      QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel",
-                       "Triton's median time / ours: below 1 Inductor's kernel is faster, above 1 ours is")},
+                       "Triton's device time / ours (L2 cold, one source for both): below 1 Inductor's kernel is "
+                       "faster, above 1 ours is")},
     {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Triton regs"),
      QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel",
                        "Registers per thread of Inductor's Triton kernel at this config (n_regs)")},
@@ -209,8 +210,8 @@ QVariant LiveSweepModel::displayCell(const LiveRow& row, int r, int col, bool so
     case kSpread:
       return timeCell(row, row.measured.timeStats().spread_pct, 2, sort);
     case kBandwidth:
-      return row.ok() && row.measured.bandwidth_GBps > 0.0 ? knownCell(row.measured.bandwidth_GBps, 0, sort)
-                                                           : knownCell(-1, 0, sort);
+      if (!row.ok() || row.measured.bandwidth_GBps <= 0.0) return knownCell(-1, 0, sort);
+      return sort ? QVariant(row.measured.bandwidth_GBps) : QVariant(q(bandwidthCell(row.measured)));
     case kPctCopy:
       return row.ok() && row.measured.pct_of_copy > 0.0 ? knownCell(row.measured.pct_of_copy, 1, sort)
                                                         : knownCell(-1, 1, sort);

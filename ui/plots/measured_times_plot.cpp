@@ -5,6 +5,7 @@
 
 #include "core/inductor/bounds.h"
 #include "qcustomplot.h"
+#include "ui/models/text.h"
 #include "ui/plots/bars.h"
 
 namespace occx::ui {
@@ -113,10 +114,10 @@ QString MeasuredTimesPlot::toolTipAt(double x, double /*y*/) const {
         .arg(config, QString::fromStdString(std::string(runStatusName(m->row.measured.status))),
              QString::fromStdString(m->row.measured.reason));
   }
-  QString text = tr("%1: %2 µs, %3 GB/s, regret %4")
+  QString text = tr("%1: %2 µs cold, %3, regret %4")
                      .arg(config)
                      .arg(m->row.measured.timeUs(), 0, 'f', 1)
-                     .arg(m->row.measured.bandwidth_GBps, 0, 'f', 0)
+                     .arg(q(bandwidthText(m->row.measured)))
                      .arg(m->regret, 0, 'f', 2);
   if (!m->picked_by.isEmpty()) text += tr(" — picked by %1").arg(m->picked_by.join(QStringLiteral(", ")));
   return text;

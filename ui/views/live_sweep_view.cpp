@@ -395,10 +395,10 @@ void LiveSweepView::onRowMeasured(quint64 id, qulonglong done, qulonglong total,
   model_->appendRow(row, summarizeReplay(rows, spillThreshold()));
   setProgress(done, total);
   progress_->setFormat(tr("run %1 of %2: %3").arg(done).arg(total).arg(configShort(row.config)));
-  setStatus(row.ok() ? tr("%1: %2 µs, %3 GB/s")
+  setStatus(row.ok() ? tr("%1: %2 µs cold, %3")
                            .arg(configShort(row.config))
                            .arg(row.measured.timeUs(), 0, 'f', 2)
-                           .arg(row.measured.bandwidth_GBps, 0, 'f', 0)
+                           .arg(q(bandwidthText(row.measured)))
                      : tr("%1: %2 — %3")
                            .arg(configShort(row.config), QString::fromUtf8(runStatusName(row.measured.status).data()),
                                 QString::fromStdString(row.measured.reason)));
@@ -685,8 +685,10 @@ void LiveSweepView::rebuildBandwidthPlot(const PlotRows& shown) {
     QVector<double> x, y;
     QVector<int> rr;
     for (int i : idx) {
+      const double bw = rows[static_cast<std::size_t>(i)].measured.bandwidth_GBps;
+      if (bw <= 0.0) continue;  // not shown: above what the GPU can move, or nothing to check it against
       x.append(rows[static_cast<std::size_t>(i)].config.rblock);
-      y.append(rows[static_cast<std::size_t>(i)].measured.bandwidth_GBps);
+      y.append(bw);
       rr.append(i);
     }
     bw_plot_->addSeries(warpCountText(w), x, y, rr, numWarpsColor(w));
@@ -707,7 +709,7 @@ void LiveSweepView::rebuildBandwidthPlot(const PlotRows& shown) {
     QVector<double> x, y;
     QVector<int> rr;
     if (const LiveRow* r = model_->row(row)) {
-      if (r->config.xblock == shown.xblock) {
+      if (r->config.xblock == shown.xblock && r->measured.bandwidth_GBps > 0.0) {
         x.append(r->config.rblock);
         y.append(r->measured.bandwidth_GBps);
         rr.append(row);
@@ -725,8 +727,9 @@ void LiveSweepView::rebuildBandwidthPlot(const PlotRows& shown) {
     mark(name, p->row, style.shape, style.color, style.size, /*name_xblock=*/true);
   }
   if (const LiveRow* best = model_->row(replay.best_row)) {
-    mark(tr("best: %1 GB/s").arg(best->measured.bandwidth_GBps, 0, 'f', 0), replay.best_row, MarkerShape::kStar,
-         kLiveBestPointColor, 20,
+    mark(best->measured.bandwidth_GBps > 0 ? tr("best: %1 GB/s").arg(best->measured.bandwidth_GBps, 0, 'f', 0)
+                                           : tr("best (its bandwidth is not shown)"),
+         replay.best_row, MarkerShape::kStar, kLiveBestPointColor, 20,
          /*name_xblock=*/false);
   }
   if (const LiveRow* sel = model_->row(shown.selected)) {
@@ -947,8 +950,11 @@ QString LiveSweepView::statusSummary() const {
   const PickSummary& rp = model_->replay();
   if (rp.best_row < 0)
     return availability_.available ? tr("Live: %1").arg(availability_.device) : tr("Live sweep: no GPU");
-  QString s = dataset_label_->text() + tr(" · best %1 GB/s").arg(rp.best_bandwidth_GBps, 0, 'f', 0);
-  if (copy_GBps_ > 0) s += tr(" (%1 % of copy)").arg(100.0 * rp.best_bandwidth_GBps / copy_GBps_, 0, 'f', 0);
+  QString s = dataset_label_->text() + tr(" · best %1 µs cold").arg(rp.best_time_us, 0, 'f', 1);
+  if (rp.best_bandwidth_GBps > 0) {
+    s += tr(", %1 GB/s").arg(rp.best_bandwidth_GBps, 0, 'f', 0);
+    if (copy_GBps_ > 0) s += tr(" (%1 % of copy)").arg(100.0 * rp.best_bandwidth_GBps / copy_GBps_, 0, 'f', 0);
+  }
   QStringList regrets;
   for (const auto& p : rp.picks) {
     if (p.row >= 0) regrets << QStringLiteral("%1 %2").arg(policyName(p.policy)).arg(p.regret, 0, 'f', 2);

@@ -362,8 +362,7 @@ std::string noKernelText(const InductorRun& run, const std::string& key) {
                     row.occupancy_pct >= 0 ? fixed(row.occupancy_pct, 1) + " %" : "",
                     std::string(runStatusName(row.measured.status)), row.ok() ? fixed(row.measured.timeUs(), 1) : "",
                     row.ok() && row.measured.warmTimeUs() ? fixed(*row.measured.warmTimeUs(), 1) : "",
-                    row.ok() ? fixed(row.measured.timeStats().spread_pct, 1) : "",
-                    row.ok() && row.measured.bandwidth_GBps > 0 ? fixed(row.measured.bandwidth_GBps, 0) : "",
+                    row.ok() ? fixed(row.measured.timeStats().spread_pct, 1) : "", bandwidthCell(row.measured),
                     row.ok() && row.measured.achieved_occupancy_pct.value
                         ? fixed(*row.measured.achieved_occupancy_pct.value, 1) + " %"
                         : "",
@@ -373,8 +372,10 @@ std::string noKernelText(const InductorRun& run, const std::string& key) {
   out << "\n* = Inductor's winner (.best_config). cold µs: " << kTimeFigure
       << "; warm µs: the same with the inputs just written. Each policy's pick: the fastest config by cold µs of its "
          "set (Inductor's candidates plus the halved configs the policy adds), spill filter applied; regret = pick "
-         "time / best time. DRAM GB/s: DRAM bytes read + written (CUPTI) / cold µs; empty where not measured or "
-         "above what the GPU can move (the CSV's bandwidth_from says why).\n\n";
+         "time / best time. DRAM GB/s: DRAM bytes read + written (CUPTI) / cold µs (~: an estimate from the buffers' "
+         "bytes "
+         "where CUPTI's counters were not available); empty where above what the GPU can move (the CSV's "
+         "bandwidth_from says why).\n\n";
   printTable(out, picksTable(r));
   for (const auto& n : r.notes) out << "note: " << n << "\n";
 }
@@ -402,8 +403,7 @@ std::string noKernelText(const InductorRun& run, const std::string& key) {
       const StepAgreement a = stepAgreement(x, k.median_us);
       if (a.agrees) ++agree;
       rows.push_back({shortName(k.name), m.configText(), fixed(k.median_us, 1), fixed(x.timeUs(), 1),
-                      warm ? fixed(*warm, 1) : "", fixed(x.time.median_us, 1),
-                      x.bandwidth_GBps > 0 ? fixed(x.bandwidth_GBps, 0) : "", a.text});
+                      warm ? fixed(*warm, 1) : "", fixed(x.time.median_us, 1), bandwidthCell(x), a.text});
     }
   }
   if (rows.size() == 1) {
@@ -540,8 +540,7 @@ void printSweepText(std::ostream& out, const KernelSweepResult& r) {
          row.occupancy_pct >= 0 ? fixed(row.occupancy_pct, 1) + " %" : "", decisionOf(row, inductor::Policy::kNew),
          decisionOf(row, inductor::Policy::kOld), decisionOf(row, inductor::Policy::kSpills),
          std::string(runStatusName(row.measured.status)), row.ok() ? fixed(row.measured.timeUs(), 1) : "",
-         row.ok() && row.measured.warmTimeUs() ? fixed(*row.measured.warmTimeUs(), 1) : "",
-         row.ok() && row.measured.bandwidth_GBps > 0 ? fixed(row.measured.bandwidth_GBps, 0) : "",
+         row.ok() && row.measured.warmTimeUs() ? fixed(*row.measured.warmTimeUs(), 1) : "", bandwidthCell(row.measured),
          row.ok() && row.measured.achieved_occupancy_pct.value
              ? fixed(*row.measured.achieved_occupancy_pct.value, 1) + " %"
              : "",
@@ -868,7 +867,9 @@ void addInductorCommand(CLI::App& app, Context& ctx) {
                     "only looped and persistent reductions (not pointwise kernels)");
   run_cmd->add_option("--device", r->device, "CUDA device ordinal");
   run_cmd->add_option("--seed", r->seed, "seed of the random inputs");
-  run_cmd->add_flag("--no-metrics", r->no_metrics, "no CUPTI profiled pass (achieved occupancy) per config");
+  run_cmd->add_flag("--no-metrics", r->no_metrics,
+                    "no CUPTI profiled pass per config (achieved occupancy, DRAM bytes: bandwidths become the buffers' "
+                    "estimate, shown only under the copy bandwidth)");
   run_cmd->add_option("--timed-ms", r->timed_ms, "kernel time to aim at per config, ms (1 … 10000)");
   run_cmd->add_flag("--no-l2-flush", r->no_flush, "do not flush L2 before each timed launch");
   r->output.add(
@@ -907,7 +908,9 @@ void addInductorCommand(CLI::App& app, Context& ctx) {
   sweep_cmd->add_flag("--no-run", v->no_run, "compile and analyse only, even with a GPU");
   sweep_cmd->add_option("--device", v->device, "CUDA device ordinal");
   sweep_cmd->add_option("--seed", v->seed, "seed of the random inputs");
-  sweep_cmd->add_flag("--no-metrics", v->no_metrics, "no CUPTI profiled pass (achieved occupancy) per config");
+  sweep_cmd->add_flag("--no-metrics", v->no_metrics,
+                      "no CUPTI profiled pass per config (achieved occupancy, DRAM bytes: bandwidths become the "
+                      "buffers' estimate, shown only under the copy bandwidth)");
   sweep_cmd->add_option("--timed-ms", v->timed_ms, "kernel time to aim at per config, ms (1 … 10000)");
   sweep_cmd->add_flag("--no-l2-flush", v->no_flush, "do not flush L2 before each timed launch");
   v->output.add(*sweep_cmd, "print JSON rows",

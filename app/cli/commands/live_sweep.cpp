@@ -150,8 +150,7 @@ TextRows liveRows(const LiveDataset& data) {
                     r.theoretical_occupancy_pct >= 0 ? fixed(r.theoretical_occupancy_pct, 1) : "",
                     ok ? "ok" : std::string(runStatusName(r.measured.status)), ok ? fixed(r.measured.timeUs(), 2) : "",
                     ok && r.measured.warmTimeUs() ? fixed(*r.measured.warmTimeUs(), 2) : "",
-                    ok ? fixed(r.measured.timeStats().spread_pct, 2) : "",
-                    ok && r.measured.bandwidth_GBps > 0 ? fixed(r.measured.bandwidth_GBps, 0) : "",
+                    ok ? fixed(r.measured.timeStats().spread_pct, 2) : "", bandwidthCell(r.measured),
                     ok && r.measured.pct_of_copy > 0 ? fixed(r.measured.pct_of_copy, 1) : "",
                     r.measured.achieved_occupancy_pct.value ? fixed(*r.measured.achieved_occupancy_pct.value, 1) : "-",
                     r.inductor_candidate ? "yes" : "",
@@ -172,7 +171,7 @@ void printLiveText(Context& ctx, const CompileSweepSpec& spec, const std::string
   printTable(ctx.out, liveRows(data));
   ctx.out << "cold us: " << kTimeFigure
           << "; warm us: the same with the inputs just written. DRAM GB/s: DRAM bytes read + written (CUPTI) / "
-             "cold us.\n";
+             "cold us (~: the minimum bytes / cold us, an estimate, where CUPTI's counters were not available).\n";
   for (const auto& r : data.rows) {
     if (!r.ok() && r.measured.status != RunStatus::kCancelled)
       ctx.out << "  " << r.config.label() << ": " << r.measured.reason << "\n";

@@ -6,6 +6,7 @@
 
 #include "core/base/csv.h"
 #include "core/sweep/live_results.h"
+#include "core/sweep/policy_picks.h"
 
 using namespace occx;
 
@@ -124,6 +125,41 @@ TEST(BandwidthRule, WithoutDramBytesTheBuffersEstimateOnlyUnderTheCopyBandwidth)
   applyBandwidth(m, 4000.0);
   EXPECT_EQ(m.bandwidth_GBps, 0.0);
   EXPECT_EQ(m.bandwidth_from, "");
+}
+
+TEST(TimeFigure, OneComparisonNeverMixesCuptiAndEvents) {
+  // Two configs: A with CUPTI (46 µs device, 50 µs events), B without (48 µs events). By CUPTI A
+  // would win against B's events although B is faster by the one figure both have: picks fall back
+  // to events for every row.
+  Measurement a = timedRun();
+  Measurement b = timedRun();
+  b.kernel_time.reset();
+  b.warm_kernel_time.reset();
+  b.time.median_us = 48.0;
+  const std::vector<PickInput> rows = {{&a, {inductor::Policy::kNew}, false}, {&b, {inductor::Policy::kNew}, false}};
+  const PickSummary s = summarizePicks(rows, {inductor::Policy::kNew});
+  EXPECT_TRUE(s.events_only);
+  EXPECT_EQ(s.best_row, 1);
+  EXPECT_DOUBLE_EQ(s.best_time_us, 48.0);
+  EXPECT_DOUBLE_EQ(s.timeOf(a), 50.0);
+  // Warm follows cold's source: events warm is not shown beside a CUPTI cold figure.
+  a.warm_kernel_time.reset();
+  EXPECT_FALSE(a.warmTimeUs().has_value());
+  EXPECT_DOUBLE_EQ(*b.warmTimeUs(), 42.0);
+}
+
+TEST(BandwidthRule, CellsMarkEstimates) {
+  Measurement m = timedRun();
+  m.dram_read_bytes = Metric::of(3'000'000.0);
+  m.dram_write_bytes = Metric::of(680'000.0);
+  applyBandwidth(m, 4000.0);
+  EXPECT_EQ(bandwidthCell(m), "80");
+  m.setMetricsMissing("not collected");
+  applyBandwidth(m, 4000.0);
+  EXPECT_EQ(bandwidthCell(m), "~87");
+  m.bytes_moved = 500'000'000;
+  applyBandwidth(m, 4000.0);
+  EXPECT_EQ(bandwidthCell(m), "");
 }
 
 TEST(StepAgreement, BetweenWarmAndColdOrWithinTenPercentOfOne) {
