@@ -377,9 +377,11 @@ TEST_F(MainWindowTest, TheManualSaysWhatEachViewAnswersAndWhatIsHere) {
       << facts.toStdString();
   EXPECT_TRUE(facts.contains(QStringLiteral("<b>Python with PyTorch and Triton:</b> checking…")));
   const QString manual = MainWindow::manualText(facts);
-  for (const char* part :
-       {"Occupancy calculator", "RBLOCK scaling", "Inductor run", "Compile sweep (NVRTC)", "Live sweep", "occx gpus",
-        "cuda_occupancy.h", "Keyboard shortcuts", "Found on this machine"}) {
+  for (const char* part : {"Occupancy calculator", "RBLOCK scaling", "Inductor run", "Compile sweep (NVRTC)",
+                           "Live sweep", "occx gpus", "cuda_occupancy.h", "Keyboard shortcuts", "Found on this machine",
+                           // The glossary: the words tables and plots use.
+                           "Words used here", "R0_BLOCK (RBLOCK)", "X1 R512 w8", "review_min", "Regret", "Spread",
+                           "Cold, warm, device time", "DRAM bandwidth", "In-step time", "Size hints"}) {
     EXPECT_TRUE(manual.contains(QLatin1String(part))) << part;
   }
   EXPECT_FALSE(manual.contains(QStringLiteral("{{")));  // every placeholder filled
