@@ -51,8 +51,10 @@ const ColumnText kLiveSweepColumns[] = {
      QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel",
                        "Device time per launch, L2 warm: the inputs just written by a copy on the GPU, as the "
                        "kernel before it leaves them in a step")},
-    {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Min (µs)"), nullptr},
-    {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Max (µs)"), nullptr},
+    {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Min (µs)"),
+     QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "The fastest of the cold timed runs")},
+    {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Max (µs)"),
+     QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "The slowest of the cold timed runs")},
     {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Spread (%)"),
      QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Interquartile range of the timed runs in percent of the median")},
     {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "DRAM GB/s"),

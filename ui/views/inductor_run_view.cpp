@@ -710,7 +710,8 @@ QWidget* InductorRunView::buildMeasuredTab() {
   measured_plot_->widget()->setMinimumWidth(300);
   picks_table_ = new QTableWidget(0, 5);
   picks_table_->setObjectName(QStringLiteral("picksTable"));
-  picks_table_->setHorizontalHeaderLabels({tr("Policy"), tr("Pick"), tr("Cold µs"), tr("Regret"), tr("Not compiled")});
+  picks_table_->setHorizontalHeaderLabels(
+      {tr("Policy"), tr("Pick"), tr("Cold (µs)"), tr("Regret"), tr("Not compiled")});
   picks_table_->horizontalHeaderItem(2)->setToolTip(tr("The pick's device time per launch, L2 cold, µs"));
   picks_table_->horizontalHeaderItem(3)->setToolTip(
       tr("The pick's time / the fastest config's time (1.00 = the best)"));
