@@ -155,29 +155,13 @@ std::vector<LiveColumn> makeLiveColumns() {
                },
                [](LiveRow& r, const std::string& t) { return readNumber(t, r.theoretical_occupancy_pct, -1.0); },
                false});
-  for (const char* key : {"status",
-                          "reason",
-                          "grid_blocks",
-                          "time_us",
-                          "min_us",
-                          "max_us",
-                          "spread_pct",
-                          "runs",
-                          "kernel_time_us",
-                          "warm_kernel_time_us",
-                          "warm_time_us",
-                          "warm_note",
-                          "bandwidth_GBps",
-                          "pct_of_copy",
-                          "bandwidth_from",
-                          "max_abs_error",
-                          "achieved_occupancy_pct",
-                          "dram_read_bytes",
-                          "dram_write_bytes",
-                          "local_load_bytes",
-                          "local_store_bytes"}) {
-    c.push_back(measurementColumn(key, &LiveRow::measured, std::string_view(key) == "time_us"));
+  std::vector<std::string> keys = {"status", "reason", "grid_blocks"};
+  keys.insert(keys.end(), measurementTimingKeys().begin(), measurementTimingKeys().end());
+  for (const char* key : {"max_abs_error", "achieved_occupancy_pct", "dram_read_bytes", "dram_write_bytes",
+                          "local_load_bytes", "local_store_bytes"}) {
+    keys.emplace_back(key);
   }
+  for (const std::string& key : keys) c.push_back(measurementColumn(key, &LiveRow::measured, key == "time_us"));
   return c;
 }
 
@@ -259,26 +243,10 @@ Expected<LiveDataset> liveDatasetFromCsv(const CsvTable& table) {
     if (m.first != kLiveFormatKey) data.meta.push_back(m);
   }
   data.rows = std::move(rows).value();
-  if (table.column("bandwidth_from") < 0) {
-    // Written before bandwidths were checked (the minimum bytes over CUDA events): the rule again, from
-    // the file's DRAM bytes where it has them; else the recorded figure where it is not above the
-    // dataset's copy bandwidth.
+  if (table.column("bandwidth_from") < 0) {  // written before bandwidths were checked
     double copy = 0.0;
     (void)readNumber(table.metaValue("copy_bandwidth_GBps"), copy, 0.0);
-    for (auto& r : data.rows) {
-      Measurement& m = r.measured;
-      if (!m.ok()) continue;
-      if (m.dram_read_bytes.value && m.dram_write_bytes.value) {
-        applyBandwidth(m, copy);
-      } else if (m.bandwidth_GBps > 0.0 && copy > 0.0 && m.bandwidth_GBps > copy) {
-        m.bandwidth_from = "not shown: recorded as " + fixed(m.bandwidth_GBps, 0) + " GB/s, above the copy bandwidth " +
-                           fixed(copy, 0) + " GB/s";
-        m.bandwidth_GBps = 0.0;
-        m.pct_of_copy = 0.0;
-      } else if (m.bandwidth_GBps > 0.0) {
-        m.bandwidth_from = "minimum bytes over CUDA events (recorded before DRAM bytes were measured)";
-      }
-    }
+    for (auto& r : data.rows) applyRecordedBandwidth(r.measured, copy);
   }
   // The kernels' shape as the sweep built them (files without "shape" were built with run-time shapes).
   std::int64_t xnumel = 0;

@@ -320,6 +320,51 @@ std::string timeText(const Measurement& m, int digits) {
   return t + ")";
 }
 
+std::string figureLegend(std::string_view unit) {
+  const std::string u(unit);
+  return "cold " + u + ": " + std::string(kTimeFigure) + "; warm " + u +
+         ": the same with the inputs just written; configs are compared by cold " + u +
+         ". DRAM GB/s: DRAM bytes read + written (CUPTI) / cold " + u +
+         " (~: an estimate from the buffers' bytes where CUPTI's counters were not available); empty where "
+         "above what the GPU can move (the CSV's bandwidth_from says why).";
+}
+
+void applyRecordedBandwidth(Measurement& m, double copy_GBps) {
+  if (!m.ok()) return;
+  if ((m.dram_read_bytes.value && m.dram_write_bytes.value) || m.bandwidth_GBps <= 0.0) {
+    applyBandwidth(m, copy_GBps);
+    return;
+  }
+  const double recorded = m.bandwidth_GBps;
+  if (copy_GBps > 0.0 && recorded <= copy_GBps) {
+    m.pct_of_copy = recorded / copy_GBps * 100.0;
+    m.bandwidth_from = "bytes over CUDA events (recorded before DRAM bytes were measured)";
+    return;
+  }
+  m.bandwidth_GBps = 0.0;
+  m.pct_of_copy = 0.0;
+  m.bandwidth_from = copy_GBps > 0.0 ? "not shown: recorded as " + fixed(recorded, 0) +
+                                           " GB/s, above the copy bandwidth " + fixed(copy_GBps, 0) + " GB/s"
+                                     : "not shown: recorded as " + fixed(recorded, 0) +
+                                           " GB/s, and the file has no copy bandwidth to check it against";
+}
+
+const std::vector<std::string>& measurementTimingKeys() {
+  static const std::vector<std::string> keys = {"time_us",
+                                                "min_us",
+                                                "max_us",
+                                                "spread_pct",
+                                                "runs",
+                                                "kernel_time_us",
+                                                "warm_kernel_time_us",
+                                                "warm_time_us",
+                                                "warm_note",
+                                                "bandwidth_GBps",
+                                                "pct_of_copy",
+                                                "bandwidth_from"};
+  return keys;
+}
+
 std::string bandwidthCell(const Measurement& m) {
   if (!m.ok() || m.bandwidth_GBps <= 0.0) return {};
   return (m.bandwidth_from == "DRAM bytes" ? "" : "~") + fixed(m.bandwidth_GBps, 0);

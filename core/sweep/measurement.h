@@ -169,6 +169,21 @@ StepAgreement stepAgreement(const Measurement& m, double in_step_us);
 /// "~2900" for an estimate from the buffers' (or the family's minimum) bytes.
 std::string bandwidthCell(const Measurement& m);
 
+/// What a table's time and bandwidth columns are, for the line under it: "cold <unit>: …; warm <unit>:
+/// …; DRAM GB/s: … (~: an estimate …)". `unit` is the columns' time unit as the table writes it ("µs",
+/// or "us" where a table is plain ASCII).
+std::string figureLegend(std::string_view unit);
+
+/// A file written before bandwidth_from existed recorded some bytes over CUDA events as its bandwidth:
+/// with its DRAM bytes, applyBandwidth again; else its recorded figure is kept (labelled as recorded)
+/// only where the file's copy bandwidth shows it is one the GPU could move, and hidden (saying why)
+/// where it is above it or `copy_GBps` is unknown (0).
+void applyRecordedBandwidth(Measurement& m, double copy_GBps);
+
+/// The keys of the time and bandwidth columns, in the order every dataset writes them: time_us …
+/// bandwidth_from (see measurementColumns()).
+const std::vector<std::string>& measurementTimingKeys();
+
 /// How far above the measured copy bandwidth a DRAM-byte bandwidth may lie and still be shown, %:
 /// a kernel that only reads (or only writes) can beat a copy, which does both.
 inline constexpr double kBandwidthTolerancePct = 5.0;

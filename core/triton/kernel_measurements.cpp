@@ -415,30 +415,13 @@ std::vector<RunColumn> makeKernelRunColumns() {
                [](const MeasuredConfig& r) { return notCompiledText(r.not_compiled); },
                [](MeasuredConfig& r, const std::string& t) { return readNotCompiled(t, r.not_compiled); }, false});
   c.push_back(boolColumn("over_spill_threshold", "spills>thr", &MeasuredConfig::over_spill_threshold));
-  for (const char* key : {"status",
-                          "reason",
-                          "time_us",
-                          "min_us",
-                          "max_us",
-                          "spread_pct",
-                          "runs",
-                          "kernel_time_us",
-                          "warm_kernel_time_us",
-                          "warm_time_us",
-                          "warm_note",
-                          "bandwidth_GBps",
-                          "pct_of_copy",
-                          "bandwidth_from",
-                          "bytes_moved",
-                          "achieved_occupancy_pct",
-                          "dram_read_bytes",
-                          "dram_write_bytes",
-                          "local_load_bytes",
-                          "local_store_bytes",
-                          "compared_with",
-                          "max_abs_error"}) {
-    c.push_back(measurementColumn(key, &MeasuredConfig::measured));
+  std::vector<std::string> keys = {"status", "reason"};
+  keys.insert(keys.end(), measurementTimingKeys().begin(), measurementTimingKeys().end());
+  for (const char* key : {"bytes_moved", "achieved_occupancy_pct", "dram_read_bytes", "dram_write_bytes",
+                          "local_load_bytes", "local_store_bytes", "compared_with", "max_abs_error"}) {
+    keys.emplace_back(key);
   }
+  for (const std::string& key : keys) c.push_back(measurementColumn(key, &MeasuredConfig::measured));
   c.push_back(textColumn("buffers_from", "buffers from", &MeasuredConfig::buffers_from));
   c.push_back(textColumn("swept_for", "swept for", &MeasuredConfig::swept_for));
   c.push_back({"compile_s", "compile", "s", CellKind::kNumber,
@@ -482,11 +465,10 @@ Expected<KernelMeasurements> measurementsFromCsv(const CsvTable& table) {
     }
   }
   r.rows = std::move(rows).value();
-  if (table.column("bandwidth_from") < 0) {
-    // Written before bandwidths were checked (the buffers' bytes over CUDA events): apply the rule.
+  if (table.column("bandwidth_from") < 0) {  // written before bandwidths were checked
     double copy = 0.0;
     (void)readNumber(table.metaValue("copy_bandwidth_GBps"), copy, 0.0);
-    for (auto& row : r.rows) applyBandwidth(row.measured, copy);
+    for (auto& row : r.rows) applyRecordedBandwidth(row.measured, copy);
   }
   r.picks = summarizeMeasurements(r.rows);
   return r;

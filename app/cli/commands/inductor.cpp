@@ -369,13 +369,9 @@ std::string noKernelText(const InductorRun& run, const std::string& key) {
                     policies_with_it, row.measured.reason.substr(0, 90)});
   }
   printTable(out, rows);
-  out << "\n* = Inductor's winner (.best_config). cold µs: " << kTimeFigure
-      << "; warm µs: the same with the inputs just written. Each policy's pick: the fastest config by cold µs of its "
-         "set (Inductor's candidates plus the halved configs the policy adds), spill filter applied; regret = pick "
-         "time / best time. DRAM GB/s: DRAM bytes read + written (CUPTI) / cold µs (~: an estimate from the buffers' "
-         "bytes "
-         "where CUPTI's counters were not available); empty where above what the GPU can move (the CSV's "
-         "bandwidth_from says why).\n\n";
+  out << "\n* = Inductor's winner (.best_config). " << figureLegend("µs")
+      << " Each policy's pick: the fastest config of its set (Inductor's candidates plus the halved configs the "
+         "policy adds), spill filter applied; regret = pick time / best time.\n\n";
   printTable(out, picksTable(r));
   for (const auto& n : r.notes) out << "note: " << n << "\n";
 }
@@ -548,10 +544,10 @@ void printSweepText(std::ostream& out, const KernelSweepResult& r) {
   }
   printTable(out, rows);
   out << "\n* = Inductor's winner (.best_config). new/old/spills rule: each policy's decision for the config as a "
-         "candidate. cold µs: "
-      << kTimeFigure
-      << "; warm µs: the same with the inputs just written. Each policy's pick: the fastest config by cold µs of its "
-         "set (Inductor's candidates plus the halved configs the policy adds), spill filter applied.\n";
+         "candidate. "
+      << figureLegend("µs")
+      << " Each policy's pick: the fastest config of its set (Inductor's candidates plus the halved configs the "
+         "policy adds), spill filter applied.\n";
   if (r.measured) {
     out << "\n";
     printTable(out, picksTable(r.runs));

@@ -169,9 +169,7 @@ void printLiveText(Context& ctx, const CompileSweepSpec& spec, const std::string
           << "Driver " << data.metaValue("driver") << ", " << data.metaValue("toolkit") << "; copy bandwidth "
           << fixed(res.copy.GBps, 0) << " GB/s" << (res.copy.from_cache ? " (cached)" : "") << "\n\n";
   printTable(ctx.out, liveRows(data));
-  ctx.out << "cold us: " << kTimeFigure
-          << "; warm us: the same with the inputs just written. DRAM GB/s: DRAM bytes read + written (CUPTI) / "
-             "cold us (~: the minimum bytes / cold us, an estimate, where CUPTI's counters were not available).\n";
+  ctx.out << figureLegend("us") << "\n";
   for (const auto& r : data.rows) {
     if (!r.ok() && r.measured.status != RunStatus::kCancelled)
       ctx.out << "  " << r.config.label() << ": " << r.measured.reason << "\n";
