@@ -382,8 +382,7 @@ TEST(LiveDataset, AFileFromBeforeTheBandwidthRuleGetsTheRuleOnReading) {
   EXPECT_EQ(back->rows[1].measured.bandwidth_from,
             "not shown: recorded as 9000 GB/s, above the copy bandwidth 4000 GB/s");
   EXPECT_DOUBLE_EQ(back->rows[2].measured.bandwidth_GBps, 20.0);
-  EXPECT_EQ(back->rows[2].measured.bandwidth_from,
-            "bytes over CUDA events (recorded before DRAM bytes were measured)");
+  EXPECT_EQ(back->rows[2].measured.bandwidth_from, "bytes over CUDA events (recorded before DRAM bytes were measured)");
 }
 
 TEST(LiveDataset, JsonComesFromTheSameColumns) {
