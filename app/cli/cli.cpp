@@ -39,11 +39,6 @@ const CLI::Validator& int64Text() {
       "INT64");
   return check;
 }
-std::function<std::optional<std::string>()>& gpuProvider() {
-  static std::function<std::optional<std::string>()> p;
-  return p;
-}
-
 std::vector<CommandSpec> sortedCommands() {
   auto specs = registry();
   std::stable_sort(specs.begin(), specs.end(),
@@ -146,18 +141,45 @@ CommandRegistrar::CommandRegistrar(CommandSpec spec) {
   registry().push_back(spec);
 }
 
-void setDefaultGpuNameProvider(std::function<std::optional<std::string>()> provider) {
-  gpuProvider() = std::move(provider);
-}
-
-std::string defaultGpuName() {
-  if (gpuProvider()) {
-    if (auto name = gpuProvider()()) return *name;
+std::string defaultGpuName(const Backend& backend) {
+  for (const auto& gpu : backend.detectedGpus()) {
+    if (!gpu.matched_gpu.empty()) return gpu.matched_gpu;
   }
   return "H100-SXM";
 }
 
-int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+std::string reasonClause(std::string reason) {
+  if (!reason.empty() && reason.back() == '.') reason.pop_back();
+  if (!reason.empty()) reason[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(reason[0])));
+  return reason;
+}
+
+OpenedGpu openGpu(Context& ctx, std::string_view cmd, int device) {
+  OpenedGpu opened;
+  if (const Availability live = ctx.backend.liveAvailability(); !live.available) {
+    opened.no_gpu = "no GPU to run on (" + reasonClause(live.reason) + ")";
+    return opened;
+  }
+  const auto count = static_cast<int>(ctx.backend.detectedGpus().size());
+  if (count == 0) {
+    opened.no_gpu = "no GPU to run on (the driver reports no device)";
+    return opened;
+  }
+  if (device < 0 || device >= count) {
+    opened.exit_code = fail(ctx, cmd, outOfRange("--device", device, "0 … " + std::to_string(count - 1)));
+    return opened;
+  }
+  auto runner = ctx.backend.startGpuRunner(device);
+  if (!runner) {
+    opened.exit_code =
+        fail(ctx, cmd, "cannot open device " + std::to_string(device) + ": " + runner.error(), kExitRuntime);
+    return opened;
+  }
+  opened.runner = std::move(runner).value();
+  return opened;
+}
+
+int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& err, Backend& backend) {
   try {
     CLI::App app{
         "occx — occupancy, Inductor RBLOCK scaling, NVRTC register counts and live GPU "
@@ -165,7 +187,7 @@ int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& e
     app.name("occx");
     app.set_version_flag("--version", std::string(OCCX_VERSION));
     app.require_subcommand(1);
-    Context ctx{out, err, {}};
+    Context ctx{out, err, backend, {}};
     const auto specs = sortedCommands();
     addCommands(app, ctx, specs);
     try {

@@ -15,6 +15,7 @@
 #include "app/cli/options/target_options.h"
 #include "core/base/expected.h"
 #include "core/gpu/gpu_data.h"
+#include "core/sweep/backend.h"
 
 namespace occx::cli {
 
@@ -24,10 +25,12 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitRuntime = 1;
 inline constexpr int kExitUsage = 2;
 
-/// Shared state of one invocation: output streams and the action the chosen subcommand set.
+/// Shared state of one invocation: output streams, the GPU backend main() picked (compiler, GPUs,
+/// runs) and the action the chosen subcommand set.
 struct Context {
   std::ostream& out;
   std::ostream& err;
+  Backend& backend;
   std::function<int()> action;  ///< set by the subcommand's callback; returns the exit code
 };
 
@@ -51,9 +54,10 @@ struct CommandRegistrar {
   explicit CommandRegistrar(CommandSpec spec);
 };
 
-/// Parses argv, runs the chosen subcommand, returns the exit code: 0 success, 2 bad arguments
-/// (message names the argument and the allowed range), 1 runtime failure. Never throws.
-int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+/// Parses argv, runs the chosen subcommand on `backend` (app::buildBackend() in the occx program),
+/// returns the exit code: 0 success, 2 bad arguments (message names the argument and the allowed
+/// range), 1 runtime failure. Never throws.
+int runCli(int argc, const char* const* argv, std::ostream& out, std::ostream& err, Backend& backend);
 
 /// Prints "CMD: MESSAGE" to ctx.err and returns `code`: how every command reports an error.
 int fail(Context& ctx, std::string_view cmd, std::string_view message, int code = kExitUsage);
@@ -77,9 +81,21 @@ struct Target {
 /// present, otherwise H100-SXM). Errors are usage errors (exit 2).
 Expected<Target> resolveTarget(const TargetOptions& opts, const std::string& default_gpu = "H100-SXM");
 
-/// The GPU name to use when the user names none: the first detected GPU when CUDA support is
-/// built and a GPU is present, else "H100-SXM". Set by the CUDA layer at start-up.
-std::string defaultGpuName();
-void setDefaultGpuNameProvider(std::function<std::optional<std::string>()> provider);
+/// The GPU name to use when the user names none: the GPU data's name of the backend's first detected
+/// GPU when there is one and the data knows it, else "H100-SXM".
+std::string defaultGpuName(const Backend& backend);
+
+/// A backend's reason ("No NVIDIA driver: …", "The NVIDIA driver … sees no GPU.") as a clause inside
+/// a sentence: first letter in lower case, no full stop.
+std::string reasonClause(std::string reason);
+
+/// The GPU a command runs on (--device), opened through ctx.backend: exactly one field says how it went.
+struct OpenedGpu {
+  std::unique_ptr<GpuRunner> runner;  ///< the device's runner, when opened
+  std::string no_gpu;                 ///< "no GPU to run on (REASON)" when there is none here
+  int exit_code = kExitOk;            ///< non-zero (the error printed as `cmd`'s) when --device is out of range
+                                      ///< (2) or the device cannot be opened (1)
+};
+OpenedGpu openGpu(Context& ctx, std::string_view cmd, int device);
 
 }  // namespace occx::cli

@@ -13,6 +13,7 @@
 #include <QTimer>
 #include <cstdio>
 
+#include "app/backend/build_backend.h"
 #include "core/base/atomic_file.h"
 #include "occx_config.h"
 #include "ui/jobs/live_sweep_job.h"
@@ -23,9 +24,6 @@
 #include "ui/views/gpu_data_view.h"
 #include "ui/views/live_sweep_view.h"
 
-#if OCCX_HAVE_CUDA
-#include "core/cuda/cuda_backend.h"
-#endif
 #include "ui/views/inductor_run_view.h"
 #include "ui/views/rblock_scaling_view.h"
 
@@ -107,13 +105,9 @@ int main(int argc, char** argv) {
     return 2;
   }
 
-  // The one place that picks the GPU backend: NVRTC, the driver and live runs in a build with the CUDA
-  // Toolkit; otherwise the offline backend, which says what is unavailable.
-#if OCCX_HAVE_CUDA
-  const std::shared_ptr<occx::Backend> backend = occx::cuda::makeCudaBackend();
-#else
-  const std::shared_ptr<occx::Backend> backend = occx::offlineBackend();
-#endif
+  // The GPU backend (NVRTC, the driver and live runs in a build with the CUDA Toolkit; otherwise the
+  // offline one, which says what is unavailable), handed to the views.
+  const std::shared_ptr<occx::Backend> backend = occx::app::buildBackend();
   occx::ui::MainWindow window(use_settings);
   window.showBackend(*backend);
   window.calculatorView()->setBackend(backend.get());  // the driver's figures beside the model's

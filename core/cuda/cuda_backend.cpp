@@ -1,7 +1,5 @@
 #include "core/cuda/cuda_backend.h"
 
-#include <mutex>
-
 #include "core/cuda/cupti_support.h"
 #include "core/cuda/device.h"
 #include "core/cuda/driver_api.h"
@@ -23,7 +21,7 @@ Expected<std::unique_ptr<WorkerRunner>> startGpuWorker(int ordinal) {
 
 namespace {
 
-class CudaBackend final : public Backend {
+class CudaBackend final : public SharedRunnerBackend {
  public:
   [[nodiscard]] Availability compileAvailability() const override { return {true, {}}; }
   [[nodiscard]] std::string compilerVersion() const override { return nvrtcVersionString(); }
@@ -57,20 +55,20 @@ class CudaBackend final : public Backend {
     return gpus;
   }
 
-  Expected<LiveSweepResult> runLiveSweep(int ordinal, const LiveSweepSpec& spec, const LiveSweepProgressFn& progress,
-                                         const std::atomic<bool>* cancel) override {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (auto error = openRunner(ordinal)) return *error;
-    LiveSweepSpec with_toolkit = spec;
-    if (with_toolkit.toolkit.empty()) with_toolkit.toolkit = nvrtcVersionString();
-    return occx::runLiveSweep(*runner_, with_toolkit, compiler(), progress, cancel);
+  Expected<std::unique_ptr<GpuRunner>> startGpuRunner(int ordinal) override {
+    if (const Availability a = liveAvailability(); !a.available) return Error{a.reason};
+    auto worker = startGpuWorker(ordinal);
+    if (!worker) return Error{worker.error()};
+    return std::unique_ptr<GpuRunner>(std::move(worker).value());
   }
 
-  std::optional<Error> withGpuRunner(int ordinal, const std::function<void(GpuRunner&)>& work) override {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (auto error = openRunner(ordinal)) return error;
-    work(*runner_);
-    return std::nullopt;
+  [[nodiscard]] CompileFunction compilerWithCache(CompileCache& cache) const override {
+    auto nvrtc = std::make_shared<const NvrtcCompiler>(&cache);
+    return [nvrtc](const CompileRequest& request) { return nvrtc->compile(request); };
+  }
+
+  [[nodiscard]] CrossCheck crossCheck(const CompileResult& result) const override {
+    return crossCheckWithDriver(result);
   }
 
   Expected<DriverOccupancy> driverOccupancy(const DriverOccupancyQuery& query) override {
@@ -80,29 +78,12 @@ class CudaBackend final : public Backend {
   }
 
  private:
-  // The GPU worker process, started on first use and kept for later work on the same device; a new
-  // one where the last could not be restarted. Called with mutex_ held.
-  std::optional<Error> openRunner(int ordinal) {
-    if (const Availability a = liveAvailability(); !a.available) return Error{a.reason};
-    if (runner_ && (ordinal_ != ordinal || !runner_->contextLost().empty())) runner_.reset();
-    if (!runner_) {
-      auto r = startGpuWorker(ordinal);
-      if (!r) return Error{r.error()};
-      runner_ = std::move(r).value();
-      ordinal_ = ordinal;
-    }
-    return std::nullopt;
-  }
-
   struct Compiler {
     CompileCache cache{CompileCache::defaultDirectory()};
     NvrtcCompiler nvrtc{&cache};
     Expected<CompileResult> compile(const CompileRequest& request) const { return nvrtc.compile(request); }
   };
   std::shared_ptr<const Compiler> compiler_ = std::make_shared<const Compiler>();
-  std::mutex mutex_;  ///< one piece of GPU work (a live sweep, a kernel run) at a time on the worker
-  std::unique_ptr<WorkerRunner> runner_;
-  int ordinal_ = -1;
 };
 
 }  // namespace

@@ -129,20 +129,7 @@ DriverStatus driverStatus() {
   return s;
 }
 
-std::string crossCheckStateName(CrossCheck::State state) {
-  switch (state) {
-    case CrossCheck::State::kAgrees:
-      return "agrees";
-    case CrossCheck::State::kDisagrees:
-      return "DISAGREES";
-    case CrossCheck::State::kFailed:
-      return "failed";
-    default:
-      return "skipped";
-  }
-}
-
-CrossCheck crossCheckWithDriver(const CompileResult& result) {
+occx::CrossCheck crossCheckWithDriver(const CompileResult& result) {
   CrossCheck c;
   const auto& t = detail::driverTable();
   if (!t.loaded) {

@@ -21,23 +21,11 @@ struct DriverStatus {
 /// Loads the driver once (dlopen("libcuda.so.1"), cuInit(0)) and reports. Never fails, never throws.
 DriverStatus driverStatus();
 
-/// Outcome of cross-checking the compiler's report with the driver.
-struct CrossCheck {
-  enum class State { kSkipped, kAgrees, kDisagrees, kFailed };
-  State state = State::kSkipped;
-  std::string note;  ///< why skipped/failed, or "device 0 (NVIDIA H200): 40 registers, as reported"
-  int device = -1;   ///< the device used
-  FunctionAttributes attributes;
-};
-
 /// Loads `result.cubin` on the first device whose compute capability equals `result.arch` (a cubin
 /// runs only there) and compares registers, local memory (stack frame) and static shared memory
 /// with the compiler's report. Skipped, with the reason, when the driver is unavailable or no device
 /// of that architecture is present; kFailed when the driver rejects the module. Uses the device's
 /// primary context and restores the calling thread's current context afterwards.
-CrossCheck crossCheckWithDriver(const CompileResult& result);
-
-/// "skipped", "agrees", "DISAGREES", "failed".
-std::string crossCheckStateName(CrossCheck::State state);
+occx::CrossCheck crossCheckWithDriver(const CompileResult& result);
 
 }  // namespace occx::cuda

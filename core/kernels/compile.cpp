@@ -150,4 +150,17 @@ Expected<PtxasReport> parsePtxasReport(std::string_view log, std::string_view ke
   return Error{msg};
 }
 
+std::string crossCheckStateName(CrossCheck::State state) {
+  switch (state) {
+    case CrossCheck::State::kAgrees:
+      return "agrees";
+    case CrossCheck::State::kDisagrees:
+      return "DISAGREES";
+    case CrossCheck::State::kFailed:
+      return "failed";
+    default:
+      return "skipped";
+  }
+}
+
 }  // namespace occx

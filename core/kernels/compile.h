@@ -12,6 +12,7 @@
 
 #include "core/base/expected.h"
 #include "core/gpu/gpu_data.h"
+#include "core/gpu/gpu_module.h"
 
 namespace occx {
 
@@ -71,5 +72,19 @@ struct CompileResult {
 /// compiler's log (compile errors are values, never exceptions); a compile stopped by the request's
 /// cancel flag returns Error::cancellation(). Must be callable from several threads at once.
 using CompileFunction = std::function<Expected<CompileResult>(const CompileRequest&)>;
+
+/// The driver's view of a compiled kernel beside the compiler's report: the module loaded on a GPU
+/// of its architecture, its registers, local memory (stack frame) and static shared memory read
+/// with cuFuncGetAttribute (Backend::crossCheck).
+struct CrossCheck {
+  enum class State { kSkipped, kAgrees, kDisagrees, kFailed };
+  State state = State::kSkipped;
+  std::string note;  ///< why skipped/failed, or "device 0 (NVIDIA H200): 40 registers, as reported"
+  int device = -1;   ///< the device used
+  FunctionAttributes attributes;
+};
+
+/// "skipped", "agrees", "DISAGREES", "failed".
+std::string crossCheckStateName(CrossCheck::State state);
 
 }  // namespace occx

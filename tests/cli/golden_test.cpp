@@ -31,8 +31,17 @@ namespace fs = std::filesystem;
 
 struct GoldenCase {
   std::string name;
-  std::string needs;  // "-", "cuda", "nocuda"
+  std::string needs;  // "-", "cuda", "nocuda", "fakegpu" or "cuda+fakegpu"
   std::vector<std::string> args;
+
+  // Whether `need` ("cuda", "nocuda", "fakegpu") is one of the case's needs.
+  [[nodiscard]] bool has(const std::string& need) const {
+    std::istringstream parts(needs);
+    for (std::string part; std::getline(parts, part, '+');) {
+      if (part == need) return true;
+    }
+    return false;
+  }
 };
 
 // How a case prints in test names and failure messages: its name, not its bytes.
@@ -135,9 +144,12 @@ struct CaseRun {
 CaseRun runCase(const GoldenCase& c, const fs::path& scratch) {
   fs::create_directories(scratch / "cache");
   const fs::path out_file = scratch / "out.csv";
+  // A "fakegpu" case runs on the fake GPU worker (tests/support/fake_gpu_worker.cpp): occx's GPU work
+  // goes through it alone, as through the real worker on a GPU machine.
+  const std::string worker = c.has("fakegpu") ? " OCCX_GPU_WORKER=" + shellQuote(OCCX_FAKE_GPU_WORKER) : "";
   std::string cmd = "cd " + shellQuote(scratch.string()) +
                     " && env CUDA_VISIBLE_DEVICES= XDG_CACHE_HOME=" + shellQuote((scratch / "cache").string()) +
-                    " LC_ALL=C.UTF-8 " + shellQuote(OCCX_BINARY);
+                    worker + " LC_ALL=C.UTF-8 " + shellQuote(OCCX_BINARY);
   std::string shown = "occx";
   for (std::string a : c.args) {
     replaceAll(a, "@OUT@", out_file.string());
@@ -181,8 +193,8 @@ class CliGolden : public ::testing::TestWithParam<GoldenCase> {};
 
 TEST_P(CliGolden, MatchesGoldenFile) {
   const GoldenCase& c = GetParam();
-  if (c.needs == "cuda" && !OCCX_HAVE_CUDA) GTEST_SKIP() << "needs a build with the CUDA Toolkit (NVRTC)";
-  if (c.needs == "nocuda" && OCCX_HAVE_CUDA) GTEST_SKIP() << "pins the message of a build without the CUDA Toolkit";
+  if (c.has("cuda") && !OCCX_HAVE_CUDA) GTEST_SKIP() << "needs a build with the CUDA Toolkit (NVRTC)";
+  if (c.has("nocuda") && OCCX_HAVE_CUDA) GTEST_SKIP() << "pins the message of a build without the CUDA Toolkit";
   const fs::path scratch = fs::temp_directory_path() / ("occx-golden-" + std::to_string(::getpid()) + "-" + c.name);
   fs::remove_all(scratch);
   const CaseRun run = runCase(c, scratch);

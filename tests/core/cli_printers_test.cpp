@@ -122,7 +122,7 @@ TEST(CliWriteCsv, WritesTheFileAndSaysSoOrReportsTheFailure) {
   ASSERT_NE(::mkdtemp(dir.data()), nullptr);
   std::ostringstream out;
   std::ostringstream err;
-  Context ctx{out, err, {}};
+  Context ctx{out, err, *offlineBackend(), {}};
   const std::string path = dir + "/t.csv";
   EXPECT_EQ(writeCsv(ctx, path, sampleTable()), kExitOk);
   EXPECT_EQ(err.str(), "wrote " + path + " (3 rows)\n");
@@ -136,14 +136,13 @@ TEST(CliWriteCsv, WritesTheFileAndSaysSoOrReportsTheFailure) {
   std::filesystem::remove_all(dir, ec);
 }
 
-TEST(CliLiveSweep, BadLiveOptionsStopTheSweepBeforeAnyGpuIsAsked) {
+TEST(CliLiveSweep, BadLiveOptionsStopTheSweepBeforeAnyGpuIsAskedInEveryBuild) {
   std::ostringstream out;
   std::ostringstream err;
-  Context ctx{out, err, {}};
+  Context ctx{out, err, *offlineBackend(), {}};
   LiveSweepOptions live;
   live.repeat = 200;
   const auto outcome = runLiveSweepIfGpu(ctx, CompileSweepSpec{}, live, SweepOutput{}, nullptr);
-#if OCCX_HAVE_CUDA
   EXPECT_EQ(outcome.kind, LiveSweepOutcome::Kind::kStopped);
   EXPECT_EQ(outcome.exit_code, kExitUsage);
   EXPECT_EQ(err.str(), "occx sweep: --repeat 200 is out of range: allowed 0 … 100\n");
@@ -153,11 +152,14 @@ TEST(CliLiveSweep, BadLiveOptionsStopTheSweepBeforeAnyGpuIsAsked) {
   const auto timed = runLiveSweepIfGpu(ctx, CompileSweepSpec{}, live, SweepOutput{}, nullptr);
   EXPECT_EQ(timed.kind, LiveSweepOutcome::Kind::kStopped);
   EXPECT_EQ(err.str(), "occx sweep: --timed-ms 0.5 is out of range: allowed 1 … 10000\n");
-#else
-  EXPECT_EQ(outcome.kind, LiveSweepOutcome::Kind::kFallBack);
-  EXPECT_EQ(outcome.reason, "this build has no CUDA support for live runs");
+  // Good options on a backend without GPUs: the sweep falls back to compile-only, and says why.
+  live.timed_ms = 40.0;
+  err.str("");
+  const auto offline = runLiveSweepIfGpu(ctx, CompileSweepSpec{}, live, SweepOutput{}, nullptr);
+  EXPECT_EQ(offline.kind, LiveSweepOutcome::Kind::kFallBack);
+  EXPECT_EQ(offline.reason,
+            "no GPU to run on (this build has no CUDA Toolkit: live runs need it (and an NVIDIA GPU with its driver))");
   EXPECT_EQ(err.str(), "");
-#endif
   EXPECT_EQ(out.str(), "");
 }
 

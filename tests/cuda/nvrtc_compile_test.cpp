@@ -263,7 +263,7 @@ TEST_F(NvrtcTest, DriverCrossCheckSkipsCleanlyWithoutADriverAndAgreesWithOne) {
   if (!status.available) {
     EXPECT_NE(status.reason.find("libcuda.so.1"), std::string::npos) << status.reason;
     const auto check = cuda::crossCheckWithDriver(*res);
-    EXPECT_EQ(check.state, cuda::CrossCheck::State::kSkipped);
+    EXPECT_EQ(check.state, CrossCheck::State::kSkipped);
     EXPECT_NE(check.note.find("no driver"), std::string::npos);
     GTEST_SKIP() << "no NVIDIA driver here (" << status.reason << "): cross-check skipped as designed";
   }
@@ -274,9 +274,9 @@ TEST_F(NvrtcTest, DriverCrossCheckSkipsCleanlyWithoutADriverAndAgreesWithOne) {
     auto r = compile(kernelConfig(Workload::kMeanVar, DType::kF16, 1, 2048, 8), cc);
     ASSERT_TRUE(r);
     const auto check = cuda::crossCheckWithDriver(*r);
-    if (check.state == cuda::CrossCheck::State::kSkipped) continue;
+    if (check.state == CrossCheck::State::kSkipped) continue;
     any = true;
-    EXPECT_EQ(check.state, cuda::CrossCheck::State::kAgrees) << check.note;
+    EXPECT_EQ(check.state, CrossCheck::State::kAgrees) << check.note;
     EXPECT_EQ(check.attributes.registers, r->report.registers);
     EXPECT_EQ(check.attributes.max_threads_per_block, 256);  // __launch_bounds__(256)
   }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "app/cli/cli.h"
+#include "core/sweep/backend.h"
 
 namespace {
 void require(bool ok, const char* what, const std::string& detail) {
@@ -47,7 +48,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::vector<const char*> argv;
   for (const auto& a : args) argv.push_back(a.c_str());
   std::ostringstream out, err;
-  const int code = occx::cli::runCli(static_cast<int>(argv.size()), argv.data(), out, err);
+  const int code = occx::cli::runCli(static_cast<int>(argv.size()), argv.data(), out, err, *occx::offlineBackend());
   require(code == 0 || code == 1 || code == 2, "exit code is 0, 1 or 2", err.str());
   // runCli reports an escaped exception as a line "occx: internal error: …" (arguments echoed inside
   // other messages may contain the words, never at the start of a line: they hold no newline).

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "app/backend/build_backend.h"
 #include "app/cli/cli.h"
 
 namespace occx::testing_support {
@@ -16,13 +17,14 @@ struct CliRun {
   std::string err;  ///< stderr
 };
 
-/// Runs `occx` with `args` (without the program name).
-inline CliRun runOccx(const std::vector<std::string>& args) {
+/// Runs `occx` with `args` (without the program name) on `backend` (default: the build's, as the occx
+/// program's main() picks it).
+inline CliRun runOccx(const std::vector<std::string>& args, Backend& backend = *app::buildBackend()) {
   std::vector<const char*> argv{"occx"};
   for (const auto& a : args) argv.push_back(a.c_str());
   std::ostringstream out, err;
   CliRun r;
-  r.code = cli::runCli(static_cast<int>(argv.size()), argv.data(), out, err);
+  r.code = cli::runCli(static_cast<int>(argv.size()), argv.data(), out, err, backend);
   r.out = out.str();
   r.err = err.str();
   return r;

@@ -15,12 +15,6 @@
 #include "core/kernels/kernel_family.h"
 #include "core/occupancy/occupancy.h"
 #include "core/occupancy/occupancy_report.h"
-#include "occx_config.h"
-
-#if OCCX_HAVE_CUDA
-#include "core/cuda/driver_api.h"
-#include "core/cuda/nvrtc_compiler.h"
-#endif
 
 namespace occx::cli {
 namespace {
@@ -90,12 +84,11 @@ Expected<KernelPlan> planKernel(const CompileOpts& o, const ParsedWorkload& work
   return KernelPlan{cfg, *layout, *gen, loads_note};
 }
 
-#if OCCX_HAVE_CUDA
 /// What the compile found: the compiler's report, the driver's cross-check, the occupancy it allows
 /// and, with --xnumel, each policy's RBLOCK decision.
 struct Compiled {
   CompileResult res;
-  cuda::CrossCheck check;
+  CrossCheck check;
   OccupancyInput oi;
   OccupancyResult occ;
   std::vector<inductor::Decision> decisions;
@@ -153,16 +146,16 @@ Expected<std::vector<inductor::Decision>> rblockDecisions(const CompileOpts& o, 
 // returns its exit code when a step fails.
 int compileAndJudge(Context& ctx, const CompileOpts& o, const KernelPlan& plan, const Device& dev, CompileCache& cache,
                     std::optional<Compiled>& out) {
-  cuda::NvrtcCompiler compiler(&cache);
+  const CompileFunction compile = ctx.backend.compilerWithCache(cache);
   CompileRequest req;
   req.source = plan.gen.source;
   req.kernel_name = plan.gen.name;
   req.arch = dev.arch.cc;
   req.extra_options = o.nvrtc_options;
-  auto res = compiler.compile(req);
+  auto res = compile(req);
   reportCorruptCacheEntries(ctx.err, kCompileCmd, cache);
   if (!res) return fail(ctx, kCompileCmd, res.error(), kExitRuntime);
-  const auto check = cuda::crossCheckWithDriver(*res);
+  const auto check = ctx.backend.crossCheck(*res);
   const OccupancyInput oi = occupancyInput(o, plan, res->report, dev);
   auto occ = computeOccupancy(dev.arch, oi, false);
   if (!occ) return fail(ctx, kCompileCmd, occ.error(), kExitRuntime);
@@ -204,7 +197,7 @@ nlohmann::json compileJson(const CompileOpts& o, const KernelPlan& plan, const D
                  {"constant_bytes", rep.constant_bytes},
                  {"barriers", rep.barriers}};
   j["occupancy"] = occupancyToJson(dev.arch, c.oi, c.occ);
-  j["cross_check"] = {{"state", cuda::crossCheckStateName(c.check.state)}, {"note", c.check.note}};
+  j["cross_check"] = {{"state", crossCheckStateName(c.check.state)}, {"note", c.check.note}};
   if (!c.decisions.empty()) {
     nlohmann::json d = nlohmann::json::array();
     for (const auto& dec : c.decisions) d.push_back(inductor::decisionToJson(dec));
@@ -305,7 +298,7 @@ TextRows reportRows(const KernelPlan& plan, const Compiled& c, const CompileCach
   } else {
     rows.push_back({"cannot launch", occ.cannot_launch_reason});
   }
-  rows.push_back({"driver cross-check", cuda::crossCheckStateName(c.check.state) + ": " + c.check.note});
+  rows.push_back({"driver cross-check", crossCheckStateName(c.check.state) + ": " + c.check.note});
   rows.push_back({"compile cache", cacheSummary(cache)});
   return rows;
 }
@@ -330,22 +323,23 @@ void printCompileText(Context& ctx, const CompileOpts& o, const KernelPlan& plan
   }
   printTable(ctx.out, d);
 }
-#endif
 
 int runCompile(Context& ctx, const CompileOpts& o) {
-  auto kernel = resolveKernelTarget(o.arch, o.work);
+  auto kernel = resolveKernelTarget(o.arch, o.work, defaultGpuName(ctx.backend));
   if (!kernel) return fail(ctx, kCompileCmd, kernel.error());
   auto plan = planKernel(o, kernel->work);
   if (!plan) return fail(ctx, kCompileCmd, plan.error());
   if (o.show_source && o.output.text()) ctx.out << plan->gen.source << "\n";
-#if !OCCX_HAVE_CUDA
-  return fail(ctx, kCompileCmd,
-              "cannot compile: this build of occx has no CUDA Toolkit (NVRTC). Rebuild with the CUDA Toolkit "
-              "installed to get register and spill counts; 'occx compile --show-source' still prints the kernel.",
-              kExitRuntime);
-#else
+  if (const Availability a = ctx.backend.compileAvailability(); !a.available) {
+    return fail(ctx, kCompileCmd,
+                "cannot compile: " + a.reason +
+                    ". Rebuild with the CUDA Toolkit installed to get register and spill counts; 'occx compile "
+                    "--show-source' still prints the kernel.",
+                kExitRuntime);
+  }
   const Device& dev = kernel->device;
-  if (std::string msg = uncompilableArchError(dev.arch.cc); !msg.empty()) return fail(ctx, kCompileCmd, msg);
+  if (std::string msg = uncompilableArchError(ctx.backend, dev.arch.cc); !msg.empty())
+    return fail(ctx, kCompileCmd, msg);
   CompileCache cache(o.cache.directory());
   std::optional<Compiled> compiled;
   if (int rc = compileAndJudge(ctx, o, *plan, dev, cache, compiled); rc != kExitOk) return rc;
@@ -357,7 +351,6 @@ int runCompile(Context& ctx, const CompileOpts& o) {
   }
   if (!o.output.csv.empty()) return writeCsv(ctx, o.output.csv, compileCsv(*plan, dev, *compiled));
   return kExitOk;
-#endif
 }
 
 void addCompileCommand(CLI::App& app, Context& ctx) {

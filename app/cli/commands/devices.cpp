@@ -1,5 +1,5 @@
 // occx devices: the GPUs the driver sees, matched to the GPU data, with their measured copy
-// bandwidth. Also makes the first detected GPU the default device of every other command.
+// bandwidth. (The first of them is the default device of every other command: defaultGpuName.)
 //
 // Exit codes: 0 when the query worked, also when it finds no GPU or no driver (the answer is then
 // "none", said plainly, and everything that needs no GPU still works); 1 when a GPU is present but
@@ -13,13 +13,6 @@
 #include "app/cli/printers/format.h"
 #include "app/cli/printers/printer.h"
 #include "core/sweep/compile_sweep.h"
-#include "occx_config.h"
-
-#if OCCX_HAVE_CUDA
-#include "core/cuda/cuda_backend.h"
-#include "core/cuda/device.h"
-#include "core/cuda/driver_api.h"
-#endif
 
 namespace occx::cli {
 namespace {
@@ -72,13 +65,6 @@ int printNoGpus(Context& ctx, const DevicesOpts& o, const std::string& reason, c
   return kExitOk;
 }
 
-#if OCCX_HAVE_CUDA
-// The detected GPU becomes the default of --gpu (asked only when a command needs a default).
-const bool kDefaultGpuProvider = [] {
-  setDefaultGpuNameProvider([] { return cuda::detectedGpuName(); });
-  return true;
-}();
-
 // One device's copy bandwidth, as the three outputs show it.
 struct CopyFigure {
   double GBps = 0.0;  ///< 0: not measured, or the measurement failed
@@ -90,9 +76,9 @@ struct CopyFigure {
 CopyFigure copyFigure(Context& ctx, const DevicesOpts& o, int ordinal) {
   CopyFigure c;
   if (o.no_bandwidth) return c;
-  auto session = cuda::startGpuWorker(ordinal);
+  auto runner = ctx.backend.startGpuRunner(ordinal);
   Expected<CopyBandwidth> bw =
-      session ? (*session)->copyBandwidth(o.refresh) : Expected<CopyBandwidth>(Error{session.error()});
+      runner ? (*runner)->copyBandwidth(o.refresh) : Expected<CopyBandwidth>(Error{runner.error()});
   if (!bw) {
     c.text = "failed";
     c.failed = true;
@@ -209,24 +195,18 @@ int listDevices(Context& ctx, const DevicesOpts& o, const std::vector<DeviceInfo
   }
   return exit_code;
 }
-#endif
 
 int runDevices(Context& ctx, const DevicesOpts& o) {
-#if !OCCX_HAVE_CUDA
-  const std::string reason = "this build has no CUDA support (the CUDA Toolkit was not found when it was built)";
-  return printNoGpus(ctx, o, reason, "No GPUs: " + reason + ".\n");
-#else
-  const auto status = cuda::driverStatus();
-  auto devices = status.available ? cuda::queryDevices() : Expected<std::vector<DeviceInfo> >(Error{status.reason});
-  if (!devices || devices->empty()) {
-    const std::string reason = !devices ? devices.error() : "the NVIDIA driver reports no CUDA GPU";
+  const Availability live = ctx.backend.liveAvailability();
+  const auto devices = ctx.backend.detectedGpus();
+  if (!live.available || devices.empty()) {
+    const std::string reason = reasonClause(!live.available ? live.reason : "the NVIDIA driver reports no CUDA GPU");
     return printNoGpus(ctx, o, reason,
                        "No GPUs detected: " + reason +
                            ".\nEverything that needs no GPU still works: occupancy, rblock, compile, sweep --no-run, "
                            "and the recorded datasets.\n");
   }
-  return listDevices(ctx, o, *devices);
-#endif
+  return listDevices(ctx, o, devices);
 }
 
 void addDevicesCommand(CLI::App& app, Context& ctx) {

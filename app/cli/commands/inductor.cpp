@@ -26,13 +26,6 @@
 #include "core/triton/kernel_measurements.h"
 #include "core/triton/kernel_sweep.h"
 #include "core/triton/run_table.h"
-#include "occx_config.h"
-
-#if OCCX_HAVE_CUDA
-#include "core/cuda/cuda_backend.h"
-#include "core/cuda/driver_api.h"
-#include "core/sweep/worker_runner.h"
-#endif
 
 namespace occx::cli {
 namespace {
@@ -436,22 +429,9 @@ int runRun(Context& ctx, const InductorOpts& o) {
     if (kernels.empty()) return fail(ctx, kRunCmd, noKernelText(*run, key));
   }
   if (kernels.empty()) return fail(ctx, kRunCmd, "no kernel with compiled configs in " + run->input, kExitRuntime);
-#if !OCCX_HAVE_CUDA
-  return fail(ctx, kRunCmd, "this build has no CUDA support (built without the CUDA Toolkit): nothing can run on a GPU",
-              kExitRuntime);
-#else
-  const auto ds = cuda::driverStatus();
-  if (!ds.available || ds.device_count == 0) {
-    return fail(ctx, kRunCmd,
-                "no GPU to run on (" + (ds.available ? std::string("the driver reports no device") : ds.reason) + ")",
-                kExitRuntime);
-  }
-  if (o.device < 0 || o.device >= ds.device_count) {
-    return fail(ctx, kRunCmd, outOfRange("--device", o.device, "0 … " + std::to_string(ds.device_count - 1)));
-  }
-  auto worker = cuda::startGpuWorker(o.device);
-  if (!worker)
-    return fail(ctx, kRunCmd, "cannot open device " + std::to_string(o.device) + ": " + worker.error(), kExitRuntime);
+  OpenedGpu gpu = openGpu(ctx, kRunCmd, o.device);
+  if (!gpu.no_gpu.empty()) return fail(ctx, kRunCmd, gpu.no_gpu, kExitRuntime);
+  if (!gpu.runner) return gpu.exit_code;
   MeasureOptions options;
   options.seed = o.seed;
   options.run.cupti_metrics = !o.no_metrics;
@@ -460,11 +440,11 @@ int runRun(Context& ctx, const InductorOpts& o) {
   std::size_t configs = 0;
   for (const auto* k : kernels) configs += k->configs.size();
   ctx.err << kRunCmd << ": " << kernels.size() << (kernels.size() == 1 ? " kernel, " : " kernels, ") << configs
-          << " compiled configs on " << (*worker)->device().name << "\n";
+          << " compiled configs on " << gpu.runner->device().name << "\n";
   SigintScope sigint;
   ProgressPrinter progress(ctx.err, o.quiet || &ctx.err != &std::cerr);
   auto result = measureKernelConfigs(
-      **worker, kernels, options,
+      *gpu.runner, kernels, options,
       [&](const MeasureProgress& p) {
         std::string line = "[" + std::to_string(p.kernel_index) + "/" + std::to_string(p.kernels) + "] " +
                            shortName(p.kernel) + " " + std::to_string(p.done) + "/" + std::to_string(p.total);
@@ -512,7 +492,6 @@ int runRun(Context& ctx, const InductorOpts& o) {
     return kExitRuntime;
   }
   return rc;
-#endif
 }
 
 // `occx inductor sweep`: configs Inductor never tried, compiled with the user's Triton.
@@ -621,23 +600,12 @@ int runInductorSweep(Context& ctx, const InductorOpts& o) {
 
   std::unique_ptr<GpuRunner> runner;
   std::string no_run_reason = o.no_run ? "--no-run" : "";
-#if OCCX_HAVE_CUDA
   if (!o.no_run) {
-    const auto ds = cuda::driverStatus();
-    if (!ds.available || ds.device_count == 0) {
-      no_run_reason = "no GPU (" + (ds.available ? std::string("the driver reports no device") : ds.reason) + ")";
-    } else if (o.device < 0 || o.device >= ds.device_count) {
-      return fail(ctx, kCmd, outOfRange("--device", o.device, "0 … " + std::to_string(ds.device_count - 1)));
-    } else {
-      auto worker = cuda::startGpuWorker(o.device);
-      if (!worker)
-        return fail(ctx, kCmd, "cannot open device " + std::to_string(o.device) + ": " + worker.error(), kExitRuntime);
-      runner = std::move(*worker);
-    }
+    OpenedGpu gpu = openGpu(ctx, kCmd, o.device);
+    if (!gpu.runner && gpu.no_gpu.empty()) return gpu.exit_code;
+    no_run_reason = gpu.no_gpu;
+    runner = std::move(gpu.runner);
   }
-#else
-  if (!o.no_run) no_run_reason = "this build has no CUDA support";
-#endif
   SigintScope sigint;
   ProgressPrinter progress(ctx.err, o.quiet || &ctx.err != &std::cerr);
   auto result = sweepKernel(

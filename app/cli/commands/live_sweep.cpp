@@ -1,8 +1,5 @@
 #include "app/cli/commands/live_sweep.h"
 
-#include "occx_config.h"
-
-#if OCCX_HAVE_CUDA
 #include <memory>
 
 #include <nlohmann/json.hpp>
@@ -11,60 +8,43 @@
 #include "app/cli/printers/format.h"
 #include "app/cli/printers/printer.h"
 #include "app/cli/printers/progress_printer.h"
-#include "core/cuda/cuda_backend.h"
-#include "core/cuda/driver_api.h"
-#include "core/cuda/nvrtc_compiler.h"
 #include "core/kernels/compile_cache.h"
 #include "core/sweep/live_results.h"
 #include "core/sweep/live_sweep.h"
 #include "core/sweep/worker_runner.h"
-#endif
 
 namespace occx::cli {
 
 namespace {
 
-[[maybe_unused]] LiveSweepOutcome ran(int exit_code) {
+LiveSweepOutcome ran(int exit_code) {
   return {LiveSweepOutcome::Kind::kRan, exit_code, {}};
 }
-[[maybe_unused]] LiveSweepOutcome stopped(int exit_code) {
+LiveSweepOutcome stopped(int exit_code) {
   return {LiveSweepOutcome::Kind::kStopped, exit_code, {}};
 }
 LiveSweepOutcome fallBack(std::string reason) {
   return {LiveSweepOutcome::Kind::kFallBack, kExitOk, std::move(reason)};
 }
 
-#if OCCX_HAVE_CUDA
 constexpr const char* kLiveSweepCmd = "occx sweep";
 
-// The GPU worker on --device when the driver sees it and its architecture is the sweep's; otherwise
-// null, with `outcome` saying what to do instead (errors printed).
-std::unique_ptr<WorkerRunner> openLiveGpu(Context& ctx, const CompileSweepSpec& spec, int device,
-                                          LiveSweepOutcome& outcome) {
-  const auto ds = cuda::driverStatus();
-  if (!ds.available || ds.device_count == 0) {
-    outcome =
-        fallBack("no GPU to run on (" + (ds.available ? std::string("the driver reports no device") : ds.reason) + ")");
+// The GPU on --device when there is one and its architecture is the sweep's; otherwise null, with
+// `outcome` saying what to do instead (errors printed).
+std::unique_ptr<GpuRunner> openLiveGpu(Context& ctx, const CompileSweepSpec& spec, int device,
+                                       LiveSweepOutcome& outcome) {
+  OpenedGpu gpu = openGpu(ctx, kLiveSweepCmd, device);
+  if (!gpu.runner) {
+    outcome = gpu.no_gpu.empty() ? stopped(gpu.exit_code) : fallBack(gpu.no_gpu);
     return nullptr;
   }
-  if (device < 0 || device >= ds.device_count) {
-    outcome =
-        stopped(fail(ctx, kLiveSweepCmd, outOfRange("--device", device, "0 … " + std::to_string(ds.device_count - 1))));
-    return nullptr;
-  }
-  auto session = cuda::startGpuWorker(device);
-  if (!session) {
-    outcome = stopped(fail(ctx, kLiveSweepCmd, "cannot open device " + std::to_string(device) + ": " + session.error(),
-                           kExitRuntime));
-    return nullptr;
-  }
-  const auto& dev = (*session)->device();
+  const auto& dev = gpu.runner->device();
   if (dev.cc != spec.device.arch.cc) {
     outcome = fallBack("the target is " + spec.device.arch.cc.smName() + " but the GPU (" + dev.name + ") is " +
                        dev.cc.smName() + "; pass --arch " + dev.cc.smName() + " (or no --arch/--gpu) to run live");
     return nullptr;
   }
-  return std::move(session).value();
+  return std::move(gpu.runner);
 }
 
 // The progress line of one step: preparing the problem, compiling, or a finished run.
@@ -83,11 +63,11 @@ std::string progressLine(const LiveSweepProgress& p) {
 }
 
 // The one call into the engine's live sweep, kept alone so that it follows the engine's API easily.
-Expected<LiveSweepResult> runOnGpu(Context& ctx, WorkerRunner& session, const CompileSweepSpec& spec,
+Expected<LiveSweepResult> runOnGpu(Context& ctx, GpuRunner& session, const CompileSweepSpec& spec,
                                    const LiveSweepOptions& live, bool quiet, CompileCache& cache,
                                    const std::atomic<bool>* cancel) {
   LiveSweepSpec ls;
-  ls.toolkit = cuda::nvrtcVersionString();
+  ls.toolkit = ctx.backend.compilerVersion();
   ls.compile = spec;
   ls.seed = live.seed;
   ls.refresh_copy_bandwidth = live.refresh_bandwidth;
@@ -95,7 +75,6 @@ Expected<LiveSweepResult> runOnGpu(Context& ctx, WorkerRunner& session, const Co
   ls.run.cupti_metrics = live.metrics;
   ls.run.timed_ms = live.timed_ms;
   ls.run.flush_l2 = !live.no_flush;
-  cuda::NvrtcCompiler compiler(&cache);
   ProgressPrinter progress(ctx.err, quiet);
   auto onProgress = [&](const LiveSweepProgress& p) {
     if (p.phase == Phase::kRun) {
@@ -104,7 +83,7 @@ Expected<LiveSweepResult> runOnGpu(Context& ctx, WorkerRunner& session, const Co
       progress.step(progressLine(p));
     }
   };
-  auto result = runLiveSweep(session, ls, compiler.function(), onProgress, cancel);
+  auto result = runLiveSweep(session, ls, ctx.backend.compilerWithCache(cache), onProgress, cancel);
   progress.finish();  // an error or the summary after a compile-phase step starts on its own line
   return result;
 }
@@ -183,25 +162,30 @@ void printLiveText(Context& ctx, const CompileSweepSpec& spec, const std::string
   }
 }
 
-void printLiveSummary(Context& ctx, const LiveSweepResult& res, const WorkerRunner& worker) {
+void printLiveSummary(Context& ctx, const LiveSweepResult& res, const GpuRunner& runner) {
   int ok = 0;
   for (const auto& r : res.dataset.rows) ok += r.ok() ? 1 : 0;
   ctx.err << ok << " of " << res.dataset.rows.size() << " configs ran correct; problem "
           << fixed(res.problem_seconds, 1) << " s, compile " << fixed(res.compile_seconds, 1) << " s, runs "
           << fixed(res.run_seconds, 1) << " s, wall " << fixed(res.wall_seconds, 1) << " s";
-  if (worker.restarts() > 0) {
-    ctx.err << "; the GPU worker was restarted " << worker.restarts() << (worker.restarts() == 1 ? " time" : " times");
+  const auto* worker = dynamic_cast<const WorkerRunner*>(&runner);
+  if (worker != nullptr && worker->restarts() > 0) {
+    ctx.err << "; the GPU worker was restarted " << worker->restarts()
+            << (worker->restarts() == 1 ? " time" : " times");
   }
   ctx.err << "\n";
 }
 
 // Runs on the open GPU and reports: the table or JSON on stdout, the summary on stderr, --csv.
-int runLive(Context& ctx, WorkerRunner& session, const CompileSweepSpec& spec, const LiveSweepOptions& live,
+int runLive(Context& ctx, GpuRunner& session, const CompileSweepSpec& spec, const LiveSweepOptions& live,
             const SweepOutput& output, const std::atomic<bool>* cancel) {
   CompileCache cache(output.cache_dir);
   const std::string gpu = session.device().label();
-  ctx.err << "live sweep on device " << session.device().ordinal << ": " << gpu << " (GPU worker ready in "
-          << fixed(session.startupSeconds(), 2) << " s)\n";
+  ctx.err << "live sweep on device " << session.device().ordinal << ": " << gpu;
+  if (const auto* worker = dynamic_cast<const WorkerRunner*>(&session)) {
+    ctx.err << " (GPU worker ready in " << fixed(worker->startupSeconds(), 2) << " s)";
+  }
+  ctx.err << "\n";
   auto res = runOnGpu(ctx, session, spec, live, output.quiet, cache, cancel);
   reportCorruptCacheEntries(ctx.err, kLiveSweepCmd, cache);
   if (!res) return fail(ctx, kLiveSweepCmd, res.error(), kExitRuntime);
@@ -224,26 +208,16 @@ int runLive(Context& ctx, WorkerRunner& session, const CompileSweepSpec& spec, c
   }
   return rc;
 }
-#endif
 
 }  // namespace
 
 LiveSweepOutcome runLiveSweepIfGpu(Context& ctx, const CompileSweepSpec& spec, const LiveSweepOptions& live,
                                    const SweepOutput& output, const std::atomic<bool>* cancel) {
-#if !OCCX_HAVE_CUDA
-  (void)ctx;
-  (void)spec;
-  (void)live;
-  (void)output;
-  (void)cancel;
-  return fallBack("this build has no CUDA support for live runs");
-#else
   if (std::string msg = live.rangeError(); !msg.empty()) return stopped(fail(ctx, kLiveSweepCmd, msg));
   LiveSweepOutcome outcome;
   auto session = openLiveGpu(ctx, spec, live.device, outcome);
   if (!session) return outcome;
   return ran(runLive(ctx, *session, spec, live, output, cancel));
-#endif
 }
 
 }  // namespace occx::cli

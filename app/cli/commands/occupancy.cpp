@@ -12,10 +12,6 @@
 #include "core/occupancy/clusters.h"
 #include "core/occupancy/occupancy.h"
 #include "core/occupancy/occupancy_report.h"
-#include "occx_config.h"
-#if OCCX_HAVE_CUDA
-#include "core/cuda/driver_occupancy.h"
-#endif
 
 namespace occx::cli {
 namespace {
@@ -164,7 +160,7 @@ void printText(Context& ctx, const Target& t, const OccupancyInput& in, const Oc
 }
 
 int runOccupancy(Context& ctx, OccupancyOpts& o) {
-  auto t = resolveTarget(o.target, defaultGpuName());
+  auto t = resolveTarget(o.target, defaultGpuName(ctx.backend));
   if (!t) return fail(ctx, kOccupancyCmd, t.error());
   auto& in = o.in;
   if (std::string msg = launchRangeError(in, t->arch); !msg.empty()) return fail(ctx, kOccupancyCmd, msg);
@@ -200,14 +196,13 @@ int runOccupancy(Context& ctx, OccupancyOpts& o) {
     x.best = *b;
   }
   if (o.driver) {
-#if OCCX_HAVE_CUDA
     DriverOccupancyQuery q;
     q.registers_per_thread = in.registers_per_thread;
     q.threads_per_block = in.threads_per_block;
     q.shared_memory_bytes = in.static_smem_bytes + in.dynamic_smem_bytes;
     q.cluster_size = o.cluster_size;
     q.block_size_limit = o.block_size_limit;
-    auto d = cuda::queryDriverOccupancy(q);
+    auto d = ctx.backend.driverOccupancy(q);
     if (!d) return fail(ctx, kOccupancyCmd, "--driver: " + d.error(), kExitRuntime);
     if (d->cc != t->arch.cc) {
       return fail(
@@ -216,10 +211,6 @@ int runOccupancy(Context& ctx, OccupancyOpts& o) {
           kExitRuntime);
     }
     x.driver = *d;
-#else
-    return fail(ctx, kOccupancyCmd, "--driver: this build has no CUDA Toolkit, so the driver cannot be asked",
-                kExitRuntime);
-#endif
   }
   if (o.output.json) {
     auto j = occupancyToJson(t->arch, in, *r);

@@ -151,8 +151,8 @@ std::string checkOptions(const RblockOpts& o, const Device& dev) {
 }
 
 // The target, the device and the decision options; errors are usage errors.
-Expected<Setup> setUp(const RblockOpts& o) {
-  auto t = resolveTarget(o.target, defaultGpuName());
+Expected<Setup> setUp(const RblockOpts& o, const std::string& default_gpu) {
+  auto t = resolveTarget(o.target, default_gpu);
   if (!t) return Error{t.error()};
   if (t->sm_count < 1)
     return Error{"--cc " + o.target.cc + " names no GPU, so the SM count is unknown: give --sms (1 … 1024)"};
@@ -542,7 +542,7 @@ int runOneConfig(Context& ctx, const RblockOpts& o, const Setup& s) {
 }
 
 int runRblock(Context& ctx, const RblockOpts& o) {
-  auto s = setUp(o);
+  auto s = setUp(o, defaultGpuName(ctx.backend));
   if (!s) return fail(ctx, kRblockCmd, s.error());
   if (o.compare_grid) return runCompareGrid(ctx, o, s->dev, s->dopt);
   if (!o.input.empty()) return runBatch(ctx, o, *s);

@@ -19,11 +19,6 @@
 #include "core/base/parallel.h"
 #include "core/kernels/compile_cache.h"
 #include "core/sweep/compile_sweep.h"
-#include "occx_config.h"
-
-#if OCCX_HAVE_CUDA
-#include "core/cuda/nvrtc_compiler.h"
-#endif
 
 namespace occx::cli {
 namespace {
@@ -85,7 +80,6 @@ Expected<CompileSweepSpec> sweepSpec(const SweepOpts& o, const KernelTarget& ker
   return spec;
 }
 
-#if OCCX_HAVE_CUDA
 std::string shortDecision(const inductor::Decision& d) {
   switch (d.outcome) {
     case inductor::Outcome::kScale:
@@ -198,11 +192,10 @@ void printSweepSummary(Context& ctx, const CompileSweepSpec& spec, const Compile
 // after Ctrl-C, with the finished rows).
 int runCompileOnlySweep(Context& ctx, const SweepOpts& o, const CompileSweepSpec& spec) {
   CompileCache cache(o.cache.directory());
-  cuda::NvrtcCompiler compiler(&cache);
   ProgressPrinter progress(ctx.err, o.quiet);
   auto res = runCompileSweep(
-      spec, compiler.function(), [&](const CompileSweepProgress& p) { progress.step(progressLine(p)); },
-      &interrupted());
+      spec, ctx.backend.compilerWithCache(cache),
+      [&](const CompileSweepProgress& p) { progress.step(progressLine(p)); }, &interrupted());
   progress.finish();
   reportCorruptCacheEntries(ctx.err, kSweepCmd, cache);
   if (!res) return fail(ctx, kSweepCmd, res.error());
@@ -226,20 +219,21 @@ int runCompileOnlySweep(Context& ctx, const SweepOpts& o, const CompileSweepSpec
   }
   return rc;
 }
-#endif
 
 int runSweep(Context& ctx, const SweepOpts& o) {
-  auto kernel = resolveKernelTarget(o.arch, o.work);
+  auto kernel = resolveKernelTarget(o.arch, o.work, defaultGpuName(ctx.backend));
   if (!kernel) return fail(ctx, kSweepCmd, kernel.error());
   auto spec = sweepSpec(o, *kernel);
   if (!spec) return fail(ctx, kSweepCmd, spec.error());
-#if !OCCX_HAVE_CUDA
-  return fail(ctx, kSweepCmd,
-              "cannot compile: this build of occx has no CUDA Toolkit (NVRTC), so there are no register or spill "
-              "counts to sweep. Rebuild with the CUDA Toolkit installed; 'occx rblock' decides with given n_regs.",
-              kExitRuntime);
-#else
-  if (std::string msg = uncompilableArchError(kernel->device.arch.cc); !msg.empty()) return fail(ctx, kSweepCmd, msg);
+  if (const Availability a = ctx.backend.compileAvailability(); !a.available) {
+    return fail(ctx, kSweepCmd,
+                "cannot compile: " + a.reason +
+                    "; there are no register or spill counts to sweep. Rebuild with the CUDA Toolkit installed; "
+                    "'occx rblock' decides with given n_regs.",
+                kExitRuntime);
+  }
+  if (std::string msg = uncompilableArchError(ctx.backend, kernel->device.arch.cc); !msg.empty())
+    return fail(ctx, kSweepCmd, msg);
   if (!kernel->note.empty()) ctx.err << "note: " << kernel->note << "\n";
   SigintScope sigint;
   // Live runs when a GPU of the target's architecture is present (live_sweep.cpp); else compile-only.
@@ -250,7 +244,6 @@ int runSweep(Context& ctx, const SweepOpts& o) {
     ctx.err << "compile-only sweep: " << live.reason << "\n";
   }
   return runCompileOnlySweep(ctx, o, *spec);
-#endif
 }
 
 void addSweepCommand(CLI::App& app, Context& ctx) {

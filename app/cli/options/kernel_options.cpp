@@ -7,11 +7,6 @@
 #include "app/cli/printers/format.h"
 #include "core/gpu/gpu_data.h"
 #include "core/kernels/compile_cache.h"
-#include "occx_config.h"
-
-#if OCCX_HAVE_CUDA
-#include "core/cuda/nvrtc_compiler.h"
-#endif
 
 namespace occx::cli {
 
@@ -21,7 +16,7 @@ void ArchOptions::add(CLI::App& app) {
   app.add_option("--sms", sms, "SM count for the RBLOCK decisions (1 … 1024; default: the GPU's)");
 }
 
-Expected<Device> resolveArch(const ArchOptions& o, std::string& note) {
+Expected<Device> resolveArch(const ArchOptions& o, const std::string& default_gpu, std::string& note) {
   const GpuDatabase& db = GpuDatabase::builtin();
   if (o.sms < 0 || o.sms > 1024) return Error{outOfRange("--sms", o.sms, "1 … 1024")};
   std::optional<ComputeCapability> cc;
@@ -34,7 +29,7 @@ Expected<Device> resolveArch(const ArchOptions& o, std::string& note) {
     cc = *parsed;
   }
   if (!o.gpu.empty() || !cc) {
-    const std::string name = o.gpu.empty() ? defaultGpuName() : o.gpu;
+    const std::string name = o.gpu.empty() ? default_gpu : o.gpu;
     auto dev = deviceForGpu(db, name, o.sms);
     if (!dev) return Error{"--gpu: " + dev.error() + " (all: 'occx gpus')"};
     if (cc && *cc != dev->arch.cc) {
@@ -89,23 +84,22 @@ Expected<ParsedWorkload> parseWorkloadOptions(const WorkloadOptions& o) {
   return p;
 }
 
-Expected<KernelTarget> resolveKernelTarget(const ArchOptions& arch, const WorkloadOptions& work) {
+Expected<KernelTarget> resolveKernelTarget(const ArchOptions& arch, const WorkloadOptions& work,
+                                           const std::string& default_gpu) {
   std::string note;
-  auto dev = resolveArch(arch, note);
+  auto dev = resolveArch(arch, default_gpu, note);
   if (!dev) return Error{dev.error()};
   auto parsed = parseWorkloadOptions(work);
   if (!parsed) return Error{parsed.error()};
   return KernelTarget{*dev, *parsed, note};
 }
 
-#if OCCX_HAVE_CUDA
-std::string uncompilableArchError(const ComputeCapability& cc) {
-  const auto offered = cuda::offeredArchitectures(GpuDatabase::builtin());
+std::string uncompilableArchError(const Backend& backend, const ComputeCapability& cc) {
+  const auto offered = backend.offeredArchitectures(GpuDatabase::builtin());
   if (std::find(offered.begin(), offered.end(), cc) != offered.end()) return {};
-  return "--arch " + cc.smName() + " cannot be compiled by " + cuda::nvrtcVersionString() + ": allowed " +
+  return "--arch " + cc.smName() + " cannot be compiled by " + backend.compilerVersion() + ": allowed " +
          joined(offered, ", ", [](const ComputeCapability& a) { return a.smName(); });
 }
-#endif
 
 void CacheOptions::add(CLI::App& app) {
   app.add_option(

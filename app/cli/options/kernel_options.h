@@ -12,6 +12,7 @@
 #include "core/base/expected.h"
 #include "core/gpu/device.h"
 #include "core/kernels/kernel_family.h"
+#include "core/sweep/backend.h"
 
 namespace occx {
 class CompileCache;
@@ -29,9 +30,9 @@ struct ArchOptions {
 
 /// The device the kernel is compiled and judged for. With --gpu: that GPU (its CC and SM count);
 /// with --arch only: that architecture's limits and the SM count of the first GPU of the data with
-/// that CC (`note` says which), or --sms; with neither: the default GPU. Errors (usage, exit 2) name
-/// the option and the allowed values.
-Expected<Device> resolveArch(const ArchOptions& o, std::string& note);
+/// that CC (`note` says which), or --sms; with neither: `default_gpu` (defaultGpuName). Errors
+/// (usage, exit 2) name the option and the allowed values.
+Expected<Device> resolveArch(const ArchOptions& o, const std::string& default_gpu, std::string& note);
 
 /// --workload, --dtype, --k.
 struct WorkloadOptions {
@@ -55,11 +56,12 @@ struct KernelTarget {
   ParsedWorkload work;
   std::string note;  ///< resolveArch's note ("" when there is nothing to say)
 };
-Expected<KernelTarget> resolveKernelTarget(const ArchOptions& arch, const WorkloadOptions& work);
+Expected<KernelTarget> resolveKernelTarget(const ArchOptions& arch, const WorkloadOptions& work,
+                                           const std::string& default_gpu);
 
-/// Empty when this build's NVRTC compiles for `cc`; else the usage error naming --arch, the NVRTC
-/// version and the architectures it offers. Defined only in builds with CUDA support.
-std::string uncompilableArchError(const ComputeCapability& cc);
+/// Empty when `backend`'s compiler compiles for `cc`; else the usage error naming --arch, the
+/// compiler's version and the architectures it offers. Call only when the backend can compile.
+std::string uncompilableArchError(const Backend& backend, const ComputeCapability& cc);
 
 /// --cache-dir DIR | --no-cache (default: the user's cache folder).
 struct CacheOptions {

@@ -28,6 +28,7 @@
 
 #include "app/cli/cli.h"
 #include "core/base/atomic_file.h"
+#include "core/sweep/backend.h"
 #include "tests/support/in_child.h"
 
 using namespace occx;
@@ -286,7 +287,7 @@ TEST_F(AtomicFile, CliCsvIntoAFolderOrMissingFolderIsRefusedBeforeTheWork) {
       argv.push_back("--csv");
       argv.push_back(target.c_str());
       std::ostringstream out, err;
-      const int code = cli::runCli(static_cast<int>(argv.size()), argv.data(), out, err);
+      const int code = cli::runCli(static_cast<int>(argv.size()), argv.data(), out, err, *offlineBackend());
       EXPECT_EQ(code, cli::kExitUsage) << err.str();
       EXPECT_NE(err.str().find(why), std::string::npos) << err.str();
       EXPECT_EQ(out.str(), "");  // nothing was scanned or computed

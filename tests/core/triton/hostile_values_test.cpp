@@ -18,6 +18,7 @@
 #include "core/base/atomic_file.h"
 #include "core/gpu/gpu_data.h"
 #include "core/inductor/rblock_scaling.h"
+#include "core/sweep/backend.h"
 #include "core/triton/inductor_run.h"
 #include "core/triton/kernel_module.h"
 #include "core/triton/run_table.h"
@@ -87,7 +88,7 @@ class HostileValues : public ::testing::Test {
     std::vector<const char*> argv;
     for (const auto& a : args) argv.push_back(a.c_str());
     std::ostringstream out, err;
-    cli::runCli(static_cast<int>(argv.size()), argv.data(), out, err);
+    cli::runCli(static_cast<int>(argv.size()), argv.data(), out, err, *offlineBackend());
     return out.str() + err.str();
   }
 
