@@ -18,18 +18,18 @@
 
 namespace occx::testing_support::hostile {
 
-/// True in builds with the address sanitizer (which reserves terabytes of address space, so an
-/// address-space limit cannot measure memory there).
-#if defined(__SANITIZE_ADDRESS__)
-inline constexpr bool kAddressSanitizer = true;
+/// True in builds with the address or the thread sanitizer (each reserves terabytes of address
+/// space for its shadow memory, so an address-space limit cannot measure memory there).
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+inline constexpr bool kSanitizerReservesAddressSpace = true;
 #elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-inline constexpr bool kAddressSanitizer = true;
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+inline constexpr bool kSanitizerReservesAddressSpace = true;
 #else
-inline constexpr bool kAddressSanitizer = false;
+inline constexpr bool kSanitizerReservesAddressSpace = false;
 #endif
 #else
-inline constexpr bool kAddressSanitizer = false;
+inline constexpr bool kSanitizerReservesAddressSpace = false;
 #endif
 
 /// Depth of the folder chains the tests make: beyond the scan's limit of 32, and quick to make

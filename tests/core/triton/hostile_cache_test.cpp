@@ -276,12 +276,12 @@ TEST(HostileCache, HugeDecoratorStopsAtTheValueLimit) {
 
 // Done-when of issue 38: one tree with a FIFO, a deep folder chain and the name-bomb cubin in
 // a Triton folder of the kernel: the scan ends, with a problem line for each, within 10 s and
-// (outside the address sanitizer, which reserves terabytes of address space) 1 GB.
+// (outside the address and thread sanitizers, which reserve terabytes of address space) 1 GB.
 TEST(HostileCache, OneHostileTreeUnderTenSecondsAndOneGigabyte) {
   const fs::path dir = scratchCopyOfRefSum("tree");
   ASSERT_EQ(hostile::makeHostileTree(dir, hostile::kTestChainDepth), "");
   const std::string report = occx::testing_support::inChild([&]() -> std::string {
-    if (!hostile::kAddressSanitizer) {
+    if (!hostile::kSanitizerReservesAddressSpace) {
       const rlimit limit{std::uint64_t{1} << 30, std::uint64_t{1} << 30};
       ::setrlimit(RLIMIT_AS, &limit);
     }
