@@ -34,7 +34,8 @@ namespace {
 using testing_support::TableRunner;
 
 QString cellText(const InductorRunView& view, int row, int column) {
-  return view.configModel()->data(view.configModel()->index(row, column), Qt::DisplayRole).toString();
+  const RunConfigModel& model = configModel(view);
+  return model.data(model.index(row, column), Qt::DisplayRole).toString();
 }
 
 TEST(InductorRunMeasured, RunsTheSpillCaseThroughTheBackendAndFillsTheTableAndPlot) {
@@ -51,10 +52,11 @@ TEST(InductorRunMeasured, RunsTheSpillCaseThroughTheBackendAndFillsTheTableAndPl
   InductorRunView view;
   view.setBackend(backend);
   ASSERT_TRUE(scanAndWait(view, inductorFixture("spill_log_softmax_w16")));
-  ASSERT_EQ(view.run().kernels.size(), 1u) << view.statusLabel()->text().toStdString();
+  ASSERT_EQ(view.run().kernels.size(), 1u) << labelText(view, "runStatus").toStdString();
   ASSERT_NE(view.run().scanned, nullptr);
-  EXPECT_TRUE(view.runButton()->isEnabled()) << view.runButton()->toolTip().toStdString();
-  ASSERT_EQ(view.configModel()->numRows(), 7);
+  QPushButton& run_button = childNamed<QPushButton>(view, "runOnGpuButton");
+  EXPECT_TRUE(run_button.isEnabled()) << run_button.toolTip().toStdString();
+  ASSERT_EQ(configModel(view).numRows(), 7);
   EXPECT_EQ(cellText(view, 0, RunConfigModel::kTime), QString());  // not measured yet
 
   bool done = false;
@@ -63,10 +65,11 @@ TEST(InductorRunMeasured, RunsTheSpillCaseThroughTheBackendAndFillsTheTableAndPl
   ASSERT_EQ(view.runSelectedKernel(), QString());
   ASSERT_TRUE(waitFor([&] { return done; }, 20000));
   EXPECT_FALSE(view.isRunningKernels());
-  EXPECT_TRUE(view.runButton()->isEnabled());
-  EXPECT_TRUE(view.statusLabel()->text().contains(QStringLiteral("7 ok"))) << view.statusLabel()->text().toStdString();
-  EXPECT_TRUE(view.titleLabel()->text().contains(QStringLiteral("measured on Stand-in H200")))
-      << view.titleLabel()->text().toStdString();
+  EXPECT_TRUE(run_button.isEnabled());
+  EXPECT_TRUE(labelText(view, "runStatus").contains(QStringLiteral("7 ok")))
+      << labelText(view, "runStatus").toStdString();
+  EXPECT_TRUE(labelText(view, "runTitle").contains(QStringLiteral("measured on Stand-in H200")))
+      << labelText(view, "runTitle").toStdString();
 
   const int best = configRowOf(view, QStringLiteral("X1 R16384 w32"));
   const int winner = configRowOf(view, QStringLiteral("X1 R2048 w16"));
@@ -82,22 +85,23 @@ TEST(InductorRunMeasured, RunsTheSpillCaseThroughTheBackendAndFillsTheTableAndPl
     EXPECT_TRUE(picked.contains(QLatin1String(rule))) << rule << " in " << picked.toStdString();
   }
   EXPECT_EQ(cellText(view, winner, RunConfigModel::kRegret), QStringLiteral("1.25"));
-  EXPECT_TRUE(view.configModel()
-                  ->data(view.configModel()->index(best, RunConfigModel::kStatus), Qt::ToolTipRole)
+  EXPECT_TRUE(configModel(view)
+                  .data(configModel(view).index(best, RunConfigModel::kStatus), Qt::ToolTipRole)
                   .toString()
                   .contains(QStringLiteral("stand-in")));
 
   // The Measured tab: one bar per config, the best and every rule's pick on R16384 w32.
-  const MeasuredTimesPlot* plot = view.measuredPlot();
+  const MeasuredTimesPlot* plot = &measuredPlot(view);
   ASSERT_EQ(plot->values().size(), 7u);
   EXPECT_DOUBLE_EQ(plot->values()[static_cast<std::size_t>(best)], 32.0);
   EXPECT_DOUBLE_EQ(plot->values()[static_cast<std::size_t>(winner)], 40.0);
   EXPECT_EQ(plot->bestRow(), best);
   for (int r : plot->pickRows()) EXPECT_EQ(r, best);
   EXPECT_FALSE(plot->title().isEmpty());
-  ASSERT_EQ(view.picksTable()->rowCount(), 5);
-  EXPECT_EQ(view.picksTable()->item(1, 1)->text(), QStringLiteral("X1 R16384 w32"));
-  EXPECT_EQ(view.picksTable()->item(1, 3)->text(), QStringLiteral("1.00"));
+  const QTableWidget& picks = childNamed<QTableWidget>(view, "picksTable");
+  ASSERT_EQ(picks.rowCount(), 5);
+  EXPECT_EQ(picks.item(1, 1)->text(), QStringLiteral("X1 R16384 w32"));
+  EXPECT_EQ(picks.item(1, 3)->text(), QStringLiteral("1.00"));
 
   // The measured rows export as a kernel-runs CSV.
   bool exported = false;
@@ -120,8 +124,9 @@ TEST(InductorRunMeasured, WithoutAGpuTheButtonSaysWhy) {
   InductorRunView view;
   view.setBackend(backend);
   ASSERT_TRUE(scanAndWait(view, inductorFixture("spill_log_softmax_w16")));
-  EXPECT_FALSE(view.runButton()->isEnabled());
-  EXPECT_EQ(view.runButton()->toolTip(), QStringLiteral("No NVIDIA driver: test"));
+  const QPushButton& run_button = childNamed<QPushButton>(view, "runOnGpuButton");
+  EXPECT_FALSE(run_button.isEnabled());
+  EXPECT_EQ(run_button.toolTip(), QStringLiteral("No NVIDIA driver: test"));
   EXPECT_FALSE(view.runSelectedKernel().isEmpty());
 }
 
@@ -131,12 +136,13 @@ TEST(InductorRunMeasured, ABundledRunShowsItsH200MeasurementsAndCannotRun) {
   InductorRunView view;
   view.setBackend(backend);
   ASSERT_EQ(view.openBundled(QStringLiteral("spill_log_softmax_w16")), QString());
-  EXPECT_FALSE(view.runButton()->isEnabled());
-  EXPECT_FALSE(view.runAllButton()->isEnabled());
-  EXPECT_TRUE(view.runButton()->toolTip().contains(QStringLiteral("open the run's folder")))
-      << view.runButton()->toolTip().toStdString();
-  EXPECT_TRUE(view.titleLabel()->text().contains(QStringLiteral("measured on NVIDIA H200 (2026-12-03) — bundled")))
-      << view.titleLabel()->text().toStdString();
+  const QPushButton& run_button = childNamed<QPushButton>(view, "runOnGpuButton");
+  EXPECT_FALSE(run_button.isEnabled());
+  EXPECT_FALSE(childNamed<QPushButton>(view, "runAllKernelsButton").isEnabled());
+  EXPECT_TRUE(run_button.toolTip().contains(QStringLiteral("open the run's folder")))
+      << run_button.toolTip().toStdString();
+  EXPECT_TRUE(labelText(view, "runTitle").contains(QStringLiteral("measured on NVIDIA H200 (2026-12-03) — bundled")))
+      << labelText(view, "runTitle").toStdString();
   // Values of resources/inductor-runs/measured/spill_log_softmax_w16.csv: device time per launch, L2 cold
   // (CUPTI) and warm; DRAM bandwidth.
   const int winner = configRowOf(view, QStringLiteral("X1 R2048 w16"));
@@ -156,9 +162,9 @@ TEST(InductorRunMeasured, ABundledRunShowsItsH200MeasurementsAndCannotRun) {
   EXPECT_EQ(cellText(view, halved, RunConfigModel::kTime), QStringLiteral("28.9"));
   EXPECT_EQ(cellText(view, spilling, RunConfigModel::kTime), QStringLiteral("40.9"));
   EXPECT_EQ(cellText(view, halved, RunConfigModel::kRegret), QString::number(28.880 / 26.208, 'f', 2));
-  EXPECT_DOUBLE_EQ(view.measuredPlot()->values()[static_cast<std::size_t>(winner)], 26.656);
-  EXPECT_EQ(view.measuredPlot()->bestRow(), best);
-  EXPECT_TRUE(view.measuredNote()->text().contains(QStringLiteral("bundled")));
+  EXPECT_DOUBLE_EQ(measuredPlot(view).values()[static_cast<std::size_t>(winner)], 26.656);
+  EXPECT_EQ(measuredPlot(view).bestRow(), best);
+  EXPECT_TRUE(labelText(view, "measuredNote").contains(QStringLiteral("bundled")));
 }
 
 TEST(InductorRunMeasured, AKernelRunsCsvMergesIntoItsRunOrNamesTheRunToOpen) {
@@ -198,22 +204,23 @@ TEST(InductorRunMeasured, TheMeasuredAndSweepTabsFit1280x720) {
   view->detailTabs()->setCurrentIndex(view->detailTabs()->count() - 3);  // Measured, Sweep, Step
   QApplication::processEvents();
   EXPECT_EQ(view->detailTabs()->tabText(view->detailTabs()->currentIndex()), QStringLiteral("Measured"));
-  QWidget* plot = view->measuredPlot()->widget();
+  QWidget* plot = measuredPlot(*view).widget();
   EXPECT_TRUE(plot->isVisible());
   EXPECT_GE(plot->height(), 150);
   EXPECT_GE(plot->width(), 300);
-  EXPECT_TRUE(view->picksTable()->isVisible());
-  EXPECT_GE(view->picksTable()->width(), 200);
+  const QTableWidget& picks = childNamed<QTableWidget>(*view, "picksTable");
+  EXPECT_TRUE(picks.isVisible());
+  EXPECT_GE(picks.width(), 200);
   // The Sweep tab beside it, and the sweep's controls.
   view->detailTabs()->setCurrentIndex(view->detailTabs()->count() - 2);
   QApplication::processEvents();
   EXPECT_EQ(view->detailTabs()->tabText(view->detailTabs()->currentIndex()), QStringLiteral("Sweep"));
-  QWidget* sweep = view->sweepPlot()->widget();
+  QWidget* sweep = sweepPlot(*view).widget();
   EXPECT_TRUE(sweep->isVisible());
   EXPECT_GE(sweep->height(), 150);
   EXPECT_GE(sweep->width(), 400);
-  EXPECT_TRUE(view->sweepButton()->isVisible());
-  EXPECT_TRUE(view->pythonEdit()->isVisible());
+  EXPECT_TRUE(childNamed<QPushButton>(*view, "sweepKernelButton").isVisible());
+  EXPECT_TRUE(childNamed<QLineEdit>(*view, "pythonEdit").isVisible());
   EXPECT_LE(window.geometry().width(), 1280);
   EXPECT_LE(window.geometry().height(), 720);
 }

@@ -66,13 +66,14 @@ TEST(InductorRunSweep, SweepThisKernelAddsItsConfigsTimesThemAndSaysWhyTheBestWi
   InductorRunView view;
   view.setBackend(backend);
   ASSERT_TRUE(scanAndWait(view, inductorFixture("spill_log_softmax")));
-  ASSERT_EQ(view.configModel()->numRows(), 3);
-  EXPECT_TRUE(view.sweepButton()->isEnabled()) << view.sweepButton()->toolTip().toStdString();
-  view.pythonEdit()->setText(QStringLiteral(OCCX_FAKE_PYTHON));
+  ASSERT_EQ(configModel(view).numRows(), 3);
+  const QPushButton& sweep_button = childNamed<QPushButton>(view, "sweepKernelButton");
+  EXPECT_TRUE(sweep_button.isEnabled()) << sweep_button.toolTip().toStdString();
+  childNamed<QLineEdit>(view, "pythonEdit").setText(QStringLiteral(OCCX_FAKE_PYTHON));
   ASSERT_TRUE(sweep(view));
   // Inductor's three and the four the recording has; the 84 others of the grid's 88 did not compile
   // (the recording has them not): measured rows that say why, not configs of the table.
-  EXPECT_EQ(view.configModel()->numRows(), 7) << view.statusLabel()->text().toStdString();
+  EXPECT_EQ(configModel(view).numRows(), 7) << labelText(view, "runStatus").toStdString();
   int failed = 0;
   for (const auto& m : view.run().measured.rows) {
     if (m.measured.status == RunStatus::kCompileFailed) {
@@ -81,67 +82,69 @@ TEST(InductorRunSweep, SweepThisKernelAddsItsConfigsTimesThemAndSaysWhyTheBestWi
     }
   }
   EXPECT_EQ(failed, 84);
-  EXPECT_TRUE(view.statusLabel()->text().contains(QStringLiteral("4 of 88 configs compiled")))
-      << view.statusLabel()->text().toStdString();
+  EXPECT_TRUE(labelText(view, "runStatus").contains(QStringLiteral("4 of 88 configs compiled")))
+      << labelText(view, "runStatus").toStdString();
   const int spill = configRowOf(view, QStringLiteral("X1 R32768 w16"));
   ASSERT_GE(spill, 0);
-  EXPECT_EQ(view.configModel()->row(spill)->n_regs, 128);
-  EXPECT_EQ(view.configModel()->row(spill)->n_spills, 74);
-  ASSERT_NE(view.configModel()->measured(spill), nullptr);
-  EXPECT_DOUBLE_EQ(view.configModel()->measured(spill)->row.measured.time.median_us, 44.8);
+  EXPECT_EQ(configModel(view).row(spill)->n_regs, 128);
+  EXPECT_EQ(configModel(view).row(spill)->n_spills, 74);
+  ASSERT_NE(configModel(view).measured(spill), nullptr);
+  EXPECT_DOUBLE_EQ(configModel(view).measured(spill)->row.measured.time.median_us, 44.8);
   // The Sweep tab: one series per num_warps of XBLOCK 1, the best marked, the reasons in words.
   EXPECT_EQ(view.detailTabs()->tabText(view.detailTabs()->currentIndex()), QStringLiteral("Sweep"));
-  EXPECT_EQ(view.sweepXblockCombo()->count(), 2);  // XBLOCK 1 and 2
-  EXPECT_GE(view.sweepPlot()->graphIndex(QStringLiteral("16 warps")), 0);
-  EXPECT_GE(view.sweepPlot()->graphIndex(QStringLiteral("32 warps")), 0);
-  EXPECT_GE(view.sweepPlot()->graphIndex(QStringLiteral("best: X1 R8192 w16")), 0);
-  EXPECT_TRUE(view.sweepNote()->text().startsWith(QStringLiteral("Best: X1 R8192 w16, 29.2 µs")))
-      << view.sweepNote()->text().toStdString();
-  EXPECT_TRUE(view.sweepNote()->text().contains(
-      QStringLiteral("Inductor's pick (.best_config) X1 R2048 w16: 29.6 µs, 1.01× the best")))
-      << view.sweepNote()->text().toStdString();
+  EXPECT_EQ(childNamed<QComboBox>(view, "sweepXblock").count(), 2);  // XBLOCK 1 and 2
+  EXPECT_GE(sweepPlot(view).graphIndex(QStringLiteral("16 warps")), 0);
+  EXPECT_GE(sweepPlot(view).graphIndex(QStringLiteral("32 warps")), 0);
+  EXPECT_GE(sweepPlot(view).graphIndex(QStringLiteral("best: X1 R8192 w16")), 0);
+  EXPECT_TRUE(labelText(view, "sweepNote").startsWith(QStringLiteral("Best: X1 R8192 w16, 29.2 µs")))
+      << labelText(view, "sweepNote").toStdString();
+  EXPECT_TRUE(labelText(view, "sweepNote")
+                  .contains(QStringLiteral("Inductor's pick (.best_config) X1 R2048 w16: 29.6 µs, 1.01× the best")))
+      << labelText(view, "sweepNote").toStdString();
   // Registers instead of times.
-  view.sweepMetricCombo()->setCurrentIndex(2);
-  emit view.sweepMetricCombo()->activated(2);
-  EXPECT_EQ(view.sweepPlot()->yAxisLabel(), QStringLiteral("Registers per thread"));
+  QComboBox& metric = childNamed<QComboBox>(view, "sweepMetric");
+  metric.setCurrentIndex(2);
+  emit metric.activated(2);
+  EXPECT_EQ(sweepPlot(view).yAxisLabel(), QStringLiteral("Registers per thread"));
 }
 
 TEST(InductorRunSweep, TheGridFieldChoosesTheConfigsAndABadOneIsRefusedWithTheAllowedValues) {
   FakePython fake;
   InductorRunView view;
   ASSERT_TRUE(scanAndWait(view, inductorFixture("spill_log_softmax")));
-  view.pythonEdit()->setText(QStringLiteral(OCCX_FAKE_PYTHON));
-  view.gridEdit()->setText(QStringLiteral("XBLOCK=3"));
+  childNamed<QLineEdit>(view, "pythonEdit").setText(QStringLiteral(OCCX_FAKE_PYTHON));
+  QLineEdit& grid = childNamed<QLineEdit>(view, "sweepGridEdit");
+  grid.setText(QStringLiteral("XBLOCK=3"));
   EXPECT_EQ(
       view.sweepSelectedKernel(),
       QStringLiteral(
           "Grid: XBLOCK=3: 3 is not a power of two (allowed: powers of two 1 … 4096, as \"1,2,4\" or \"256..4096\")"));
-  view.gridEdit()->setText(QStringLiteral("XBLOCK=1 R0_BLOCK=8192..32768 num_warps=16"));
+  grid.setText(QStringLiteral("XBLOCK=1 R0_BLOCK=8192..32768 num_warps=16"));
   ASSERT_TRUE(sweep(view));
   // Three configs asked for, all recorded: Inductor's three and these.
-  EXPECT_TRUE(view.statusLabel()->text().contains(QStringLiteral("3 of 3 configs compiled")))
-      << view.statusLabel()->text().toStdString();
-  EXPECT_EQ(view.configModel()->numRows(), 6);
+  EXPECT_TRUE(labelText(view, "runStatus").contains(QStringLiteral("3 of 3 configs compiled")))
+      << labelText(view, "runStatus").toStdString();
+  EXPECT_EQ(configModel(view).numRows(), 6);
   EXPECT_GE(configRowOf(view, QStringLiteral("X1 R8192 w16")), 0);
   // Not timed (no GPU): the Sweep tab says so; registers can be plotted.
-  EXPECT_TRUE(view.statusLabel()->text().contains(QStringLiteral("not timed")))
-      << view.statusLabel()->text().toStdString();
+  EXPECT_TRUE(labelText(view, "runStatus").contains(QStringLiteral("not timed")))
+      << labelText(view, "runStatus").toStdString();
 }
 
 TEST(InductorRunSweep, WithoutTorchTheViewSaysWhatToInstall) {
   FakePython fake("no-torch");
   InductorRunView view;
   ASSERT_TRUE(scanAndWait(view, inductorFixture("spill_log_softmax")));
-  view.pythonEdit()->setText(QStringLiteral(OCCX_FAKE_PYTHON));
+  childNamed<QLineEdit>(view, "pythonEdit").setText(QStringLiteral(OCCX_FAKE_PYTHON));
   ASSERT_TRUE(sweep(view));
-  const QString text = view.statusLabel()->text();
+  const QString text = labelText(view, "runStatus");
   EXPECT_TRUE(text.startsWith(QStringLiteral("Could not sweep: "))) << text.toStdString();
   EXPECT_TRUE(text.contains(QStringLiteral("cannot import torch"))) << text.toStdString();
   EXPECT_TRUE(text.contains(QStringLiteral("pip install torch"))) << text.toStdString();
   // In the GUI's words: its Python box, not the command line's --python.
   EXPECT_TRUE(text.contains(QStringLiteral("choose another Python in the Python box"))) << text.toStdString();
   EXPECT_FALSE(text.contains(QStringLiteral("--python"))) << text.toStdString();
-  EXPECT_EQ(view.configModel()->numRows(), 3);  // the run is as it was
+  EXPECT_EQ(configModel(view).numRows(), 3);  // the run is as it was
 }
 
 TEST(InductorRunSweep, ABundledH200SweepOpensWithEveryConfigAndItsReasons) {
@@ -149,17 +152,20 @@ TEST(InductorRunSweep, ABundledH200SweepOpensWithEveryConfigAndItsReasons) {
   ASSERT_EQ(view.openBundled(QStringLiteral("ref_mean_var")), QString());
   ASSERT_TRUE(view.selectKernel(0));
   // Inductor's one config and the 81 the sweep compiled, each measured on the H200.
-  EXPECT_EQ(view.configModel()->numRows(), 82);
+  EXPECT_EQ(configModel(view).numRows(), 82);
   const int best = configRowOf(view, QStringLiteral("X4 R2048 w32"));
   ASSERT_GE(best, 0);
-  ASSERT_NE(view.configModel()->measured(best), nullptr);
-  EXPECT_NEAR(view.configModel()->measured(best)->row.measured.timeUs(), 129.7, 0.05);  // device time, L2 cold
-  EXPECT_TRUE(view.sweepNote()->text().startsWith(QStringLiteral("Best: X4 R2048 w32, 129.7 µs (4195 GB/s of DRAM)")))
-      << view.sweepNote()->text().toStdString();
+  ASSERT_NE(configModel(view).measured(best), nullptr);
+  EXPECT_NEAR(configModel(view).measured(best)->row.measured.timeUs(), 129.7, 0.05);  // device time, L2 cold
+  EXPECT_TRUE(
+      labelText(view, "sweepNote").startsWith(QStringLiteral("Best: X4 R2048 w32, 129.7 µs (4195 GB/s of DRAM)")))
+      << labelText(view, "sweepNote").toStdString();
   // The run has one config and no .best_config: every rule has that one config, 1.27× the best.
-  EXPECT_TRUE(view.sweepNote()->text().contains(QStringLiteral(
-      "old, new, review_min, exact, spills policies: each picks X1 R2048 w16 of 1, 165.2 µs, regret 1.27")))
-      << view.sweepNote()->text().toStdString();
+  EXPECT_TRUE(
+      labelText(view, "sweepNote")
+          .contains(QStringLiteral(
+              "old, new, review_min, exact, spills policies: each picks X1 R2048 w16 of 1, 165.2 µs, regret 1.27")))
+      << labelText(view, "sweepNote").toStdString();
   // A bundled run has its module: it can be swept again with a local Triton.
   EXPECT_TRUE(view.sweepUnavailableReason().isEmpty()) << view.sweepUnavailableReason().toStdString();
 }

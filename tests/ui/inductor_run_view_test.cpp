@@ -34,20 +34,20 @@ namespace {
 // slid to); once the filter lets it through, it is selected again.
 TEST(InductorRunView, FilteringKeepsTheChosenKernel) {
   InductorRunView view;
-  ASSERT_GE(view.kernelModel()->numRows(), 10);
+  ASSERT_GE(kernelModel(view).numRows(), 10);
   auto* filter = view.findChild<QLineEdit*>(QStringLiteral("kernelFilter"));
   auto* table = view.findChild<QTableView*>(QStringLiteral("kernelTable"));
   ASSERT_NE(filter, nullptr);
   ASSERT_NE(table, nullptr);
   ASSERT_TRUE(view.selectKernel(5));
-  const std::string chosen = view.kernelModel()->row(5)->kernel;
-  const std::string other = view.kernelModel()->row(0)->kernel;
+  const std::string chosen = kernelModel(view).row(5)->kernel;
+  const std::string other = kernelModel(view).row(0)->kernel;
   ASSERT_NE(chosen, other);
   auto* proxy = qobject_cast<QSortFilterProxyModel*>(table->model());
   ASSERT_NE(proxy, nullptr);
   filter->setText(QString::fromStdString(other));  // the other kernel is left (and any whose cells contain its name)
   EXPECT_EQ(view.selectedKernel(), 5);
-  if (!proxy->mapFromSource(view.kernelModel()->index(5, 0)).isValid()) {
+  if (!proxy->mapFromSource(kernelModel(view).index(5, 0)).isValid()) {
     EXPECT_FALSE(table->selectionModel()->hasSelection());
   }
   filter->setText(QStringLiteral("no kernel has this name"));
@@ -67,30 +67,31 @@ TEST(InductorRunView, OpensABundledRunOnStart) {
   InductorRunView view;
   ASSERT_FALSE(view.run().kernels.empty());
   EXPECT_EQ(view.run().title, QStringLiteral("BlenderbotForCausalLM training step, H200"));
-  EXPECT_TRUE(view.summaryLabel()->text().startsWith(
-      QStringLiteral("12 looped reductions, 1 persistent reduction, 23 pointwise kernels")))
-      << view.summaryLabel()->text().toStdString();
-  EXPECT_EQ(view.kernelModel()->numRows(), 36);
+  EXPECT_TRUE(labelText(view, "runSummary")
+                  .startsWith(QStringLiteral("12 looped reductions, 1 persistent reduction, 23 pointwise kernels")))
+      << labelText(view, "runSummary").toStdString();
+  EXPECT_EQ(kernelModel(view).numRows(), 36);
   // The source pane shows the bundled module, with the tile lines marked.
   ASSERT_GE(view.selectedKernel(), 0);
-  EXPECT_TRUE(view.sourceView()->toPlainText().contains(QStringLiteral("@triton_heuristics.reduction(")));
-  EXPECT_FALSE(view.sourceView()->extraSelections().isEmpty());
+  EXPECT_TRUE(childNamed<QPlainTextEdit>(view, "kernelSource")
+                  .toPlainText()
+                  .contains(QStringLiteral("@triton_heuristics.reduction(")));
+  EXPECT_FALSE(childNamed<QPlainTextEdit>(view, "kernelSource").extraSelections().isEmpty());
 }
 
 TEST(InductorRunView, ScansACacheAndHandsAConfigOver) {
   InductorRunView view;
   ASSERT_TRUE(scanAndWait(view, inductorFixture("spill_log_softmax")));
-  ASSERT_EQ(view.run().kernels.size(), 1u) << view.statusLabel()->text().toStdString();
-  EXPECT_EQ(view.kernelModel()->numRows(), 1);
-  EXPECT_EQ(view.kernelModel()->data(view.kernelModel()->index(0, KernelListModel::kConfigs), Qt::DisplayRole).toInt(),
-            3);
-  EXPECT_EQ(view.summaryLabel()->text(),
+  ASSERT_EQ(view.run().kernels.size(), 1u) << labelText(view, "runStatus").toStdString();
+  EXPECT_EQ(kernelModel(view).numRows(), 1);
+  EXPECT_EQ(kernelModel(view).data(kernelModel(view).index(0, KernelListModel::kConfigs), Qt::DisplayRole).toInt(), 3);
+  EXPECT_EQ(labelText(view, "runSummary"),
             QStringLiteral(
                 "1 looped reduction; 3 configs (1 added by RBLOCK scaling); the old and new bounds agree on every one; "
                 "1 config spills over the threshold; the 1 autotuned winner's mean occupancy is 100 %; device CC 9.0, "
                 "132 SMs"));
   // Configs in tile order: R2048 w16 (the winner, selected first), R16384 w32 (added), R32768 w32 (50 spills).
-  ASSERT_EQ(view.configModel()->numRows(), 3);
+  ASSERT_EQ(configModel(view).numRows(), 3);
   const triton::ScanRow* winner = view.selectedConfig();
   ASSERT_NE(winner, nullptr);
   EXPECT_TRUE(winner->winner);
@@ -100,32 +101,33 @@ TEST(InductorRunView, ScansACacheAndHandsAConfigOver) {
   EXPECT_EQ(*spilling->r0_block, 32768);
   EXPECT_EQ(*spilling->n_regs, 64);
   EXPECT_EQ(*spilling->n_spills, 50);
-  EXPECT_EQ(view.configModel()->data(view.configModel()->index(2, RunConfigModel::kNew), Qt::DisplayRole).toString(),
+  EXPECT_EQ(configModel(view).data(configModel(view).index(2, RunConfigModel::kNew), Qt::DisplayRole).toString(),
             QStringLiteral("scale"));
-  EXPECT_TRUE(view.configModel()
-                  ->data(view.configModel()->index(2, RunConfigModel::kNew), Qt::ToolTipRole)
+  EXPECT_TRUE(configModel(view)
+                  .data(configModel(view).index(2, RunConfigModel::kNew), Qt::ToolTipRole)
                   .toString()
                   .contains(QStringLiteral("512 blocks")));
-  EXPECT_EQ(view.configModel()->data(view.configModel()->index(1, RunConfigModel::kOrigin), Qt::DisplayRole).toString(),
+  EXPECT_EQ(configModel(view).data(configModel(view).index(1, RunConfigModel::kOrigin), Qt::DisplayRole).toString(),
             QStringLiteral("added by scaling"));
   // The bounds plot's current point: 64 registers → new bound max(65536 // (64 · 32 · 32), 1) = 1.
-  const auto current = view.boundsPlot()->graphPoints(RblockBoundsPlot::kCurrentGraph);
+  const auto current = boundsPlot(view).graphPoints(RblockBoundsPlot::kCurrentGraph);
   ASSERT_EQ(current.size(), 1);
   EXPECT_DOUBLE_EQ(current.front().x(), 64.0);
   EXPECT_DOUBLE_EQ(current.front().y(), 1.0);
   // Occupancy bars: 100 %, 50 %, 50 %, the selected one third.
-  EXPECT_EQ(view.occupancyPlot()->values(), (std::vector<double>{100.0, 50.0, 50.0}));
-  EXPECT_EQ(view.occupancyPlot()->selected(), 2);
+  EXPECT_EQ(occupancyPlot(view).values(), (std::vector<double>{100.0, 50.0, 50.0}));
+  EXPECT_EQ(occupancyPlot(view).selected(), 2);
   // The source pane shows the module with the tile lines highlighted.
-  EXPECT_TRUE(view.sourceView()->toPlainText().contains(QStringLiteral("R0_BLOCK")));
-  EXPECT_FALSE(view.sourceView()->extraSelections().isEmpty());
+  EXPECT_TRUE(childNamed<QPlainTextEdit>(view, "kernelSource").toPlainText().contains(QStringLiteral("R0_BLOCK")));
+  EXPECT_FALSE(childNamed<QPlainTextEdit>(view, "kernelSource").extraSelections().isEmpty());
 
   // Hand-over to the RBLOCK view: the config, its n_regs and its device (CC 9.0, 132 SMs).
   RblockScalingView rblock;
   rblock.deviceSelector()->setCurrentKey(QStringLiteral("gpu:A100 SXM4 80GB"));  // another GPU than the run's
   QObject::connect(&view, &InductorRunView::openInRblock, &rblock, &RblockScalingView::showHandOver);
-  ASSERT_TRUE(view.toRblockButton()->isEnabled());
-  view.toRblockButton()->click();
+  QPushButton& to_rblock = childNamed<QPushButton>(view, "toRblockButton");
+  ASSERT_TRUE(to_rblock.isEnabled());
+  to_rblock.click();
   const RblockInputs in = rblock.inputs();
   EXPECT_EQ(in.xblock, 1);
   EXPECT_EQ(in.rblock, 32768);
@@ -145,7 +147,7 @@ TEST(InductorRunView, ScansACacheAndHandsAConfigOver) {
   // And to the calculator: 1024 threads, 64 registers, 1152 B shared memory on a CC 9.0 GPU.
   CalculatorView calc;
   QObject::connect(&view, &InductorRunView::openInCalculator, &calc, &CalculatorView::showHandOver);
-  view.toCalculatorButton()->click();
+  childNamed<QPushButton>(view, "toCalculatorButton").click();
   EXPECT_EQ(calc.input().threads_per_block, 1024);
   EXPECT_EQ(calc.input().registers_per_thread, 64);
   EXPECT_EQ(calc.input().dynamic_smem_bytes, 128);
@@ -158,23 +160,21 @@ TEST(InductorRunView, ScansACacheAndHandsAConfigOver) {
 TEST(InductorRunView, KernelListFiltersAndSorts) {
   InductorRunView view;
   ASSERT_TRUE(scanAndWait(view, inductorFixture("t5")));
-  const int all = view.kernelProxy()->rowCount();
+  QTableView& table = childNamed<QTableView>(view, "kernelTable");
+  QLineEdit& filter = childNamed<QLineEdit>(view, "kernelFilter");
+  const QAbstractItemModel& list = *table.model();
+  const int all = list.rowCount();
   EXPECT_EQ(all, static_cast<int>(view.run().kernels.size()));
-  view.filterEdit()->setText(QStringLiteral("looped"));
-  EXPECT_EQ(view.kernelProxy()->rowCount(), 15);
-  view.filterEdit()->setText(QStringLiteral("pointwise"));
-  EXPECT_EQ(view.kernelProxy()->rowCount(), 44);
-  view.filterEdit()->clear();
+  filter.setText(QStringLiteral("looped"));
+  EXPECT_EQ(list.rowCount(), 15);
+  filter.setText(QStringLiteral("pointwise"));
+  EXPECT_EQ(list.rowCount(), 44);
+  filter.clear();
   // Sorted by configs, most first.
-  view.kernelTable()->sortByColumn(KernelListModel::kConfigs, Qt::DescendingOrder);
-  const int top = view.kernelProxy()
-                      ->data(view.kernelProxy()->index(0, KernelListModel::kConfigs), KernelListModel::kSortRole)
-                      .toInt();
-  for (int r = 1; r < view.kernelProxy()->rowCount(); ++r) {
-    EXPECT_LE(view.kernelProxy()
-                  ->data(view.kernelProxy()->index(r, KernelListModel::kConfigs), KernelListModel::kSortRole)
-                  .toInt(),
-              top);
+  table.sortByColumn(KernelListModel::kConfigs, Qt::DescendingOrder);
+  const int top = list.data(list.index(0, KernelListModel::kConfigs), KernelListModel::kSortRole).toInt();
+  for (int r = 1; r < list.rowCount(); ++r) {
+    EXPECT_LE(list.data(list.index(r, KernelListModel::kConfigs), KernelListModel::kSortRole).toInt(), top);
   }
   EXPECT_EQ(top, 4);
 }
@@ -191,12 +191,12 @@ TEST(InductorRunView, ScanCsvOpensWithoutTheCache) {
   EXPECT_TRUE(other.openPath(path).isEmpty());
   ASSERT_EQ(other.run().kernels.size(), 1u);
   EXPECT_EQ(other.run().rows.size(), 3u);
-  EXPECT_EQ(other.summaryLabel()->text(), view.summaryLabel()->text());
-  EXPECT_TRUE(other.sourceView()->toPlainText().isEmpty());
-  EXPECT_TRUE(other.sourceLabel()->text().contains(QStringLiteral("not in the CSV")))
-      << other.sourceLabel()->text().toStdString();
+  EXPECT_EQ(labelText(other, "runSummary"), labelText(view, "runSummary"));
+  EXPECT_TRUE(childNamed<QPlainTextEdit>(other, "kernelSource").toPlainText().isEmpty());
+  EXPECT_TRUE(labelText(other, "sourceLabel").contains(QStringLiteral("not in the CSV")))
+      << labelText(other, "sourceLabel").toStdString();
   ASSERT_TRUE(other.selectConfig(1));
-  EXPECT_EQ(other.boundsPlot()->graphPoints(RblockBoundsPlot::kCurrentGraph).size(), 1);
+  EXPECT_EQ(boundsPlot(other).graphPoints(RblockBoundsPlot::kCurrentGraph).size(), 1);
 }
 
 TEST(InductorRunView, EveryBundledRunOpens) {
@@ -222,8 +222,8 @@ TEST(InductorRunView, BadPathsSayWhy) {
   EXPECT_TRUE(missing.contains(QStringLiteral("does not exist"))) << missing.toStdString();
   QTemporaryDir dir;
   ASSERT_TRUE(scanAndWait(view, dir.path()));
-  EXPECT_TRUE(view.statusLabel()->text().contains(QStringLiteral("no Inductor kernel modules")))
-      << view.statusLabel()->text().toStdString();
+  EXPECT_TRUE(labelText(view, "runStatus").contains(QStringLiteral("no Inductor kernel modules")))
+      << labelText(view, "runStatus").toStdString();
   EXPECT_FALSE(view.run().kernels.empty());  // the run shown before stays
   const QString not_scan = dir.filePath(QStringLiteral("x.csv"));
   ASSERT_TRUE(writeCsvFile(CsvTable{{}, {"a"}, {{"1"}}}, not_scan).hasValue());

@@ -90,8 +90,9 @@ TEST(PathOpener, ADroppedFileOpensInItsViewAndIsRemembered) {
   EXPECT_GT(w.compile_sweep->model()->rowCount(), 0);
   w.drop({bundledScanCsv()});
   EXPECT_EQ(w.current(), w.inductor_run);
-  EXPECT_TRUE(w.inductor_run->statusLabel()->text().startsWith(QStringLiteral("Opened ")))
-      << w.inductor_run->statusLabel()->text().toStdString();
+  const QLabel* status = w.inductor_run->findChild<QLabel*>(QStringLiteral("runStatus"));
+  ASSERT_NE(status, nullptr);
+  EXPECT_TRUE(status->text().startsWith(QStringLiteral("Opened "))) << status->text().toStdString();
   ASSERT_EQ(w.opener->recent().size(), 3);
   EXPECT_EQ(w.opener->recent().front(), bundledScanCsv());
   EXPECT_EQ(w.opener->recent().back(), QFileInfo(testData("live_sweep_fixture.csv")).absoluteFilePath());
@@ -116,7 +117,9 @@ TEST(PathOpener, ASweepDatasetOpenedInTheInductorRunViewGoesToItsView) {
   EXPECT_TRUE(
       why.endsWith(QStringLiteral("is a live-sweep dataset, not an Inductor run: open it in the Live sweep tab.")))
       << why.toStdString();
-  EXPECT_EQ(alone.statusLabel()->text(), why);
+  const QLabel* status = alone.findChild<QLabel*>(QStringLiteral("runStatus"));
+  ASSERT_NE(status, nullptr);
+  EXPECT_EQ(status->text(), why);
 }
 
 TEST(PathOpener, OpenRecentListsNewestFirstOnceEachAndReopens) {

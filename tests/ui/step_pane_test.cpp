@@ -79,7 +79,7 @@ TEST(StepPane, TheRecordedStepJoinsTheScannedRun) {
   EXPECT_TRUE(pane->words().contains(QStringLiteral("The Triton reductions take 661.4 µs per step, 27 %")))
       << pane->words().toStdString();
   // The kernel list: the In-step column shown, first, the list sorted by it.
-  QTableView* list = view.kernelTable();
+  QTableView* list = &childNamed<QTableView>(view, "kernelTable");
   EXPECT_FALSE(list->isColumnHidden(KernelListModel::kInStep));
   EXPECT_EQ(list->horizontalHeader()->visualIndex(KernelListModel::kInStep), 0);
   const QModelIndex top = list->model()->index(0, KernelListModel::kInStep);

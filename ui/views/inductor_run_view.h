@@ -1,51 +1,42 @@
 // The Inductor run view: a user's own torch.compile kernels, read from disk (core/triton). Open an
 // Inductor cache folder, a torch_compile_debug folder, a kernel module or a scan CSV (File → Open
-// Inductor run…, dropping it on the window, or a bundled run recorded on an H200); the run in words
-// at the top; a kernel list, filterable and sortable by any column; for the selected kernel its
-// compiled configs (tile, registers, spills, occupancy, origin, the winner, every policy's decision
-// with its reason), the RBLOCK bounds against registers for the selected config, occupancy per
-// config as bars, and the source with the lines that set the tile highlighted. A config goes to the
-// calculator or the RBLOCK-scaling view with its device. Scans run off the UI thread.
+// Inductor run…, dropping it on the window, or a bundled run recorded on an H200). The view owns the
+// run shown and keeps its panes in step with it, each of one concern:
+//   InductorOpenPane         the open buttons, the bundled runs, the scan off the UI thread; the
+//                            run in words and the status line
+//   InductorKernelListPane   the kernels, filterable and sortable by any column
+//   InductorConfigPane       the chosen kernel's compiled configs with every policy's decision; the
+//                            selected config goes to the calculator or the RBLOCK-scaling view
+//   InductorMeasureControls  Run on this GPU, Run all kernels, Sweep this kernel (off the UI thread)
+//   InductorDetailTabs       the RBLOCK bounds of the selected config, occupancy per config, the
+//                            source, the measured times, the sweep, the step (StepPane)
+// What the panes show is computed without widgets in ui/models (inductor_run_actions.h,
+// inductor_plot_data.h, inductor_run_text.h).
 #pragma once
 
 #include <QString>
 #include <QWidget>
 #include <map>
 #include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "core/sweep/backend.h"
-
 #include "ui/models/inductor_run_data.h"
 #include "ui/shell/app_view.h"
 #include "ui/views/config_hand_over.h"
 
-class QComboBox;
-class QLabel;
-class QLineEdit;
-class QPlainTextEdit;
-class QProgressBar;
-class QPushButton;
-class QSortFilterProxyModel;
 class QSplitter;
-class QTableView;
-class QTableWidget;
 class QTabWidget;
-
-namespace occx::triton {
-struct KernelSweepResult;
-}
 
 namespace occx::ui {
 
-class ConfigOccupancyPlot;
-class InductorScanJob;
-class KernelListModel;
-class MeasureJob;
-class KernelSweepJob;
-class MeasuredTimesPlot;
-class SweepSeriesPlot;
-class RblockBoundsPlot;
-class RunConfigModel;
+class InductorConfigPane;
+class InductorDetailTabs;
+class InductorKernelListPane;
+class InductorMeasureControls;
+class InductorOpenPane;
 class StepPane;
 
 class InductorRunView : public QWidget, public AppView {
@@ -55,9 +46,10 @@ class InductorRunView : public QWidget, public AppView {
   explicit InductorRunView(QWidget* parent = nullptr);
   ~InductorRunView() override;
 
-  /// Opens `path`: a scan CSV (by its .csv suffix) is read at once; a folder or a kernel module is
-  /// scanned off the UI thread (finished when scanFinished() is emitted). Returns an empty string, or
-  /// why it cannot be opened (also shown).
+  /// Opens `path`: a scan CSV is read at once, a kernel-runs CSV merged into the run shown, a
+  /// profiler trace read into the Step tab; a folder or a kernel module is scanned off the UI thread
+  /// (finished when scanFinished() is emitted). Returns an empty string, or why it cannot be opened
+  /// (also shown).
   QString openPath(const QString& path);
   /// Shows bundled run `key` ("blenderbot"). Returns an empty string or the error.
   QString openBundled(const QString& key);
@@ -102,13 +94,15 @@ class InductorRunView : public QWidget, public AppView {
   QString openTrace(const QString& path);
   /// The Step tab.
   [[nodiscard]] StepPane* stepPane() const { return step_pane_; }
+  /// The detail tabs (RBLOCK bounds, occupancy, source, Measured, Sweep, Step), for choosing a page.
+  [[nodiscard]] QTabWidget* detailTabs() const;
 
   /// Selects the kernel list's row of kernel `index` in the run (not the sorted row). False when out of range.
   bool selectKernel(int index);
   /// Selects row `row` of the selected kernel's config table. False when out of range.
   bool selectConfig(int row);
   /// Index in run().kernels of the selected kernel, -1 when none.
-  [[nodiscard]] int selectedKernel() const { return kernel_index_; }
+  [[nodiscard]] int selectedKernel() const;
   /// The selected config's row, nullptr when none.
   [[nodiscard]] const triton::ScanRow* selectedConfig() const;
   /// The selected config as a hand-over; nullopt when no compiled config is selected.
@@ -116,42 +110,6 @@ class InductorRunView : public QWidget, public AppView {
 
   [[nodiscard]] const InductorRunData& run() const { return data_; }
   [[nodiscard]] bool isScanning() const;
-
-  // Widgets, for the main window and tests.
-  [[nodiscard]] QLabel* summaryLabel() const { return summary_; }
-  [[nodiscard]] QLabel* statusLabel() const { return status_; }
-  [[nodiscard]] QLineEdit* filterEdit() const { return filter_; }
-  [[nodiscard]] QTableView* kernelTable() const { return kernel_table_; }
-  [[nodiscard]] QSortFilterProxyModel* kernelProxy() const { return kernel_proxy_; }
-  [[nodiscard]] KernelListModel* kernelModel() const { return kernel_model_; }
-  [[nodiscard]] QTableView* configTable() const { return config_table_; }
-  [[nodiscard]] RunConfigModel* configModel() const { return config_model_; }
-  [[nodiscard]] RblockBoundsPlot* boundsPlot() const { return bounds_plot_; }
-  [[nodiscard]] ConfigOccupancyPlot* occupancyPlot() const { return occupancy_plot_; }
-  [[nodiscard]] QPlainTextEdit* sourceView() const { return source_; }
-  [[nodiscard]] QLabel* sourceLabel() const { return source_label_; }
-  [[nodiscard]] QComboBox* bundledCombo() const { return bundled_; }
-  [[nodiscard]] QPushButton* toCalculatorButton() const { return to_calculator_; }
-  [[nodiscard]] QPushButton* toRblockButton() const { return to_rblock_; }
-  [[nodiscard]] QTabWidget* detailTabs() const { return detail_tabs_; }
-  [[nodiscard]] InductorScanJob* job() const { return job_; }
-  [[nodiscard]] MeasureJob* measureJob() const { return run_job_; }
-  [[nodiscard]] QPushButton* runButton() const { return run_button_; }
-  [[nodiscard]] QPushButton* runAllButton() const { return run_all_button_; }
-  [[nodiscard]] QProgressBar* runProgress() const { return run_progress_; }
-  [[nodiscard]] QPushButton* cancelRunButton() const { return run_cancel_; }
-  [[nodiscard]] QLabel* titleLabel() const { return title_; }
-  [[nodiscard]] QLabel* measuredNote() const { return measured_note_; }
-  [[nodiscard]] MeasuredTimesPlot* measuredPlot() const { return measured_plot_; }
-  [[nodiscard]] QTableWidget* picksTable() const { return picks_table_; }
-  [[nodiscard]] QPushButton* sweepButton() const { return sweep_button_; }
-  [[nodiscard]] QLineEdit* pythonEdit() const { return python_edit_; }
-  [[nodiscard]] QLineEdit* gridEdit() const { return grid_edit_; }
-  [[nodiscard]] KernelSweepJob* kernelSweepJob() const { return sweep_job_; }
-  [[nodiscard]] SweepSeriesPlot* sweepPlot() const { return sweep_plot_; }
-  [[nodiscard]] QComboBox* sweepXblockCombo() const { return sweep_xblock_; }
-  [[nodiscard]] QComboBox* sweepMetricCombo() const { return sweep_metric_; }
-  [[nodiscard]] QLabel* sweepNote() const { return sweep_note_; }
 
   // AppView
   [[nodiscard]] std::vector<CsvExport> csvExports() const override;
@@ -187,85 +145,32 @@ class InductorRunView : public QWidget, public AppView {
   void openInRblock(const occx::ui::ConfigHandOver& config);
 
  private:
-  QWidget* buildTopBar();
-  QWidget* buildKernelPane();
-  QWidget* buildKernelDetails();
-  void showKernel(int index);
+  void connectPanes();
+  /// Opens `path` as openPath does; `handed_over` tells whether it went to another view.
+  QString open(const QString& path, bool& handed_over);
+  /// Shows the chosen kernel (none: the list's choice is none) in every pane.
+  void showKernel();
+  /// The selected config in the occupancy bars and the bounds tab.
   void showConfigDetails();
-  void showSource(const RunKernelEntry& kernel);
-  QWidget* buildMeasuredTab();
-  void showMeasured(const RunKernelEntry* kernel);
-  QWidget* buildSweepTab();
-  void showSweepPlot(const RunKernelEntry* kernel);
-  void mergeSweep(const triton::KernelSweepResult& result);
+  /// After measurements or a sweep changed the run: the list, the title and the chosen kernel again.
+  void showMerged(bool keep_config);
   void updateRunButtons();
-  void showTitle();
-  QString startMeasure(std::vector<const triton::RunKernel*> kernels);
-  void setStatus(const QString& text, bool error = false);
-  /// Cancels a running scan and drops what it still reports (another run is being shown).
-  void dropScan();
-  /// The Step tab's in-step time per kernel into the kernel list (its In-step column, hidden without a trace).
-  void showInStepTimes();
+  /// Says `text` on the status line (in red when `error`) and returns it.
+  QString say(const QString& text, bool error = false);
 
   InductorRunData data_;
-  quint64 scan_id_ = 0;  ///< the scan whose result is awaited; 0 = none
-  int kernel_index_ = -1;
-  bool filtering_ = false;
-  bool handed_over_ = false;  ///< the last openPath gave its file to another view (openElsewhere)  ///< the kernel
-                              ///< filter is changing the table: its current row is not the user's choice
-  int config_row_ = -1;
   QString last_folder_;
   QString bundled_key_;
+  std::map<std::string, QStringList> sweep_explanations_;  ///< by module hash
 
-  InductorScanJob* job_;
-  QLabel* title_ = nullptr;
-  QLabel* summary_ = nullptr;
-  QLabel* status_ = nullptr;
-  QProgressBar* progress_ = nullptr;
-  QPushButton* cancel_ = nullptr;
-  QComboBox* bundled_ = nullptr;
-  QLineEdit* filter_ = nullptr;
-  QTableView* kernel_table_ = nullptr;
-  KernelListModel* kernel_model_ = nullptr;
-  QSortFilterProxyModel* kernel_proxy_ = nullptr;
-  QLabel* kernel_title_ = nullptr;
-  QTableView* config_table_ = nullptr;
-  RunConfigModel* config_model_ = nullptr;
-  QTabWidget* detail_tabs_ = nullptr;
-  RblockBoundsPlot* bounds_plot_ = nullptr;
-  QLabel* bounds_note_ = nullptr;
-  ConfigOccupancyPlot* occupancy_plot_ = nullptr;
-  QPlainTextEdit* source_ = nullptr;
-  QLabel* source_label_ = nullptr;
-  QPushButton* to_calculator_ = nullptr;
-  QPushButton* to_rblock_ = nullptr;
+  InductorOpenPane* open_;
+  InductorKernelListPane* kernels_;
+  InductorConfigPane* configs_;
+  InductorMeasureControls* controls_;
+  InductorDetailTabs* detail_tabs_;
+  StepPane* step_pane_;  ///< the detail tabs' Step tab
   QSplitter* main_split_ = nullptr;
   QSplitter* right_split_ = nullptr;
-
-  std::shared_ptr<Backend> backend_;
-  int ordinal_ = 0;
-  MeasureJob* run_job_;
-  quint64 run_id_ = 0;  ///< the kernel run whose result is awaited; 0 = none
-  QPushButton* run_button_ = nullptr;
-  QPushButton* run_all_button_ = nullptr;
-  KernelSweepJob* sweep_job_;
-  quint64 sweep_id_ = 0;  ///< the sweep whose result is awaited; 0 = none
-  QPushButton* sweep_button_ = nullptr;
-  QLineEdit* python_edit_ = nullptr;
-  QLineEdit* grid_edit_ = nullptr;
-  SweepSeriesPlot* sweep_plot_ = nullptr;
-  QComboBox* sweep_xblock_ = nullptr;
-  QComboBox* sweep_metric_ = nullptr;
-  QLabel* sweep_note_ = nullptr;
-  std::map<std::string, QStringList> sweep_explanations_;  ///< by module hash
-  QProgressBar* run_progress_ = nullptr;
-  QPushButton* run_cancel_ = nullptr;
-  QLabel* measured_note_ = nullptr;
-  MeasuredTimesPlot* measured_plot_ = nullptr;
-  QTableWidget* picks_table_ = nullptr;
-  QWidget* sweep_tab_ = nullptr;
-  StepPane* step_pane_ = nullptr;
-  bool in_step_sorted_ = false;  ///< the kernel list was sorted by in-step time once for this trace
 };
 
 }  // namespace occx::ui

@@ -133,8 +133,8 @@ StepPane::StepPane(QWidget* parent) : QWidget(parent), job_(new TraceReadJob(thi
   left->setSizes({120, 180});
   v->addWidget(split_, 1);
 
-  connect(job_, &TraceReadJob::progress, this, [this](quint64 id, qint64 done, qint64 total) {
-    if (id != read_id_) return;
+  // The job delivers its latest request only: every request here is the one wanted.
+  connect(job_, &TraceReadJob::progress, this, [this](quint64, qint64 done, qint64 total) {
     progress_->setRange(0, 1000);
     progress_->setValue(total > 0 ? static_cast<int>(1000 * done / total) : 0);
     setStatus(tr("Reading %1: %2 of %3 MB")
@@ -143,8 +143,7 @@ StepPane::StepPane(QWidget* parent) : QWidget(parent), job_(new TraceReadJob(thi
                   .arg(static_cast<double>(total) / (1 << 20), 0, 'f', 0),
               false);
   });
-  connect(job_, &TraceReadJob::finished, this, [this](quint64 id, const std::shared_ptr<const StepResult>& result) {
-    if (id != read_id_) return;
+  connect(job_, &TraceReadJob::finished, this, [this](quint64, const std::shared_ptr<const StepResult>& result) {
     const bool opened = !pending_path_.isEmpty();  // a new trace, not the same one joined to another run
     result_ = result;
     if (opened) trace_path_ = pending_path_;
@@ -165,12 +164,9 @@ StepPane::StepPane(QWidget* parent) : QWidget(parent), job_(new TraceReadJob(thi
     }
     if (opened) emit traceOpened(trace_path_);
   });
-  connect(job_, &TraceReadJob::failed, this, [this](quint64 id, const QString& message) {
-    if (id == read_id_) setStatus(message, true);
-  });
-  connect(job_, &TraceReadJob::cancelled, this, [this](quint64 id) {
-    if (id == read_id_) setStatus(tr("Reading the trace was cancelled; the step shown before stays."), false);
-  });
+  connect(job_, &TraceReadJob::failed, this, [this](quint64, const QString& message) { setStatus(message, true); });
+  connect(job_, &TraceReadJob::cancelled, this,
+          [this](quint64) { setStatus(tr("Reading the trace was cancelled; the step shown before stays."), false); });
   connect(job_, &Job::runningChanged, this, [this](bool running) {
     progress_->setVisible(running);
     cancel_->setVisible(running);
@@ -183,13 +179,13 @@ StepPane::~StepPane() = default;
 QString StepPane::openTrace(const QString& path) {
   const QFileInfo info(path);
   if (!path.startsWith(QLatin1String(":/")) && !info.isFile()) {
-    const QString message = info.exists() ? tr("%1 is not a file.").arg(QDir::toNativeSeparators(path))
-                                          : tr("%1 does not exist.").arg(QDir::toNativeSeparators(path));
+    QString message = info.exists() ? tr("%1 is not a file.").arg(QDir::toNativeSeparators(path))
+                                    : tr("%1 does not exist.").arg(QDir::toNativeSeparators(path));
     setStatus(message, true);
     return message;
   }
   pending_path_ = path;
-  read_id_ = job_->start(path, steps_->value(), rows_, run_input_);
+  job_->start(path, steps_->value(), rows_, run_input_);
   setStatus(tr("Reading %1…").arg(QDir::toNativeSeparators(path)), false);
   return {};
 }
@@ -211,10 +207,10 @@ void StepPane::setRun(std::vector<triton::ScanRow> rows, const QString& input) {
   rows_ = std::make_shared<const std::vector<triton::ScanRow>>(std::move(rows));
   run_input_ = input;
   if (job_->isRunning() && !pending_path_.isEmpty()) {
-    read_id_ = job_->start(pending_path_, steps_->value(), rows_, run_input_);  // a read under way: for this run
+    job_->start(pending_path_, steps_->value(), rows_, run_input_);  // a read under way: for this run
   } else if (result_) {
     pending_path_.clear();
-    read_id_ = job_->rejoin(result_->trace, rows_, run_input_);  // cancels a rejoin to the run before
+    job_->rejoin(result_->trace, rows_, run_input_);  // cancels a rejoin to the run before
   }
 }
 

@@ -82,7 +82,6 @@ class StepPane : public QWidget {
   void setStatus(const QString& text, bool error);
 
   TraceReadJob* job_;
-  quint64 read_id_ = 0;
   QPushButton* open_;
   QPushButton* bundled_;
   QString bundled_path_;

@@ -1,0 +1,117 @@
+#include "ui/views/inductor_kernel_list_pane.h"
+
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLineEdit>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "ui/models/inductor_run_actions.h"
+#include "ui/models/inductor_run_models.h"
+
+namespace occx::ui {
+
+InductorKernelListPane::InductorKernelListPane(QWidget* parent)
+    : QWidget(parent), model_(new KernelListModel(this)), proxy_(new QSortFilterProxyModel(this)) {
+  setObjectName(QStringLiteral("inductorKernelList"));
+  auto* v = new QVBoxLayout(this);
+  v->setContentsMargins(0, 0, 0, 0);
+  filter_ = new QLineEdit;
+  filter_->setObjectName(QStringLiteral("kernelFilter"));
+  filter_->setPlaceholderText(tr("Filter kernels (any column: name, kind, size hints…)"));
+  filter_->setClearButtonEnabled(true);
+  proxy_->setSourceModel(model_);
+  proxy_->setSortRole(KernelListModel::kSortRole);
+  proxy_->setFilterKeyColumn(-1);
+  proxy_->setFilterCaseSensitivity(Qt::CaseInsensitive);
+  table_ = new QTableView;
+  table_->setObjectName(QStringLiteral("kernelTable"));
+  table_->setModel(proxy_);
+  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  table_->setSelectionMode(QAbstractItemView::SingleSelection);
+  table_->setSortingEnabled(true);
+  table_->verticalHeader()->setVisible(false);
+  table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
+  table_->horizontalHeader()->setHighlightSections(false);
+  table_->setWordWrap(false);
+  table_->setMinimumWidth(280);
+  table_->setTextElideMode(Qt::ElideMiddle);                         // the kernel's number at the end stays in sight
+  table_->sortByColumn(KernelListModel::kKind, Qt::AscendingOrder);  // looped reductions first
+  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+  table_->setColumnHidden(KernelListModel::kInStep, true);  // shown once a step trace is open
+  // Filtering moves the table's current row to whatever row is left; the kernel shown stays the
+  // user's: selected again whenever the filter lets it through, and shown (unselected) otherwise.
+  connect(filter_, &QLineEdit::textChanged, this, [this](const QString& text) {
+    filtering_ = true;
+    proxy_->setFilterFixedString(text);
+    const QModelIndex shown = chosen_ >= 0 ? proxy_->mapFromSource(model_->index(chosen_, 0)) : QModelIndex();
+    if (shown.isValid()) {
+      table_->selectionModel()->setCurrentIndex(shown, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+      table_->scrollTo(shown);
+    } else {
+      table_->selectionModel()->clear();
+    }
+    filtering_ = false;
+  });
+  connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
+    if (!current.isValid() || filtering_) return;
+    choose(proxy_->mapToSource(current).row());
+  });
+  v->addWidget(filter_);
+  v->addWidget(table_, 1);
+}
+
+void InductorKernelListPane::setKernels(const std::vector<RunKernelEntry>& kernels, bool new_run) {
+  if (new_run) chosen_ = -1;
+  model_->setRows(kernels);
+  if (!new_run) return;
+  model_->setInStepTimes({});  // until the step is joined to this run (off the UI thread)
+  table_->resizeColumnsToContents();
+  table_->setColumnWidth(KernelListModel::kKernel, std::min(table_->columnWidth(KernelListModel::kKernel), 230));
+}
+
+bool InductorKernelListPane::selectKernel(int index) {
+  if (index < 0 || index >= model_->numRows()) return false;
+  const QModelIndex row = proxy_->mapFromSource(model_->index(index, 0));
+  if (!row.isValid()) {  // filtered out: chosen anyway
+    chosen_ = index;
+    emit kernelChosen(index);
+    return true;
+  }
+  table_->selectionModel()->setCurrentIndex(row, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+  table_->scrollTo(row);
+  if (chosen_ != index) choose(index);
+  return true;
+}
+
+void InductorKernelListPane::choose(int index) {
+  chosen_ = index;
+  emit kernelChosen(index);
+}
+
+const RunKernelEntry* InductorKernelListPane::chosenEntry() const {
+  return model_->row(chosen_);
+}
+
+void InductorKernelListPane::setInStepTimes(const step::StepProfile* profile) {
+  model_->setInStepTimes(inStepTimesOf(profile));
+  table_->setColumnHidden(KernelListModel::kInStep, profile == nullptr);
+  if (profile != nullptr && !in_step_sorted_) {  // a new trace: the kernels that matter first
+    in_step_sorted_ = true;
+    QHeaderView* header = table_->horizontalHeader();
+    header->moveSection(header->visualIndex(KernelListModel::kInStep), 0);  // in sight in a narrow list
+    table_->resizeColumnToContents(KernelListModel::kInStep);
+    table_->sortByColumn(KernelListModel::kInStep, Qt::DescendingOrder);
+  }
+}
+
+QString InductorKernelListPane::filterText() const {
+  return filter_->text();
+}
+
+void InductorKernelListPane::setFilterText(const QString& text) {
+  filter_->setText(text);
+}
+
+}  // namespace occx::ui

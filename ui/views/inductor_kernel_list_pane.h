@@ -1,0 +1,64 @@
+// The Inductor run view's kernel list: every kernel of the run, filterable (any column) and sortable
+// by any column, with the step's in-step time per kernel once a profiler trace is open. The kernel
+// the user chose stays chosen while a filter hides it (the details keep showing it).
+#pragma once
+
+#include <QString>
+#include <QWidget>
+#include <vector>
+
+#include "core/step/step_profile.h"
+#include "ui/models/inductor_run_data.h"
+
+class QLineEdit;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace occx::ui {
+
+class KernelListModel;
+
+class InductorKernelListPane : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit InductorKernelListPane(QWidget* parent = nullptr);
+
+  /// Lists `kernels` (the run's, in its order). For a new run (`new_run`) no kernel is chosen, the
+  /// in-step times are cleared and the columns fitted; otherwise the chosen kernel stays.
+  void setKernels(const std::vector<RunKernelEntry>& kernels, bool new_run);
+  /// Chooses kernel `index` of the run (not the sorted row) and selects its row; one the filter
+  /// hides is chosen all the same, with no row selected. kernelChosen() when the choice changes.
+  /// False when out of range.
+  bool selectKernel(int index);
+  /// Index of the chosen kernel in the run, -1 when none.
+  [[nodiscard]] int chosenKernel() const { return chosen_; }
+  /// The chosen kernel, nullptr when none.
+  [[nodiscard]] const RunKernelEntry* chosenEntry() const;
+
+  /// Shows the in-step time of the kernels of `profile` matched to the run (null: no trace; the
+  /// In-step column hides). The first times of a trace move the column to the front and sort by it.
+  void setInStepTimes(const step::StepProfile* profile);
+  /// A new trace is opened: its times sort the list once more.
+  void resortByInStepTime() { in_step_sorted_ = false; }
+
+  [[nodiscard]] QString filterText() const;
+  void setFilterText(const QString& text);
+
+ signals:
+  /// The user (or selectKernel) chose kernel `index` of the run.
+  void kernelChosen(int index);
+
+ private:
+  void choose(int index);
+
+  KernelListModel* model_;
+  QSortFilterProxyModel* proxy_;
+  QLineEdit* filter_;
+  QTableView* table_;
+  int chosen_ = -1;
+  bool filtering_ = false;       ///< the filter is changing the table: its current row is not the user's choice
+  bool in_step_sorted_ = false;  ///< the list was sorted by in-step time once for this trace
+};
+
+}  // namespace occx::ui
