@@ -63,6 +63,7 @@ struct CalculatorHeadline {
   QString detail;
   QString validation;
 };
+/// The headline of `result` (`input_error`: a malformed input, said as the reason it cannot launch).
 CalculatorHeadline calculatorHeadline(const OccupancyResult& result, const QString& input_error);
 
 /// The derivation, step by step, as HTML: the target and inputs, each step of the result and of the
@@ -83,6 +84,8 @@ struct CalculatorCsv {
   CsvTable barriers;  ///< the block-barriers curve
   CsvTable clusters;  ///< the cluster-size curve with the driver's figures
 };
+/// The tables of `figures` for `input` on `arch` (`target` names the device; the cluster's figures
+/// and `driver`'s answer added to the result table when there are some).
 CalculatorCsv calculatorCsv(const ArchLimits& arch, const QString& target, const OccupancyInput& input,
                             const CalculatorFigures& figures, const ClusterInput& cluster,
                             const std::optional<DriverOccupancy>& driver);

@@ -103,6 +103,7 @@ struct RblockCsv {
   CsvTable curves;     ///< the bounds against registers per thread
   CsvTable pipeline;
 };
+/// The tables of `result` (the target: its device's label, empty when none was resolved).
 RblockCsv rblockCsv(const RblockResult& result);
 
 }  // namespace occx::ui

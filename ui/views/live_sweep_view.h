@@ -7,6 +7,8 @@
 // the family's figures, when a sweep of Inductor's own Triton kernel for the same problem is known
 // (bundled with the dataset, or opened with "Compare with Inductor's kernel…"): that kernel's time,
 // registers and time ratio per config, its series in the time plot, and the comparison in one line.
+// Its panels are built in live_sweep_panels.cpp, the replay table is a RegretBox, and what the plots
+// and lines show is computed by ui/models/live_sweep_content.
 #pragma once
 
 #include <memory>
