@@ -110,7 +110,7 @@ int main(int argc, char** argv) {
   const std::shared_ptr<occx::Backend> backend = occx::app::buildBackend();
   occx::ui::MainWindow window(use_settings);
   window.showBackend(*backend);
-  window.calculatorView()->setBackend(backend.get());  // the driver's figures beside the model's
+  window.calculatorView()->setBackend(backend);  // the driver's figures beside the model's
   auto* rblock = new occx::ui::RblockScalingView;
   auto* compile_sweep = new occx::ui::CompileSweepView(nullptr, backend);
   auto* live_sweep = new occx::ui::LiveSweepView(nullptr, backend);

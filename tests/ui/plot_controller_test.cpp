@@ -13,6 +13,7 @@
 #include "ui/models/utilization.h"
 #include "ui/plots/occupancy_curve_plot.h"
 #include "ui/plots/rblock_bounds_plot.h"
+#include "ui/plots/sweep_series_plot.h"
 
 namespace occx::ui {
 namespace {
@@ -60,6 +61,51 @@ TEST(RblockBoundsPlot, BlocksPerSmTickAtWholeNumbers) {
     for (const QString& label : p->yAxis->tickVectorLabels())
       EXPECT_FALSE(label.contains(QLatin1Char('.'))) << label.toStdString();
   }
+}
+
+// SweepSeriesPlot::show draws plain plot data: series, then reference lines, then markers, with the
+// title and the notes; showing other data replaces everything.
+TEST(SweepSeriesPlot, ShowDrawsPlotDataInOrder) {
+  SweepSeriesPlot plot(QStringLiteral("Registers"), QStringLiteral("testPlot"), nullptr);
+  SweepPlotData data;
+  data.title = QStringLiteral("Registers (XBLOCK = 1)");
+  SweepSeriesData w8 = sweepSeries(QStringLiteral("8 warps"), 8);
+  w8.x = {1024, 512};
+  w8.y = {38, 32};
+  w8.rows = {1, 0};
+  data.series.push_back(w8);
+  SweepSeriesData bars = sweepSeries(QStringLiteral("16 warps"), 16, /*dashed=*/true);
+  bars.x = {512};
+  bars.y = {29};
+  bars.rows = {2};
+  bars.minus = {1};
+  bars.plus = {2};
+  data.series.push_back(bars);
+  data.lines.push_back({255, QStringLiteral("255-register cap"), QColor(214, 39, 40), Qt::DashLine});
+  data.markers.push_back(
+      {QStringLiteral("selected"), {512}, {32}, {0}, MarkerShape::kDiamond, QColor(0, 0, 0), 11, false});
+  data.y_hi = 280;
+  data.corner_note = QStringLiteral("corner");
+  plot.show(data);
+  ASSERT_EQ(plot.graphCount(), 4);
+  EXPECT_EQ(plot.graphName(0), QStringLiteral("8 warps"));
+  EXPECT_EQ(plot.graphPoints(0), (QVector<QPointF>{{512, 32}, {1024, 38}}));  // sorted by x, rows with them
+  EXPECT_EQ(plot.graphRows(0), (QVector<int>{0, 1}));
+  EXPECT_EQ(plot.graphName(2), QStringLiteral("255-register cap"));
+  EXPECT_EQ(plot.graphName(3), QStringLiteral("selected"));
+  EXPECT_EQ(plot.errorBarCount(), 1);
+  EXPECT_EQ(plot.title(), QStringLiteral("Registers (XBLOCK = 1)"));
+  EXPECT_EQ(plot.cornerNote(), QStringLiteral("corner"));
+  EXPECT_TRUE(plot.note().isEmpty());
+
+  SweepPlotData empty;
+  empty.note = QStringLiteral("No data");
+  plot.show(empty);
+  EXPECT_EQ(plot.graphCount(), 0);
+  EXPECT_EQ(plot.errorBarCount(), 0);
+  EXPECT_EQ(plot.title(), QStringLiteral("Registers (XBLOCK = 1)"));  // an empty title keeps the shown one
+  EXPECT_EQ(plot.note(), QStringLiteral("No data"));
+  EXPECT_TRUE(plot.cornerNote().isEmpty());
 }
 
 TEST(PlotController, ExportsPngAndPdfAtomically) {

@@ -61,7 +61,8 @@ using FakeLiveRun = std::function<Expected<LiveSweepResult>(const LiveSweepSpec&
                                                             const std::atomic<bool>*)>;
 
 /// A Backend made of functions: compiles with `compile` (none = no compiler here), reports `live`
-/// and `gpus`, runs live sweeps with `run`.
+/// and `gpus`, runs live sweeps with `run`, answers driver queries with `driver` (none: the
+/// Backend's own "no driver" answer).
 class FakeBackend final : public Backend {
  public:
   CompileFunction compile;
@@ -70,6 +71,7 @@ class FakeBackend final : public Backend {
   std::vector<DeviceInfo> gpus;
   FakeLiveRun run;
   GpuRunner* runner = nullptr;  ///< what withGpuRunner hands out; none: live.reason
+  std::function<Expected<DriverOccupancy>(const DriverOccupancyQuery&)> driver;
 
   [[nodiscard]] Availability compileAvailability() const override {
     return compile ? Availability{true, {}} : Availability{false, "no compiler (test)"};
@@ -88,6 +90,9 @@ class FakeBackend final : public Backend {
     if (runner == nullptr) return Error{live.reason};
     work(*runner);
     return std::nullopt;
+  }
+  Expected<DriverOccupancy> driverOccupancy(const DriverOccupancyQuery& query) override {
+    return driver ? driver(query) : Backend::driverOccupancy(query);
   }
 };
 

@@ -65,6 +65,14 @@ void Job::cancel() {
   }
 }
 
+void Job::discard() {
+  if (!running_) return;
+  cancel();
+  ++current_id_;  // no request has this id: whatever the dropped one posts is stale
+  running_ = false;
+  emit runningChanged(false);
+}
+
 bool Job::cancelRequested() const {
   for (const auto& r : threads_) {
     if (r.id == current_id_) return r.cancel->load();

@@ -33,6 +33,11 @@ class Job : public QObject {
   [[nodiscard]] int activeThreads() const { return static_cast<int>(threads_.size()); }
   /// Asks the latest request to stop; it still delivers what it finished (cancelled = true).
   void cancel();
+  /// Drops the latest request while it runs: it is cancelled, nothing it still reports arrives,
+  /// and the job is idle at once (runningChanged(false)); currentId() then names no request. For
+  /// work whose result no longer applies (an opened file replaces a sweep, the inputs of a query
+  /// changed). Does nothing when no request runs.
+  void discard();
   /// Whether cancel() was called for the latest request.
   [[nodiscard]] bool cancelRequested() const;
   /// Processes events until no request runs any more, or `timeout_ms` passes. True when idle.

@@ -92,6 +92,22 @@ void SweepSeriesPlot::clear() {
   corner_note_.clear();
 }
 
+void SweepSeriesPlot::show(const SweepPlotData& data) {
+  clear();
+  for (const SweepSeriesData& s : data.series) {
+    addSeries(s.name, s.x, s.y, s.rows, numWarpsColor(s.num_warps), s.dashed ? Qt::DashLine : Qt::SolidLine, s.minus,
+              s.plus);
+  }
+  for (const SweepReferenceLine& l : data.lines) addReferenceLine(l.y, l.name, l.color, l.style);
+  for (const SweepMarkers& m : data.markers) {
+    addMarkers(m.name, m.x, m.y, m.rows, m.shape, m.color, m.size, /*filled=*/false, m.in_legend);
+  }
+  finish(data.y_lo, data.y_hi);
+  if (!data.title.isEmpty()) setTitle(data.title);
+  setNote(data.note);
+  setCornerNote(data.corner_note);
+}
+
 int SweepSeriesPlot::addSeries(const QString& name, QVector<double> x, QVector<double> y, QVector<int> rows,
                                const QColor& color, Qt::PenStyle style, QVector<double> minus, QVector<double> plus) {
   const bool bars = !minus.isEmpty() && minus.size() == x.size() && plus.size() == x.size();

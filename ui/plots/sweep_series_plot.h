@@ -11,14 +11,12 @@
 #include <functional>
 #include <map>
 
+#include "ui/models/sweep_plot_data.h"
 #include "ui/plots/plot_controller.h"
 
 class QCPGraph;
 
 namespace occx::ui {
-
-/// A marker's shape (QCustomPlot's scatter styles, kept out of the header).
-enum class MarkerShape { kCircle, kSquare, kTriangle, kStar, kDiamond, kCross };
 
 /// The colour of the series of one num_warps value (the same in every plot of the app).
 QColor numWarpsColor(int num_warps);
@@ -31,6 +29,9 @@ class SweepSeriesPlot : public PlotController {
 
   /// Removes every graph, error bar and note.
   void clear();
+  /// Draws `data` in place of what was shown: clear(), its series, reference lines and markers in
+  /// that order, finish(y_lo, y_hi), its title (when not empty) and its notes.
+  void show(const SweepPlotData& data);
   /// A line through (x, y) with circles at the points; `rows` gives the view row of each point.
   /// Returns the graph index.
   /// Points are sorted by x (with their rows). With `minus`/`plus` (one per point, distances below

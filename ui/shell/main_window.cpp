@@ -4,8 +4,6 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDateTime>
-#include <QDialog>
-#include <QDialogButtonBox>
 #include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -20,91 +18,28 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QProcess>
 #include <QRegularExpression>
 #include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
-#include <QTemporaryDir>
-#include <QTextBrowser>
-#include <QTimer>
 #include <QUrl>
-#include <QVBoxLayout>
 #include <algorithm>
 
 #include "core/base/atomic_file.h"
-#include "occx_config.h"
 #include "ui/plots/plot_controller.h"
 #include "ui/shell/app_view.h"
+#include "ui/shell/help_text.h"
+#include "ui/shell/manual_dialog.h"
 #include "ui/shell/report.h"
+#include "ui/shell/settings_file.h"
 #include "ui/views/calculator_view.h"
 #include "ui/widgets/checked_spin_box.h"
 
 namespace occx::ui {
 
-namespace {
-const char* const kGeometryKey = "window/geometry";
-const char* const kCurrentTabKey = "window/currentTab";
-const char* const kExportDirKey = "export/lastFolder";
-
-/// A name that settings written by earlier versions use, and the name that replaced it.
-struct Renamed {
-  const char* old_name;
-  const char* new_name;
-};
-/// Views renamed with the compile-sweep / live-sweep vocabulary: their settings group
-/// ("views/<objectName>") and their tab title (the remembered current tab).
-constexpr Renamed kRenamedViews[] = {{"kernel", "compileSweep"}, {"live", "liveSweep"}, {"rblock", "rblockScaling"}};
-constexpr Renamed kRenamedTabs[] = {{"Kernels (NVRTC)", "Compile sweep (NVRTC)"}, {"Live runs", "Live sweep"}};
-
-// The window's shortcuts: the menus set them, About lists them.
-QList<QKeySequence> exportCsvKeys() {
-  return {QKeySequence(Qt::CTRL | Qt::Key_S), QKeySequence(Qt::CTRL | Qt::Key_E)};
-}
-QKeySequence exportPngKey() {
-  return QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S);
-}
-QKeySequence helpKey() {
-  return QKeySequence(Qt::Key_F1);
-}
-QKeySequence exportReportKey() {
-  return QKeySequence(Qt::CTRL | Qt::Key_P);
-}
-
-QString keysText(const QList<QKeySequence>& keys) {
-  QStringList out;
-  for (const QKeySequence& k : keys)
-    out << QStringLiteral("<b>%1</b>").arg(k.toString(QKeySequence::NativeText).toHtmlEscaped());
-  return out.join(QObject::tr(" or "));
-}
-}  // namespace
-
 int MainWindow::migrateSettings(QSettings& settings) {
-  int moved = 0;
-  for (const Renamed& r : kRenamedViews) {
-    const QString from = QStringLiteral("views/") + QLatin1String(r.old_name);
-    const QString to = QStringLiteral("views/") + QLatin1String(r.new_name);
-    settings.beginGroup(from);
-    const QStringList keys = settings.allKeys();
-    settings.endGroup();
-    if (keys.isEmpty()) continue;
-    for (const QString& key : keys) {
-      const QString target = to + QLatin1Char('/') + key;
-      if (settings.contains(target)) continue;  // written by this version: newer than the old value
-      settings.setValue(target, settings.value(from + QLatin1Char('/') + key));
-      ++moved;
-    }
-    settings.remove(from);
-  }
-  const QString tab = settings.value(QLatin1String(kCurrentTabKey)).toString();
-  for (const Renamed& r : kRenamedTabs) {
-    if (tab == QLatin1String(r.old_name)) {
-      settings.setValue(QLatin1String(kCurrentTabKey), QLatin1String(r.new_name));
-      ++moved;
-    }
-  }
-  return moved;
+  return migrateRenamedSettings(settings);
 }
 
 MainWindow::MainWindow(bool use_settings, QWidget* parent)
@@ -151,12 +86,6 @@ MainWindow::MainWindow(bool use_settings, QWidget* parent)
 
 MainWindow::~MainWindow() {
   qApp->removeEventFilter(this);
-  // A python3 probe still running: stop it without its handlers, which use this window.
-  if (python_probe_ != nullptr) {
-    python_probe_->disconnect(this);
-    python_probe_->kill();
-    python_probe_->waitForFinished(2000);
-  }
 }
 
 void MainWindow::setPrompts(Prompts prompts) {
@@ -295,166 +224,38 @@ void MainWindow::dropEvent(QDropEvent* event) {
 
 void MainWindow::showBackend(const Backend& backend) {
   backend_ = &backend;
+  if (manual_dialog_ != nullptr) manual_dialog_->setBackend(backend_);
   can_compile_ = backend.compileAvailability().available;
   cuda_label_->setText(backendStatusText(backend));
   cuda_label_->setToolTip(aboutText(can_compile_));
 }
 
 QString MainWindow::backendStatusText(const Backend& backend) {
-  // What is there, not how the program was built: a newcomer reads "CUDA support: on" as "GPU present".
-  QString gpu;
-  const auto gpus = backend.detectedGpus();
-  const Availability live = backend.liveAvailability();
-  if (!gpus.empty()) {
-    gpu = tr("GPU: %1").arg(QString::fromStdString(gpus.front().name));
-    if (gpus.size() > 1) gpu += tr(" (+%1 more)").arg(static_cast<int>(gpus.size()) - 1);
-  } else if (live.available) {
-    gpu = tr("GPU: present");
-  } else {
-    const QString why = QString::fromStdString(live.reason);
-    gpu = why.contains(QStringLiteral("libcuda")) || why.startsWith(QStringLiteral("No NVIDIA driver"))
-              ? tr("GPU: none found (driver not installed)")
-          : why.contains(QStringLiteral("sees no GPU"))  ? tr("GPU: none found (the driver sees no GPU)")
-          : why.contains(QStringLiteral("CUDA Toolkit")) ? tr("GPU: not used (this build has no CUDA support)")
-                                                         : tr("GPU: none found");
-  }
-  const Availability compile = backend.compileAvailability();
-  const std::string version = backend.compilerVersion();
-  const QString nvrtc =
-      compile.available
-          ? tr("NVRTC: available") +
-                (version.empty() ? QString() : QStringLiteral(" (%1)").arg(QString::fromStdString(version)))
-          : tr("NVRTC: not in this build");
-  return gpu + QStringLiteral(" · ") + nvrtc;
+  return backendStatusLine(backend);
 }
 
 QString MainWindow::shortcutTable() {
-  const std::pair<QList<QKeySequence>, QString> rows[] = {
-      {exportCsvKeys(), tr("File → Export CSV…")},
-      {{exportPngKey()}, tr("File → Export PNG… (twice the shown size)")},
-      {{QKeySequence(QKeySequence::Open)}, tr("File → Open Inductor run…")},
-      {{exportReportKey()}, tr("File → Export report… (PDF and HTML)")},
-      {{helpKey()}, tr("Help → Manual")},
-      {{QKeySequence(QKeySequence::Quit)}, tr("File → Quit")},
-  };
-  QString html = QStringLiteral("<table cellspacing=\"2\">");
-  for (const auto& [keys, what] : rows) {
-    QList<QKeySequence> bound;
-    for (const QKeySequence& k : keys) {
-      if (!k.isEmpty()) bound << k;
-    }
-    if (bound.isEmpty()) continue;  // no such key in this platform's bindings
-    html += QStringLiteral("<tr><td>%1</td><td>%2</td></tr>").arg(keysText(bound), what.toHtmlEscaped());
-  }
-  return html + QStringLiteral("</table>");
+  return shortcutTableHtml();
 }
 
 QString MainWindow::manualText(const QString& machine_html) {
-  QFile f(QStringLiteral(":/help/manual.html"));
-  QString html = f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll())
-                                             : tr("<p>The manual is missing from this build.</p>");
-  html.replace(QStringLiteral("{{shortcuts}}"), shortcutTable());
-  html.replace(QStringLiteral("{{machine}}"), machine_html);
-  return html;
+  return manualHtml(machine_html);
+}
+
+QString MainWindow::aboutText(bool can_compile) {
+  return aboutHtml(can_compile);
 }
 
 QString MainWindow::machineFacts() const {
-  const auto item = [](const QString& what, const QString& text) {
-    return QStringLiteral("<li><b>%1:</b> %2</li>").arg(what.toHtmlEscaped(), text.toHtmlEscaped());
-  };
-  QString html = QStringLiteral("<ul>");
-  if (backend_ == nullptr) {
-    html += item(tr("GPU"), tr("not asked (no backend)"));
-  } else {
-    const auto gpus = backend_->detectedGpus();
-    if (gpus.empty()) {
-      html += item(tr("GPU"), tr("none found: %1").arg(QString::fromStdString(backend_->liveAvailability().reason)));
-    }
-    for (const DeviceInfo& d : gpus) {
-      html += item(tr("GPU %1").arg(d.ordinal),
-                   tr("%1, driver supporting CUDA %2")
-                       .arg(QString::fromStdString(d.label()), QString::fromStdString(d.driverCudaVersion())));
-    }
-    const Availability nvrtc = backend_->compileAvailability();
-    html += item(tr("NVRTC"), nvrtc.available ? QString::fromStdString(backend_->compilerVersion())
-                                              : tr("not available: %1").arg(QString::fromStdString(nvrtc.reason)));
-    const Availability cupti = backend_->profilerAvailability();
-    html += item(tr("CUPTI"), cupti.available
-                                  ? tr("available (kernel records; achieved occupancy where profiling is permitted)")
-                                  : tr("not available: %1").arg(QString::fromStdString(cupti.reason)));
-  }
-  html += item(tr("Python with PyTorch and Triton"), python_status_.isEmpty() ? tr("checking…") : python_status_);
-  return html + QStringLiteral("</ul>");
+  return manual_dialog_ != nullptr ? manual_dialog_->machineFacts() : machineFactsHtml(backend_, QString());
 }
 
 void MainWindow::showManual() {
   if (manual_dialog_ == nullptr) {
-    manual_dialog_ = new QDialog(this);
-    manual_dialog_->setWindowTitle(tr("Occupancy Explorer — Manual"));
-    auto* layout = new QVBoxLayout(manual_dialog_);
-    manual_browser_ = new QTextBrowser(manual_dialog_);
-    manual_browser_->setObjectName(QStringLiteral("manualBrowser"));
-    manual_browser_->setOpenExternalLinks(true);
-    layout->addWidget(manual_browser_);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, manual_dialog_);
-    connect(buttons, &QDialogButtonBox::rejected, manual_dialog_, &QDialog::close);
-    layout->addWidget(buttons);
-    manual_dialog_->resize(760, 640);
+    manual_dialog_ = new ManualDialog(this);
+    manual_dialog_->setBackend(backend_);
   }
-  if (python_status_.isEmpty() && python_probe_ == nullptr) probePython();
-  manual_browser_->setHtml(manualText(machineFacts()));
-  manual_dialog_->show();
-  manual_dialog_->raise();
-}
-
-void MainWindow::probePython() {
-  // The user's own python3, as the Triton features will use it: both packages must import.
-  auto* probe = new QProcess(this);
-  python_probe_ = probe;
-  probe->setProcessChannelMode(QProcess::MergedChannels);
-  const auto done = [this, probe](const QString& status) {
-    python_status_ = status;
-    python_probe_ = nullptr;
-    probe->deleteLater();
-    if (manual_browser_ != nullptr && manual_dialog_->isVisible()) manual_browser_->setHtml(manualText(machineFacts()));
-  };
-  connect(probe, &QProcess::finished, this, [probe, done](int code, QProcess::ExitStatus status) {
-    const QString out = QString::fromUtf8(probe->readAll()).trimmed();
-    if (status == QProcess::NormalExit && code == 0) {
-      const QStringList parts = out.split(QLatin1Char(' '));
-      done(parts.size() >= 3 ? tr("%1 (PyTorch %2, Triton %3)").arg(parts[0], parts[1], parts[2]) : out);
-    } else {
-      const QString last = out.section(QLatin1Char('\n'), -1).trimmed();
-      done(tr("python3 cannot import both torch and triton (%1)")
-               .arg(last.isEmpty() ? tr("exit code %1").arg(code) : last));
-    }
-  });
-  connect(probe, &QProcess::errorOccurred, this, [done](QProcess::ProcessError e) {
-    if (e == QProcess::FailedToStart) done(tr("no python3 found on the PATH"));
-  });
-  probe->start(
-      QStringLiteral("python3"),
-      {QStringLiteral("-c"),
-       QStringLiteral("import sys, torch, triton; print(sys.executable, torch.__version__, triton.__version__)")});
-  QTimer::singleShot(30000, probe, [probe] { probe->kill(); });
-}
-
-QString MainWindow::aboutText(bool can_compile) {
-  return tr("<h3>Occupancy Explorer %1</h3>"
-            "<p>Explains why a GPU kernel configuration is fast or slow in terms of occupancy: the classic "
-            "occupancy calculator for every compute capability from 5.0 to 12.x, with each step of the arithmetic "
-            "shown.</p>"
-            "<p><b>Works without a GPU:</b> the occupancy calculator, its plots and the derivation for every compute "
-            "capability and the named GPUs in the built-in data; CSV, PNG and PDF exports; opening CSV files that "
-            "<code>occx</code> wrote on another machine.</p>"
-            "<p><b>Needs the CUDA Toolkit (no GPU):</b> compiling kernels with NVRTC to get real register and spill "
-            "counts.</p>"
-            "<p><b>Needs an NVIDIA GPU and driver:</b> detecting the local GPU, live runs with measured time and "
-            "bandwidth, "
-            "and achieved occupancy from CUPTI.</p>"
-            "<p>This build: CUDA support %2.</p>"
-            "<p><b>Keyboard shortcuts</b> (they work wherever the focus is, in a number box too):</p>%3")
-      .arg(QStringLiteral(OCCX_VERSION), can_compile ? tr("on") : tr("off"), shortcutTable());
+  manual_dialog_->showManual();
 }
 
 QString MainWindow::settingsGroupFor(QWidget* view, const QString& title) const {
@@ -571,10 +372,10 @@ void MainWindow::clearSettledInputMessages() {
 
 QString MainWindow::askSavePath(const QString& caption, const QString& suggested, const QString& filter) {
   QString folder = QDir::homePath();
-  if (use_settings_) folder = QSettings().value(QLatin1String(kExportDirKey), folder).toString();
+  if (use_settings_) folder = QSettings().value(QLatin1String(kExportFolderSettingsKey), folder).toString();
   const QString path = prompts_.save_path(caption, QDir(folder).filePath(suggested), filter);
   if (!path.isEmpty() && use_settings_)
-    QSettings().setValue(QLatin1String(kExportDirKey), QFileInfo(path).absolutePath());
+    QSettings().setValue(QLatin1String(kExportFolderSettingsKey), QFileInfo(path).absolutePath());
   return path;
 }
 
@@ -621,30 +422,16 @@ void MainWindow::exportPlotInteractive(const QString& suffix) {
 
 void MainWindow::restoreWindowSettings() {
   QSettings settings;
-  const QByteArray geometry = settings.value(QLatin1String(kGeometryKey)).toByteArray();
+  const QByteArray geometry = settings.value(QLatin1String(kGeometrySettingsKey)).toByteArray();
   if (!geometry.isEmpty()) restoreGeometry(geometry);
-  pending_tab_ = settings.value(QLatin1String(kCurrentTabKey)).toString();
+  pending_tab_ = settings.value(QLatin1String(kCurrentTabSettingsKey)).toString();
 }
 
 QString MainWindow::saveSettings() const {
   if (!use_settings_) return {};
-  QSettings current;
-  const QString file = current.fileName();
-  const QString kept = tr("the previous settings are kept");
-  // QSettings rewrites its file in place when the disk fills up and still reports success (seen on
-  // Qt 6.4: a 482-byte file cut to the size limit). So the settings are written to a scratch INI
-  // file first, read back and counted, and only then put in place with writeFileAtomically.
-  QTemporaryDir scratch;
-  if (!scratch.isValid()) {
-    return tr("cannot save the settings to %1 (no temporary folder: %2): %3").arg(file, scratch.errorString(), kept);
-  }
-  const QString scratch_file = scratch.filePath(QStringLiteral("settings.ini"));
-  qsizetype keys = 0;
-  {
-    QSettings next(scratch_file, QSettings::IniFormat);
-    for (const QString& key : current.allKeys()) next.setValue(key, current.value(key));  // keys saved elsewhere
-    next.setValue(QLatin1String(kGeometryKey), saveGeometry());
-    next.setValue(QLatin1String(kCurrentTabKey), tabs_->tabText(tabs_->currentIndex()));
+  return writeSettingsChecked([this](QSettings& next) {
+    next.setValue(QLatin1String(kGeometrySettingsKey), saveGeometry());
+    next.setValue(QLatin1String(kCurrentTabSettingsKey), tabs_->tabText(tabs_->currentIndex()));
     for (int i = 0; i < tabs_->count(); ++i) {
       QWidget* view = tabs_->widget(i);
       if (auto* app_view = dynamic_cast<AppView*>(view)) {
@@ -653,37 +440,7 @@ QString MainWindow::saveSettings() const {
         next.endGroup();
       }
     }
-    next.sync();
-    if (next.status() != QSettings::NoError) {
-      return tr("cannot save the settings to %1 (the scratch copy could not be written): %2").arg(file, kept);
-    }
-    keys = next.allKeys().size();
-  }
-  auto bytes = readFile(QFile::encodeName(scratch_file).toStdString());
-  if (!bytes)
-    return tr("cannot save the settings to %1 (%2): %3").arg(file, QString::fromStdString(bytes.error()), kept);
-  // Read back from a file of another name: QSettings answers for a file it has just written from its
-  // memory, not from the disk.
-  const QString check_file = scratch.filePath(QStringLiteral("check.ini"));
-  if (auto copied = writeFileAtomically(QFile::encodeName(check_file).toStdString(), *bytes); !copied) {
-    return tr("cannot save the settings to %1 (%2): %3").arg(file, QString::fromStdString(copied.error()), kept);
-  }
-  if (const QSettings check(check_file, QSettings::IniFormat);
-      check.status() != QSettings::NoError || check.allKeys().size() != keys) {
-    return tr("cannot save the settings to %1 (the scratch copy reads back with %2 of %3 settings: is the disk full?): "
-              "%4")
-        .arg(file)
-        .arg(check.allKeys().size())
-        .arg(keys)
-        .arg(kept);
-  }
-  if (!QDir().mkpath(QFileInfo(file).absolutePath())) {
-    return tr("cannot save the settings to %1 (cannot create its folder): %2").arg(file, kept);
-  }
-  if (auto written = writeFileAtomically(QFile::encodeName(file).toStdString(), *bytes); !written) {
-    return tr("cannot save the settings: %1").arg(QString::fromStdString(written.error()));
-  }
-  return {};
+  });
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -12,9 +12,6 @@
 #include "core/sweep/backend.h"
 
 class QAction;
-class QDialog;
-class QProcess;
-class QTextBrowser;
 class QKeyEvent;
 class QLabel;
 class QMenu;
@@ -25,6 +22,7 @@ namespace occx::ui {
 
 class AppView;
 class CalculatorView;
+class ManualDialog;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -140,8 +138,6 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] bool isWindowShortcut(const QKeyEvent& event) const;
   /// After a successful export: ends inline input messages whose boxes hold a value again.
   void clearSettledInputMessages();
-  /// Starts `python3 -c "import sys, torch, triton"` in the background; fills python_status_.
-  void probePython();
   void exportCsvInteractive();
   void exportPlotInteractive(const QString& suffix);
   void exportReportInteractive();
@@ -163,11 +159,8 @@ class MainWindow : public QMainWindow {
   QAction* export_report_ = nullptr;
   QAction* about_ = nullptr;
   QAction* manual_ = nullptr;
-  const Backend* backend_ = nullptr;  ///< showBackend's; main() keeps it alive longer than the window
-  QDialog* manual_dialog_ = nullptr;
-  QTextBrowser* manual_browser_ = nullptr;
-  QProcess* python_probe_ = nullptr;
-  QString python_status_;  ///< the probe's answer; empty until it came
+  const Backend* backend_ = nullptr;       ///< showBackend's; main() keeps it alive longer than the window
+  ManualDialog* manual_dialog_ = nullptr;  ///< Help → Manual, made on its first showing
   Prompts prompts_;
   QString pending_tab_;  ///< title of the tab to make current once it is added (from settings)
 };

@@ -2,17 +2,25 @@
 // step-by-step derivation and the impact curves (block size, registers, shared memory; on a second
 // page cluster size and block barriers), thread-block clusters and the best block size, with the
 // driver's answers beside the model's when a GPU is present. Recomputes on every input change (one
-// calculation plus three sweeps take about a millisecond, so it runs on the UI thread).
+// calculation plus three sweeps take about a millisecond, so it runs on the UI thread); the driver
+// is asked off the UI thread (DriverQueryJob).
+// Its parts: the inputs (CalculatorInputs), the result (CalculatorResultPanel), the plots and the
+// derivation (CalculatorPlots); what they show is computed by ui/models/calculator_content.
 #pragma once
 
 #include <QWidget>
+#include <memory>
 #include <optional>
 #include <vector>
 
 #include "core/occupancy/clusters.h"
 #include "core/occupancy/driver_answer.h"
 #include "core/occupancy/occupancy.h"
+#include "ui/models/calculator_content.h"
 #include "ui/shell/app_view.h"
+#include "ui/views/calculator_inputs.h"
+#include "ui/views/calculator_plots.h"
+#include "ui/views/calculator_result_panel.h"
 #include "ui/views/config_hand_over.h"
 #include "ui/widgets/device_selector.h"
 
@@ -31,10 +39,7 @@ class Backend;
 
 namespace occx::ui {
 
-class ClusterSizePlot;
-class OccupancyCurvePlot;
-class SpinSlider;
-class UtilizationChart;
+class DriverQueryJob;
 
 class CalculatorView : public QWidget, public AppView {
   Q_OBJECT
@@ -47,7 +52,7 @@ class CalculatorView : public QWidget, public AppView {
   /// one barrier, no grid.
   static OccupancyInput defaultInput();
 
-  [[nodiscard]] DeviceSelector* deviceSelector() const { return device_; }
+  [[nodiscard]] DeviceSelector* deviceSelector() const { return inputs_->deviceSelector(); }
   /// The inputs as shown (sm_count from the selected device).
   [[nodiscard]] OccupancyInput input() const { return input_; }
   /// Sets every input (clamped to the selected architecture's ranges) and recomputes once.
@@ -58,56 +63,58 @@ class CalculatorView : public QWidget, public AppView {
   void showHandOver(const ConfigHandOver& config);
   /// The SM count a hand-over set for a device entry without one (0 = the entry's own).
   [[nodiscard]] int smOverride() const { return sm_override_; }
-  [[nodiscard]] const OccupancyResult& result() const { return result_; }
+  [[nodiscard]] const OccupancyResult& result() const { return figures_.result; }
   [[nodiscard]] const ArchLimits& arch() const;
-  [[nodiscard]] const std::vector<CurvePoint>& blockSizeCurve() const { return curve_block_; }
-  [[nodiscard]] const std::vector<CurvePoint>& registersCurve() const { return curve_regs_; }
-  [[nodiscard]] const std::vector<CurvePoint>& sharedMemoryCurve() const { return curve_smem_; }
-  [[nodiscard]] const std::vector<CurvePoint>& barriersCurve() const { return curve_barriers_; }
-  [[nodiscard]] const std::vector<ClusterCurvePoint>& clusterCurve() const { return curve_clusters_; }
+  [[nodiscard]] const std::vector<CurvePoint>& blockSizeCurve() const { return figures_.block_size; }
+  [[nodiscard]] const std::vector<CurvePoint>& registersCurve() const { return figures_.registers; }
+  [[nodiscard]] const std::vector<CurvePoint>& sharedMemoryCurve() const { return figures_.shared_memory; }
+  [[nodiscard]] const std::vector<CurvePoint>& barriersCurve() const { return figures_.barriers; }
+  [[nodiscard]] const std::vector<ClusterCurvePoint>& clusterCurve() const { return figures_.clusters_curve; }
   /// The cluster figures for the current cluster size; empty when none is set or clusters do not apply.
-  [[nodiscard]] const std::optional<ClusterResult>& clusters() const { return clusters_; }
+  [[nodiscard]] const std::optional<ClusterResult>& clusters() const { return figures_.clusters; }
   /// Why there are no cluster figures ("" when there are).
-  [[nodiscard]] QString clustersUnavailable() const { return clusters_note_; }
-  [[nodiscard]] const ClusterLayout& clusterLayout() const { return layout_; }
-  [[nodiscard]] const BestBlockSize& bestBlockSize() const { return best_; }
+  [[nodiscard]] QString clustersUnavailable() const { return figures_.clusters_note; }
+  [[nodiscard]] const ClusterLayout& clusterLayout() const { return figures_.layout; }
+  [[nodiscard]] const BestBlockSize& bestBlockSize() const { return figures_.best; }
   /// The driver's last answer for the inputs as shown; empty when not asked since they changed.
   [[nodiscard]] const std::optional<DriverOccupancy>& driverAnswer() const { return driver_; }
 
-  /// The backend the "Ask the driver" button uses (main() keeps it alive); null: no driver.
-  void setBackend(Backend* backend);
-  /// Asks the driver (off the UI thread); driverAnswered() follows. Without a backend or GPU the
-  /// status line says why.
+  /// The backend the "Ask the driver" button uses; null: no driver.
+  void setBackend(std::shared_ptr<Backend> backend);
+  /// Asks the driver (off the UI thread, DriverQueryJob); driverAnswered() follows unless the inputs
+  /// change first (the answer for the old inputs is dropped). Without a backend or GPU the status
+  /// line says why.
   void askDriver();
+  [[nodiscard]] DriverQueryJob* driverJob() const { return driver_job_; }
   /// Shows a driver answer as if it had just arrived for the current inputs (tests).
   void showDriverAnswer(const DriverOccupancy& answer);
 
   // Widgets, for the main window and tests.
-  [[nodiscard]] QSpinBox* threadsSpin() const;
-  [[nodiscard]] QSpinBox* registersSpin() const;
-  [[nodiscard]] QSpinBox* staticSmemSpin() const;
-  [[nodiscard]] QSpinBox* dynamicSmemSpin() const;
-  [[nodiscard]] QSpinBox* carveoutSpin() const;
-  [[nodiscard]] QSpinBox* barriersSpin() const;
-  [[nodiscard]] QSpinBox* gridSpin() const;
-  [[nodiscard]] QSpinBox* clusterSizeSpin() const { return cluster_size_; }
-  [[nodiscard]] QCheckBox* nonPortableCheck() const { return non_portable_; }
-  [[nodiscard]] QComboBox* yMeasureCombo() const { return measure_; }
-  [[nodiscard]] QPushButton* askDriverButton() const { return ask_driver_; }
-  [[nodiscard]] QLabel* driverStatusLabel() const { return driver_status_; }
-  [[nodiscard]] QTableWidget* clustersTable() const { return clusters_table_; }
-  [[nodiscard]] QTabWidget* plotTabs() const { return plot_tabs_; }
-  [[nodiscard]] OccupancyCurvePlot* barriersPlot() const { return plot_barriers_; }
-  [[nodiscard]] ClusterSizePlot* clusterSizePlot() const { return plot_clusters_; }
-  [[nodiscard]] OccupancyCurvePlot* blockSizePlot() const { return plot_block_; }
-  [[nodiscard]] OccupancyCurvePlot* registersPlot() const { return plot_regs_; }
-  [[nodiscard]] OccupancyCurvePlot* sharedMemoryPlot() const { return plot_smem_; }
-  [[nodiscard]] UtilizationChart* utilizationChart() const { return utilization_; }
+  [[nodiscard]] QSpinBox* threadsSpin() const { return inputs_->threadsSpin(); }
+  [[nodiscard]] QSpinBox* registersSpin() const { return inputs_->registersSpin(); }
+  [[nodiscard]] QSpinBox* staticSmemSpin() const { return inputs_->staticSmemSpin(); }
+  [[nodiscard]] QSpinBox* dynamicSmemSpin() const { return inputs_->dynamicSmemSpin(); }
+  [[nodiscard]] QSpinBox* carveoutSpin() const { return inputs_->carveoutSpin(); }
+  [[nodiscard]] QSpinBox* barriersSpin() const { return inputs_->barriersSpin(); }
+  [[nodiscard]] QSpinBox* gridSpin() const { return inputs_->gridSpin(); }
+  [[nodiscard]] QSpinBox* clusterSizeSpin() const { return inputs_->clusterSizeSpin(); }
+  [[nodiscard]] QCheckBox* nonPortableCheck() const { return inputs_->nonPortableCheck(); }
+  [[nodiscard]] QComboBox* yMeasureCombo() const { return inputs_->yMeasureCombo(); }
+  [[nodiscard]] QPushButton* askDriverButton() const { return result_panel_->askDriverButton(); }
+  [[nodiscard]] QLabel* driverStatusLabel() const { return result_panel_->driverStatusLabel(); }
+  [[nodiscard]] QTableWidget* clustersTable() const { return result_panel_->clustersTable(); }
+  [[nodiscard]] QTabWidget* plotTabs() const { return plots_->tabs(); }
+  [[nodiscard]] OccupancyCurvePlot* barriersPlot() const { return plots_->barriersPlot(); }
+  [[nodiscard]] ClusterSizePlot* clusterSizePlot() const { return plots_->clusterSizePlot(); }
+  [[nodiscard]] OccupancyCurvePlot* blockSizePlot() const { return plots_->blockSizePlot(); }
+  [[nodiscard]] OccupancyCurvePlot* registersPlot() const { return plots_->registersPlot(); }
+  [[nodiscard]] OccupancyCurvePlot* sharedMemoryPlot() const { return plots_->sharedMemoryPlot(); }
+  [[nodiscard]] UtilizationChart* utilizationChart() const { return plots_->utilizationChart(); }
   [[nodiscard]] QLabel* validationLabel() const { return validation_; }
-  [[nodiscard]] QLabel* occupancyLabel() const { return occupancy_label_; }
-  [[nodiscard]] QTableWidget* limitsTable() const { return limits_table_; }
-  [[nodiscard]] QTableWidget* detailsTable() const { return details_table_; }
-  [[nodiscard]] QTextBrowser* derivationBrowser() const { return derivation_; }
+  [[nodiscard]] QLabel* occupancyLabel() const { return result_panel_->occupancyLabel(); }
+  [[nodiscard]] QTableWidget* limitsTable() const { return result_panel_->limitsTable(); }
+  [[nodiscard]] QTableWidget* detailsTable() const { return result_panel_->detailsTable(); }
+  [[nodiscard]] QTextBrowser* derivationBrowser() const { return plots_->derivationBrowser(); }
 
   // AppView
   [[nodiscard]] std::vector<CsvExport> csvExports() const override;
@@ -134,67 +141,23 @@ class CalculatorView : public QWidget, public AppView {
 
  private:
   QWidget* buildControls();
-  QWidget* buildPlotsAndDerivation();
-  void connectInputs();
-  QWidget* buildInputs();
-  QWidget* buildResultPanel();
-  void applyArchRanges();
   void showResult();
-  void showLimitsTable();
-  void showDetailsTable();
-  void showDerivation();
   void showClusters();
-  void applyYMeasure();
   void invalidateDriverAnswer();
   [[nodiscard]] QString targetLabel() const;
 
-  DeviceSelector* device_ = nullptr;
-  QLabel* device_info_ = nullptr;
-  SpinSlider* threads_ = nullptr;
-  SpinSlider* registers_ = nullptr;
-  SpinSlider* static_smem_ = nullptr;
-  SpinSlider* dynamic_smem_ = nullptr;
-  SpinSlider* carveout_ = nullptr;
-  QSpinBox* barriers_ = nullptr;
-  QSpinBox* grid_ = nullptr;
+  CalculatorInputs* inputs_ = nullptr;
   QLabel* validation_ = nullptr;
-  QLabel* occupancy_label_ = nullptr;
-  QLabel* occupancy_detail_ = nullptr;
-  QTableWidget* limits_table_ = nullptr;
-  QTableWidget* details_table_ = nullptr;
-  QTextBrowser* derivation_ = nullptr;
-  QString derivation_html_;  ///< what the browser shows, for the report
-  OccupancyCurvePlot* plot_block_ = nullptr;
-  OccupancyCurvePlot* plot_regs_ = nullptr;
-  OccupancyCurvePlot* plot_smem_ = nullptr;
-  UtilizationChart* utilization_ = nullptr;
-  OccupancyCurvePlot* plot_barriers_ = nullptr;
-  ClusterSizePlot* plot_clusters_ = nullptr;
-  QTabWidget* plot_tabs_ = nullptr;
-  QSpinBox* cluster_size_ = nullptr;
-  QCheckBox* non_portable_ = nullptr;
-  QComboBox* measure_ = nullptr;
-  QTableWidget* clusters_table_ = nullptr;
-  QPushButton* ask_driver_ = nullptr;
-  QLabel* driver_status_ = nullptr;
-  Backend* backend_ = nullptr;
+  CalculatorResultPanel* result_panel_ = nullptr;
+  CalculatorPlots* plots_ = nullptr;
+  DriverQueryJob* driver_job_ = nullptr;
+  std::shared_ptr<Backend> backend_;
 
-  bool updating_ = false;  ///< set while widgets are changed programmatically: no recompute per widget
   OccupancyInput input_;
-  OccupancyResult result_;
-  QString input_error_;  ///< a computeOccupancy Error (malformed input), shown like "cannot launch"
-  std::vector<CurvePoint> curve_block_;
-  std::vector<CurvePoint> curve_regs_;
-  std::vector<CurvePoint> curve_smem_;
-  std::vector<CurvePoint> curve_barriers_;
-  std::vector<ClusterCurvePoint> curve_clusters_;
-  ClusterLayout layout_;
-  std::optional<ClusterResult> clusters_;
-  QString clusters_note_;
-  BestBlockSize best_;
+  CalculatorFigures figures_;
+  QString derivation_html_;  ///< what the derivation shows, for the report
   std::optional<DriverOccupancy> driver_;
-  int driver_generation_ = 0;  ///< bumped on every input change: a late answer for old inputs is dropped
-  int sm_override_ = 0;        ///< SM count from a hand-over (showHandOver); reset when the device changes
+  int sm_override_ = 0;  ///< SM count from a hand-over (showHandOver); reset when the device changes
 };
 
 }  // namespace occx::ui

@@ -6,6 +6,8 @@
 // config on a page beside the plots' pages.
 // The sweep runs off the UI thread (CompileSweepJob) with progress and cancel; the latest request
 // wins. Without the CUDA Toolkit the view says so and still opens sweep CSVs written by `occx sweep`.
+// Its panels are built in compile_sweep_panels.cpp; what the plots and lines show is computed by
+// ui/models/compile_sweep_content.
 #pragma once
 
 #include <memory>

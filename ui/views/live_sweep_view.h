@@ -7,9 +7,10 @@
 // the family's figures, when a sweep of Inductor's own Triton kernel for the same problem is known
 // (bundled with the dataset, or opened with "Compare with Inductor's kernel…"): that kernel's time,
 // registers and time ratio per config, its series in the time plot, and the comparison in one line.
+// Its panels are built in live_sweep_panels.cpp, the replay table is a RegretBox, and what the plots
+// and lines show is computed by ui/models/live_sweep_content.
 #pragma once
 
-#include <map>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -31,6 +32,7 @@ namespace occx::ui {
 
 class SweepSeriesPlot;
 class LiveSweepModel;
+class RegretBox;
 
 class LiveSweepView : public SweepView {
   Q_OBJECT
@@ -80,7 +82,7 @@ class LiveSweepView : public SweepView {
   [[nodiscard]] SweepSeriesPlot* occupancyPlot() const { return occ_plot_; }
   /// The tabs under the bandwidth plot: the config table, the time plot, the occupancy plot.
   [[nodiscard]] QTabWidget* detailTabs() const { return details_; }
-  [[nodiscard]] QTableWidget* regretTable() const { return regret_; }
+  [[nodiscard]] QTableWidget* regretTable() const;
   [[nodiscard]] LiveSweepModel* model() const { return model_; }
   [[nodiscard]] LiveSweepJob* job() const { return job_; }
 
@@ -98,39 +100,22 @@ class LiveSweepView : public SweepView {
   void datasetChanged();
 
  private:
-  /// The rows of the plotted XBLOCK by num_warps, and what the plots scale to.
-  struct PlotRows {
-    int xblock = 1;
-    std::map<int, std::vector<int>> by_warps;  ///< num_warps → model rows (ok rows of this XBLOCK)
-    double max_bandwidth = 0.0;
-    double max_time = 0.0;        ///< slowest median
-    double max_time_bar = 0.0;    ///< slowest single run
-    bool any_achieved = false;    ///< some ok row (any XBLOCK) has achieved occupancy
-    std::string achieved_reason;  ///< why not, from the first row without it
-    int selected = -1;            ///< the selected model row when it is ok and of this XBLOCK
-  };
-  [[nodiscard]] PlotRows plotRows() const;
-
+  // The panels (live_sweep_panels.cpp).
   QWidget* buildControls();
   QWidget* buildDataBox();
   QWidget* buildRunBox();
-  QWidget* buildRegretBox();
   QWidget* buildResults();
+  // A run, and what it reports.
   void onPhase(quint64 id, occx::Phase phase, qulonglong done, qulonglong total);
   void onRowMeasured(quint64 id, qulonglong done, qulonglong total, const LiveRow& row);
   void onFinished(quint64 id, const std::shared_ptr<const LiveSweepResult>& outcome);
   void onFailed(quint64 id, const QString& message);
   void onRunningChanged(bool running) override;
+  /// Draws the plots from live_sweep_content's plot data.
   void rebuildPlots() override;
-  void rebuildBandwidthPlot(const PlotRows& shown);
-  void rebuildTimePlot(const PlotRows& shown);
-  void rebuildOccupancyPlot(const PlotRows& shown);
   void rebuildRegretTable();
   /// The summary line and the Triton columns, from fidelity_.
   void showFidelity();
-  /// Adds Triton's median times ("Triton w16", dashed, our colours) of the shown XBLOCK to the time
-  /// plot; returns the slowest (0 when none or the checkbox is off).
-  double addTritonTimes(const PlotRows& shown);
   [[nodiscard]] QString describeRow(int row) const;
   [[nodiscard]] int spillThreshold() const;
 
@@ -147,7 +132,7 @@ class LiveSweepView : public SweepView {
   SweepSeriesPlot* bw_plot_ = nullptr;
   SweepSeriesPlot* time_plot_ = nullptr;
   SweepSeriesPlot* occ_plot_ = nullptr;
-  QTableWidget* regret_ = nullptr;
+  RegretBox* regret_ = nullptr;
   LiveSweepModel* model_ = nullptr;
   LiveSweepJob* job_ = nullptr;
 

@@ -193,9 +193,8 @@ void SweepView::cancelJob(const QString& message) {
 
 void SweepView::dropRunningJob() {
   if (!isRunning()) return;
-  sweep_job_->cancel();
-  running_id_ = 0;
   running_summary_.clear();
+  sweep_job_->discard();
 }
 
 void SweepView::showFailure(const QString& status, const QString& message) {

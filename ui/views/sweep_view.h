@@ -1,6 +1,7 @@
 // What the two sweep views (compile sweep, live sweep) share: the sweep inputs, the "Plot XBLOCK"
 // filter over the shown rows, the status line and progress bar, job control (the latest request
-// wins; cancel keeps finished rows; an opened file wins over a running sweep), the config table
+// wins: the job drops a superseded request's reports, so the views show whatever reaches them;
+// cancel keeps finished rows; an opened file wins over a running sweep), the config table
 // behind a sorting proxy, and opening a CSV from a file dialog that remembers its folder. Each view
 // builds its own controls and plots from these parts.
 #pragma once
@@ -116,13 +117,9 @@ class SweepView : public QWidget, public AppView {
   void setStatus(const QString& text, bool error = false);
   /// `done` of `total` (at least 1) on the progress bar.
   void setProgress(qulonglong done, qulonglong total);
-  /// Remembers request `id` as the one whose reports are shown.
-  void setCurrentRequest(quint64 id) { running_id_ = id; }
-  /// Whether `id` is the request whose reports are shown.
-  [[nodiscard]] bool isCurrentRequest(quint64 id) const { return id == running_id_ && id != 0; }
   /// Asks the running request to stop (finished rows stay) and says `message`.
   void cancelJob(const QString& message);
-  /// An opened file wins: the running request is cancelled and its result will not be shown.
+  /// An opened file wins: the running request is dropped (Job::discard), its result never arrives.
   void dropRunningJob();
   /// A request could not start or run: `status` in the status line, `message` over the plots.
   void showFailure(const QString& status, const QString& message);
@@ -154,7 +151,6 @@ class SweepView : public QWidget, public AppView {
 
   Job* sweep_job_ = nullptr;
   QTimer* plot_timer_ = nullptr;
-  quint64 running_id_ = 0;
   bool updating_ = false;  ///< the filter is being refilled: its index changes do not redraw
 };
 

@@ -1,0 +1,166 @@
+#include "ui/views/rblock_results_pane.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QScrollArea>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+#include "ui/models/text.h"
+#include "ui/plots/rblock_bounds_plot.h"
+
+namespace occx::ui {
+
+namespace {
+
+QTableWidget* makeRblockTable(const QStringList& headers, int stretch_column, QWidget* parent) {
+  auto* t = new QTableWidget(0, static_cast<int>(headers.size()), parent);
+  t->setHorizontalHeaderLabels(headers);
+  t->verticalHeader()->setVisible(false);
+  t->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  t->setSelectionBehavior(QAbstractItemView::SelectRows);
+  t->setWordWrap(false);
+  t->setTextElideMode(Qt::ElideRight);
+  t->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  t->horizontalHeader()->setSectionResizeMode(stretch_column, QHeaderView::Stretch);
+  t->verticalHeader()->setDefaultSectionSize(t->fontMetrics().height() + 6);
+  return t;
+}
+
+void setRblockRow(QTableWidget* t, int row, const RblockRow& r) {
+  if (t->rowCount() <= row) t->setRowCount(row + 1);
+  for (int c = 0; c < r.cells.size(); ++c) {
+    auto* item = t->item(row, c);
+    if (!item) {
+      item = new QTableWidgetItem;
+      t->setItem(row, c, item);
+    }
+    item->setText(r.cells[c]);
+    item->setToolTip(r.cells[c]);
+    item->setBackground(r.background.isValid() ? QBrush(r.background) : QBrush());
+  }
+}
+
+// Shows `rows` in `t`; with `fixed_rows` the table keeps that many rows (the decision table's four).
+void showRblockRows(QTableWidget* t, const std::vector<RblockRow>& rows, bool fixed_rows = false) {
+  if (!fixed_rows) t->setRowCount(static_cast<int>(rows.size()));
+  for (std::size_t i = 0; i < rows.size(); ++i) setRblockRow(t, static_cast<int>(i), rows[i]);
+}
+
+}  // namespace
+
+RblockResultsPane::RblockResultsPane(QWidget* parent) : QSplitter(Qt::Vertical, parent) {
+  setObjectName(QStringLiteral("rblockResultsSplit"));
+  setChildrenCollapsible(false);  // dragging the handle stops at the plot's and the table's minimum
+  plot_ = new RblockBoundsPlot(this);
+  plot_->widget()->setMinimumHeight(320);
+  addWidget(plot_->widget());
+  addWidget(buildLower());
+  setStretchFactor(0, 3);
+  setStretchFactor(1, 2);
+  setSizes({560, 420});
+}
+
+QWidget* RblockResultsPane::buildLower() {
+  auto* lower = new QWidget(this);
+  auto* lv = new QVBoxLayout(lower);
+  lv->setContentsMargins(0, 0, 0, 0);
+  auto* decision_title =
+      new QLabel(tr("<b>Decision per policy</b> (steps as in Inductor: gates, n_regs and R-block checks, the "
+                    "register threshold, total blocks, the bound, capacity, halving)"),
+                 lower);
+  decision_title->setWordWrap(true);
+  lv->addWidget(decision_title);
+  decision_table_ = makeRblockTable({tr("Policy"), tr("Bound (blocks/SM)"), tr("Capacity (blocks)"), tr("Total blocks"),
+                                     tr("Decision"), tr("New RBLOCK"), tr("Reason")},
+                                    6, lower);
+  decision_table_->setObjectName(QStringLiteral("decisionTable"));
+  decision_table_->setRowCount(4);
+  decision_table_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  decision_table_->setFixedHeight(decision_table_->horizontalHeader()->sizeHint().height() +
+                                  4 * decision_table_->verticalHeader()->defaultSectionSize() +
+                                  2 * decision_table_->frameWidth() + 2);
+  lv->addWidget(decision_table_);
+
+  auto* tabs = new QTabWidget(lower);
+  tabs->setObjectName(QStringLiteral("rblockTabs"));
+  tabs->addTab(buildPipelinePage(tabs), tr("Candidate pipeline"));
+  arithmetic_ = new QTextBrowser(tabs);
+  arithmetic_->setObjectName(QStringLiteral("arithmetic"));
+  tabs->addTab(arithmetic_, tr("Arithmetic"));
+  tabs->addTab(buildChainPage(tabs), tr("Keep halving (teaching aid)"));
+  lv->addWidget(tabs, 1);
+  return lower;
+}
+
+QWidget* RblockResultsPane::buildPipelinePage(QWidget* tabs) {
+  auto* pipe = new QWidget(tabs);
+  auto* pv = new QVBoxLayout(pipe);
+  pipeline_note_ = new QLabel(pipe);
+  pipeline_note_->setWordWrap(true);
+  loop_note_ = new QLabel(pipe);
+  loop_note_->setObjectName(QStringLiteral("loopNote"));
+  loop_note_->setWordWrap(true);
+  loop_note_->setStyleSheet(QStringLiteral("color: #444;"));
+  pipeline_table_ = makeRblockTable({tr("#"), tr("Stage"), tr("Origin"), tr("Config"), tr("n_regs"), tr("n_spills"),
+                                     tr("Decision"), tr("Autotuning"), tr("Reason")},
+                                    8, pipe);
+  pipeline_table_->setObjectName(QStringLiteral("pipelineTable"));
+  // Room for four stages at least; on a short screen the page scrolls rather than cutting the notes.
+  pipeline_table_->setMinimumHeight(pipeline_table_->horizontalHeader()->sizeHint().height() +
+                                    4 * pipeline_table_->verticalHeader()->defaultSectionSize() +
+                                    2 * pipeline_table_->frameWidth());
+  pv->addWidget(pipeline_note_);
+  pv->addWidget(loop_note_);
+  pv->addWidget(pipeline_table_, 1);
+  auto* pipe_scroll = new QScrollArea(tabs);
+  pipe_scroll->setObjectName(QStringLiteral("pipelinePage"));
+  pipe_scroll->setWidget(pipe);
+  pipe_scroll->setWidgetResizable(true);
+  pipe_scroll->setFrameShape(QFrame::NoFrame);
+  pipe_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  return pipe_scroll;
+}
+
+QWidget* RblockResultsPane::buildChainPage(QWidget* tabs) {
+  auto* chain = new QWidget(tabs);
+  auto* chv = new QVBoxLayout(chain);
+  auto* chain_label = new QLabel(q(inductor::kKeepHalvingLabel), chain);
+  chain_label->setObjectName(QStringLiteral("chainLabel"));
+  chain_label->setWordWrap(true);
+  chain_label->setStyleSheet(QStringLiteral("color: #8a4b00; font-weight: bold;"));
+  chain_table_ =
+      makeRblockTable({tr("Link"), tr("Config"), tr("n_regs"), tr("Bound"), tr("Decision"), tr("Reason")}, 5, chain);
+  chain_table_->setObjectName(QStringLiteral("chainTable"));
+  chv->addWidget(chain_label);
+  chv->addWidget(chain_table_, 1);
+  return chain;
+}
+
+void RblockResultsPane::showResult(const RblockResult& result) {
+  const inductor::Profile profile =
+      result.decisions.empty() ? inductor::Profile::kInductorCurrent : result.decisions.front().profile;
+  showRblockRows(decision_table_, rblockDecisionRows(result.decisions), /*fixed_rows=*/true);
+  arithmetic_html_ = rblockArithmeticHtml(result);
+  arithmetic_->setHtml(arithmetic_html_);
+  const int sm_count = result.device ? result.device->sm_count : 0;
+  plot_->setTitle(rblockPlotTitle(result));
+  plot_->setData(result.curves, sm_count, result.config.n_regs ? *result.config.n_regs : 0, rblockCurrentBound(result));
+  plot_->setExportSubtitle(rblockExportSubtitle(result));
+  pipeline_note_->setText(result.pipeline_note);
+  loop_note_->setText(result.loop_note);
+  showRblockRows(pipeline_table_, rblockPipelineRows(result.pipeline, profile));
+  showRblockRows(chain_table_, rblockChainRows(result.chain, profile));
+}
+
+void RblockResultsPane::clear(const QString& message, int sm_count) {
+  decision_table_->clearContents();
+  pipeline_table_->setRowCount(0);
+  chain_table_->setRowCount(0);
+  arithmetic_->setPlainText(message);
+  plot_->setData({}, sm_count, 0, 0);
+}
+
+}  // namespace occx::ui
