@@ -53,8 +53,8 @@ SweepPlotSource loopedSource() {
   return s;
 }
 
-TEST(SweepPlotData, RegistersPerNumWarpsAlongR0BlockForTheFirstXblock) {
-  const SweepPlotData d = sweepPlotData(loopedSource(), SweepMetric::kRegisters, 0);
+TEST(KernelSweepPlotData, RegistersPerNumWarpsAlongR0BlockForTheFirstXblock) {
+  const KernelSweepPlotData d = sweepPlotData(loopedSource(), SweepMetric::kRegisters, 0);
   EXPECT_FALSE(d.along_x);
   EXPECT_EQ(d.xblocks, (std::vector<int>{1, 2}));
   EXPECT_EQ(d.xblock, 1);  // 0 is not a choice: the first
@@ -74,8 +74,8 @@ TEST(SweepPlotData, RegistersPerNumWarpsAlongR0BlockForTheFirstXblock) {
   EXPECT_DOUBLE_EQ(d.y_hi, 64 * 1.12);
 }
 
-TEST(SweepPlotData, AnotherXblockKeepsItsOwnConfigs) {
-  const SweepPlotData two = sweepPlotData(loopedSource(), SweepMetric::kRegisters, 2);
+TEST(KernelSweepPlotData, AnotherXblockKeepsItsOwnConfigs) {
+  const KernelSweepPlotData two = sweepPlotData(loopedSource(), SweepMetric::kRegisters, 2);
   EXPECT_EQ(two.xblock, 2);
   EXPECT_EQ(two.title, QStringLiteral("Registers per config of K, XBLOCK 2 (4 configs in all)"));
   ASSERT_EQ(two.series.size(), 1u);
@@ -84,8 +84,8 @@ TEST(SweepPlotData, AnotherXblockKeepsItsOwnConfigs) {
   EXPECT_EQ(sweepPlotData(loopedSource(), SweepMetric::kRegisters, 3).xblock, 1);  // not a choice
 }
 
-TEST(SweepPlotData, TimesOfTheConfigsThatRanOkWithTheBestAndThePicksMarked) {
-  const SweepPlotData d = sweepPlotData(loopedSource(), SweepMetric::kTime, 1);
+TEST(KernelSweepPlotData, TimesOfTheConfigsThatRanOkWithTheBestAndThePicksMarked) {
+  const KernelSweepPlotData d = sweepPlotData(loopedSource(), SweepMetric::kTime, 1);
   EXPECT_EQ(d.title, QStringLiteral("Device time (L2 cold) per config of K, XBLOCK 1 (4 configs in all)"));
   EXPECT_EQ(d.y_label, QStringLiteral("Device time, L2 cold (µs)"));
   ASSERT_EQ(d.series.size(), 1u);  // w32's run failed: no point, no series
@@ -101,17 +101,17 @@ TEST(SweepPlotData, TimesOfTheConfigsThatRanOkWithTheBestAndThePicksMarked) {
   EXPECT_TRUE(d.marks[1].x.isEmpty());
   EXPECT_EQ(d.marks[1].name, QStringLiteral("new pick, regret 1.20 [XBLOCK 2]"));
   EXPECT_DOUBLE_EQ(d.y_hi, 30.0 * 1.12);
-  const SweepPlotData bw = sweepPlotData(loopedSource(), SweepMetric::kBandwidth, 1);
+  const KernelSweepPlotData bw = sweepPlotData(loopedSource(), SweepMetric::kBandwidth, 1);
   ASSERT_EQ(bw.series.size(), 1u);
   EXPECT_EQ(bw.series[0].y, (QVector<double>{2000.0}));
   EXPECT_EQ(bw.marks[0].y, (QVector<double>{2000.0}));
 }
 
-TEST(SweepPlotData, NothingToPlotSaysWhy) {
+TEST(KernelSweepPlotData, NothingToPlotSaysWhy) {
   SweepPlotSource s = loopedSource();
   s.measured.assign(s.rows.size(), std::nullopt);
   s.marks.clear();
-  const SweepPlotData time = sweepPlotData(s, SweepMetric::kTime, 1);
+  const KernelSweepPlotData time = sweepPlotData(s, SweepMetric::kTime, 1);
   EXPECT_TRUE(time.series.empty());
   EXPECT_EQ(time.note, QStringLiteral("Not measured: sweep or run this kernel on a GPU."));
   EXPECT_DOUBLE_EQ(time.y_hi, 1.12);
@@ -119,12 +119,12 @@ TEST(SweepPlotData, NothingToPlotSaysWhy) {
   EXPECT_EQ(sweepPlotData(s, SweepMetric::kOccupancy, 2).note, QStringLiteral("No configs of XBLOCK 2."));
 }
 
-TEST(SweepPlotData, APersistentReductionGoesAlongXblock) {
+TEST(KernelSweepPlotData, APersistentReductionGoesAlongXblock) {
   SweepPlotSource s;
   s.kernel = QStringLiteral("K");
   s.rows = {plotTestRow(1, 0, 8, 30), plotTestRow(2, 0, 8, 34), plotTestRow(4, 0, 16, 40)};
   s.measured.assign(s.rows.size(), std::nullopt);
-  const SweepPlotData d = sweepPlotData(s, SweepMetric::kOccupancy, 0);
+  const KernelSweepPlotData d = sweepPlotData(s, SweepMetric::kOccupancy, 0);
   EXPECT_TRUE(d.along_x);
   EXPECT_TRUE(d.xblocks.empty());
   EXPECT_EQ(d.xblock, 0);
@@ -160,7 +160,7 @@ TEST(SweepPlotSource, ABundledMeasuredRunMarksTheBestInductorsPickAndEveryPolicy
   }
   for (const char* p : {"old", "new", "review_min", "exact", "spills"})
     EXPECT_TRUE(policies.contains(QLatin1String(p))) << p << " in " << policies.toStdString();
-  const SweepPlotData d = sweepPlotData(s, SweepMetric::kTime, 1);
+  const KernelSweepPlotData d = sweepPlotData(s, SweepMetric::kTime, 1);
   ASSERT_EQ(d.marks[0].x.size(), 1);
   EXPECT_EQ(d.marks[0].x.front(), 8192.0);
   const int best_row = d.marks[0].rows.front();
@@ -180,7 +180,7 @@ TEST(SweepPlotSource, TheNoteIsTheSweepInWords) {
   EXPECT_EQ(s.rows.size(), 82u);
   EXPECT_TRUE(s.note.startsWith(QStringLiteral("Best: X4 R2048 w32, 129.7 µs (4195 GB/s of DRAM)")))
       << s.note.toStdString();
-  const SweepPlotData d = sweepPlotData(s, SweepMetric::kTime, 4);
+  const KernelSweepPlotData d = sweepPlotData(s, SweepMetric::kTime, 4);
   EXPECT_EQ(d.xblock, 4);
   EXPECT_TRUE(std::find(d.xblocks.begin(), d.xblocks.end(), 1) != d.xblocks.end());
   ASSERT_EQ(d.marks[0].x.size(), 1);

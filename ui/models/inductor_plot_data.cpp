@@ -120,8 +120,8 @@ SweepPlotSource sweepPlotSource(const InductorRunData& data, const RunKernelEntr
   return s;
 }
 
-SweepPlotData sweepPlotData(const SweepPlotSource& source, SweepMetric metric, int xblock) {
-  SweepPlotData d;
+KernelSweepPlotData sweepPlotData(const SweepPlotSource& source, SweepMetric metric, int xblock) {
+  KernelSweepPlotData d;
   const std::vector<ScanRow>& rows = source.rows;
   // A persistent reduction has no R loop (no R0_BLOCK to vary): its configs go along XBLOCK.
   d.along_x = std::none_of(rows.begin(), rows.end(), [](const ScanRow& r) { return r.r0_block.has_value(); });

@@ -77,7 +77,7 @@ struct SweepMarkPoints {
 };
 
 /// What the Sweep tab's plot shows for one metric and one XBLOCK.
-struct SweepPlotData {
+struct KernelSweepPlotData {
   bool along_x = false;             ///< no config has an R0_BLOCK (a persistent reduction): x is XBLOCK
   std::vector<int> xblocks;         ///< the XBLOCK choices: those of the configs with an R0_BLOCK, ascending
   int xblock = 0;                   ///< the XBLOCK plotted: the one asked for when a choice, else the first (0: none)
@@ -93,7 +93,7 @@ struct SweepPlotData {
 /// The Sweep tab's plot of `source` for `metric` at `xblock` (kept when it is one of the configs'
 /// XBLOCKs, else the first of them). A config is plotted when its num_warps and tile are known and
 /// it has a value of the metric (the measured ones: ran ok).
-SweepPlotData sweepPlotData(const SweepPlotSource& source, SweepMetric metric, int xblock);
+KernelSweepPlotData sweepPlotData(const SweepPlotSource& source, SweepMetric metric, int xblock);
 
 /// The Measured tab's note (rich text) for `kernel`: how many configs ran ok and where, the fastest
 /// and its time, the regret of Inductor's winner, whether the outputs agree. Not measured: that it

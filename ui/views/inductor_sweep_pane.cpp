@@ -110,7 +110,7 @@ void InductorSweepPane::replot() {
     return;
   }
   const auto metric = static_cast<SweepMetric>(metric_->currentData().toInt());
-  const SweepPlotData d = sweepPlotData(*source_, metric, xblock_->currentData().toInt());
+  const KernelSweepPlotData d = sweepPlotData(*source_, metric, xblock_->currentData().toInt());
   xblock_->blockSignals(true);
   xblock_->clear();
   for (int x : d.xblocks) xblock_->addItem(QString::number(x), x);
