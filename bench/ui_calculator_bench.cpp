@@ -13,7 +13,7 @@ namespace {
 
 // One input change: the calculation, the three impact sweeps, the panels and the plot data.
 void BM_CalculatorView_InputChange(benchmark::State& state) {
-  occx::ui::CalculatorView view;
+  occx::ui::CalculatorView view{occx::ui::ViewContext(occx::offlineBackend())};
   int i = 0;
   for (auto _ : state) {
     view.registersSpin()->setValue(++i % 2 == 0 ? 64 : 32);
@@ -24,7 +24,7 @@ BENCHMARK(BM_CalculatorView_InputChange)->Unit(benchmark::kMillisecond);
 
 // Redrawing all four plots at the window's default size.
 void BM_CalculatorView_ReplotAll(benchmark::State& state) {
-  occx::ui::CalculatorView view;
+  occx::ui::CalculatorView view{occx::ui::ViewContext(occx::offlineBackend())};
   view.resize(1560, 940);
   view.show();
   QCoreApplication::processEvents();

@@ -15,7 +15,7 @@
 namespace {
 
 void BM_InductorRunView_OpenBundledT5(benchmark::State& state) {
-  occx::ui::InductorRunView view;
+  occx::ui::InductorRunView view{occx::ui::ViewContext(occx::offlineBackend())};
   view.resize(1560, 900);
   view.show();
   QCoreApplication::processEvents();
@@ -42,7 +42,7 @@ void BM_InductorRunView_ShowLargeScan(benchmark::State& state) {
     return;
   }
   const occx::ui::InductorRunData data = occx::ui::runDataFromScan(*run);
-  occx::ui::InductorRunView view;
+  occx::ui::InductorRunView view{occx::ui::ViewContext(occx::offlineBackend())};
   view.resize(1560, 900);
   view.show();
   QCoreApplication::processEvents();

@@ -105,28 +105,20 @@ int main(int argc, char** argv) {
     return 2;
   }
 
-  // The GPU backend (NVRTC, the driver and live runs in a build with the CUDA Toolkit; otherwise the
-  // offline one, which says what is unavailable), handed to the views.
-  const std::shared_ptr<occx::Backend> backend = occx::app::buildBackend();
-  occx::ui::MainWindow window(use_settings);
-  window.showBackend(*backend);
-  window.calculatorView()->setBackend(backend);  // the driver's figures beside the model's
-  auto* rblock = new occx::ui::RblockScalingView;
-  auto* compile_sweep = new occx::ui::CompileSweepView(nullptr, backend);
-  auto* live_sweep = new occx::ui::LiveSweepView(nullptr, backend);
-  auto* inductor_run = new occx::ui::InductorRunView;
-  inductor_run->setBackend(backend);
+  // What every view gets: the GPU backend (NVRTC, the driver and live runs in a build with the CUDA
+  // Toolkit; otherwise the offline one, which says what is unavailable), whether settings are used,
+  // the GPUs here and the window's current device.
+  const occx::ui::ViewContext context(occx::app::buildBackend(), use_settings);
+  occx::ui::MainWindow window(context);
+  auto* rblock = new occx::ui::RblockScalingView(context);
+  auto* compile_sweep = new occx::ui::CompileSweepView(context);
+  auto* live_sweep = new occx::ui::LiveSweepView(context);
+  auto* inductor_run = new occx::ui::InductorRunView(context);
   window.addView(rblock, QStringLiteral("RBLOCK scaling"));
   window.addView(inductor_run, QStringLiteral("Inductor run"));
   window.addView(compile_sweep, QStringLiteral("Compile sweep (NVRTC)"));
   window.addView(live_sweep, QStringLiteral("Live sweep"));
   window.addView(new occx::ui::GpuDataView, QStringLiteral("GPU data"));
-  // Detected GPUs head every device list; on the first start (nothing saved yet) they are selected.
-  if (const auto gpus = occx::ui::detectedGpus(*backend); !gpus.empty()) {
-    const bool first_start = use_settings && QSettings().allKeys().isEmpty();
-    window.calculatorView()->deviceSelector()->setDetectedGpus(gpus, first_start);
-    rblock->deviceSelector()->setDetectedGpus(gpus, first_start);
-  }
   // A compiled config's real n_regs goes to the RBLOCK-scaling view with one click.
   QObject::connect(compile_sweep, &occx::ui::CompileSweepView::sendToRblock, rblock,
                    &occx::ui::RblockScalingView::showHandOver);

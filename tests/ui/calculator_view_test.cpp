@@ -59,7 +59,7 @@ std::string curveCell(const CsvTable& t, const std::string& curve, const std::st
 }
 
 TEST(CalculatorView, OpensOnH100WithBuiltInDefaults) {
-  CalculatorView view;
+  CalculatorView view{testContext()};
   EXPECT_EQ(view.deviceSelector()->currentKey(), QStringLiteral("gpu:H100 SXM5"));
   EXPECT_EQ(view.threadsSpin()->value(), 256);
   EXPECT_EQ(view.registersSpin()->value(), 32);
@@ -82,7 +82,7 @@ TEST(CalculatorView, OpensOnH100WithBuiltInDefaults) {
 }
 
 TEST(CalculatorView, Registers32To64UpdatesResultAndEveryPlot) {
-  CalculatorView view;
+  CalculatorView view{testContext()};
   view.registersSpin()->setValue(64);
 
   // 64 × 32 = 2048 registers per warp; 16384 / 2048 = 8 warps per sub-partition × 4 = 32 warps;
@@ -146,7 +146,7 @@ TEST(CalculatorView, Registers32To64UpdatesResultAndEveryPlot) {
 }
 
 TEST(CalculatorView, LimiterRowsAreHighlightedAndDetailsShown) {
-  CalculatorView view;
+  CalculatorView view{testContext()};
   view.registersSpin()->setValue(64);
   view.gridSpin()->setValue(1056);
   QTableWidget* limits = view.limitsTable();
@@ -174,7 +174,7 @@ TEST(CalculatorView, LimiterRowsAreHighlightedAndDetailsShown) {
 }
 
 TEST(CalculatorView, DerivationIsANumberedListOfTheSteps) {
-  CalculatorView view;
+  CalculatorView view{testContext()};
   view.registersSpin()->setValue(64);
   const QTextDocument* doc = view.derivationBrowser()->document();
   const QString text = doc->toPlainText();
@@ -195,7 +195,7 @@ TEST(CalculatorView, DerivationIsANumberedListOfTheSteps) {
 }
 
 TEST(CalculatorView, SwitchingTheGpuUpdatesRangesAndResult) {
-  CalculatorView view;
+  CalculatorView view{testContext()};
   EXPECT_EQ(view.dynamicSmemSpin()->maximum(), 232448);  // CC 9.0 opt-in maximum
   EXPECT_TRUE(view.barriersSpin()->isEnabled());
 
@@ -238,7 +238,7 @@ TEST(CalculatorView, SwitchingTheGpuUpdatesRangesAndResult) {
 }
 
 TEST(CalculatorView, CannotLaunchShowsTheInlineMessage) {
-  CalculatorView view;
+  CalculatorView view{testContext()};
   view.threadsSpin()->setValue(1024);
   view.registersSpin()->setValue(72);
   // 72 × 32 = 2304 registers per warp (a multiple of 256) × 32 warps = 73728 > 65536 per block.
@@ -281,7 +281,7 @@ TEST(CalculatorView, CannotLaunchShowsTheInlineMessage) {
 }
 
 TEST(CalculatorView, UtilizationSplitsEachResource) {
-  CalculatorView view;
+  CalculatorView view{testContext()};
   view.registersSpin()->setValue(64);
   // 4 active blocks of 8 warps, 16384 registers, 1024 B shared memory, 1 barrier each.
   const auto& rows = view.utilizationChart()->rows();
@@ -324,7 +324,7 @@ TEST(CalculatorView, UtilizationSplitsEachResource) {
 }
 
 TEST(CalculatorView, TooltipsDescribeThePointUnderTheMouse) {
-  CalculatorView view;
+  CalculatorView view{testContext()};
   const QString tip = view.blockSizePlot()->toolTipAt(250.0, 10.0);  // nearest sample: 256 threads
   EXPECT_TRUE(tip.contains(QStringLiteral("256 threads per block (8 warps)"))) << tip.toStdString();
   EXPECT_TRUE(tip.contains(QStringLiteral("Active warps per SM: 64 of 64 (100.0 %)"))) << tip.toStdString();
@@ -342,7 +342,7 @@ TEST(CalculatorView, TooltipsDescribeThePointUnderTheMouse) {
 }
 
 TEST(CalculatorView, HoveringAPlotShowsItsTooltip) {
-  CalculatorView view;
+  CalculatorView view{testContext()};
   view.registersSpin()->setValue(64);
   view.resize(1500, 900);
   view.show();
@@ -364,7 +364,7 @@ TEST(CalculatorView, HoveringAPlotShowsItsTooltip) {
 }
 
 TEST(CalculatorView, CsvExportsRoundTripThroughParseCsv) {
-  CalculatorView view;
+  CalculatorView view{testContext()};
   view.registersSpin()->setValue(64);
   const auto exports = view.csvExports();
   ASSERT_EQ(exports.size(), 4u);  // result, curves, block barriers, cluster size
@@ -413,7 +413,7 @@ TEST(CalculatorView, CsvExportsRoundTripThroughParseCsv) {
 // Exported plots say what they show: the GPU and the launch configuration under the title, and the
 // PNG is twice the size shown.
 TEST(CalculatorView, ExportedPlotsNameTheGpuAndTheConfiguration) {
-  CalculatorView view;
+  CalculatorView view{testContext()};
   const auto plots = view.plotExports();
   ASSERT_EQ(plots.size(), 6u);
   for (const PlotController* p : plots) {
@@ -455,7 +455,7 @@ TEST(CalculatorView, SettingsRoundTrip) {
   ASSERT_TRUE(dir.isValid());
   QSettings settings(dir.filePath(QStringLiteral("calc.ini")), QSettings::IniFormat);
   {
-    CalculatorView view;
+    CalculatorView view{testContext()};
     ASSERT_TRUE(view.deviceSelector()->setCurrentKey(QStringLiteral("gpu:A100 SXM4 80GB")));
     view.threadsSpin()->setValue(128);
     view.registersSpin()->setValue(40);
@@ -465,7 +465,7 @@ TEST(CalculatorView, SettingsRoundTrip) {
     view.gridSpin()->setValue(1000);
     view.saveSettings(settings);
   }
-  CalculatorView restored;
+  CalculatorView restored{testContext()};
   restored.restoreSettings(settings);
   EXPECT_EQ(restored.deviceSelector()->currentKey(), QStringLiteral("gpu:A100 SXM4 80GB"));
   EXPECT_EQ(restored.threadsSpin()->value(), 128);
@@ -480,7 +480,7 @@ TEST(CalculatorView, SettingsRoundTrip) {
   // Values out of range (a hand-edited file) are clamped by the spin boxes; nothing crashes.
   settings.setValue(QStringLiteral("threadsPerBlock"), 5000);
   settings.setValue(QStringLiteral("device"), QStringLiteral("gpu:No Such GPU"));
-  CalculatorView clamped;
+  CalculatorView clamped{testContext()};
   clamped.restoreSettings(settings);
   EXPECT_EQ(clamped.deviceSelector()->currentKey(), QStringLiteral("gpu:H100 SXM5"));
   EXPECT_EQ(clamped.threadsSpin()->value(), 1024);
@@ -490,7 +490,7 @@ TEST(CalculatorView, SettingsRoundTrip) {
 // → 8 blocks per SM; size 4 → 2 × 36 + 5 × 32 + 16 = 248 clusters (the driver's answer), 992 of
 // 1056 blocks. Best block size for 32 registers: 1024 threads already fill the SM (2 blocks).
 TEST(CalculatorView, ClustersAndBestBlockSizeOnTheH200) {
-  CalculatorView view;
+  CalculatorView view{testContext()};
   ASSERT_TRUE(view.deviceSelector()->setCurrentKey(QStringLiteral("gpu:H200")));
   EXPECT_EQ(view.clusterSizeSpin()->maximum(), 8);
   view.clusterSizeSpin()->setValue(4);
@@ -525,7 +525,7 @@ TEST(CalculatorView, ClustersAndBestBlockSizeOnTheH200) {
 }
 
 TEST(CalculatorView, ClustersNeedCc90AndAGpu) {
-  CalculatorView view;
+  CalculatorView view{testContext()};
   ASSERT_TRUE(view.deviceSelector()->setCurrentKey(QStringLiteral("cc:8.6")));
   EXPECT_FALSE(view.clusterSizeSpin()->isEnabled());
   EXPECT_FALSE(view.clusters().has_value());
@@ -546,7 +546,7 @@ TEST(CalculatorView, ClustersNeedCc90AndAGpu) {
 
 // The y-axis toggle: every curve in percent of the SM's warps, the cluster plot in cluster occupancy.
 TEST(CalculatorView, YAxisTogglesBetweenWarpsAndPercent) {
-  CalculatorView view;
+  CalculatorView view{testContext()};
   ASSERT_TRUE(view.deviceSelector()->setCurrentKey(QStringLiteral("gpu:H200")));
   view.clusterSizeSpin()->setValue(3);
   view.registersSpin()->setValue(64);  // 64 × 32 = 2048 per warp → 32 warps → 4 blocks of 8 warps: 50 %
@@ -571,7 +571,7 @@ TEST(CalculatorView, YAxisTogglesBetweenWarpsAndPercent) {
 
 // Barriers from CC 9.0: 64 per SM; 8 blocks of 256 threads until 64 / b < 8 (9 barriers → 7).
 TEST(CalculatorView, BlockBarriersPlot) {
-  CalculatorView view;
+  CalculatorView view{testContext()};
   const auto& pts = view.barriersCurve();
   ASSERT_EQ(pts.size(), 17u);
   EXPECT_EQ(pts[9].active_blocks_per_sm, 7);
@@ -583,12 +583,13 @@ TEST(CalculatorView, BlockBarriersPlot) {
 // The driver's answer stands beside the model's (here handed in as a detected GPU would give it);
 // a change of input drops it.
 TEST(CalculatorView, DriverAnswerShownBesideTheModel) {
-  CalculatorView view;
+  CalculatorView view{testContext()};
   ASSERT_TRUE(view.deviceSelector()->setCurrentKey(QStringLiteral("gpu:H200")));
   view.nonPortableCheck()->setChecked(true);
   view.clusterSizeSpin()->setValue(16);
-  EXPECT_FALSE(view.askDriverButton()->isEnabled());  // no backend, no detected GPU
-  EXPECT_EQ(view.driverStatusLabel()->text(), QStringLiteral("No driver here: the model's figures only."));
+  EXPECT_FALSE(view.askDriverButton()->isEnabled());  // the offline backend: no driver, no detected GPU
+  EXPECT_EQ(view.driverStatusLabel()->text(),
+            QStringLiteral("No driver here: ") + QString::fromStdString(offlineBackend()->liveAvailability().reason));
   DriverOccupancy d;
   d.device_name = "NVIDIA H200";
   d.cc = {9, 0};
@@ -618,14 +619,14 @@ TEST(CalculatorView, ClusterSettingsRoundTrip) {
   ASSERT_TRUE(dir.isValid());
   QSettings settings(dir.filePath(QStringLiteral("clusters.ini")), QSettings::IniFormat);
   {
-    CalculatorView view;
+    CalculatorView view{testContext()};
     ASSERT_TRUE(view.deviceSelector()->setCurrentKey(QStringLiteral("gpu:H200")));
     view.nonPortableCheck()->setChecked(true);
     view.clusterSizeSpin()->setValue(12);
     view.yMeasureCombo()->setCurrentIndex(1);
     view.saveSettings(settings);
   }
-  CalculatorView restored;
+  CalculatorView restored{testContext()};
   restored.restoreSettings(settings);
   EXPECT_TRUE(restored.nonPortableCheck()->isChecked());
   EXPECT_EQ(restored.clusterSizeSpin()->value(), 12);

@@ -143,7 +143,7 @@ int rowOf(const CompileSweepModel* m, int x, int r, int w) {
 }
 
 TEST(CompileSweepView, WithoutACompilerItSaysTheToolkitIsNeededAndStillOpensCsv) {
-  CompileSweepView view(nullptr, compileBackend({}));
+  CompileSweepView view(testContext(compileBackend({})));
   EXPECT_FALSE(view.canCompile());
   EXPECT_TRUE(view.toolkitLabel()->isVisibleTo(&view));
   EXPECT_TRUE(view.toolkitLabel()->text().contains(QStringLiteral("needs the CUDA Toolkit")));
@@ -158,14 +158,14 @@ TEST(CompileSweepView, WithoutACompilerItSaysTheToolkitIsNeededAndStillOpensCsv)
 }
 
 TEST(CompileSweepView, WithTheOfflineBackendTheViewCannotCompile) {
-  CompileSweepView view(nullptr, offlineBackend());
+  CompileSweepView view(testContext(offlineBackend()));
   EXPECT_FALSE(view.canCompile());
   EXPECT_TRUE(view.toolkitLabel()->isVisibleTo(&view));
 }
 
 #if OCCX_HAVE_CUDA
 TEST(CompileSweepView, ThisBuildHasTheToolkitSoItsBackendCompiles) {
-  CompileSweepView view(nullptr, thisBuildBackend());
+  CompileSweepView view(testContext(thisBuildBackend()));
   EXPECT_TRUE(view.canCompile());
   EXPECT_FALSE(view.toolkitLabel()->isVisibleTo(&view));
   EXPECT_TRUE(view.compileButton()->isEnabled());
@@ -173,7 +173,7 @@ TEST(CompileSweepView, ThisBuildHasTheToolkitSoItsBackendCompiles) {
 #endif
 
 TEST(CompileSweepView, OnlyCompilableArchitecturesCanBeChosen) {
-  CompileSweepView view(nullptr, compileBackend({}));
+  CompileSweepView view(testContext(compileBackend({})));
   const auto archs = compileSweepArchitectures(*compileBackend({}));
   ASSERT_FALSE(archs.empty());
   // NVRTC 13 (and the no-toolkit fallback) start at sm_75: V100 (CC 7.0) and CC 6.1 are greyed out,
@@ -199,7 +199,7 @@ TEST(CompileSweepView, OnlyCompilableArchitecturesCanBeChosen) {
 
 TEST(CompileSweepView, SweepShowsEveryRowThePlotsAndEachPolicysDecision) {
   FakeCompiler fake;
-  CompileSweepView view(nullptr, compileBackend(fake.function()));
+  CompileSweepView view(testContext(compileBackend(fake.function())));
   setUpSmallSweep(view);
   QSignalSpy finished(&view, &CompileSweepView::sweepFinished);
   ASSERT_EQ(view.startSweep(), QString());
@@ -280,7 +280,7 @@ std::vector<double> ticksAt(QCustomPlot* p, QCPAxis* axis, double lo, double hi)
 
 TEST(CompileSweepView, CountAxesTickAtWholeNumbersOneWarpIsSingularAndTheStatusSaysASweepRuns) {
   FakeCompiler fake;
-  CompileSweepView view(nullptr, compileBackend(fake.function()));
+  CompileSweepView view(testContext(compileBackend(fake.function())));
   setUpSmallSweep(view);
   view.inputs()->setGridValues(2, {1, 8});
   const QString before = view.statusSummary();
@@ -316,7 +316,7 @@ TEST(CompileSweepView, CountAxesTickAtWholeNumbersOneWarpIsSingularAndTheStatusS
 
 TEST(CompileSweepView, SpillingConfigsShowInTheSpillPlot) {
   FakeCompiler fake;
-  CompileSweepView view(nullptr, compileBackend(fake.function()));
+  CompileSweepView view(testContext(compileBackend(fake.function())));
   setUpSmallSweep(view);
   // RBLOCK 32768 with 4 warps: 32768 / 128 = 256 values per tile × 3 = 768 + 26 = 794 wanted → 255
   // registers, (794 − 255) · 4 = 2156 bytes of spill stores.
@@ -336,7 +336,7 @@ TEST(CompileSweepView, SpillingConfigsShowInTheSpillPlot) {
 TEST(CompileSweepView, ADamagedCacheEntryIsReportedOnceInTheStatus) {
   FakeCompiler fake;
   fake.damaged_entry_for = "occx_mean_var_fp32_x1_r1024_w8_s512x8192";  // built for the sweep's shape
-  CompileSweepView view(nullptr, compileBackend(fake.function()));
+  CompileSweepView view(testContext(compileBackend(fake.function())));
   setUpSmallSweep(view);
   QSignalSpy finished(&view, &CompileSweepView::sweepFinished);
   ASSERT_EQ(view.startSweep(), QString());
@@ -357,7 +357,7 @@ TEST(CompileSweepView, ADamagedCacheEntryIsReportedOnceInTheStatus) {
 TEST(CompileSweepView, CancelKeepsTheFinishedRows) {
   FakeCompiler fake;
   fake.sleep_ms = 120;
-  CompileSweepView view(nullptr, compileBackend(fake.function()));
+  CompileSweepView view(testContext(compileBackend(fake.function())));
   setUpSmallSweep(view);
   QSignalSpy finished(&view, &CompileSweepView::sweepFinished);
   ASSERT_EQ(view.startSweep(), QString());
@@ -386,7 +386,7 @@ TEST(CompileSweepView, CancelKeepsTheFinishedRows) {
 TEST(CompileSweepView, ASecondRequestCancelsTheFirstAndOnlyItsResultIsShown) {
   FakeCompiler fake;
   fake.sleep_ms = 100;
-  CompileSweepView view(nullptr, compileBackend(fake.function()));
+  CompileSweepView view(testContext(compileBackend(fake.function())));
   setUpSmallSweep(view, Workload::kSum);
   QSignalSpy finished(&view, &CompileSweepView::sweepFinished);
   QSignalSpy job_finished(view.job(), &CompileSweepJob::finished);
@@ -412,7 +412,7 @@ TEST(CompileSweepView, ASecondRequestCancelsTheFirstAndOnlyItsResultIsShown) {
 TEST(CompileSweepView, ClosingTheWindowDuringASweepEndsItCleanly) {
   FakeCompiler fake;
   fake.sleep_ms = 150;
-  auto* view = new CompileSweepView(nullptr, compileBackend(fake.function()));
+  auto* view = new CompileSweepView(testContext(compileBackend(fake.function())));
   setUpSmallSweep(*view);
   MainWindow* window = windowAround(view, QStringLiteral("Compile sweep (NVRTC)"));
   ASSERT_EQ(view->startSweep(), QString());
@@ -430,7 +430,7 @@ TEST(CompileSweepView, TheUiThreadKeepsRunningDuringASweep) {
   // (the 300 ms margin absorbs a loaded 2-core machine).
   FakeCompiler fake;
   fake.sleep_ms = 400;
-  CompileSweepView view(nullptr, compileBackend(fake.function()));
+  CompileSweepView view(testContext(compileBackend(fake.function())));
   setUpSmallSweep(view);
   QElapsedTimer clock;
   qint64 last = 0;
@@ -459,14 +459,14 @@ TEST(CompileSweepView, SettingsRoundTrip) {
   ASSERT_TRUE(dir.isValid());
   QSettings settings(dir.filePath(QStringLiteral("kernel.ini")), QSettings::IniFormat);
   {
-    CompileSweepView view(nullptr, compileBackend({}));
+    CompileSweepView view(testContext(compileBackend({})));
     setUpSmallSweep(view, Workload::kAmax);
     ASSERT_TRUE(view.deviceSelector()->setCurrentKey(QStringLiteral("gpu:Tesla T4")));
     view.smCountSpin()->setValue(38);
     view.maxrregcountSpin()->setValue(64);
     view.saveSettings(settings);
   }
-  CompileSweepView view(nullptr, compileBackend({}));
+  CompileSweepView view(testContext(compileBackend({})));
   view.restoreSettings(settings);
   EXPECT_EQ(view.deviceSelector()->currentKey(), QStringLiteral("gpu:Tesla T4"));
   EXPECT_EQ(view.smCountSpin()->value(), 38);
@@ -482,7 +482,7 @@ TEST(CompileSweepView, SettingsRoundTrip) {
 
 TEST(CompileSweepView, SourceOfTheSelectedConfigAndSendToRblock) {
   FakeCompiler fake;
-  CompileSweepView view(nullptr, compileBackend(fake.function()));
+  CompileSweepView view(testContext(compileBackend(fake.function())));
   setUpSmallSweep(view);
   QSignalSpy finished(&view, &CompileSweepView::sweepFinished);
   ASSERT_EQ(view.startSweep(), QString());
@@ -521,7 +521,7 @@ TEST(CompileSweepView, SourceOfTheSelectedConfigAndSendToRblock) {
   // The device goes with it (issue: an sm_90 register count arrived on an A100 with 108 SMs).
   EXPECT_EQ(h.cc, (ComputeCapability{9, 0}));
   EXPECT_EQ(h.sm_count, view.data().sm_count);
-  RblockScalingView rblock;
+  RblockScalingView rblock{testContext()};
   rblock.deviceSelector()->setCurrentKey(QStringLiteral("gpu:A100 SXM4 80GB"));
   rblock.showHandOver(h);
   EXPECT_EQ(rblock.device().arch.cc, (ComputeCapability{9, 0}));
@@ -533,7 +533,7 @@ TEST(CompileSweepView, SourceOfTheSelectedConfigAndSendToRblock) {
 }
 
 TEST(CompileSweepView, OpensACompileSweepCsvWrittenByOccxSweep) {
-  CompileSweepView view(nullptr, compileBackend({}));
+  CompileSweepView view(testContext(compileBackend({})));
   ASSERT_EQ(view.openCsvFile(testData("compile_sweep_mean_var_sm90.csv")), QString());
   const CompileSweepDataset& d = view.data();
   EXPECT_EQ(d.arch, (ComputeCapability{9, 0}));
@@ -577,7 +577,7 @@ TEST(CompileSweepView, OpensACompileSweepCsvWrittenByOccxSweep) {
 }
 
 TEST(CompileSweepView, ALiveSweepCsvIsSentToTheLiveSweepView) {
-  CompileSweepView view(nullptr, compileBackend({}));
+  CompileSweepView view(testContext(compileBackend({})));
   const QString error = view.openCsvFile(testData("live_sweep_fixture.csv"));
   EXPECT_TRUE(error.contains(QStringLiteral("open it in the Live sweep tab"))) << error.toStdString();
   EXPECT_EQ(view.model()->rowCount(), 0);
@@ -589,7 +589,7 @@ TEST(CompileSweepView, NvrtcSweepStartedAndCancelledKeepsTheFinishedRows) {
   ASSERT_TRUE(cache_dir.isValid());
   CompileCache cache(cache_dir.path().toStdString());
   cuda::NvrtcCompiler compiler(&cache);
-  CompileSweepView view(nullptr, compileBackend(compiler.function()));
+  CompileSweepView view(testContext(compileBackend(compiler.function())));
   ASSERT_TRUE(view.deviceSelector()->setCurrentKey(QStringLiteral("gpu:H200")));
   CompileSweepSpec spec;
   spec.workload = Workload::kSum;
@@ -636,8 +636,8 @@ namespace {
 // (the view's tables are there), without switching tabs.
 TEST(CompileSweepView, ExportCsvIsEnabledAfterASweep) {
   FakeCompiler fake;
-  MainWindow window(/*use_settings=*/false);
-  auto* view = new CompileSweepView(nullptr, compileBackend(fake.function()));
+  MainWindow window(testContext(offlineBackend(), false));
+  auto* view = new CompileSweepView(testContext(compileBackend(fake.function())));
   window.addView(view, QStringLiteral("Compile sweep (NVRTC)"));
   window.tabs()->setCurrentWidget(view);
   setUpSmallSweep(*view);
@@ -663,7 +663,7 @@ namespace {
 // the plots changed but the form stayed on the old workload and shape).
 TEST(CompileSweepView, TheFormFollowsAnOpenedCsv) {
   FakeCompiler fake;
-  CompileSweepView view(nullptr, compileBackend(fake.function()));
+  CompileSweepView view(testContext(compileBackend(fake.function())));
   SweepInputs* in = view.inputs();
   in->workloadCombo()->setCurrentIndex(in->workloadCombo()->findData(static_cast<int>(Workload::kSum)));
   in->xnumelSpin()->setValue(4096);

@@ -92,8 +92,7 @@ TEST(DriverQueryJob, ADiscardedQueryNeverAnswers) {
 
 TEST(CalculatorView, AskTheDriverShowsItsAnswerBesideTheModel) {
   std::atomic<int> asked{0};
-  CalculatorView view;
-  view.setBackend(driverBackend(0, &asked));
+  CalculatorView view{testContext(driverBackend(0, &asked))};
   view.deviceSelector()->setDetectedGpus(std::vector<DetectedGpu>{{QStringLiteral("NVIDIA H200"), {9, 0}, 132}});
   ASSERT_TRUE(view.askDriverButton()->isEnabled());
   EXPECT_EQ(view.driverStatusLabel()->text(), QStringLiteral("Ask the driver for its figures."));
@@ -114,8 +113,7 @@ TEST(CalculatorView, AskTheDriverShowsItsAnswerBesideTheModel) {
 }
 
 TEST(CalculatorView, AnInputChangeDropsTheDriversLateAnswer) {
-  CalculatorView view;
-  view.setBackend(driverBackend(200));
+  CalculatorView view{testContext(driverBackend(200))};
   view.deviceSelector()->setDetectedGpus(std::vector<DetectedGpu>{{QStringLiteral("NVIDIA H200"), {9, 0}, 132}});
   QSignalSpy answered(&view, &CalculatorView::driverAnswered);
   view.askDriver();

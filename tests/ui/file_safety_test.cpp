@@ -17,6 +17,7 @@
 #include <ostream>
 
 #include "tests/support/in_child.h"
+#include "tests/ui/ui_test_support.h"
 #include "ui/models/inductor_run_data.h"
 #include "ui/models/live_datasets.h"
 #include "ui/shell/main_window.h"
@@ -61,7 +62,7 @@ TEST_P(GuiFileSafety, AFullDiskKeepsThePreviousFileAndSaysWhy) {
   QTemporaryDir dir;
   ASSERT_TRUE(dir.isValid());
   const QString path = dir.filePath(QLatin1String(e.file));
-  MainWindow w(false);
+  MainWindow w(testContext(offlineBackend(), false));
   ASSERT_EQ(e.write(w, path), QString());
   const QByteArray previous = bytesOf(path);
   ASSERT_GT(previous.size(), 256);
@@ -89,7 +90,7 @@ TEST_P(GuiFileSafety, ANameThatIsAFolderIsRefusedAndTheFolderKept) {
     QFile inside(path + QStringLiteral("/inside.json"));
     ASSERT_TRUE(inside.open(QIODevice::WriteOnly));
   }
-  MainWindow w(false);
+  MainWindow w(testContext(offlineBackend(), false));
   const QString error = e.write(w, path);
   EXPECT_TRUE(error.contains(path)) << error.toStdString();
   EXPECT_TRUE(error.contains(QStringLiteral("folder"))) << error.toStdString();
@@ -109,7 +110,7 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(GuiSettingsSafety, AFullDiskKeepsThePreviousSettingsAndSaysWhy) {
   QSettings probe;
   const QString file = probe.fileName();
-  MainWindow w(true);
+  MainWindow w(testContext(offlineBackend(), true));
   w.calculatorView()->threadsSpin()->setValue(128);
   ASSERT_EQ(w.saveSettings(), QString());
   const QByteArray previous = bytesOf(file);

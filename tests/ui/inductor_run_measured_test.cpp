@@ -49,8 +49,7 @@ TEST(InductorRunMeasured, RunsTheSpillCaseThroughTheBackendAndFillsTheTableAndPl
   auto backend = std::make_shared<FakeBackend>();
   backend->live = {true, {}};
   backend->runner = &runner;
-  InductorRunView view;
-  view.setBackend(backend);
+  InductorRunView view{testContext(backend)};
   ASSERT_TRUE(scanAndWait(view, inductorFixture("spill_log_softmax_w16")));
   ASSERT_EQ(view.run().kernels.size(), 1u) << labelText(view, "runStatus").toStdString();
   ASSERT_NE(view.run().scanned, nullptr);
@@ -121,8 +120,7 @@ TEST(InductorRunMeasured, RunsTheSpillCaseThroughTheBackendAndFillsTheTableAndPl
 TEST(InductorRunMeasured, WithoutAGpuTheButtonSaysWhy) {
   auto backend = std::make_shared<FakeBackend>();
   backend->live = {false, "No NVIDIA driver: test"};
-  InductorRunView view;
-  view.setBackend(backend);
+  InductorRunView view{testContext(backend)};
   ASSERT_TRUE(scanAndWait(view, inductorFixture("spill_log_softmax_w16")));
   const QPushButton& run_button = childNamed<QPushButton>(view, "runOnGpuButton");
   EXPECT_FALSE(run_button.isEnabled());
@@ -133,8 +131,7 @@ TEST(InductorRunMeasured, WithoutAGpuTheButtonSaysWhy) {
 TEST(InductorRunMeasured, ABundledRunShowsItsH200MeasurementsAndCannotRun) {
   auto backend = std::make_shared<FakeBackend>();
   backend->live = {true, {}};
-  InductorRunView view;
-  view.setBackend(backend);
+  InductorRunView view{testContext(backend)};
   ASSERT_EQ(view.openBundled(QStringLiteral("spill_log_softmax_w16")), QString());
   const QPushButton& run_button = childNamed<QPushButton>(view, "runOnGpuButton");
   EXPECT_FALSE(run_button.isEnabled());
@@ -168,7 +165,7 @@ TEST(InductorRunMeasured, ABundledRunShowsItsH200MeasurementsAndCannotRun) {
 }
 
 TEST(InductorRunMeasured, AKernelRunsCsvMergesIntoItsRunOrNamesTheRunToOpen) {
-  InductorRunView view;
+  InductorRunView view{testContext()};
   ASSERT_EQ(view.openBundled(QStringLiteral("spill_log_softmax_w16")), QString());
   QTemporaryDir dir;
   ASSERT_TRUE(dir.isValid());
@@ -194,8 +191,8 @@ TEST(InductorRunMeasured, AKernelRunsCsvMergesIntoItsRunOrNamesTheRunToOpen) {
 
 TEST(InductorRunMeasured, TheMeasuredAndSweepTabsFit1280x720) {
   QSettings().clear();
-  MainWindow window(/*use_settings=*/false);
-  auto* view = new InductorRunView;
+  MainWindow window(testContext(offlineBackend(), false));
+  auto* view = new InductorRunView(testContext());
   window.addView(view, QStringLiteral("Inductor run"));
   ASSERT_EQ(view->openBundled(QStringLiteral("spill_log_softmax_w16")), QString());
   window.resize(1280, 720);

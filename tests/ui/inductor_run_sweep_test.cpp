@@ -63,8 +63,7 @@ TEST(InductorRunSweep, SweepThisKernelAddsItsConfigsTimesThemAndSaysWhyTheBestWi
   auto backend = std::make_shared<FakeBackend>();
   backend->live = {true, {}};
   backend->runner = &runner;
-  InductorRunView view;
-  view.setBackend(backend);
+  InductorRunView view{testContext(backend)};
   ASSERT_TRUE(scanAndWait(view, inductorFixture("spill_log_softmax")));
   ASSERT_EQ(configModel(view).numRows(), 3);
   const QPushButton& sweep_button = childNamed<QPushButton>(view, "sweepKernelButton");
@@ -110,7 +109,7 @@ TEST(InductorRunSweep, SweepThisKernelAddsItsConfigsTimesThemAndSaysWhyTheBestWi
 
 TEST(InductorRunSweep, TheGridFieldChoosesTheConfigsAndABadOneIsRefusedWithTheAllowedValues) {
   FakePython fake;
-  InductorRunView view;
+  InductorRunView view{testContext()};
   ASSERT_TRUE(scanAndWait(view, inductorFixture("spill_log_softmax")));
   childNamed<QLineEdit>(view, "pythonEdit").setText(QStringLiteral(OCCX_FAKE_PYTHON));
   QLineEdit& grid = childNamed<QLineEdit>(view, "sweepGridEdit");
@@ -133,7 +132,7 @@ TEST(InductorRunSweep, TheGridFieldChoosesTheConfigsAndABadOneIsRefusedWithTheAl
 
 TEST(InductorRunSweep, WithoutTorchTheViewSaysWhatToInstall) {
   FakePython fake("no-torch");
-  InductorRunView view;
+  InductorRunView view{testContext()};
   ASSERT_TRUE(scanAndWait(view, inductorFixture("spill_log_softmax")));
   childNamed<QLineEdit>(view, "pythonEdit").setText(QStringLiteral(OCCX_FAKE_PYTHON));
   ASSERT_TRUE(sweep(view));
@@ -148,7 +147,7 @@ TEST(InductorRunSweep, WithoutTorchTheViewSaysWhatToInstall) {
 }
 
 TEST(InductorRunSweep, ABundledH200SweepOpensWithEveryConfigAndItsReasons) {
-  InductorRunView view;
+  InductorRunView view{testContext()};
   ASSERT_EQ(view.openBundled(QStringLiteral("ref_mean_var")), QString());
   ASSERT_TRUE(view.selectKernel(0));
   // Inductor's one config and the 81 the sweep compiled, each measured on the H200.

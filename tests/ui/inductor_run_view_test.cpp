@@ -19,7 +19,7 @@
 #include "ui/models/inductor_run_models.h"
 #include "ui/plots/config_occupancy_plot.h"
 #include "ui/plots/rblock_bounds_plot.h"
-#include "ui/shell/app_view.h"
+#include "ui/views/app_view.h"
 #include "ui/views/calculator_view.h"
 #include "ui/views/inductor_run_view.h"
 #include "ui/views/rblock_scaling_view.h"
@@ -33,7 +33,7 @@ namespace {
 // has no selection and the details still show it (never another kernel the table's current row
 // slid to); once the filter lets it through, it is selected again.
 TEST(InductorRunView, FilteringKeepsTheChosenKernel) {
-  InductorRunView view;
+  InductorRunView view{testContext()};
   ASSERT_GE(kernelModel(view).numRows(), 10);
   auto* filter = view.findChild<QLineEdit*>(QStringLiteral("kernelFilter"));
   auto* table = view.findChild<QTableView*>(QStringLiteral("kernelTable"));
@@ -64,7 +64,7 @@ TEST(InductorRunView, FilteringKeepsTheChosenKernel) {
 }
 
 TEST(InductorRunView, OpensABundledRunOnStart) {
-  InductorRunView view;
+  InductorRunView view{testContext()};
   ASSERT_FALSE(view.run().kernels.empty());
   EXPECT_EQ(view.run().title, QStringLiteral("BlenderbotForCausalLM training step, H200"));
   EXPECT_TRUE(labelText(view, "runSummary")
@@ -80,7 +80,7 @@ TEST(InductorRunView, OpensABundledRunOnStart) {
 }
 
 TEST(InductorRunView, ScansACacheAndHandsAConfigOver) {
-  InductorRunView view;
+  InductorRunView view{testContext()};
   ASSERT_TRUE(scanAndWait(view, inductorFixture("spill_log_softmax")));
   ASSERT_EQ(view.run().kernels.size(), 1u) << labelText(view, "runStatus").toStdString();
   EXPECT_EQ(kernelModel(view).numRows(), 1);
@@ -122,7 +122,7 @@ TEST(InductorRunView, ScansACacheAndHandsAConfigOver) {
   EXPECT_FALSE(childNamed<QPlainTextEdit>(view, "kernelSource").extraSelections().isEmpty());
 
   // Hand-over to the RBLOCK view: the config, its n_regs and its device (CC 9.0, 132 SMs).
-  RblockScalingView rblock;
+  RblockScalingView rblock{testContext()};
   rblock.deviceSelector()->setCurrentKey(QStringLiteral("gpu:A100 SXM4 80GB"));  // another GPU than the run's
   QObject::connect(&view, &InductorRunView::openInRblock, &rblock, &RblockScalingView::showHandOver);
   QPushButton& to_rblock = childNamed<QPushButton>(view, "toRblockButton");
@@ -145,7 +145,7 @@ TEST(InductorRunView, ScansACacheAndHandsAConfigOver) {
   EXPECT_EQ(rblock.decisions()[1].outcome, inductor::Outcome::kScale);
 
   // And to the calculator: 1024 threads, 64 registers, 1152 B shared memory on a CC 9.0 GPU.
-  CalculatorView calc;
+  CalculatorView calc{testContext()};
   QObject::connect(&view, &InductorRunView::openInCalculator, &calc, &CalculatorView::showHandOver);
   childNamed<QPushButton>(view, "toCalculatorButton").click();
   EXPECT_EQ(calc.input().threads_per_block, 1024);
@@ -158,7 +158,7 @@ TEST(InductorRunView, ScansACacheAndHandsAConfigOver) {
 }
 
 TEST(InductorRunView, KernelListFiltersAndSorts) {
-  InductorRunView view;
+  InductorRunView view{testContext()};
   ASSERT_TRUE(scanAndWait(view, inductorFixture("t5")));
   QTableView& table = childNamed<QTableView>(view, "kernelTable");
   QLineEdit& filter = childNamed<QLineEdit>(view, "kernelFilter");
@@ -180,14 +180,14 @@ TEST(InductorRunView, KernelListFiltersAndSorts) {
 }
 
 TEST(InductorRunView, ScanCsvOpensWithoutTheCache) {
-  InductorRunView view;
+  InductorRunView view{testContext()};
   ASSERT_TRUE(scanAndWait(view, inductorFixture("ref_log_softmax")));
   const auto exports = view.csvExports();
   ASSERT_EQ(exports.size(), 2u);
   QTemporaryDir dir;
   const QString path = dir.filePath(QStringLiteral("scan.csv"));
   ASSERT_TRUE(writeCsvFile(exports.front().table, path).hasValue());
-  InductorRunView other;
+  InductorRunView other{testContext()};
   EXPECT_TRUE(other.openPath(path).isEmpty());
   ASSERT_EQ(other.run().kernels.size(), 1u);
   EXPECT_EQ(other.run().rows.size(), 3u);
@@ -200,7 +200,7 @@ TEST(InductorRunView, ScanCsvOpensWithoutTheCache) {
 }
 
 TEST(InductorRunView, EveryBundledRunOpens) {
-  InductorRunView view;
+  InductorRunView view{testContext()};
   const auto runs = bundledInductorRuns();
   ASSERT_EQ(runs.size(), 13u);  // with the spill case's 16-warp configs
   EXPECT_EQ(runs.front().key, QStringLiteral("blenderbot"));
@@ -217,7 +217,7 @@ TEST(InductorRunView, EveryBundledRunOpens) {
 }
 
 TEST(InductorRunView, BadPathsSayWhy) {
-  InductorRunView view;
+  InductorRunView view{testContext()};
   const QString missing = view.openPath(QStringLiteral("/nonexistent/inductor-cache"));
   EXPECT_TRUE(missing.contains(QStringLiteral("does not exist"))) << missing.toStdString();
   QTemporaryDir dir;

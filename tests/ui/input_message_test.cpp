@@ -41,14 +41,14 @@ enum class View { kCalculator, kRblock, kKernel, kLive };
 std::unique_ptr<QWidget> makeView(View v) {
   switch (v) {
     case View::kCalculator:
-      return std::make_unique<CalculatorView>();
+      return std::make_unique<CalculatorView>(testContext());
     case View::kRblock:
-      return std::make_unique<RblockScalingView>();
+      return std::make_unique<RblockScalingView>(testContext());
     case View::kKernel:
-      return std::make_unique<CompileSweepView>(nullptr, compileBackend({}));
+      return std::make_unique<CompileSweepView>(testContext(compileBackend({})));
     case View::kLive:
       return std::make_unique<LiveSweepView>(
-          nullptr, liveBackend({}, LiveAvailability{false, QStringLiteral("no GPU (test)"), {}}));
+          testContext(liveBackend({}, LiveAvailability{false, QStringLiteral("no GPU (test)"), {}})));
   }
   return nullptr;
 }
@@ -221,7 +221,7 @@ TEST(GuiInvalidInputMatrix, CoversEveryNumberBoxOfEveryView) {
 }
 
 TEST(GuiInvalidInputMatrix, FusedInputsOverEightIsRefused) {
-  CompileSweepView view(nullptr, compileBackend({}));
+  CompileSweepView view(testContext(compileBackend({})));
   auto* workload = view.findChild<QComboBox*>(QStringLiteral("workload"));
   ASSERT_NE(workload, nullptr);
   workload->setCurrentIndex(workload->findData(static_cast<int>(Workload::kFusedK)));
@@ -238,7 +238,7 @@ TEST(GuiInvalidInputMatrix, FusedInputsOverEightIsRefused) {
 }
 
 TEST(GuiInvalidInputMatrix, TheMessageStaysUntilTheBoxHasANewValue) {
-  CalculatorView view;
+  CalculatorView view{testContext()};
   auto* threads = view.findChild<CheckedSpinBox*>(QStringLiteral("threadsPerBlock"));
   auto* message = view.findChild<InputMessage*>(QStringLiteral("inputMessage"));
   threads->selectAll();
@@ -274,7 +274,7 @@ TEST(GuiInvalidInputMatrix, TheMessageStaysUntilTheBoxHasANewValue) {
 // Every typed value of the newcomer's report goes back to the value before the edit, not to a
 // prefix of what was typed: 99999 registers, 1000000 B of dynamic shared memory.
 TEST(GuiInvalidInputMatrix, ARefusedEntryGoesBackToTheValueBeforeTheEdit) {
-  CalculatorView view;
+  CalculatorView view{testContext()};
   auto* message = view.findChild<InputMessage*>(QStringLiteral("inputMessage"));
   const struct {
     const char* box;
@@ -296,7 +296,7 @@ TEST(GuiInvalidInputMatrix, ARefusedEntryGoesBackToTheValueBeforeTheEdit) {
 // The carveout's "default" (its special value) can be typed back, in any case; "def" alone is not
 // a value yet and, when editing ends, the box goes back to what it had.
 TEST(GuiInvalidInputMatrix, CarveoutDefaultCanBeTypedBack) {
-  CalculatorView view;
+  CalculatorView view{testContext()};
   auto* carveout = view.findChild<CheckedSpinBox*>(QStringLiteral("carveout"));
   auto* message = view.findChild<InputMessage*>(QStringLiteral("inputMessage"));
   ASSERT_NE(carveout, nullptr);
@@ -323,7 +323,7 @@ TEST(GuiInvalidInputMatrix, CarveoutDefaultCanBeTypedBack) {
 // The wheel over a number box or its slider changes it only when the box has focus; otherwise the
 // panel around it scrolls (the newcomer's carveout went from default to 9 % while scrolling).
 TEST(GuiInvalidInputMatrix, TheWheelTurnsOnlyAFocusedBox) {
-  CalculatorView view;
+  CalculatorView view{testContext()};
   view.resize(900, 700);
   view.show();
   ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
@@ -353,7 +353,7 @@ TEST(GuiInvalidInputMatrix, TheWheelTurnsOnlyAFocusedBox) {
 // The newcomer's case: an invalid value, then valid edits — in the same box, or in another once the
 // box went back to its value — and the red message must go.
 TEST(GuiInvalidInputMatrix, TheMessageGoesOnceItsBoxHoldsAValidValueAgain) {
-  CalculatorView view;
+  CalculatorView view{testContext()};
   view.show();
   ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
   auto* threads = view.findChild<CheckedSpinBox*>(QStringLiteral("threadsPerBlock"));
@@ -543,7 +543,7 @@ INSTANTIATE_TEST_SUITE_P(SharedMemory, GuiByteUnits, ::testing::ValuesIn(unitCas
 // The unit and the special value text are not input: erasing into them or typing after them is
 // refused as a plain QSpinBox refuses it, with no message.
 TEST(GuiInvalidInputMatrix, TheUnitCannotBeEdited) {
-  RblockScalingView view;
+  RblockScalingView view{testContext()};
   view.show();
   ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
   auto* sms = view.findChild<CheckedSpinBox*>(QStringLiteral("smCount"));
@@ -558,7 +558,7 @@ TEST(GuiInvalidInputMatrix, TheUnitCannotBeEdited) {
   EXPECT_TRUE(message->isHidden());
   EXPECT_EQ(sms->value(), 132);
 
-  CalculatorView calc;
+  CalculatorView calc{testContext()};
   calc.show();
   ASSERT_TRUE(QTest::qWaitForWindowExposed(&calc));
   auto* carveout = calc.findChild<CheckedSpinBox*>(QStringLiteral("carveout"));
@@ -577,7 +577,7 @@ TEST(GuiInvalidInputMatrix, TheUnitCannotBeEdited) {
 // "-0" reads as 0, but QSpinBox takes no sign in a box whose minimum is 0: the box goes back, and
 // the message says why instead of nothing.
 TEST(GuiInvalidInputMatrix, ANumberQSpinBoxWillNotTakeIsNamedToo) {
-  CalculatorView view;
+  CalculatorView view{testContext()};
   auto* barriers = view.findChild<CheckedSpinBox*>(QStringLiteral("blockBarriers"));
   EXPECT_EQ(barriers->refusal(QStringLiteral("-0")),
             QStringLiteral("Block barriers: '-0' is not written as this box takes numbers; allowed 0 … 16. Kept 1."));
@@ -586,7 +586,7 @@ TEST(GuiInvalidInputMatrix, ANumberQSpinBoxWillNotTakeIsNamedToo) {
 
 // XBLOCK, RBLOCK and num_warps can only be powers of two: the views offer lists, not text.
 TEST(GuiInvalidInputMatrix, PowerOfTwoInputsAreListsOfPowersOfTwo) {
-  RblockScalingView view;
+  RblockScalingView view{testContext()};
   for (const char* name : {"xblock", "rblock", "numWarps"}) {
     auto* combo = view.findChild<QComboBox*>(QLatin1String(name));
     ASSERT_NE(combo, nullptr) << name;
@@ -636,7 +636,7 @@ void writeBytes(const QString& path, const std::string& bytes) {
 TEST(GuiBadCsv, TheLiveSweepViewSaysWhyAndKeepsTheDatasetShown) {
   QTemporaryDir dir;
   ASSERT_TRUE(dir.isValid());
-  LiveSweepView view(nullptr, liveBackend({}, LiveAvailability{false, QStringLiteral("no GPU (test)"), {}}));
+  LiveSweepView view(testContext(liveBackend({}, LiveAvailability{false, QStringLiteral("no GPU (test)"), {}})));
   ASSERT_EQ(view.openCsvFile(testData("live_sweep_fixture.csv")), QString());
   const int rows = view.model()->rowCount();
   ASSERT_EQ(rows, 11);
@@ -660,7 +660,7 @@ TEST(GuiBadCsv, TheLiveSweepViewSaysWhyAndKeepsTheDatasetShown) {
 TEST(GuiBadCsv, TheCompileSweepViewSaysWhyAndKeepsTheSweepShown) {
   QTemporaryDir dir;
   ASSERT_TRUE(dir.isValid());
-  CompileSweepView view(nullptr, compileBackend({}));
+  CompileSweepView view(testContext(compileBackend({})));
   ASSERT_EQ(view.openCsvFile(testData("compile_sweep_mean_var_sm90.csv")), QString());
   const int rows = view.model()->rowCount();
   ASSERT_GT(rows, 0);

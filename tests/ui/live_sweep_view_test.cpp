@@ -117,7 +117,7 @@ double dramGBps(double time_us) {
 }
 
 TEST(LiveSweepView, RecordedCsvShowsRowsSeriesRooflinePicksAndRegret) {
-  LiveSweepView view(nullptr, liveBackend({}, noGpu()));
+  LiveSweepView view(testContext(liveBackend({}, noGpu())));
   ASSERT_EQ(view.openCsvFile(testData("live_sweep_fixture.csv")), QString());
   EXPECT_EQ(view.datasetLabel()->text(), QStringLiteral("recorded data: Test fixture GPU, 2026-11-29"));
   EXPECT_TRUE(view.datasetLabel()->isVisibleTo(&view));
@@ -234,7 +234,7 @@ TEST(LiveSweepView, RecordedCsvShowsRowsSeriesRooflinePicksAndRegret) {
 }
 
 TEST(LiveSweepView, OtherXBlockShowsItsRowsOnlyAndSaysWhyNoneWasTimed) {
-  LiveSweepView view(nullptr, liveBackend({}, noGpu()));
+  LiveSweepView view(testContext(liveBackend({}, noGpu())));
   ASSERT_EQ(view.openCsvFile(testData("live_sweep_fixture.csv")), QString());
   EXPECT_EQ(view.xblockCombo()->count(), 2);
   ASSERT_TRUE(view.setPlotXBlock(2));
@@ -250,7 +250,7 @@ TEST(LiveSweepView, OtherXBlockShowsItsRowsOnlyAndSaysWhyNoneWasTimed) {
 
 TEST(LiveSweepView, RunIsDisabledWithTheReasonWhenThereIsNoGpu) {
   FakeRunner fake;
-  LiveSweepView view(nullptr, liveBackend(fake.function(), noGpu()));
+  LiveSweepView view(testContext(liveBackend(fake.function(), noGpu())));
   EXPECT_FALSE(view.runButton()->isEnabled());
   EXPECT_TRUE(view.runButton()->toolTip().contains(QStringLiteral("No NVIDIA driver: libcuda.so.1 (test)")));
   EXPECT_TRUE(view.availabilityLabel()->text().contains(QStringLiteral("No NVIDIA driver: libcuda.so.1 (test)")));
@@ -262,7 +262,7 @@ TEST(LiveSweepView, RunIsDisabledWithTheReasonWhenThereIsNoGpu) {
 TEST(LiveSweepView, OnThisMachineRunFollowsTheDriver) {
   const LiveAvailability here = liveAvailability(*thisBuildBackend());
   if (here.available) GTEST_SKIP() << "a GPU is present here (" << here.device.toStdString() << "): Run is enabled";
-  LiveSweepView view(nullptr, thisBuildBackend());
+  LiveSweepView view(testContext(thisBuildBackend()));
   EXPECT_FALSE(view.runButton()->isEnabled());
   EXPECT_FALSE(here.reason.isEmpty());
   EXPECT_TRUE(view.runButton()->toolTip().contains(here.reason) ||
@@ -272,7 +272,7 @@ TEST(LiveSweepView, OnThisMachineRunFollowsTheDriver) {
 TEST(LiveSweepView, RunStreamsRowsAndCancelKeepsTheMeasuredOnes) {
   FakeRunner fake;
   fake.sleep_ms = 80;
-  LiveSweepView view(nullptr, liveBackend(fake.function(), fakeGpu()));
+  LiveSweepView view(testContext(liveBackend(fake.function(), fakeGpu())));
   ASSERT_TRUE(view.runButton()->isEnabled());
   QSignalSpy changed(&view, &LiveSweepView::datasetChanged);
   ASSERT_EQ(view.startRun(), QString());
@@ -309,7 +309,7 @@ TEST(LiveSweepView, MetricsAreCollectedByDefaultAndTheChoiceIsKept) {
     out.dataset.meta = fixture().meta;
     return out;
   };
-  LiveSweepView view(nullptr, liveBackend(capture, fakeGpu()));
+  LiveSweepView view(testContext(liveBackend(capture, fakeGpu())));
   auto* box = view.findChild<QCheckBox*>(QStringLiteral("cuptiMetrics"));
   ASSERT_NE(box, nullptr);
   QSettings fresh(QDir::temp().filePath(QStringLiteral("occx-live-metrics-test.ini")), QSettings::IniFormat);
@@ -324,7 +324,7 @@ TEST(LiveSweepView, MetricsAreCollectedByDefaultAndTheChoiceIsKept) {
   EXPECT_EQ(metrics.load(), 1);
   box->setChecked(false);
   view.saveSettings(fresh);
-  LiveSweepView again(nullptr, liveBackend(capture, fakeGpu()));
+  LiveSweepView again(testContext(liveBackend(capture, fakeGpu())));
   again.restoreSettings(fresh);
   EXPECT_FALSE(again.findChild<QCheckBox*>(QStringLiteral("cuptiMetrics"))->isChecked());
   fresh.clear();
@@ -333,7 +333,7 @@ TEST(LiveSweepView, MetricsAreCollectedByDefaultAndTheChoiceIsKept) {
 TEST(LiveSweepView, ASecondRunCancelsTheFirst) {
   FakeRunner fake;
   fake.sleep_ms = 60;
-  LiveSweepView view(nullptr, liveBackend(fake.function(), fakeGpu()));
+  LiveSweepView view(testContext(liveBackend(fake.function(), fakeGpu())));
   QSignalSpy changed(&view, &LiveSweepView::datasetChanged);
   ASSERT_EQ(view.startRun(), QString());
   ASSERT_TRUE(waitFor([&] { return view.model()->rowCount() >= 1; }, 20000));
@@ -354,7 +354,7 @@ TEST(LiveSweepView, NeverTwoRunsOnTheGpuAtOnce) {
   FakeRunner fake;
   fake.sleep_ms = 60;
   fake.cancel_latency_ms = 150;
-  LiveSweepView view(nullptr, liveBackend(fake.function(), fakeGpu()));
+  LiveSweepView view(testContext(liveBackend(fake.function(), fakeGpu())));
   QSignalSpy changed(&view, &LiveSweepView::datasetChanged);
   ASSERT_EQ(view.startRun(), QString());
   ASSERT_TRUE(waitFor([&] { return view.model()->rowCount() >= 2; }, 20000));
@@ -375,7 +375,7 @@ TEST(LiveSweepView, NeverTwoRunsOnTheGpuAtOnce) {
 TEST(LiveSweepView, ADamagedCacheEntryIsReportedInTheStatus) {
   FakeRunner fake;
   fake.report_damaged_cache_entry = true;
-  LiveSweepView view(nullptr, liveBackend(fake.function(), fakeGpu()));
+  LiveSweepView view(testContext(liveBackend(fake.function(), fakeGpu())));
   QSignalSpy changed(&view, &LiveSweepView::datasetChanged);
   ASSERT_EQ(view.startRun(), QString());
   ASSERT_TRUE(changed.wait(20000));
@@ -389,7 +389,7 @@ TEST(LiveSweepView, ADamagedCacheEntryIsReportedInTheStatus) {
 TEST(LiveSweepView, ARunCancelledBeforeAnyRowSaysSo) {
   FakeRunner fake;
   fake.sleep_ms = 300;
-  LiveSweepView view(nullptr, liveBackend(fake.function(), fakeGpu()));
+  LiveSweepView view(testContext(liveBackend(fake.function(), fakeGpu())));
   ASSERT_EQ(view.startRun(), QString());
   view.cancelButton()->click();  // before the first row (300 ms away)
   ASSERT_TRUE(view.job()->waitForIdle(20000));
@@ -402,7 +402,7 @@ TEST(LiveSweepView, ARunCancelledBeforeAnyRowSaysSo) {
 TEST(LiveSweepView, ClosingTheWindowDuringARunEndsItCleanly) {
   FakeRunner fake;
   fake.sleep_ms = 80;
-  auto* view = new LiveSweepView(nullptr, liveBackend(fake.function(), fakeGpu()));
+  auto* view = new LiveSweepView(testContext(liveBackend(fake.function(), fakeGpu())));
   MainWindow* window = windowAround(view, QStringLiteral("Live sweep"));
   ASSERT_EQ(view->startRun(), QString());
   ASSERT_TRUE(waitFor([&] { return view->model()->rowCount() >= 2; }, 20000));
@@ -415,7 +415,7 @@ TEST(LiveSweepView, ClosingTheWindowDuringARunEndsItCleanly) {
 }
 
 TEST(LiveSweepView, ExportsTheDatasetAndTheRegretTable) {
-  LiveSweepView view(nullptr, liveBackend({}, noGpu()));
+  LiveSweepView view(testContext(liveBackend({}, noGpu())));
   ASSERT_EQ(view.openCsvFile(testData("live_sweep_fixture.csv")), QString());
   const auto exports = view.csvExports();
   ASSERT_EQ(exports.size(), 2u);
@@ -432,7 +432,7 @@ TEST(LiveSweepView, ExportsTheDatasetAndTheRegretTable) {
 }
 
 TEST(LiveSweepView, ACompileOnlySweepIsSentToTheCompileSweepView) {
-  LiveSweepView view(nullptr, liveBackend({}, noGpu()));
+  LiveSweepView view(testContext(liveBackend({}, noGpu())));
   const int before = view.model()->rowCount();
   const QString error = view.openCsvFile(testData("compile_sweep_mean_var_sm90.csv"));
   EXPECT_TRUE(error.contains(QStringLiteral("open it in the Compile sweep tab"))) << error.toStdString();
@@ -443,7 +443,7 @@ TEST(LiveSweepView, BundledDatasetsOpenAsRecordedData) {
   const auto bundled = bundledDatasets();
   if (bundled.empty()) GTEST_SKIP() << "this build bundles no datasets (resources/datasets/*.csv is empty)";
   for (const auto& b : bundled) {
-    LiveSweepView view(nullptr, liveBackend({}, noGpu()));
+    LiveSweepView view(testContext(liveBackend({}, noGpu())));
     ASSERT_EQ(view.openCsvFile(b.path), QString()) << b.path.toStdString();
     EXPECT_GT(view.model()->rowCount(), 0);
     EXPECT_TRUE(view.datasetLabel()->text().startsWith(QStringLiteral("recorded data: ")))
@@ -458,7 +458,7 @@ TEST(LiveSweepView, BundledDatasetsOpenAsRecordedData) {
     EXPECT_DOUBLE_EQ(bw->graphPoints(sheet).front().y(), 4800.0);
   }
   // Without a GPU the view opens the first bundled dataset by itself.
-  LiveSweepView view(nullptr, liveBackend({}, noGpu()));
+  LiveSweepView view(testContext(liveBackend({}, noGpu())));
   EXPECT_GT(view.model()->rowCount(), 0);
   EXPECT_TRUE(view.datasetLabel()->text().startsWith(QStringLiteral("recorded data: ")));
 }
@@ -481,7 +481,7 @@ QString cellText(const LiveSweepModel* m, int row, int column) {
 }
 
 TEST(LiveSweepView, BundledMeanVarShowsInductorsKernelBesideTheFamily) {
-  LiveSweepView view(nullptr, liveBackend({}, noGpu()));
+  LiveSweepView view(testContext(liveBackend({}, noGpu())));
   ASSERT_EQ(view.openCsvFile(QStringLiteral(":/datasets/h200_mean_var_fp16_32768x8192.csv")), QString());
   ASSERT_NE(view.fidelity(), nullptr);
   EXPECT_TRUE(view.inputs()->staticShapeCheck()->isChecked());  // "shape: static", as recorded
@@ -540,7 +540,7 @@ TEST(LiveSweepView, BundledMeanVarShowsInductorsKernelBesideTheFamily) {
 }
 
 TEST(LiveSweepView, DatasetWithoutInductorsKernelSaysTheFiguresAreTheFamilys) {
-  LiveSweepView view(nullptr, liveBackend({}, noGpu()));
+  LiveSweepView view(testContext(liveBackend({}, noGpu())));
   ASSERT_EQ(view.openCsvFile(testData("live_sweep_fixture.csv")), QString());
   EXPECT_EQ(view.fidelity(), nullptr);
   EXPECT_EQ(view.fidelityLabel()->text(),
@@ -573,7 +573,7 @@ TEST(LiveSweepView, DatasetWithoutInductorsKernelSaysTheFiguresAreTheFamilys) {
 }
 
 TEST(LiveSweepView, KernelRunsOfAnotherShapeOrNoKernelRunsAreRefused) {
-  LiveSweepView view(nullptr, liveBackend({}, noGpu()));
+  LiveSweepView view(testContext(liveBackend({}, noGpu())));
   ASSERT_EQ(view.openCsvFile(QStringLiteral(":/datasets/h200_mean_var_fp16_32768x8192.csv")), QString());
   const QString shown = view.fidelityLabel()->text();
 

@@ -48,7 +48,7 @@ QStringList menuTitles(QMainWindow& w) {
 }
 
 TEST_F(MainWindowTest, CalculatorIsTheFirstTabAndViewsCanBeAdded) {
-  MainWindow w(false);
+  MainWindow w(testContext(offlineBackend(), false));
   EXPECT_EQ(w.windowTitle(), QStringLiteral("Occupancy Explorer"));
   EXPECT_EQ(menuTitles(w), (QStringList{QStringLiteral("&File"), QStringLiteral("&Help")}));
   ASSERT_EQ(w.tabs()->count(), 1);
@@ -72,7 +72,7 @@ TEST_F(MainWindowTest, CalculatorIsTheFirstTabAndViewsCanBeAdded) {
 }
 
 TEST_F(MainWindowTest, ExportsOfTheCurrentViewAndErrorsAsMessages) {
-  MainWindow w(false);
+  MainWindow w(testContext(offlineBackend(), false));
   w.calculatorView()->registersSpin()->setValue(64);
   QTemporaryDir dir;
   ASSERT_TRUE(dir.isValid());
@@ -104,7 +104,7 @@ TEST_F(MainWindowTest, ExportsOfTheCurrentViewAndErrorsAsMessages) {
 }
 
 TEST_F(MainWindowTest, StatusBarFollowsTheCalculator) {
-  MainWindow w(false);
+  MainWindow w(testContext(offlineBackend(), false));
   auto* status = w.findChild<QLabel*>(QStringLiteral("viewStatus"));
   ASSERT_NE(status, nullptr);
   EXPECT_TRUE(status->text().contains(QStringLiteral("occupancy 100.0 % (64 of 64 warps)")))
@@ -116,7 +116,7 @@ TEST_F(MainWindowTest, StatusBarFollowsTheCalculator) {
 
 TEST_F(MainWindowTest, SettingsAreRememberedBetweenRuns) {
   {
-    MainWindow w(true);
+    MainWindow w(testContext(offlineBackend(), true));
     ASSERT_TRUE(w.calculatorView()->deviceSelector()->setCurrentKey(QStringLiteral("cc:8.6")));
     w.calculatorView()->registersSpin()->setValue(64);
     w.addView(new QWidget, QStringLiteral("Second"));
@@ -128,7 +128,7 @@ TEST_F(MainWindowTest, SettingsAreRememberedBetweenRuns) {
   EXPECT_EQ(s.value(QStringLiteral("views/calculator/registersPerThread")).toInt(), 64);
   EXPECT_EQ(s.value(QStringLiteral("window/currentTab")).toString(), QStringLiteral("Second"));
 
-  MainWindow again(true);
+  MainWindow again(testContext(offlineBackend(), true));
   EXPECT_EQ(again.calculatorView()->deviceSelector()->currentKey(), QStringLiteral("cc:8.6"));
   EXPECT_EQ(again.calculatorView()->registersSpin()->value(), 64);
   // CC 8.6, 64 registers: 32 warps fit the register file of 48 max → 4 blocks of 8 warps.
@@ -140,7 +140,7 @@ TEST_F(MainWindowTest, SettingsAreRememberedBetweenRuns) {
 
   // Without settings: built-in defaults, nothing written.
   QSettings().clear();
-  MainWindow fresh(false);
+  MainWindow fresh(testContext(offlineBackend(), false));
   EXPECT_EQ(fresh.calculatorView()->deviceSelector()->currentKey(), QStringLiteral("gpu:H100 SXM5"));
   fresh.saveSettings();
   EXPECT_TRUE(QSettings().allKeys().isEmpty());
@@ -161,10 +161,10 @@ TEST_F(MainWindowTest, SettingsUnderTheOldViewNamesArriveInTheRenamedViews) {
     // Already written under the new name (by this version): it stays.
     s.setValue(QStringLiteral("views/compileSweep/threads"), 3);
   }
-  MainWindow w(true);
-  auto* rblock = new RblockScalingView;
-  auto* compile = new CompileSweepView(nullptr, compileBackend({}));
-  auto* live = new LiveSweepView(nullptr, liveBackend({}, LiveAvailability{false, QStringLiteral("test"), {}}));
+  MainWindow w(testContext(offlineBackend(), true));
+  auto* rblock = new RblockScalingView(testContext());
+  auto* compile = new CompileSweepView(testContext(compileBackend({})));
+  auto* live = new LiveSweepView(testContext(liveBackend({}, LiveAvailability{false, QStringLiteral("test"), {}})));
   w.addView(rblock, QStringLiteral("RBLOCK scaling"));
   w.addView(compile, QStringLiteral("Compile sweep (NVRTC)"));
   w.addView(live, QStringLiteral("Live sweep"));
@@ -260,7 +260,7 @@ class ClaimsCtrlE : public QObject {
 TEST_F(MainWindowTest, MenuShortcutsFireFromAFocusedNumberBox) {
   QTemporaryDir dir;
   ASSERT_TRUE(dir.isValid());
-  MainWindow w(false);
+  MainWindow w(testContext(offlineBackend(), false));
   Answers answers;
   w.setPrompts(answering(dir.path(), &answers));
   // As main() adds it: File → Open Inductor run… on the standard Open key.
@@ -318,7 +318,7 @@ TEST_F(MainWindowTest, MenuShortcutsFireFromAFocusedNumberBox) {
 TEST_F(MainWindowTest, AShortcutTheNumberBoxWouldClaimStillFires) {
   QTemporaryDir dir;
   ASSERT_TRUE(dir.isValid());
-  MainWindow w(false);
+  MainWindow w(testContext(offlineBackend(), false));
   Answers answers;
   w.setPrompts(answering(dir.path(), &answers));
   QSpinBox* box = w.calculatorView()->registersSpin();
@@ -359,7 +359,7 @@ TEST_F(MainWindowTest, TheShortcutsAreInTheAboutText) {
     EXPECT_TRUE(about.contains(QStringLiteral("<b>%1</b>").arg(key.toString(QKeySequence::NativeText))))
         << key.toString().toStdString();
   }
-  MainWindow w(false);
+  MainWindow w(testContext(offlineBackend(), false));
   EXPECT_EQ(w.exportCsvAction()->shortcuts(),
             (QList<QKeySequence>{QKeySequence(Qt::CTRL | Qt::Key_S), QKeySequence(Qt::CTRL | Qt::Key_E)}));
   EXPECT_EQ(w.exportPngAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
@@ -367,7 +367,7 @@ TEST_F(MainWindowTest, TheShortcutsAreInTheAboutText) {
 }
 
 TEST_F(MainWindowTest, TheManualSaysWhatEachViewAnswersAndWhatIsHere) {
-  MainWindow w(false);
+  MainWindow w(testContext(offlineBackend(), false));
   const auto backend =
       liveBackend({}, LiveAvailability{false, QStringLiteral("No NVIDIA driver: libcuda.so.1 not found"), {}});
   w.showBackend(*backend);
@@ -406,7 +406,7 @@ TEST_F(MainWindowTest, TheManualSaysWhatEachViewAnswersAndWhatIsHere) {
 TEST_F(MainWindowTest, ASuccessfulExportEndsAnInputMessageWhoseBoxHoldsAValue) {
   QTemporaryDir dir;
   ASSERT_TRUE(dir.isValid());
-  MainWindow w(false);
+  MainWindow w(testContext(offlineBackend(), false));
   auto* threads = qobject_cast<CheckedSpinBox*>(w.calculatorView()->threadsSpin());
   ASSERT_NE(threads, nullptr);
   auto* message = w.calculatorView()->findChild<InputMessage*>(QStringLiteral("inputMessage"));
@@ -463,7 +463,7 @@ TEST(MainWindowBackend, StatusBarSaysWhatIsHere) {
   EXPECT_EQ(MainWindow::backendStatusText(empty),
             QStringLiteral("GPU: none found (the driver sees no GPU) · NVRTC: not in this build"));
 
-  MainWindow window(/*use_settings=*/false);
+  MainWindow window(testContext(offlineBackend(), false));
   window.showBackend(none);
   auto* label = window.findChild<QLabel*>(QStringLiteral("backendStatus"));
   ASSERT_NE(label, nullptr);

@@ -43,10 +43,10 @@ QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArra
 }
 
 struct Window {
-  MainWindow window{false};
-  InductorRunView* inductor_run = new InductorRunView;
-  CompileSweepView* compile_sweep = new CompileSweepView(nullptr, offlineBackend());
-  LiveSweepView* live_sweep = new LiveSweepView(nullptr, offlineBackend());
+  MainWindow window{testContext()};
+  InductorRunView* inductor_run = new InductorRunView(testContext());
+  CompileSweepView* compile_sweep = new CompileSweepView(testContext(offlineBackend()));
+  LiveSweepView* live_sweep = new LiveSweepView(testContext(offlineBackend()));
   PathOpener* opener;
   explicit Window(bool use_settings = false) {
     window.addView(inductor_run, QStringLiteral("Inductor run"));
@@ -112,7 +112,7 @@ TEST(PathOpener, ASweepDatasetOpenedInTheInductorRunViewGoesToItsView) {
   EXPECT_EQ(w.inductor_run->openPath(testData("compile_sweep_mean_var_sm90.csv")), QString());
   EXPECT_EQ(w.current(), w.compile_sweep);
 
-  InductorRunView alone;
+  InductorRunView alone{testContext()};
   const QString why = alone.openPath(testData("live_sweep_fixture.csv"));
   EXPECT_TRUE(
       why.endsWith(QStringLiteral("is a live-sweep dataset, not an Inductor run: open it in the Live sweep tab.")))
@@ -194,7 +194,7 @@ namespace {
 
 // The window's own drag-and-drop handlers (QApplication delivers drops only during a real drag).
 struct DropTarget : MainWindow {
-  DropTarget() : MainWindow(false) {}
+  DropTarget() : MainWindow(testContext()) {}
   using MainWindow::dragEnterEvent;
   using MainWindow::dropEvent;
 };

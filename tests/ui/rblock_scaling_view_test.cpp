@@ -18,6 +18,7 @@
 #include <QTest>
 
 #include "core/base/csv.h"
+#include "tests/ui/ui_test_support.h"
 #include "ui/plots/rblock_bounds_plot.h"
 #include "ui/views/rblock_scaling_view.h"
 
@@ -57,7 +58,7 @@ void maybeScreenshot(QWidget& w, const QString& name) {
 // old 2048 // (32·16) = 4 → 4 × 132 = 528 >= 512 → no scaling; new max(65536 // 19456, 1) = 3 → 396 < 512
 // → R0_BLOCK 2048 → 1024; review_min min(3, 64 // 16 = 4) = 3; exact 3 (registers).
 TEST(RblockScalingView, DefaultsShowTheH200DecisionInTheTable) {
-  RblockScalingView view;
+  RblockScalingView view{testContext()};
   EXPECT_EQ(view.device().sm_count, 132);
   QTableWidget* t = view.decisionTable();
   ASSERT_EQ(t->rowCount(), 4);
@@ -87,7 +88,7 @@ TEST(RblockScalingView, DefaultsShowTheH200DecisionInTheTable) {
 // Dragging the handle under the bounds plot to the top stops at the plot's minimum height: the
 // plot never collapses to nothing (nor does the decision table below it).
 TEST(RblockScalingView, TheSplitterNeverCollapsesThePlot) {
-  RblockScalingView view;
+  RblockScalingView view{testContext()};
   view.resize(1280, 720);
   view.show();
   ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
@@ -102,7 +103,7 @@ TEST(RblockScalingView, TheSplitterNeverCollapsesThePlot) {
 }
 
 TEST(RblockScalingView, PlotHoldsTheThreeBoundsTheWaveLineAndTheShading) {
-  RblockScalingView view;
+  RblockScalingView view{testContext()};
   RblockBoundsPlot* p = view.boundsPlot();
   ASSERT_EQ(p->graphCount(), 6);
   const auto old_pts = p->graphPoints(RblockBoundsPlot::kOldGraph);
@@ -128,7 +129,7 @@ TEST(RblockScalingView, PlotHoldsTheThreeBoundsTheWaveLineAndTheShading) {
 // old 2048 // 256 = 8 → 864, no scaling; new max(65536 // 65280, 1) = 1 → 108, scale. Old flat at 8;
 // shaded from n_regs 52 (65536 // 13312 = 4 → 432 < 512) to 255.
 TEST(RblockScalingView, MotivatingA100CaseUpdatesPlotAndTable) {
-  RblockScalingView view;
+  RblockScalingView view{testContext()};
   ASSERT_TRUE(view.deviceSelector()->setCurrentKey(QStringLiteral("gpu:A100 SXM4 40GB")));
   RblockInputs in = view.inputs();
   in.num_warps = 8;
@@ -147,7 +148,7 @@ TEST(RblockScalingView, MotivatingA100CaseUpdatesPlotAndTable) {
 
 // Typing n_regs 32 into the spin box: step 3 skips every policy (32 <= 65536 // 2048).
 TEST(RblockScalingView, NRegsAtThresholdSkipsEveryPolicy) {
-  RblockScalingView view;
+  RblockScalingView view{testContext()};
   view.nRegsSpin()->setValue(32);
   for (int r = 0; r < 4; ++r) {
     EXPECT_EQ(cell(view.decisionTable(), r, 4), QStringLiteral("not applicable"));
@@ -159,7 +160,7 @@ TEST(RblockScalingView, NRegsAtThresholdSkipsEveryPolicy) {
 // The pipeline for the inner hint: the contiguous candidate is the config (38 registers) → halved;
 // the added R0_BLOCK 1024 is visited and skipped (n_regs unknown): halved at most once, as stated.
 TEST(RblockScalingView, PipelineShowsTheAddedConfigSkipped) {
-  RblockScalingView view;
+  RblockScalingView view{testContext()};
   QTableWidget* t = view.pipelineTable();
   ASSERT_EQ(t->rowCount(), 2);
   expectCells(t, {{0, 2, "contiguous"},
@@ -174,7 +175,7 @@ TEST(RblockScalingView, PipelineShowsTheAddedConfigSkipped) {
 
 // The keep-halving chain (n_regs 38 assumed for every link): 2048 → … → 64, six links, labelled.
 TEST(RblockScalingView, ChainIsLabelledAsTeachingAid) {
-  RblockScalingView view;
+  RblockScalingView view{testContext()};
   QTableWidget* t = view.chainTable();
   ASSERT_EQ(t->rowCount(), 6);
   EXPECT_EQ(cell(t, 5, 1), QStringLiteral("XBLOCK=1, R0_BLOCK=64, num_warps=16"));
@@ -192,7 +193,7 @@ TEST(RblockScalingView, ChainIsLabelledAsTeachingAid) {
 
 // The 2023 profile on H200 (CC 9.0): its CC 8.x gate skips every policy; the statement is shown.
 TEST(RblockScalingView, Profile2023GateOnH200) {
-  RblockScalingView view;
+  RblockScalingView view{testContext()};
   RblockInputs in = view.inputs();
   in.profile = inductor::Profile::kInductor2023;
   view.setInputs(in);
@@ -206,7 +207,7 @@ TEST(RblockScalingView, Profile2023GateOnH200) {
 
 // Exports: three CSV tables (decisions with 4 rows, 255 curve rows, pipeline), the plot as PNG.
 TEST(RblockScalingView, ExportsTablesAndPlot) {
-  RblockScalingView view;
+  RblockScalingView view{testContext()};
   auto csvs = view.csvExports();
   ASSERT_EQ(csvs.size(), 3u);
   EXPECT_EQ(csvs[0].table.rows.size(), 4u);
@@ -238,7 +239,7 @@ TEST(RblockScalingView, SettingsRoundTrip) {
   ASSERT_TRUE(dir.isValid());
   QSettings s(dir.filePath(QStringLiteral("rblock.ini")), QSettings::IniFormat);
   {
-    RblockScalingView a;
+    RblockScalingView a{testContext()};
     RblockInputs in = a.inputs();
     in.xnumel = 65536;
     in.rnumel = 768;
@@ -250,7 +251,7 @@ TEST(RblockScalingView, SettingsRoundTrip) {
     a.setInputs(in);
     a.saveSettings(s);
   }
-  RblockScalingView b;
+  RblockScalingView b{testContext()};
   b.restoreSettings(s);
   const RblockInputs r = b.inputs();
   EXPECT_EQ(r.xnumel, 65536);
@@ -268,7 +269,7 @@ TEST(RblockScalingView, SettingsRoundTrip) {
 // H200: 32768 blocks; new 65536 // (48·32·8 = 12288) = 5 → 660 < 32768 → R0_BLOCK 1024 → 512;
 // old 2048 // 256 = 8 → 1056 < 32768 → also scales.
 TEST(RblockScalingView, ShowConfigFromAnotherView) {
-  RblockScalingView view;
+  RblockScalingView view{testContext()};
   view.showConfig(2, 1024, 8, 48, 0, 65536, 768);
   EXPECT_EQ(
       view.sizeHintLabel()->text(),
@@ -291,7 +292,7 @@ namespace {
 // The rounding of xnumel to its size hint is shown, not silent: 865 rows count as 1024 (issue: the
 // view went from 865 to 1024 blocks without a word).
 TEST(RblockScalingView, SizeHintRoundingIsShown) {
-  RblockScalingView view;
+  RblockScalingView view{testContext()};
   RblockInputs in = view.inputs();
   in.xnumel = 865;
   in.rnumel = 8192;

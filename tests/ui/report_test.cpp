@@ -26,7 +26,7 @@ QByteArray readAll(const QString& path) {
 TEST(Report, TheCalculatorsReportIsAPdfAndAnHtmlTwinWithEverythingItShows) {
   QTemporaryDir dir;
   ASSERT_TRUE(dir.isValid());
-  MainWindow w(false);
+  MainWindow w(testContext(offlineBackend(), false));
   w.tabs()->setCurrentWidget(w.calculatorView());
   ASSERT_EQ(w.exportCurrentReport(dir.filePath(QStringLiteral("calc"))), QString());  // ".pdf" is added
   const QByteArray pdf = readAll(dir.filePath(QStringLiteral("calc.pdf")));
@@ -53,8 +53,8 @@ TEST(Report, TheCalculatorsReportIsAPdfAndAnHtmlTwinWithEverythingItShows) {
 TEST(Report, TheRblockViewsReportHasTheDecisionsInWords) {
   QTemporaryDir dir;
   ASSERT_TRUE(dir.isValid());
-  MainWindow w(false);
-  auto* rblock = new RblockScalingView;
+  MainWindow w(testContext(offlineBackend(), false));
+  auto* rblock = new RblockScalingView(testContext());
   w.addView(rblock, QStringLiteral("RBLOCK scaling"));
   w.tabs()->setCurrentWidget(rblock);
   const ReportContent r = reportOf(*rblock, QStringLiteral("RBLOCK scaling"), QStringLiteral("2026-12-01 12:00 UTC"));

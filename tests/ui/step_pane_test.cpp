@@ -49,7 +49,7 @@ bool traceRead(InductorRunView& view, const QString& path) {
 }
 
 TEST(StepPane, TheRecordedStepJoinsTheScannedRun) {
-  InductorRunView view;
+  InductorRunView view{testContext()};
   ASSERT_TRUE(scanned(view, inductorFixture("step_gpt2")));
   ASSERT_TRUE(traceRead(view, inductorFixture("step_gpt2/trace.pt.trace.json.gz")));
   StepPane* pane = view.stepPane();
@@ -95,7 +95,7 @@ TEST(StepPane, TheRecordedStepJoinsTheScannedRun) {
 }
 
 TEST(StepPane, ABundledRunOffersItsOwnTrace) {
-  InductorRunView view;
+  InductorRunView view{testContext()};
   ASSERT_TRUE(view.openBundled(QStringLiteral("gpt2")).isEmpty());
   QPushButton* bundled = view.stepPane()->bundledTraceButton();
   EXPECT_FALSE(bundled->isHidden());
@@ -115,8 +115,8 @@ TEST(StepPane, ABundledRunOffersItsOwnTrace) {
 
 TEST(StepPane, TheStepTabFits1280x720) {
   QSettings().clear();
-  MainWindow window(/*use_settings=*/false);
-  auto* view = new InductorRunView;
+  MainWindow window(testContext(offlineBackend(), false));
+  auto* view = new InductorRunView(testContext());
   window.addView(view, QStringLiteral("Inductor run"));
   ASSERT_TRUE(view->openBundled(QStringLiteral("gpt2")).isEmpty());
   window.resize(1280, 720);
@@ -146,7 +146,7 @@ TEST(StepPane, ADamagedTraceSaysWhereAndKeepsWhatItRead) {
   ASSERT_TRUE(out.open(QIODevice::WriteOnly));
   out.write(bytes.left(bytes.size() / 2));
   out.close();
-  InductorRunView view;
+  InductorRunView view{testContext()};
   ASSERT_TRUE(traceRead(view, cut));
   EXPECT_TRUE(view.stepPane()->statusLabel()->text().contains(QStringLiteral("the gzip data is damaged or ends early")))
       << view.stepPane()->statusLabel()->text().toStdString();
@@ -191,7 +191,7 @@ TEST(StepPane, ALargeTraceNeverBlocksTheEventLoop) {
     }
     out.write("]}\n");
   }
-  InductorRunView view;
+  InductorRunView view{testContext()};
   QElapsedTimer clock;
   clock.start();
   qint64 last = 0;

@@ -22,8 +22,8 @@ namespace occx::ui {
 namespace {
 
 TEST(SweepView, BothViewsShareTheXBlockFilterStatusLineAndJobControls) {
-  CompileSweepView compile(nullptr, compileBackend({}));
-  LiveSweepView live(nullptr, liveBackend({}, LiveAvailability{false, QStringLiteral("test"), {}}));
+  CompileSweepView compile(testContext(compileBackend({})));
+  LiveSweepView live(testContext(liveBackend({}, LiveAvailability{false, QStringLiteral("test"), {}})));
   ASSERT_EQ(compile.openCsvFile(testData("compile_sweep_mean_var_sm90.csv")), QString());
   ASSERT_EQ(live.openCsvFile(testData("live_sweep_fixture.csv")), QString());
   EXPECT_EQ(compile.objectName(), QStringLiteral("compileSweep"));
@@ -61,7 +61,7 @@ TEST(SweepView, BothViewsShareTheXBlockFilterStatusLineAndJobControls) {
 }
 
 TEST(CompileSweepView, TheDecisionsFollowTheConfigAndItsRegisters) {
-  CompileSweepView view(nullptr, compileBackend({}));
+  CompileSweepView view(testContext(compileBackend({})));
   ASSERT_EQ(view.openCsvFile(testData("compile_sweep_mean_var_sm90.csv")), QString());
   QTableView* table = view.tableView();
   QHeaderView* header = table->horizontalHeader();

@@ -17,13 +17,12 @@
 #include <string>
 #include <vector>
 
+#include <limits>
+#include "app/backend/build_backend.h"
 #include "core/sweep/backend.h"
 #include "occx_config.h"
 #include "ui/jobs/live_sweep_job.h"
-#if OCCX_HAVE_CUDA
-#include "core/cuda/cuda_backend.h"
-#endif
-#include <limits>
+#include "ui/views/view_context.h"
 
 namespace occx::ui {
 
@@ -72,12 +71,13 @@ class FakeBackend final : public Backend {
   FakeLiveRun run;
   GpuRunner* runner = nullptr;  ///< what withGpuRunner hands out; none: live.reason
   std::function<Expected<DriverOccupancy>(const DriverOccupancyQuery&)> driver;
+  std::vector<ComputeCapability> archs;  ///< what the compiler offers; empty: not said
 
   [[nodiscard]] Availability compileAvailability() const override {
     return compile ? Availability{true, {}} : Availability{false, "no compiler (test)"};
   }
   [[nodiscard]] std::string compilerVersion() const override { return compile ? compiler_version : std::string(); }
-  [[nodiscard]] std::vector<ComputeCapability> offeredArchitectures(const GpuDatabase&) const override { return {}; }
+  [[nodiscard]] std::vector<ComputeCapability> offeredArchitectures(const GpuDatabase&) const override { return archs; }
   [[nodiscard]] CompileFunction compiler() const override { return compile; }
   [[nodiscard]] Availability liveAvailability() const override { return live; }
   [[nodiscard]] std::vector<DeviceInfo> detectedGpus() const override { return gpus; }
@@ -120,11 +120,13 @@ inline std::shared_ptr<Backend> liveBackend(FakeLiveRun run, const LiveAvailabil
 
 /// The backend this build's program runs with (what main() picks).
 inline std::shared_ptr<Backend> thisBuildBackend() {
-#if OCCX_HAVE_CUDA
-  return cuda::makeCudaBackend();
-#else
-  return offlineBackend();
-#endif
+  return app::buildBackend();
+}
+
+/// The context a view gets in a test: `backend` (default: offline, no GPU), settings neither read
+/// nor written unless `use_settings`.
+inline ViewContext testContext(std::shared_ptr<Backend> backend = offlineBackend(), bool use_settings = false) {
+  return ViewContext(std::move(backend), use_settings);
 }
 
 }  // namespace occx::ui

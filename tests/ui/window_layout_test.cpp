@@ -153,11 +153,11 @@ QStringList plotProblemsOnEveryPage(QWidget* page, const AppView& view) {
 
 TEST(WindowLayout, EveryTabFits1280x720) {
   QSettings().clear();
-  MainWindow window(/*use_settings=*/false);
-  auto* compile = new CompileSweepView(nullptr, compileBackend({}));
-  auto* live = new LiveSweepView(nullptr, liveBackend({}, LiveAvailability{false, QStringLiteral("test"), {}}));
-  window.addView(new RblockScalingView, QStringLiteral("RBLOCK scaling"));
-  window.addView(new InductorRunView, QStringLiteral("Inductor run"));
+  MainWindow window(testContext(offlineBackend(), false));
+  auto* compile = new CompileSweepView(testContext(compileBackend({})));
+  auto* live = new LiveSweepView(testContext(liveBackend({}, LiveAvailability{false, QStringLiteral("test"), {}})));
+  window.addView(new RblockScalingView(testContext()), QStringLiteral("RBLOCK scaling"));
+  window.addView(new InductorRunView(testContext()), QStringLiteral("Inductor run"));
   window.addView(compile, QStringLiteral("Compile sweep (NVRTC)"));
   window.addView(live, QStringLiteral("Live sweep"));
   ASSERT_EQ(compile->openCsvFile(testData("compile_sweep_mean_var_sm90.csv")), QString());
@@ -199,8 +199,8 @@ TEST(WindowLayout, EveryTabFits1280x720) {
 // the table's viewport, unscrolled.
 TEST(WindowLayout, LiveSweepBesideInductorsKernelFits1280x720) {
   QSettings().clear();
-  MainWindow window(/*use_settings=*/false);
-  auto* live = new LiveSweepView(nullptr, liveBackend({}, LiveAvailability{false, QStringLiteral("test"), {}}));
+  MainWindow window(testContext(offlineBackend(), false));
+  auto* live = new LiveSweepView(testContext(liveBackend({}, LiveAvailability{false, QStringLiteral("test"), {}})));
   window.addView(live, QStringLiteral("Live sweep"));
   ASSERT_EQ(live->openCsvFile(QStringLiteral(":/datasets/h200_mean_var_fp16_32768x8192.csv")), QString());
   ASSERT_NE(live->fidelity(), nullptr);
@@ -232,8 +232,8 @@ TEST(WindowLayout, LiveSweepBesideInductorsKernelFits1280x720) {
 // unscrolled, left to right in that order.
 TEST(WindowLayout, CompileSweepDecisionsAreInViewAt1280x720) {
   QSettings().clear();
-  MainWindow window(/*use_settings=*/false);
-  auto* compile = new CompileSweepView(nullptr, compileBackend({}));
+  MainWindow window(testContext(offlineBackend(), false));
+  auto* compile = new CompileSweepView(testContext(compileBackend({})));
   window.addView(compile, QStringLiteral("Compile sweep (NVRTC)"));
   ASSERT_EQ(compile->openCsvFile(testData("compile_sweep_mean_var_sm90.csv")), QString());
   window.resize(1280, 720);
@@ -264,7 +264,7 @@ TEST(WindowLayout, CompileSweepDecisionsAreInViewAt1280x720) {
 // y measures, and the GPU data table: every plot whole at 1280 × 720 and nothing overlapping.
 TEST(WindowLayout, CalculatorClusterPageAndGpuDataFit1280x720) {
   QSettings().clear();
-  MainWindow window(/*use_settings=*/false);
+  MainWindow window(testContext(offlineBackend(), false));
   window.addView(new GpuDataView, QStringLiteral("GPU data"));
   window.resize(1280, 720);
   window.show();

@@ -12,7 +12,7 @@ namespace occx::ui {
 
 /// A shown main window (no settings) with `view` added as a tab; deleted when closed, as the app's.
 inline MainWindow* windowAround(QWidget* view, const QString& title) {
-  auto* window = new MainWindow(/*use_settings=*/false);
+  auto* window = new MainWindow(testContext());
   window->setAttribute(Qt::WA_DeleteOnClose);
   window->addView(view, title);
   window->show();

@@ -28,11 +28,11 @@
 
 #include "core/base/atomic_file.h"
 #include "ui/plots/plot_controller.h"
-#include "ui/shell/app_view.h"
 #include "ui/shell/help_text.h"
 #include "ui/shell/manual_dialog.h"
 #include "ui/shell/report.h"
 #include "ui/shell/settings_file.h"
+#include "ui/views/app_view.h"
 #include "ui/views/calculator_view.h"
 #include "ui/widgets/checked_spin_box.h"
 
@@ -42,9 +42,10 @@ int MainWindow::migrateSettings(QSettings& settings) {
   return migrateRenamedSettings(settings);
 }
 
-MainWindow::MainWindow(bool use_settings, QWidget* parent)
+MainWindow::MainWindow(const ViewContext& context, QWidget* parent)
     : QMainWindow(parent),
-      use_settings_(use_settings),
+      context_(context),
+      use_settings_(context.useSettings()),
       tabs_(new QTabWidget(this)),
       calculator_(nullptr),
       view_status_(new QLabel(this)) {
@@ -61,7 +62,7 @@ MainWindow::MainWindow(bool use_settings, QWidget* parent)
   cuda_label_ = new QLabel(this);
   cuda_label_->setObjectName(QStringLiteral("backendStatus"));
   statusBar()->addPermanentWidget(cuda_label_);
-  showBackend(*offlineBackend());
+  showBackend(*context.backend());
 
   // 1560 × 940 where the screen has room, else 95 % of the screen's free area (a 1280 × 720 laptop).
   QSize size(1560, 940);
@@ -76,7 +77,7 @@ MainWindow::MainWindow(bool use_settings, QWidget* parent)
     restoreWindowSettings();
   }
 
-  calculator_ = new CalculatorView(this);
+  calculator_ = new CalculatorView(context, this);
   addView(calculator_, tr("Occupancy calculator"));
   connect(tabs_, &QTabWidget::currentChanged, this, [this](int) { updateForCurrentView(); });
   updateForCurrentView();

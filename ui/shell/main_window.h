@@ -10,6 +10,7 @@
 #include <QString>
 #include <functional>
 #include "core/sweep/backend.h"
+#include "ui/views/view_context.h"
 
 class QAction;
 class QKeyEvent;
@@ -41,9 +42,10 @@ class MainWindow : public QMainWindow {
     std::function<void(const QString& title, const QString& text)> warn;
   };
 
-  /// With `use_settings` false nothing is read from or written to QSettings (reproducible
-  /// screenshots, tests that want the built-in defaults).
-  explicit MainWindow(bool use_settings = true, QWidget* parent = nullptr);
+  /// The window of the views that share `context` (its backend is shown in the status bar and About;
+  /// with its useSettings() false nothing is read from or written to QSettings: reproducible
+  /// screenshots, tests that want the built-in defaults). Makes the calculator, the first tab.
+  explicit MainWindow(const ViewContext& context, QWidget* parent = nullptr);
   ~MainWindow() override;
 
   /// Adds a view as a new tab. A view that also derives from AppView gets export, settings (group
@@ -145,6 +147,7 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] QString settingsGroupFor(QWidget* view, const QString& title) const;
   [[nodiscard]] QString askSavePath(const QString& caption, const QString& suggested, const QString& filter);
 
+  ViewContext context_;  ///< keeps the backend the window shows alive
   bool use_settings_;
   QTabWidget* tabs_;
   CalculatorView* calculator_;

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/base/expected.h"
-#include "ui/shell/app_view.h"
+#include "ui/views/app_view.h"
 
 namespace occx::ui {
 

@@ -28,7 +28,8 @@ OccupancyInput CalculatorView::defaultInput() {
   return in;
 }
 
-CalculatorView::CalculatorView(QWidget* parent) : QWidget(parent) {
+CalculatorView::CalculatorView(const ViewContext& context, QWidget* parent)
+    : QWidget(parent), backend_(context.backend()) {
   setObjectName(QStringLiteral("calculator"));
   driver_job_ = new DriverQueryJob(this);
   auto* scroll = inputScrollArea(buildControls(), 430, 520);
@@ -57,10 +58,12 @@ CalculatorView::CalculatorView(QWidget* parent) : QWidget(parent) {
     emit driverAnswered();
   });
 
+  context.followCurrentDevice(deviceSelector());
   inputs_->applyArchRanges();
   inputs_->setValues(defaultInput());
   inputs_->setCluster({0, false});
   recompute();
+  invalidateDriverAnswer();
 }
 
 CalculatorView::~CalculatorView() = default;
@@ -143,11 +146,6 @@ void CalculatorView::showResult() {
 
 void CalculatorView::showClusters() {
   result_panel_->showClusters(calculatorClusterRows(figures_, driver_, inputs_->cluster().non_portable));
-}
-
-void CalculatorView::setBackend(std::shared_ptr<Backend> backend) {
-  backend_ = std::move(backend);
-  invalidateDriverAnswer();
 }
 
 void CalculatorView::invalidateDriverAnswer() {

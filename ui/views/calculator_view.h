@@ -17,11 +17,12 @@
 #include "core/occupancy/driver_answer.h"
 #include "core/occupancy/occupancy.h"
 #include "ui/models/calculator_content.h"
-#include "ui/shell/app_view.h"
+#include "ui/views/app_view.h"
 #include "ui/views/calculator_inputs.h"
 #include "ui/views/calculator_plots.h"
 #include "ui/views/calculator_result_panel.h"
 #include "ui/views/config_hand_over.h"
+#include "ui/views/view_context.h"
 #include "ui/widgets/device_selector.h"
 
 class QCheckBox;
@@ -45,7 +46,8 @@ class CalculatorView : public QWidget, public AppView {
   Q_OBJECT
 
  public:
-  explicit CalculatorView(QWidget* parent = nullptr);
+  /// The context's backend answers "Ask the driver"; the device list follows the window's device.
+  explicit CalculatorView(const ViewContext& context, QWidget* parent = nullptr);
   ~CalculatorView() override;
 
   /// The built-in default inputs: 256 threads, 32 registers, no shared memory, default carveout,
@@ -79,8 +81,6 @@ class CalculatorView : public QWidget, public AppView {
   /// The driver's last answer for the inputs as shown; empty when not asked since they changed.
   [[nodiscard]] const std::optional<DriverOccupancy>& driverAnswer() const { return driver_; }
 
-  /// The backend the "Ask the driver" button uses; null: no driver.
-  void setBackend(std::shared_ptr<Backend> backend);
   /// Asks the driver (off the UI thread, DriverQueryJob); driverAnswered() follows unless the inputs
   /// change first (the answer for the old inputs is dropped). Without a backend or GPU the status
   /// line says why.

@@ -39,8 +39,8 @@ std::vector<ComputeCapability> compileSweepArchitectures(const Backend& backend)
   return out;
 }
 
-CompileSweepView::CompileSweepView(QWidget* parent, std::shared_ptr<Backend> backend)
-    : SweepView(parent, QStringLiteral("compileSweep"), /*plot_delay_ms=*/120), backend_(std::move(backend)) {
+CompileSweepView::CompileSweepView(const ViewContext& context, QWidget* parent)
+    : SweepView(parent, QStringLiteral("compileSweep"), /*plot_delay_ms=*/120), backend_(context.backend()) {
   CompileFunction compile = backend_->compiler();
   can_compile_ = static_cast<bool>(compile);
   job_ = new CompileSweepJob(std::move(compile), this);
@@ -54,9 +54,11 @@ CompileSweepView::CompileSweepView(QWidget* parent, std::shared_ptr<Backend> bac
   connect(job_, &CompileSweepJob::failed, this, &CompileSweepView::onFailed);
   connect(device_, &DeviceSelector::targetChanged, this, &CompileSweepView::onTargetChanged);
 
-  // The local GPU, when there is one, is the default target (its own SM count).
-  if (const auto gpus = detectedGpus(*backend_); !gpus.empty()) device_->setDetectedGpus(gpus);
+  // The local GPU, when there is one, is the default target (its own SM count); then the window's
+  // device, where the compiler can build for it.
+  if (!context.detectedGpus().empty()) device_->setDetectedGpus(context.detectedGpus());
   restrictArchitectures();
+  context.followCurrentDevice(device_);
   onTargetChanged();
   onRunningChanged(false);
   rebuildPlots();

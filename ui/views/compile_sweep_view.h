@@ -17,6 +17,7 @@
 #include "core/sweep/compile_sweep_dataset.h"
 #include "ui/views/config_hand_over.h"
 #include "ui/views/sweep_view.h"
+#include "ui/views/view_context.h"
 #include "ui/widgets/device_selector.h"
 
 class QLabel;
@@ -39,9 +40,10 @@ class CompileSweepView : public SweepView {
   Q_OBJECT
 
  public:
-  /// `backend` compiles (main() picks it; tests pass a fake); without a compiler the view still
-  /// opens CSVs and says what is needed to compile.
-  CompileSweepView(QWidget* parent, std::shared_ptr<Backend> backend);
+  /// The context's backend compiles (main() picks it; tests pass a fake); without a compiler the
+  /// view still opens CSVs and says what is needed to compile. The target list follows the window's
+  /// device where its compiler can build for it.
+  explicit CompileSweepView(const ViewContext& context, QWidget* parent = nullptr);
   ~CompileSweepView() override;
 
   /// Starts a sweep with the current inputs (cancelling a running one). Returns an empty string, or

@@ -6,7 +6,7 @@
 #include <QWidget>
 
 #include "core/gpu/gpu_data.h"
-#include "ui/shell/app_view.h"
+#include "ui/views/app_view.h"
 
 class QLabel;
 class QLineEdit;

@@ -42,7 +42,7 @@ QSplitter* splitPair(Qt::Orientation orientation, const QString& name, QWidget* 
 
 }  // namespace
 
-InductorRunView::InductorRunView(QWidget* parent)
+InductorRunView::InductorRunView(const ViewContext& context, QWidget* parent)
     : QWidget(parent),
       open_(new InductorOpenPane),
       kernels_(new InductorKernelListPane),
@@ -62,6 +62,7 @@ InductorRunView::InductorRunView(QWidget* parent)
   root->addWidget(main_split_, 1);
 
   connectPanes();
+  controls_->setBackend(context.backend(), /*ordinal=*/0);
 
   const auto runs = bundledInductorRuns();
   if (!runs.empty()) openBundled(runs.front().key);
@@ -282,11 +283,6 @@ void InductorRunView::showConfigDetails() {
 }
 
 // ---- running and sweeping -----------------------------------------------------------------------
-
-void InductorRunView::setBackend(std::shared_ptr<Backend> backend, int ordinal) {
-  controls_->setBackend(std::move(backend), ordinal);
-  updateRunButtons();
-}
 
 QString InductorRunView::runUnavailableReason() const {
   return ui::runUnavailableReason(data_, !bundled_key_.isEmpty(), controls_->backend());

@@ -24,8 +24,9 @@
 
 #include "core/sweep/backend.h"
 #include "ui/models/inductor_run_data.h"
-#include "ui/shell/app_view.h"
+#include "ui/views/app_view.h"
 #include "ui/views/config_hand_over.h"
+#include "ui/views/view_context.h"
 
 class QSplitter;
 class QTabWidget;
@@ -43,7 +44,9 @@ class InductorRunView : public QWidget, public AppView {
   Q_OBJECT
 
  public:
-  explicit InductorRunView(QWidget* parent = nullptr);
+  /// The context's backend runs the compiled configs on GPU 0 (main() picks it; tests pass a fake);
+  /// without a GPU, running is not possible and the run buttons say so.
+  explicit InductorRunView(const ViewContext& context, QWidget* parent = nullptr);
   ~InductorRunView() override;
 
   /// Opens `path`: a scan CSV is read at once, a kernel-runs CSV merged into the run shown, a
@@ -58,9 +61,6 @@ class InductorRunView : public QWidget, public AppView {
   /// Cancels a running scan; the run shown before stays.
   void cancelScan();
 
-  /// `backend` runs the compiled configs on GPU `ordinal` (main() picks it; tests pass a fake).
-  /// Without one, running is not possible and the run buttons say so.
-  void setBackend(std::shared_ptr<Backend> backend, int ordinal = 0);
   /// Why the run shown cannot be run on the GPU (no cubins: from a CSV or bundled; no GPU: the
   /// backend's reason); empty when it can.
   [[nodiscard]] QString runUnavailableReason() const;

@@ -25,9 +25,10 @@
 
 namespace occx::ui {
 
-LiveSweepView::LiveSweepView(QWidget* parent, std::shared_ptr<Backend> backend)
-    : SweepView(parent, QStringLiteral("liveSweep"), /*plot_delay_ms=*/150), availability_(liveAvailability(*backend)) {
-  job_ = new LiveSweepJob(std::move(backend), this);
+LiveSweepView::LiveSweepView(const ViewContext& context, QWidget* parent)
+    : SweepView(parent, QStringLiteral("liveSweep"), /*plot_delay_ms=*/150),
+      availability_(liveAvailability(*context.backend())) {
+  job_ = new LiveSweepJob(context.backend(), this);
   model_ = new LiveSweepModel(this);
   QWidget* controls = buildControls();
   layOut(controls, 420, 490, buildResults());

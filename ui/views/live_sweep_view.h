@@ -20,6 +20,7 @@
 #include "core/triton/family_fidelity.h"
 #include "ui/jobs/live_sweep_job.h"
 #include "ui/views/sweep_view.h"
+#include "ui/views/view_context.h"
 
 class QCheckBox;
 class QComboBox;
@@ -38,9 +39,9 @@ class LiveSweepView : public SweepView {
   Q_OBJECT
 
  public:
-  /// `backend` measures on the GPU (main() picks it; tests pass a fake) and says whether Run can be
-  /// used here and why not.
-  LiveSweepView(QWidget* parent, std::shared_ptr<Backend> backend);
+  /// The context's backend measures on the GPU (main() picks it; tests pass a fake) and says whether
+  /// Run can be used here and why not.
+  explicit LiveSweepView(const ViewContext& context, QWidget* parent = nullptr);
   ~LiveSweepView() override;
 
   /// Starts a live sweep with the current inputs (cancelling a running one). Empty string, or why not.

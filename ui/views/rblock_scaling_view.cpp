@@ -7,7 +7,7 @@
 
 namespace occx::ui {
 
-RblockScalingView::RblockScalingView(QWidget* parent) : QWidget(parent) {
+RblockScalingView::RblockScalingView(const ViewContext& context, QWidget* parent) : QWidget(parent) {
   setObjectName(QStringLiteral("rblockScaling"));
   inputs_ = new RblockInputsPanel;
   results_ = new RblockResultsPane;
@@ -21,6 +21,7 @@ RblockScalingView::RblockScalingView(QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
   layout->addWidget(splitter);
+  context.followCurrentDevice(deviceSelector());
   connect(inputs_, &RblockInputsPanel::changed, this, &RblockScalingView::recompute);
   recompute();
 }

@@ -11,10 +11,11 @@
 #include <vector>
 
 #include "ui/models/rblock_scaling_content.h"
-#include "ui/shell/app_view.h"
+#include "ui/views/app_view.h"
 #include "ui/views/config_hand_over.h"
 #include "ui/views/rblock_inputs_panel.h"
 #include "ui/views/rblock_results_pane.h"
+#include "ui/views/view_context.h"
 #include "ui/widgets/device_selector.h"
 
 class QCheckBox;
@@ -30,7 +31,8 @@ class RblockScalingView : public QWidget, public AppView {
   Q_OBJECT
 
  public:
-  explicit RblockScalingView(QWidget* parent = nullptr);
+  /// The device list follows the window's device (`context`).
+  explicit RblockScalingView(const ViewContext& context, QWidget* parent = nullptr);
   ~RblockScalingView() override;
 
   [[nodiscard]] DeviceSelector* deviceSelector() const { return inputs_->deviceSelector(); }

@@ -9,7 +9,7 @@
 #include <QWidget>
 #include <set>
 
-#include "ui/shell/app_view.h"
+#include "ui/views/app_view.h"
 
 class QAbstractItemModel;
 class QBoxLayout;

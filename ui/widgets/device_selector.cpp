@@ -3,6 +3,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QSignalBlocker>
+#include <QStandardItemModel>
 
 namespace occx::ui {
 
@@ -134,6 +135,14 @@ bool DeviceSelector::setCurrentKey(const QString& key) {
   if (idx < 0) return false;
   combo_->setCurrentIndex(idx);
   return true;
+}
+
+bool DeviceSelector::isSelectable(const QString& key) const {
+  const int idx = combo_->findData(key);
+  if (idx < 0) return false;
+  const auto* model = qobject_cast<const QStandardItemModel*>(combo_->model());
+  const QStandardItem* item = model != nullptr ? model->item(idx) : nullptr;
+  return item == nullptr || item->isEnabled();
 }
 
 QString DeviceSelector::defaultKey() const {

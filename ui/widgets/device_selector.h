@@ -45,6 +45,9 @@ class DeviceSelector : public QWidget {
   [[nodiscard]] QString currentKey() const { return currentTarget().key; }
   /// Selects the entry with this key; returns false (selection unchanged) when there is none.
   bool setCurrentKey(const QString& key);
+  /// Whether the list has an entry with this key that is enabled (a view may disable entries it
+  /// cannot serve, e.g. architectures its compiler cannot build).
+  [[nodiscard]] bool isSelectable(const QString& key) const;
   /// Every entry, in display order.
   [[nodiscard]] const std::vector<DeviceTarget>& targets() const { return targets_; }
 

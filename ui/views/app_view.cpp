@@ -1,4 +1,4 @@
-#include "ui/shell/app_view.h"
+#include "ui/views/app_view.h"
 
 #include <QFile>
 #include <QLabel>

@@ -1,0 +1,66 @@
+#include "ui/views/view_context.h"
+
+#include <QSettings>
+
+#include "ui/jobs/live_sweep_job.h"
+
+namespace occx::ui {
+
+void CurrentDevice::setKey(const QString& key) {
+  if (key == key_) return;
+  key_ = key;
+  emit changed(key_);
+}
+
+struct ViewContext::State {
+  std::shared_ptr<Backend> backend;
+  bool use_settings = false;
+  bool first_start = false;
+  std::vector<DetectedGpu> gpus;
+  CurrentDevice current;
+};
+
+ViewContext::ViewContext(std::shared_ptr<Backend> backend, bool use_settings)
+    : state_(std::make_shared<State>()) {
+  state_->backend = backend != nullptr ? std::move(backend) : offlineBackend();
+  state_->use_settings = use_settings;
+  state_->first_start = use_settings && QSettings().allKeys().isEmpty();
+  state_->gpus = occx::ui::detectedGpus(*state_->backend);
+}
+
+const std::shared_ptr<Backend>& ViewContext::backend() const {
+  return state_->backend;
+}
+
+bool ViewContext::useSettings() const {
+  return state_->use_settings;
+}
+
+const std::vector<DetectedGpu>& ViewContext::detectedGpus() const {
+  return state_->gpus;
+}
+
+bool ViewContext::firstStart() const {
+  return state_->first_start;
+}
+
+CurrentDevice* ViewContext::currentDevice() const {
+  return &state_->current;
+}
+
+void ViewContext::followCurrentDevice(DeviceSelector* selector) const {
+  if (!state_->gpus.empty()) selector->setDetectedGpus(state_->gpus, state_->first_start);
+  CurrentDevice* current = currentDevice();
+  if (current->key().isEmpty()) {
+    current->setKey(selector->currentKey());
+  } else if (selector->isSelectable(current->key())) {
+    selector->setCurrentKey(current->key());
+  }
+  QObject::connect(selector, &DeviceSelector::targetChanged, current,
+                   [current, selector] { current->setKey(selector->currentKey()); });
+  QObject::connect(current, &CurrentDevice::changed, selector, [selector](const QString& key) {
+    if (selector->currentKey() != key && selector->isSelectable(key)) selector->setCurrentKey(key);
+  });
+}
+
+}  // namespace occx::ui
