@@ -6,6 +6,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include "core/triton/triton_compile.h"
 #include "ui/shell/help_text.h"
 
 namespace occx::ui {
@@ -44,7 +45,9 @@ void ManualDialog::showManual() {
 }
 
 void ManualDialog::probePython() {
-  // The user's own python3, as the Triton features will use it: both packages must import.
+  // The user's own Python, as the Triton features will use it ($OCCX_PYTHON, else python3): both
+  // packages must import.
+  const QString python = QString::fromStdString(triton::pythonProgram({}));
   auto* probe = new QProcess(this);
   python_probe_ = probe;
   probe->setProcessChannelMode(QProcess::MergedChannels);
@@ -54,22 +57,22 @@ void ManualDialog::probePython() {
     probe->deleteLater();
     if (isVisible()) browser_->setHtml(manualHtml(machineFacts()));
   };
-  connect(probe, &QProcess::finished, this, [probe, done](int code, QProcess::ExitStatus status) {
+  connect(probe, &QProcess::finished, this, [probe, done, python](int code, QProcess::ExitStatus status) {
     const QString out = QString::fromUtf8(probe->readAll()).trimmed();
     if (status == QProcess::NormalExit && code == 0) {
       const QStringList parts = out.split(QLatin1Char(' '));
       done(parts.size() >= 3 ? tr("%1 (PyTorch %2, Triton %3)").arg(parts[0], parts[1], parts[2]) : out);
     } else {
       const QString last = out.section(QLatin1Char('\n'), -1).trimmed();
-      done(tr("python3 cannot import both torch and triton (%1)")
-               .arg(last.isEmpty() ? tr("exit code %1").arg(code) : last));
+      done(tr("%1 cannot import both torch and triton (%2)")
+               .arg(python, last.isEmpty() ? tr("exit code %1").arg(code) : last));
     }
   });
-  connect(probe, &QProcess::errorOccurred, this, [done](QProcess::ProcessError e) {
-    if (e == QProcess::FailedToStart) done(tr("no python3 found on the PATH"));
+  connect(probe, &QProcess::errorOccurred, this, [done, python](QProcess::ProcessError e) {
+    if (e == QProcess::FailedToStart) done(tr("%1 cannot be started (not found on the PATH?)").arg(python));
   });
   probe->start(
-      QStringLiteral("python3"),
+      python,
       {QStringLiteral("-c"),
        QStringLiteral("import sys, torch, triton; print(sys.executable, torch.__version__, triton.__version__)")});
   QTimer::singleShot(30000, probe, [probe] { probe->kill(); });

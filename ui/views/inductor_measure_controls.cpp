@@ -44,38 +44,29 @@ InductorMeasureControls::InductorMeasureControls(QWidget* parent)
   row->addWidget(progress_);
   row->addWidget(cancel_);
 
-  // The jobs deliver only their latest request; the flags drop what a discarded one still delivers.
+  // The jobs deliver only their latest request, and nothing of one discarded (discard()).
   connect(measure_job_, &MeasureJob::progress, this, [this](quint64, const QString& text, int done, int total) {
-    if (!measure_wanted_) return;
     progress_->setMaximum(std::max(total, 1));
     progress_->setValue(done);
     say(tr("Running on the GPU: %1").arg(text));
   });
-  connect(measure_job_, &MeasureJob::finished, this,
-          [this](quint64, std::shared_ptr<const triton::KernelMeasurements> result) {
-            if (!std::exchange(measure_wanted_, false)) return;
-            emit measured(std::move(result));
-          });
+  connect(
+      measure_job_, &MeasureJob::finished, this,
+      [this](quint64, std::shared_ptr<const triton::KernelMeasurements> result) { emit measured(std::move(result)); });
   connect(measure_job_, &MeasureJob::failed, this, [this](quint64, const QString& message) {
-    if (!std::exchange(measure_wanted_, false)) return;
     say(tr("Could not run on the GPU: %1").arg(message), true);
     emit measureFailed();
   });
   connect(measure_job_, &Job::runningChanged, this, &InductorMeasureControls::showRunning);
 
   connect(sweep_job_, &KernelSweepJob::progress, this, [this](quint64, const QString& text, int done, int total) {
-    if (!sweep_wanted_) return;
     progress_->setMaximum(std::max(total, 1));
     progress_->setValue(done);
     say(tr("Sweeping: %1").arg(text));
   });
   connect(sweep_job_, &KernelSweepJob::finished, this,
-          [this](quint64, std::shared_ptr<const triton::KernelSweepResult> result) {
-            if (!std::exchange(sweep_wanted_, false)) return;
-            emit swept(std::move(result));
-          });
+          [this](quint64, std::shared_ptr<const triton::KernelSweepResult> result) { emit swept(std::move(result)); });
   connect(sweep_job_, &KernelSweepJob::failed, this, [this](quint64, const QString& message) {
-    if (!std::exchange(sweep_wanted_, false)) return;
     say(tr("Could not sweep: %1").arg(message), true, message);
     emit sweepFailed();
   });
@@ -145,7 +136,6 @@ QString InductorMeasureControls::startMeasure(const QString& unavailable,
                                               std::vector<const triton::RunKernel*> kernels) {
   if (!unavailable.isEmpty()) return say(unavailable, true);
   if (kernels.empty()) return say(tr("No kernel with compiled configs to run."), true);
-  measure_wanted_ = true;
   measure_job_->start(backend_, ordinal_, std::move(scanned), std::move(kernels), triton::MeasureOptions{});
   progress_->setValue(0);
   say(tr("Running on the GPU…"));
@@ -162,7 +152,6 @@ QString InductorMeasureControls::sweep(const InductorRunData& run, const RunKern
   if (!options) return say(q(options.error()), true);
   std::shared_ptr<Backend> gpu;
   if (backend_ && backend_->liveAvailability().available) gpu = backend_;
-  sweep_wanted_ = true;
   sweep_job_->start(gpu, ordinal_, std::move(input->kernel), std::move(input->module_text), std::move(options).value());
   progress_->setValue(0);
   say(gpu ? tr("Sweeping: compiling with Triton, then running on the GPU…")
@@ -179,10 +168,8 @@ void InductorMeasureControls::cancelSweep() {
 }
 
 void InductorMeasureControls::discard() {
-  if (measure_job_->isRunning()) measure_job_->cancel();
-  if (sweep_job_->isRunning()) sweep_job_->cancel();
-  measure_wanted_ = false;
-  sweep_wanted_ = false;
+  measure_job_->discard();
+  sweep_job_->discard();
 }
 
 bool InductorMeasureControls::isMeasuring() const {

@@ -87,8 +87,6 @@ class InductorMeasureControls : public QWidget {
   KernelSweepJob* sweep_job_;
   std::shared_ptr<Backend> backend_;
   int ordinal_ = 0;
-  bool measure_wanted_ = false;  ///< what the latest measurement delivers is still wanted (not discarded)
-  bool sweep_wanted_ = false;    ///< the same for the latest sweep
   QString run_unavailable_;
   QString sweep_unavailable_;
   bool kernel_has_configs_ = false;

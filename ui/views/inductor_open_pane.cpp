@@ -74,9 +74,8 @@ InductorOpenPane::InductorOpenPane(QWidget* parent) : QWidget(parent), job_(new 
   v->addWidget(summary_);
   v->addWidget(status_);
 
-  // The job delivers its latest request only; scan_wanted_ drops what a dropped scan still delivers.
+  // The job delivers its latest request only, and nothing of a dropped one (Job::discard).
   connect(job_, &InductorScanJob::progress, this, [this](quint64, const QString& phase, int done, int total) {
-    if (!scan_wanted_) return;
     progress_->setMaximum(total > 0 ? total : 0);
     progress_->setValue(done);
     setStatus(total > 0 ? tr("Scanning: %1 (%2 of %3)…").arg(phase).arg(done).arg(total)
@@ -84,7 +83,6 @@ InductorOpenPane::InductorOpenPane(QWidget* parent) : QWidget(parent), job_(new 
   });
   connect(job_, &InductorScanJob::finished, this,
           [this](quint64, const std::shared_ptr<const triton::InductorRun>& run) {
-            if (!std::exchange(scan_wanted_, false)) return;
             emit scanned(run);
             QStringList problems;
             for (const auto& p : run->problems) problems << q(p);
@@ -92,12 +90,10 @@ InductorOpenPane::InductorOpenPane(QWidget* parent) : QWidget(parent), job_(new 
             emit scanEnded();
           });
   connect(job_, &InductorScanJob::failed, this, [this](quint64, const QString& message) {
-    if (!std::exchange(scan_wanted_, false)) return;
     setStatus(message, true);
     emit scanEnded();
   });
   connect(job_, &InductorScanJob::cancelled, this, [this](quint64) {
-    if (!std::exchange(scan_wanted_, false)) return;
     setStatus(tr("Scan cancelled; the run shown before is kept."));
     emit scanEnded();
   });
@@ -107,7 +103,6 @@ InductorOpenPane::InductorOpenPane(QWidget* parent) : QWidget(parent), job_(new 
 void InductorOpenPane::startScan(const QString& path) {
   triton::RunScanOptions options;
   options.input = QFile::encodeName(QFileInfo(path).absoluteFilePath()).toStdString();
-  scan_wanted_ = true;
   job_->start(options);
   setStatus(tr("Scanning %1…").arg(QDir::toNativeSeparators(path)));
 }
@@ -117,10 +112,7 @@ void InductorOpenPane::cancelScan() {
 }
 
 void InductorOpenPane::dropScan() {
-  if (!job_->isRunning()) return;
-  job_->cancel();
-  scan_wanted_ = false;  // what it still reports is dropped
-  showScanning(false);
+  job_->discard();  // cancelled; what it still reports is dropped, and the job is idle at once
 }
 
 bool InductorOpenPane::isScanning() const {

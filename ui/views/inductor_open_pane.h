@@ -58,7 +58,6 @@ class InductorOpenPane : public QWidget {
   void showScanning(bool scanning);
 
   InductorScanJob* job_;
-  bool scan_wanted_ = false;  ///< what the latest scan delivers is still wanted (not dropped)
   QComboBox* bundled_;
   QProgressBar* progress_;
   QPushButton* cancel_;

@@ -20,8 +20,7 @@ struct ViewContext::State {
   CurrentDevice current;
 };
 
-ViewContext::ViewContext(std::shared_ptr<Backend> backend, bool use_settings)
-    : state_(std::make_shared<State>()) {
+ViewContext::ViewContext(std::shared_ptr<Backend> backend, bool use_settings) : state_(std::make_shared<State>()) {
   state_->backend = backend != nullptr ? std::move(backend) : offlineBackend();
   state_->use_settings = use_settings;
   state_->first_start = use_settings && QSettings().allKeys().isEmpty();
