@@ -230,6 +230,52 @@ QString measuredLabelOf(const triton::KernelMeasurements& result) {
   return text;
 }
 
+namespace {
+
+// A row of the scan table for config `m`, which a sweep compiled and measured but the run does
+// not list: the kernel's `last` row with what the measurement recorded of the config.
+triton::ScanRow rowOfMeasuredConfig(const triton::MeasuredConfig& m, triton::ScanRow row) {
+  row.xblock = m.xblock;
+  row.r0_block = m.r0_block > 0 ? std::optional<std::int64_t>(m.r0_block) : std::nullopt;
+  row.shared_bytes = std::nullopt;  // not in the measurement
+  row.r1_block = m.r1_block > 0 ? std::optional<std::int64_t>(m.r1_block) : std::nullopt;
+  row.num_warps = m.num_warps;
+  row.num_stages = m.num_stages;
+  row.n_regs = m.n_regs >= 0 ? std::optional<std::int64_t>(m.n_regs) : std::nullopt;
+  row.n_spills = m.n_spills >= 0 ? std::optional<std::int64_t>(m.n_spills) : std::nullopt;
+  row.local_bytes = m.n_spills >= 0 ? std::optional<std::int64_t>(std::int64_t{m.n_spills} * 4) : std::nullopt;
+  row.occupancy_pct = m.occupancy_pct >= 0 ? std::optional<double>(m.occupancy_pct) : std::nullopt;
+  row.origin = m.origin;
+  row.winner = m.winner;
+  row.halved_from.clear();
+  row.blocks_per_sm = m.measured.driver_active_blocks_per_sm >= 0
+                          ? std::optional<std::int64_t>(m.measured.driver_active_blocks_per_sm)
+                          : std::nullopt;
+  row.limiter.clear();
+  row.triton_cache_hash.clear();
+  row.over_spill_threshold = m.over_spill_threshold;
+  const std::map<std::string, std::pair<std::string*, std::string*>> by_key = {
+      {"old", {&row.old_decision, &row.old_reason}},
+      {"new", {&row.new_decision, &row.new_reason}},
+      {"review_min", {&row.review_min_decision, &row.review_min_reason}},
+      {"exact", {&row.exact_decision, &row.exact_reason}},
+      {"spills", {&row.spills_decision, &row.spills_reason}}};
+  const auto& policies = inductor::kPolicies;
+  for (std::size_t i = 0; i < policies.size(); ++i) {
+    auto it = by_key.find(std::string(inductor::policyKey(policies[i])));
+    if (it == by_key.end()) continue;
+    *it->second.first = i < m.decisions.size() ? m.decisions[i] : std::string();
+    *it->second.second = QObject::tr("from the measurement (%1): the reason is not recorded")
+                             .arg(QString::fromStdString(m.swept_for.empty() ? m.origin : "swept for " + m.swept_for))
+                             .toStdString();
+  }
+  row.bounds_disagree = false;
+  row.notes = m.swept_for.empty() ? std::string() : "compiled by a sweep (" + m.swept_for + ")";
+  return row;
+}
+
+}  // namespace
+
 QString mergeMeasured(InductorRunData& data, const triton::KernelMeasurements& result, const QString& label) {
   auto inRun = [&data](const triton::MeasuredConfig& m) {
     for (const auto& k : data.kernels) {
@@ -261,43 +307,7 @@ QString mergeMeasured(InductorRunData& data, const triton::KernelMeasurements& r
     auto last = std::find_if(data.rows.rbegin(), data.rows.rend(),
                              [&m](const triton::ScanRow& r) { return r.kernel == m.kernel && r.module == m.module; });
     if (last == data.rows.rend()) continue;
-    triton::ScanRow row = *last;
-    row.xblock = m.xblock;
-    row.r0_block = m.r0_block > 0 ? std::optional<std::int64_t>(m.r0_block) : std::nullopt;
-    row.shared_bytes = std::nullopt;  // not in the measurement
-    row.r1_block = m.r1_block > 0 ? std::optional<std::int64_t>(m.r1_block) : std::nullopt;
-    row.num_warps = m.num_warps;
-    row.num_stages = m.num_stages;
-    row.n_regs = m.n_regs >= 0 ? std::optional<std::int64_t>(m.n_regs) : std::nullopt;
-    row.n_spills = m.n_spills >= 0 ? std::optional<std::int64_t>(m.n_spills) : std::nullopt;
-    row.local_bytes = m.n_spills >= 0 ? std::optional<std::int64_t>(std::int64_t{m.n_spills} * 4) : std::nullopt;
-    row.occupancy_pct = m.occupancy_pct >= 0 ? std::optional<double>(m.occupancy_pct) : std::nullopt;
-    row.origin = m.origin;
-    row.winner = m.winner;
-    row.halved_from.clear();
-    row.blocks_per_sm = m.measured.driver_active_blocks_per_sm >= 0
-                            ? std::optional<std::int64_t>(m.measured.driver_active_blocks_per_sm)
-                            : std::nullopt;
-    row.limiter.clear();
-    row.triton_cache_hash.clear();
-    row.over_spill_threshold = m.over_spill_threshold;
-    const std::map<std::string, std::pair<std::string*, std::string*>> by_key = {
-        {"old", {&row.old_decision, &row.old_reason}},
-        {"new", {&row.new_decision, &row.new_reason}},
-        {"review_min", {&row.review_min_decision, &row.review_min_reason}},
-        {"exact", {&row.exact_decision, &row.exact_reason}},
-        {"spills", {&row.spills_decision, &row.spills_reason}}};
-    const auto& policies = inductor::kPolicies;
-    for (std::size_t i = 0; i < policies.size(); ++i) {
-      auto it = by_key.find(std::string(inductor::policyKey(policies[i])));
-      if (it == by_key.end()) continue;
-      *it->second.first = i < m.decisions.size() ? m.decisions[i] : std::string();
-      *it->second.second = QObject::tr("from the measurement (%1): the reason is not recorded")
-                               .arg(QString::fromStdString(m.swept_for.empty() ? m.origin : "swept for " + m.swept_for))
-                               .toStdString();
-    }
-    row.bounds_disagree = false;
-    row.notes = m.swept_for.empty() ? std::string() : "compiled by a sweep (" + m.swept_for + ")";
+    triton::ScanRow row = rowOfMeasuredConfig(m, *last);
     data.rows.insert(last.base(), std::move(row));
     added = true;
   }

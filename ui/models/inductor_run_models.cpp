@@ -305,6 +305,86 @@ QVariant RunConfigModel::headerCell(int column, int role) const {
   return columnHeader(kConfigColumns[column], "occx::ui::RunConfigModel", role);
 }
 
+QVariant RunConfigModel::displayCell(const ScanRow& row, int column, int role) const {
+  switch (column) {
+    case kXBlock:
+      return optionalNumber(row.xblock);
+    case kR0Block:
+      return optionalNumber(row.r0_block);
+    case kNumWarps:
+      return optionalNumber(row.num_warps);
+    case kRegisters:
+      return optionalNumber(row.n_regs);
+    case kSpills:
+      return optionalNumber(row.n_spills);
+    case kOccupancy:
+      if (!row.occupancy_pct) return QString();
+      return role == kSortRole ? QVariant(*row.occupancy_pct) : QVariant(QString::number(*row.occupancy_pct, 'f', 1));
+    case kOrigin:
+      return QString::fromStdString(row.origin);
+    case kWinner:
+      return row.winner ? tr("yes") : QString();
+    case kNew:
+      return QString::fromStdString(row.new_decision);
+    case kOld:
+      return QString::fromStdString(row.old_decision);
+    case kReviewMin:
+      return QString::fromStdString(row.review_min_decision);
+    case kExact:
+      return QString::fromStdString(row.exact_decision);
+    case kSpillsRule:
+      return QString::fromStdString(row.spills_decision);
+    case kBlocksPerSm:
+      return optionalNumber(row.blocks_per_sm);
+    case kLimiter:
+      return QString::fromStdString(row.limiter);
+    case kLocalBytes:
+      return optionalNumber(row.local_bytes);
+    case kSharedBytes:
+      return optionalNumber(row.shared_bytes);
+    case kNumStages:
+      return optionalNumber(row.num_stages);
+    case kTritonFolder:
+      return QString::fromStdString(row.triton_cache_hash);
+    default:
+      return {};
+  }
+}
+
+QVariant RunConfigModel::toolTipCell(const ScanRow& row, int column) const {
+  switch (column) {
+    case kNew:
+      return QString::fromStdString(row.new_reason);
+    case kOld:
+      return QString::fromStdString(row.old_reason);
+    case kReviewMin:
+      return QString::fromStdString(row.review_min_reason);
+    case kExact:
+      return QString::fromStdString(row.exact_reason);
+    case kSpillsRule:
+      return QString::fromStdString(row.spills_reason);
+    case kOrigin:
+      return row.halved_from.empty() ? QVariant()
+                                     : QVariant(tr("halved from %1").arg(QString::fromStdString(row.halved_from)));
+    default:
+      return row.notes.empty() ? QVariant() : QVariant(QString::fromStdString(row.notes));
+  }
+}
+
+QVariant RunConfigModel::backgroundCell(const ScanRow& row, int column) {
+  if (row.over_spill_threshold && (column == kSpills || column == kRegisters)) return QBrush(kSpillColor);
+  if ((column == kNew || column == kOld || column == kReviewMin || column == kExact || column == kSpillsRule)) {
+    const std::string& d = column == kNew         ? row.new_decision
+                           : column == kOld       ? row.old_decision
+                           : column == kReviewMin ? row.review_min_decision
+                           : column == kExact     ? row.exact_decision
+                                                  : row.spills_decision;
+    if (d == "scale") return QBrush(kScaleColor);
+  }
+  if (row.winner && column == kWinner) return QBrush(kWinnerColor);
+  return {};
+}
+
 QVariant RunConfigModel::cell(const ScanRow& row, int r, int column, int role) const {
   if (column >= kStatus && column <= kRegret) {
     const Measured* m = measured(r);
@@ -313,82 +393,9 @@ QVariant RunConfigModel::cell(const ScanRow& row, int r, int column, int role) c
     if (role == Qt::ToolTipRole) return tr("Not measured: run it on a GPU (Run on this GPU) or open a kernel-runs CSV");
     return {};
   }
-  if (role == Qt::DisplayRole || role == kSortRole) {
-    switch (column) {
-      case kXBlock:
-        return optionalNumber(row.xblock);
-      case kR0Block:
-        return optionalNumber(row.r0_block);
-      case kNumWarps:
-        return optionalNumber(row.num_warps);
-      case kRegisters:
-        return optionalNumber(row.n_regs);
-      case kSpills:
-        return optionalNumber(row.n_spills);
-      case kOccupancy:
-        if (!row.occupancy_pct) return QString();
-        return role == kSortRole ? QVariant(*row.occupancy_pct) : QVariant(QString::number(*row.occupancy_pct, 'f', 1));
-      case kOrigin:
-        return QString::fromStdString(row.origin);
-      case kWinner:
-        return row.winner ? tr("yes") : QString();
-      case kNew:
-        return QString::fromStdString(row.new_decision);
-      case kOld:
-        return QString::fromStdString(row.old_decision);
-      case kReviewMin:
-        return QString::fromStdString(row.review_min_decision);
-      case kExact:
-        return QString::fromStdString(row.exact_decision);
-      case kSpillsRule:
-        return QString::fromStdString(row.spills_decision);
-      case kBlocksPerSm:
-        return optionalNumber(row.blocks_per_sm);
-      case kLimiter:
-        return QString::fromStdString(row.limiter);
-      case kLocalBytes:
-        return optionalNumber(row.local_bytes);
-      case kSharedBytes:
-        return optionalNumber(row.shared_bytes);
-      case kNumStages:
-        return optionalNumber(row.num_stages);
-      case kTritonFolder:
-        return QString::fromStdString(row.triton_cache_hash);
-      default:
-        return {};
-    }
-  }
-  if (role == Qt::ToolTipRole) {
-    switch (column) {
-      case kNew:
-        return QString::fromStdString(row.new_reason);
-      case kOld:
-        return QString::fromStdString(row.old_reason);
-      case kReviewMin:
-        return QString::fromStdString(row.review_min_reason);
-      case kExact:
-        return QString::fromStdString(row.exact_reason);
-      case kSpillsRule:
-        return QString::fromStdString(row.spills_reason);
-      case kOrigin:
-        return row.halved_from.empty() ? QVariant()
-                                       : QVariant(tr("halved from %1").arg(QString::fromStdString(row.halved_from)));
-      default:
-        return row.notes.empty() ? QVariant() : QVariant(QString::fromStdString(row.notes));
-    }
-  }
-  if (role == Qt::BackgroundRole) {
-    if (row.over_spill_threshold && (column == kSpills || column == kRegisters)) return QBrush(kSpillColor);
-    if ((column == kNew || column == kOld || column == kReviewMin || column == kExact || column == kSpillsRule)) {
-      const std::string& d = column == kNew         ? row.new_decision
-                             : column == kOld       ? row.old_decision
-                             : column == kReviewMin ? row.review_min_decision
-                             : column == kExact     ? row.exact_decision
-                                                    : row.spills_decision;
-      if (d == "scale") return QBrush(kScaleColor);
-    }
-    if (row.winner && column == kWinner) return QBrush(kWinnerColor);
-  }
+  if (role == Qt::DisplayRole || role == kSortRole) return displayCell(row, column, role);
+  if (role == Qt::ToolTipRole) return toolTipCell(row, column);
+  if (role == Qt::BackgroundRole) return backgroundCell(row, column);
   if (role == Qt::TextAlignmentRole && (column <= kOccupancy || column == kBlocksPerSm || column == kLocalBytes ||
                                         column == kSharedBytes || column == kNumStages)) {
     return QVariant(Qt::AlignRight | Qt::AlignVCenter);

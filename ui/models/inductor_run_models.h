@@ -106,6 +106,9 @@ class RunConfigModel : public TableModel<triton::ScanRow> {
 
  private:
   [[nodiscard]] QVariant measuredCell(const Measured& m, int column, int role) const;
+  [[nodiscard]] QVariant displayCell(const triton::ScanRow& row, int column, int role) const;
+  [[nodiscard]] QVariant toolTipCell(const triton::ScanRow& row, int column) const;
+  [[nodiscard]] static QVariant backgroundCell(const triton::ScanRow& row, int column);
   std::vector<std::optional<Measured>> measured_;
 };
 

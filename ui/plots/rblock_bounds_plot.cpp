@@ -116,6 +116,14 @@ void RblockBoundsPlot::setData(const inductor::BoundCurves& curves, int sm_count
   p->graph(kOldGraph)->setName(tr("old bound: threads/SM // (32 · %1) = %2 (flat)").arg(curves.num_warps).arg(old_b));
   p->graph(kNewGraph)->setName(tr("new bound: max(regs/SM // (n_regs · 32 · %1), 1)").arg(curves.num_warps));
 
+  showCurrent(current_n_regs, current_bound);
+  showShaded(top);
+  requestReplot();
+}
+
+// The current config's point and its vertical line (n_regs unknown: neither).
+void RblockBoundsPlot::showCurrent(int current_n_regs, int current_bound) {
+  QCustomPlot* p = plot();
   QCPItemStraightLine* line = nullptr;
   for (int i = 0; i < p->itemCount(); ++i) {
     if (p->item(i)->property("occxCurrentLine").toBool()) line = qobject_cast<QCPItemStraightLine*>(p->item(i));
@@ -135,7 +143,11 @@ void RblockBoundsPlot::setData(const inductor::BoundCurves& curves, int sm_count
     p->graph(kCurrentGraph)->setName(tr("current: n_regs unknown"));
     if (line) line->setVisible(false);
   }
+}
 
+// The n_regs ranges where the old and new bounds disagree, shaded up to `top` and named in the legend.
+void RblockBoundsPlot::showShaded(double top) {
+  QCustomPlot* p = plot();
   // Shaded ranges: remove the old rectangles, add one per range, under the graphs.
   for (int i = p->itemCount() - 1; i >= 0; --i) {
     if (p->item(i)->property("occxShade").toBool()) p->removeItem(i);
@@ -160,7 +172,6 @@ void RblockBoundsPlot::setData(const inductor::BoundCurves& curves, int sm_count
     shade_name += QStringLiteral(": ") + parts.join(QStringLiteral(", "));
   }
   p->graph(kDisagreeGraph)->setName(shade_name);
-  requestReplot();
 }
 
 QPointF RblockBoundsPlot::shadedExtent(int index) const {

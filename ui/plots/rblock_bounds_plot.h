@@ -43,6 +43,8 @@ class RblockBoundsPlot : public PlotController {
   [[nodiscard]] QString toolTipAt(double x, double y) const override;
 
  private:
+  void showCurrent(int current_n_regs, int current_bound);
+  void showShaded(double top);
   inductor::BoundCurves curves_;
   std::vector<inductor::RegRange> shaded_;
   int sm_count_ = 0;

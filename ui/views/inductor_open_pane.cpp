@@ -73,8 +73,11 @@ InductorOpenPane::InductorOpenPane(QWidget* parent) : QWidget(parent), job_(new 
   v->addWidget(title_);
   v->addWidget(summary_);
   v->addWidget(status_);
+  connectJob();
+}
 
-  // The job delivers its latest request only, and nothing of a dropped one (Job::discard).
+// The job delivers its latest request only, and nothing of a dropped one (Job::discard).
+void InductorOpenPane::connectJob() {
   connect(job_, &InductorScanJob::progress, this, [this](quint64, const QString& phase, int done, int total) {
     progress_->setMaximum(total > 0 ? total : 0);
     progress_->setValue(done);

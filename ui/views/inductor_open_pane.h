@@ -55,6 +55,7 @@ class InductorOpenPane : public QWidget {
   void scanEnded();
 
  private:
+  void connectJob();
   void showScanning(bool scanning);
 
   InductorScanJob* job_;

@@ -26,6 +26,14 @@ StepPane::StepPane(QWidget* parent) : QWidget(parent), job_(new TraceReadJob(thi
   setObjectName(QStringLiteral("stepPane"));
   auto* v = new QVBoxLayout(this);
   v->setContentsMargins(4, 4, 4, 4);
+  v->addLayout(buildTopRow());
+  v->addWidget(status_);
+  v->addWidget(buildResults(), 1);
+  connectJob();
+}
+
+// The open buttons, the step count of an unannotated trace, progress and Cancel; and the status line.
+QHBoxLayout* StepPane::buildTopRow() {
   auto* row = new QHBoxLayout;
   open_ = new QPushButton(tr("Open profiler trace…"));
   open_->setObjectName(QStringLiteral("openTraceButton"));
@@ -77,10 +85,11 @@ StepPane::StepPane(QWidget* parent) : QWidget(parent), job_(new TraceReadJob(thi
   row->addWidget(progress_);
   row->addWidget(cancel_);
   row->addStretch(1);
-  v->addLayout(row);
-  v->addWidget(status_);
+  return row;
+}
 
-  // Left: the step in words over the table; right: the chart, full height.
+// Left: the step in words over the table; right: the chart, full height.
+QSplitter* StepPane::buildResults() {
   words_ = new QTextBrowser;
   words_->setObjectName(QStringLiteral("stepWords"));
   words_->setOpenLinks(false);
@@ -131,8 +140,10 @@ StepPane::StepPane(QWidget* parent) : QWidget(parent), job_(new TraceReadJob(thi
   split_->setStretchFactor(1, 1);
   split_->setSizes({420, 580});
   left->setSizes({120, 180});
-  v->addWidget(split_, 1);
+  return split_;
+}
 
+void StepPane::connectJob() {
   // The job delivers its latest request only: every request here is the one wanted.
   connect(job_, &TraceReadJob::progress, this, [this](quint64, qint64 done, qint64 total) {
     progress_->setRange(0, 1000);
@@ -143,27 +154,8 @@ StepPane::StepPane(QWidget* parent) : QWidget(parent), job_(new TraceReadJob(thi
                   .arg(static_cast<double>(total) / (1 << 20), 0, 'f', 0),
               false);
   });
-  connect(job_, &TraceReadJob::finished, this, [this](quint64, const std::shared_ptr<const StepResult>& result) {
-    const bool opened = !pending_path_.isEmpty();  // a new trace, not the same one joined to another run
-    result_ = result;
-    if (opened) trace_path_ = pending_path_;
-    pending_path_.clear();
-    show(*result_);
-    const step::ProfilerTrace& trace = *result_->trace;
-    QString text = tr("%1: %2 GPU activities in %3 %4")
-                       .arg(QDir::toNativeSeparators(trace_path_))
-                       .arg(trace.activities.size())
-                       .arg(trace.step_count)
-                       .arg(trace.annotated_steps ? tr("annotated steps") : tr("steps (unannotated)"));
-    if (!trace.device_name.empty()) text += tr(" · %1").arg(QString::fromStdString(trace.device_name));
-    if (!trace.problems.empty()) {
-      text += tr(" · %1").arg(QString::fromStdString(trace.problems.front()));
-      setStatus(text, true);
-    } else {
-      setStatus(text, false);
-    }
-    if (opened) emit traceOpened(trace_path_);
-  });
+  connect(job_, &TraceReadJob::finished, this,
+          [this](quint64, const std::shared_ptr<const StepResult>& result) { onTraceRead(result); });
   connect(job_, &TraceReadJob::failed, this, [this](quint64, const QString& message) { setStatus(message, true); });
   connect(job_, &TraceReadJob::cancelled, this,
           [this](quint64) { setStatus(tr("Reading the trace was cancelled; the step shown before stays."), false); });
@@ -172,6 +164,28 @@ StepPane::StepPane(QWidget* parent) : QWidget(parent), job_(new TraceReadJob(thi
     cancel_->setVisible(running);
     if (running) progress_->setRange(0, 0);
   });
+}
+
+void StepPane::onTraceRead(const std::shared_ptr<const StepResult>& result) {
+  const bool opened = !pending_path_.isEmpty();  // a new trace, not the same one joined to another run
+  result_ = result;
+  if (opened) trace_path_ = pending_path_;
+  pending_path_.clear();
+  show(*result_);
+  const step::ProfilerTrace& trace = *result_->trace;
+  QString text = tr("%1: %2 GPU activities in %3 %4")
+                     .arg(QDir::toNativeSeparators(trace_path_))
+                     .arg(trace.activities.size())
+                     .arg(trace.step_count)
+                     .arg(trace.annotated_steps ? tr("annotated steps") : tr("steps (unannotated)"));
+  if (!trace.device_name.empty()) text += tr(" · %1").arg(QString::fromStdString(trace.device_name));
+  if (!trace.problems.empty()) {
+    text += tr(" · %1").arg(QString::fromStdString(trace.problems.front()));
+    setStatus(text, true);
+  } else {
+    setStatus(text, false);
+  }
+  if (opened) emit traceOpened(trace_path_);
 }
 
 StepPane::~StepPane() = default;

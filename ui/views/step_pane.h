@@ -13,6 +13,7 @@
 #include "core/step/step_profile.h"
 #include "ui/jobs/trace_read_job.h"
 
+class QHBoxLayout;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -77,6 +78,10 @@ class StepPane : public QWidget {
   void traceOpened(const QString& path);
 
  private:
+  QHBoxLayout* buildTopRow();
+  QSplitter* buildResults();
+  void connectJob();
+  void onTraceRead(const std::shared_ptr<const StepResult>& result);
   void openInteractive();
   void show(const StepResult& result);
   void setStatus(const QString& text, bool error);
