@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# clang-tidy over the engine (core/<domain>/*.cpp, not core/cuda, and the core headers they include) with the checks listed
-# and justified in .clang-tidy; any finding fails. Needs only a configured build folder for
+# clang-tidy over the engine and the command line (every .cpp under the folders in tidy_dirs, less
+# those in skip_dirs, and the headers of those folders they include) with the checks listed and
+# justified in .clang-tidy; any finding fails. Needs only a configured build folder for
 # compile_commands.json (nothing is compiled): build-tidy, CUDA and Qt off.
-# Usage: scripts/tidy.sh [FILE…]   (default: every .cpp of core/ outside core/cuda)
+# To cover another folder, add it to tidy_dirs here and its headers to HeaderFilterRegex in
+# .clang-tidy (its sources must be in that build: a folder built only with Qt needs the UI on).
+# Usage: scripts/tidy.sh [FILE…]   (default: every .cpp of core/ outside core/cuda, and of app/cli)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${OCCX_TIDY_BUILD_DIR:-build-tidy}
@@ -14,7 +17,15 @@ if [ -z "$tidy" ]; then
 fi
 cmake -S . -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug -DOCCX_BUILD_UI=OFF \
   -DOCCX_BUILD_TESTS=OFF -DOCCX_BUILD_BENCHMARKS=OFF -DOCCX_ENABLE_CUDA=OFF >/dev/null
-if [ $# -gt 0 ]; then files=("$@"); else mapfile -t files < <(find core -name '*.cpp' -not -path 'core/cuda/*' | sort); fi
+tidy_dirs=(core app/cli)
+skip_dirs=(core/cuda) # CI has no CUDA toolkit, so these are not in build-tidy's compile_commands.json
+if [ $# -gt 0 ]; then
+  files=("$@")
+else
+  skip=()
+  for d in "${skip_dirs[@]}"; do skip+=(-not -path "$d/*"); done
+  mapfile -t files < <(find "${tidy_dirs[@]}" -name '*.cpp' "${skip[@]}" | sort)
+fi
 rc=0
 printf '%s\n' "${files[@]}" | xargs -P "$jobs" -n 1 "$tidy" -p "$build" --quiet >"$build/tidy.log" 2>&1 || rc=$?
 grep -v -E '^[0-9]+ warnings? (and [0-9]+ errors? )?generated\.$|^Suppressed [0-9]+ warnings|^Use -header-filter' \

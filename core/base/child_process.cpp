@@ -108,11 +108,21 @@ Expected<pid_t> spawnProcess(const SpawnSpec& spec) {
   return child;
 }
 
-Expected<ProcessOutcome> runProcess(const SpawnSpec& spec, const std::function<void(std::string_view)>& on_line,
-                                    double timeout_s, const std::atomic<bool>* cancel) {
-  using Clock = std::chrono::steady_clock;
+namespace {
+
+using ProcessClock = std::chrono::steady_clock;
+
+// The pipes a child writes its standard output and error into: [0] is our end, [1] the child's.
+struct OutputPipes {
   std::array<int, 2> out{-1, -1};
   std::array<int, 2> err{-1, -1};
+};
+
+// Starts `spec` with stdin on /dev/null and stdout and stderr into new pipes, whose child ends are
+// closed here. On an error no descriptor is left open.
+Expected<pid_t> spawnIntoPipes(const SpawnSpec& spec, OutputPipes& pipes) {
+  auto& out = pipes.out;
+  auto& err = pipes.err;
   if (::pipe2(out.data(), O_CLOEXEC) != 0) return Error{std::string("pipe failed: ") + std::strerror(errno)};
   if (::pipe2(err.data(), O_CLOEXEC) != 0) {
     ::close(out[0]);
@@ -131,100 +141,160 @@ Expected<ProcessOutcome> runProcess(const SpawnSpec& spec, const std::function<v
     ::close(err[0]);
     return Error{pid.error()};
   }
-  ProcessOutcome outcome;
-  const auto deadline =
-      Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_s));
-  std::string line;
-  std::string callback_error;  // what on_line threw: the child is stopped, the call returns it
-  std::array<char, 8192> buf{};
-  bool out_open = true;
-  bool err_open = true;
-  bool killed = false;
-  bool reaped = false;
-  int status = 0;
-  Clock::time_point ended_at{};
-  auto kill = [&] {
-    if (killed || reaped) return;
-    ::kill(-*pid, SIGKILL);  // its process group (ptxas and the like), before it is reaped
-    ::kill(*pid, SIGKILL);
-    killed = true;
-  };
-  auto deliver = [&](std::string_view text) {
-    if (!on_line || !callback_error.empty()) return;
-    try {
-      on_line(text);
-    } catch (const std::exception& e) {
-      callback_error = std::string("reading the output of ") + (spec.what.empty() ? spec.program : spec.what) +
-                       " failed: " + e.what();
-      kill();
-    } catch (...) {
-      callback_error = "reading the output of " + (spec.what.empty() ? spec.program : spec.what) + " failed";
-      kill();
-    }
-  };
+  return *pid;
+}
+
+// A started child watched to its end: the lines of its stdout go to on_line, the tail of its
+// stderr is kept, and it is killed when cancelled, late or when on_line throws.
+class ChildWatch {
+ public:
+  ChildWatch(const SpawnSpec& spec, const std::function<void(std::string_view)>& on_line, pid_t pid,
+             const OutputPipes& pipes)
+      : spec_(spec), on_line_(on_line), pid_(pid), pipes_(pipes) {}
+
   // Until the child is reaped and its pipes are drained (at most 0.5 s after it ended: a
   // grandchild that keeps them open does not hold us).
-  while (!reaped || ((out_open || err_open) && Clock::now() - ended_at < std::chrono::milliseconds(500))) {
-    if (!killed && !reaped && cancel != nullptr && cancel->load()) {
-      outcome.cancelled = true;
+  bool watching() const {
+    return !reaped_ || ((out_open_ || err_open_) && ProcessClock::now() - ended_at_ < std::chrono::milliseconds(500));
+  }
+
+  // Kills the child when `cancel` became true or the deadline (with a timeout) has passed.
+  void killWhenCancelledOrLate(double timeout_s, ProcessClock::time_point deadline, const std::atomic<bool>* cancel) {
+    if (!killed_ && !reaped_ && cancel != nullptr && cancel->load()) {
+      outcome_.cancelled = true;
       kill();
     }
-    if (!killed && !reaped && timeout_s > 0.0 && Clock::now() > deadline) {
-      outcome.timed_out = true;
+    if (!killed_ && !reaped_ && timeout_s > 0.0 && ProcessClock::now() > deadline) {
+      outcome_.timed_out = true;
       kill();
-    }
-    if (!reaped) {
-      const pid_t r = ::waitpid(*pid, &status, WNOHANG);
-      if (r == *pid || (r < 0 && errno != EINTR)) {
-        reaped = true;
-        ended_at = Clock::now();
-      }
-    }
-    if (!out_open && !err_open) {
-      if (!reaped) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-      continue;
-    }
-    std::array<pollfd, 2> fds{pollfd{out_open ? out[0] : -1, POLLIN, 0}, pollfd{err_open ? err[0] : -1, POLLIN, 0}};
-    const int n = ::poll(fds.data(), fds.size(), reaped ? 20 : 100);
-    if (n < 0 && errno != EINTR) {
-      kill();
-      out_open = err_open = false;
-      continue;
-    }
-    if (n <= 0) continue;
-    auto readInto = [&](int fd, bool& open, const std::function<void(const char*, std::size_t)>& take) {
-      const ssize_t got = ::read(fd, buf.data(), buf.size());
-      if (got > 0) {
-        take(buf.data(), static_cast<std::size_t>(got));
-      } else if (got == 0 || (errno != EINTR && errno != EAGAIN)) {
-        open = false;
-      }
-    };
-    if (fds[0].revents != 0) {
-      readInto(out[0], out_open, [&](const char* data, std::size_t size) {
-        line.append(data, size);
-        std::size_t nl = 0;
-        while ((nl = line.find('\n')) != std::string::npos) {
-          deliver(std::string_view(line).substr(0, nl));
-          line.erase(0, nl + 1);
-        }
-      });
-    }
-    if (fds[1].revents != 0) {
-      readInto(err[0], err_open, [&](const char* data, std::size_t size) {
-        outcome.stderr_text.append(data, size);
-        constexpr std::size_t kKeep = std::size_t{64} * 1024;
-        if (outcome.stderr_text.size() > kKeep) outcome.stderr_text.erase(0, outcome.stderr_text.size() - kKeep);
-      });
     }
   }
-  if (!line.empty()) deliver(line);
-  ::close(out[0]);
-  ::close(err[0]);
-  outcome.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  outcome.ended = exitStatusText(status);
-  if (!callback_error.empty()) return Error{callback_error};
-  return outcome;
+
+  // Reaps the child if it has ended (or can no longer be waited for).
+  void reapIfEnded() {
+    if (reaped_) return;
+    const pid_t r = ::waitpid(pid_, &status_, WNOHANG);
+    if (r == pid_ || (r < 0 && errno != EINTR)) {
+      reaped_ = true;
+      ended_at_ = ProcessClock::now();
+    }
+  }
+
+  // Waits a little for output on the open pipes and reads what came; sleeps when both are closed.
+  void readOutput() {
+    if (!out_open_ && !err_open_) {
+      if (!reaped_) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      return;
+    }
+    std::array<pollfd, 2> fds{pollfd{out_open_ ? pipes_.out[0] : -1, POLLIN, 0},
+                              pollfd{err_open_ ? pipes_.err[0] : -1, POLLIN, 0}};
+    const int n = ::poll(fds.data(), fds.size(), reaped_ ? 20 : 100);
+    if (n < 0 && errno != EINTR) {
+      kill();
+      out_open_ = err_open_ = false;
+      return;
+    }
+    if (n <= 0) return;
+    if (fds[0].revents != 0) {
+      readInto(pipes_.out[0], out_open_, [&](const char* data, std::size_t size) { takeStdout(data, size); });
+    }
+    if (fds[1].revents != 0) {
+      readInto(pipes_.err[0], err_open_, [&](const char* data, std::size_t size) { takeStderr(data, size); });
+    }
+  }
+
+  // Delivers a last line without a newline, closes our pipe ends and gives the outcome, or the
+  // error of a throwing on_line.
+  Expected<ProcessOutcome> finish() {
+    if (!line_.empty()) deliver(line_);
+    ::close(pipes_.out[0]);
+    ::close(pipes_.err[0]);
+    outcome_.exit_code = WIFEXITED(status_) ? WEXITSTATUS(status_) : -1;
+    outcome_.ended = exitStatusText(status_);
+    if (!callback_error_.empty()) return Error{callback_error_};
+    return outcome_;
+  }
+
+ private:
+  void kill() {
+    if (killed_ || reaped_) return;
+    ::kill(-pid_, SIGKILL);  // its process group (ptxas and the like), before it is reaped
+    ::kill(pid_, SIGKILL);
+    killed_ = true;
+  }
+
+  void deliver(std::string_view text) {
+    if (!on_line_ || !callback_error_.empty()) return;
+    try {
+      on_line_(text);
+    } catch (const std::exception& e) {
+      callback_error_ = std::string("reading the output of ") + (spec_.what.empty() ? spec_.program : spec_.what) +
+                        " failed: " + e.what();
+      kill();
+    } catch (...) {
+      callback_error_ = "reading the output of " + (spec_.what.empty() ? spec_.program : spec_.what) + " failed";
+      kill();
+    }
+  }
+
+  void readInto(int fd, bool& open, const std::function<void(const char*, std::size_t)>& take) {
+    const ssize_t got = ::read(fd, buf_.data(), buf_.size());
+    if (got > 0) {
+      take(buf_.data(), static_cast<std::size_t>(got));
+    } else if (got == 0 || (errno != EINTR && errno != EAGAIN)) {
+      open = false;
+    }
+  }
+
+  // Standard output: every complete line to on_line, the rest kept for the next read.
+  void takeStdout(const char* data, std::size_t size) {
+    line_.append(data, size);
+    std::size_t nl = 0;
+    while ((nl = line_.find('\n')) != std::string::npos) {
+      deliver(std::string_view(line_).substr(0, nl));
+      line_.erase(0, nl + 1);
+    }
+  }
+
+  // Standard error: only its last 64 KiB are kept.
+  void takeStderr(const char* data, std::size_t size) {
+    outcome_.stderr_text.append(data, size);
+    constexpr std::size_t kKeep = std::size_t{64} * 1024;
+    if (outcome_.stderr_text.size() > kKeep) outcome_.stderr_text.erase(0, outcome_.stderr_text.size() - kKeep);
+  }
+
+  const SpawnSpec& spec_;
+  const std::function<void(std::string_view)>& on_line_;
+  pid_t pid_;
+  OutputPipes pipes_;
+  ProcessOutcome outcome_;
+  std::string line_;
+  std::string callback_error_;  // what on_line threw: the child is stopped, the call returns it
+  std::array<char, 8192> buf_{};
+  bool out_open_ = true;
+  bool err_open_ = true;
+  bool killed_ = false;
+  bool reaped_ = false;
+  int status_ = 0;
+  ProcessClock::time_point ended_at_{};
+};
+
+}  // namespace
+
+Expected<ProcessOutcome> runProcess(const SpawnSpec& spec, const std::function<void(std::string_view)>& on_line,
+                                    double timeout_s, const std::atomic<bool>* cancel) {
+  OutputPipes pipes;
+  auto pid = spawnIntoPipes(spec, pipes);
+  if (!pid) return Error{pid.error()};
+  const auto deadline = ProcessClock::now() +
+                        std::chrono::duration_cast<ProcessClock::duration>(std::chrono::duration<double>(timeout_s));
+  ChildWatch child(spec, on_line, *pid, pipes);
+  while (child.watching()) {
+    child.killWhenCancelledOrLate(timeout_s, deadline, cancel);
+    child.reapIfEnded();
+    child.readOutput();
+  }
+  return child.finish();
 }
 
 }  // namespace occx

@@ -1,6 +1,7 @@
 #include "core/base/csv.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace occx {
 
@@ -115,18 +116,14 @@ int lineOf(std::string_view s, std::size_t pos) {
   for (std::size_t i = 0; i < pos && i < s.size(); ++i) line += s[i] == '\n';
   return line;
 }
-}  // namespace
 
-Expected<CsvTable> parseCsv(std::string_view text, std::size_t max_bytes, std::size_t max_cells) {
+// The text to parse, without a byte-order mark, once it is within max_bytes, has no NUL byte and
+// is UTF-8.
+Expected<std::string_view> checkedCsvText(std::string_view text, std::size_t max_bytes) {
   if (text.size() > max_bytes) {
     return Error{"CSV is " + std::to_string(text.size()) + " bytes: larger than the " + std::to_string(max_bytes) +
                  "-byte limit for a dataset"};
   }
-  std::size_t cells = 0;
-  auto tooManyCells = [max_cells](int at) {
-    return Error{"CSV line " + std::to_string(at) + ": more than " + std::to_string(max_cells) +
-                 " cells, the limit for a dataset"};
-  };
   if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
   if (text.find('\0') != std::string_view::npos) {
     return Error{"CSV line " + std::to_string(lineOf(text, text.find('\0'))) +
@@ -137,10 +134,13 @@ Expected<CsvTable> parseCsv(std::string_view text, std::size_t max_bytes, std::s
     return Error{"CSV line " + std::to_string(lineOf(text, bad)) + ": text is not UTF-8 (byte " + std::to_string(bad) +
                  ")"};
   }
-  CsvTable t;
-  std::size_t pos = 0;
-  int line = 1;
-  // Metadata lines.
+  return text;
+}
+
+// Reads the metadata lines at the top ("# key: value"; a line without a colon is a comment) into
+// meta, leaving pos and line after them.
+void readCsvMeta(std::string_view text, std::size_t& pos, int& line,
+                 std::vector<std::pair<std::string, std::string>>& meta) {
   while (pos < text.size() && text[pos] == '#') {
     std::size_t end = text.find('\n', pos);
     std::string_view l = text.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos);
@@ -151,18 +151,48 @@ Expected<CsvTable> parseCsv(std::string_view text, std::size_t max_bytes, std::s
     if (colon != std::string_view::npos) {
       std::string_view v = l.substr(colon + 1);
       while (!v.empty() && v.front() == ' ') v.remove_prefix(1);
-      t.meta.emplace_back(std::string(l.substr(0, colon)), std::string(v));
+      meta.emplace_back(std::string(l.substr(0, colon)), std::string(v));
     }
     pos = end == std::string_view::npos ? text.size() : end + 1;
     ++line;
   }
+}
+
+// The records of a CSV, header first, and the line each starts on.
+struct CsvRecords {
   std::vector<std::vector<std::string>> records;
-  std::vector<int> recordLines;
+  std::vector<int> lines;
+};
+
+// Splits text from pos (on line `line`) into records: cells in double quotes may hold commas, line
+// breaks and doubled quotes; lines end in LF, CRLF or CR; empty lines are skipped. More than
+// max_cells cells in all is an error.
+Expected<CsvRecords> splitCsvRecords(std::string_view text, std::size_t pos, int line, std::size_t max_cells) {
+  CsvRecords out;
   std::vector<std::string> cur;
   std::string cell;
+  std::size_t cells = 0;
   bool inQuotes = false, any = false;
   int recordLine = line;
   int quoteLine = line;
+  auto tooManyCells = [max_cells](int at) {
+    return Error{"CSV line " + std::to_string(at) + ": more than " + std::to_string(max_cells) +
+                 " cells, the limit for a dataset"};
+  };
+  // The cell read so far ends (false: one cell too many).
+  auto endCell = [&] {
+    if (++cells > max_cells) return false;
+    cur.push_back(std::move(cell));
+    cell.clear();
+    return true;
+  };
+  // The record read so far ends with its last cell (false: one cell too many).
+  auto endRecord = [&] {
+    if (!endCell()) return false;
+    out.records.push_back(std::move(cur));
+    out.lines.push_back(recordLine);
+    return true;
+  };
   for (; pos < text.size(); ++pos) {
     char c = text[pos];
     if (inQuotes) {
@@ -184,18 +214,11 @@ Expected<CsvTable> parseCsv(std::string_view text, std::size_t max_bytes, std::s
       quoteLine = line;
       any = true;
     } else if (c == ',') {
-      if (++cells > max_cells) return tooManyCells(line);
-      cur.push_back(std::move(cell));
-      cell.clear();
+      if (!endCell()) return tooManyCells(line);
       any = true;
     } else if (c == '\n' || c == '\r') {
       if (c == '\r' && pos + 1 < text.size() && text[pos + 1] == '\n') ++pos;
-      if (any || !cell.empty()) {
-        if (++cells > max_cells) return tooManyCells(line);
-        cur.push_back(std::move(cell));
-        records.push_back(std::move(cur));
-        recordLines.push_back(recordLine);
-      }
+      if ((any || !cell.empty()) && !endRecord()) return tooManyCells(line);
       cur.clear();
       cell.clear();
       any = false;
@@ -207,21 +230,37 @@ Expected<CsvTable> parseCsv(std::string_view text, std::size_t max_bytes, std::s
     }
   }
   if (inQuotes) return Error{"CSV line " + std::to_string(quoteLine) + ": a quoted cell is never closed"};
-  if (any || !cell.empty()) {
-    if (++cells > max_cells) return tooManyCells(line);
-    cur.push_back(std::move(cell));
-    records.push_back(std::move(cur));
-    recordLines.push_back(recordLine);
-  }
+  if ((any || !cell.empty()) && !endRecord()) return tooManyCells(line);
+  return out;
+}
+
+// Fills t's header (the first record) and rows (the others, each with as many cells).
+std::optional<Error> takeCsvHeaderAndRows(CsvRecords& split, CsvTable& t) {
+  auto& records = split.records;
   if (records.empty()) return Error{"CSV is empty: expected a header line with column names"};
   t.header = std::move(records.front());
   for (std::size_t i = 1; i < records.size(); ++i) {
     if (records[i].size() != t.header.size()) {
-      return Error{"CSV line " + std::to_string(recordLines[i]) + ": " + std::to_string(records[i].size()) +
+      return Error{"CSV line " + std::to_string(split.lines[i]) + ": " + std::to_string(records[i].size()) +
                    " cells, but the header has " + std::to_string(t.header.size()) + " columns"};
     }
     t.rows.push_back(std::move(records[i]));
   }
+  return std::nullopt;
+}
+}  // namespace
+
+Expected<CsvTable> parseCsv(std::string_view text, std::size_t max_bytes, std::size_t max_cells) {
+  auto checked = checkedCsvText(text, max_bytes);
+  if (!checked) return Error{checked.error()};
+  text = *checked;
+  CsvTable t;
+  std::size_t pos = 0;
+  int line = 1;
+  readCsvMeta(text, pos, line, t.meta);
+  auto records = splitCsvRecords(text, pos, line, max_cells);
+  if (!records) return Error{records.error()};
+  if (auto error = takeCsvHeaderAndRows(*records, t)) return *error;
   return t;
 }
 

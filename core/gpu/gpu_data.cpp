@@ -183,10 +183,9 @@ std::string normalizeName(std::string_view s) {
   return out;
 }
 
-}  // namespace
-
-Expected<GpuDatabase> GpuDatabase::parse(std::string_view text, std::string_view origin_view) {
-  std::string origin(origin_view);
+// The JSON document of a GPU data file, once it parses and names its format, version 1 and a
+// non-empty list of architectures.
+Expected<json> gpuDataDocument(std::string_view text, const std::string& origin) {
   json doc;
   try {
     doc = json::parse(text);
@@ -211,6 +210,189 @@ Expected<GpuDatabase> GpuDatabase::parse(std::string_view text, std::string_view
   if (!doc.contains("architectures") || !doc["architectures"].is_array() || doc["architectures"].empty()) {
     return Error{origin + " line 1: field 'architectures' is missing or empty (allowed: a non-empty array)"};
   }
+  return doc;
+}
+
+// The optional fields and the limits of an architecture entry `a`, a limit it leaves out taken
+// from `defaults`.
+std::optional<Error> readArchFields(const json& a, const json& defaults, const ParseContext& ctx, ArchLimits& l) {
+  std::optional<Error> err = readOptional(a, "family", l.family, ctx);
+  if (!err) err = readOptional(a, "note", l.note, ctx);
+  auto rd = [&](const char* f, auto& out) {
+    if (!err) err = readLimit(a, defaults, f, out, l.sources, ctx);
+  };
+  rd("warp_size", l.warp_size);
+  rd("max_threads_per_block", l.max_threads_per_block);
+  rd("max_warps_per_sm", l.max_warps_per_sm);
+  rd("max_blocks_per_sm", l.max_blocks_per_sm);
+  rd("registers_per_sm", l.registers_per_sm);
+  rd("max_registers_per_block", l.max_registers_per_block);
+  rd("max_registers_per_thread", l.max_registers_per_thread);
+  rd("register_allocation_unit", l.register_allocation_unit);
+  rd("warp_allocation_granularity", l.warp_allocation_granularity);
+  rd("shared_memory_per_sm", l.shared_memory_per_sm);
+  rd("shared_memory_per_block", l.shared_memory_per_block);
+  rd("shared_memory_per_block_optin", l.shared_memory_per_block_optin);
+  rd("shared_memory_allocation_unit", l.shared_memory_allocation_unit);
+  rd("reserved_shared_memory_per_block", l.reserved_shared_memory_per_block);
+  rd("shared_memory_carveout_kb", l.shared_memory_carveout_kb);
+  rd("block_barriers_per_sm", l.block_barriers_per_sm);
+  rd("max_cluster_size", l.max_cluster_size);
+  return err;
+}
+
+// Plausible ranges: positive where the arithmetic divides by the value, and at most ~16-64×
+// what any GPU has, so that a user's file can never make the calculator's products overflow or
+// an impact sweep allocate without bound (shared-memory sweep: optin / unit ≤ 2^19 points).
+std::optional<Error> checkArchRanges(const ArchLimits& l, const ParseContext& ctx) {
+  constexpr std::int64_t kMaxSmem = std::int64_t{4} << 20;  // 4 MiB; the largest real SM has 228 KiB
+  const std::tuple<const char*, std::int64_t, std::int64_t, std::int64_t> ranges[] = {
+      {"warp_size", l.warp_size, 1, 1024},
+      {"max_threads_per_block", l.max_threads_per_block, 1, 65536},
+      {"max_warps_per_sm", l.max_warps_per_sm, 1, 4096},
+      {"max_blocks_per_sm", l.max_blocks_per_sm, 1, 4096},
+      {"registers_per_sm", l.registers_per_sm, 1, 1 << 24},
+      {"max_registers_per_block", l.max_registers_per_block, 1, 1 << 24},
+      {"max_registers_per_thread", l.max_registers_per_thread, 0, 65536},
+      {"register_allocation_unit", l.register_allocation_unit, 1, 65536},
+      {"warp_allocation_granularity", l.warp_allocation_granularity, 1, 1024},
+      {"shared_memory_per_sm", l.shared_memory_per_sm, 1, kMaxSmem},
+      {"shared_memory_per_block", l.shared_memory_per_block, 1, kMaxSmem},
+      {"shared_memory_per_block_optin", l.shared_memory_per_block_optin, 0, kMaxSmem},
+      {"shared_memory_allocation_unit", l.shared_memory_allocation_unit, 8, 65536},
+      {"reserved_shared_memory_per_block", l.reserved_shared_memory_per_block, 0, kMaxSmem},
+      {"block_barriers_per_sm", l.block_barriers_per_sm, 0, 65536},
+      {"max_cluster_size", l.max_cluster_size, 0, 1024}};
+  for (const auto& [field, v, lo, hi] : ranges) {
+    if (v < lo || v > hi) {
+      return ctx.fail(field, "is out of range: got " + std::to_string(v) + " (allowed " + std::to_string(lo) + " … " +
+                                 std::to_string(hi) + ")");
+    }
+  }
+  for (int kb : l.shared_memory_carveout_kb) {
+    if (kb < 0 || std::int64_t{kb} * 1024 > kMaxSmem) {
+      return ctx.fail("shared_memory_carveout_kb", "is out of range: got " + std::to_string(kb) + " KB (allowed 0 … " +
+                                                       std::to_string(kMaxSmem / 1024) + " KB)");
+    }
+  }
+  if (l.shared_memory_per_block_optin < l.shared_memory_per_block) {
+    return ctx.fail("shared_memory_per_block_optin",
+                    "is smaller than shared_memory_per_block (" + std::to_string(l.shared_memory_per_block) + ")");
+  }
+  return std::nullopt;
+}
+
+// Architecture entry i of `archs`, found in the text at or after `cursor`: ctx is narrowed to it
+// (from its "cc" to the next entry's) and names it by its compute capability.
+Expected<ArchLimits> readArchEntry(const json& archs, std::size_t i, const json& defaults, std::size_t cursor,
+                                   std::size_t text_size, ParseContext& ctx) {
+  const json& a = archs[i];
+  if (!a.is_object()) return ctx.fail("cc", "entry is not an object");
+  if (!a.contains("cc") || !a["cc"].is_string()) return ctx.fail("cc", "is missing (allowed: \"MAJOR.MINOR\")");
+  std::string ccText = a["cc"].get<std::string>();
+  ctx.begin = ctx.where->find("cc", ccText, cursor);
+  std::size_t next = (i + 1 < archs.size() && archs[i + 1].contains("cc") && archs[i + 1]["cc"].is_string())
+                         ? ctx.where->find("cc", archs[i + 1]["cc"].get<std::string>(), ctx.begin + 1)
+                         : text_size;
+  ctx.end = next > ctx.begin ? next : text_size;
+  ctx.entry = "architecture " + ccText;
+  auto cc = ComputeCapability::parse(ccText);
+  if (!cc) return ctx.fail("cc", "is not a compute capability: " + cc.error());
+  ArchLimits l;
+  l.cc = *cc;
+  if (auto err = readArchFields(a, defaults, ctx, l)) return *err;
+  if (auto err = checkArchRanges(l, ctx)) return *err;
+  return l;
+}
+
+// The optional fields of a GPU entry `g`.
+std::optional<Error> readGpuOptionals(const json& g, const ParseContext& ctx, GpuSpec& s) {
+  std::optional<Error> err;
+  auto opt = [&](const char* f, auto& out) {
+    if (!err) err = readOptional(g, f, out, ctx);
+  };
+  opt("aliases", s.aliases);
+  opt("base_clock_mhz", s.base_clock_mhz);
+  opt("boost_clock_mhz", s.boost_clock_mhz);
+  opt("l2_cache_bytes", s.l2_cache_bytes);
+  opt("memory_bus_bits", s.memory_bus_bits);
+  opt("memory_type", s.memory_type);
+  opt("memory_gib", s.memory_gib);
+  opt("source", s.source);
+  opt("cluster_gpc_sm_counts", s.cluster_gpc_sm_counts);
+  opt("cluster_blocks_per_sm_cap", s.cluster_blocks_per_sm_cap);
+  opt("cluster_layout_source", s.cluster_layout_source);
+  return err;
+}
+
+// A GPC layout, when given, must add up to the GPU's SMs and come with a per-SM block cap the
+// architecture allows.
+std::optional<Error> checkGpcLayout(const GpuSpec& s, const ArchLimits& arch, const ParseContext& ctx) {
+  if (s.cluster_gpc_sm_counts.empty()) return std::nullopt;
+  std::int64_t total = 0;
+  for (int n : s.cluster_gpc_sm_counts) {
+    if (n < 1 || n > s.sm_count) {
+      return ctx.fail("cluster_gpc_sm_counts", "is out of range: a GPC of " + std::to_string(n) + " SMs (allowed 1 … " +
+                                                   std::to_string(s.sm_count) + ")");
+    }
+    total += n;
+  }
+  if (total != s.sm_count) {
+    return ctx.fail("cluster_gpc_sm_counts",
+                    "adds up to " + std::to_string(total) + " SMs, not sm_count " + std::to_string(s.sm_count));
+  }
+  const int max_blocks = arch.max_blocks_per_sm;
+  if (s.cluster_blocks_per_sm_cap < 1 || s.cluster_blocks_per_sm_cap > max_blocks) {
+    return ctx.fail("cluster_blocks_per_sm_cap", "is out of range: got " + std::to_string(s.cluster_blocks_per_sm_cap) +
+                                                     " (allowed 1 … " + std::to_string(max_blocks) +
+                                                     " with a GPC layout)");
+  }
+  return std::nullopt;
+}
+
+// GPU entry `g`, found in `text` at or after `cursor`: ctx is narrowed to it (up to the next
+// "name") and names it. Its compute capability must be one of db's architectures.
+Expected<GpuSpec> readGpuEntry(const json& g, const GpuDatabase& db, std::string_view text, std::size_t cursor,
+                               ParseContext& ctx) {
+  if (!g.is_object() || !g.contains("name") || !g["name"].is_string()) return ctx.fail("name", "is missing");
+  GpuSpec s;
+  s.name = g["name"].get<std::string>();
+  ctx.begin = ctx.where->find("name", s.name, cursor);
+  std::size_t nextName = text.find("\"name\"", ctx.begin + 1);
+  ctx.end = nextName == std::string_view::npos ? text.size() : nextName;
+  ctx.entry = "gpu '" + s.name + "'";
+  std::map<std::string, std::string> unused;
+  const json none = json::object();
+  std::string ccText;
+  std::optional<Error> err;
+  auto rd = [&](const char* f, auto& out) {
+    if (!err) err = readLimit(g, none, f, out, unused, ctx);
+  };
+  rd("cc", ccText);
+  rd("sm_count", s.sm_count);
+  rd("memory_bandwidth_GBps", s.memory_bandwidth_GBps);
+  if (err) return *err;
+  auto cc = ComputeCapability::parse(ccText);
+  if (!cc) return ctx.fail("cc", cc.error());
+  s.cc = *cc;
+  if (!db.findArch(s.cc))
+    return ctx.fail("cc", "names compute capability " + s.cc.str() +
+                              ", which the file does not define (defined: " + db.ccList() + ")");
+  if (s.sm_count <= 0 || s.sm_count > 65536) {
+    return ctx.fail("sm_count", "is out of range: got " + std::to_string(s.sm_count) + " (allowed 1 … 65536)");
+  }
+  if (auto e = readGpuOptionals(g, ctx, s)) return *e;
+  if (auto e = checkGpcLayout(s, *db.findArch(s.cc), ctx)) return *e;
+  return s;
+}
+
+}  // namespace
+
+Expected<GpuDatabase> GpuDatabase::parse(std::string_view text, std::string_view origin_view) {
+  std::string origin(origin_view);
+  auto parsed = gpuDataDocument(text, origin);
+  if (!parsed) return Error{parsed.error()};
+  json& doc = *parsed;
   const json defaults = doc.value("defaults", json::object());
   LineLocator where(text);
   GpuDatabase db;
@@ -218,85 +400,12 @@ Expected<GpuDatabase> GpuDatabase::parse(std::string_view text, std::string_view
   std::size_t cursor = 0;
   const auto& archs = doc["architectures"];
   for (std::size_t i = 0; i < archs.size(); ++i) {
-    const json& a = archs[i];
     ParseContext ctx{origin, &where, "architecture #" + std::to_string(i + 1), cursor, text.size()};
-    if (!a.is_object()) return ctx.fail("cc", "entry is not an object");
-    if (!a.contains("cc") || !a["cc"].is_string()) return ctx.fail("cc", "is missing (allowed: \"MAJOR.MINOR\")");
-    std::string ccText = a["cc"].get<std::string>();
-    ctx.begin = where.find("cc", ccText, cursor);
-    std::size_t next = (i + 1 < archs.size() && archs[i + 1].contains("cc") && archs[i + 1]["cc"].is_string())
-                           ? where.find("cc", archs[i + 1]["cc"].get<std::string>(), ctx.begin + 1)
-                           : text.size();
-    ctx.end = next > ctx.begin ? next : text.size();
-    ctx.entry = "architecture " + ccText;
+    auto arch = readArchEntry(archs, i, defaults, cursor, text.size(), ctx);
+    if (!arch) return Error{arch.error()};
     cursor = ctx.begin;
-    auto cc = ComputeCapability::parse(ccText);
-    if (!cc) return ctx.fail("cc", "is not a compute capability: " + cc.error());
-    ArchLimits l;
-    l.cc = *cc;
-    std::optional<Error> err = readOptional(a, "family", l.family, ctx);
-    if (!err) err = readOptional(a, "note", l.note, ctx);
-    auto rd = [&](const char* f, auto& out) {
-      if (!err) err = readLimit(a, defaults, f, out, l.sources, ctx);
-    };
-    rd("warp_size", l.warp_size);
-    rd("max_threads_per_block", l.max_threads_per_block);
-    rd("max_warps_per_sm", l.max_warps_per_sm);
-    rd("max_blocks_per_sm", l.max_blocks_per_sm);
-    rd("registers_per_sm", l.registers_per_sm);
-    rd("max_registers_per_block", l.max_registers_per_block);
-    rd("max_registers_per_thread", l.max_registers_per_thread);
-    rd("register_allocation_unit", l.register_allocation_unit);
-    rd("warp_allocation_granularity", l.warp_allocation_granularity);
-    rd("shared_memory_per_sm", l.shared_memory_per_sm);
-    rd("shared_memory_per_block", l.shared_memory_per_block);
-    rd("shared_memory_per_block_optin", l.shared_memory_per_block_optin);
-    rd("shared_memory_allocation_unit", l.shared_memory_allocation_unit);
-    rd("reserved_shared_memory_per_block", l.reserved_shared_memory_per_block);
-    rd("shared_memory_carveout_kb", l.shared_memory_carveout_kb);
-    rd("block_barriers_per_sm", l.block_barriers_per_sm);
-    rd("max_cluster_size", l.max_cluster_size);
-    if (err) return *err;
-    // Plausible ranges: positive where the arithmetic divides by the value, and at most ~16-64×
-    // what any GPU has, so that a user's file can never make the calculator's products overflow or
-    // an impact sweep allocate without bound (shared-memory sweep: optin / unit ≤ 2^19 points).
-    constexpr std::int64_t kMaxSmem = std::int64_t{4} << 20;  // 4 MiB; the largest real SM has 228 KiB
-    const std::tuple<const char*, std::int64_t, std::int64_t, std::int64_t> ranges[] = {
-        {"warp_size", l.warp_size, 1, 1024},
-        {"max_threads_per_block", l.max_threads_per_block, 1, 65536},
-        {"max_warps_per_sm", l.max_warps_per_sm, 1, 4096},
-        {"max_blocks_per_sm", l.max_blocks_per_sm, 1, 4096},
-        {"registers_per_sm", l.registers_per_sm, 1, 1 << 24},
-        {"max_registers_per_block", l.max_registers_per_block, 1, 1 << 24},
-        {"max_registers_per_thread", l.max_registers_per_thread, 0, 65536},
-        {"register_allocation_unit", l.register_allocation_unit, 1, 65536},
-        {"warp_allocation_granularity", l.warp_allocation_granularity, 1, 1024},
-        {"shared_memory_per_sm", l.shared_memory_per_sm, 1, kMaxSmem},
-        {"shared_memory_per_block", l.shared_memory_per_block, 1, kMaxSmem},
-        {"shared_memory_per_block_optin", l.shared_memory_per_block_optin, 0, kMaxSmem},
-        {"shared_memory_allocation_unit", l.shared_memory_allocation_unit, 8, 65536},
-        {"reserved_shared_memory_per_block", l.reserved_shared_memory_per_block, 0, kMaxSmem},
-        {"block_barriers_per_sm", l.block_barriers_per_sm, 0, 65536},
-        {"max_cluster_size", l.max_cluster_size, 0, 1024}};
-    for (const auto& [field, v, lo, hi] : ranges) {
-      if (v < lo || v > hi) {
-        return ctx.fail(field, "is out of range: got " + std::to_string(v) + " (allowed " + std::to_string(lo) + " … " +
-                                   std::to_string(hi) + ")");
-      }
-    }
-    for (int kb : l.shared_memory_carveout_kb) {
-      if (kb < 0 || std::int64_t{kb} * 1024 > kMaxSmem) {
-        return ctx.fail("shared_memory_carveout_kb", "is out of range: got " + std::to_string(kb) +
-                                                         " KB (allowed 0 … " + std::to_string(kMaxSmem / 1024) +
-                                                         " KB)");
-      }
-    }
-    if (l.shared_memory_per_block_optin < l.shared_memory_per_block) {
-      return ctx.fail("shared_memory_per_block_optin",
-                      "is smaller than shared_memory_per_block (" + std::to_string(l.shared_memory_per_block) + ")");
-    }
-    if (db.findArch(l.cc)) return ctx.fail("cc", "is listed twice");
-    db.archs_.push_back(std::move(l));
+    if (db.findArch(arch->cc)) return ctx.fail("cc", "is listed twice");
+    db.archs_.push_back(std::move(*arch));
   }
   std::sort(db.archs_.begin(), db.archs_.end(), [](const ArchLimits& x, const ArchLimits& y) { return x.cc < y.cc; });
 
@@ -305,72 +414,11 @@ Expected<GpuDatabase> GpuDatabase::parse(std::string_view text, std::string_view
     if (!gpus.is_array()) return Error{origin + ": field 'gpus' must be an array"};
     std::size_t gcursor = 0;
     for (std::size_t i = 0; i < gpus.size(); ++i) {
-      const json& g = gpus[i];
       ParseContext ctx{origin, &where, "gpu #" + std::to_string(i + 1), gcursor, text.size()};
-      if (!g.is_object() || !g.contains("name") || !g["name"].is_string()) return ctx.fail("name", "is missing");
-      GpuSpec s;
-      s.name = g["name"].get<std::string>();
-      ctx.begin = where.find("name", s.name, gcursor);
-      std::size_t nextName = text.find("\"name\"", ctx.begin + 1);
-      ctx.end = nextName == std::string_view::npos ? text.size() : nextName;
-      ctx.entry = "gpu '" + s.name + "'";
+      auto gpu = readGpuEntry(gpus[i], db, text, gcursor, ctx);
+      if (!gpu) return Error{gpu.error()};
       gcursor = ctx.begin;
-      std::map<std::string, std::string> unused;
-      const json none = json::object();
-      std::string ccText;
-      std::optional<Error> err;
-      auto rd = [&](const char* f, auto& out) {
-        if (!err) err = readLimit(g, none, f, out, unused, ctx);
-      };
-      rd("cc", ccText);
-      rd("sm_count", s.sm_count);
-      rd("memory_bandwidth_GBps", s.memory_bandwidth_GBps);
-      if (err) return *err;
-      auto cc = ComputeCapability::parse(ccText);
-      if (!cc) return ctx.fail("cc", cc.error());
-      s.cc = *cc;
-      if (!db.findArch(s.cc))
-        return ctx.fail("cc", "names compute capability " + s.cc.str() +
-                                  ", which the file does not define (defined: " + db.ccList() + ")");
-      if (s.sm_count <= 0 || s.sm_count > 65536) {
-        return ctx.fail("sm_count", "is out of range: got " + std::to_string(s.sm_count) + " (allowed 1 … 65536)");
-      }
-      auto opt = [&](const char* f, auto& out) {
-        if (!err) err = readOptional(g, f, out, ctx);
-      };
-      opt("aliases", s.aliases);
-      opt("base_clock_mhz", s.base_clock_mhz);
-      opt("boost_clock_mhz", s.boost_clock_mhz);
-      opt("l2_cache_bytes", s.l2_cache_bytes);
-      opt("memory_bus_bits", s.memory_bus_bits);
-      opt("memory_type", s.memory_type);
-      opt("memory_gib", s.memory_gib);
-      opt("source", s.source);
-      opt("cluster_gpc_sm_counts", s.cluster_gpc_sm_counts);
-      opt("cluster_blocks_per_sm_cap", s.cluster_blocks_per_sm_cap);
-      opt("cluster_layout_source", s.cluster_layout_source);
-      if (err) return *err;
-      if (!s.cluster_gpc_sm_counts.empty()) {
-        std::int64_t total = 0;
-        for (int n : s.cluster_gpc_sm_counts) {
-          if (n < 1 || n > s.sm_count) {
-            return ctx.fail("cluster_gpc_sm_counts", "is out of range: a GPC of " + std::to_string(n) +
-                                                         " SMs (allowed 1 … " + std::to_string(s.sm_count) + ")");
-          }
-          total += n;
-        }
-        if (total != s.sm_count) {
-          return ctx.fail("cluster_gpc_sm_counts",
-                          "adds up to " + std::to_string(total) + " SMs, not sm_count " + std::to_string(s.sm_count));
-        }
-        const int max_blocks = db.findArch(s.cc)->max_blocks_per_sm;
-        if (s.cluster_blocks_per_sm_cap < 1 || s.cluster_blocks_per_sm_cap > max_blocks) {
-          return ctx.fail("cluster_blocks_per_sm_cap",
-                          "is out of range: got " + std::to_string(s.cluster_blocks_per_sm_cap) + " (allowed 1 … " +
-                              std::to_string(max_blocks) + " with a GPC layout)");
-        }
-      }
-      db.gpus_.push_back(std::move(s));
+      db.gpus_.push_back(std::move(*gpu));
     }
   }
   return db;

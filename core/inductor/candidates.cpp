@@ -102,6 +102,121 @@ void appendUnique(std::vector<ReductionConfig>& out, ReductionConfig c) {
   out.push_back(std::move(c));
 }
 
+// The size hints and kernel counts reductionCandidates accepts: powers of two up to 2^31, counts
+// within what a kernel has.
+std::optional<Error> checkCandidateInputs(const SizeHints& h, const CandidateOptions& o) {
+  if (!isPowerOfTwo(h.x) || h.x > (std::int64_t{1} << 31)) {
+    return Error{"size hint x " + num(h.x) + " is out of range: allowed a power of two 1 … 2^31"};
+  }
+  if (!isPowerOfTwo(h.r0) || h.r0 > (std::int64_t{1} << 31)) {
+    return Error{"size hint r " + num(h.r0) + " is out of range: allowed a power of two 1 … 2^31"};
+  }
+  if (h.r1 != 0 && (!isPowerOfTwo(h.r1) || h.r1 > (std::int64_t{1} << 31))) {
+    return Error{"size hint r1 " + num(h.r1) + " is out of range: allowed 0 (none) or a power of two 1 … 2^31"};
+  }
+  if (o.num_load < 0 || o.num_load > 1000)
+    return Error{"num_load " + num(o.num_load) + " is out of range: allowed 0 … 1000"};
+  if (o.num_reduction < 0 || o.num_reduction > 1000) {
+    return Error{"num_reduction " + num(o.num_reduction) + " is out of range: allowed 0 … 1000"};
+  }
+  if (o.num_dynamic < 0 || o.num_dynamic > 100)
+    return Error{"num_dynamic " + num(o.num_dynamic) + " is out of range: allowed 0 … 100"};
+  return std::nullopt;
+}
+
+// The candidates of the inductor-2023 profile: one RBLOCK, contiguous / outer / tiny by the hint,
+// all six configs under max-autotune or without a hint.
+Expected<std::vector<ReductionConfig>> candidates2023(const SizeHints& h, ReductionHint hint,
+                                                      const CandidateOptions& o) {
+  if (h.r1 != 0)
+    return Error{"r1numel: the inductor-2023 profile has one reduction dimension (one RBLOCK kwarg): allowed 0"};
+  std::vector<ReductionConfig> out;
+  const std::int64_t rnumel = h.rTotal();
+  const std::int64_t kMaxR = 2048;
+  auto contiguous = config2023(h, 1, (rnumel >= 256 && rnumel < kMaxR) ? rnumel : kMaxR, std::nullopt, "contiguous");
+  auto outer = config2023(h, 64, 8, std::nullopt, "outer");
+  auto tiny = config2023(h, rnumel <= 256 ? 2 * (256 / rnumel) : 1, std::min(rnumel, kMaxR), std::nullopt, "tiny");
+  if (!o.max_autotune && hint != ReductionHint::kDefault) {
+    out.push_back(hint == ReductionHint::kInner ? contiguous : hint == ReductionHint::kOuter ? outer : tiny);
+    return out;
+  }
+  for (const auto& c : {contiguous, outer, tiny, config2023(h, 64, 64, std::nullopt, "64×64"),
+                        config2023(h, 8, 512, std::nullopt, "8×512"), config2023(h, 64, 4, 8, "64×4")}) {
+    appendUnique(out, c);
+  }
+  return out;
+}
+
+// outer_config_opt: XBLOCK, R0_BLOCK and num_warps of the "outer" candidate, by the number of rows,
+// of dynamic-shape reductions and of loads.
+ReductionConfig outerCandidate(const SizeHints& h, ReductionHint hint, const CandidateOptions& o,
+                               bool register_intensive) {
+  const std::int64_t rnumel = h.rTotal();
+  std::int64_t x_block = 64;
+  std::int64_t outer_r = 0;
+  std::optional<int> w;
+  const std::int64_t x = h.x;
+  if (x <= 1024) {
+    x_block = std::max<std::int64_t>(std::min<std::int64_t>(x / 128, 8), 2);
+    outer_r = std::min<std::int64_t>(rnumel, 64);
+  } else if (x / 4096 <= 8) {
+    x_block = 16;
+    outer_r = 512 / x_block;
+  } else if (o.num_dynamic > 1) {
+    outer_r = std::max<std::int64_t>(std::min<std::int64_t>(rnumel / 64, 64), 8);
+  } else if (o.num_dynamic == 1) {
+    outer_r =
+        o.num_load >= 3 ? 1 : std::min<std::int64_t>(nextPowerOfTwo(std::max<std::int64_t>(rnumel, 128) / 128), 8);
+  } else {
+    x_block = std::max<std::int64_t>(std::min<std::int64_t>(256, nextPowerOfTwo(x / 4096)), x_block);
+    if (o.num_load < 4 || rnumel <= 128) {
+      outer_r = 512 / x_block;
+    } else {
+      outer_r = rnumel >= 2048 ? 64 : 32;
+      x_block = std::min<std::int64_t>(x_block, 32);
+      w = 4;
+    }
+  }
+  return currentConfig(h, x_block, outer_r, w, register_intensive, hint, "outer");
+}
+
+// The candidates of the current profile: a persistent R0_BLOCK for light kernels, then
+// contiguous / outer / tiny by the hint, all six configs under max-autotune or without a hint.
+std::vector<ReductionConfig> currentCandidates(const SizeHints& h, ReductionHint hint, const CandidateOptions& o) {
+  std::vector<ReductionConfig> out;
+  const std::int64_t rnumel = h.rTotal();
+  // A register-intensive kernel (many loads + reductions over many rows) gets a smaller maximum
+  // R0_BLOCK and half the maximum num_warps.
+  std::int64_t max_r0 = 2048;
+  bool register_intensive = false;
+  const int loads_and_red = o.num_load + o.num_reduction;
+  if (h.x >= 1024 && loads_and_red >= 10) {
+    max_r0 = 1024;
+    register_intensive = true;
+  }
+  auto make = [&](std::int64_t x, std::int64_t r, std::optional<int> w, bool ri, std::string origin) {
+    return currentConfig(h, x, r, w, ri, hint, std::move(origin));
+  };
+  auto contiguous =
+      make(rnumel <= 2048 ? 2 : 1, std::min(rnumel, max_r0), std::nullopt, register_intensive, "contiguous");
+  auto tiny =
+      make(rnumel <= 256 ? 2 * (256 / rnumel) : 1, std::min(rnumel, max_r0), std::nullopt, register_intensive, "tiny");
+  auto outer = outerCandidate(h, hint, o, register_intensive);
+  if (o.add_persistent_rblock && loads_and_red <= 8) {
+    appendUnique(out, make(std::max<std::int64_t>(4096 / rnumel, 1), std::min<std::int64_t>(rnumel, 32768),
+                           std::nullopt, register_intensive, "persistent R0_BLOCK"));
+  }
+  if (!o.max_autotune && hint != ReductionHint::kDefault) {
+    appendUnique(out, hint == ReductionHint::kInner ? contiguous : hint == ReductionHint::kOuter ? outer : tiny);
+    return out;
+  }
+  for (const auto& c : {contiguous, outer, tiny, make(64, 64, std::nullopt, false, "64×64"),
+                        make(8, 512, std::nullopt, false, "8×512"), make(64, 4, 8, false, "64×4")}) {
+    appendUnique(out, c);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string_view reductionHintKey(ReductionHint hint) {
@@ -143,102 +258,9 @@ std::string candidateStateName(CandidateState state) {
 
 Expected<std::vector<ReductionConfig>> reductionCandidates(const SizeHints& h, ReductionHint hint, Profile profile,
                                                            const CandidateOptions& o) {
-  if (!isPowerOfTwo(h.x) || h.x > (std::int64_t{1} << 31)) {
-    return Error{"size hint x " + num(h.x) + " is out of range: allowed a power of two 1 … 2^31"};
-  }
-  if (!isPowerOfTwo(h.r0) || h.r0 > (std::int64_t{1} << 31)) {
-    return Error{"size hint r " + num(h.r0) + " is out of range: allowed a power of two 1 … 2^31"};
-  }
-  if (h.r1 != 0 && (!isPowerOfTwo(h.r1) || h.r1 > (std::int64_t{1} << 31))) {
-    return Error{"size hint r1 " + num(h.r1) + " is out of range: allowed 0 (none) or a power of two 1 … 2^31"};
-  }
-  if (o.num_load < 0 || o.num_load > 1000)
-    return Error{"num_load " + num(o.num_load) + " is out of range: allowed 0 … 1000"};
-  if (o.num_reduction < 0 || o.num_reduction > 1000) {
-    return Error{"num_reduction " + num(o.num_reduction) + " is out of range: allowed 0 … 1000"};
-  }
-  if (o.num_dynamic < 0 || o.num_dynamic > 100)
-    return Error{"num_dynamic " + num(o.num_dynamic) + " is out of range: allowed 0 … 100"};
-
-  std::vector<ReductionConfig> out;
-  const std::int64_t rnumel = h.rTotal();
-
-  if (profile == Profile::kInductor2023) {
-    if (h.r1 != 0)
-      return Error{"r1numel: the inductor-2023 profile has one reduction dimension (one RBLOCK kwarg): allowed 0"};
-    const std::int64_t kMaxR = 2048;
-    auto contiguous = config2023(h, 1, (rnumel >= 256 && rnumel < kMaxR) ? rnumel : kMaxR, std::nullopt, "contiguous");
-    auto outer = config2023(h, 64, 8, std::nullopt, "outer");
-    auto tiny = config2023(h, rnumel <= 256 ? 2 * (256 / rnumel) : 1, std::min(rnumel, kMaxR), std::nullopt, "tiny");
-    if (!o.max_autotune && hint != ReductionHint::kDefault) {
-      out.push_back(hint == ReductionHint::kInner ? contiguous : hint == ReductionHint::kOuter ? outer : tiny);
-      return out;
-    }
-    for (const auto& c : {contiguous, outer, tiny, config2023(h, 64, 64, std::nullopt, "64×64"),
-                          config2023(h, 8, 512, std::nullopt, "8×512"), config2023(h, 64, 4, 8, "64×4")}) {
-      appendUnique(out, c);
-    }
-    return out;
-  }
-
-  // Current: a register-intensive kernel (many loads + reductions over many rows) gets a smaller
-  // maximum R0_BLOCK and half the maximum num_warps.
-  std::int64_t max_r0 = 2048;
-  bool register_intensive = false;
-  const int loads_and_red = o.num_load + o.num_reduction;
-  if (h.x >= 1024 && loads_and_red >= 10) {
-    max_r0 = 1024;
-    register_intensive = true;
-  }
-  auto make = [&](std::int64_t x, std::int64_t r, std::optional<int> w, bool ri, std::string origin) {
-    return currentConfig(h, x, r, w, ri, hint, std::move(origin));
-  };
-  auto outerOpt = [&]() {
-    std::int64_t x_block = 64;
-    std::int64_t outer_r = 0;
-    std::optional<int> w;
-    const std::int64_t x = h.x;
-    if (x <= 1024) {
-      x_block = std::max<std::int64_t>(std::min<std::int64_t>(x / 128, 8), 2);
-      outer_r = std::min<std::int64_t>(rnumel, 64);
-    } else if (x / 4096 <= 8) {
-      x_block = 16;
-      outer_r = 512 / x_block;
-    } else if (o.num_dynamic > 1) {
-      outer_r = std::max<std::int64_t>(std::min<std::int64_t>(rnumel / 64, 64), 8);
-    } else if (o.num_dynamic == 1) {
-      outer_r =
-          o.num_load >= 3 ? 1 : std::min<std::int64_t>(nextPowerOfTwo(std::max<std::int64_t>(rnumel, 128) / 128), 8);
-    } else {
-      x_block = std::max<std::int64_t>(std::min<std::int64_t>(256, nextPowerOfTwo(x / 4096)), x_block);
-      if (o.num_load < 4 || rnumel <= 128) {
-        outer_r = 512 / x_block;
-      } else {
-        outer_r = rnumel >= 2048 ? 64 : 32;
-        x_block = std::min<std::int64_t>(x_block, 32);
-        w = 4;
-      }
-    }
-    return make(x_block, outer_r, w, register_intensive, "outer");
-  };
-  auto contiguous =
-      make(rnumel <= 2048 ? 2 : 1, std::min(rnumel, max_r0), std::nullopt, register_intensive, "contiguous");
-  auto tiny =
-      make(rnumel <= 256 ? 2 * (256 / rnumel) : 1, std::min(rnumel, max_r0), std::nullopt, register_intensive, "tiny");
-  auto outer = outerOpt();
-  if (o.add_persistent_rblock && loads_and_red <= 8) {
-    appendUnique(out, make(std::max<std::int64_t>(4096 / rnumel, 1), std::min<std::int64_t>(rnumel, 32768),
-                           std::nullopt, register_intensive, "persistent R0_BLOCK"));
-  }
-  if (!o.max_autotune && hint != ReductionHint::kDefault) {
-    appendUnique(out, hint == ReductionHint::kInner ? contiguous : hint == ReductionHint::kOuter ? outer : tiny);
-    return out;
-  }
-  for (const auto& c : {contiguous, outer, tiny, make(64, 64, std::nullopt, false, "64×64"),
-                        make(8, 512, std::nullopt, false, "8×512"), make(64, 4, 8, false, "64×4")}) {
-    appendUnique(out, c);
-  }
-  return out;
+  if (auto error = checkCandidateInputs(h, o)) return *error;
+  if (profile == Profile::kInductor2023) return candidates2023(h, hint, o);
+  return currentCandidates(h, hint, o);
 }
 
 Expected<Pipeline> runPipeline(const PipelineInput& in, const Device& device) {

@@ -26,6 +26,73 @@ Halving largestRBlock(const ReductionConfig& c, Profile profile) {
   return {"R0_BLOCK", c.r0_block, c.r0_block / 2, false};
 }
 
+// Step 1, the gates: why the rule does not run for this kernel on this device at all, if so.
+std::optional<std::string> closedGate(const KernelInfo& kernel, const Device& device, const DecisionOptions& options) {
+  const ProfileInfo& info = profileInfo(options.profile);
+  if (!kernel.dynamic_scale_rblock) return "Inductor's dynamic_scale_rblock switch is off.";
+  if (info.honours_deterministic && kernel.deterministic) {
+    return "deterministic mode is on, and the current version adds no configs then.";
+  }
+  if (kernel.persistent_reduction) {
+    return "a persistent reduction keeps the whole row in one block: no R loop, no R block to halve.";
+  }
+  if (!kernel.is_reduction) return "not a looped reduction kernel (heuristic type is not REDUCTION).";
+  const CcGate gate = effectiveCcGate(options);
+  const ComputeCapability cc = device.arch.cc;
+  if (gate == CcGate::kMajor8Only) {
+    if (device.rocm) return "a ROCm device, and this version ran on CUDA devices of compute capability 8.x only.";
+    if (cc.major != 8) {
+      return "compute capability " + cc.str() + " is not 8.x, and this version ran only on CC 8.x.";
+    }
+  } else if (!device.rocm && cc.major < 8) {
+    return "compute capability " + cc.str() + " is below 8.0.";
+  }
+  return std::nullopt;
+}
+
+// Step 2's words for the R blocks: their product (with its factors for two R blocks), or the
+// RBLOCK of the single-RBLOCK profile.
+std::string rBlocksText(const ReductionConfig& c, Profile profile) {
+  const std::int64_t rprod = c.rBlockProduct();
+  return c.r1_block > 0 ? "R-block product " + num(c.r1_block) + " · " + num(c.r0_block) + " = " + num(rprod)
+                        : std::string(profile == Profile::kInductor2023 ? "RBLOCK " : "R-block product ") + num(rprod);
+}
+
+// Step 7: d with the largest R block of c halved (the new config), unless that config is already
+// one of `existing` (nothing added). `why` and `why_duplicate` say what made it scale.
+Decision halveLargestRBlock(Decision d, const ReductionConfig& c, Profile profile,
+                            const std::vector<ReductionConfig>* existing, const std::string& why,
+                            const std::string& why_duplicate) {
+  const Halving h = largestRBlock(c, profile);
+  ReductionConfig nc = c;
+  if (h.kwarg == "R1_BLOCK") {
+    nc.r1_block = h.to;
+  } else {
+    nc.r0_block = h.to;
+  }
+  nc.n_regs.reset();
+  nc.n_spills.reset();
+  nc.origin = "halved " + h.kwarg;
+  d.halved_kwarg = h.kwarg;
+  d.new_config = nc;
+  d.step = 7;
+  std::string what = h.kwarg + " " + num(h.from) + " → " + num(h.to);
+  if (h.tie) what += " (R1_BLOCK and R0_BLOCK tie; Inductor's max() keeps the first kwarg, R1_BLOCK)";
+  if (existing) {
+    for (const auto& e : *existing) {
+      if (e.sameLaunchConfig(nc)) {
+        d.outcome = Outcome::kDuplicate;
+        d.reason = "Step 7: nothing added — " + why_duplicate + " would scale (" + what + "), but " + nc.str(profile) +
+                   " is already a candidate.";
+        return d;
+      }
+    }
+  }
+  d.outcome = Outcome::kScale;
+  d.reason = "Step 7: scale — " + why + ": " + what + ".";
+  return d;
+}
+
 }  // namespace
 
 std::string_view outcomeName(Outcome outcome) {
@@ -49,7 +116,6 @@ Expected<Decision> decide(Policy policy, const ReductionConfig& c, const KernelI
     return Error{"size hint x " + num(kernel.size_hints.x) + " is out of range: allowed 1 … 2^31"};
   if (device.sm_count < 1) return Error{"SM count " + num(device.sm_count) + " is out of range: allowed 1 … 1024"};
 
-  const ProfileInfo& info = profileInfo(options.profile);
   Decision d;
   d.policy = policy;
   d.profile = options.profile;
@@ -62,69 +128,18 @@ Expected<Decision> decide(Policy policy, const ReductionConfig& c, const KernelI
   };
 
   // Step 1: gates.
-  if (!kernel.dynamic_scale_rblock) return skip(1, "Inductor's dynamic_scale_rblock switch is off.");
-  if (info.honours_deterministic && kernel.deterministic) {
-    return skip(1, "deterministic mode is on, and the current version adds no configs then.");
-  }
-  if (kernel.persistent_reduction) {
-    return skip(1, "a persistent reduction keeps the whole row in one block: no R loop, no R block to halve.");
-  }
-  if (!kernel.is_reduction) return skip(1, "not a looped reduction kernel (heuristic type is not REDUCTION).");
-  const CcGate gate = effectiveCcGate(options);
-  const ComputeCapability cc = device.arch.cc;
-  if (gate == CcGate::kMajor8Only) {
-    if (device.rocm)
-      return skip(1, "a ROCm device, and this version ran on CUDA devices of compute capability 8.x only.");
-    if (cc.major != 8) {
-      return skip(1, "compute capability " + cc.str() + " is not 8.x, and this version ran only on CC 8.x.");
-    }
-  } else if (!device.rocm && cc.major < 8) {
-    return skip(1, "compute capability " + cc.str() + " is below 8.0.");
-  }
+  if (auto closed = closedGate(kernel, device, options)) return skip(1, std::move(*closed));
 
   // Step 2: n_regs known, R blocks not too small.
   if (!c.n_regs) return skip(2, "n_regs is not known (the kernel has not been loaded).");
   const std::int64_t rprod = c.rBlockProduct();
-  if (rprod <= 64) {
-    std::string what =
-        c.r1_block > 0
-            ? "R-block product " + num(c.r1_block) + " · " + num(c.r0_block) + " = " + num(rprod)
-            : std::string(options.profile == Profile::kInductor2023 ? "RBLOCK " : "R-block product ") + num(rprod);
-    return skip(2, what + " <= 64: the R blocks are already small.");
-  }
+  if (rprod <= 64) return skip(2, rBlocksText(c, options.profile) + " <= 64: the R blocks are already small.");
 
   // Step 7 (used by both rules below): halve the largest R block, unless the result is already a candidate.
   const std::string blocks =
       num(d.total_blocks) + " blocks (ceil(" + num(kernel.size_hints.x) + " / " + num(c.xblock) + "))";
-  auto halve = [&](const std::string& why, const std::string& why_duplicate) -> Decision {
-    const Halving h = largestRBlock(c, options.profile);
-    ReductionConfig nc = c;
-    if (h.kwarg == "R1_BLOCK") {
-      nc.r1_block = h.to;
-    } else {
-      nc.r0_block = h.to;
-    }
-    nc.n_regs.reset();
-    nc.n_spills.reset();
-    nc.origin = "halved " + h.kwarg;
-    d.halved_kwarg = h.kwarg;
-    d.new_config = nc;
-    d.step = 7;
-    std::string what = h.kwarg + " " + num(h.from) + " → " + num(h.to);
-    if (h.tie) what += " (R1_BLOCK and R0_BLOCK tie; Inductor's max() keeps the first kwarg, R1_BLOCK)";
-    if (existing) {
-      for (const auto& e : *existing) {
-        if (e.sameLaunchConfig(nc)) {
-          d.outcome = Outcome::kDuplicate;
-          d.reason = "Step 7: nothing added — " + why_duplicate + " would scale (" + what + "), but " +
-                     nc.str(options.profile) + " is already a candidate.";
-          return d;
-        }
-      }
-    }
-    d.outcome = Outcome::kScale;
-    d.reason = "Step 7: scale — " + why + ": " + what + ".";
-    return d;
+  auto halve = [&](const std::string& why, const std::string& why_duplicate) {
+    return halveLargestRBlock(d, c, options.profile, existing, why, why_duplicate);
   };
 
   // The spills rule: steps 3–6 do not apply; a spilling config is halved, whatever occupancy says.

@@ -112,9 +112,27 @@ CsvTable pipelineToCsv(const Pipeline& p) {
   return t;
 }
 
-Expected<CsvTable> decideCsvBatch(const CsvTable& in, const BatchOptions& o) {
-  if (!o.db) return Error{"no GPU data given for the batch"};
-  const std::vector<Policy> policies = o.policies.empty() ? boundPolicies() : o.policies;
+namespace {
+
+// Where decideCsvBatch reads each input column (any of its names); -1 where it is absent.
+struct BatchColumns {
+  int xnumel = -1;
+  int xblock = -1;
+  int warps = -1;
+  int rblock = -1;
+  int nregs = -1;
+  int rnumel = -1;
+  int r1numel = -1;
+  int r1block = -1;
+  int nspills = -1;
+  int shared = -1;
+  int stages = -1;
+  int gpu = -1;
+  int persistent = -1;
+};
+
+// The columns of `in` decideCsvBatch reads.
+BatchColumns findBatchColumns(const CsvTable& in) {
   auto col = [&](std::initializer_list<const char*> names) -> int {
     for (const char* n : names) {
       int c = findColumn(in, n);
@@ -122,20 +140,25 @@ Expected<CsvTable> decideCsvBatch(const CsvTable& in, const BatchOptions& o) {
     }
     return -1;
   };
-  const int c_xnumel = col({"xnumel"});
-  const int c_xblock = col({"xblock", "XBLOCK"});
-  const int c_warps = col({"num_warps"});
-  const int c_rblock = col({"rblock", "r0_block", "RBLOCK", "R0_BLOCK"});
-  const int c_nregs = col({"registers_per_thread"});
-  const int c_rnumel = col({"rnumel"});
-  const int c_r1numel = col({"r1numel"});
-  const int c_r1block = col({"r1_block", "R1_BLOCK"});
-  const int c_nspills = col({"n_spills", "nspills"});
-  const int c_shared = col({"smem_bytes"});
-  const int c_stages = col({"num_stages"});
-  const int c_gpu = col({"gpu"});
-  const int c_persistent = col({"persistent"});
-  // A column given twice (or under two of its names) would be read from the first only.
+  BatchColumns c;
+  c.xnumel = col({"xnumel"});
+  c.xblock = col({"xblock", "XBLOCK"});
+  c.warps = col({"num_warps"});
+  c.rblock = col({"rblock", "r0_block", "RBLOCK", "R0_BLOCK"});
+  c.nregs = col({"registers_per_thread"});
+  c.rnumel = col({"rnumel"});
+  c.r1numel = col({"r1numel"});
+  c.r1block = col({"r1_block", "R1_BLOCK"});
+  c.nspills = col({"n_spills", "nspills"});
+  c.shared = col({"smem_bytes"});
+  c.stages = col({"num_stages"});
+  c.gpu = col({"gpu"});
+  c.persistent = col({"persistent"});
+  return c;
+}
+
+// No column given twice (it would be read from the first only), none of the required ones missing.
+std::optional<Error> checkBatchColumns(const CsvTable& in, const BatchColumns& c) {
   for (std::initializer_list<const char*> names : {std::initializer_list<const char*>{"xnumel"},
                                                    {"xblock", "XBLOCK"},
                                                    {"num_warps"},
@@ -162,17 +185,22 @@ Expected<CsvTable> decideCsvBatch(const CsvTable& in, const BatchOptions& o) {
     }
   }
   std::string missing;
-  if (c_xnumel < 0) missing += " xnumel";
-  if (c_xblock < 0) missing += " xblock";
-  if (c_warps < 0) missing += " num_warps";
-  if (c_rblock < 0) missing += " rblock";
-  if (c_nregs < 0) missing += " registers_per_thread";
+  if (c.xnumel < 0) missing += " xnumel";
+  if (c.xblock < 0) missing += " xblock";
+  if (c.warps < 0) missing += " num_warps";
+  if (c.rblock < 0) missing += " rblock";
+  if (c.nregs < 0) missing += " registers_per_thread";
   if (!missing.empty()) {
     return Error{"input CSV lacks the column(s)" + missing +
                  ": required xnumel, xblock, num_warps, rblock (or r0_block), registers_per_thread (or n_regs, nregs); "
                  "optional rnumel, r1numel, r1_block, n_spills, smem_bytes, num_stages, gpu, persistent"};
   }
+  return std::nullopt;
+}
 
+// The batch's output without rows: the input's metadata and header, then the profile, the CC gate
+// and the device, and six columns per policy.
+CsvTable batchOutputTable(const CsvTable& in, const BatchOptions& o, const std::vector<Policy>& policies) {
   CsvTable out;
   out.meta = in.meta;
   out.meta.push_back({"profile", std::string(profileInfo(o.options.profile).key)});
@@ -191,113 +219,162 @@ Expected<CsvTable> decideCsvBatch(const CsvTable& in, const BatchOptions& o) {
       out.header.push_back(k + suffix);
     }
   }
+  return out;
+}
 
+// One input row, its cells read as numbers; `where` ("row 3") starts every message.
+class BatchRow {
+ public:
+  BatchRow(const std::vector<std::string>& cells, std::string where) : cells_(cells), where_(std::move(where)) {}
+
+  [[nodiscard]] const std::vector<std::string>& cells() const { return cells_; }
+  [[nodiscard]] const std::string& where() const { return where_; }
+
+  // The trimmed cell of column c; empty where the column is absent.
+  [[nodiscard]] std::string cell(int c) const {
+    return c >= 0 && static_cast<std::size_t>(c) < cells_.size() ? trim(cells_[c]) : std::string();
+  }
+
+  // Parses an integer cell; empty → fallback (or an error when required).
+  [[nodiscard]] Expected<std::int64_t> integer(int c, const char* name, std::optional<std::int64_t> fallback) const {
+    const std::string s = cell(c);
+    if (s.empty()) {
+      if (fallback) return *fallback;
+      return Error{where_ + ", column '" + name + "': empty, a whole number is required"};
+    }
+    std::int64_t v = 0;
+    auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || ptr != s.data() + s.size()) {
+      return Error{where_ + ", column '" + name + "': '" + s + "' is not a whole number"};
+    }
+    return v;
+  }
+
+  // A value within lo … hi, or the error naming its column.
+  [[nodiscard]] std::optional<Error> fits(std::int64_t v, const char* name, std::int64_t lo, std::int64_t hi) const {
+    if (v < lo || v > hi)
+      return Error{where_ + ", column '" + name + "': " + num(v) + " is out of range: allowed " + num(lo) + " … " +
+                   num(hi)};
+    return std::nullopt;
+  }
+
+  // An optional count: an empty cell is none, otherwise a whole number lo … hi.
+  [[nodiscard]] Expected<std::optional<int>> count(int c, const char* name, std::int64_t lo, std::int64_t hi) const {
+    if (cell(c).empty()) return std::optional<int>();
+    auto v = integer(c, name, std::nullopt);
+    if (!v) return Error{v.error()};
+    if (auto e = fits(*v, name, lo, hi)) return *e;
+    return std::optional<int>(static_cast<int>(*v));
+  }
+
+ private:
+  const std::vector<std::string>& cells_;
+  std::string where_;
+};
+
+// What one input row describes: a config of a kernel on a device.
+struct BatchCase {
+  ReductionConfig config;
+  KernelInfo kernel;
+  Device device;
+};
+
+// The config, kernel and device of one input row, each cell checked in column order.
+Expected<BatchCase> readBatchCase(const BatchRow& row, const BatchColumns& cols, const BatchOptions& o) {
+  const std::string& where = row.where();
+  auto xnumel = row.integer(cols.xnumel, "xnumel", std::nullopt);
+  if (!xnumel) return Error{xnumel.error()};
+  auto xblock = row.integer(cols.xblock, "xblock", std::nullopt);
+  if (!xblock) return Error{xblock.error()};
+  auto warps = row.integer(cols.warps, "num_warps", std::nullopt);
+  if (!warps) return Error{warps.error()};
+  auto rblock = row.integer(cols.rblock, "rblock", std::nullopt);
+  if (!rblock) return Error{rblock.error()};
+  auto rnumel = row.integer(cols.rnumel, "rnumel", *rblock);
+  if (!rnumel) return Error{rnumel.error()};
+  auto r1numel = row.integer(cols.r1numel, "r1numel", 0);
+  if (!r1numel) return Error{r1numel.error()};
+  auto r1block = row.integer(cols.r1block, "r1_block", 0);
+  if (!r1block) return Error{r1block.error()};
+  auto stages = row.integer(cols.stages, "num_stages", 1);
+  if (!stages) return Error{stages.error()};
+  auto shared = row.integer(cols.shared, "smem_bytes", 0);
+  if (!shared) return Error{shared.error()};
+  auto persistent = row.integer(cols.persistent, "persistent", 0);
+  if (!persistent) return Error{persistent.error()};
+  if (auto e = row.fits(*xblock, "xblock", 1, 4096)) return *e;
+  if (auto e = row.fits(*rblock, "rblock", 1, 65536)) return *e;
+  if (auto e = row.fits(*r1block, "r1_block", 0, 32768)) return *e;
+  if (auto e = row.fits(*warps, "num_warps", 1, 32)) return *e;
+  if (auto e = row.fits(*stages, "num_stages", 1, 8)) return *e;
+  if (auto e = row.fits(*persistent, "persistent", 0, 1)) return *e;
+  if (auto e = row.fits(*shared, "smem_bytes", 0, 1 << 30)) return *e;
+  auto nregs = row.count(cols.nregs, "registers_per_thread", 1, 255);
+  if (!nregs) return Error{nregs.error()};
+  auto nspills = row.count(cols.nspills, "nspills", 0, 1 << 20);
+  if (!nspills) return Error{nspills.error()};
+  auto hints = sizeHintsFromNumels(*xnumel, *rnumel, *r1numel);
+  if (!hints) return Error{where + ": " + hints.error()};
+
+  std::string gpu = row.cell(cols.gpu);
+  if (gpu.empty() && !o.device) gpu = o.default_gpu;
+  auto device = gpu.empty() ? Expected<Device>(*o.device) : deviceForGpu(*o.db, gpu, o.sm_override);
+  if (!device) return Error{where + ", column 'gpu': " + device.error()};
+
+  ReductionConfig c;
+  c.xblock = static_cast<int>(*xblock);
+  c.r0_block = static_cast<int>(*rblock);
+  c.r1_block = static_cast<int>(*r1block);
+  c.num_warps = static_cast<int>(*warps);
+  c.num_stages = static_cast<int>(*stages);
+  c.n_regs = *nregs;
+  c.n_spills = *nspills;
+  c.shared_bytes = *shared;
+  c.origin = "input " + where;
+  if (auto e = validateConfig(c, *device, o.options.profile)) return Error{where + ": " + e->message};
+  KernelInfo kernel;
+  kernel.size_hints = *hints;
+  kernel.persistent_reduction = *persistent != 0;
+  return BatchCase{std::move(c), kernel, std::move(*device)};
+}
+
+// The output row: the input row (as wide as the header), size hint x, total blocks, then each
+// policy's decision in six cells.
+Expected<std::vector<std::string>> decideBatchRow(const BatchRow& row, std::size_t width, const BatchCase& bc,
+                                                  const std::vector<Policy>& policies, const BatchOptions& o) {
+  const ReductionConfig& c = bc.config;
+  std::vector<std::string> outrow = row.cells();
+  outrow.resize(width);
+  outrow.push_back(num(bc.kernel.size_hints.x));
+  outrow.push_back(num((bc.kernel.size_hints.x + c.xblock - 1) / c.xblock));
+  for (Policy p : policies) {
+    auto d = decide(p, c, bc.kernel, bc.device, o.options);
+    if (!d) return Error{row.where() + ": " + d.error()};
+    outrow.push_back(d->applies ? "yes" : "no");
+    outrow.push_back(d->applies ? num(d->bound_blocks_per_sm) : "");
+    outrow.push_back(d->applies ? num(d->capacity_blocks) : "");
+    outrow.push_back(std::string(outcomeName(d->outcome)));
+    outrow.push_back(d->scales() ? d->new_config->str(o.options.profile) : "");
+    outrow.push_back(d->reason);
+  }
+  return outrow;
+}
+
+}  // namespace
+
+Expected<CsvTable> decideCsvBatch(const CsvTable& in, const BatchOptions& o) {
+  if (!o.db) return Error{"no GPU data given for the batch"};
+  const std::vector<Policy> policies = o.policies.empty() ? boundPolicies() : o.policies;
+  const BatchColumns cols = findBatchColumns(in);
+  if (auto e = checkBatchColumns(in, cols)) return *e;
+  CsvTable out = batchOutputTable(in, o, policies);
   for (std::size_t r = 0; r < in.rows.size(); ++r) {
-    const auto& row = in.rows[r];
-    const std::string where = "row " + num(static_cast<std::int64_t>(r) + 1);
-    auto cell = [&](int c) {
-      return c >= 0 && static_cast<std::size_t>(c) < row.size() ? trim(row[c]) : std::string();
-    };
-    // Parses an integer cell; empty → fallback (or an error when required).
-    auto integer = [&](int c, const char* name, std::optional<std::int64_t> fallback) -> Expected<std::int64_t> {
-      const std::string s = cell(c);
-      if (s.empty()) {
-        if (fallback) return *fallback;
-        return Error{where + ", column '" + name + "': empty, a whole number is required"};
-      }
-      std::int64_t v = 0;
-      auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-      if (ec != std::errc() || ptr != s.data() + s.size()) {
-        return Error{where + ", column '" + name + "': '" + s + "' is not a whole number"};
-      }
-      return v;
-    };
-    auto fits = [&](std::int64_t v, const char* name, std::int64_t lo, std::int64_t hi) -> std::optional<Error> {
-      if (v < lo || v > hi)
-        return Error{where + ", column '" + name + "': " + num(v) + " is out of range: allowed " + num(lo) + " … " +
-                     num(hi)};
-      return std::nullopt;
-    };
-
-    auto xnumel = integer(c_xnumel, "xnumel", std::nullopt);
-    if (!xnumel) return Error{xnumel.error()};
-    auto xblock = integer(c_xblock, "xblock", std::nullopt);
-    if (!xblock) return Error{xblock.error()};
-    auto warps = integer(c_warps, "num_warps", std::nullopt);
-    if (!warps) return Error{warps.error()};
-    auto rblock = integer(c_rblock, "rblock", std::nullopt);
-    if (!rblock) return Error{rblock.error()};
-    auto rnumel = integer(c_rnumel, "rnumel", *rblock);
-    if (!rnumel) return Error{rnumel.error()};
-    auto r1numel = integer(c_r1numel, "r1numel", 0);
-    if (!r1numel) return Error{r1numel.error()};
-    auto r1block = integer(c_r1block, "r1_block", 0);
-    if (!r1block) return Error{r1block.error()};
-    auto stages = integer(c_stages, "num_stages", 1);
-    if (!stages) return Error{stages.error()};
-    auto shared = integer(c_shared, "smem_bytes", 0);
-    if (!shared) return Error{shared.error()};
-    auto persistent = integer(c_persistent, "persistent", 0);
-    if (!persistent) return Error{persistent.error()};
-    if (auto e = fits(*xblock, "xblock", 1, 4096)) return *e;
-    if (auto e = fits(*rblock, "rblock", 1, 65536)) return *e;
-    if (auto e = fits(*r1block, "r1_block", 0, 32768)) return *e;
-    if (auto e = fits(*warps, "num_warps", 1, 32)) return *e;
-    if (auto e = fits(*stages, "num_stages", 1, 8)) return *e;
-    if (auto e = fits(*persistent, "persistent", 0, 1)) return *e;
-    if (auto e = fits(*shared, "smem_bytes", 0, 1 << 30)) return *e;
-    std::optional<int> nregs;
-    if (!cell(c_nregs).empty()) {
-      auto v = integer(c_nregs, "registers_per_thread", std::nullopt);
-      if (!v) return Error{v.error()};
-      if (auto e = fits(*v, "registers_per_thread", 1, 255)) return *e;
-      nregs = static_cast<int>(*v);
-    }
-    std::optional<int> nspills;
-    if (!cell(c_nspills).empty()) {
-      auto v = integer(c_nspills, "nspills", std::nullopt);
-      if (!v) return Error{v.error()};
-      if (auto e = fits(*v, "nspills", 0, 1 << 20)) return *e;
-      nspills = static_cast<int>(*v);
-    }
-    auto hints = sizeHintsFromNumels(*xnumel, *rnumel, *r1numel);
-    if (!hints) return Error{where + ": " + hints.error()};
-
-    std::string gpu = cell(c_gpu);
-    if (gpu.empty() && !o.device) gpu = o.default_gpu;
-    auto device = gpu.empty() ? Expected<Device>(*o.device) : deviceForGpu(*o.db, gpu, o.sm_override);
-    if (!device) return Error{where + ", column 'gpu': " + device.error()};
-
-    ReductionConfig c;
-    c.xblock = static_cast<int>(*xblock);
-    c.r0_block = static_cast<int>(*rblock);
-    c.r1_block = static_cast<int>(*r1block);
-    c.num_warps = static_cast<int>(*warps);
-    c.num_stages = static_cast<int>(*stages);
-    c.n_regs = nregs;
-    c.n_spills = nspills;
-    c.shared_bytes = *shared;
-    c.origin = "input " + where;
-    if (auto e = validateConfig(c, *device, o.options.profile)) return Error{where + ": " + e->message};
-    KernelInfo kernel;
-    kernel.size_hints = *hints;
-    kernel.persistent_reduction = *persistent != 0;
-
-    std::vector<std::string> outrow = row;
-    outrow.resize(in.header.size());
-    outrow.push_back(num(hints->x));
-    outrow.push_back(num((hints->x + c.xblock - 1) / c.xblock));
-    for (Policy p : policies) {
-      auto d = decide(p, c, kernel, *device, o.options);
-      if (!d) return Error{where + ": " + d.error()};
-      outrow.push_back(d->applies ? "yes" : "no");
-      outrow.push_back(d->applies ? num(d->bound_blocks_per_sm) : "");
-      outrow.push_back(d->applies ? num(d->capacity_blocks) : "");
-      outrow.push_back(std::string(outcomeName(d->outcome)));
-      outrow.push_back(d->scales() ? d->new_config->str(o.options.profile) : "");
-      outrow.push_back(d->reason);
-    }
-    out.rows.push_back(std::move(outrow));
+    const BatchRow row(in.rows[r], "row " + num(static_cast<std::int64_t>(r) + 1));
+    auto bc = readBatchCase(row, cols, o);
+    if (!bc) return Error{bc.error()};
+    auto outrow = decideBatchRow(row, in.header.size(), *bc, policies, o);
+    if (!outrow) return Error{outrow.error()};
+    out.rows.push_back(std::move(*outrow));
   }
   return out;
 }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <random>
 #include <sstream>
 
@@ -106,17 +107,18 @@ std::vector<std::uint8_t> randomInput(DType dtype, std::size_t count, std::uint6
   return encodeElements(dtype, values);
 }
 
-Expected<std::vector<std::vector<double>>> referenceOutputs(Workload w, int k, std::int64_t xnumel, std::int64_t rnumel,
-                                                            const std::vector<std::vector<double>>& inputs) {
+namespace {
+
+// The inputs referenceOutputs accepts: positive sizes, 1 … kMaxFusedInputs inputs for fused_k (k
+// is 1 for the other workloads), as many input tensors as the workload takes, each of xnumel ×
+// rnumel elements.
+std::optional<Error> checkReferenceInputs(Workload w, int k, std::int64_t xnumel, std::int64_t rnumel,
+                                          const std::vector<std::vector<double>>& inputs) {
   if (xnumel < 1) return Error{"xnumel " + std::to_string(xnumel) + " is out of range: allowed 1 or more"};
   if (rnumel < 1) return Error{"rnumel " + std::to_string(rnumel) + " is out of range: allowed 1 or more"};
-  if (w == Workload::kFusedK) {
-    if (k < 1 || k > kMaxFusedInputs) {
-      return Error{"K " + std::to_string(k) + " is out of range: fused_k takes 1 … " + std::to_string(kMaxFusedInputs) +
-                   " inputs"};
-    }
-  } else {
-    k = 1;
+  if (w == Workload::kFusedK && (k < 1 || k > kMaxFusedInputs)) {
+    return Error{"K " + std::to_string(k) + " is out of range: fused_k takes 1 … " + std::to_string(kMaxFusedInputs) +
+                 " inputs"};
   }
   const int nin = numInputs(w, k);
   if (static_cast<int>(inputs.size()) != nin) {
@@ -130,66 +132,78 @@ Expected<std::vector<std::vector<double>>> referenceOutputs(Workload w, int k, s
                    " elements, expected xnumel × rnumel = " + std::to_string(n)};
     }
   }
+  return std::nullopt;
+}
+
+// Row x of the workload's outputs, computed in double from row x (R elements) of the inputs.
+void referenceRow(Workload w, int k, std::size_t x, std::size_t R, const std::vector<std::vector<double>>& inputs,
+                  std::vector<std::vector<double>>& out) {
+  const double* row = inputs[0].data() + x * R;
+  switch (w) {
+    case Workload::kSum: {
+      double s = 0.0;
+      for (std::size_t r = 0; r < R; ++r) s += row[r];
+      out[0][x] = s;
+      break;
+    }
+    case Workload::kSumSq: {
+      double s = 0.0;
+      for (std::size_t r = 0; r < R; ++r) s += row[r] * row[r];
+      out[0][x] = s;
+      break;
+    }
+    case Workload::kAmax: {
+      double m = -std::numeric_limits<double>::infinity();
+      for (std::size_t r = 0; r < R; ++r) m = std::max(m, row[r]);
+      out[0][x] = m;
+      break;
+    }
+    case Workload::kMeanVar: {
+      double s = 0.0;
+      for (std::size_t r = 0; r < R; ++r) s += row[r];
+      const double mean = s / static_cast<double>(R);
+      double m2 = 0.0;
+      for (std::size_t r = 0; r < R; ++r) m2 += (row[r] - mean) * (row[r] - mean);
+      out[0][x] = mean;
+      out[1][x] = m2 / static_cast<double>(R);
+      break;
+    }
+    case Workload::kLogSoftmax: {
+      double m = -std::numeric_limits<double>::infinity();
+      for (std::size_t r = 0; r < R; ++r) m = std::max(m, row[r]);
+      double s = 0.0;
+      for (std::size_t r = 0; r < R; ++r) s += std::exp(row[r] - m);
+      const double shift = m + std::log(s);
+      for (std::size_t r = 0; r < R; ++r) out[0][x * R + r] = row[r] - shift;
+      break;
+    }
+    case Workload::kFusedK: {
+      std::vector<double> sums(static_cast<std::size_t>(k), 0.0);
+      for (std::size_t r = 0; r < R; ++r) {
+        double p = 1.0;
+        for (std::size_t j = 0; j < static_cast<std::size_t>(k); ++j) {
+          p *= inputs[j][x * R + r];
+          sums[j] += p;
+        }
+      }
+      for (std::size_t j = 0; j < static_cast<std::size_t>(k); ++j) out[j][x] = sums[j];
+      break;
+    }
+  }
+}
+
+}  // namespace
+
+Expected<std::vector<std::vector<double>>> referenceOutputs(Workload w, int k, std::int64_t xnumel, std::int64_t rnumel,
+                                                            const std::vector<std::vector<double>>& inputs) {
+  if (w != Workload::kFusedK) k = 1;
+  if (auto error = checkReferenceInputs(w, k, xnumel, rnumel, inputs)) return *error;
   const auto X = static_cast<std::size_t>(xnumel);
   const auto R = static_cast<std::size_t>(rnumel);
   const int nout = numOutputs(w, k);
   std::vector<std::vector<double>> out(
       static_cast<std::size_t>(nout), std::vector<double>(static_cast<std::size_t>(outputElements(w, xnumel, rnumel))));
-  const auto& in0 = inputs[0];
-  for (std::size_t x = 0; x < X; ++x) {
-    const double* row = in0.data() + x * R;
-    switch (w) {
-      case Workload::kSum: {
-        double s = 0.0;
-        for (std::size_t r = 0; r < R; ++r) s += row[r];
-        out[0][x] = s;
-        break;
-      }
-      case Workload::kSumSq: {
-        double s = 0.0;
-        for (std::size_t r = 0; r < R; ++r) s += row[r] * row[r];
-        out[0][x] = s;
-        break;
-      }
-      case Workload::kAmax: {
-        double m = -std::numeric_limits<double>::infinity();
-        for (std::size_t r = 0; r < R; ++r) m = std::max(m, row[r]);
-        out[0][x] = m;
-        break;
-      }
-      case Workload::kMeanVar: {
-        double s = 0.0;
-        for (std::size_t r = 0; r < R; ++r) s += row[r];
-        const double mean = s / static_cast<double>(R);
-        double m2 = 0.0;
-        for (std::size_t r = 0; r < R; ++r) m2 += (row[r] - mean) * (row[r] - mean);
-        out[0][x] = mean;
-        out[1][x] = m2 / static_cast<double>(R);
-        break;
-      }
-      case Workload::kLogSoftmax: {
-        double m = -std::numeric_limits<double>::infinity();
-        for (std::size_t r = 0; r < R; ++r) m = std::max(m, row[r]);
-        double s = 0.0;
-        for (std::size_t r = 0; r < R; ++r) s += std::exp(row[r] - m);
-        const double shift = m + std::log(s);
-        for (std::size_t r = 0; r < R; ++r) out[0][x * R + r] = row[r] - shift;
-        break;
-      }
-      case Workload::kFusedK: {
-        std::vector<double> sums(static_cast<std::size_t>(k), 0.0);
-        for (std::size_t r = 0; r < R; ++r) {
-          double p = 1.0;
-          for (std::size_t j = 0; j < static_cast<std::size_t>(k); ++j) {
-            p *= inputs[j][x * R + r];
-            sums[j] += p;
-          }
-        }
-        for (std::size_t j = 0; j < static_cast<std::size_t>(k); ++j) out[j][x] = sums[j];
-        break;
-      }
-    }
-  }
+  for (std::size_t x = 0; x < X; ++x) referenceRow(w, k, x, R, inputs, out);
   return out;
 }
 

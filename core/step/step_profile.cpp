@@ -320,35 +320,20 @@ const CategoryTime& StepProfile::category(KernelCategory c) const {
   return kNone;
 }
 
-StepProfile profileStep(const ProfilerTrace& trace, const StepRun& run) {
-  StepProfile p;
-  p.trace_path = trace.path;
-  p.run_input = run.rows != nullptr ? run.input : std::string();
-  p.device_name = trace.device_name;
-  p.step_count = std::max(1, trace.step_count);
-  p.annotated_steps = trace.annotated_steps;
-  p.steps_on_gpu = trace.steps_on_gpu;
-  p.outside_steps = trace.outside_steps;
-  p.problems = trace.problems;
-  double spans = 0.0;
-  for (const auto& s : trace.steps) {
-    p.step_names.push_back(s.name);
-    spans += s.end_us - s.begin_us;
-  }
-  if (trace.annotated_steps && !trace.steps.empty())
-    p.mean_step_span_us = spans / static_cast<double>(trace.steps.size());
+namespace {
 
-  const KernelsByName by_name = run.rows != nullptr ? kernelsByName(*run.rows) : KernelsByName{};
+// The launches of one distinct (kind, name, grid, block, registers): the first, and every
+// launch's duration.
+struct TraceShape {
+  const GpuActivity* first = nullptr;
+  std::vector<double> durations;
+};
 
-  // First pass, linear and cheap: the launches of each distinct (kind, name, grid, block, registers);
-  // then each distinct shape is joined once and the shapes are grouped by (name, what they join to).
-  struct Shape {
-    const GpuActivity* first = nullptr;
-    std::vector<double> durations;
-  };
+// First pass, linear and cheap: the launches inside steps grouped by shape, in the order their
+// shapes first appear; `total` receives their summed duration.
+std::vector<TraceShape> launchesByShape(const ProfilerTrace& trace, double& total) {
   std::unordered_map<ShapeKey, std::size_t, ShapeKeyHash> shape_of;
-  std::vector<Shape> shapes;
-  double total = 0.0;
+  std::vector<TraceShape> shapes;
   for (const GpuActivity& a : trace.activities) {
     if (a.step < 0) continue;
     total += a.duration_us;
@@ -357,13 +342,40 @@ StepProfile profileStep(const ProfilerTrace& trace, const StepRun& run) {
     if (added) shapes.push_back({&a, {}});
     shapes[it->second].durations.push_back(a.duration_us);
   }
-  struct Group {
-    StepKernel row;
-    std::vector<double> durations;
-  };
+  return shapes;
+}
+
+// A kernel row of the profile being gathered, with the durations of all its launches.
+struct KernelGroup {
+  StepKernel row;
+  std::vector<double> durations;
+};
+
+// The first launch's row of a group: its name, category and shape, and what it joins to in the run.
+KernelGroup newKernelGroup(const GpuActivity& a, const Join& join, const LaunchShape& shape, const StepRun& run) {
+  KernelGroup g;
+  g.row.name = a.name;
+  g.row.category = categorizeKernel(a.name, a.kind);
+  g.row.grid = a.grid;
+  g.row.block = a.block;
+  g.row.match = join.match;
+  g.row.candidates = join.candidates;
+  g.row.match_note = join.note;
+  if (join.match == RunMatch::kMatched) {
+    g.row.module = join.kernel->module;
+    g.row.category = categoryOfKind(join.kernel->kind);
+    g.row.config_row = launcherRow(*run.rows, *join.kernel, shape);
+  }
+  return g;
+}
+
+// Second pass: each distinct shape joined to the run once, the shapes grouped by (name, kind, what
+// they join to), in the order the groups first appear.
+std::vector<KernelGroup> groupShapesByJoin(const std::vector<TraceShape>& shapes, const StepRun& run) {
+  const KernelsByName by_name = run.rows != nullptr ? kernelsByName(*run.rows) : KernelsByName{};
   std::map<std::string, std::size_t> group_of;
-  std::vector<Group> groups;
-  for (Shape& sh : shapes) {
+  std::vector<KernelGroup> groups;
+  for (const TraceShape& sh : shapes) {
     const GpuActivity& a = *sh.first;
     Join join;
     std::string key = a.name + '\x1f' + std::string(gpuActivityKindName(a.kind));
@@ -376,29 +388,20 @@ StepProfile profileStep(const ProfilerTrace& trace, const StepRun& run) {
     auto found = group_of.find(key);
     if (found == group_of.end()) {
       found = group_of.emplace(key, groups.size()).first;
-      Group g;
-      g.row.name = a.name;
-      g.row.category = categorizeKernel(a.name, a.kind);
-      g.row.grid = a.grid;
-      g.row.block = a.block;
-      g.row.match = join.match;
-      g.row.candidates = join.candidates;
-      g.row.match_note = join.note;
-      if (join.match == RunMatch::kMatched) {
-        g.row.module = join.kernel->module;
-        g.row.category = categoryOfKind(join.kernel->kind);
-        g.row.config_row = launcherRow(*run.rows, *join.kernel, shape);
-      }
-      groups.push_back(std::move(g));
+      groups.push_back(newKernelGroup(a, join, shape, run));
     }
-    Group& g = groups[found->second];
+    KernelGroup& g = groups[found->second];
     if (a.grid != g.row.grid || a.block != g.row.block) g.row.shapes_vary = true;
     g.row.launches += static_cast<int>(sh.durations.size());
     for (double d : sh.durations) g.row.total_us += d;
     g.durations.insert(g.durations.end(), sh.durations.begin(), sh.durations.end());
   }
+  return groups;
+}
+
+// The kernel rows with their statistics per step, largest time per step first.
+void addKernelRows(std::vector<KernelGroup>& groups, StepProfile& p) {
   const double steps = static_cast<double>(p.step_count);
-  p.gpu_time_per_step_us = total / steps;
   for (auto& g : groups) {
     StepKernel& r = g.row;
     r.min_us = *std::min_element(g.durations.begin(), g.durations.end());
@@ -411,6 +414,10 @@ StepProfile profileStep(const ProfilerTrace& trace, const StepRun& run) {
   }
   std::stable_sort(p.kernels.begin(), p.kernels.end(),
                    [](const StepKernel& a, const StepKernel& b) { return a.per_step_us > b.per_step_us; });
+}
+
+// The time per step of each kernel category, and how many Triton kernels the run matched.
+void addCategoriesAndMatches(StepProfile& p) {
   for (KernelCategory c : kKernelCategories) {
     CategoryTime t;
     t.category = c;
@@ -429,6 +436,36 @@ StepProfile profileStep(const ProfilerTrace& trace, const StepRun& run) {
     if (k.match == RunMatch::kAmbiguous) ++p.triton_ambiguous;
     if (k.match == RunMatch::kNotInRun) ++p.triton_not_in_run;
   }
+}
+
+}  // namespace
+
+StepProfile profileStep(const ProfilerTrace& trace, const StepRun& run) {
+  StepProfile p;
+  p.trace_path = trace.path;
+  p.run_input = run.rows != nullptr ? run.input : std::string();
+  p.device_name = trace.device_name;
+  p.step_count = std::max(1, trace.step_count);
+  p.annotated_steps = trace.annotated_steps;
+  p.steps_on_gpu = trace.steps_on_gpu;
+  p.outside_steps = trace.outside_steps;
+  p.problems = trace.problems;
+  double spans = 0.0;
+  for (const auto& s : trace.steps) {
+    p.step_names.push_back(s.name);
+    spans += s.end_us - s.begin_us;
+  }
+  if (trace.annotated_steps && !trace.steps.empty())
+    p.mean_step_span_us = spans / static_cast<double>(trace.steps.size());
+
+  // The launches of each distinct (kind, name, grid, block, registers); then each distinct shape
+  // is joined once and the shapes are grouped by (name, what they join to).
+  double total = 0.0;
+  const std::vector<TraceShape> shapes = launchesByShape(trace, total);
+  std::vector<KernelGroup> groups = groupShapesByJoin(shapes, run);
+  p.gpu_time_per_step_us = total / static_cast<double>(p.step_count);
+  addKernelRows(groups, p);
+  addCategoriesAndMatches(p);
   return p;
 }
 

@@ -434,6 +434,117 @@ Expected<HostBuffers> makeHostBuffers(const BufferProblemSpec& spec) {
   return h;
 }
 
+namespace {
+
+// The tolerance an output buffer is compared with: none for integers; for floating point the
+// type's, its atol scaled by the largest finite |want| of the buffer (at least 1).
+Tolerance outputTolerance(const BufferSpec& b, const std::uint8_t* want) {
+  if (!isFloating(b.type)) return Tolerance{0.0, 0.0};
+  const auto nchunks = static_cast<std::size_t>(chunksOf(b.elements));
+  std::vector<double> largest(nchunks, 0.0);
+  parallelFor(nchunks, defaultWorkerThreads(), [&](std::size_t c) {
+    const auto begin = static_cast<std::size_t>(static_cast<std::int64_t>(c) * kChunk);
+    const auto end = static_cast<std::size_t>(std::min(b.elements, static_cast<std::int64_t>(c + 1) * kChunk));
+    double m = 0.0;
+    for (std::size_t i = begin; i < end; ++i) {
+      const double v = std::abs(floatingAt(b.type, want, i));
+      if (std::isfinite(v)) m = std::max(m, v);
+    }
+    largest[c] = m;
+  });
+  double m = 1.0;
+  for (double v : largest) m = std::max(m, v);
+  Tolerance tol = typeTolerance(b.type);
+  tol.atol *= m;
+  return tol;
+}
+
+// Compares chunk c of an output buffer, got against want, into r: floating-point elements within
+// tol (NaN matches only NaN, an infinity only the same infinity), integers equal.
+void compareChunk(const BufferSpec& b, const std::uint8_t* g, const std::uint8_t* w, Tolerance tol, std::size_t c,
+                  ChunkResult& r) {
+  const bool floating = isFloating(b.type);
+  const auto begin = static_cast<std::size_t>(static_cast<std::int64_t>(c) * kChunk);
+  const auto end = static_cast<std::size_t>(std::min(b.elements, static_cast<std::int64_t>(c + 1) * kChunk));
+  for (std::size_t i = begin; i < end; ++i) {
+    double gv = 0.0;
+    double wv = 0.0;
+    double excess = 0.0;
+    bool bad = false;
+    if (floating) {
+      gv = floatingAt(b.type, g, i);
+      wv = floatingAt(b.type, w, i);
+      const bool gn = std::isnan(gv);
+      const bool wn = std::isnan(wv);
+      if (gn && wn) continue;  // an element neither run wrote
+      if (gn || wn || (gv != wv && (std::isinf(gv) || std::isinf(wv)))) {
+        // NaN against a number, or an infinity against anything but the same infinity.
+        bad = true;
+        excess = std::numeric_limits<double>::infinity();
+      } else if (gv != wv) {  // equal infinities pass
+        const double err = std::abs(gv - wv);
+        const double allowed = tol.atol + tol.rtol * std::abs(wv);
+        if (std::isfinite(err)) r.max_abs_error = std::max(r.max_abs_error, err);
+        bad = !(err <= allowed);
+        excess = std::isnan(err) ? std::numeric_limits<double>::infinity() : err - allowed;
+      }
+    } else {
+      const std::int64_t gi = integerAt(b.type, g, i);
+      const std::int64_t wi = integerAt(b.type, w, i);
+      if (gi == wi) continue;
+      gv = static_cast<double>(gi);
+      wv = static_cast<double>(wi);
+      const double err = std::abs(gv - wv);
+      r.max_abs_error = std::max(r.max_abs_error, err);
+      bad = true;
+      excess = err;
+    }
+    if (!bad) continue;
+    ++r.mismatches;
+    if (r.worst_index < 0 || excess > r.worst_excess) {
+      r.worst_excess = excess;
+      r.worst_index = static_cast<std::int64_t>(i);
+      r.worst_got = gv;
+      r.worst_want = wv;
+    }
+  }
+}
+
+// Compares a whole output buffer, its chunks in parallel: the mismatches summed, the worst of all.
+ChunkResult compareOutputBuffer(const BufferSpec& b, const std::uint8_t* g, const std::uint8_t* w, Tolerance tol) {
+  const auto nchunks = static_cast<std::size_t>(chunksOf(b.elements));
+  std::vector<ChunkResult> parts(nchunks);
+  parallelFor(nchunks, defaultWorkerThreads(), [&](std::size_t c) { compareChunk(b, g, w, tol, c, parts[c]); });
+  ChunkResult all;
+  for (const ChunkResult& r : parts) {
+    all.mismatches += r.mismatches;
+    all.max_abs_error = std::max(all.max_abs_error, r.max_abs_error);
+    if (r.worst_index >= 0 && (all.worst_index < 0 || r.worst_excess > all.worst_excess)) {
+      all.worst_excess = r.worst_excess;
+      all.worst_index = r.worst_index;
+      all.worst_got = r.worst_got;
+      all.worst_want = r.worst_want;
+    }
+  }
+  return all;
+}
+
+// "out: 3 of 1024 elements differ; worst [17]: got …, want … (allowed …)".
+std::string mismatchMessage(const std::string& name, const BufferSpec& b, const ChunkResult& all, Tolerance tol) {
+  std::ostringstream s;
+  s.precision(9);
+  s << name << ": " << all.mismatches << " of " << b.elements << " elements differ; worst [" << all.worst_index
+    << "]: got " << all.worst_got << ", want " << all.worst_want;
+  if (isFloating(b.type)) {
+    s << " (allowed |error| " << tol.atol << " + " << tol.rtol << " × |want|)";
+  } else {
+    s << " (" << elementTypeName(b.type) << ": must be equal)";
+  }
+  return s.str();
+}
+
+}  // namespace
+
 OutputCheck compareWithReferenceRun(const BufferProblemSpec& spec, const std::vector<std::vector<std::uint8_t>>& got,
                                     const std::vector<std::vector<std::uint8_t>>& reference,
                                     std::string compared_with) {
@@ -447,109 +558,17 @@ OutputCheck compareWithReferenceRun(const BufferProblemSpec& spec, const std::ve
     const auto index = static_cast<std::size_t>(outs[t]);
     const BufferSpec& b = spec.buffers[index];
     const std::string name = bufferLabel(spec, index);
-    const bool floating = isFloating(b.type);
-    const std::uint8_t* g = got[t].data();
-    const std::uint8_t* w = reference[t].data();
-    const std::int64_t chunks = chunksOf(b.elements);
-    const auto nchunks = static_cast<std::size_t>(chunks);
-    Tolerance tol{0.0, 0.0};
     if (stillPoisoned(got[t])) {
       result.ok = false;
       result.mismatches += b.elements;
       if (not_written.empty()) not_written = notWrittenMessage(spec, outs[t]);
       continue;
     }
-    if (floating) {
-      // m: the largest finite |want| of this buffer, at least 1.
-      std::vector<double> largest(nchunks, 0.0);
-      parallelFor(nchunks, defaultWorkerThreads(), [&](std::size_t c) {
-        const auto begin = static_cast<std::size_t>(static_cast<std::int64_t>(c) * kChunk);
-        const auto end = static_cast<std::size_t>(std::min(b.elements, static_cast<std::int64_t>(c + 1) * kChunk));
-        double m = 0.0;
-        for (std::size_t i = begin; i < end; ++i) {
-          const double v = std::abs(floatingAt(b.type, w, i));
-          if (std::isfinite(v)) m = std::max(m, v);
-        }
-        largest[c] = m;
-      });
-      double m = 1.0;
-      for (double v : largest) m = std::max(m, v);
-      tol = typeTolerance(b.type);
-      tol.atol *= m;
-    }
-    std::vector<ChunkResult> parts(nchunks);
-    parallelFor(nchunks, defaultWorkerThreads(), [&](std::size_t c) {
-      ChunkResult& r = parts[c];
-      const auto begin = static_cast<std::size_t>(static_cast<std::int64_t>(c) * kChunk);
-      const auto end = static_cast<std::size_t>(std::min(b.elements, static_cast<std::int64_t>(c + 1) * kChunk));
-      for (std::size_t i = begin; i < end; ++i) {
-        double gv = 0.0;
-        double wv = 0.0;
-        double excess = 0.0;
-        bool bad = false;
-        if (floating) {
-          gv = floatingAt(b.type, g, i);
-          wv = floatingAt(b.type, w, i);
-          const bool gn = std::isnan(gv);
-          const bool wn = std::isnan(wv);
-          if (gn && wn) continue;  // an element neither run wrote
-          if (gn || wn || (gv != wv && (std::isinf(gv) || std::isinf(wv)))) {
-            // NaN against a number, or an infinity against anything but the same infinity.
-            bad = true;
-            excess = std::numeric_limits<double>::infinity();
-          } else if (gv != wv) {  // equal infinities pass
-            const double err = std::abs(gv - wv);
-            const double allowed = tol.atol + tol.rtol * std::abs(wv);
-            if (std::isfinite(err)) r.max_abs_error = std::max(r.max_abs_error, err);
-            bad = !(err <= allowed);
-            excess = std::isnan(err) ? std::numeric_limits<double>::infinity() : err - allowed;
-          }
-        } else {
-          const std::int64_t gi = integerAt(b.type, g, i);
-          const std::int64_t wi = integerAt(b.type, w, i);
-          if (gi == wi) continue;
-          gv = static_cast<double>(gi);
-          wv = static_cast<double>(wi);
-          const double err = std::abs(gv - wv);
-          r.max_abs_error = std::max(r.max_abs_error, err);
-          bad = true;
-          excess = err;
-        }
-        if (!bad) continue;
-        ++r.mismatches;
-        if (r.worst_index < 0 || excess > r.worst_excess) {
-          r.worst_excess = excess;
-          r.worst_index = static_cast<std::int64_t>(i);
-          r.worst_got = gv;
-          r.worst_want = wv;
-        }
-      }
-    });
-    ChunkResult all;
-    for (const ChunkResult& r : parts) {
-      all.mismatches += r.mismatches;
-      all.max_abs_error = std::max(all.max_abs_error, r.max_abs_error);
-      if (r.worst_index >= 0 && (all.worst_index < 0 || r.worst_excess > all.worst_excess)) {
-        all.worst_excess = r.worst_excess;
-        all.worst_index = r.worst_index;
-        all.worst_got = r.worst_got;
-        all.worst_want = r.worst_want;
-      }
-    }
+    const Tolerance tol = outputTolerance(b, reference[t].data());
+    const ChunkResult all = compareOutputBuffer(b, got[t].data(), reference[t].data(), tol);
     result.mismatches += all.mismatches;
     result.max_abs_error = std::max(result.max_abs_error, all.max_abs_error);
-    if (all.mismatches > 0 && result.message.empty()) {
-      std::ostringstream s;
-      s.precision(9);
-      s << name << ": " << all.mismatches << " of " << b.elements << " elements differ; worst [" << all.worst_index
-        << "]: got " << all.worst_got << ", want " << all.worst_want;
-      if (floating) {
-        s << " (allowed |error| " << tol.atol << " + " << tol.rtol << " × |want|)";
-      } else {
-        s << " (" << elementTypeName(b.type) << ": must be equal)";
-      }
-      result.message = s.str();
-    }
+    if (all.mismatches > 0 && result.message.empty()) result.message = mismatchMessage(name, b, all, tol);
   }
   if (!not_written.empty()) result.message = not_written;
   result.ok = result.mismatches == 0;

@@ -102,10 +102,11 @@ std::string utcTimestamp() {
   return buf;
 }
 
-Expected<CompileSweepResult> runCompileSweep(const CompileSweepSpec& spec, const CompileFunction& compile,
-                                             const CompileSweepProgressFn& progress, const std::atomic<bool>* cancel) {
-  const auto t0 = std::chrono::steady_clock::now();
-  // ---- validate ---------------------------------------------------------------------------------
+namespace {
+
+// The spec's ranges: sizes a 32-bit index reaches, power-of-two tile lists, one stage, 1 … 64
+// parallel compiles, K inputs for fused_k only, a register cap of 0 … 255.
+std::optional<Error> checkCompileSweepSpec(const CompileSweepSpec& spec) {
   constexpr std::int64_t kIntMax = 2147483647;
   if (spec.xnumel < 1 || spec.xnumel > kIntMax) {
     return Error{"xnumel " + num(spec.xnumel) + " is out of range: allowed 1 … " + num(kIntMax)};
@@ -135,6 +136,269 @@ Expected<CompileSweepResult> runCompileSweep(const CompileSweepSpec& spec, const
   if (spec.maxrregcount < 0 || spec.maxrregcount > 255) {
     return Error{"maxrregcount " + num(spec.maxrregcount) + " is out of range: allowed 0 (no cap) or 1 … 255"};
   }
+  return std::nullopt;
+}
+
+// One compile sweep under way: its rows (the grid's configs, Inductor's candidates and the configs
+// their scaling adds), compiled in parallel, each policy's pipeline over them, then occupancy and
+// decisions per compiled row.
+class CompileSweepRun {
+ public:
+  CompileSweepRun(const CompileSweepSpec& spec, const CompileFunction& compile, const CompileSweepProgressFn& progress,
+                  const std::atomic<bool>* cancel, Device device, CompileSweepResult res)
+      : spec_(spec),
+        compile_(compile),
+        progress_(progress),
+        cancel_(cancel),
+        device_(std::move(device)),
+        res_(std::move(res)) {
+    kernel_info_.size_hints = res_.size_hints;
+  }
+
+  // The config list, first part: every combination of the grid's lists.
+  void addGridConfigs() {
+    for (int x : spec_.grid.xblock) {
+      for (int r : spec_.grid.r0_block) {
+        for (int w : spec_.grid.num_warps) rows_[static_cast<std::size_t>(addConfig(x, r, w, "grid"))].in_grid = true;
+      }
+    }
+  }
+
+  // The config list, second part: Inductor's candidates for this kernel.
+  std::optional<Error> addInductorCandidates() {
+    auto c = inductor::reductionCandidates(res_.size_hints, spec_.hint, spec_.decision_options.profile,
+                                           candidateOptionsFor(spec_.workload, spec_.k));
+    if (!c) return Error{"Inductor's candidates: " + c.error()};
+    candidates_ = std::move(c).value();
+    for (const auto& rc : candidates_) {
+      const int i = addConfig(rc.xblock, rc.r0_block, rc.num_warps, "Inductor: " + rc.origin);
+      rows_[static_cast<std::size_t>(i)].inductor_candidate = true;
+    }
+    return std::nullopt;
+  }
+
+  // Compiles the rows from `first` on, spec.threads at a time; a row stopped by cancel is not
+  // finished.
+  void compileRows(std::size_t first) {
+    const std::size_t count = rows_.size() - first;
+    finished_.resize(rows_.size(), 0);
+    parallelFor(
+        count, spec_.threads,
+        [&](std::size_t k) {
+          CompileSweepRow& row = rows_[first + k];
+          if (row.layout) compileRow(row);
+          if (row.cancelled) return;  // stopped by cancel: not finished
+          std::lock_guard<std::mutex> lock(progress_mutex_);
+          finished_[first + k] = 1;
+          ++done_;
+          if (progress_) progress_({done_, rows_.size(), &row});
+        },
+        cancel_);
+  }
+
+  // Each policy's pipeline (candidates → scaling pass → spill filter); the configs the scaling
+  // adds join the sweep and are compiled, the pipelines run again with their facts, and every
+  // row learns what each policy's pipeline made of it.
+  std::optional<Error> replayInductorPipelines() {
+    if (auto e = runPipelines()) return *e;
+    // Configs the scaling added that are not in the sweep yet: compile them too.
+    const std::size_t before = rows_.size();
+    addScaledConfigs();
+    if (rows_.size() > before && !(cancel_ != nullptr && cancel_->load())) {
+      compileRows(before);
+    }
+    if (auto e = runPipelines()) return *e;
+    for (std::size_t pi = 0; pi < res_.pipelines.size(); ++pi) {
+      for (const auto& e : res_.pipelines[pi].entries) {
+        const int i = findRow(rows_, e.config.xblock, e.config.r0_block, e.config.num_warps);
+        if (i < 0) continue;
+        rows_[static_cast<std::size_t>(i)].candidate[pi] = e.spill;
+      }
+    }
+    return std::nullopt;
+  }
+
+  // Occupancy and each policy's decision for every compiled row.
+  void addOccupancyAndDecisions() {
+    for (auto& row : rows_) {
+      if (!row.ok) continue;
+      OccupancyInput oi;
+      oi.threads_per_block = row.config.num_warps * 32;
+      oi.registers_per_thread = row.report.registers;
+      oi.static_smem_bytes = row.report.static_smem_bytes;
+      oi.grid_blocks = row.grid_blocks;
+      oi.sm_count = device_.sm_count;
+      auto occ = computeOccupancy(device_.arch, oi, false);
+      if (occ) row.occupancy = std::move(occ).value();
+      for (Policy p : sweepDecisionPolicies()) {
+        auto d = inductor::decide(p, toReductionConfig(row), kernel_info_, device_, spec_.decision_options);
+        if (d) {
+          row.decisions.push_back(std::move(d).value());
+        } else {
+          inductor::Decision none;
+          none.policy = p;
+          none.reason = d.error();
+          row.decisions.push_back(std::move(none));
+        }
+      }
+    }
+  }
+
+  // The result: the finished rows and their counts, cancelled when a row was not finished.
+  CompileSweepResult finish(std::chrono::steady_clock::time_point t0) {
+    res_.total_configs = rows_.size();
+    for (std::size_t i = 0; i < rows_.size(); ++i) {
+      if (!finished_[i]) {
+        res_.cancelled = true;
+        continue;
+      }
+      if (rows_[i].ok) {
+        ++res_.compiled;
+        if (rows_[i].cache_hit) ++res_.cache_hits;
+      } else if (!rows_[i].layout) {
+        ++res_.not_compiled;
+      } else {
+        ++res_.failed;
+      }
+      res_.rows.push_back(std::move(rows_[i]));
+    }
+    if (cancel_ != nullptr && cancel_->load()) res_.cancelled = true;
+    res_.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return std::move(res_);
+  }
+
+ private:
+  // The row of this launch config: a new one, or the existing one with `origin` added to its origins.
+  int addConfig(int xblock, int rblock, int num_warps, const std::string& origin) {
+    if (int i = findRow(rows_, xblock, rblock, num_warps); i >= 0) {
+      addOrigin(rows_[static_cast<std::size_t>(i)], origin);
+      return i;
+    }
+    CompileSweepRow row;
+    row.index = static_cast<int>(rows_.size());
+    row.config.workload = spec_.workload;
+    row.config.dtype = spec_.dtype;
+    row.config.k = spec_.k;
+    row.config.fp32_outputs = spec_.fp32_outputs;
+    row.config.max_registers = spec_.maxrregcount;
+    row.config.xblock = xblock;
+    row.config.rblock = rblock;
+    row.config.num_warps = num_warps;
+    row.config = configForShape(row.config, spec_.xnumel, spec_.rnumel, spec_.static_shape);
+    row.origin = origin;
+    row.grid_blocks = (spec_.xnumel + xblock - 1) / xblock;
+    row.candidate.assign(sweepCandidatePolicies().size(), CandidateState::kNotCandidate);
+    auto layout = tileLayout(row.config);
+    if (layout) {
+      row.layout = *layout;
+    } else {
+      row.error = layout.error();
+    }
+    rows_.push_back(std::move(row));
+    return rows_.back().index;
+  }
+
+  // Generates and compiles one row's kernel (the row has a tile layout).
+  void compileRow(CompileSweepRow& row) {
+    auto grid = checkShape(row.config, spec_.xnumel, spec_.rnumel);
+    auto gen = generateKernel(row.config);
+    if (!grid) {
+      row.error = grid.error();
+      return;
+    }
+    if (!gen) {
+      row.error = gen.error();
+      return;
+    }
+    CompileRequest req;
+    req.source = gen->source;
+    req.kernel_name = gen->name;
+    req.arch = spec_.device.arch.cc;
+    req.cancel = cancel_;
+    row.kernel_name = gen->name;
+    auto r = compile_(req);
+    if (!r) {
+      row.error = r.error();
+      row.cancelled = r.cancelled();
+      return;
+    }
+    row.ok = true;
+    row.report = r->report;
+    row.cache_hit = r->cache_hit;
+    row.compile_ms = r->compile_ms;
+    std::lock_guard<std::mutex> lock(progress_mutex_);
+    if (res_.compiler.empty()) res_.compiler = r->compiler;
+    if (!r->cache_repair.empty()) res_.cache_repairs.push_back(r->cache_repair);
+  }
+
+  // What the compiler reported of this launch config, when a row has it compiled.
+  std::optional<inductor::CompiledFacts> factsFor(int xblock, int rblock, int num_warps) const {
+    const int i = findRow(rows_, xblock, rblock, num_warps);
+    if (i < 0) return std::nullopt;
+    const auto& row = rows_[static_cast<std::size_t>(i)];
+    if (!row.ok) return std::nullopt;
+    return inductor::CompiledFacts{row.report.registers, row.report.nSpills(), row.report.static_smem_bytes};
+  }
+
+  // Each replayed policy's pipeline over the candidates, with the facts of the rows compiled so far.
+  std::optional<Error> runPipelines() {
+    res_.pipelines.clear();
+    for (Policy p : sweepCandidatePolicies()) {
+      inductor::PipelineInput in;
+      in.kernel = kernel_info_;
+      in.hint = spec_.hint;
+      in.candidate_options = candidateOptionsFor(spec_.workload, spec_.k);
+      in.policy = p;
+      in.options = spec_.decision_options;
+      for (const auto& rc : candidates_) in.compiled.push_back(factsFor(rc.xblock, rc.r0_block, rc.num_warps));
+      // First run without the added configs' facts to learn which configs the pass adds.
+      auto first = inductor::runPipeline(in, device_);
+      if (!first) return Error{"Inductor's " + std::string(inductor::policyKey(p)) + " pipeline: " + first.error()};
+      for (const auto& e : first->entries) {
+        if (e.added_by_scaling)
+          in.compiled_added.push_back(factsFor(e.config.xblock, e.config.r0_block, e.config.num_warps));
+      }
+      auto full = inductor::runPipeline(in, device_);
+      if (!full) return Error{"Inductor's " + std::string(inductor::policyKey(p)) + " pipeline: " + full.error()};
+      res_.pipelines.push_back(std::move(full).value());
+    }
+    return std::nullopt;
+  }
+
+  // The configs each pipeline's scaling added, as rows ("old scaling: halved from …").
+  void addScaledConfigs() {
+    for (std::size_t pi = 0; pi < res_.pipelines.size(); ++pi) {
+      for (const auto& e : res_.pipelines[pi].entries) {
+        if (!e.added_by_scaling) continue;
+        std::string parent = e.parent >= 0 && e.parent < static_cast<int>(res_.pipelines[pi].entries.size())
+                                 ? res_.pipelines[pi].entries[static_cast<std::size_t>(e.parent)].config.str()
+                                 : std::string("?");
+        addConfig(e.config.xblock, e.config.r0_block, e.config.num_warps,
+                  std::string(inductor::policyKey(sweepCandidatePolicies()[pi])) + " scaling: halved from " + parent);
+      }
+    }
+  }
+
+  const CompileSweepSpec& spec_;
+  const CompileFunction& compile_;
+  const CompileSweepProgressFn& progress_;
+  const std::atomic<bool>* cancel_;
+  Device device_;
+  CompileSweepResult res_;
+  inductor::KernelInfo kernel_info_;
+  std::vector<CompileSweepRow> rows_;
+  std::vector<inductor::ReductionConfig> candidates_;
+  std::mutex progress_mutex_;
+  std::size_t done_ = 0;
+  std::vector<char> finished_;
+};
+
+}  // namespace
+
+Expected<CompileSweepResult> runCompileSweep(const CompileSweepSpec& spec, const CompileFunction& compile,
+                                             const CompileSweepProgressFn& progress, const std::atomic<bool>* cancel) {
+  const auto t0 = std::chrono::steady_clock::now();
+  if (auto e = checkCompileSweepSpec(spec)) return *e;
   auto device = makeDevice(spec.device.arch, spec.device.sm_count, spec.device.label);
   if (!device) return Error{device.error()};
   auto hints = inductor::sizeHintsFromNumels(spec.xnumel, spec.rnumel);
@@ -147,207 +411,17 @@ Expected<CompileSweepResult> runCompileSweep(const CompileSweepSpec& spec, const
   res.size_hints = *hints;
   res.bytes = *bytes;
   res.date_utc = utcTimestamp();
-  inductor::KernelInfo kernel_info;
-  kernel_info.size_hints = *hints;
-
-  // ---- the config list: the grid, then Inductor's candidates ------------------------------------
-  std::vector<CompileSweepRow> rows;
-  auto addConfig = [&](int xblock, int rblock, int num_warps, const std::string& origin) -> int {
-    if (int i = findRow(rows, xblock, rblock, num_warps); i >= 0) {
-      addOrigin(rows[static_cast<std::size_t>(i)], origin);
-      return i;
-    }
-    CompileSweepRow row;
-    row.index = static_cast<int>(rows.size());
-    row.config.workload = spec.workload;
-    row.config.dtype = spec.dtype;
-    row.config.k = spec.k;
-    row.config.fp32_outputs = spec.fp32_outputs;
-    row.config.max_registers = spec.maxrregcount;
-    row.config.xblock = xblock;
-    row.config.rblock = rblock;
-    row.config.num_warps = num_warps;
-    row.config = configForShape(row.config, spec.xnumel, spec.rnumel, spec.static_shape);
-    row.origin = origin;
-    row.grid_blocks = (spec.xnumel + xblock - 1) / xblock;
-    row.candidate.assign(sweepCandidatePolicies().size(), CandidateState::kNotCandidate);
-    auto layout = tileLayout(row.config);
-    if (layout) {
-      row.layout = *layout;
-    } else {
-      row.error = layout.error();
-    }
-    rows.push_back(std::move(row));
-    return rows.back().index;
-  };
-  for (int x : spec.grid.xblock) {
-    for (int r : spec.grid.r0_block) {
-      for (int w : spec.grid.num_warps) rows[static_cast<std::size_t>(addConfig(x, r, w, "grid"))].in_grid = true;
-    }
-  }
-  std::vector<inductor::ReductionConfig> candidates;
+  CompileSweepRun sweep(spec, compile, progress, cancel, std::move(device).value(), std::move(res));
+  sweep.addGridConfigs();
   if (spec.inductor_candidates) {
-    auto c = inductor::reductionCandidates(*hints, spec.hint, spec.decision_options.profile,
-                                           candidateOptionsFor(spec.workload, spec.k));
-    if (!c) return Error{"Inductor's candidates: " + c.error()};
-    candidates = std::move(c).value();
-    for (const auto& rc : candidates) {
-      const int i = addConfig(rc.xblock, rc.r0_block, rc.num_warps, "Inductor: " + rc.origin);
-      rows[static_cast<std::size_t>(i)].inductor_candidate = true;
-    }
+    if (auto e = sweep.addInductorCandidates()) return *e;
   }
-
-  // ---- compile ---------------------------------------------------------------------------------
-  std::mutex progress_mutex;
-  std::size_t done = 0;
-  std::vector<char> finished(rows.size(), 0);
-  auto compileRows = [&](std::vector<CompileSweepRow>& all, std::size_t first) {
-    const std::size_t count = all.size() - first;
-    finished.resize(all.size(), 0);
-    parallelFor(
-        count, spec.threads,
-        [&](std::size_t k) {
-          CompileSweepRow& row = all[first + k];
-          if (row.layout) {
-            auto grid = checkShape(row.config, spec.xnumel, spec.rnumel);
-            auto gen = generateKernel(row.config);
-            if (!grid) {
-              row.error = grid.error();
-            } else if (!gen) {
-              row.error = gen.error();
-            } else {
-              CompileRequest req;
-              req.source = gen->source;
-              req.kernel_name = gen->name;
-              req.arch = spec.device.arch.cc;
-              req.cancel = cancel;
-              row.kernel_name = gen->name;
-              auto r = compile(req);
-              if (!r) {
-                row.error = r.error();
-                row.cancelled = r.cancelled();
-              } else {
-                row.ok = true;
-                row.report = r->report;
-                row.cache_hit = r->cache_hit;
-                row.compile_ms = r->compile_ms;
-                std::lock_guard<std::mutex> lock(progress_mutex);
-                if (res.compiler.empty()) res.compiler = r->compiler;
-                if (!r->cache_repair.empty()) res.cache_repairs.push_back(r->cache_repair);
-              }
-            }
-          }
-          if (row.cancelled) return;  // stopped by cancel: not finished
-          std::lock_guard<std::mutex> lock(progress_mutex);
-          finished[first + k] = 1;
-          ++done;
-          if (progress) progress({done, all.size(), &row});
-        },
-        cancel);
-  };
-  compileRows(rows, 0);
-
-  // ---- each policy's pipeline: candidates → scaling pass → spill filter -------------------------
-  auto factsFor = [&](int xblock, int rblock, int num_warps) -> std::optional<inductor::CompiledFacts> {
-    const int i = findRow(rows, xblock, rblock, num_warps);
-    if (i < 0) return std::nullopt;
-    const auto& row = rows[static_cast<std::size_t>(i)];
-    if (!row.ok) return std::nullopt;
-    return inductor::CompiledFacts{row.report.registers, row.report.nSpills(), row.report.static_smem_bytes};
-  };
-  auto runPipelines = [&]() -> std::optional<Error> {
-    res.pipelines.clear();
-    for (Policy p : sweepCandidatePolicies()) {
-      inductor::PipelineInput in;
-      in.kernel = kernel_info;
-      in.hint = spec.hint;
-      in.candidate_options = candidateOptionsFor(spec.workload, spec.k);
-      in.policy = p;
-      in.options = spec.decision_options;
-      for (const auto& rc : candidates) in.compiled.push_back(factsFor(rc.xblock, rc.r0_block, rc.num_warps));
-      // First run without the added configs' facts to learn which configs the pass adds.
-      auto first = inductor::runPipeline(in, *device);
-      if (!first) return Error{"Inductor's " + std::string(inductor::policyKey(p)) + " pipeline: " + first.error()};
-      for (const auto& e : first->entries) {
-        if (e.added_by_scaling)
-          in.compiled_added.push_back(factsFor(e.config.xblock, e.config.r0_block, e.config.num_warps));
-      }
-      auto full = inductor::runPipeline(in, *device);
-      if (!full) return Error{"Inductor's " + std::string(inductor::policyKey(p)) + " pipeline: " + full.error()};
-      res.pipelines.push_back(std::move(full).value());
-    }
-    return std::nullopt;
-  };
+  sweep.compileRows(0);
   if (spec.inductor_candidates) {
-    if (auto e = runPipelines()) return *e;
-    // Configs the scaling added that are not in the sweep yet: compile them too.
-    const std::size_t before = rows.size();
-    for (std::size_t pi = 0; pi < res.pipelines.size(); ++pi) {
-      for (const auto& e : res.pipelines[pi].entries) {
-        if (!e.added_by_scaling) continue;
-        std::string parent = e.parent >= 0 && e.parent < static_cast<int>(res.pipelines[pi].entries.size())
-                                 ? res.pipelines[pi].entries[static_cast<std::size_t>(e.parent)].config.str()
-                                 : std::string("?");
-        addConfig(e.config.xblock, e.config.r0_block, e.config.num_warps,
-                  std::string(inductor::policyKey(sweepCandidatePolicies()[pi])) + " scaling: halved from " + parent);
-      }
-    }
-    if (rows.size() > before && !(cancel != nullptr && cancel->load())) {
-      compileRows(rows, before);
-    }
-    if (auto e = runPipelines()) return *e;
-    for (std::size_t pi = 0; pi < res.pipelines.size(); ++pi) {
-      for (const auto& e : res.pipelines[pi].entries) {
-        const int i = findRow(rows, e.config.xblock, e.config.r0_block, e.config.num_warps);
-        if (i < 0) continue;
-        rows[static_cast<std::size_t>(i)].candidate[pi] = e.spill;
-      }
-    }
+    if (auto e = sweep.replayInductorPipelines()) return *e;
   }
-
-  // ---- occupancy and decisions per finished row ------------------------------------------------
-  for (auto& row : rows) {
-    if (!row.ok) continue;
-    OccupancyInput oi;
-    oi.threads_per_block = row.config.num_warps * 32;
-    oi.registers_per_thread = row.report.registers;
-    oi.static_smem_bytes = row.report.static_smem_bytes;
-    oi.grid_blocks = row.grid_blocks;
-    oi.sm_count = device->sm_count;
-    auto occ = computeOccupancy(device->arch, oi, false);
-    if (occ) row.occupancy = std::move(occ).value();
-    for (Policy p : sweepDecisionPolicies()) {
-      auto d = inductor::decide(p, toReductionConfig(row), kernel_info, *device, spec.decision_options);
-      if (d) {
-        row.decisions.push_back(std::move(d).value());
-      } else {
-        inductor::Decision none;
-        none.policy = p;
-        none.reason = d.error();
-        row.decisions.push_back(std::move(none));
-      }
-    }
-  }
-
-  res.total_configs = rows.size();
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    if (!finished[i]) {
-      res.cancelled = true;
-      continue;
-    }
-    if (rows[i].ok) {
-      ++res.compiled;
-      if (rows[i].cache_hit) ++res.cache_hits;
-    } else if (!rows[i].layout) {
-      ++res.not_compiled;
-    } else {
-      ++res.failed;
-    }
-    res.rows.push_back(std::move(rows[i]));
-  }
-  if (cancel != nullptr && cancel->load()) res.cancelled = true;
-  res.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  return res;
+  sweep.addOccupancyAndDecisions();
+  return sweep.finish(t0);
 }
 
 // ---- export ----------------------------------------------------------------------------------

@@ -142,8 +142,8 @@ void addCandidateColumns(std::vector<RecordColumn>& c) {
   }
 }
 
-std::vector<RecordColumn> makeRecordColumns() {
-  std::vector<RecordColumn> c;
+// The config's columns: index, workload, dtype, K, the tile, and what the tile gives each thread.
+void addConfigColumns(std::vector<RecordColumn>& c) {
   c.push_back({"index", "#", "", CellKind::kNumber, [](const CompileSweepRecord& r) { return std::to_string(r.index); },
                [](CompileSweepRecord& r, const std::string& t) { return readInteger(t, r.index, false); }, true});
   c.push_back({"workload", "workload", "", CellKind::kText,
@@ -185,6 +185,11 @@ std::vector<RecordColumn> makeRecordColumns() {
                  return readInteger(t, r.accumulator_values_per_thread, true);
                },
                false});
+}
+
+// The compile's columns: where the config came from, how its compile went, what the compiler
+// reported and the occupancy that gives.
+void addCompiledColumns(std::vector<RecordColumn>& c) {
   c.push_back(textColumn("origin", "origin", &CompileSweepRecord::origin));
   c.push_back({"status", "status", "", CellKind::kText,
                [](const CompileSweepRecord& r) { return std::string(r.ok ? "ok" : "error"); },
@@ -230,6 +235,12 @@ std::vector<RecordColumn> makeRecordColumns() {
                  return std::string();
                },
                false});
+}
+
+std::vector<RecordColumn> makeRecordColumns() {
+  std::vector<RecordColumn> c;
+  addConfigColumns(c);
+  addCompiledColumns(c);
   addDecisionColumns(c);
   addCandidateColumns(c);
   return c;

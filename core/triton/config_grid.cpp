@@ -154,6 +154,105 @@ Expected<ConfigGrid> parseConfigGrid(const std::vector<std::string>& items, cons
   return g;
 }
 
+namespace {
+
+// Adds c to the configs a sweep wants, or `why` to the reasons of the same launch already there.
+void addWantedConfig(std::vector<SweepConfig>& wanted, SweepConfig c, const std::string& why) {
+  for (auto& w : wanted) {
+    if (w.sameLaunch(c)) {
+      if (std::find(w.requested_by.begin(), w.requested_by.end(), why) == w.requested_by.end())
+        w.requested_by.push_back(why);
+      return;
+    }
+  }
+  c.requested_by = {why};
+  wanted.push_back(std::move(c));
+}
+
+// How many of a grid's configs were left out, by reason.
+struct GridLeftOut {
+  int over_hint = 0;
+  int thin = 0;
+  int thick = 0;
+  int too_big = 0;
+  int not_dividing = 0;
+};
+
+// The grid's configs worth compiling into `wanted`: not beyond the padded size hints (the same
+// kernel as the clamped config), within Triton's block size, XBLOCK dividing a mix-order
+// reduction's RSPLIT_SIZE and, for a filtered grid, 1 … 64 elements per thread.
+GridLeftOut addGridConfigs(const RunKernel& k, const ConfigGrid& grid, std::int64_t x_pad, std::int64_t r_pad,
+                           std::vector<SweepConfig>& wanted) {
+  GridLeftOut out;
+  const bool per = persistent(k);
+  const int rsplit = k.module.meta.rsplit_size;
+  for (int x : grid.xblock) {
+    if (rsplit > 0 && (x > rsplit || rsplit % x != 0)) {  // Inductor asserts RSPLIT_SIZE % XBLOCK == 0
+      ++out.not_dividing;
+      continue;
+    }
+    for (int r : per ? std::vector<int>{0} : grid.r0_block) {
+      for (int w : grid.num_warps) {
+        for (int s : grid.num_stages) {
+          SweepConfig c{x, r, w, s, {}};
+          const std::int64_t tile = std::int64_t{x} * (per ? persistentR(k) : r);
+          const std::int64_t threads = std::int64_t{w} * 32;
+          if (x > x_pad || (!per && r > r_pad)) {
+            ++out.over_hint;
+          } else if (tile > kMaxBlockElements) {
+            ++out.too_big;
+          } else if (grid.filtered && tile < kMinElementsPerThread * threads) {
+            ++out.thin;
+          } else if (grid.filtered && tile > kMaxElementsPerThread * threads) {
+            ++out.thick;
+          } else {
+            addWantedConfig(wanted, c, "grid");
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
+// The plan's notes on the grid's configs left out, one per reason that left any out.
+void noteGridLeftOut(const RunKernel& k, const GridLeftOut& n, std::int64_t x_pad, std::int64_t r_pad,
+                     SweepPlan& plan) {
+  const bool per = persistent(k);
+  auto note = [&](int count, const std::string& why) {
+    if (count > 0) plan.left_out.push_back(std::to_string(count) + (count == 1 ? " config " : " configs ") + why);
+  };
+  note(n.over_hint, "with XBLOCK or R0_BLOCK above the size hints' padded numels (x " + std::to_string(x_pad) +
+                        (per ? std::string() : ", r0_ " + std::to_string(r_pad)) +
+                        "): the same kernel as the clamped config");
+  note(n.too_big, "over Triton's 1048576 elements per block");
+  if (n.not_dividing > 0) {
+    plan.left_out.push_back(
+        std::to_string(n.not_dividing) +
+        (n.not_dividing == 1 ? " XBLOCK value that does not divide" : " XBLOCK values that do not divide") +
+        " the mix-order reduction's RSPLIT_SIZE " + std::to_string(k.module.meta.rsplit_size));
+  }
+  note(n.thin, "with fewer than 1 element per thread");
+  note(n.thick, "with more than 64 elements per thread");
+}
+
+// The configs each policy's scaling adds to Inductor's candidates, requested by the policy's name.
+void addScaledConfigs(const RunKernel& k, std::vector<SweepConfig>& wanted) {
+  const bool per = persistent(k);
+  for (const RunConfig& rc : k.configs) {
+    if (rc.origin != ConfigOrigin::kCandidate) continue;
+    for (inductor::Policy p : inductor::kPolicies) {
+      const inductor::Decision* d = rc.decision(p);
+      if (d == nullptr || !d->scales() || !d->new_config) continue;
+      const auto& n = *d->new_config;
+      addWantedConfig(wanted, SweepConfig{n.xblock, per ? 0 : n.r0_block, n.num_warps, n.num_stages, {}},
+                      std::string(inductor::policyKey(p)));
+    }
+  }
+}
+
+}  // namespace
+
 Expected<SweepPlan> planSweep(const RunKernel& k, const std::optional<ConfigGrid>& grid, bool policies) {
   if (auto e = supported(k)) return *e;
   SweepPlan plan;
@@ -161,79 +260,13 @@ Expected<SweepPlan> planSweep(const RunKernel& k, const std::optional<ConfigGrid
   const std::int64_t x_pad = nextPowerOfTwo(std::max<std::int64_t>(1, hint(k, "x")));
   const std::int64_t r_pad = nextPowerOfTwo(std::max<std::int64_t>(1, hint(k, "r0_")));
   std::vector<SweepConfig> wanted;
-  auto add = [&](SweepConfig c, const std::string& why) {
-    for (auto& w : wanted) {
-      if (w.sameLaunch(c)) {
-        if (std::find(w.requested_by.begin(), w.requested_by.end(), why) == w.requested_by.end())
-          w.requested_by.push_back(why);
-        return;
-      }
-    }
-    c.requested_by = {why};
-    wanted.push_back(std::move(c));
-  };
   if (grid) {
     plan.grid = grid->text();
-    int over_hint = 0;
-    int thin = 0;
-    int thick = 0;
-    int too_big = 0;
-    int not_dividing = 0;
-    const int rsplit = k.module.meta.rsplit_size;
-    for (int x : grid->xblock) {
-      if (rsplit > 0 && (x > rsplit || rsplit % x != 0)) {  // Inductor asserts RSPLIT_SIZE % XBLOCK == 0
-        ++not_dividing;
-        continue;
-      }
-      for (int r : per ? std::vector<int>{0} : grid->r0_block) {
-        for (int w : grid->num_warps) {
-          for (int s : grid->num_stages) {
-            SweepConfig c{x, r, w, s, {}};
-            const std::int64_t tile = std::int64_t{x} * (per ? persistentR(k) : r);
-            const std::int64_t threads = std::int64_t{w} * 32;
-            if (x > x_pad || (!per && r > r_pad)) {
-              ++over_hint;
-            } else if (tile > kMaxBlockElements) {
-              ++too_big;
-            } else if (grid->filtered && tile < kMinElementsPerThread * threads) {
-              ++thin;
-            } else if (grid->filtered && tile > kMaxElementsPerThread * threads) {
-              ++thick;
-            } else {
-              add(c, "grid");
-            }
-          }
-        }
-      }
-    }
-    auto note = [&](int n, const std::string& why) {
-      if (n > 0) plan.left_out.push_back(std::to_string(n) + (n == 1 ? " config " : " configs ") + why);
-    };
-    note(over_hint, "with XBLOCK or R0_BLOCK above the size hints' padded numels (x " + std::to_string(x_pad) +
-                        (per ? std::string() : ", r0_ " + std::to_string(r_pad)) +
-                        "): the same kernel as the clamped config");
-    note(too_big, "over Triton's 1048576 elements per block");
-    if (not_dividing > 0) {
-      plan.left_out.push_back(
-          std::to_string(not_dividing) +
-          (not_dividing == 1 ? " XBLOCK value that does not divide" : " XBLOCK values that do not divide") +
-          " the mix-order reduction's RSPLIT_SIZE " + std::to_string(rsplit));
-    }
-    note(thin, "with fewer than 1 element per thread");
-    note(thick, "with more than 64 elements per thread");
+    const GridLeftOut left_out = addGridConfigs(k, *grid, x_pad, r_pad, wanted);
+    noteGridLeftOut(k, left_out, x_pad, r_pad, plan);
   }
-  if (policies) {
-    for (const RunConfig& rc : k.configs) {
-      if (rc.origin != ConfigOrigin::kCandidate) continue;
-      for (inductor::Policy p : inductor::kPolicies) {
-        const inductor::Decision* d = rc.decision(p);
-        if (d == nullptr || !d->scales() || !d->new_config) continue;
-        const auto& n = *d->new_config;
-        add(SweepConfig{n.xblock, per ? 0 : n.r0_block, n.num_warps, n.num_stages, {}},
-            std::string(inductor::policyKey(p)));
-      }
-    }
-  }
+  if (policies) addScaledConfigs(k, wanted);
+  // Configs the run has compiled already are listed apart; the others are to compile.
   for (auto& c : wanted) {
     bool have = false;
     for (const RunConfig& rc : k.configs) {

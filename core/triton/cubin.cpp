@@ -207,6 +207,76 @@ std::optional<Error> forEachRecord(const Reader& r, const Section& s, Visit visi
   return std::nullopt;
 }
 
+// The kernels by name, one per .text.<name> section, with the static shared memory of their
+// .nv.shared.<name> section (less the 1 KiB the system reserves, where the cubin has that section).
+std::map<std::string_view, CubinKernel> kernelsOfSections(const std::vector<Section>& sections) {
+  std::map<std::string_view, CubinKernel> by_name;
+  bool has_reserved_shared = false;
+  for (const Section& s : sections) {
+    if (s.name.starts_with(".nv.shared.reserved")) has_reserved_shared = true;
+    if (s.name.starts_with(".text.") && s.name.size() > 6) by_name[s.name.substr(6)].name = s.name.substr(6);
+  }
+  for (const Section& s : sections) {
+    if (s.name.starts_with(".nv.shared.") && !s.name.starts_with(".nv.shared.reserved")) {
+      auto it = by_name.find(s.name.substr(11));
+      // An SHT_NOBITS section's size is not bounded by the file: keep it within int64 (no overflow below).
+      if (it != by_name.end())
+        it->second.static_shared_bytes =
+            static_cast<std::int64_t>(std::min<std::uint64_t>(s.size, std::uint64_t{1} << 40));
+    }
+  }
+  for (auto& [name, k] : by_name) {
+    if (has_reserved_shared)
+      k.static_shared_bytes = std::max<std::int64_t>(0, k.static_shared_bytes - kSystemReservedShared);
+  }
+  return by_name;
+}
+
+// The records of the .nv.info section: each kernel's registers, frame and stack sizes, by the
+// index of its symbol.
+std::optional<Error> readFunctionRecords(const Reader& r, const Section& s, const std::vector<Symbol>& symbols,
+                                         std::map<std::string_view, CubinKernel>& by_name) {
+  return forEachRecord(r, s, [&](unsigned char format, unsigned char attribute, std::uint64_t off, std::uint64_t size) {
+    if (format != 4 || size != 8) return;
+    std::uint32_t index = 0;
+    std::uint32_t value = 0;
+    r.get(off, index);
+    r.get(off + 4, value);
+    if (index >= symbols.size()) return;
+    auto it = by_name.find(symbols[index].name);
+    if (it == by_name.end()) return;
+    CubinKernel& k = it->second;
+    if (attribute == kRegisterCount) k.registers = static_cast<int>(value);
+    if (attribute == kFrameSize) k.frame_bytes = value;
+    if (attribute == kMinStackSize) k.min_stack_bytes = value;
+    if (attribute == kMaxStackSize) k.max_stack_bytes = value;
+  });
+}
+
+// The records of a kernel's .nv.info.<name> section: its parameters and the threads per block it
+// requires or allows at most.
+std::optional<Error> readKernelRecords(const Reader& r, const Section& s, CubinKernel& k) {
+  return forEachRecord(r, s, [&](unsigned char format, unsigned char attribute, std::uint64_t off, std::uint64_t size) {
+    if (attribute == kKparamInfo) ++k.param_count;
+    if (attribute == kCbankParamSize && format == 3) {
+      std::uint16_t v = 0;
+      r.get(off, v);
+      k.param_bytes = v;
+    }
+    if ((attribute == kRequiredThreads || attribute == kMaxThreads) && format == 4 && size == 12) {
+      std::uint32_t x = 0;
+      std::uint32_t y = 0;
+      std::uint32_t z = 0;
+      r.get(off, x);
+      r.get(off + 4, y);
+      r.get(off + 8, z);
+      if (attribute == kRequiredThreads || k.required_threads == 0) {
+        k.required_threads = static_cast<int>(std::min<std::uint64_t>(1u << 20, std::uint64_t{x} * y * z));
+      }
+    }
+  });
+}
+
 }  // namespace
 
 const CubinKernel* CubinInfo::find(std::string_view name) const {
@@ -224,69 +294,14 @@ Expected<CubinInfo> readCubin(std::span<const unsigned char> bytes, std::string_
   auto symbols = readSymbols(r, *sections);
   if (!symbols) return Error{symbols.error()};
 
-  std::map<std::string_view, CubinKernel> by_name;
-  bool has_reserved_shared = false;
-  for (const Section& s : *sections) {
-    if (s.name.starts_with(".nv.shared.reserved")) has_reserved_shared = true;
-    if (s.name.starts_with(".text.") && s.name.size() > 6) by_name[s.name.substr(6)].name = s.name.substr(6);
-  }
-  for (const Section& s : *sections) {
-    if (s.name.starts_with(".nv.shared.") && !s.name.starts_with(".nv.shared.reserved")) {
-      auto it = by_name.find(s.name.substr(11));
-      // An SHT_NOBITS section's size is not bounded by the file: keep it within int64 (no overflow below).
-      if (it != by_name.end())
-        it->second.static_shared_bytes =
-            static_cast<std::int64_t>(std::min<std::uint64_t>(s.size, std::uint64_t{1} << 40));
-    }
-  }
-  for (auto& [name, k] : by_name) {
-    if (has_reserved_shared)
-      k.static_shared_bytes = std::max<std::int64_t>(0, k.static_shared_bytes - kSystemReservedShared);
-  }
+  std::map<std::string_view, CubinKernel> by_name = kernelsOfSections(*sections);
   for (const Section& s : *sections) {
     if (s.name == ".nv.info") {
-      auto error = forEachRecord(
-          r, s, [&](unsigned char format, unsigned char attribute, std::uint64_t off, std::uint64_t size) {
-            if (format != 4 || size != 8) return;
-            std::uint32_t index = 0;
-            std::uint32_t value = 0;
-            r.get(off, index);
-            r.get(off + 4, value);
-            if (index >= symbols->size()) return;
-            auto it = by_name.find((*symbols)[index].name);
-            if (it == by_name.end()) return;
-            CubinKernel& k = it->second;
-            if (attribute == kRegisterCount) k.registers = static_cast<int>(value);
-            if (attribute == kFrameSize) k.frame_bytes = value;
-            if (attribute == kMinStackSize) k.min_stack_bytes = value;
-            if (attribute == kMaxStackSize) k.max_stack_bytes = value;
-          });
-      if (error) return *error;
+      if (auto error = readFunctionRecords(r, s, *symbols, by_name)) return *error;
     } else if (s.name.starts_with(".nv.info.")) {
       auto it = by_name.find(s.name.substr(9));
       if (it == by_name.end()) continue;
-      CubinKernel& k = it->second;
-      auto error = forEachRecord(
-          r, s, [&](unsigned char format, unsigned char attribute, std::uint64_t off, std::uint64_t size) {
-            if (attribute == kKparamInfo) ++k.param_count;
-            if (attribute == kCbankParamSize && format == 3) {
-              std::uint16_t v = 0;
-              r.get(off, v);
-              k.param_bytes = v;
-            }
-            if ((attribute == kRequiredThreads || attribute == kMaxThreads) && format == 4 && size == 12) {
-              std::uint32_t x = 0;
-              std::uint32_t y = 0;
-              std::uint32_t z = 0;
-              r.get(off, x);
-              r.get(off + 4, y);
-              r.get(off + 8, z);
-              if (attribute == kRequiredThreads || k.required_threads == 0) {
-                k.required_threads = static_cast<int>(std::min<std::uint64_t>(1u << 20, std::uint64_t{x} * y * z));
-              }
-            }
-          });
-      if (error) return *error;
+      if (auto error = readKernelRecords(r, s, it->second)) return *error;
     }
   }
   for (const Symbol& sym : *symbols) {

@@ -44,75 +44,54 @@ std::vector<KernelShape> kernelShapes(const triton::KernelMeasurements& runs) {
   return shapes;
 }
 
-Expected<FamilyFidelity> compareWithTriton(const LiveDataset& family, const triton::KernelMeasurements& runs) {
-  std::int64_t xnumel = 0;
-  std::int64_t rnumel = 0;
-  if (!readInteger(family.metaValue("xnumel"), xnumel, false).empty() ||
-      !readInteger(family.metaValue("rnumel"), rnumel, false).empty()) {
-    return Error{"the live-sweep dataset does not record its shape (no 'xnumel' and 'rnumel' metadata)"};
-  }
-  const std::vector<KernelShape> shapes = kernelShapes(runs);
+namespace {
+
+// The Triton kernel of the dataset's shape among the shapes the kernel-runs file records.
+Expected<KernelShape> kernelOfShape(const std::vector<KernelShape>& shapes, std::int64_t xnumel, std::int64_t rnumel) {
   if (shapes.empty()) {
     return Error{
         "the kernel-runs file does not record its kernel's shape (no note 'xnumel = … in the kernel body' "
         "or '… as launched'): it cannot be matched to the dataset's " +
         shapeText(xnumel, rnumel)};
   }
-  const KernelShape* kernel = nullptr;
   for (const auto& s : shapes) {
-    if (s.xnumel == xnumel && s.rnumel == rnumel) {
-      kernel = &s;
-      break;
-    }
+    if (s.xnumel == xnumel && s.rnumel == rnumel) return s;
   }
-  if (kernel == nullptr) {
-    std::string theirs;
-    for (const auto& s : shapes) {
-      theirs += (theirs.empty() ? "" : ", ") + s.kernel + " is " + shapeText(s.xnumel, s.rnumel);
-    }
-    return Error{"another shape: the Triton kernel " + theirs + " (xnumel × r0_numel), the dataset is " +
-                 shapeText(xnumel, rnumel) + " (xnumel × rnumel)"};
+  std::string theirs;
+  for (const auto& s : shapes) {
+    theirs += (theirs.empty() ? "" : ", ") + s.kernel + " is " + shapeText(s.xnumel, s.rnumel);
   }
+  return Error{"another shape: the Triton kernel " + theirs + " (xnumel × r0_numel), the dataset is " +
+               shapeText(xnumel, rnumel) + " (xnumel × rnumel)"};
+}
 
-  FamilyFidelity out;
-  out.kernel = kernel->kernel;
-  out.xnumel = xnumel;
-  out.rnumel = rnumel;
-  for (std::size_t li = 0; li < family.rows.size(); ++li) {
-    const LiveRow& ours = family.rows[li];
-    if (!ours.ok()) continue;
-    for (std::size_t ti = 0; ti < runs.rows.size(); ++ti) {
-      const triton::MeasuredConfig& t = runs.rows[ti];
-      if (t.kernel != kernel->kernel || t.yblock != 0 || t.r1_block != 0 || t.xblock != ours.config.xblock ||
-          t.r0_block != ours.config.rblock || t.num_warps != ours.config.num_warps) {
-        continue;
-      }
-      if (t.ok() && ours.measured.timeUs() > 0) {
-        FidelityPair p;
-        p.live_row = static_cast<int>(li);
-        p.triton_row = static_cast<int>(ti);
-        p.xblock = t.xblock;
-        p.rblock = t.r0_block;
-        p.num_warps = t.num_warps;
-        // One source for both sides: CUPTI's device time when both have it, else CUDA events.
-        const bool cupti = ours.measured.kernel_time && t.measured.kernel_time;
-        p.ours_us = cupti ? ours.measured.timeUs() : ours.measured.time.median_us;
-        p.triton_us = cupti ? t.measured.timeUs() : t.measured.time.median_us;
-        p.ratio = p.triton_us / p.ours_us;
-        p.triton_bandwidth_GBps = t.measured.bandwidth_GBps;
-        p.ours_registers = ours.registers;
-        p.triton_registers = t.n_regs;
-        p.ours_spills = spills(ours);
-        p.triton_spills = t.n_spills > 0;
-        out.pairs.push_back(p);
-      }
-      break;  // the first Triton row of the config decides
-    }
-  }
+// Live row li and Triton row ti of the same config, both measured, side by side.
+FidelityPair fidelityPair(std::size_t li, const LiveRow& ours, std::size_t ti, const triton::MeasuredConfig& t) {
+  FidelityPair p;
+  p.live_row = static_cast<int>(li);
+  p.triton_row = static_cast<int>(ti);
+  p.xblock = t.xblock;
+  p.rblock = t.r0_block;
+  p.num_warps = t.num_warps;
+  // One source for both sides: CUPTI's device time when both have it, else CUDA events.
+  const bool cupti = ours.measured.kernel_time && t.measured.kernel_time;
+  p.ours_us = cupti ? ours.measured.timeUs() : ours.measured.time.median_us;
+  p.triton_us = cupti ? t.measured.timeUs() : t.measured.time.median_us;
+  p.ratio = p.triton_us / p.ours_us;
+  p.triton_bandwidth_GBps = t.measured.bandwidth_GBps;
+  p.ours_registers = ours.registers;
+  p.triton_registers = t.n_regs;
+  p.ours_spills = spills(ours);
+  p.triton_spills = t.n_spills > 0;
+  return p;
+}
 
+// The summary of the pairs: the median time ratio, how many are within the time and register
+// tolerances, and how many spill on one side only.
+void summarizeFidelity(FamilyFidelity& out) {
   FidelitySummary& s = out.summary;
   s.paired = static_cast<int>(out.pairs.size());
-  if (s.paired == 0) return out;
+  if (s.paired == 0) return;
   std::vector<double> ratios;
   int time_within = 0;
   int registers_within = 0;
@@ -130,6 +109,38 @@ Expected<FamilyFidelity> compareWithTriton(const LiveDataset& family, const trit
   s.median_ratio = summarizeTimes(std::move(ratios)).median_us;
   s.time_within_pct = 100.0 * time_within / s.paired;
   s.registers_within_pct = s.registers_known > 0 ? 100.0 * registers_within / s.registers_known : 0.0;
+}
+
+}  // namespace
+
+Expected<FamilyFidelity> compareWithTriton(const LiveDataset& family, const triton::KernelMeasurements& runs) {
+  std::int64_t xnumel = 0;
+  std::int64_t rnumel = 0;
+  if (!readInteger(family.metaValue("xnumel"), xnumel, false).empty() ||
+      !readInteger(family.metaValue("rnumel"), rnumel, false).empty()) {
+    return Error{"the live-sweep dataset does not record its shape (no 'xnumel' and 'rnumel' metadata)"};
+  }
+  auto kernel = kernelOfShape(kernelShapes(runs), xnumel, rnumel);
+  if (!kernel) return Error{kernel.error()};
+
+  FamilyFidelity out;
+  out.kernel = kernel->kernel;
+  out.xnumel = xnumel;
+  out.rnumel = rnumel;
+  for (std::size_t li = 0; li < family.rows.size(); ++li) {
+    const LiveRow& ours = family.rows[li];
+    if (!ours.ok()) continue;
+    for (std::size_t ti = 0; ti < runs.rows.size(); ++ti) {
+      const triton::MeasuredConfig& t = runs.rows[ti];
+      if (t.kernel != kernel->kernel || t.yblock != 0 || t.r1_block != 0 || t.xblock != ours.config.xblock ||
+          t.r0_block != ours.config.rblock || t.num_warps != ours.config.num_warps) {
+        continue;
+      }
+      if (t.ok() && ours.measured.timeUs() > 0) out.pairs.push_back(fidelityPair(li, ours, ti, t));
+      break;  // the first Triton row of the config decides
+    }
+  }
+  summarizeFidelity(out);
   return out;
 }
 

@@ -515,76 +515,81 @@ void addTritonRoots(const fs::path& cache, Found& f) {
   }
 }
 
-Expected<Found> findFiles(const RunScanOptions& o, const std::string& input, const std::atomic<bool>* cancel) {
-  Found f;
+// A lone kernel module or wrapper: it, the .best_config files beside it, and the Triton cache of
+// its Inductor cache; the kernel modules beside it are counted.
+std::optional<Error> readLoneModule(const fs::path& in, const std::string& input, Found& f) {
+  readPython(in, f);
+  if (f.modules.empty() && f.wrappers.empty()) {
+    return Error{input + ": not an Inductor kernel module or wrapper" +
+                 (f.problems.empty() ? std::string() : " (" + f.problems.front() + ")")};
+  }
+  addTritonRoots(in.parent_path().parent_path(), f);
+  for (const std::string& sibling : listFolder(in.parent_path().string())) {
+    const fs::path sib(sibling);
+    if (sib.extension() == ".best_config") readBest(sib, f);
+    // The kernel modules beside it count for matching a .best_config, read or not.
+    if (sib.extension() == ".py" && sib != in) {
+      if (auto text = readFile(sibling, kMaxModuleBytes);
+          text && looksLikeKernelModule(*text) && !looksLikeWrapperModule(*text)) {
+        ++f.modules_in_folder[in.parent_path().string()];
+      }
+    }
+  }
+  if (!f.modules.empty()) ++f.modules_in_folder[in.parent_path().string()];
+  return std::nullopt;
+}
+
+// A folder, recursively: its Python files and .best_config files, skipping hidden folders and
+// Triton caches (which become Triton roots), at most kMaxFolderDepth levels down.
+std::optional<Error> readRunFolder(const fs::path& in, const std::string& input, Found& f,
+                                   const std::atomic<bool>* cancel) {
   std::error_code ec;
-  const fs::path in(input);
-  if (!fs::exists(in, ec)) {
-    return Error{input + " does not exist" +
-                 (o.input.empty()
-                      ? " (the default Inductor cache; give a folder, e.g. the TORCHINDUCTOR_CACHE_DIR of a run)"
-                      : "")};
+  fs::recursive_directory_iterator it(in, fs::directory_options::skip_permission_denied, ec);
+  if (ec) return Error{input + ": " + ec.message()};
+  int too_deep = 0;
+  std::string first_too_deep;
+  for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (ec) {
+      f.problems.push_back(input + ": " + ec.message());
+      break;
+    }
+    if (cancel != nullptr && cancel->load()) return Error::cancellation();
+    const fs::path& p = it->path();
+    const std::string name = p.filename().string();
+    if (it->is_directory(ec)) {
+      if (name == "triton" || (name.size() > 1 && name[0] == '.')) {
+        it.disable_recursion_pending();
+      } else if (it.depth() + 1 >= kMaxFolderDepth) {
+        // The iterator keeps one open folder and its path per level: without a limit a folder
+        // chain thousands deep costs memory growing with its depth squared.
+        it.disable_recursion_pending();
+        if (too_deep++ == 0) first_too_deep = p.string();
+      }
+      if (name == "triton") addTritonRoots(p.parent_path(), f);
+      continue;
+    }
+    const bool python = p.extension() == ".py";
+    const bool best = p.extension() == ".best_config";
+    if (!python && !best) continue;
+    if (!it->is_regular_file(ec)) {
+      f.problems.push_back(p.string() + ": skipped: not a regular file (" + fileTypeOf(*it) + ")");
+      continue;
+    }
+    if (python) readPython(p, f);
+    if (best) readBest(p, f);
   }
-  if (fs::is_regular_file(in, ec)) {
-    readPython(in, f);
-    if (f.modules.empty() && f.wrappers.empty()) {
-      return Error{input + ": not an Inductor kernel module or wrapper" +
-                   (f.problems.empty() ? std::string() : " (" + f.problems.front() + ")")};
-    }
-    addTritonRoots(in.parent_path().parent_path(), f);
-    for (const std::string& sibling : listFolder(in.parent_path().string())) {
-      const fs::path sib(sibling);
-      if (sib.extension() == ".best_config") readBest(sib, f);
-      // The kernel modules beside it count for matching a .best_config, read or not.
-      if (sib.extension() == ".py" && sib != in) {
-        if (auto text = readFile(sibling, kMaxModuleBytes);
-            text && looksLikeKernelModule(*text) && !looksLikeWrapperModule(*text)) {
-          ++f.modules_in_folder[in.parent_path().string()];
-        }
-      }
-    }
-    if (!f.modules.empty()) ++f.modules_in_folder[in.parent_path().string()];
-  } else {
-    fs::recursive_directory_iterator it(in, fs::directory_options::skip_permission_denied, ec);
-    if (ec) return Error{input + ": " + ec.message()};
-    int too_deep = 0;
-    std::string first_too_deep;
-    for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
-      if (ec) {
-        f.problems.push_back(input + ": " + ec.message());
-        break;
-      }
-      if (cancel != nullptr && cancel->load()) return Error::cancellation();
-      const fs::path& p = it->path();
-      const std::string name = p.filename().string();
-      if (it->is_directory(ec)) {
-        if (name == "triton" || (name.size() > 1 && name[0] == '.')) {
-          it.disable_recursion_pending();
-        } else if (it.depth() + 1 >= kMaxFolderDepth) {
-          // The iterator keeps one open folder and its path per level: without a limit a folder
-          // chain thousands deep costs memory growing with its depth squared.
-          it.disable_recursion_pending();
-          if (too_deep++ == 0) first_too_deep = p.string();
-        }
-        if (name == "triton") addTritonRoots(p.parent_path(), f);
-        continue;
-      }
-      const bool python = p.extension() == ".py";
-      const bool best = p.extension() == ".best_config";
-      if (!python && !best) continue;
-      if (!it->is_regular_file(ec)) {
-        f.problems.push_back(p.string() + ": skipped: not a regular file (" + fileTypeOf(*it) + ")");
-        continue;
-      }
-      if (python) readPython(p, f);
-      if (best) readBest(p, f);
-    }
-    if (too_deep > 0) {
-      f.problems.push_back(first_too_deep + ": not read: folders more than " + std::to_string(kMaxFolderDepth) +
-                           " levels below " + input + " are not scanned (Inductor's caches are under 10 deep)" +
-                           (too_deep > 1 ? "; " + std::to_string(too_deep - 1) + " more such folders" : std::string()));
-    }
+  if (too_deep > 0) {
+    f.problems.push_back(first_too_deep + ": not read: folders more than " + std::to_string(kMaxFolderDepth) +
+                         " levels below " + input + " are not scanned (Inductor's caches are under 10 deep)" +
+                         (too_deep > 1 ? "; " + std::to_string(too_deep - 1) + " more such folders" : std::string()));
   }
+  return std::nullopt;
+}
+
+// The Triton caches the options name (and ~/.triton/cache), or else the default Inductor cache's;
+// sorted, each once.
+void addOptionTritonRoots(const RunScanOptions& o, Found& f) {
+  std::error_code ec;
   for (const auto& t : o.triton_caches) f.triton_roots.push_back(t);
   if (o.home_triton_cache) {
     if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') {
@@ -596,6 +601,24 @@ Expected<Found> findFiles(const RunScanOptions& o, const std::string& input, con
   if (f.triton_roots.empty() && o.input != defaultInductorCacheDir()) addTritonRoots(defaultInductorCacheDir(), f);
   std::sort(f.triton_roots.begin(), f.triton_roots.end());
   f.triton_roots.erase(std::unique(f.triton_roots.begin(), f.triton_roots.end()), f.triton_roots.end());
+}
+
+Expected<Found> findFiles(const RunScanOptions& o, const std::string& input, const std::atomic<bool>* cancel) {
+  Found f;
+  std::error_code ec;
+  const fs::path in(input);
+  if (!fs::exists(in, ec)) {
+    return Error{input + " does not exist" +
+                 (o.input.empty()
+                      ? " (the default Inductor cache; give a folder, e.g. the TORCHINDUCTOR_CACHE_DIR of a run)"
+                      : "")};
+  }
+  if (fs::is_regular_file(in, ec)) {
+    if (auto e = readLoneModule(in, input, f)) return *e;
+  } else {
+    if (auto e = readRunFolder(in, input, f, cancel)) return *e;
+  }
+  addOptionTritonRoots(o, f);
   return f;
 }
 
@@ -818,38 +841,26 @@ Expected<InductorRun> scanInductorRun(const RunScanOptions& options,
 }
 
 namespace {
-Expected<InductorRun> scanRun(const RunScanOptions& options, const std::function<void(const ScanProgress&)>& progress,
-                              const std::atomic<bool>* cancel) {
-  const GpuDatabase& db = options.db != nullptr ? *options.db : GpuDatabase::builtin();
-  InductorRun run;
-  run.input = options.input.empty() ? defaultInductorCacheDir() : options.input;
-  auto report = [&](const char* phase, int done, int total) {
-    if (progress) progress({phase, done, total});
-  };
-  report("reading modules", 0, 0);
-  auto found = findFiles(options, run.input, cancel);
-  if (!found) return found.cancelled() ? Error::cancellation() : Error{found.error()};
-  Found& f = found.value();
-  run.files_read = f.files;
-  run.problems = f.problems;
-  std::vector<KernelModule> modules = uniqueModules(f);
-  run.problems.insert(run.problems.end(), f.problems.begin() + static_cast<std::ptrdiff_t>(run.problems.size()),
-                      f.problems.end());
-  if (modules.empty()) {
-    return Error{"no Inductor kernel modules under " + run.input +
-                 " (looked for .py files with @triton_heuristics decorators, and wrappers with async_compile.triton)" +
-                 (run.problems.empty() ? std::string()
-                                       : "; " + std::to_string(run.problems.size()) +
-                                             " files could not be read, the first: " + run.problems.front())};
-  }
 
+using ScanProgressFn = std::function<void(const ScanProgress&)>;
+
+// Reports a phase of the scan, when someone listens.
+void reportScan(const ScanProgressFn& progress, const char* phase, int done, int total) {
+  if (progress) progress({phase, done, total});
+}
+
+// The configs Triton compiled of the wanted kernels (by name), from every Triton cache found; the
+// caches read and their problems go into the run.
+Expected<std::vector<TritonCompiled>> readTritonCaches(const Found& f, const std::vector<KernelModule>& modules,
+                                                       InductorRun& run, const ScanProgressFn& progress,
+                                                       const std::atomic<bool>* cancel) {
   std::vector<std::string> wanted;
   for (const auto& m : modules) wanted.push_back(m.name);
   std::sort(wanted.begin(), wanted.end());
   wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
   std::vector<TritonCompiled> compiled;
   for (std::size_t i = 0; i < f.triton_roots.size(); ++i) {
-    report("reading Triton caches", static_cast<int>(i), static_cast<int>(f.triton_roots.size()));
+    reportScan(progress, "reading Triton caches", static_cast<int>(i), static_cast<int>(f.triton_roots.size()));
     TritonCacheScan scan = scanTritonCache(f.triton_roots[i], wanted, cancel);
     if (cancel != nullptr && cancel->load()) return Error::cancellation();
     run.triton_caches.push_back(f.triton_roots[i]);
@@ -857,11 +868,20 @@ Expected<InductorRun> scanRun(const RunScanOptions& options, const std::function
     run.problems.insert(run.problems.end(), scan.problems.begin(), scan.problems.end());
     for (auto& c : scan.compiled) compiled.push_back(std::move(c));
   }
+  return compiled;
+}
 
-  std::map<std::string, int> name_count;
-  for (const auto& m : modules) ++name_count[m.name];
-  std::map<std::string, std::vector<const TritonCompiled*>> by_module;  // module hash → configs
+// The compiled configs by the hash of their kernel module (a config without a module path goes to
+// the one module of its kernel's name), and the module hash of each Triton folder.
+struct CompiledByModule {
+  std::map<std::string, std::vector<const TritonCompiled*>> configs;  // module hash → configs
   std::map<std::string, std::string> module_of_cache_hash;
+};
+
+// Groups the compiled configs by module (name_count: kernel modules per kernel name).
+CompiledByModule compiledByModule(const std::vector<TritonCompiled>& compiled, const std::vector<KernelModule>& modules,
+                                  std::map<std::string, int>& name_count) {
+  CompiledByModule out;
   for (const auto& c : compiled) {
     std::string hash = stemOf(c.module_path);
     if (c.module_path.empty() && name_count[c.name] == 1) {
@@ -869,12 +889,24 @@ Expected<InductorRun> scanRun(const RunScanOptions& options, const std::function
         if (m.name == c.name) hash = m.module_hash;
       }
     }
-    by_module[hash].push_back(&c);
-    module_of_cache_hash[c.triton_cache_hash] = hash;
+    out.configs[hash].push_back(&c);
+    out.module_of_cache_hash[c.triton_cache_hash] = hash;
   }
-  // Best configs: by the Triton folder they name, else by the one kernel module beside them.
+  return out;
+}
+
+// The kernel modules found in `folder`, read or not.
+int modulesInFolder(const Found& f, const std::string& folder) {
+  return f.modules_in_folder.count(folder) != 0 ? f.modules_in_folder.at(folder) : 0;
+}
+
+// Best configs by module hash: by the Triton folder they name, else by the one kernel module beside
+// them. Those naming a Triton folder that was not read go to `unread`; the others that match no
+// kernel, and second ones, are problems of the run.
+std::map<std::string, BestConfig> matchBestConfigs(const Found& f, const std::vector<KernelModule>& modules,
+                                                   const std::map<std::string, std::string>& module_of_cache_hash,
+                                                   std::vector<const BestConfig*>& unread, InductorRun& run) {
   std::map<std::string, BestConfig> best_of;
-  std::vector<const BestConfig*> unread;  // naming a Triton folder that was not read
   for (const auto& b : f.best) {
     std::string hash;
     const std::string folder = fs::path(b.path).parent_path().string();
@@ -889,7 +921,7 @@ Expected<InductorRun> scanRun(const RunScanOptions& options, const std::function
       for (const auto& m : modules) {
         if (fs::path(m.path).parent_path().string() == folder) beside.push_back(m.module_hash);
       }
-      const int present = f.modules_in_folder.count(folder) != 0 ? f.modules_in_folder.at(folder) : 0;
+      const int present = modulesInFolder(f, folder);
       if (beside.size() == 1 && present <= 1) {
         hash = beside.front();
       } else {
@@ -905,11 +937,17 @@ Expected<InductorRun> scanRun(const RunScanOptions& options, const std::function
                              best_of.at(hash).path + ")");
     }
   }
-  // A .best_config naming a Triton folder not read. Beside no analysed kernel it could be the winner
-  // of that lacks a best config of its own: another kernel's (a pointwise one, whose winner is not
-  // used, or one not asked for).
-  // Beside such a kernel: the folder is missing or could not be read; it is a problem, and a kernel
-  // alone in its folder keeps the .best_config (matched to no compiled config).
+  return best_of;
+}
+
+// A .best_config naming a Triton folder not read. Beside no analysed kernel it could be the winner
+// of that lacks a best config of its own: another kernel's (a pointwise one, whose winner is not
+// used, or one not asked for).
+// Beside such a kernel: the folder is missing or could not be read; it is a problem, and a kernel
+// alone in its folder keeps the .best_config (matched to no compiled config).
+void matchUnreadBestConfigs(const Found& f, const std::vector<KernelModule>& modules,
+                            const std::vector<const BestConfig*>& unread, std::map<std::string, BestConfig>& best_of,
+                            InductorRun& run) {
   for (const BestConfig* b : unread) {
     const std::string folder = fs::path(b->path).parent_path().string();
     std::vector<std::string> waiting;  // analysed kernels beside it without a best config
@@ -923,23 +961,55 @@ Expected<InductorRun> scanRun(const RunScanOptions& options, const std::function
     if (waiting.empty()) continue;
     run.problems.push_back(b->path + ": names Triton folder " + b->triton_cache_hash +
                            ", which was not read (missing, unreadable or not a Triton folder)");
-    const int present = f.modules_in_folder.count(folder) != 0 ? f.modules_in_folder.at(folder) : 0;
+    const int present = modulesInFolder(f, folder);
     if (waiting.size() == 1 && present <= 1) best_of.emplace(waiting.front(), *b);
   }
+}
+
+Expected<InductorRun> scanRun(const RunScanOptions& options, const ScanProgressFn& progress,
+                              const std::atomic<bool>* cancel) {
+  const GpuDatabase& db = options.db != nullptr ? *options.db : GpuDatabase::builtin();
+  InductorRun run;
+  run.input = options.input.empty() ? defaultInductorCacheDir() : options.input;
+  reportScan(progress, "reading modules", 0, 0);
+  auto found = findFiles(options, run.input, cancel);
+  if (!found) return found.cancelled() ? Error::cancellation() : Error{found.error()};
+  Found& f = found.value();
+  run.files_read = f.files;
+  run.problems = f.problems;
+  std::vector<KernelModule> modules = uniqueModules(f);
+  run.problems.insert(run.problems.end(), f.problems.begin() + static_cast<std::ptrdiff_t>(run.problems.size()),
+                      f.problems.end());
+  if (modules.empty()) {
+    return Error{"no Inductor kernel modules under " + run.input +
+                 " (looked for .py files with @triton_heuristics decorators, and wrappers with async_compile.triton)" +
+                 (run.problems.empty() ? std::string()
+                                       : "; " + std::to_string(run.problems.size()) +
+                                             " files could not be read, the first: " + run.problems.front())};
+  }
+  auto compiled = readTritonCaches(f, modules, run, progress, cancel);
+  if (!compiled) return Error::cancellation();
+
+  std::map<std::string, int> name_count;
+  for (const auto& m : modules) ++name_count[m.name];
+  CompiledByModule by_module = compiledByModule(*compiled, modules, name_count);
+  std::vector<const BestConfig*> unread;  // naming a Triton folder that was not read
+  std::map<std::string, BestConfig> best_of = matchBestConfigs(f, modules, by_module.module_of_cache_hash, unread, run);
+  matchUnreadBestConfigs(f, modules, unread, best_of, run);
 
   const int total = static_cast<int>(modules.size());
   for (int i = 0; i < total; ++i) {
     if (cancel != nullptr && cancel->load()) return Error::cancellation();
-    if (i % 16 == 0) report("analysing", i, total);
+    if (i % 16 == 0) reportScan(progress, "analysing", i, total);
     KernelModule& m = modules[static_cast<std::size_t>(i)];
     const std::string hash = m.module_hash;
     std::optional<BestConfig> best;
     if (auto it = best_of.find(hash); it != best_of.end()) best = it->second;
-    RunKernel k = analyseKernel(std::move(m), by_module[hash], std::move(best), db);
+    RunKernel k = analyseKernel(std::move(m), by_module.configs[hash], std::move(best), db);
     attachLaunches(k, f.wrappers, name_count[k.module.name]);
     run.kernels.push_back(std::move(k));
   }
-  report("analysing", total, total);
+  reportScan(progress, "analysing", total, total);
   std::stable_sort(run.kernels.begin(), run.kernels.end(), [](const RunKernel& a, const RunKernel& b) {
     return std::tie(a.device_label, a.module.name, a.module.module_hash) <
            std::tie(b.device_label, b.module.name, b.module.module_hash);

@@ -186,12 +186,11 @@ std::vector<MeasuredConfig> kernelConfigRows(const RunKernel& k, const std::stri
   return rows;
 }
 
-KernelMeasurements measureKernelConfigs(GpuRunner& runner, const std::vector<const RunKernel*>& kernels,
-                                        const MeasureOptions& options,
-                                        const std::function<void(const MeasureProgress&)>& progress,
-                                        const std::atomic<bool>* cancel) {
-  const auto t0 = std::chrono::steady_clock::now();
-  KernelMeasurements result;
+namespace {
+
+// The measurements' metadata (device, driver, date, L2 flush, timing), and the copy bandwidth
+// bandwidths are checked against (cached per user, else measured now; 0 when it failed: a note).
+double addMeasurementMeta(GpuRunner& runner, const MeasureOptions& options, KernelMeasurements& result) {
   const DeviceInfo& dev = runner.device();
   result.meta = {{"device", dev.name},
                  {"compute_capability", dev.cc.str()},
@@ -199,7 +198,6 @@ KernelMeasurements measureKernelConfigs(GpuRunner& runner, const std::vector<con
                  {"driver", runner.driverVersionText()},
                  {"date", nowUtc()},
                  {"l2_flushed", options.run.flush_l2 ? "yes" : "no"}};
-  // The copy bandwidth (cached per user, else measured now) is what bandwidths are checked against.
   double copy_GBps = 0.0;
   if (auto copy = runner.copyBandwidth(false)) {
     copy_GBps = copy->GBps;
@@ -207,85 +205,133 @@ KernelMeasurements measureKernelConfigs(GpuRunner& runner, const std::vector<con
     result.notes.push_back("copy bandwidth: " + copy.error() + " (bandwidths without DRAM bytes are not shown)");
   }
   for (auto& kv : timingMetadata(options.run, copy_GBps)) result.meta.push_back(std::move(kv));
-  auto cancelled = [&] { return cancel != nullptr && cancel->load(); };
-  int ki = 0;
-  for (const RunKernel* kp : kernels) {
-    const RunKernel& k = *kp;
-    ++ki;
-    const std::size_t first = result.rows.size();
-    for (auto& r : kernelConfigRows(k, dev.name)) result.rows.push_back(std::move(r));
-    if (k.configs.empty()) continue;
-    if (cancelled()) {
-      skipAll(result.rows, first, RunStatus::kCancelled, "cancelled before it ran");
-      result.cancelled = true;
-      continue;
-    }
-    auto plan = planLaunch(k, options.seed);
-    if (!plan) {
-      skipAll(result.rows, first, RunStatus::kSkipped, "not launched: " + plan.error());
-      continue;
-    }
-    for (std::size_t i = first; i < result.rows.size(); ++i) {
-      result.rows[i].buffers_from = plan->buffers_from;
-      result.rows[i].measured.bytes_moved = plan->problem.bytesMoved();
-    }
-    if (auto e = runner.setBufferProblem(plan->problem)) {
-      const bool oom = e->message.rfind("out of memory", 0) == 0;
-      skipAll(result.rows, first, oom ? RunStatus::kOutOfMemory : RunStatus::kLaunchFailed,
-              "buffers not set up: " + e->message);
-      continue;
-    }
-    // Run order: the autotuner's winner, then Inductor's candidates, then the rest — the first
-    // config that writes its outputs becomes the reference the others are checked against.
-    std::vector<std::size_t> order(k.configs.size());
-    for (std::size_t c = 0; c < order.size(); ++c) order[c] = c;
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-      auto rank = [&](std::size_t c) {
-        return k.configs[c].winner ? 0 : k.configs[c].origin == ConfigOrigin::kCandidate ? 1 : 2;
-      };
-      return rank(a) < rank(b);
-    });
-    int done = 0;
-    for (std::size_t c : order) {
-      MeasuredConfig& row = result.rows[first + c];
-      if (cancelled()) {
-        for (std::size_t rest : order) {
-          MeasuredConfig& r = result.rows[first + rest];
-          if (r.measured.status == RunStatus::kSkipped && r.measured.reason.empty()) {
-            r.measured.status = RunStatus::kCancelled;
-            r.measured.reason = "cancelled before it ran";
-          }
-        }
-        result.cancelled = true;
-        break;
-      }
-      ++done;
-      auto module = tritonModule(k, k.configs[c], *plan);
-      if (!module) {
-        row.measured.status = RunStatus::kSkipped;
-        row.measured.reason = "not launched: " + module.error();
-      } else if (module->arch != dev.cc) {
-        row.measured.status = RunStatus::kSkipped;
-        row.measured.reason = "not launched: the cubin is for " + module->arch.smName() + ", this GPU (" + dev.name +
-                              ") is CC " + dev.cc.str();
-      } else {
-        fillFromOutcome(row, runner.run(*module, options.run, cancel), copy_GBps);
-        if (row.measured.status == RunStatus::kCancelled) result.cancelled = true;
-      }
-      if (progress) {
-        MeasureProgress p;
-        p.kernel = k.module.name;
-        p.kernel_index = ki;
-        p.kernels = static_cast<int>(kernels.size());
-        p.done = done;
-        p.total = static_cast<int>(k.configs.size());
-        p.row = &row;
-        progress(p);
-      }
-    }
-    (void)runner.clearProblem();
-    for (const auto& n : plan->notes) result.notes.push_back(k.module.name + ": " + n);
+  return copy_GBps;
+}
+
+// Run order: the autotuner's winner, then Inductor's candidates, then the rest — the first config
+// that writes its outputs becomes the reference the others are checked against.
+std::vector<std::size_t> measureOrder(const RunKernel& k) {
+  std::vector<std::size_t> order(k.configs.size());
+  for (std::size_t c = 0; c < order.size(); ++c) order[c] = c;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    auto rank = [&](std::size_t c) {
+      return k.configs[c].winner ? 0 : k.configs[c].origin == ConfigOrigin::kCandidate ? 1 : 2;
+    };
+    return rank(a) < rank(b);
+  });
+  return order;
+}
+
+// What measuring a kernel's configs needs besides the kernel: the runner and its device, the
+// options, the copy bandwidth, how many kernels there are, progress and cancel.
+struct MeasureContext {
+  GpuRunner& runner;
+  const DeviceInfo& dev;
+  const MeasureOptions& options;
+  double copy_GBps;
+  int kernels;
+  const std::function<void(const MeasureProgress&)>& progress;
+  const std::atomic<bool>* cancel;
+
+  [[nodiscard]] bool cancelled() const { return cancel != nullptr && cancel->load(); }
+};
+
+// Launches config c of kernel k with the plan's buffers into its row, unless its module cannot be
+// built or its cubin is for another GPU.
+void measureConfig(const MeasureContext& ctx, const RunKernel& k, std::size_t c, const LaunchPlan& plan,
+                   MeasuredConfig& row, bool& cancelled) {
+  auto module = tritonModule(k, k.configs[c], plan);
+  if (!module) {
+    row.measured.status = RunStatus::kSkipped;
+    row.measured.reason = "not launched: " + module.error();
+  } else if (module->arch != ctx.dev.cc) {
+    row.measured.status = RunStatus::kSkipped;
+    row.measured.reason = "not launched: the cubin is for " + module->arch.smName() + ", this GPU (" + ctx.dev.name +
+                          ") is CC " + ctx.dev.cc.str();
+  } else {
+    fillFromOutcome(row, ctx.runner.run(*module, ctx.options.run, ctx.cancel), ctx.copy_GBps);
+    if (row.measured.status == RunStatus::kCancelled) cancelled = true;
   }
+}
+
+// Measures kernel k's configs (its rows from `first` on) in run order; on a cancel the rows not
+// run yet are marked cancelled.
+void measureConfigsInOrder(const MeasureContext& ctx, const RunKernel& k, int ki, const LaunchPlan& plan,
+                           std::size_t first, KernelMeasurements& result) {
+  const std::vector<std::size_t> order = measureOrder(k);
+  int done = 0;
+  for (std::size_t c : order) {
+    MeasuredConfig& row = result.rows[first + c];
+    if (ctx.cancelled()) {
+      for (std::size_t rest : order) {
+        MeasuredConfig& r = result.rows[first + rest];
+        if (r.measured.status == RunStatus::kSkipped && r.measured.reason.empty()) {
+          r.measured.status = RunStatus::kCancelled;
+          r.measured.reason = "cancelled before it ran";
+        }
+      }
+      result.cancelled = true;
+      break;
+    }
+    ++done;
+    measureConfig(ctx, k, c, plan, row, result.cancelled);
+    if (ctx.progress) {
+      MeasureProgress p;
+      p.kernel = k.module.name;
+      p.kernel_index = ki;
+      p.kernels = ctx.kernels;
+      p.done = done;
+      p.total = static_cast<int>(k.configs.size());
+      p.row = &row;
+      ctx.progress(p);
+    }
+  }
+}
+
+// Adds kernel k's rows (number ki of the kernels) and measures them: its buffers planned and set
+// up once, then each config launched on them.
+void measureKernel(const MeasureContext& ctx, const RunKernel& k, int ki, KernelMeasurements& result) {
+  const std::size_t first = result.rows.size();
+  for (auto& r : kernelConfigRows(k, ctx.dev.name)) result.rows.push_back(std::move(r));
+  if (k.configs.empty()) return;
+  if (ctx.cancelled()) {
+    skipAll(result.rows, first, RunStatus::kCancelled, "cancelled before it ran");
+    result.cancelled = true;
+    return;
+  }
+  auto plan = planLaunch(k, ctx.options.seed);
+  if (!plan) {
+    skipAll(result.rows, first, RunStatus::kSkipped, "not launched: " + plan.error());
+    return;
+  }
+  for (std::size_t i = first; i < result.rows.size(); ++i) {
+    result.rows[i].buffers_from = plan->buffers_from;
+    result.rows[i].measured.bytes_moved = plan->problem.bytesMoved();
+  }
+  if (auto e = ctx.runner.setBufferProblem(plan->problem)) {
+    const bool oom = e->message.rfind("out of memory", 0) == 0;
+    skipAll(result.rows, first, oom ? RunStatus::kOutOfMemory : RunStatus::kLaunchFailed,
+            "buffers not set up: " + e->message);
+    return;
+  }
+  measureConfigsInOrder(ctx, k, ki, *plan, first, result);
+  (void)ctx.runner.clearProblem();
+  for (const auto& n : plan->notes) result.notes.push_back(k.module.name + ": " + n);
+}
+
+}  // namespace
+
+KernelMeasurements measureKernelConfigs(GpuRunner& runner, const std::vector<const RunKernel*>& kernels,
+                                        const MeasureOptions& options,
+                                        const std::function<void(const MeasureProgress&)>& progress,
+                                        const std::atomic<bool>* cancel) {
+  const auto t0 = std::chrono::steady_clock::now();
+  KernelMeasurements result;
+  const double copy_GBps = addMeasurementMeta(runner, options, result);
+  const MeasureContext ctx{runner,   runner.device(), options, copy_GBps, static_cast<int>(kernels.size()),
+                           progress, cancel};
+  int ki = 0;
+  for (const RunKernel* kp : kernels) measureKernel(ctx, *kp, ++ki, result);
   result.picks = summarizeMeasurements(result.rows);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return result;

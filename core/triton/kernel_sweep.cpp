@@ -124,40 +124,42 @@ std::vector<std::string> explainSweep(const std::vector<MeasuredConfig>& rows, c
   return out;
 }
 
-Expected<KernelSweepResult> sweepKernel(const RunKernel& kernel, const std::string& module_text,
-                                        const KernelSweepOptions& options, GpuRunner* runner,
-                                        const std::function<void(const KernelSweepProgress&)>& progress,
-                                        const std::atomic<bool>* cancel) {
-  KernelSweepResult result;
-  auto plan = planSweep(kernel, options.grid, options.policies);
-  if (!plan) return Error{plan.error()};
-  result.plan = std::move(*plan);
-  const bool persistent = kernel.module.kind == KernelKind::kPersistentReduction;
-  if (!result.plan.configs.empty()) {
-    TritonCompileOptions compile = options.compile;
-    if (kernel.module.meta.rsplit_size > 0) {  // a mix-order reduction: RSPLIT_SIZE is the kernel's, not swept
-      compile.rsplit_size = kernel.module.meta.rsplit_size;
-      const SizeHint* r0 = kernel.module.sizeHint("r0_");
-      const std::int64_t r0_hint = r0 != nullptr && r0->value ? *r0->value : 0;
-      compile.mix_max_stages = !kernel.module.meta.mix_order_multi_stages ? 1 : (r0_hint > 8192 ? 2 : 3);
-    }
-    auto compiled = compileWithTriton(
-        module_text, kernel.module.module_hash, result.plan.configs, compile,
-        [&](const CompileProgress& p) {
-          if (!progress) return;
-          KernelSweepProgress s{"compiling", p.done, p.total, {}};
-          if (p.config != nullptr) {
-            s.text = p.config->config.text() + (p.config->ok ? ": compiled in " + fixed(p.config->seconds, 1) + " s"
-                                                             : ": failed: " + p.config->error.substr(0, 120));
-          }
-          progress(s);
-        },
-        cancel);
-    if (!compiled) return Error{compiled.error()};
-    result.compile = std::move(*compiled);
-  }
+namespace {
 
-  // The kernel again: its own compiled configs and the sweep's.
+using KernelSweepProgressFn = std::function<void(const KernelSweepProgress&)>;
+
+// Compiles the plan's configs with the user's Triton (a mix-order reduction keeps its own
+// RSPLIT_SIZE and stage limit), reporting each config compiled.
+Expected<TritonCompileReport> compilePlannedConfigs(const RunKernel& kernel, const std::string& module_text,
+                                                    const std::vector<SweepConfig>& configs,
+                                                    const KernelSweepOptions& options,
+                                                    const KernelSweepProgressFn& progress,
+                                                    const std::atomic<bool>* cancel) {
+  TritonCompileOptions compile = options.compile;
+  if (kernel.module.meta.rsplit_size > 0) {  // a mix-order reduction: RSPLIT_SIZE is the kernel's, not swept
+    compile.rsplit_size = kernel.module.meta.rsplit_size;
+    const SizeHint* r0 = kernel.module.sizeHint("r0_");
+    const std::int64_t r0_hint = r0 != nullptr && r0->value ? *r0->value : 0;
+    compile.mix_max_stages = !kernel.module.meta.mix_order_multi_stages ? 1 : (r0_hint > 8192 ? 2 : 3);
+  }
+  return compileWithTriton(
+      module_text, kernel.module.module_hash, configs, compile,
+      [&](const CompileProgress& p) {
+        if (!progress) return;
+        KernelSweepProgress s{"compiling", p.done, p.total, {}};
+        if (p.config != nullptr) {
+          s.text = p.config->config.text() + (p.config->ok ? ": compiled in " + fixed(p.config->seconds, 1) + " s"
+                                                           : ": failed: " + p.config->error.substr(0, 120));
+        }
+        progress(s);
+      },
+      cancel);
+}
+
+// The kernel again, with its own compiled configs and the sweep's, read from their Triton folders.
+// Error: none could be read (the first compile failure says why), or the sweep was cancelled.
+Expected<RunKernel> reanalyseSweptKernel(const RunKernel& kernel, const TritonCompileReport& compiled,
+                                         const KernelSweepOptions& options, const std::atomic<bool>* cancel) {
   std::vector<TritonCompiled> read;
   std::set<std::string> seen;
   auto readFolder = [&](const std::string& folder) {
@@ -167,26 +169,30 @@ Expected<KernelSweepResult> sweepKernel(const RunKernel& kernel, const std::stri
     read.push_back(std::move(*c));
   };
   for (const RunConfig& rc : kernel.configs) readFolder(rc.folder);
-  for (const ConfigCompileReport& r : result.compile.configs) {
+  for (const ConfigCompileReport& r : compiled.configs) {
     if (r.ok) readFolder(r.folder);
   }
   std::vector<const TritonCompiled*> ptrs;
   for (const auto& c : read) ptrs.push_back(&c);
   const GpuDatabase& db = options.db != nullptr ? *options.db : GpuDatabase::builtin();
-  result.kernel = analyseKernel(kernel.module, ptrs, kernel.best, db);
-  result.kernel.launches = kernel.launches;
-  if (result.kernel.configs.empty()) {
-    if (cancel != nullptr && cancel->load()) return Error::cancellation();
-    std::string why = "no compiled config of " + kernel.module.name + " could be read";
-    for (const auto& r : result.compile.configs) {
-      if (!r.ok) {
-        why += " (" + r.config.text() + ": " + r.error + ")";
-        break;
-      }
+  RunKernel again = analyseKernel(kernel.module, ptrs, kernel.best, db);
+  again.launches = kernel.launches;
+  if (!again.configs.empty()) return again;
+  if (cancel != nullptr && cancel->load()) return Error::cancellation();
+  std::string why = "no compiled config of " + kernel.module.name + " could be read";
+  for (const auto& r : compiled.configs) {
+    if (!r.ok) {
+      why += " (" + r.config.text() + ": " + r.error + ")";
+      break;
     }
-    return Error{why};
   }
+  return Error{why};
+}
 
+// Runs every config of the re-read kernel on the runner; without one (or once cancelled) the rows
+// say why they were not run.
+void runSweptConfigs(KernelSweepResult& result, GpuRunner* runner, const KernelSweepOptions& options,
+                     const KernelSweepProgressFn& progress, const std::atomic<bool>* cancel) {
   if (runner != nullptr && !(cancel != nullptr && cancel->load())) {
     result.runs = measureKernelConfigs(
         *runner, {&result.kernel}, options.run,
@@ -201,14 +207,19 @@ Expected<KernelSweepResult> sweepKernel(const RunKernel& kernel, const std::stri
         },
         cancel);
     result.measured = true;
-  } else {
-    result.runs.rows = kernelConfigRows(result.kernel, "");
-    result.not_measured = runner == nullptr ? "no GPU ran them" : "cancelled before the runs";
-    for (auto& r : result.runs.rows) r.measured.reason = "not run: " + result.not_measured;
-    result.runs.picks = summarizeMeasurements(result.runs.rows);
-    result.runs.cancelled = cancel != nullptr && cancel->load();
+    return;
   }
-  // What the sweep compiled, and why.
+  result.runs.rows = kernelConfigRows(result.kernel, "");
+  result.not_measured = runner == nullptr ? "no GPU ran them" : "cancelled before the runs";
+  for (auto& r : result.runs.rows) r.measured.reason = "not run: " + result.not_measured;
+  result.runs.picks = summarizeMeasurements(result.runs.rows);
+  result.runs.cancelled = cancel != nullptr && cancel->load();
+}
+
+// What the sweep compiled, and why: the rows of the configs it compiled say so, and each config
+// Triton could not compile becomes a row with its words.
+void addSweepCompileRows(const RunKernel& kernel, KernelSweepResult& result) {
+  const bool persistent = kernel.module.kind == KernelKind::kPersistentReduction;
   for (MeasuredConfig& row : result.runs.rows) {
     const SweepConfig c = sweepConfigOf(row, persistent);
     for (const ConfigCompileReport& r : result.compile.configs) {
@@ -219,7 +230,6 @@ Expected<KernelSweepResult> sweepKernel(const RunKernel& kernel, const std::stri
       }
     }
   }
-  // Configs Triton could not compile: rows with its words.
   for (const ConfigCompileReport& r : result.compile.configs) {
     if (r.ok) continue;
     MeasuredConfig row;
@@ -236,6 +246,28 @@ Expected<KernelSweepResult> sweepKernel(const RunKernel& kernel, const std::stri
     row.measured.reason = r.error;
     result.runs.rows.push_back(std::move(row));
   }
+}
+
+}  // namespace
+
+Expected<KernelSweepResult> sweepKernel(const RunKernel& kernel, const std::string& module_text,
+                                        const KernelSweepOptions& options, GpuRunner* runner,
+                                        const std::function<void(const KernelSweepProgress&)>& progress,
+                                        const std::atomic<bool>* cancel) {
+  KernelSweepResult result;
+  auto plan = planSweep(kernel, options.grid, options.policies);
+  if (!plan) return Error{plan.error()};
+  result.plan = std::move(*plan);
+  if (!result.plan.configs.empty()) {
+    auto compiled = compilePlannedConfigs(kernel, module_text, result.plan.configs, options, progress, cancel);
+    if (!compiled) return Error{compiled.error()};
+    result.compile = std::move(*compiled);
+  }
+  auto again = reanalyseSweptKernel(kernel, result.compile, options, cancel);
+  if (!again) return again.cancelled() ? Error::cancellation() : Error{again.error()};
+  result.kernel = std::move(*again);
+  runSweptConfigs(result, runner, options, progress, cancel);
+  addSweepCompileRows(kernel, result);
   result.runs.picks = summarizeMeasurements(result.runs.rows);
   result.runs.meta.emplace_back("sweep_grid", result.plan.grid);
   result.runs.meta.emplace_back("sweep_policies", options.policies ? "yes" : "no");

@@ -294,6 +294,262 @@ std::optional<IntegerValues> integerValuesOf(const KernelLines& k, const std::st
   return out;
 }
 
+// Plans one launch of a kernel (planLaunch): where its buffers and scalars come from, its numels,
+// then each argument of its signature in order.
+class LaunchPlanner {
+ public:
+  LaunchPlanner(const RunKernel& k, std::uint64_t seed) : k_(k), m_(k.module) {
+    plan_.kernel = m_.name;
+    plan_.problem.seed = seed;
+    std::string why_not;
+    launch_ = usableLaunch(k_, why_not);
+    plan_.from_wrapper = launch_ != nullptr;
+    if (launch_ != nullptr) {
+      plan_.buffers_from = "the wrapper's call() (" + launch_->wrapper + " line " + num(launch_->line) + ")";
+      if (k_.launches.size() > 1)
+        plan_.notes.push_back("the wrapper launches this kernel " + num(static_cast<std::int64_t>(k_.launches.size())) +
+                              " times; the launch at line " + num(launch_->line) + " is used");
+    } else {
+      plan_.buffers_from = "the signature and size hints (" +
+                           (k_.launches.empty() ? std::string("no wrapper launch of this kernel was found") : why_not) +
+                           ")";
+    }
+    // Scalars come from the launch used, else from the first launch even when its buffers cannot be used.
+    scalars_ = launch_ != nullptr ? launch_ : (k_.launches.empty() ? nullptr : &k_.launches.front());
+  }
+
+  // xnumel (required), ynumel (required for Grid2D) and r0_numel, and the elements a pointer gets
+  // when no wrapper says: the whole iteration space.
+  std::optional<Error> planNumels() {
+    x_ = numelOf(m_, "xnumel", "x", launched("xnumel"));
+    const Numel y = numelOf(m_, "ynumel", "y", launched("ynumel"));
+    r0_ = numelOf(m_, "r0_numel", "r0_", launched("r0_numel"));
+    if (!x_.known)
+      return Error{m_.name + ": xnumel is not known (no value in the kernel body, the wrapper or the size hints)"};
+    plan_.xnumel = x_.value;
+    if (y.known) plan_.ynumel = y.value;
+    if (m_.meta.grid_type == "Grid2D" && !y.known) {
+      return Error{
+          m_.name +
+          ": a Grid2D kernel whose ynumel is not known (no value in the kernel body, the wrapper or the size hints)"};
+    }
+    fallback_ = x_.value;
+    fallback_text_ = "xnumel";
+    if (y.known) {
+      fallback_ *= y.value;
+      fallback_text_ += " × ynumel";
+    }
+    if (r0_.known && m_.kind != KernelKind::kPointwise) {
+      fallback_ *= r0_.value;
+      fallback_text_ += " × r0_numel";
+    }
+    return std::nullopt;
+  }
+
+  // Each non-constexpr argument of the signature: a buffer for a pointer, a value for a scalar.
+  std::optional<Error> planArguments() {
+    for (const SignatureArgument& s : m_.signature) {
+      if (s.isConstexpr()) continue;
+      PlannedArgument a;
+      a.name = s.name;
+      a.type = s.type;
+      const std::string value = launched(s.name);
+      std::optional<Error> error;
+      if (s.isPointer()) {
+        error = planBuffer(s, a);
+      } else if (s.type == "i32" || s.type == "i64") {
+        error = planInteger(s, value, a);
+      } else if (s.type == "fp32") {
+        error = planFloat(s, value, a);
+      } else {
+        error = Error{m_.name + ": argument " + s.name + " has type " + s.type +
+                      ", which this launcher does not pass (pointers, i32, i64, fp32)"};
+      }
+      if (error) return error;
+      plan_.arguments.push_back(std::move(a));
+    }
+    return std::nullopt;
+  }
+
+  // The plan's last notes (integer inputs left zero, the numels' origins) and label, once it has an
+  // output buffer and its buffers pass checkBufferProblemSpec.
+  std::optional<Error> finish() {
+    std::vector<std::string> zeros;
+    for (const BufferSpec& b : plan_.problem.buffers) {
+      if (b.role != BufferSpec::Role::kOutput && !isFloating(b.type) && b.type != ElementType::kBool && !b.values) {
+        zeros.push_back(b.name);
+      }
+    }
+    if (!zeros.empty()) {
+      std::string names;
+      for (const auto& z : zeros) names += (names.empty() ? "" : ", ") + z;
+      plan_.notes.push_back(
+          "integer inputs the kernel says no range for are zeros (valid indices): " + names +
+          "; gathers and scatters through them all hit index 0, so their times are a worst case of contention");
+    }
+    if (plan_.problem.outputIndices().empty())
+      return Error{m_.name + ": the kernel has no output buffer (no out_ptr or in_out_ptr argument)"};
+    std::int64_t bytes = 0;
+    for (const auto& b : plan_.problem.buffers) bytes += b.bytes();
+    plan_.problem.label = m_.name + ": " + num(static_cast<std::int64_t>(plan_.problem.buffers.size())) + " buffers (" +
+                          num(bytes >> 20) + " MiB)";
+    if (!x_.origin.empty()) plan_.notes.push_back(x_.origin);
+    if (r0_.known && m_.kind != KernelKind::kPointwise) plan_.notes.push_back(r0_.origin);
+    if (auto e = checkBufferProblemSpec(plan_.problem)) return Error{m_.name + ": " + e->message};
+    return std::nullopt;
+  }
+
+  LaunchPlan take() { return std::move(plan_); }
+
+ private:
+  // The value the launch used for scalars gives argument `name`; empty when none.
+  [[nodiscard]] std::string launched(const std::string& name) const {
+    if (scalars_ == nullptr) return {};
+    for (const auto& a : scalars_->arguments) {
+      if (a.name == name) return a.value;
+    }
+    return {};
+  }
+
+  // The buffer of pointer argument s: its element type from the signature, its size from the
+  // wrapper's tensor (else the whole iteration space), the values of an integer input from the kernel.
+  std::optional<Error> planBuffer(const SignatureArgument& s, PlannedArgument& a) {
+    auto type = parseElementType(s.type.substr(1));
+    if (!type)
+      return Error{m_.name + ": argument " + s.name + " of type " + s.type +
+                   " cannot be given a buffer: " + type.error()};
+    BufferSpec b;
+    b.type = *type;
+    b.role = roleOf(s, m_);
+    if (launch_ != nullptr) {
+      if (auto e = sizeFromWrapper(s, b, a)) return e;
+    } else {
+      b.elements = std::max<std::int64_t>(fallback_, 1);
+      b.name = s.name;
+      a.origin = fallback_text_ + " = " + num(b.elements) + " elements (assumed)";
+    }
+    if (b.elements > kMaxElements) {
+      return Error{m_.name + ": buffer " + b.name + " needs " + num(b.elements) +
+                   " elements, over the 2^31 − 1 this launcher allocates"};
+    }
+    if (b.role == BufferSpec::Role::kInput && !isFloating(b.type) && b.type != ElementType::kBool) {
+      planIntegerValues(s, b);
+    }
+    a.kind = PlannedArgument::Kind::kBuffer;
+    a.buffer = static_cast<int>(plan_.problem.buffers.size());
+    plan_.problem.buffers.push_back(std::move(b));
+    return std::nullopt;
+  }
+
+  // The elements of pointer argument s from the wrapper launch's tensor: its storage, in the
+  // kernel's elements where the tensor's dtype differs.
+  std::optional<Error> sizeFromWrapper(const SignatureArgument& s, BufferSpec& b, PlannedArgument& a) {
+    const LaunchArgumentInfo* info = nullptr;
+    for (const auto& li : launch_->arguments) {
+      if (li.name == s.name) info = &li;
+    }
+    if (info == nullptr || !info->buffer)
+      return Error{m_.name + ": the wrapper's launch gives no tensor for " + s.name};
+    b.elements = *storageElements(*info->buffer);
+    b.name = s.name + " (" + info->value + ")";
+    a.origin = info->value + " " + shapeText(*info->buffer);
+    if (!info->buffer->dtype.empty()) {
+      auto wt = parseElementType(info->buffer->dtype);
+      if (wt && *wt != b.type) {
+        // The tensor's bytes, in the kernel's elements (a reinterpreting view reads them so).
+        const std::int64_t bytes = b.elements * elementBytes(*wt);
+        b.elements = (bytes + elementBytes(b.type) - 1) / elementBytes(b.type);
+        plan_.notes.push_back(s.name + ": the wrapper's " + info->value + " is " + info->buffer->dtype +
+                              ", the kernel reads it as " + s.type.substr(1) + " (" + num(b.elements) + " elements)");
+      }
+    }
+    return std::nullopt;
+  }
+
+  // The values of an integer input, as the kernel's body says (scanned once for all of them), cut
+  // to what the element type holds.
+  void planIntegerValues(const SignatureArgument& s, BufferSpec& b) {
+    if (!lines_) lines_ = kernelLines(m_.source);  // the kernel's body, scanned once for every integer input
+    b.values = integerValuesOf(*lines_, s.name, r0_.known ? std::optional<std::int64_t>(r0_.value) : std::nullopt);
+    if (!b.values) return;
+    // A range wider than the element type holds is cut to the type (its values stay valid).
+    const int bits = 8 * elementBytes(b.type);
+    const std::int64_t type_max = b.type == ElementType::kU8 ? 255
+                                  : bits >= 64               ? std::numeric_limits<std::int64_t>::max()
+                                                             : (std::int64_t{1} << (bits - 1)) - 1;
+    if (b.values->high - 1 > type_max) {
+      b.values->high = type_max + (type_max < std::numeric_limits<std::int64_t>::max() ? 1 : 0);
+      b.values->origin += "; cut to " + num(type_max) + ", the largest " + s.type.substr(1);
+    }
+    if (b.values->ignore && b.type == ElementType::kU8) b.values->ignore.reset();
+    plan_.notes.push_back(s.name + " (" + s.type.substr(1) + "): " + b.values->origin);
+  }
+
+  // An i32 or i64 argument: as launched, else (a numel) from the kernel body or the size hints.
+  std::optional<Error> planInteger(const SignatureArgument& s, const std::string& value, PlannedArgument& a) const {
+    a.kind = s.type == "i64" ? PlannedArgument::Kind::kInt64 : PlannedArgument::Kind::kInt32;
+    std::optional<std::int64_t> v = integerText(value);
+    if (v) {
+      a.origin = "as launched";
+    } else if (s.name == "xnumel" || s.name == "ynumel" || s.name == "r0_numel" || s.name == "r1_numel" ||
+               s.name == "znumel") {
+      const std::string hint = s.name == "xnumel"     ? "x"
+                               : s.name == "ynumel"   ? "y"
+                               : s.name == "znumel"   ? "z"
+                               : s.name == "r0_numel" ? "r0_"
+                                                      : "r1_";
+      const Numel n = numelOf(m_, s.name, hint, value);
+      if (n.known) {
+        v = n.value;
+        a.origin = n.origin;
+      }
+    }
+    if (!v) {
+      return Error{m_.name + ": argument " + s.name + " (" + s.type + ") has no value" +
+                   (value.empty() ? std::string(scalars_ == nullptr ? " (no wrapper launch)"
+                                                                    : " (the wrapper's launch gives none)")
+                                  : " ('" + value + "' is a symbol of a dynamic shape)")};
+    }
+    if (a.kind == PlannedArgument::Kind::kInt32 &&
+        (*v < std::numeric_limits<std::int32_t>::min() || *v > std::numeric_limits<std::int32_t>::max())) {
+      return Error{m_.name + ": argument " + s.name + " = " + num(*v) + " is out of range for " + s.type +
+                   ": allowed -2147483648 … 2147483647"};
+    }
+    a.value = *v;
+    return std::nullopt;
+  }
+
+  // An fp32 argument: as launched, passed as its IEEE-754 bit pattern.
+  std::optional<Error> planFloat(const SignatureArgument& s, const std::string& value, PlannedArgument& a) const {
+    double d = 0;
+    if (value.empty())
+      return Error{m_.name + ": argument " + s.name + " (fp32) has no value" +
+                   (scalars_ == nullptr ? " (no wrapper launch)" : "")};
+    try {
+      std::size_t used = 0;
+      d = std::stod(value, &used);
+      if (used != value.size()) throw std::invalid_argument(value);
+    } catch (...) {
+      return Error{m_.name + ": argument " + s.name + " (fp32) is launched with '" + value + "', not a number"};
+    }
+    a.kind = PlannedArgument::Kind::kFloat32;
+    a.value = static_cast<std::int64_t>(std::bit_cast<std::uint32_t>(static_cast<float>(d)));
+    a.origin = "as launched";
+    return std::nullopt;
+  }
+
+  const RunKernel& k_;
+  const KernelModule& m_;
+  LaunchPlan plan_;
+  const KernelLaunchInfo* launch_ = nullptr;   // the wrapper launch whose buffers are used
+  const KernelLaunchInfo* scalars_ = nullptr;  // the wrapper launch whose scalar values are used
+  Numel x_;
+  Numel r0_;
+  std::int64_t fallback_ = 0;  // elements of a pointer no wrapper sizes
+  std::string fallback_text_;
+  std::optional<KernelLines> lines_;
+};
+
 }  // namespace
 
 Expected<LaunchPlan> planLaunch(const RunKernel& k, std::uint64_t seed) {
@@ -302,195 +558,11 @@ Expected<LaunchPlan> planLaunch(const RunKernel& k, std::uint64_t seed) {
     return Error{m.name + ": a @triton_heuristics." + m.decorator +
                  " kernel; only reduction, persistent_reduction and pointwise kernels are launched here"};
   }
-  LaunchPlan plan;
-  plan.kernel = m.name;
-  plan.problem.seed = seed;
-  std::string why_not;
-  const KernelLaunchInfo* launch = usableLaunch(k, why_not);
-  plan.from_wrapper = launch != nullptr;
-  if (launch != nullptr) {
-    plan.buffers_from = "the wrapper's call() (" + launch->wrapper + " line " + num(launch->line) + ")";
-    if (k.launches.size() > 1)
-      plan.notes.push_back("the wrapper launches this kernel " + num(static_cast<std::int64_t>(k.launches.size())) +
-                           " times; the launch at line " + num(launch->line) + " is used");
-  } else {
-    plan.buffers_from = "the signature and size hints (" +
-                        (k.launches.empty() ? std::string("no wrapper launch of this kernel was found") : why_not) +
-                        ")";
-  }
-  // Scalars come from the launch used, else from the first launch even when its buffers cannot be used.
-  const KernelLaunchInfo* scalars = launch != nullptr ? launch : (k.launches.empty() ? nullptr : &k.launches.front());
-  auto launched = [&](const std::string& name) -> std::string {
-    if (scalars == nullptr) return {};
-    for (const auto& a : scalars->arguments) {
-      if (a.name == name) return a.value;
-    }
-    return {};
-  };
-
-  const Numel x = numelOf(m, "xnumel", "x", launched("xnumel"));
-  const Numel y = numelOf(m, "ynumel", "y", launched("ynumel"));
-  const Numel r0 = numelOf(m, "r0_numel", "r0_", launched("r0_numel"));
-  if (!x.known)
-    return Error{m.name + ": xnumel is not known (no value in the kernel body, the wrapper or the size hints)"};
-  plan.xnumel = x.value;
-  if (y.known) plan.ynumel = y.value;
-  if (m.meta.grid_type == "Grid2D" && !y.known) {
-    return Error{
-        m.name +
-        ": a Grid2D kernel whose ynumel is not known (no value in the kernel body, the wrapper or the size hints)"};
-  }
-  // Elements a pointer gets when no wrapper says: the whole iteration space.
-  std::int64_t fallback = x.value;
-  std::string fallback_text = "xnumel";
-  if (y.known) {
-    fallback *= y.value;
-    fallback_text += " × ynumel";
-  }
-  if (r0.known && m.kind != KernelKind::kPointwise) {
-    fallback *= r0.value;
-    fallback_text += " × r0_numel";
-  }
-
-  std::optional<KernelLines> lines;
-  for (const SignatureArgument& s : m.signature) {
-    if (s.isConstexpr()) continue;
-    PlannedArgument a;
-    a.name = s.name;
-    a.type = s.type;
-    const std::string value = launched(s.name);
-    if (s.isPointer()) {
-      auto type = parseElementType(s.type.substr(1));
-      if (!type)
-        return Error{m.name + ": argument " + s.name + " of type " + s.type +
-                     " cannot be given a buffer: " + type.error()};
-      BufferSpec b;
-      b.type = *type;
-      b.role = roleOf(s, m);
-      if (launch != nullptr) {
-        const LaunchArgumentInfo* info = nullptr;
-        for (const auto& li : launch->arguments) {
-          if (li.name == s.name) info = &li;
-        }
-        if (info == nullptr || !info->buffer)
-          return Error{m.name + ": the wrapper's launch gives no tensor for " + s.name};
-        b.elements = *storageElements(*info->buffer);
-        b.name = s.name + " (" + info->value + ")";
-        a.origin = info->value + " " + shapeText(*info->buffer);
-        if (!info->buffer->dtype.empty()) {
-          auto wt = parseElementType(info->buffer->dtype);
-          if (wt && *wt != *type) {
-            // The tensor's bytes, in the kernel's elements (a reinterpreting view reads them so).
-            const std::int64_t bytes = b.elements * elementBytes(*wt);
-            b.elements = (bytes + elementBytes(*type) - 1) / elementBytes(*type);
-            plan.notes.push_back(s.name + ": the wrapper's " + info->value + " is " + info->buffer->dtype +
-                                 ", the kernel reads it as " + s.type.substr(1) + " (" + num(b.elements) +
-                                 " elements)");
-          }
-        }
-      } else {
-        b.elements = std::max<std::int64_t>(fallback, 1);
-        b.name = s.name;
-        a.origin = fallback_text + " = " + num(b.elements) + " elements (assumed)";
-      }
-      if (b.elements > kMaxElements) {
-        return Error{m.name + ": buffer " + b.name + " needs " + num(b.elements) +
-                     " elements, over the 2^31 − 1 this launcher allocates"};
-      }
-      if (b.role == BufferSpec::Role::kInput && !isFloating(b.type) && b.type != ElementType::kBool) {
-        if (!lines) lines = kernelLines(m.source);  // the kernel's body, scanned once for every integer input
-        b.values = integerValuesOf(*lines, s.name, r0.known ? std::optional<std::int64_t>(r0.value) : std::nullopt);
-        if (b.values) {
-          // A range wider than the element type holds is cut to the type (its values stay valid).
-          const int bits = 8 * elementBytes(b.type);
-          const std::int64_t type_max = b.type == ElementType::kU8 ? 255
-                                        : bits >= 64               ? std::numeric_limits<std::int64_t>::max()
-                                                                   : (std::int64_t{1} << (bits - 1)) - 1;
-          if (b.values->high - 1 > type_max) {
-            b.values->high = type_max + (type_max < std::numeric_limits<std::int64_t>::max() ? 1 : 0);
-            b.values->origin += "; cut to " + num(type_max) + ", the largest " + s.type.substr(1);
-          }
-          if (b.values->ignore && b.type == ElementType::kU8) b.values->ignore.reset();
-          plan.notes.push_back(s.name + " (" + s.type.substr(1) + "): " + b.values->origin);
-        }
-      }
-      a.kind = PlannedArgument::Kind::kBuffer;
-      a.buffer = static_cast<int>(plan.problem.buffers.size());
-      plan.problem.buffers.push_back(std::move(b));
-    } else if (s.type == "i32" || s.type == "i64") {
-      a.kind = s.type == "i64" ? PlannedArgument::Kind::kInt64 : PlannedArgument::Kind::kInt32;
-      std::optional<std::int64_t> v = integerText(value);
-      if (v) {
-        a.origin = "as launched";
-      } else if (s.name == "xnumel" || s.name == "ynumel" || s.name == "r0_numel" || s.name == "r1_numel" ||
-                 s.name == "znumel") {
-        const std::string hint = s.name == "xnumel"     ? "x"
-                                 : s.name == "ynumel"   ? "y"
-                                 : s.name == "znumel"   ? "z"
-                                 : s.name == "r0_numel" ? "r0_"
-                                                        : "r1_";
-        const Numel n = numelOf(m, s.name, hint, value);
-        if (n.known) {
-          v = n.value;
-          a.origin = n.origin;
-        }
-      }
-      if (!v) {
-        return Error{m.name + ": argument " + s.name + " (" + s.type + ") has no value" +
-                     (value.empty() ? std::string(scalars == nullptr ? " (no wrapper launch)"
-                                                                     : " (the wrapper's launch gives none)")
-                                    : " ('" + value + "' is a symbol of a dynamic shape)")};
-      }
-      if (a.kind == PlannedArgument::Kind::kInt32 &&
-          (*v < std::numeric_limits<std::int32_t>::min() || *v > std::numeric_limits<std::int32_t>::max())) {
-        return Error{m.name + ": argument " + s.name + " = " + num(*v) + " is out of range for " + s.type +
-                     ": allowed -2147483648 … 2147483647"};
-      }
-      a.value = *v;
-    } else if (s.type == "fp32") {
-      double d = 0;
-      if (value.empty())
-        return Error{m.name + ": argument " + s.name + " (fp32) has no value" +
-                     (scalars == nullptr ? " (no wrapper launch)" : "")};
-      try {
-        std::size_t used = 0;
-        d = std::stod(value, &used);
-        if (used != value.size()) throw std::invalid_argument(value);
-      } catch (...) {
-        return Error{m.name + ": argument " + s.name + " (fp32) is launched with '" + value + "', not a number"};
-      }
-      a.kind = PlannedArgument::Kind::kFloat32;
-      a.value = static_cast<std::int64_t>(std::bit_cast<std::uint32_t>(static_cast<float>(d)));
-      a.origin = "as launched";
-    } else {
-      return Error{m.name + ": argument " + s.name + " has type " + s.type +
-                   ", which this launcher does not pass (pointers, i32, i64, fp32)"};
-    }
-    plan.arguments.push_back(std::move(a));
-  }
-  std::vector<std::string> zeros;
-  for (const BufferSpec& b : plan.problem.buffers) {
-    if (b.role != BufferSpec::Role::kOutput && !isFloating(b.type) && b.type != ElementType::kBool && !b.values) {
-      zeros.push_back(b.name);
-    }
-  }
-  if (!zeros.empty()) {
-    std::string names;
-    for (const auto& z : zeros) names += (names.empty() ? "" : ", ") + z;
-    plan.notes.push_back(
-        "integer inputs the kernel says no range for are zeros (valid indices): " + names +
-        "; gathers and scatters through them all hit index 0, so their times are a worst case of contention");
-  }
-  if (plan.problem.outputIndices().empty())
-    return Error{m.name + ": the kernel has no output buffer (no out_ptr or in_out_ptr argument)"};
-  std::int64_t bytes = 0;
-  for (const auto& b : plan.problem.buffers) bytes += b.bytes();
-  plan.problem.label = m.name + ": " + num(static_cast<std::int64_t>(plan.problem.buffers.size())) + " buffers (" +
-                       num(bytes >> 20) + " MiB)";
-  if (!x.origin.empty()) plan.notes.push_back(x.origin);
-  if (r0.known && m.kind != KernelKind::kPointwise) plan.notes.push_back(r0.origin);
-  if (auto e = checkBufferProblemSpec(plan.problem)) return Error{m.name + ": " + e->message};
-  return plan;
+  LaunchPlanner planner(k, seed);
+  if (auto e = planner.planNumels()) return *e;
+  if (auto e = planner.planArguments()) return *e;
+  if (auto e = planner.finish()) return *e;
+  return planner.take();
 }
 
 namespace {
@@ -506,23 +578,10 @@ std::string unsupportedGridWhy(const std::string& grid) {
   return "a grid type this launcher does not know";
 }
 
-}  // namespace
-
-Expected<GpuModule> tritonModule(const RunKernel& k, const RunConfig& rc, const LaunchPlan& plan) {
-  auto folder = readTritonCacheFolder(rc.folder);
-  if (!folder) return Error{folder.error()};
-  const TritonCompiled& c = *folder;
-  const std::string label = k.module.name + " " + rc.config.str();
-  if (c.cubin_path.empty()) return Error{label + ": " + rc.folder + " holds no .cubin"};
-  auto bytes = readFile(c.cubin_path);
-  if (!bytes) return Error{bytes.error()};
-
-  GpuModule mod;
-  mod.entry = c.name;
-  mod.label = label;
-  const int arch = c.cubin_arch > 0 ? c.cubin_arch : c.arch;
-  mod.arch = ComputeCapability{arch / 10, arch % 10};
-  mod.cubin.assign(bytes->begin(), bytes->end());
+// The module's grid for the kernel's grid type: Grid1D and MixOrderReductionGrid cover xnumel in
+// x (by XBLOCK, by RSPLIT_SIZE), Grid2D also ynumel in y; other grid types are refused.
+std::optional<Error> setModuleGrid(const RunKernel& k, const RunConfig& rc, const LaunchPlan& plan,
+                                   const std::string& label, GpuModule& mod) {
   const std::string& grid = k.module.meta.grid_type;
   auto blocks = [](std::int64_t n, int tile) -> std::int64_t { return tile > 0 ? (n + tile - 1) / tile : 0; };
   if (grid == "Grid1D" || grid.empty()) {
@@ -547,13 +606,12 @@ Expected<GpuModule> tritonModule(const RunKernel& k, const RunConfig& rc, const 
     return Error{label + ": grid " + num(mod.grid_x) + " × " + num(mod.grid_y) +
                  " is out of range: allowed 1 … 2147483647 × 1 … 65535"};
   }
-  if (c.num_ctas != 1) {
-    return Error{label + ": num_ctas " + num(c.num_ctas) + " (thread-block clusters) is not launched here: allowed 1"};
-  }
-  const int warp = c.warp_size > 0 ? c.warp_size : 32;
-  mod.block_threads = c.num_warps * warp;
-  mod.dynamic_smem_bytes = c.shared_bytes;
+  return std::nullopt;
+}
 
+// The module's arguments: the plan's (buffers by their index among the inputs or the outputs),
+// then Triton 3.x's two scratch pointers. Returns each as "name:bytes", for the .ptx check.
+std::vector<std::string> addModuleArguments(const LaunchPlan& plan, const TritonCompiled& c, GpuModule& mod) {
   const std::vector<int> inputs = plan.problem.inputIndices();
   const std::vector<int> outputs = plan.problem.outputIndices();
   auto indexIn = [](const std::vector<int>& v, int b) {
@@ -586,7 +644,7 @@ Expected<GpuModule> tritonModule(const RunKernel& k, const RunConfig& rc, const 
     mod.arguments.push_back(std::move(la));
   }
   // Triton 3.x passes two more pointers: global scratch, then profile scratch (null when size 0).
-  const std::int64_t ctas = 1;  // num_ctas is 1 (checked above)
+  const std::int64_t ctas = 1;  // num_ctas is 1 (checked before)
   for (const auto& [name, size] : {std::pair<std::string, std::int64_t>{"global_scratch", c.global_scratch_size},
                                    std::pair<std::string, std::int64_t>{"profile_scratch", c.profile_scratch_size}}) {
     LaunchArgument la;
@@ -596,8 +654,14 @@ Expected<GpuModule> tritonModule(const RunKernel& k, const RunConfig& rc, const 
     mod.arguments.push_back(std::move(la));
     want.push_back(name + ":8");
   }
+  return want;
+}
+
+// The .ptx entry's parameters must match the arguments: as many, each of the same width.
+std::optional<Error> checkPtxParameters(const TritonCompiled& c, const std::vector<std::string>& want,
+                                        const std::string& label, const std::string& folder) {
   if (c.ptx_params.empty())
-    return Error{label + ": the .ptx of " + rc.folder +
+    return Error{label + ": the .ptx of " + folder +
                  " is missing or names no parameters, so the argument list cannot be checked"};
   bool match = c.ptx_params.size() == want.size();
   for (std::size_t i = 0; match && i < want.size(); ++i) {
@@ -607,6 +671,35 @@ Expected<GpuModule> tritonModule(const RunKernel& k, const RunConfig& rc, const 
     return Error{label + ": the .ptx entry's parameters (" + joined(c.ptx_params, ", ") +
                  ") do not match the signature (" + joined(want, ", ") + " bytes): not launched"};
   }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Expected<GpuModule> tritonModule(const RunKernel& k, const RunConfig& rc, const LaunchPlan& plan) {
+  auto folder = readTritonCacheFolder(rc.folder);
+  if (!folder) return Error{folder.error()};
+  const TritonCompiled& c = *folder;
+  const std::string label = k.module.name + " " + rc.config.str();
+  if (c.cubin_path.empty()) return Error{label + ": " + rc.folder + " holds no .cubin"};
+  auto bytes = readFile(c.cubin_path);
+  if (!bytes) return Error{bytes.error()};
+
+  GpuModule mod;
+  mod.entry = c.name;
+  mod.label = label;
+  const int arch = c.cubin_arch > 0 ? c.cubin_arch : c.arch;
+  mod.arch = ComputeCapability{arch / 10, arch % 10};
+  mod.cubin.assign(bytes->begin(), bytes->end());
+  if (auto e = setModuleGrid(k, rc, plan, label, mod)) return *e;
+  if (c.num_ctas != 1) {
+    return Error{label + ": num_ctas " + num(c.num_ctas) + " (thread-block clusters) is not launched here: allowed 1"};
+  }
+  const int warp = c.warp_size > 0 ? c.warp_size : 32;
+  mod.block_threads = c.num_warps * warp;
+  mod.dynamic_smem_bytes = c.shared_bytes;
+  const std::vector<std::string> want = addModuleArguments(plan, c, mod);
+  if (auto e = checkPtxParameters(c, want, label, rc.folder)) return *e;
   return mod;
 }
 

@@ -375,8 +375,10 @@ std::vector<std::string> everyProblem(const InductorRun& run) {
   return out;
 }
 
-std::string kernelReport(const RunKernel& k) {
-  std::ostringstream out;
+namespace {
+
+// The report's head: the kernel's module, file, device, size hints, signature, meta and launches.
+void writeKernelHead(std::ostream& out, const RunKernel& k) {
   const auto& m = k.module;
   out << m.name << "  (" << kernelKindName(m.kind) << ", module " << m.module_hash << ")\n";
   out << "  file:          " << m.path << "\n";
@@ -404,6 +406,56 @@ std::string kernelReport(const RunKernel& k) {
       out << "\n";
     }
   }
+}
+
+// One config of the report: its launch config, origin, registers, spills, occupancy and decisions
+// (the four bounds in one line when they say the same; the spills rule, not a bound, on its own).
+void writeKernelConfig(std::ostream& out, const RunKernel& k, std::size_t i) {
+  const RunConfig& rc = k.configs[i];
+  const auto& c = rc.config;
+  out << "\n  #" << (i + 1) << " " << c.str();
+  if (rc.rsplit_size > 0) out << ", RSPLIT_SIZE=" << rc.rsplit_size << ", NUM_STAGES=" << rc.mix_num_stages;
+  out << (rc.winner ? "  ← winner" : "") << "\n";
+  out << "     " << configOriginName(rc.origin);
+  if (rc.parent >= 0) out << " (halved from #" << (rc.parent + 1) << ")";
+  out << "; " << (c.n_regs ? std::to_string(*c.n_regs) : std::string("?")) << " registers, "
+      << (c.n_spills ? std::to_string(*c.n_spills) : std::string("?")) << " spills (" << rc.local_bytes
+      << " B local per thread), " << c.shared_bytes << " B shared";
+  if (rc.over_spill_threshold) out << " — over the spill threshold " << k.spillThreshold() << ": never benchmarked";
+  out << "\n";
+  if (rc.occupancy) {
+    const int blocks = rc.occupancy->active_blocks_per_sm;
+    out << "     occupancy " << fixed(rc.occupancy->occupancy * 100.0, 1) << " % (" << blocks
+        << (blocks == 1 ? " block" : " blocks") << "/SM, limited by " << limiterNames(rc.occupancy->limiters) << ")\n";
+  }
+  auto line = [&](const inductor::Decision& d) {
+    out << "     " << inductor::policyKey(d.policy) << ": " << d.reason;
+    if (!d.bound_arithmetic.empty()) out << " [" << d.bound_arithmetic << "]";
+    out << "\n";
+  };
+  std::vector<const inductor::Decision*> bounds;
+  for (const auto& d : rc.decisions) {
+    if (d.policy != Policy::kSpills) bounds.push_back(&d);
+  }
+  const bool same_reason = !bounds.empty() && std::all_of(bounds.begin(), bounds.end(), [&](const auto* d) {
+    return d->reason == bounds.front()->reason;
+  });
+  if (same_reason) {
+    out << "     every bound: " << bounds.front()->reason << "\n";
+  } else {
+    for (const auto* d : bounds) line(*d);
+  }
+  if (const inductor::Decision* d = rc.decision(Policy::kSpills)) line(*d);
+  if (rc.bounds_disagree) out << "     the bounds disagree on this config\n";
+  for (const auto& p : rc.problems) out << "     problem: " << p << "\n";
+}
+
+}  // namespace
+
+std::string kernelReport(const RunKernel& k) {
+  std::ostringstream out;
+  const auto& m = k.module;
+  writeKernelHead(out, k);
   if (!m.meta.grid_type.empty() && m.meta.grid_type != "Grid1D") out << "  grid:          " << m.meta.grid_type << "\n";
   for (const auto& n : k.notes) out << "  note: " << n << "\n";
   for (const auto& w : m.warnings) out << "  warning: " << w << "\n";
@@ -420,47 +472,7 @@ std::string kernelReport(const RunKernel& k) {
         << "\n";
   }
   out << "  configs:       " << k.configs.size() << " compiled (per-config times are not on disk)\n";
-  for (std::size_t i = 0; i < k.configs.size(); ++i) {
-    const RunConfig& rc = k.configs[i];
-    const auto& c = rc.config;
-    out << "\n  #" << (i + 1) << " " << c.str();
-    if (rc.rsplit_size > 0) out << ", RSPLIT_SIZE=" << rc.rsplit_size << ", NUM_STAGES=" << rc.mix_num_stages;
-    out << (rc.winner ? "  ← winner" : "") << "\n";
-    out << "     " << configOriginName(rc.origin);
-    if (rc.parent >= 0) out << " (halved from #" << (rc.parent + 1) << ")";
-    out << "; " << (c.n_regs ? std::to_string(*c.n_regs) : std::string("?")) << " registers, "
-        << (c.n_spills ? std::to_string(*c.n_spills) : std::string("?")) << " spills (" << rc.local_bytes
-        << " B local per thread), " << c.shared_bytes << " B shared";
-    if (rc.over_spill_threshold) out << " — over the spill threshold " << k.spillThreshold() << ": never benchmarked";
-    out << "\n";
-    if (rc.occupancy) {
-      const int blocks = rc.occupancy->active_blocks_per_sm;
-      out << "     occupancy " << fixed(rc.occupancy->occupancy * 100.0, 1) << " % (" << blocks
-          << (blocks == 1 ? " block" : " blocks") << "/SM, limited by " << limiterNames(rc.occupancy->limiters)
-          << ")\n";
-    }
-    // The four bounds in one line when they say the same; the spills rule (not a bound) on its own.
-    auto line = [&](const inductor::Decision& d) {
-      out << "     " << inductor::policyKey(d.policy) << ": " << d.reason;
-      if (!d.bound_arithmetic.empty()) out << " [" << d.bound_arithmetic << "]";
-      out << "\n";
-    };
-    std::vector<const inductor::Decision*> bounds;
-    for (const auto& d : rc.decisions) {
-      if (d.policy != Policy::kSpills) bounds.push_back(&d);
-    }
-    const bool same_reason = !bounds.empty() && std::all_of(bounds.begin(), bounds.end(), [&](const auto* d) {
-      return d->reason == bounds.front()->reason;
-    });
-    if (same_reason) {
-      out << "     every bound: " << bounds.front()->reason << "\n";
-    } else {
-      for (const auto* d : bounds) line(*d);
-    }
-    if (const inductor::Decision* d = rc.decision(Policy::kSpills)) line(*d);
-    if (rc.bounds_disagree) out << "     the bounds disagree on this config\n";
-    for (const auto& p : rc.problems) out << "     problem: " << p << "\n";
-  }
+  for (std::size_t i = 0; i < k.configs.size(); ++i) writeKernelConfig(out, k, i);
   return out.str();
 }
 

@@ -6,6 +6,7 @@
 //     with the user's own Triton (no GPU needed), analysed, and with a GPU timed
 //   occx inductor step TRACE [DIR]: where a step's GPU time goes, from a torch.profiler trace, each
 //     Triton kernel joined to the run in DIR
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -207,11 +208,12 @@ void printScanText(std::ostream& out, const InductorRun& run, const StepJoin* st
       device = r.device;
     }
     auto n = [](const std::optional<std::int64_t>& v) { return v ? std::to_string(*v) : std::string(); };
-    rows.push_back({shortName(r.kernel), r.kind, r.size_hints, n(r.xblock), n(r.r0_block), n(r.num_warps), n(r.n_regs),
-                    n(r.n_spills),
-                    r.occupancy_pct ? std::to_string(static_cast<int>(*r.occupancy_pct + 0.5)) + " %" : std::string(),
-                    n(r.blocks_per_sm), r.r0_block ? r.origin : std::string(), r.winner ? "yes" : "", r.new_decision,
-                    r.old_decision, r.bounds_disagree ? "yes" : ""});
+    rows.push_back(
+        {shortName(r.kernel), r.kind, r.size_hints, n(r.xblock), n(r.r0_block), n(r.num_warps), n(r.n_regs),
+         n(r.n_spills),
+         r.occupancy_pct ? std::to_string(static_cast<int>(std::floor(*r.occupancy_pct + 0.5))) + " %" : std::string(),
+         n(r.blocks_per_sm), r.r0_block ? r.origin : std::string(), r.winner ? "yes" : "", r.new_decision,
+         r.old_decision, r.bounds_disagree ? "yes" : ""});
     if (step != nullptr) {
       const auto* s = inStepOf(*step, r.kernel, r.module);
       rows.back().insert(rows.back().begin() + 1, s != nullptr ? fixed(s->per_step_us, 1) : "");
@@ -408,6 +410,33 @@ std::string noKernelText(const InductorRun& run, const std::string& key) {
       << " kernels: the in-step time lies between warm and cold, or within 10 % of one of them.\n";
 }
 
+// A progress line of `occx inductor run`: the kernel, the configs done, the last one's outcome.
+std::string measureProgressLine(const MeasureProgress& p) {
+  std::string line = "[" + std::to_string(p.kernel_index) + "/" + std::to_string(p.kernels) + "] " +
+                     shortName(p.kernel) + " " + std::to_string(p.done) + "/" + std::to_string(p.total);
+  if (p.row != nullptr) {
+    line += " " + p.row->configText() + ": " + std::string(runStatusName(p.row->measured.status));
+    if (p.row->ok()) line += " " + fixed(p.row->measured.timeUs(), 1) + " µs";
+  }
+  return line;
+}
+
+// `occx inductor run --json`: the measured rows, each policy's pick (the picks table as objects)
+// and the notes.
+nlohmann::json runsToJson(const KernelMeasurements& result) {
+  nlohmann::json j = columnsToJson(measuredConfigColumns(), result.rows, result.meta);
+  const auto table = picksTable(result);
+  nlohmann::json picks = nlohmann::json::array();
+  for (std::size_t i = 1; i < table.size(); ++i) {
+    nlohmann::json p = nlohmann::json::object();
+    for (std::size_t c = 0; c < table[0].size() && c < table[i].size(); ++c) p[table[0][c]] = table[i][c];
+    picks.push_back(std::move(p));
+  }
+  j["picks"] = std::move(picks);
+  j["notes"] = result.notes;
+  return j;
+}
+
 int runRun(Context& ctx, const InductorOpts& o) {
   constexpr const char* kRunCmd = "occx inductor run";
   if (!(o.timed_ms >= 1.0 && o.timed_ms <= 10000.0))
@@ -444,16 +473,7 @@ int runRun(Context& ctx, const InductorOpts& o) {
   SigintScope sigint;
   ProgressPrinter progress(ctx.err, o.quiet || &ctx.err != &std::cerr);
   auto result = measureKernelConfigs(
-      *gpu.runner, kernels, options,
-      [&](const MeasureProgress& p) {
-        std::string line = "[" + std::to_string(p.kernel_index) + "/" + std::to_string(p.kernels) + "] " +
-                           shortName(p.kernel) + " " + std::to_string(p.done) + "/" + std::to_string(p.total);
-        if (p.row != nullptr) {
-          line += " " + p.row->configText() + ": " + std::string(runStatusName(p.row->measured.status));
-          if (p.row->ok()) line += " " + fixed(p.row->measured.timeUs(), 1) + " µs";
-        }
-        progress.step(line);
-      },
+      *gpu.runner, kernels, options, [&](const MeasureProgress& p) { progress.step(measureProgressLine(p)); },
       &interrupted());
   progress.finish();
   result.meta.emplace_back("input", run->input);
@@ -461,17 +481,7 @@ int runRun(Context& ctx, const InductorOpts& o) {
     if (step != nullptr) {
       ctx.err << kRunCmd << ": --trace: the in-step columns are in the text and the --csv file, not in --json\n";
     }
-    nlohmann::json j = columnsToJson(measuredConfigColumns(), result.rows, result.meta);
-    const auto table = picksTable(result);
-    nlohmann::json picks = nlohmann::json::array();
-    for (std::size_t i = 1; i < table.size(); ++i) {
-      nlohmann::json p = nlohmann::json::object();
-      for (std::size_t c = 0; c < table[0].size() && c < table[i].size(); ++c) p[table[0][c]] = table[i][c];
-      picks.push_back(std::move(p));
-    }
-    j["picks"] = std::move(picks);
-    j["notes"] = result.notes;
-    printJson(ctx.out, j);
+    printJson(ctx.out, runsToJson(result));
   } else if (o.output.text()) {
     printRunsText(ctx.out, result);
     if (step != nullptr) printInStepComparison(ctx.out, result, *step);
@@ -536,52 +546,42 @@ void printSweepText(std::ostream& out, const KernelSweepResult& r) {
   for (const auto& n : r.runs.notes) out << "note: " << n << "\n";
 }
 
-int runInductorSweep(Context& ctx, const InductorOpts& o) {
-  constexpr const char* kCmd = "occx inductor sweep";
-  if (!(o.timed_ms >= 1.0 && o.timed_ms <= 10000.0))
-    return fail(ctx, kCmd, "--timed-ms " + fixed(o.timed_ms, 1) + " is out of range: allowed 1 … 10000");
-  if (o.jobs < 0 || o.jobs > 64)
-    return fail(ctx, kCmd, outOfRange("--jobs", o.jobs, "0 (as many as cores, at most 8) … 64"));
-  std::string key;
-  auto run = scanForKernel(ctx, o, key);
-  if (!run) return fail(ctx, kCmd, run.error(), kExitRuntime);
+// The one kernel `occx inductor sweep` sweeps: the one named by `key`, else the one looped or
+// persistent reduction of the run. Error: none, or several (the first eight named).
+Expected<const RunKernel*> kernelToSweep(const InductorRun& run, const std::string& key) {
   std::vector<const RunKernel*> found;
   if (key.empty()) {
-    for (const auto& k : run->kernels) {
+    for (const auto& k : run.kernels) {
       if (k.analysed()) found.push_back(&k);
     }
   } else {
-    found = run->findKernels(key);
-    if (found.empty()) return fail(ctx, kCmd, noKernelText(*run, key));
+    found = run.findKernels(key);
+    if (found.empty()) return Error{noKernelText(run, key)};
   }
   if (found.size() != 1) {
     std::string names;
     for (std::size_t i = 0; i < found.size() && i < 8; ++i)
       names += (i ? ", " : "") + found[i]->module.name + " (" + found[i]->module.module_hash + ")";
-    return fail(ctx, kCmd,
-                found.empty()
-                    ? "no looped or persistent reduction in " + run->input
-                    : std::to_string(found.size()) + " kernels match; name one (its name or module hash): " + names);
+    return Error{found.empty()
+                     ? "no looped or persistent reduction in " + run.input
+                     : std::to_string(found.size()) + " kernels match; name one (its name or module hash): " + names};
   }
-  const RunKernel& kernel = *found.front();
-  auto text = readFile(kernel.module.path);
-  if (!text) {
-    return fail(ctx, kCmd,
-                kernel.module.name + ": its kernel module " + kernel.module.path + " cannot be read (" + text.error() +
-                    "); a sweep compiles the module file",
-                kExitRuntime);
-  }
+  return found.front();
+}
+
+// The sweep's options from the command line: the grid given (else the default grid, unless only
+// --policies), the policies' configs unless only a grid is given, how to compile and to run.
+Expected<KernelSweepOptions> sweepOptionsOf(const InductorOpts& o, const RunKernel& kernel) {
   KernelSweepOptions options;
   const bool grid_given = !o.grid.empty();
   options.policies = o.policies || !grid_given;
   if (grid_given) {
     auto g = parseConfigGrid(o.grid, kernel);
-    if (!g) return fail(ctx, kCmd, g.error());
+    if (!g) return Error{g.error()};
     options.grid = *g;
   } else if (!o.policies) {
     if (!kernel.analysed())
-      return fail(ctx, kCmd,
-                  kernel.module.name + " is not a reduction: sweeps are for looped and persistent reductions");
+      return Error{kernel.module.name + " is not a reduction: sweeps are for looped and persistent reductions"};
     options.grid = defaultConfigGrid(kernel);
   }
   options.compile.python = o.python;
@@ -591,12 +591,64 @@ int runInductorSweep(Context& ctx, const InductorOpts& o) {
   options.run.run.cupti_metrics = !o.no_metrics;
   options.run.run.timed_ms = o.timed_ms;
   options.run.run.flush_l2 = !o.no_flush;
+  return options;
+}
+
+// What the sweep will compile: the kernel, the configs to compile and those Inductor compiled, the
+// grid, and the configs left out and why.
+void printSweepPlan(std::ostream& err, const char* cmd, const RunKernel& kernel, const SweepPlan& plan) {
+  err << cmd << ": " << kernel.module.name << " (" << kernel.module.sizeHintsText() << "): " << plan.configs.size()
+      << " configs to compile, " << plan.compiled.size() << " compiled by Inductor"
+      << (plan.grid.empty() ? "" : "; grid " + plan.grid) << "\n";
+  for (const auto& l : plan.left_out) err << "  left out: " << l << "\n";
+}
+
+// One line on the compile: configs compiled, with which Python, PyTorch and Triton, how long (in
+// all, per config) and into which folder.
+void printCompileSummary(std::ostream& err, const char* cmd, const TritonCompileReport& c) {
+  int ok = 0;
+  std::vector<double> secs;
+  for (const auto& r : c.configs) {
+    if (r.ok) {
+      ++ok;
+      secs.push_back(r.seconds);
+    }
+  }
+  std::sort(secs.begin(), secs.end());
+  err << cmd << ": compiled " << ok << " of " << c.configs.size() << " configs with " << c.python << " (Python "
+      << c.python_version << ", PyTorch " << c.torch_version << ", Triton " << c.triton_version << ", target "
+      << c.target << ") in " << fixed(c.seconds, 1) << " s, " << c.jobs << (c.jobs == 1 ? " process" : " processes");
+  if (!secs.empty()) {
+    err << "; per config median " << fixed(secs[secs.size() / 2], 2) << " s, max " << fixed(secs.back(), 2) << " s";
+  }
+  err << "; into " << c.cache_dir << "\n";
+}
+
+int runInductorSweep(Context& ctx, const InductorOpts& o) {
+  constexpr const char* kCmd = "occx inductor sweep";
+  if (!(o.timed_ms >= 1.0 && o.timed_ms <= 10000.0))
+    return fail(ctx, kCmd, "--timed-ms " + fixed(o.timed_ms, 1) + " is out of range: allowed 1 … 10000");
+  if (o.jobs < 0 || o.jobs > 64)
+    return fail(ctx, kCmd, outOfRange("--jobs", o.jobs, "0 (as many as cores, at most 8) … 64"));
+  std::string key;
+  auto run = scanForKernel(ctx, o, key);
+  if (!run) return fail(ctx, kCmd, run.error(), kExitRuntime);
+  auto found = kernelToSweep(*run, key);
+  if (!found) return fail(ctx, kCmd, found.error());
+  const RunKernel& kernel = **found;
+  auto text = readFile(kernel.module.path);
+  if (!text) {
+    return fail(ctx, kCmd,
+                kernel.module.name + ": its kernel module " + kernel.module.path + " cannot be read (" + text.error() +
+                    "); a sweep compiles the module file",
+                kExitRuntime);
+  }
+  auto swept = sweepOptionsOf(o, kernel);
+  if (!swept) return fail(ctx, kCmd, swept.error());
+  const KernelSweepOptions& options = *swept;
   auto plan = planSweep(kernel, options.grid, options.policies);
   if (!plan) return fail(ctx, kCmd, plan.error());
-  ctx.err << kCmd << ": " << kernel.module.name << " (" << kernel.module.sizeHintsText()
-          << "): " << plan->configs.size() << " configs to compile, " << plan->compiled.size()
-          << " compiled by Inductor" << (plan->grid.empty() ? "" : "; grid " + plan->grid) << "\n";
-  for (const auto& l : plan->left_out) ctx.err << "  left out: " << l << "\n";
+  printSweepPlan(ctx.err, kCmd, kernel, *plan);
 
   std::unique_ptr<GpuRunner> runner;
   std::string no_run_reason = o.no_run ? "--no-run" : "";
@@ -629,26 +681,7 @@ int runInductorSweep(Context& ctx, const InductorOpts& o) {
     }
   }
   const auto& c = result->compile;
-  if (!c.python.empty()) {
-    int ok = 0;
-    std::vector<double> secs;
-    for (const auto& r : c.configs) {
-      if (r.ok) {
-        ++ok;
-        secs.push_back(r.seconds);
-      }
-    }
-    std::sort(secs.begin(), secs.end());
-    ctx.err << kCmd << ": compiled " << ok << " of " << c.configs.size() << " configs with " << c.python << " (Python "
-            << c.python_version << ", PyTorch " << c.torch_version << ", Triton " << c.triton_version << ", target "
-            << c.target << ") in " << fixed(c.seconds, 1) << " s, " << c.jobs
-            << (c.jobs == 1 ? " process" : " processes");
-    if (!secs.empty()) {
-      ctx.err << "; per config median " << fixed(secs[secs.size() / 2], 2) << " s, max " << fixed(secs.back(), 2)
-              << " s";
-    }
-    ctx.err << "; into " << c.cache_dir << "\n";
-  }
+  if (!c.python.empty()) printCompileSummary(ctx.err, kCmd, c);
   if (!result->measured) ctx.err << kCmd << ": not timed: " << result->not_measured << "\n";
   result->runs.meta.emplace_back("input", run->input);
   result->runs.meta.emplace_back("kernel", kernel.module.name);
@@ -781,17 +814,12 @@ int runStep(Context& ctx, const InductorOpts& o) {
   return kExitOk;
 }
 
-void addInductorCommand(CLI::App& app, Context& ctx) {
-  auto* cmd = app.add_subcommand(
-      "inductor",
-      "read what torch.compile left on disk: kernels, compiled configs, registers, "
-      "spills, occupancy and every RBLOCK policy's decision (no Python, no GPU); run them on the GPU");
-  cmd->require_subcommand(1);
-
+// `occx inductor scan`: one row per (kernel, compiled config) of a run.
+void addInductorScan(CLI::App& cmd, Context& ctx) {
   auto s = std::make_shared<InductorOpts>();
-  auto* scan_cmd = cmd->add_subcommand("scan",
-                                       "one row per (kernel, compiled config) of an Inductor cache, a "
-                                       "torch_compile_debug folder or one kernel module");
+  auto* scan_cmd = cmd.add_subcommand("scan",
+                                      "one row per (kernel, compiled config) of an Inductor cache, a "
+                                      "torch_compile_debug folder or one kernel module");
   scan_cmd->add_option("DIR", s->input,
                        "an Inductor cache folder, a torch_compile_debug folder or one kernel module (default: "
                        "$TORCHINDUCTOR_CACHE_DIR, else /tmp/torchinductor_<user>)");
@@ -800,9 +828,12 @@ void addInductorCommand(CLI::App& app, Context& ctx) {
   s->output.add(*scan_cmd, "print JSON: a kernel list, each with its configs",
                 "also write one row per (kernel, config) to this CSV file");
   setAction(*scan_cmd, ctx, s, &runScan);
+}
 
+// `occx inductor show`: one kernel with every policy's reasoning.
+void addInductorShow(CLI::App& cmd, Context& ctx) {
   auto w = std::make_shared<InductorOpts>();
-  auto* show_cmd = cmd->add_subcommand("show", "one kernel with every policy's reasoning in words");
+  auto* show_cmd = cmd.add_subcommand("show", "one kernel with every policy's reasoning in words");
   show_cmd->add_option("KERNEL", w->kernel, "the kernel's name, its module hash, or part of its name")->required();
   show_cmd->add_option("DIR", w->input,
                        "as for scan (default: $TORCHINDUCTOR_CACHE_DIR, else /tmp/torchinductor_<user>)");
@@ -810,12 +841,15 @@ void addInductorCommand(CLI::App& app, Context& ctx) {
   addTraceOptions(*show_cmd, *w);
   w->output.add(*show_cmd, "print JSON", "also write the kernel's configs to this CSV file");
   setAction(*show_cmd, ctx, w, &runShow);
+}
 
+// `occx inductor run`: every compiled config run on the local GPU.
+void addInductorRun(CLI::App& cmd, Context& ctx) {
   auto r = std::make_shared<InductorOpts>();
   auto* run_cmd =
-      cmd->add_subcommand("run",
-                          "run every config Inductor compiled on the local GPU: outputs checked across configs, "
-                          "timed (L2 flushed, median), and each policy's pick with its regret");
+      cmd.add_subcommand("run",
+                         "run every config Inductor compiled on the local GPU: outputs checked across configs, "
+                         "timed (L2 flushed, median), and each policy's pick with its regret");
   run_cmd
       ->add_option("KERNEL|DIR", r->kernel,
                    "a kernel (its name, module hash or part of its name) in DIR, or a folder (a run, an Inductor "
@@ -840,9 +874,12 @@ void addInductorCommand(CLI::App& app, Context& ctx) {
       *run_cmd, "print JSON rows",
       "also write one row per (kernel, config) to this CSV file (atomically; Ctrl-C keeps the finished rows)");
   setAction(*run_cmd, ctx, r, &runRun);
+}
 
+// `occx inductor sweep`: configs Inductor never tried, compiled with the user's Triton.
+void addInductorSweep(CLI::App& cmd, Context& ctx) {
   auto v = std::make_shared<InductorOpts>();
-  auto* sweep_cmd = cmd->add_subcommand(
+  auto* sweep_cmd = cmd.add_subcommand(
       "sweep",
       "compile one reduction kernel at configs Inductor never tried, with your own Python's PyTorch and "
       "Triton (no GPU needed): registers, spills, occupancy and every policy's decision per config; with a "
@@ -880,9 +917,12 @@ void addInductorCommand(CLI::App& app, Context& ctx) {
   v->output.add(*sweep_cmd, "print JSON rows",
                 "also write one row per config to this CSV file (a kernel-runs CSV; the GUI opens it)");
   setAction(*sweep_cmd, ctx, v, &runInductorSweep);
+}
 
+// `occx inductor step`: where a step's GPU time goes, from a torch.profiler trace.
+void addInductorStep(CLI::App& cmd, Context& ctx) {
   auto t = std::make_shared<InductorOpts>();
-  auto* step_cmd = cmd->add_subcommand(
+  auto* step_cmd = cmd.add_subcommand(
       "step",
       "where a step's GPU time goes, from a torch.profiler trace (export_chrome_trace or tensorboard_trace_handler; "
       "plain or gzipped): time by kind, every kernel ranked by in-step time, and each Triton kernel joined to the "
@@ -900,6 +940,19 @@ void addInductorCommand(CLI::App& app, Context& ctx) {
   t->output.add(*step_cmd, "print JSON: the step, its categories and one object per kernel",
                 "also write one row per kernel to this CSV file");
   setAction(*step_cmd, ctx, t, &runStep);
+}
+
+void addInductorCommand(CLI::App& app, Context& ctx) {
+  auto* cmd = app.add_subcommand(
+      "inductor",
+      "read what torch.compile left on disk: kernels, compiled configs, registers, "
+      "spills, occupancy and every RBLOCK policy's decision (no Python, no GPU); run them on the GPU");
+  cmd->require_subcommand(1);
+  addInductorScan(*cmd, ctx);
+  addInductorShow(*cmd, ctx);
+  addInductorRun(*cmd, ctx);
+  addInductorSweep(*cmd, ctx);
+  addInductorStep(*cmd, ctx);
 }
 
 const CommandRegistrar kInductor{{"inductor", 30, &addInductorCommand}};
