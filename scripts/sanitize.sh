@@ -6,7 +6,7 @@
 #      built with -fno-sanitize-recover=all and runs with halt_on_error=1);
 #   2. the fuzz smoke run: each libFuzzer target in tests/fuzz for 20 s (scripts/fuzz-smoke.sh),
 #      built in the same folder, so the engine is compiled once for both;
-#   3. clang-tidy over core/ and app/cli (scripts/tidy.sh, checks in .clang-tidy).
+#   3. clang-tidy over core/ (not core/cuda), app/ and ui/ (scripts/tidy.sh, checks in .clang-tidy).
 #
 # Left out on purpose: OccupancyDifferential.* (the exhaustive comparison with cuda_occupancy.h,
 # 5.5 million cases) — seconds in the release build that scripts/test.sh runs, minutes under ASan;

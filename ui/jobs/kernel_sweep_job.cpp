@@ -4,7 +4,7 @@ namespace occx::ui {
 
 KernelSweepJob::KernelSweepJob(QObject* parent) : Job(parent) {}
 
-quint64 KernelSweepJob::start(std::shared_ptr<Backend> backend, int ordinal, triton::RunKernel kernel,
+quint64 KernelSweepJob::start(const std::shared_ptr<Backend>& backend, int ordinal, triton::RunKernel kernel,
                               std::string module_text, triton::KernelSweepOptions options) {
   auto shared_kernel = std::make_shared<const triton::RunKernel>(std::move(kernel));
   auto text = std::make_shared<const std::string>(std::move(module_text));

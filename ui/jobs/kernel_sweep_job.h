@@ -24,7 +24,7 @@ class KernelSweepJob : public Job {
 
   /// Starts sweeping `kernel` (its whole module text in `module_text`) as the latest request; with
   /// `backend` not null the configs are also run on its GPU `ordinal`. Returns the request's id.
-  quint64 start(std::shared_ptr<Backend> backend, int ordinal, triton::RunKernel kernel, std::string module_text,
+  quint64 start(const std::shared_ptr<Backend>& backend, int ordinal, triton::RunKernel kernel, std::string module_text,
                 triton::KernelSweepOptions options);
 
  signals:

@@ -4,7 +4,8 @@ namespace occx::ui {
 
 MeasureJob::MeasureJob(QObject* parent) : Job(parent) {}
 
-quint64 MeasureJob::start(std::shared_ptr<Backend> backend, int ordinal, std::shared_ptr<const triton::InductorRun> run,
+quint64 MeasureJob::start(const std::shared_ptr<Backend>& backend, int ordinal,
+                          const std::shared_ptr<const triton::InductorRun>& run,
                           std::vector<const triton::RunKernel*> kernels, const triton::MeasureOptions& options) {
   int total = 0;
   for (const auto* k : kernels) total += static_cast<int>(k->configs.size());

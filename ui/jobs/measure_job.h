@@ -22,8 +22,9 @@ class MeasureJob : public Job {
 
   /// Starts running `kernels` (of `run`, which the job keeps alive) on device `ordinal` of
   /// `backend` as the latest request. Returns its id.
-  quint64 start(std::shared_ptr<Backend> backend, int ordinal, std::shared_ptr<const triton::InductorRun> run,
-                std::vector<const triton::RunKernel*> kernels, const triton::MeasureOptions& options);
+  quint64 start(const std::shared_ptr<Backend>& backend, int ordinal,
+                const std::shared_ptr<const triton::InductorRun>& run, std::vector<const triton::RunKernel*> kernels,
+                const triton::MeasureOptions& options);
 
  signals:
   /// Request `id`: `text` ("kernel 1 of 3, config 2 of 6: X1 R2048 w16 ok 29.7 µs"), `done` of `total` configs.

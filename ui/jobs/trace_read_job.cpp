@@ -25,7 +25,7 @@ Expected<step::ProfilerTrace> readTrace(const QString& path, const step::TraceRe
 TraceReadJob::TraceReadJob(QObject* parent) : Job(parent) {}
 
 void TraceReadJob::deliver(quint64 id, Expected<step::ProfilerTrace> trace,
-                           std::shared_ptr<const std::vector<triton::ScanRow>> rows, const std::string& input) {
+                           const std::shared_ptr<const std::vector<triton::ScanRow>>& rows, const std::string& input) {
   if (!trace) {
     const bool was_cancelled = trace.cancelled();
     const QString message = QString::fromStdString(trace.error());
@@ -39,14 +39,14 @@ void TraceReadJob::deliver(quint64 id, Expected<step::ProfilerTrace> trace,
     });
     return;
   }
-  join(id, std::make_shared<const step::ProfilerTrace>(std::move(trace).value()), std::move(rows), input);
+  join(id, std::make_shared<const step::ProfilerTrace>(std::move(trace).value()), rows, input);
 }
 
 void TraceReadJob::join(quint64 id, std::shared_ptr<const step::ProfilerTrace> trace,
-                        std::shared_ptr<const std::vector<triton::ScanRow>> rows, const std::string& input) {
+                        const std::shared_ptr<const std::vector<triton::ScanRow>>& rows, const std::string& input) {
   auto result = std::make_shared<StepResult>();
   result->trace = std::move(trace);
-  result->rows = std::move(rows);
+  result->rows = rows;
   result->input = input;
   result->profile = step::profileStep(*result->trace, result->run());
   std::shared_ptr<const StepResult> done = std::move(result);
@@ -57,7 +57,7 @@ void TraceReadJob::join(quint64 id, std::shared_ptr<const step::ProfilerTrace> t
 }
 
 quint64 TraceReadJob::start(const QString& path, int steps_when_unannotated,
-                            std::shared_ptr<const std::vector<triton::ScanRow>> rows, const QString& input) {
+                            const std::shared_ptr<const std::vector<triton::ScanRow>>& rows, const QString& input) {
   return launch([this, path, steps_when_unannotated, rows, input = input.toStdString()](
                     quint64 id, const std::atomic<bool>* cancel) {
     step::TraceReadOptions options;
@@ -79,8 +79,8 @@ quint64 TraceReadJob::start(const QString& path, int steps_when_unannotated,
   });
 }
 
-quint64 TraceReadJob::rejoin(std::shared_ptr<const step::ProfilerTrace> trace,
-                             std::shared_ptr<const std::vector<triton::ScanRow>> rows, const QString& input) {
+quint64 TraceReadJob::rejoin(const std::shared_ptr<const step::ProfilerTrace>& trace,
+                             const std::shared_ptr<const std::vector<triton::ScanRow>>& rows, const QString& input) {
   return launch([this, trace, rows, input = input.toStdString()](quint64 id, const std::atomic<bool>* /*cancel*/) {
     join(id, trace, rows, input);
   });

@@ -37,10 +37,10 @@ class TraceReadJob : public Job {
   /// latest request (cancelling the running one), then builds its step joined to `rows` (may be
   /// null). Returns its id.
   quint64 start(const QString& path, int steps_when_unannotated,
-                std::shared_ptr<const std::vector<triton::ScanRow>> rows, const QString& input);
+                const std::shared_ptr<const std::vector<triton::ScanRow>>& rows, const QString& input);
   /// Builds the step of `trace` joined to `rows` (another run) as the latest request. Returns its id.
-  quint64 rejoin(std::shared_ptr<const step::ProfilerTrace> trace,
-                 std::shared_ptr<const std::vector<triton::ScanRow>> rows, const QString& input);
+  quint64 rejoin(const std::shared_ptr<const step::ProfilerTrace>& trace,
+                 const std::shared_ptr<const std::vector<triton::ScanRow>>& rows, const QString& input);
 
  signals:
   /// Request `id` has read `bytes_read` of the file's `file_bytes`.
@@ -54,9 +54,9 @@ class TraceReadJob : public Job {
 
  private:
   void deliver(quint64 id, Expected<step::ProfilerTrace> trace,
-               std::shared_ptr<const std::vector<triton::ScanRow>> rows, const std::string& input);
+               const std::shared_ptr<const std::vector<triton::ScanRow>>& rows, const std::string& input);
   void join(quint64 id, std::shared_ptr<const step::ProfilerTrace> trace,
-            std::shared_ptr<const std::vector<triton::ScanRow>> rows, const std::string& input);
+            const std::shared_ptr<const std::vector<triton::ScanRow>>& rows, const std::string& input);
 };
 
 }  // namespace occx::ui

@@ -35,7 +35,7 @@ QString csvFormatOf(const QString& path) {
   if (!path.startsWith(QLatin1Char(':')) && !QFileInfo(path).isFile()) return {};
   QFile f(path);
   if (!f.open(QIODevice::ReadOnly)) return {};
-  const QByteArray head = f.read(64 * 1024);
+  const QByteArray head = f.read(qint64{64} * 1024);
   for (const QByteArray& raw : head.split('\n')) {
     const QByteArray line = raw.trimmed();
     if (!line.startsWith('#')) break;  // metadata lines come first

@@ -79,9 +79,15 @@ void runCandidatePipeline(RblockResult& r, const RblockInputs& in, const Device&
     }
   }
   auto pipe = runPipeline(pin, device);
-  r.pipeline = pipe ? std::move(pipe).value() : Pipeline{};
-  r.pipeline_note = pipe ? q(r.pipeline.order_note) : q(pipe.error());
-  if (pipe && !in.persistent) {
+  const bool piped = static_cast<bool>(pipe);
+  if (piped) {
+    r.pipeline = std::move(pipe).value();
+    r.pipeline_note = q(r.pipeline.order_note);
+  } else {
+    r.pipeline = Pipeline{};
+    r.pipeline_note = q(pipe.error());
+  }
+  if (piped && !in.persistent) {
     r.pipeline_note += matched
                            ? QObject::tr(
                                  " The config above is one of the candidates: its n_regs and n_spills are used for it; "

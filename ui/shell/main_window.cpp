@@ -374,7 +374,7 @@ void MainWindow::clearSettledInputMessages() {
 QString MainWindow::askSavePath(const QString& caption, const QString& suggested, const QString& filter) {
   QString folder = QDir::homePath();
   if (use_settings_) folder = QSettings().value(QLatin1String(kExportFolderSettingsKey), folder).toString();
-  const QString path = prompts_.save_path(caption, QDir(folder).filePath(suggested), filter);
+  QString path = prompts_.save_path(caption, QDir(folder).filePath(suggested), filter);
   if (!path.isEmpty() && use_settings_)
     QSettings().setValue(QLatin1String(kExportFolderSettingsKey), QFileInfo(path).absolutePath());
   return path;

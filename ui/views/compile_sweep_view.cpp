@@ -150,13 +150,13 @@ Expected<CompileSweepSpec> CompileSweepView::currentSpec() const {
 
 QString CompileSweepView::startSweep() {
   if (!can_compile_) {
-    const QString msg = tr("Compiling needs the CUDA Toolkit (NVRTC); this build has none.");
+    QString msg = tr("Compiling needs the CUDA Toolkit (NVRTC); this build has none.");
     setStatus(msg, true);
     return msg;
   }
   auto spec = currentSpec();
   if (!spec) {
-    const QString msg = QString::fromStdString(spec.error());
+    QString msg = QString::fromStdString(spec.error());
     setStatus(msg, true);
     return msg;
   }

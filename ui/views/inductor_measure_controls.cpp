@@ -132,11 +132,11 @@ QString InductorMeasureControls::measureAll(const InductorRunData& run, const QS
 }
 
 QString InductorMeasureControls::startMeasure(const QString& unavailable,
-                                              std::shared_ptr<const triton::InductorRun> scanned,
+                                              const std::shared_ptr<const triton::InductorRun>& scanned,
                                               std::vector<const triton::RunKernel*> kernels) {
   if (!unavailable.isEmpty()) return say(unavailable, true);
   if (kernels.empty()) return say(tr("No kernel with compiled configs to run."), true);
-  measure_job_->start(backend_, ordinal_, std::move(scanned), std::move(kernels), triton::MeasureOptions{});
+  measure_job_->start(backend_, ordinal_, scanned, std::move(kernels), triton::MeasureOptions{});
   progress_->setValue(0);
   say(tr("Running on the GPU…"));
   return {};

@@ -78,7 +78,7 @@ class InductorMeasureControls : public QWidget {
  private:
   void updateButtons();
   void showRunning(bool running);
-  QString startMeasure(const QString& unavailable, std::shared_ptr<const triton::InductorRun> scanned,
+  QString startMeasure(const QString& unavailable, const std::shared_ptr<const triton::InductorRun>& scanned,
                        std::vector<const triton::RunKernel*> kernels);
   /// Says `text` (status()) and returns it.
   QString say(const QString& text, bool error = false, const QString& details = {});

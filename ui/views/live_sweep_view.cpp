@@ -69,11 +69,11 @@ QTableWidget* LiveSweepView::regretTable() const {
 
 QString LiveSweepView::startRun() {
   if (!availability_.available) {
-    const QString msg = tr("Run is not available: %1").arg(availability_.reason);
+    QString msg = tr("Run is not available: %1").arg(availability_.reason);
     setStatus(msg, true);
     return msg;
   }
-  const QString invalid = inputs_->validationMessage();
+  QString invalid = inputs_->validationMessage();
   if (!invalid.isEmpty()) {
     setStatus(invalid, true);
     return invalid;
@@ -199,7 +199,7 @@ void LiveSweepView::showDataset(LiveDataset loaded, const QString& label) {
 QString LiveSweepView::openCsvFile(const QString& path) {
   auto loaded = readLiveDataset(path);
   if (!loaded) {
-    const QString msg = QString::fromStdString(loaded.error());
+    QString msg = QString::fromStdString(loaded.error());
     setStatus(msg, true);
     return msg;
   }

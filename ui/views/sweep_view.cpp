@@ -241,7 +241,7 @@ QString SweepView::askCsvPath(const QString& caption) {
   // The folder of the last file opened, in this view's settings group.
   const QString key = QStringLiteral("views/%1/lastCsvFolder").arg(objectName());
   const QString folder = QSettings().value(key).toString();
-  const QString path = QFileDialog::getOpenFileName(this, caption, folder, tr("CSV files (*.csv);;All files (*)"));
+  QString path = QFileDialog::getOpenFileName(this, caption, folder, tr("CSV files (*.csv);;All files (*)"));
   if (!path.isEmpty()) QSettings().setValue(key, QFileInfo(path).absolutePath());
   return path;
 }

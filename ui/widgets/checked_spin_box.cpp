@@ -13,7 +13,7 @@ namespace occx::ui {
 namespace {
 
 constexpr qint64 kKiB = 1024;
-constexpr qint64 kMiB = 1024 * 1024;
+constexpr qint64 kMiB = qint64{1024} * 1024;
 
 /// base^n, for the small powers of 2 and 5 that readByteAmount needs (n <= 18: below 2^63).
 qint64 power(qint64 base, int n) {
