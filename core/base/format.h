@@ -18,4 +18,8 @@ std::string num(std::int64_t value);
 /// non-finite values. The decimal point is always '.', whatever the locale. Never fails.
 std::string fixed(double value, int digits);
 
+/// The current time as "YYYY-MM-DDTHH:MM:SSZ" (UTC, from the system clock): the date stamps of the
+/// files and caches the program writes.
+std::string utcTimestamp();
+
 }  // namespace occx

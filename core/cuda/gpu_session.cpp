@@ -14,9 +14,9 @@
 #include <sstream>
 #include <thread>
 
+#include "core/base/format.h"
 #include "core/cuda/cu_check.h"
 #include "core/cuda/cupti_support.h"
-#include "core/sweep/compile_sweep.h"
 
 namespace occx::cuda {
 

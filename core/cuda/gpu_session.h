@@ -28,7 +28,6 @@
 #include "core/kernels/live_problem.h"
 #include "core/sweep/buffer_problem.h"
 #include "core/sweep/gpu_runner.h"
-#include "core/sweep/live_results.h"
 
 namespace occx::cuda {
 

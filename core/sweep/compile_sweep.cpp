@@ -93,15 +93,6 @@ const std::vector<inductor::Policy>& sweepCandidatePolicies() {
   return kReplayed;
 }
 
-std::string utcTimestamp() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
 namespace {
 
 // The spec's ranges: sizes a 32-bit index reaches, power-of-two tile lists, one stage, 1 … 64

@@ -17,6 +17,7 @@
 
 #include "core/base/csv.h"
 #include "core/base/expected.h"
+#include "core/base/format.h"
 #include "core/inductor/candidates.h"
 #include "core/inductor/config_grid.h"
 #include "core/inductor/rblock_scaling.h"
@@ -137,8 +138,5 @@ CsvTable compileSweepToCsv(const CompileSweepResult& result,
 /// The same as JSON: {"meta": {…}, "rows": [{column: value, …}, …]} with numbers as numbers.
 nlohmann::json compileSweepToJson(const CompileSweepResult& result,
                                   const std::vector<std::pair<std::string, std::string>>& extra_meta = {});
-
-/// The current time as "YYYY-MM-DDTHH:MM:SSZ" (UTC).
-std::string utcTimestamp();
 
 }  // namespace occx

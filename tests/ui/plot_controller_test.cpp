@@ -66,7 +66,8 @@ TEST(RblockBoundsPlot, BlocksPerSmTickAtWholeNumbers) {
 // SweepSeriesPlot::show draws plain plot data: series, then reference lines, then markers, with the
 // title and the notes; showing other data replaces everything.
 TEST(SweepSeriesPlot, ShowDrawsPlotDataInOrder) {
-  SweepSeriesPlot plot(QStringLiteral("Registers"), QStringLiteral("testPlot"), nullptr);
+  QWidget host;  // owns the plot's widget, as a view does
+  SweepSeriesPlot plot(QStringLiteral("Registers"), QStringLiteral("testPlot"), &host);
   SweepPlotData data;
   data.title = QStringLiteral("Registers (XBLOCK = 1)");
   SweepSeriesData w8 = sweepSeries(QStringLiteral("8 warps"), 8);
