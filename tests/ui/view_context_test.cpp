@@ -52,6 +52,21 @@ TEST(ViewContext, ACompileSweepKeepsItsOwnTargetWhereItsCompilerCannotBuild) {
   EXPECT_EQ(context.currentDevice()->key(), QStringLiteral("gpu:A100 SXM4 80GB"));
 }
 
+TEST(ViewContext, ACompileSweepOnAGpuMachineKeepsItsDisabledTargets) {
+  auto backend = std::make_shared<FakeBackend>();
+  backend->archs = {{9, 0}};
+  backend->live = {true, {}};
+  DeviceInfo h200;
+  h200.name = "NVIDIA H200";
+  h200.cc = {9, 0};
+  h200.sm_count = 132;
+  backend->gpus = {h200};
+  const ViewContext context = testContext(backend);
+  CompileSweepView compile(context);
+  EXPECT_TRUE(compile.deviceSelector()->isSelectable(QStringLiteral("detected:NVIDIA H200")));
+  EXPECT_FALSE(compile.deviceSelector()->isSelectable(QStringLiteral("gpu:A100 SXM4 80GB")));
+}
+
 TEST(ViewContext, DetectedGpusHeadEveryListAndAreChosenOnTheFirstStart) {
   auto backend = std::make_shared<FakeBackend>();
   backend->live = {true, {}};

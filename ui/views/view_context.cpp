@@ -48,7 +48,10 @@ CurrentDevice* ViewContext::currentDevice() const {
 }
 
 void ViewContext::followCurrentDevice(DeviceSelector* selector) const {
-  if (!state_->gpus.empty()) selector->setDetectedGpus(state_->gpus, state_->first_start);
+  // A list that already heads with the detected GPUs keeps its entries (setDetectedGpus rebuilds them,
+  // and a view may have disabled some, as the compile sweep does).
+  const bool has_detected = !selector->targets().empty() && selector->targets().front().detected;
+  if (!state_->gpus.empty() && !has_detected) selector->setDetectedGpus(state_->gpus, state_->first_start);
   CurrentDevice* current = currentDevice();
   if (current->key().isEmpty()) {
     current->setKey(selector->currentKey());
