@@ -19,6 +19,7 @@
 #include "occx_config.h"
 #include "ui/shell/main_window.h"
 #include "ui/shell/path_opener.h"
+#include "ui/shell/view_titles.h"
 #include "ui/views/calculator_view.h"
 #include "ui/views/compile_sweep_view.h"
 #include "ui/views/gpu_data_view.h"
@@ -113,11 +114,11 @@ struct Views {
 Views addViews(MainWindow& window, const occx::ui::ViewContext& context) {
   const Views v{new occx::ui::RblockScalingView(context), new occx::ui::InductorRunView(context),
                 new occx::ui::CompileSweepView(context), new occx::ui::LiveSweepView(context)};
-  window.addView(v.rblock, QStringLiteral("RBLOCK scaling"));
-  window.addView(v.inductor_run, QStringLiteral("Inductor run"));
-  window.addView(v.compile_sweep, QStringLiteral("Compile sweep (NVRTC)"));
-  window.addView(v.live_sweep, QStringLiteral("Live sweep"));
-  window.addView(new occx::ui::GpuDataView, QStringLiteral("GPU data"));
+  window.addView(v.rblock, QString::fromLatin1(occx::ui::kRblockScalingTitle));
+  window.addView(v.inductor_run, QString::fromLatin1(occx::ui::kInductorRunTitle));
+  window.addView(v.compile_sweep, QString::fromLatin1(occx::ui::kCompileSweepTitle));
+  window.addView(v.live_sweep, QString::fromLatin1(occx::ui::kLiveSweepTitle));
+  window.addView(new occx::ui::GpuDataView, QString::fromLatin1(occx::ui::kGpuDataTitle));
   return v;
 }
 

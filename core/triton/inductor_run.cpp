@@ -1029,6 +1029,59 @@ std::string counted(int n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
+// "3 configs Inductor compiled (1 added by RBLOCK scaling)", then " + 88 a sweep added".
+std::string configsClause(const RunSummary& s) {
+  std::string t = counted(s.inductorConfigs(), "config", "configs") + " Inductor compiled";
+  if (s.added_by_scaling > 0) t += " (" + std::to_string(s.added_by_scaling) + " added by RBLOCK scaling)";
+  if (s.added_by_sweep > 0) t += " + " + std::to_string(s.added_by_sweep) + " a sweep added";
+  return t;
+}
+
+// Whether the old and new bounds agree; with a sweep's configs, Inductor's and the sweep's apart.
+std::string boundsClause(const RunSummary& s) {
+  std::string t;
+  if (s.added_by_sweep > 0) {
+    t = "; the old and new bounds disagree on " + std::to_string(s.old_new_disagree - s.old_new_disagree_swept) +
+        " of Inductor's configs and " + std::to_string(s.old_new_disagree_swept) + " of the sweep's";
+  } else if (s.old_new_disagree == 0) {
+    t = s.undecided == 0 ? "; the old and new bounds agree on every one"
+                         : "; the old and new bounds agree on every one decided";
+  } else {
+    t = "; the old and new bounds disagree on " + counted(s.old_new_disagree, "config", "configs");
+  }
+  if (s.any_disagree > s.old_new_disagree) t += " (some of the four bounds on " + std::to_string(s.any_disagree) + ")";
+  if (s.undecided > 0) {
+    t += "; " + counted(s.undecided, "config", "configs") +
+         " not decided (registers or size hints unknown: see the problems)";
+  }
+  return t;
+}
+
+std::string spillClause(const RunSummary& s) {
+  if (s.added_by_sweep > 0 && s.over_spill_threshold > 0) {
+    return "; " + std::to_string(s.over_spill_threshold - s.over_spill_threshold_swept) +
+           " of Inductor's configs and " + std::to_string(s.over_spill_threshold_swept) +
+           " of the sweep's spill over the threshold";
+  }
+  return s.over_spill_threshold == 0
+             ? "; no config spills over the threshold"
+             : "; " + counted(s.over_spill_threshold, "config spills", "configs spill") + " over the threshold";
+}
+
+// The winners' mean occupancy and what it is over: the looped reductions whose autotuner chose
+// among several configs (a kernel with one config is not autotuned and has no winner).
+std::string winnersClause(const RunSummary& s) {
+  if (s.winners_known == 0) return {};
+  std::string t = "; the winners' mean occupancy is " + std::to_string(std::lround(s.winners_mean_occupancy * 100.0)) +
+                  " %, over the " +
+                  counted(s.winners_known, "looped reduction whose autotuner", "looped reductions whose autotuner") +
+                  " chose among several configs";
+  if (s.single_config > 0) {
+    t += " (" + std::to_string(s.single_config) + " had one config: nothing to choose)";
+  }
+  return t;
+}
+
 }  // namespace
 
 std::string RunSummary::text() const {
@@ -1036,27 +1089,9 @@ std::string RunSummary::text() const {
   if (persistent > 0) s += ", " + counted(persistent, "persistent reduction", "persistent reductions");
   if (pointwise > 0) s += ", " + counted(pointwise, "pointwise kernel", "pointwise kernels") + " (listed)";
   if (other > 0) s += ", " + counted(other, "other kernel", "other kernels") + " (listed)";
-  s += "; " + counted(configs, "config", "configs");
-  if (added_by_scaling > 0) s += " (" + std::to_string(added_by_scaling) + " added by RBLOCK scaling)";
-  if (configs > 0) {
-    s += old_new_disagree == 0
-             ? (undecided == 0 ? "; the old and new bounds agree on every one"
-                               : "; the old and new bounds agree on every one decided")
-             : "; the old and new bounds disagree on " + counted(old_new_disagree, "config", "configs");
-    if (any_disagree > old_new_disagree) s += " (some of the four bounds on " + std::to_string(any_disagree) + ")";
-    if (undecided > 0) {
-      s += "; " + counted(undecided, "config", "configs") +
-           " not decided (registers or size hints unknown: see the problems)";
-    }
-  }
-  s += over_spill_threshold == 0
-           ? "; no config spills over the threshold"
-           : "; " + counted(over_spill_threshold, "config spills", "configs spill") + " over the threshold";
-  if (winners_known > 0) {
-    // Over the kernels whose winner is known (autotuned: a kernel with one config has none).
-    s += "; the " + counted(winners_known, "autotuned winner's", "autotuned winners'") + " mean occupancy is " +
-         std::to_string(std::lround(winners_mean_occupancy * 100.0)) + " %";
-  }
+  s += "; " + configsClause(*this);
+  if (configs > 0) s += boundsClause(*this);
+  s += spillClause(*this) + winnersClause(*this);
   if (!devices.empty()) {
     s += devices.size() == 1 ? "; device " + devices.front() : "; " + std::to_string(devices.size()) + " devices";
   }

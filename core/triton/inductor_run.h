@@ -38,6 +38,9 @@ enum class ConfigOrigin {
 };
 /// "candidate", "added by scaling", "coordinate descent", "other". Never fails.
 std::string_view configOriginName(ConfigOrigin origin);
+/// The origin of a config a sweep compiled (`occx inductor sweep`, the Inductor run view's "Sweep this
+/// kernel"), not Inductor: "swept". It is a row's origin once a sweep's configs join a run's table.
+inline constexpr std::string_view kSweptOrigin = "swept";
 
 /// The autotuner's winner as a `.best_config` file records it.
 struct BestConfig {
@@ -129,18 +132,31 @@ struct RunSummary {
   int persistent = 0;
   int pointwise = 0;
   int other = 0;
-  int configs = 0;  ///< compiled configs of looped and persistent reductions
+  int configs = 0;  ///< compiled configs of every kernel: Inductor's and a sweep's (configs − added_by_sweep)
   int added_by_scaling = 0;
+  int added_by_sweep = 0;  ///< configs a sweep compiled (origin kSweptOrigin), not Inductor
   int over_spill_threshold = 0;
-  int old_new_disagree = 0;  ///< configs where the old and the new bound decide differently
-  int any_disagree = 0;      ///< configs where some of the four bounds decide differently
-  int undecided = 0;         ///< configs of looped reductions with no decision (registers or size hints unknown)
+  int over_spill_threshold_swept = 0;  ///< of them, a sweep's configs
+  int old_new_disagree = 0;            ///< configs where the old and the new bound decide differently
+  int old_new_disagree_swept = 0;      ///< of them, a sweep's configs
+  int any_disagree = 0;                ///< configs where some of the four bounds decide differently
+  int undecided = 0;  ///< configs of looped reductions with no decision (registers or size hints unknown)
+  /// Looped reductions whose autotuner's winner (.best_config) is known, with its occupancy: the
+  /// kernels where the autotuner chose among several configs. winners_mean_occupancy is over them.
   int winners_known = 0;
-  double winners_mean_occupancy = 0.0;  ///< 0 … 1, over the winners of looped reductions
+  double winners_mean_occupancy = 0.0;  ///< 0 … 1, over the winners_known looped reductions
+  int single_config = 0;                ///< looped reductions Inductor compiled one config of: no autotuning, no winner
   std::vector<std::string> devices;     ///< labels of the devices the kernels target
 
-  /// "41 looped reductions, 50 configs; the old and new bounds agree on every one; 2 configs spill",
-  /// with persistent and pointwise kernels and the devices when present.
+  /// Configs Inductor compiled (its candidates, the scaling pass's halved copies, coordinate
+  /// descent's): every config but a sweep's.
+  [[nodiscard]] int inductorConfigs() const { return configs - added_by_sweep; }
+
+  /// "41 looped reductions; 50 configs Inductor compiled (2 added by RBLOCK scaling) + 88 a sweep
+  /// added; the old and new bounds agree on every one; 2 configs spill over the threshold; the
+  /// winners' mean occupancy is 75 %, over the 3 looped reductions whose autotuner chose among
+  /// several configs (38 had one config: nothing to choose)", with persistent and pointwise kernels
+  /// and the devices when present; what a sweep added is counted apart wherever it counts.
   [[nodiscard]] std::string text() const;
 };
 

@@ -226,7 +226,7 @@ void addSweepCompileRows(const RunKernel& kernel, KernelSweepResult& result) {
       if (r.ok && r.config.sameLaunch(c)) {
         row.swept_for = joined(r.config.requested_by, ", ");
         row.compile_s = r.seconds;
-        if (row.origin == configOriginName(ConfigOrigin::kOther)) row.origin = "swept";
+        if (row.origin == configOriginName(ConfigOrigin::kOther)) row.origin = std::string(kSweptOrigin);
       }
     }
   }
@@ -239,7 +239,7 @@ void addSweepCompileRows(const RunKernel& kernel, KernelSweepResult& result) {
     row.r0_block = r.config.r0_block;
     row.num_warps = r.config.num_warps;
     row.num_stages = r.config.num_stages;
-    row.origin = "swept";
+    row.origin = std::string(kSweptOrigin);
     row.swept_for = joined(r.config.requested_by, ", ");
     row.compile_s = r.seconds;
     row.measured.status = r.error == "cancelled" ? RunStatus::kCancelled : RunStatus::kCompileFailed;

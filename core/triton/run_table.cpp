@@ -283,43 +283,76 @@ std::vector<ScanRow> scanRows(const InductorRun& run) {
   return rows;
 }
 
+namespace {
+
+bool halvesRblock(const std::string& outcome) {
+  return outcome == inductor::outcomeName(inductor::Outcome::kScale) ||
+         outcome == inductor::outcomeName(inductor::Outcome::kDuplicate);
+}
+
+// The first row of a kernel: its kind and device.
+void countKernel(RunSummary& s, const ScanRow& r) {
+  ++s.kernels;
+  if (r.kind == kernelKindName(KernelKind::kLoopedReduction)) {
+    ++s.looped;
+  } else if (r.kind == kernelKindName(KernelKind::kPersistentReduction)) {
+    ++s.persistent;
+  } else if (r.kind == kernelKindName(KernelKind::kPointwise)) {
+    ++s.pointwise;
+  } else {
+    ++s.other;
+  }
+  if (std::find(s.devices.begin(), s.devices.end(), r.device) == s.devices.end()) s.devices.push_back(r.device);
+}
+
+// A compiled config: its origin, decisions and spills; a sweep's counted apart.
+void countConfig(RunSummary& s, const ScanRow& r) {
+  const bool swept = r.origin == kSweptOrigin;
+  ++s.configs;
+  if (swept) ++s.added_by_sweep;
+  if (r.origin == configOriginName(ConfigOrigin::kAddedByScaling)) ++s.added_by_scaling;
+  if (r.over_spill_threshold) {
+    ++s.over_spill_threshold;
+    if (swept) ++s.over_spill_threshold_swept;
+  }
+  if (r.bounds_disagree) ++s.any_disagree;
+  if (!r.old_decision.empty() && !r.new_decision.empty() &&
+      halvesRblock(r.old_decision) != halvesRblock(r.new_decision)) {
+    ++s.old_new_disagree;
+    if (swept) ++s.old_new_disagree_swept;
+  }
+  if (r.kind == kernelKindName(KernelKind::kLoopedReduction) && r.old_decision.empty()) ++s.undecided;
+}
+
+}  // namespace
+
 RunSummary summarizeRows(const std::vector<ScanRow>& rows) {
-  auto halves = [](const std::string& outcome) {
-    return outcome == inductor::outcomeName(inductor::Outcome::kScale) ||
-           outcome == inductor::outcomeName(inductor::Outcome::kDuplicate);
-  };
   RunSummary s;
   std::string last_key;
   double occupancy = 0.0;
+  int inductor_configs = 0;  // of the current kernel
+  bool looped = false;       // the current kernel is a looped reduction
+  auto endKernel = [&] {
+    if (looped && inductor_configs == 1) ++s.single_config;
+  };
   for (const auto& r : rows) {
     const std::string key = r.device + "|" + r.kernel + "|" + r.module;
     if (key != last_key) {
+      endKernel();
       last_key = key;
-      ++s.kernels;
-      if (r.kind == kernelKindName(KernelKind::kLoopedReduction)) {
-        ++s.looped;
-      } else if (r.kind == kernelKindName(KernelKind::kPersistentReduction)) {
-        ++s.persistent;
-      } else if (r.kind == kernelKindName(KernelKind::kPointwise)) {
-        ++s.pointwise;
-      } else {
-        ++s.other;
-      }
-      if (std::find(s.devices.begin(), s.devices.end(), r.device) == s.devices.end()) s.devices.push_back(r.device);
+      inductor_configs = 0;
+      looped = r.kind == kernelKindName(KernelKind::kLoopedReduction);
+      countKernel(s, r);
     }
     if (!r.num_warps) continue;
-    ++s.configs;
-    if (r.origin == configOriginName(ConfigOrigin::kAddedByScaling)) ++s.added_by_scaling;
-    if (r.over_spill_threshold) ++s.over_spill_threshold;
-    if (r.bounds_disagree) ++s.any_disagree;
-    if (!r.old_decision.empty() && !r.new_decision.empty() && halves(r.old_decision) != halves(r.new_decision))
-      ++s.old_new_disagree;
-    if (r.kind == kernelKindName(KernelKind::kLoopedReduction) && r.old_decision.empty()) ++s.undecided;
-    if (r.winner && r.occupancy_pct && r.kind == kernelKindName(KernelKind::kLoopedReduction)) {
+    countConfig(s, r);
+    if (r.origin != kSweptOrigin) ++inductor_configs;
+    if (r.winner && r.occupancy_pct && looped) {
       ++s.winners_known;
       occupancy += *r.occupancy_pct / 100.0;
     }
   }
+  endKernel();
   if (s.winners_known > 0) s.winners_mean_occupancy = occupancy / s.winners_known;
   return s;
 }
@@ -350,12 +383,15 @@ nlohmann::json runToJson(const InductorRun& run) {
             {"pointwise", s.pointwise},
             {"other", s.other},
             {"configs", s.configs},
+            {"inductor_configs", s.inductorConfigs()},
             {"added_by_scaling", s.added_by_scaling},
+            {"added_by_sweep", s.added_by_sweep},
             {"over_spill_threshold", s.over_spill_threshold},
             {"old_new_disagree", s.old_new_disagree},
             {"any_disagree", s.any_disagree},
             {"winners_known", s.winners_known},
             {"winners_mean_occupancy", s.winners_mean_occupancy},
+            {"single_config", s.single_config},
             {"devices", s.devices}}},
           {"note", "per-config benchmark times are not on disk (Inductor logs them only at DEBUG level)"},
           {"problems", run.problems},
@@ -384,7 +420,9 @@ void writeKernelHead(std::ostream& out, const RunKernel& k) {
   out << "  file:          " << m.path << "\n";
   out << "  device:        " << k.device_label << "\n";
   out << "  size hints:    " << m.sizeHintsText()
-      << (m.dynamicShape() ? "  (dynamic shape: the hints of the first compile)" : "") << "\n";
+      << (m.dynamicShape() ? "  (dynamic shape: the hints of the first compile, each rounded up to a power of two)"
+                           : "  (each numel rounded up to a power of two, as Inductor's heuristics see it)")
+      << "\n";
   if (!m.reduction_hint.empty()) out << "  hint:          " << m.reduction_hint << "\n";
   out << "  signature:     ";
   for (std::size_t i = 0; i < m.signature.size(); ++i)
@@ -421,6 +459,9 @@ void writeKernelConfig(std::ostream& out, const RunKernel& k, std::size_t i) {
   out << "; " << (c.n_regs ? std::to_string(*c.n_regs) : std::string("?")) << " registers, "
       << (c.n_spills ? std::to_string(*c.n_spills) : std::string("?")) << " spills (" << rc.local_bytes
       << " B local per thread), " << c.shared_bytes << " B shared";
+  if (k.device && k.device->arch.reserved_shared_memory_per_block > 0) {
+    out << " (+ " << k.device->arch.reserved_shared_memory_per_block << " B the runtime reserves per block)";
+  }
   if (rc.over_spill_threshold) out << " — over the spill threshold " << k.spillThreshold() << ": never benchmarked";
   out << "\n";
   if (rc.occupancy) {
@@ -450,6 +491,27 @@ void writeKernelConfig(std::ostream& out, const RunKernel& k, std::size_t i) {
   for (const auto& p : rc.problems) out << "     problem: " << p << "\n";
 }
 
+// "3 Inductor compiled (2 candidates + 1 added by RBLOCK scaling)", with coordinate descent's and
+// the other configs in the cache (trials, another run, a sweep's) counted apart.
+std::string configOriginsText(const RunKernel& k) {
+  int by_origin[4] = {0, 0, 0, 0};
+  for (const auto& c : k.configs) ++by_origin[static_cast<int>(c.origin)];
+  const int candidates = by_origin[static_cast<int>(ConfigOrigin::kCandidate)];
+  const int scaling = by_origin[static_cast<int>(ConfigOrigin::kAddedByScaling)];
+  const int coordesc = by_origin[static_cast<int>(ConfigOrigin::kCoordinateDescent)];
+  const int other = by_origin[static_cast<int>(ConfigOrigin::kOther)];
+  std::string t = std::to_string(candidates + scaling + coordesc) + " Inductor compiled (" +
+                  std::to_string(candidates) + (candidates == 1 ? " candidate" : " candidates");
+  if (scaling > 0) t += " + " + std::to_string(scaling) + " added by RBLOCK scaling";
+  if (coordesc > 0) t += " + " + std::to_string(coordesc) + " found by coordinate descent";
+  t += ")";
+  if (other > 0) {
+    t += " + " + std::to_string(other) +
+         " other in the cache (none of Inductor's candidates: coordinate descent's trials, another run, a sweep)";
+  }
+  return t;
+}
+
 }  // namespace
 
 std::string kernelReport(const RunKernel& k) {
@@ -471,7 +533,7 @@ std::string kernelReport(const RunKernel& k) {
                                   : "not on disk (no .best_config; see the note)")
         << "\n";
   }
-  out << "  configs:       " << k.configs.size() << " compiled (per-config times are not on disk)\n";
+  out << "  configs:       " << configOriginsText(k) << "; per-config times are not on disk\n";
   for (std::size_t i = 0; i < k.configs.size(); ++i) writeKernelConfig(out, k, i);
   return out.str();
 }

@@ -86,7 +86,7 @@ namespace {
 std::optional<Error> makeCompileCacheDir(const TritonCompileOptions& options, TritonCompileReport& report) {
   report.cache_dir = options.cache_dir.empty() ? defaultSweepCacheDir() : options.cache_dir;
   if (report.cache_dir.empty())
-    return Error{"no folder for the compiled configs: HOME is not set; give one with --cache DIR"};
+    return Error{"no folder for the compiled configs: HOME is not set; " + options.choose_cache};
   std::error_code ec;
   fs::create_directories(report.cache_dir, ec);
   if (ec) return Error{"cannot create the Triton cache folder " + report.cache_dir + ": " + ec.message()};

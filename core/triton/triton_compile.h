@@ -33,6 +33,9 @@ struct TritonCompileOptions {
   /// How the face that shows the errors lets the user choose another Python, ending the "install
   /// PyTorch in it, or …" advice: the CLI's option by default; the GUI names its Python field.
   std::string choose_python = "give another Python with --python PATH or OCCX_PYTHON";
+  /// Likewise, how the face lets the user name the folder compiled configs go into when HOME is not
+  /// set: the CLI's option by default; the GUI says to set HOME.
+  std::string choose_cache = "give one with --cache DIR";
   std::string cache_dir;  ///< the Triton cache to write; empty = defaultSweepCacheDir()
   int jobs = 0;           ///< helper processes at once; 0 = min(hardware threads, 8)
   double timeout_s =

@@ -57,8 +57,15 @@ TEST(CalculatorContent, FiguresOfAFullOccupancyLaunch) {
                 QString::fromStdString(limiterNames(f.result.limiters)));
   EXPECT_EQ(calculatorExportSubtitle(QStringLiteral("H100"), in),
             QStringLiteral("H100 · 256 threads, 32 registers, 0 B shared"));
+  // Where shared memory is shown, the 1 KB the runtime reserves per block (CC 8.0 on) is said too.
+  EXPECT_EQ(f.reserved_smem_bytes, 1024);
+  EXPECT_TRUE(
+      calculatorSummary(QStringLiteral("H100"), in, f.result, f.reserved_smem_bytes)
+          .startsWith(QStringLiteral("H100 · 256 threads, 32 registers, 0 B shared memory + 1 KB reserved · ")));
   const QString html = calculatorDerivationHtml(QStringLiteral("H100 <SXM5>"), in, f);
   EXPECT_TRUE(html.contains(QStringLiteral("<b>H100 &lt;SXM5&gt;</b>")));
+  EXPECT_TRUE(html.contains(QStringLiteral("0 B dynamic shared memory (+ 1 KB the CUDA runtime reserves per block).")))
+      << html.toStdString();
   EXPECT_TRUE(html.endsWith(QStringLiteral("</ol>")));
 }
 

@@ -123,6 +123,10 @@ TEST(InductorRunActions, ASweepsOptionsComeFromTheGridAndPythonFields) {
   ASSERT_TRUE(options->grid.has_value());
   EXPECT_EQ(options->compile.python, "/opt/py/bin/python3");
   EXPECT_NE(options->compile.choose_python.find("the Python box"), std::string::npos);
+  // No remedy of the command line's in the GUI's words.
+  EXPECT_EQ(options->compile.choose_python.find("--"), std::string::npos);
+  EXPECT_EQ(options->compile.choose_cache.find("--"), std::string::npos);
+  EXPECT_NE(options->compile.choose_cache.find("HOME"), std::string::npos);
   auto three = sweepOptionsOf(kernel, QStringLiteral("XBLOCK=1 R0_BLOCK=8192..32768 num_warps=16"), {});
   ASSERT_TRUE(three.hasValue()) << three.error();
 }

@@ -15,6 +15,11 @@ QString calculatorBytesText(std::int64_t bytes) {
   return QStringLiteral("%1 B").arg(bytes);
 }
 
+// "1 KB" (whole kilobytes) or "512 B": the runtime's reserve, in a sentence.
+QString reserveText(int bytes) {
+  return bytes % 1024 == 0 ? QStringLiteral("%1 KB").arg(bytes / 1024) : QStringLiteral("%1 B").arg(bytes);
+}
+
 QString limitText(int v) {
   return v == kUnlimited ? QObject::tr("unlimited") : QString::number(v);
 }
@@ -32,6 +37,7 @@ QString derivationStep(const std::string& topic, const std::string& text) {
 
 void computeCalculatorFigures(const ArchLimits& a, const OccupancyInput& input, const GpuSpec* gpu,
                               const ClusterInput& cluster, CalculatorFigures& out) {
+  out.reserved_smem_bytes = a.reserved_shared_memory_per_block;
   auto r = computeOccupancy(a, input, true);
   if (r) {
     out.result = std::move(r).value();
@@ -195,12 +201,15 @@ CalculatorHeadline calculatorHeadline(const OccupancyResult& r, const QString& i
 QString calculatorDerivationHtml(const QString& target, const OccupancyInput& input, const CalculatorFigures& figures) {
   QString html = QStringLiteral(
                      "<p><b>%1</b> — %2 threads per block, %3 registers per thread, %4 B static + %5 B dynamic shared "
-                     "memory.</p><ol>")
+                     "memory%6.</p><ol>")
                      .arg(target.toHtmlEscaped())
                      .arg(input.threads_per_block)
                      .arg(input.registers_per_thread)
                      .arg(input.static_smem_bytes)
-                     .arg(input.dynamic_smem_bytes);
+                     .arg(input.dynamic_smem_bytes)
+                     .arg(figures.reserved_smem_bytes > 0 ? QObject::tr(" (+ %1 the CUDA runtime reserves per block)")
+                                                                .arg(reserveText(figures.reserved_smem_bytes))
+                                                          : QString());
   for (const auto& s : figures.result.derivation) html += derivationStep(s.topic, s.text);
   if (figures.clusters) {
     for (const auto& s : figures.clusters->derivation) html += derivationStep(s.topic, s.text);
@@ -211,11 +220,13 @@ QString calculatorDerivationHtml(const QString& target, const OccupancyInput& in
   return html + QStringLiteral("</ol>");
 }
 
-QString calculatorSummary(const QString& target, const OccupancyInput& input, const OccupancyResult& result) {
-  const QString launch = QObject::tr("%1 threads, %2 registers, %3 B shared memory")
-                             .arg(input.threads_per_block)
-                             .arg(input.registers_per_thread)
-                             .arg(input.static_smem_bytes + input.dynamic_smem_bytes);
+QString calculatorSummary(const QString& target, const OccupancyInput& input, const OccupancyResult& result,
+                          int reserved_smem_bytes) {
+  QString launch = QObject::tr("%1 threads, %2 registers, %3 B shared memory")
+                       .arg(input.threads_per_block)
+                       .arg(input.registers_per_thread)
+                       .arg(input.static_smem_bytes + input.dynamic_smem_bytes);
+  if (reserved_smem_bytes > 0) launch += QObject::tr(" + %1 reserved").arg(reserveText(reserved_smem_bytes));
   if (!result.can_launch) return QObject::tr("%1 · %2 · cannot launch").arg(target, launch);
   return QObject::tr("%1 · %2 · occupancy %3 (%4 of %5 warps), limited by %6")
       .arg(target, launch, calculatorPercentText(result.occupancy))

@@ -31,6 +31,7 @@ struct CalculatorFigures {
   std::optional<ClusterResult> clusters;  ///< for the cluster size; empty when none is set or they do not apply
   QString clusters_note;                  ///< why there are no cluster figures ("" when there are)
   BestBlockSize best;
+  int reserved_smem_bytes = 0;  ///< shared memory the CUDA runtime reserves per block on this arch (1 KB from CC 8.0)
 };
 
 /// The figures of `input` on `arch` (`input.sm_count` as the GPU's; `gpu` the named GPU selected, or
@@ -69,8 +70,10 @@ CalculatorHeadline calculatorHeadline(const OccupancyResult& result, const QStri
 /// The derivation, step by step, as HTML: the target and inputs, each step of the result and of the
 /// clusters, the input error.
 QString calculatorDerivationHtml(const QString& target, const OccupancyInput& input, const CalculatorFigures& figures);
-/// One line for the status bar: target, launch, occupancy and its limiters (or "cannot launch").
-QString calculatorSummary(const QString& target, const OccupancyInput& input, const OccupancyResult& result);
+/// One line for the status bar: target, launch, occupancy and its limiters (or "cannot launch"); the
+/// shared memory asked for, then "+ 1 KB reserved" when the runtime reserves `reserved_smem_bytes`.
+QString calculatorSummary(const QString& target, const OccupancyInput& input, const OccupancyResult& result,
+                          int reserved_smem_bytes = 0);
 /// The line under the plots' titles in exports: "H100 SXM5 (CC 9.0, 132 SMs) · 256 threads, 32
 /// registers, 0 B shared".
 QString calculatorExportSubtitle(const QString& target, const OccupancyInput& input);

@@ -23,10 +23,16 @@ const char* const kCandidateTip =
                       "In that policy's autotuner candidate set: yes = benchmarked; spills = excluded (n_spills > 16)");
 /// The header of every column, in Column order.
 const ColumnText kCompileSweepColumns[] = {
-    {QT_TRANSLATE_NOOP("occx::ui::CompileSweepModel", "#"), nullptr},
-    {QT_TRANSLATE_NOOP("occx::ui::CompileSweepModel", "XBLOCK"), nullptr},
-    {QT_TRANSLATE_NOOP("occx::ui::CompileSweepModel", "RBLOCK"), nullptr},
-    {QT_TRANSLATE_NOOP("occx::ui::CompileSweepModel", "num_warps"), nullptr},
+    {QT_TRANSLATE_NOOP("occx::ui::CompileSweepModel", "#"),
+     QT_TRANSLATE_NOOP("occx::ui::CompileSweepModel",
+                       "The config's place in the sweep's grid (the CSV's index column)")},
+    {QT_TRANSLATE_NOOP("occx::ui::CompileSweepModel", "XBLOCK"),
+     QT_TRANSLATE_NOOP("occx::ui::CompileSweepModel", "Rows (elements of the kept dimension) one block reduces")},
+    {QT_TRANSLATE_NOOP("occx::ui::CompileSweepModel", "RBLOCK"),
+     QT_TRANSLATE_NOOP("occx::ui::CompileSweepModel",
+                       "Elements of the reduced dimension per loop iteration (Inductor now calls it R0_BLOCK)")},
+    {QT_TRANSLATE_NOOP("occx::ui::CompileSweepModel", "num_warps"),
+     QT_TRANSLATE_NOOP("occx::ui::CompileSweepModel", "Warps of 32 threads per block")},
     {QT_TRANSLATE_NOOP("occx::ui::CompileSweepModel", "Regs/thread"),
      QT_TRANSLATE_NOOP("occx::ui::CompileSweepModel", "Registers per thread, from the compiler's report (ptxas -v)")},
     {QT_TRANSLATE_NOOP("occx::ui::CompileSweepModel", "Spill st. (B)"),
@@ -61,12 +67,19 @@ const ColumnText kCompileSweepColumns[] = {
                        "more than 16.")},
     {QT_TRANSLATE_NOOP("occx::ui::CompileSweepModel", "Static smem (B)"),
      QT_TRANSLATE_NOOP("occx::ui::CompileSweepModel", "Static shared memory per block (bytes)")},
-    {QT_TRANSLATE_NOOP("occx::ui::CompileSweepModel", "Limited by"), nullptr},
+    {QT_TRANSLATE_NOOP("occx::ui::CompileSweepModel", "Limited by"),
+     QT_TRANSLATE_NOOP("occx::ui::CompileSweepModel",
+                       "The limit that binds active blocks per SM: warps, blocks, registers or shared memory")},
     {QT_TRANSLATE_NOOP("occx::ui::CompileSweepModel", "review_min"),
      QT_TRANSLATE_NOOP("occx::ui::CompileSweepModel",
                        "Decision under the review variant: min(register term, max_warps // num_warps)")},
-    {QT_TRANSLATE_NOOP("occx::ui::CompileSweepModel", "Origin"), nullptr},
-    {QT_TRANSLATE_NOOP("occx::ui::CompileSweepModel", "Status"), nullptr},
+    {QT_TRANSLATE_NOOP("occx::ui::CompileSweepModel", "Origin"),
+     QT_TRANSLATE_NOOP("occx::ui::CompileSweepModel",
+                       "Why the config is in the sweep: the grid, one of Inductor's own configs for this shape, or a "
+                       "halved copy a policy adds")},
+    {QT_TRANSLATE_NOOP("occx::ui::CompileSweepModel", "Status"),
+     QT_TRANSLATE_NOOP("occx::ui::CompileSweepModel",
+                       "ok, or why the config did not compile (hover for the compiler's words)")},
 };
 static_assert(std::size(kCompileSweepColumns) == CompileSweepModel::kColumnCount);
 

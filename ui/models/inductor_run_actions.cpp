@@ -143,6 +143,9 @@ Expected<triton::KernelSweepOptions> sweepOptionsOf(const triton::RunKernel& ker
   options.compile.choose_python =
       QObject::tr("choose another Python in the Python box next to the Grid box (empty: $OCCX_PYTHON, else python3)")
           .toStdString();
+  options.compile.choose_cache =
+      QObject::tr("start the app with HOME set (the sweeps' Triton cache is ~/.cache/occupancy-explorer/triton)")
+          .toStdString();
   return options;
 }
 
@@ -163,7 +166,9 @@ QString mergeSweep(InductorRunData& data, const triton::KernelSweepResult& resul
     const bool known = std::any_of(rows.begin(), rows.end(), [&](const triton::ScanRow& o) {
       return o.kernel == name && o.module == module && sameTile(o, r);
     });
-    if (!known) added.push_back(std::move(r));
+    if (known) continue;
+    r.origin = std::string(triton::kSweptOrigin);  // the sweep compiled it, not Inductor
+    added.push_back(std::move(r));
   }
   rows.insert(last.base(), added.begin(), added.end());
   groupKernels(data);

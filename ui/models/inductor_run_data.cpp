@@ -52,6 +52,12 @@ int RunKernelEntry::compiledConfigs() const {
   return n;
 }
 
+int RunKernelEntry::sweptConfigs() const {
+  int n = 0;
+  for (const auto& r : configs) n += r.num_warps && r.origin == triton::kSweptOrigin ? 1 : 0;
+  return n;
+}
+
 const ScanRow* RunKernelEntry::winnerRow() const {
   return winner >= 0 && winner < static_cast<int>(configs.size()) ? &configs[static_cast<std::size_t>(winner)]
                                                                   : nullptr;
@@ -245,7 +251,7 @@ triton::ScanRow rowOfMeasuredConfig(const triton::MeasuredConfig& m, triton::Sca
   row.n_spills = m.n_spills >= 0 ? std::optional<std::int64_t>(m.n_spills) : std::nullopt;
   row.local_bytes = m.n_spills >= 0 ? std::optional<std::int64_t>(std::int64_t{m.n_spills} * 4) : std::nullopt;
   row.occupancy_pct = m.occupancy_pct >= 0 ? std::optional<double>(m.occupancy_pct) : std::nullopt;
-  row.origin = m.origin;
+  row.origin = std::string(triton::kSweptOrigin);  // a config the run does not list: a sweep compiled it
   row.winner = m.winner;
   row.halved_from.clear();
   row.blocks_per_sm = m.measured.driver_active_blocks_per_sm >= 0

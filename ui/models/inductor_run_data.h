@@ -35,8 +35,10 @@ struct RunKernelEntry {
   std::optional<std::int64_t> max_spills;
   bool over_spill_threshold = false;  ///< some config spills over the kernel's spill_threshold
 
-  /// Rows that are compiled configs (num_warps known).
+  /// Rows that are compiled configs (num_warps known): Inductor's and a sweep's.
   [[nodiscard]] int compiledConfigs() const;
+  /// Of them, the configs a sweep compiled (origin triton::kSweptOrigin), not Inductor.
+  [[nodiscard]] int sweptConfigs() const;
   [[nodiscard]] const triton::ScanRow* winnerRow() const;
 };
 

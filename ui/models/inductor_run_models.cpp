@@ -14,7 +14,10 @@ using triton::ScanRow;
 const QColor kWinnerColor(220, 240, 220);
 
 const ColumnText kKernelColumns[] = {
-    {QT_TRANSLATE_NOOP("occx::ui::KernelListModel", "Kernel"), nullptr},
+    {QT_TRANSLATE_NOOP("occx::ui::KernelListModel", "Kernel"),
+     QT_TRANSLATE_NOOP("occx::ui::KernelListModel",
+                       "The Triton kernel's name (triton_red_: looped reduction, triton_per_: persistent, triton_poi_: "
+                       "pointwise); hover for its module and device")},
     {QT_TRANSLATE_NOOP("occx::ui::KernelListModel", "Kind"),
      QT_TRANSLATE_NOOP(
          "occx::ui::KernelListModel",
@@ -22,7 +25,9 @@ const ColumnText kKernelColumns[] = {
     {QT_TRANSLATE_NOOP("occx::ui::KernelListModel", "Size hints"),
      QT_TRANSLATE_NOOP("occx::ui::KernelListModel", "Inductor's size hints: numels rounded up to powers of two")},
     {QT_TRANSLATE_NOOP("occx::ui::KernelListModel", "Configs"),
-     QT_TRANSLATE_NOOP("occx::ui::KernelListModel", "Compiled configs found in Triton's cache")},
+     QT_TRANSLATE_NOOP("occx::ui::KernelListModel",
+                       "Compiled configs: those Inductor compiled (found in Triton's cache), then \"+ N\" a sweep "
+                       "added (Sweep this kernel, or a bundled sweep's measurements)")},
     {QT_TRANSLATE_NOOP("occx::ui::KernelListModel", "Winner regs"),
      QT_TRANSLATE_NOOP("occx::ui::KernelListModel", "Registers per thread of the autotuner's winner (.best_config)")},
     {QT_TRANSLATE_NOOP("occx::ui::KernelListModel", "Max spills"),
@@ -42,9 +47,15 @@ const ColumnText kKernelColumns[] = {
 static_assert(std::size(kKernelColumns) == KernelListModel::kColumnCount);
 
 const ColumnText kConfigColumns[] = {
-    {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "XBLOCK"), nullptr},
-    {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "R0_BLOCK"), nullptr},
-    {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "num_warps"), nullptr},
+    {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "XBLOCK"),
+     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel",
+                       "Rows (elements of the kept dimension, xnumel) one program (block) handles")},
+    {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "R0_BLOCK"),
+     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel",
+                       "Elements of the reduced dimension per loop iteration (RBLOCK in older Inductor); the RBLOCK "
+                       "scaling halves it")},
+    {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "num_warps"),
+     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Warps of 32 threads per block")},
     {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Regs/thread"),
      QT_TRANSLATE_NOOP("occx::ui::RunConfigModel",
                        "Registers per thread, read from the cubin (what cuFuncGetAttribute reports)")},
@@ -57,7 +68,9 @@ const ColumnText kConfigColumns[] = {
                        "Theoretical occupancy: active warps per SM / maximum warps per SM")},
     {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Origin"),
      QT_TRANSLATE_NOOP("occx::ui::RunConfigModel",
-                       "candidate (Inductor's list), added by scaling (a halved copy), coordinate descent, other")},
+                       "Who compiled the config. Inductor: candidate (its list for the size hints), added by scaling "
+                       "(a halved copy), coordinate descent, other (in the cache, none of these). A sweep: swept "
+                       "(Sweep this kernel, or a bundled sweep's measurements)")},
     {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Winner"),
      QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "The autotuner's choice (.best_config)")},
     {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Status"),
@@ -102,13 +115,20 @@ const ColumnText kConfigColumns[] = {
      QT_TRANSLATE_NOOP("occx::ui::RunConfigModel",
                        "Decision of the rule proposed in the new bound's review: halve whenever the config spills "
                        "(n_spills > 0), whatever occupancy says")},
-    {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Blocks/SM"), nullptr},
-    {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Limiter"), nullptr},
+    {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Blocks/SM"),
+     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel",
+                       "Active blocks per SM (occupancy calculator; measured: the driver's answer)")},
+    {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Limiter"),
+     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel",
+                       "The limit that binds active blocks per SM: warps, blocks, registers or shared memory")},
     {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Local (B)"),
      QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Local memory per thread (the cubin's frame size), bytes")},
     {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Shared (B)"),
-     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Shared memory per block (static + dynamic), bytes")},
-    {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "num_stages"), nullptr},
+     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel",
+                       "Shared memory per block the kernel asks for (static + dynamic), bytes; the CUDA runtime "
+                       "reserves 1 KB more per block on CC 8.0 and later, which occupancy counts")},
+    {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "num_stages"),
+     QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Software-pipelining stages of Triton's loads (1: none)")},
     {QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "Triton folder"),
      QT_TRANSLATE_NOOP("occx::ui::RunConfigModel", "The Triton cache folder of this config")},
 };
@@ -119,6 +139,12 @@ QVariant optionalNumber(const std::optional<std::int64_t>& v) {
 }
 
 }  // namespace
+
+QString configsText(const RunKernelEntry& k) {
+  const int swept = k.sweptConfigs();
+  const int inductor = k.compiledConfigs() - swept;
+  return swept == 0 ? QString::number(inductor) : QStringLiteral("%1 + %2").arg(inductor).arg(swept);
+}
 
 QString shortConfigText(const ScanRow& row) {
   QString s;
@@ -158,7 +184,7 @@ QVariant KernelListModel::cell(const RunKernelEntry& k, int /*r*/, int column, i
       case kSizeHints:
         return QString::fromStdString(k.size_hints);
       case kConfigs:
-        return k.compiledConfigs();
+        return role == kSortRole || k.sweptConfigs() == 0 ? QVariant(k.compiledConfigs()) : QVariant(configsText(k));
       case kWinnerRegisters:
         return w != nullptr ? optionalNumber(w->n_regs) : QVariant(QString());
       case kMaxSpills:
@@ -248,7 +274,7 @@ QVariant RunConfigModel::measuredCell(const Measured& m, int column, int role) c
       case kTime:
       case kWarmTime:
         if (!k.ok()) return QString::fromStdString(k.measured.reason);
-        return q(timeText(k.measured)) + tr("\nevents: min %1, max %2, spread %3 % over %4 runs")
+        return q(timeText(k.measured)) + tr("\nevents: min %1, max %2, spread (p75 − p25) / median %3 % over %4 runs")
                                              .arg(k.measured.time.min_us, 0, 'f', 2)
                                              .arg(k.measured.time.max_us, 0, 'f', 2)
                                              .arg(k.measured.time.spread_pct, 0, 'f', 1)
@@ -366,6 +392,15 @@ QVariant RunConfigModel::toolTipCell(const ScanRow& row, int column) const {
     case kOrigin:
       return row.halved_from.empty() ? QVariant()
                                      : QVariant(tr("halved from %1").arg(QString::fromStdString(row.halved_from)));
+    case kSharedBytes: {
+      const auto device = deviceOfRow(row);
+      const int reserved = device ? device->arch.reserved_shared_memory_per_block : 0;
+      if (!row.shared_bytes || reserved <= 0) return {};
+      return tr("%1 B the kernel asks for + %2 B the CUDA runtime reserves per block = %3 B a block takes")
+          .arg(static_cast<qlonglong>(*row.shared_bytes))
+          .arg(reserved)
+          .arg(static_cast<qlonglong>(*row.shared_bytes + reserved));
+    }
     default:
       return row.notes.empty() ? QVariant() : QVariant(QString::fromStdString(row.notes));
   }

@@ -117,6 +117,9 @@ class RunConfigModel : public TableModel<triton::ScanRow> {
 std::vector<std::optional<RunConfigModel::Measured>> measuredOfRows(const InductorRunData& data,
                                                                     const std::vector<triton::ScanRow>& rows);
 
+/// The kernel list's Configs cell: "3" (the configs Inductor compiled), "3 + 88" when a sweep added 88.
+QString configsText(const RunKernelEntry& k);
+
 /// "X1 R2048 w16" (YBLOCK and R1_BLOCK when present): a config in a few characters.
 QString shortConfigText(const triton::ScanRow& row);
 

@@ -15,6 +15,19 @@ QString runTitleHtml(const InductorRunData& data) {
   return text;
 }
 
+QString sizeHintsNote(const triton::ScanRow& row) {
+  if (row.size_hints.empty()) return {};
+  auto isNumber = [](const std::string& t) {
+    return !t.empty() && t.find_first_not_of("0123456789") == std::string::npos;
+  };
+  QStringList numels;
+  if (isNumber(row.xnumel)) numels << QObject::tr("xnumel %1").arg(q(row.xnumel));
+  if (isNumber(row.r0_numel)) numels << QObject::tr("r0_numel %1").arg(q(row.r0_numel));
+  const QString shape = numels.isEmpty() ? QObject::tr("each numel (of the first compile, for a dynamic shape)")
+                                         : numels.join(QObject::tr(" and "));
+  return QObject::tr("Size hints: %1, each rounded up to a power of two for Inductor's heuristics.").arg(shape);
+}
+
 QString kernelTitleHtml(const RunKernelEntry& kernel) {
   // Long fused names break after their underscores instead of widening the window.
   QString name = q(kernel.kernel).toHtmlEscaped();
@@ -24,6 +37,7 @@ QString kernelTitleHtml(const RunKernelEntry& kernel) {
                            q(kernel.module));
   if (kernel.configs.empty()) return title;
   const triton::ScanRow& first = kernel.configs.front();
+  if (const QString why = sizeHintsNote(first); !why.isEmpty()) title += QStringLiteral("<br>") + why.toHtmlEscaped();
   if (!first.notes.empty() && !first.num_warps)
     title += QStringLiteral("<br><i>%1</i>").arg(q(first.notes).toHtmlEscaped());
   if (first.rsplit_size) {

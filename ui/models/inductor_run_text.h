@@ -23,6 +23,12 @@ QString runTitleHtml(const InductorRunData& data);
 /// device and module; the note of a kernel that was not analysed; a mix-order reduction's RSPLIT_SIZE.
 QString kernelTitleHtml(const RunKernelEntry& kernel);
 
+/// Why the size hints differ from the kernel's shape: "Size hints: xnumel 264 and r0_numel 30000,
+/// each rounded up to a power of two for Inductor's heuristics." (Inductor's code generator writes
+/// size_hint = next_power_of_2(numel hint); its configs and the RBLOCK scaling's block count use
+/// them), the numels from `row` (a dynamic shape: the first compile's); empty when it has no hints.
+QString sizeHintsNote(const triton::ScanRow& row);
+
 /// A kernel's source as the Source tab shows it.
 struct NumberedSource {
   QString text;                 ///< every line with its module line number in front, right-aligned

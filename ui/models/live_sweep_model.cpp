@@ -28,10 +28,16 @@ QVariant timeCell(const LiveRow& r, double v, int digits, bool sort) {
 
 /// The header of every column, in Column order.
 const ColumnText kLiveSweepColumns[] = {
-    {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "XBLOCK"), nullptr},
-    {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "RBLOCK"), nullptr},
-    {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "num_warps"), nullptr},
-    {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Status"), nullptr},
+    {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "XBLOCK"),
+     QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Rows (elements of the kept dimension) one block reduces")},
+    {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "RBLOCK"),
+     QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel",
+                       "Elements of the reduced dimension per loop iteration (Inductor now calls it R0_BLOCK)")},
+    {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "num_warps"),
+     QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Warps of 32 threads per block")},
+    {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Status"),
+     QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel",
+                       "How the config's run ended: ok, or why not (hover for the reason)")},
     {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Cold (µs)"),
      QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel",
                        "Device time per launch, L2 cold (flushed before each launch): the median of CUPTI's kernel "
@@ -56,7 +62,9 @@ const ColumnText kLiveSweepColumns[] = {
     {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Max (µs)"),
      QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "The slowest of the cold timed runs")},
     {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Spread (%)"),
-     QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Interquartile range of the timed runs in percent of the median")},
+     QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel",
+                       "Spread of the cold timed runs: (75th percentile − 25th percentile) / median × 100, the middle "
+                       "half of the runs. One slow run moves Max, not the spread (hover a cell for both)")},
     {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "DRAM GB/s"),
      QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel",
                        "Achieved DRAM bandwidth: DRAM bytes read + written (CUPTI) / the cold device time, 10^9 B/s; "
@@ -71,8 +79,12 @@ const ColumnText kLiveSweepColumns[] = {
     {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Achieved occ. (%)"),
      QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel",
                        "CUPTI's achieved occupancy (sm__warps_active), where the profiler is permitted")},
-    {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Registers/thread"), nullptr},
-    {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Spill stores (B)"), nullptr},
+    {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Registers/thread"),
+     QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Registers per thread, from NVRTC's compile (ptxas)")},
+    {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Spill stores (B)"),
+     QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel",
+                       "Bytes of spill stores per thread ptxas reports: registers that did not fit went to local "
+                       "memory")},
     {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "n_spills"),
      QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel",
                        "Triton's n_spills (local bytes / 4); the autotuner skips configs with more than 16")},
@@ -82,12 +94,21 @@ const ColumnText kLiveSweepColumns[] = {
     {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Picked by"),
      QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel",
                        "The fastest benchmarked candidate of each policy, and the fastest config of all")},
-    {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "DRAM read (B)"), nullptr},
-    {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "DRAM written (B)"), nullptr},
-    {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Local loads (B)"), nullptr},
-    {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Local stores (B)"), nullptr},
-    {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Max |error|"), nullptr},
-    {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Notes"), nullptr},
+    {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "DRAM read (B)"),
+     QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Bytes DRAM read during one cold launch (CUPTI)")},
+    {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "DRAM written (B)"),
+     QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Bytes DRAM wrote during one cold launch (CUPTI)")},
+    {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Local loads (B)"),
+     QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel",
+                       "Bytes loaded from local memory (spilled registers) during one launch (CUPTI)")},
+    {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Local stores (B)"),
+     QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel",
+                       "Bytes stored to local memory (spilled registers) during one launch (CUPTI)")},
+    {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Max |error|"),
+     QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel",
+                       "The largest absolute difference between the kernel's outputs and the CPU reference")},
+    {QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Notes"),
+     QT_TRANSLATE_NOOP("occx::ui::LiveSweepModel", "Why a config did not run or was not checked, and other notes")},
 };
 static_assert(std::size(kLiveSweepColumns) == LiveSweepModel::kColumnCount);
 
@@ -103,6 +124,21 @@ bool isTextColumn(int column) {
 }
 
 }  // namespace
+
+QString spreadToolTip(const TimingStats& t) {
+  if (t.runs == 0 || t.median_us <= 0.0) return {};
+  return QObject::tr(
+             "%1 cold runs: 25th percentile %2 µs, median %3 µs, 75th percentile %4 µs → spread (%4 − %2) / %3 = "
+             "%5 %.\nMin %6 µs, max %7 µs: the slowest run is %8 % above the median.")
+      .arg(t.runs)
+      .arg(t.p25_us, 0, 'f', 2)
+      .arg(t.median_us, 0, 'f', 2)
+      .arg(t.p75_us, 0, 'f', 2)
+      .arg(t.spread_pct, 0, 'f', 2)
+      .arg(t.min_us, 0, 'f', 2)
+      .arg(t.max_us, 0, 'f', 2)
+      .arg((t.max_us / t.median_us - 1.0) * 100.0, 0, 'f', 0);
+}
 
 QString policySetsText(const LiveRow& row) {
   QStringList sets;
@@ -275,6 +311,7 @@ QVariant LiveSweepModel::toolTipCell(const LiveRow& row, int r, int col) const {
         .arg(p->triton_spills ? tr("yes") : tr("no"), p->ours_spills ? tr("yes") : tr("no"));
   }
   if ((col == kTime || col == kWarmTime) && row.ok()) return q(timeText(row.measured));
+  if ((col == kSpread || col == kMax || col == kMin) && row.ok()) return spreadToolTip(row.measured.timeStats());
   if (col == kBandwidth && row.ok()) return q(bandwidthText(row.measured));
   return {};
 }

@@ -82,4 +82,8 @@ class LiveSweepModel : public TableModel<LiveRow> {
 /// "old new exact" membership of a row's policy sets, "grid" when only in the grid.
 QString policySetsText(const LiveRow& row);
 
+/// The Spread, Min and Max cells' tooltip: the quartiles and the median the spread is computed from
+/// ((p75 − p25) / median × 100), and how far the slowest run lies above the median; empty for no runs.
+QString spreadToolTip(const TimingStats& t);
+
 }  // namespace occx::ui

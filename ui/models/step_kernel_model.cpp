@@ -13,12 +13,15 @@ namespace {
 const ColumnText kStepColumns[] = {
     {QT_TRANSLATE_NOOP("occx::ui::StepKernelModel", "#"),
      QT_TRANSLATE_NOOP("occx::ui::StepKernelModel", "Rank by in-step time per step (the chart's x axis)")},
-    {QT_TRANSLATE_NOOP("occx::ui::StepKernelModel", "Kernel"), nullptr},
+    {QT_TRANSLATE_NOOP("occx::ui::StepKernelModel", "Kernel"),
+     QT_TRANSLATE_NOOP("occx::ui::StepKernelModel",
+                       "The kernel's name as the trace records it (hover for the whole name)")},
     {QT_TRANSLATE_NOOP("occx::ui::StepKernelModel", "Kind"),
      QT_TRANSLATE_NOOP("occx::ui::StepKernelModel",
                        "Triton reduction (looped or persistent), Triton pointwise, other Triton, matmul/attention "
                        "library, ATen (PyTorch's own kernels), memcpy/memset, other")},
-    {QT_TRANSLATE_NOOP("occx::ui::StepKernelModel", "Launches/step"), nullptr},
+    {QT_TRANSLATE_NOOP("occx::ui::StepKernelModel", "Launches/step"),
+     QT_TRANSLATE_NOOP("occx::ui::StepKernelModel", "How often the kernel runs in one step")},
     {QT_TRANSLATE_NOOP("occx::ui::StepKernelModel", "Median (µs)"),
      QT_TRANSLATE_NOOP("occx::ui::StepKernelModel",
                        "Median in-step device time of one launch, as torch.profiler recorded it (CUPTI)")},
@@ -32,7 +35,9 @@ const ColumnText kStepColumns[] = {
      QT_TRANSLATE_NOOP("occx::ui::StepKernelModel",
                        "The config its launcher used: the autotuner's winner, the only compiled config, or the one "
                        "whose block and registers the trace records")},
-    {QT_TRANSLATE_NOOP("occx::ui::StepKernelModel", "Regs/thread"), nullptr},
+    {QT_TRANSLATE_NOOP("occx::ui::StepKernelModel", "Regs/thread"),
+     QT_TRANSLATE_NOOP("occx::ui::StepKernelModel",
+                       "Registers per thread of that config (from the trace, or from Triton's cubin)")},
     {QT_TRANSLATE_NOOP("occx::ui::StepKernelModel", "Occupancy (%)"),
      QT_TRANSLATE_NOOP("occx::ui::StepKernelModel", "Theoretical occupancy of that config")},
     {QT_TRANSLATE_NOOP("occx::ui::StepKernelModel", "old bound"),

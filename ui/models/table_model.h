@@ -8,6 +8,7 @@
 #include <QColor>
 #include <QCoreApplication>
 #include <QString>
+#include <QStringList>
 #include <QVariant>
 #include <cstddef>
 #include <utility>
@@ -32,6 +33,13 @@ inline QVariant columnHeader(const ColumnText& column, const char* context, int 
   if (role == Qt::DisplayRole) return QCoreApplication::translate(context, column.title);
   if (role == Qt::ToolTipRole && column.tooltip != nullptr) return QCoreApplication::translate(context, column.tooltip);
   return {};
+}
+
+/// Sets the horizontal header tooltips of `model` (a QTableWidget's, a QStandardItemModel) column by
+/// column from `tips`, for tables that are not a TableModel; every table says what its columns mean.
+inline void setHeaderToolTips(QAbstractItemModel* model, const QStringList& tips) {
+  for (int c = 0; c < tips.size() && c < model->columnCount(); ++c)
+    model->setHeaderData(c, Qt::Horizontal, tips[c], Qt::ToolTipRole);
 }
 
 /// `v` as a cell, blank when negative (not known).

@@ -32,6 +32,7 @@
 #include "ui/shell/manual_dialog.h"
 #include "ui/shell/report.h"
 #include "ui/shell/settings_file.h"
+#include "ui/shell/view_titles.h"
 #include "ui/views/app_view.h"
 #include "ui/views/calculator_view.h"
 #include "ui/widgets/checked_spin_box.h"
@@ -78,7 +79,7 @@ MainWindow::MainWindow(const ViewContext& context, QWidget* parent)
   }
 
   calculator_ = new CalculatorView(context, this);
-  addView(calculator_, tr("Occupancy calculator"));
+  addView(calculator_, QString::fromLatin1(kCalculatorTitle));
   connect(tabs_, &QTabWidget::currentChanged, this, [this](int) { updateForCurrentView(); });
   updateForCurrentView();
   // The menus' shortcuts from any widget of the window (see eventFilter).
@@ -277,11 +278,26 @@ void MainWindow::addView(QWidget* view, const QString& title) {
   if (view->metaObject()->indexOfSignal("statusMessage(QString)") >= 0) {
     connect(view, SIGNAL(statusMessage(QString)), this, SLOT(onViewStatus(QString)));
   }
+  if (view->metaObject()->indexOfSignal("fileError(QString)") >= 0) {
+    connect(view, SIGNAL(fileError(QString)), this, SLOT(showFileError(QString)));
+  }
   if (!pending_tab_.isEmpty() && pending_tab_ == title) {
     tabs_->setCurrentIndex(index);
     pending_tab_.clear();
   }
   updateForCurrentView();
+}
+
+void MainWindow::showFileError(const QString& text) {
+  if (auto* shown = findChild<QMessageBox*>(QStringLiteral("fileErrorBox")); shown != nullptr) {
+    shown->setObjectName(QString());  // the newest error replaces it
+    shown->close();
+  }
+  auto* box = new QMessageBox(QMessageBox::Warning, tr("Not opened"), text, QMessageBox::Ok, this);
+  box->setObjectName(QStringLiteral("fileErrorBox"));
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  box->open();
+  statusBar()->showMessage(text, 20000);
 }
 
 void MainWindow::onViewStatus(const QString& text) {

@@ -50,7 +50,8 @@ class MainWindow : public QMainWindow {
 
   /// Adds a view as a new tab. A view that also derives from AppView gets export, settings (group
   /// "views/<objectName, or the title>") and status-bar support; a `statusMessage(QString)` signal,
-  /// if it has one, feeds the status bar while its tab is current. If the tab that was current when
+  /// if it has one, feeds the status bar while its tab is current; a `fileError(QString)` signal
+  /// (a file its own buttons opened could not be opened) goes to showFileError. If the tab that was current when
   /// the window last closed has this title, it becomes current again.
   void addView(QWidget* view, const QString& title);
 
@@ -114,6 +115,13 @@ class MainWindow : public QMainWindow {
   [[nodiscard]] static QString backendStatusText(const Backend& backend);
   /// Says in the status bar and in About what `backend` can do here (compile with NVRTC, run live).
   void showBackend(const Backend& backend);
+
+ public slots:
+  /// A file or folder the user chose (an Open button, a drop, Open Recent) could not be opened:
+  /// `text` in a message box over the window (window-modal, not blocking; object name
+  /// "fileErrorBox", one at a time) and in the status bar, where the user looks — the view's own
+  /// status line may lie below the fold of its panel.
+  void showFileError(const QString& text);
 
  signals:
   /// Files or folders were dropped on the window (local paths, in the order dropped).

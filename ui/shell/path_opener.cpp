@@ -38,13 +38,13 @@ PathOpener::PathOpener(MainWindow* window, InductorRunView* inductor_run, Compil
   if (inductor_run_ != nullptr) connect(inductor_run_, &InductorRunView::pathOpened, this, &PathOpener::remember);
   // A file the Inductor run view's own Open button was given that belongs to another view.
   if (inductor_run_ != nullptr) {
-    connect(inductor_run_, &InductorRunView::openElsewhere, this, [this](const QString& path) { open(path); });
+    connect(inductor_run_, &InductorRunView::openElsewhere, this, [this](const QString& path) { openShown(path); });
   }
   if (compile_sweep_ != nullptr) connect(compile_sweep_, &SweepView::pathOpened, this, &PathOpener::remember);
   if (live_sweep_ != nullptr) connect(live_sweep_, &SweepView::pathOpened, this, &PathOpener::remember);
   if (window_ != nullptr) {
     connect(window_, &MainWindow::pathsDropped, this, [this](const QStringList& paths) {
-      for (const QString& p : paths) open(p);  // each in its view; the last one's view stays current
+      for (const QString& p : paths) openShown(p);  // each in its view; the last one's view stays current
     });
   }
 }
@@ -82,6 +82,11 @@ QString PathOpener::open(const QString& path) {
   return error;
 }
 
+void PathOpener::openShown(const QString& path) {
+  const QString error = open(path);
+  if (!error.isEmpty() && window_ != nullptr) window_->showFileError(error);
+}
+
 void PathOpener::remember(const QString& path) {
   const QString absolute = QFileInfo(path).absoluteFilePath();
   recent_.removeAll(absolute);
@@ -104,7 +109,7 @@ void PathOpener::rebuildMenu() {
   for (const QString& path : recent_) {
     const QFileInfo info(path);
     const QString text = tr("%1 — %2").arg(info.fileName(), QDir::toNativeSeparators(info.absolutePath()));
-    QAction* a = menu_->addAction(text, this, [this, path] { open(path); });
+    QAction* a = menu_->addAction(text, this, [this, path] { openShown(path); });
     a->setToolTip(QDir::toNativeSeparators(path));
     a->setStatusTip(QDir::toNativeSeparators(path));
     a->setData(path);

@@ -32,6 +32,9 @@ class PathOpener : public QObject {
   /// Opens `path` in its view (made the current tab). Returns an empty string when the view took it
   /// (a folder's scan then runs in the background), else the message (the view shows it too).
   QString open(const QString& path);
+  /// open(path) for the user (a drop, Open Recent, a file the Inductor run view hands over): an
+  /// error is also shown by the window (MainWindow::showFileError), where the user looks.
+  void openShown(const QString& path);
   /// Remembers `path` (absolute, newest first, once, ten at most) and rebuilds the menu.
   void remember(const QString& path);
   /// The recent paths, newest first.

@@ -7,6 +7,8 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include "ui/models/table_model.h"
+
 namespace occx::ui {
 
 namespace {
@@ -87,14 +89,29 @@ CalculatorResultPanel::CalculatorResultPanel(QWidget* parent) : QGroupBox(tr("Th
   v->addLayout(top);
 
   limits_table_ = makeResultTable({tr("Block limit per SM from"), tr("Blocks"), tr("Per block")}, this);
+  setHeaderToolTips(limits_table_->model(),
+                    {tr("A resource of the SM that caps resident blocks: warps, the block slots, registers, "
+                        "shared memory (and barriers from CC 9.0)"),
+                     tr("Blocks per SM this resource alone allows; the smallest is the answer (the limiter)"),
+                     tr("What one block takes of the resource, after the allocation granularity (shared memory "
+                        "includes the 1 KB per block the runtime reserves on CC 8.0 and later)")});
   limits_table_->setObjectName(QStringLiteral("limitsTable"));
   v->addWidget(limits_table_);
   details_table_ = makeResultTable({tr("Quantity"), tr("Value")}, this);
+  setHeaderToolTips(details_table_->model(),
+                    {tr("A figure of the result (the derivation below shows how each is computed)"),
+                     tr("Its value, in the unit its name gives")});
   details_table_->setObjectName(QStringLiteral("detailsTable"));
   details_table_->horizontalHeader()->setVisible(false);
   v->addWidget(details_table_);
 
   clusters_table_ = makeResultTable({tr("Clusters and best block size"), tr("Model"), tr("Driver")}, this);
+  setHeaderToolTips(clusters_table_->model(),
+                    {tr("Thread-block clusters (CC 9.0 and later) and the best block size "
+                        "(cudaOccupancyMaxPotentialBlockSize's search)"),
+                     tr("This app's figure: the occupancy calculator and the GPU's GPC layout model (the naive "
+                        "upper bound where no layout is recorded)"),
+                     tr("The driver's own answer, with a detected GPU after Ask the driver")});
   clusters_table_->setObjectName(QStringLiteral("clustersTable"));
   v->addWidget(clusters_table_);
   auto* driver_row = new QHBoxLayout;

@@ -193,7 +193,7 @@ QString CalculatorView::exportSubtitle() const {
 }
 
 QString CalculatorView::statusSummary() const {
-  return calculatorSummary(targetLabel(), input_, figures_.result);
+  return calculatorSummary(targetLabel(), input_, figures_.result, figures_.reserved_smem_bytes);
 }
 
 QString CalculatorView::reportText() const {

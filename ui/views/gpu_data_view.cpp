@@ -11,6 +11,7 @@
 #include <QVBoxLayout>
 
 #include "core/gpu/gpu_data_table.h"
+#include "ui/models/table_model.h"
 
 namespace occx::ui {
 
@@ -71,6 +72,11 @@ void GpuDataView::setDatabase(const GpuDatabase& db) {
   model_->clear();
   QStringList headers = {tr("Entry"), tr("Kind"), tr("Compute capability"), tr("Field"), tr("Value"), tr("Source")};
   model_->setHorizontalHeaderLabels(headers);
+  setHeaderToolTips(model_, {tr("A compute capability's limits or a named GPU"),
+                             tr("architecture (a compute capability's limits) or a named GPU's figures"),
+                             tr("The compute capability (major.minor)"), tr("The limit or figure"), tr("Its value"),
+                             tr("Where the value comes from: PG (Programming Guide table), HDR (cuda_occupancy.h), "
+                                "DEV (a device query), DS (datasheet), DRV (fitted to the driver's answers)")});
   for (const auto& row : data_.rows) {
     QList<QStandardItem*> items;
     for (const auto& cell : row) items.append(new QStandardItem(QString::fromStdString(cell)));

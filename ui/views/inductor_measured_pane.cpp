@@ -8,6 +8,7 @@
 
 #include "ui/models/inductor_plot_data.h"
 #include "ui/models/inductor_run_models.h"
+#include "ui/models/table_model.h"
 #include "ui/models/text.h"
 #include "ui/plots/measured_times_plot.h"
 
@@ -30,10 +31,14 @@ InductorMeasuredPane::InductorMeasuredPane(QWidget* parent) : QWidget(parent) {
   picks_ = new QTableWidget(0, 5);
   picks_->setObjectName(QStringLiteral("picksTable"));
   picks_->setHorizontalHeaderLabels({tr("Policy"), tr("Pick"), tr("Cold (µs)"), tr("Regret"), tr("Not compiled")});
-  picks_->horizontalHeaderItem(2)->setToolTip(tr("The pick's device time per launch, L2 cold, µs"));
-  picks_->horizontalHeaderItem(3)->setToolTip(tr("The pick's time / the fastest config's time (1.00 = the best)"));
-  picks_->horizontalHeaderItem(4)->setToolTip(
-      tr("Halved configs the policy would add that are not in the cache: never measured"));
+  setHeaderToolTips(picks_->model(),
+                    {tr("The RBLOCK policy (old, new, review_min, exact bound; spills rule), and best: the fastest "
+                        "measured config"),
+                     tr("The fastest measured config of the policy's candidate set (configs with n_spills over 16 "
+                        "left out); X1 R512 w8 = XBLOCK 1, R0_BLOCK 512, 8 warps"),
+                     tr("The pick's device time per launch, L2 cold, µs"),
+                     tr("The pick's time / the fastest config's time (1.00 = the best)"),
+                     tr("Halved configs the policy would add that are not in the cache: never measured")});
   picks_->verticalHeader()->setVisible(false);
   picks_->verticalHeader()->setDefaultSectionSize(picks_->fontMetrics().height() + 6);
   picks_->setEditTriggers(QAbstractItemView::NoEditTriggers);

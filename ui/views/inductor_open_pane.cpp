@@ -94,6 +94,7 @@ void InductorOpenPane::connectJob() {
           });
   connect(job_, &InductorScanJob::failed, this, [this](quint64, const QString& message) {
     setStatus(message, true);
+    emit scanFailed(message);
     emit scanEnded();
   });
   connect(job_, &InductorScanJob::cancelled, this, [this](quint64) {

@@ -53,6 +53,8 @@ class InductorOpenPane : public QWidget {
   void scanned(std::shared_ptr<const occx::triton::InductorRun> run);
   /// A scan ended (with a run, an error or cancelled) and the status line says so.
   void scanEnded();
+  /// A scan failed: `message` says why (the status line says it too).
+  void scanFailed(const QString& message);
 
  private:
   void connectJob();

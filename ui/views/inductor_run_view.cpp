@@ -83,12 +83,14 @@ void InductorRunView::connectPanes() {
     showRun(runDataFromScan(std::move(run)));
   });
   connect(open_, &InductorOpenPane::scanEnded, this, &InductorRunView::scanFinished);
+  connect(open_, &InductorOpenPane::scanFailed, this, &InductorRunView::fileError);
   connect(kernels_, &InductorKernelListPane::kernelChosen, this, [this] { showKernel(); });
   connect(configs_, &InductorConfigPane::configChanged, this, &InductorRunView::showConfigDetails);
   connect(configs_, &InductorConfigPane::openInCalculator, this, &InductorRunView::openInCalculator);
   connect(configs_, &InductorConfigPane::openInRblock, this, &InductorRunView::openInRblock);
   connect(step_pane_, &StepPane::profileChanged, this, [this] { kernels_->setInStepTimes(step_pane_->profile()); });
   connect(step_pane_, &StepPane::traceOpened, this, &InductorRunView::pathOpened);
+  connect(step_pane_, &StepPane::traceNotOpened, this, &InductorRunView::fileError);
   connect(step_pane_, &StepPane::kernelActivated, this, [this](const QString& name, const QString& module) {
     selectKernel(kernelIndexOf(data_, name.toStdString(), module.toStdString()));
   });
@@ -213,15 +215,25 @@ void InductorRunView::openFolderInteractive() {
   const QString dir = QFileDialog::getExistingDirectory(
       this, tr("Open Inductor run (a cache or torch_compile_debug folder)"),
       last_folder_.isEmpty() ? QString::fromStdString(triton::defaultInductorCacheDir()) : last_folder_);
-  if (!dir.isEmpty() && openPath(dir).isEmpty()) emit pathOpened(dir);
+  if (dir.isEmpty()) return;
+  if (const QString error = openPath(dir); error.isEmpty()) {
+    emit pathOpened(dir);
+  } else {
+    emit fileError(error);
+  }
 }
 
 void InductorRunView::openFileInteractive() {
   const QString file =
       QFileDialog::getOpenFileName(this, tr("Open a scan CSV or a kernel module"), last_folder_,
                                    tr("Scan CSV, kernel-runs CSV or kernel module (*.csv *.py);;All files (*)"));
+  if (file.isEmpty()) return;
   bool handed_over = false;
-  if (!file.isEmpty() && open(file, handed_over).isEmpty() && !handed_over) emit pathOpened(file);
+  if (const QString error = open(file, handed_over); !error.isEmpty()) {
+    emit fileError(error);
+  } else if (!handed_over) {
+    emit pathOpened(file);
+  }
 }
 
 // ---- showing the run ----------------------------------------------------------------------------

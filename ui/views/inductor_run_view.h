@@ -136,6 +136,10 @@ class InductorRunView : public QWidget, public AppView {
   void kernelSweepFinished();
   /// The view's own open dialogs opened `path` (for File → Open Recent).
   void pathOpened(const QString& path);
+  /// A file or folder the user chose with one of the view's own buttons (Open, Open profiler trace)
+  /// could not be opened: `text` says why (the view's status line says it too; the window shows it
+  /// where the user looks).
+  void fileError(const QString& text);
   /// openPath was given a dataset of another view (a live-sweep or compile-sweep CSV): the window
   /// opens it there. Without a receiver, openPath says which tab to open it in.
   void openElsewhere(const QString& path);

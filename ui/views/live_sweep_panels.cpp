@@ -93,7 +93,8 @@ QWidget* LiveSweepView::buildDataBox() {
   df->addRow(tr("Time plot:"), triton_series_);
   connect(compare_button_, &QPushButton::clicked, this, [this] {
     const QString path = askCsvPath(tr("Open a kernel-runs CSV of Inductor's kernel"));
-    if (!path.isEmpty()) compareWithMeasurements(path);
+    if (path.isEmpty()) return;
+    if (const QString error = compareWithMeasurements(path); !error.isEmpty()) emit fileError(error);
   });
   connect(bundled_, &QComboBox::activated, this, [this](int i) {
     const QVariant path = bundled_->itemData(i);

@@ -8,6 +8,7 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
+#include "ui/models/table_model.h"
 #include "ui/models/text.h"
 #include "ui/plots/rblock_bounds_plot.h"
 
@@ -77,6 +78,16 @@ QWidget* RblockResultsPane::buildLower() {
                                      tr("Decision"), tr("New RBLOCK"), tr("Reason")},
                                     6, lower);
   decision_table_->setObjectName(QStringLiteral("decisionTable"));
+  setHeaderToolTips(
+      decision_table_->model(),
+      {tr("What the decision goes by: the old bound (threads per SM), the new bound (registers), review_min (the "
+          "smaller of both, from the new bound's review), the exact occupancy calculator"),
+       tr("Upper bound on the blocks resident on one SM, as the policy computes it"),
+       tr("Bound × the GPU's SMs: blocks resident at once on the whole GPU"),
+       tr("Blocks the launch needs: ceil(xnumel / XBLOCK)"),
+       tr("scale (halve R0_BLOCK: total blocks exceed the capacity), no scaling, or not applicable (a gate "
+          "or a check stops the pass first)"),
+       tr("R0_BLOCK (RBLOCK in older Inductor) after the decision"), tr("The step that decided, in words")});
   decision_table_->setRowCount(4);
   decision_table_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   decision_table_->setFixedHeight(decision_table_->horizontalHeader()->sizeHint().height() +
@@ -108,6 +119,17 @@ QWidget* RblockResultsPane::buildPipelinePage(QWidget* tabs) {
                                      tr("Decision"), tr("Autotuning"), tr("Reason")},
                                     8, pipe);
   pipeline_table_->setObjectName(QStringLiteral("pipelineTable"));
+  setHeaderToolTips(
+      pipeline_table_->model(),
+      {tr("The config's place in the candidate list"),
+       tr("Where in Inductor's pipeline the config appears: its heuristics' list, the scaling "
+          "pass, the autotuner"),
+       tr("candidate (Inductor's list for the size hints) or added by scaling (a halved copy)"),
+       tr("XBLOCK, R0_BLOCK, num_warps (X1 R512 w8 = XBLOCK 1, R0_BLOCK 512, 8 warps)"),
+       tr("Registers per thread (compiled, or the value given)"),
+       tr("Triton's n_spills: spilled registers (local memory per thread / 4)"),
+       tr("The policy's RBLOCK-scaling decision for this config"),
+       tr("Whether the autotuner times the config: configs with n_spills over 16 are skipped"), tr("Why, in words")});
   // Room for four stages at least; on a short screen the page scrolls rather than cutting the notes.
   pipeline_table_->setMinimumHeight(pipeline_table_->horizontalHeader()->sizeHint().height() +
                                     4 * pipeline_table_->verticalHeader()->defaultSectionSize() +
@@ -134,6 +156,11 @@ QWidget* RblockResultsPane::buildChainPage(QWidget* tabs) {
   chain_table_ =
       makeRblockTable({tr("Link"), tr("Config"), tr("n_regs"), tr("Bound"), tr("Decision"), tr("Reason")}, 5, chain);
   chain_table_->setObjectName(QStringLiteral("chainTable"));
+  setHeaderToolTips(chain_table_->model(),
+                    {tr("Step of the chain: each link halves R0_BLOCK of the one before"),
+                     tr("XBLOCK, R0_BLOCK, num_warps of the link"), tr("Registers per thread assumed for the link"),
+                     tr("The policy's bound on resident blocks per SM"), tr("scale, no scaling or not applicable"),
+                     tr("Why, in words")});
   chv->addWidget(chain_label);
   chv->addWidget(chain_table_, 1);
   return chain;

@@ -6,6 +6,7 @@
 #include <QVBoxLayout>
 
 #include "ui/models/live_sweep_content.h"
+#include "ui/models/table_model.h"
 
 namespace occx::ui {
 
@@ -28,10 +29,14 @@ RegretBox::RegretBox(QWidget* parent) : QGroupBox(tr("Autotuner replay: each pol
   table_->setObjectName(QStringLiteral("regretTable"));
   table_->setHorizontalHeaderLabels(
       {tr("Policy"), tr("Timed"), tr("Pick"), tr("Cold (µs)"), tr("DRAM GB/s"), tr("Regret")});
-  table_->horizontalHeaderItem(1)->setToolTip(
-      tr("Candidates timed of those in the policy's set (spilling ones are skipped)"));
-  table_->horizontalHeaderItem(5)->setToolTip(
-      tr("Pick time / best time: 1.00 means the autotuner found the fastest config"));
+  setHeaderToolTips(
+      table_->model(),
+      {tr("The RBLOCK policy (old, new, review_min, exact bound; spills rule) whose candidate set was replayed; "
+          "best: the fastest config of the whole sweep"),
+       tr("Candidates timed of those in the policy's set (spilling ones are skipped)"),
+       tr("The fastest timed config of the set (X1 R512 w8 = XBLOCK 1, RBLOCK 512, 8 warps)"),
+       tr("The pick's device time per launch, L2 cold, µs"), tr("The pick's achieved DRAM bandwidth, 10^9 B/s"),
+       tr("Pick time / best time: 1.00 means the autotuner found the fastest config")});
   table_->verticalHeader()->setVisible(false);
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   table_->setSelectionMode(QAbstractItemView::NoSelection);

@@ -156,7 +156,10 @@ void StepPane::connectJob() {
   });
   connect(job_, &TraceReadJob::finished, this,
           [this](quint64, const std::shared_ptr<const StepResult>& result) { onTraceRead(result); });
-  connect(job_, &TraceReadJob::failed, this, [this](quint64, const QString& message) { setStatus(message, true); });
+  connect(job_, &TraceReadJob::failed, this, [this](quint64, const QString& message) {
+    setStatus(message, true);
+    if (!pending_path_.isEmpty()) emit traceNotOpened(message);  // a trace being opened, not one re-joined
+  });
   connect(job_, &TraceReadJob::cancelled, this,
           [this](quint64) { setStatus(tr("Reading the trace was cancelled; the step shown before stays."), false); });
   connect(job_, &Job::runningChanged, this, [this](bool running) {
@@ -255,7 +258,8 @@ void StepPane::openInteractive() {
   const QString path = QFileDialog::getOpenFileName(
       this, tr("Open profiler trace"), QString(),
       tr("torch.profiler traces (*.json *.json.gz *.pt.trace.json *.pt.trace.json.gz);;All files (*)"));
-  if (!path.isEmpty()) openTrace(path);
+  if (path.isEmpty()) return;
+  if (const QString error = openTrace(path); !error.isEmpty()) emit traceNotOpened(error);
 }
 
 void StepPane::setStatus(const QString& text, bool error) {

@@ -76,6 +76,8 @@ class StepPane : public QWidget {
   void kernelActivated(const QString& name, const QString& module);
   /// A trace was opened from `path` (for Open Recent).
   void traceOpened(const QString& path);
+  /// The trace chosen with the Open button could not be read: `text` says why.
+  void traceNotOpened(const QString& text);
 
  private:
   QHBoxLayout* buildTopRow();

@@ -239,6 +239,7 @@ void SweepView::restoreInputs(QSettings& settings) {
 
 QString SweepView::askCsvPath(const QString& caption) {
   // The folder of the last file opened, in this view's settings group.
+  if (choose_path_) return choose_path_(caption);
   const QString key = QStringLiteral("views/%1/lastCsvFolder").arg(objectName());
   const QString folder = QSettings().value(key).toString();
   QString path = QFileDialog::getOpenFileName(this, caption, folder, tr("CSV files (*.csv);;All files (*)"));
@@ -248,7 +249,12 @@ QString SweepView::askCsvPath(const QString& caption) {
 
 void SweepView::openCsvInteractive(const QString& caption) {
   const QString path = askCsvPath(caption);
-  if (!path.isEmpty() && openCsvFile(path).isEmpty()) emit pathOpened(path);
+  if (path.isEmpty()) return;
+  if (const QString error = openCsvFile(path); error.isEmpty()) {
+    emit pathOpened(path);
+  } else {
+    emit fileError(error);
+  }
 }
 
 }  // namespace occx::ui

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <QWidget>
+#include <functional>
 #include <set>
 
 #include "ui/views/app_view.h"
@@ -58,6 +59,9 @@ class SweepView : public QWidget, public AppView {
   [[nodiscard]] QPushButton* openCsvButton() const { return open_button_; }
   [[nodiscard]] QProgressBar* progressBar() const { return progress_; }
   [[nodiscard]] QLabel* statusLabel() const { return status_; }
+  /// Replaces the file dialog of the view's own buttons (Open CSV…, Compare with Inductor's
+  /// kernel…): `choose(caption)` gives the path, empty for cancelled. Tests answer without dialogs.
+  void setPathChooser(std::function<QString(const QString& caption)> choose) { choose_path_ = std::move(choose); }
   [[nodiscard]] QLabel* datasetLabel() const { return dataset_label_; }
   [[nodiscard]] QComboBox* xblockCombo() const { return xblock_filter_; }
   [[nodiscard]] QTableView* tableView() const { return table_; }
@@ -67,6 +71,9 @@ class SweepView : public QWidget, public AppView {
   void statusMessage(const QString& text);
   /// The view's own "Open CSV…" opened `path` (for File → Open Recent).
   void pathOpened(const QString& path);
+  /// A file the user chose with one of the view's own buttons could not be opened: `text` says why
+  /// (the view's status line says it too; the window shows it where the user looks).
+  void fileError(const QString& text);
 
  protected:
   /// `object_name` names the view's settings group; plots are rebuilt at most every
@@ -141,6 +148,7 @@ class SweepView : public QWidget, public AppView {
   QPushButton* open_button_ = nullptr;
   QProgressBar* progress_ = nullptr;
   QLabel* status_ = nullptr;
+  std::function<QString(const QString& caption)> choose_path_;  ///< empty: the file dialog
   QLabel* dataset_label_ = nullptr;
   QComboBox* xblock_filter_ = nullptr;
   QSortFilterProxyModel* proxy_ = nullptr;

@@ -903,8 +903,10 @@ void addInductorSweep(CLI::App& cmd, Context& ctx) {
                       "Inductor's candidates");
   sweep_cmd->add_option("--python", v->python,
                         "the Python with PyTorch and Triton to compile with (default: $OCCX_PYTHON, else python3)");
-  sweep_cmd->add_option("--cache", v->cache,
-                        "the Triton cache folder to compile into (default: ~/.cache/occupancy-explorer/triton)");
+  sweep_cmd
+      ->add_option("--cache", v->cache,
+                   "the Triton cache folder to compile into (default: ~/.cache/occupancy-explorer/triton)")
+      ->check(CLI::Validator(outputFolderProblem, ""));  // before the scan and the plan, not at the compile
   sweep_cmd->add_option("--jobs", v->jobs, "compile processes at once (0 = as many as cores, at most 8)");
   sweep_cmd->add_flag("--no-run", v->no_run, "compile and analyse only, even with a GPU");
   sweep_cmd->add_option("--device", v->device, "CUDA device ordinal");

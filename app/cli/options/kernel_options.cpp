@@ -4,6 +4,7 @@
 #include <ostream>
 
 #include "app/cli/cli.h"
+#include "app/cli/options/output_options.h"
 #include "app/cli/printers/format.h"
 #include "core/gpu/gpu_data.h"
 #include "core/kernels/compile_cache.h"
@@ -102,9 +103,9 @@ std::string uncompilableArchError(const Backend& backend, const ComputeCapabilit
 }
 
 void CacheOptions::add(CLI::App& app) {
-  app.add_option(
-      "--cache-dir", dir,
-      "compile cache folder (default: $XDG_CACHE_HOME/occupancy-explorer, else ~/.cache/occupancy-explorer)");
+  app.add_option("--cache-dir", dir,
+                 "compile cache folder (default: $XDG_CACHE_HOME/occupancy-explorer, else ~/.cache/occupancy-explorer)")
+      ->check(CLI::Validator(outputFolderProblem, ""));  // before the work, not at its first write
   app.add_flag("--no-cache", disabled, "do not read or write the compile cache");
 }
 

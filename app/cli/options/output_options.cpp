@@ -2,10 +2,28 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
+
 #include <filesystem>
 #include <system_error>
 
 namespace occx::cli {
+
+namespace {
+
+// Whether a file can be created in `folder` (an existing folder): a scratch file made and removed.
+// access(W_OK) alone says yes to root in a read-only or virtual folder such as /proc.
+bool canCreateIn(const std::filesystem::path& folder) {
+  if (::access(folder.c_str(), W_OK | X_OK) != 0) return false;
+  std::string probe = (folder / ".occx-write-check-XXXXXX").string();
+  const int fd = ::mkstemp(probe.data());
+  if (fd < 0) return false;
+  ::close(fd);
+  ::unlink(probe.c_str());
+  return true;
+}
+
+}  // namespace
 
 std::string outputPathProblem(const std::string& path) {
   namespace fs = std::filesystem;
@@ -15,10 +33,32 @@ std::string outputPathProblem(const std::string& path) {
   if (fs::is_directory(p, ec)) return "'" + path + "' is a folder: give a file name in it";
   const fs::path folder = p.has_parent_path() ? p.parent_path() : fs::path(".");
   if (!fs::is_directory(folder, ec)) {
+    if (fs::exists(folder, ec)) return "cannot write '" + path + "': '" + folder.string() + "' is a file, not a folder";
     return "cannot write '" + path + "': the folder '" + folder.string() + "' does not exist";
   }
-  if (::access(folder.c_str(), W_OK | X_OK) != 0) {
+  if (!canCreateIn(folder)) {
     return "cannot write '" + path + "': the folder '" + folder.string() + "' is not writable";
+  }
+  return {};
+}
+
+std::string outputFolderProblem(const std::string& path) {
+  namespace fs = std::filesystem;
+  if (path.empty()) return {};
+  std::error_code ec;
+  fs::path p = fs::absolute(fs::path(path), ec);
+  if (ec) p = fs::path(path);
+  if (fs::exists(p, ec) && !fs::is_directory(p, ec)) return "'" + path + "' is a file, not a folder";
+  // The folder itself, or the nearest folder above it that exists (the rest is created).
+  fs::path existing = p;
+  while (!fs::exists(existing, ec) && existing.has_parent_path() && existing.parent_path() != existing)
+    existing = existing.parent_path();
+  if (!fs::is_directory(existing, ec)) {
+    return "cannot create the folder '" + path + "': '" + existing.string() + "' is a file, not a folder";
+  }
+  if (!canCreateIn(existing)) {
+    return existing == p ? "cannot write into the folder '" + path + "': it is not writable"
+                         : "cannot create the folder '" + path + "': '" + existing.string() + "' is not writable";
   }
   return {};
 }

@@ -19,6 +19,12 @@ inline constexpr const char* kCsvStdoutHelp =
 /// (or for "" and "-"). The write itself stays atomic and may still fail (a full disk).
 std::string outputPathProblem(const std::string& path);
 
+/// Why the folder `path` (a cache the command writes into, created when missing) cannot be used,
+/// checked before a command does its work: a file, a file where a folder above it belongs, a folder
+/// (itself or the nearest one above it that exists) this user cannot create files in; empty when
+/// it looks usable (or for "").
+std::string outputFolderProblem(const std::string& path);
+
 struct OutputOptions {
   bool json = false;
   std::string csv;  ///< empty: no CSV; "-": the CSV goes to standard output

@@ -227,9 +227,50 @@ TEST(InductorRun, SpillCaseDecisionsInWords) {
   EXPECT_EQ(halved.decision(inductor::Policy::kNew)->outcome, inductor::Outcome::kNotApplicable);
   EXPECT_EQ(
       run.summary.text(),
-      "1 looped reduction; 3 configs (1 added by RBLOCK scaling); the old and new bounds agree on every one; "
-      "1 config spills over the threshold; the 1 autotuned winner's mean occupancy is 100 %; device CC 9.0, 132 SMs");
+      "1 looped reduction; 3 configs Inductor compiled (1 added by RBLOCK scaling); the old and new bounds agree on "
+      "every one; 1 config spills over the threshold; the winners' mean occupancy is 100 %, over the 1 looped "
+      "reduction whose autotuner chose among several configs; device CC 9.0, 132 SMs");
   EXPECT_NE(kernelReport(k).find("new: Step 7: scale"), std::string::npos) << kernelReport(k);
+}
+
+// A sweep's configs joined to the run's rows are counted apart from Inductor's: the configs, the
+// disagreements and the spills; the winners' mean says which kernels it is over.
+TEST(InductorRun, SummaryCountsInductorsConfigsAndASweepsApart) {
+  std::vector<ScanRow> rows = scanRows(scanFixture("spill_log_softmax"));
+  ASSERT_EQ(rows.size(), 3u);
+  ScanRow swept = rows[2];  // a spilling config the old and new bounds disagree on, compiled by a sweep
+  swept.origin = std::string(kSweptOrigin);
+  swept.winner = false;
+  swept.r0_block = 8192;
+  swept.old_decision = "no scaling";
+  swept.new_decision = "scale";
+  rows.push_back(swept);
+  swept.r0_block = 4096;
+  swept.over_spill_threshold = false;
+  rows.push_back(swept);
+  // A second kernel with one config: not autotuned, no winner.
+  ScanRow single = rows[0];
+  single.kernel = "triton_red_single_config_1";
+  single.module = "single";
+  single.winner = false;
+  rows.push_back(single);
+
+  const RunSummary s = summarizeRows(rows);
+  EXPECT_EQ(s.configs, 6);
+  EXPECT_EQ(s.inductorConfigs(), 4);
+  EXPECT_EQ(s.added_by_sweep, 2);
+  EXPECT_EQ(s.old_new_disagree, 2);
+  EXPECT_EQ(s.old_new_disagree_swept, 2);
+  EXPECT_EQ(s.over_spill_threshold, 2);
+  EXPECT_EQ(s.over_spill_threshold_swept, 1);
+  EXPECT_EQ(s.winners_known, 1);
+  EXPECT_EQ(s.single_config, 1);
+  EXPECT_EQ(s.text(),
+            "2 looped reductions; 4 configs Inductor compiled (1 added by RBLOCK scaling) + 2 a sweep added; the old "
+            "and new bounds disagree on 0 of Inductor's configs and 2 of the sweep's; 1 of Inductor's configs and 1 "
+            "of the sweep's spill over the threshold; the winners' mean occupancy is 100 %, over the 1 looped "
+            "reduction whose autotuner chose among several configs (1 had one config: nothing to choose); device "
+            "CC 9.0, 132 SMs");
 }
 
 TEST(InductorRun, WrapperBuffersOfEachLaunch) {
