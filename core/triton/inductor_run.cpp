@@ -1073,11 +1073,15 @@ std::string spillClause(const RunSummary& s) {
 std::string winnersClause(const RunSummary& s) {
   if (s.winners_known == 0) return {};
   std::string t = "; the winners' mean occupancy is " + std::to_string(std::lround(s.winners_mean_occupancy * 100.0)) +
-                  " %, over the " +
-                  counted(s.winners_known, "looped reduction whose autotuner", "looped reductions whose autotuner") +
-                  " chose among several configs";
-  if (s.single_config > 0) {
-    t += " (" + std::to_string(s.single_config) + " had one config: nothing to choose)";
+                  " % over the " + counted(s.winners_known, "looped reduction", "looped reductions") +
+                  " autotuned among several configs";
+  const int none = s.looped - s.winners_known;  // looped reductions without a recorded winner
+  if (none > 0 && s.single_config == none) {
+    t += " (" + std::to_string(none) + " had one config: nothing to choose)";
+  } else if (none > 0) {
+    t += " (" + std::to_string(none) + " have no winner";
+    if (s.single_config > 0) t += ", " + std::to_string(s.single_config) + " of them one config";
+    t += ")";
   }
   return t;
 }

@@ -154,8 +154,8 @@ struct RunSummary {
 
   /// "41 looped reductions; 50 configs Inductor compiled (2 added by RBLOCK scaling) + 88 a sweep
   /// added; the old and new bounds agree on every one; 2 configs spill over the threshold; the
-  /// winners' mean occupancy is 75 %, over the 3 looped reductions whose autotuner chose among
-  /// several configs (38 had one config: nothing to choose)", with persistent and pointwise kernels
+  /// winners' mean occupancy is 75 % over the 3 looped reductions autotuned among several configs
+  /// (38 had one config: nothing to choose)", with persistent and pointwise kernels
   /// and the devices when present; what a sweep added is counted apart wherever it counts.
   [[nodiscard]] std::string text() const;
 };

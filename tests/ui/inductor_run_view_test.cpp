@@ -88,7 +88,7 @@ TEST(InductorRunView, ScansACacheAndHandsAConfigOver) {
   EXPECT_EQ(labelText(view, "runSummary"),
             QStringLiteral("1 looped reduction; 3 configs Inductor compiled (1 added by RBLOCK scaling); the old and "
                            "new bounds agree on every one; 1 config spills over the threshold; the winners' mean "
-                           "occupancy is 100 %, over the 1 looped reduction whose autotuner chose among several "
+                           "occupancy is 100 % over the 1 looped reduction autotuned among several "
                            "configs; device CC 9.0, 132 SMs"));
   // Configs in tile order: R2048 w16 (the winner, selected first), R16384 w32 (added), R32768 w32 (50 spills).
   ASSERT_EQ(configModel(view).numRows(), 3);

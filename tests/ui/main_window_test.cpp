@@ -381,7 +381,7 @@ TEST_F(MainWindowTest, TheManualSaysWhatEachViewAnswersAndWhatIsHere) {
                            "Live sweep", "occx gpus", "cuda_occupancy.h", "Keyboard shortcuts", "Found on this machine",
                            // The glossary: the words tables and plots use.
                            "Words used here", "R0_BLOCK (RBLOCK)", "X1 R512 w8", "review_min", "Regret", "Spread",
-                           "Cold, warm, device time", "DRAM bandwidth", "In-step time", "Size hints"}) {
+                           "Device time (cold, warm)", "DRAM bandwidth", "in-step time", "Size hints"}) {
     EXPECT_TRUE(manual.contains(QLatin1String(part))) << part;
   }
   EXPECT_FALSE(manual.contains(QStringLiteral("{{")));  // every placeholder filled

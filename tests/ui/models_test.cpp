@@ -120,7 +120,9 @@ TEST(CompileSweepModel, HeadersRowsAndCells) {
   EXPECT_EQ(model.headerData(CompileSweepModel::kCandidateNew, Qt::Horizontal, Qt::ToolTipRole).toString(),
             QStringLiteral("In that policy's autotuner candidate set: yes = benchmarked; spills = excluded "
                            "(n_spills > 16)"));
-  EXPECT_FALSE(model.headerData(CompileSweepModel::kIndex, Qt::Horizontal, Qt::ToolTipRole).isValid());
+  EXPECT_TRUE(model.headerData(CompileSweepModel::kIndex, Qt::Horizontal, Qt::ToolTipRole)
+                  .toString()
+                  .startsWith(QStringLiteral("The config's place in the sweep's grid")));
   EXPECT_FALSE(model.headerData(0, Qt::Vertical, Qt::DisplayRole).isValid());
 
   model.setEntries({compiledEntry(), failedEntry(), pendingEntry()});
@@ -338,7 +340,8 @@ TEST(LiveSweepModel, HeadersRowsCellsAndPicks) {
                                          "Max |error|",
                                          "Notes"}));
   EXPECT_EQ(model.headerData(LiveSweepModel::kSpread, Qt::Horizontal, Qt::ToolTipRole).toString(),
-            QStringLiteral("Interquartile range of the timed runs in percent of the median"));
+            QStringLiteral("Spread of the cold timed runs: (75th percentile − 25th percentile) / median × 100, the "
+                           "middle half of the runs. One slow run moves Max, not the spread (hover a cell for both)"));
   EXPECT_EQ(model.headerData(LiveSweepModel::kMin, Qt::Horizontal, Qt::ToolTipRole).toString(),
             QStringLiteral("The fastest of the cold timed runs"));
 

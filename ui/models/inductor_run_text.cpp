@@ -20,24 +20,30 @@ QString sizeHintsNote(const triton::ScanRow& row) {
   auto isNumber = [](const std::string& t) {
     return !t.empty() && t.find_first_not_of("0123456789") == std::string::npos;
   };
-  QStringList numels;
-  if (isNumber(row.xnumel)) numels << QObject::tr("xnumel %1").arg(q(row.xnumel));
-  if (isNumber(row.r0_numel)) numels << QObject::tr("r0_numel %1").arg(q(row.r0_numel));
-  const QString shape = numels.isEmpty() ? QObject::tr("each numel (of the first compile, for a dynamic shape)")
-                                         : numels.join(QObject::tr(" and "));
-  return QObject::tr("Size hints: %1, each rounded up to a power of two for Inductor's heuristics.").arg(shape);
+  if (!isNumber(row.xnumel)) return QObject::tr("(the first compile's shape rounded up)");
+  const QString shape =
+      isNumber(row.r0_numel) ? QStringLiteral("%1 × %2").arg(q(row.xnumel), q(row.r0_numel)) : q(row.xnumel);
+  return QObject::tr("(%1 rounded up)").arg(shape);
+}
+
+QString sizeHintsExplanation() {
+  return QObject::tr(
+      "Size hints: each numel of the kernel (xnumel, r0_numel) rounded up to the next power of two. Inductor's code "
+      "generator writes them into the kernel for its heuristics: the configs it tries and the block count the "
+      "RBLOCK scaling compares. The kernel itself runs on the real shape.");
 }
 
 QString kernelTitleHtml(const RunKernelEntry& kernel) {
   // Long fused names break after their underscores instead of widening the window.
   QString name = q(kernel.kernel).toHtmlEscaped();
   name.replace(QLatin1Char('_'), QStringLiteral("_&#8203;"));
-  QString title = QStringLiteral("<b>%1</b><br>%2 · size hints %3 · %4 · module %5")
-                      .arg(name, q(kernel.kind), q(kernel.size_hints).toHtmlEscaped(), q(kernel.device).toHtmlEscaped(),
-                           q(kernel.module));
+  const QString hints_note = kernel.configs.empty() ? QString() : sizeHintsNote(kernel.configs.front());
+  QString title = QStringLiteral("<b>%1</b><br>%2 · size hints %3%4 · %5 · module %6")
+                      .arg(name, q(kernel.kind), q(kernel.size_hints).toHtmlEscaped(),
+                           hints_note.isEmpty() ? QString() : QStringLiteral(" ") + hints_note.toHtmlEscaped(),
+                           q(kernel.device).toHtmlEscaped(), q(kernel.module));
   if (kernel.configs.empty()) return title;
   const triton::ScanRow& first = kernel.configs.front();
-  if (const QString why = sizeHintsNote(first); !why.isEmpty()) title += QStringLiteral("<br>") + why.toHtmlEscaped();
   if (!first.notes.empty() && !first.num_warps)
     title += QStringLiteral("<br><i>%1</i>").arg(q(first.notes).toHtmlEscaped());
   if (first.rsplit_size) {

@@ -23,11 +23,14 @@ QString runTitleHtml(const InductorRunData& data);
 /// device and module; the note of a kernel that was not analysed; a mix-order reduction's RSPLIT_SIZE.
 QString kernelTitleHtml(const RunKernelEntry& kernel);
 
-/// Why the size hints differ from the kernel's shape: "Size hints: xnumel 264 and r0_numel 30000,
-/// each rounded up to a power of two for Inductor's heuristics." (Inductor's code generator writes
-/// size_hint = next_power_of_2(numel hint); its configs and the RBLOCK scaling's block count use
-/// them), the numels from `row` (a dynamic shape: the first compile's); empty when it has no hints.
+/// Why the size hints differ from the kernel's shape, after them in the kernel's heading: "(264 ×
+/// 30000 rounded up)", the numels from `row` (a dynamic shape: the first compile's); empty when it
+/// has no hints. sizeHintsExplanation() is the heading's tooltip.
 QString sizeHintsNote(const triton::ScanRow& row);
+/// What size hints are: Inductor's code generator writes size_hint = next_power_of_2(numel hint)
+/// into the kernel; its configs and the RBLOCK scaling's block count use them, the kernel runs on
+/// the real shape.
+QString sizeHintsExplanation();
 
 /// A kernel's source as the Source tab shows it.
 struct NumberedSource {

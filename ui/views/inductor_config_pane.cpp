@@ -32,6 +32,7 @@ InductorConfigPane::InductorConfigPane(QWidget* parent) : QWidget(parent), model
   v->setContentsMargins(0, 0, 0, 0);
   title_ = new QLabel(tr("Select a kernel."));
   title_->setObjectName(QStringLiteral("kernelTitle"));
+  title_->setToolTip(sizeHintsExplanation());
   title_->setWordWrap(true);
   title_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   table_ = new QTableView;

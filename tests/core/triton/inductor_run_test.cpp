@@ -228,8 +228,8 @@ TEST(InductorRun, SpillCaseDecisionsInWords) {
   EXPECT_EQ(
       run.summary.text(),
       "1 looped reduction; 3 configs Inductor compiled (1 added by RBLOCK scaling); the old and new bounds agree on "
-      "every one; 1 config spills over the threshold; the winners' mean occupancy is 100 %, over the 1 looped "
-      "reduction whose autotuner chose among several configs; device CC 9.0, 132 SMs");
+      "every one; 1 config spills over the threshold; the winners' mean occupancy is 100 % over the 1 looped "
+      "reduction autotuned among several configs; device CC 9.0, 132 SMs");
   EXPECT_NE(kernelReport(k).find("new: Step 7: scale"), std::string::npos) << kernelReport(k);
 }
 
@@ -268,8 +268,8 @@ TEST(InductorRun, SummaryCountsInductorsConfigsAndASweepsApart) {
   EXPECT_EQ(s.text(),
             "2 looped reductions; 4 configs Inductor compiled (1 added by RBLOCK scaling) + 2 a sweep added; the old "
             "and new bounds disagree on 0 of Inductor's configs and 2 of the sweep's; 1 of Inductor's configs and 1 "
-            "of the sweep's spill over the threshold; the winners' mean occupancy is 100 %, over the 1 looped "
-            "reduction whose autotuner chose among several configs (1 had one config: nothing to choose); device "
+            "of the sweep's spill over the threshold; the winners' mean occupancy is 100 % over the 1 looped "
+            "reduction autotuned among several configs (1 had one config: nothing to choose); device "
             "CC 9.0, 132 SMs");
 }
 
