@@ -129,7 +129,7 @@ class LiveSweepView : public SweepView {
   QLabel* fidelity_label_ = nullptr;
   QCheckBox* triton_series_ = nullptr;
   QPushButton* compare_button_ = nullptr;
-  QTabWidget* details_ = nullptr;  ///< the table, the time plot and the occupancy plot, one per page
+  QTabWidget* details_ = nullptr;  ///< the bandwidth plot, the table, the time and the occupancy plot, one per page
   SweepSeriesPlot* bw_plot_ = nullptr;
   SweepSeriesPlot* time_plot_ = nullptr;
   SweepSeriesPlot* occ_plot_ = nullptr;
