@@ -39,7 +39,8 @@ TEST(ElideAtWord, CutsAfterAWholeWord) {
   }
   // "limited b…" was the newcomer's cut: it is "limited…" now.
   const int at = static_cast<int>(kLine.indexOf(QStringLiteral("limited b"))) + 9;
-  EXPECT_TRUE(elideAtWord(kLine, m, m.horizontalAdvance(kLine.left(at) + ellipsis)).endsWith(QStringLiteral("limited…")));
+  EXPECT_TRUE(
+      elideAtWord(kLine, m, m.horizontalAdvance(kLine.left(at) + ellipsis)).endsWith(QStringLiteral("limited…")));
 }
 
 TEST(ElideAtWord, OneLongWordIsCutWhereItMust) {

@@ -20,6 +20,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTextBrowser>
 #include <QWidget>
 #include <vector>
@@ -248,6 +249,28 @@ void expectTheViewsFit(MainWindow& window) {
   ASSERT_NE(button, nullptr);
   EXPECT_TRUE(button->isVisible());
   EXPECT_EQ(button->visibleRegion().boundingRect(), button->rect()) << "the Compile sweep button is cut or hidden";
+  // The live sweep: Run in sight too.
+  auto* live = window.findChild<LiveSweepView*>();
+  ASSERT_NE(live, nullptr);
+  tabs->setCurrentWidget(live);
+  QApplication::processEvents();
+  auto* run = live->findChild<QPushButton*>(QStringLiteral("runButton"));
+  ASSERT_NE(run, nullptr);
+  EXPECT_TRUE(run->isVisible());
+  EXPECT_EQ(run->visibleRegion().boundingRect(), run->rect()) << "the Run button is cut or hidden";
+  // The calculator's result table: no label cut ("Best block siz…"): rows wrap instead.
+  tabs->setCurrentWidget(window.calculatorView());
+  QApplication::processEvents();
+  for (const QTableWidget* t : window.calculatorView()->findChildren<QTableWidget*>()) {
+    if (!t->isVisibleTo(window.calculatorView())) continue;
+    for (int r = 0; r < t->rowCount(); ++r) {
+      const QTableWidgetItem* item = t->item(r, 0);
+      if (item == nullptr) continue;
+      const QRect cell = t->visualRect(t->model()->index(r, 0)).adjusted(3, 0, -3, 0);
+      const QRect need = t->fontMetrics().boundingRect(cell, Qt::TextWordWrap, item->text());
+      EXPECT_LE(need.height(), t->rowHeight(r) + 1) << item->text().toStdString() << " is cut";
+    }
+  }
 }
 
 TEST(WindowLayout, EveryTabFits1280x720) {

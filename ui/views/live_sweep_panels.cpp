@@ -121,18 +121,25 @@ QWidget* LiveSweepView::buildRunBox() {
   cupti_detail->setStyleSheet(QStringLiteral("color: #555;"));
   cupti_detail->setContentsMargins(22, 0, 0, 0);
   rv->addWidget(cupti_detail);
+  // Run, Cancel, the progress and the status stand under the scrolling inputs (layOut's footer):
+  // in sight on a short screen.
+  run_footer_ = new QWidget;
+  run_footer_->setObjectName(QStringLiteral("liveRunFooter"));
+  auto* fv = new QVBoxLayout(run_footer_);
+  fv->setContentsMargins(0, 2, 4, 0);
+  fv->setSpacing(3);
   auto* buttons = new QHBoxLayout;
-  run_button_ = new QPushButton(tr("Run"), run_box);
+  run_button_ = new QPushButton(tr("Run"), run_footer_);
   run_button_->setObjectName(QStringLiteral("runButton"));
-  makeCancelButton(run_box);
+  makeCancelButton(run_footer_);
   buttons->addWidget(run_button_);
   buttons->addWidget(cancel_button_);
   buttons->addStretch(1);
-  rv->addLayout(buttons);
-  makeProgressBar(run_box, QStringLiteral("runProgress"));
-  rv->addWidget(progress_);
-  makeStatusLabel(run_box, QStringLiteral("runStatus"));
-  rv->addWidget(status_);
+  fv->addLayout(buttons);
+  makeProgressBar(run_footer_, QStringLiteral("runProgress"));
+  fv->addWidget(progress_);
+  makeStatusLabel(run_footer_, QStringLiteral("runStatus"));
+  fv->addWidget(status_);
   if (!availability_.available) {
     run_button_->setToolTip(tr("Run is not available: %1").arg(availability_.reason));
     status_->setText(tr("Run is not available: %1").arg(availability_.reason));

@@ -123,6 +123,7 @@ class LiveSweepView : public SweepView {
   LiveAvailability availability_;
   QCheckBox* cupti_ = nullptr;
   QPushButton* run_button_ = nullptr;
+  QWidget* run_footer_ = nullptr;  ///< Run, Cancel, progress and status under the inputs, always in sight
   QComboBox* bundled_ = nullptr;
   QLabel* availability_label_ = nullptr;
   QLabel* dataset_detail_ = nullptr;

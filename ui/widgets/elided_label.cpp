@@ -8,8 +8,7 @@ namespace occx::ui {
 namespace {
 
 bool separatesWords(QChar c) {
-  return c.isSpace() || c == QChar(0x00B7) || c == QLatin1Char(',') || c == QLatin1Char(';') ||
-         c == QLatin1Char(':');
+  return c.isSpace() || c == QChar(0x00B7) || c == QLatin1Char(',') || c == QLatin1Char(';') || c == QLatin1Char(':');
 }
 
 }  // namespace
