@@ -5,7 +5,9 @@
 namespace occx {
 
 std::string deviceLabel(std::string_view name, ComputeCapability cc, int sm_count) {
-  return std::string(name) + " (CC " + cc.str() + ", " + num(sm_count) + " SMs)";
+  const std::string what = "CC " + cc.str() + ", " + num(sm_count) + " SMs";
+  if (name.empty() || name == "CC " + cc.str()) return what;
+  return std::string(name) + " (" + what + ")";
 }
 
 Expected<Device> makeDevice(const ArchLimits& arch, int sm_count, std::string label) {

@@ -31,7 +31,8 @@ struct Device {
 
 /// The label of a device: "<name> (CC <major.minor>, <sm_count> SMs)", e.g. "H200 (CC 9.0, 132 SMs)"
 /// or, with the driver's name, "NVIDIA H200 (CC 9.0, 132 SMs)". `name` is used as given (a GPU of the
-/// data, the driver's name, or "CC 9.0" when no GPU is named). Never fails.
+/// data or the driver's name); with no name (a bare compute capability) it is "CC 9.0, 132 SMs", and
+/// a name that is only the compute capability ("CC 9.0") is not repeated either. Never fails.
 std::string deviceLabel(std::string_view name, ComputeCapability cc, int sm_count);
 
 /// A Device from an architecture and an SM count (1 … 1024). Error names the SM count and the

@@ -21,16 +21,19 @@
 #include <limits>
 #include <memory>
 #include <ostream>
+#include <vector>
 
 #include "tests/ui/ui_test_support.h"
 #include "ui/models/compile_sweep_model.h"
 #include "ui/models/live_sweep_model.h"
+#include "ui/shell/main_window.h"
 #include "ui/views/calculator_view.h"
 #include "ui/views/compile_sweep_view.h"
 #include "ui/views/live_sweep_view.h"
 #include "ui/views/rblock_scaling_view.h"
 #include "ui/views/sweep_inputs.h"
 #include "ui/widgets/checked_spin_box.h"
+#include "ui/widgets/device_selector.h"
 #include "ui/widgets/spin_slider.h"
 
 namespace occx::ui {
@@ -403,6 +406,139 @@ TEST(GuiInvalidInputMatrix, TheMessageGoesOnceItsBoxHoldsAValidValueAgain) {
   ASSERT_FALSE(message->isHidden());
   regs->setValue(64);
   EXPECT_TRUE(message->isHidden());
+}
+
+// A typed number takes effect once, when editing ends: typing 2000 into the grid box (0 … INT_MAX)
+// and Return gives 2000, with one new value announced (not 2, 20 and 200 on the way).
+TEST(GuiTypedNumbers, TakeEffectOnceWhenEditingEnds) {
+  CalculatorView view{testContext()};
+  auto* grid = view.findChild<CheckedSpinBox*>(QStringLiteral("gridBlocks"));
+  ASSERT_NE(grid, nullptr);
+  grid->setValue(264);
+  std::vector<int> announced;
+  QObject::connect(grid, &QSpinBox::valueChanged, grid, [&announced](int v) { announced.push_back(v); });
+  grid->selectAll();
+  typeKeys(grid, QStringLiteral("2000"));
+  EXPECT_TRUE(announced.empty());  // nothing applied while typing
+  EXPECT_EQ(view.input().grid_blocks, 264);
+  QTest::keyClick(grid, Qt::Key_Return);
+  EXPECT_EQ(grid->value(), 2000);
+  EXPECT_EQ(view.input().grid_blocks, 2000);
+  EXPECT_EQ(announced, std::vector<int>{2000});
+}
+
+// The newcomer's cluster size: 16 without "non-portable" is out of range (1 … 8 portable); the box
+// goes back to the size it had before the edit and says so, not to "1" typed on the way.
+TEST(GuiTypedNumbers, ClusterSixteenWithoutNonPortableKeepsTheSizeBefore) {
+  CalculatorView view{testContext()};
+  auto* cluster = view.findChild<CheckedSpinBox*>(QStringLiteral("clusterSize"));
+  auto* message = view.findChild<InputMessage*>(QStringLiteral("inputMessage"));
+  ASSERT_NE(cluster, nullptr);
+  cluster->setValue(4);
+  cluster->selectAll();
+  typeKeys(cluster, QStringLiteral("16"));
+  QTest::keyClick(cluster, Qt::Key_Return);
+  EXPECT_EQ(cluster->value(), 4);
+  ASSERT_FALSE(message->isHidden());
+  EXPECT_TRUE(message->text().contains(QStringLiteral("16 is out of range"))) << message->text().toStdString();
+  EXPECT_TRUE(message->text().contains(QStringLiteral("Kept 4."))) << message->text().toStdString();
+}
+
+// The carveout takes "-1" for its default too (as cudaFuncSetAttribute does), and shows "default".
+TEST(GuiTypedNumbers, CarveoutTakesMinusOneAsDefault) {
+  CalculatorView view{testContext()};
+  auto* carveout = view.findChild<CheckedSpinBox*>(QStringLiteral("carveout"));
+  auto* message = view.findChild<InputMessage*>(QStringLiteral("inputMessage"));
+  ASSERT_NE(carveout, nullptr);
+  carveout->setValue(50);
+  carveout->selectAll();
+  typeKeys(carveout, QStringLiteral("-1"));
+  QTest::keyClick(carveout, Qt::Key_Return);
+  EXPECT_EQ(carveout->value(), -1);
+  EXPECT_EQ(carveout->text(), QStringLiteral("default"));
+  EXPECT_EQ(view.input().carveout_percent, -1);
+  EXPECT_TRUE(message->isHidden()) << message->text().toStdString();
+}
+
+// The message about a refused entry stands right under the box that refused it (the next row of
+// its form), not at the foot of the panel; once the box holds a value it goes, and a refusal in
+// another box moves it under that one.
+TEST(GuiTypedNumbers, TheMessageStandsUnderTheBoxThatRefused) {
+  CalculatorView view{testContext()};
+  view.resize(1280, 720);
+  view.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&view));
+  auto* message = view.findChild<InputMessage*>(QStringLiteral("inputMessage"));
+  ASSERT_NE(message, nullptr);
+  const struct {
+    const char* box;
+    const char* typed;
+  } cases[] = {{"threadsPerBlock", "2000"}, {"carveout", "150"}, {"gridBlocks", "-5"}, {"clusterSize", "16"}};
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.box);
+    auto* box = view.findChild<CheckedSpinBox*>(QLatin1String(c.box));
+    ASSERT_NE(box, nullptr);
+    const int before = box->value();
+    box->selectAll();
+    typeKeys(box, QLatin1String(c.typed));
+    QTest::keyClick(box, Qt::Key_Return);
+    QApplication::processEvents();
+    EXPECT_EQ(box->value(), before);
+    ASSERT_TRUE(message->isVisible());
+    const QRect b(box->mapTo(&view, QPoint(0, 0)), box->size());
+    const QRect m(message->mapTo(&view, QPoint(0, 0)), message->size());
+    EXPECT_GE(m.top(), b.bottom()) << "message at y " << m.top() << ", box ends at " << b.bottom();
+    EXPECT_LE(m.top() - b.bottom(), 40) << "message at y " << m.top() << ", box ends at " << b.bottom();
+    EXPECT_TRUE(m.intersects(QRect(b.left(), m.top(), b.width(), m.height())));  // under it, not beside
+    EXPECT_FALSE(m.intersects(b));
+    box->setValue(box->minimum() == before ? box->maximum() : box->minimum());  // a value: the message goes
+    EXPECT_TRUE(message->isHidden());
+  }
+}
+
+// The wheel over a list (a combo box) or a plain number box leaves it alone unless it has focus,
+// in every view of the window; the event goes on to the panel.
+TEST(GuiTypedNumbers, TheWheelLeavesUnfocusedListsAlone) {
+  MainWindow window(testContext(offlineBackend(), false));
+  window.addView(new RblockScalingView(testContext()), QStringLiteral("RBLOCK scaling"));
+  window.resize(1280, 720);
+  window.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+  auto wheel = [](QWidget* w) {
+    const QPointF at(w->width() / 2.0, w->height() / 2.0);
+    QWheelEvent e(at, w->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase,
+                  false);
+    QApplication::sendEvent(w, &e);
+    return e.isAccepted();
+  };
+  CalculatorView* calc = window.calculatorView();
+  QComboBox* device = calc->deviceSelector()->comboBox();
+  QComboBox* measure = calc->yMeasureCombo();
+  const int device_before = device->currentIndex();
+  const int measure_before = measure->currentIndex();
+  EXPECT_FALSE(device->hasFocus());
+  EXPECT_FALSE(wheel(device));
+  EXPECT_FALSE(wheel(measure));
+  EXPECT_EQ(device->currentIndex(), device_before);
+  EXPECT_EQ(measure->currentIndex(), measure_before);
+  EXPECT_EQ(device->focusPolicy(), Qt::StrongFocus);  // the wheel does not give it focus either
+  int lists = 0;
+  for (QComboBox* combo : window.findChildren<QComboBox*>()) {
+    SCOPED_TRACE(combo->objectName().toStdString());
+    if (!combo->isVisibleTo(&window)) continue;
+    const int was = combo->currentIndex();
+    EXPECT_FALSE(wheel(combo));
+    EXPECT_EQ(combo->currentIndex(), was);
+    ++lists;
+  }
+  EXPECT_GE(lists, 2);  // the calculator's (the shown tab)
+  // With focus, the wheel turns the list as always.
+  window.activateWindow();
+  ASSERT_TRUE(QTest::qWaitForWindowActive(&window));
+  measure->setFocus(Qt::TabFocusReason);
+  ASSERT_TRUE(QTest::qWaitFor([measure] { return measure->hasFocus(); }, 2000));
+  wheel(measure);
+  EXPECT_NE(measure->currentIndex(), measure_before);
 }
 
 // ---- shared-memory boxes take sizes with units ------------------------------------------------

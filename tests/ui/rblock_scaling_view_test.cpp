@@ -185,9 +185,9 @@ TEST(RblockScalingView, ChainIsLabelledAsTeachingAid) {
   EXPECT_TRUE(label->text().startsWith(QStringLiteral("Teaching aid, not Inductor")));
   auto* tabs = view.findChild<QTabWidget*>(QStringLiteral("rblockTabs"));
   ASSERT_NE(tabs, nullptr);
-  tabs->setCurrentIndex(2);
+  tabs->setCurrentIndex(3);
   maybeScreenshot(view, QStringLiteral("rblock_view_chain.png"));
-  tabs->setCurrentIndex(1);
+  tabs->setCurrentIndex(2);
   maybeScreenshot(view, QStringLiteral("rblock_view_arithmetic.png"));
 }
 

@@ -2,6 +2,8 @@
 // device list, and one current device for the window that each list follows where it can.
 #include <gtest/gtest.h>
 
+#include <QLabel>
+
 #include "tests/ui/ui_test_support.h"
 #include "ui/views/calculator_view.h"
 #include "ui/views/compile_sweep_view.h"
@@ -50,6 +52,41 @@ TEST(ViewContext, ACompileSweepKeepsItsOwnTargetWhereItsCompilerCannotBuild) {
   EXPECT_FALSE(compile.deviceSelector()->isSelectable(QStringLiteral("gpu:A100 SXM4 80GB")));
   EXPECT_EQ(compile.deviceSelector()->currentKey(), QStringLiteral("gpu:H200"));
   EXPECT_EQ(context.currentDevice()->key(), QStringLiteral("gpu:A100 SXM4 80GB"));
+}
+
+// A list that keeps its own device says so under it, with the window's GPU and the reason; the
+// lists that follow say nothing, and the note goes once the list is on the window's GPU again.
+TEST(ViewContext, AListThatKeepsItsOwnDeviceSaysSo) {
+  auto backend = std::make_shared<FakeBackend>();
+  backend->archs = {{9, 0}};  // this compiler builds for sm_90 only
+  const ViewContext context = testContext(backend);
+  CalculatorView calculator(context);
+  RblockScalingView rblock(context);
+  CompileSweepView compile(context);
+  QLabel* note = compile.deviceSelector()->overrideNote();
+  ASSERT_NE(note, nullptr);
+  EXPECT_TRUE(note->isHidden());
+  ASSERT_TRUE(calculator.deviceSelector()->setCurrentKey(QStringLiteral("gpu:A100 SXM4 80GB")));
+  EXPECT_EQ(rblock.deviceSelector()->currentKey(), QStringLiteral("gpu:A100 SXM4 80GB"));
+  EXPECT_TRUE(rblock.deviceSelector()->overrideNote()->isHidden());
+  EXPECT_TRUE(calculator.deviceSelector()->overrideNote()->isHidden());
+  ASSERT_FALSE(note->isHidden());
+  EXPECT_TRUE(note->text().startsWith(QStringLiteral("Differs from the window's GPU (A100 SXM4 80GB): ")))
+      << note->text().toStdString();
+  EXPECT_TRUE(note->text().contains(QStringLiteral("cannot compile for sm_80"))) << note->text().toStdString();
+  // A bare compute capability is named as one.
+  ASSERT_TRUE(rblock.deviceSelector()->setCurrentKey(QStringLiteral("cc:8.6")));
+  EXPECT_TRUE(note->text().startsWith(QStringLiteral("Differs from the window's GPU (CC 8.6): ")))
+      << note->text().toStdString();
+  // Back on a GPU this compiler builds for: every list on it, no note.
+  ASSERT_TRUE(calculator.deviceSelector()->setCurrentKey(QStringLiteral("gpu:H200")));
+  EXPECT_EQ(compile.deviceSelector()->currentKey(), QStringLiteral("gpu:H200"));
+  EXPECT_TRUE(note->isHidden());
+  // A choice in the compile sweep is the window's too.
+  ASSERT_TRUE(compile.deviceSelector()->setCurrentKey(QStringLiteral("gpu:H100 SXM5")));
+  EXPECT_EQ(calculator.deviceSelector()->currentKey(), QStringLiteral("gpu:H100 SXM5"));
+  EXPECT_EQ(rblock.deviceSelector()->currentKey(), QStringLiteral("gpu:H100 SXM5"));
+  EXPECT_TRUE(note->isHidden());
 }
 
 TEST(ViewContext, ACompileSweepOnAGpuMachineKeepsItsDisabledTargets) {

@@ -1,7 +1,10 @@
 // The main window with every view of the application at 1280 × 720 (a laptop screen), off-screen,
 // with data shown in every view: on every tab (and every page of a tab's own tabs) each plot's data
-// area keeps a readable height, its title, axes and legend lie inside the plot, uncut, and no two
-// widgets of one layout overlap.
+// area is at least 300 × 180 px, its title, axes and legend lie inside the plot, uncut, and no two
+// widgets of one layout overlap; the calculator's derivation shows six lines, the Inductor config
+// table ten rows, the RBLOCK pipeline table five; the button that starts a sweep is in sight; the
+// status bar's texts are whole or cut after a word with the whole text in a tooltip, and do not
+// overlap; no splitter collapses a pane.
 #include <gtest/gtest.h>
 
 #include <QApplication>
@@ -9,12 +12,16 @@
 #include <QComboBox>
 #include <QHeaderView>
 #include <QLayout>
+#include <QPushButton>
 #include <QScrollBar>
 #include <QSettings>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTableWidget>
+#include <QTextBrowser>
 #include <QWidget>
 #include <vector>
 
@@ -33,6 +40,7 @@
 #include "ui/views/inductor_run_view.h"
 #include "ui/views/live_sweep_view.h"
 #include "ui/views/rblock_scaling_view.h"
+#include "ui/widgets/elided_label.h"
 
 namespace occx::ui {
 namespace {
@@ -84,31 +92,27 @@ QStringList overlaps(QWidget* root) {
   return out;
 }
 
-/// The least height of a plot's data area (its axis rect), in pixels: room for five y ticks with
-/// their labels and for the points between them.
-constexpr int kMinAxisRectHeight = 150;
-/// The same for plots stacked two high in a 2 × 2 grid with more under them (the calculator's three
-/// curves and the utilization chart over the derivation): at 120 px five y ticks are still 24 px
-/// apart, more than a tick label's line, and each of the chart's five bars keeps 20 px.
-constexpr int kMinGridAxisRectHeight = 120;
+/// The least size of a plot's data area (its axis rect), in pixels: room for five y ticks 36 px
+/// apart with their labels and for the points between them, and for ten x ticks.
+constexpr int kMinAxisRectHeight = 180;
+constexpr int kMinAxisRectWidth = 300;
 
-/// What is wrong with the plots of `view` that are shown: a data area under kMinAxisRectHeight (the
-/// calculator's grid: kMinGridAxisRectHeight), or a
-/// layout element (title, axis rect with its labels, legend) outside the plot widget or squeezed
-/// under the size it needs, as text.
+/// What is wrong with the plots of `view` that are shown: a data area under kMinAxisRectWidth ×
+/// kMinAxisRectHeight, or a layout element (title, axis rect with its labels, legend) outside the
+/// plot widget or squeezed under the size it needs, as text.
 QStringList plotProblems(const AppView& view) {
   QStringList out;
-  const int min_height =
-      dynamic_cast<const CalculatorView*>(&view) != nullptr ? kMinGridAxisRectHeight : kMinAxisRectHeight;
+  const int min_height = kMinAxisRectHeight;
   for (const PlotController* controller : view.plotExports()) {
     QCustomPlot* plot = controller->plot();
     if (!plot->isVisible()) continue;               // on a hidden page: checked when its page is shown
     plot->replot(QCustomPlot::rpImmediateRefresh);  // lays the plot out at its shown size
     const QString name = controller->title().simplified();
     const QRect area = plot->axisRect()->rect();
-    if (area.height() < min_height) {
-      out << QStringLiteral("%1: the data area is %2 px tall (plot %3 × %4)")
+    if (area.height() < min_height || area.width() < kMinAxisRectWidth) {
+      out << QStringLiteral("%1: the data area is %2 × %3 px (plot %4 × %5)")
                  .arg(name)
+                 .arg(area.width())
                  .arg(area.height())
                  .arg(plot->width())
                  .arg(plot->height());
@@ -151,6 +155,124 @@ QStringList plotProblemsOnEveryPage(QWidget* page, const AppView& view) {
   return out;
 }
 
+/// Rows a table's viewport has room for (whole rows of its default height).
+int roomForRows(const QTableView* table) {
+  return table->viewport()->height() / table->verticalHeader()->defaultSectionSize();
+}
+
+/// What is wrong with `label` of the status bar: text cut other than after a whole word, a cut
+/// text without the whole text in its tooltip, or a text wider than the label.
+QStringList elidedProblems(const ElidedLabel* label) {
+  QStringList out;
+  const QString name = label->objectName();
+  const QString shown = label->text();
+  const QString full = label->fullText();
+  if (label->fontMetrics().horizontalAdvance(shown) > label->contentsRect().width())
+    out << QStringLiteral("%1: '%2' is wider than the label (%3 px)").arg(name, shown).arg(label->width());
+  if (shown == full) return out;
+  const QString ellipsis(QChar(0x2026));
+  const QString kept = shown.endsWith(ellipsis) ? shown.chopped(1) : QString();
+  if (kept.isEmpty() || !full.startsWith(kept)) {
+    out << QStringLiteral("%1: '%2' is not the start of '%3' and …").arg(name, shown, full);
+    return out;
+  }
+  const QChar next = full.at(kept.size());
+  if (!next.isSpace() && next != QLatin1Char(',') && next != QChar(0x00B7) && next != QLatin1Char(';') &&
+      next != QLatin1Char(':'))
+    out << QStringLiteral("%1: '%2' cuts a word of '%3'").arg(name, shown, full);
+  if (label->toolTip() != full) out << QStringLiteral("%1: cut, and its tooltip is '%2'").arg(name, label->toolTip());
+  return out;
+}
+
+/// The status bar's texts: each whole or cut after a word (elidedProblems), and no two of its
+/// widgets overlapping.
+QStringList statusBarProblems(const MainWindow& window) {
+  QStringList out;
+  const auto* view_status = window.findChild<ElidedLabel*>(QStringLiteral("viewStatus"));
+  const auto* backend = window.findChild<ElidedLabel*>(QStringLiteral("backendStatus"));
+  if (view_status == nullptr || backend == nullptr) return {QStringLiteral("no viewStatus or backendStatus label")};
+  out << elidedProblems(view_status) << elidedProblems(backend);
+  const QRect a(view_status->mapTo(&window, QPoint(0, 0)), view_status->size());
+  for (const QWidget* w : window.statusBar()->findChildren<QWidget*>(Qt::FindDirectChildrenOnly)) {
+    if (w == view_status || !w->isVisible()) continue;
+    const QRect b(w->mapTo(&window, QPoint(0, 0)), w->size());
+    if (a.intersects(b))
+      out << QStringLiteral("the view's status %1 × %2 at %3 overlaps %4")
+                 .arg(a.width())
+                 .arg(a.height())
+                 .arg(a.x())
+                 .arg(nameOf(w));
+  }
+  if (view_status->width() < 300) out << QStringLiteral("the view's status has %1 px").arg(view_status->width());
+  return out;
+}
+
+/// The parts of each view the newcomer could not see at 1280 × 720, checked on the shown window.
+void expectTheViewsFit(MainWindow& window) {
+  QTabWidget* tabs = window.tabs();
+  // The calculator: six lines of the derivation at least.
+  tabs->setCurrentWidget(window.calculatorView());
+  QApplication::processEvents();
+  const QTextBrowser* derivation = window.calculatorView()->findChild<QTextBrowser*>(QStringLiteral("derivation"));
+  ASSERT_NE(derivation, nullptr);
+  EXPECT_GE(derivation->viewport()->height() / derivation->fontMetrics().lineSpacing(), 6)
+      << "the derivation is " << derivation->viewport()->height() << " px tall";
+  // RBLOCK scaling: five rows of the candidate pipeline, four of the decision table.
+  auto* rblock = window.findChild<RblockScalingView*>();
+  ASSERT_NE(rblock, nullptr);
+  tabs->setCurrentWidget(rblock);
+  auto* rblock_tabs = rblock->findChild<QTabWidget*>(QStringLiteral("rblockTabs"));
+  auto* pipeline = rblock->findChild<QTableView*>(QStringLiteral("pipelineTable"));
+  ASSERT_NE(pipeline, nullptr);
+  rblock_tabs->setCurrentIndex(1);
+  QApplication::processEvents();
+  EXPECT_GE(roomForRows(pipeline), 5) << "the pipeline table's viewport is " << pipeline->viewport()->height() << " px";
+  rblock_tabs->setCurrentIndex(0);
+  QApplication::processEvents();
+  EXPECT_GE(roomForRows(rblock->decisionTable()), 4);
+  // The Inductor run: ten rows of the config table.
+  auto* inductor = window.findChild<InductorRunView*>();
+  ASSERT_NE(inductor, nullptr);
+  tabs->setCurrentWidget(inductor);
+  auto* configs = inductor->findChild<QTableView*>(QStringLiteral("configTable"));
+  ASSERT_NE(configs, nullptr);
+  inductor->detailTabs()->setCurrentIndex(0);
+  QApplication::processEvents();
+  ASSERT_TRUE(configs->isVisible());
+  EXPECT_GE(roomForRows(configs), 10) << "the config table's viewport is " << configs->viewport()->height() << " px";
+  // The compile sweep: its button in sight, unscrolled.
+  auto* compile = window.findChild<CompileSweepView*>();
+  ASSERT_NE(compile, nullptr);
+  tabs->setCurrentWidget(compile);
+  QApplication::processEvents();
+  auto* button = compile->findChild<QPushButton*>(QStringLiteral("compileButton"));
+  ASSERT_NE(button, nullptr);
+  EXPECT_TRUE(button->isVisible());
+  EXPECT_EQ(button->visibleRegion().boundingRect(), button->rect()) << "the Compile sweep button is cut or hidden";
+  // The live sweep: Run in sight too.
+  auto* live = window.findChild<LiveSweepView*>();
+  ASSERT_NE(live, nullptr);
+  tabs->setCurrentWidget(live);
+  QApplication::processEvents();
+  auto* run = live->findChild<QPushButton*>(QStringLiteral("runButton"));
+  ASSERT_NE(run, nullptr);
+  EXPECT_TRUE(run->isVisible());
+  EXPECT_EQ(run->visibleRegion().boundingRect(), run->rect()) << "the Run button is cut or hidden";
+  // The calculator's result table: no label cut ("Best block siz…"): rows wrap instead.
+  tabs->setCurrentWidget(window.calculatorView());
+  QApplication::processEvents();
+  for (const QTableWidget* t : window.calculatorView()->findChildren<QTableWidget*>()) {
+    if (!t->isVisibleTo(window.calculatorView())) continue;
+    for (int r = 0; r < t->rowCount(); ++r) {
+      const QTableWidgetItem* item = t->item(r, 0);
+      if (item == nullptr) continue;
+      const QRect cell = t->visualRect(t->model()->index(r, 0)).adjusted(3, 0, -3, 0);
+      const QRect need = t->fontMetrics().boundingRect(cell, Qt::TextWordWrap, item->text());
+      EXPECT_LE(need.height(), t->rowHeight(r) + 1) << item->text().toStdString() << " is cut";
+    }
+  }
+}
+
 TEST(WindowLayout, EveryTabFits1280x720) {
   QSettings().clear();
   MainWindow window(testContext(offlineBackend(), false));
@@ -191,7 +313,49 @@ TEST(WindowLayout, EveryTabFits1280x720) {
     EXPECT_TRUE(cut.isEmpty()) << cut.join(QLatin1Char('\n')).toStdString();
     const QStringList bad = overlaps(page);
     EXPECT_TRUE(bad.isEmpty()) << bad.join(QLatin1Char('\n')).toStdString();
+    const QStringList status = statusBarProblems(window);
+    EXPECT_TRUE(status.isEmpty()) << status.join(QLatin1Char('\n')).toStdString();
   }
+  expectTheViewsFit(window);
+}
+
+// No splitter of any view collapses a pane: dragging a handle to either end stops at the pane's
+// minimum size, which is more than nothing (the newcomer dragged the RBLOCK plot away entirely).
+TEST(WindowLayout, NoSplitterCollapsesAPane) {
+  QSettings().clear();
+  MainWindow window(testContext(offlineBackend(), false));
+  window.addView(new RblockScalingView(testContext()), QStringLiteral("RBLOCK scaling"));
+  window.addView(new InductorRunView(testContext()), QStringLiteral("Inductor run"));
+  window.addView(new CompileSweepView(testContext(compileBackend({}))), QStringLiteral("Compile sweep (NVRTC)"));
+  window.addView(new LiveSweepView(testContext(liveBackend({}, LiveAvailability{false, QStringLiteral("test"), {}}))),
+                 QStringLiteral("Live sweep"));
+  window.resize(1280, 720);
+  window.show();
+  int checked = 0;
+  for (int t = 0; t < window.tabs()->count(); ++t) {
+    window.tabs()->setCurrentIndex(t);
+    QApplication::processEvents();
+    for (QSplitter* split : window.tabs()->widget(t)->findChildren<QSplitter*>()) {
+      if (!split->isVisible()) continue;
+      SCOPED_TRACE(split->objectName().toStdString());
+      EXPECT_FALSE(split->childrenCollapsible());
+      const QList<int> was = split->sizes();
+      for (int i = 0; i + 1 < split->count(); ++i) {
+        for (bool to_first : {true, false}) {  // the handle after pane i dragged to one end, then the other
+          QList<int> sizes(split->count(), 0);
+          sizes[to_first ? i + 1 : i] = 5000;
+          split->setSizes(sizes);
+          QApplication::processEvents();
+          const QWidget* squeezed = split->widget(to_first ? i : i + 1);
+          const int size = split->orientation() == Qt::Vertical ? squeezed->height() : squeezed->width();
+          EXPECT_GT(size, 40) << nameOf(squeezed).toStdString() << " squeezed to " << size << " px";
+          ++checked;
+        }
+      }
+      split->setSizes(was);
+    }
+  }
+  EXPECT_GE(checked, 8);
 }
 
 // The live sweep beside Inductor's kernel (the bundled mean_var pair) at 1280 × 720: the summary line,
@@ -273,7 +437,7 @@ TEST(WindowLayout, CalculatorClusterPageAndGpuDataFit1280x720) {
   calc->nonPortableCheck()->setChecked(true);
   calc->clusterSizeSpin()->setValue(12);
   window.tabs()->setCurrentWidget(calc);
-  calc->plotTabs()->setCurrentIndex(1);
+  calc->plotTabs()->setCurrentIndex(2);
   QApplication::processEvents();
   for (int measure : {0, 1}) {
     calc->yMeasureCombo()->setCurrentIndex(measure);

@@ -23,6 +23,7 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTimer>
 #include <QUrl>
 #include <algorithm>
 
@@ -36,6 +37,8 @@
 #include "ui/views/app_view.h"
 #include "ui/views/calculator_view.h"
 #include "ui/widgets/checked_spin_box.h"
+#include "ui/widgets/elided_label.h"
+#include "ui/widgets/wheel_guard.h"
 
 namespace occx::ui {
 
@@ -49,7 +52,7 @@ MainWindow::MainWindow(const ViewContext& context, QWidget* parent)
       use_settings_(context.useSettings()),
       tabs_(new QTabWidget(this)),
       calculator_(nullptr),
-      view_status_(new QLabel(this)) {
+      view_status_(new ElidedLabel(this)) {
   setWindowTitle(tr("Occupancy Explorer"));
   setObjectName(QStringLiteral("mainWindow"));
   setPrompts({});
@@ -58,10 +61,14 @@ MainWindow::MainWindow(const ViewContext& context, QWidget* parent)
   setAcceptDrops(true);
   buildMenus();
 
+  // The status bar's two texts never overlap: each is an ElidedLabel (cut after a whole word, the
+  // whole text in its tooltip) whose minimum width is a few letters, not its whole text. What is
+  // here (the backend) keeps its width; the view's line takes the rest.
   view_status_->setObjectName(QStringLiteral("viewStatus"));
   statusBar()->addWidget(view_status_, 1);
-  cuda_label_ = new QLabel(this);
+  cuda_label_ = new ElidedLabel(this);
   cuda_label_->setObjectName(QStringLiteral("backendStatus"));
+  cuda_label_->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
   statusBar()->addPermanentWidget(cuda_label_);
   showBackend(*context.backend());
 
@@ -228,7 +235,7 @@ void MainWindow::showBackend(const Backend& backend) {
   backend_ = &backend;
   if (manual_dialog_ != nullptr) manual_dialog_->setBackend(backend_);
   can_compile_ = backend.compileAvailability().available;
-  cuda_label_->setText(backendStatusText(backend));
+  cuda_label_->setFullText(backendStatusText(backend));
   cuda_label_->setToolTip(aboutText(can_compile_));
 }
 
@@ -269,6 +276,7 @@ void MainWindow::addView(QWidget* view, const QString& title) {
   if (view == nullptr) return;
   view->setProperty("occxViewTitle", title);
   const int index = tabs_->addTab(view, title);
+  guardWheelUnder(view);  // the wheel turns a box, slider or list only once it has focus
   if (auto* app_view = dynamic_cast<AppView*>(view); app_view != nullptr && use_settings_) {
     QSettings settings;
     settings.beginGroup(settingsGroupFor(view, title));
@@ -303,7 +311,7 @@ void MainWindow::showFileError(const QString& text) {
 void MainWindow::onViewStatus(const QString& text) {
   if (sender() != tabs_->currentWidget()) return;
   updateForCurrentView();  // a finished sweep or an opened file has tables and plots to export now
-  view_status_->setText(text);
+  view_status_->setFullText(text);
 }
 
 AppView* MainWindow::currentAppView() const {
@@ -317,7 +325,7 @@ void MainWindow::updateForCurrentView() {
   export_png_->setEnabled(plots);
   export_pdf_->setEnabled(plots);
   export_report_->setEnabled(v != nullptr && (plots || !v->csvExports().empty()));
-  view_status_->setText(v != nullptr ? v->statusSummary() : QString());
+  view_status_->setFullText(v != nullptr ? v->statusSummary() : QString());
 }
 
 QString MainWindow::exportCurrentCsv(int index, const QString& path) {
@@ -330,7 +338,7 @@ QString MainWindow::exportCurrentCsv(int index, const QString& path) {
   auto written = writeCsvFile(exports[static_cast<std::size_t>(index)].table, path);
   if (!written) return QString::fromStdString(written.error());
   clearSettledInputMessages();
-  statusBar()->showMessage(tr("Wrote %1 (%2 bytes)").arg(QDir::toNativeSeparators(path)).arg(*written), 5000);
+  showTransientStatus(tr("Wrote %1 (%2 bytes)").arg(QDir::toNativeSeparators(path)).arg(*written));
   return {};
 }
 
@@ -344,7 +352,7 @@ QString MainWindow::exportCurrentPlot(int index, const QString& path) {
   auto written = plots[static_cast<std::size_t>(index)]->exportImage(path);
   if (!written) return QString::fromStdString(written.error());
   clearSettledInputMessages();
-  statusBar()->showMessage(tr("Wrote %1 (%2 bytes)").arg(QDir::toNativeSeparators(path)).arg(*written), 5000);
+  showTransientStatus(tr("Wrote %1 (%2 bytes)").arg(QDir::toNativeSeparators(path)).arg(*written));
   return {};
 }
 
@@ -362,8 +370,7 @@ QString MainWindow::exportCurrentReport(const QString& pdf_path) {
   auto html = writeReportHtml(report, html_path);
   if (!html) return QString::fromStdString(html.error());
   clearSettledInputMessages();
-  statusBar()->showMessage(
-      tr("Wrote %1 and %2").arg(QDir::toNativeSeparators(path), QDir::toNativeSeparators(html_path)), 5000);
+  showTransientStatus(tr("Wrote %1 and %2").arg(QDir::toNativeSeparators(path), QDir::toNativeSeparators(html_path)));
   return {};
 }
 
@@ -377,6 +384,18 @@ void MainWindow::exportReportInteractive() {
   if (path.isEmpty()) return;
   const QString error = exportCurrentReport(path);
   if (!error.isEmpty()) prompts_.warn(tr("Export report"), error);
+}
+
+void MainWindow::showTransientStatus(const QString& text) {
+  // In the view's status line (cut at a word, whole in the tooltip), not QStatusBar::showMessage,
+  // which paints over the line and is cut mid-word by the backend's text; the view's line returns.
+  const quint64 shown = ++transient_status_;
+  view_status_->setFullText(text);
+  QTimer::singleShot(5000, this, [this, shown] {
+    if (shown != transient_status_) return;  // a later message is shown
+    AppView* v = currentAppView();
+    view_status_->setFullText(v != nullptr ? v->statusSummary() : QString());
+  });
 }
 
 void MainWindow::clearSettledInputMessages() {

@@ -23,6 +23,7 @@ namespace occx::ui {
 
 class AppView;
 class CalculatorView;
+class ElidedLabel;
 class ManualDialog;
 
 class MainWindow : public QMainWindow {
@@ -146,6 +147,8 @@ class MainWindow : public QMainWindow {
   /// Whether `event` (a key press) is the first key of an enabled action's shortcut, an action of
   /// the menu bar or of the window.
   [[nodiscard]] bool isWindowShortcut(const QKeyEvent& event) const;
+  /// Shows `text` (an export's result) in the view's status line for 5 s, then the view's line again.
+  void showTransientStatus(const QString& text);
   /// After a successful export: ends inline input messages whose boxes hold a value again.
   void clearSettledInputMessages();
   void exportCsvInteractive();
@@ -159,9 +162,10 @@ class MainWindow : public QMainWindow {
   bool use_settings_;
   QTabWidget* tabs_;
   CalculatorView* calculator_;
-  QLabel* cuda_label_ = nullptr;  ///< backendStatusText
+  ElidedLabel* cuda_label_ = nullptr;  ///< backendStatusText
   bool can_compile_ = false;
-  QLabel* view_status_;
+  ElidedLabel* view_status_;
+  quint64 transient_status_ = 0;  ///< counts showTransientStatus calls (the latest restores the line)
   QMenu* file_menu_ = nullptr;
   bool open_group_started_ = false;  ///< addOpenAction was called: the open group and its separator exist
   QAction* export_csv_ = nullptr;

@@ -7,6 +7,7 @@
 
 #include "core/base/atomic_file.h"
 #include "ui/widgets/checked_spin_box.h"
+#include "ui/widgets/wheel_guard.h"
 
 namespace occx::ui {
 
@@ -15,7 +16,7 @@ Expected<std::size_t> writeCsvFile(const CsvTable& table, const QString& path) {
   return writeFileAtomically(QFile::encodeName(path).toStdString(), toCsv(table));
 }
 
-QWidget* inputScrollArea(QWidget* content, int min_width, int max_width) {
+QWidget* inputScrollArea(QWidget* content, int min_width, int max_width, QWidget* footer) {
   auto* column = new QWidget;
   auto* layout = new QVBoxLayout(column);
   layout->setContentsMargins(0, 0, 0, 0);
@@ -26,6 +27,8 @@ QWidget* inputScrollArea(QWidget* content, int min_width, int max_width) {
   scroll->setFrameShape(QFrame::NoFrame);
   scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   layout->addWidget(scroll, 1);
+  if (footer != nullptr) layout->addWidget(footer, 0);
+  guardWheelUnder(content);  // scrolling the panel past a box or a list leaves it alone
   auto* message = new InputMessage(column);
   message->watchAll(content);
   layout->addWidget(message, 0);

@@ -54,10 +54,13 @@ class AppView {
 Expected<std::size_t> writeCsvFile(const CsvTable& table, const QString& path);
 
 /// The left-hand input panel every view shares: `content` in a frameless, vertically scrolling
-/// area `min_width` … `max_width` pixels wide (max_width 0 = no maximum), and under it, always in
-/// sight, the inline InputMessage (object name "inputMessage") for every CheckedSpinBox in
-/// `content`: what was typed, the allowed range and the value kept.
-QWidget* inputScrollArea(QWidget* content, int min_width, int max_width = 0);
+/// area `min_width` … `max_width` pixels wide (max_width 0 = no maximum); under it, always in sight,
+/// `footer` when given (the buttons that start the work, its progress and status: never below the
+/// fold), and the place of the inline InputMessage (object name "inputMessage") for every
+/// CheckedSpinBox in `content`: what was typed, the allowed range and the value kept (shown under
+/// the box that refused it). Spin boxes, sliders and lists in `content` take the wheel only with
+/// focus (guardWheelUnder).
+QWidget* inputScrollArea(QWidget* content, int min_width, int max_width = 0, QWidget* footer = nullptr);
 
 /// After a sweep's status line is set: appends "Damaged compile-cache entries found and recompiled:
 /// N (hover for the files)." when `repairs` (CompileSweepResult::cache_repairs) is not empty, and

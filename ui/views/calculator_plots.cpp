@@ -1,8 +1,7 @@
 #include "ui/views/calculator_plots.h"
 
-#include <QGridLayout>
-#include <QGroupBox>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QTabWidget>
 #include <QTextBrowser>
 #include <QVBoxLayout>
@@ -26,61 +25,62 @@ std::int64_t gpuBlocks(const OccupancyInput& input, const CalculatorFigures& f) 
 }  // namespace
 
 CalculatorPlots::CalculatorPlots(QWidget* parent) : QSplitter(Qt::Vertical, parent) {
+  // Two plots a page, side by side, over the derivation: on a 1280 × 720 screen four plots stacked
+  // two high left each a strip (a data area under 120 px) and the derivation two lines.
   tabs_ = new QTabWidget;
   tabs_->setObjectName(QStringLiteral("calculatorPlotTabs"));
   tabs_->setDocumentMode(true);
-  tabs_->addTab(buildFirstPage(), tr("Block size, registers, shared memory"));
-  tabs_->addTab(buildSecondPage(), tr("Cluster size, block barriers"));
+  auto* first = plotPage();
+  block_ = new OccupancyCurvePlot(CurveKind::BlockSize, first);
+  registers_ = new OccupancyCurvePlot(CurveKind::Registers, first);
+  auto* second = plotPage();
+  shared_memory_ = new OccupancyCurvePlot(CurveKind::SharedMemory, second);
+  utilization_ = new UtilizationChart(second);
+  auto* third = plotPage();
+  clusters_ = new ClusterSizePlot(third);
+  barriers_ = new OccupancyCurvePlot(CurveKind::BlockBarriers, third);
+  const auto side_by_side = [](QWidget* page, const PlotController* left, const PlotController* right) {
+    page->layout()->addWidget(left->widget());
+    page->layout()->addWidget(right->widget());
+  };
+  side_by_side(first, block_, registers_);
+  side_by_side(second, shared_memory_, utilization_);
+  side_by_side(third, clusters_, barriers_);
+  tabs_->addTab(first, tr("Block size, registers"));
+  tabs_->addTab(second, tr("Shared memory, SM use"));
+  tabs_->addTab(third, tr("Cluster size, block barriers"));
+  tabs_->setTabToolTip(0, tr("Active warps per SM as the block size, then the registers per thread, vary"));
+  tabs_->setTabToolTip(1, tr("Active warps per SM as shared memory per block varies, and which of the SM's "
+                             "resources the active blocks use"));
+  tabs_->setTabToolTip(2, tr("Thread-block clusters and block barriers (both matter from CC 9.0 on)"));
 
-  auto* derivation_box = new QGroupBox(tr("Derivation, step by step"));
+  auto* derivation_box = new QWidget;
   auto* derivation_layout = new QVBoxLayout(derivation_box);
-  derivation_layout->setContentsMargins(4, 4, 4, 4);
+  derivation_layout->setContentsMargins(0, 2, 0, 0);
+  derivation_layout->setSpacing(2);
+  auto* derivation_title = new QLabel(tr("<b>Derivation, step by step</b>"), derivation_box);
   derivation_ = new QTextBrowser(derivation_box);
   derivation_->setObjectName(QStringLiteral("derivation"));
   derivation_->setOpenLinks(false);
-  derivation_layout->addWidget(derivation_);
+  derivation_layout->addWidget(derivation_title);
+  derivation_layout->addWidget(derivation_, 1);
+  // Six lines at least (the device, the launch and the first limits), whatever the splitter does.
+  const int frame = 2 * derivation_->frameWidth() + 2 * static_cast<int>(derivation_->document()->documentMargin());
+  derivation_->setMinimumHeight(6 * derivation_->fontMetrics().lineSpacing() + frame);
 
   addWidget(tabs_);
   addWidget(derivation_box);
-  setStretchFactor(0, 4);
+  setStretchFactor(0, 3);
   setStretchFactor(1, 1);
   setChildrenCollapsible(false);
-  // The derivation may shrink to a few lines on a short screen (it scrolls; the splitter gives it back).
-  derivation_->setMinimumHeight(40);
-  setSizes({790, 110});
+  setSizes({470, 160});
 }
 
-QWidget* CalculatorPlots::buildFirstPage() {
-  // The three impact curves and the utilization chart.
-  auto* page = new QWidget;
-  auto* grid = new QGridLayout(page);
-  grid->setContentsMargins(0, 0, 0, 0);
-  grid->setSpacing(6);
-  block_ = new OccupancyCurvePlot(CurveKind::BlockSize, page);
-  registers_ = new OccupancyCurvePlot(CurveKind::Registers, page);
-  shared_memory_ = new OccupancyCurvePlot(CurveKind::SharedMemory, page);
-  utilization_ = new UtilizationChart(page);
-  grid->addWidget(block_->widget(), 0, 0);
-  grid->addWidget(registers_->widget(), 0, 1);
-  grid->addWidget(shared_memory_->widget(), 1, 0);
-  grid->addWidget(utilization_->widget(), 1, 1);
-  grid->setColumnStretch(0, 1);
-  grid->setColumnStretch(1, 1);
-  grid->setRowStretch(0, 1);
-  grid->setRowStretch(1, 1);
-  return page;
-}
-
-QWidget* CalculatorPlots::buildSecondPage() {
-  // Thread-block clusters and block barriers (both matter from CC 9.0 on).
+QWidget* CalculatorPlots::plotPage() {
   auto* page = new QWidget;
   auto* layout = new QHBoxLayout(page);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->setSpacing(6);
-  clusters_ = new ClusterSizePlot(page);
-  barriers_ = new OccupancyCurvePlot(CurveKind::BlockBarriers, page);
-  layout->addWidget(clusters_->widget(), 1);
-  layout->addWidget(barriers_->widget(), 1);
   return page;
 }
 

@@ -1,6 +1,6 @@
-// The occupancy calculator's right side: the impact curves (block size, registers, shared memory)
-// and the utilization chart on a first page, cluster size and block barriers on a second, and the
-// derivation, step by step, under them.
+// The occupancy calculator's right side: pages of two plots side by side (block size and registers;
+// shared memory and the utilization chart; cluster size and block barriers) over the derivation,
+// step by step, which keeps six lines at least.
 #pragma once
 
 #include <QSplitter>
@@ -48,8 +48,8 @@ class CalculatorPlots : public QSplitter {
   [[nodiscard]] QTextBrowser* derivationBrowser() const { return derivation_; }
 
  private:
-  QWidget* buildFirstPage();
-  QWidget* buildSecondPage();
+  /// An empty page for two plots side by side.
+  static QWidget* plotPage();
 
   OccupancyCurvePlot* block_ = nullptr;
   OccupancyCurvePlot* registers_ = nullptr;

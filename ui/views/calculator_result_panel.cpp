@@ -17,12 +17,14 @@ namespace {
 const QColor kLimiterColor(255, 224, 178);
 const QColor kBlockerColor(248, 200, 200);
 
-// Sizes a table to show every row without a scroll bar.
+// Sizes a table to show every row without a scroll bar: each row as tall as its wrapped text.
 void fitTableHeight(QTableWidget* table) {
-  // Rows have a fixed height; the header's size hint is valid before the table is first shown.
+  // The header's size hint is valid before the table is first shown.
+  table->resizeRowsToContents();
   const int header = table->horizontalHeader()->isHidden() ? 0 : table->horizontalHeader()->sizeHint().height();
-  table->setFixedHeight(header + table->rowCount() * table->verticalHeader()->defaultSectionSize() +
-                        2 * table->frameWidth());
+  int rows = 0;
+  for (int r = 0; r < table->rowCount(); ++r) rows += table->rowHeight(r);
+  table->setFixedHeight(header + rows + 2 * table->frameWidth());
 }
 
 QTableWidget* makeResultTable(const QStringList& headers, QWidget* parent) {
@@ -34,14 +36,23 @@ QTableWidget* makeResultTable(const QStringList& headers, QWidget* parent) {
   t->setFocusPolicy(Qt::NoFocus);
   t->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   t->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  t->setWordWrap(false);
-  // The first column takes the room that is left, so every column stays in view.
+  // The first column takes the room that is left, so every column stays in view; its text wraps
+  // ("Best block size (cudaOccupancyMaxPotentialBlockSize)" on two lines, not "Best block siz…")
+  // and the table grows to fit whenever the column's width changes.
+  t->setWordWrap(true);
   t->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   t->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
   t->horizontalHeader()->setStretchLastSection(false);
-  t->setTextElideMode(Qt::ElideMiddle);
   t->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
   t->verticalHeader()->setDefaultSectionSize(t->fontMetrics().height() + 6);
+  // Queued: the header resizes its sections while the panel is laid out; the rows are measured
+  // once the widths stand.
+  QObject::connect(
+      t->horizontalHeader(), &QHeaderView::sectionResized, t,
+      [t](int section) {
+        if (section == 0) fitTableHeight(t);
+      },
+      Qt::QueuedConnection);
   return t;
 }
 

@@ -32,7 +32,7 @@ CalculatorView::CalculatorView(const ViewContext& context, QWidget* parent)
     : QWidget(parent), backend_(context.backend()) {
   setObjectName(QStringLiteral("calculator"));
   driver_job_ = new DriverQueryJob(this);
-  auto* scroll = inputScrollArea(buildControls(), 430, 520);
+  auto* scroll = inputScrollArea(buildControls(), 380, 440);
   plots_ = new CalculatorPlots;
   auto* layout = new QHBoxLayout(this);
   layout->setContentsMargins(6, 6, 6, 6);

@@ -98,21 +98,28 @@ QWidget* CompileSweepView::buildCompileBox() {
   threads_->setValue(std::clamp(QThread::idealThreadCount(), 1, 64));
   threads_->setToolTip(tr("Kernels compiled at once (1 … 64)"));
   cf->addRow(tr("Parallel compiles:"), threads_);
+  // The buttons, the progress and the status stand under the scrolling inputs (layOut's footer):
+  // "Compile sweep" is never below the fold of a short screen.
+  run_footer_ = new QWidget;
+  run_footer_->setObjectName(QStringLiteral("compileRunFooter"));
+  auto* fv = new QVBoxLayout(run_footer_);
+  fv->setContentsMargins(0, 2, 4, 0);
+  fv->setSpacing(3);
   auto* buttons = new QHBoxLayout;
-  compile_button_ = new QPushButton(tr("Compile sweep"), compile_box);
+  compile_button_ = new QPushButton(tr("Compile sweep"), run_footer_);
   compile_button_->setObjectName(QStringLiteral("compileButton"));
   compile_button_->setDefault(true);
-  makeCancelButton(compile_box);
-  makeOpenCsvButton(compile_box, tr("Open a compile sweep written by 'occx sweep --csv'"), tr("Open compile sweep"));
+  makeCancelButton(run_footer_);
+  makeOpenCsvButton(run_footer_, tr("Open a compile sweep written by 'occx sweep --csv'"), tr("Open compile sweep"));
   buttons->addWidget(compile_button_);
   buttons->addWidget(cancel_button_);
   buttons->addWidget(open_button_);
-  cf->addRow(buttons);
-  makeProgressBar(compile_box, QStringLiteral("compileProgress"));
+  fv->addLayout(buttons);
+  makeProgressBar(run_footer_, QStringLiteral("compileProgress"));
   progress_->setFormat(tr("%v of %m configs"));
-  cf->addRow(progress_);
-  makeStatusLabel(compile_box, QStringLiteral("compileStatus"));
-  cf->addRow(status_);
+  fv->addWidget(progress_);
+  makeStatusLabel(run_footer_, QStringLiteral("compileStatus"));
+  fv->addWidget(status_);
   if (!can_compile_) {
     compile_button_->setEnabled(false);
     compile_button_->setToolTip(tr("Compiling needs the CUDA Toolkit (NVRTC); this build has none."));

@@ -46,7 +46,7 @@ CompileSweepView::CompileSweepView(const ViewContext& context, QWidget* parent)
   job_ = new CompileSweepJob(std::move(compile), this);
   model_ = new CompileSweepModel(this);
   QWidget* inputs = buildInputs();
-  layOut(inputs, 400, 480, buildResults());
+  layOut(inputs, 400, 480, buildResults(), run_footer_);
 
   setJob(job_);
   connect(job_, &CompileSweepJob::rowFinished, this, &CompileSweepView::onRowFinished);

@@ -125,6 +125,7 @@ class CompileSweepView : public SweepView {
   QSpinBox* maxrreg_ = nullptr;
   QSpinBox* threads_ = nullptr;
   QPushButton* compile_button_ = nullptr;
+  QWidget* run_footer_ = nullptr;  ///< the buttons, progress and status under the inputs, always in sight
   QPushButton* send_button_ = nullptr;
   QLabel* toolkit_ = nullptr;
   SweepSeriesPlot* regs_plot_ = nullptr;

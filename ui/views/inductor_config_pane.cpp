@@ -62,13 +62,16 @@ InductorConfigPane::InductorConfigPane(QWidget* parent) : QWidget(parent), model
   connect(to_rblock_, &QPushButton::clicked, this, [this] {
     if (auto h = selectedHandOver()) emit openInRblock(*h);
   });
-  buttons_ = new QHBoxLayout;
+  button_row_ = new QWidget(this);
+  button_row_->setObjectName(QStringLiteral("configButtons"));
+  buttons_ = new QHBoxLayout(button_row_);
+  buttons_->setContentsMargins(0, 0, 0, 0);
   buttons_->addWidget(to_calculator_);
   buttons_->addWidget(to_rblock_);
   buttons_->addStretch(1);
   v->addWidget(title_);
   v->addWidget(table_, 1);
-  v->addLayout(buttons_);
+  v->addWidget(button_row_);
   updateButtons();
 }
 

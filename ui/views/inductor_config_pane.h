@@ -44,6 +44,11 @@ class InductorConfigPane : public QWidget {
 
   /// Adds `widget` at the right end of the button row.
   void addToButtonRow(QWidget* widget);
+  /// The kernel's title and the row of buttons (calculator, RBLOCK scaling, and what
+  /// addToButtonRow added): under and over the table, unless a view places them elsewhere (the
+  /// Inductor run view keeps them over its pages, in sight whichever page is shown).
+  [[nodiscard]] QLabel* titleLabel() const { return title_; }
+  [[nodiscard]] QWidget* buttonRow() const { return button_row_; }
 
  signals:
   /// The selected config changed (the user clicked a row, or selectConfig).
@@ -63,6 +68,7 @@ class InductorConfigPane : public QWidget {
   QPushButton* to_calculator_;
   QPushButton* to_rblock_;
   QHBoxLayout* buttons_;
+  QWidget* button_row_;
   int row_ = -1;
 };
 

@@ -48,9 +48,9 @@ InductorMeasuredPane::InductorMeasuredPane(QWidget* parent) : QWidget(parent) {
   picks_->setMinimumWidth(220);
   split->addWidget(plot_->widget());
   split->addWidget(picks_);
-  split->setStretchFactor(0, 5);
-  split->setStretchFactor(1, 3);
-  split->setSizes({500, 300});
+  split->setStretchFactor(0, 2);
+  split->setStretchFactor(1, 1);
+  split->setSizes({620, 300});
   v->addWidget(note_);
   v->addWidget(split, 1);
 }

@@ -3,6 +3,7 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QLabel>
 #include <QMetaMethod>
 #include <QSettings>
 #include <QSplitter>
@@ -55,10 +56,8 @@ InductorRunView::InductorRunView(const ViewContext& context, QWidget* parent)
   root->setContentsMargins(8, 8, 8, 8);
   root->addWidget(open_);
   configs_->addToButtonRow(controls_);
-  right_split_ = splitPair(Qt::Vertical, QStringLiteral("inductorDetailSplit"), configs_, detail_tabs_, 2, 3);
-  right_split_->setSizes({180, 420});
-  main_split_ = splitPair(Qt::Horizontal, QStringLiteral("inductorMainSplit"), kernels_, right_split_, 1, 2);
-  main_split_->setSizes({340, 680});
+  main_split_ = splitPair(Qt::Horizontal, QStringLiteral("inductorMainSplit"), kernels_, buildDetailColumn(), 1, 2);
+  main_split_->setSizes({280, 740});
   root->addWidget(main_split_, 1);
 
   connectPanes();
@@ -69,6 +68,25 @@ InductorRunView::InductorRunView(const ViewContext& context, QWidget* parent)
 }
 
 InductorRunView::~InductorRunView() = default;
+
+QWidget* InductorRunView::buildDetailColumn() {
+  // The kernel's title and the buttons over the pages, the config table the first page: on a
+  // 1280 × 720 screen the table over the plots left it four rows and the plots a strip. The table
+  // has the pages' height, each plot too; the title and the buttons stay in sight on every page.
+  auto* column = new QWidget;
+  column->setObjectName(QStringLiteral("inductorDetailColumn"));
+  auto* v = new QVBoxLayout(column);
+  v->setContentsMargins(0, 0, 0, 0);
+  v->setSpacing(4);
+  v->addWidget(configs_->titleLabel());
+  v->addWidget(configs_->buttonRow());
+  detail_tabs_->insertTab(0, configs_, tr("Configs"));
+  detail_tabs_->setTabToolTip(0, tr("The kernel's compiled configs: select one for the plots, the calculator or "
+                                    "the RBLOCK-scaling view"));
+  detail_tabs_->setCurrentIndex(0);
+  v->addWidget(detail_tabs_, 1);
+  return column;
+}
 
 QTabWidget* InductorRunView::detailTabs() const {
   return detail_tabs_;
@@ -378,7 +396,6 @@ void InductorRunView::saveSettings(QSettings& s) const {
   s.setValue(QStringLiteral("bundledRun"), bundled_key_);
   s.setValue(QStringLiteral("filter"), kernels_->filterText());
   s.setValue(QStringLiteral("mainSplit"), main_split_->saveState());
-  s.setValue(QStringLiteral("detailSplit"), right_split_->saveState());
   s.setValue(QStringLiteral("detailTab"), detail_tabs_->currentIndex());
   s.setValue(QStringLiteral("python"), detail_tabs_->sweepPane()->pythonText());
   s.setValue(QStringLiteral("sweepGrid"), detail_tabs_->sweepPane()->gridText());
@@ -392,7 +409,6 @@ void InductorRunView::restoreSettings(QSettings& s) {
   detail_tabs_->sweepPane()->setPythonText(s.value(QStringLiteral("python")).toString());
   detail_tabs_->sweepPane()->setGridText(s.value(QStringLiteral("sweepGrid")).toString());
   main_split_->restoreState(s.value(QStringLiteral("mainSplit")).toByteArray());
-  right_split_->restoreState(s.value(QStringLiteral("detailSplit")).toByteArray());
   bool ok = false;
   const int tab = s.value(QStringLiteral("detailTab")).toInt(&ok);
   if (ok && tab >= 0 && tab < detail_tabs_->count()) detail_tabs_->setCurrentIndex(tab);

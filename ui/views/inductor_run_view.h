@@ -150,6 +150,8 @@ class InductorRunView : public QWidget, public AppView {
 
  private:
   void connectPanes();
+  /// The right-hand column: the kernel's title, the buttons, and the pages (the configs first).
+  QWidget* buildDetailColumn();
   /// Opens `path` as openPath does; `handed_over` tells whether it went to another view.
   QString open(const QString& path, bool& handed_over);
   /// Shows the chosen kernel (none: the list's choice is none) in every pane.
@@ -174,7 +176,6 @@ class InductorRunView : public QWidget, public AppView {
   InductorDetailTabs* detail_tabs_;
   StepPane* step_pane_;  ///< the detail tabs' Step tab
   QSplitter* main_split_ = nullptr;
-  QSplitter* right_split_ = nullptr;
 };
 
 }  // namespace occx::ui

@@ -108,25 +108,39 @@ QWidget* LiveSweepView::buildRunBox() {
   auto* rv = new QVBoxLayout(run_box);
   makeInputs(run_box);
   rv->addWidget(inputs_);
-  cupti_ = new QCheckBox(tr("Collect CUPTI metrics (achieved occupancy, DRAM bytes, local memory)"), run_box);
+  // A short check box and its detail word-wrapped under it: a check box's text does not wrap, and
+  // at full length it held the panel 460 px wide, narrowing the plots on a 1280-pixel screen.
+  cupti_ = new QCheckBox(tr("Collect CUPTI metrics"), run_box);
   cupti_->setObjectName(QStringLiteral("cuptiMetrics"));
   cupti_->setChecked(true);
   cupti_->setToolTip(
       tr("After timing, profiles one launch of each config with CUPTI (on by default); where profiling "
          "is not permitted the columns say why and the run still succeeds"));
   rv->addWidget(cupti_);
+  auto* cupti_detail = new QLabel(tr("achieved occupancy, DRAM bytes, local memory"), run_box);
+  cupti_detail->setWordWrap(true);
+  cupti_detail->setStyleSheet(QStringLiteral("color: #555;"));
+  cupti_detail->setContentsMargins(22, 0, 0, 0);
+  rv->addWidget(cupti_detail);
+  // Run, Cancel, the progress and the status stand under the scrolling inputs (layOut's footer):
+  // in sight on a short screen.
+  run_footer_ = new QWidget;
+  run_footer_->setObjectName(QStringLiteral("liveRunFooter"));
+  auto* fv = new QVBoxLayout(run_footer_);
+  fv->setContentsMargins(0, 2, 4, 0);
+  fv->setSpacing(3);
   auto* buttons = new QHBoxLayout;
-  run_button_ = new QPushButton(tr("Run"), run_box);
+  run_button_ = new QPushButton(tr("Run"), run_footer_);
   run_button_->setObjectName(QStringLiteral("runButton"));
-  makeCancelButton(run_box);
+  makeCancelButton(run_footer_);
   buttons->addWidget(run_button_);
   buttons->addWidget(cancel_button_);
   buttons->addStretch(1);
-  rv->addLayout(buttons);
-  makeProgressBar(run_box, QStringLiteral("runProgress"));
-  rv->addWidget(progress_);
-  makeStatusLabel(run_box, QStringLiteral("runStatus"));
-  rv->addWidget(status_);
+  fv->addLayout(buttons);
+  makeProgressBar(run_footer_, QStringLiteral("runProgress"));
+  fv->addWidget(progress_);
+  makeStatusLabel(run_footer_, QStringLiteral("runStatus"));
+  fv->addWidget(status_);
   if (!availability_.available) {
     run_button_->setToolTip(tr("Run is not available: %1").arg(availability_.reason));
     status_->setText(tr("Run is not available: %1").arg(availability_.reason));
@@ -143,6 +157,7 @@ QWidget* LiveSweepView::buildResults() {
   auto* results = new QWidget;
   auto* pv = new QVBoxLayout(results);
   pv->setContentsMargins(0, 0, 0, 0);
+  pv->setSpacing(3);
   auto* header = new QHBoxLayout;
   auto* labels = new QVBoxLayout;
   makeDatasetLabel(results, /*larger_by=*/1);
@@ -162,15 +177,13 @@ QWidget* LiveSweepView::buildResults() {
   pv->addLayout(header);
   pv->addWidget(fidelity_label_);  // the full width: two lines at 1280 × 720
 
-  // The bandwidth plot (with the picks) over tabs of the table, the time and the occupancy plot: on
-  // a 1280 × 720 screen three plots and the table stacked would leave each plot a strip. The legends
-  // stand right of the axes, so their rows do not eat the plots' height.
-  auto* split = new QSplitter(Qt::Vertical);
-  split->setObjectName(QStringLiteral("liveResultSplit"));
+  // The bandwidth plot (with the picks), the table, the time and the occupancy plot, one page each:
+  // on a 1280 × 720 screen the bandwidth plot over the pages left each plot a strip (its legend of
+  // ten rows cut, a data area under 180 px). The legends stand right of the axes.
   details_ = new QTabWidget;
   details_->setObjectName(QStringLiteral("liveDetailTabs"));
   const QString x_label = tr("RBLOCK (elements per loop iteration, log2 scale)");
-  bw_plot_ = new SweepSeriesPlot(tr("DRAM bandwidth per config"), QStringLiteral("bandwidthPlot"), results);
+  bw_plot_ = new SweepSeriesPlot(tr("DRAM bandwidth per config"), QStringLiteral("bandwidthPlot"), details_);
   bw_plot_->setAxisLabels(x_label, tr("DRAM bandwidth (GB/s)"));
   bw_plot_->plot()->legend->setIconSize(28, 22);  // the pick markers are drawn large: room for them
   time_plot_ =
@@ -191,19 +204,14 @@ QWidget* LiveSweepView::buildResults() {
     const LiveRow* row = model_->row(selectedRow());
     followSelection(row != nullptr ? row->config.xblock : 0);
   });
+  details_->addTab(bw_plot_->widget(), tr("Bandwidth"));
   details_->addTab(table_, tr("Configs"));
   details_->addTab(time_plot_->widget(), tr("Device time"));
   details_->addTab(occ_plot_->widget(), tr("Occupancy"));
+  details_->setTabToolTip(0, tr("DRAM bandwidth per config, the policies' picks and the best config"));
   details_->setTabToolTip(
-      0, tr("One row per config: status, times, bandwidth, occupancy; select one to mark it in the plots"));
-
-  split->addWidget(bw_plot_->widget());
-  split->addWidget(details_);
-  split->setStretchFactor(0, 1);
-  split->setStretchFactor(1, 1);
-  split->setChildrenCollapsible(false);
-  split->setSizes({480, 420});
-  pv->addWidget(split, 1);
+      1, tr("One row per config: status, times, bandwidth, occupancy; select one to mark it in the plots"));
+  pv->addWidget(details_, 1);
   return results;
 }
 

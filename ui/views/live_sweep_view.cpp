@@ -31,7 +31,7 @@ LiveSweepView::LiveSweepView(const ViewContext& context, QWidget* parent)
   job_ = new LiveSweepJob(context.backend(), this);
   model_ = new LiveSweepModel(this);
   QWidget* controls = buildControls();
-  layOut(controls, 420, 490, buildResults());
+  layOut(controls, 390, 440, buildResults(), run_footer_);
 
   setJob(job_);
   connect(job_, &LiveSweepJob::phaseProgress, this, &LiveSweepView::onPhase);

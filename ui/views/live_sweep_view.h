@@ -123,13 +123,14 @@ class LiveSweepView : public SweepView {
   LiveAvailability availability_;
   QCheckBox* cupti_ = nullptr;
   QPushButton* run_button_ = nullptr;
+  QWidget* run_footer_ = nullptr;  ///< Run, Cancel, progress and status under the inputs, always in sight
   QComboBox* bundled_ = nullptr;
   QLabel* availability_label_ = nullptr;
   QLabel* dataset_detail_ = nullptr;
   QLabel* fidelity_label_ = nullptr;
   QCheckBox* triton_series_ = nullptr;
   QPushButton* compare_button_ = nullptr;
-  QTabWidget* details_ = nullptr;  ///< the table, the time plot and the occupancy plot, one per page
+  QTabWidget* details_ = nullptr;  ///< the bandwidth plot, the table, the time and the occupancy plot, one per page
   SweepSeriesPlot* bw_plot_ = nullptr;
   SweepSeriesPlot* time_plot_ = nullptr;
   SweepSeriesPlot* occ_plot_ = nullptr;

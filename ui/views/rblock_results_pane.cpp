@@ -54,29 +54,35 @@ void showRblockRows(QTableWidget* t, const std::vector<RblockRow>& rows, bool fi
 
 RblockResultsPane::RblockResultsPane(QWidget* parent) : QSplitter(Qt::Vertical, parent) {
   setObjectName(QStringLiteral("rblockResultsSplit"));
-  setChildrenCollapsible(false);  // dragging the handle stops at the plot's and the table's minimum
+  setChildrenCollapsible(false);  // dragging the handle stops at the plot's and the pages' minimum
   plot_ = new RblockBoundsPlot(this);
   plot_->widget()->setMinimumHeight(320);
   addWidget(plot_->widget());
   addWidget(buildLower());
-  setStretchFactor(0, 3);
-  setStretchFactor(1, 2);
-  setSizes({560, 420});
+  setStretchFactor(0, 1);
+  setStretchFactor(1, 1);
+  setSizes({365, 280});
 }
 
 QWidget* RblockResultsPane::buildLower() {
-  auto* lower = new QWidget(this);
-  auto* lv = new QVBoxLayout(lower);
-  lv->setContentsMargins(0, 0, 0, 0);
+  // Under the plot, one page at a time: the decision per policy (first), the candidate pipeline,
+  // the arithmetic and the halving chain. On a 1280 × 720 screen the decision table over the pages
+  // left the pipeline's table one row.
+  auto* tabs = new QTabWidget(this);
+  tabs->setObjectName(QStringLiteral("rblockTabs"));
+  tabs->setMinimumHeight(200);
+  auto* decision = new QWidget(tabs);
+  auto* dv = new QVBoxLayout(decision);
+  dv->setContentsMargins(4, 4, 4, 4);
   auto* decision_title =
       new QLabel(tr("<b>Decision per policy</b> (steps as in Inductor: gates, n_regs and R-block checks, the "
                     "register threshold, total blocks, the bound, capacity, halving)"),
-                 lower);
+                 decision);
   decision_title->setWordWrap(true);
-  lv->addWidget(decision_title);
+  dv->addWidget(decision_title);
   decision_table_ = makeRblockTable({tr("Policy"), tr("Bound (blocks/SM)"), tr("Capacity (blocks)"), tr("Total blocks"),
                                      tr("Decision"), tr("New RBLOCK"), tr("Reason")},
-                                    6, lower);
+                                    6, decision);
   decision_table_->setObjectName(QStringLiteral("decisionTable"));
   setHeaderToolTips(
       decision_table_->model(),
@@ -89,26 +95,26 @@ QWidget* RblockResultsPane::buildLower() {
           "or a check stops the pass first)"),
        tr("R0_BLOCK (RBLOCK in older Inductor) after the decision"), tr("The step that decided, in words")});
   decision_table_->setRowCount(4);
-  decision_table_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-  decision_table_->setFixedHeight(decision_table_->horizontalHeader()->sizeHint().height() +
-                                  4 * decision_table_->verticalHeader()->defaultSectionSize() +
-                                  2 * decision_table_->frameWidth() + 2);
-  lv->addWidget(decision_table_);
-
-  auto* tabs = new QTabWidget(lower);
-  tabs->setObjectName(QStringLiteral("rblockTabs"));
+  // The reasons wrap (a row grows to two lines) rather than end in "…"; four rows at least.
+  decision_table_->setWordWrap(true);
+  decision_table_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  decision_table_->setMinimumHeight(decision_table_->horizontalHeader()->sizeHint().height() +
+                                    4 * decision_table_->verticalHeader()->defaultSectionSize() +
+                                    2 * decision_table_->frameWidth() + 2);
+  dv->addWidget(decision_table_, 1);
+  tabs->addTab(decision, tr("Decision per policy"));
   tabs->addTab(buildPipelinePage(tabs), tr("Candidate pipeline"));
   arithmetic_ = new QTextBrowser(tabs);
   arithmetic_->setObjectName(QStringLiteral("arithmetic"));
   tabs->addTab(arithmetic_, tr("Arithmetic"));
   tabs->addTab(buildChainPage(tabs), tr("Keep halving (teaching aid)"));
-  lv->addWidget(tabs, 1);
-  return lower;
+  return tabs;
 }
 
 QWidget* RblockResultsPane::buildPipelinePage(QWidget* tabs) {
   auto* pipe = new QWidget(tabs);
   auto* pv = new QVBoxLayout(pipe);
+  pv->setContentsMargins(4, 4, 4, 4);
   pipeline_note_ = new QLabel(pipe);
   pipeline_note_->setWordWrap(true);
   loop_note_ = new QLabel(pipe);
@@ -130,9 +136,9 @@ QWidget* RblockResultsPane::buildPipelinePage(QWidget* tabs) {
        tr("Triton's n_spills: spilled registers (local memory per thread / 4)"),
        tr("The policy's RBLOCK-scaling decision for this config"),
        tr("Whether the autotuner times the config: configs with n_spills over 16 are skipped"), tr("Why, in words")});
-  // Room for four stages at least; on a short screen the page scrolls rather than cutting the notes.
+  // Room for five stages at least; on a short screen the page scrolls rather than cutting the notes.
   pipeline_table_->setMinimumHeight(pipeline_table_->horizontalHeader()->sizeHint().height() +
-                                    4 * pipeline_table_->verticalHeader()->defaultSectionSize() +
+                                    5 * pipeline_table_->verticalHeader()->defaultSectionSize() +
                                     2 * pipeline_table_->frameWidth());
   pv->addWidget(pipeline_note_);
   pv->addWidget(loop_note_);

@@ -45,11 +45,11 @@ void SweepView::deleteJob() {
   sweep_job_ = nullptr;
 }
 
-void SweepView::layOut(QWidget* controls, int min_width, int max_width, QWidget* results) {
+void SweepView::layOut(QWidget* controls, int min_width, int max_width, QWidget* results, QWidget* footer) {
   const int hint = controls->minimumSizeHint().width() + 24;
-  auto* scroll = inputScrollArea(controls, std::max(min_width, hint), std::max(max_width, hint));
+  auto* scroll = inputScrollArea(controls, std::max(min_width, hint), std::max(max_width, hint), footer);
   auto* layout = new QHBoxLayout(this);
-  layout->setContentsMargins(6, 6, 6, 6);
+  layout->setContentsMargins(4, 4, 4, 4);
   layout->addWidget(scroll, 0);
   layout->addWidget(results, 1);
 }

@@ -92,8 +92,8 @@ class SweepView : public QWidget, public AppView {
   /// job stops before the widgets it reports to go away.
   void deleteJob();
   /// The controls (in a scroll area `min_width` … `max_width` wide, wider when they need it) left of
-  /// the results.
-  void layOut(QWidget* controls, int min_width, int max_width, QWidget* results);
+  /// the results; `footer` (when given) under the scroll area, always in sight (inputScrollArea).
+  void layOut(QWidget* controls, int min_width, int max_width, QWidget* results, QWidget* footer = nullptr);
   /// A column for the controls (left of the results); `layout` receives its layout.
   static QWidget* makeControlsColumn(QVBoxLayout*& layout);
   /// `label` word-wrapped in the notice style (brown on cream): what this build or machine cannot do.

@@ -58,10 +58,28 @@ void ViewContext::followCurrentDevice(DeviceSelector* selector) const {
   } else if (selector->isSelectable(current->key())) {
     selector->setCurrentKey(current->key());
   }
-  QObject::connect(selector, &DeviceSelector::targetChanged, current,
-                   [current, selector] { current->setKey(selector->currentKey()); });
-  QObject::connect(current, &CurrentDevice::changed, selector, [selector](const QString& key) {
+  // A list that keeps a device of its own says so under it, with the reason.
+  auto say_override = [current, selector] {
+    const QString key = current->key();
+    if (key.isEmpty() || key == selector->currentKey()) {
+      selector->setOverrideNote(QString());
+      return;
+    }
+    const QString name = selector->shortName(key);
+    const QString why = selector->whyNotSelectable(key);
+    selector->setOverrideNote(why.isEmpty() ? QObject::tr("Differs from the window's GPU (%1).").arg(name)
+                                            : QObject::tr("Differs from the window's GPU (%1): %2. The other "
+                                                          "tabs use %1.")
+                                                  .arg(name, why));
+  };
+  say_override();
+  QObject::connect(selector, &DeviceSelector::targetChanged, current, [current, selector, say_override] {
+    current->setKey(selector->currentKey());
+    say_override();
+  });
+  QObject::connect(current, &CurrentDevice::changed, selector, [selector, say_override](const QString& key) {
     if (selector->currentKey() != key && selector->isSelectable(key)) selector->setCurrentKey(key);
+    say_override();
   });
 }
 

@@ -4,6 +4,7 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QRegularExpression>
+#include <QScrollArea>
 #include <QWheelEvent>
 #include <algorithm>
 #include <limits>
@@ -304,7 +305,14 @@ void InputMessage::watch(CheckedSpinBox* box) {
   connect(box, &CheckedSpinBox::inputRefused, this, [this, box](const QString& message) {
     source_ = box;
     setText(message);
+    placeUnder(box);
     setVisible(true);
+    for (QWidget* w = parentWidget(); w != nullptr; w = w->parentWidget()) {
+      if (auto* scroll = qobject_cast<QScrollArea*>(w)) {
+        scroll->ensureWidgetVisible(this);
+        break;
+      }
+    }
   });
   connect(box, &CheckedSpinBox::inputAccepted, this, [this, box] {
     if (source_ == nullptr) return;
@@ -332,6 +340,112 @@ void InputMessage::dismiss() {
   source_ = nullptr;
   clear();
   setVisible(false);
+  goHome();
+}
+
+namespace {
+
+/// The layout of `parent` (its own or one nested in it) that holds `item`: a widget or a layout.
+QLayout* layoutHolding(const QWidget* parent, const QObject* item) {
+  if (parent == nullptr) return nullptr;
+  QList<QLayout*> layouts = parent->findChildren<QLayout*>();
+  if (parent->layout() != nullptr) layouts.prepend(parent->layout());
+  for (QLayout* l : layouts) {
+    if (l->parentWidget() != parent) continue;  // a layout of a widget further down
+    for (int i = 0; i < l->count(); ++i) {
+      QLayoutItem* it = l->itemAt(i);
+      if (it != nullptr && (it->widget() == item || it->layout() == item)) return l;
+    }
+  }
+  return nullptr;
+}
+
+/// Whether `l` stacks its items top to bottom: a form or a column (not a row or a grid).
+bool stacksRows(const QLayout* l) {
+  if (qobject_cast<const QFormLayout*>(l) != nullptr) return true;
+  const auto* box = qobject_cast<const QBoxLayout*>(l);
+  return box != nullptr && box->direction() == QBoxLayout::TopToBottom;
+}
+
+/// The index of the row under `item` in `l` (stacksRows), or -1.
+int rowUnder(QLayout* l, QObject* item) {
+  if (auto* form = qobject_cast<QFormLayout*>(l)) {
+    int row = -1;
+    QFormLayout::ItemRole role{};
+    if (auto* w = qobject_cast<QWidget*>(item))
+      form->getWidgetPosition(w, &row, &role);
+    else if (auto* inner = qobject_cast<QLayout*>(item))
+      form->getLayoutPosition(inner, &row, &role);
+    return row < 0 ? -1 : row + 1;
+  }
+  for (int i = 0; i < l->count(); ++i) {
+    QLayoutItem* it = l->itemAt(i);
+    if (it->widget() == item || it->layout() == item) return i + 1;
+  }
+  return -1;
+}
+
+}  // namespace
+
+void InputMessage::leavePlace() {
+  if (placed_ == nullptr) return;
+  if (auto* form = qobject_cast<QFormLayout*>(placed_.data())) {
+    int row = -1;
+    QFormLayout::ItemRole role{};
+    form->getWidgetPosition(this, &row, &role);
+    if (row >= 0) {
+      const QFormLayout::TakeRowResult taken = form->takeRow(row);
+      delete taken.labelItem;  // the layout items, not the widgets
+      delete taken.fieldItem;
+    }
+  } else {
+    placed_->removeWidget(this);
+  }
+  placed_ = nullptr;
+}
+
+void InputMessage::goHome() {
+  if (placed_ == nullptr) return;  // at home already (or never moved)
+  leavePlace();
+  if (auto* column = qobject_cast<QBoxLayout*>(home_.data()))
+    column->insertWidget(std::min(home_index_, static_cast<int>(column->count())), this);
+  setVisible(false);
+}
+
+void InputMessage::placeUnder(CheckedSpinBox* box) {
+  if (home_ == nullptr && placed_ == nullptr) {  // the first move: remember the message's own place
+    home_ = layoutHolding(parentWidget(), this);
+    if (home_ != nullptr) home_index_ = home_->indexOf(this);
+  }
+  // The box, or the widget or row layout around it (a SpinSlider, a box with a button beside it),
+  // up to the row of a form or the place in a column that holds it.
+  QObject* item = box;
+  QLayout* holder = nullptr;
+  for (int level = 0; level < 5 && item != nullptr && holder == nullptr; ++level) {
+    QWidget* parent = item->isWidgetType() ? static_cast<QWidget*>(item)->parentWidget()
+                                           : static_cast<QLayout*>(item)->parentWidget();
+    QLayout* l = layoutHolding(parent, item);
+    if (l == nullptr) {
+      item = parent;
+    } else if (stacksRows(l) && l != home_) {
+      holder = l;
+    } else {
+      // A row layout or a grid: up to the layout around it, else the widget around it.
+      item = qobject_cast<QLayout*>(l->parent()) != nullptr ? static_cast<QObject*>(l) : parent;
+    }
+  }
+  if (holder == nullptr) {  // nowhere under the box: the message's own place
+    goHome();
+    return;
+  }
+  leavePlace();
+  if (home_ != nullptr) home_->removeWidget(this);
+  const int row = rowUnder(holder, item);
+  if (auto* form = qobject_cast<QFormLayout*>(holder))
+    form->insertRow(row, this);
+  else
+    static_cast<QBoxLayout*>(holder)->insertWidget(row, this);
+  placed_ = holder;
 }
 
 }  // namespace occx::ui

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <QLabel>
+#include <QLayout>
 #include <QLocale>
 #include <QPointer>
 #include <QSpinBox>
@@ -87,11 +88,13 @@ class CheckedSpinBox : public QSpinBox {
   int last_value_ = 0;  ///< the value last announced by valueChanged
 };
 
-/// The inline message under a view's inputs: shows the latest refusal of any watched box. It goes
-/// once that box holds a value again and the user moves on: the box's next accepted edit or new
-/// value, any other watched box's accepted edit or new value once the named box shows a value (its
-/// editing ended and it went back to the value kept), or clearIfSettled (a successful export).
-/// Styled like the views' other inline messages.
+/// The inline message of a view's inputs: shows the latest refusal of any watched box, right under
+/// that box (the next row of its form or column, where the user is looking; the panel scrolls to
+/// it), and goes back to its own place, hidden, once the box holds a value again and the user
+/// moves on: the box's next accepted edit or new value, any other watched box's accepted edit or
+/// new value once the named box shows a value (its editing ended and it went back to the value
+/// kept), or clearIfSettled (a successful export). A box in no form or column (a grid) gets the
+/// message where it was put. Styled like the views' other inline messages.
 class InputMessage : public QLabel {
   Q_OBJECT
 
@@ -110,8 +113,17 @@ class InputMessage : public QLabel {
 
  private:
   void dismiss();
+  /// Moves the message into the row under `box` (see the class comment), or leaves it in place.
+  void placeUnder(CheckedSpinBox* box);
+  /// Takes the message out of the layout under a box that holds it, if any.
+  void leavePlace();
+  /// Puts the message back in its own place (hidden), if it was moved.
+  void goHome();
 
   QPointer<CheckedSpinBox> source_;  ///< the box whose refusal is shown
+  QPointer<QLayout> home_;           ///< the layout the message was put in (found on the first move)
+  int home_index_ = -1;
+  QPointer<QLayout> placed_;  ///< the layout under a box that holds the message now, or null
 };
 
 }  // namespace occx::ui

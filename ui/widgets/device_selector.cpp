@@ -1,9 +1,10 @@
 #include "ui/widgets/device_selector.h"
 
 #include <QComboBox>
-#include <QHBoxLayout>
+#include <QLabel>
 #include <QSignalBlocker>
 #include <QStandardItemModel>
+#include <QVBoxLayout>
 
 namespace occx::ui {
 
@@ -23,10 +24,17 @@ QString stripVendor(QString name) {
 }  // namespace
 
 DeviceSelector::DeviceSelector(QWidget* parent, const GpuDatabase& db)
-    : QWidget(parent), db_(&db), combo_(new QComboBox(this)) {
-  auto* layout = new QHBoxLayout(this);
+    : QWidget(parent), db_(&db), combo_(new QComboBox(this)), note_(new QLabel(this)) {
+  auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(2);
   layout->addWidget(combo_);
+  note_->setObjectName(QStringLiteral("deviceOverrideNote"));
+  note_->setWordWrap(true);
+  note_->setTextFormat(Qt::PlainText);
+  note_->setStyleSheet(QStringLiteral("QLabel { color: #8a4b00; }"));
+  note_->setVisible(false);
+  layout->addWidget(note_);
   combo_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   combo_->setMinimumContentsLength(28);
   combo_->setMaxVisibleItems(30);
@@ -143,6 +151,30 @@ bool DeviceSelector::isSelectable(const QString& key) const {
   const auto* model = qobject_cast<const QStandardItemModel*>(combo_->model());
   const QStandardItem* item = model != nullptr ? model->item(idx) : nullptr;
   return item == nullptr || item->isEnabled();
+}
+
+QString DeviceSelector::shortName(const QString& key) const {
+  for (const auto& t : targets_) {
+    if (t.key != key) continue;
+    if (t.gpu != nullptr && !t.detected) return QString::fromStdString(t.gpu->name);
+    if (t.arch != nullptr && !t.detected) return QStringLiteral("CC ") + QString::fromStdString(t.arch->cc.str());
+  }
+  const QString kind = key.section(QLatin1Char(':'), 0, 0);
+  const QString rest = key.section(QLatin1Char(':'), 1);
+  return kind == QLatin1String("cc") ? QStringLiteral("CC ") + rest : rest;
+}
+
+QString DeviceSelector::whyNotSelectable(const QString& key) const {
+  const int idx = combo_->findData(key);
+  if (idx < 0) return tr("not in this list");
+  if (isSelectable(key)) return {};
+  const QString why = combo_->itemData(idx, Qt::ToolTipRole).toString();
+  return why.isEmpty() ? tr("not offered here") : why;
+}
+
+void DeviceSelector::setOverrideNote(const QString& text) {
+  note_->setText(text);
+  note_->setVisible(!text.isEmpty());
 }
 
 QString DeviceSelector::defaultKey() const {

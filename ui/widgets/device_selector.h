@@ -10,6 +10,7 @@
 #include "core/gpu/gpu_data.h"
 
 class QComboBox;
+class QLabel;
 
 namespace occx::ui {
 
@@ -71,6 +72,19 @@ class DeviceSelector : public QWidget {
   /// The combo box (for layouts and tests).
   [[nodiscard]] QComboBox* comboBox() const { return combo_; }
 
+  /// A short name for the entry with `key`, as notes write it: "H200", "NVIDIA H200", "CC 8.6"
+  /// (from the key itself when the list has no such entry).
+  [[nodiscard]] QString shortName(const QString& key) const;
+  /// Why the entry with `key` cannot be chosen here: the tooltip a view gave the disabled entry
+  /// ("NVRTC 12.4 cannot compile for sm_80"), "not in this list", or empty when it can be chosen.
+  [[nodiscard]] QString whyNotSelectable(const QString& key) const;
+
+  /// Shows `text` under the list (word-wrapped, in the colour of a note); empty hides it. The view
+  /// context says here when this list keeps a device other than the window's.
+  void setOverrideNote(const QString& text);
+  /// The note under the list (hidden while there is none).
+  [[nodiscard]] QLabel* overrideNote() const { return note_; }
+
  signals:
   void targetChanged();
 
@@ -81,6 +95,7 @@ class DeviceSelector : public QWidget {
   std::vector<DetectedGpu> detected_;
   std::vector<DeviceTarget> targets_;
   QComboBox* combo_;
+  QLabel* note_;
   bool rebuilding_ = false;
 };
 

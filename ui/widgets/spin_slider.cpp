@@ -41,7 +41,7 @@ SpinSlider::SpinSlider(int slider_step, QWidget* parent)
   layout->addWidget(slider_, 1);
   spin_->setMinimumWidth(110);
   spin_->setAccelerated(true);
-  slider_->setMinimumWidth(90);
+  slider_->setMinimumWidth(70);
   slider_->setFocusPolicy(Qt::StrongFocus);
   connect(spin_, &QSpinBox::valueChanged, this, [this](int v) {
     syncSlider(v);
