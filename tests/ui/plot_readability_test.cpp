@@ -15,8 +15,8 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <cmath>
-#include <map>
 #include <functional>
+#include <map>
 #include <set>
 
 #include "inductor_view_support.h"
@@ -344,7 +344,8 @@ TEST(KernelNames, TheKernelListsNamesStayDistinctWhenElided) {
     InductorRunView view{testContext()};
     ASSERT_EQ(view.openBundled(QLatin1String(run)), QString());
     const auto& table = childNamed<QTableView>(view, "kernelTable");
-    const auto* delegate = dynamic_cast<const KernelNameDelegate*>(table.itemDelegateForColumn(KernelListModel::kKernel));
+    const auto* delegate =
+        dynamic_cast<const KernelNameDelegate*>(table.itemDelegateForColumn(KernelListModel::kKernel));
     ASSERT_NE(delegate, nullptr);
     const QAbstractItemModel* model = table.model();
     const KernelListModel& kernels = kernelModel(view);

@@ -220,7 +220,8 @@ MeasuredBar measuredBarOf(const std::vector<ScanRow>& rows, std::size_t i, const
   bar.inductors = rows[i].origin != "swept" && m.row.origin != "swept";
   bar.best = m.picked_by.contains(QStringLiteral("best"));
   for (std::size_t p = 0; p < inductor::kPolicies.size(); ++p) {
-    if (m.picked_by.contains(q(inductor::policyKey(inductor::kPolicies[p])))) bar.policies.push_back(static_cast<int>(p));
+    if (m.picked_by.contains(q(inductor::policyKey(inductor::kPolicies[p]))))
+      bar.policies.push_back(static_cast<int>(p));
   }
   return bar;
 }

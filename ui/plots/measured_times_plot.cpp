@@ -57,7 +57,9 @@ MeasuredTimesPlot::MeasuredTimesPlot(QWidget* parent)
     g->setScatterStyle(QCPScatterStyle(kShapes[i % std::size(kShapes)], color, color, 8));
     pick_marks_.push_back(g);
   }
-  setAxisLabels(tr("Device time, L2 cold (µs)"), tr("Compiled config"));
+  // No y label: the rows name their configs ("X1 R2048 w16"), and the width is the bars'.
+  setAxisLabels(tr("Device time, L2 cold (µs)"), QString());
+  p->legend->setIconSize(18, 12);
   p->yAxis->setTicker(QSharedPointer<FittingTextTicker>::create(p->yAxis));
   p->yAxis->setRangeReversed(true);
   p->yAxis->setSubTicks(false);
@@ -66,12 +68,16 @@ MeasuredTimesPlot::MeasuredTimesPlot(QWidget* parent)
   // As many rows as the height has room for: counted again before every replot (the layout is
   // current then), the bars refilled when the room changed.
   connect(p, &QCustomPlot::beforeReplot, this, [this] {
-    if (const int room = roomNow(); room != room_) fill(room);
+    if (const int room = roomNow(); room != room_) {
+      fill(room);
+    } else {
+      placeMarkers();  // the axis's width may have changed
+    }
   });
 }
 
 int MeasuredTimesPlot::roomNow() const {
-  const int line = QFontMetrics(plot()->yAxis->tickLabelFont()).height() + 3;
+  const int line = QFontMetrics(plot()->yAxis->tickLabelFont()).height() + 1;
   const int height = plot()->axisRect()->height();
   if (height < 2 * line) return room_ > 0 ? room_ : kDefaultBarRoom;  // not laid out yet
   return std::max(kMinBarRoom, height / line);
@@ -107,11 +113,8 @@ void MeasuredTimesPlot::fill(int room) {
   room_ = room;
   bars_ = measuredBars(rows_, measured_, room);
   QVector<double> own_keys, own_values, swept_keys, swept_values, best_keys, best_values;
-  std::vector<QVector<double>> mark_keys(pick_marks_.size()), mark_values(pick_marks_.size());
   QVector<double> best_first, picks, inductors;  // the labels kept first, in this order
   auto ticker = QSharedPointer<FittingTextTicker>::create(plot()->yAxis);
-  const double step = std::max(bars_.top_us, 1e-6) * 0.05;  // between a bar's end and its markers
-  double right = bars_.rest_hi_us;
   for (std::size_t i = 0; i < bars_.bars.size(); ++i) {
     const MeasuredBar& b = bars_.bars[i];
     const double key = static_cast<double>(i) + 1.0;
@@ -125,37 +128,61 @@ void MeasuredTimesPlot::fill(int room) {
     } else if (b.inductors) {
       inductors << key;
     }
-    for (std::size_t k = 0; k < b.policies.size(); ++k) {
-      const auto p = static_cast<std::size_t>(b.policies[k]);
-      mark_keys[p] << key;
-      mark_values[p] << b.time_us + step * (static_cast<double>(k) + 1.0);
-    }
-    right = std::max(right, b.time_us + step * (static_cast<double>(b.policies.size()) + 1.0));
   }
   own_->setData(own_keys, own_values, true);
   swept_->setData(swept_keys, swept_values, true);
   best_->setData(best_keys, best_values, true);
-  for (std::size_t p = 0; p < pick_marks_.size(); ++p) pick_marks_[p]->setData(mark_keys[p], mark_values[p], true);
   const auto rows_shown = static_cast<double>(bars_.bars.size() + (bars_.rest > 0 ? 1 : 0));
   rest_->data()->clear();
   if (bars_.rest > 0) {
-    // The slower configs as one bar over their range (from the fastest of them to the slowest).
+    // The slower configs as one bar over their range (from the fastest of them to the slowest),
+    // cut at the right end of the axis when it reaches past the bars shown.
     rest_->setBaseValue(bars_.rest_lo_us);
     rest_->setData(QVector<double>{rows_shown}, QVector<double>{bars_.rest_hi_us}, true);
-    rest_->setName(tr("%1 more: %2–%3 µs").arg(bars_.rest).arg(bars_.rest_lo_us, 0, 'f', 0).arg(bars_.rest_hi_us, 0, 'f', 0));
+    rest_->setName(
+        tr("%1 more: %2–%3 µs").arg(bars_.rest).arg(bars_.rest_lo_us, 0, 'f', 0).arg(bars_.rest_hi_us, 0, 'f', 0));
     ticker->addTick(rows_shown, tr("%1 more").arg(bars_.rest));
-  }
-  for (QCPBars* bars : {own_, swept_, rest_}) {
-    if (bars->data()->isEmpty()) {
-      bars->removeFromLegend();
-    } else if (plot()->legend->itemWithPlottable(bars) == nullptr) {
-      bars->addToLegend();
-    }
   }
   ticker->setPriorityTicks(best_first + picks + inductors);
   plot()->yAxis->setTicker(ticker);
   plot()->yAxis->setRange(0.4, std::max(rows_shown, 1.0) + 0.6);
-  plot()->xAxis->setRange(0, right > 0 ? right * 1.04 : 1.0);
+  placeMarkers();
+  // The legend in a fixed order, with only what is drawn.
+  QCPLegend* legend = plot()->legend;
+  legend->clearItems();
+  for (QCPAbstractPlottable* p :
+       {static_cast<QCPAbstractPlottable*>(own_), static_cast<QCPAbstractPlottable*>(swept_),
+        static_cast<QCPAbstractPlottable*>(best_), static_cast<QCPAbstractPlottable*>(rest_)}) {
+    if (p->interface1D()->dataCount() > 0) p->addToLegend();
+  }
+  for (QCPGraph* g : pick_marks_) {
+    if (!g->data()->isEmpty()) g->addToLegend();
+  }
+}
+
+void MeasuredTimesPlot::placeMarkers() {
+  // Markers kMarkerGap pixels apart, the first that far right of its bar's end; the time axis
+  // reaches just past the last marker (the summary's bar may run past its end).
+  constexpr double kMarkerGap = 10.0;
+  const double width = std::max(plot()->axisRect()->width(), 120);
+  double right = 0.0;
+  for (const MeasuredBar& b : bars_.bars) {
+    const double share = std::min((static_cast<double>(b.policies.size()) + 0.8) * kMarkerGap / width, 0.6);
+    right = std::max(right, b.time_us / (1.0 - share));
+  }
+  if (right <= 0.0) right = bars_.rest > 0 ? bars_.rest_hi_us : 1.0;
+  const double unit = right / width;  // µs per pixel
+  std::vector<QVector<double>> keys(pick_marks_.size()), values(pick_marks_.size());
+  for (std::size_t i = 0; i < bars_.bars.size(); ++i) {
+    const MeasuredBar& b = bars_.bars[i];
+    for (std::size_t k = 0; k < b.policies.size(); ++k) {
+      const auto p = static_cast<std::size_t>(b.policies[k]);
+      keys[p] << static_cast<double>(i) + 1.0;
+      values[p] << b.time_us + (static_cast<double>(k) + 0.8) * kMarkerGap * unit;
+    }
+  }
+  for (std::size_t p = 0; p < pick_marks_.size(); ++p) pick_marks_[p]->setData(keys[p], values[p], true);
+  plot()->xAxis->setRange(0, right);
 }
 
 double MeasuredTimesPlot::barKey(int row) const {
@@ -168,7 +195,8 @@ double MeasuredTimesPlot::barKey(int row) const {
 std::vector<std::pair<double, double>> MeasuredTimesPlot::plottedBars() const {
   std::vector<std::pair<double, double>> out;
   for (const QCPBars* bars : {own_, swept_, best_}) {
-    for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it) out.emplace_back(it->key, it->value);
+    for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it)
+      out.emplace_back(it->key, it->value);
   }
   std::sort(out.begin(), out.end());
   return out;

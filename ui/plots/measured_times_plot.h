@@ -53,8 +53,11 @@ class MeasuredTimesPlot : public PlotController {
  private:
   /// Rows of the height the axis rect has now (a label's line each), at least kMinBarRoom.
   [[nodiscard]] int roomNow() const;
-  /// Fills the bars, markers and ticks from rows_/measured_ for `room` rows.
+  /// Fills the bars, markers, ticks and legend from rows_/measured_ for `room` rows.
   void fill(int room);
+  /// Puts the policies' markers right of their bars, a fixed number of pixels apart at the axis
+  /// rect's present width, and sets the time axis's range to hold them.
+  void placeMarkers();
 
   QCPBars* own_;
   QCPBars* swept_;

@@ -30,7 +30,8 @@ QPointF tickLabelDrawOffset(QCPAxis::AxisType type, double degrees, double w, do
       return {-std::cos(-radians) * w - std::sin(-radians) * h / 2.0, std::sin(-radians) * w};
     case QCPAxis::atTop:
       if (!rotated) return {-w / 2.0, -h};
-      if (degrees > 0) return {-std::cos(radians) * w + std::sin(radians) * h / 2.0, -std::sin(radians) * w - std::cos(radians) * h};
+      if (degrees > 0)
+        return {-std::cos(radians) * w + std::sin(radians) * h / 2.0, -std::sin(radians) * w - std::cos(radians) * h};
       return {-std::sin(-radians) * h / 2.0, -std::cos(-radians) * h};
     case QCPAxis::atLeft:
       if (!rotated) return {-w, -h / 2.0};
@@ -175,7 +176,8 @@ QVector<bool> keptTickLabels(const QCPAxis* axis, const QVector<double>& ticks, 
   }
   QVector<qsizetype> first;  // the priority labels kept
   auto clashes = [&](qsizetype i) {
-    return std::any_of(first.begin(), first.end(), [&](qsizetype j) { return outlinesOverlap(outline[i], outline[j]); });
+    return std::any_of(first.begin(), first.end(),
+                       [&](qsizetype j) { return outlinesOverlap(outline[i], outline[j]); });
   };
   for (double key : priority) {
     for (qsizetype i = 0; i < n; ++i) {
