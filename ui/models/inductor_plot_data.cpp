@@ -209,6 +209,71 @@ QString measuredNoteText(const InductorRunData& data, const RunKernelEntry& kern
   return note;
 }
 
+namespace {
+
+/// A bar for row `i` of `rows`, measured as `m` (ran ok).
+MeasuredBar measuredBarOf(const std::vector<ScanRow>& rows, std::size_t i, const RunConfigModel::Measured& m) {
+  MeasuredBar bar;
+  bar.row = static_cast<int>(i);
+  bar.label = shortConfigText(rows[i]);
+  bar.time_us = m.row.measured.timeUs();
+  bar.inductors = rows[i].origin != "swept" && m.row.origin != "swept";
+  bar.best = m.picked_by.contains(QStringLiteral("best"));
+  for (std::size_t p = 0; p < inductor::kPolicies.size(); ++p) {
+    if (m.picked_by.contains(q(inductor::policyKey(inductor::kPolicies[p]))))
+      bar.policies.push_back(static_cast<int>(p));
+  }
+  return bar;
+}
+
+}  // namespace
+
+MeasuredBars measuredBars(const std::vector<ScanRow>& rows,
+                          const std::vector<std::optional<RunConfigModel::Measured>>& measured, int max_bars) {
+  MeasuredBars out;
+  std::vector<MeasuredBar> own;
+  std::vector<MeasuredBar> must;    // the others that are the fastest or a pick
+  std::vector<MeasuredBar> others;  // the rest
+  for (std::size_t i = 0; i < rows.size() && i < measured.size(); ++i) {
+    const auto& m = measured[i];
+    if (!m || !m->row.ok()) {
+      ++out.without_time;
+      continue;
+    }
+    MeasuredBar bar = measuredBarOf(rows, i, *m);
+    out.top_us = std::max(out.top_us, bar.time_us);
+    if (bar.inductors) {
+      own.push_back(std::move(bar));
+    } else if (bar.best || !bar.policies.empty()) {
+      must.push_back(std::move(bar));
+    } else {
+      others.push_back(std::move(bar));
+    }
+  }
+  auto faster = [](const MeasuredBar& a, const MeasuredBar& b) {
+    return a.time_us != b.time_us ? a.time_us < b.time_us : a.row < b.row;
+  };
+  std::sort(own.begin(), own.end(), faster);
+  std::sort(others.begin(), others.end(), faster);
+  // Room for the others: the rows left, less one for the summary when not all of them fit.
+  const auto fixed = static_cast<int>(own.size() + must.size());
+  const int room = std::max(max_bars, 1) - fixed;
+  const auto all = static_cast<int>(others.size());
+  const int shown = all <= room ? all : std::max(room - 1, 0);
+  std::vector<MeasuredBar> rest_of_them(others.begin() + shown, others.end());
+  others.resize(static_cast<std::size_t>(shown));
+  others.insert(others.end(), must.begin(), must.end());
+  std::sort(others.begin(), others.end(), faster);
+  out.bars = std::move(own);
+  out.bars.insert(out.bars.end(), others.begin(), others.end());
+  out.rest = static_cast<int>(rest_of_them.size());
+  if (!rest_of_them.empty()) {
+    out.rest_lo_us = rest_of_them.front().time_us;
+    out.rest_hi_us = rest_of_them.back().time_us;
+  }
+  return out;
+}
+
 std::vector<PickTableRow> picksTableRows(const InductorRunData& data, const RunKernelEntry& kernel) {
   std::vector<PickTableRow> out;
   const triton::KernelPicks* p = measuredPicksOf(data, kernel.kernel, kernel.module);

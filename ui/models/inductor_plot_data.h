@@ -100,6 +100,35 @@ KernelSweepPlotData sweepPlotData(const SweepPlotSource& source, SweepMetric met
 /// is not, and why not when `unavailable` (why the run cannot run here) is not empty.
 QString measuredNoteText(const InductorRunData& data, const RunKernelEntry& kernel, const QString& unavailable);
 
+/// One bar of the Measured tab's plot: a config that ran ok.
+struct MeasuredBar {
+  int row = -1;               ///< its row in the configs table
+  QString label;              ///< "X1 R2048 w16"
+  double time_us = 0.0;       ///< device time per launch, L2 cold, µs
+  bool inductors = false;     ///< one of Inductor's own configs (not one a sweep added)
+  bool best = false;          ///< the fastest config
+  std::vector<int> policies;  ///< the policies whose pick it is, as indices into inductor::kPolicies
+};
+
+/// What the Measured tab's plot shows, as horizontal bars from the top: Inductor's own configs,
+/// fastest first, then the fastest of the others (a sweep's); the slowest of the others summed up
+/// in one row (their count and range) when they are more than the plot has room for.
+struct MeasuredBars {
+  std::vector<MeasuredBar> bars;  ///< top to bottom
+  int rest = 0;                   ///< configs that ran ok without a bar of their own
+  double rest_lo_us = 0.0;        ///< the fastest of them, µs (0 when rest is 0)
+  double rest_hi_us = 0.0;        ///< the slowest of them, µs
+  int without_time = 0;           ///< configs not measured, or measured and not ok: no bar
+  double top_us = 0.0;            ///< the slowest time of all that ran ok (0 when none did)
+};
+
+/// The bars of `rows` (the configs table) measured as `measured` (one entry per row; empty: not
+/// measured), in at most `max_bars` rows, the summary row included. Inductor's own configs (origin
+/// other than "swept"), the fastest and every policy's pick always have a bar, even past
+/// `max_bars`; the others fill the rows left, fastest first. `max_bars` < 1 counts as 1.
+MeasuredBars measuredBars(const std::vector<triton::ScanRow>& rows,
+                          const std::vector<std::optional<RunConfigModel::Measured>>& measured, int max_bars);
+
 /// One row of the Measured tab's picks table: one policy's pick among the measured configs.
 struct PickTableRow {
   QString policy;        ///< "new"

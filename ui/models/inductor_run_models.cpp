@@ -2,6 +2,7 @@
 
 #include <QBrush>
 #include <QColor>
+#include <algorithm>
 
 #include "ui/models/text.h"
 
@@ -156,7 +157,106 @@ QString shortConfigText(const ScanRow& row) {
   return s.trimmed();
 }
 
-KernelListModel::KernelListModel(QObject* parent) : TableModel(parent) {}
+QStringList kernelListNames(const std::vector<RunKernelEntry>& kernels) {
+  std::map<std::string, int> count;
+  for (const RunKernelEntry& k : kernels) ++count[k.kernel];
+  QStringList out;
+  out.reserve(static_cast<qsizetype>(kernels.size()));
+  for (const RunKernelEntry& k : kernels) {
+    QString name = QString::fromStdString(k.kernel);
+    if (count[k.kernel] > 1) name += QStringLiteral(" [%1]").arg(QString::fromStdString(k.module.substr(0, 7)));
+    out << name;
+  }
+  return out;
+}
+
+namespace {
+
+/// A short form of a name: its first characters, "…", optionally a run of its words and "…" again,
+/// and its last words ("triton_poi_fused…_view_12", "triton_poi…_clone…_view_10").
+struct ElidedForm {
+  QString head;
+  QString middle;  ///< empty: one "…" only
+  QString tail;
+
+  [[nodiscard]] QString text() const {
+    const QString dots = QStringLiteral("…");
+    return middle.isEmpty() ? head + dots + tail : head + dots + middle + dots + tail;
+  }
+  /// Whether `other` could read as this form: starts with head, ends with tail, has middle between.
+  [[nodiscard]] bool matches(const QString& other) const {
+    if (other.size() < head.size() + tail.size() || !other.startsWith(head) || !other.endsWith(tail)) return false;
+    return QStringView(other).mid(head.size(), other.size() - head.size() - tail.size()).contains(middle);
+  }
+};
+
+/// `form` with the longest head (of `name`'s first `head_max` characters) that fits `width`
+/// pixels; false when not even an empty head fits.
+bool fitHead(ElidedForm& form, const QString& name, qsizetype head_max, const QFontMetrics& metrics, int width) {
+  form.head = name.left(head_max);
+  while (metrics.horizontalAdvance(form.text()) > width) {
+    if (form.head.isEmpty()) return false;
+    form.head.chop(1);
+  }
+  return true;
+}
+
+/// Where `name`'s '_'-separated words start (each at its '_'), first to last.
+QVector<qsizetype> wordStarts(const QString& name) {
+  QVector<qsizetype> out;
+  for (qsizetype i = 1; i < name.size(); ++i) {
+    if (name[i] == QLatin1Char('_') && name[i - 1] != QLatin1Char('_')) out << i;
+  }
+  return out;
+}
+
+/// The first form of `name` in `width` pixels that no other of `names` could read as: one "…"
+/// before more and more of the last words; then "…", one or two words of the middle, "…" and the
+/// last word. Empty when none fits or tells it apart.
+QString distinctForm(const QString& name, const QStringList& names, const QFontMetrics& metrics, int width) {
+  auto alone = [&](const ElidedForm& f) {
+    return std::none_of(names.begin(), names.end(),
+                        [&](const QString& other) { return other != name && f.matches(other); });
+  };
+  const QVector<qsizetype> starts = wordStarts(name);
+  for (qsizetype k = starts.size() - 1; k >= 0; --k) {
+    ElidedForm f{{}, {}, name.mid(starts[k])};
+    if (!fitHead(f, name, starts[k], metrics, width)) break;  // longer tails fit no better
+    if (alone(f)) return f.text();
+  }
+  if (starts.size() < 3) return {};
+  const qsizetype last = starts.back();
+  for (qsizetype words = 1; words <= 2; ++words) {
+    for (qsizetype a = starts.size() - 1 - words; a >= 1; --a) {
+      ElidedForm f{{}, name.mid(starts[a], starts[a + words] - starts[a]), name.mid(last)};
+      if (fitHead(f, name, starts[a], metrics, width) && alone(f)) return f.text();
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+QString elideKernelName(const QString& name, const QStringList& names, const QFontMetrics& metrics, int width) {
+  if (metrics.horizontalAdvance(name) <= width) return name;
+  const QString form = distinctForm(name, names, metrics, width);
+  return form.isEmpty() ? metrics.elidedText(name, Qt::ElideMiddle, width) : form;
+}
+
+KernelListModel::KernelListModel(QObject* parent) : TableModel(parent) {
+  auto stale = [this] { names_valid_ = false; };
+  connect(this, &QAbstractItemModel::modelReset, this, stale);
+  connect(this, &QAbstractItemModel::rowsInserted, this, stale);
+  connect(this, &QAbstractItemModel::dataChanged, this, stale);
+}
+
+const QStringList& KernelListModel::shownNames() const {
+  if (!names_valid_) {
+    shown_names_ = kernelListNames(rows());
+    names_valid_ = true;
+  }
+  return shown_names_;
+}
 
 void KernelListModel::setInStepTimes(std::map<std::pair<std::string, std::string>, double> times) {
   in_step_ = std::move(times);
@@ -173,12 +273,12 @@ QVariant KernelListModel::headerCell(int column, int role) const {
   return columnHeader(kKernelColumns[column], "occx::ui::KernelListModel", role);
 }
 
-QVariant KernelListModel::cell(const RunKernelEntry& k, int /*r*/, int column, int role) const {
+QVariant KernelListModel::cell(const RunKernelEntry& k, int r, int column, int role) const {
   const ScanRow* w = k.winnerRow();
   if (role == Qt::DisplayRole || role == kSortRole) {
     switch (column) {
       case kKernel:
-        return QString::fromStdString(k.kernel);
+        return r < shownNames().size() ? shownNames()[r] : QString::fromStdString(k.kernel);
       case kKind:
         return QString::fromStdString(k.kind);
       case kSizeHints:

@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include <QFontMetrics>
 #include <QStringList>
 #include <optional>
 
@@ -41,6 +42,8 @@ class KernelListModel : public TableModel<RunKernelEntry> {
   void setInStepTimes(std::map<std::pair<std::string, std::string>, double> times);
   /// The in-step time per step of `k`, µs; nullopt when the trace has none for it.
   [[nodiscard]] std::optional<double> inStepTime(const RunKernelEntry& k) const;
+  /// The Kernel column's text of every row, in row order (kernelListNames of the rows).
+  [[nodiscard]] const QStringList& shownNames() const;
 
  protected:
   [[nodiscard]] int numColumns() const override { return kColumnCount; }
@@ -49,7 +52,23 @@ class KernelListModel : public TableModel<RunKernelEntry> {
 
  private:
   std::map<std::pair<std::string, std::string>, double> in_step_;
+  mutable QStringList shown_names_;  ///< computed again after the rows change
+  mutable bool names_valid_ = false;
 };
+
+/// The kernel list's name of each of `kernels`: its name, and when another kernel of the run has
+/// the same name (Inductor numbers kernels per graph, so a forward and a backward graph each have
+/// a triton_poi_fused__to_copy_1) the first 7 characters of its module hash in brackets:
+/// "triton_poi_fused__to_copy_1 [cll56ay]".
+QStringList kernelListNames(const std::vector<RunKernelEntry>& kernels);
+
+/// `name` elided to at most `width` pixels of `metrics` so that it reads differently from every
+/// other of `names` (however they are elided): the name when it fits; else as much of its start as
+/// fits, "…", and the fewest of its last '_'-separated words ("_1", "_view_12", …) such that no
+/// other name starts with that start and ends with that end; when such an end is too long, its
+/// start, "…", one or two words from its middle that no other name has there, "…" and its last
+/// word ("triton_poi…_unsafe…_10"). Qt's middle elision when nothing fits or tells it apart.
+QString elideKernelName(const QString& name, const QStringList& names, const QFontMetrics& metrics, int width);
 
 class RunConfigModel : public TableModel<triton::ScanRow> {
   Q_OBJECT

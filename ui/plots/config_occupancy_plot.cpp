@@ -5,6 +5,7 @@
 #include "qcustomplot.h"
 #include "ui/models/inductor_run_models.h"
 #include "ui/plots/bars.h"
+#include "ui/plots/tick_labels.h"
 
 namespace occx::ui {
 
@@ -20,7 +21,7 @@ ConfigOccupancyPlot::ConfigOccupancyPlot(QWidget* parent)
   auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
   ticker->setTickStep(25);
   p->yAxis->setTicker(ticker);
-  p->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
+  p->xAxis->setTicker(QSharedPointer<FittingTextTicker>::create(p->xAxis));
   p->xAxis->setTickLabelRotation(30);
   p->xAxis->grid()->setVisible(false);
   setLegendColumns(3);
@@ -34,7 +35,8 @@ void ConfigOccupancyPlot::setConfigs(const std::vector<triton::ScanRow>& rows, i
   QVector<double> plain;
   QVector<double> win;
   QVector<double> sel;
-  auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+  auto ticker = QSharedPointer<FittingTextTicker>::create(plot()->xAxis);
+  QVector<double> first;  // the labels kept before the others: the selected config, the winner
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const double x = static_cast<double>(i) + 1.0;
     const double v = rows[i].occupancy_pct.value_or(0.0);
@@ -45,10 +47,13 @@ void ConfigOccupancyPlot::setConfigs(const std::vector<triton::ScanRow>& rows, i
     win << (!is_selected && rows[i].winner ? v : 0.0);
     sel << (is_selected ? v : 0.0);
     ticker->addTick(x, shortConfigText(rows[i]));
+    if (is_selected) first.prepend(x);
+    if (rows[i].winner && !is_selected) first.append(x);
   }
   configs_->setData(keys, plain, true);
   winner_->setData(keys, win, true);
   selected_bar_->setData(keys, sel, true);
+  ticker->setPriorityTicks(first);
   plot()->xAxis->setTicker(ticker);
   plot()->xAxis->setRange(0.4, static_cast<double>(std::max<std::size_t>(rows.size(), 1)) + 0.6);
   // Fused kernel names run to 150 characters: the title keeps their start and their number.

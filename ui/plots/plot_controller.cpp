@@ -18,6 +18,7 @@
 
 #include "core/base/atomic_file.h"
 #include "qcustomplot.h"
+#include "ui/plots/tick_labels.h"
 
 namespace occx::ui {
 
@@ -102,7 +103,12 @@ PlotController::PlotController(const QString& title, QWidget* parent)
   full_title_ = title;
   connect(plot_, &QCustomPlot::beforeReplot, this, [this] {
     fitLegendColumns(plot_->viewport().width());
+    // QCustomPlot computes the ticks from the axis rect's last layout, which on a first draw (or
+    // the first after a resize) is another size's: lay out at this size now, so that the x label
+    // fits the axis rect as drawn and the ticks and their labels fit the axes' real length.
+    layOutPlotNow(plot_);
     fitTitleAndLabel(plot_->viewport().width());
+    fitNumericTickLabels(plot_);  // fewer ticks where a narrow axis would crowd their labels
   });
   plot_->setMouseTracking(true);
   connect(plot_, &QCustomPlot::mouseMove, this,

@@ -6,6 +6,7 @@
 #include "qcustomplot.h"
 #include "ui/models/text.h"
 #include "ui/plots/bars.h"
+#include "ui/plots/tick_labels.h"
 
 namespace occx::ui {
 
@@ -54,7 +55,7 @@ StepParetoPlot::StepParetoPlot(QWidget* parent) : PlotController(tr("Kernels by 
   p->yAxis2->setVisible(true);
   p->yAxis2->setLabel(tr("Cumulative share (%)"));
   p->yAxis2->setRange(0, 100);
-  p->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
+  p->xAxis->setTicker(QSharedPointer<FittingTextTicker>::create(p->xAxis));
   p->xAxis->grid()->setVisible(false);
   setLegendColumns(5);
 }
@@ -68,7 +69,7 @@ void StepParetoPlot::setKernels(const std::vector<StepKernelRow>& rows, double g
   others_us_ = 0.0;
   std::vector<QVector<double>> keys(bars_.size());
   std::vector<QVector<double>> heights(bars_.size());
-  auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+  auto ticker = QSharedPointer<FittingTextTicker>::create(plot()->xAxis);
   QVector<double> line_x;
   QVector<double> line_y;
   auto categoryIndex = [](step::KernelCategory c) {

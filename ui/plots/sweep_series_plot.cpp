@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "qcustomplot.h"
+#include "ui/plots/tick_labels.h"
 
 namespace occx::ui {
 
@@ -77,7 +78,7 @@ SweepSeriesPlot::SweepSeriesPlot(const QString& title, const QString& object_nam
   QCustomPlot* p = plot();
   p->setObjectName(object_name);
   p->xAxis->setScaleType(QCPAxis::stLogarithmic);
-  p->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
+  p->xAxis->setTicker(QSharedPointer<FittingTextTicker>::create(p->xAxis));
   p->xAxis->grid()->setSubGridVisible(false);
   setLegendColumns(4);
 }
@@ -180,15 +181,9 @@ void SweepSeriesPlot::finish(double y_lo, double y_hi) {
   auto ticker = qSharedPointerDynamicCast<QCPAxisTickerText>(p->xAxis->ticker());
   if (ticker) {
     ticker->clear();
-    int count = 0;
+    // Every power of two; those whose labels would overlap at the axis's length are left unlabelled.
     for (double t = 1; t <= hi; t *= 2) {
-      if (t >= lo) ++count;
-    }
-    const int every = count > 10 ? 2 : 1;
-    int i = 0;
-    for (double t = 1; t <= hi; t *= 2) {
-      if (t < lo) continue;
-      if (i++ % every == 0) ticker->addTick(t, powerOfTwoLabel(t));
+      if (t >= lo) ticker->addTick(t, powerOfTwoLabel(t));
     }
   }
   for (QCPGraph* g : reference_lines_) {

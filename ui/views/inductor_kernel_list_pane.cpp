@@ -1,5 +1,6 @@
 #include "ui/views/inductor_kernel_list_pane.h"
 
+#include <QApplication>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLineEdit>
@@ -11,6 +12,25 @@
 #include "ui/models/inductor_run_models.h"
 
 namespace occx::ui {
+
+QString KernelNameDelegate::elided(const QString& text, const QFontMetrics& metrics, int rect_width,
+                                   const QWidget* view) const {
+  const QStyle* style = view != nullptr ? view->style() : QApplication::style();
+  // The style's text margin on each side (QCommonStyle: the focus frame's margin + 1).
+  const int margin = style->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, view) + 1;
+  const int room = rect_width - 2 * margin - 1;
+  if (room <= 0) return text;
+  return elideKernelName(text, model_->shownNames(), metrics, room);
+}
+
+QString KernelNameDelegate::shownText(const QModelIndex& index, int width, const QWidget* view) const {
+  return elided(index.data(Qt::DisplayRole).toString(), view->fontMetrics(), width, view);
+}
+
+void KernelNameDelegate::initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const {
+  QStyledItemDelegate::initStyleOption(option, index);
+  option->text = elided(option->text, option->fontMetrics, option->rect.width(), option->widget);
+}
 
 InductorKernelListPane::InductorKernelListPane(QWidget* parent)
     : QWidget(parent), model_(new KernelListModel(this)), proxy_(new QSortFilterProxyModel(this)) {
@@ -36,7 +56,9 @@ InductorKernelListPane::InductorKernelListPane(QWidget* parent)
   table_->horizontalHeader()->setHighlightSections(false);
   table_->setWordWrap(false);
   table_->setMinimumWidth(280);
-  table_->setTextElideMode(Qt::ElideMiddle);                         // the kernel's number at the end stays in sight
+  table_->setTextElideMode(Qt::ElideMiddle);  // the kernel's number at the end stays in sight
+  // Kernel names: elided keeping the ending that tells them apart (the whole name in the tooltip).
+  table_->setItemDelegateForColumn(KernelListModel::kKernel, new KernelNameDelegate(model_, table_));
   table_->sortByColumn(KernelListModel::kKind, Qt::AscendingOrder);  // looped reductions first
   table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
   table_->setColumnHidden(KernelListModel::kInStep, true);  // shown once a step trace is open

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <QString>
+#include <QStyledItemDelegate>
 #include <QWidget>
 #include <vector>
 
@@ -17,6 +18,28 @@ class QTableView;
 namespace occx::ui {
 
 class KernelListModel;
+
+/// Draws the kernel list's names elided so that they stay distinct from each other
+/// (elideKernelName over `model`'s names): a name's start, "…" and as many of its last words as tell
+/// it apart. Qt's own middle elision cuts at the middle, where long fused names can read alike.
+class KernelNameDelegate : public QStyledItemDelegate {
+  Q_OBJECT
+
+ public:
+  KernelNameDelegate(const KernelListModel* model, QObject* parent) : QStyledItemDelegate(parent), model_(model) {}
+
+  /// The text the cell `index` shows in a column `width` pixels wide, in `view`'s font and style.
+  [[nodiscard]] QString shownText(const QModelIndex& index, int width, const QWidget* view) const;
+
+ protected:
+  void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override;
+
+ private:
+  [[nodiscard]] QString elided(const QString& text, const QFontMetrics& metrics, int rect_width,
+                               const QWidget* view) const;
+
+  const KernelListModel* model_;
+};
 
 class InductorKernelListPane : public QWidget {
   Q_OBJECT
