@@ -404,7 +404,10 @@ TEST(Report, TheCompileSweepsReport) {
   ASSERT_EQ(view.openCsvFile(testData("compile_sweep_mean_var_sm90.csv")), QString());
   const ReportContent r = reportOf(view, QStringLiteral("Compile sweep (NVRTC)"), dateForTests());
   ASSERT_EQ(r.tables.size(), 1u);
-  EXPECT_TRUE(r.tables.front().header.contains(QStringLiteral("Registers per thread")));
+  for (const char* header : {"XBLOCK", "RBLOCK", "num_warps", "Registers per thread", "Occupancy (%)", "Old", "New"}) {
+    EXPECT_TRUE(r.tables.front().header.contains(QLatin1String(header))) << header;
+  }
+  EXPECT_FALSE(reportHtml(r, ReportHtmlOptions{}).contains(QStringLiteral("more column")));
   checkReport(r, QStringLiteral("compile-sweep"));
 }
 
@@ -418,6 +421,7 @@ TEST(Report, TheLiveSweepsReport) {
     ASSERT_GE(r.tables.size(), 2u);
     EXPECT_TRUE(r.tables.front().header.contains(QStringLiteral("Median time (µs)")))
         << r.tables.front().header.join(QLatin1Char('|')).toStdString();
+    EXPECT_FALSE(reportHtml(r, ReportHtmlOptions{}).contains(QStringLiteral("more column")));
     checkReport(r, QStringLiteral("live-sweep-") + QFileInfo(b.path).baseName());
   }
 }

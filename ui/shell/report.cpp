@@ -22,6 +22,7 @@
 #include <QUrl>
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "core/base/atomic_file.h"
 #include "occx_config.h"
@@ -204,13 +205,6 @@ std::vector<std::pair<QTextTable*, const ReportTable*>> reportTablesIn(const QTe
   return out;
 }
 
-void breakPageBefore(const QTextBlock& block) {
-  QTextCursor cursor(block);
-  QTextBlockFormat format = block.blockFormat();
-  format.setPageBreakPolicy(QTextFormat::PageBreak_AlwaysBefore);
-  cursor.setBlockFormat(format);
-}
-
 }  // namespace
 
 ReportContent reportOf(const AppView& view, const QString& view_title, const QString& now_utc, int max_rows) {
@@ -283,8 +277,12 @@ QString reportHtml(const ReportContent& report, const ReportHtmlOptions& options
                 .arg(esc(QObject::tr("The tables show the columns a reader needs, and their first rows; the CSV export "
                                      "(File → Export CSV…) has every column and row.")));
   }
-  for (const auto& t : report.tables) {
-    html += QStringLiteral("<h3>%1</h3>\n%2\n").arg(esc(t.title), tableHtml(t, options));
+  for (std::size_t i = 0; i < report.tables.size(); ++i) {
+    const auto& breaks = options.page_break_before_tables;
+    const bool new_page = std::find(breaks.begin(), breaks.end(), i) != breaks.end();
+    html += QStringLiteral("<h3%1>%2</h3>\n%3\n")
+                .arg(new_page ? QStringLiteral(" style=\"page-break-before:always\"") : QString(),
+                     esc(report.tables[i].title), tableHtml(report.tables[i], options));
   }
   if (!report.csv_only.isEmpty()) {
     html += QStringLiteral("<p><i>%1</i></p>\n")
@@ -294,7 +292,11 @@ QString reportHtml(const ReportContent& report, const ReportHtmlOptions& options
   return html + QStringLiteral("</body></html>\n");
 }
 
-std::unique_ptr<QTextDocument> reportDocument(const ReportContent& report) {
+namespace {
+
+/// The report's document, its tables' header rows repeated on each page, the titles of the tables
+/// in `breaks` (indices into report.tables) starting a page.
+std::unique_ptr<QTextDocument> reportDocumentWith(const ReportContent& report, const std::vector<std::size_t>& breaks) {
   auto doc = std::make_unique<QTextDocument>();
   for (std::size_t i = 0; i < report.plots.size(); ++i) {
     doc->addResource(QTextDocument::ImageResource, QUrl(QStringLiteral("plot%1.png").arg(i)), report.plots[i].second);
@@ -308,23 +310,44 @@ std::unique_ptr<QTextDocument> reportDocument(const ReportContent& report) {
   options.max_image_width = static_cast<int>(printable.width());
   options.table_width = static_cast<int>(printable.width());
   options.browser_fonts = false;
+  options.page_break_before_tables = breaks;
   doc->setHtml(reportHtml(report, options));
-  // Each report table's header row repeats at the top of every page the table continues onto; a
-  // table whose first rows would start a page after its title takes the title with it.
-  const auto tables = reportTablesIn(*doc, report.tables);
-  for (const auto& [table, shown] : tables) {
+  for (const auto& [table, shown] : reportTablesIn(*doc, report.tables)) {
     QTextTableFormat format = table->format();
     format.setHeaderRowCount(1);
     table->setFormat(format);
   }
+  return doc;
+}
+
+/// The index of the first report table of `doc` whose title is on another page than its first
+/// rows; none when every title is with its table.
+std::optional<std::size_t> titleAwayFromItsTable(const QTextDocument& doc, const ReportContent& report) {
+  const auto tables = reportTablesIn(doc, report.tables);
   for (const auto& [table, shown] : tables) {
     const QTextBlock title = table->firstCursorPosition().block().previous();
     // The first row with data: under the header, and under a group's line when one leads.
     const bool group_first = table->rows() > 2 && table->cellAt(1, 0).columnSpan() == table->columns();
     const int first_row = std::min(group_first ? 2 : 1, table->rows() - 1);
     const QTextBlock row = table->cellAt(first_row, 0).firstCursorPosition().block();
-    if (!title.isValid() || pageOf(*doc, title) == pageOf(*doc, row)) continue;
-    breakPageBefore(title);
+    if (title.isValid() && pageOf(doc, title) != pageOf(doc, row))
+      return static_cast<std::size_t>(shown - report.tables.data());
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::unique_ptr<QTextDocument> reportDocument(const ReportContent& report) {
+  // A table whose first rows would start a page after its title takes the title with it: the
+  // document is made again with a page break before that title (laid out afresh, not patched).
+  std::vector<std::size_t> breaks;
+  std::unique_ptr<QTextDocument> doc = reportDocumentWith(report, breaks);
+  for (std::size_t round = 0; round < report.tables.size(); ++round) {
+    const std::optional<std::size_t> away = titleAwayFromItsTable(*doc, report);
+    if (!away || std::find(breaks.begin(), breaks.end(), *away) != breaks.end()) break;
+    breaks.push_back(*away);
+    doc = reportDocumentWith(report, breaks);
   }
   return doc;
 }
@@ -344,7 +367,10 @@ void paintReportPage(const QTextDocument& doc, int index, const QString& footer,
   context.palette.setColor(QPalette::Text, Qt::black);
   doc.documentLayout()->draw(&painter, context);
   painter.restore();
-  painter.setFont(reportFont(7.5));
+  // In the document's pixels (a point size would be taken at the device's resolution, then scaled).
+  QFont footer_font = reportFont(7.5);
+  footer_font.setPixelSize(static_cast<int>(std::lround(7.5 * documentDpi() / 72.0)));
+  painter.setFont(footer_font);
   painter.setPen(QColor(90, 90, 90));
   const QRectF band(0, page.height() + 4, page.width(), kFooterHeight - 4);
   painter.drawText(band, Qt::AlignLeft | Qt::AlignVCenter,

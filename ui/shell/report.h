@@ -45,6 +45,7 @@ struct ReportHtmlOptions {
   int max_image_width = 640;  ///< plots at most this wide (CSS pixels; the document's pixels in the PDF)
   int table_width = 680;      ///< the width the tables' column widths are computed for (same units)
   bool browser_fonts = true;  ///< a sans-serif font for browsers; off for the PDF (its default font)
+  std::vector<std::size_t> page_break_before_tables;  ///< tables (indices) whose title starts a page
 };
 
 /// The report as one HTML page. Every table has a <thead> (its header row, repeated on each page
