@@ -1,19 +1,26 @@
 // Plot controllers off-screen: styling (title, axis labels, legend), data, and atomic PNG/PDF export.
 #include <gtest/gtest.h>
 
+#include <QApplication>
 #include <QFile>
+#include <QFontMetricsF>
 #include <QImage>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QVBoxLayout>
 #include <QWidget>
+#include <algorithm>
 #include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "qcustomplot.h"
 #include "ui/models/utilization.h"
 #include "ui/plots/occupancy_curve_plot.h"
 #include "ui/plots/rblock_bounds_plot.h"
 #include "ui/plots/sweep_series_plot.h"
+#include "ui/plots/utilization_chart.h"
 
 namespace occx::ui {
 namespace {
@@ -150,9 +157,10 @@ TEST(PlotController, ExportsPngAndPdfAtomically) {
   EXPECT_FALSE(QFile::exists(missing));
 }
 
-// A PNG export of the shown plot is twice its size (laid out as shown, drawn finer), and carries
-// the export subtitle under the title; the plot on screen keeps its layout.
-TEST(PlotController, PngExportIsTwiceTheShownSizeWithTheSubtitle) {
+// A PNG export has a size of its own: 900 × 560 laid out, drawn at 2×, whatever the widget's size
+// on screen; the export subtitle's lines make the image taller and leave the axes as they are; the
+// plot on screen keeps its layout.
+TEST(PlotController, PngExportHasItsOwnSizeAndTheSubtitleAddsToIt) {
   QWidget parent;
   auto* layout = new QVBoxLayout(&parent);
   OccupancyCurvePlot plot(CurveKind::Registers, &parent);
@@ -161,17 +169,28 @@ TEST(PlotController, PngExportIsTwiceTheShownSizeWithTheSubtitle) {
   parent.resize(553, 331);
   parent.show();
   ASSERT_TRUE(QTest::qWaitForWindowExposed(&parent));
-  const QSize shown = plot.widget()->size();
-  ASSERT_GT(shown.width(), 200);
+  ASSERT_GT(plot.widget()->width(), 200);
   EXPECT_DOUBLE_EQ(plot.exportScale(), 2.0);
+  EXPECT_EQ(plot.exportSize(), QSize(900, 560));
   QTemporaryDir dir;
   ASSERT_TRUE(dir.isValid());
 
+  // The axes' height as each export lays them out (QCustomPlot says so before it draws).
+  int axes_height = 0;
+  QObject::connect(plot.plot(), &QCustomPlot::afterLayout, &parent,
+                   [&] { axes_height = plot.plot()->axisRect()->height(); });
   const QString plain = dir.filePath(QStringLiteral("plain.png"));
   ASSERT_TRUE(plot.exportPng(plain));
   const QImage without(plain);
-  EXPECT_EQ(without.size(), shown * 2);
+  EXPECT_EQ(without.size(), QSize(1800, 1120));
   EXPECT_NEAR(without.dotsPerMeterX(), 96.0 * 2 / 0.0254, 1.0);
+  const int plain_axes_height = axes_height;
+  ASSERT_GT(plain_axes_height, 300);
+  // Another window size: the same export.
+  parent.resize(1000, 250);
+  QApplication::processEvents();
+  ASSERT_TRUE(plot.exportPng(plain));
+  EXPECT_EQ(QImage(plain), without);
 
   const QString subtitle = QStringLiteral("H100 SXM5 (CC 9.0, 132 SMs) · 256 threads, 32 registers, 0 B shared");
   plot.setExportSubtitle(subtitle);
@@ -179,25 +198,114 @@ TEST(PlotController, PngExportIsTwiceTheShownSizeWithTheSubtitle) {
   const QString titled = dir.filePath(QStringLiteral("titled.png"));
   ASSERT_TRUE(plot.exportImage(titled));
   const QImage with(titled);
-  EXPECT_EQ(with.size(), shown * 2);
-  // The subtitle's row pushes the axes down: the images differ, in the rows under the title.
-  EXPECT_NE(with, without);
+  EXPECT_EQ(with.width(), 1800);
+  EXPECT_GT(with.height(), 1120);  // one subtitle line more
+  EXPECT_LT(with.height(), 1120 + 2 * 40);
+  EXPECT_EQ(axes_height, plain_axes_height);  // the axes as without the subtitle
   // The shown plot is as before: title, axes, legend; no subtitle left behind.
   EXPECT_EQ(plot.plot()->plotLayout()->rowCount(), 3);
   EXPECT_EQ(plot.plot()->findChild<QCPTextElement*>(QStringLiteral("exportSubtitle")), nullptr);
   EXPECT_EQ(plot.title(), QStringLiteral("Impact of varying register count per thread"));
 
-  // A chosen scale; an explicit size is that many pixels.
+  // A chosen scale and size; an explicit size is laid out at that size, 1 pixel each.
+  plot.setExportSubtitle(QString());
   plot.setExportScale(3);
   ASSERT_TRUE(plot.exportPng(plain));
-  EXPECT_EQ(QImage(plain).size(), shown * 3);
+  EXPECT_EQ(QImage(plain).size(), QSize(2700, 1680));
+  plot.setExportSize(QSize(600, 400));
+  ASSERT_TRUE(plot.exportPng(plain));
+  EXPECT_EQ(QImage(plain).size(), QSize(1800, 1200));
   ASSERT_TRUE(plot.exportPng(plain, 640, 400));
   EXPECT_EQ(QImage(plain).size(), QSize(640, 400));
-  // Hidden: laid out at 900 × 560, twice that in pixels.
+  // Hidden: the same.
   parent.hide();
   plot.setExportScale(2);
+  plot.setExportSize(QSize(900, 560));
   ASSERT_TRUE(plot.exportPng(plain));
   EXPECT_EQ(QImage(plain).size(), QSize(1800, 1120));
+}
+
+/// The rectangles (layout pixels, along the axis) of `axis`'s tick labels as last laid out, in
+/// tick order; multi-line labels as tall as their lines.
+std::vector<std::pair<double, double>> tickLabelSpans(const QCPAxis* axis) {
+  const QFontMetricsF metrics(axis->tickLabelFont());
+  const QVector<double> ticks = axis->tickVector();
+  const QVector<QString> labels = axis->tickVectorLabels();
+  std::vector<std::pair<double, double>> spans;
+  for (int i = 0; i < ticks.size() && i < labels.size(); ++i) {
+    if (!axis->range().contains(ticks[i]) || labels[i].isEmpty()) continue;
+    const QRectF box = metrics.boundingRect(QRectF(0, 0, 1e5, 1e5), Qt::AlignLeft | Qt::AlignTop, labels[i]);
+    const double at = axis->coordToPixel(ticks[i]);
+    const double half = (axis->orientation() == Qt::Vertical ? box.height() : box.width()) / 2;
+    spans.emplace_back(at - half, at + half);
+  }
+  std::sort(spans.begin(), spans.end());
+  return spans;
+}
+
+/// "axis: label spans a and b overlap" for each pair of neighbouring tick labels of `axis` that
+/// overlap; empty when none do.
+std::string overlappingTickLabels(const QCPAxis* axis, const char* name) {
+  std::string out;
+  const auto spans = tickLabelSpans(axis);
+  for (std::size_t i = 1; i < spans.size(); ++i) {
+    if (spans[i].first < spans[i - 1].second) {
+      out += std::string(name) + ": tick labels at " + std::to_string(spans[i - 1].first) + "…" +
+             std::to_string(spans[i - 1].second) + " and " + std::to_string(spans[i].first) + "…" +
+             std::to_string(spans[i].second) + " overlap\n";
+    }
+  }
+  return out;
+}
+
+// The tick labels of an exported PNG do not overlap, whatever the window's size: the subtitle's
+// three lines do not squeeze the axes, and the utilization chart's row labels (two lines each
+// where the axes are tall enough) are chosen for the export's size, not the window's.
+TEST(PlotController, ExportedTickLabelsDoNotOverlap) {
+  const ArchLimits* h100 = GpuDatabase::builtin().findArch({9, 0});
+  ASSERT_NE(h100, nullptr);
+  OccupancyInput in;
+  in.threads_per_block = 256;
+  in.registers_per_thread = 40;
+  in.block_barriers = 1;
+  auto result = computeOccupancy(*h100, in, false);
+  ASSERT_TRUE(result);
+  QWidget parent;
+  auto* layout = new QVBoxLayout(&parent);
+  UtilizationChart chart(&parent);
+  OccupancyCurvePlot curve(CurveKind::BlockSize, &parent);
+  layout->addWidget(chart.widget());
+  layout->addWidget(curve.widget());
+  chart.setRows(computeUtilization(*h100, in, *result));
+  curve.setData({{32, 8, 8, 0.125, kLimitBlocks}, {256, 64, 64, 1.0, kLimitWarps}, {1024, 64, 64, 1.0, kLimitWarps}},
+                64, 256, 64, true);
+  const QString subtitle = QStringLiteral(
+      "H100 SXM5 (CC 9.0, 132 SMs) · 256 threads, 40 registers, 0 B shared · a third part long enough to take a "
+      "line of its own in a narrow export");
+  // A tall window: the chart's rows have two-line labels on screen.
+  parent.resize(420, 1400);
+  parent.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&parent));
+  chart.plot()->replot(QCustomPlot::rpImmediateRefresh);
+  for (PlotController* p : std::vector<PlotController*>{&chart, &curve}) {
+    SCOPED_TRACE(p->title().toStdString());
+    p->setExportSubtitle(subtitle);
+    for (const QSize size : {QSize(0, 0), QSize(640, 300), QSize(420, 260)}) {
+      SCOPED_TRACE(std::to_string(size.width()) + " x " + std::to_string(size.height()));
+      // The tick labels as the export lays them out, just before it draws them.
+      std::string overlaps = "not laid out";
+      const auto seen = QObject::connect(p->plot(), &QCustomPlot::afterLayout, &parent, [&] {
+        overlaps = overlappingTickLabels(p->plot()->yAxis, "y") + overlappingTickLabels(p->plot()->xAxis, "x");
+      });
+      const QImage image = p->renderImage(size.width(), size.height());
+      QObject::disconnect(seen);
+      ASSERT_FALSE(image.isNull());
+      EXPECT_EQ(overlaps, "");
+      if (size.width() > 0) {
+        EXPECT_GT(image.height(), size.height());  // the subtitle's lines on top
+      }
+    }
+  }
 }
 
 TEST(Utilization, RemainderWhenLessThanABlockFits) {

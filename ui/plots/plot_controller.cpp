@@ -282,52 +282,81 @@ void PlotController::setExportScale(double scale) {
   export_scale_ = std::max(1.0, scale);
 }
 
-QSize PlotController::exportSize(int width, int height) const {
+void PlotController::setExportSize(QSize size) {
+  export_size_ = QSize(std::max(200, size.width()), std::max(200, size.height()));
+}
+
+QSize PlotController::exportSizeFor(int width, int height) const {
   if (width > 0 && height > 0) return {width, height};
-  if (plot_->isVisible() && plot_->width() > 0 && plot_->height() > 0) return plot_->size();
-  return {900, 560};
+  return export_size_;  // the export's own size, never the widget's
 }
 
-QCPTextElement* PlotController::beginExport(int width) const {
-  // The export's width, not the window's.
-  fitLegendColumns(width);
-  fitTitleAndLabel(width);
-  if (export_subtitle_.isEmpty()) return nullptr;
-  // Row 1, between the title and the axis rect; as small as its text, like the title's row.
+void PlotController::layOutIn(const QRect& viewport) const {
+  const QRect shown = plot_->viewport();
+  plot_->setViewport(viewport);
   QCPLayoutGrid* layout = plot_->plotLayout();
-  layout->insertRow(1);
-  QFont font(plot_->font().family(), 9);
-  const int room = std::max(width - 16, 40);
-  QString text = export_subtitle_;
-  if (!fitsWidth(text, font, room)) text.replace(QStringLiteral(" · "), QStringLiteral("\n"));
-  while (!fitsWidth(text, font, room) && font.pointSize() > 7) font.setPointSize(font.pointSize() - 1);
-  auto* subtitle = new QCPTextElement(plot_, text, font);
-  subtitle->setTextColor(QColor(70, 70, 70));
-  subtitle->setObjectName(QStringLiteral("exportSubtitle"));
-  layout->addElement(1, 0, subtitle);
-  layout->setRowStretchFactor(1, 0.001);
-  return subtitle;
+  layout->update(QCPLayoutElement::upPreparation);
+  layout->update(QCPLayoutElement::upMargins);
+  layout->update(QCPLayoutElement::upLayout);
+  plot_->setViewport(shown);
 }
 
-void PlotController::endExport(QCPTextElement* subtitle) const {
-  if (subtitle != nullptr) {
-    plot_->plotLayout()->remove(subtitle);  // deletes it
-    plot_->plotLayout()->simplify();        // and drops its empty row
+PlotController::ExportFrame PlotController::beginExport(QSize size) const {
+  ExportFrame frame;
+  frame.size = size;
+  // The export's width, not the window's.
+  fitLegendColumns(size.width());
+  fitTitleAndLabel(size.width());
+  if (!export_subtitle_.isEmpty()) {
+    // Row 1, between the title and the axis rect; as small as its text, like the title's row.
+    QCPLayoutGrid* layout = plot_->plotLayout();
+    layout->insertRow(1);
+    QFont font(plot_->font().family(), 9);
+    const int room = std::max(size.width() - 16, 40);
+    QString text = export_subtitle_;
+    if (!fitsWidth(text, font, room)) text.replace(QStringLiteral(" · "), QStringLiteral("\n"));
+    while (!fitsWidth(text, font, room) && font.pointSize() > 7) font.setPointSize(font.pointSize() - 1);
+    frame.subtitle = new QCPTextElement(plot_, text, font);
+    frame.subtitle->setTextColor(QColor(70, 70, 70));
+    frame.subtitle->setObjectName(QStringLiteral("exportSubtitle"));
+    layout->addElement(1, 0, frame.subtitle);
+    layout->setRowStretchFactor(1, 0.001);
+    // The subtitle's lines make the image taller: the axes keep the height they have without them.
+    const QCPLayoutElement* row = frame.subtitle;  // the size hint is public on the base
+    frame.size.setHeight(size.height() + row->minimumOuterSizeHint().height() + layout->rowSpacing());
+  }
+  // Laid out at the export's size, then the replot hooks (the legend's columns, the title's lines,
+  // a plot's own: labels that need the axis rect's size) see that size, as a replot of a window
+  // that size would; the drawing lays it out once more with what they changed.
+  const QRect viewport(QPoint(0, 0), frame.size);
+  layOutIn(viewport);
+  const QRect shown = plot_->viewport();
+  plot_->setViewport(viewport);
+  emit plot_->beforeReplot();
+  plot_->setViewport(shown);
+  return frame;
+}
+
+void PlotController::endExport(const ExportFrame& frame) const {
+  if (frame.subtitle != nullptr) {
+    plot_->plotLayout()->remove(frame.subtitle);  // deletes it
+    plot_->plotLayout()->simplify();              // and drops its empty row
   }
   fitLegendColumns(plot_->viewport().width());
   fitTitleAndLabel(plot_->viewport().width());
-  // The layout was last computed at the export's size: lay the shown plot out again.
+  // The layout was last computed at the export's size: the shown plot is laid out again (its hooks
+  // read the shown axis rect on the next replot) and redrawn.
+  layOutIn(plot_->viewport());
   plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 QImage PlotController::renderImage(int width, int height) const {
   const bool exact = width > 0 && height > 0;
-  const QSize size = exportSize(width, height);
   const double scale = exact ? 1.0 : export_scale_;
-  QCPTextElement* subtitle = beginExport(size.width());
-  const QPixmap pixmap = plot_->toPixmap(size.width(), size.height(), scale);
-  endExport(subtitle);
+  const ExportFrame frame = beginExport(exportSizeFor(width, height));
+  const QPixmap pixmap = plot_->toPixmap(frame.size.width(), frame.size.height(), scale);
   QImage image = pixmap.toImage();
+  endExport(frame);
   // Say how fine it is (96 dpi × scale), so viewers that honour it show the plot at its size.
   const int dots_per_meter = static_cast<int>(std::lround(96.0 * scale / 0.0254));
   image.setDotsPerMeterX(dots_per_meter);
@@ -347,7 +376,6 @@ Expected<std::size_t> PlotController::exportPng(const QString& path, int width, 
 }
 
 Expected<std::size_t> PlotController::exportPdf(const QString& path, int width, int height) const {
-  const QSize size = exportSize(width, height);
   // QCustomPlot prints to a named file: render into a scratch folder, then write the bytes to the
   // target atomically, so the target is never a half-written PDF.
   QTemporaryDir scratch;
@@ -355,11 +383,11 @@ Expected<std::size_t> PlotController::exportPdf(const QString& path, int width, 
     return Error{"cannot create a temporary folder to render " + path.toStdString() + ": " +
                  scratch.errorString().toStdString()};
   const QString tmp = scratch.filePath(QStringLiteral("plot.pdf"));
-  QCPTextElement* subtitle = beginExport(size.width());
+  const ExportFrame frame = beginExport(exportSizeFor(width, height));
   const QString pdf_title = export_subtitle_.isEmpty() ? title() : title() + QStringLiteral(" — ") + export_subtitle_;
-  const bool rendered_ok = plot_->savePdf(tmp, size.width(), size.height(), QCP::epAllowCosmetic,
+  const bool rendered_ok = plot_->savePdf(tmp, frame.size.width(), frame.size.height(), QCP::epAllowCosmetic,
                                           QStringLiteral("Occupancy Explorer"), pdf_title);
-  endExport(subtitle);
+  endExport(frame);
   if (!rendered_ok) {
     return Error{"cannot render the plot '" + title().toStdString() + "' as PDF for " + path.toStdString()};
   }

@@ -1,12 +1,15 @@
 // A QCustomPlot behind a small controller: title, axis labels, a legend below or beside the axes, hover
-// tooltips, and atomic PNG/PDF export (PNG at twice the shown size, with a subtitle line that says
-// what the plot shows: the device and the configuration). QCustomPlot's header stays in .cpp files; views hold a
-// controller and put widget() into their layouts.
+// tooltips, and atomic PNG/PDF export at a size of its own (900 × 560 laid out, PNG drawn twice as
+// fine), whatever the window's size, with subtitle lines that say what the plot shows (the device
+// and the configuration) added above the axes by making the image taller. QCustomPlot's header stays in .cpp files;
+// views hold a controller and put widget() into their layouts.
 #pragma once
 
 #include <QImage>
 #include <QObject>
 #include <QPointF>
+#include <QRect>
+#include <QSize>
 #include <QString>
 #include <QVector>
 #include <cstddef>
@@ -64,25 +67,32 @@ class PlotController : public QObject {
   /// "H100 SXM5 (CC 9.0, 132 SMs) · 256 threads, 32 registers, 0 B shared". Empty: none.
   void setExportSubtitle(const QString& subtitle) { export_subtitle_ = subtitle; }
   [[nodiscard]] QString exportSubtitle() const { return export_subtitle_; }
-  /// How much finer than the screen a PNG export of the shown size is (default 2: a plot shown
-  /// 553 × 331 exports as 1106 × 662 pixels, laid out as shown). At least 1.
+  /// How much finer than its layout a PNG export is drawn (default 2: a plot laid out at 900 × 560
+  /// exports as 1800 × 1120 pixels). At least 1.
   void setExportScale(double scale);
   [[nodiscard]] double exportScale() const { return export_scale_; }
+  /// The size, in layout pixels, that exports are laid out at when no size is given (default
+  /// 900 × 560: the plot's title, axes and legend), whatever the widget's size on screen; the export
+  /// subtitle's lines come on top, making the image taller. Each side at least 200.
+  void setExportSize(QSize size);
+  [[nodiscard]] QSize exportSize() const { return export_size_; }
 
   /// Writes the plot as PNG, atomically: rendered in memory, then written to a temporary file in
-  /// the target's folder and renamed. `width` × `height` > 0: exactly that many pixels, laid out
-  /// at that size. 0: laid out as shown (else 900 × 560 when hidden) and rendered exportScale()
-  /// times finer, so a 553 × 331 plot gives 1106 × 662 pixels. With the export subtitle.
-  /// Returns the bytes written, or an Error naming the path and the reason.
+  /// the target's folder and renamed. `width` × `height` > 0: the plot laid out at that size and
+  /// drawn at 1 pixel per layout pixel. 0: laid out at exportSize() and drawn exportScale() times
+  /// finer (1800 × 1120 pixels by default). The export subtitle's lines add to the height (its
+  /// rows never squeeze the axes). Returns the bytes written, or an Error naming the path and the reason.
   [[nodiscard]] Expected<std::size_t> exportPng(const QString& path, int width = 0, int height = 0) const;
-  /// Writes the plot as a vector PDF page of `width` × `height` points (0: the shown size, else
-  /// 900 × 560), with the export subtitle, atomically (rendered into a scratch folder, then written
-  /// next to the target and renamed).
+  /// Writes the plot as a vector PDF page of `width` × `height` points (0: exportSize()), taller by
+  /// the export subtitle's lines, atomically (rendered into a scratch folder, then written next to
+  /// the target and renamed).
   [[nodiscard]] Expected<std::size_t> exportPdf(const QString& path, int width = 0, int height = 0) const;
   /// exportPng or exportPdf by the file's suffix (.png / .pdf); other suffixes are an Error.
   [[nodiscard]] Expected<std::size_t> exportImage(const QString& path, int width = 0, int height = 0) const;
-  /// The plot as exportImage's PNG draws it (the export subtitle included): `width` × `height`
-  /// pixels, or the widget's size at exportScale() when either is 0. Null when it cannot render.
+  /// The plot as exportPng draws it (the export subtitle included): laid out at `width` × `height`
+  /// at 1 pixel each, or at exportSize() exportScale() times finer when either is 0; taller by the
+  /// subtitle's lines. Null when it cannot render. QCustomPlot::afterLayout is emitted with the
+  /// export's layout (its axes and ticks) just before it is drawn; the shown plot is laid out again after.
   [[nodiscard]] QImage renderImage(int width = 0, int height = 0) const;
 
   /// Graphs (line/scatter plottables) in the plot, for tests and exports.
@@ -104,11 +114,22 @@ class PlotController : public QObject {
   /// lines at the space nearest its middle, then shrinks (down to 8 pt) until it fits; the label
   /// shrinks (down to 7 pt) to the axis rect's width.
   void fitTitleAndLabel(int width) const;
-  [[nodiscard]] QSize exportSize(int width, int height) const;
-  /// Lays the plot out for an export `width` pixels wide (legend, title, the subtitle row) and
-  /// returns the subtitle element it added (null for none); endExport takes it out again.
-  QCPTextElement* beginExport(int width) const;
-  void endExport(QCPTextElement* subtitle) const;
+  /// `width` × `height` when both > 0, else exportSize().
+  [[nodiscard]] QSize exportSizeFor(int width, int height) const;
+  /// An export in progress: the subtitle element added for it (null for none) and the size the
+  /// whole image is laid out at (the plot's size, taller by the subtitle's row).
+  struct ExportFrame {
+    QCPTextElement* subtitle = nullptr;
+    QSize size;
+  };
+  /// Lays the plot out for an export of a plot `size` layout pixels (legend, title, the subtitle
+  /// row on top, the image made taller by it), lets the plot's replot hooks adapt to that size,
+  /// and returns what endExport undoes.
+  ExportFrame beginExport(QSize size) const;
+  void endExport(const ExportFrame& frame) const;
+  /// Lays the plot's elements out in `viewport` (what a replot does before it draws), then restores
+  /// the viewport.
+  void layOutIn(const QRect& viewport) const;
 
   QCustomPlot* plot_;
   QCPTextElement* title_;
@@ -116,6 +137,7 @@ class PlotController : public QObject {
   QString full_title_;          ///< the title as set (the shown text may be broken into two lines)
   QString export_subtitle_;
   double export_scale_ = 2.0;
+  QSize export_size_{900, 560};
   int max_legend_columns_ = 3;
   LegendPlace legend_place_ = LegendPlace::kBelow;
 };

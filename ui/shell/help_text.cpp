@@ -65,7 +65,7 @@ QString backendStatusLine(const Backend& backend) {
 QString shortcutTableHtml() {
   const std::pair<QList<QKeySequence>, QString> rows[] = {
       {exportCsvKeys(), QObject::tr("File → Export CSV…")},
-      {{exportPngKey()}, QObject::tr("File → Export PNG… (twice the shown size)")},
+      {{exportPngKey()}, QObject::tr("File → Export PNG… (900 × 560 at 2×, any window size)")},
       {{QKeySequence(QKeySequence::Open)}, QObject::tr("File → Open Inductor run…")},
       {{exportReportKey()}, QObject::tr("File → Export report… (PDF and HTML)")},
       {{helpKey()}, QObject::tr("Help → Manual")},
