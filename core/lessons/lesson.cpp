@@ -82,7 +82,8 @@ class LessonReader {
     }
     Binding b{trimmed(std::string_view(e.value).substr(0, eq)), trimmed(std::string_view(e.value).substr(eq + 1)),
               e.line};
-    if (b.name.empty() || b.value.empty()) return error(e.line, e.key + " needs a name and a value on both sides of '='");
+    if (b.name.empty() || b.value.empty())
+      return error(e.line, e.key + " needs a name and a value on both sides of '='");
     return b;
   }
 
@@ -159,7 +160,8 @@ Expected<bool> checkStep(const LessonReader& reader, const Step& step, bool has_
   }
   const Question& q = *step.question;
   if (!has_answer) return reader.error(q.line, "the question has no 'answer: <number>'");
-  if (q.try_settings.empty()) return reader.error(q.line, "the question has no 'try: name = value' that shows the answer");
+  if (q.try_settings.empty())
+    return reader.error(q.line, "the question has no 'try: name = value' that shows the answer");
   if (q.check.empty()) return reader.error(q.line, "the question has no 'check: <read-out>' that shows the answer");
   return true;
 }
@@ -167,16 +169,17 @@ Expected<bool> checkStep(const LessonReader& reader, const Step& step, bool has_
 }  // namespace
 
 const std::vector<std::string>& lessonKeys() {
-  static const std::vector<std::string> kKeys = {
-      "lesson", "number",    "summary", "step", "tab",   "set",     "highlight",    "say",
-      "expect", "ask",       "answer",  "unit", "tolerance", "try", "check", "explain", "expect-after"};
+  static const std::vector<std::string> kKeys = {"lesson",    "number", "summary", "step",    "tab",         "set",
+                                                 "highlight", "say",    "expect",  "ask",     "answer",      "unit",
+                                                 "tolerance", "try",    "check",   "explain", "expect-after"};
   return kKeys;
 }
 
 Expected<Lesson> parseLesson(std::string_view text, std::string_view source) {
   const LessonReader reader(source);
   if (text.size() > kMaxLessonBytes) {
-    return Error(std::string(source) + ": " + std::to_string(text.size()) + " bytes is too large for a lesson: allowed up to 1 MiB");
+    return Error(std::string(source) + ": " + std::to_string(text.size()) +
+                 " bytes is too large for a lesson: allowed up to 1 MiB");
   }
   auto entries = reader.entries(text);
   if (!entries) return Error(entries.error());
@@ -197,7 +200,8 @@ Expected<Lesson> parseLesson(std::string_view text, std::string_view source) {
       if (e.key == "summary") lesson.summary = e.value;
       if (e.key == "number") {
         auto n = reader.number(e, 1.0);
-        if (!n || *n != std::floor(*n) || *n > 999) return reader.error(e.line, "number \"" + e.value + "\" is not a whole number 1 … 999");
+        if (!n || *n != std::floor(*n) || *n > 999)
+          return reader.error(e.line, "number \"" + e.value + "\" is not a whole number 1 … 999");
         lesson.number = static_cast<int>(*n);
       }
     } else {

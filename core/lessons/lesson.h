@@ -26,8 +26,8 @@ struct Binding {
 struct Question {
   std::string prompt;
   double answer = 0.0;
-  double tolerance = 0.0;  ///< accepted: |prediction − answer| <= tolerance (same unit)
-  std::string unit;        ///< e.g. "warps"; may be empty
+  double tolerance = 0.0;             ///< accepted: |prediction − answer| <= tolerance (same unit)
+  std::string unit;                   ///< e.g. "warps"; may be empty
   std::vector<Binding> try_settings;  ///< what the student sets to see the answer (at least one)
   std::string check;                  ///< the read-out that shows the answer, e.g. "calculator.active_warps"
   std::string explanation;            ///< said once the answer is shown
@@ -37,20 +37,20 @@ struct Question {
 /// One step of a lesson.
 struct Step {
   std::string title;
-  int line = 0;                       ///< line of `step`
-  std::string tab;                    ///< the view it shows (a stable tab name); empty: keep
-  std::vector<Binding> settings;      ///< inputs set, in file order
+  int line = 0;                         ///< line of `step`
+  std::string tab;                      ///< the view it shows (a stable tab name); empty: keep
+  std::vector<Binding> settings;        ///< inputs set, in file order
   std::vector<std::string> highlights;  ///< what to look at (stable names of controls or plots)
-  std::string text;                   ///< two or three sentences
+  std::string text;                     ///< two or three sentences
   std::optional<Question> question;
-  std::vector<Binding> expects;       ///< read-outs after `settings` (before any `try`)
+  std::vector<Binding> expects;            ///< read-outs after `settings` (before any `try`)
   std::vector<Binding> expects_after_try;  ///< read-outs after the question's `try` settings
 };
 
 struct Lesson {
   std::string title;
-  int number = 0;        ///< its place in the list of lessons (1, 2, …)
-  std::string summary;   ///< one sentence, shown in the lesson list
+  int number = 0;       ///< its place in the list of lessons (1, 2, …)
+  std::string summary;  ///< one sentence, shown in the lesson list
   std::vector<Step> steps;
 };
 

@@ -37,7 +37,7 @@ QString derivationStep(const std::string& topic, const std::string& text) {
 
 void computeCalculatorFigures(const ArchLimits& a, const OccupancyInput& input, const GpuSpec* gpu,
                               const ClusterInput& cluster, CalculatorFigures& out) {
-  out.reserved_smem_bytes = a.reserved_shared_memory_per_block;
+  out.reserved_smem_bytes = static_cast<int>(a.reserved_shared_memory_per_block);
   auto r = computeOccupancy(a, input, true);
   if (r) {
     out.result = std::move(r).value();

@@ -494,7 +494,7 @@ QVariant RunConfigModel::toolTipCell(const ScanRow& row, int column) const {
                                      : QVariant(tr("halved from %1").arg(QString::fromStdString(row.halved_from)));
     case kSharedBytes: {
       const auto device = deviceOfRow(row);
-      const int reserved = device ? device->arch.reserved_shared_memory_per_block : 0;
+      const std::int64_t reserved = device ? device->arch.reserved_shared_memory_per_block : 0;
       if (!row.shared_bytes || reserved <= 0) return {};
       return tr("%1 B the kernel asks for + %2 B the CUDA runtime reserves per block = %3 B a block takes")
           .arg(static_cast<qlonglong>(*row.shared_bytes))

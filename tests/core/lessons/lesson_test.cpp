@@ -83,17 +83,21 @@ TEST(LessonReader, RefusesMalformedLessonsWithLineAndReason) {
   EXPECT_EQ(errorOf(head + "ask: Q?\nanswer: many\n"), "bad.lesson line 5: answer \"many\" is not a number");
   EXPECT_EQ(errorOf(head + "ask: Q?\nanswer: 3\ntolerance: -1\n"),
             "bad.lesson line 6: tolerance -1 is out of range: allowed 0 or more");
-  EXPECT_EQ(errorOf(head + "ask: Q?\ntry: a = 1\ncheck: b\n"), "bad.lesson line 4: the question has no 'answer: <number>'");
+  EXPECT_EQ(errorOf(head + "ask: Q?\ntry: a = 1\ncheck: b\n"),
+            "bad.lesson line 4: the question has no 'answer: <number>'");
   EXPECT_EQ(errorOf(head + "ask: Q?\nanswer: 1\ncheck: b\n"),
             "bad.lesson line 4: the question has no 'try: name = value' that shows the answer");
   EXPECT_EQ(errorOf(head + "ask: Q?\nanswer: 1\ntry: a = 1\nstep: T\nsay: y\n"),
             "bad.lesson line 4: the question has no 'check: <read-out>' that shows the answer");
-  EXPECT_EQ(errorOf("lesson: L\nstep: S\ntab: calculator\n"), "bad.lesson line 2: step \"S\" says nothing: add 'say: …'");
-  EXPECT_EQ(errorOf("step: S\nsay: x\n"), "bad.lesson line 1: the lesson has no title: 'lesson: <title>' before the first step");
+  EXPECT_EQ(errorOf("lesson: L\nstep: S\ntab: calculator\n"),
+            "bad.lesson line 2: step \"S\" says nothing: add 'say: …'");
+  EXPECT_EQ(errorOf("step: S\nsay: x\n"),
+            "bad.lesson line 1: the lesson has no title: 'lesson: <title>' before the first step");
   EXPECT_EQ(errorOf("lesson: L\n"), "bad.lesson line 1: the lesson has no steps: 'step: <title>'");
   EXPECT_EQ(errorOf("lesson: L\nset: a = 1\n"), "bad.lesson line 2: set belongs to a step: put 'step: <title>' first");
   EXPECT_EQ(errorOf(head + "summary: late\n"), "bad.lesson line 4: summary belongs before the first step");
-  EXPECT_EQ(errorOf("lesson: L\nnumber: 0\nstep: S\nsay: x\n"), "bad.lesson line 2: number \"0\" is not a whole number 1 … 999");
+  EXPECT_EQ(errorOf("lesson: L\nnumber: 0\nstep: S\nsay: x\n"),
+            "bad.lesson line 2: number \"0\" is not a whole number 1 … 999");
   EXPECT_EQ(errorOf(head + "  more text\ntab: x\n  indented\n"),
             "bad.lesson line 6: an indented line continues only summary, say, ask or explain");
   EXPECT_EQ(errorOf(head + "just words\n"), "bad.lesson line 4: expected 'key: value', found \"just words\"");
