@@ -532,6 +532,12 @@ TEST(GuiTypedNumbers, TheWheelLeavesUnfocusedListsAlone) {
     ++lists;
   }
   EXPECT_GE(lists, 2);  // the calculator's (the shown tab)
+  // A slider takes focus by a click only: Tab out of the number box beside it does not land on it,
+  // so scrolling on after typing a carveout leaves the carveout alone.
+  for (QSlider* slider : window.findChildren<QSlider*>()) {
+    SCOPED_TRACE(slider->objectName().toStdString());
+    EXPECT_EQ(slider->focusPolicy(), Qt::ClickFocus);
+  }
   // With focus, the wheel turns the list as always.
   window.activateWindow();
   ASSERT_TRUE(QTest::qWaitForWindowActive(&window));

@@ -245,7 +245,7 @@ std::vector<std::pair<double, double>> tickLabelSpans(const QCPAxis* axis) {
 
 /// "axis: label spans a and b overlap" for each pair of neighbouring tick labels of `axis` that
 /// overlap; empty when none do.
-std::string overlappingTickLabels(const QCPAxis* axis, const char* name) {
+std::string exportedTickLabelClashes(const QCPAxis* axis, const char* name) {
   std::string out;
   const auto spans = tickLabelSpans(axis);
   for (std::size_t i = 1; i < spans.size(); ++i) {
@@ -295,7 +295,7 @@ TEST(PlotController, ExportedTickLabelsDoNotOverlap) {
       // The tick labels as the export lays them out, just before it draws them.
       std::string overlaps = "not laid out";
       const auto seen = QObject::connect(p->plot(), &QCustomPlot::afterLayout, &parent, [&] {
-        overlaps = overlappingTickLabels(p->plot()->yAxis, "y") + overlappingTickLabels(p->plot()->xAxis, "x");
+        overlaps = exportedTickLabelClashes(p->plot()->yAxis, "y") + exportedTickLabelClashes(p->plot()->xAxis, "x");
       });
       const QImage image = p->renderImage(size.width(), size.height());
       QObject::disconnect(seen);

@@ -42,7 +42,9 @@ SpinSlider::SpinSlider(int slider_step, QWidget* parent)
   spin_->setMinimumWidth(110);
   spin_->setAccelerated(true);
   slider_->setMinimumWidth(70);
-  slider_->setFocusPolicy(Qt::StrongFocus);
+  // A click gives it focus, Tab does not: leaving the number box with Tab and scrolling on must not
+  // turn the slider beside it (the box is the keyboard's way in).
+  slider_->setFocusPolicy(Qt::ClickFocus);
   connect(spin_, &QSpinBox::valueChanged, this, [this](int v) {
     syncSlider(v);
     emit valueChanged(v);

@@ -47,7 +47,9 @@ void guardWheelUnder(const QWidget* root) {
   for (QAbstractSpinBox* box : root->findChildren<QAbstractSpinBox*>()) guardWheel(box);
   for (QComboBox* combo : root->findChildren<QComboBox*>()) guardWheel(combo);
   for (QAbstractSlider* slider : root->findChildren<QAbstractSlider*>()) {
-    if (qobject_cast<QScrollBar*>(slider) == nullptr) guardWheel(slider);
+    if (qobject_cast<QScrollBar*>(slider) != nullptr) continue;
+    guardWheel(slider);
+    slider->setFocusPolicy(Qt::ClickFocus);  // Tab out of a number box must not land on its slider
   }
 }
 
