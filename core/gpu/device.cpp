@@ -5,7 +5,7 @@
 namespace occx {
 
 std::string deviceLabel(std::string_view name, ComputeCapability cc, int sm_count) {
-  const std::string what = "CC " + cc.str() + ", " + num(sm_count) + " SMs";
+  std::string what = "CC " + cc.str() + ", " + num(sm_count) + " SMs";
   if (name.empty() || name == "CC " + cc.str()) return what;
   return std::string(name) + " (" + what + ")";
 }

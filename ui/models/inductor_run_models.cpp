@@ -499,7 +499,7 @@ QVariant RunConfigModel::toolTipCell(const ScanRow& row, int column) const {
       return tr("%1 B the kernel asks for + %2 B the CUDA runtime reserves per block = %3 B a block takes")
           .arg(static_cast<qlonglong>(*row.shared_bytes))
           .arg(reserved)
-          .arg(static_cast<qlonglong>(*row.shared_bytes + reserved));
+          .arg(static_cast<qlonglong>(*row.shared_bytes) + static_cast<qlonglong>(reserved));
     }
     default:
       return row.notes.empty() ? QVariant() : QVariant(QString::fromStdString(row.notes));
