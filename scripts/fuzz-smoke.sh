@@ -8,6 +8,7 @@
 #   SECONDS_PER_TARGET  default 20 (CI); e.g. 300 for a longer local session
 #   TARGET              default all: fuzz_csv fuzz_gpu_data fuzz_cli fuzz_ptxas fuzz_cache fuzz_cubin
 #                       fuzz_kernel_module fuzz_triton_folder fuzz_worker_frame fuzz_profiler_trace
+#                       fuzz_lesson
 # Environment: OCCX_FUZZ_BUILD_DIR (default build-fuzz), OCCX_JOBS (build jobs and targets run side by
 #   side, default nproc).
 set -euo pipefail
@@ -21,7 +22,7 @@ shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   targets=(fuzz_csv fuzz_gpu_data fuzz_cli fuzz_ptxas fuzz_cache fuzz_cubin fuzz_kernel_module fuzz_triton_folder
-    fuzz_worker_frame fuzz_profiler_trace)
+    fuzz_worker_frame fuzz_profiler_trace fuzz_lesson)
 fi
 build=$(realpath -m "${OCCX_FUZZ_BUILD_DIR:-build-fuzz}")
 root=$(pwd)  # absolute paths below: fuzz_cli changes its working folder before libFuzzer reads them

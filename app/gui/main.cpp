@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QBuffer>
 #include <QCommandLineParser>
+#include <QDockWidget>
 #include <QFile>
 #include <QIcon>
 #include <QMenu>
@@ -17,6 +18,7 @@
 #include "app/backend/build_backend.h"
 #include "core/base/atomic_file.h"
 #include "occx_config.h"
+#include "ui/lessons/lesson_panel.h"
 #include "ui/shell/main_window.h"
 #include "ui/shell/path_opener.h"
 #include "ui/shell/view_titles.h"
@@ -69,6 +71,14 @@ struct Options {
       QStringLiteral("Show the live-sweep dataset FILE in the Live sweep tab: a bundled one by its file name "
                      "(e.g. \"h200_mean_var_fp16_32768x8192.csv\") or a live-sweep CSV's path."),
       QStringLiteral("FILE")};
+  QCommandLineOption lesson{QStringLiteral("lesson"),
+                            QStringLiteral("Open Help → Lessons on the bundled lesson number N (e.g. 5)."),
+                            QStringLiteral("N")};
+  QCommandLineOption lesson_step{QStringLiteral("lesson-step"),
+                                 QStringLiteral("With --lesson: show step K (1 = the first)."), QStringLiteral("K")};
+  QCommandLineOption lesson_answer{
+      QStringLiteral("lesson-answer"),
+      QStringLiteral("With --lesson: answer the step's question (as \"Do it for me\" does).")};
   QCommandLineOption live_page{QStringLiteral("live-page"),
                                QStringLiteral("Show the Live sweep tab's page under its bandwidth plot with this title "
                                               "(e.g. \"Median time\")."),
@@ -79,8 +89,8 @@ struct Options {
         QStringLiteral("Occupancy Explorer: why a GPU kernel configuration is fast or slow."));
     parser.addHelpOption();
     parser.addVersionOption();
-    for (const auto* o :
-         {&screenshot, &report, &delay, &tab, &trace, &inductor_run, &inductor_page, &live_dataset, &live_page}) {
+    for (const auto* o : {&screenshot, &report, &delay, &tab, &trace, &inductor_run, &inductor_page, &live_dataset,
+                          &live_page, &lesson, &lesson_step, &lesson_answer}) {
       parser.addOption(*o);
     }
   }
@@ -153,6 +163,34 @@ void connectViews(MainWindow& window, const Views& v, bool use_settings) {
   auto* opener =
       new occx::ui::PathOpener(&window, v.inductor_run, v.compile_sweep, v.live_sweep, use_settings, &window);
   window.addOpenAction(opener->recentMenu()->menuAction());
+}
+
+// Help → Lessons: a dock on the right, over the calculator, RBLOCK and Inductor run views.
+QDockWidget* addLessons(MainWindow& window, const Views& v) {
+  QDockWidget* dock = occx::ui::addLessonDock(
+      &window, occx::ui::LessonViews{window.tabs(), window.calculatorView(), v.rblock, v.inductor_run});
+  window.addHelpAction(dock->toggleViewAction());
+  return dock;
+}
+
+// --lesson N [--lesson-step K] [--lesson-answer]: the lesson panel open on that step. False (printed)
+// when there is no such lesson or step.
+bool openStartLesson(const QCommandLineParser& parser, const Options& o, QDockWidget* dock) {
+  if (!parser.isSet(o.lesson)) return true;
+  auto* panel = qobject_cast<occx::ui::LessonPanel*>(dock->widget());
+  dock->show();
+  if (!panel->startBundled(parser.value(o.lesson).toInt())) {
+    std::fprintf(stderr, "occupancy-explorer: --lesson %s: no bundled lesson has that number\n",
+                 qPrintable(parser.value(o.lesson)));
+    return false;
+  }
+  if (parser.isSet(o.lesson_step) && !panel->showStep(parser.value(o.lesson_step).toInt() - 1)) {
+    std::fprintf(stderr, "occupancy-explorer: --lesson-step %s is out of range: allowed 1 … %d\n",
+                 qPrintable(parser.value(o.lesson_step)), panel->stepCount());
+    return false;
+  }
+  if (parser.isSet(o.lesson_answer)) panel->showAnswer();
+  return true;
 }
 
 // Prints "occupancy-explorer: --OPTION: TEXT" and returns false when `error` is not empty.
@@ -281,10 +319,11 @@ int main(int argc, char** argv) {
   MainWindow window(context);
   const Views views = addViews(window, context);
   connectViews(window, views, use_settings);
+  QDockWidget* lessons = addLessons(window, views);
   if (!openStartData(parser, options, views) ||
       !showTitled(parser, options.inductor_page, views.inductor_run->detailTabs(), "page") ||
       !showTitled(parser, options.live_page, views.live_sweep->detailTabs(), "page") ||
-      !showTitled(parser, options.tab, window.tabs(), "tab")) {
+      !showTitled(parser, options.tab, window.tabs(), "tab") || !openStartLesson(parser, options, lessons)) {
     return 2;
   }
   window.show();

@@ -111,6 +111,7 @@ Expected<bool> applyStepEntry(const LessonReader& reader, const Entry& e, Step& 
   };
   if (e.key == "tab") {
     step.tab = e.value;
+    step.tab_line = e.line;
   } else if (e.key == "set" || e.key == "expect" || e.key == "expect-after" || e.key == "try") {
     auto b = reader.binding(e);
     if (!b) return Error(b.error());
@@ -123,6 +124,7 @@ Expected<bool> applyStepEntry(const LessonReader& reader, const Entry& e, Step& 
     }
   } else if (e.key == "highlight") {
     step.highlights.push_back(e.value);
+    step.highlight_lines.push_back(e.line);
   } else if (e.key == "say") {
     step.text += (step.text.empty() ? "" : " ") + e.value;
   } else if (e.key == "ask") {

@@ -39,8 +39,10 @@ struct Step {
   std::string title;
   int line = 0;                         ///< line of `step`
   std::string tab;                      ///< the view it shows (a stable tab name); empty: keep
+  int tab_line = 0;                     ///< line of `tab`
   std::vector<Binding> settings;        ///< inputs set, in file order
   std::vector<std::string> highlights;  ///< what to look at (stable names of controls or plots)
+  std::vector<int> highlight_lines;     ///< line of each highlight
   std::string text;                     ///< two or three sentences
   std::optional<Question> question;
   std::vector<Binding> expects;            ///< read-outs after `settings` (before any `try`)

@@ -30,6 +30,9 @@ QKeySequence exportPngKey() {
 QKeySequence helpKey() {
   return QKeySequence(Qt::Key_F1);
 }
+QKeySequence lessonsKey() {
+  return QKeySequence(Qt::Key_F2);
+}
 QKeySequence exportReportKey() {
   return QKeySequence(Qt::CTRL | Qt::Key_P);
 }
@@ -69,6 +72,7 @@ QString shortcutTableHtml() {
       {{QKeySequence(QKeySequence::Open)}, QObject::tr("File → Open Inductor run…")},
       {{exportReportKey()}, QObject::tr("File → Export report… (PDF and HTML)")},
       {{helpKey()}, QObject::tr("Help → Manual")},
+      {{lessonsKey()}, QObject::tr("Help → Lessons (a panel beside the views)")},
       {{QKeySequence(QKeySequence::Quit)}, QObject::tr("File → Quit")},
   };
   QString html = QStringLiteral("<table cellspacing=\"2\">");

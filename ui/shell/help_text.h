@@ -20,6 +20,8 @@ QKeySequence exportPngKey();
 QKeySequence exportReportKey();
 /// Help → Manual: F1.
 QKeySequence helpKey();
+/// Help → Lessons: F2.
+QKeySequence lessonsKey();
 
 /// The keyboard shortcuts of the menus, as the rows of an HTML table (keys this platform has no
 /// binding for left out).

@@ -184,6 +184,7 @@ void MainWindow::buildMenus() {
   quit->setMenuRole(QAction::QuitRole);
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help_menu_ = help;
   manual_ = help->addAction(tr("&Manual"), this, &MainWindow::showManual);
   manual_->setShortcut(helpKey());
   manual_->setStatusTip(
@@ -193,6 +194,10 @@ void MainWindow::buildMenus() {
                            [this] { prompts_.inform(tr("About Occupancy Explorer"), aboutText(can_compile_)); });
   about_->setStatusTip(tr("What works without a GPU, and the keyboard shortcuts"));
   about_->setMenuRole(QAction::AboutRole);
+}
+
+void MainWindow::addHelpAction(QAction* action) {
+  help_menu_->insertAction(about_, action);
 }
 
 void MainWindow::addOpenAction(QAction* action) {

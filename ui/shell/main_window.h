@@ -107,6 +107,9 @@ class MainWindow : public QMainWindow {
   /// Opens (or raises) the manual window.
   void showManual();
 
+  /// Adds `action` to the Help menu, after Manual (e.g. Help → Lessons).
+  void addHelpAction(QAction* action);
+
   /// Adds `action` to the File menu's open group, at its end (above Export), e.g. "Open Inductor
   /// run…", then a submenu's action for "Open Recent".
   void addOpenAction(QAction* action);
@@ -167,6 +170,7 @@ class MainWindow : public QMainWindow {
   ElidedLabel* view_status_;
   quint64 transient_status_ = 0;  ///< counts showTransientStatus calls (the latest restores the line)
   QMenu* file_menu_ = nullptr;
+  QMenu* help_menu_ = nullptr;
   bool open_group_started_ = false;  ///< addOpenAction was called: the open group and its separator exist
   QAction* export_csv_ = nullptr;
   QAction* export_png_ = nullptr;

@@ -1,0 +1,296 @@
+// Help → Lessons: every bundled lesson loads and every step of it holds on the real views (what it
+// sets, what it promises, each question's answer once its control is moved), the panel's question
+// flow, the "views no longer match" note, and lesson files refused with their line and reason.
+#include <gtest/gtest.h>
+
+#include <QApplication>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTextBrowser>
+#include <memory>
+
+#include "tests/ui/ui_test_support.h"
+#include "ui/lessons/lesson_panel.h"
+#include "ui/lessons/lesson_stage.h"
+#include "ui/shell/main_window.h"
+#include "ui/views/calculator_view.h"
+#include "ui/views/inductor_run_view.h"
+#include "ui/views/rblock_scaling_view.h"
+
+namespace occx::ui {
+namespace {
+
+/// A window with the three views lessons use, and the lesson dock.
+struct LessonWindow {
+  std::unique_ptr<MainWindow> window;
+  RblockScalingView* rblock = nullptr;
+  InductorRunView* inductor = nullptr;
+  QDockWidget* dock = nullptr;
+  LessonPanel* panel = nullptr;
+
+  LessonWindow() : window(std::make_unique<MainWindow>(testContext(offlineBackend(), false))) {
+    rblock = new RblockScalingView(testContext());
+    inductor = new InductorRunView(testContext());
+    window->addView(rblock, QStringLiteral("RBLOCK scaling"));
+    window->addView(inductor, QStringLiteral("Inductor run"));
+    dock = addLessonDock(window.get(), LessonViews{window->tabs(), window->calculatorView(), rblock, inductor});
+    panel = qobject_cast<LessonPanel*>(dock->widget());
+    window->resize(1280, 720);
+    window->show();
+    dock->show();
+  }
+  [[nodiscard]] LessonStage& stage() const { return *panel->stage(); }
+};
+
+QString readSource(const char* relative) {
+  QFile f(QStringLiteral(OCCX_SOURCE_DIR "/") + QLatin1String(relative));
+  return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+}
+
+TEST(LessonPanel, BundledLessonsLoadAndAreNumberedOneAndFive) {
+  LessonWindow w;
+  QStringList errors;
+  const auto lessons = bundledLessons(w.stage(), &errors);
+  EXPECT_TRUE(errors.isEmpty()) << errors.join(QLatin1Char('\n')).toStdString();
+  ASSERT_GE(lessons.size(), 2U);
+  EXPECT_EQ(lessons[0].lesson.number, 1);
+  EXPECT_EQ(lessons[0].lesson.title, "Occupancy");
+  EXPECT_EQ(lessons[1].lesson.number, 5);
+  EXPECT_EQ(lessons[1].lesson.title, "The new RBLOCK bound");
+  EXPECT_EQ(w.panel->lessonCombo()->count(), static_cast<int>(lessons.size()));
+}
+
+/// Drives every step of every bundled lesson through the panel: after the step, its promises hold and
+/// the views match it; a question checks the right answer as right, and once its control is moved the
+/// read-out equals the answer and the after-promises hold.
+TEST(LessonPanel, EveryStepOfEveryBundledLessonHolds) {
+  LessonWindow w;
+  const auto lessons = bundledLessons(w.stage());
+  int steps = 0;
+  int questions = 0;
+  for (const LoadedLesson& l : lessons) {
+    ASSERT_TRUE(w.panel->startBundled(l.lesson.number));
+    for (int i = 0; i < w.panel->stepCount(); ++i) {
+      ASSERT_TRUE(w.panel->showStep(i));
+      QApplication::processEvents();
+      const auto& step = l.lesson.steps[static_cast<std::size_t>(i)];
+      const std::string where = l.source.toStdString() + " step " + std::to_string(i + 1) + " \"" + step.title + "\"";
+      EXPECT_TRUE(w.panel->brokenPromises().isEmpty()) << where << ": " << w.panel->brokenPromises().join(' ').toStdString();
+      EXPECT_TRUE(w.panel->mismatches().isEmpty()) << where << ": " << w.panel->mismatches().join(' ').toStdString();
+      EXPECT_TRUE(w.panel->problemLabel()->isHidden()) << where << ": " << w.panel->problemLabel()->text().toStdString();
+      EXPECT_EQ(w.panel->highlighted().size(), step.highlights.size()) << where;
+      EXPECT_EQ(w.panel->stepTitleLabel()->text().toStdString(), step.title);
+      ++steps;
+      if (!step.question) continue;
+      ++questions;
+      const QString feedback = w.panel->checkPrediction(QString::number(step.question->answer));
+      EXPECT_TRUE(feedback.startsWith(QStringLiteral("Right"))) << where << ": " << feedback.toStdString();
+      w.panel->showAnswer();
+      QApplication::processEvents();
+      EXPECT_TRUE(w.panel->answerShown()) << where;
+      auto shown = w.stage().read(QString::fromStdString(step.question->check));
+      ASSERT_TRUE(shown) << where;
+      EXPECT_NEAR(shown->toDouble(), step.question->answer, step.question->tolerance + 1e-9) << where;
+      EXPECT_TRUE(w.panel->brokenPromises().isEmpty()) << where << ": " << w.panel->brokenPromises().join(' ').toStdString();
+      EXPECT_TRUE(w.panel->mismatches().isEmpty()) << where << ": " << w.panel->mismatches().join(' ').toStdString();
+    }
+  }
+  EXPECT_GE(steps, 15);
+  EXPECT_GE(questions, 6);
+}
+
+/// The states the two lessons promise, read from the views themselves (not through the stage).
+TEST(LessonPanel, LessonOneShowsTheDerivationsNumbers) {
+  LessonWindow w;
+  ASSERT_TRUE(w.panel->startBundled(1));
+  ASSERT_TRUE(w.panel->showStep(4));  // "A few registers more can cost a whole block"
+  w.panel->showAnswer();
+  CalculatorView* c = w.window->calculatorView();
+  EXPECT_EQ(w.window->tabs()->currentWidget(), c);
+  EXPECT_EQ(c->input().registers_per_thread, 72);
+  EXPECT_EQ(c->result().active_warps_per_sm, 24);
+  EXPECT_EQ(c->result().registers_per_warp_allocated, 2304);
+  const QString derivation = c->derivationBrowser()->toPlainText();
+  EXPECT_TRUE(derivation.contains(QStringLiteral("72 registers × 32 threads = 2304 per warp"))) << derivation.toStdString();
+  EXPECT_TRUE(w.panel->answerLabel()->text().contains(QStringLiteral("= 24"))) << w.panel->answerLabel()->text().toStdString();
+}
+
+TEST(LessonPanel, LessonFiveSelectsTheSpillingConfigAndItsDecisions) {
+  LessonWindow w;
+  ASSERT_TRUE(w.panel->startBundled(5));
+  const triton::ScanRow* row = w.inductor->selectedConfig();
+  ASSERT_NE(row, nullptr);
+  EXPECT_EQ(row->r0_block, 32768);
+  EXPECT_EQ(row->num_warps, 16);
+  EXPECT_EQ(row->n_regs, 128);
+  EXPECT_EQ(row->n_spills, 74);
+  EXPECT_EQ(row->old_decision, "no scaling");
+  EXPECT_EQ(row->new_decision, "duplicate");
+  ASSERT_TRUE(w.panel->showStep(3));  // "The new bound counts registers"
+  w.panel->showAnswer();
+  EXPECT_EQ(w.window->tabs()->currentWidget(), w.rblock);
+  ASSERT_EQ(w.rblock->decisions().size(), 4U);
+  EXPECT_EQ(w.rblock->decisions()[0].outcome, inductor::Outcome::kNoScale);  // old
+  EXPECT_EQ(w.rblock->decisions()[1].outcome, inductor::Outcome::kScale);      // new
+  EXPECT_EQ(w.rblock->decisions()[1].new_config->r0_block, 16384);
+  EXPECT_TRUE(w.rblock->arithmeticBrowser()->toPlainText().contains(QStringLiteral("65536 // (128 · 32 · 16)")));
+}
+
+/// Lesson 5 says the recorded models' bounds agree on every kernel: checked on each of them.
+TEST(LessonPanel, TheRecordedModelsBoundsAgreeAsLessonFiveSays) {
+  LessonWindow w;
+  for (const char* model : {"gpt2", "bert", "t5", "blenderbot"}) {
+    ASSERT_TRUE(w.stage().set(QStringLiteral("inductor.run"), QLatin1String(model)).isEmpty()) << model;
+    EXPECT_EQ(w.stage().read(QStringLiteral("inductor.run")).value(), QLatin1String(model));
+    EXPECT_EQ(w.stage().read(QStringLiteral("inductor.run.bound_disagreements")).value(), QStringLiteral("0")) << model;
+  }
+  ASSERT_TRUE(w.stage().set(QStringLiteral("inductor.run"), QStringLiteral("spill_log_softmax_w16")).isEmpty());
+  EXPECT_EQ(w.stage().read(QStringLiteral("inductor.run.bound_disagreements")).value(), QStringLiteral("3"));
+}
+
+TEST(LessonPanel, APredictionIsCheckedAndMovingTheControlShowsTheAnswer) {
+  LessonWindow w;
+  ASSERT_TRUE(w.panel->startBundled(1));
+  ASSERT_TRUE(w.panel->showStep(3));  // "Registers": 32 → 64, answer 32 warps
+  EXPECT_TRUE(w.panel->questionLabel()->isVisible());
+  EXPECT_TRUE(w.panel->checkPrediction(QStringLiteral("abc")).contains(QStringLiteral("is not a number")));
+  w.panel->predictionEdit()->setText(QStringLiteral("48"));
+  w.panel->checkButton()->click();
+  EXPECT_TRUE(w.panel->feedbackLabel()->text().startsWith(QStringLiteral("Not quite: you said 48")))
+      << w.panel->feedbackLabel()->text().toStdString();
+  EXPECT_TRUE(w.panel->feedbackLabel()->text().contains(QStringLiteral("set Registers per thread to 64")));
+  ASSERT_EQ(w.panel->highlighted().size(), 1U);
+  EXPECT_EQ(w.panel->highlighted()[0], w.window->calculatorView()->registersSpin());
+  EXPECT_FALSE(w.panel->answerShown());
+  // The student moves the control: the answer follows, and the moved control is not a mismatch.
+  w.window->calculatorView()->registersSpin()->setValue(64);
+  w.panel->checkViews();
+  EXPECT_TRUE(w.panel->answerShown());
+  EXPECT_TRUE(w.panel->answerLabel()->text().startsWith(QStringLiteral("Answer: 32 warps.")));
+  EXPECT_TRUE(w.panel->mismatchLabel()->isHidden());
+  EXPECT_FALSE(w.panel->showMeButton()->isEnabled());
+}
+
+TEST(LessonPanel, TouchingAControlIsSaidAndResetPutsItBack) {
+  LessonWindow w;
+  ASSERT_TRUE(w.panel->startBundled(1));
+  w.panel->checkViews();
+  EXPECT_TRUE(w.panel->mismatchLabel()->isHidden());
+  w.window->calculatorView()->threadsSpin()->setValue(512);
+  w.window->tabs()->setCurrentWidget(w.rblock);
+  w.panel->checkViews();
+  EXPECT_FALSE(w.panel->mismatchLabel()->isHidden());
+  const QString text = w.panel->mismatchLabel()->text();
+  EXPECT_TRUE(text.contains(QStringLiteral("Threads per block is 512 here; this step uses 256."))) << text.toStdString();
+  EXPECT_TRUE(text.contains(QStringLiteral("This step is on the Occupancy calculator tab."))) << text.toStdString();
+  w.panel->resetButton()->click();
+  w.panel->checkViews();
+  EXPECT_TRUE(w.panel->mismatchLabel()->isHidden());
+  EXPECT_EQ(w.window->calculatorView()->input().threads_per_block, 256);
+  EXPECT_EQ(w.window->tabs()->currentWidget(), w.window->calculatorView());
+}
+
+TEST(LessonPanel, NextAndBackWalkTheStepsWithProgress) {
+  LessonWindow w;
+  EXPECT_FALSE(w.panel->nextButton()->isEnabled());
+  ASSERT_TRUE(w.panel->startBundled(5));
+  EXPECT_FALSE(w.panel->backButton()->isEnabled());
+  w.panel->nextButton()->click();
+  EXPECT_EQ(w.panel->currentStep(), 1);
+  EXPECT_EQ(w.window->tabs()->currentWidget(), w.rblock);
+  w.panel->backButton()->click();
+  EXPECT_EQ(w.panel->currentStep(), 0);
+  EXPECT_EQ(w.window->tabs()->currentWidget(), w.inductor);
+  for (int i = 0; i < 20; ++i) w.panel->nextButton()->click();
+  EXPECT_EQ(w.panel->currentStep(), w.panel->stepCount() - 1);
+  EXPECT_FALSE(w.panel->nextButton()->isEnabled());
+}
+
+TEST(LessonPanel, AClosedPanelLeavesNoFramesOverTheViews) {
+  LessonWindow w;
+  ASSERT_TRUE(w.panel->startBundled(1));
+  EXPECT_EQ(w.panel->highlighted().size(), 2U);
+  w.dock->hide();
+  EXPECT_TRUE(w.panel->highlighted().empty());
+  w.dock->show();
+  EXPECT_EQ(w.panel->highlighted().size(), 2U);
+}
+
+TEST(LessonPanel, AMalformedLessonFileIsRefusedWithItsLineAndReason) {
+  LessonWindow w;
+  QTemporaryDir dir;
+  auto write = [&dir](const char* name, const char* text) {
+    const QString path = dir.filePath(QLatin1String(name));
+    QFile f(path);
+    EXPECT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write(text);
+    return path;
+  };
+  const QString typo = write("typo.lesson", "lesson: T\nstep: One\nsay: Hello.\nhilight: calculator.derivation\n");
+  EXPECT_EQ(w.panel->openLessonFile(typo).toStdString(),
+            (typo + QStringLiteral(" line 4: unknown key 'hilight' (allowed: lesson, number, summary, step, tab, set, "
+                                   "highlight, say, expect, ask, answer, unit, tolerance, try, check, explain, "
+                                   "expect-after)"))
+                .toStdString());
+  EXPECT_FALSE(w.panel->problemLabel()->isHidden());
+  const QString unknown = write("name.lesson", "lesson: T\nstep: One\nsay: Hello.\nset: calculator.regs = 40\n");
+  EXPECT_TRUE(w.panel->openLessonFile(unknown).endsWith(QStringLiteral(
+      " line 4: unknown name 'calculator.regs' (docs/lessons.md lists the names)")));
+  const QString readonly = write("ro.lesson", "lesson: T\nstep: One\nsay: Hello.\nset: calculator.occupancy_percent = 5\n");
+  EXPECT_TRUE(w.panel->openLessonFile(readonly).endsWith(
+      QStringLiteral(" line 4: 'calculator.occupancy_percent' is a read-out: a step cannot set it")));
+  const QString tab = write("tab.lesson", "lesson: T\nstep: One\ntab: gpu\nsay: Hello.\n");
+  EXPECT_TRUE(w.panel->openLessonFile(tab).endsWith(
+      QStringLiteral(" line 3: tab 'gpu' is not a view lessons know: allowed calculator, rblock, inductor")));
+  EXPECT_EQ(w.panel->lesson(), nullptr);
+  // A good file opens, and a value the control refuses is said with the range when the step runs.
+  const QString good = write("good.lesson", "lesson: Mine\nstep: One\ntab: calculator\nset: calculator.registers_per_thread = 300\nsay: Hi.\n");
+  EXPECT_TRUE(w.panel->openLessonFile(good).isEmpty());
+  EXPECT_EQ(w.panel->problemLabel()->text(), QStringLiteral("Line 4: calculator.registers_per_thread = 300 is not allowed: 0 … 255"));
+}
+
+TEST(LessonStage, ValuesMatchAtTheWrittenDecimals) {
+  EXPECT_TRUE(lessonValueMatches(QStringLiteral("41.568"), QStringLiteral("41.57")));
+  EXPECT_FALSE(lessonValueMatches(QStringLiteral("41.568"), QStringLiteral("41.56")));
+  EXPECT_TRUE(lessonValueMatches(QStringLiteral("100.0"), QStringLiteral("100")));
+  EXPECT_FALSE(lessonValueMatches(QStringLiteral("37.5"), QStringLiteral("37")));
+  EXPECT_TRUE(lessonValueMatches(QStringLiteral("No Scaling"), QStringLiteral(" no scaling ")));
+  EXPECT_FALSE(lessonValueMatches(QStringLiteral("scale"), QStringLiteral("no scaling")));
+}
+
+TEST(LessonStage, SettingsAreRefusedWithTheAllowedValues) {
+  LessonWindow w;
+  LessonStage& s = w.stage();
+  EXPECT_EQ(s.set(QStringLiteral("rblock.xblock"), QStringLiteral("3")).left(36), QStringLiteral("rblock.xblock = 3 is not allowed: 1,"));
+  EXPECT_TRUE(s.set(QStringLiteral("calculator.gpu"), QStringLiteral("A100")).isEmpty());
+  EXPECT_EQ(s.read(QStringLiteral("calculator.gpu")).value(), QStringLiteral("A100 SXM4 40GB"));
+  EXPECT_TRUE(s.set(QStringLiteral("calculator.gpu"), QStringLiteral("RTX 9999")).startsWith(QStringLiteral("calculator.gpu = RTX 9999 is not allowed")));
+  EXPECT_TRUE(s.set(QStringLiteral("calculator.carveout_percent"), QStringLiteral("default")).isEmpty());
+  EXPECT_EQ(s.read(QStringLiteral("calculator.carveout_percent")).value(), QStringLiteral("default"));
+  EXPECT_TRUE(s.set(QStringLiteral("inductor.run"), QStringLiteral("spill_log_softmax_w16")).isEmpty());
+  EXPECT_TRUE(s.set(QStringLiteral("inductor.config"), QStringLiteral("X9 R1 w1")).contains(QStringLiteral("X1 R32768 w16")));
+  EXPECT_FALSE(s.read(QStringLiteral("calculator.derivation")));
+}
+
+/// docs/lessons.md lists every name a lesson may use (the teacher's reference).
+TEST(LessonStage, TheFormatDocumentListsEveryName) {
+  LessonWindow w;
+  const QString doc = readSource("docs/lessons.md");
+  ASSERT_FALSE(doc.isEmpty());
+  for (const auto& n : w.stage().names()) {
+    EXPECT_TRUE(doc.contains(QStringLiteral("`") + n.name + QStringLiteral("`"))) << n.name.toStdString();
+  }
+  for (const auto& key : lessons::lessonKeys()) {
+    EXPECT_TRUE(doc.contains(QStringLiteral("`") + QString::fromStdString(key) + QStringLiteral(":"))) << key;
+  }
+}
+
+}  // namespace
+}  // namespace occx::ui
