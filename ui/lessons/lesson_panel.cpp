@@ -361,8 +361,11 @@ void LessonPanel::revealAnswer() {
   answer_shown_ = true;
   const QString check = q(question.check);
   auto shown = stage_->read(check);
-  QString text = tr("Answer: %1%2.").arg(numberText(question.answer),
-                                         question.unit.empty() ? QString() : QStringLiteral(" ") + q(question.unit));
+  QString unit = q(question.unit);
+  if (question.answer == 1.0 && unit.section(QLatin1Char(' '), 0, 0).endsWith(QLatin1Char('s'))) {
+    unit.remove(unit.indexOf(QLatin1Char(' ')) < 0 ? unit.size() - 1 : unit.indexOf(QLatin1Char(' ')) - 1, 1);  // "1 block per SM"
+  }
+  QString text = tr("Answer: %1%2.").arg(numberText(question.answer), unit.isEmpty() ? QString() : QStringLiteral(" ") + unit);
   if (shown) text += tr(" The app shows: %1 = %2.").arg(describe(check), *shown);
   if (!question.explanation.empty()) text += QStringLiteral(" ") + q(question.explanation);
   answer_->setText(text);
