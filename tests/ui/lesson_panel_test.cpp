@@ -91,7 +91,8 @@ TEST(LessonPanel, EveryStepOfEveryBundledLessonHolds) {
       if (!step.question) continue;
       ++questions;
       const QString feedback = w.panel->checkPrediction(QString::number(step.question->answer));
-      EXPECT_TRUE(feedback.startsWith(QStringLiteral("Right"))) << where << ": " << feedback.toStdString();
+      EXPECT_TRUE(feedback.startsWith(QStringLiteral("Right")) || feedback.startsWith(QStringLiteral("Close enough")))
+          << where << ": " << feedback.toStdString();
       w.panel->showAnswer();
       QApplication::processEvents();
       EXPECT_TRUE(w.panel->answerShown()) << where;
@@ -133,7 +134,7 @@ TEST(LessonPanel, LessonFiveSelectsTheSpillingConfigAndItsDecisions) {
   EXPECT_EQ(row->n_spills, 74);
   EXPECT_EQ(row->old_decision, "no scaling");
   EXPECT_EQ(row->new_decision, "duplicate");
-  ASSERT_TRUE(w.panel->showStep(3));  // "The new bound counts registers"
+  ASSERT_TRUE(w.panel->showStep(4));  // "The new bound counts registers"
   w.panel->showAnswer();
   EXPECT_EQ(w.window->tabs()->currentWidget(), w.rblock);
   ASSERT_EQ(w.rblock->decisions().size(), 4U);
@@ -165,7 +166,7 @@ TEST(LessonPanel, APredictionIsCheckedAndMovingTheControlShowsTheAnswer) {
   w.panel->checkButton()->click();
   EXPECT_TRUE(w.panel->feedbackLabel()->text().startsWith(QStringLiteral("Not quite: you said 48")))
       << w.panel->feedbackLabel()->text().toStdString();
-  EXPECT_TRUE(w.panel->feedbackLabel()->text().contains(QStringLiteral("set Registers per thread to 64")));
+  EXPECT_TRUE(w.panel->feedbackLabel()->text().contains(QStringLiteral("set registers per thread to 64")));
   ASSERT_EQ(w.panel->highlighted().size(), 1U);
   EXPECT_EQ(w.panel->highlighted()[0], w.window->calculatorView()->registersSpin());
   EXPECT_FALSE(w.panel->answerShown());
@@ -202,15 +203,18 @@ TEST(LessonPanel, NextAndBackWalkTheStepsWithProgress) {
   EXPECT_FALSE(w.panel->nextButton()->isEnabled());
   ASSERT_TRUE(w.panel->startBundled(5));
   EXPECT_FALSE(w.panel->backButton()->isEnabled());
-  w.panel->nextButton()->click();
-  EXPECT_EQ(w.panel->currentStep(), 1);
+  for (int i = 0; i < 2; ++i) w.panel->nextButton()->click();
+  EXPECT_EQ(w.panel->currentStep(), 2);
   EXPECT_EQ(w.window->tabs()->currentWidget(), w.rblock);
+  EXPECT_EQ(w.panel->findChild<QLabel*>(QStringLiteral("stepCount"))->text(), QStringLiteral("Step 3 of 9"));
   w.panel->backButton()->click();
-  EXPECT_EQ(w.panel->currentStep(), 0);
+  EXPECT_EQ(w.panel->currentStep(), 1);
   EXPECT_EQ(w.window->tabs()->currentWidget(), w.inductor);
+  EXPECT_TRUE(w.panel->findChild<QLabel*>(QStringLiteral("lessonEnd"))->isHidden());
   for (int i = 0; i < 20; ++i) w.panel->nextButton()->click();
   EXPECT_EQ(w.panel->currentStep(), w.panel->stepCount() - 1);
   EXPECT_FALSE(w.panel->nextButton()->isEnabled());
+  EXPECT_FALSE(w.panel->findChild<QLabel*>(QStringLiteral("lessonEnd"))->isHidden());
 }
 
 TEST(LessonPanel, AClosedPanelLeavesNoFramesOverTheViews) {

@@ -2,6 +2,7 @@
 
 #include <QPainter>
 #include <QScrollArea>
+#include <QTabWidget>
 #include <QTimer>
 
 namespace occx::ui {
@@ -14,6 +15,14 @@ HighlightFrame::HighlightFrame(QWidget* target) : QWidget(target->window()), tar
   setAttribute(Qt::WA_TransparentForMouseEvents);
   setAttribute(Qt::WA_NoSystemBackground);
   setFocusPolicy(Qt::NoFocus);
+  // The page that holds the target comes to the front (a table on a tab not shown cannot be looked at).
+  for (QWidget* child = target; child != nullptr; child = child->parentWidget()) {
+    if (auto* tabs = qobject_cast<QTabWidget*>(child->parentWidget() != nullptr ? child->parentWidget()->parentWidget()
+                                                                                 : nullptr);
+        tabs != nullptr && tabs->indexOf(child) >= 0) {
+      tabs->setCurrentWidget(child);
+    }
+  }
   for (QWidget* w = target->parentWidget(); w != nullptr; w = w->parentWidget()) {
     if (auto* area = qobject_cast<QScrollArea*>(w); area != nullptr && area->widget() != nullptr &&
                                                    area->widget()->isAncestorOf(target)) {

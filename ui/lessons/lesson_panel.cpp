@@ -117,7 +117,9 @@ LessonPanel::LessonPanel(const LessonViews& views, QWidget* parent)
   lesson_title_->setStyleSheet(QStringLiteral("font-weight: bold; font-size: 11pt;"));
   progress_ = new QProgressBar;
   progress_->setObjectName(QStringLiteral("lessonProgress"));
-  progress_->setFormat(tr("Step %v of %m"));
+  progress_->setTextVisible(false);
+  progress_->setMaximumHeight(6);
+  step_count_ = wrappedLabel(QStringLiteral("stepCount"));
   title_ = wrappedLabel(QStringLiteral("stepTitle"));
   title_->setStyleSheet(QStringLiteral("font-weight: bold;"));
   text_ = wrappedLabel(QStringLiteral("stepText"));
@@ -125,20 +127,27 @@ LessonPanel::LessonPanel(const LessonViews& views, QWidget* parent)
   mismatch_->setStyleSheet(QStringLiteral("background: #fff4d6; border: 1px solid #e0b040; padding: 4px;"));
   problem_ = wrappedLabel(QStringLiteral("lessonProblem"));
   problem_->setStyleSheet(QStringLiteral("color: #b00020;"));
-  for (QWidget* w : std::initializer_list<QWidget*>{lesson_title_, progress_, title_, text_, buildQuestionBox(),
-                                                    mismatch_, problem_}) {
+  end_ = wrappedLabel(QStringLiteral("lessonEnd"));
+  end_->setText(tr("This is the end of the lesson. Choose another one above, or go back over a step."));
+  end_->setStyleSheet(QStringLiteral("font-style: italic;"));
+  // The buttons follow the text (not the panel's bottom edge, far from it on a tall screen).
+  for (QWidget* w : std::initializer_list<QWidget*>{lesson_title_, step_count_, progress_, title_, text_,
+                                                    buildQuestionBox(), mismatch_, problem_, end_, buildButtons()}) {
     layout->addWidget(w);
   }
+  mismatch_->hide();
+  problem_->hide();
+  end_->hide();
+  step_count_->hide();
   layout->addStretch(1);
-  auto* scroll = new QScrollArea;
-  scroll->setWidget(content);
-  scroll->setWidgetResizable(true);
-  scroll->setFrameShape(QFrame::NoFrame);
-  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  scroll_ = new QScrollArea;
+  scroll_->setWidget(content);
+  scroll_->setWidgetResizable(true);
+  scroll_->setFrameShape(QFrame::NoFrame);
+  scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   auto* outer = new QVBoxLayout(this);
   outer->setContentsMargins(0, 0, 0, 0);
-  outer->addWidget(scroll, 1);
-  outer->addWidget(buildButtons());
+  outer->addWidget(scroll_, 1);
   fillLessonList();
   connect(open, &QPushButton::clicked, this, [this] {
     const QString path =
@@ -194,6 +203,7 @@ QWidget* LessonPanel::buildQuestionBox() {
 QWidget* LessonPanel::buildButtons() {
   auto* bar = new QWidget;
   auto* h = new QHBoxLayout(bar);
+  h->setContentsMargins(0, 8, 0, 0);
   back_ = new QPushButton(tr("◀ Back"));
   back_->setObjectName(QStringLiteral("lessonBack"));
   reset_ = new QPushButton(tr("Reset this step"));
@@ -283,6 +293,9 @@ bool LessonPanel::showStep(int index) {
   answer_shown_ = false;
   predicted_ = false;
   progress_->setValue(index + 1);
+  step_count_->setText(tr("Step %1 of %2").arg(index + 1).arg(stepCount()));
+  step_count_->show();
+  end_->setVisible(index + 1 == stepCount());
   title_->setText(q(s.title));
   text_->setText(q(s.text));
   question_box_->setVisible(s.question.has_value());
@@ -311,6 +324,7 @@ void LessonPanel::updateButtons() {
   next_->setEnabled(lesson_ && step_ + 1 < stepCount());
   reset_->setEnabled(lesson_.has_value());
   progress_->setVisible(lesson_.has_value());
+  step_count_->setVisible(lesson_.has_value());
   if (!lesson_) question_box_->hide();
   show_me_->setEnabled(step() != nullptr && step()->question && !answer_shown_);
 }
@@ -327,13 +341,17 @@ QString LessonPanel::checkPrediction(const QString& text) {
     predicted_ = true;
     const bool right = std::abs(guess - question.answer) <= question.tolerance + 1e-9;
     QStringList moves;
-    for (const lessons::Binding& b : question.try_settings) {
-      moves << tr("set %1 to %2").arg(describe(q(b.name)), q(b.value));
-    }
+    for (const lessons::Binding& b : question.try_settings) moves << moveWords(q(b.name), q(b.value));
     const QString now = tr("Now %1 (framed in orange) and see.").arg(moves.join(tr(" and ")));
-    words = right ? tr("Right — %1 is within %2 of the answer. %3")
-                        .arg(numberText(guess), numberText(question.tolerance), now)
-                  : tr("Not quite: you said %1. %2").arg(numberText(guess), now);
+    const QString unit = question.unit.empty() ? QString() : QStringLiteral(" ") + q(question.unit);
+    if (!right) {
+      words = tr("Not quite: you said %1. %2").arg(numberText(guess), now);
+    } else if (question.tolerance > 0) {
+      words = tr("Close enough: %1%2 is within %3%2 of the answer. %4")
+                  .arg(numberText(guess), unit, numberText(question.tolerance), now);
+    } else {
+      words = tr("Right: %1%2. %3").arg(numberText(guess), unit, now);
+    }
     clearHighlights();
     for (const lessons::Binding& b : question.try_settings) highlight(q(b.name));
   }
@@ -370,6 +388,8 @@ void LessonPanel::revealAnswer() {
   if (!question.explanation.empty()) text += QStringLiteral(" ") + q(question.explanation);
   answer_->setText(text);
   answer_->show();
+  if (!predicted_) feedback_->hide();  // a "not a number" note is stale once the answer shows
+  QTimer::singleShot(0, this, [this] { scroll_->ensureWidgetVisible(answer_); });
   clearHighlights();
   highlight(check);
   for (const std::string& h : s->highlights) highlight(q(h));
@@ -390,6 +410,14 @@ QString LessonPanel::describe(const QString& name) const {
   const qsizetype paren = what.indexOf(QStringLiteral(" ("));
   if (paren > 0) what = what.left(paren);
   return what;
+}
+
+QString LessonPanel::moveWords(const QString& name, const QString& value) const {
+  if (name == QLatin1String("inductor.config")) return tr("click the row %1 in the table of configs").arg(value);
+  if (name == QLatin1String("inductor.kernel")) return tr("click the kernel %1 in the list").arg(value);
+  QString what = describe(name);
+  if (what.size() > 1 && what.at(1).isLower()) what[0] = what.at(0).toLower();
+  return tr("set %1 to %2").arg(what, value);
 }
 
 QStringList LessonPanel::mismatches() const {
@@ -515,6 +543,13 @@ QDockWidget* addLessonDock(QMainWindow* window, const LessonViews& views) {
   dock->setWidget(new LessonPanel(views, dock));
   window->addDockWidget(Qt::RightDockWidgetArea, dock);
   dock->hide();
+  // A quarter of the window's width (300 … 460 px) when it opens, so the text is not a thin column on
+  // a large screen nor a wide one on a small screen.
+  QObject::connect(dock, &QDockWidget::visibilityChanged, window, [window, dock](bool visible) {
+    if (!visible || dock->isFloating()) return;
+    const int width = std::clamp(window->width() / 4, 300, 460);
+    window->resizeDocks({dock}, {width}, Qt::Horizontal);
+  });
   QAction* toggle = dock->toggleViewAction();
   toggle->setText(QObject::tr("&Lessons"));
   toggle->setShortcut(lessonsKey());

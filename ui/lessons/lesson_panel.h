@@ -26,6 +26,7 @@ class QLabel;
 class QLineEdit;
 class QProgressBar;
 class QPushButton;
+class QScrollArea;
 class QTimer;
 
 namespace occx::ui {
@@ -124,6 +125,9 @@ class LessonPanel : public QWidget {
   void updateButtons();
   [[nodiscard]] const lessons::Step* step() const;
   [[nodiscard]] QString describe(const QString& name) const;
+  /// What the student does to set `name` to `value`, in words: "set registers per thread to 64",
+  /// "click the row X1 R16384 w16 in the table of configs".
+  [[nodiscard]] QString moveWords(const QString& name, const QString& value) const;
 
   std::unique_ptr<LessonStage> stage_;
   std::vector<LoadedLesson> bundled_;
@@ -137,6 +141,9 @@ class LessonPanel : public QWidget {
   QComboBox* lessons_combo_ = nullptr;
   QLabel* lesson_title_ = nullptr;
   QProgressBar* progress_ = nullptr;
+  QLabel* step_count_ = nullptr;  ///< "Step 2 of 7"
+  QLabel* end_ = nullptr;         ///< shown on the last step
+  QScrollArea* scroll_ = nullptr;
   QLabel* title_ = nullptr;
   QLabel* text_ = nullptr;
   QWidget* question_box_ = nullptr;

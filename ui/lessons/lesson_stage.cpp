@@ -335,7 +335,7 @@ void LessonStage::addCalculatorReadOuts() {
   const auto whole = [](int v) { return v == kUnlimited ? QStringLiteral("unlimited") : QString::number(v); };
   const Out outs[] = {
       {"warps_per_block", "Warps per block", [](const OccupancyResult& r) { return QString::number(r.warps_per_block); }, details},
-      {"active_blocks_per_sm", "Active blocks per SM", [](const OccupancyResult& r) { return QString::number(r.active_blocks_per_sm); }, result},
+      {"active_blocks_per_sm", "Active blocks per SM", [](const OccupancyResult& r) { return QString::number(r.active_blocks_per_sm); }, details},
       {"active_warps_per_sm", "Active warps per SM", [](const OccupancyResult& r) { return QString::number(r.active_warps_per_sm); }, result},
       {"max_warps_per_sm", "Most warps an SM holds", [](const OccupancyResult& r) { return QString::number(r.max_warps_per_sm); }, details},
       {"occupancy_percent", "Theoretical occupancy, %", [](const OccupancyResult& r) { return number(100.0 * r.occupancy, 1); }, result},
