@@ -7,6 +7,7 @@
 
 #include <QApplication>
 #include <QFile>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProgressBar>
@@ -208,6 +209,17 @@ TEST(InductorRunMeasured, TheMeasuredAndSweepTabsFit1280x720) {
   const QTableWidget& picks = childNamed<QTableWidget>(*view, "picksTable");
   EXPECT_TRUE(picks.isVisible());
   EXPECT_GE(picks.width(), 200);
+  // Every column of the policies' picks in the table's viewport, unscrolled, its header whole (the
+  // last one read "Not compil").
+  const QHeaderView* header = picks.horizontalHeader();
+  ASSERT_EQ(picks.columnCount(), 5);
+  ASSERT_GT(picks.rowCount(), 0);
+  for (int c = 0; c < picks.columnCount(); ++c) {
+    SCOPED_TRACE(picks.horizontalHeaderItem(c)->text().toStdString());
+    EXPECT_GE(header->sectionSize(c), header->sectionSizeHint(c));
+    EXPECT_LE(header->sectionViewportPosition(c) + header->sectionSize(c), picks.viewport()->width());
+    EXPECT_FALSE(picks.horizontalHeaderItem(c)->toolTip().isEmpty());
+  }
   // The Sweep tab beside it, and the sweep's controls.
   view->detailTabs()->setCurrentIndex(view->detailTabs()->count() - 2);
   QApplication::processEvents();
