@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
+
 #include <QFile>
 #include <QHeaderView>
 #include <QLabel>
@@ -17,6 +18,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <map>
+#include "qcustomplot.h"
 
 #include "core/base/csv.h"
 #include "core/triton/kernel_measurements.h"
@@ -206,6 +208,11 @@ TEST(InductorRunMeasured, TheMeasuredAndSweepTabsFit1280x720) {
   EXPECT_TRUE(plot->isVisible());
   EXPECT_GE(plot->height(), 150);
   EXPECT_GE(plot->width(), 300);
+  // The picks' table is as wide as its columns need, and the plot's data area keeps 300 × 180 px.
+  measuredPlot(*view).plot()->replot(QCustomPlot::rpImmediateRefresh);
+  const QRect area = measuredPlot(*view).plot()->axisRect()->rect();
+  EXPECT_GE(area.width(), 300);
+  EXPECT_GE(area.height(), 180);
   const QTableWidget& picks = childNamed<QTableWidget>(*view, "picksTable");
   EXPECT_TRUE(picks.isVisible());
   EXPECT_GE(picks.width(), 200);

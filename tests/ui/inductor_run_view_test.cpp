@@ -66,14 +66,15 @@ TEST(InductorRunView, FilterHidingTheChosenKernelEmptiesTheDetails) {
   EXPECT_EQ(view.selectedConfig(), nullptr);
   EXPECT_EQ(configModel(view).numRows(), 0);
   EXPECT_TRUE(childNamed<QPlainTextEdit>(view, "kernelSource").toPlainText().isEmpty());
-  EXPECT_TRUE(labelText(view, "kernelTitle")
-                  .startsWith(QStringLiteral("<b>No kernel selected</b> — the filter “pointwise” hides ")))
+  EXPECT_TRUE(
+      labelText(view, "kernelTitle").startsWith(QStringLiteral("<b>No kernel selected</b> — the filter hides ")))
       << labelText(view, "kernelTitle").toStdString();
   EXPECT_TRUE(labelText(view, "kernelTitle").contains(chosen_html));
   filter->setText(QStringLiteral("no kernel has this name"));
   EXPECT_EQ(proxy->rowCount(), 0);
   EXPECT_EQ(view.selectedKernel(), -1);
   EXPECT_EQ(configModel(view).numRows(), 0);
+  EXPECT_TRUE(labelText(view, "kernelTitle").contains(chosen_html));
 
   filter->clear();
   EXPECT_EQ(view.selectedKernel(), chosen_index);

@@ -5,6 +5,7 @@
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "ui/models/inductor_plot_data.h"
 #include "ui/models/inductor_run_models.h"
@@ -54,7 +55,7 @@ InductorMeasuredPane::InductorMeasuredPane(QWidget* parent) : QWidget(parent) {
   split->addWidget(picks_);
   split->setStretchFactor(0, 2);
   split->setStretchFactor(1, 1);
-  split->setSizes({580, 340});  // the picks' five columns in view at 1280 × 720, the plot's data area 300 px
+  split->setSizes({620, 300});  // the picks' table grows to its minimum (showKernel): its columns in view
   v->addWidget(note_);
   v->addWidget(split, 1);
 }
@@ -90,6 +91,12 @@ void InductorMeasuredPane::showKernel(const InductorRunData& run, const RunKerne
     picks_->setItem(r, 4, not_compiled);
   }
   picks_->resizeColumnsToContents();
+  // Room for every column, the last one's header whole; the plot keeps the rest (at 1280 × 720 a
+  // wider share for the table left the plot's data area under 300 px).
+  const QHeaderView* header = picks_->horizontalHeader();
+  int need = 2 * picks_->frameWidth() + header->sectionSizeHint(4);
+  for (int c = 0; c < 4; ++c) need += header->sectionSize(c);
+  picks_->setMinimumWidth(std::max(220, need));
 }
 
 }  // namespace occx::ui

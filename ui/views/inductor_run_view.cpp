@@ -294,8 +294,7 @@ void InductorRunView::showKernel() {
   if (const RunKernelEntry* hidden = kernels_->hiddenEntry()) {
     QString name = q(hidden->kernel).toHtmlEscaped();
     name.replace(QLatin1Char('_'), QStringLiteral("_&#8203;"));  // breaks after underscores, as in the title
-    none = tr("<b>No kernel selected</b> — the filter “%1” hides %2. Clear the filter to see it again.")
-               .arg(kernels_->filterText().toHtmlEscaped(), name);
+    none = tr("<b>No kernel selected</b> — the filter hides %1. Clear the filter to see it again.").arg(name);
   }
   configs_->showKernel(data_, k, none);
   detail_tabs_->showKernel(data_, k, configs_->configs(), runUnavailableReason(),
