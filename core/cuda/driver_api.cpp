@@ -17,14 +17,22 @@ namespace detail {
 
 namespace {
 
+// Why dlopen("libcuda.so.1") failed, the library named once: callers put "no driver: " in front,
+// and dlerror() starts with the library's name.
+std::string libcudaLoadError() {
+  const char* error = dlerror();
+  std::string why = error != nullptr ? error : "unknown reason";
+  const std::string name = "libcuda.so.1: ";
+  if (why.rfind(name, 0) == 0) why.erase(0, name.size());
+  return "libcuda.so.1 cannot be loaded: " + why;
+}
+
 DriverTable loadDriver() {
   DriverTable t;
   dlerror();
   void* handle = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {
-    const char* why = dlerror();
-    t.error =
-        std::string("libcuda.so.1 cannot be loaded (no NVIDIA driver installed?): ") + (why ? why : "unknown reason");
+    t.error = libcudaLoadError();
     return t;
   }
   bool ok = true;

@@ -13,7 +13,8 @@ namespace occx::cuda {
 /// Whether the driver API can be used here.
 struct DriverStatus {
   bool available = false;
-  std::string reason;      ///< when unavailable: "libcuda.so.1 cannot be loaded: …" or the cuInit error
+  std::string reason;      ///< when unavailable: "libcuda.so.1 cannot be loaded: " + the loader's reason (the
+                           ///< library named once; callers add "no driver: "), or the cuInit error
   int driver_version = 0;  ///< e.g. 13000 for 13.0 (cuDriverGetVersion); 0 when unavailable
   int device_count = 0;
 };

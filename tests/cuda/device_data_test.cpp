@@ -141,6 +141,22 @@ TEST(DevicesCommand, ListsGpusOrSaysThereAreNoneAndExitsZero) {
   }
 }
 
+// Without a driver the reason names the library once and leaves "no driver" to the caller's prefix
+// (the GUI's banner read "No NVIDIA driver: libcuda.so.1 cannot be loaded (no NVIDIA driver
+// installed?): libcuda.so.1: cannot open shared object file: …").
+TEST(DriverStatus, WithoutADriverTheReasonSaysItOnce) {
+  const auto status = driverStatus();
+  if (status.available) GTEST_SKIP() << "a driver is loaded";
+  if (status.reason.rfind("libcuda.so.1 cannot be loaded: ", 0) != 0) GTEST_SKIP() << status.reason;
+  std::size_t names = 0;
+  for (std::size_t at = status.reason.find("libcuda.so.1"); at != std::string::npos;
+       at = status.reason.find("libcuda.so.1", at + 1))
+    ++names;
+  EXPECT_EQ(names, 1u) << status.reason;
+  EXPECT_EQ(status.reason.find("driver"), std::string::npos) << status.reason;
+  EXPECT_GT(status.reason.size(), std::string("libcuda.so.1 cannot be loaded: ").size());
+}
+
 TEST(SweepCommand, WithoutAGpuItSaysSoAndSweepsCompileOnly) {
   const auto status = driverStatus();
   if (status.available && status.device_count > 0) GTEST_SKIP() << "a GPU is present: the sweep would run live";

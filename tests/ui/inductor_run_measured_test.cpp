@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
+
 #include <QFile>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProgressBar>
@@ -16,6 +18,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <map>
+#include "qcustomplot.h"
 
 #include "core/base/csv.h"
 #include "core/triton/kernel_measurements.h"
@@ -205,9 +208,25 @@ TEST(InductorRunMeasured, TheMeasuredAndSweepTabsFit1280x720) {
   EXPECT_TRUE(plot->isVisible());
   EXPECT_GE(plot->height(), 150);
   EXPECT_GE(plot->width(), 300);
+  // The picks' table is as wide as its columns need, and the plot's data area keeps 300 × 180 px.
+  measuredPlot(*view).plot()->replot(QCustomPlot::rpImmediateRefresh);
+  const QRect area = measuredPlot(*view).plot()->axisRect()->rect();
+  EXPECT_GE(area.width(), 300);
+  EXPECT_GE(area.height(), 180);
   const QTableWidget& picks = childNamed<QTableWidget>(*view, "picksTable");
   EXPECT_TRUE(picks.isVisible());
   EXPECT_GE(picks.width(), 200);
+  // Every column of the policies' picks in the table's viewport, unscrolled, its header whole (the
+  // last one read "Not compil").
+  const QHeaderView* header = picks.horizontalHeader();
+  ASSERT_EQ(picks.columnCount(), 5);
+  ASSERT_GT(picks.rowCount(), 0);
+  for (int c = 0; c < picks.columnCount(); ++c) {
+    SCOPED_TRACE(picks.horizontalHeaderItem(c)->text().toStdString());
+    EXPECT_GE(header->sectionSize(c), header->sectionSizeHint(c));
+    EXPECT_LE(header->sectionViewportPosition(c) + header->sectionSize(c), picks.viewport()->width());
+    EXPECT_FALSE(picks.horizontalHeaderItem(c)->toolTip().isEmpty());
+  }
   // The Sweep tab beside it, and the sweep's controls.
   view->detailTabs()->setCurrentIndex(view->detailTabs()->count() - 2);
   QApplication::processEvents();

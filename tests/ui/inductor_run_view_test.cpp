@@ -29,38 +29,73 @@
 namespace occx::ui {
 namespace {
 
-// Filtering the kernel list keeps the kernel the user chose: while the filter hides it the table
-// has no selection and the details still show it (never another kernel the table's current row
-// slid to); once the filter lets it through, it is selected again.
-TEST(InductorRunView, FilteringKeepsTheChosenKernel) {
-  InductorRunView view{testContext()};
+// Filtering the kernel list never shows a kernel the table does not: while the filter hides the
+// kernel the user chose, no kernel is selected and the details are empty, saying what hides it (not
+// the kernel, nor another the table's current row slid to); once the filter lets it through, it is
+// selected again with its details and the config that was selected.
+TEST(InductorRunView, FilterHidingTheChosenKernelEmptiesTheDetails) {
+  InductorRunView view{testContext()};  // the bundled Blenderbot run
   ASSERT_GE(kernelModel(view).numRows(), 10);
   auto* filter = view.findChild<QLineEdit*>(QStringLiteral("kernelFilter"));
   auto* table = view.findChild<QTableView*>(QStringLiteral("kernelTable"));
   ASSERT_NE(filter, nullptr);
   ASSERT_NE(table, nullptr);
-  ASSERT_TRUE(view.selectKernel(5));
-  const std::string chosen = kernelModel(view).row(5)->kernel;
-  const std::string other = kernelModel(view).row(0)->kernel;
-  ASSERT_NE(chosen, other);
   auto* proxy = qobject_cast<QSortFilterProxyModel*>(table->model());
   ASSERT_NE(proxy, nullptr);
-  filter->setText(QString::fromStdString(other));  // the other kernel is left (and any whose cells contain its name)
-  EXPECT_EQ(view.selectedKernel(), 5);
-  if (!proxy->mapFromSource(kernelModel(view).index(5, 0)).isValid()) {
-    EXPECT_FALSE(table->selectionModel()->hasSelection());
+  int chosen_index = -1;  // the first kernel with more than one config
+  for (int i = 0; i < kernelModel(view).numRows() && chosen_index < 0; ++i) {
+    ASSERT_TRUE(view.selectKernel(i));
+    if (configModel(view).numRows() > 1) chosen_index = i;
   }
+  ASSERT_GE(chosen_index, 0);
+  const int config_row = view.selectedConfig() == configModel(view).row(0) ? 1 : 0;  // not the one shown first
+  ASSERT_TRUE(view.selectConfig(config_row));
+  const QString chosen = QString::fromStdString(kernelModel(view).row(chosen_index)->kernel);
+  const QString chosen_html = QString(chosen).replace(QLatin1Char('_'), QStringLiteral("_&#8203;"));  // breakable
+  const QString title = labelText(view, "kernelTitle");
+  const QString source = childNamed<QPlainTextEdit>(view, "kernelSource").toPlainText();
+  const int configs = configModel(view).numRows();
+  ASSERT_TRUE(title.contains(chosen_html)) << title.toStdString();
+  ASSERT_FALSE(source.isEmpty());
+
+  filter->setText(QStringLiteral("pointwise"));  // the looped reduction is hidden
+  ASSERT_FALSE(proxy->mapFromSource(kernelModel(view).index(chosen_index, 0)).isValid());
+  EXPECT_GT(proxy->rowCount(), 0);
+  EXPECT_FALSE(table->selectionModel()->hasSelection());
+  EXPECT_EQ(view.selectedKernel(), -1);
+  EXPECT_EQ(view.selectedConfig(), nullptr);
+  EXPECT_EQ(configModel(view).numRows(), 0);
+  EXPECT_TRUE(childNamed<QPlainTextEdit>(view, "kernelSource").toPlainText().isEmpty());
+  EXPECT_TRUE(
+      labelText(view, "kernelTitle").startsWith(QStringLiteral("<b>No kernel selected</b> — the filter hides ")))
+      << labelText(view, "kernelTitle").toStdString();
+  EXPECT_TRUE(labelText(view, "kernelTitle").contains(chosen_html));
   filter->setText(QStringLiteral("no kernel has this name"));
   EXPECT_EQ(proxy->rowCount(), 0);
-  EXPECT_EQ(view.selectedKernel(), 5);
-  EXPECT_FALSE(table->selectionModel()->hasSelection());
+  EXPECT_EQ(view.selectedKernel(), -1);
+  EXPECT_EQ(configModel(view).numRows(), 0);
+  EXPECT_TRUE(labelText(view, "kernelTitle").contains(chosen_html));
+
   filter->clear();
-  EXPECT_EQ(view.selectedKernel(), 5);
+  EXPECT_EQ(view.selectedKernel(), chosen_index);
   ASSERT_TRUE(table->selectionModel()->currentIndex().isValid());
-  EXPECT_EQ(proxy->mapToSource(table->selectionModel()->currentIndex()).row(), 5);
-  // A filter that keeps the chosen kernel keeps it selected.
-  filter->setText(QString::fromStdString(chosen));
-  EXPECT_EQ(proxy->mapToSource(table->selectionModel()->currentIndex()).row(), 5);
+  EXPECT_EQ(proxy->mapToSource(table->selectionModel()->currentIndex()).row(), chosen_index);
+  EXPECT_EQ(labelText(view, "kernelTitle"), title);
+  EXPECT_EQ(childNamed<QPlainTextEdit>(view, "kernelSource").toPlainText(), source);
+  EXPECT_EQ(configModel(view).numRows(), configs);
+  ASSERT_NE(view.selectedConfig(), nullptr);
+  EXPECT_EQ(view.selectedConfig(), configModel(view).row(config_row));
+  // A filter that lets the chosen kernel through keeps it selected, its details shown.
+  filter->setText(chosen);
+  EXPECT_EQ(proxy->mapToSource(table->selectionModel()->currentIndex()).row(), chosen_index);
+  EXPECT_EQ(view.selectedKernel(), chosen_index);
+  EXPECT_EQ(labelText(view, "kernelTitle"), title);
+  // Choosing a kernel the filter hides (from the Step page) clears the filter and shows it.
+  filter->setText(QStringLiteral("pointwise"));
+  ASSERT_TRUE(view.selectKernel(chosen_index));
+  EXPECT_TRUE(filter->text().isEmpty());
+  EXPECT_EQ(view.selectedKernel(), chosen_index);
+  EXPECT_EQ(labelText(view, "kernelTitle"), title);
 }
 
 TEST(InductorRunView, OpensABundledRunOnStart) {

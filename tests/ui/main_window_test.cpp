@@ -448,7 +448,7 @@ TEST(MainWindowBackend, StatusBarSaysWhatIsHere) {
   FakeBackend none;
   none.compile = [](const CompileRequest&) -> Expected<CompileResult> { return Error{"unused"}; };
   none.compiler_version = "NVRTC 13.0";
-  none.live = {false, "No NVIDIA driver: libcuda.so.1 cannot be loaded (no NVIDIA driver installed?)"};
+  none.live = {false, "No NVIDIA driver: libcuda.so.1 cannot be loaded: cannot open shared object file"};
   EXPECT_EQ(MainWindow::backendStatusText(none),
             QStringLiteral("GPU: none found (driver not installed) · NVRTC: available (NVRTC 13.0)"));
 

@@ -2,7 +2,8 @@
 // with data shown in every view: on every tab (and every page of a tab's own tabs) each plot's data
 // area is at least 300 × 180 px, its title, axes and legend lie inside the plot, uncut, and no two
 // widgets of one layout overlap; the calculator's derivation shows six lines, the Inductor config
-// table ten rows, the RBLOCK pipeline table five; the button that starts a sweep is in sight; the
+// table ten rows, the RBLOCK pipeline table five and the decision table all four of its rows, one
+// line each; the button that starts a sweep is in sight; the
 // status bar's texts are whole or cut after a word with the whole text in a tooltip, and do not
 // overlap; no splitter collapses a pane.
 #include <gtest/gtest.h>
@@ -11,6 +12,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QHeaderView>
+#include <QLabel>
 #include <QLayout>
 #include <QPushButton>
 #include <QScrollBar>
@@ -160,6 +162,27 @@ int roomForRows(const QTableView* table) {
   return table->viewport()->height() / table->verticalHeader()->defaultSectionSize();
 }
 
+/// The RBLOCK decision table, one row per policy (four, fewer than the five rows the bottom pane
+/// is to show): every row one line tall and whole in the viewport, unscrolled; a reason longer than
+/// its cell ends in "…" with the whole reason in the cell's tooltip.
+void expectEveryRowInSight(const QTableWidget* table, int rows) {
+  ASSERT_EQ(table->rowCount(), rows);
+  EXPECT_EQ(table->verticalScrollBar()->value(), 0);
+  const int line = table->verticalHeader()->defaultSectionSize();
+  for (int r = 0; r < rows; ++r) {
+    SCOPED_TRACE(r);
+    EXPECT_EQ(table->rowHeight(r), line) << "the row wraps to " << table->rowHeight(r) << " px";
+    EXPECT_LE(table->rowViewportPosition(r) + table->rowHeight(r), table->viewport()->height())
+        << "the row is below the fold of a " << table->viewport()->height() << " px viewport";
+    for (int c = 0; c < table->columnCount(); ++c) {
+      const QTableWidgetItem* item = table->item(r, c);
+      ASSERT_NE(item, nullptr);
+      EXPECT_FALSE(item->text().isEmpty());
+      EXPECT_EQ(item->toolTip(), item->text());
+    }
+  }
+}
+
 /// What is wrong with `label` of the status bar: text cut other than after a whole word, a cut
 /// text without the whole text in its tooltip, or a text wider than the label.
 QStringList elidedProblems(const ElidedLabel* label) {
@@ -217,7 +240,8 @@ void expectTheViewsFit(MainWindow& window) {
   ASSERT_NE(derivation, nullptr);
   EXPECT_GE(derivation->viewport()->height() / derivation->fontMetrics().lineSpacing(), 6)
       << "the derivation is " << derivation->viewport()->height() << " px tall";
-  // RBLOCK scaling: five rows of the candidate pipeline, four of the decision table.
+  // RBLOCK scaling: five rows of the candidate pipeline, and the decision table whole (its four
+  // policies, one line each).
   auto* rblock = window.findChild<RblockScalingView*>();
   ASSERT_NE(rblock, nullptr);
   tabs->setCurrentWidget(rblock);
@@ -229,7 +253,7 @@ void expectTheViewsFit(MainWindow& window) {
   EXPECT_GE(roomForRows(pipeline), 5) << "the pipeline table's viewport is " << pipeline->viewport()->height() << " px";
   rblock_tabs->setCurrentIndex(0);
   QApplication::processEvents();
-  EXPECT_GE(roomForRows(rblock->decisionTable()), 4);
+  expectEveryRowInSight(rblock->decisionTable(), 4);
   // The Inductor run: ten rows of the config table.
   auto* inductor = window.findChild<InductorRunView*>();
   ASSERT_NE(inductor, nullptr);
@@ -356,6 +380,29 @@ TEST(WindowLayout, NoSplitterCollapsesAPane) {
     }
   }
   EXPECT_GE(checked, 8);
+}
+
+// The RBLOCK tab opened from another tab at 1280 × 720 (as a user does): the Inductor version's
+// statement, many lines long, is as tall as its text needs, its first line at the top (it opened
+// with half a line cut off above and the last lines below).
+TEST(WindowLayout, RblockVersionStatementIsWholeWhenTheTabOpens) {
+  QSettings().clear();
+  MainWindow window(testContext(offlineBackend(), false));
+  auto* rblock = new RblockScalingView(testContext());
+  window.addView(rblock, QStringLiteral("RBLOCK scaling"));
+  window.resize(1280, 720);
+  window.show();
+  window.tabs()->setCurrentWidget(window.calculatorView());
+  QApplication::processEvents();
+  window.tabs()->setCurrentWidget(rblock);
+  QApplication::processEvents();
+  const QLabel* statement = rblock->profileLabel();
+  ASSERT_TRUE(statement->isVisible());
+  const int lines = statement->heightForWidth(statement->width()) / statement->fontMetrics().lineSpacing();
+  EXPECT_GE(lines, 4) << statement->text().toStdString();
+  EXPECT_GE(statement->height(), statement->heightForWidth(statement->width()))
+      << "the statement is " << statement->height() << " px tall for " << lines << " lines";
+  EXPECT_TRUE(statement->alignment() & Qt::AlignTop);
 }
 
 // The live sweep beside Inductor's kernel (the bundled mean_var pair) at 1280 × 720: the summary line,

@@ -1,5 +1,7 @@
 #include "ui/views/app_view.h"
 
+#include <QCoreApplication>
+#include <QEvent>
 #include <QFile>
 #include <QLabel>
 #include <QScrollArea>
@@ -16,6 +18,24 @@ Expected<std::size_t> writeCsvFile(const CsvTable& table, const QString& path) {
   return writeFileAtomically(QFile::encodeName(path).toStdString(), toCsv(table));
 }
 
+namespace {
+
+/// Lays a scroll area's content out again each time the area is shown. A content of wrapped labels
+/// laid out while its tab was hidden kept the height it had for another width: a label many lines
+/// long got the room of fewer, its text centred and cut above and below.
+class RelayoutOnShow : public QObject {
+ public:
+  using QObject::QObject;
+
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override {
+    if (event->type() == QEvent::Show) QCoreApplication::postEvent(watched, new QEvent(QEvent::LayoutRequest));
+    return QObject::eventFilter(watched, event);
+  }
+};
+
+}  // namespace
+
 QWidget* inputScrollArea(QWidget* content, int min_width, int max_width, QWidget* footer) {
   auto* column = new QWidget;
   auto* layout = new QVBoxLayout(column);
@@ -26,6 +46,7 @@ QWidget* inputScrollArea(QWidget* content, int min_width, int max_width, QWidget
   scroll->setWidgetResizable(true);
   scroll->setFrameShape(QFrame::NoFrame);
   scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  scroll->installEventFilter(new RelayoutOnShow(scroll));
   layout->addWidget(scroll, 1);
   if (footer != nullptr) layout->addWidget(footer, 0);
   guardWheelUnder(content);  // scrolling the panel past a box or a list leaves it alone

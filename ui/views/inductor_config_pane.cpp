@@ -79,10 +79,11 @@ void InductorConfigPane::addToButtonRow(QWidget* widget) {
   buttons_->addWidget(widget);
 }
 
-void InductorConfigPane::showKernel(const InductorRunData& run, const RunKernelEntry* kernel) {
+void InductorConfigPane::showKernel(const InductorRunData& run, const RunKernelEntry* kernel,
+                                    const QString& none_text) {
   row_ = -1;
   if (kernel == nullptr) {
-    title_->setText(tr("Select a kernel."));
+    title_->setText(none_text.isEmpty() ? tr("Select a kernel.") : none_text);
     model_->clear();
   } else {
     title_->setText(kernelTitleHtml(*kernel));

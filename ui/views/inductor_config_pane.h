@@ -26,9 +26,9 @@ class InductorConfigPane : public QWidget {
  public:
   explicit InductorConfigPane(QWidget* parent = nullptr);
 
-  /// Shows the compiled configs of `kernel` (null: none) with their measurements in `run`; no
-  /// config is selected until selectConfig.
-  void showKernel(const InductorRunData& run, const RunKernelEntry* kernel);
+  /// Shows the compiled configs of `kernel` (null: none, and the title says `none_text`, by default
+  /// "Select a kernel.") with their measurements in `run`; no config is selected until selectConfig.
+  void showKernel(const InductorRunData& run, const RunKernelEntry* kernel, const QString& none_text = {});
   /// Selects config row `row` (configChanged() when the selection changes). False when out of range.
   bool selectConfig(int row);
   /// The selected config's row, -1 when none.

@@ -62,19 +62,13 @@ InductorKernelListPane::InductorKernelListPane(QWidget* parent)
   table_->sortByColumn(KernelListModel::kKind, Qt::AscendingOrder);  // looped reductions first
   table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
   table_->setColumnHidden(KernelListModel::kInStep, true);  // shown once a step trace is open
-  // Filtering moves the table's current row to whatever row is left; the kernel shown stays the
-  // user's: selected again whenever the filter lets it through, and shown (unselected) otherwise.
+  // Filtering moves the table's current row to whatever row is left; the choice stays the user's:
+  // selected again whenever the filter lets it through, hidden (none chosen) otherwise.
   connect(filter_, &QLineEdit::textChanged, this, [this](const QString& text) {
     filtering_ = true;
     proxy_->setFilterFixedString(text);
-    const QModelIndex shown = chosen_ >= 0 ? proxy_->mapFromSource(model_->index(chosen_, 0)) : QModelIndex();
-    if (shown.isValid()) {
-      table_->selectionModel()->setCurrentIndex(shown, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-      table_->scrollTo(shown);
-    } else {
-      table_->selectionModel()->clear();
-    }
     filtering_ = false;
+    followFilter();
   });
   connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
     if (!current.isValid() || filtering_) return;
@@ -84,10 +78,32 @@ InductorKernelListPane::InductorKernelListPane(QWidget* parent)
   v->addWidget(table_, 1);
 }
 
+void InductorKernelListPane::followFilter() {
+  filtering_ = true;
+  const QModelIndex shown = chosen_ >= 0 ? proxy_->mapFromSource(model_->index(chosen_, 0)) : QModelIndex();
+  if (shown.isValid()) {
+    table_->selectionModel()->setCurrentIndex(shown, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    table_->scrollTo(shown);
+  } else {
+    table_->selectionModel()->clear();
+  }
+  filtering_ = false;
+  const bool hidden = chosen_ >= 0 && !shown.isValid();
+  if (hidden == hidden_) return;
+  hidden_ = hidden;
+  emit chosenHiddenChanged(hidden);
+}
+
 void InductorKernelListPane::setKernels(const std::vector<RunKernelEntry>& kernels, bool new_run) {
-  if (new_run) chosen_ = -1;
+  if (new_run) {
+    chosen_ = -1;
+    hidden_ = false;
+  }
   model_->setRows(kernels);
-  if (!new_run) return;
+  if (!new_run) {
+    followFilter();  // the rows were reset: the chosen one selected again (when the filter lets it through)
+    return;
+  }
   model_->setInStepTimes({});  // until the step is joined to this run (off the UI thread)
   table_->resizeColumnsToContents();
   table_->setColumnWidth(KernelListModel::kKernel, std::min(table_->columnWidth(KernelListModel::kKernel), 230));
@@ -95,11 +111,10 @@ void InductorKernelListPane::setKernels(const std::vector<RunKernelEntry>& kerne
 
 bool InductorKernelListPane::selectKernel(int index) {
   if (index < 0 || index >= model_->numRows()) return false;
-  const QModelIndex row = proxy_->mapFromSource(model_->index(index, 0));
-  if (!row.isValid()) {  // filtered out: chosen anyway
-    chosen_ = index;
-    emit kernelChosen(index);
-    return true;
+  QModelIndex row = proxy_->mapFromSource(model_->index(index, 0));
+  if (!row.isValid()) {  // the filter hides it: the kernel asked for is shown, the filter cleared
+    filter_->clear();
+    row = proxy_->mapFromSource(model_->index(index, 0));
   }
   table_->selectionModel()->setCurrentIndex(row, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
   table_->scrollTo(row);
@@ -109,11 +124,16 @@ bool InductorKernelListPane::selectKernel(int index) {
 
 void InductorKernelListPane::choose(int index) {
   chosen_ = index;
+  hidden_ = false;  // a row the user (or selectKernel) chose is in sight
   emit kernelChosen(index);
 }
 
 const RunKernelEntry* InductorKernelListPane::chosenEntry() const {
-  return model_->row(chosen_);
+  return hidden_ ? nullptr : model_->row(chosen_);
+}
+
+const RunKernelEntry* InductorKernelListPane::hiddenEntry() const {
+  return hidden_ ? model_->row(chosen_) : nullptr;
 }
 
 void InductorKernelListPane::setInStepTimes(const step::StepProfile* profile) {

@@ -1,6 +1,7 @@
 // The Inductor run view's kernel list: every kernel of the run, filterable (any column) and sortable
-// by any column, with the step's in-step time per kernel once a profiler trace is open. The kernel
-// the user chose stays chosen while a filter hides it (the details keep showing it).
+// by any column, with the step's in-step time per kernel once a profiler trace is open. While the
+// filter hides the kernel the user chose, no kernel is chosen (the details show none); the filter
+// letting it through chooses it again.
 #pragma once
 
 #include <QString>
@@ -50,14 +51,17 @@ class InductorKernelListPane : public QWidget {
   /// Lists `kernels` (the run's, in its order). For a new run (`new_run`) no kernel is chosen, the
   /// in-step times are cleared and the columns fitted; otherwise the chosen kernel stays.
   void setKernels(const std::vector<RunKernelEntry>& kernels, bool new_run);
-  /// Chooses kernel `index` of the run (not the sorted row) and selects its row; one the filter
-  /// hides is chosen all the same, with no row selected. kernelChosen() when the choice changes.
-  /// False when out of range.
+  /// Chooses kernel `index` of the run (not the sorted row) and selects its row; for one the filter
+  /// hides, the filter is cleared first. kernelChosen() when the choice changes. False when out of
+  /// range.
   bool selectKernel(int index);
-  /// Index of the chosen kernel in the run, -1 when none.
-  [[nodiscard]] int chosenKernel() const { return chosen_; }
-  /// The chosen kernel, nullptr when none.
+  /// Index of the chosen kernel in the run, -1 when none or while the filter hides it.
+  [[nodiscard]] int chosenKernel() const { return hidden_ ? -1 : chosen_; }
+  /// The chosen kernel, nullptr when none or while the filter hides it.
   [[nodiscard]] const RunKernelEntry* chosenEntry() const;
+  /// The kernel the user chose that the filter hides now (chosen again once the filter lets it
+  /// through), nullptr when none.
+  [[nodiscard]] const RunKernelEntry* hiddenEntry() const;
 
   /// Shows the in-step time of the kernels of `profile` matched to the run (null: no trace; the
   /// In-step column hides). The first times of a trace move the column to the front and sort by it.
@@ -71,15 +75,22 @@ class InductorKernelListPane : public QWidget {
  signals:
   /// The user (or selectKernel) chose kernel `index` of the run.
   void kernelChosen(int index);
+  /// The filter hid the chosen kernel (`hidden`: chosenEntry() is nullptr now) or let it through
+  /// again (chosenEntry() is the kernel once more).
+  void chosenHiddenChanged(bool hidden);
 
  private:
   void choose(int index);
+  /// Selects the chosen kernel's row when the filter lets it through, no row otherwise; says when
+  /// that hides the choice or shows it again.
+  void followFilter();
 
   KernelListModel* model_;
   QSortFilterProxyModel* proxy_;
   QLineEdit* filter_;
   QTableView* table_;
   int chosen_ = -1;
+  bool hidden_ = false;          ///< the filter hides the chosen kernel
   bool filtering_ = false;       ///< the filter is changing the table: its current row is not the user's choice
   bool in_step_sorted_ = false;  ///< the list was sorted by in-step time once for this trace
 };

@@ -5,6 +5,7 @@
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "ui/models/inductor_plot_data.h"
 #include "ui/models/inductor_run_models.h"
@@ -30,7 +31,9 @@ InductorMeasuredPane::InductorMeasuredPane(QWidget* parent) : QWidget(parent) {
   plot_->widget()->setMinimumWidth(300);
   picks_ = new QTableWidget(0, 5);
   picks_->setObjectName(QStringLiteral("picksTable"));
-  picks_->setHorizontalHeaderLabels({tr("Policy"), tr("Pick"), tr("Cold (µs)"), tr("Regret"), tr("Not compiled")});
+  // Two-line headers where a word or a unit would widen a column past its cells: at 1280 × 720 the
+  // five columns fit the table, "Not compiled" whole.
+  picks_->setHorizontalHeaderLabels({tr("Policy"), tr("Pick"), tr("Cold\n(µs)"), tr("Regret"), tr("Not\ncompiled")});
   setHeaderToolTips(picks_->model(),
                     {tr("The RBLOCK policy (old, new, review_min, exact bound; spills rule), and best: the fastest "
                         "measured config"),
@@ -44,13 +47,15 @@ InductorMeasuredPane::InductorMeasuredPane(QWidget* parent) : QWidget(parent) {
   picks_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   picks_->setSelectionMode(QAbstractItemView::NoSelection);
   picks_->setWordWrap(false);
-  picks_->horizontalHeader()->setStretchLastSection(true);
+  // The configs not compiled fill what the other columns leave, elided (the whole list in the
+  // cell's tooltip): sized to their cells, they pushed the column out of view.
+  picks_->horizontalHeader()->setSectionResizeMode(4, QHeaderView::Stretch);
   picks_->setMinimumWidth(220);
   split->addWidget(plot_->widget());
   split->addWidget(picks_);
   split->setStretchFactor(0, 2);
   split->setStretchFactor(1, 1);
-  split->setSizes({620, 300});
+  split->setSizes({620, 300});  // the picks' table grows to its minimum (showKernel): its columns in view
   v->addWidget(note_);
   v->addWidget(split, 1);
 }
@@ -81,9 +86,17 @@ void InductorMeasuredPane::showKernel(const InductorRunData& run, const RunKerne
     picks_->setItem(r, 1, pick);
     picks_->setItem(r, 2, item(p.cold_us, true));
     picks_->setItem(r, 3, item(p.regret, true));
-    picks_->setItem(r, 4, item(p.not_compiled));
+    QTableWidgetItem* not_compiled = item(p.not_compiled);
+    not_compiled->setToolTip(p.not_compiled);
+    picks_->setItem(r, 4, not_compiled);
   }
   picks_->resizeColumnsToContents();
+  // Room for every column, the last one's header whole; the plot keeps the rest (at 1280 × 720 a
+  // wider share for the table left the plot's data area under 300 px).
+  const QHeaderView* header = picks_->horizontalHeader();
+  int need = 2 * picks_->frameWidth() + header->sectionSizeHint(4);
+  for (int c = 0; c < 4; ++c) need += header->sectionSize(c);
+  picks_->setMinimumWidth(std::max(220, need));
 }
 
 }  // namespace occx::ui

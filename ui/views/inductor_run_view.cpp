@@ -103,6 +103,7 @@ void InductorRunView::connectPanes() {
   connect(open_, &InductorOpenPane::scanEnded, this, &InductorRunView::scanFinished);
   connect(open_, &InductorOpenPane::scanFailed, this, &InductorRunView::fileError);
   connect(kernels_, &InductorKernelListPane::kernelChosen, this, [this] { showKernel(); });
+  connect(kernels_, &InductorKernelListPane::chosenHiddenChanged, this, &InductorRunView::followHiddenKernel);
   connect(configs_, &InductorConfigPane::configChanged, this, &InductorRunView::showConfigDetails);
   connect(configs_, &InductorConfigPane::openInCalculator, this, &InductorRunView::openInCalculator);
   connect(configs_, &InductorConfigPane::openInRblock, this, &InductorRunView::openInRblock);
@@ -289,11 +290,24 @@ int InductorRunView::selectedKernel() const {
 
 void InductorRunView::showKernel() {
   const RunKernelEntry* k = kernels_->chosenEntry();
-  configs_->showKernel(data_, k);
+  QString none;
+  if (const RunKernelEntry* hidden = kernels_->hiddenEntry()) {
+    QString name = q(hidden->kernel).toHtmlEscaped();
+    name.replace(QLatin1Char('_'), QStringLiteral("_&#8203;"));  // breaks after underscores, as in the title
+    none = tr("<b>No kernel selected</b> — the filter hides %1. Clear the filter to see it again.").arg(name);
+  }
+  configs_->showKernel(data_, k, none);
   detail_tabs_->showKernel(data_, k, configs_->configs(), runUnavailableReason(),
                            k != nullptr ? sweepExplanation(k->module) : QStringList());
   updateRunButtons();
   if (k == nullptr || !configs_->selectConfig(winnerConfigRow(*k))) showConfigDetails();
+}
+
+void InductorRunView::followHiddenKernel(bool hidden) {
+  const int config_row = hidden_config_row_;
+  hidden_config_row_ = hidden ? configs_->selectedRow() : -1;
+  showKernel();
+  if (!hidden && config_row >= 0) selectConfig(config_row);
 }
 
 bool InductorRunView::selectConfig(int row) {

@@ -97,11 +97,14 @@ class InductorRunView : public QWidget, public AppView {
   /// The detail tabs (RBLOCK bounds, occupancy, source, Measured, Sweep, Step), for choosing a page.
   [[nodiscard]] QTabWidget* detailTabs() const;
 
-  /// Selects the kernel list's row of kernel `index` in the run (not the sorted row). False when out of range.
+  /// Selects the kernel list's row of kernel `index` in the run (not the sorted row), clearing a
+  /// filter that hides it. False when out of range.
   bool selectKernel(int index);
   /// Selects row `row` of the selected kernel's config table. False when out of range.
   bool selectConfig(int row);
-  /// Index in run().kernels of the selected kernel, -1 when none.
+  /// Index in run().kernels of the selected kernel, -1 when none or while the kernel list's filter
+  /// hides it (the details show no kernel then; the filter letting it through shows it again, with
+  /// the config that was selected).
   [[nodiscard]] int selectedKernel() const;
   /// The selected config's row, nullptr when none.
   [[nodiscard]] const triton::ScanRow* selectedConfig() const;
@@ -154,8 +157,11 @@ class InductorRunView : public QWidget, public AppView {
   QWidget* buildDetailColumn();
   /// Opens `path` as openPath does; `handed_over` tells whether it went to another view.
   QString open(const QString& path, bool& handed_over);
-  /// Shows the chosen kernel (none: the list's choice is none) in every pane.
+  /// Shows the chosen kernel (none: the list's choice is none, or the filter hides it) in every pane.
   void showKernel();
+  /// The filter hid the chosen kernel (`hidden`) or let it through again: no kernel shown, or the
+  /// kernel with the config that was selected when it was hidden.
+  void followHiddenKernel(bool hidden);
   /// The selected config in the occupancy bars and the bounds tab.
   void showConfigDetails();
   /// After measurements or a sweep changed the run: the list, the title and the chosen kernel again.
@@ -176,6 +182,7 @@ class InductorRunView : public QWidget, public AppView {
   InductorDetailTabs* detail_tabs_;
   StepPane* step_pane_;  ///< the detail tabs' Step tab
   QSplitter* main_split_ = nullptr;
+  int hidden_config_row_ = -1;  ///< the config selected when the filter hid the chosen kernel
 };
 
 }  // namespace occx::ui

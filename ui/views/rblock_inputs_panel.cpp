@@ -89,6 +89,7 @@ QWidget* RblockInputsPanel::buildInductorBox() {
   profile_text_->setObjectName(QStringLiteral("profileStatement"));
   profile_text_->setWordWrap(true);
   profile_text_->setStyleSheet(QStringLiteral("color: #444;"));
+  profile_text_->setAlignment(Qt::AlignLeft | Qt::AlignTop);  // never centred with its first line cut
   il->addRow(tr("Profile"), profile_);
   il->addRow(tr("CC gate"), cc_gate_);
   il->addRow(profile_text_);

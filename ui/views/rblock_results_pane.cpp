@@ -93,11 +93,13 @@ QWidget* RblockResultsPane::buildLower() {
        tr("Blocks the launch needs: ceil(xnumel / XBLOCK)"),
        tr("scale (halve R0_BLOCK: total blocks exceed the capacity), no scaling, or not applicable (a gate "
           "or a check stops the pass first)"),
-       tr("R0_BLOCK (RBLOCK in older Inductor) after the decision"), tr("The step that decided, in words")});
+       tr("R0_BLOCK (RBLOCK in older Inductor) after the decision"),
+       tr("The step that decided, in words (one line here: the whole reason is in the cell's tooltip and on "
+          "the Arithmetic page)")});
   decision_table_->setRowCount(4);
-  // The reasons wrap (a row grows to two lines) rather than end in "…"; four rows at least.
-  decision_table_->setWordWrap(true);
-  decision_table_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  // One line per policy, the reason elided at the table's right edge: wrapped, a reason took five
+  // lines and a 1280 × 720 screen showed one row and a half. The whole reason is in the cell's
+  // tooltip and in the Arithmetic page; the four rows fit.
   decision_table_->setMinimumHeight(decision_table_->horizontalHeader()->sizeHint().height() +
                                     4 * decision_table_->verticalHeader()->defaultSectionSize() +
                                     2 * decision_table_->frameWidth() + 2);
