@@ -106,8 +106,8 @@ std::string warpsText(const ArchLimits& a, int threads, const OccupancyResult& r
            ": no block fits.";
   }
   return num(threads) + " threads per block = ceil(" + num(threads) + " / " + num(a.warp_size) +
-         ") = " + num(r.warps_per_block) + (r.warps_per_block == 1 ? " warp" : " warps") + " per block. The SM holds " + num(a.max_warps_per_sm) +
-         " warps: floor(" + num(a.max_warps_per_sm) + " / " + num(r.warps_per_block) +
+         ") = " + num(r.warps_per_block) + (r.warps_per_block == 1 ? " warp" : " warps") + " per block. The SM holds " +
+         num(a.max_warps_per_sm) + " warps: floor(" + num(a.max_warps_per_sm) + " / " + num(r.warps_per_block) +
          ") = " + num(r.block_limit_warps) + " blocks per SM.";
 }
 

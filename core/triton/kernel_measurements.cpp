@@ -473,6 +473,7 @@ std::vector<RunColumn> makeKernelRunColumns() {
   c.push_back({"compile_s", "compile", "s", CellKind::kNumber,
                [](const MeasuredConfig& r) { return r.compile_s < 0 ? std::string() : fixed(r.compile_s, 2); },
                [](MeasuredConfig& r, const std::string& t) { return readNumber(t, r.compile_s, -1.0); }, false});
+  c.push_back(textColumn("method", "method", &MeasuredConfig::method));
   return c;
 }
 

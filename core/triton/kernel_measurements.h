@@ -58,6 +58,9 @@ struct MeasuredConfig {
   // Sweeps (core/triton/kernel_sweep.h) only.
   std::string swept_for;    ///< why a sweep compiled it: "grid", "grid, new", "spills"; empty = Inductor compiled it
   double compile_s = -1.0;  ///< Triton's compile time of this config, s; -1 = not compiled by the sweep
+  /// How it was timed when a sweep screened its configs: "full", or "brief: …" for a config the brief
+  /// pass kept from the full method (its time is the brief one); empty otherwise.
+  std::string method;
 
   [[nodiscard]] bool ok() const { return measured.ok(); }
   /// "X1 R16384 w32" (Y and R1 when present).

@@ -6,6 +6,7 @@
 
 #include "core/base/format.h"
 #include "core/base/text.h"
+#include "core/triton/sweep_cache.h"
 
 namespace occx::triton {
 namespace {
@@ -189,16 +190,110 @@ Expected<RunKernel> reanalyseSweptKernel(const RunKernel& kernel, const TritonCo
   return Error{why};
 }
 
-// Runs every config of the re-read kernel on the runner; without one (or once cancelled) the rows
-// say why they were not run.
+using MeasureProgressFn = std::function<void(const MeasureProgress&)>;
+
+/// The figures of `from` (a measured row of the same config) on `into` (a row of the whole kernel).
+void graftMeasurement(MeasuredConfig& into, const MeasuredConfig& from) {
+  into.measured = from.measured;
+  into.buffers_from = from.buffers_from;
+  into.device = from.device;
+}
+
+/// One timing pass over configs `wanted` of `kernel` (indices into kernel.configs and `rows`): a config
+/// in `cached` is taken from it; the rest run on `runner` with `options`. Returns what the run said
+/// (meta, notes; empty when nothing ran).
+KernelMeasurements timingPass(GpuRunner& runner, const RunKernel& kernel, std::vector<MeasuredConfig>& rows,
+                              const std::vector<std::size_t>& wanted, const MeasureOptions& options,
+                              const std::vector<MeasuredConfig>& cached, int& from_cache,
+                              const MeasureProgressFn& progress, const std::atomic<bool>* cancel) {
+  RunKernel sub = kernel;
+  sub.configs.clear();
+  sub.winner = -1;
+  std::vector<std::size_t> to_run;
+  for (std::size_t i : wanted) {
+    const std::string config = rows[i].configText();
+    const auto hit = std::find_if(cached.begin(), cached.end(), [&](const MeasuredConfig& c) {
+      return c.kernel == rows[i].kernel && c.configText() == config;
+    });
+    if (hit != cached.end()) {
+      graftMeasurement(rows[i], *hit);
+      ++from_cache;
+      continue;
+    }
+    sub.configs.push_back(kernel.configs[i]);
+    to_run.push_back(i);
+  }
+  if (sub.configs.empty()) return {};
+  KernelMeasurements m = measureKernelConfigs(runner, {&sub}, options, progress, cancel);
+  for (const MeasuredConfig& r : m.rows) {
+    for (std::size_t i : to_run) {
+      if (rows[i].configText() == r.configText()) graftMeasurement(rows[i], r);
+    }
+  }
+  return m;
+}
+
+/// The spread of a measured row's time, %.
+double spreadOf(const MeasuredConfig& r) {
+  return r.measured.kernel_time ? r.measured.kernel_time->spread_pct : r.measured.time.spread_pct;
+}
+
+/// After a brief pass over every row: the rows that go on to the full method (within the margin of
+/// the brief best, Inductor's winner, each policy's brief pick); the others say why not.
+std::vector<std::size_t> screenFinalists(std::vector<MeasuredConfig>& rows, const ScreenPass& screen,
+                                         double& margin_pct) {
+  const std::vector<KernelPicks> picks = summarizeMeasurements(rows);
+  double max_spread = 0.0;
+  for (const auto& r : rows) {
+    if (r.ok()) max_spread = std::max(max_spread, spreadOf(r));
+  }
+  margin_pct = std::max(screen.min_margin_pct, 3.0 * max_spread);
+  std::set<std::size_t> keep;
+  double best = 0.0;
+  for (const KernelPicks& k : picks) {
+    if (k.best_row >= 0) best = k.best_time_us;
+    if (k.winner_row >= 0) keep.insert(static_cast<std::size_t>(k.winner_row));
+    for (const PolicyPick& p : k.picks) {
+      if (p.row >= 0) keep.insert(static_cast<std::size_t>(p.row));
+    }
+  }
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (rows[i].ok() && rows[i].measured.timeUs() <= best * (1.0 + margin_pct / 100.0)) keep.insert(i);
+  }
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (keep.count(i) != 0U || !rows[i].ok()) continue;
+    rows[i].method = "brief: " + fixed(100.0 * (rows[i].measured.timeUs() / best - 1.0), 1) +
+                     " % slower than the brief best, over the margin of " + fixed(margin_pct, 1) + " %";
+  }
+  return {keep.begin(), keep.end()};
+}
+
+// Runs the re-read kernel's configs on the runner: with a screen pass, every config briefly and the
+// finalists with the full method; rows in the cache are taken from it and new rows stored. Without a
+// runner (or once cancelled) the rows say why they were not run.
 void runSweptConfigs(KernelSweepResult& result, GpuRunner* runner, const KernelSweepOptions& options,
                      const KernelSweepProgressFn& progress, const std::atomic<bool>* cancel) {
-  if (runner != nullptr && !(cancel != nullptr && cancel->load())) {
-    result.runs = measureKernelConfigs(
-        *runner, {&result.kernel}, options.run,
+  if (runner == nullptr || (cancel != nullptr && cancel->load())) {
+    result.runs.rows = kernelConfigRows(result.kernel, "");
+    result.not_measured = runner == nullptr ? "no GPU ran them" : "cancelled before the runs";
+    for (auto& r : result.runs.rows) r.measured.reason = "not run: " + result.not_measured;
+    result.runs.picks = summarizeMeasurements(result.runs.rows);
+    result.runs.cancelled = cancel != nullptr && cancel->load();
+    return;
+  }
+  std::vector<MeasuredConfig> rows = kernelConfigRows(result.kernel, runner->device().name);
+  SweepCacheKey key{runner->device().name, runner->driverVersionText(), result.kernel.module.module_hash,
+                    options.run.seed, sweepMethodKey(options.run.run)};
+  auto pass = [&](const char* phase, const std::vector<std::size_t>& wanted, const MeasureOptions& how) {
+    SweepCacheKey k = key;
+    k.method = sweepMethodKey(how.run);
+    const std::vector<MeasuredConfig> cached =
+        options.cache != nullptr ? options.cache->load(k) : std::vector<MeasuredConfig>{};
+    KernelMeasurements m = timingPass(
+        *runner, result.kernel, rows, wanted, how, cached, result.from_cache,
         [&](const MeasureProgress& p) {
           if (!progress) return;
-          KernelSweepProgress s{"running", p.done, p.total, {}};
+          KernelSweepProgress s{phase, p.done, p.total, {}};
           if (p.row != nullptr) {
             s.text = p.row->configText() + ": " + std::string(runStatusName(p.row->measured.status));
             if (p.row->ok()) s.text += " " + fixed(p.row->measured.timeUs(), 1) + " µs";
@@ -206,14 +301,35 @@ void runSweptConfigs(KernelSweepResult& result, GpuRunner* runner, const KernelS
           progress(s);
         },
         cancel);
-    result.measured = true;
-    return;
+    if (options.cache != nullptr && !m.rows.empty()) (void)options.cache->store(k, m.rows);
+    if (!m.meta.empty()) result.runs.meta = m.meta;
+    result.runs.notes.insert(result.runs.notes.end(), m.notes.begin(), m.notes.end());
+    result.runs.cancelled = result.runs.cancelled || m.cancelled;
+  };
+  std::vector<std::size_t> all(rows.size());
+  for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+  if (options.screen) {
+    MeasureOptions brief = options.run;
+    brief.run = options.screen->brief;
+    pass("screening", all, brief);
+    const std::vector<std::size_t> finalists = screenFinalists(rows, *options.screen, result.screen_margin_pct);
+    result.screened_out = static_cast<int>(rows.size() - finalists.size());
+    if (!(cancel != nullptr && cancel->load())) pass("running", finalists, options.run);
+    for (std::size_t i : finalists) rows[i].method = "full";
+    result.runs.meta.emplace_back("screen", "every config timed briefly (" + sweepMethodKey(brief.run) + "); " +
+                                                std::to_string(finalists.size()) + " within " +
+                                                fixed(result.screen_margin_pct, 1) +
+                                                " % of the brief best, Inductor's winner and the policies' brief "
+                                                "picks timed with the full method");
+  } else {
+    pass("running", all, options.run);
   }
-  result.runs.rows = kernelConfigRows(result.kernel, "");
-  result.not_measured = runner == nullptr ? "no GPU ran them" : "cancelled before the runs";
-  for (auto& r : result.runs.rows) r.measured.reason = "not run: " + result.not_measured;
-  result.runs.picks = summarizeMeasurements(result.runs.rows);
-  result.runs.cancelled = cancel != nullptr && cancel->load();
+  if (result.runs.meta.empty()) {
+    result.runs.meta.emplace_back("device", runner->device().name);
+    result.runs.meta.emplace_back("driver", runner->driverVersionText());
+  }
+  result.runs.rows = std::move(rows);
+  result.measured = true;
 }
 
 // What the sweep compiled, and why: the rows of the configs it compiled say so, and each config
@@ -250,10 +366,10 @@ void addSweepCompileRows(const RunKernel& kernel, KernelSweepResult& result) {
 
 }  // namespace
 
-Expected<KernelSweepResult> sweepKernel(const RunKernel& kernel, const std::string& module_text,
-                                        const KernelSweepOptions& options, GpuRunner* runner,
-                                        const std::function<void(const KernelSweepProgress&)>& progress,
-                                        const std::atomic<bool>* cancel) {
+Expected<KernelSweepResult> prepareKernelSweep(const RunKernel& kernel, const std::string& module_text,
+                                               const KernelSweepOptions& options,
+                                               const std::function<void(const KernelSweepProgress&)>& progress,
+                                               const std::atomic<bool>* cancel) {
   KernelSweepResult result;
   auto plan = planSweep(kernel, options.grid, options.policies);
   if (!plan) return Error{plan.error()};
@@ -266,6 +382,12 @@ Expected<KernelSweepResult> sweepKernel(const RunKernel& kernel, const std::stri
   auto again = reanalyseSweptKernel(kernel, result.compile, options, cancel);
   if (!again) return again.cancelled() ? Error::cancellation() : Error{again.error()};
   result.kernel = std::move(*again);
+  return result;
+}
+
+void measureKernelSweep(KernelSweepResult& result, const RunKernel& kernel, const KernelSweepOptions& options,
+                        GpuRunner* runner, const std::function<void(const KernelSweepProgress&)>& progress,
+                        const std::atomic<bool>* cancel) {
   runSweptConfigs(result, runner, options, progress, cancel);
   addSweepCompileRows(kernel, result);
   result.runs.picks = summarizeMeasurements(result.runs.rows);
@@ -278,7 +400,28 @@ Expected<KernelSweepResult> sweepKernel(const RunKernel& kernel, const std::stri
     result.runs.meta.emplace_back("compile_s", fixed(result.compile.seconds, 1));
   }
   result.explanation = explainSweep(result.runs.rows, result.runs.picks);
+}
+
+Expected<KernelSweepResult> sweepKernel(const RunKernel& kernel, const std::string& module_text,
+                                        const KernelSweepOptions& options, GpuRunner* runner,
+                                        const std::function<void(const KernelSweepProgress&)>& progress,
+                                        const std::atomic<bool>* cancel) {
+  auto result = prepareKernelSweep(kernel, module_text, options, progress, cancel);
+  if (!result) return result;
+  measureKernelSweep(*result, kernel, options, runner, progress, cancel);
   return result;
+}
+
+RunOptions briefScreenOptions(const RunOptions& full) {
+  RunOptions brief = full;
+  brief.min_warmup_runs = 2;
+  brief.warmup_ms = 1.0;
+  brief.min_timed_runs = 8;
+  brief.max_timed_runs = 60;
+  brief.timed_ms = 3.0;
+  brief.warm = false;
+  brief.cupti_metrics = false;
+  return brief;
 }
 
 }  // namespace occx::triton

@@ -20,13 +20,31 @@
 
 namespace occx::triton {
 
+class SweepCache;
+
+/// A first pass that times every config briefly, so that the full method (MeasureOptions::run) is
+/// spent only on configs that could be the best.
+struct ScreenPass {
+  RunOptions brief;  ///< the brief method: briefScreenOptions()
+  /// A config goes on to the full method when its brief time is within max(this, 3 × the largest
+  /// spread of the brief pass) of the brief best, %; Inductor's winner and every policy's brief pick
+  /// always go on.
+  double min_margin_pct = 8.0;
+};
+
+/// The brief method of a screen pass: no warm-up beyond 2 launches, 8 … 60 timed launches aiming at
+/// 3 ms of kernel time, L2 flushed as the full method does, no warm pass, no CUPTI metrics.
+RunOptions briefScreenOptions(const RunOptions& full);
+
 /// What to sweep.
 struct KernelSweepOptions {
   std::optional<ConfigGrid> grid;  ///< nullopt: no grid (policies only)
   bool policies = true;            ///< also what each decision policy would add
   TritonCompileOptions compile;
-  MeasureOptions run;               ///< used when a runner is given
-  const GpuDatabase* db = nullptr;  ///< nullptr = the built-in GPU data
+  MeasureOptions run;                ///< used when a runner is given
+  std::optional<ScreenPass> screen;  ///< nullopt: every config gets the full method
+  SweepCache* cache = nullptr;       ///< rows measured before are taken from it, and new ones kept in it
+  const GpuDatabase* db = nullptr;   ///< nullptr = the built-in GPU data
 };
 
 /// Progress: the phase ("compiling", "running"), `done` of `total` in it, and the line to show.
@@ -41,10 +59,13 @@ struct KernelSweepProgress {
 struct KernelSweepResult {
   SweepPlan plan;
   TritonCompileReport compile;
-  RunKernel kernel;          ///< the kernel re-read with every compiled config
-  KernelMeasurements runs;   ///< one row per compiled config (timed when measured), and the picks
-  bool measured = false;     ///< a GPU ran the configs
-  std::string not_measured;  ///< why not, when not measured ("no GPU: …")
+  RunKernel kernel;                ///< the kernel re-read with every compiled config
+  KernelMeasurements runs;         ///< one row per compiled config (timed when measured), and the picks
+  bool measured = false;           ///< a GPU ran the configs
+  std::string not_measured;        ///< why not, when not measured ("no GPU: …")
+  int from_cache = 0;              ///< rows whose measurement came from the sweep cache
+  int screened_out = 0;            ///< configs the screen pass kept from the full method
+  double screen_margin_pct = 0.0;  ///< the margin the screen pass used, % (0 without one)
   /// The best config and the picks in words, with the occupancy, registers and spills behind them.
   std::vector<std::string> explanation;
 };
@@ -62,6 +83,22 @@ Expected<KernelSweepResult> sweepKernel(const RunKernel& kernel, const std::stri
                                         const KernelSweepOptions& options, GpuRunner* runner,
                                         const std::function<void(const KernelSweepProgress&)>& progress = {},
                                         const std::atomic<bool>* cancel = nullptr);
+
+/// The first half of sweepKernel: plans, compiles and re-reads the kernel; the rows are not run
+/// (KernelSweepResult::measured false). A caller that runs the GPU on one kernel while the next
+/// compiles calls this, then measureKernelSweep. Errors as sweepKernel's.
+Expected<KernelSweepResult> prepareKernelSweep(const RunKernel& kernel, const std::string& module_text,
+                                               const KernelSweepOptions& options,
+                                               const std::function<void(const KernelSweepProgress&)>& progress = {},
+                                               const std::atomic<bool>* cancel = nullptr);
+
+/// The second half: runs the prepared kernel's configs on `runner` (null: not run, the rows say
+/// why) — with options.screen, a brief pass first and the full method for the finalists; with
+/// options.cache, rows measured before by the same device, driver, module, seed and method are
+/// taken from it and the new ones stored — then the picks and the explanation. Never throws.
+void measureKernelSweep(KernelSweepResult& result, const RunKernel& kernel, const KernelSweepOptions& options,
+                        GpuRunner* runner, const std::function<void(const KernelSweepProgress&)>& progress = {},
+                        const std::atomic<bool>* cancel = nullptr);
 
 /// The best config and each pick in words: "Best: X4 R256 w4, 136.6 µs (4100 GB/s): 100 % occupancy
 /// (limited by warps), 32 registers, no spills", then Inductor's pick and each policy's pick against it

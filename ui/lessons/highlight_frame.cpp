@@ -18,14 +18,14 @@ HighlightFrame::HighlightFrame(QWidget* target) : QWidget(target->window()), tar
   // The page that holds the target comes to the front (a table on a tab not shown cannot be looked at).
   for (QWidget* child = target; child != nullptr; child = child->parentWidget()) {
     if (auto* tabs = qobject_cast<QTabWidget*>(child->parentWidget() != nullptr ? child->parentWidget()->parentWidget()
-                                                                                 : nullptr);
+                                                                                : nullptr);
         tabs != nullptr && tabs->indexOf(child) >= 0) {
       tabs->setCurrentWidget(child);
     }
   }
   for (QWidget* w = target->parentWidget(); w != nullptr; w = w->parentWidget()) {
-    if (auto* area = qobject_cast<QScrollArea*>(w); area != nullptr && area->widget() != nullptr &&
-                                                   area->widget()->isAncestorOf(target)) {
+    if (auto* area = qobject_cast<QScrollArea*>(w);
+        area != nullptr && area->widget() != nullptr && area->widget()->isAncestorOf(target)) {
       area->ensureWidgetVisible(target);
       break;
     }

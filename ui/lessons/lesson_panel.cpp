@@ -2,9 +2,8 @@
 
 #include <QAction>
 #include <QComboBox>
-#include <QDockWidget>
-#include <QMainWindow>
 #include <QDirIterator>
+#include <QDockWidget>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -12,6 +11,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QMainWindow>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
@@ -228,8 +228,9 @@ void LessonPanel::fillLessonList() {
   }
   lessons_combo_->setCurrentIndex(-1);
   lessons_combo_->setPlaceholderText(tr("Choose a lesson"));
-  lesson_title_->setText(tr("Choose a lesson above. Each walks you through the app step by step; you may touch "
-                            "anything along the way."));
+  lesson_title_->setText(
+      tr("Choose a lesson above. Each walks you through the app step by step; you may touch "
+         "anything along the way."));
 }
 
 void LessonPanel::startLesson(const LoadedLesson& lesson) {
@@ -381,9 +382,11 @@ void LessonPanel::revealAnswer() {
   auto shown = stage_->read(check);
   QString unit = q(question.unit);
   if (question.answer == 1.0 && unit.section(QLatin1Char(' '), 0, 0).endsWith(QLatin1Char('s'))) {
-    unit.remove(unit.indexOf(QLatin1Char(' ')) < 0 ? unit.size() - 1 : unit.indexOf(QLatin1Char(' ')) - 1, 1);  // "1 block per SM"
+    unit.remove(unit.indexOf(QLatin1Char(' ')) < 0 ? unit.size() - 1 : unit.indexOf(QLatin1Char(' ')) - 1,
+                1);  // "1 block per SM"
   }
-  QString text = tr("Answer: %1%2.").arg(numberText(question.answer), unit.isEmpty() ? QString() : QStringLiteral(" ") + unit);
+  QString text =
+      tr("Answer: %1%2.").arg(numberText(question.answer), unit.isEmpty() ? QString() : QStringLiteral(" ") + unit);
   if (shown) text += tr(" The app shows: %1 = %2.").arg(describe(check), *shown);
   if (!question.explanation.empty()) text += QStringLiteral(" ") + q(question.explanation);
   answer_->setText(text);
@@ -427,8 +430,9 @@ QStringList LessonPanel::mismatches() const {
   std::vector<lessons::Binding> wanted = s->settings;
   if (s->question && answer_shown_) {
     for (const lessons::Binding& t : s->question->try_settings) {
-      wanted.erase(std::remove_if(wanted.begin(), wanted.end(), [&t](const lessons::Binding& b) { return b.name == t.name; }),
-                   wanted.end());
+      wanted.erase(
+          std::remove_if(wanted.begin(), wanted.end(), [&t](const lessons::Binding& b) { return b.name == t.name; }),
+          wanted.end());
       wanted.push_back(t);
     }
   }
@@ -553,7 +557,8 @@ QDockWidget* addLessonDock(QMainWindow* window, const LessonViews& views) {
   QAction* toggle = dock->toggleViewAction();
   toggle->setText(QObject::tr("&Lessons"));
   toggle->setShortcut(lessonsKey());
-  toggle->setStatusTip(QObject::tr("Lessons that walk you through occupancy and Inductor's RBLOCK decision, step by step"));
+  toggle->setStatusTip(
+      QObject::tr("Lessons that walk you through occupancy and Inductor's RBLOCK decision, step by step"));
   return dock;
 }
 

@@ -21,12 +21,14 @@
 #include "app/cli/printers/progress_printer.h"
 #include "core/base/atomic_file.h"
 #include "core/base/format.h"
+#include "core/step/model_sweep.h"
 #include "core/step/profiler_trace.h"
 #include "core/step/step_profile.h"
 #include "core/triton/inductor_run.h"
 #include "core/triton/kernel_measurements.h"
 #include "core/triton/kernel_sweep.h"
 #include "core/triton/run_table.h"
+#include "core/triton/sweep_cache.h"
 
 namespace occx::cli {
 namespace {
@@ -54,6 +56,11 @@ struct InductorOpts {
   std::string cache;
   int jobs = 0;
   bool no_run = false;
+  bool all = false;         ///< sweep the step's looped reductions (--all)
+  std::string budget;       ///< "5m", "300s", "300"
+  int sweep_top = 0;        ///< at most this many kernels (0 = all)
+  bool full = false;        ///< no screen pass
+  std::string sweep_cache;  ///< the sweep cache folder; "none" = no cache
   // step only
   std::string trace;
   int steps = 1;
@@ -702,6 +709,172 @@ int runInductorSweep(Context& ctx, const InductorOpts& o) {
   return rc;
 }
 
+// `occx inductor sweep --all`: the step's looped reductions, swept in order of in-step time.
+// --budget "5m", "300s" or "300" in seconds; an error names the value and the form.
+Expected<double> parseBudget(const std::string& text) {
+  if (text.empty()) return 0.0;
+  double scale = 1.0;
+  std::string number = text;
+  if (number.back() == 'm' || number.back() == 's') {
+    scale = number.back() == 'm' ? 60.0 : 1.0;
+    number.pop_back();
+  }
+  double v = 0.0;
+  if (readNumber(number, v, -1.0).empty() && v > 0 && v * scale <= 7.0 * 24 * 3600) return v * scale;
+  return Error{"--budget '" + text + "' is not a time: allowed e.g. 5m, 300s or 300 (seconds), up to 7 days"};
+}
+
+void printModelSweepTable(std::ostream& out, const step::ModelSweepResult& r) {
+  const bool coordesc = std::any_of(r.gain.kernels.begin(), r.gain.kernels.end(),
+                                    [](const step::KernelGain& g) { return !g.coordesc_config.empty(); });
+  TextRows rows = {{"#", "kernel", "µs/step", "share", "ran", "ran µs", "best", "best µs", "gain µs/step", "new pick",
+                    "old pick", "configs", "screened out", "from cache", "s"}};
+  if (coordesc) rows.front().insert(rows.front().begin() + 10, "coordesc");
+  for (std::size_t i = 0; i < r.kernels.size(); ++i) {
+    const auto& k = r.kernels[i];
+    const step::KernelGain& g = r.gain.kernels[i];
+    const auto* res = k.result ? &*k.result : nullptr;
+    std::vector<std::string> row = {
+        std::to_string(i + 1),
+        shortName(g.kernel),
+        fixed(g.per_step_us, 1),
+        fixed(100.0 * k.target.share, 1) + " %",
+        g.ran_config,
+        g.ran_us > 0 ? fixed(g.ran_us, 1) : "",
+        g.best_config,
+        g.best_us > 0 ? fixed(g.best_us, 1) : "",
+        g.ran_us > 0 ? fixed(g.gain_us, 1) : (k.error.empty() ? "unknown" : "failed: " + k.error.substr(0, 60)),
+        g.policy_config[inductor::policyIndex(inductor::Policy::kNew)],
+        g.policy_config[inductor::policyIndex(inductor::Policy::kOld)],
+        res != nullptr ? std::to_string(res->runs.rows.size()) : "",
+        res != nullptr ? std::to_string(res->screened_out) : "",
+        res != nullptr ? std::to_string(res->from_cache) : "",
+        fixed(k.seconds, 0)};
+    if (coordesc) {
+      row.insert(row.begin() + 10, g.coordesc_config.empty()
+                                       ? ""
+                                       : g.coordesc_config + " (" + fixed(g.coordesc_us / g.best_us, 2) + "×)");
+    }
+    rows.push_back(std::move(row));
+  }
+  printTable(out, rows);
+}
+
+void printModelSweepText(std::ostream& out, const step::ModelSweepResult& r) {
+  printModelSweepTable(out, r);
+  out << "\nµs/step: the kernel's device time per step in the trace; ran: the config its launches used; ran µs, "
+         "best µs: "
+      << figureLegend("µs")
+      << " gain: µs/step × (1 − best / ran). A kernel's picks (new, old) are the fastest config of the policy's "
+         "set.\n\n"
+      << r.gain.text << "\n";
+  const bool any_coordesc = std::any_of(r.gain.kernels.begin(), r.gain.kernels.end(),
+                                        [](const step::KernelGain& g) { return !g.coordesc_config.empty(); });
+  if (!any_coordesc) {
+    out << "Inductor's own tuning: this run was not compiled with coordinate descent; compile once with "
+           "TORCHINDUCTOR_COORDINATE_DESCENT_TUNING=1 to see its picks beside these.\n";
+  }
+  for (const auto& l : r.plan.left_out) out << "left out: " << l << "\n";
+  for (const auto& l : r.not_swept) out << "not swept: " << l << "\n";
+  out << "Wall time: " << fixed(r.seconds, 1) << " s for " << r.kernels.size() << " kernels.\n";
+}
+
+// The rows of every swept kernel, one kernel-runs table (the meta of the first kernel that ran).
+KernelMeasurements allModelRows(const step::ModelSweepResult& r) {
+  KernelMeasurements all;
+  for (const auto& k : r.kernels) {
+    if (!k.result) continue;
+    if (all.meta.empty()) all.meta = k.result->runs.meta;
+    all.rows.insert(all.rows.end(), k.result->runs.rows.begin(), k.result->runs.rows.end());
+    all.notes.insert(all.notes.end(), k.result->runs.notes.begin(), k.result->runs.notes.end());
+  }
+  all.picks = summarizeMeasurements(all.rows);
+  return all;
+}
+
+// The model sweep's options from the command line: the per-kernel sweep's (default grid, the
+// policies), the screen pass unless --full, the cache unless 'none', the budget.
+Expected<step::ModelSweepOptions> modelSweepOptionsOf(const InductorOpts& o, std::unique_ptr<SweepCache>& cache) {
+  step::ModelSweepOptions options;
+  auto budget = parseBudget(o.budget);
+  if (!budget) return Error{budget.error()};
+  options.budget_s = *budget;
+  InductorOpts per_kernel = o;
+  per_kernel.grid.clear();
+  per_kernel.policies = false;
+  options.sweep.policies = true;
+  options.sweep.compile.python = o.python;
+  options.sweep.compile.cache_dir = o.cache;
+  options.sweep.compile.jobs = o.jobs;
+  options.sweep.run.seed = o.seed;
+  options.sweep.run.run.cupti_metrics = !o.no_metrics;
+  options.sweep.run.run.timed_ms = o.timed_ms;
+  options.sweep.run.run.flush_l2 = !o.no_flush;
+  if (!o.full) options.sweep.screen = ScreenPass{briefScreenOptions(options.sweep.run.run), 8.0};
+  const std::string dir = o.sweep_cache.empty() ? SweepCache::defaultDir() : o.sweep_cache;
+  if (o.sweep_cache != "none" && !dir.empty()) {
+    cache = std::make_unique<SweepCache>(dir);
+    options.sweep.cache = cache.get();
+  }
+  return options;
+}
+
+int runInductorModelSweep(Context& ctx, const InductorOpts& o) {
+  constexpr const char* kCmd = "occx inductor sweep --all";
+  if (o.trace.empty())
+    return fail(ctx, kCmd, "--all needs --trace TRACE: the step's kernels are ranked by their time in it");
+  if (o.sweep_top < 0 || o.sweep_top > 10000)
+    return fail(ctx, kCmd, outOfRange("--top", o.sweep_top, "0 (all) … 10000"));
+  std::unique_ptr<SweepCache> cache;
+  auto options = modelSweepOptionsOf(o, cache);
+  if (!options) return fail(ctx, kCmd, options.error());
+  InductorOpts scan_opts = o;
+  if (scan_opts.input.empty()) scan_opts.input = o.kernel;
+  auto run = scan(ctx, scan_opts);
+  if (!run) return fail(ctx, kCmd, run.error(), kExitRuntime);
+  auto join = joinTrace(ctx, o, *run);
+  if (!join) return fail(ctx, kCmd, join.error(), kExitRuntime);
+  const step::ModelSweepPlan plan = step::planModelSweep((*join)->profile, *run, (*join)->rows, o.sweep_top);
+  ctx.err << kCmd << ": " << plan.targets.size() << " looped reductions to sweep, " << fixed(plan.looped_per_step_us, 1)
+          << " µs/step of a " << fixed(plan.step_us / 1000.0, 2) << " ms step; " << plan.left_out.size()
+          << " left out\n";
+  std::unique_ptr<GpuRunner> runner;
+  if (!o.no_run) {
+    OpenedGpu gpu = openGpu(ctx, kCmd, o.device);
+    if (!gpu.runner && gpu.no_gpu.empty()) return gpu.exit_code;
+    if (!gpu.no_gpu.empty()) ctx.err << kCmd << ": not timed: " << gpu.no_gpu << "\n";
+    runner = std::move(gpu.runner);
+  }
+  SigintScope sigint;
+  ProgressPrinter progress(ctx.err, o.quiet || &ctx.err != &std::cerr);
+  const step::ModelSweepResult result = step::sweepModel(
+      plan, *options, runner.get(),
+      [&](const step::ModelSweepProgress& p) {
+        progress.step("kernel " + std::to_string(p.kernel_index) + "/" + std::to_string(p.kernels) + " " +
+                      shortName(p.kernel) + " · " + p.inner.phase + " [" + std::to_string(p.inner.done) + "/" +
+                      std::to_string(p.inner.total) + "] · " + fixed(p.elapsed_s, 0) + " s");
+      },
+      &interrupted());
+  progress.finish();
+  const KernelMeasurements all = allModelRows(result);
+  if (o.output.json) {
+    nlohmann::json j = columnsToJson(measuredConfigColumns(), all.rows, all.meta);
+    j["gain"] = result.gain.text;
+    j["left_out"] = result.plan.left_out;
+    j["not_swept"] = result.not_swept;
+    printJson(ctx.out, j);
+  } else if (o.output.text()) {
+    printModelSweepText(ctx.out, result);
+  }
+  int rc = kExitOk;
+  if (!o.output.csv.empty()) rc = writeCsv(ctx, o.output.csv, measurementsToCsv(all));
+  if (result.cancelled) {
+    ctx.err << kCmd << ": cancelled: kept the finished kernels\n";
+    return kExitRuntime;
+  }
+  return rc;
+}
+
 // `occx inductor step`: the step of a torch.profiler trace, joined to the run.
 void printStepText(std::ostream& out, const step::StepProfile& p, const step::StepRun& run, int top) {
   using step::StepKernel;
@@ -884,10 +1057,10 @@ void addInductorSweep(CLI::App& cmd, Context& ctx) {
       "compile one reduction kernel at configs Inductor never tried, with your own Python's PyTorch and "
       "Triton (no GPU needed): registers, spills, occupancy and every policy's decision per config; with a "
       "GPU, times, each policy's pick and the best config");
-  sweep_cmd
-      ->add_option("KERNEL", v->kernel,
-                   "the kernel (its name, module hash or part of its name) in DIR, or its kernel module file")
-      ->required();
+  sweep_cmd->add_option(
+      "KERNEL", v->kernel,
+      "the kernel (its name, module hash or part of its name) in DIR, or its kernel module file; with "
+      "--all, the run's folder");
   sweep_cmd->add_option("DIR", v->input,
                         "the run to look in (default: $TORCHINDUCTOR_CACHE_DIR, else /tmp/torchinductor_<user>)");
   addInputOptions(*sweep_cmd, *v);
@@ -916,9 +1089,24 @@ void addInductorSweep(CLI::App& cmd, Context& ctx) {
                       "buffers' estimate, shown only under the copy bandwidth)");
   sweep_cmd->add_option("--timed-ms", v->timed_ms, "kernel time to aim at per config, ms (1 … 10000)");
   sweep_cmd->add_flag("--no-l2-flush", v->no_flush, "do not flush L2 before each timed launch");
+  sweep_cmd->add_flag("--all", v->all,
+                      "sweep the step's looped reductions (needs --trace): longest in-step time first, each on its "
+                      "default grid, until --budget or --top; then what the step would gain");
+  addTraceOptions(*sweep_cmd, *v);
+  sweep_cmd->add_option("--budget", v->budget,
+                        "with --all: start no kernel after this much wall time, e.g. 5m, 300s (default: none)");
+  sweep_cmd->add_option("--top", v->sweep_top, "with --all: at most this many kernels (0 = all)");
+  sweep_cmd->add_flag("--full", v->full,
+                      "with --all: time every config with the full method (no brief first pass; the exhaustive "
+                      "baseline)");
+  sweep_cmd->add_option("--sweep-cache", v->sweep_cache,
+                        "with --all: keep measured rows in this folder, so a second run resumes (default: "
+                        "~/.cache/occupancy-explorer/sweeps; 'none': no cache)");
   v->output.add(*sweep_cmd, "print JSON rows",
                 "also write one row per config to this CSV file (a kernel-runs CSV; the GUI opens it)");
-  setAction(*sweep_cmd, ctx, v, &runInductorSweep);
+  setAction(*sweep_cmd, ctx, v, [](Context& c, const InductorOpts& o) {
+    return o.all ? runInductorModelSweep(c, o) : runInductorSweep(c, o);
+  });
 }
 
 // `occx inductor step`: where a step's GPU time goes, from a torch.profiler trace.

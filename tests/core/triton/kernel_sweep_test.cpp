@@ -2,6 +2,7 @@
 // user's Python (a stand-in replaying the helper's output recorded on the H200, or — where this
 // machine's python3 has PyTorch and Triton — the real one), the configs read back from their
 // cubins, and the picks from a stand-in GPU.
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +13,7 @@
 #include "core/base/child_process.h"
 #include "core/base/format.h"
 #include "core/triton/kernel_sweep.h"
+#include "core/triton/sweep_cache.h"
 #include "tests/support/inductor_scan.h"
 #include "tests/support/table_runner.h"
 
@@ -333,6 +335,60 @@ TEST(KernelSweep, WithAGpuThePicksAndTheBestAreSaidWithWhatDiffers) {
     EXPECT_EQ(back->rows[i].decisions, r->runs.rows[i].decisions);
     EXPECT_NEAR(back->rows[i].compile_s, r->runs.rows[i].compile_s, 0.006);
   }
+}
+
+/// A screen pass times every config briefly and spends the full method on those within the margin of
+/// the brief best (and Inductor's winner and the policies' picks); a second sweep with the same cache
+/// runs nothing.
+TEST(KernelSweep, AScreenPassKeepsTheFullMethodForTheFinalistsAndTheCacheResumes) {
+  const InductorRun run = scanFixturePath(inductorFixture("spill_log_softmax"));
+  const RunKernel& k = reduction(run);
+  FakePython fake;
+  const std::map<std::string, double> times = {
+      {"R0_BLOCK=2048, num_warps=16", 29.6},  {"R0_BLOCK=8192, num_warps=16", 29.2},
+      {"R0_BLOCK=16384, num_warps=16", 30.0}, {"R0_BLOCK=16384, num_warps=32", 32.6},
+      {"R0_BLOCK=32768, num_warps=16", 44.8}, {"R0_BLOCK=32768, num_warps=32", 44.0}};
+  TableRunner gpu(times);
+  SweepCache cache(freshFolder("screen-cache"));
+  KernelSweepOptions options = fakeSweep(freshFolder("screen"));
+  options.screen = ScreenPass{briefScreenOptions(options.run.run), 8.0};
+  options.cache = &cache;
+  auto r = sweepKernel(k, moduleText(k), options, &gpu);
+  ASSERT_TRUE(r.hasValue()) << r.error();
+  // The stand-in's times have no spread: the margin is the stated minimum, 8 %. 32.6 µs is 11.6 % over
+  // the brief best (29.2), 44.0 and 44.8 more: three configs stay with their brief time.
+  EXPECT_DOUBLE_EQ(r->screen_margin_pct, 8.0);
+  EXPECT_EQ(r->screened_out, 3);
+  EXPECT_EQ(gpu.modules.size(), 6U + 3U);  // every config briefly, the three finalists again
+  int full = 0;
+  for (const auto& row : r->runs.rows) {
+    if (!row.ok()) continue;
+    if (row.method == "full") {
+      ++full;
+      EXPECT_LE(row.measured.timeUs(), 29.2 * 1.08) << row.configText();
+    } else {
+      EXPECT_EQ(row.method.rfind("brief: ", 0), 0U) << row.configText() << ": " << row.method;
+      EXPECT_GT(row.measured.timeUs(), 29.2 * 1.08) << row.configText();
+    }
+  }
+  EXPECT_EQ(full, 3);
+  const KernelPicks& p = r->runs.picks.at(0);
+  EXPECT_EQ(r->runs.rows[static_cast<std::size_t>(p.best_row)].configText(), "X1 R8192 w16");
+  EXPECT_NE(std::find_if(r->runs.meta.begin(), r->runs.meta.end(), [](const auto& m) { return m.first == "screen"; }),
+            r->runs.meta.end());
+  // Again with the same cache: nothing runs, every row comes from it, the picks are the same.
+  TableRunner again(times);
+  auto r2 = sweepKernel(k, moduleText(k), options, &again);
+  ASSERT_TRUE(r2.hasValue()) << r2.error();
+  EXPECT_TRUE(again.modules.empty());
+  EXPECT_EQ(r2->from_cache, 6 + 3);
+  EXPECT_EQ(r2->runs.rows[static_cast<std::size_t>(r2->runs.picks.at(0).best_row)].configText(), "X1 R8192 w16");
+  // A changed method measures again.
+  options.run.run.timed_ms = 80.0;
+  TableRunner changed(times);
+  auto r3 = sweepKernel(k, moduleText(k), options, &changed);
+  ASSERT_TRUE(r3.hasValue()) << r3.error();
+  EXPECT_EQ(changed.modules.size(), 3U);  // the brief method is the same (its own timed_ms): only the full pass
 }
 
 // ---- the real thing, where this machine has it -------------------------------------------------

@@ -1,0 +1,119 @@
+// The user's whole step, swept: the looped reductions that ran in a torch.profiler trace of the step,
+// in order of their in-step time, each swept (core/triton/kernel_sweep.h) on the default grid — the
+// next kernel compiling while the GPU times the current one — until a time budget or a kernel count
+// is spent; then what the step would gain: per kernel, its in-step time × (1 − best / the config that
+// ran), the total as µs per step and as a share of the step, and the step as each policy's picks
+// would make it. In-step times are the trace's (the truth for a kernel's time); the ratios are the
+// sweep's cold device times.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/base/expected.h"
+#include "core/step/step_profile.h"
+#include "core/triton/kernel_sweep.h"
+
+namespace occx::step {
+
+/// One reduction of the step to sweep.
+struct SweepTarget {
+  const triton::RunKernel* kernel = nullptr;  ///< in the run (outlives the plan)
+  int step_kernel = -1;                       ///< index into StepProfile::kernels
+  double per_step_us = 0.0;                   ///< its device time per step, µs
+  double share = 0.0;                         ///< of the step's GPU time, 0 … 1
+  double launches_per_step = 0.0;
+  std::string ran_config;  ///< the config its launches used ("X1 R2048 w16"); empty when unknown
+};
+
+/// What a model sweep will sweep, and what it leaves out and why.
+struct ModelSweepPlan {
+  std::vector<SweepTarget> targets;   ///< longest in-step time first
+  std::vector<std::string> left_out;  ///< "triton_red_fused_1: 3.1 µs/step — not in the run", "… beyond --top 3"
+  double looped_per_step_us = 0.0;    ///< every looped reduction of the step, µs
+  double step_us = 0.0;               ///< the step's GPU time, µs
+};
+
+/// The looped reductions of `profile` (joined to `run`, whose rows are `rows`: scanRows(run)) that
+/// matched one kernel of the run, longest in-step time first; at most `top_n` (0 = all). Kernels
+/// not matched, ambiguous or beyond top_n are left out with the reason. Never throws.
+ModelSweepPlan planModelSweep(const StepProfile& profile, const triton::InductorRun& run,
+                              const std::vector<triton::ScanRow>& rows, int top_n);
+
+/// One kernel's predicted gain.
+struct KernelGain {
+  std::string kernel;
+  std::string module;
+  double per_step_us = 0.0;
+  std::string ran_config;  ///< the config of the step ("" unknown: no gain predicted)
+  double ran_us = 0.0;     ///< its time in the sweep (cold device time), µs; 0 unknown
+  std::string best_config;
+  double best_us = 0.0;
+  double gain_us = 0.0;  ///< per_step_us × (1 − best_us / ran_us), µs per step
+  /// Each policy's pick (inductor::kPolicies order) and the kernel's in-step time with it, µs.
+  std::array<std::string, 5> policy_config;
+  std::array<double, 5> policy_per_step_us{};
+  std::string coordesc_config;  ///< Inductor's winner when coordinate descent found it; else empty
+  double coordesc_us = 0.0;     ///< its time in the sweep, µs
+};
+
+/// The step's predicted gain.
+struct StepGain {
+  double step_us = 0.0;  ///< the step's GPU time, µs
+  std::vector<KernelGain> kernels;
+  double gain_us = 0.0;     ///< Σ gain_us, µs per step
+  double gain_share = 0.0;  ///< gain_us / step_us, 0 … 1
+  /// The step's GPU time if every swept kernel took that policy's pick (kPolicies order), µs.
+  std::array<double, 5> policy_step_us{};
+  std::string text;  ///< in words; says plainly when there is little to gain (under 1 % of the step)
+};
+
+/// The gain of the swept kernels: `swept[i]` is the sweep of `targets[i]` (rows and picks; rows of
+/// another kernel are ignored). A kernel whose config of the step did not run ok predicts no gain.
+StepGain predictStepGain(const ModelSweepPlan& plan, const std::vector<triton::KernelMeasurements>& swept);
+
+/// How to sweep the step.
+struct ModelSweepOptions {
+  triton::KernelSweepOptions sweep;  ///< per kernel; the grid is each kernel's default grid
+  double budget_s = 0.0;             ///< stop starting kernels after this much wall time, s (0 = none)
+};
+
+/// Progress: kernel `kernel_index` (1-based) of `kernels`, the kernel's own progress, wall time so far.
+struct ModelSweepProgress {
+  int kernel_index = 0;
+  int kernels = 0;
+  std::string kernel;
+  triton::KernelSweepProgress inner;
+  double elapsed_s = 0.0;
+};
+
+/// One kernel's outcome.
+struct ModelSweepKernel {
+  SweepTarget target;
+  std::optional<triton::KernelSweepResult> result;  ///< empty when it failed
+  std::string error;                                ///< why it failed
+  double seconds = 0.0;                             ///< wall time of its sweep (compile and runs)
+};
+
+struct ModelSweepResult {
+  ModelSweepPlan plan;
+  std::vector<ModelSweepKernel> kernels;  ///< those started, in plan order
+  std::vector<std::string> not_swept;     ///< targets the budget or a cancel left out, with the reason
+  StepGain gain;
+  double seconds = 0.0;
+  bool cancelled = false;
+};
+
+/// Sweeps the plan's targets in order (kernel modules read from their files): the next kernel
+/// compiles while the GPU runs the current one; a kernel that fails is a row with its error and the
+/// sweep goes on; once `budget_s` is spent no kernel is started (those left say so); cancel keeps
+/// what finished. `runner` may be null (compiled and analysed, not timed). Never throws.
+ModelSweepResult sweepModel(const ModelSweepPlan& plan, const ModelSweepOptions& options, GpuRunner* runner,
+                            const std::function<void(const ModelSweepProgress&)>& progress = {},
+                            const std::atomic<bool>* cancel = nullptr);
+
+}  // namespace occx::step
