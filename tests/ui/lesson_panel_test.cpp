@@ -95,9 +95,11 @@ TEST(LessonPanel, EveryStepOfEveryBundledLessonHolds) {
       QApplication::processEvents();
       const auto& step = l.lesson.steps[static_cast<std::size_t>(i)];
       const std::string where = l.source.toStdString() + " step " + std::to_string(i + 1) + " \"" + step.title + "\"";
-      EXPECT_TRUE(w.panel->brokenPromises().isEmpty()) << where << ": " << w.panel->brokenPromises().join(' ').toStdString();
+      EXPECT_TRUE(w.panel->brokenPromises().isEmpty())
+          << where << ": " << w.panel->brokenPromises().join(' ').toStdString();
       EXPECT_TRUE(w.panel->mismatches().isEmpty()) << where << ": " << w.panel->mismatches().join(' ').toStdString();
-      EXPECT_TRUE(w.panel->problemLabel()->isHidden()) << where << ": " << w.panel->problemLabel()->text().toStdString();
+      EXPECT_TRUE(w.panel->problemLabel()->isHidden())
+          << where << ": " << w.panel->problemLabel()->text().toStdString();
       EXPECT_EQ(w.panel->highlighted().size(), step.highlights.size()) << where;
       EXPECT_EQ(w.panel->stepTitleLabel()->text().toStdString(), step.title);
       ++steps;
@@ -111,7 +113,8 @@ TEST(LessonPanel, EveryStepOfEveryBundledLessonHolds) {
       auto shown = w.stage().read(QString::fromStdString(step.question->check));
       ASSERT_TRUE(shown) << where;
       EXPECT_NEAR(shown->toDouble(), step.question->answer, step.question->tolerance + 1e-9) << where;
-      EXPECT_TRUE(w.panel->brokenPromises().isEmpty()) << where << ": " << w.panel->brokenPromises().join(' ').toStdString();
+      EXPECT_TRUE(w.panel->brokenPromises().isEmpty())
+          << where << ": " << w.panel->brokenPromises().join(' ').toStdString();
       EXPECT_TRUE(w.panel->mismatches().isEmpty()) << where << ": " << w.panel->mismatches().join(' ').toStdString();
     }
   }
@@ -131,8 +134,10 @@ TEST(LessonPanel, LessonOneShowsTheDerivationsNumbers) {
   EXPECT_EQ(c->result().active_warps_per_sm, 24);
   EXPECT_EQ(c->result().registers_per_warp_allocated, 2304);
   const QString derivation = c->derivationBrowser()->toPlainText();
-  EXPECT_TRUE(derivation.contains(QStringLiteral("72 registers × 32 threads = 2304 per warp"))) << derivation.toStdString();
-  EXPECT_TRUE(w.panel->answerLabel()->text().contains(QStringLiteral("= 24"))) << w.panel->answerLabel()->text().toStdString();
+  EXPECT_TRUE(derivation.contains(QStringLiteral("72 registers × 32 threads = 2304 per warp")))
+      << derivation.toStdString();
+  EXPECT_TRUE(w.panel->answerLabel()->text().contains(QStringLiteral("= 24")))
+      << w.panel->answerLabel()->text().toStdString();
 }
 
 TEST(LessonPanel, LessonFiveSelectsTheSpillingConfigAndItsDecisions) {
@@ -151,7 +156,7 @@ TEST(LessonPanel, LessonFiveSelectsTheSpillingConfigAndItsDecisions) {
   EXPECT_EQ(w.window->tabs()->currentWidget(), w.rblock);
   ASSERT_EQ(w.rblock->decisions().size(), 4U);
   EXPECT_EQ(w.rblock->decisions()[0].outcome, inductor::Outcome::kNoScale);  // old
-  EXPECT_EQ(w.rblock->decisions()[1].outcome, inductor::Outcome::kScale);      // new
+  EXPECT_EQ(w.rblock->decisions()[1].outcome, inductor::Outcome::kScale);    // new
   EXPECT_EQ(w.rblock->decisions()[1].new_config->r0_block, 16384);
   EXPECT_TRUE(w.rblock->arithmeticBrowser()->toPlainText().contains(QStringLiteral("65536 // (128 · 32 · 16)")));
 }
@@ -201,7 +206,8 @@ TEST(LessonPanel, TouchingAControlIsSaidAndResetPutsItBack) {
   w.panel->checkViews();
   EXPECT_FALSE(w.panel->mismatchLabel()->isHidden());
   const QString text = w.panel->mismatchLabel()->text();
-  EXPECT_TRUE(text.contains(QStringLiteral("Threads per block is 512 here; this step uses 256."))) << text.toStdString();
+  EXPECT_TRUE(text.contains(QStringLiteral("Threads per block is 512 here; this step uses 256.")))
+      << text.toStdString();
   EXPECT_TRUE(text.contains(QStringLiteral("This step is on the Occupancy calculator tab."))) << text.toStdString();
   w.panel->resetButton()->click();
   w.panel->checkViews();
@@ -254,9 +260,10 @@ TEST(LessonPanel, AMalformedLessonFileIsRefusedWithItsLineAndReason) {
                 .toStdString());
   EXPECT_FALSE(w.panel->problemLabel()->isHidden());
   const QString unknown = write("name.lesson", "lesson: T\nstep: One\nsay: Hello.\nset: calculator.regs = 40\n");
-  EXPECT_TRUE(w.panel->openLessonFile(unknown).endsWith(QStringLiteral(
-      " line 4: unknown name 'calculator.regs' (docs/lessons.md lists the names)")));
-  const QString readonly = write("ro.lesson", "lesson: T\nstep: One\nsay: Hello.\nset: calculator.occupancy_percent = 5\n");
+  EXPECT_TRUE(w.panel->openLessonFile(unknown).endsWith(
+      QStringLiteral(" line 4: unknown name 'calculator.regs' (docs/lessons.md lists the names)")));
+  const QString readonly =
+      write("ro.lesson", "lesson: T\nstep: One\nsay: Hello.\nset: calculator.occupancy_percent = 5\n");
   EXPECT_TRUE(w.panel->openLessonFile(readonly).endsWith(
       QStringLiteral(" line 4: 'calculator.occupancy_percent' is a read-out: a step cannot set it")));
   const QString tab = write("tab.lesson", "lesson: T\nstep: One\ntab: gpu\nsay: Hello.\n");
@@ -264,9 +271,12 @@ TEST(LessonPanel, AMalformedLessonFileIsRefusedWithItsLineAndReason) {
       QStringLiteral(" line 3: tab 'gpu' is not a view lessons know: allowed calculator, rblock, inductor")));
   EXPECT_EQ(w.panel->lesson(), nullptr);
   // A good file opens, and a value the control refuses is said with the range when the step runs.
-  const QString good = write("good.lesson", "lesson: Mine\nstep: One\ntab: calculator\nset: calculator.registers_per_thread = 300\nsay: Hi.\n");
+  const QString good =
+      write("good.lesson",
+            "lesson: Mine\nstep: One\ntab: calculator\nset: calculator.registers_per_thread = 300\nsay: Hi.\n");
   EXPECT_TRUE(w.panel->openLessonFile(good).isEmpty());
-  EXPECT_EQ(w.panel->problemLabel()->text(), QStringLiteral("Line 4: calculator.registers_per_thread = 300 is not allowed: 0 … 255"));
+  EXPECT_EQ(w.panel->problemLabel()->text(),
+            QStringLiteral("Line 4: calculator.registers_per_thread = 300 is not allowed: 0 … 255"));
 }
 
 /// The handout of every bundled lesson: the HTML twin holds each step's title and text, a picture per
@@ -301,8 +311,11 @@ TEST(LessonHandout, EveryBundledLessonsHandoutHoldsItsStepsQuestionsAndAnswers) 
       EXPECT_LT(asked, answers) << where << ": the question comes before the answers";
       EXPECT_GT(explained, answers) << where << ": the answer comes after every question";
     }
-    if (questions > 0) EXPECT_GT(answers, 0) << where;
-    EXPECT_EQ(html.count(QStringLiteral("<img src=\"data:image/png;base64,")), static_cast<qsizetype>(l.lesson.steps.size()))
+    if (questions > 0) {
+      EXPECT_GT(answers, 0) << where;
+    }
+    EXPECT_EQ(html.count(QStringLiteral("<img src=\"data:image/png;base64,")),
+              static_cast<qsizetype>(l.lesson.steps.size()))
         << where << ": one picture per step";
     QFile file(pdf);
     ASSERT_TRUE(file.open(QIODevice::ReadOnly)) << where;
@@ -320,9 +333,10 @@ TEST(LessonHandout, ExportReportWritesTheOpenLessonsHandout) {
   ASSERT_TRUE(dir.isValid());
   LessonPanel* panel = w.panel;
   QDockWidget* dock = w.dock;
-  w.window->setReportSource({[dock, panel] { return dock->isVisible() && panel->lesson() != nullptr; },
-                             [panel] { return handoutFileName(*panel); },
-                             [panel](const QString& path) { return writeLessonHandout(*panel, path, QStringLiteral("today")); }});
+  w.window->setReportSource(
+      {[dock, panel] { return dock->isVisible() && panel->lesson() != nullptr; },
+       [panel] { return handoutFileName(*panel); },
+       [panel](const QString& path) { return writeLessonHandout(*panel, path, QStringLiteral("today")); }});
   ASSERT_TRUE(w.panel->startBundled(2));
   EXPECT_EQ(handoutFileName(*w.panel), QStringLiteral("lesson-2-registers-handout.pdf"));
   ASSERT_EQ(w.window->exportCurrentReport(dir.filePath(QStringLiteral("h"))), QString());
@@ -345,14 +359,17 @@ TEST(LessonStage, ValuesMatchAtTheWrittenDecimals) {
 TEST(LessonStage, SettingsAreRefusedWithTheAllowedValues) {
   LessonWindow w;
   LessonStage& s = w.stage();
-  EXPECT_EQ(s.set(QStringLiteral("rblock.xblock"), QStringLiteral("3")).left(36), QStringLiteral("rblock.xblock = 3 is not allowed: 1,"));
+  EXPECT_EQ(s.set(QStringLiteral("rblock.xblock"), QStringLiteral("3")).left(36),
+            QStringLiteral("rblock.xblock = 3 is not allowed: 1,"));
   EXPECT_TRUE(s.set(QStringLiteral("calculator.gpu"), QStringLiteral("A100")).isEmpty());
   EXPECT_EQ(s.read(QStringLiteral("calculator.gpu")).value(), QStringLiteral("A100 SXM4 40GB"));
-  EXPECT_TRUE(s.set(QStringLiteral("calculator.gpu"), QStringLiteral("RTX 9999")).startsWith(QStringLiteral("calculator.gpu = RTX 9999 is not allowed")));
+  EXPECT_TRUE(s.set(QStringLiteral("calculator.gpu"), QStringLiteral("RTX 9999"))
+                  .startsWith(QStringLiteral("calculator.gpu = RTX 9999 is not allowed")));
   EXPECT_TRUE(s.set(QStringLiteral("calculator.carveout_percent"), QStringLiteral("default")).isEmpty());
   EXPECT_EQ(s.read(QStringLiteral("calculator.carveout_percent")).value(), QStringLiteral("default"));
   EXPECT_TRUE(s.set(QStringLiteral("inductor.run"), QStringLiteral("spill_log_softmax_w16")).isEmpty());
-  EXPECT_TRUE(s.set(QStringLiteral("inductor.config"), QStringLiteral("X9 R1 w1")).contains(QStringLiteral("X1 R32768 w16")));
+  EXPECT_TRUE(
+      s.set(QStringLiteral("inductor.config"), QStringLiteral("X9 R1 w1")).contains(QStringLiteral("X1 R32768 w16")));
   EXPECT_FALSE(s.read(QStringLiteral("calculator.derivation")));
 }
 

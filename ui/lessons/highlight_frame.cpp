@@ -15,8 +15,8 @@ HighlightFrame::HighlightFrame(QWidget* target) : QWidget(target->window()), tar
   setAttribute(Qt::WA_NoSystemBackground);
   setFocusPolicy(Qt::NoFocus);
   for (QWidget* w = target->parentWidget(); w != nullptr; w = w->parentWidget()) {
-    if (auto* area = qobject_cast<QScrollArea*>(w); area != nullptr && area->widget() != nullptr &&
-                                                   area->widget()->isAncestorOf(target)) {
+    if (auto* area = qobject_cast<QScrollArea*>(w);
+        area != nullptr && area->widget() != nullptr && area->widget()->isAncestorOf(target)) {
       area->ensureWidgetVisible(target);
       break;
     }

@@ -77,8 +77,9 @@ QString pictureHtml(const HandoutStep& step, std::size_t index) {
   const int natural = static_cast<int>(step.picture.width() / kGrabScale);
   const int width = std::min(natural, kPictureWidth);
   const int height = step.picture.width() > 0 ? step.picture.height() * width / step.picture.width() : 0;
-  return QStringLiteral("<p><img src=\"plot%1.png\" width=\"%2\" height=\"%3\" alt=\"%4\"><br>"
-                        "<span style=\"font-size:8pt\"><i>%4</i></span></p>\n")
+  return QStringLiteral(
+             "<p><img src=\"plot%1.png\" width=\"%2\" height=\"%3\" alt=\"%4\"><br>"
+             "<span style=\"font-size:8pt\"><i>%4</i></span></p>\n")
       .arg(index)
       .arg(width)
       .arg(height)
@@ -107,7 +108,7 @@ LessonHandout lessonHandoutOf(LessonPanel& panel) {
       step.question = QString::fromStdString(s.question->prompt);
       step.unit = QString::fromStdString(s.question->unit);
       panel.showAnswer();
-      step.answer = panel.answerLabel()->text();
+      step.answer = panel.answerLabel()->text().remove(QChar(0x200B));  // the label's places to break
     }
     out.steps.push_back(std::move(step));
   }
@@ -122,9 +123,10 @@ ReportContent handoutReport(const LessonHandout& handout, const QString& now_utc
   r.plots_in_text = true;
   const auto questions = std::count_if(handout.steps.begin(), handout.steps.end(),
                                        [](const HandoutStep& s) { return !s.question.isEmpty(); });
-  r.inputs = {{QObject::tr("Steps"), QString::number(handout.steps.size())},
-              {QObject::tr("Questions"), QString::number(questions)},
-              {QObject::tr("Where"), QObject::tr("Occupancy Explorer, Help → Lessons (F2), lesson %1").arg(handout.number)}};
+  r.inputs = {
+      {QObject::tr("Steps"), QString::number(handout.steps.size())},
+      {QObject::tr("Questions"), QString::number(questions)},
+      {QObject::tr("Where"), QObject::tr("Occupancy Explorer, Help → Lessons (F2), lesson %1").arg(handout.number)}};
   QString html = QStringLiteral("<p><i>%1</i></p>\n").arg(escText(handout.summary));
   html += QStringLiteral("<p>%1</p>\n")
               .arg(escText(QObject::tr("Take each step in the app, or on paper: write your prediction on the line "

@@ -22,12 +22,12 @@ class LessonPanel;
 struct HandoutStep {
   QString title;
   QString text;
-  QImage picture;          ///< the plot (rendered at 2×) or the view (grabbed at 2×); may be null
+  QImage picture;  ///< the plot (rendered at 2×) or the view (grabbed at 2×); may be null
   bool picture_is_plot = false;
-  QString picture_title;   ///< "Occupancy against registers per thread", "The Calculator tab"
-  QString question;        ///< empty when the step asks none
+  QString picture_title;  ///< "Occupancy against registers per thread", "The Calculator tab"
+  QString question;       ///< empty when the step asks none
   QString unit;
-  QString answer;          ///< the answer as the panel says it (with the app's value and the explanation)
+  QString answer;  ///< the answer as the panel says it (with the app's value and the explanation)
 };
 
 /// What a lesson's handout shows.

@@ -2,9 +2,8 @@
 
 #include <QAction>
 #include <QComboBox>
-#include <QDockWidget>
-#include <QMainWindow>
 #include <QDirIterator>
+#include <QDockWidget>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -12,6 +11,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QMainWindow>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
@@ -52,6 +52,24 @@ bool parsePrediction(const QString& text, double& out) {
   out = QLocale().toDouble(t, &ok);
   if (!ok) out = QLocale::c().toDouble(t, &ok);
   return ok && std::isfinite(out);
+}
+
+/// `text` with places to break inside long names (a zero-width space before each capital that follows
+/// a small letter, and after each underscore, in words over 24 characters): a label wraps only between
+/// words, and "cudaFuncAttributeNonPortableClusterSizeAllowed" would widen the narrow panel past its dock.
+QString breakableText(const QString& text) {
+  QStringList words = text.split(QLatin1Char(' '));
+  for (QString& w : words) {
+    if (w.size() <= 24) continue;
+    QString out;
+    for (qsizetype i = 0; i < w.size(); ++i) {
+      if (i > 0 && w[i].isUpper() && w[i - 1].isLower()) out += QChar(0x200B);
+      out += w[i];
+      if (w[i] == QLatin1Char('_') && i + 1 < w.size()) out += QChar(0x200B);
+    }
+    w = out;
+  }
+  return words.join(QLatin1Char(' '));
 }
 
 QString numberText(double v) {
@@ -218,8 +236,9 @@ void LessonPanel::fillLessonList() {
   }
   lessons_combo_->setCurrentIndex(-1);
   lessons_combo_->setPlaceholderText(tr("Choose a lesson"));
-  lesson_title_->setText(tr("Choose a lesson above. Each walks you through the app step by step; you may touch "
-                            "anything along the way."));
+  lesson_title_->setText(
+      tr("Choose a lesson above. Each walks you through the app step by step; you may touch "
+         "anything along the way."));
 }
 
 void LessonPanel::startLesson(const LoadedLesson& lesson) {
@@ -284,10 +303,10 @@ bool LessonPanel::showStep(int index) {
   predicted_ = false;
   progress_->setValue(index + 1);
   title_->setText(q(s.title));
-  text_->setText(q(s.text));
+  text_->setText(breakableText(q(s.text)));
   question_box_->setVisible(s.question.has_value());
   if (s.question) {
-    question_->setText(q(s.question->prompt));
+    question_->setText(breakableText(q(s.question->prompt)));
     unit_->setText(q(s.question->unit));
     prediction_->clear();
     feedback_->clear();
@@ -361,11 +380,12 @@ void LessonPanel::revealAnswer() {
   answer_shown_ = true;
   const QString check = q(question.check);
   auto shown = stage_->read(check);
-  QString text = tr("Answer: %1%2.").arg(numberText(question.answer),
-                                         question.unit.empty() ? QString() : QStringLiteral(" ") + q(question.unit));
+  QString text =
+      tr("Answer: %1%2.")
+          .arg(numberText(question.answer), question.unit.empty() ? QString() : QStringLiteral(" ") + q(question.unit));
   if (shown) text += tr(" The app shows: %1 = %2.").arg(describe(check), *shown);
   if (!question.explanation.empty()) text += QStringLiteral(" ") + q(question.explanation);
-  answer_->setText(text);
+  answer_->setText(breakableText(text));
   answer_->show();
   clearHighlights();
   highlight(check);
@@ -396,8 +416,9 @@ QStringList LessonPanel::mismatches() const {
   std::vector<lessons::Binding> wanted = s->settings;
   if (s->question && answer_shown_) {
     for (const lessons::Binding& t : s->question->try_settings) {
-      wanted.erase(std::remove_if(wanted.begin(), wanted.end(), [&t](const lessons::Binding& b) { return b.name == t.name; }),
-                   wanted.end());
+      wanted.erase(
+          std::remove_if(wanted.begin(), wanted.end(), [&t](const lessons::Binding& b) { return b.name == t.name; }),
+          wanted.end());
       wanted.push_back(t);
     }
   }
@@ -515,7 +536,8 @@ QDockWidget* addLessonDock(QMainWindow* window, const LessonViews& views) {
   QAction* toggle = dock->toggleViewAction();
   toggle->setText(QObject::tr("&Lessons"));
   toggle->setShortcut(lessonsKey());
-  toggle->setStatusTip(QObject::tr("Lessons that walk you through occupancy and Inductor's RBLOCK decision, step by step"));
+  toggle->setStatusTip(
+      QObject::tr("Lessons that walk you through occupancy and Inductor's RBLOCK decision, step by step"));
   return dock;
 }
 

@@ -2,8 +2,8 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QPushButton>
 #include <QLabel>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTableView>
@@ -91,12 +91,13 @@ LessonStage::Name pageName(const QString& key, const QString& what, QTabWidget* 
 
 /// A device list by a GPU's name ("H200", "H100 SXM5"), an alias, or a compute capability ("CC 9.0").
 LessonStage::Name deviceName(const QString& key, DeviceSelector* selector) {
-  LessonStage::Name n{key, QStringLiteral("GPU (a name of the GPU data, e.g. H200, or CC 9.0)"), true, true, {}, {}, {}};
+  LessonStage::Name n{key, QStringLiteral("GPU (a name of the GPU data, e.g. H200, or CC 9.0)"), true, true, {}, {},
+                      {}};
   n.set = [key, selector](const QString& value) {
     const QString v = value.trimmed();
     for (const DeviceTarget& t : selector->targets()) {
-      bool match = t.key.compare(v, Qt::CaseInsensitive) == 0 ||
-                   selector->shortName(t.key).compare(v, Qt::CaseInsensitive) == 0;
+      bool match =
+          t.key.compare(v, Qt::CaseInsensitive) == 0 || selector->shortName(t.key).compare(v, Qt::CaseInsensitive) == 0;
       if (t.gpu != nullptr) {
         match = match || q(t.gpu->name).compare(v, Qt::CaseInsensitive) == 0;
         for (const auto& alias : t.gpu->aliases) match = match || q(alias).compare(v, Qt::CaseInsensitive) == 0;
@@ -141,11 +142,16 @@ InductorConfigPane* configPane(const InductorRunView* view) {
 
 const std::string* scanDecision(const triton::ScanRow& row, inductor::Policy policy) {
   switch (policy) {
-    case inductor::Policy::kOld: return &row.old_decision;
-    case inductor::Policy::kNew: return &row.new_decision;
-    case inductor::Policy::kReviewMin: return &row.review_min_decision;
-    case inductor::Policy::kExact: return &row.exact_decision;
-    case inductor::Policy::kSpills: return &row.spills_decision;
+    case inductor::Policy::kOld:
+      return &row.old_decision;
+    case inductor::Policy::kNew:
+      return &row.new_decision;
+    case inductor::Policy::kReviewMin:
+      return &row.review_min_decision;
+    case inductor::Policy::kExact:
+      return &row.exact_decision;
+    case inductor::Policy::kSpills:
+      return &row.spills_decision;
   }
   return nullptr;
 }
@@ -208,7 +214,8 @@ QWidget* LessonStage::viewOf(const QString& tab) const {
 QString LessonStage::showTab(const QString& tab) {
   QWidget* view = viewOf(tab);
   if (view == nullptr) {
-    return QStringLiteral("tab '%1' is not a view lessons know: allowed %2").arg(tab, tabNames().join(QStringLiteral(", ")));
+    return QStringLiteral("tab '%1' is not a view lessons know: allowed %2")
+        .arg(tab, tabNames().join(QStringLiteral(", ")));
   }
   views_.tabs->setCurrentWidget(view);
   return {};
@@ -290,8 +297,13 @@ void LessonStage::addCalculatorNames() {
   for (const Field& f : fields) {
     const QString key = QStringLiteral("calculator.") + QLatin1String(f.key);
     QSpinBox* spin = f.spin;
-    Name n{key, QString::fromUtf8(f.what) + QStringLiteral(" (") + allowedOf(spin) + QStringLiteral(")"), true, true,
-           {}, {}, [spin] { return spin; }};
+    Name n{key,
+           QString::fromUtf8(f.what) + QStringLiteral(" (") + allowedOf(spin) + QStringLiteral(")"),
+           true,
+           true,
+           {},
+           {},
+           [spin] { return spin; }};
     n.set = [c, key, spin, put = f.put, get = f.get](const QString& value) {
       return setNumber(
           key, value, allowedOf(spin),
@@ -306,7 +318,11 @@ void LessonStage::addCalculatorNames() {
     add(std::move(n));
   }
   Name carveout{QStringLiteral("calculator.carveout_percent"),
-                QStringLiteral("Shared-memory carveout preference, % (default, or 0 … 100)"), true, true, {}, {},
+                QStringLiteral("Shared-memory carveout preference, % (default, or 0 … 100)"),
+                true,
+                true,
+                {},
+                {},
                 [c] { return c->carveoutSpin(); }};
   carveout.set = [c](const QString& value) {
     const bool is_default = value.trimmed().compare(QLatin1String("default"), Qt::CaseInsensitive) == 0;
@@ -342,27 +358,37 @@ void LessonStage::addCalculatorReadOuts() {
   };
   const auto whole = [](int v) { return v == kUnlimited ? QStringLiteral("unlimited") : QString::number(v); };
   const Out outs[] = {
-      {"warps_per_block", "Warps per block", [](const OccupancyResult& r) { return QString::number(r.warps_per_block); }, details},
-      {"active_blocks_per_sm", "Active blocks per SM", [](const OccupancyResult& r) { return QString::number(r.active_blocks_per_sm); }, result},
-      {"active_warps_per_sm", "Active warps per SM", [](const OccupancyResult& r) { return QString::number(r.active_warps_per_sm); }, result},
-      {"max_warps_per_sm", "Most warps an SM holds", [](const OccupancyResult& r) { return QString::number(r.max_warps_per_sm); }, details},
-      {"occupancy_percent", "Theoretical occupancy, %", [](const OccupancyResult& r) { return number(100.0 * r.occupancy, 1); }, result},
+      {"warps_per_block", "Warps per block",
+       [](const OccupancyResult& r) { return QString::number(r.warps_per_block); }, details},
+      {"active_blocks_per_sm", "Active blocks per SM",
+       [](const OccupancyResult& r) { return QString::number(r.active_blocks_per_sm); }, result},
+      {"active_warps_per_sm", "Active warps per SM",
+       [](const OccupancyResult& r) { return QString::number(r.active_warps_per_sm); }, result},
+      {"max_warps_per_sm", "Most warps an SM holds",
+       [](const OccupancyResult& r) { return QString::number(r.max_warps_per_sm); }, details},
+      {"occupancy_percent", "Theoretical occupancy, %",
+       [](const OccupancyResult& r) { return number(100.0 * r.occupancy, 1); }, result},
       {"limiter", "The limit that binds (warps, registers, shared memory, blocks, barriers)",
        [](const OccupancyResult& r) { return q(limiterNames(r.limiters)); }, limits},
-      {"block_limit_warps", "Blocks per SM the warps allow", [whole](const OccupancyResult& r) { return whole(r.block_limit_warps); }, limits},
-      {"block_limit_registers", "Blocks per SM the registers allow", [whole](const OccupancyResult& r) { return whole(r.block_limit_registers); }, limits},
+      {"block_limit_warps", "Blocks per SM the warps allow",
+       [whole](const OccupancyResult& r) { return whole(r.block_limit_warps); }, limits},
+      {"block_limit_registers", "Blocks per SM the registers allow",
+       [whole](const OccupancyResult& r) { return whole(r.block_limit_registers); }, limits},
       {"block_limit_shared_memory", "Blocks per SM the shared memory allows",
        [whole](const OccupancyResult& r) { return whole(r.block_limit_shared_memory); }, limits},
-      {"block_limit_blocks", "Blocks per SM the SM's block slots allow", [whole](const OccupancyResult& r) { return whole(r.block_limit_blocks); }, limits},
-      {"block_limit_barriers", "Blocks per SM the barriers allow", [whole](const OccupancyResult& r) { return whole(r.block_limit_barriers); }, limits},
+      {"block_limit_blocks", "Blocks per SM the SM's block slots allow",
+       [whole](const OccupancyResult& r) { return whole(r.block_limit_blocks); }, limits},
+      {"block_limit_barriers", "Blocks per SM the barriers allow",
+       [whole](const OccupancyResult& r) { return whole(r.block_limit_barriers); }, limits},
       {"registers_per_warp_allocated", "Registers allocated per warp (rounded up to the allocation unit)",
        [](const OccupancyResult& r) { return QString::number(r.registers_per_warp_allocated); }, details},
       {"shared_memory_per_block_allocated", "Shared memory allocated per block, bytes (with the runtime's 1 KB)",
        [](const OccupancyResult& r) { return QString::number(r.shared_memory_per_block_allocated); }, details},
   };
   for (const Out& o : outs) {
-    add(readOut(QStringLiteral("calculator.") + QLatin1String(o.key), QString::fromUtf8(o.what),
-                [c, get = o.get] { return get(c->result()); }, o.widget));
+    add(readOut(
+        QStringLiteral("calculator.") + QLatin1String(o.key), QString::fromUtf8(o.what),
+        [c, get = o.get] { return get(c->result()); }, o.widget));
   }
   add(placeName(QStringLiteral("calculator.limits_table"), QStringLiteral("The table of limits"), limits));
   add(placeName(QStringLiteral("calculator.derivation"), QStringLiteral("The derivation in words"),
@@ -379,17 +405,25 @@ void LessonStage::addClusterNames() {
   QSpinBox* size = c->clusterSizeSpin();
   Name cluster{QStringLiteral("calculator.cluster_size"),
                QStringLiteral("Thread-block cluster size in blocks (0 = no clusters; 1 … 8, up to 16 non-portable)"),
-               true, true, {}, {}, [size] { return size; }};
+               true,
+               true,
+               {},
+               {},
+               [size] { return size; }};
   cluster.set = [size](const QString& value) {
     return setNumber(
-        QStringLiteral("calculator.cluster_size"), value, allowedOf(size), [size](qint64 v) { size->setValue(static_cast<int>(v)); },
-        [size] { return qint64{size->value()}; });
+        QStringLiteral("calculator.cluster_size"), value, allowedOf(size),
+        [size](qint64 v) { size->setValue(static_cast<int>(v)); }, [size] { return qint64{size->value()}; });
   };
   cluster.read = [size] { return QString::number(size->value()); };
   add(std::move(cluster));
   QCheckBox* check = c->nonPortableCheck();
   Name non_portable{QStringLiteral("calculator.non_portable_clusters"),
-                    QStringLiteral("Cluster sizes above the portable 8 allowed (yes or no)"), true, true, {}, {},
+                    QStringLiteral("Cluster sizes above the portable 8 allowed (yes or no)"),
+                    true,
+                    true,
+                    {},
+                    {},
                     [check] { return check; }};
   non_portable.set = [check](const QString& value) {
     const QString v = value.trimmed().toLower();
@@ -408,7 +442,8 @@ void LessonStage::addClusterNames() {
   auto of = [c](const std::function<QString(const ClusterResult&)>& f) {
     return [c, f] { return c->clusters() ? f(*c->clusters()) : QString(); };
   };
-  add(readOut(QStringLiteral("calculator.cluster.max_active"), QStringLiteral("Clusters active on the GPU at once (the GPC model)"),
+  add(readOut(QStringLiteral("calculator.cluster.max_active"),
+              QStringLiteral("Clusters active on the GPU at once (the GPC model)"),
               of([](const ClusterResult& r) { return QString::number(r.max_active_clusters); }), table));
   add(readOut(QStringLiteral("calculator.cluster.naive_max_active"),
               QStringLiteral("The naive figure: floor(active blocks on the GPU / cluster size)"),
@@ -416,7 +451,8 @@ void LessonStage::addClusterNames() {
   add(readOut(QStringLiteral("calculator.cluster.blocks_per_sm"),
               QStringLiteral("Blocks per SM a clustered launch keeps (min(active blocks per SM, the layout's cap))"),
               of([](const ClusterResult& r) { return QString::number(r.blocks_per_sm_in_clusters); }), table));
-  add(readOut(QStringLiteral("calculator.cluster.active_blocks"), QStringLiteral("Blocks active in clusters on the GPU"),
+  add(readOut(QStringLiteral("calculator.cluster.active_blocks"),
+              QStringLiteral("Blocks active in clusters on the GPU"),
               of([](const ClusterResult& r) { return QString::number(r.active_blocks_in_clusters); }), table));
   add(readOut(QStringLiteral("calculator.cluster.occupancy_percent"),
               QStringLiteral("Blocks active in clusters ÷ blocks active without clusters, % (one decimal)"),
@@ -424,25 +460,29 @@ void LessonStage::addClusterNames() {
   add(readOut(QStringLiteral("calculator.cluster.max_potential_size"),
               QStringLiteral("Largest cluster size with at least one active cluster"),
               of([](const ClusterResult& r) { return QString::number(r.max_potential_cluster_size); }), table));
-  add(readOut(QStringLiteral("calculator.cluster.gpc_layout"), QStringLiteral("SMs per GPC as the driver packs clusters"),
-              [c] {
-                QStringList sms;
-                for (int s : c->clusterLayout().gpc_sm_counts) sms << QString::number(s);
-                return sms.isEmpty() ? QStringLiteral("unknown") : sms.join(QStringLiteral(", "));
-              },
-              table));
-  add(placeName(QStringLiteral("calculator.clusters_table"), QStringLiteral("The table of clusters and best block size"), table));
+  add(readOut(
+      QStringLiteral("calculator.cluster.gpc_layout"), QStringLiteral("SMs per GPC as the driver packs clusters"),
+      [c] {
+        QStringList sms;
+        for (int s : c->clusterLayout().gpc_sm_counts) sms << QString::number(s);
+        return sms.isEmpty() ? QStringLiteral("unknown") : sms.join(QStringLiteral(", "));
+      },
+      table));
+  add(placeName(QStringLiteral("calculator.clusters_table"),
+                QStringLiteral("The table of clusters and best block size"), table));
   add(placeName(QStringLiteral("calculator.cluster_size_plot"), QStringLiteral("Active clusters against cluster size"),
                 [c] { return c->clusterSizePlot()->widget(); }));
 }
 
 void LessonStage::addCalculatorExtras() {
   CalculatorView* c = views_.calculator;
-  add(readOut(QStringLiteral("calculator.shared_memory_per_sm_config"),
-              QStringLiteral("Shared memory per SM the runtime configures (the carveout it picks), bytes"),
-              [c] { return QString::number(c->result().shared_memory_per_sm_config); },
-              [c]() -> QWidget* { return c->detailsTable(); }));
-  add(placeName(QStringLiteral("calculator.shared_memory_plot"), QStringLiteral("Occupancy against shared memory per block"),
+  add(readOut(
+      QStringLiteral("calculator.shared_memory_per_sm_config"),
+      QStringLiteral("Shared memory per SM the runtime configures (the carveout it picks), bytes"),
+      [c] { return QString::number(c->result().shared_memory_per_sm_config); },
+      [c]() -> QWidget* { return c->detailsTable(); }));
+  add(placeName(QStringLiteral("calculator.shared_memory_plot"),
+                QStringLiteral("Occupancy against shared memory per block"),
                 [c] { return c->sharedMemoryPlot()->widget(); }));
   add(placeName(QStringLiteral("calculator.ask_driver"),
                 QStringLiteral("Ask the driver (with a GPU: the driver's answers beside the model's)"),
@@ -487,7 +527,12 @@ void LessonStage::addRblockNames() {
   for (const Field& f : fields) {
     const QString key = QStringLiteral("rblock.") + QLatin1String(f.key);
     QWidget* control = f.control;
-    Name n{key, QString::fromUtf8(f.what) + QStringLiteral(" (") + f.allowed + QStringLiteral(")"), true, true, {}, {},
+    Name n{key,
+           QString::fromUtf8(f.what) + QStringLiteral(" (") + f.allowed + QStringLiteral(")"),
+           true,
+           true,
+           {},
+           {},
            [control] { return control; }};
     n.set = [r, key, allowed = f.allowed, put = f.put, get = f.get](const QString& value) {
       qint64 v = 0;
@@ -505,9 +550,10 @@ void LessonStage::addRblockNames() {
     add(std::move(n));
   }
   auto table = [r]() -> QWidget* { return r->decisionTable(); };
-  add(readOut(QStringLiteral("rblock.total_blocks"), QStringLiteral("Blocks of the grid: ceil(size hint x / XBLOCK)"),
-              [r] { return r->decisions().empty() ? QString() : QString::number(r->decisions().front().total_blocks); },
-              table));
+  add(readOut(
+      QStringLiteral("rblock.total_blocks"), QStringLiteral("Blocks of the grid: ceil(size hint x / XBLOCK)"),
+      [r] { return r->decisions().empty() ? QString() : QString::number(r->decisions().front().total_blocks); },
+      table));
   add(placeName(QStringLiteral("rblock.bounds_plot"), QStringLiteral("The bounds against registers per thread"),
                 [r] { return r->boundsPlot()->widget(); }));
   add(placeName(QStringLiteral("rblock.decision_table"), QStringLiteral("The decision per policy"), table));
@@ -536,19 +582,23 @@ void LessonStage::addRblockPolicyNames() {
     add(readOut(prefix + QStringLiteral(".capacity"),
                 QStringLiteral("The %1 bound × SMs: blocks resident at once").arg(policy),
                 with([](const inductor::Decision& d) { return QString::number(d.capacity_blocks); }), table));
-    add(readOut(prefix + QStringLiteral(".new_rblock"),
-                QStringLiteral("The halved RBLOCK the %1 bound would add (0 when none)").arg(policy),
-                with([](const inductor::Decision& d) {
-                  return QString::number(d.new_config ? d.new_config->r0_block : 0);
-                }),
-                table));
+    add(readOut(
+        prefix + QStringLiteral(".new_rblock"),
+        QStringLiteral("The halved RBLOCK the %1 bound would add (0 when none)").arg(policy),
+        with([](const inductor::Decision& d) { return QString::number(d.new_config ? d.new_config->r0_block : 0); }),
+        table));
   }
 }
 
 void LessonStage::addInductorNames() {
   InductorRunView* v = views_.inductor;
-  Name run{QStringLiteral("inductor.run"), QStringLiteral("The bundled Inductor run shown (its key, e.g. spill_log_softmax_w16)"),
-           true, true, {}, {}, [v]() -> QWidget* { return v->findChild<QWidget*>(QStringLiteral("bundledRunCombo")); }};
+  Name run{QStringLiteral("inductor.run"),
+           QStringLiteral("The bundled Inductor run shown (its key, e.g. spill_log_softmax_w16)"),
+           true,
+           true,
+           {},
+           {},
+           [v]() -> QWidget* { return v->findChild<QWidget*>(QStringLiteral("bundledRunCombo")); }};
   run.set = [v](const QString& value) { return v->openBundled(value.trimmed()); };
   run.read = [v] {
     for (const BundledRun& b : bundledInductorRuns()) {
@@ -557,7 +607,12 @@ void LessonStage::addInductorNames() {
     return v->run().title;
   };
   add(std::move(run));
-  Name kernel{QStringLiteral("inductor.kernel"), QStringLiteral("The kernel selected (its name)"), true, true, {}, {},
+  Name kernel{QStringLiteral("inductor.kernel"),
+              QStringLiteral("The kernel selected (its name)"),
+              true,
+              true,
+              {},
+              {},
               [v]() -> QWidget* { return v->findChild<QWidget*>(QStringLiteral("kernelTable")); }};
   kernel.set = [v](const QString& value) {
     const auto& kernels = v->run().kernels;
@@ -566,15 +621,21 @@ void LessonStage::addInductorNames() {
       if (q(kernels[i].kernel) == value.trimmed() && v->selectKernel(static_cast<int>(i))) return QString();
       names << q(kernels[i].kernel);
     }
-    return refused(QStringLiteral("inductor.kernel"), value, QStringLiteral("a kernel of the run: ") + names.join(QStringLiteral(", ")));
+    return refused(QStringLiteral("inductor.kernel"), value,
+                   QStringLiteral("a kernel of the run: ") + names.join(QStringLiteral(", ")));
   };
   kernel.read = [v] {
     const int k = v->selectedKernel();
     return k < 0 ? QString() : q(v->run().kernels[static_cast<std::size_t>(k)].kernel);
   };
   add(std::move(kernel));
-  Name config{QStringLiteral("inductor.config"), QStringLiteral("The config selected, as \"X1 R32768 w16\""), true, true,
-              {}, {}, [v]() -> QWidget* { return v->findChild<QWidget*>(QStringLiteral("configTable")); }};
+  Name config{QStringLiteral("inductor.config"),
+              QStringLiteral("The config selected, as \"X1 R32768 w16\""),
+              true,
+              true,
+              {},
+              {},
+              [v]() -> QWidget* { return v->findChild<QWidget*>(QStringLiteral("configTable")); }};
   config.set = [v](const QString& value) {
     const InductorConfigPane* pane = configPane(v);
     QStringList texts;
@@ -583,7 +644,8 @@ void LessonStage::addInductorNames() {
       if (shortConfigText(rows[i]) == value.trimmed() && v->selectConfig(static_cast<int>(i))) return QString();
       texts << shortConfigText(rows[i]);
     }
-    return refused(QStringLiteral("inductor.config"), value, QStringLiteral("a config of the kernel: ") + texts.join(QStringLiteral(", ")));
+    return refused(QStringLiteral("inductor.config"), value,
+                   QStringLiteral("a config of the kernel: ") + texts.join(QStringLiteral(", ")));
   };
   config.read = [v] { return v->selectedConfig() == nullptr ? QString() : shortConfigText(*v->selectedConfig()); };
   add(std::move(config));
@@ -606,11 +668,13 @@ void LessonStage::addInductorReadOuts() {
     return [v, f] { return v->selectedConfig() == nullptr ? QString() : f(*v->selectedConfig()); };
   };
   auto opt = [](const std::optional<std::int64_t>& x) { return x ? QString::number(*x) : QString(); };
-  add(readOut(QStringLiteral("inductor.config.registers"), QStringLiteral("Registers per thread of the config (n_regs)"),
+  add(readOut(QStringLiteral("inductor.config.registers"),
+              QStringLiteral("Registers per thread of the config (n_regs)"),
               ofRow([opt](const triton::ScanRow& r) { return opt(r.n_regs); }), table));
   add(readOut(QStringLiteral("inductor.config.spills"), QStringLiteral("Registers spilled by the config (n_spills)"),
               ofRow([opt](const triton::ScanRow& r) { return opt(r.n_spills); }), table));
-  add(readOut(QStringLiteral("inductor.config.occupancy_percent"), QStringLiteral("Theoretical occupancy of the config, %"),
+  add(readOut(QStringLiteral("inductor.config.occupancy_percent"),
+              QStringLiteral("Theoretical occupancy of the config, %"),
               ofRow([](const triton::ScanRow& r) { return r.occupancy_pct ? number(*r.occupancy_pct, 1) : QString(); }),
               table));
   add(readOut(QStringLiteral("inductor.config.origin"),
@@ -628,55 +692,61 @@ void LessonStage::addInductorReadOuts() {
     add(readOut(QStringLiteral("inductor.decision.") + policy,
                 QStringLiteral("The %1 policy's decision for the config").arg(policy),
                 ofRow([p](const triton::ScanRow& r) { return q(*scanDecision(r, p)); }), table));
-    add(readOut(QStringLiteral("inductor.pick.") + policy,
-                QStringLiteral("The config the %1 policy's autotuning would pick (measured)").arg(policy),
-                [v, p] {
-                  const triton::KernelPicks* k = picksOf(v);
-                  const PolicyPick* pick = k == nullptr ? nullptr : k->pick(p);
-                  return pick == nullptr ? QString() : measuredConfigText(v, pick->row);
-                },
-                picks_table));
-    add(readOut(QStringLiteral("inductor.regret.") + policy,
-                QStringLiteral("The %1 pick's time / the best time (1 = the best)").arg(policy),
-                [v, p] {
-                  const triton::KernelPicks* k = picksOf(v);
-                  const PolicyPick* pick = k == nullptr ? nullptr : k->pick(p);
-                  return pick == nullptr || pick->regret <= 0.0 ? QString() : number(pick->regret, 3);
-                },
-                picks_table));
+    add(readOut(
+        QStringLiteral("inductor.pick.") + policy,
+        QStringLiteral("The config the %1 policy's autotuning would pick (measured)").arg(policy),
+        [v, p] {
+          const triton::KernelPicks* k = picksOf(v);
+          const PolicyPick* pick = k == nullptr ? nullptr : k->pick(p);
+          return pick == nullptr ? QString() : measuredConfigText(v, pick->row);
+        },
+        picks_table));
+    add(readOut(
+        QStringLiteral("inductor.regret.") + policy,
+        QStringLiteral("The %1 pick's time / the best time (1 = the best)").arg(policy),
+        [v, p] {
+          const triton::KernelPicks* k = picksOf(v);
+          const PolicyPick* pick = k == nullptr ? nullptr : k->pick(p);
+          return pick == nullptr || pick->regret <= 0.0 ? QString() : number(pick->regret, 3);
+        },
+        picks_table));
   }
-  add(readOut(QStringLiteral("inductor.run.bound_disagreements"),
-              QStringLiteral("Configs of the run on which the old and new bounds decide differently"),
-              [v] {
-                const auto& rows = v->run().rows;
-                return QString::number(std::count_if(rows.begin(), rows.end(),
-                                                     [](const triton::ScanRow& r) { return r.bounds_disagree; }));
-              },
-              [v] { return v->findChild<QWidget*>(QStringLiteral("runSummary")); }));
-  add(readOut(QStringLiteral("inductor.best.config"), QStringLiteral("The fastest measured config of the kernel"),
-              [v] {
-                const triton::KernelPicks* k = picksOf(v);
-                return k == nullptr ? QString() : measuredConfigText(v, k->best_row);
-              },
-              picks_table));
-  add(readOut(QStringLiteral("inductor.best.time_us"), QStringLiteral("The fastest config's time, µs"),
-              [v] {
-                const triton::KernelPicks* k = picksOf(v);
-                return k == nullptr || k->best_row < 0 ? QString() : number(k->best_time_us, 3);
-              },
-              picks_table));
+  add(readOut(
+      QStringLiteral("inductor.run.bound_disagreements"),
+      QStringLiteral("Configs of the run on which the old and new bounds decide differently"),
+      [v] {
+        const auto& rows = v->run().rows;
+        return QString::number(
+            std::count_if(rows.begin(), rows.end(), [](const triton::ScanRow& r) { return r.bounds_disagree; }));
+      },
+      [v] { return v->findChild<QWidget*>(QStringLiteral("runSummary")); }));
+  add(readOut(
+      QStringLiteral("inductor.best.config"), QStringLiteral("The fastest measured config of the kernel"),
+      [v] {
+        const triton::KernelPicks* k = picksOf(v);
+        return k == nullptr ? QString() : measuredConfigText(v, k->best_row);
+      },
+      picks_table));
+  add(readOut(
+      QStringLiteral("inductor.best.time_us"), QStringLiteral("The fastest config's time, µs"),
+      [v] {
+        const triton::KernelPicks* k = picksOf(v);
+        return k == nullptr || k->best_row < 0 ? QString() : number(k->best_time_us, 3);
+      },
+      picks_table));
 }
 
 void LessonStage::addMeasuredExtras() {
   InductorRunView* v = views_.inductor;
-  add(readOut(QStringLiteral("inductor.config.spread_percent"),
-              QStringLiteral("Spread of the config's timed runs: interquartile range ÷ median, % (two decimals)"),
-              [v] {
-                const triton::ScanRow* r = v->selectedConfig();
-                const triton::MeasuredConfig* m = r == nullptr ? nullptr : measuredRowOf(v->run(), *r);
-                return m == nullptr || !m->ok() ? QString() : number(m->measured.timeStats().spread_pct, 2);
-              },
-              [v]() -> QWidget* { return v->findChild<QWidget*>(QStringLiteral("configTable")); }));
+  add(readOut(
+      QStringLiteral("inductor.config.spread_percent"),
+      QStringLiteral("Spread of the config's timed runs: interquartile range ÷ median, % (two decimals)"),
+      [v] {
+        const triton::ScanRow* r = v->selectedConfig();
+        const triton::MeasuredConfig* m = r == nullptr ? nullptr : measuredRowOf(v->run(), *r);
+        return m == nullptr || !m->ok() ? QString() : number(m->measured.timeStats().spread_pct, 2);
+      },
+      [v]() -> QWidget* { return v->findChild<QWidget*>(QStringLiteral("configTable")); }));
   add(placeName(QStringLiteral("inductor.measured_plot"), QStringLiteral("The measured times, one bar per config"),
                 [v]() -> QWidget* {
                   auto* pane = v->findChild<InductorMeasuredPane*>(QStringLiteral("inductorMeasured"));
@@ -685,7 +755,9 @@ void LessonStage::addMeasuredExtras() {
 }
 
 QString LessonStage::validate(const lessons::Lesson& lesson, const QString& source) const {
-  auto at = [&source](int line, const QString& what) { return QStringLiteral("%1 line %2: %3").arg(source).arg(line).arg(what); };
+  auto at = [&source](int line, const QString& what) {
+    return QStringLiteral("%1 line %2: %3").arg(source).arg(line).arg(what);
+  };
   auto known = [this](const QString& name, bool want_set, bool want_read) -> QString {
     const Name* n = find(name);
     if (n == nullptr) return QStringLiteral("unknown name '%1' (docs/lessons.md lists the names)").arg(name);
@@ -696,7 +768,7 @@ QString LessonStage::validate(const lessons::Lesson& lesson, const QString& sour
   for (const lessons::Step& step : lesson.steps) {
     if (!step.tab.empty() && !tabNames().contains(q(step.tab))) {
       return at(step.tab_line, QStringLiteral("tab '%1' is not a view lessons know: allowed %2")
-                               .arg(q(step.tab), tabNames().join(QStringLiteral(", "))));
+                                   .arg(q(step.tab), tabNames().join(QStringLiteral(", "))));
     }
     for (const auto& b : step.settings) {
       if (QString e = known(q(b.name), true, false); !e.isEmpty()) return at(b.line, e);

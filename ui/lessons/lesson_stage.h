@@ -35,8 +35,8 @@ class LessonStage {
   /// One stable name: what it is, and whether a step may set it (`set`/`try`) and read it
   /// (`expect`/`check`).
   struct Name {
-    QString name;         ///< "calculator.registers_per_thread"
-    QString what;         ///< "Registers per thread (0 … 255)", as a student reads it
+    QString name;  ///< "calculator.registers_per_thread"
+    QString what;  ///< "Registers per thread (0 … 255)", as a student reads it
     bool settable = false;
     bool readable = false;
     std::function<QString(const QString&)> set;  ///< empty, or why the value was refused

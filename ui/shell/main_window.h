@@ -82,9 +82,10 @@ class MainWindow : public QMainWindow {
   /// Something File → Export report… writes instead of the current view's report while it is
   /// active (Help → Lessons: the open lesson's handout).
   struct ReportSource {
-    std::function<bool()> active;               ///< whether it replaces the view's report now
-    std::function<QString()> file_name;         ///< the file name to suggest, e.g. "lesson-2-…-handout.pdf"
-    std::function<QString(const QString&)> write;  ///< writes the PDF (path ending ".pdf") and its HTML twin; "" or the error
+    std::function<bool()> active;        ///< whether it replaces the view's report now
+    std::function<QString()> file_name;  ///< the file name to suggest, e.g. "lesson-2-…-handout.pdf"
+    std::function<QString(const QString&)>
+        write;  ///< writes the PDF (path ending ".pdf") and its HTML twin; "" or the error
   };
   /// Sets the report source (one; a later call replaces it).
   void setReportSource(ReportSource source);
