@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QBuffer>
 #include <QCommandLineParser>
+#include <QDateTime>
 #include <QDockWidget>
 #include <QFile>
 #include <QIcon>
@@ -18,6 +19,7 @@
 #include "app/backend/build_backend.h"
 #include "core/base/atomic_file.h"
 #include "occx_config.h"
+#include "ui/lessons/lesson_handout.h"
 #include "ui/lessons/lesson_panel.h"
 #include "ui/shell/main_window.h"
 #include "ui/shell/path_opener.h"
@@ -44,7 +46,7 @@ struct Options {
   QCommandLineOption report{
       QStringLiteral("report"),
       QStringLiteral("Like --screenshot, but write the current tab's report (File → Export report…) to FILE "
-                     "(PDF) and its HTML twin beside it, and exit."),
+                     "(PDF) and its HTML twin beside it, and exit. With --lesson: that lesson's handout."),
       QStringLiteral("FILE")};
   QCommandLineOption delay{
       QStringLiteral("screenshot-delay"),
@@ -170,6 +172,15 @@ QDockWidget* addLessons(MainWindow& window, const Views& v) {
   QDockWidget* dock = occx::ui::addLessonDock(
       &window, occx::ui::LessonViews{window.tabs(), window.calculatorView(), v.rblock, v.inductor_run});
   window.addHelpAction(dock->toggleViewAction());
+  // File → Export report… (and --report) with a lesson open in the panel: the lesson's handout.
+  auto* panel = qobject_cast<occx::ui::LessonPanel*>(dock->widget());
+  window.setReportSource({[dock, panel] { return dock->isVisible() && panel->lesson() != nullptr; },
+                          [panel] { return occx::ui::handoutFileName(*panel); },
+                          [panel](const QString& path) {
+                            return occx::ui::writeLessonHandout(
+                                *panel, path,
+                                QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'")));
+                          }});
   return dock;
 }
 

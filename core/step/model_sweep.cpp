@@ -72,7 +72,8 @@ KernelGain kernelGain(const SweepTarget& t, const triton::KernelMeasurements& m)
 }
 
 std::string gainWords(const StepGain& g) {
-  const auto timed = std::count_if(g.kernels.begin(), g.kernels.end(), [](const KernelGain& k) { return k.ran_us > 0; });
+  const auto timed =
+      std::count_if(g.kernels.begin(), g.kernels.end(), [](const KernelGain& k) { return k.ran_us > 0; });
   if (timed == 0) {
     return "No swept kernel was timed with the config that ran in the step (no GPU ran them, or they failed): no gain "
            "is predicted.";
@@ -111,7 +112,7 @@ ModelSweepPlan planModelSweep(const StepProfile& profile, const triton::Inductor
     const triton::RunKernel* rk = k.match == RunMatch::kMatched ? runKernelOf(k, run) : nullptr;
     if (rk == nullptr) {
       plan.left_out.push_back(head + (k.match == RunMatch::kAmbiguous ? "several kernels of the run fit it"
-                                                                       : std::string(runMatchName(k.match))));
+                                                                      : std::string(runMatchName(k.match))));
       continue;
     }
     if (top_n > 0 && static_cast<int>(plan.targets.size()) >= top_n) {
@@ -132,7 +133,8 @@ StepGain predictStepGain(const ModelSweepPlan& plan, const std::vector<triton::K
   for (std::size_t i = 0; i < plan.targets.size() && i < swept.size(); ++i) {
     KernelGain k = kernelGain(plan.targets[i], swept[i]);
     g.gain_us += k.gain_us;
-    for (std::size_t p = 0; p < g.policy_step_us.size(); ++p) g.policy_step_us[p] += k.policy_per_step_us[p] - k.per_step_us;
+    for (std::size_t p = 0; p < g.policy_step_us.size(); ++p)
+      g.policy_step_us[p] += k.policy_per_step_us[p] - k.per_step_us;
     g.kernels.push_back(std::move(k));
   }
   g.gain_share = g.step_us > 0 ? g.gain_us / g.step_us : 0.0;
@@ -166,12 +168,14 @@ ModelSweepResult sweepModel(const ModelSweepPlan& plan, const ModelSweepOptions&
   std::mutex report_mutex;  // the next kernel's compile reports from its own thread
   auto report = [&](int index, const triton::KernelSweepProgress& p) {
     const std::lock_guard<std::mutex> lock(report_mutex);
-    if (progress) progress({index + 1, n, plan.targets[static_cast<std::size_t>(index)].kernel->module.name, p, secondsSince(t0)});
+    if (progress)
+      progress({index + 1, n, plan.targets[static_cast<std::size_t>(index)].kernel->module.name, p, secondsSince(t0)});
   };
   auto start = [&](int index) {
     return std::async(std::launch::async, [&, index] {
-      return prepareTarget(plan.targets[static_cast<std::size_t>(index)], options.sweep,
-                           [&, index](const triton::KernelSweepProgress& p) { report(index, p); }, cancel);
+      return prepareTarget(
+          plan.targets[static_cast<std::size_t>(index)], options.sweep,
+          [&, index](const triton::KernelSweepProgress& p) { report(index, p); }, cancel);
     });
   };
   std::future<Prepared> next = n > 0 ? start(0) : std::future<Prepared>();
@@ -185,9 +189,9 @@ ModelSweepResult sweepModel(const ModelSweepPlan& plan, const ModelSweepOptions&
     if (!stop && i + 1 < n) next = start(i + 1);
     if (stop) {
       for (int j = i; j < n; ++j) {
-        out.not_swept.push_back(plan.targets[static_cast<std::size_t>(j)].kernel->module.name + ": " +
-                                (over_budget ? "the budget of " + fixed(options.budget_s, 0) + " s was spent"
-                                             : std::string("cancelled")));
+        out.not_swept.push_back(
+            plan.targets[static_cast<std::size_t>(j)].kernel->module.name + ": " +
+            (over_budget ? "the budget of " + fixed(options.budget_s, 0) + " s was spent" : std::string("cancelled")));
       }
       out.cancelled = !over_budget;
       break;
@@ -198,8 +202,8 @@ ModelSweepResult sweepModel(const ModelSweepPlan& plan, const ModelSweepOptions&
     } else {
       triton::KernelSweepOptions o = options.sweep;
       o.grid = triton::defaultConfigGrid(*t.kernel);
-      triton::measureKernelSweep(*prepared, *t.kernel, o, runner,
-                                 [&, i](const triton::KernelSweepProgress& p) { report(i, p); }, cancel);
+      triton::measureKernelSweep(
+          *prepared, *t.kernel, o, runner, [&, i](const triton::KernelSweepProgress& p) { report(i, p); }, cancel);
       mk.result = std::move(*prepared);
     }
     mk.seconds = secondsSince(k0);

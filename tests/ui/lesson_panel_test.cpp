@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -17,6 +18,7 @@
 #include <memory>
 
 #include "tests/ui/ui_test_support.h"
+#include "ui/lessons/lesson_handout.h"
 #include "ui/lessons/lesson_panel.h"
 #include "ui/lessons/lesson_stage.h"
 #include "ui/shell/main_window.h"
@@ -49,21 +51,32 @@ struct LessonWindow {
   [[nodiscard]] LessonStage& stage() const { return *panel->stage(); }
 };
 
+QString readHandoutFile(const QString& path) {
+  QFile f(path);
+  return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+}
+
 QString readSource(const char* relative) {
   QFile f(QStringLiteral(OCCX_SOURCE_DIR "/") + QLatin1String(relative));
   return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
 }
 
-TEST(LessonPanel, BundledLessonsLoadAndAreNumberedOneAndFive) {
+TEST(LessonPanel, BundledLessonsLoadAndAreNumberedOneToSix) {
   LessonWindow w;
   QStringList errors;
   const auto lessons = bundledLessons(w.stage(), &errors);
   EXPECT_TRUE(errors.isEmpty()) << errors.join(QLatin1Char('\n')).toStdString();
-  ASSERT_GE(lessons.size(), 2U);
-  EXPECT_EQ(lessons[0].lesson.number, 1);
-  EXPECT_EQ(lessons[0].lesson.title, "Occupancy");
-  EXPECT_EQ(lessons[1].lesson.number, 5);
-  EXPECT_EQ(lessons[1].lesson.title, "The new RBLOCK bound");
+  const std::vector<std::string> titles = {"Occupancy",
+                                           "Registers",
+                                           "Shared memory and the carveout",
+                                           "Occupancy is not speed",
+                                           "The new RBLOCK bound",
+                                           "Thread-block clusters on Hopper"};
+  ASSERT_EQ(lessons.size(), titles.size());
+  for (std::size_t i = 0; i < titles.size(); ++i) {
+    EXPECT_EQ(lessons[i].lesson.number, static_cast<int>(i) + 1);
+    EXPECT_EQ(lessons[i].lesson.title, titles[i]);
+  }
   EXPECT_EQ(w.panel->lessonCombo()->count(), static_cast<int>(lessons.size()));
 }
 
@@ -106,8 +119,8 @@ TEST(LessonPanel, EveryStepOfEveryBundledLessonHolds) {
       EXPECT_TRUE(w.panel->mismatches().isEmpty()) << where << ": " << w.panel->mismatches().join(' ').toStdString();
     }
   }
-  EXPECT_GE(steps, 15);
-  EXPECT_GE(questions, 6);
+  EXPECT_GE(steps, 39);
+  EXPECT_GE(questions, 22);
 }
 
 /// The states the two lessons promise, read from the views themselves (not through the stage).
@@ -268,6 +281,74 @@ TEST(LessonPanel, AMalformedLessonFileIsRefusedWithItsLineAndReason) {
   EXPECT_TRUE(w.panel->openLessonFile(good).isEmpty());
   EXPECT_EQ(w.panel->problemLabel()->text(),
             QStringLiteral("Line 4: calculator.registers_per_thread = 300 is not allowed: 0 … 255"));
+}
+
+/// The handout of every bundled lesson: the HTML twin holds each step's title and text, a picture per
+/// step, each question before the answers and each answer (with its explanation) after them; the PDF
+/// has more than one page.
+TEST(LessonHandout, EveryBundledLessonsHandoutHoldsItsStepsQuestionsAndAnswers) {
+  LessonWindow w;
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  const auto lessons = bundledLessons(w.stage());
+  ASSERT_EQ(lessons.size(), 6U);
+  for (const LoadedLesson& l : lessons) {
+    ASSERT_TRUE(w.panel->startBundled(l.lesson.number));
+    w.panel->showStep(1);
+    const QString pdf = dir.filePath(QStringLiteral("lesson-%1.pdf").arg(l.lesson.number));
+    ASSERT_EQ(writeLessonHandout(*w.panel, pdf, QStringLiteral("2026-12-04 10:00 UTC")), QString());
+    EXPECT_EQ(w.panel->currentStep(), 1) << "the panel returns to the step it showed";
+    const QString html = readHandoutFile(dir.filePath(QStringLiteral("lesson-%1.html").arg(l.lesson.number)));
+    const std::string where = l.source.toStdString();
+    EXPECT_TRUE(html.contains(QString::fromStdString(l.lesson.title).toHtmlEscaped())) << where;
+    const qsizetype answers = html.indexOf(QStringLiteral(">Answers</h2>"));
+    int questions = 0;
+    for (const auto& step : l.lesson.steps) {
+      const qsizetype title = html.indexOf(QString::fromStdString(step.title).toHtmlEscaped());
+      EXPECT_GE(title, 0) << where << ": " << step.title;
+      EXPECT_TRUE(html.contains(QString::fromStdString(step.text).toHtmlEscaped())) << where << ": " << step.title;
+      if (!step.question) continue;
+      ++questions;
+      const qsizetype asked = html.indexOf(QString::fromStdString(step.question->prompt).toHtmlEscaped());
+      const qsizetype explained = html.lastIndexOf(QString::fromStdString(step.question->explanation).toHtmlEscaped());
+      EXPECT_GE(asked, 0) << where << ": " << step.question->prompt;
+      EXPECT_LT(asked, answers) << where << ": the question comes before the answers";
+      EXPECT_GT(explained, answers) << where << ": the answer comes after every question";
+    }
+    if (questions > 0) {
+      EXPECT_GT(answers, 0) << where;
+    }
+    EXPECT_EQ(html.count(QStringLiteral("<img src=\"data:image/png;base64,")),
+              static_cast<qsizetype>(l.lesson.steps.size()))
+        << where << ": one picture per step";
+    QFile file(pdf);
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly)) << where;
+    const QByteArray bytes = file.readAll();
+    static const QRegularExpression kPage(QStringLiteral("/Type\\s*/Page[^s]"));
+    EXPECT_GT(QString::fromLatin1(bytes).count(kPage), 1) << where << ": more than one page";
+  }
+}
+
+/// File → Export report… with a lesson open writes the lesson's handout (as the app wires it), not
+/// the view's report; with the panel closed, the view's report again.
+TEST(LessonHandout, ExportReportWritesTheOpenLessonsHandout) {
+  LessonWindow w;
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  LessonPanel* panel = w.panel;
+  QDockWidget* dock = w.dock;
+  w.window->setReportSource(
+      {[dock, panel] { return dock->isVisible() && panel->lesson() != nullptr; },
+       [panel] { return handoutFileName(*panel); },
+       [panel](const QString& path) { return writeLessonHandout(*panel, path, QStringLiteral("today")); }});
+  ASSERT_TRUE(w.panel->startBundled(2));
+  EXPECT_EQ(handoutFileName(*w.panel), QStringLiteral("lesson-2-registers-handout.pdf"));
+  ASSERT_EQ(w.window->exportCurrentReport(dir.filePath(QStringLiteral("h"))), QString());
+  EXPECT_TRUE(readHandoutFile(dir.filePath(QStringLiteral("h.html"))).contains(QStringLiteral("Lesson 2: Registers")));
+  EXPECT_TRUE(QFile::exists(dir.filePath(QStringLiteral("h.pdf"))));
+  w.dock->hide();
+  ASSERT_EQ(w.window->exportCurrentReport(dir.filePath(QStringLiteral("v"))), QString());
+  EXPECT_FALSE(readHandoutFile(dir.filePath(QStringLiteral("v.html"))).contains(QStringLiteral("Lesson 2: Registers")));
 }
 
 TEST(LessonStage, ValuesMatchAtTheWrittenDecimals) {

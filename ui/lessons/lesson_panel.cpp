@@ -54,6 +54,24 @@ bool parsePrediction(const QString& text, double& out) {
   return ok && std::isfinite(out);
 }
 
+/// `text` with places to break inside long names (a zero-width space before each capital that follows
+/// a small letter, and after each underscore, in words over 24 characters): a label wraps only between
+/// words, and "cudaFuncAttributeNonPortableClusterSizeAllowed" would widen the narrow panel past its dock.
+QString breakableText(const QString& text) {
+  QStringList words = text.split(QLatin1Char(' '));
+  for (QString& w : words) {
+    if (w.size() <= 24) continue;
+    QString out;
+    for (qsizetype i = 0; i < w.size(); ++i) {
+      if (i > 0 && w[i].isUpper() && w[i - 1].isLower()) out += QChar(0x200B);
+      out += w[i];
+      if (w[i] == QLatin1Char('_') && i + 1 < w.size()) out += QChar(0x200B);
+    }
+    w = out;
+  }
+  return words.join(QLatin1Char(' '));
+}
+
 QString numberText(double v) {
   return QLocale().toString(v, 'g', 10);
 }
@@ -298,10 +316,10 @@ bool LessonPanel::showStep(int index) {
   step_count_->show();
   end_->setVisible(index + 1 == stepCount());
   title_->setText(q(s.title));
-  text_->setText(q(s.text));
+  text_->setText(breakableText(q(s.text)));
   question_box_->setVisible(s.question.has_value());
   if (s.question) {
-    question_->setText(q(s.question->prompt));
+    question_->setText(breakableText(q(s.question->prompt)));
     unit_->setText(q(s.question->unit));
     prediction_->clear();
     feedback_->clear();
@@ -389,7 +407,7 @@ void LessonPanel::revealAnswer() {
       tr("Answer: %1%2.").arg(numberText(question.answer), unit.isEmpty() ? QString() : QStringLiteral(" ") + unit);
   if (shown) text += tr(" The app shows: %1 = %2.").arg(describe(check), *shown);
   if (!question.explanation.empty()) text += QStringLiteral(" ") + q(question.explanation);
-  answer_->setText(text);
+  answer_->setText(breakableText(text));
   answer_->show();
   if (!predicted_) feedback_->hide();  // a "not a number" note is stale once the answer shows
   QTimer::singleShot(0, this, [this] { scroll_->ensureWidgetVisible(answer_); });

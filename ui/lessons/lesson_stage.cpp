@@ -1,7 +1,9 @@
 #include "ui/lessons/lesson_stage.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTableView>
@@ -16,10 +18,13 @@
 #include "core/occupancy/occupancy.h"
 #include "ui/models/inductor_run_data.h"
 #include "ui/models/inductor_run_models.h"
+#include "ui/plots/cluster_size_plot.h"
+#include "ui/plots/measured_times_plot.h"
 #include "ui/plots/occupancy_curve_plot.h"
 #include "ui/plots/rblock_bounds_plot.h"
 #include "ui/views/calculator_view.h"
 #include "ui/views/inductor_config_pane.h"
+#include "ui/views/inductor_measured_pane.h"
 #include "ui/views/inductor_run_view.h"
 #include "ui/views/rblock_scaling_view.h"
 
@@ -186,10 +191,13 @@ bool lessonValueMatches(const QString& shown, const QString& written) {
 LessonStage::LessonStage(LessonViews views) : views_(views) {
   addCalculatorNames();
   addCalculatorReadOuts();
+  addClusterNames();
+  addCalculatorExtras();
   addRblockNames();
   addRblockPolicyNames();
   addInductorNames();
   addInductorReadOuts();
+  addMeasuredExtras();
 }
 
 QStringList LessonStage::tabNames() {
@@ -390,6 +398,95 @@ void LessonStage::addCalculatorReadOuts() {
                 [c] { return c->registersPlot()->widget(); }));
   add(placeName(QStringLiteral("calculator.block_size_plot"), QStringLiteral("Occupancy against block size"),
                 [c] { return c->blockSizePlot()->widget(); }));
+}
+
+void LessonStage::addClusterNames() {
+  CalculatorView* c = views_.calculator;
+  QSpinBox* size = c->clusterSizeSpin();
+  Name cluster{QStringLiteral("calculator.cluster_size"),
+               QStringLiteral("Thread-block cluster size in blocks (0 = no clusters; 1 … 8, up to 16 non-portable)"),
+               true,
+               true,
+               {},
+               {},
+               [size] { return size; }};
+  cluster.set = [size](const QString& value) {
+    return setNumber(
+        QStringLiteral("calculator.cluster_size"), value, allowedOf(size),
+        [size](qint64 v) { size->setValue(static_cast<int>(v)); }, [size] { return qint64{size->value()}; });
+  };
+  cluster.read = [size] { return QString::number(size->value()); };
+  add(std::move(cluster));
+  QCheckBox* check = c->nonPortableCheck();
+  Name non_portable{QStringLiteral("calculator.non_portable_clusters"),
+                    QStringLiteral("Cluster sizes above the portable 8 allowed (yes or no)"),
+                    true,
+                    true,
+                    {},
+                    {},
+                    [check] { return check; }};
+  non_portable.set = [check](const QString& value) {
+    const QString v = value.trimmed().toLower();
+    if (v != QLatin1String("yes") && v != QLatin1String("no")) {
+      return refused(QStringLiteral("calculator.non_portable_clusters"), value, QStringLiteral("yes or no"));
+    }
+    check->setChecked(v == QLatin1String("yes"));
+    return check->isChecked() == (v == QLatin1String("yes"))
+               ? QString()
+               : refused(QStringLiteral("calculator.non_portable_clusters"), value,
+                         QStringLiteral("no: this GPU has no cluster sizes above 8"));
+  };
+  non_portable.read = [check] { return check->isChecked() ? QStringLiteral("yes") : QStringLiteral("no"); };
+  add(std::move(non_portable));
+  auto table = [c]() -> QWidget* { return c->clustersTable(); };
+  auto of = [c](const std::function<QString(const ClusterResult&)>& f) {
+    return [c, f] { return c->clusters() ? f(*c->clusters()) : QString(); };
+  };
+  add(readOut(QStringLiteral("calculator.cluster.max_active"),
+              QStringLiteral("Clusters active on the GPU at once (the GPC model)"),
+              of([](const ClusterResult& r) { return QString::number(r.max_active_clusters); }), table));
+  add(readOut(QStringLiteral("calculator.cluster.naive_max_active"),
+              QStringLiteral("The naive figure: floor(active blocks on the GPU / cluster size)"),
+              of([](const ClusterResult& r) { return QString::number(r.naive_max_active_clusters); }), table));
+  add(readOut(QStringLiteral("calculator.cluster.blocks_per_sm"),
+              QStringLiteral("Blocks per SM a clustered launch keeps (min(active blocks per SM, the layout's cap))"),
+              of([](const ClusterResult& r) { return QString::number(r.blocks_per_sm_in_clusters); }), table));
+  add(readOut(QStringLiteral("calculator.cluster.active_blocks"),
+              QStringLiteral("Blocks active in clusters on the GPU"),
+              of([](const ClusterResult& r) { return QString::number(r.active_blocks_in_clusters); }), table));
+  add(readOut(QStringLiteral("calculator.cluster.occupancy_percent"),
+              QStringLiteral("Blocks active in clusters ÷ blocks active without clusters, % (one decimal)"),
+              of([](const ClusterResult& r) { return number(100.0 * r.cluster_occupancy, 1); }), table));
+  add(readOut(QStringLiteral("calculator.cluster.max_potential_size"),
+              QStringLiteral("Largest cluster size with at least one active cluster"),
+              of([](const ClusterResult& r) { return QString::number(r.max_potential_cluster_size); }), table));
+  add(readOut(
+      QStringLiteral("calculator.cluster.gpc_layout"), QStringLiteral("SMs per GPC as the driver packs clusters"),
+      [c] {
+        QStringList sms;
+        for (int s : c->clusterLayout().gpc_sm_counts) sms << QString::number(s);
+        return sms.isEmpty() ? QStringLiteral("unknown") : sms.join(QStringLiteral(", "));
+      },
+      table));
+  add(placeName(QStringLiteral("calculator.clusters_table"),
+                QStringLiteral("The table of clusters and best block size"), table));
+  add(placeName(QStringLiteral("calculator.cluster_size_plot"), QStringLiteral("Active clusters against cluster size"),
+                [c] { return c->clusterSizePlot()->widget(); }));
+}
+
+void LessonStage::addCalculatorExtras() {
+  CalculatorView* c = views_.calculator;
+  add(readOut(
+      QStringLiteral("calculator.shared_memory_per_sm_config"),
+      QStringLiteral("Shared memory per SM the runtime configures (the carveout it picks), bytes"),
+      [c] { return QString::number(c->result().shared_memory_per_sm_config); },
+      [c]() -> QWidget* { return c->detailsTable(); }));
+  add(placeName(QStringLiteral("calculator.shared_memory_plot"),
+                QStringLiteral("Occupancy against shared memory per block"),
+                [c] { return c->sharedMemoryPlot()->widget(); }));
+  add(placeName(QStringLiteral("calculator.ask_driver"),
+                QStringLiteral("Ask the driver (with a GPU: the driver's answers beside the model's)"),
+                [c]() -> QWidget* { return c->askDriverButton(); }));
 }
 
 void LessonStage::addRblockNames() {
@@ -637,6 +734,24 @@ void LessonStage::addInductorReadOuts() {
         return k == nullptr || k->best_row < 0 ? QString() : number(k->best_time_us, 3);
       },
       picks_table));
+}
+
+void LessonStage::addMeasuredExtras() {
+  InductorRunView* v = views_.inductor;
+  add(readOut(
+      QStringLiteral("inductor.config.spread_percent"),
+      QStringLiteral("Spread of the config's timed runs: interquartile range ÷ median, % (two decimals)"),
+      [v] {
+        const triton::ScanRow* r = v->selectedConfig();
+        const triton::MeasuredConfig* m = r == nullptr ? nullptr : measuredRowOf(v->run(), *r);
+        return m == nullptr || !m->ok() ? QString() : number(m->measured.timeStats().spread_pct, 2);
+      },
+      [v]() -> QWidget* { return v->findChild<QWidget*>(QStringLiteral("configTable")); }));
+  add(placeName(QStringLiteral("inductor.measured_plot"), QStringLiteral("The measured times, one bar per config"),
+                [v]() -> QWidget* {
+                  auto* pane = v->findChild<InductorMeasuredPane*>(QStringLiteral("inductorMeasured"));
+                  return pane == nullptr ? nullptr : pane->plot()->widget();
+                }));
 }
 
 QString LessonStage::validate(const lessons::Lesson& lesson, const QString& source) const {

@@ -80,10 +80,13 @@ class LessonStage {
  private:
   void addCalculatorNames();
   void addCalculatorReadOuts();
+  void addClusterNames();
+  void addCalculatorExtras();
   void addRblockNames();
   void addRblockPolicyNames();
   void addInductorNames();
   void addInductorReadOuts();
+  void addMeasuredExtras();
   void add(Name name);
 
   LessonViews views_;

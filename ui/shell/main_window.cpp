@@ -361,11 +361,22 @@ QString MainWindow::exportCurrentPlot(int index, const QString& path) {
   return {};
 }
 
+void MainWindow::setReportSource(ReportSource source) {
+  report_source_ = std::move(source);
+}
+
 QString MainWindow::exportCurrentReport(const QString& pdf_path) {
-  AppView* v = currentAppView();
-  if (v == nullptr) return tr("The current view has nothing to report.");
   QString path = pdf_path;
   if (QFileInfo(path).suffix().compare(QStringLiteral("pdf"), Qt::CaseInsensitive) != 0) path += QStringLiteral(".pdf");
+  if (report_source_.active && report_source_.active()) {
+    if (QString error = report_source_.write(path); !error.isEmpty()) return error;
+    showTransientStatus(tr("Wrote %1 and %2")
+                            .arg(QDir::toNativeSeparators(path),
+                                 QDir::toNativeSeparators(path.left(path.size() - 4) + QStringLiteral(".html"))));
+    return {};
+  }
+  AppView* v = currentAppView();
+  if (v == nullptr) return tr("The current view has nothing to report.");
   const QString title = tabs_->tabText(tabs_->currentIndex());
   const ReportContent report =
       reportOf(*v, title, QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'")));
@@ -380,12 +391,17 @@ QString MainWindow::exportCurrentReport(const QString& pdf_path) {
 }
 
 void MainWindow::exportReportInteractive() {
-  AppView* v = currentAppView();
-  if (v == nullptr) return;
-  QString base = tabs_->tabText(tabs_->currentIndex()).toLower();
-  base.replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("-"));
-  while (base.endsWith(QLatin1Char('-'))) base.chop(1);
-  const QString path = askSavePath(tr("Export report"), base + QStringLiteral("-report.pdf"), tr("PDF (*.pdf)"));
+  QString suggested;
+  if (report_source_.active && report_source_.active()) {
+    suggested = report_source_.file_name();
+  } else {
+    if (currentAppView() == nullptr) return;
+    QString base = tabs_->tabText(tabs_->currentIndex()).toLower();
+    base.replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("-"));
+    while (base.endsWith(QLatin1Char('-'))) base.chop(1);
+    suggested = base + QStringLiteral("-report.pdf");
+  }
+  const QString path = askSavePath(tr("Export report"), suggested, tr("PDF (*.pdf)"));
   if (path.isEmpty()) return;
   const QString error = exportCurrentReport(path);
   if (!error.isEmpty()) prompts_.warn(tr("Export report"), error);

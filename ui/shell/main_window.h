@@ -79,6 +79,16 @@ class MainWindow : public QMainWindow {
   /// success, else the message naming the file.
   QString exportCurrentReport(const QString& pdf_path);
   [[nodiscard]] QAction* exportReportAction() const { return export_report_; }
+  /// Something File → Export report… writes instead of the current view's report while it is
+  /// active (Help → Lessons: the open lesson's handout).
+  struct ReportSource {
+    std::function<bool()> active;        ///< whether it replaces the view's report now
+    std::function<QString()> file_name;  ///< the file name to suggest, e.g. "lesson-2-…-handout.pdf"
+    std::function<QString(const QString&)>
+        write;  ///< writes the PDF (path ending ".pdf") and its HTML twin; "" or the error
+  };
+  /// Sets the report source (one; a later call replaces it).
+  void setReportSource(ReportSource source);
 
   /// Writes window geometry, the current tab and every AppView's settings: into a scratch copy that
   /// is read back and checked, then put in place atomically, so a failed write (a full disk) keeps
@@ -181,6 +191,7 @@ class MainWindow : public QMainWindow {
   const Backend* backend_ = nullptr;       ///< showBackend's; main() keeps it alive longer than the window
   ManualDialog* manual_dialog_ = nullptr;  ///< Help → Manual, made on its first showing
   Prompts prompts_;
+  ReportSource report_source_;
   QString pending_tab_;  ///< title of the tab to make current once it is added (from settings)
 };
 

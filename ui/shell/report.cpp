@@ -255,9 +255,18 @@ QString reportHtml(const ReportContent& report, const ReportHtmlOptions& options
     for (const auto& [k, v] : report.inputs) lines << QStringLiteral("<b>%1:</b> %2").arg(esc(k), esc(v));
     html += lines.join(QStringLiteral("<br>\n")) + QStringLiteral("</p>\n");
   }
-  if (!report.text_html.isEmpty())
+  if (report.plots_in_text) {
+    QString text = report.text_html;
+    for (std::size_t i = 0; options.embed_images && i < report.plots.size(); ++i) {
+      text.replace(QStringLiteral("src=\"plot%1.png\"").arg(i),
+                   QStringLiteral("src=\"data:image/png;base64,%1\"")
+                       .arg(QString::fromLatin1(pngBytes(report.plots[i].second).toBase64())));
+    }
+    html += text + QLatin1Char('\n');
+  } else if (!report.text_html.isEmpty()) {
     html += QStringLiteral("<h3>%1</h3>\n%2\n").arg(QObject::tr("In words"), report.text_html);
-  for (std::size_t i = 0; i < report.plots.size(); ++i) {
+  }
+  for (std::size_t i = 0; !report.plots_in_text && i < report.plots.size(); ++i) {
     const auto& [title, image] = report.plots[i];
     const QString src = options.embed_images
                             ? QStringLiteral("data:image/png;base64,") + QString::fromLatin1(pngBytes(image).toBase64())

@@ -33,6 +33,9 @@ struct ReportContent {
   QStringList csv_only;                             ///< tables left to the CSV export: "Impact curves (2085 rows)"
   QString text_html;                                ///< AppView::reportText
   std::vector<std::pair<QString, QImage>> plots;    ///< title, image (the plot's export: 900 × 560 at 2×)
+  /// The text places the plots itself, each as <img src="plot<i>.png"> (a lesson's handout): the
+  /// HTML twin embeds them there, and there is no "In words" heading and no plots after the text.
+  bool plots_in_text = false;
 };
 
 /// Gathers the report of `view` (the tab titled `view_title`) as it is now; `now_utc` is the date

@@ -39,7 +39,8 @@ TEST(ModelSweep, ThePlanRanksTheStepsLoopedReductionsByInStepTime) {
     EXPECT_GE(plan.targets[i - 1].per_step_us, plan.targets[i].per_step_us);
   }
   // The largest: the cross-entropy backward, 224.7 µs per step, which ran R0_BLOCK=1024 with 8 warps.
-  EXPECT_EQ(plan.targets[0].kernel->module.name.rfind("triton_red_fused__log_softmax__log_softmax_backward_data", 0), 0U);
+  EXPECT_EQ(plan.targets[0].kernel->module.name.rfind("triton_red_fused__log_softmax__log_softmax_backward_data", 0),
+            0U);
   EXPECT_NEAR(plan.targets[0].per_step_us, 224.737, 0.01);
   EXPECT_EQ(plan.targets[0].ran_config, "X1 R1024 w8");
   EXPECT_NEAR(plan.step_us, 2428.0, 1.0);
@@ -78,7 +79,7 @@ TEST(ModelSweep, TheGainIsTheInStepTimeTimesOneMinusBestOverRan) {
   const auto all = inductor::PolicySet::all();
   inductor::PolicySet old_only;
   old_only.insert(inductor::Policy::kOld);
-  m.rows = {measuredRow(name, 1024, 8, 100.0, all),        // ran in the step
+  m.rows = {measuredRow(name, 1024, 8, 100.0, all),                  // ran in the step
             measuredRow(name, 512, 8, 80.0, inductor::PolicySet{}),  // the sweep's best
             measuredRow(name, 2048, 8, 120.0, old_only)};
   for (auto& r : m.rows) r.module = plan.targets[0].kernel->module.module_hash;
