@@ -238,36 +238,6 @@ double spreadOf(const MeasuredConfig& r) {
   return r.measured.kernel_time ? r.measured.kernel_time->spread_pct : r.measured.time.spread_pct;
 }
 
-/// After a brief pass over every row: the rows that go on to the full method (within the margin of
-/// the brief best, Inductor's winner, each policy's brief pick); the others say why not.
-std::vector<std::size_t> screenFinalists(std::vector<MeasuredConfig>& rows, const ScreenPass& screen,
-                                         double& margin_pct) {
-  const std::vector<KernelPicks> picks = summarizeMeasurements(rows);
-  double max_spread = 0.0;
-  for (const auto& r : rows) {
-    if (r.ok()) max_spread = std::max(max_spread, spreadOf(r));
-  }
-  margin_pct = std::max(screen.min_margin_pct, 3.0 * max_spread);
-  std::set<std::size_t> keep;
-  double best = 0.0;
-  for (const KernelPicks& k : picks) {
-    if (k.best_row >= 0) best = k.best_time_us;
-    if (k.winner_row >= 0) keep.insert(static_cast<std::size_t>(k.winner_row));
-    for (const PolicyPick& p : k.picks) {
-      if (p.row >= 0) keep.insert(static_cast<std::size_t>(p.row));
-    }
-  }
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    if (rows[i].ok() && rows[i].measured.timeUs() <= best * (1.0 + margin_pct / 100.0)) keep.insert(i);
-  }
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    if (keep.count(i) != 0U || !rows[i].ok()) continue;
-    rows[i].method = "brief: " + fixed(100.0 * (rows[i].measured.timeUs() / best - 1.0), 1) +
-                     " % slower than the brief best, over the margin of " + fixed(margin_pct, 1) + " %";
-  }
-  return {keep.begin(), keep.end()};
-}
-
 // Runs the re-read kernel's configs on the runner: with a screen pass, every config briefly and the
 // finalists with the full method; rows in the cache are taken from it and new rows stored. Without a
 // runner (or once cancelled) the rows say why they were not run.
@@ -365,6 +335,33 @@ void addSweepCompileRows(const RunKernel& kernel, KernelSweepResult& result) {
 }
 
 }  // namespace
+
+std::vector<std::size_t> screenFinalists(std::vector<MeasuredConfig>& rows, const ScreenPass& screen, double& margin_pct) {
+  const std::vector<KernelPicks> picks = summarizeMeasurements(rows);
+  double max_spread = 0.0;
+  for (const auto& r : rows) {
+    if (r.ok()) max_spread = std::max(max_spread, spreadOf(r));
+  }
+  margin_pct = std::max(screen.min_margin_pct, 3.0 * max_spread);
+  std::set<std::size_t> keep;
+  double best = 0.0;
+  for (const KernelPicks& k : picks) {
+    if (k.best_row >= 0) best = k.best_time_us;
+    if (k.winner_row >= 0) keep.insert(static_cast<std::size_t>(k.winner_row));
+    for (const PolicyPick& p : k.picks) {
+      if (p.row >= 0) keep.insert(static_cast<std::size_t>(p.row));
+    }
+  }
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (rows[i].ok() && rows[i].measured.timeUs() <= best * (1.0 + margin_pct / 100.0)) keep.insert(i);
+  }
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (keep.count(i) != 0U || !rows[i].ok()) continue;
+    rows[i].method = "brief: " + fixed(100.0 * (rows[i].measured.timeUs() / best - 1.0), 1) +
+                     " % slower than the brief best, over the margin of " + fixed(margin_pct, 1) + " %";
+  }
+  return {keep.begin(), keep.end()};
+}
 
 Expected<KernelSweepResult> prepareKernelSweep(const RunKernel& kernel, const std::string& module_text,
                                                const KernelSweepOptions& options,

@@ -36,6 +36,13 @@ struct ScreenPass {
 /// 3 ms of kernel time, L2 flushed as the full method does, no warm pass, no CUPTI metrics.
 RunOptions briefScreenOptions(const RunOptions& full);
 
+/// After a brief pass over `rows` (one kernel's): the indices that go on to the full method — rows ok
+/// and within max(screen.min_margin_pct, 3 × the largest brief spread) of the brief best, Inductor's
+/// winner and each policy's brief pick; `margin_pct` gets the margin used. Each row left out gets
+/// its reason in `method` ("brief: 12.3 % slower than the brief best, over the margin of 8.0 %").
+std::vector<std::size_t> screenFinalists(std::vector<MeasuredConfig>& rows, const ScreenPass& screen,
+                                         double& margin_pct);
+
 /// What to sweep.
 struct KernelSweepOptions {
   std::optional<ConfigGrid> grid;  ///< nullopt: no grid (policies only)

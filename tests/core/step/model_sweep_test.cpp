@@ -2,6 +2,10 @@
 // and the step's predicted gain from measured rows.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include "core/base/atomic_file.h"
+#include "core/base/csv.h"
 #include "core/step/model_sweep.h"
 #include "core/step/profiler_trace.h"
 #include "tests/support/inductor_scan.h"
@@ -108,6 +112,87 @@ TEST(ModelSweep, TheGainIsTheInStepTimeTimesOneMinusBestOverRan) {
   m.picks = triton::summarizeMeasurements(m.rows);
   EXPECT_DOUBLE_EQ(predictStepGain(plan, {m}).gain_us, 0.0);
 }
+
+/// The kernel-runs CSV `name` of the recorded model sweeps (H200).
+triton::KernelMeasurements recordedSweep(const std::string& name) {
+  auto text = readFile(inductorFixture("model_sweeps") + "/" + name);
+  if (!text) {
+    ADD_FAILURE() << name << ": " << text.error();
+    return {};
+  }
+  auto table = parseCsv(*text);
+  if (!table) {
+    ADD_FAILURE() << name << ": " << table.error();
+    return {};
+  }
+  auto m = triton::measurementsFromCsv(*table);
+  if (!m) {
+    ADD_FAILURE() << name << ": " << m.error();
+    return {};
+  }
+  return std::move(m).value();
+}
+
+const triton::MeasuredConfig* rowOfConfig(const triton::KernelMeasurements& m, const std::string& kernel,
+                                          const std::string& config) {
+  for (const auto& r : m.rows) {
+    if (r.kernel == kernel && r.configText() == config) return &r;
+  }
+  return nullptr;
+}
+
+class RecordedModelSweep : public ::testing::TestWithParam<const char*> {};
+
+/// On the H200, each model's step swept whole with a brief first pass picked, for each of its three
+/// largest reductions, the config the exhaustive full-method sweep found best, within the baseline's
+/// run-to-run spread (the larger of the two configs', at least 1 %).
+TEST_P(RecordedModelSweep, TheFastSweepPicksWhatTheExhaustiveBaselinePicks) {
+  const std::string model = GetParam();
+  const triton::KernelMeasurements full = recordedSweep(model + ".full.csv");
+  const triton::KernelMeasurements fast = recordedSweep(model + ".fast.csv");
+  ASSERT_EQ(full.picks.size(), 3U);
+  for (const auto& k : full.picks) {
+    ASSERT_GE(k.best_row, 0) << k.kernel;
+    const auto& best = full.rows[static_cast<std::size_t>(k.best_row)];
+    const triton::KernelPicks* f = nullptr;
+    for (const auto& p : fast.picks) {
+      if (p.kernel == k.kernel) f = &p;
+    }
+    ASSERT_NE(f, nullptr) << k.kernel;
+    const auto& fast_best = fast.rows[static_cast<std::size_t>(f->best_row)];
+    EXPECT_EQ(fast_best.method, "full") << k.kernel;
+    const triton::MeasuredConfig* in_full = rowOfConfig(full, k.kernel, fast_best.configText());
+    ASSERT_NE(in_full, nullptr) << k.kernel;
+    const double spread =
+        std::max({1.0, best.measured.timeStats().spread_pct, in_full->measured.timeStats().spread_pct});
+    EXPECT_LE(in_full->measured.timeUs(), k.best_time_us * (1.0 + spread / 100.0))
+        << model << " " << k.kernel << ": fast " << fast_best.configText() << ", baseline " << best.configText();
+  }
+}
+
+/// The screen pass, applied to the baseline's full-method times as if they were the brief ones,
+/// keeps the best config of every recorded kernel and leaves most configs out.
+TEST_P(RecordedModelSweep, TheScreenKeepsTheBaselinesBestAndDropsMostConfigs) {
+  const triton::KernelMeasurements full = recordedSweep(std::string(GetParam()) + ".full.csv");
+  for (const auto& k : full.picks) {
+    std::vector<triton::MeasuredConfig> rows;
+    for (const auto& r : full.rows) {
+      if (r.kernel == k.kernel) rows.push_back(r);
+    }
+    double margin = 0.0;
+    const auto finalists = triton::screenFinalists(rows, triton::ScreenPass{}, margin);
+    EXPECT_GE(margin, 8.0);
+    const std::string best = full.rows[static_cast<std::size_t>(k.best_row)].configText();
+    bool kept = false;
+    for (std::size_t i : finalists) kept = kept || rows[i].configText() == best;
+    EXPECT_TRUE(kept) << k.kernel << ": " << best;
+    if (rows.size() >= 40) {
+      EXPECT_LT(finalists.size(), rows.size() / 2) << k.kernel;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, RecordedModelSweep, ::testing::Values("gpt2", "bert", "t5", "blenderbot"));
 
 }  // namespace
 }  // namespace occx::step
