@@ -7,6 +7,7 @@
 // 255 registers per thread, 48 KB static and 232448 B opt-in shared memory per block).
 #include <gtest/gtest.h>
 
+#include <QCheckBox>
 #include <QApplication>
 #include <QComboBox>
 #include <QFileInfo>
@@ -442,6 +443,24 @@ TEST(GuiTypedNumbers, ClusterSixteenWithoutNonPortableKeepsTheSizeBefore) {
   ASSERT_FALSE(message->isHidden());
   EXPECT_TRUE(message->text().contains(QStringLiteral("16 is out of range"))) << message->text().toStdString();
   EXPECT_TRUE(message->text().contains(QStringLiteral("Kept 4."))) << message->text().toStdString();
+}
+
+// Unticking "non-portable" under a cluster size of 16 clamps it to 8: said under the box, as a
+// refusal is (a newcomer saw 16 turn into 8 silently).
+TEST(GuiTypedNumbers, UntickingNonPortableSaysTheClusterSizeKept) {
+  CalculatorView view{testContext()};
+  view.deviceSelector()->setCurrentKey(QStringLiteral("gpu:H200"));
+  auto* cluster = view.findChild<CheckedSpinBox*>(QStringLiteral("clusterSize"));
+  auto* message = view.findChild<InputMessage*>(QStringLiteral("inputMessage"));
+  ASSERT_NE(cluster, nullptr);
+  view.nonPortableCheck()->setChecked(true);
+  cluster->setValue(16);
+  ASSERT_EQ(cluster->value(), 16);
+  view.nonPortableCheck()->setChecked(false);
+  EXPECT_EQ(cluster->value(), 8);
+  ASSERT_FALSE(message->isHidden());
+  EXPECT_EQ(message->text(),
+            QStringLiteral("Cluster size 16 needs non-portable clusters: allowed 'no clusters' or 1 … 8. Kept 8."));
 }
 
 // The carveout takes "-1" for its default too (as cudaFuncSetAttribute does), and shows "default".

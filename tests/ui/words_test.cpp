@@ -22,6 +22,7 @@
 #include "ui/models/inductor_run_text.h"
 #include "ui/models/live_sweep_model.h"
 #include "ui/shell/main_window.h"
+#include "ui/widgets/elided_label.h"
 #include "ui/shell/path_opener.h"
 #include "ui/shell/view_titles.h"
 #include "ui/views/compile_sweep_view.h"
@@ -212,7 +213,9 @@ TEST(Words, ACompareWithABadFileIsShownWhereTheUserLooks) {
   childNamed<QPushButton>(*w.live_sweep, "compareWithInductor").click();
   const QString shown = w.shownError();
   EXPECT_TRUE(shown.startsWith(QStringLiteral("Not compared: "))) << shown.toStdString();
-  EXPECT_EQ(w.window.statusBar()->currentMessage(), shown);
+  // In the view's status line (cut at a word with "…"), not a message painted over the GPU label.
+  EXPECT_EQ(w.window.findChild<ElidedLabel*>(QStringLiteral("viewStatus"))->fullText(), shown);
+  EXPECT_TRUE(w.window.statusBar()->currentMessage().isEmpty());
   EXPECT_EQ(w.live_sweep->statusLabel()->text(), shown);
 
   // Open CSV… with a file that is not a live sweep: the same.
@@ -236,7 +239,7 @@ TEST(Words, ADroppedFileThatCannotBeOpenedIsShown) {
   f.close();
   emit w.window.pathsDropped({path});
   EXPECT_TRUE(w.shownError().contains(QStringLiteral("not-a-scan.csv"))) << w.shownError().toStdString();
-  EXPECT_EQ(w.window.statusBar()->currentMessage(), w.shownError());
+  EXPECT_EQ(w.window.findChild<ElidedLabel*>(QStringLiteral("viewStatus"))->fullText(), w.shownError());
 }
 
 }  // namespace

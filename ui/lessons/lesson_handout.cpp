@@ -34,12 +34,14 @@ PlotController* plotOf(QWidget* view, const QWidget* w) {
 }
 
 /// `view` drawn at kGrabScale, each of `framed` (its descendants) outlined in orange as the panel
-/// frames it on screen.
+/// frames it on screen; cut to the framed widgets (with a margin) when there are any, so that their
+/// text stays readable on a printed page.
 QImage viewPicture(QWidget* view, const std::vector<QWidget*>& framed) {
   if (view == nullptr || view->width() <= 0 || view->height() <= 0) return {};
   QImage image(view->size() * kGrabScale, QImage::Format_ARGB32_Premultiplied);
   image.setDevicePixelRatio(kGrabScale);
   image.fill(Qt::white);
+  QRect framed_area;
   {
     QPainter painter(&image);
     view->render(&painter, QPoint(), QRegion(), QWidget::DrawChildren);
@@ -47,10 +49,16 @@ QImage viewPicture(QWidget* view, const std::vector<QWidget*>& framed) {
     painter.setBrush(Qt::NoBrush);
     for (QWidget* w : framed) {
       if (w == nullptr || !w->isVisible() || !view->isAncestorOf(w)) continue;
-      painter.drawRect(QRect(w->mapTo(view, QPoint(0, 0)), w->size()).adjusted(1, 1, -2, -2));
+      const QRect r(w->mapTo(view, QPoint(0, 0)), w->size());
+      painter.drawRect(r.adjusted(1, 1, -2, -2));
+      framed_area |= r;
     }
   }
-  return image;
+  if (framed_area.isEmpty()) return image;
+  const QRect cut = framed_area.adjusted(-24, -24, 24, 24).intersected(view->rect());
+  QImage part = image.copy(QRect(cut.topLeft() * kGrabScale, cut.size() * kGrabScale));
+  part.setDevicePixelRatio(kGrabScale);
+  return part;
 }
 
 /// The picture of the step shown now: the first framed plot, else the step's view.

@@ -310,7 +310,7 @@ void MainWindow::showFileError(const QString& text) {
   box->setObjectName(QStringLiteral("fileErrorBox"));
   box->setAttribute(Qt::WA_DeleteOnClose);
   box->open();
-  statusBar()->showMessage(text, 20000);
+  showTransientStatus(text);  // the view's line: cut at a word with "…", never over the GPU label
 }
 
 void MainWindow::onViewStatus(const QString& text) {

@@ -34,7 +34,15 @@ CalculatorInputs::CalculatorInputs(QWidget* parent) : QWidget(parent) {
   }
   connect(non_portable_, &QCheckBox::toggled, this, [this] {
     if (updating_) return;
+    const int before = cluster_size_->value();
     applyArchRanges();
+    if (cluster_size_->value() != before) {
+      // The box clamped a cluster size that needs non-portable clusters: said under it, as a refusal.
+      emit static_cast<CheckedSpinBox*>(cluster_size_)
+          ->inputRefused(tr("Cluster size %1 needs non-portable clusters: allowed 'no clusters' or 1 … %2. Kept %2.")
+                             .arg(before)
+                             .arg(cluster_size_->value()));
+    }
     emit changed();
   });
   connect(measure_, qOverload<int>(&QComboBox::currentIndexChanged), this, &CalculatorInputs::yMeasureChanged);
