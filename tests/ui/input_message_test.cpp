@@ -463,6 +463,27 @@ TEST(GuiTypedNumbers, UntickingNonPortableSaysTheClusterSizeKept) {
             QStringLiteral("Cluster size 16 needs non-portable clusters: allowed 'no clusters' or 1 … 8. Kept 8."));
 }
 
+// Typing "default" into the carveout says nothing on the way ("d", "def"): no message moves the boxes
+// below it while the word is typed.
+TEST(GuiTypedNumbers, TypingDefaultShowsNoMessageOnTheWay) {
+  CalculatorView view{testContext()};
+  auto* carveout = view.findChild<CheckedSpinBox*>(QStringLiteral("carveout"));
+  auto* message = view.findChild<InputMessage*>(QStringLiteral("inputMessage"));
+  ASSERT_NE(carveout, nullptr);
+  carveout->setValue(50);
+  carveout->selectAll();
+  for (const QString& part : {QStringLiteral("d"), QStringLiteral("ef"), QStringLiteral("ault")}) {
+    typeKeys(carveout, part);
+    EXPECT_TRUE(message->isHidden()) << part.toStdString() << ": " << message->text().toStdString();
+  }
+  QTest::keyClick(carveout, Qt::Key_Return);
+  EXPECT_EQ(view.input().carveout_percent, -1);
+  // A word that is not on the way to it is still refused.
+  carveout->selectAll();
+  typeKeys(carveout, QStringLiteral("x"));
+  EXPECT_FALSE(message->isHidden());
+}
+
 // The carveout takes "-1" for its default too (as cudaFuncSetAttribute does), and shows "default".
 TEST(GuiTypedNumbers, CarveoutTakesMinusOneAsDefault) {
   CalculatorView view{testContext()};

@@ -281,6 +281,13 @@ void CheckedSpinBox::onTextEdited(const QString& text) {
   // The value this edit started from: setValue with signals blocked (a device change) does not
   // pass through valueChanged, and Return re-announces it.
   last_value_ = value();
+  // On the way to the special text ("d", "def" before "default"): not a refusal yet, no message that
+  // moves the boxes below while the word is typed.
+  const QString special = specialValueText().trimmed();
+  if (const QString b = body(text); !special.isEmpty() && !b.isEmpty() && special.startsWith(b, Qt::CaseInsensitive)) {
+    emit inputAccepted();
+    return;
+  }
   const QString why = refusal(text);
   if (why.isEmpty())
     emit inputAccepted();
