@@ -336,7 +336,8 @@ void addSweepCompileRows(const RunKernel& kernel, KernelSweepResult& result) {
 
 }  // namespace
 
-std::vector<std::size_t> screenFinalists(std::vector<MeasuredConfig>& rows, const ScreenPass& screen, double& margin_pct) {
+std::vector<std::size_t> screenFinalists(std::vector<MeasuredConfig>& rows, const ScreenPass& screen,
+                                         double& margin_pct) {
   const std::vector<KernelPicks> picks = summarizeMeasurements(rows);
   double max_spread = 0.0;
   for (const auto& r : rows) {

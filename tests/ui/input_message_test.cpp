@@ -7,8 +7,8 @@
 // 255 registers per thread, 48 KB static and 232448 B opt-in shared memory per block).
 #include <gtest/gtest.h>
 
-#include <QCheckBox>
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFileInfo>
 #include <QLabel>

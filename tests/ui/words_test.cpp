@@ -22,7 +22,6 @@
 #include "ui/models/inductor_run_text.h"
 #include "ui/models/live_sweep_model.h"
 #include "ui/shell/main_window.h"
-#include "ui/widgets/elided_label.h"
 #include "ui/shell/path_opener.h"
 #include "ui/shell/view_titles.h"
 #include "ui/views/compile_sweep_view.h"
@@ -30,6 +29,7 @@
 #include "ui/views/inductor_run_view.h"
 #include "ui/views/live_sweep_view.h"
 #include "ui/views/rblock_scaling_view.h"
+#include "ui/widgets/elided_label.h"
 #include "ui_test_support.h"
 
 namespace occx::ui {

@@ -23,16 +23,13 @@
 
 #include "ui/lessons/highlight_frame.h"
 #include "ui/lessons/lesson_stage.h"
+#include "ui/models/text.h"
 #include "ui/shell/help_text.h"
 
 namespace occx::ui {
 namespace {
 
 constexpr qint64 kMaxLessonFileBytes = qint64{1} << 20;
-
-QString q(const std::string& s) {
-  return QString::fromStdString(s);
-}
 
 QLabel* wrappedLabel(const QString& object_name) {
   auto* label = new QLabel;

@@ -18,6 +18,7 @@
 #include "core/occupancy/occupancy.h"
 #include "ui/models/inductor_run_data.h"
 #include "ui/models/inductor_run_models.h"
+#include "ui/models/text.h"
 #include "ui/plots/cluster_size_plot.h"
 #include "ui/plots/measured_times_plot.h"
 #include "ui/plots/occupancy_curve_plot.h"
@@ -30,10 +31,6 @@
 
 namespace occx::ui {
 namespace {
-
-QString q(const std::string& s) {
-  return QString::fromStdString(s);
-}
 
 /// "the value is out of range" for a control that kept another value after being set.
 QString refused(const QString& name, const QString& value, const QString& allowed) {
