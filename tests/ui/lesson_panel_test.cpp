@@ -153,7 +153,10 @@ TEST(LessonPanel, LessonFiveSelectsTheSpillingConfigAndItsDecisions) {
   EXPECT_EQ(row->old_decision, "no scaling");
   EXPECT_EQ(row->new_decision, "duplicate");
   ASSERT_TRUE(w.panel->showStep(4));  // "The new bound counts registers"
+  EXPECT_TRUE(w.panel->checkPrediction(QStringLiteral("1")).startsWith(QStringLiteral("Right: 1 block per SM.")));
   w.panel->showAnswer();
+  EXPECT_TRUE(w.panel->answerLabel()->text().startsWith(QStringLiteral("Answer: 1 block per SM.")))
+      << w.panel->answerLabel()->text().toStdString();
   EXPECT_EQ(w.window->tabs()->currentWidget(), w.rblock);
   ASSERT_EQ(w.rblock->decisions().size(), 4U);
   EXPECT_EQ(w.rblock->decisions()[0].outcome, inductor::Outcome::kNoScale);  // old

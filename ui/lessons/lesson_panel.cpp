@@ -15,6 +15,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QTabWidget>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -359,12 +360,12 @@ QString LessonPanel::checkPrediction(const QString& text) {
     QStringList moves;
     for (const lessons::Binding& b : question.try_settings) moves << moveWords(q(b.name), q(b.value));
     const QString now = tr("Now %1 (framed in orange) and see.").arg(moves.join(tr(" and ")));
-    const QString unit = question.unit.empty() ? QString() : QStringLiteral(" ") + q(question.unit);
+    const QString unit = unitAfter(guess);
     if (!right) {
       words = tr("Not quite: you said %1. %2").arg(numberText(guess), now);
     } else if (question.tolerance > 0) {
-      words = tr("Close enough: %1%2 is within %3%2 of the answer. %4")
-                  .arg(numberText(guess), unit, numberText(question.tolerance), now);
+      words = tr("Close enough: %1%2 is within %3%4 of the answer. %5")
+                  .arg(numberText(guess), unit, numberText(question.tolerance), unitAfter(question.tolerance), now);
     } else {
       words = tr("Right: %1%2. %3").arg(numberText(guess), unit, now);
     }
@@ -395,19 +396,16 @@ void LessonPanel::revealAnswer() {
   answer_shown_ = true;
   const QString check = q(question.check);
   auto shown = stage_->read(check);
-  QString unit = q(question.unit);
-  if (question.answer == 1.0 && unit.section(QLatin1Char(' '), 0, 0).endsWith(QLatin1Char('s'))) {
-    unit.remove(unit.indexOf(QLatin1Char(' ')) < 0 ? unit.size() - 1 : unit.indexOf(QLatin1Char(' ')) - 1,
-                1);  // "1 block per SM"
-  }
-  QString text =
-      tr("Answer: %1%2.").arg(numberText(question.answer), unit.isEmpty() ? QString() : QStringLiteral(" ") + unit);
+  QString text = tr("Answer: %1%2.").arg(numberText(question.answer), unitAfter(question.answer));
   if (shown) text += tr(" The app shows: %1 = %2.").arg(describe(check), *shown);
   if (!question.explanation.empty()) text += QStringLiteral(" ") + q(question.explanation);
   answer_->setText(breakableText(text));
   answer_->show();
   if (!predicted_) feedback_->hide();  // a "not a number" note is stale once the answer shows
-  QTimer::singleShot(0, this, [this] { scroll_->ensureWidgetVisible(answer_); });
+  QTimer::singleShot(0, this, [this] {
+    scroll_->ensureWidgetVisible(answer_);
+    scroll_->horizontalScrollBar()->setValue(0);  // the panel never scrolls sideways (its bar is off)
+  });
   clearHighlights();
   highlight(check);
   for (const std::string& h : s->highlights) highlight(q(h));
@@ -428,6 +426,18 @@ QString LessonPanel::describe(const QString& name) const {
   const qsizetype paren = what.indexOf(QStringLiteral(" ("));
   if (paren > 0) what = what.left(paren);
   return what;
+}
+
+QString LessonPanel::unitAfter(double value) const {
+  const lessons::Step* s = step();
+  if (s == nullptr || !s->question || s->question->unit.empty()) return {};
+  QString unit = q(s->question->unit);
+  const qsizetype space = unit.indexOf(QLatin1Char(' '));
+  const qsizetype first_end = space < 0 ? unit.size() : space;
+  if (value == 1.0 && first_end > 1 && unit.at(first_end - 1) == QLatin1Char('s')) {
+    unit.remove(first_end - 1, 1);  // "1 block per SM", not "1 blocks per SM"
+  }
+  return QStringLiteral(" ") + unit;
 }
 
 QString LessonPanel::moveWords(const QString& name, const QString& value) const {

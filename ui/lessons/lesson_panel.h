@@ -128,6 +128,9 @@ class LessonPanel : public QWidget {
   /// What the student does to set `name` to `value`, in words: "set registers per thread to 64",
   /// "click the row X1 R16384 w16 in the table of configs".
   [[nodiscard]] QString moveWords(const QString& name, const QString& value) const;
+  /// " blocks per SM" after `value` (the question's unit, its first word singular for 1); empty
+  /// without a unit.
+  [[nodiscard]] QString unitAfter(double value) const;
 
   std::unique_ptr<LessonStage> stage_;
   std::vector<LoadedLesson> bundled_;
