@@ -200,10 +200,10 @@ ModelSweepResult sweepModel(const ModelSweepPlan& plan, const ModelSweepOptions&
     if (!prepared) {
       mk.error = prepared.cancelled() ? std::string("cancelled") : prepared.error();
     } else {
-      triton::KernelSweepOptions o = options.sweep;
-      o.grid = triton::defaultConfigGrid(*t.kernel);
+      // Measuring reads the run, screen and cache options; the grid was the preparation's.
       triton::measureKernelSweep(
-          *prepared, *t.kernel, o, runner, [&, i](const triton::KernelSweepProgress& p) { report(i, p); }, cancel);
+          *prepared, *t.kernel, options.sweep, runner, [&, i](const triton::KernelSweepProgress& p) { report(i, p); },
+          cancel);
       mk.result = std::move(*prepared);
     }
     mk.seconds = secondsSince(k0);

@@ -1,5 +1,6 @@
 #include "core/triton/sweep_cache.h"
 
+#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <system_error>
@@ -8,23 +9,21 @@
 #include "core/base/csv.h"
 #include "core/base/format.h"
 #include "core/base/user_cache.h"
+#include "core/kernels/compile_cache.h"
 
 namespace occx::triton {
 namespace {
 
-/// FNV-1a of the key's words: the file name (the words themselves are in the file's metadata).
+/// FNV-1a of the key's words (the compile cache's hash): the file name; the words themselves are in
+/// the file's metadata.
 std::string keyHash(const SweepCacheKey& key) {
-  std::uint64_t h = 1469598103934665603ULL;
+  std::string words;
   for (const std::string& part : {key.device, key.driver, key.module, std::to_string(key.seed), key.method}) {
-    for (unsigned char c : part + '\x1f') {
-      h ^= c;
-      h *= 1099511628211ULL;
-    }
+    words += part + '\x1f';
   }
-  static const char* const kHex = "0123456789abcdef";
-  std::string out(16, '0');
-  for (int i = 15; i >= 0; --i, h >>= 4) out[static_cast<std::size_t>(i)] = kHex[h & 15U];
-  return out;
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(fnv1a64(words)));
+  return hex;
 }
 
 const std::vector<std::pair<std::string, std::string SweepCacheKey::*>>& keyFields() {

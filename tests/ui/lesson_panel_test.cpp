@@ -17,6 +17,8 @@
 #include <QTextBrowser>
 #include <memory>
 
+#include <sys/stat.h>
+
 #include "tests/ui/ui_test_support.h"
 #include "ui/lessons/lesson_handout.h"
 #include "ui/lessons/lesson_panel.h"
@@ -276,6 +278,19 @@ TEST(LessonPanel, AMalformedLessonFileIsRefusedWithItsLineAndReason) {
   const QString tab = write("tab.lesson", "lesson: T\nstep: One\ntab: gpu\nsay: Hello.\n");
   EXPECT_TRUE(w.panel->openLessonFile(tab).endsWith(
       QStringLiteral(" line 3: tab 'gpu' is not a view lessons know: allowed calculator, rblock, inductor")));
+  EXPECT_EQ(w.panel->lesson(), nullptr);
+  // A FIFO (no writer) is refused at once, not waited on; a file over 1 MiB is refused by its size.
+  const QString fifo = dir.filePath(QStringLiteral("fifo.lesson"));
+  ASSERT_EQ(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+  EXPECT_TRUE(w.panel->openLessonFile(fifo).contains(QStringLiteral("not a regular file")))
+      << w.panel->problemLabel()->text().toStdString();
+  const QString huge = dir.filePath(QStringLiteral("huge.lesson"));
+  {
+    QFile f(huge);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write(QByteArray((1 << 20) + 10, '#'));
+  }
+  EXPECT_FALSE(w.panel->openLessonFile(huge).isEmpty());
   EXPECT_EQ(w.panel->lesson(), nullptr);
   // A good file opens, and a value the control refuses is said with the range when the step runs.
   const QString good =

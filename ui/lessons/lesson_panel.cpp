@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/base/atomic_file.h"
 #include "ui/lessons/highlight_frame.h"
 #include "ui/lessons/lesson_stage.h"
 #include "ui/models/text.h"
@@ -77,14 +78,22 @@ QString numberText(double v) {
 }  // namespace
 
 Expected<LoadedLesson> loadLessonFile(const QString& path, const LessonStage& stage) {
-  QFile file(path);
-  const QString name = path.startsWith(QLatin1String(":/")) ? QFileInfo(path).fileName() : path;
-  if (!file.open(QIODevice::ReadOnly)) {
-    return Error(QStringLiteral("%1: cannot be read (%2)").arg(name, file.errorString()).toStdString());
+  const bool resource = path.startsWith(QLatin1String(":/"));
+  const QString name = resource ? QFileInfo(path).fileName() : path;
+  std::string text;
+  if (resource) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+      return Error(QStringLiteral("%1: cannot be read (%2)").arg(name, file.errorString()).toStdString());
+    }
+    text = file.read(kMaxLessonFileBytes + 1).toStdString();
+  } else {
+    // A teacher's file: bounded, and a FIFO or a device is refused without waiting (core readFile).
+    auto read = readFile(QFile::encodeName(path).toStdString(), kMaxLessonFileBytes);
+    if (!read) return Error(read.error());
+    text = std::move(read).value();
   }
-  const QByteArray bytes = file.read(kMaxLessonFileBytes + 1);
-  auto lesson = lessons::parseLesson(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())),
-                                     name.toStdString());
+  auto lesson = lessons::parseLesson(text, name.toStdString());
   if (!lesson) return Error(lesson.error());
   if (QString problem = stage.validate(*lesson, name); !problem.isEmpty()) return Error(problem.toStdString());
   return LoadedLesson{path, std::move(lesson).value()};

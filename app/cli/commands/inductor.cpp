@@ -576,6 +576,17 @@ Expected<const RunKernel*> kernelToSweep(const InductorRun& run, const std::stri
   return found.front();
 }
 
+// How a sweep compiles and runs, from the command line (one kernel's sweep and the step's).
+void setCompileAndRun(const InductorOpts& o, KernelSweepOptions& options) {
+  options.compile.python = o.python;
+  options.compile.cache_dir = o.cache;
+  options.compile.jobs = o.jobs;
+  options.run.seed = o.seed;
+  options.run.run.cupti_metrics = !o.no_metrics;
+  options.run.run.timed_ms = o.timed_ms;
+  options.run.run.flush_l2 = !o.no_flush;
+}
+
 // The sweep's options from the command line: the grid given (else the default grid, unless only
 // --policies), the policies' configs unless only a grid is given, how to compile and to run.
 Expected<KernelSweepOptions> sweepOptionsOf(const InductorOpts& o, const RunKernel& kernel) {
@@ -591,13 +602,7 @@ Expected<KernelSweepOptions> sweepOptionsOf(const InductorOpts& o, const RunKern
       return Error{kernel.module.name + " is not a reduction: sweeps are for looped and persistent reductions"};
     options.grid = defaultConfigGrid(kernel);
   }
-  options.compile.python = o.python;
-  options.compile.cache_dir = o.cache;
-  options.compile.jobs = o.jobs;
-  options.run.seed = o.seed;
-  options.run.run.cupti_metrics = !o.no_metrics;
-  options.run.run.timed_ms = o.timed_ms;
-  options.run.run.flush_l2 = !o.no_flush;
+  setCompileAndRun(o, options);
   return options;
 }
 
@@ -799,17 +804,8 @@ Expected<step::ModelSweepOptions> modelSweepOptionsOf(const InductorOpts& o, std
   auto budget = parseBudget(o.budget);
   if (!budget) return Error{budget.error()};
   options.budget_s = *budget;
-  InductorOpts per_kernel = o;
-  per_kernel.grid.clear();
-  per_kernel.policies = false;
-  options.sweep.policies = true;
-  options.sweep.compile.python = o.python;
-  options.sweep.compile.cache_dir = o.cache;
-  options.sweep.compile.jobs = o.jobs;
-  options.sweep.run.seed = o.seed;
-  options.sweep.run.run.cupti_metrics = !o.no_metrics;
-  options.sweep.run.run.timed_ms = o.timed_ms;
-  options.sweep.run.run.flush_l2 = !o.no_flush;
+  options.sweep.policies = true;  // each kernel's grid is its default one (sweepModel sets it)
+  setCompileAndRun(o, options.sweep);
   if (!o.full) options.sweep.screen = ScreenPass{briefScreenOptions(options.sweep.run.run), 8.0};
   const std::string dir = o.sweep_cache.empty() ? SweepCache::defaultDir() : o.sweep_cache;
   if (o.sweep_cache != "none" && !dir.empty()) {
