@@ -16,8 +16,12 @@ recorded ones. OUTDIR/<case>/trace.pt.trace.json.gz holds the Chrome trace (as
 of `key_averages()` on that trace (device time in µs).
 
     python3 scripts/record-inductor-fixtures.py OUTDIR [CASE ...]
+    python3 scripts/record-inductor-fixtures.py --rerun CACHE OUTDIR CASE
 
-Cases: see CASES below. Runs the cases in parallel, one process each.
+Cases: see CASES below. Runs the cases in parallel, one process each. --rerun runs one case's step
+again in its existing Inductor cache CACHE (nothing is cleared: Inductor reuses its compiled kernels and
+reads their .best_config files, e.g. after `occx inductor pin`) and writes the trace, key_averages.json
+and recorded.json to OUTDIR.
 """
 import json
 import os
@@ -376,6 +380,17 @@ def main():
     if len(sys.argv) >= 3 and sys.argv[1] == "--child":
         child(sys.argv[2], sys.argv[3])
         return
+    if len(sys.argv) == 5 and sys.argv[1] == "--rerun":
+        cache, outdir, case = (os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3]), sys.argv[4])
+        os.makedirs(outdir, exist_ok=True)
+        env = dict(os.environ, TORCHINDUCTOR_CACHE_DIR=cache, TORCHINDUCTOR_COMPILE_THREADS="1")
+        env.pop("TRITON_CACHE_DIR", None)
+        started = time.time()
+        with open(os.path.join(outdir, "log.txt"), "w") as log:
+            rc = subprocess.call([sys.executable, os.path.abspath(__file__), "--child", case, outdir],
+                                 env=env, cwd=cache, stdout=log, stderr=subprocess.STDOUT)
+        print(f"{case}: rerun rc={rc} {time.time() - started:.0f}s", flush=True)
+        sys.exit(rc)
     global CACHE_ROOT
     outdir = os.path.abspath(sys.argv[1])
     CACHE_ROOT = outdir.rstrip("/") + "-caches"

@@ -1102,4 +1102,17 @@ std::string RunSummary::text() const {
   return s;
 }
 
+Expected<inductor::Decision> decideAlone(const RunKernel& kernel, const inductor::ReductionConfig& config,
+                                         inductor::Policy policy) {
+  if (!kernel.device) return Error{kernel.module.name + ": the module names no device, so the decision is unknown"};
+  std::vector<std::string> problems;
+  bool decidable = true;
+  const inductor::KernelInfo info = kernelInfoOf(kernel.module, &problems, &decidable);
+  if (!decidable) {
+    return Error{kernel.module.name + ": " +
+                 (problems.empty() ? std::string("a size hint is unknown") : problems.front())};
+  }
+  return inductor::decide(policy, config, info, *kernel.device);
+}
+
 }  // namespace occx::triton

@@ -213,4 +213,12 @@ Expected<InductorRun> scanInductorRun(const RunScanOptions& options,
 RunKernel analyseKernel(KernelModule module, const std::vector<const TritonCompiled*>& compiled,
                         std::optional<BestConfig> best, const GpuDatabase& db);
 
+/// The decision of `policy` for `config` (its tile, num_warps, num_stages and the compiled kernel's
+/// n_regs and n_spills) when it is the only config of `kernel`, as when a `.best_config` pins it:
+/// Inductor then compiles that one config and runs the RBLOCK scaling on it alone, so no other config
+/// makes the halved copy a duplicate. Errors: the kernel's device is unknown, a size hint the decision
+/// needs is unknown (the reason), or the config is invalid (validateConfig's message). Never throws.
+Expected<inductor::Decision> decideAlone(const RunKernel& kernel, const inductor::ReductionConfig& config,
+                                         inductor::Policy policy);
+
 }  // namespace occx::triton

@@ -153,6 +153,7 @@ void readInductorMeta(const PyValue& call, KernelModule& m) {
   out.deterministic = meta->boolAt("deterministic").value_or(false) ||
                       meta->boolAt("are_deterministic_algorithms_enabled").value_or(false);
   out.max_autotune = meta->boolAt("max_autotune").value_or(false);
+  out.coordinate_descent_tuning = meta->boolAt("coordinate_descent_tuning").value_or(false);
   out.add_persistent_rblock = meta->boolAt("add_persistent_rblock").value_or(false);
   if (auto rsplit = meta->intAt("RSPLIT_SIZE")) {
     if (*rsplit >= 1 && *rsplit <= (std::int64_t{1} << 30)) {

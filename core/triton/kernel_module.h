@@ -70,6 +70,9 @@ struct InductorMeta {
   std::optional<int> spill_threshold;        ///< absent = 16
   bool deterministic = false;                ///< 'deterministic' or 'are_deterministic_algorithms_enabled'
   bool max_autotune = false;
+  /// coordinate_descent_tuning (TORCHINDUCTOR_COORDINATE_DESCENT_TUNING=1 when compiled): a .best_config
+  /// with found_by_coordesc is then used as is, whether or not it is one of the candidates.
+  bool coordinate_descent_tuning = false;
   bool add_persistent_rblock = false;
   /// RSPLIT_SIZE of a mix-order reduction (grid_type MixOrderReductionGrid: each program reduces
   /// RSPLIT_SIZE rows, XBLOCK at a time, and writes its partial column sums to ws_ptr); 0 = none.

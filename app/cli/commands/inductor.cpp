@@ -3,7 +3,10 @@
 //   occx inductor show KERNEL [DIR]: one kernel with every policy's reasoning in words
 //   occx inductor run KERNEL|DIR [DIR]: every compiled config run live on the GPU, each policy's pick
 //   occx inductor sweep KERNEL [DIR] [--grid …] [--policies]: configs Inductor never tried, compiled
-//     with the user's own Triton (no GPU needed), analysed, and with a GPU timed
+//     with the user's own Triton (no GPU needed), analysed, and with a GPU timed; with --all --trace,
+//     the step's looped reductions swept whole and what the step would gain
+//   occx inductor pin [DIR] --trace TRACE: the same, then each kernel's fastest config that would hold
+//     written to its .best_config (a backup kept); --restore puts Inductor's files back
 //   occx inductor step TRACE [DIR]: where a step's GPU time goes, from a torch.profiler trace, each
 //     Triton kernel joined to the run in DIR
 #include <cmath>
@@ -22,6 +25,7 @@
 #include "core/base/atomic_file.h"
 #include "core/base/format.h"
 #include "core/step/model_sweep.h"
+#include "core/step/pin.h"
 #include "core/step/profiler_trace.h"
 #include "core/step/step_profile.h"
 #include "core/triton/inductor_run.h"
@@ -61,6 +65,10 @@ struct InductorOpts {
   int sweep_top = 0;        ///< at most this many kernels (0 = all)
   bool full = false;        ///< no screen pass
   std::string sweep_cache;  ///< the sweep cache folder; "none" = no cache
+  // pin only
+  bool pin = false;      ///< write the pins that hold after the model sweep
+  bool dry_run = false;  ///< say what would be pinned, write nothing
+  bool restore = false;  ///< put back Inductor's own .best_config files
   // step only
   std::string trace;
   int steps = 1;
@@ -784,6 +792,80 @@ void printModelSweepText(std::ostream& out, const step::ModelSweepResult& r) {
   out << "Wall time: " << fixed(r.seconds, 1) << " s for " << r.kernels.size() << " kernels.\n";
 }
 
+// The pins of a model sweep: per kernel the config to pin (the fastest that would hold) and the best's
+// verdict as a pin, then each kernel's reason in words.
+void printPinsText(std::ostream& out, const std::vector<step::KernelPin>& pins) {
+  TextRows rows = {{"#", "kernel", "ran", "best", "best as a pin", "pin", "pin µs", "µs/step now", "µs/step pinned"}};
+  int holding = 0;
+  for (std::size_t i = 0; i < pins.size(); ++i) {
+    const step::KernelPin& p = pins[i];
+    holding += p.pin ? 1 : 0;
+    rows.push_back({std::to_string(i + 1), shortName(p.kernel), p.ran_config, p.best_config,
+                    p.best_config.empty() ? "" : std::string(step::pinHoldName(p.best_check.hold)),
+                    p.pin ? p.pinConfig() : "none", p.pin ? fixed(p.pin_us, 1) : "", fixed(p.per_step_us, 1),
+                    p.pin ? fixed(p.predicted_per_step_us, 1) : ""});
+  }
+  out << "\nPins: a kernel's .best_config rewritten to name a config, so the next compile runs it. A pin holds when "
+         "Inductor uses the file (coordinate descent on, or the config is a candidate) and its RBLOCK scaling adds no "
+         "halved copy to time against it.\n";
+  printTable(out, rows);
+  for (std::size_t i = 0; i < pins.size(); ++i) out << (i + 1) << ". " << pins[i].words << "\n";
+  out << holding << " of " << pins.size() << " kernels have a pin that holds and is faster than the config that ran.\n";
+}
+
+nlohmann::json pinsToJson(const std::vector<step::KernelPin>& pins) {
+  nlohmann::json a = nlohmann::json::array();
+  for (const auto& p : pins) {
+    a.push_back({{"kernel", p.kernel},
+                 {"module", p.module},
+                 {"file", p.file},
+                 {"per_step_us", p.per_step_us},
+                 {"ran_config", p.ran_config},
+                 {"ran_us", p.ran_us},
+                 {"best_config", p.best_config},
+                 {"best_us", p.best_us},
+                 {"best_as_pin", step::pinHoldName(p.best_check.hold)},
+                 {"best_as_pin_reason", p.best_check.reason},
+                 {"pin_config", p.pinConfig()},
+                 {"pin_us", p.pin_us},
+                 {"predicted_per_step_us", p.predicted_per_step_us},
+                 {"words", p.words}});
+  }
+  return a;
+}
+
+// Writes the pins that hold (none with --dry-run); a file that cannot be written is an error line and
+// the rest are still written. Returns the exit code.
+int writePins(Context& ctx, const InductorOpts& o, const std::vector<step::KernelPin>& pins) {
+  constexpr const char* kCmd = "occx inductor pin";
+  int rc = kExitOk;
+  int written = 0;
+  for (const auto& p : pins) {
+    if (!p.pin) continue;
+    if (o.dry_run) {
+      ctx.err << kCmd << ": would pin " << p.pinConfig() << " in " << p.file << "\n";
+      continue;
+    }
+    auto w = step::writePin(p);
+    if (!w) {
+      ctx.err << kCmd << ": " << w.error() << "\n";
+      rc = kExitRuntime;
+      continue;
+    }
+    ++written;
+    ctx.err << kCmd << ": pinned " << p.pinConfig() << " in " << w->file
+            << (w->backup_made ? " (Inductor's file kept as " + w->backup + ")" : " (the earlier backup is kept)")
+            << "\n";
+  }
+  if (!o.dry_run) {
+    ctx.err
+        << kCmd << ": " << written << " pins written; the next compile of the step runs them when "
+        << "TORCHINDUCTOR_COORDINATE_DESCENT_TUNING=1 is set (as it was for this run, if it was); occx inductor pin "
+           "--restore DIR puts Inductor's files back\n";
+  }
+  return rc;
+}
+
 // The rows of every swept kernel, one kernel-runs table (the meta of the first kernel that ran).
 KernelMeasurements allModelRows(const step::ModelSweepResult& r) {
   KernelMeasurements all;
@@ -816,9 +898,8 @@ Expected<step::ModelSweepOptions> modelSweepOptionsOf(const InductorOpts& o, std
 }
 
 int runInductorModelSweep(Context& ctx, const InductorOpts& o) {
-  constexpr const char* kCmd = "occx inductor sweep --all";
-  if (o.trace.empty())
-    return fail(ctx, kCmd, "--all needs --trace TRACE: the step's kernels are ranked by their time in it");
+  const char* kCmd = o.pin ? "occx inductor pin" : "occx inductor sweep --all";
+  if (o.trace.empty()) return fail(ctx, kCmd, "needs --trace TRACE: the step's kernels are ranked by their time in it");
   if (o.sweep_top < 0 || o.sweep_top > 10000)
     return fail(ctx, kCmd, outOfRange("--top", o.sweep_top, "0 (all) … 10000"));
   std::unique_ptr<SweepCache> cache;
@@ -853,22 +934,42 @@ int runInductorModelSweep(Context& ctx, const InductorOpts& o) {
       &interrupted());
   progress.finish();
   const KernelMeasurements all = allModelRows(result);
+  const std::vector<step::KernelPin> pins = step::planPins(result);
   if (o.output.json) {
     nlohmann::json j = columnsToJson(measuredConfigColumns(), all.rows, all.meta);
     j["gain"] = result.gain.text;
     j["left_out"] = result.plan.left_out;
     j["not_swept"] = result.not_swept;
+    j["pins"] = pinsToJson(pins);
     printJson(ctx.out, j);
   } else if (o.output.text()) {
     printModelSweepText(ctx.out, result);
+    printPinsText(ctx.out, pins);
+    if (!o.pin)
+      ctx.out << "occx inductor pin (same arguments) writes the pins that hold, with a backup of each file.\n";
   }
   int rc = kExitOk;
   if (!o.output.csv.empty()) rc = writeCsv(ctx, o.output.csv, measurementsToCsv(all));
   if (result.cancelled) {
-    ctx.err << kCmd << ": cancelled: kept the finished kernels\n";
+    ctx.err << kCmd << ": cancelled: kept the finished kernels" << (o.pin ? ", pinned nothing" : "") << "\n";
     return kExitRuntime;
   }
+  if (o.pin) {
+    const int pin_rc = writePins(ctx, o, pins);
+    if (rc == kExitOk) rc = pin_rc;
+  }
   return rc;
+}
+
+// `occx inductor pin --restore [DIR]`: Inductor's own .best_config files back from their backups.
+int runRestorePins(Context& ctx, const InductorOpts& o) {
+  constexpr const char* kCmd = "occx inductor pin --restore";
+  const std::string dir = o.input.empty() ? defaultInductorCacheDir() : o.input;
+  auto restored = step::restorePins(dir);
+  if (!restored) return fail(ctx, kCmd, restored.error(), kExitRuntime);
+  for (const auto& f : *restored) ctx.out << "restored " << f << "\n";
+  ctx.out << restored->size() << " .best_config files restored under " << dir << "\n";
+  return kExitOk;
 }
 
 // `occx inductor step`: the step of a torch.profiler trace, joined to the run.
@@ -1045,6 +1146,36 @@ void addInductorRun(CLI::App& cmd, Context& ctx) {
   setAction(*run_cmd, ctx, r, &runRun);
 }
 
+// Options of a sweep's compile and runs (`occx inductor sweep`, `occx inductor pin`).
+void addCompileRunOptions(CLI::App& cmd, InductorOpts& o) {
+  cmd.add_option("--python", o.python,
+                 "the Python with PyTorch and Triton to compile with (default: $OCCX_PYTHON, else python3)");
+  cmd.add_option("--cache", o.cache,
+                 "the Triton cache folder to compile into (default: ~/.cache/occupancy-explorer/triton)")
+      ->check(CLI::Validator(outputFolderProblem, ""));  // before the scan and the plan, not at the compile
+  cmd.add_option("--jobs", o.jobs, "compile processes at once (0 = as many as cores, at most 8)");
+  cmd.add_flag("--no-run", o.no_run, "compile and analyse only, even with a GPU");
+  cmd.add_option("--device", o.device, "CUDA device ordinal");
+  cmd.add_option("--seed", o.seed, "seed of the random inputs");
+  cmd.add_flag("--no-metrics", o.no_metrics,
+               "no CUPTI profiled pass per config (achieved occupancy, DRAM bytes: bandwidths become the "
+               "buffers' estimate, shown only under the copy bandwidth)");
+  cmd.add_option("--timed-ms", o.timed_ms, "kernel time to aim at per config, ms (1 … 10000)");
+  cmd.add_flag("--no-l2-flush", o.no_flush, "do not flush L2 before each timed launch");
+}
+
+// Options of a model sweep (`sweep --all`, `pin`).
+void addModelSweepOptions(CLI::App& cmd, InductorOpts& o) {
+  cmd.add_option("--budget", o.budget, "start no kernel after this much wall time, e.g. 5m, 300s (default: none)");
+  cmd.add_option("--top", o.sweep_top, "at most this many kernels (0 = all)");
+  cmd.add_flag("--full", o.full,
+               "time every config with the full method (no brief first pass; the exhaustive "
+               "baseline)");
+  cmd.add_option("--sweep-cache", o.sweep_cache,
+                 "keep measured rows in this folder, so a second run resumes (default: "
+                 "~/.cache/occupancy-explorer/sweeps; 'none': no cache)");
+}
+
 // `occx inductor sweep`: configs Inductor never tried, compiled with the user's Triton.
 void addInductorSweep(CLI::App& cmd, Context& ctx) {
   auto v = std::make_shared<InductorOpts>();
@@ -1070,38 +1201,43 @@ void addInductorSweep(CLI::App& cmd, Context& ctx) {
   sweep_cmd->add_flag("--policies", v->policies,
                       "compile what each policy (old, new, review_min, exact, spills) would add: the halved copies of "
                       "Inductor's candidates");
-  sweep_cmd->add_option("--python", v->python,
-                        "the Python with PyTorch and Triton to compile with (default: $OCCX_PYTHON, else python3)");
-  sweep_cmd
-      ->add_option("--cache", v->cache,
-                   "the Triton cache folder to compile into (default: ~/.cache/occupancy-explorer/triton)")
-      ->check(CLI::Validator(outputFolderProblem, ""));  // before the scan and the plan, not at the compile
-  sweep_cmd->add_option("--jobs", v->jobs, "compile processes at once (0 = as many as cores, at most 8)");
-  sweep_cmd->add_flag("--no-run", v->no_run, "compile and analyse only, even with a GPU");
-  sweep_cmd->add_option("--device", v->device, "CUDA device ordinal");
-  sweep_cmd->add_option("--seed", v->seed, "seed of the random inputs");
-  sweep_cmd->add_flag("--no-metrics", v->no_metrics,
-                      "no CUPTI profiled pass per config (achieved occupancy, DRAM bytes: bandwidths become the "
-                      "buffers' estimate, shown only under the copy bandwidth)");
-  sweep_cmd->add_option("--timed-ms", v->timed_ms, "kernel time to aim at per config, ms (1 … 10000)");
-  sweep_cmd->add_flag("--no-l2-flush", v->no_flush, "do not flush L2 before each timed launch");
+  addCompileRunOptions(*sweep_cmd, *v);
   sweep_cmd->add_flag("--all", v->all,
                       "sweep the step's looped reductions (needs --trace): longest in-step time first, each on its "
                       "default grid, until --budget or --top; then what the step would gain");
   addTraceOptions(*sweep_cmd, *v);
-  sweep_cmd->add_option("--budget", v->budget,
-                        "with --all: start no kernel after this much wall time, e.g. 5m, 300s (default: none)");
-  sweep_cmd->add_option("--top", v->sweep_top, "with --all: at most this many kernels (0 = all)");
-  sweep_cmd->add_flag("--full", v->full,
-                      "with --all: time every config with the full method (no brief first pass; the exhaustive "
-                      "baseline)");
-  sweep_cmd->add_option("--sweep-cache", v->sweep_cache,
-                        "with --all: keep measured rows in this folder, so a second run resumes (default: "
-                        "~/.cache/occupancy-explorer/sweeps; 'none': no cache)");
+  addModelSweepOptions(*sweep_cmd, *v);
   v->output.add(*sweep_cmd, "print JSON rows",
                 "also write one row per config to this CSV file (a kernel-runs CSV; the GUI opens it)");
   setAction(*sweep_cmd, ctx, v, [](Context& c, const InductorOpts& o) {
     return o.all ? runInductorModelSweep(c, o) : runInductorSweep(c, o);
+  });
+}
+
+// `occx inductor pin`: the step swept whole (resumed from the sweep cache), then each kernel's fastest
+// config that would hold written to its .best_config.
+void addInductorPin(CLI::App& cmd, Context& ctx) {
+  auto v = std::make_shared<InductorOpts>();
+  v->all = true;
+  v->pin = true;
+  auto* pin_cmd = cmd.add_subcommand(
+      "pin",
+      "hand the model sweep's picks back to Inductor: sweep the step's looped reductions as `sweep --all` does "
+      "(resuming from the sweep cache), then rewrite each kernel's .best_config to the fastest config that "
+      "would hold (Inductor uses the file and its RBLOCK scaling adds no halved copy), keeping Inductor's file "
+      "as <file>.occx-backup");
+  pin_cmd->add_option("DIR", v->input,
+                      "the run (an Inductor cache; default: $TORCHINDUCTOR_CACHE_DIR, else /tmp/torchinductor_<user>)");
+  addInputOptions(*pin_cmd, *v);
+  addTraceOptions(*pin_cmd, *v);
+  addCompileRunOptions(*pin_cmd, *v);
+  addModelSweepOptions(*pin_cmd, *v);
+  pin_cmd->add_flag("--dry-run", v->dry_run, "say what would be pinned; write nothing");
+  pin_cmd->add_flag("--restore", v->restore,
+                    "put back Inductor's own .best_config files under DIR from their backups (no sweep)");
+  v->output.add(*pin_cmd, "print JSON rows and the pins", "also write one row per config to this CSV file");
+  setAction(*pin_cmd, ctx, v, [](Context& c, const InductorOpts& o) {
+    return o.restore ? runRestorePins(c, o) : runInductorModelSweep(c, o);
   });
 }
 
@@ -1138,6 +1274,7 @@ void addInductorCommand(CLI::App& app, Context& ctx) {
   addInductorShow(*cmd, ctx);
   addInductorRun(*cmd, ctx);
   addInductorSweep(*cmd, ctx);
+  addInductorPin(*cmd, ctx);
   addInductorStep(*cmd, ctx);
 }
 

@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""Compares each pinned kernel's predicted in-step time with the profiled one (what
+scripts/gpu-pin-check.sh wrote): OUTDIR/CASE.pin.json (`occx inductor pin --dry-run --json`: the pins
+and their predictions), OUTDIR/CASE.before.json and OUTDIR/CASE.after.json (`occx inductor step --json`
+of the step before and after pinning). A prediction holds when it is within 10 % of the profiled time.
+Kernels not pinned are listed too: their change is the run-to-run drift of the step.
+
+    python3 scripts/pin-check.py OUTDIR CASE
+"""
+import json
+import sys
+
+
+def per_step(doc):
+    out = {}
+    for k in doc.get("kernels", []):
+        name = k.get("kernel")
+        v = k.get("in_step_per_step_us")
+        if name and v not in (None, ""):
+            out[name] = out.get(name, 0.0) + float(v)
+    return out
+
+
+def main(argv):
+    if len(argv) != 3:
+        print(__doc__)
+        return 2
+    d, case = argv[1], argv[2]
+    pins = json.load(open(f"{d}/{case}.pin.json"))["pins"]
+    before = json.load(open(f"{d}/{case}.before.json"))
+    after = json.load(open(f"{d}/{case}.after.json"))
+    b, a = per_step(before), per_step(after)
+    print(f"{case}: step {before['gpu_time_per_step_us'] / 1000:.3f} ms before, "
+          f"{after['gpu_time_per_step_us'] / 1000:.3f} ms after pinning (GPU time per step)")
+    held = pinned = 0
+    print(f"{'kernel':60} {'ran':>14} {'pin':>14} {'before':>8} {'predicted':>9} {'after':>8} {'error':>7}")
+    for p in pins:
+        name = p["kernel"]
+        if not p["pin_config"]:
+            if name in a and name in b:
+                print(f"{name[:60]:60} {p['ran_config']:>14} {'-':>14} {b[name]:8.1f} {'':>9} {a[name]:8.1f} "
+                      f"{100 * (a[name] / b[name] - 1):+6.1f}% (not pinned: drift)")
+            continue
+        pinned += 1
+        if name not in a:
+            print(f"{name[:60]:60} pinned {p['pin_config']} but not in the profiled step")
+            continue
+        err = 100 * (p["predicted_per_step_us"] / a[name] - 1)
+        ok = abs(err) <= 10
+        held += ok
+        print(f"{name[:60]:60} {p['ran_config']:>14} {p['pin_config']:>14} {b.get(name, 0):8.1f} "
+              f"{p['predicted_per_step_us']:9.1f} {a[name]:8.1f} {err:+6.1f}% {'ok' if ok else 'OFF'}")
+    print(f"{case}: {held} of {pinned} pinned kernels within 10 % of the profiled in-step time")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
