@@ -11,6 +11,7 @@
 #include <QGroupBox>
 #include <QHeaderView>
 #include <QLineEdit>
+#include <QProcess>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
@@ -85,7 +86,7 @@ const RecordedStepSweep& recordedGpt2StepSweep() {
   return *s;
 }
 
-QString cellText(const ModelSweepModel& m, int row, int column) {
+QString sweepCell(const ModelSweepModel& m, int row, int column) {
   return m.data(m.index(row, column), Qt::DisplayRole).toString();
 }
 
@@ -99,14 +100,14 @@ bool openStepOfRun(InductorRunView& view, const QString& path, const QString& tr
   return waitFor([&] { return done; }, 20000);
 }
 
-/// Clicks the section's Sweep button and waits for the sweep to end (60 s at most).
-bool clickSweepAndWait(StepPane& pane) {
+/// Clicks the section's Sweep button and waits for the sweep to end (`timeout_ms` at most).
+bool clickSweepAndWait(StepPane& pane, int timeout_ms = 60000) {
   bool done = false;
   QObject::connect(
       &pane, &StepPane::modelSweepFinished, &pane, [&done] { done = true; }, Qt::SingleShotConnection);
   EXPECT_TRUE(pane.modelSweepButton()->isEnabled()) << pane.modelSweepButton()->toolTip().toStdString();
   pane.modelSweepButton()->click();
-  return waitFor([&] { return done; }, 60000);
+  return waitFor([&] { return done; }, timeout_ms);
 }
 
 /// A Python whose helper says torch is missing, the sweep's caches in a folder of the test's.
@@ -159,8 +160,8 @@ TEST(StepModelSweep, TheTableShowsTheRecordedGpt2SweepAsTheCliPrintsIt) {
   ASSERT_EQ(model.numRows(), 8);
   EXPECT_FALSE(anyCoordesc(model.rows()));  // the run was not compiled with coordinate descent
   using M = ModelSweepModel;
-  EXPECT_EQ(cellText(model, 0, M::kRank), QStringLiteral("1"));
-  EXPECT_EQ(cellText(model, 0, M::kKernel),
+  EXPECT_EQ(sweepCell(model, 0, M::kRank), QStringLiteral("1"));
+  EXPECT_EQ(sweepCell(model, 0, M::kKernel),
             QStringLiteral("triton_red_fused__log_softmax__log_softmax_backward_data__to_copy_arange_clone_eq_expand_"
                            "nll_loss_backward_nll_loss_forward_scalar_tensor_slice_view_where_0"));
   const QStringList first = {QStringLiteral("224.7"),       QStringLiteral("9.3"),
@@ -171,25 +172,25 @@ TEST(StepModelSweep, TheTableShowsTheRecordedGpt2SweepAsTheCliPrintsIt) {
                              QStringLiteral("91"),          QStringLiteral("88"),
                              QStringLiteral("0"),           QStringLiteral("55")};
   for (int c = M::kPerStep; c < M::kColumnCount; ++c) {
-    EXPECT_EQ(cellText(model, 0, c), first[c - M::kPerStep])
+    EXPECT_EQ(sweepCell(model, 0, c), first[c - M::kPerStep])
         << model.headerData(c, Qt::Horizontal, Qt::DisplayRole).toString().toStdString();
   }
-  EXPECT_EQ(cellText(model, 1, M::kKernel),
+  EXPECT_EQ(sweepCell(model, 1, M::kKernel),
             QStringLiteral("triton_red_fused__log_softmax__to_copy_prepare_softmax_online_view_0"));
-  EXPECT_EQ(cellText(model, 1, M::kRanConfig), QStringLiteral("X1 R2048 w16"));
-  EXPECT_EQ(cellText(model, 1, M::kRanUs), QStringLiteral("175.1"));
-  EXPECT_EQ(cellText(model, 1, M::kBestConfig), QStringLiteral("X8 R1024 w32"));
-  EXPECT_EQ(cellText(model, 1, M::kBestUs), QStringLiteral("157.7"));
-  EXPECT_EQ(cellText(model, 1, M::kGain), QStringLiteral("17.6"));
-  EXPECT_EQ(cellText(model, 1, M::kScreenedOut), QStringLiteral("76"));
-  EXPECT_EQ(cellText(model, 2, M::kKernel),
+  EXPECT_EQ(sweepCell(model, 1, M::kRanConfig), QStringLiteral("X1 R2048 w16"));
+  EXPECT_EQ(sweepCell(model, 1, M::kRanUs), QStringLiteral("175.1"));
+  EXPECT_EQ(sweepCell(model, 1, M::kBestConfig), QStringLiteral("X8 R1024 w32"));
+  EXPECT_EQ(sweepCell(model, 1, M::kBestUs), QStringLiteral("157.7"));
+  EXPECT_EQ(sweepCell(model, 1, M::kGain), QStringLiteral("17.6"));
+  EXPECT_EQ(sweepCell(model, 1, M::kScreenedOut), QStringLiteral("76"));
+  EXPECT_EQ(sweepCell(model, 2, M::kKernel),
             QStringLiteral("triton_red_fused__to_copy_add_mul_pow_sum_tanh_tanh_backward_view_3"));
-  EXPECT_EQ(cellText(model, 2, M::kBestConfig), QStringLiteral("X64 R8 w4"));
-  EXPECT_EQ(cellText(model, 2, M::kGain), QStringLiteral("0.0"));
-  EXPECT_EQ(cellText(model, 7, M::kKernel),
+  EXPECT_EQ(sweepCell(model, 2, M::kBestConfig), QStringLiteral("X64 R8 w4"));
+  EXPECT_EQ(sweepCell(model, 2, M::kGain), QStringLiteral("0.0"));
+  EXPECT_EQ(sweepCell(model, 7, M::kKernel),
             QStringLiteral("triton_red_fused__log_softmax__to_copy_clone_nll_loss_forward_slice_sub_view_2"));
-  EXPECT_EQ(cellText(model, 7, M::kBestConfig), QStringLiteral("X1 R1024 w32"));
-  EXPECT_EQ(cellText(model, 7, M::kGain), QStringLiteral("0.4"));
+  EXPECT_EQ(sweepCell(model, 7, M::kBestConfig), QStringLiteral("X1 R1024 w32"));
+  EXPECT_EQ(sweepCell(model, 7, M::kGain), QStringLiteral("0.4"));
   // Every header says its unit or what it counts.
   EXPECT_EQ(model.headerData(M::kGain, Qt::Horizontal, Qt::DisplayRole).toString(), QStringLiteral("Gain µs/step"));
   EXPECT_TRUE(
@@ -230,8 +231,8 @@ TEST(StepModelSweep, KernelsThatCannotBeCompiledHereAreRowsWithTheirError) {
   for (int i = 0; i < 3; ++i) {
     EXPECT_NE(r->kernels[static_cast<std::size_t>(i)].error.find("torch"), std::string::npos)
         << r->kernels[static_cast<std::size_t>(i)].error;
-    EXPECT_TRUE(cellText(*pane->modelSweepModel(), i, ModelSweepModel::kGain).startsWith(QStringLiteral("failed: ")))
-        << cellText(*pane->modelSweepModel(), i, ModelSweepModel::kGain).toStdString();
+    EXPECT_TRUE(sweepCell(*pane->modelSweepModel(), i, ModelSweepModel::kGain).startsWith(QStringLiteral("failed: ")))
+        << sweepCell(*pane->modelSweepModel(), i, ModelSweepModel::kGain).toStdString();
   }
   EXPECT_TRUE(pane->modelSweepWords().contains(QStringLiteral("no gain is predicted")));
   EXPECT_TRUE(pane->modelSweepWords().contains(QStringLiteral("beyond the top 3")));
@@ -309,6 +310,38 @@ TEST(StepModelSweep, TheSectionFits1280x720BesideTheStep) {
   EXPECT_GE(pane->modelSweepButton()->height(), pane->modelSweepButton()->sizeHint().height());
   EXPECT_GE(pane->paretoPlot()->widget()->height(), 180);
   EXPECT_GE(pane->table()->height(), 80);
+}
+
+/// Whether the Python a sweep uses ($OCCX_PYTHON, else python3) imports PyTorch and Triton.
+bool sweepPythonHasTriton() {
+  QProcess p;
+  p.start(qEnvironmentVariable("OCCX_PYTHON", QStringLiteral("python3")),
+          {QStringLiteral("-c"), QStringLiteral("import torch, triton")});
+  return p.waitForFinished(60000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
+}
+
+TEST(StepModelSweep, WithTritonTheLargestKernelCompilesAndWithoutAGpuIsNotTimed) {
+  if (!sweepPythonHasTriton()) {
+    GTEST_SKIP() << "needs $OCCX_PYTHON or python3 with PyTorch and Triton: the kernel is compiled for real";
+  }
+  QTemporaryDir cache;
+  qputenv("XDG_CACHE_HOME", cache.path().toUtf8());
+  InductorRunView view{testContext()};  // no GPU: compiled and analysed, not timed
+  ASSERT_TRUE(openStepOfRun(view, inductorFixture("step_gpt2"), inductorFixture("step_gpt2/trace.pt.trace.json.gz")));
+  StepPane* pane = view.stepPane();
+  pane->topKernelsBox()->setValue(1);
+  pane->budgetBox()->setValue(0);
+  const bool ended = clickSweepAndWait(*pane, 600000);
+  qunsetenv("XDG_CACHE_HOME");
+  ASSERT_TRUE(ended);
+  const step::ModelSweepResult* r = pane->modelSweepResult();
+  ASSERT_NE(r, nullptr) << pane->modelSweepStatus()->fullText().toStdString();
+  ASSERT_EQ(r->kernels.size(), 1U);
+  ASSERT_TRUE(r->kernels[0].result.has_value()) << r->kernels[0].error;
+  EXPECT_FALSE(r->kernels[0].result->measured);
+  EXPECT_GT(sweepCell(*pane->modelSweepModel(), 0, ModelSweepModel::kConfigs).toInt(), 1);
+  EXPECT_EQ(sweepCell(*pane->modelSweepModel(), 0, ModelSweepModel::kGain), QStringLiteral("not timed"));
+  EXPECT_TRUE(pane->modelSweepWords().contains(QStringLiteral("no gain is predicted")));
 }
 
 // At 1280 × 720 half the Step tab would leave the sweep's table two rows: the result takes the
