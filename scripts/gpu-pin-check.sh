@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# On a GPU machine with PyTorch, Triton and transformers: checks `occx inductor pin` on a model's real
-# training step. For each case it compiles the step with Inductor's coordinate descent on and profiles
-# it (scripts/record-inductor-fixtures.py), sweeps the step's looped reductions and pins each one's
-# fastest config that would hold (`occx inductor pin`), runs and profiles the step again in the same
-# Inductor cache, and compares each pinned kernel's predicted in-step time with the profiled one
-# (scripts/pin-check.py).
+# On a GPU machine with PyTorch, Triton and transformers: checks `occx inductor pin` on real training
+# steps. The cases are compiled with Inductor's coordinate descent on, in parallel
+# (scripts/record-inductor-fixtures.py). Then, one case at a time: the step runs again in its Inductor
+# cache and is profiled (the "before" trace, on an otherwise idle GPU); `occx inductor pin` sweeps its
+# looped reductions and writes each one's fastest config that would hold; the step runs and is profiled
+# again with the pins, compiled again with the FX graph cache off (the "after" trace); scripts/pin-check.py compares each pinned kernel's predicted
+# in-step time with the profiled one.
 #
 #   scripts/gpu-pin-check.sh OUTDIR [CASE ...]        (cases: gpt2 bert t5 blenderbot; default gpt2)
 #   OCCX: the occx binary (default build/release/occx); PY: the Python with PyTorch (default python3);
-#   BUDGET: the model sweep's budget (default 150s).
+#   BUDGET: each model sweep's budget (default 60s); TOP: at most this many kernels (default 5).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=$(realpath -m "${1:?usage: scripts/gpu-pin-check.sh OUTDIR [CASE ...]}")
@@ -16,28 +17,31 @@ shift
 CASES=${*:-gpt2}
 OCCX=${OCCX:-build/release/occx}
 PY=${PY:-python3}
-BUDGET=${BUDGET:-150s}
+BUDGET=${BUDGET:-60s}
+TOP=${TOP:-5}
 mkdir -p "$OUT"
 export TORCHINDUCTOR_COORDINATE_DESCENT_TUNING=1
+t0=$SECONDS
+# shellcheck disable=SC2086
+"$PY" scripts/record-inductor-fixtures.py "$OUT/rec" $CASES | tee -a "$OUT/times.txt"
+echo "compiled with coordinate descent and profiled ($CASES, in parallel) in $((SECONDS - t0)) s" | tee -a "$OUT/times.txt"
 for c in $CASES; do
-  t0=$SECONDS
-  "$PY" scripts/record-inductor-fixtures.py "$OUT/rec" "$c" | tee -a "$OUT/times.txt"
-  t1=$SECONDS
-  echo "$c: compiled with coordinate descent and profiled in $((t1 - t0)) s" | tee -a "$OUT/times.txt"
   cache="$OUT/rec-caches/$c"
-  trace="$OUT/rec/$c/trace.pt.trace.json.gz"
-  "$OCCX" inductor pin "$cache" --trace "$trace" --budget "$BUDGET" --python "$PY" --no-home-cache -q \
-    --sweep-cache "$OUT/sweep-cache" --dry-run --csv "$OUT/$c.pin.csv" >"$OUT/$c.pin.txt" 2>"$OUT/$c.pin.log"
-  echo "$c: swept in $((SECONDS - t1)) s (exit $?)" | tee -a "$OUT/times.txt"
-  t15=$SECONDS
-  # The same sweep again, from the sweep cache: the pins are written and their predictions kept.
-  "$OCCX" inductor pin "$cache" --trace "$trace" --budget "$BUDGET" --python "$PY" --no-home-cache -q \
-    --sweep-cache "$OUT/sweep-cache" --json >"$OUT/$c.pin.json" 2>>"$OUT/$c.pin.log"
-  echo "$c: pinned (resumed from the sweep cache) in $((SECONDS - t15)) s (exit $?)" | tee -a "$OUT/times.txt"
+  t1=$SECONDS
+  "$PY" scripts/record-inductor-fixtures.py --rerun "$cache" "$OUT/before/$c" "$c" | tee -a "$OUT/times.txt"
+  trace="$OUT/before/$c/trace.pt.trace.json.gz"
   t2=$SECONDS
-  "$PY" scripts/record-inductor-fixtures.py --rerun "$cache" "$OUT/rerun/$c" "$c" | tee -a "$OUT/times.txt"
-  echo "$c: ran and profiled again with the pins in $((SECONDS - t2)) s" | tee -a "$OUT/times.txt"
-  "$OCCX" inductor step "$OUT/rec/$c/trace.pt.trace.json.gz" "$cache" --no-home-cache -q --json >"$OUT/$c.before.json"
-  "$OCCX" inductor step "$OUT/rerun/$c/trace.pt.trace.json.gz" "$cache" --no-home-cache -q --json >"$OUT/$c.after.json"
+  "$OCCX" inductor pin "$cache" --trace "$trace" --top "$TOP" --budget "$BUDGET" --python "$PY" --no-home-cache -q \
+    --sweep-cache "$OUT/sweep-cache" --json >"$OUT/$c.pin.json" 2>"$OUT/$c.pin.log"
+  echo "$c: swept and pinned in $((SECONDS - t2)) s (exit $?)" | tee -a "$OUT/times.txt"
+  grep -h "pinned" "$OUT/$c.pin.log" | sed 's/.* in \(.*\.best_config\) .*/\1/' | sort -u >"$OUT/$c.pinned-files.txt"
+  # A cached graph (the FX graph and AOTAutograd caches) keeps the configs it was compiled with: the step
+  # is compiled again, its kernels from the same modules, which read the pinned .best_config files.
+  TORCHINDUCTOR_FX_GRAPH_CACHE=0 TORCHINDUCTOR_AUTOGRAD_CACHE=0 \
+    "$PY" scripts/record-inductor-fixtures.py --rerun "$cache" "$OUT/after/$c" "$c" | tee -a "$OUT/times.txt"
+  while read -r f; do echo "$f: $(cat "$f")"; done <"$OUT/$c.pinned-files.txt" >"$OUT/$c.pins-after-rerun.txt"
+  "$OCCX" inductor step "$trace" "$cache" --no-home-cache -q --json >"$OUT/$c.before.json"
+  "$OCCX" inductor step "$OUT/after/$c/trace.pt.trace.json.gz" "$cache" --no-home-cache -q --json >"$OUT/$c.after.json"
   "$PY" scripts/pin-check.py "$OUT" "$c" | tee "$OUT/$c.check.txt"
+  echo "$c: checked in $((SECONDS - t1)) s" | tee -a "$OUT/times.txt"
 done

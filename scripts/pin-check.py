@@ -21,6 +21,34 @@ def per_step(doc):
     return out
 
 
+def launch(doc):
+    """Each kernel's grid and block as the trace has them ("1024x1x1 512x1x1")."""
+    return {k["kernel"]: f"{k.get('grid', '')} {k.get('block', '')}".replace("\u00d7", "x")
+            for k in doc.get("kernels", []) if k.get("kernel")}
+
+
+def field(config, letter):
+    """A field of a config label such as "X8 R1024 w8": field(c, "w") is 8."""
+    for part in config.split():
+        if part.startswith(letter) and part[1:].isdigit():
+            return int(part[1:])
+    return None
+
+
+def ran_as_pinned(before, after, ran_config, pin_config):
+    """Whether the launch after pinning is the pin's: threads = 32 x num_warps and, on a 1-D grid,
+    blocks = blocks before x XBLOCK that ran / XBLOCK pinned."""
+    try:
+        grid_b, _ = before.split(" ")
+        grid_a, block_a = after.split(" ")
+        threads = int(block_a.split("x")[0])
+        blocks_b, blocks_a = int(grid_b.split("x")[0]), int(grid_a.split("x")[0])
+    except ValueError:
+        return None
+    want = blocks_b * field(ran_config, "X") // field(pin_config, "X")
+    return threads == 32 * field(pin_config, "w") and blocks_a == want
+
+
 def main(argv):
     if len(argv) != 3:
         print(__doc__)
@@ -30,9 +58,10 @@ def main(argv):
     before = json.load(open(f"{d}/{case}.before.json"))
     after = json.load(open(f"{d}/{case}.after.json"))
     b, a = per_step(before), per_step(after)
+    lb, la = launch(before), launch(after)
     print(f"{case}: step {before['gpu_time_per_step_us'] / 1000:.3f} ms before, "
           f"{after['gpu_time_per_step_us'] / 1000:.3f} ms after pinning (GPU time per step)")
-    held = pinned = 0
+    held = pinned = took_effect = 0
     print(f"{'kernel':60} {'ran':>14} {'pin':>14} {'before':>8} {'predicted':>9} {'after':>8} {'error':>7}")
     for p in pins:
         name = p["kernel"]
@@ -48,9 +77,14 @@ def main(argv):
         err = 100 * (p["predicted_per_step_us"] / a[name] - 1)
         ok = abs(err) <= 10
         held += ok
+        took = ran_as_pinned(lb.get(name, ""), la.get(name, ""), p["ran_config"], p["pin_config"])
+        ran = {True: "ran as pinned", False: "NOT run as pinned", None: "launch unknown"}[took]
+        took_effect += took is True
         print(f"{name[:60]:60} {p['ran_config']:>14} {p['pin_config']:>14} {b.get(name, 0):8.1f} "
-              f"{p['predicted_per_step_us']:9.1f} {a[name]:8.1f} {err:+6.1f}% {'ok' if ok else 'OFF'}")
-    print(f"{case}: {held} of {pinned} pinned kernels within 10 % of the profiled in-step time")
+              f"{p['predicted_per_step_us']:9.1f} {a[name]:8.1f} {err:+6.1f}% {'ok' if ok else 'OFF'}  "
+              f"launch {lb.get(name, '?')} -> {la.get(name, '?')} ({ran})")
+    print(f"{case}: {took_effect} of {pinned} pinned kernels ran as pinned; {held} of {pinned} within 10 % of the "
+          f"profiled in-step time")
     return 0
 
 

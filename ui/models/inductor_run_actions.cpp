@@ -130,8 +130,9 @@ Expected<SweepInput> sweepInputOf(const InductorRunData& data, const RunKernelEn
 
 Expected<triton::KernelSweepOptions> sweepOptionsOf(const triton::RunKernel& kernel, const QString& grid,
                                                     const QString& python) {
-  triton::KernelSweepOptions options;
-  options.policies = true;
+  triton::KernelSweepOptions options = sweepCompileOptionsOf(
+      python, QObject::tr("choose another Python in the Python box next to the Grid box (empty: $OCCX_PYTHON, else "
+                          "python3)"));
   if (const QString text = grid.trimmed(); text.isEmpty()) {
     options.grid = triton::defaultConfigGrid(kernel);
   } else {
@@ -139,14 +140,48 @@ Expected<triton::KernelSweepOptions> sweepOptionsOf(const triton::RunKernel& ker
     if (!g) return Error{q(g.error()).replace(QStringLiteral("--grid "), QStringLiteral("Grid: ")).toStdString()};
     options.grid = *g;
   }
+  return options;
+}
+
+triton::KernelSweepOptions sweepCompileOptionsOf(const QString& python, const QString& choose_python) {
+  triton::KernelSweepOptions options;
+  options.policies = true;
   options.compile.python = python.trimmed().toStdString();
-  options.compile.choose_python =
-      QObject::tr("choose another Python in the Python box next to the Grid box (empty: $OCCX_PYTHON, else python3)")
-          .toStdString();
+  options.compile.choose_python = choose_python.toStdString();
   options.compile.choose_cache =
       QObject::tr("start the app with HOME set (the sweeps' Triton cache is ~/.cache/occupancy-explorer/triton)")
           .toStdString();
   return options;
+}
+
+step::ModelSweepOptions modelSweepOptionsOf(const QString& python, double budget_min, triton::SweepCache* cache) {
+  step::ModelSweepOptions options;
+  options.budget_s = budget_min > 0 ? 60.0 * budget_min : 0.0;
+  // Each kernel's grid is its default one (sweepModel sets it).
+  options.sweep = sweepCompileOptionsOf(
+      python, QObject::tr("choose another Python in the Python box of the Sweep tab (empty: $OCCX_PYTHON, else "
+                          "python3)"));
+  options.sweep.screen = triton::ScreenPass{triton::briefScreenOptions(options.sweep.run.run), 8.0};
+  options.sweep.cache = cache;
+  return options;
+}
+
+QString modelSweepUnavailableReason(const step::StepProfile* step, const triton::InductorRun* run,
+                                    const step::ModelSweepPlan& plan) {
+  if (step == nullptr)
+    return QObject::tr(
+        "Open a profiler trace of your step first: its reductions are swept in "
+        "order of their in-step time.");
+  if (run == nullptr) {
+    return QObject::tr(
+        "The run shown has no kernel modules on disk (a bundled run keeps them inside the app, a scan CSV has "
+        "none): open the run's folder (its Inductor cache) to sweep the step. Sweep this kernel (Configs tab) "
+        "sweeps one kernel of a bundled run.");
+  }
+  if (plan.targets.empty()) {
+    return QObject::tr("No looped reduction of the step matched a kernel of the run shown: nothing to sweep.");
+  }
+  return {};
 }
 
 QString mergeSweep(InductorRunData& data, const triton::KernelSweepResult& result, const QString& label) {

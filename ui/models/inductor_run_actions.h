@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/base/expected.h"
+#include "core/step/model_sweep.h"
 #include "core/step/step_profile.h"
 #include "core/sweep/backend.h"
 #include "core/triton/kernel_sweep.h"
@@ -55,11 +56,27 @@ struct SweepInput {
 Expected<SweepInput> sweepInputOf(const InductorRunData& data, const RunKernelEntry& kernel,
                                   const QString& bundled_key);
 
+/// What every sweep from the view compiles with: what each policy would add, compiled with `python`
+/// (empty: $OCCX_PYTHON, else python3); no grid. `choose_python` says where to choose another Python.
+triton::KernelSweepOptions sweepCompileOptionsOf(const QString& python, const QString& choose_python);
+
 /// The options of a sweep of `kernel`: the configs of `grid` (as occx inductor sweep --grid takes
 /// it; empty: the default grid) and what each policy would add, compiled with `python` (empty:
 /// $OCCX_PYTHON, else python3). Errors: a grid that does not parse, its message starting "Grid: ".
 Expected<triton::KernelSweepOptions> sweepOptionsOf(const triton::RunKernel& kernel, const QString& grid,
                                                     const QString& python);
+
+/// The options of a sweep of the step's reductions (as `occx inductor sweep --all` builds them):
+/// each kernel's default grid and what each policy would add, compiled with `python`
+/// (sweepCompileOptionsOf), the brief screen pass, rows kept in and taken from `cache` (may be null),
+/// no new kernel started after `budget_min` minutes (0: no budget).
+step::ModelSweepOptions modelSweepOptionsOf(const QString& python, double budget_min, triton::SweepCache* cache);
+
+/// Why the step's reductions cannot be swept, empty when they can: no trace read (`step` null), no
+/// run whose kernel modules are files on disk (`run` null: a bundled run or a scan CSV), or no
+/// looped reduction of the step matched to a kernel of the run (`plan`).
+QString modelSweepUnavailableReason(const step::StepProfile* step, const triton::InductorRun* run,
+                                    const step::ModelSweepPlan& plan);
 
 /// Merges the sweep of one kernel into `data`: the configs it compiled that the run does not list
 /// join the kernel's rows after them (rows the run has keep what it knew), the scan's kernel is

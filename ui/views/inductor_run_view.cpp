@@ -62,6 +62,7 @@ InductorRunView::InductorRunView(const ViewContext& context, QWidget* parent)
 
   connectPanes();
   controls_->setBackend(context.backend(), /*ordinal=*/0);
+  step_pane_->setBackend(context.backend(), /*ordinal=*/0);
 
   const auto runs = bundledInductorRuns();
   if (!runs.empty()) openBundled(runs.front().key);
@@ -110,6 +111,7 @@ void InductorRunView::connectPanes() {
   connect(step_pane_, &StepPane::profileChanged, this, [this] { kernels_->setInStepTimes(step_pane_->profile()); });
   connect(step_pane_, &StepPane::traceOpened, this, &InductorRunView::pathOpened);
   connect(step_pane_, &StepPane::traceNotOpened, this, &InductorRunView::fileError);
+  connect(step_pane_, &StepPane::modelSweepRequested, this, &InductorRunView::sweepStep);
   connect(step_pane_, &StepPane::kernelActivated, this, [this](const QString& name, const QString& module) {
     selectKernel(kernelIndexOf(data_, name.toStdString(), module.toStdString()));
   });
@@ -264,7 +266,7 @@ void InductorRunView::showRun(InductorRunData run) {
   open_->showRun(data_);
   open_->setBundledKey(bundled_key_);
   kernels_->setKernels(data_.kernels, /*new_run=*/true);
-  step_pane_->setRun(data_.rows, data_.origin);
+  step_pane_->setRun(data_.rows, data_.origin, data_.scanned);
   step_pane_->setBundledTrace(bundledTracePath(bundled_key_));
   const int first = preferredKernel(data_);
   if (first < 0 || !kernels_->selectKernel(first)) showKernel();
@@ -359,6 +361,10 @@ bool InductorRunView::isRunningKernels() const {
 QString InductorRunView::sweepSelectedKernel() {
   return controls_->sweep(data_, kernels_->chosenEntry(), bundled_key_, detail_tabs_->sweepPane()->gridText(),
                           detail_tabs_->sweepPane()->pythonText());
+}
+
+QString InductorRunView::sweepStep() {
+  return step_pane_->sweepModel(detail_tabs_->sweepPane()->pythonText());
 }
 
 void InductorRunView::cancelKernelSweep() {

@@ -81,6 +81,9 @@ class InductorRunView : public QWidget, public AppView {
   /// join the kernel's rows, the Measured and Sweep tabs; the best and the picks are said in words.
   /// Returns an empty string, or why not (also shown).
   QString sweepSelectedKernel();
+  /// Sweeps the step's reductions on the Step tab (StepPane::sweepModel), compiled with the Python of
+  /// the Sweep tab's Python field. Returns an empty string, or why not (also shown on the Step tab).
+  QString sweepStep();
   void cancelKernelSweep();
   [[nodiscard]] bool isSweeping() const;
   /// The last sweep's sentences for kernel module `module` (best, Inductor's pick, each policy's); empty when none.

@@ -2,17 +2,23 @@
 // the UI thread with progress and cancel, joined to the run the view shows: the step in words, a
 // Pareto chart of the kernels by in-step time (coloured by kind, cumulative share), and the table
 // of every kernel with its config and the bounds' decisions. Double-clicking a kernel of the run
-// selects it in the view's kernel list.
+// selects it in the view's kernel list. Below them, "Sweep the reductions that matter": the step's
+// looped reductions swept in order of their in-step time (ui/jobs/model_sweep_job.h, as `occx
+// inductor sweep --all`), within a time budget or a kernel count, and the gain per step it predicts.
 #pragma once
 
 #include <QString>
 #include <QWidget>
+#include <map>
 #include <memory>
 #include <vector>
 
+#include "core/step/model_sweep.h"
 #include "core/step/step_profile.h"
+#include "core/sweep/backend.h"
 #include "ui/jobs/trace_read_job.h"
 
+class QGroupBox;
 class QHBoxLayout;
 class QLabel;
 class QProgressBar;
@@ -25,6 +31,9 @@ class QTextBrowser;
 
 namespace occx::ui {
 
+class ElidedLabel;
+class ModelSweepJob;
+class ModelSweepModel;
 class StepKernelModel;
 class StepParetoPlot;
 
@@ -41,9 +50,28 @@ class StepPane : public QWidget {
   /// Cancels a running read; the step shown before stays.
   void cancel();
   [[nodiscard]] bool isReading() const;
-  /// The run the trace is joined to: its rows (a snapshot is kept) and where they came from. The
-  /// trace shown is joined again off the UI thread (profileChanged() when done).
-  void setRun(std::vector<triton::ScanRow> rows, const QString& input);
+  /// The run the trace is joined to: its rows (a snapshot is kept), where they came from, and the
+  /// scan itself (null: a bundled run or a scan CSV, whose kernel modules are not files: the step
+  /// cannot be swept). The trace shown is joined again off the UI thread (profileChanged() when
+  /// done); a sweep of the step shown before is dropped.
+  void setRun(std::vector<triton::ScanRow> rows, const QString& input,
+              std::shared_ptr<const triton::InductorRun> scanned);
+  /// `backend` times the sweep's configs on its GPU `ordinal` (null, or no GPU: compiled, not timed).
+  void setBackend(std::shared_ptr<Backend> backend, int ordinal);
+
+  /// Sweeps the step's looped reductions (the budget and kernel count of the section), compiled
+  /// with `python` (empty: $OCCX_PYTHON, else python3): modelSweepFinished() when done. Returns an
+  /// empty string, or why it cannot start (also in the section's status).
+  QString sweepModel(const QString& python);
+  /// Asks the sweep to stop: the kernels that finished stay, the gain is theirs.
+  void cancelModelSweep();
+  [[nodiscard]] bool isSweepingModel() const;
+  /// Why the step cannot be swept now, empty when it can (the Sweep button's tooltip says it).
+  [[nodiscard]] QString modelSweepUnavailable() const;
+  /// The last sweep of the step; nullptr before one ended.
+  [[nodiscard]] const step::ModelSweepResult* modelSweepResult() const { return sweep_result_.get(); }
+  /// The sweep's result in words, under its table, plain text; empty before one ended.
+  [[nodiscard]] const QString& modelSweepWords() const { return sweep_words_text_; }
 
   /// A trace that ships with the run shown (":/inductor-runs/<key>.pt.trace.json.gz"): a button
   /// opens it. Empty: none (the button hides).
@@ -68,6 +96,19 @@ class StepPane : public QWidget {
   [[nodiscard]] QLabel* statusLabel() const { return status_; }
   [[nodiscard]] QPushButton* openButton() const { return open_; }
   [[nodiscard]] QSpinBox* stepsBox() const { return steps_; }
+  [[nodiscard]] QGroupBox* modelSweepSection() const { return sweep_box_; }
+  [[nodiscard]] QPushButton* modelSweepButton() const { return sweep_button_; }
+  [[nodiscard]] QPushButton* modelSweepCancelButton() const { return sweep_cancel_; }
+  /// Hides the step above a sweep's result, or shows it again (shown once there is a result).
+  [[nodiscard]] QPushButton* stepToggleButton() const { return step_toggle_; }
+  [[nodiscard]] QSpinBox* budgetBox() const { return budget_; }
+  [[nodiscard]] QSpinBox* topKernelsBox() const { return top_; }
+  [[nodiscard]] QProgressBar* kernelProgress() const { return kernel_progress_; }
+  [[nodiscard]] QProgressBar* overallProgress() const { return overall_progress_; }
+  [[nodiscard]] ElidedLabel* modelSweepStatus() const { return sweep_status_; }
+  [[nodiscard]] ModelSweepModel* modelSweepModel() const { return sweep_model_; }
+  [[nodiscard]] QTableView* modelSweepTable() const { return sweep_table_; }
+  [[nodiscard]] ModelSweepJob* modelSweepJob() const { return sweep_job_; }
 
  signals:
   /// A trace was read and joined (or re-joined to a new run).
@@ -78,6 +119,10 @@ class StepPane : public QWidget {
   void traceOpened(const QString& path);
   /// The trace chosen with the Open button could not be read: `text` says why.
   void traceNotOpened(const QString& text);
+  /// The section's Sweep button was clicked (the view starts sweepModel() with its Python).
+  void modelSweepRequested();
+  /// A sweep of the step ended: with a result (modelSweepResult()), or failed (the status says why).
+  void modelSweepFinished();
 
  private:
   QHBoxLayout* buildTopRow();
@@ -87,6 +132,19 @@ class StepPane : public QWidget {
   void openInteractive();
   void show(const StepResult& result);
   void setStatus(const QString& text, bool error);
+  QGroupBox* buildModelSweep();
+  void connectModelSweep();
+  void showModelSweepProgress(const step::ModelSweepProgress& p);
+  void showModelSweep(const std::shared_ptr<const step::ModelSweepResult>& result);
+  void setModelSweepStatus(const QString& text, bool error);
+  /// The section as tall as its rows without a result, as tall as the splitter gives it with one.
+  void fitModelSweepSection();
+  /// Hides the step above the sweep (`hide`), or shows it again.
+  void hideStepForSweep(bool hide);
+  /// Drops the sweep shown (its step or run is no longer the one shown).
+  void clearModelSweep();
+  /// Enables the Sweep button (its tooltip says why not) and the trace's buttons (not while sweeping).
+  void updateModelSweepButtons();
 
   TraceReadJob* job_;
   QPushButton* open_;
@@ -105,9 +163,39 @@ class StepPane : public QWidget {
   std::shared_ptr<const StepResult> result_;
   QString trace_path_;
   QString pending_path_;
+  QString open_tip_;
+  QString bundled_tip_;
   QString words_text_;
   std::shared_ptr<const std::vector<triton::ScanRow>> rows_;
   QString run_input_;
+
+  // The sweep of the step's reductions.
+  std::shared_ptr<const triton::InductorRun> scanned_;
+  std::shared_ptr<Backend> backend_;
+  int ordinal_ = 0;
+  ModelSweepJob* sweep_job_;
+  QGroupBox* sweep_box_;
+  QPushButton* sweep_button_;
+  QSpinBox* budget_;
+  QSpinBox* top_;
+  QPushButton* sweep_cancel_;
+  ElidedLabel* sweep_status_;
+  QWidget* sweep_progress_row_;
+  QProgressBar* kernel_progress_;
+  ElidedLabel* sweep_line_;
+  QProgressBar* overall_progress_;
+  QSplitter* sweep_results_;
+  QPushButton* step_toggle_;
+  ModelSweepModel* sweep_model_;
+  QSortFilterProxyModel* sweep_proxy_;
+  QTableView* sweep_table_;
+  QTextBrowser* sweep_words_;
+  QSplitter* outer_split_;
+  std::shared_ptr<const step::ModelSweepResult> sweep_result_;
+  QString sweep_words_text_;
+  bool sweep_status_said_ = false;  ///< the status says something of its own (else the button's hint or why not)
+  /// The latest report of each kernel under way (the next one compiles while the current one runs).
+  std::map<int, step::ModelSweepProgress> sweep_reports_;
 };
 
 }  // namespace occx::ui
