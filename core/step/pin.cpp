@@ -61,17 +61,19 @@ PinCheck checkPin(const triton::RunKernel& kernel, const triton::MeasuredConfig&
   const std::string config = row.configText();
   if (!kernel.best) {
     c.hold = PinHold::kNoFile;
-    c.reason = "Inductor wrote no .best_config for " + kernel.module.name +
-               " (it does when the kernel has several candidates or coordinate descent is on), so the kernel's "
-               "configs_hash is unknown; compile once with TORCHINDUCTOR_COORDINATE_DESCENT_TUNING=1 and it writes one.";
+    c.reason =
+        "Inductor wrote no .best_config for " + kernel.module.name +
+        " (it does when the kernel has several candidates or coordinate descent is on), so the kernel's "
+        "configs_hash is unknown; compile once with TORCHINDUCTOR_COORDINATE_DESCENT_TUNING=1 and it writes one.";
     return c;
   }
-  if (!kernel.module.meta.coordinate_descent_tuning && row.origin != triton::configOriginName(triton::ConfigOrigin::kCandidate)) {
+  if (!kernel.module.meta.coordinate_descent_tuning &&
+      row.origin != triton::configOriginName(triton::ConfigOrigin::kCandidate)) {
     c.hold = PinHold::kNotACandidate;
-    c.reason = "The run was compiled without coordinate descent: Inductor then takes a .best_config only when it names "
-               "one of its candidates, and " +
-               config +
-               " is not one. Compile with TORCHINDUCTOR_COORDINATE_DESCENT_TUNING=1 and a pin is used as is.";
+    c.reason =
+        "The run was compiled without coordinate descent: Inductor then takes a .best_config only when it names "
+        "one of its candidates, and " +
+        config + " is not one. Compile with TORCHINDUCTOR_COORDINATE_DESCENT_TUNING=1 and a pin is used as is.";
     return c;
   }
   auto d = triton::decideAlone(kernel, reductionConfigOf(row), inductor::Policy::kNew);
@@ -107,15 +109,14 @@ KernelPin planPin(const triton::RunKernel& kernel, const std::vector<triton::Mea
   for (const auto& r : rows) {
     if (r.kernel == p.kernel && r.ok()) timed.push_back(&r);
   }
-  std::stable_sort(timed.begin(), timed.end(), [](const auto* a, const auto* b) {
-    return a->measured.timeUs() < b->measured.timeUs();
-  });
+  std::stable_sort(timed.begin(), timed.end(),
+                   [](const auto* a, const auto* b) { return a->measured.timeUs() < b->measured.timeUs(); });
   if (timed.empty()) {
     p.words = "No config of " + p.kernel + " was timed: nothing to pin.";
     return p;
   }
-  const auto ran = std::find_if(timed.begin(), timed.end(),
-                                [&](const auto* r) { return r->configText() == p.ran_config; });
+  const auto ran =
+      std::find_if(timed.begin(), timed.end(), [&](const auto* r) { return r->configText() == p.ran_config; });
   p.best_config = timed.front()->configText();
   p.best_us = timed.front()->measured.timeUs();
   p.best_check = checkPin(kernel, *timed.front());
@@ -158,8 +159,8 @@ KernelPin planPin(const triton::RunKernel& kernel, const std::vector<triton::Mea
   p.pin_us = chosen->measured.timeUs();
   p.predicted_per_step_us = p.ran_us > 0 ? p.per_step_us * p.pin_us / p.ran_us : p.per_step_us;
   p.words = "Pin " + p.pinConfig() + " (" + microseconds(p.pin_us) + ", " + changeAgainst(p.pin_us, p.ran_us) +
-            " against " + p.ran_config + "): " + chosen_check.reason + " In the step: " +
-            microseconds(p.per_step_us) + " → " + microseconds(p.predicted_per_step_us) + " per step." +
+            " against " + p.ran_config + "): " + chosen_check.reason + " In the step: " + microseconds(p.per_step_us) +
+            " → " + microseconds(p.predicted_per_step_us) + " per step." +
             (p.pinConfig() == p.best_config ? std::string() : best_words);
   return p;
 }
@@ -189,7 +190,8 @@ Expected<PinWritten> writePin(const KernelPin& pin) {
   auto text = readFile(pin.file, std::size_t{1} << 20);
   if (!text) return Error{text.error()};
   nlohmann::ordered_json j = nlohmann::ordered_json::parse(*text, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) return Error{pin.file + ": not a JSON object, so not Inductor's .best_config"};
+  if (j.is_discarded() || !j.is_object())
+    return Error{pin.file + ": not a JSON object, so not Inductor's .best_config"};
   const triton::MeasuredConfig& c = *pin.pin;
   const std::string r0_key = j.contains("R0_BLOCK") ? "R0_BLOCK" : "RBLOCK";
   for (const char* key : {"XBLOCK", "num_warps", "num_stages", "configs_hash"}) {
@@ -257,8 +259,8 @@ Expected<std::vector<std::string>> restorePins(const std::string& dir) {
   }
   if (ec) failed.push_back(dir + ": " + ec.message());
   if (!failed.empty()) {
-    std::string why = "restored " + std::to_string(restored.size()) + ", could not restore " +
-                      std::to_string(failed.size()) + ":";
+    std::string why =
+        "restored " + std::to_string(restored.size()) + ", could not restore " + std::to_string(failed.size()) + ":";
     for (const auto& f : failed) why += " " + f + ";";
     return Error{why};
   }

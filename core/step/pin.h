@@ -53,7 +53,7 @@ PinCheck checkPin(const triton::RunKernel& kernel, const triton::MeasuredConfig&
 struct KernelPin {
   std::string kernel;
   std::string module;
-  std::string file;  ///< the `.best_config` to rewrite; empty when none
+  std::string file;          ///< the `.best_config` to rewrite; empty when none
   double per_step_us = 0.0;  ///< in-step time per step in the trace, µs
   std::string ran_config;
   double ran_us = 0.0;  ///< its cold device time in the sweep, µs (0 unknown)
@@ -82,8 +82,8 @@ std::vector<KernelPin> planPins(const ModelSweepResult& result);
 
 /// What writing a pin did.
 struct PinWritten {
-  std::string file;    ///< the `.best_config` rewritten
-  std::string backup;  ///< Inductor's own file, kept the first time the file is pinned
+  std::string file;          ///< the `.best_config` rewritten
+  std::string backup;        ///< Inductor's own file, kept the first time the file is pinned
   bool backup_made = false;  ///< false: a backup of Inductor's file was already there and is kept
 };
 

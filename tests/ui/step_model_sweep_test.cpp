@@ -69,6 +69,7 @@ const RecordedStepSweep& recordedGpt2StepSweep() {
     std::vector<triton::KernelMeasurements> swept;
     for (std::size_t i = 0; i < plan.targets.size(); ++i) {
       triton::KernelSweepResult r;
+      r.kernel = *plan.targets[i].kernel;  // its module, device and .best_config, as the sweep re-reads them
       for (const auto& row : recorded ? recorded->rows : std::vector<triton::MeasuredConfig>{}) {
         if (row.kernel != plan.targets[i].kernel->module.name) continue;
         r.runs.rows.push_back(row);
@@ -164,13 +165,22 @@ TEST(StepModelSweep, TheTableShowsTheRecordedGpt2SweepAsTheCliPrintsIt) {
   EXPECT_EQ(sweepCell(model, 0, M::kKernel),
             QStringLiteral("triton_red_fused__log_softmax__log_softmax_backward_data__to_copy_arange_clone_eq_expand_"
                            "nll_loss_backward_nll_loss_forward_scalar_tensor_slice_view_where_0"));
-  const QStringList first = {QStringLiteral("224.7"),       QStringLiteral("9.3"),
-                             QStringLiteral("X1 R1024 w8"), QStringLiteral("221.2"),
-                             QStringLiteral("X1 R2048 w4"), QStringLiteral("189.9"),
-                             QStringLiteral("31.8"),        QStringLiteral("X1 R1024 w8"),
-                             QStringLiteral("X1 R1024 w8"), QString(),
-                             QStringLiteral("91"),          QStringLiteral("88"),
-                             QStringLiteral("0"),           QStringLiteral("55")};
+  const QStringList first = {QStringLiteral("224.7"),
+                             QStringLiteral("9.3"),
+                             QStringLiteral("X1 R1024 w8"),
+                             QStringLiteral("221.2"),
+                             QStringLiteral("X1 R2048 w4"),
+                             QStringLiteral("189.9"),
+                             QStringLiteral("31.8"),
+                             QStringLiteral("X1 R1024 w8"),
+                             QStringLiteral("X1 R1024 w8"),
+                             QString(),
+                             QStringLiteral("no .best_config"),
+                             QStringLiteral("none"),
+                             QStringLiteral("91"),
+                             QStringLiteral("88"),
+                             QStringLiteral("0"),
+                             QStringLiteral("55")};
   for (int c = M::kPerStep; c < M::kColumnCount; ++c) {
     EXPECT_EQ(sweepCell(model, 0, c), first[c - M::kPerStep])
         << model.headerData(c, Qt::Horizontal, Qt::DisplayRole).toString().toStdString();
@@ -183,6 +193,13 @@ TEST(StepModelSweep, TheTableShowsTheRecordedGpt2SweepAsTheCliPrintsIt) {
   EXPECT_EQ(sweepCell(model, 1, M::kBestUs), QStringLiteral("157.7"));
   EXPECT_EQ(sweepCell(model, 1, M::kGain), QStringLiteral("17.6"));
   EXPECT_EQ(sweepCell(model, 1, M::kScreenedOut), QStringLiteral("76"));
+  // Inductor had one candidate for the softmax kernel, so it wrote no .best_config: no pin, and the
+  // row says how to get one.
+  EXPECT_EQ(sweepCell(model, 1, M::kBestAsPin), QStringLiteral("no .best_config"));
+  EXPECT_EQ(sweepCell(model, 1, M::kPin), QStringLiteral("none"));
+  EXPECT_TRUE(model.data(model.index(1, M::kPin), Qt::ToolTipRole)
+                  .toString()
+                  .contains(QStringLiteral("TORCHINDUCTOR_COORDINATE_DESCENT_TUNING=1")));
   EXPECT_EQ(sweepCell(model, 2, M::kKernel),
             QStringLiteral("triton_red_fused__to_copy_add_mul_pow_sum_tanh_tanh_backward_view_3"));
   EXPECT_EQ(sweepCell(model, 2, M::kBestConfig), QStringLiteral("X64 R8 w4"));

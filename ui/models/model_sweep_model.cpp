@@ -47,6 +47,15 @@ const ColumnText kModelSweepColumns[] = {
     {QT_TRANSLATE_NOOP("occx::ui::ModelSweepModel", "Coordesc"),
      QT_TRANSLATE_NOOP("occx::ui::ModelSweepModel",
                        "The config Inductor's coordinate descent found, and its sweep time over the best's")},
+    {QT_TRANSLATE_NOOP("occx::ui::ModelSweepModel", "Best as a pin"),
+     QT_TRANSLATE_NOOP("occx::ui::ModelSweepModel",
+                       "Whether the best config, written to the kernel's .best_config, would run: 'holds', or "
+                       "'scaled' when Inductor's RBLOCK scaling adds a halved copy to time against it (hover a row "
+                       "for why)")},
+    {QT_TRANSLATE_NOOP("occx::ui::ModelSweepModel", "Pin"),
+     QT_TRANSLATE_NOOP("occx::ui::ModelSweepModel",
+                       "The fastest config that would hold and beats the one that ran, and the kernel's in-step time "
+                       "with it (µs/step × pin µs / ran µs): what `occx inductor pin` writes")},
     {QT_TRANSLATE_NOOP("occx::ui::ModelSweepModel", "Configs"),
      QT_TRANSLATE_NOOP("occx::ui::ModelSweepModel", "Configs the sweep compiled and read back for this kernel")},
     {QT_TRANSLATE_NOOP("occx::ui::ModelSweepModel", "Screened out"),
@@ -80,6 +89,7 @@ QString rowToolTip(const ModelSweepRow& row) {
   } else if (row.gain.ran_us <= 0) {
     lines << ModelSweepModel::tr("the config that ran in the step was not timed ok: no gain is predicted");
   }
+  if (!row.pin.words.empty()) lines << q(row.pin.words);
   if (res != nullptr) {
     for (const auto& l : res->explanation) lines << q(l);
   }
@@ -90,8 +100,10 @@ QString rowToolTip(const ModelSweepRow& row) {
 
 std::vector<ModelSweepRow> modelSweepRows(const step::ModelSweepResult& result) {
   std::vector<ModelSweepRow> rows;
+  std::vector<step::KernelPin> pins = step::planPins(result);
   for (std::size_t i = 0; i < result.kernels.size() && i < result.gain.kernels.size(); ++i) {
-    rows.push_back({static_cast<int>(i) + 1, result.kernels[i], result.gain.kernels[i]});
+    rows.push_back({static_cast<int>(i) + 1, result.kernels[i], result.gain.kernels[i],
+                    i < pins.size() ? std::move(pins[i]) : step::KernelPin{}});
   }
   return rows;
 }
@@ -169,6 +181,14 @@ QVariant ModelSweepModel::cell(const ModelSweepRow& row, int /*r*/, int column, 
         if (g.coordesc_config.empty()) return QString();
         if (g.best_us <= 0) return q(g.coordesc_config);
         return tr("%1 (%2×)").arg(q(g.coordesc_config), q(fixed(g.coordesc_us / g.best_us, 2)));
+      case kBestAsPin:
+        return row.pin.best_config.empty() ? QString() : q(std::string(step::pinHoldName(row.pin.best_check.hold)));
+      case kPin:
+        if (!row.pin.pin) return row.pin.best_config.empty() ? QString() : tr("none");
+        return sort
+                   ? QVariant(row.pin.predicted_per_step_us)
+                   : QVariant(
+                         tr("%1 → %2 µs/step").arg(q(row.pin.pinConfig()), q(fixed(row.pin.predicted_per_step_us, 1))));
       case kConfigs:
         return count(res != nullptr ? static_cast<int>(res->runs.rows.size()) : 0);
       case kScreenedOut:

@@ -1,7 +1,8 @@
 // The Step tab's sweep of the step's reductions (core/step/model_sweep.h) as a table, one row per
 // kernel swept, as `occx inductor sweep --all` prints it: its in-step time and share, the config
 // that ran in the step and the sweep's best with their times, the gain per step, the new and old
-// policies' picks, coordinate descent's pick, and what the sweep did (configs, screened out, from
+// policies' picks, coordinate descent's pick, whether the best would hold as a pin and the config
+// `occx inductor pin` would write (core/step/pin.h), and what the sweep did (configs, screened out, from
 // the cache, wall time). A kernel that failed says why.
 #pragma once
 
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "core/step/model_sweep.h"
+#include "core/step/pin.h"
 #include "ui/models/table_model.h"
 
 namespace occx::ui {
@@ -18,6 +20,7 @@ struct ModelSweepRow {
   int rank = 0;  ///< 1 = the longest in-step time of those swept
   step::ModelSweepKernel swept;
   step::KernelGain gain;
+  step::KernelPin pin;  ///< the best as a pin, and the fastest config that would hold
 };
 
 /// The rows of `result`, in its order (longest in-step time first).
@@ -47,6 +50,8 @@ class ModelSweepModel : public TableModel<ModelSweepRow> {
     kNewPick,
     kOldPick,
     kCoordesc,
+    kBestAsPin,
+    kPin,
     kConfigs,
     kScreenedOut,
     kFromCache,

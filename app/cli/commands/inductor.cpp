@@ -858,11 +858,10 @@ int writePins(Context& ctx, const InductorOpts& o, const std::vector<step::Kerne
             << "\n";
   }
   if (!o.dry_run) {
-    ctx.err
-        << kCmd << ": " << written
-        << " pins written; the next compile of the step runs them with TORCHINDUCTOR_COORDINATE_DESCENT_TUNING=1 "
-           "and, once, TORCHINDUCTOR_FX_GRAPH_CACHE=0 TORCHINDUCTOR_AUTOGRAD_CACHE=0 (a cached graph keeps the "
-           "configs it was compiled with); occx inductor pin --restore DIR puts Inductor's files back\n";
+    ctx.err << kCmd << ": " << written
+            << " pins written; the next compile of the step runs them with TORCHINDUCTOR_COORDINATE_DESCENT_TUNING=1 "
+               "and, once, TORCHINDUCTOR_FX_GRAPH_CACHE=0 TORCHINDUCTOR_AUTOGRAD_CACHE=0 (a cached graph keeps the "
+               "configs it was compiled with); occx inductor pin --restore DIR puts Inductor's files back\n";
   }
   return rc;
 }

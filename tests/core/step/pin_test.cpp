@@ -1,7 +1,8 @@
 // Pins: whether a config written to a kernel's .best_config would hold (Inductor uses the file and its
 // RBLOCK scaling adds no halved copy), which config a sweep's rows pin, and the file written, kept and
 // restored. On the recorded coordinate-descent sum (x 32768, r0_ 8192, H200: 132 SMs, 65536 registers
-// per SM) and the recorded GPT-2 step with its model sweep.
+// per SM); and pins checked on the H200 (scripts/gpu-pin-check.sh): GPT-2, BERT and T5 compiled with
+// coordinate descent, swept and pinned, then compiled again and profiled.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -11,6 +12,7 @@
 #include "core/base/csv.h"
 #include "core/step/pin.h"
 #include "core/step/profiler_trace.h"
+#include "core/step/step_profile.h"
 #include "tests/support/inductor_scan.h"
 
 namespace occx::step {
@@ -154,10 +156,9 @@ TEST_F(PinFile, TheFileNamesThePinKeepsItsKeysAndABackupOfInductorsFile) {
   EXPECT_EQ(w->backup, file_ + ".occx-backup");
   EXPECT_EQ(*readFile(w->backup), kOriginal);
   const auto j = nlohmann::ordered_json::parse(*readFile(file_));
-  EXPECT_EQ(j.dump(),
-            R"({"XBLOCK":1,"R0_BLOCK":2048,"num_warps":16,"num_stages":1,"configs_hash":)"
-            R"("4577ce57a336cf7c4ad40a3f1fc659ac48f2e1d0bfa6d2c4e22b2b4f842e404d","found_by_coordesc":true,)"
-            R"("time_taken_ms":827,"triton_cache_hash":null})");
+  EXPECT_EQ(j.dump(), R"({"XBLOCK":1,"R0_BLOCK":2048,"num_warps":16,"num_stages":1,"configs_hash":)"
+                      R"("4577ce57a336cf7c4ad40a3f1fc659ac48f2e1d0bfa6d2c4e22b2b4f842e404d","found_by_coordesc":true,)"
+                      R"("time_taken_ms":827,"triton_cache_hash":null})");
   // Pinned again: the backup of Inductor's own file stays.
   pin_.pin = row(2, 1024, 8, 32, 80.0);
   auto again = writePin(pin_);
@@ -188,6 +189,70 @@ TEST_F(PinFile, AFileThatIsNotAReductionsBestConfigIsLeftAlone) {
   EXPECT_NE(writePin(pin_).error().find("nothing to pin"), std::string::npos);
   EXPECT_FALSE(restorePins((dir_ / "missing").string()).hasValue());
 }
+
+/// A kernel of a profiled step by name, nullptr when it did not run.
+const StepKernel* kernelNamed(const StepProfile& p, const std::string& name) {
+  for (const auto& k : p.kernels) {
+    if (k.name == name) return &k;
+  }
+  return nullptr;
+}
+
+/// A config label's field: configField("X8 R1024 w8", 'w') is 8.
+int configField(const std::string& config, char letter) {
+  std::size_t at = 0;
+  while ((at = config.find(letter, at)) != std::string::npos) {
+    if (at == 0 || config[at - 1] == ' ') return std::stoi(config.substr(at + 1));
+    ++at;
+  }
+  return 0;
+}
+
+StepProfile recordedStep(const std::string& path) {
+  auto trace = readProfilerTrace(path);
+  EXPECT_TRUE(trace.hasValue()) << path << ": " << (trace ? "" : trace.error());
+  return trace ? profileStep(*trace) : StepProfile{};
+}
+
+class RecordedPinCheck : public ::testing::TestWithParam<const char*> {};
+
+/// On the H200, with the step compiled again after `occx inductor pin` (coordinate descent on, the FX
+/// graph cache off), each pinned kernel launched as its pin (32 × num_warps threads per block, the grid
+/// scaled by XBLOCK) where before it launched as the config that ran, and its profiled in-step time
+/// is within 10 % of the predicted one (per_step_us × pin µs / ran µs, from the sweep's cold times).
+TEST_P(RecordedPinCheck, EachPinRanAsPinnedAndTookThePredictedInStepTime) {
+  const std::string dir = inductorFixture("pin_checks") + "/" + GetParam();
+  auto text = readFile(dir + "/pins.json");
+  ASSERT_TRUE(text.hasValue()) << text.error();
+  const auto pins = nlohmann::json::parse(*text)["pins"];
+  const StepProfile before = recordedStep(dir + "/before.pt.trace.json.gz");
+  const StepProfile after = recordedStep(dir + "/after.pt.trace.json.gz");
+  int pinned = 0;
+  for (const auto& p : pins) {
+    const std::string pin = p["pin_config"];
+    if (pin.empty()) continue;
+    ++pinned;
+    const std::string name = p["kernel"];
+    const std::string ran = p["ran_config"];
+    const StepKernel* b = kernelNamed(before, name);
+    const StepKernel* a = kernelNamed(after, name);
+    ASSERT_NE(b, nullptr) << name;
+    ASSERT_NE(a, nullptr) << name;
+    EXPECT_EQ(b->block[0], 32 * configField(ran, 'w')) << name;
+    EXPECT_EQ(a->block[0], 32 * configField(pin, 'w')) << name << " pinned " << pin;
+    EXPECT_EQ(a->grid[0], b->grid[0] * configField(ran, 'X') / configField(pin, 'X')) << name << " pinned " << pin;
+    const double predicted = p["predicted_per_step_us"];
+    EXPECT_NEAR(predicted / a->per_step_us, 1.0, 0.10)
+        << name << ": predicted " << predicted << " µs, profiled " << a->per_step_us << " µs";
+    // The prediction's inputs: the in-step time before, scaled by the sweep's pin / ran.
+    EXPECT_NEAR(static_cast<double>(p["per_step_us"]), b->per_step_us, 0.05) << name;
+    EXPECT_DOUBLE_EQ(predicted, static_cast<double>(p["per_step_us"]) * static_cast<double>(p["pin_us"]) /
+                                    static_cast<double>(p["ran_us"]));
+  }
+  EXPECT_GE(pinned, 1) << GetParam();
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, RecordedPinCheck, ::testing::Values("gpt2", "bert", "t5"));
 
 }  // namespace
 }  // namespace occx::step
