@@ -5,6 +5,8 @@
 #include <QThread>
 #include <algorithm>
 
+#include "core/sweep/backend.h"
+
 namespace occx::ui {
 
 Job::Job(QObject* parent) : QObject(parent) {}
@@ -88,6 +90,26 @@ bool Job::waitForIdle(int timeout_ms) {
   }
   QCoreApplication::processEvents();
   return !running_ && threads_.empty();
+}
+
+void Job::postEnd(quint64 id, std::function<void()> deliver) {
+  post(id, [this, id, deliver = std::move(deliver)] {
+    markFinished(id);
+    deliver();
+  });
+}
+
+std::optional<Error> Job::withRunnerOrNone(const std::shared_ptr<Backend>& backend, int ordinal,
+                                           const std::function<void(GpuRunner*)>& work, const char* what) {
+  try {
+    if (!backend) {
+      work(nullptr);
+      return std::nullopt;
+    }
+    return backend->withGpuRunner(ordinal, [&](GpuRunner& runner) { work(&runner); });
+  } catch (const std::exception& e) {
+    return Error{std::string(what) + " stopped unexpectedly: " + e.what()};
+  }
 }
 
 }  // namespace occx::ui

@@ -5,12 +5,21 @@
 #pragma once
 
 #include <QObject>
+#include <QString>
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
+#include "core/base/expected.h"
+
 class QThread;
+
+namespace occx {
+class Backend;
+class GpuRunner;
+}  // namespace occx
 
 namespace occx::ui {
 
@@ -59,6 +68,14 @@ class Job : public QObject {
   void post(quint64 id, std::function<void()> fn);
   /// Marks request `id` finished (from the UI thread, inside a post()ed function): running → false.
   void markFinished(quint64 id);
+  /// Ends request `id` on the UI thread: marks it finished, then `deliver` emits the job's own
+  /// finished or failed signal. Callable from any thread.
+  void postEnd(quint64 id, std::function<void()> deliver);
+  /// Runs `work` with a GPU runner of `backend`'s device `ordinal`, or with none (nullptr) when
+  /// `backend` is null. Returns the backend's error (the device cannot be opened), or one naming
+  /// `what` when the work throws.
+  static std::optional<Error> withRunnerOrNone(const std::shared_ptr<Backend>& backend, int ordinal,
+                                               const std::function<void(GpuRunner*)>& work, const char* what);
 
  private:
   struct Request {

@@ -17,33 +17,21 @@ quint64 KernelSweepJob::start(const std::shared_ptr<Backend>& backend, int ordin
       post(id, [this, id, line, done, total] { emit progress(id, line, done, total); });
     };
     Expected<triton::KernelSweepResult> result = Error{"not run"};
-    std::optional<Error> error;
-    try {
-      if (backend) {
-        error = backend->withGpuRunner(ordinal, [&](GpuRunner& runner) {
-          result = triton::sweepKernel(*shared_kernel, *text, options, &runner, report, cancel);
-        });
-      } else {
-        result = triton::sweepKernel(*shared_kernel, *text, options, nullptr, report, cancel);
-      }
-    } catch (const std::exception& e) {
-      error = Error{std::string("the sweep stopped unexpectedly: ") + e.what()};
-    }
+    std::optional<Error> error = withRunnerOrNone(
+        backend, ordinal,
+        [&](GpuRunner* runner) {
+          result = triton::sweepKernel(*shared_kernel, *text, options, runner, report, cancel);
+        },
+        "the sweep");
     if (!error && !result) error = Error{result.error()};
     if (error) {
       const QString message = QString::fromStdString(error->message);
-      post(id, [this, id, message] {
-        markFinished(id);
-        emit failed(id, message);
-      });
+      postEnd(id, [this, id, message] { emit failed(id, message); });
       return;
     }
     std::shared_ptr<const triton::KernelSweepResult> shared =
         std::make_shared<triton::KernelSweepResult>(std::move(*result));
-    post(id, [this, id, shared] {
-      markFinished(id);
-      emit finished(id, shared);
-    });
+    postEnd(id, [this, id, shared] { emit finished(id, shared); });
   });
 }
 

@@ -29,28 +29,22 @@ quint64 MeasureJob::start(const std::shared_ptr<Backend>& backend, int ordinal,
       post(id, [this, id, text, done, total] { emit progress(id, text, done, total); });
     };
     auto result = std::make_shared<triton::KernelMeasurements>();
-    std::optional<Error> error;
-    try {
-      error = backend->withGpuRunner(ordinal, [&](GpuRunner& runner) {
-        *result = triton::measureKernelConfigs(runner, kernels, options, report, cancel);
-      });
-    } catch (const std::exception& e) {
-      error = Error{std::string("the run stopped unexpectedly: ") + e.what()};
-    }
+    std::optional<Error> error =
+        backend ? withRunnerOrNone(
+                      backend, ordinal,
+                      [&](GpuRunner* runner) {
+                        *result = triton::measureKernelConfigs(*runner, kernels, options, report, cancel);
+                      },
+                      "the run")
+                : Error{"no GPU backend to run the configs on"};
     if (error) {
       const QString message = QString::fromStdString(error->message);
-      post(id, [this, id, message] {
-        markFinished(id);
-        emit failed(id, message);
-      });
+      postEnd(id, [this, id, message] { emit failed(id, message); });
       return;
     }
     if (run) result->meta.emplace_back("input", run->input);
     std::shared_ptr<const triton::KernelMeasurements> shared = result;
-    post(id, [this, id, shared] {
-      markFinished(id);
-      emit finished(id, shared);
-    });
+    postEnd(id, [this, id, shared] { emit finished(id, shared); });
   });
 }
 

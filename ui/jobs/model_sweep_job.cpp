@@ -29,34 +29,20 @@ quint64 ModelSweepJob::start(const std::shared_ptr<Backend>& backend, int ordina
     options.sweep.cache = cache.get();
     auto report = [&](const step::ModelSweepProgress& p) { post(id, [this, id, p] { emit progress(id, p); }); };
     std::optional<step::ModelSweepResult> result;
-    std::optional<Error> error;
-    try {
-      if (backend) {
-        error = backend->withGpuRunner(ordinal, [&](GpuRunner& runner) {
-          result = step::sweepModel(*shared_plan, options, &runner, report, cancel);
-        });
-      } else {
-        result = step::sweepModel(*shared_plan, options, nullptr, report, cancel);
-      }
-    } catch (const std::exception& e) {
-      error = Error{std::string("the sweep stopped unexpectedly: ") + e.what()};
-    }
+    std::optional<Error> error = withRunnerOrNone(
+        backend, ordinal,
+        [&](GpuRunner* runner) { result = step::sweepModel(*shared_plan, options, runner, report, cancel); },
+        "the sweep");
     if (!error && !result) error = Error{"the sweep did not run"};
     if (error) {
       const QString message = QString::fromStdString(error->message);
-      post(id, [this, id, message] {
-        markFinished(id);
-        emit failed(id, message);
-      });
+      postEnd(id, [this, id, message] { emit failed(id, message); });
       return;
     }
     // The result's targets point into the run: the run lives as long as the result does.
     auto kept = std::make_shared<SweptStep>(SweptStep{run, std::move(*result)});
     std::shared_ptr<const step::ModelSweepResult> shared(kept, &kept->result);
-    post(id, [this, id, shared] {
-      markFinished(id);
-      emit finished(id, shared);
-    });
+    postEnd(id, [this, id, shared] { emit finished(id, shared); });
   });
 }
 
