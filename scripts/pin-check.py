@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Compares each pinned kernel's predicted in-step time with the profiled one (what
-scripts/gpu-pin-check.sh wrote): OUTDIR/CASE.pin.json (`occx inductor pin --dry-run --json`: the pins
+scripts/gpu-pin-check.sh wrote): OUTDIR/CASE.pin.json (`occx inductor pin --json`: the pins written
 and their predictions), OUTDIR/CASE.before.json and OUTDIR/CASE.after.json (`occx inductor step --json`
 of the step before and after pinning). A prediction holds when it is within 10 % of the profiled time.
-Kernels not pinned are listed too: their change is the run-to-run drift of the step.
+Kernels not pinned are listed too: their change is the run-to-run drift of the step. Exits 1 when a
+pinned kernel did not launch as pinned or missed its prediction by more than 10 %.
 
     python3 scripts/pin-check.py OUTDIR CASE
 """
@@ -39,14 +40,17 @@ def ran_as_pinned(before, after, ran_config, pin_config):
     """Whether the launch after pinning is the pin's: threads = 32 x num_warps and, on a 1-D grid,
     blocks = blocks before x XBLOCK that ran / XBLOCK pinned."""
     try:
-        grid_b, _ = before.split(" ")
-        grid_a, block_a = after.split(" ")
+        grid_b = before.split()[0]
+        grid_a, block_a = after.split()[:2]
         threads = int(block_a.split("x")[0])
         blocks_b, blocks_a = int(grid_b.split("x")[0]), int(grid_a.split("x")[0])
-    except ValueError:
+    except (ValueError, IndexError):
         return None
-    want = blocks_b * field(ran_config, "X") // field(pin_config, "X")
-    return threads == 32 * field(pin_config, "w") and blocks_a == want
+    x_ran, x_pin, warps = field(ran_config, "X"), field(pin_config, "X"), field(pin_config, "w")
+    if None in (x_ran, x_pin, warps):
+        return None
+    want = blocks_b * x_ran // x_pin
+    return threads == 32 * warps and blocks_a == want
 
 
 def main(argv):
@@ -85,7 +89,7 @@ def main(argv):
               f"launch {lb.get(name, '?')} -> {la.get(name, '?')} ({ran})")
     print(f"{case}: {took_effect} of {pinned} pinned kernels ran as pinned; {held} of {pinned} within 10 % of the "
           f"profiled in-step time")
-    return 0
+    return 0 if took_effect == pinned and held == pinned else 1
 
 
 if __name__ == "__main__":

@@ -50,7 +50,7 @@ KernelGain kernelGain(const SweepTarget& t, const triton::KernelMeasurements& m)
     if (k.kernel == g.kernel) picks = &k;
   }
   if (ran == nullptr || !ran->ok() || picks == nullptr || picks->best_row < 0) return g;
-  g.ran_us = ran->measured.timeUs();
+  g.ran_us = picks->timeOf(ran->measured);  // the clock the picks compare (events when a row lacks CUPTI's)
   const auto& best = m.rows[static_cast<std::size_t>(picks->best_row)];
   g.best_config = best.configText();
   g.best_us = picks->timeOf(best.measured);
@@ -65,7 +65,7 @@ KernelGain kernelGain(const SweepTarget& t, const triton::KernelMeasurements& m)
     const auto& w = m.rows[static_cast<std::size_t>(picks->winner_row)];
     if (w.ok()) {
       g.coordesc_config = w.configText();
-      g.coordesc_us = w.measured.timeUs();
+      g.coordesc_us = picks->timeOf(w.measured);
     }
   }
   return g;

@@ -64,7 +64,8 @@ PinCheck checkPin(const triton::RunKernel& kernel, const triton::MeasuredConfig&
     c.reason =
         "Inductor wrote no .best_config for " + kernel.module.name +
         " (it does when the kernel has several candidates or coordinate descent is on), so the kernel's "
-        "configs_hash is unknown; compile once with TORCHINDUCTOR_COORDINATE_DESCENT_TUNING=1 and it writes one.";
+        "configs_hash is unknown. Compile the step with TORCHINDUCTOR_COORDINATE_DESCENT_TUNING=1, which writes one "
+        "for every kernel, then sweep and pin that run.";
     return c;
   }
   if (!kernel.module.meta.coordinate_descent_tuning &&
@@ -74,6 +75,12 @@ PinCheck checkPin(const triton::RunKernel& kernel, const triton::MeasuredConfig&
         "The run was compiled without coordinate descent: Inductor then takes a .best_config only when it names "
         "one of its candidates, and " +
         config + " is not one. Compile with TORCHINDUCTOR_COORDINATE_DESCENT_TUNING=1 and a pin is used as is.";
+    return c;
+  }
+  if (row.n_regs < 0) {
+    c.hold = PinHold::kUndecided;
+    c.reason = "Whether Inductor's RBLOCK scaling keeps " + config +
+               " is unknown: its registers per thread are unknown (Inductor knows them once it compiles it).";
     return c;
   }
   auto d = triton::decideAlone(kernel, reductionConfigOf(row), inductor::Policy::kNew);
@@ -105,12 +112,20 @@ KernelPin planPin(const triton::RunKernel& kernel, const std::vector<triton::Mea
   p.file = kernel.best ? kernel.best->path : std::string();
   p.per_step_us = target.per_step_us;
   p.ran_config = target.ran_config;
-  std::vector<const triton::MeasuredConfig*> timed;
+  std::vector<triton::MeasuredConfig> mine;
   for (const auto& r : rows) {
-    if (r.kernel == p.kernel && r.ok()) timed.push_back(&r);
+    if (r.kernel == p.kernel) mine.push_back(r);
   }
-  std::stable_sort(timed.begin(), timed.end(),
-                   [](const auto* a, const auto* b) { return a->measured.timeUs() < b->measured.timeUs(); });
+  // One clock for every row of the kernel, as its picks compare them (events when a row lacks CUPTI's).
+  const std::vector<triton::KernelPicks> picks = triton::summarizeMeasurements(mine);
+  auto timeOf = [&](const triton::MeasuredConfig& r) {
+    return picks.empty() ? r.measured.timeUs() : picks.front().timeOf(r.measured);
+  };
+  std::vector<const triton::MeasuredConfig*> timed;
+  for (const auto& r : mine) {
+    if (r.ok()) timed.push_back(&r);
+  }
+  std::stable_sort(timed.begin(), timed.end(), [&](const auto* a, const auto* b) { return timeOf(*a) < timeOf(*b); });
   if (timed.empty()) {
     p.words = "No config of " + p.kernel + " was timed: nothing to pin.";
     return p;
@@ -118,23 +133,24 @@ KernelPin planPin(const triton::RunKernel& kernel, const std::vector<triton::Mea
   const auto ran =
       std::find_if(timed.begin(), timed.end(), [&](const auto* r) { return r->configText() == p.ran_config; });
   p.best_config = timed.front()->configText();
-  p.best_us = timed.front()->measured.timeUs();
+  p.best_us = timeOf(*timed.front());
   p.best_check = checkPin(kernel, *timed.front());
   if (ran == timed.end()) {
     p.words = "The config that ran in the step" + (p.ran_config.empty() ? std::string() : " (" + p.ran_config + ")") +
               " was not timed, so what a pin would gain is unknown: nothing pinned.";
     return p;
   }
-  p.ran_us = (*ran)->measured.timeUs();
+  p.ran_us = timeOf(**ran);
   const triton::MeasuredConfig* chosen = nullptr;
   PinCheck chosen_check;
   for (const auto* r : timed) {
-    if (r->measured.timeUs() >= p.ran_us) break;
+    if (timeOf(*r) >= p.ran_us) break;
     PinCheck c = r == timed.front() ? p.best_check : checkPin(kernel, *r);
-    if (c.hold == PinHold::kNoFile || c.hold == PinHold::kUndecided) {
+    if (c.hold == PinHold::kNoFile) {
       chosen_check = c;
       break;  // the same for every config of the kernel
     }
+    if (c.hold == PinHold::kUndecided && chosen_check.reason.empty()) chosen_check = c;
     if (c.holds()) {
       chosen = r;
       chosen_check = std::move(c);
@@ -156,7 +172,7 @@ KernelPin planPin(const triton::RunKernel& kernel, const std::vector<triton::Mea
     return p;
   }
   p.pin = *chosen;
-  p.pin_us = chosen->measured.timeUs();
+  p.pin_us = timeOf(*chosen);
   p.predicted_per_step_us = p.ran_us > 0 ? p.per_step_us * p.pin_us / p.ran_us : p.per_step_us;
   p.words = "Pin " + p.pinConfig() + " (" + microseconds(p.pin_us) + ", " + changeAgainst(p.pin_us, p.ran_us) +
             " against " + p.ran_config + "): " + chosen_check.reason + " In the step: " + microseconds(p.per_step_us) +
@@ -253,9 +269,12 @@ Expected<std::vector<std::string>> restorePins(const std::string& dir) {
       failed.push_back(written.error());
       continue;
     }
-    std::error_code rm_ec;
-    fs::remove(path, rm_ec);
     restored.push_back(original);
+    std::error_code rm_ec;
+    if (!fs::remove(path, rm_ec) || rm_ec) {
+      failed.push_back(path + ": restored, but the backup could not be removed (" +
+                       (rm_ec ? rm_ec.message() : std::string("already gone")) + ")");
+    }
   }
   if (ec) failed.push_back(dir + ": " + ec.message());
   if (!failed.empty()) {

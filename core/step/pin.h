@@ -56,13 +56,13 @@ struct KernelPin {
   std::string file;          ///< the `.best_config` to rewrite; empty when none
   double per_step_us = 0.0;  ///< in-step time per step in the trace, µs
   std::string ran_config;
-  double ran_us = 0.0;  ///< its cold device time in the sweep, µs (0 unknown)
+  double ran_us = 0.0;  ///< its time in the sweep: cold device time per launch, µs (0 unknown)
   std::string best_config;
-  double best_us = 0.0;
-  PinCheck best_check;  ///< the sweep's best as a pin
+  double best_us = 0.0;  ///< cold device time per launch in the sweep, µs
+  PinCheck best_check;   ///< the sweep's best as a pin
   /// The config to pin: the fastest that holds, when faster than the one that ran; empty otherwise.
   std::optional<triton::MeasuredConfig> pin;
-  double pin_us = 0.0;
+  double pin_us = 0.0;  ///< cold device time per launch in the sweep, µs
   /// per_step_us × pin_us / ran_us: the kernel's in-step time per step once pinned, µs.
   double predicted_per_step_us = 0.0;
   std::string words;  ///< what to pin and why, or why nothing is pinned
@@ -71,8 +71,9 @@ struct KernelPin {
 };
 
 /// The pin of one kernel from its sweep: `rows` are the kernel's measured configs (other kernels' rows
-/// are ignored), `target` says what ran in the step and its in-step time. Times compared are the rows'
-/// timeUs() (cold device time). Never throws.
+/// are ignored), `target` says what ran in the step and its in-step time. Times compared are cold device
+/// times per launch on one clock, as the kernel's picks compare them (CUDA events for every row when
+/// one lacks CUPTI's). A config whose registers are unknown is never pinned (undecided). Never throws.
 KernelPin planPin(const triton::RunKernel& kernel, const std::vector<triton::MeasuredConfig>& rows,
                   const SweepTarget& target);
 

@@ -49,9 +49,11 @@ const ColumnText kModelSweepColumns[] = {
                        "The config Inductor's coordinate descent found, and its sweep time over the best's")},
     {QT_TRANSLATE_NOOP("occx::ui::ModelSweepModel", "Best as a pin"),
      QT_TRANSLATE_NOOP("occx::ui::ModelSweepModel",
-                       "Whether the best config, written to the kernel's .best_config, would run: 'holds', or "
-                       "'scaled' when Inductor's RBLOCK scaling adds a halved copy to time against it (hover a row "
-                       "for why)")},
+                       "Whether the best config, written to the kernel's .best_config, would run: 'holds'; "
+                       "'scaled' when Inductor's RBLOCK scaling adds a halved copy to time against it; 'not a "
+                       "candidate' when the run was compiled without coordinate descent and Inductor ignores it; "
+                       "'no .best_config' when Inductor wrote none; 'undecided' when registers are unknown (hover a "
+                       "row for why)")},
     {QT_TRANSLATE_NOOP("occx::ui::ModelSweepModel", "Pin"),
      QT_TRANSLATE_NOOP("occx::ui::ModelSweepModel",
                        "The fastest config that would hold and beats the one that ran, and the kernel's in-step time "

@@ -68,8 +68,10 @@ TEST(Pin, APinHoldsUnlessTheScalingAddsAHalvedCopy) {
   EXPECT_NE(holds.reason.find("Inductor runs X1 R4096 w16 as is"), std::string::npos) << holds.reason;
   // R blocks of 64 elements or fewer are never halved (step 2), whatever the registers.
   EXPECT_EQ(checkPin(k, row(8, 64, 4, 200, 100.0)).hold, PinHold::kHolds);
-  // Registers unknown: the decision is skipped at step 2 too, and the pin holds.
-  EXPECT_EQ(checkPin(k, row(2, 4096, 16, -1, 100.0)).hold, PinHold::kHolds);
+  // Registers unknown: Inductor knows them once it compiles the config, we do not: undecided, never pinned.
+  const PinCheck unknown = checkPin(k, row(2, 4096, 16, -1, 100.0));
+  EXPECT_EQ(unknown.hold, PinHold::kUndecided);
+  EXPECT_NE(unknown.reason.find("registers per thread are unknown"), std::string::npos) << unknown.reason;
 }
 
 TEST(Pin, WithoutCoordinateDescentOnlyACandidateIsUsed) {
