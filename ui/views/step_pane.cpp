@@ -246,7 +246,7 @@ StepPane::~StepPane() = default;
 QString StepPane::openTrace(const QString& path) {
   if (isSweepingModel()) {
     // The sweep's kernels are this trace's: another trace would swap the step under it.
-    const QString message = tr("A sweep of the step is under way: cancel it before opening another trace.");
+    QString message = tr("A sweep of the step is under way: cancel it before opening another trace.");
     setStatus(message, true);
     return message;
   }
@@ -323,12 +323,8 @@ void StepPane::setStatus(const QString& text, bool error) {
 
 // The Sweep button, the budget and the kernel count, Cancel and the status; the progress of the
 // kernel under way and of the kernels; the result's table over its words (shown once there is one).
-QGroupBox* StepPane::buildModelSweep() {
-  sweep_box_ = new QGroupBox(tr("Sweep the reductions that matter"));
-  sweep_box_->setObjectName(QStringLiteral("modelSweepSection"));
-  auto* v = new QVBoxLayout(sweep_box_);
-  v->setContentsMargins(6, 4, 6, 4);
-  v->setSpacing(4);
+// The sweep's first row: Sweep, the budget, at most N kernels, Cancel, the status, the step's toggle.
+QHBoxLayout* StepPane::buildModelSweepControls() {
   auto* row = new QHBoxLayout;
   sweep_button_ = new QPushButton(tr("Sweep"));
   sweep_button_->setObjectName(QStringLiteral("modelSweepButton"));
@@ -375,8 +371,11 @@ QGroupBox* StepPane::buildModelSweep() {
   step_toggle_->setVisible(false);
   connect(step_toggle_, &QPushButton::toggled, this, &StepPane::hideStepForSweep);
   row->addWidget(step_toggle_);
-  v->addLayout(row);
+  return row;
+}
 
+// The sweep's progress row: the kernel under way, its line, the kernels finished (hidden until a sweep).
+QWidget* StepPane::buildModelSweepProgress() {
   sweep_progress_row_ = new QWidget;
   auto* p = new QHBoxLayout(sweep_progress_row_);
   p->setContentsMargins(0, 0, 0, 0);
@@ -395,7 +394,17 @@ QGroupBox* StepPane::buildModelSweep() {
   p->addWidget(sweep_line_, 1);
   p->addWidget(overall_progress_);
   sweep_progress_row_->setVisible(false);
-  v->addWidget(sweep_progress_row_);
+  return sweep_progress_row_;
+}
+
+QGroupBox* StepPane::buildModelSweep() {
+  sweep_box_ = new QGroupBox(tr("Sweep the reductions that matter"));
+  sweep_box_->setObjectName(QStringLiteral("modelSweepSection"));
+  auto* v = new QVBoxLayout(sweep_box_);
+  v->setContentsMargins(6, 4, 6, 4);
+  v->setSpacing(4);
+  v->addLayout(buildModelSweepControls());
+  v->addWidget(buildModelSweepProgress());
 
   sweep_model_ = new ModelSweepModel(this);
   sweep_proxy_ = new QSortFilterProxyModel(this);
@@ -464,11 +473,11 @@ QString StepPane::modelSweepUnavailable() const {
 
 QString StepPane::sweepModel(const QString& python) {
   if (isSweepingModel()) {
-    const QString message = tr("A sweep of the step is under way: cancel it first.");
+    QString message = tr("A sweep of the step is under way: cancel it first.");
     setModelSweepStatus(message, true);
     return message;
   }
-  if (const QString why = modelSweepUnavailable(); !why.isEmpty()) {
+  if (QString why = modelSweepUnavailable(); !why.isEmpty()) {
     setModelSweepStatus(why, true);
     return why;
   }

@@ -132,6 +132,8 @@ class StepPane : public QWidget {
   void openInteractive();
   void show(const StepResult& result);
   void setStatus(const QString& text, bool error);
+  QHBoxLayout* buildModelSweepControls();
+  QWidget* buildModelSweepProgress();
   QGroupBox* buildModelSweep();
   void connectModelSweep();
   void showModelSweepProgress(const step::ModelSweepProgress& p);
