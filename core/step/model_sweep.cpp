@@ -9,6 +9,7 @@
 #include "core/base/atomic_file.h"
 #include "core/base/format.h"
 #include "core/inductor/bounds.h"
+#include "core/sweep/measurement.h"
 
 namespace occx::step {
 namespace {
@@ -140,6 +141,29 @@ StepGain predictStepGain(const ModelSweepPlan& plan, const std::vector<triton::K
   g.gain_share = g.step_us > 0 ? g.gain_us / g.step_us : 0.0;
   g.text = gainWords(g);
   return g;
+}
+
+bool StepGain::hasCoordesc() const {
+  return std::any_of(kernels.begin(), kernels.end(), [](const KernelGain& k) { return !k.coordesc_config.empty(); });
+}
+
+std::vector<std::string> modelSweepNotes(const ModelSweepResult& result) {
+  std::vector<std::string> lines = {
+      result.gain.text,
+      "µs/step: the kernel's device time per step in the trace; ran: the config its launches used; ran µs, best µs: " +
+          figureLegend("µs") +
+          " Gain: µs/step × (1 − best / ran). A kernel's picks (new, old) are the fastest config of the policy's "
+          "set."};
+  if (!result.kernels.empty() && !result.gain.hasCoordesc()) {
+    lines.emplace_back(
+        "Inductor's own tuning: this run was not compiled with coordinate descent; compile once with "
+        "TORCHINDUCTOR_COORDINATE_DESCENT_TUNING=1 to see its picks beside these.");
+  }
+  for (const auto& l : result.plan.left_out) lines.push_back("left out: " + l);
+  for (const auto& l : result.not_swept) lines.push_back("not swept: " + l);
+  lines.push_back("Wall time: " + fixed(result.seconds, 1) + " s for " + std::to_string(result.kernels.size()) +
+                  (result.kernels.size() == 1 ? " kernel." : " kernels."));
+  return lines;
 }
 
 namespace {

@@ -70,6 +70,9 @@ struct StepGain {
   /// The step's GPU time if every swept kernel took that policy's pick (kPolicies order), µs.
   std::array<double, 5> policy_step_us{};
   std::string text;  ///< in words; says plainly when there is little to gain (under 1 % of the step)
+
+  /// Whether some swept kernel has coordinate descent's pick (its .best_config says found_by_coordesc).
+  [[nodiscard]] bool hasCoordesc() const;
 };
 
 /// The gain of the swept kernels: `swept[i]` is the sweep of `targets[i]` (rows and picks; rows of
@@ -107,6 +110,11 @@ struct ModelSweepResult {
   double seconds = 0.0;
   bool cancelled = false;
 };
+
+/// The sweep's result in words, one paragraph a line, as the CLI and the Step tab show them under the
+/// table: the gain (StepGain::text), what each figure is, how to see Inductor's own tuning when the run
+/// was not compiled with coordinate descent, the kernels left out and not swept, and the wall time.
+std::vector<std::string> modelSweepNotes(const ModelSweepResult& result);
 
 /// Sweeps the plan's targets in order (kernel modules read from their files): the next kernel
 /// compiles while the GPU runs the current one; a kernel that fails is a row with its error and the

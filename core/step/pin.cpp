@@ -74,7 +74,9 @@ PinCheck checkPin(const triton::RunKernel& kernel, const triton::MeasuredConfig&
     c.reason =
         "The run was compiled without coordinate descent: Inductor then takes a .best_config only when it names "
         "one of its candidates, and " +
-        config + " is not one. Compile with TORCHINDUCTOR_COORDINATE_DESCENT_TUNING=1 and a pin is used as is.";
+        config +
+        " is not one. Compile the step with TORCHINDUCTOR_COORDINATE_DESCENT_TUNING=1 (its kernels are then new "
+        "modules), then sweep and pin that run: a pin is used as is there.";
     return c;
   }
   if (row.n_regs < 0) {

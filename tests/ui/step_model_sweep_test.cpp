@@ -159,7 +159,7 @@ TEST(StepModelSweep, TheTableShowsTheRecordedGpt2SweepAsTheCliPrintsIt) {
   ModelSweepModel model;
   model.setRows(modelSweepRows(s.result));
   ASSERT_EQ(model.numRows(), 8);
-  EXPECT_FALSE(anyCoordesc(model.rows()));  // the run was not compiled with coordinate descent
+  EXPECT_FALSE(s.result.gain.hasCoordesc());  // the run was not compiled with coordinate descent
   using M = ModelSweepModel;
   EXPECT_EQ(sweepCell(model, 0, M::kRank), QStringLiteral("1"));
   EXPECT_EQ(sweepCell(model, 0, M::kKernel),

@@ -5,7 +5,6 @@
 #pragma once
 
 #include <QObject>
-#include <QString>
 #include <atomic>
 #include <functional>
 #include <memory>

@@ -167,7 +167,7 @@ step::ModelSweepOptions modelSweepOptionsOf(const QString& python, double budget
 }
 
 QString modelSweepUnavailableReason(const step::StepProfile* step, const triton::InductorRun* run,
-                                    const step::ModelSweepPlan& plan) {
+                                    std::size_t targets) {
   if (step == nullptr)
     return QObject::tr(
         "Open a profiler trace of your step first: its reductions are swept in "
@@ -178,7 +178,7 @@ QString modelSweepUnavailableReason(const step::StepProfile* step, const triton:
         "none): open the run's folder (its Inductor cache) to sweep the step. Sweep this kernel (Configs tab) "
         "sweeps one kernel of a bundled run.");
   }
-  if (plan.targets.empty()) {
+  if (targets == 0) {
     return QObject::tr("No looped reduction of the step matched a kernel of the run shown: nothing to sweep.");
   }
   return {};

@@ -74,9 +74,8 @@ step::ModelSweepOptions modelSweepOptionsOf(const QString& python, double budget
 
 /// Why the step's reductions cannot be swept, empty when they can: no trace read (`step` null), no
 /// run whose kernel modules are files on disk (`run` null: a bundled run or a scan CSV), or no
-/// looped reduction of the step matched to a kernel of the run (`plan`).
-QString modelSweepUnavailableReason(const step::StepProfile* step, const triton::InductorRun* run,
-                                    const step::ModelSweepPlan& plan);
+/// looped reduction of the step matched to a kernel of the run (`targets`: the plan's, 0).
+QString modelSweepUnavailableReason(const step::StepProfile* step, const triton::InductorRun* run, std::size_t targets);
 
 /// Merges the sweep of one kernel into `data`: the configs it compiled that the run does not list
 /// join the kernel's rows after them (rows the run has keep what it knew), the scan's kernel is

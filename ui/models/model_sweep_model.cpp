@@ -110,10 +110,6 @@ std::vector<ModelSweepRow> modelSweepRows(const step::ModelSweepResult& result) 
   return rows;
 }
 
-bool anyCoordesc(const std::vector<ModelSweepRow>& rows) {
-  return std::any_of(rows.begin(), rows.end(), [](const ModelSweepRow& r) { return !r.gain.coordesc_config.empty(); });
-}
-
 QString kernelCountText(int n) {
   return n == 1 ? ModelSweepModel::tr("1 kernel") : ModelSweepModel::tr("%1 kernels").arg(n);
 }
@@ -123,22 +119,7 @@ QString modelSweepText(const step::ModelSweepResult& result) {
   if (result.cancelled) {
     lines << ModelSweepModel::tr("Cancelled: the kernels that finished are kept, and the gain is theirs.");
   }
-  lines << q(result.gain.text);
-  lines << ModelSweepModel::tr(
-               "µs/step: the kernel's device time per step in the trace; ran: the config its launches used; ran µs, "
-               "best µs: %1 Gain: µs/step × (1 − best / ran). A kernel's picks (new, old) are the fastest config "
-               "of the policy's set.")
-               .arg(q(figureLegend("µs")));
-  const std::vector<ModelSweepRow> rows = modelSweepRows(result);
-  if (!rows.empty() && !anyCoordesc(rows)) {
-    lines << ModelSweepModel::tr(
-        "Inductor's own tuning: this run was not compiled with coordinate descent; compile once with "
-        "TORCHINDUCTOR_COORDINATE_DESCENT_TUNING=1 to see its picks beside these.");
-  }
-  for (const auto& l : result.plan.left_out) lines << ModelSweepModel::tr("left out: %1").arg(q(l));
-  for (const auto& l : result.not_swept) lines << ModelSweepModel::tr("not swept: %1").arg(q(l));
-  lines << ModelSweepModel::tr("Wall time: %1 s for %2.")
-               .arg(q(fixed(result.seconds, 1)), kernelCountText(static_cast<int>(result.kernels.size())));
+  for (const auto& l : step::modelSweepNotes(result)) lines << q(l);
   return lines.join(QLatin1Char('\n'));
 }
 

@@ -25,8 +25,6 @@ struct ModelSweepRow {
 
 /// The rows of `result`, in its order (longest in-step time first).
 std::vector<ModelSweepRow> modelSweepRows(const step::ModelSweepResult& result);
-/// Whether some row has coordinate descent's pick (the column shows only then).
-bool anyCoordesc(const std::vector<ModelSweepRow>& rows);
 /// "1 kernel", "3 kernels".
 QString kernelCountText(int n);
 /// The result below the table in words: the gain, what the figures are, coordinate descent, the

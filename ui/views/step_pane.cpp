@@ -281,6 +281,7 @@ void StepPane::setRun(std::vector<triton::ScanRow> rows, const QString& input,
   rows_ = std::make_shared<const std::vector<triton::ScanRow>>(std::move(rows));
   run_input_ = input;
   scanned_ = std::move(scanned);
+  sweep_targets_ = 0;     // planned again when the step is joined to this run (show())
   sweep_job_->discard();  // its kernels were the run's before
   clearModelSweep();
   if (job_->isRunning() && !pending_path_.isEmpty()) {
@@ -302,6 +303,10 @@ void StepPane::show(const StepResult& result) {
   // On screen, one paragraph per line, long kernel names shortened in the middle (the table and the
   // report have them whole).
   words_->setHtml(stepParagraphsHtml(words_text_));
+  // What the Sweep button would sweep, planned once per step and run shown (sweepModel plans again
+  // with the section's kernel count).
+  sweep_targets_ =
+      result.rows && scanned_ ? step::planModelSweep(profile, *scanned_, *result.rows, 0).targets.size() : 0;
   updateModelSweepButtons();
   emit profileChanged();
 }
@@ -466,9 +471,7 @@ void StepPane::setBackend(std::shared_ptr<Backend> backend, int ordinal) {
 
 QString StepPane::modelSweepUnavailable() const {
   if (job_->isRunning()) return tr("The trace is being read or joined to the run: wait for it.");
-  step::ModelSweepPlan plan;
-  if (result_ && result_->rows && scanned_) plan = step::planModelSweep(result_->profile, *scanned_, *result_->rows, 0);
-  return modelSweepUnavailableReason(profile(), scanned_.get(), plan);
+  return modelSweepUnavailableReason(profile(), scanned_.get(), sweep_targets_);
 }
 
 QString StepPane::sweepModel(const QString& python) {
@@ -544,7 +547,7 @@ void StepPane::showModelSweepProgress(const step::ModelSweepProgress& p) {
 void StepPane::showModelSweep(const std::shared_ptr<const step::ModelSweepResult>& result) {
   sweep_result_ = result;
   const std::vector<ModelSweepRow> rows = modelSweepRows(*result);
-  sweep_table_->setColumnHidden(ModelSweepModel::kCoordesc, !anyCoordesc(rows));
+  sweep_table_->setColumnHidden(ModelSweepModel::kCoordesc, !result->gain.hasCoordesc());
   sweep_model_->setRows(rows);
   sweep_table_->resizeColumnsToContents();
   for (const int c : {static_cast<int>(ModelSweepModel::kKernel), static_cast<int>(ModelSweepModel::kGain)})

@@ -173,6 +173,7 @@ class StepPane : public QWidget {
 
   // The sweep of the step's reductions.
   std::shared_ptr<const triton::InductorRun> scanned_;
+  std::size_t sweep_targets_ = 0;  ///< the step's looped reductions matched to a kernel of scanned_ (show())
   std::shared_ptr<Backend> backend_;
   int ordinal_ = 0;
   ModelSweepJob* sweep_job_;

@@ -738,8 +738,7 @@ Expected<double> parseBudget(const std::string& text) {
 }
 
 void printModelSweepTable(std::ostream& out, const step::ModelSweepResult& r) {
-  const bool coordesc = std::any_of(r.gain.kernels.begin(), r.gain.kernels.end(),
-                                    [](const step::KernelGain& g) { return !g.coordesc_config.empty(); });
+  const bool coordesc = r.gain.hasCoordesc();
   TextRows rows = {{"#", "kernel", "µs/step", "share", "ran", "ran µs", "best", "best µs", "gain µs/step", "new pick",
                     "old pick", "configs", "screened out", "from cache", "s"}};
   if (coordesc) rows.front().insert(rows.front().begin() + 10, "coordesc");
@@ -775,21 +774,8 @@ void printModelSweepTable(std::ostream& out, const step::ModelSweepResult& r) {
 
 void printModelSweepText(std::ostream& out, const step::ModelSweepResult& r) {
   printModelSweepTable(out, r);
-  out << "\nµs/step: the kernel's device time per step in the trace; ran: the config its launches used; ran µs, "
-         "best µs: "
-      << figureLegend("µs")
-      << " gain: µs/step × (1 − best / ran). A kernel's picks (new, old) are the fastest config of the policy's "
-         "set.\n\n"
-      << r.gain.text << "\n";
-  const bool any_coordesc = std::any_of(r.gain.kernels.begin(), r.gain.kernels.end(),
-                                        [](const step::KernelGain& g) { return !g.coordesc_config.empty(); });
-  if (!any_coordesc) {
-    out << "Inductor's own tuning: this run was not compiled with coordinate descent; compile once with "
-           "TORCHINDUCTOR_COORDINATE_DESCENT_TUNING=1 to see its picks beside these.\n";
-  }
-  for (const auto& l : r.plan.left_out) out << "left out: " << l << "\n";
-  for (const auto& l : r.not_swept) out << "not swept: " << l << "\n";
-  out << "Wall time: " << fixed(r.seconds, 1) << " s for " << r.kernels.size() << " kernels.\n";
+  out << "\n";
+  for (const auto& line : step::modelSweepNotes(r)) out << line << "\n";
 }
 
 // The pins of a model sweep: per kernel the config to pin (the fastest that would hold) and the best's
@@ -1174,16 +1160,17 @@ void addCompileRunOptions(CLI::App& cmd, InductorOpts& o) {
   cmd.add_flag("--no-l2-flush", o.no_flush, "do not flush L2 before each timed launch");
 }
 
-// Options of a model sweep (`sweep --all`, `pin`).
-void addModelSweepOptions(CLI::App& cmd, InductorOpts& o) {
-  cmd.add_option("--budget", o.budget, "start no kernel after this much wall time, e.g. 5m, 300s (default: none)");
-  cmd.add_option("--top", o.sweep_top, "at most this many kernels (0 = all)");
+// Options of a model sweep (`sweep --all`, `pin`); `when` starts each help line ("with --all: " or "").
+void addModelSweepOptions(CLI::App& cmd, InductorOpts& o, const std::string& when) {
+  cmd.add_option("--budget", o.budget,
+                 when + "start no kernel after this much wall time, e.g. 5m, 300s (default: none)");
+  cmd.add_option("--top", o.sweep_top, when + "at most this many kernels (0 = all)");
   cmd.add_flag("--full", o.full,
-               "time every config with the full method (no brief first pass; the exhaustive "
-               "baseline)");
+               when + "time every config with the full method (no brief first pass; the exhaustive baseline)");
   cmd.add_option("--sweep-cache", o.sweep_cache,
-                 "keep measured rows in this folder, so a second run resumes (default: "
-                 "~/.cache/occupancy-explorer/sweeps; 'none': no cache)");
+                 when +
+                     "keep measured rows in this folder, so a second run resumes (default: "
+                     "~/.cache/occupancy-explorer/sweeps; 'none': no cache)");
 }
 
 // `occx inductor sweep`: configs Inductor never tried, compiled with the user's Triton.
@@ -1216,7 +1203,7 @@ void addInductorSweep(CLI::App& cmd, Context& ctx) {
                       "sweep the step's looped reductions (needs --trace): longest in-step time first, each on its "
                       "default grid, until --budget or --top; then what the step would gain");
   addTraceOptions(*sweep_cmd, *v);
-  addModelSweepOptions(*sweep_cmd, *v);
+  addModelSweepOptions(*sweep_cmd, *v, "with --all: ");
   v->output.add(*sweep_cmd, "print JSON rows",
                 "also write one row per config to this CSV file (a kernel-runs CSV; the GUI opens it)");
   setAction(*sweep_cmd, ctx, v, [](Context& c, const InductorOpts& o) {
@@ -1241,7 +1228,7 @@ void addInductorPin(CLI::App& cmd, Context& ctx) {
   addInputOptions(*pin_cmd, *v);
   addTraceOptions(*pin_cmd, *v);
   addCompileRunOptions(*pin_cmd, *v);
-  addModelSweepOptions(*pin_cmd, *v);
+  addModelSweepOptions(*pin_cmd, *v, "");
   pin_cmd->add_flag("--dry-run", v->dry_run, "say what would be pinned; write nothing");
   pin_cmd->add_flag("--restore", v->restore,
                     "put back Inductor's own .best_config files under DIR from their backups (no sweep)");

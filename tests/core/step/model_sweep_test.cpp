@@ -113,6 +113,29 @@ TEST(ModelSweep, TheGainIsTheInStepTimeTimesOneMinusBestOverRan) {
   EXPECT_DOUBLE_EQ(predictStepGain(plan, {m}).gain_us, 0.0);
 }
 
+TEST(ModelSweep, TheNotesSayWhatTheFiguresAreAndHowToSeeCoordinateDescent) {
+  ModelSweepResult r;
+  r.kernels.resize(1);
+  r.gain.kernels.resize(1);
+  r.gain.text = "the gain";
+  r.not_swept = {"k: cancelled"};
+  r.seconds = 12.34;
+  std::vector<std::string> notes = modelSweepNotes(r);
+  ASSERT_EQ(notes.size(), 5U);
+  EXPECT_EQ(notes[0], "the gain");
+  EXPECT_NE(notes[1].find("cold µs"), std::string::npos) << notes[1];
+  EXPECT_NE(notes[2].find("TORCHINDUCTOR_COORDINATE_DESCENT_TUNING=1"), std::string::npos) << notes[2];
+  EXPECT_EQ(notes[3], "not swept: k: cancelled");
+  EXPECT_EQ(notes[4], "Wall time: 12.3 s for 1 kernel.");
+  // With coordinate descent's pick in the table, no advice to compile with it.
+  EXPECT_FALSE(r.gain.hasCoordesc());
+  r.gain.kernels[0].coordesc_config = "X1 R2048 w8";
+  EXPECT_TRUE(r.gain.hasCoordesc());
+  notes = modelSweepNotes(r);
+  ASSERT_EQ(notes.size(), 4U);
+  EXPECT_EQ(notes[2], "not swept: k: cancelled");
+}
+
 /// The kernel-runs CSV `name` of the recorded model sweeps (H200).
 triton::KernelMeasurements recordedSweep(const std::string& name) {
   auto text = readFile(inductorFixture("model_sweeps") + "/" + name);
