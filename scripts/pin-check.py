@@ -2,12 +2,15 @@
 """Compares each pinned kernel's predicted in-step time with the profiled one (what
 scripts/gpu-pin-check.sh wrote): OUTDIR/CASE.pin.json (`occx inductor pin --json`: the pins written
 and their predictions), OUTDIR/CASE.before.json and OUTDIR/CASE.after.json (`occx inductor step --json`
-of the step before and after pinning). A prediction holds when it is within 10 % of the profiled time.
+of the step before and after pinning) and the traces OUTDIR/{before,after}/CASE/trace.pt.trace.json.gz
+(each launch's grid and block). A prediction holds when it is within 10 % of the profiled time.
 Kernels not pinned are listed too: their change is the run-to-run drift of the step. Exits 1 when a
 pinned kernel did not launch as pinned or missed its prediction by more than 10 %.
 
     python3 scripts/pin-check.py OUTDIR CASE
 """
+import collections
+import gzip
 import json
 import sys
 
@@ -22,10 +25,21 @@ def per_step(doc):
     return out
 
 
-def launch(doc):
-    """Each kernel's grid and block as the trace has them ("1024x1x1 512x1x1")."""
-    return {k["kernel"]: f"{k.get('grid', '')} {k.get('block', '')}".replace("\u00d7", "x")
-            for k in doc.get("kernels", []) if k.get("kernel")}
+def launches(trace_path):
+    """Each kernel's launches in a Chrome trace: {name: Counter of (grid x, threads per block)}."""
+    out = {}
+    with gzip.open(trace_path, "rt") as f:
+        events = json.load(f).get("traceEvents", [])
+    for e in events:
+        args = e.get("args") or {}
+        if e.get("cat") == "kernel" and "grid" in args and "block" in args:
+            out.setdefault(e.get("name", ""), collections.Counter())[(args["grid"][0], args["block"][0])] += 1
+    return out
+
+
+def shapes(counter):
+    """"1024x512 (x2), 2048x512 (x2)": grids x threads per block, with their launch counts."""
+    return ", ".join(f"{g}x{t} (x{n})" for (g, t), n in sorted(counter.items())) if counter else "?"
 
 
 def field(config, letter):
@@ -37,20 +51,16 @@ def field(config, letter):
 
 
 def ran_as_pinned(before, after, ran_config, pin_config):
-    """Whether the launch after pinning is the pin's: threads = 32 x num_warps and, on a 1-D grid,
-    blocks = blocks before x XBLOCK that ran / XBLOCK pinned."""
-    try:
-        grid_b = before.split()[0]
-        grid_a, block_a = after.split()[:2]
-        threads = int(block_a.split("x")[0])
-        blocks_b, blocks_a = int(grid_b.split("x")[0]), int(grid_a.split("x")[0])
-    except (ValueError, IndexError):
+    """Whether every launch after pinning is the pin's: 32 x num_warps threads, and a 1-D grid that is a
+    launch of the config that ran (32 x its num_warps threads) rescaled by XBLOCK ran / XBLOCK pinned.
+    Before, launches of another config may share the kernel's name: one module used by two graphs, each
+    tuned on its own; the .best_config holds one of them, and after pinning both read it. None: unknown."""
+    x_ran, w_ran = field(ran_config, "X"), field(ran_config, "w")
+    x_pin, w_pin = field(pin_config, "X"), field(pin_config, "w")
+    if None in (x_ran, w_ran, x_pin, w_pin) or not before or not after:
         return None
-    x_ran, x_pin, warps = field(ran_config, "X"), field(pin_config, "X"), field(pin_config, "w")
-    if None in (x_ran, x_pin, warps):
-        return None
-    want = blocks_b * x_ran // x_pin
-    return threads == 32 * warps and blocks_a == want
+    ran_grids = {g for (g, t) in before if t == 32 * w_ran}
+    return all(t == 32 * w_pin and any(g * x_pin == gb * x_ran for gb in ran_grids) for (g, t) in after)
 
 
 def main(argv):
@@ -62,7 +72,8 @@ def main(argv):
     before = json.load(open(f"{d}/{case}.before.json"))
     after = json.load(open(f"{d}/{case}.after.json"))
     b, a = per_step(before), per_step(after)
-    lb, la = launch(before), launch(after)
+    lb = launches(f"{d}/before/{case}/trace.pt.trace.json.gz")
+    la = launches(f"{d}/after/{case}/trace.pt.trace.json.gz")
     print(f"{case}: step {before['gpu_time_per_step_us'] / 1000:.3f} ms before, "
           f"{after['gpu_time_per_step_us'] / 1000:.3f} ms after pinning (GPU time per step)")
     held = pinned = took_effect = 0
@@ -86,7 +97,7 @@ def main(argv):
         took_effect += took is True
         print(f"{name[:60]:60} {p['ran_config']:>14} {p['pin_config']:>14} {b.get(name, 0):8.1f} "
               f"{p['predicted_per_step_us']:9.1f} {a[name]:8.1f} {err:+6.1f}% {'ok' if ok else 'OFF'}  "
-              f"launch {lb.get(name, '?')} -> {la.get(name, '?')} ({ran})")
+              f"launch {shapes(lb.get(name))} -> {shapes(la.get(name))} ({ran})")
     print(f"{case}: {took_effect} of {pinned} pinned kernels ran as pinned; {held} of {pinned} within 10 % of the "
           f"profiled in-step time")
     return 0 if took_effect == pinned and held == pinned else 1

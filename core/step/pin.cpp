@@ -56,6 +56,23 @@ std::string_view pinHoldName(PinHold hold) {
   return "undecided";
 }
 
+double InStepMix::stepUs(double cold_us, double warm_us) const {
+  if (cold_share >= 1.0) return cold_us;
+  if (warm_us <= 0) return ran_cold_us > 0 ? cold_us * ran_step_us / ran_cold_us : cold_us;
+  return cold_share * cold_us + (1.0 - cold_share) * warm_us;
+}
+
+InStepMix inStepMix(double in_step_us, double ran_cold_us, double ran_warm_us) {
+  InStepMix m;
+  m.ran_cold_us = ran_cold_us;
+  m.ran_warm_us = std::max(0.0, ran_warm_us);
+  if (in_step_us > 0 && ran_warm_us > 0 && ran_cold_us - ran_warm_us > 0.02 * ran_cold_us) {
+    m.cold_share = std::clamp((in_step_us - ran_warm_us) / (ran_cold_us - ran_warm_us), 0.0, 1.0);
+  }
+  m.ran_step_us = m.stepUs(ran_cold_us, ran_warm_us);
+  return m;
+}
+
 PinCheck checkPin(const triton::RunKernel& kernel, const triton::MeasuredConfig& row) {
   PinCheck c;
   const std::string config = row.configText();
@@ -120,9 +137,15 @@ KernelPin planPin(const triton::RunKernel& kernel, const std::vector<triton::Mea
   }
   // One clock for every row of the kernel, as its picks compare them (events when a row lacks CUPTI's).
   const std::vector<triton::KernelPicks> picks = triton::summarizeMeasurements(mine);
+  const bool events_only = !picks.empty() && picks.front().events_only;
   auto timeOf = [&](const triton::MeasuredConfig& r) {
     return picks.empty() ? r.measured.timeUs() : picks.front().timeOf(r.measured);
   };
+  auto warmOf = [&](const triton::MeasuredConfig& r) -> double {
+    if (events_only) return r.measured.warm_time ? r.measured.warm_time->median_us : 0.0;
+    return r.measured.warmTimeUs().value_or(0.0);
+  };
+  auto spreadOf = [](const triton::MeasuredConfig& r) { return r.measured.timeStats().spread_pct; };
   std::vector<const triton::MeasuredConfig*> timed;
   for (const auto& r : mine) {
     if (r.ok()) timed.push_back(&r);
@@ -143,10 +166,18 @@ KernelPin planPin(const triton::RunKernel& kernel, const std::vector<triton::Mea
     return p;
   }
   p.ran_us = timeOf(**ran);
+  // As the step sees it: the cold and warm times weighed by the step's L2 state, from the config that ran.
+  const double in_step_us = target.launches_per_step > 0 ? target.per_step_us / target.launches_per_step : 0.0;
+  p.mix = inStepMix(in_step_us, p.ran_us, warmOf(**ran));
+  const double ran_step_us = p.mix.ran_step_us;
+  auto stepOf = [&](const triton::MeasuredConfig& r) { return p.mix.stepUs(timeOf(r), warmOf(r)); };
+  std::vector<const triton::MeasuredConfig*> by_step = timed;
+  std::stable_sort(by_step.begin(), by_step.end(),
+                   [&](const auto* a, const auto* b) { return stepOf(*a) < stepOf(*b); });
   const triton::MeasuredConfig* chosen = nullptr;
   PinCheck chosen_check;
-  for (const auto* r : timed) {
-    if (timeOf(*r) >= p.ran_us) break;
+  for (const auto* r : by_step) {
+    if (stepOf(*r) >= ran_step_us) break;
     PinCheck c = r == timed.front() ? p.best_check : checkPin(kernel, *r);
     if (c.hold == PinHold::kNoFile) {
       chosen_check = c;
@@ -163,11 +194,19 @@ KernelPin planPin(const triton::RunKernel& kernel, const std::vector<triton::Mea
                                      ? std::string()
                                      : " The best, " + p.best_config + " (" + microseconds(p.best_us) +
                                            "), would not hold: " + p.best_check.reason;
+  const std::string l2_words = p.mix.cold_share >= 1.0
+                                   ? std::string()
+                                   : " In the step " + p.ran_config + " takes " + microseconds(in_step_us) +
+                                         " per launch, between its warm (" + microseconds(p.mix.ran_warm_us) +
+                                         ") and cold (" + microseconds(p.ran_us) + ") times: configs are compared " +
+                                         fixed(100.0 * p.mix.cold_share, 0) + " % cold, " +
+                                         fixed(100.0 * (1.0 - p.mix.cold_share), 0) + " % warm, as the step sees them.";
+  const std::string seen = p.mix.cold_share < 1.0 ? " as the step sees it" : "";
   if (chosen == nullptr) {
     p.words = p.ran_config == p.best_config
                   ? p.ran_config + " ran in the step and is the fastest config swept: nothing to pin."
-                  : "No config faster than " + p.ran_config + " (" + microseconds(p.ran_us) +
-                        ", the one that ran) would hold as a pin." + best_words;
+                  : "No config faster than " + p.ran_config + " (" + microseconds(ran_step_us) + seen +
+                        ", the one that ran) would hold as a pin." + best_words + l2_words;
     if (chosen_check.hold == PinHold::kNoFile || chosen_check.hold == PinHold::kUndecided) {
       p.words += " " + chosen_check.reason;
     }
@@ -175,10 +214,17 @@ KernelPin planPin(const triton::RunKernel& kernel, const std::vector<triton::Mea
   }
   p.pin = *chosen;
   p.pin_us = timeOf(*chosen);
-  p.predicted_per_step_us = p.ran_us > 0 ? p.per_step_us * p.pin_us / p.ran_us : p.per_step_us;
-  p.words = "Pin " + p.pinConfig() + " (" + microseconds(p.pin_us) + ", " + changeAgainst(p.pin_us, p.ran_us) +
-            " against " + p.ran_config + "): " + chosen_check.reason + " In the step: " + microseconds(p.per_step_us) +
-            " → " + microseconds(p.predicted_per_step_us) + " per step." +
+  p.pin_step_us = stepOf(*chosen);
+  p.predicted_per_step_us = p.per_step_us * p.pin_step_us / ran_step_us;  // ran_step_us > pin_step_us > 0
+  p.spread_pct = std::max(spreadOf(**ran), spreadOf(*chosen));
+  const double gain_pct = 100.0 * (1.0 - p.pin_step_us / ran_step_us);
+  p.words = "Pin " + p.pinConfig() + " (" + microseconds(p.pin_step_us) + seen + ", " +
+            changeAgainst(p.pin_step_us, ran_step_us) + " against " + p.ran_config + "): " + chosen_check.reason +
+            " In the step: " + microseconds(p.per_step_us) + " → " + microseconds(p.predicted_per_step_us) +
+            " per step." + l2_words +
+            (gain_pct < p.spread_pct ? " The gain (" + fixed(gain_pct, 1) + " %) is within the runs' spread (" +
+                                           fixed(p.spread_pct, 1) + " %): the step may not see it."
+                                     : std::string()) +
             (p.pinConfig() == p.best_config ? std::string() : best_words);
   return p;
 }

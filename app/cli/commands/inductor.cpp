@@ -794,7 +794,8 @@ void printPinsText(std::ostream& out, const std::vector<step::KernelPin>& pins) 
   out << "\nPins: a kernel's .best_config rewritten to name a config, so the next compile runs it. A pin holds when "
          "Inductor uses the file (coordinate descent on, or the config is a candidate) and its RBLOCK scaling adds no "
          "halved copy to time against it. pin µs: the pin's cold device time per launch in the sweep; µs/step "
-         "pinned: µs/step now × pin µs / ran µs.\n";
+         "pinned: µs/step now × the pin's time / ran's, each as the step sees it (cold and warm weighed by where the "
+         "config that ran lies between them inside the step; its words say how).\n";
   printTable(out, rows);
   for (std::size_t i = 0; i < pins.size(); ++i) out << (i + 1) << ". " << pins[i].words << "\n";
   out << holding << " of " << pins.size() << " kernels have a pin that holds and is faster than the config that ran.\n";
@@ -815,6 +816,11 @@ nlohmann::json pinsToJson(const std::vector<step::KernelPin>& pins) {
                  {"best_as_pin_reason", p.best_check.reason},
                  {"pin_config", p.pinConfig()},
                  {"pin_us", p.pin_us},
+                 {"in_step_cold_share", p.mix.cold_share},
+                 {"ran_warm_us", p.mix.ran_warm_us},
+                 {"ran_step_us", p.mix.ran_step_us},
+                 {"pin_step_us", p.pin_step_us},
+                 {"spread_pct", p.spread_pct},
                  {"predicted_per_step_us", p.predicted_per_step_us},
                  {"words", p.words}});
   }

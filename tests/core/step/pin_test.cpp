@@ -1,12 +1,17 @@
 // Pins: whether a config written to a kernel's .best_config would hold (Inductor uses the file and its
 // RBLOCK scaling adds no halved copy), which config a sweep's rows pin, and the file written, kept and
 // restored. On the recorded coordinate-descent sum (x 32768, r0_ 8192, H200: 132 SMs, 65536 registers
-// per SM); and pins checked on the H200 (scripts/gpu-pin-check.sh): GPT-2, BERT and T5 compiled with
-// coordinate descent, swept and pinned, then compiled again and profiled.
+// per SM); and pins checked on the H200 (scripts/gpu-pin-check.sh): GPT-2, BERT, T5 and Blenderbot
+// compiled with coordinate descent, swept (every looped reduction) and pinned, then compiled again and
+// profiled.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <utility>
 
 #include "core/base/atomic_file.h"
 #include "core/base/csv.h"
@@ -43,6 +48,13 @@ triton::MeasuredConfig row(int x, int r0, int warps, int n_regs, double us, cons
   m.origin = origin;
   m.measured.status = RunStatus::kOk;
   m.measured.time = summarizeTimes({us, us, us});
+  return m;
+}
+
+/// A row timed cold (`us`) and warm (`warm_us`), three runs each, CUDA events (no CUPTI).
+triton::MeasuredConfig warmRow(int x, int r0, int warps, double us, double warm_us) {
+  triton::MeasuredConfig m = row(x, r0, warps, 32, us);
+  m.measured.warm_time = summarizeTimes({warm_us, warm_us, warm_us});
   return m;
 }
 
@@ -105,7 +117,11 @@ TEST(Pin, ThePinIsTheFastestConfigThatHoldsWhenItBeatsTheOneThatRan) {
   EXPECT_DOUBLE_EQ(p.pin_us, 90.0);
   EXPECT_DOUBLE_EQ(p.predicted_per_step_us, 180.0);
   EXPECT_EQ(p.file, k.best->path);
+  EXPECT_DOUBLE_EQ(p.mix.cold_share, 1.0);  // no warm times: compared cold
+  EXPECT_DOUBLE_EQ(p.pin_step_us, 90.0);
   EXPECT_NE(p.words.find("Pin X1 R2048 w16 (90.0 µs, −10.0 % against X1 R4096 w16)"), std::string::npos) << p.words;
+  EXPECT_EQ(p.words.find("as the step sees"), std::string::npos) << p.words;
+  EXPECT_EQ(p.words.find("spread"), std::string::npos) << p.words;
   EXPECT_NE(p.words.find("The best, X2 R4096 w16 (80.0 µs), would not hold"), std::string::npos) << p.words;
   EXPECT_NE(p.words.find("200.0 µs → 180.0 µs per step"), std::string::npos) << p.words;
 
@@ -125,6 +141,83 @@ TEST(Pin, ThePinIsTheFastestConfigThatHoldsWhenItBeatsTheOneThatRan) {
   const KernelPin untimed = planPin(k, rows, t);
   EXPECT_FALSE(untimed.pin.has_value());
   EXPECT_NE(untimed.words.find("was not timed"), std::string::npos) << untimed.words;
+}
+
+TEST(Pin, TheStepsL2StateIsWhereTheConfigThatRanLiesBetweenWarmAndCold) {
+  // GPT-2's tanh backward on the H200: X32 R16 w4 took 18.944 µs cold, 13.376 warm, 14.104 per launch in
+  // the step: (14.104 − 13.376) / (18.944 − 13.376) = 0.1307 of the way from warm to cold.
+  const InStepMix m = inStepMix(14.104, 18.944, 13.376);
+  EXPECT_NEAR(m.cold_share, 0.728 / 5.568, 1e-12);
+  EXPECT_NEAR(m.ran_step_us, 14.104, 1e-9);  // the config that ran, as the step saw it
+  // X64 R16 w4, 16.897 cold and 14.208 warm: faster cold, slower as the step sees it (the step took 31.0
+  // µs per step pinned against 28.2 before, +9.9 %; cold alone predicted −10.8 %).
+  EXPECT_NEAR(m.stepUs(16.897, 14.208), 0.1307471 * 16.897 + 0.8692529 * 14.208, 1e-6);
+  EXPECT_GT(m.stepUs(16.897, 14.208), m.ran_step_us);
+  // A config without a warm time: its cold time scaled as the config that ran's.
+  EXPECT_NEAR(m.stepUs(16.897, 0.0), 16.897 * 14.104 / 18.944, 1e-9);
+  // Clamped: slower than cold is cold only, faster than warm is warm only.
+  EXPECT_DOUBLE_EQ(inStepMix(20.0, 18.944, 13.376).cold_share, 1.0);
+  EXPECT_DOUBLE_EQ(inStepMix(12.0, 18.944, 13.376).cold_share, 0.0);
+  EXPECT_DOUBLE_EQ(inStepMix(12.0, 18.944, 13.376).ran_step_us, 13.376);
+  // Cold only when warm is unknown or within 2 % of cold, or the in-step time is unknown.
+  EXPECT_DOUBLE_EQ(inStepMix(14.0, 18.944, 0.0).cold_share, 1.0);
+  EXPECT_DOUBLE_EQ(inStepMix(9.0, 10.0, 9.85).cold_share, 1.0);
+  EXPECT_DOUBLE_EQ(inStepMix(0.0, 18.944, 13.376).cold_share, 1.0);
+  EXPECT_DOUBLE_EQ(inStepMix(0.0, 18.944, 13.376).ran_step_us, 18.944);
+}
+
+TEST(Pin, APinIsComparedAsTheStepSeesIt) {
+  const triton::RunKernel& k = coordescSum();
+  SweepTarget t;
+  t.per_step_us = 28.208;  // two launches of 14.104 µs
+  t.launches_per_step = 2;
+  t.ran_config = "X32 R16 w4";
+  // Faster cold, slower warm; the step is mostly warm: nothing to pin (blocks of R16 are never halved).
+  const KernelPin none = planPin(k, {warmRow(32, 16, 4, 18.944, 13.376), warmRow(64, 16, 4, 16.897, 14.208)}, t);
+  EXPECT_EQ(none.best_config, "X64 R16 w4");
+  EXPECT_TRUE(none.best_check.holds());
+  EXPECT_FALSE(none.pin.has_value()) << none.words;
+  EXPECT_NE(none.words.find("No config faster than X32 R16 w4 (14.1 µs as the step sees it, the one that ran)"),
+            std::string::npos)
+      << none.words;
+  EXPECT_NE(none.words.find("between its warm (13.4 µs) and cold (18.9 µs) times: configs are compared 13 % cold, "
+                            "87 % warm"),
+            std::string::npos)
+      << none.words;
+
+  // Blenderbot's layer norm: X2 R1024 w16 ran (15.168 cold, 12.257 warm, 13.256 per launch in the step);
+  // X1 R512 w4 (11.344 cold, 8.000 warm) is predicted at 18.30 µs per step, profiled pinned 17.7 (cold
+  // alone: 19.83).
+  t.per_step_us = 26.512;
+  t.ran_config = "X2 R1024 w16";
+  const KernelPin p = planPin(k, {warmRow(2, 1024, 16, 15.168, 12.257), warmRow(1, 512, 4, 11.344, 8.0)}, t);
+  ASSERT_TRUE(p.pin.has_value()) << p.words;
+  EXPECT_EQ(p.pinConfig(), "X1 R512 w4");
+  const double share = (13.256 - 12.257) / (15.168 - 12.257);
+  EXPECT_NEAR(p.mix.cold_share, share, 1e-12);
+  EXPECT_NEAR(p.pin_step_us, share * 11.344 + (1 - share) * 8.0, 1e-9);
+  EXPECT_NEAR(p.predicted_per_step_us, 18.295, 0.001);
+  EXPECT_NE(p.words.find("Pin X1 R512 w4 (9.1 µs as the step sees it, −31.0 % against X2 R1024 w16)"),
+            std::string::npos)
+      << p.words;
+  EXPECT_NE(p.words.find("26.5 µs → 18.3 µs per step"), std::string::npos) << p.words;
+}
+
+TEST(Pin, AGainWithinTheRunsSpreadIsSaidToBe) {
+  const triton::RunKernel& k = coordescSum();
+  SweepTarget t;
+  t.per_step_us = 11.3;
+  t.ran_config = "X2 R128 w1";
+  triton::MeasuredConfig ran = row(2, 128, 1, 32, 0);
+  ran.measured.time = summarizeTimes({10.8, 11.3, 11.8});  // quartiles 11.05, 11.55: spread 4.4 %
+  triton::MeasuredConfig pin = row(2, 64, 1, 32, 0);
+  pin.measured.time = summarizeTimes({10.9, 11.0, 11.1});
+  const KernelPin p = planPin(k, {ran, pin}, t);
+  ASSERT_TRUE(p.pin.has_value()) << p.words;
+  EXPECT_NEAR(p.spread_pct, 100.0 * 0.5 / 11.3, 1e-9);
+  EXPECT_NE(p.words.find("The gain (2.7 %) is within the runs' spread (4.4 %): the step may not see it."),
+            std::string::npos)
+      << p.words;
 }
 
 class PinFile : public ::testing::Test {
@@ -210,51 +303,110 @@ int configField(const std::string& config, char letter) {
   return 0;
 }
 
-StepProfile recordedStep(const std::string& path) {
-  auto trace = readProfilerTrace(path);
-  EXPECT_TRUE(trace.hasValue()) << path << ": " << (trace ? "" : trace.error());
-  return trace ? profileStep(*trace) : StepProfile{};
+/// Each launch of `name` in a trace: {grid x, threads per block} → launches.
+std::map<std::pair<std::int64_t, std::int64_t>, int> launchesOf(const ProfilerTrace& trace, const std::string& name) {
+  std::map<std::pair<std::int64_t, std::int64_t>, int> out;
+  for (const auto& a : trace.activities) {
+    if (a.name == name) ++out[{a.grid[0], a.block[0]}];
+  }
+  return out;
 }
 
-class RecordedPinCheck : public ::testing::TestWithParam<const char*> {};
+/// A recorded row's cold and warm CUPTI times, µs (warm 0 when not measured).
+std::pair<double, double> coldAndWarm(const nlohmann::json& rows, const std::string& kernel,
+                                      const std::string& config) {
+  for (const auto& r : rows) {
+    if (r["kernel"] == kernel && r["config"] == config) {
+      return {r["kernel_time_us"].get<double>(),
+              r["warm_kernel_time_us"].is_number() ? r["warm_kernel_time_us"].get<double>() : 0.0};
+    }
+  }
+  ADD_FAILURE() << kernel << " " << config << ": no row";
+  return {0.0, 0.0};
+}
 
-/// On the H200, with the step compiled again after `occx inductor pin` (coordinate descent on, the FX
-/// graph cache off), each pinned kernel launched as its pin (32 × num_warps threads per block, the grid
-/// scaled by XBLOCK) where before it launched as the config that ran, and its profiled in-step time
-/// is within 10 % of the predicted one (per_step_us × pin µs / ran µs, from the sweep's cold times).
-TEST_P(RecordedPinCheck, EachPinRanAsPinnedAndTookThePredictedInStepTime) {
-  const std::string dir = inductorFixture("pin_checks") + "/" + GetParam();
-  auto text = readFile(dir + "/pins.json");
-  ASSERT_TRUE(text.hasValue()) << text.error();
-  const auto pins = nlohmann::json::parse(*text)["pins"];
-  const StepProfile before = recordedStep(dir + "/before.pt.trace.json.gz");
-  const StepProfile after = recordedStep(dir + "/after.pt.trace.json.gz");
+class RecordedPinCheck : public ::testing::TestWithParam<const char*> {
+ protected:
+  void SetUp() override {
+    dir_ = inductorFixture("pin_checks") + "/" + GetParam();
+    auto text = readFile(dir_ + "/pins.json");
+    ASSERT_TRUE(text.hasValue()) << text.error();
+    recorded_ = nlohmann::json::parse(*text);
+    for (const char* when : {"before", "after"}) {
+      auto trace = readProfilerTrace(dir_ + "/" + when + ".pt.trace.json.gz");
+      ASSERT_TRUE(trace.hasValue()) << trace.error();
+      (std::string(when) == "before" ? before_ : after_) = profileStep(*trace);
+      (std::string(when) == "before" ? before_trace_ : after_trace_) = std::move(*trace);
+    }
+  }
+  std::string dir_;
+  nlohmann::json recorded_;
+  ProfilerTrace before_trace_, after_trace_;
+  StepProfile before_, after_;
+};
+
+/// On the H200 (scripts/gpu-pin-check.sh), the step compiled again after `occx inductor pin`
+/// (coordinate descent on, the FX graph cache off): every launch of each pinned kernel is the pin's —
+/// 32 × num_warps threads per block and a grid that is a launch of the config that ran, rescaled by
+/// XBLOCK. Before, some kernels also had launches of another config (one module in two graphs, each
+/// tuned on its own; after pinning both read the one .best_config).
+TEST_P(RecordedPinCheck, EveryLaunchOfAPinnedKernelIsThePins) {
   int pinned = 0;
-  for (const auto& p : pins) {
+  for (const auto& p : recorded_["pins"]) {
     const std::string pin = p["pin_config"];
     if (pin.empty()) continue;
     ++pinned;
     const std::string name = p["kernel"];
     const std::string ran = p["ran_config"];
-    const StepKernel* b = kernelNamed(before, name);
-    const StepKernel* a = kernelNamed(after, name);
-    ASSERT_NE(b, nullptr) << name;
-    ASSERT_NE(a, nullptr) << name;
-    EXPECT_EQ(b->block[0], 32 * configField(ran, 'w')) << name;
-    EXPECT_EQ(a->block[0], 32 * configField(pin, 'w')) << name << " pinned " << pin;
-    EXPECT_EQ(a->grid[0], b->grid[0] * configField(ran, 'X') / configField(pin, 'X')) << name << " pinned " << pin;
-    const double predicted = p["predicted_per_step_us"];
-    EXPECT_NEAR(predicted / a->per_step_us, 1.0, 0.10)
-        << name << ": predicted " << predicted << " µs, profiled " << a->per_step_us << " µs";
-    // The prediction's inputs: the in-step time before, scaled by the sweep's pin / ran.
-    EXPECT_NEAR(static_cast<double>(p["per_step_us"]), b->per_step_us, 0.05) << name;
-    EXPECT_DOUBLE_EQ(predicted, static_cast<double>(p["per_step_us"]) * static_cast<double>(p["pin_us"]) /
-                                    static_cast<double>(p["ran_us"]));
+    const auto before = launchesOf(before_trace_, name);
+    const auto after = launchesOf(after_trace_, name);
+    ASSERT_FALSE(after.empty()) << name;
+    for (const auto& [shape, n] : after) {
+      EXPECT_EQ(shape.second, 32 * configField(pin, 'w')) << name << " pinned " << pin;
+      const bool from_ran = std::any_of(before.begin(), before.end(), [&](const auto& b) {
+        return b.first.second == 32 * configField(ran, 'w') &&
+               b.first.first * configField(ran, 'X') == shape.first * configField(pin, 'X');
+      });
+      EXPECT_TRUE(from_ran) << name << ": grid " << shape.first << " is not a launch of " << ran << " as " << pin;
+    }
   }
-  EXPECT_GE(pinned, 1) << GetParam();
+  EXPECT_GE(pinned, 3) << GetParam();
 }
 
-INSTANTIATE_TEST_SUITE_P(Models, RecordedPinCheck, ::testing::Values("gpt2", "bert", "t5"));
+/// Each pinned kernel's profiled in-step time against the prediction, recomputed here from the recorded
+/// sweep times and the step before: per step × the pin's time / ran's, each as the step sees it
+/// (inStepMix). Within 10 % for at least 3 pins per model and within 12 % for every pin, and no worse
+/// than cold times alone (the prediction the pins were written with, also checked).
+TEST_P(RecordedPinCheck, TheStepsL2StatePredictsEachPinnedInStepTime) {
+  int within = 0;
+  double error_mix = 0.0;
+  double error_cold = 0.0;
+  for (const auto& p : recorded_["pins"]) {
+    const std::string pin = p["pin_config"];
+    if (pin.empty()) continue;
+    const std::string name = p["kernel"];
+    const StepKernel* b = kernelNamed(before_, name);
+    const StepKernel* a = kernelNamed(after_, name);
+    ASSERT_NE(b, nullptr) << name;
+    ASSERT_NE(a, nullptr) << name;
+    EXPECT_NEAR(static_cast<double>(p["per_step_us"]), b->per_step_us, 0.05) << name;
+    const auto [ran_cold, ran_warm] = coldAndWarm(recorded_["rows"], name, p["ran_config"]);
+    const auto [pin_cold, pin_warm] = coldAndWarm(recorded_["rows"], name, pin);
+    const InStepMix mix = inStepMix(b->per_step_us / b->launches_per_step, ran_cold, ran_warm);
+    const double predicted = b->per_step_us * mix.stepUs(pin_cold, pin_warm) / mix.ran_step_us;
+    const double cold = b->per_step_us * pin_cold / ran_cold;
+    EXPECT_NEAR(static_cast<double>(p["predicted_per_step_us"]), cold, 0.005 * cold) << name;
+    const double error = predicted / a->per_step_us - 1.0;
+    EXPECT_LE(std::abs(error), 0.12) << name << ": predicted " << predicted << " µs, profiled " << a->per_step_us;
+    within += std::abs(error) <= 0.10 ? 1 : 0;
+    error_mix += std::abs(error);
+    error_cold += std::abs(cold / a->per_step_us - 1.0);
+  }
+  EXPECT_GE(within, 3) << GetParam();
+  EXPECT_LE(error_mix, error_cold + 1e-9) << GetParam();
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, RecordedPinCheck, ::testing::Values("gpt2", "bert", "t5", "blenderbot"));
 
 }  // namespace
 }  // namespace occx::step
