@@ -37,6 +37,27 @@ const triton::MeasuredConfig* rowOf(const triton::KernelMeasurements& m, const s
   return nullptr;
 }
 
+}  // namespace
+
+double InStepMix::stepUs(double cold_us, double warm_us) const {
+  if (cold_share >= 1.0) return cold_us;
+  if (warm_us <= 0) return ran_cold_us > 0 ? cold_us * ran_step_us / ran_cold_us : cold_us;
+  return cold_share * cold_us + (1.0 - cold_share) * warm_us;
+}
+
+InStepMix inStepMix(double in_step_us, double ran_cold_us, double ran_warm_us) {
+  InStepMix m;
+  m.ran_cold_us = ran_cold_us;
+  m.ran_warm_us = std::max(0.0, ran_warm_us);
+  if (in_step_us > 0 && ran_warm_us > 0 && ran_cold_us - ran_warm_us > 0.02 * ran_cold_us) {
+    m.cold_share = std::clamp((in_step_us - ran_warm_us) / (ran_cold_us - ran_warm_us), 0.0, 1.0);
+  }
+  m.ran_step_us = m.stepUs(ran_cold_us, ran_warm_us);
+  return m;
+}
+
+namespace {
+
 /// One kernel's gain from its sweep.
 KernelGain kernelGain(const SweepTarget& t, const triton::KernelMeasurements& m) {
   KernelGain g;
@@ -55,12 +76,19 @@ KernelGain kernelGain(const SweepTarget& t, const triton::KernelMeasurements& m)
   const auto& best = m.rows[static_cast<std::size_t>(picks->best_row)];
   g.best_config = best.configText();
   g.best_us = picks->timeOf(best.measured);
-  g.gain_us = std::max(0.0, t.per_step_us * (1.0 - g.best_us / g.ran_us));
+  // As the step sees them: cold and warm weighed by where the config that ran lies between them in the step.
+  g.mix = inStepMix(t.launches_per_step > 0 ? t.per_step_us / t.launches_per_step : 0.0, g.ran_us,
+                    picks->warmTimeOf(ran->measured));
+  auto perStep = [&](const triton::MeasuredConfig& r) {
+    return t.per_step_us * g.mix.stepUs(picks->timeOf(r.measured), picks->warmTimeOf(r.measured)) / g.mix.ran_step_us;
+  };
+  g.gain_us = std::max(0.0, t.per_step_us - perStep(best));
   for (const auto& pick : picks->picks) {
     if (pick.row < 0) continue;
     const std::size_t p = inductor::policyIndex(pick.policy);
-    g.policy_config[p] = m.rows[static_cast<std::size_t>(pick.row)].configText();
-    g.policy_per_step_us[p] = t.per_step_us * pick.time_us / g.ran_us;
+    const auto& row = m.rows[static_cast<std::size_t>(pick.row)];
+    g.policy_config[p] = row.configText();
+    g.policy_per_step_us[p] = perStep(row);
   }
   if (t.kernel->best && t.kernel->best->found_by_coordesc && picks->winner_row >= 0) {
     const auto& w = m.rows[static_cast<std::size_t>(picks->winner_row)];
@@ -152,7 +180,9 @@ std::vector<std::string> modelSweepNotes(const ModelSweepResult& result) {
       result.gain.text,
       "µs/step: the kernel's device time per step in the trace; ran: the config its launches used; ran µs, best µs: " +
           figureLegend("µs") +
-          " Gain: µs/step × (1 − best / ran). A kernel's picks (new, old) are the fastest config of the policy's "
+          " Gain: µs/step × (1 − best / ran), each as the step sees it: inside the step a kernel finds part of its "
+          "inputs in L2, and ran's in-step time per launch, between its warm and cold times, says how much each "
+          "counts. A kernel's picks (new, old) are the fastest config of the policy's "
           "set."};
   if (!result.kernels.empty() && !result.gain.hasCoordesc()) {
     lines.emplace_back(

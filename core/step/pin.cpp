@@ -56,23 +56,6 @@ std::string_view pinHoldName(PinHold hold) {
   return "undecided";
 }
 
-double InStepMix::stepUs(double cold_us, double warm_us) const {
-  if (cold_share >= 1.0) return cold_us;
-  if (warm_us <= 0) return ran_cold_us > 0 ? cold_us * ran_step_us / ran_cold_us : cold_us;
-  return cold_share * cold_us + (1.0 - cold_share) * warm_us;
-}
-
-InStepMix inStepMix(double in_step_us, double ran_cold_us, double ran_warm_us) {
-  InStepMix m;
-  m.ran_cold_us = ran_cold_us;
-  m.ran_warm_us = std::max(0.0, ran_warm_us);
-  if (in_step_us > 0 && ran_warm_us > 0 && ran_cold_us - ran_warm_us > 0.02 * ran_cold_us) {
-    m.cold_share = std::clamp((in_step_us - ran_warm_us) / (ran_cold_us - ran_warm_us), 0.0, 1.0);
-  }
-  m.ran_step_us = m.stepUs(ran_cold_us, ran_warm_us);
-  return m;
-}
-
 PinCheck checkPin(const triton::RunKernel& kernel, const triton::MeasuredConfig& row) {
   PinCheck c;
   const std::string config = row.configText();
@@ -137,14 +120,9 @@ KernelPin planPin(const triton::RunKernel& kernel, const std::vector<triton::Mea
   }
   // One clock for every row of the kernel, as its picks compare them (events when a row lacks CUPTI's).
   const std::vector<triton::KernelPicks> picks = triton::summarizeMeasurements(mine);
-  const bool events_only = !picks.empty() && picks.front().events_only;
-  auto timeOf = [&](const triton::MeasuredConfig& r) {
-    return picks.empty() ? r.measured.timeUs() : picks.front().timeOf(r.measured);
-  };
-  auto warmOf = [&](const triton::MeasuredConfig& r) -> double {
-    if (events_only) return r.measured.warm_time ? r.measured.warm_time->median_us : 0.0;
-    return r.measured.warmTimeUs().value_or(0.0);
-  };
+  const PickSummary clock = picks.empty() ? PickSummary{} : static_cast<const PickSummary&>(picks.front());
+  auto timeOf = [&](const triton::MeasuredConfig& r) { return clock.timeOf(r.measured); };
+  auto warmOf = [&](const triton::MeasuredConfig& r) { return clock.warmTimeOf(r.measured); };
   auto spreadOf = [](const triton::MeasuredConfig& r) { return r.measured.timeStats().spread_pct; };
   std::vector<const triton::MeasuredConfig*> timed;
   for (const auto& r : mine) {

@@ -48,30 +48,6 @@ struct PinCheck {
 /// alone (triton::decideAlone). Never throws.
 PinCheck checkPin(const triton::RunKernel& kernel, const triton::MeasuredConfig& row);
 
-/// A kernel's configs as its step sees them. Inside a step a kernel finds part of its inputs in L2,
-/// written there by the kernel before it; the sweep measures both ends (cold: L2 flushed; warm: the
-/// inputs just written, core/sweep/measurement.h). The config that ran places the step between them.
-struct InStepMix {
-  /// (in-step − warm) / (cold − warm) of the config that ran, clamped to 0 … 1; 1 (cold only) when
-  /// its warm time is unknown or within 2 % of cold, or its in-step time is unknown.
-  double cold_share = 1.0;
-  double ran_cold_us = 0.0;  ///< the config that ran: cold device time per launch in the sweep, µs
-  double ran_warm_us = 0.0;  ///< likewise warm, µs (0: unknown)
-  double ran_step_us = 0.0;  ///< cold_share × cold + (1 − cold_share) × warm, µs per launch
-
-  /// A config's time as the step sees it, µs per launch, from its cold and warm sweep times (µs, the
-  /// clock of ran's). Warm unknown (≤ 0) while the step is not cold only: its cold time scaled as
-  /// ran's, cold_us × ran_step_us / ran_cold_us.
-  [[nodiscard]] double stepUs(double cold_us, double warm_us) const;
-};
-
-/// The mix from `in_step_us`, the mean time per launch inside the step of the config that ran (its
-/// device time per step / launches per step, from the profiler trace), and that config's cold and warm
-/// sweep times (µs, one clock; warm ≤ 0: unknown). On four models' training steps on an H200 (GPT-2,
-/// BERT, T5, Blenderbot; 21 pins) the pinned kernels' in-step times were predicted within 12 %
-/// (mean error 3.6 %); by cold times alone within 20 % (mean 4.9 %). Never throws.
-InStepMix inStepMix(double in_step_us, double ran_cold_us, double ran_warm_us);
-
 /// One swept kernel's pin: the config that would hold and is fastest as the step sees it, when it is
 /// faster there than the config that ran in the step.
 struct KernelPin {

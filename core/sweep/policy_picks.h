@@ -49,6 +49,11 @@ struct PickSummary {
   bool events_only = false;
   /// A row's time as this summary compared it (timeUs(), or events when events_only), µs.
   [[nodiscard]] double timeOf(const Measurement& m) const { return events_only ? m.time.median_us : m.timeUs(); }
+  /// The same row's L2-warm time from the same source, µs; 0 when warm was not measured by it.
+  [[nodiscard]] double warmTimeOf(const Measurement& m) const {
+    if (events_only) return m.warm_time ? m.warm_time->median_us : 0.0;
+    return m.warmTimeUs().value_or(0.0);
+  }
   double best_time_us = 0.0;
   double best_bandwidth_GBps = 0.0;
   std::vector<PolicyPick> picks;  ///< one per policy asked for, in that order

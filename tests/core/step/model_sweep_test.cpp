@@ -113,6 +113,38 @@ TEST(ModelSweep, TheGainIsTheInStepTimeTimesOneMinusBestOverRan) {
   EXPECT_DOUBLE_EQ(predictStepGain(plan, {m}).gain_us, 0.0);
 }
 
+TEST(ModelSweep, TheGainIsWhatTheStepWouldSeeBetweenWarmAndCold) {
+  const Gpt2Step& g = gpt2();
+  ModelSweepPlan plan = planModelSweep(g.profile, g.run, g.rows, 1);
+  ASSERT_EQ(plan.targets.size(), 1U);
+  plan.step_us = 2000.0;
+  plan.targets[0].per_step_us = 28.0;  // two launches of 14.0 µs
+  plan.targets[0].launches_per_step = 2.0;
+  const std::string name = plan.targets[0].kernel->module.name;
+  triton::KernelMeasurements m;
+  const auto all = inductor::PolicySet::all();
+  m.rows = {measuredRow(name, 1024, 8, 19.0, all),                    // ran: 19.0 cold, 13.0 warm
+            measuredRow(name, 512, 8, 17.0, inductor::PolicySet{})};  // best cold, 14.5 warm
+  m.rows[0].measured.warm_time = summarizeTimes({13.0, 13.0, 13.0});
+  m.rows[1].measured.warm_time = summarizeTimes({14.5, 14.5, 14.5});
+  for (auto& r : m.rows) r.module = plan.targets[0].kernel->module.module_hash;
+  m.picks = triton::summarizeMeasurements(m.rows);
+  StepGain gain = predictStepGain(plan, {m});
+  ASSERT_EQ(gain.kernels.size(), 1U);
+  // In the step the config that ran took 14.0 µs per launch: 1/6 of the way from warm (13.0) to cold (19.0).
+  EXPECT_NEAR(gain.kernels[0].mix.cold_share, 1.0 / 6.0, 1e-12);
+  EXPECT_EQ(gain.kernels[0].best_config, "X1 R512 w8");  // the fastest cold: the sweep's pick
+  // As the step sees it the best takes 17.0 / 6 + 14.5 × 5 / 6 = 14.917 µs, slower than 14.0: no gain, where
+  // cold times alone would have claimed 28 × (1 − 17 / 19) = 2.9 µs per step.
+  EXPECT_DOUBLE_EQ(gain.kernels[0].gain_us, 0.0);
+  // Warm 12.0 instead: 17 / 6 + 12 × 5 / 6 = 12.833 µs, 28 × (1 − 12.833 / 14.0) = 2.333 µs per step.
+  m.rows[1].measured.warm_time = summarizeTimes({12.0, 12.0, 12.0});
+  m.picks = triton::summarizeMeasurements(m.rows);
+  gain = predictStepGain(plan, {m});
+  EXPECT_NEAR(gain.kernels[0].gain_us, 28.0 * (1.0 - (17.0 / 6.0 + 12.0 * 5.0 / 6.0) / 14.0), 1e-9);
+  EXPECT_NEAR(gain.policy_step_us[inductor::policyIndex(inductor::Policy::kNew)], 2000.0, 1e-9);  // picks ran
+}
+
 TEST(ModelSweep, TheNotesSayWhatTheFiguresAreAndHowToSeeCoordinateDescent) {
   ModelSweepResult r;
   r.kernels.resize(1);
