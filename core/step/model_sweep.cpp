@@ -47,6 +47,7 @@ double InStepMix::stepUs(double cold_us, double warm_us) const {
 
 InStepMix inStepMix(double in_step_us, double ran_cold_us, double ran_warm_us) {
   InStepMix m;
+  m.in_step_us = std::max(0.0, in_step_us);
   m.ran_cold_us = ran_cold_us;
   m.ran_warm_us = std::max(0.0, ran_warm_us);
   if (in_step_us > 0 && ran_warm_us > 0 && ran_cold_us - ran_warm_us > 0.02 * ran_cold_us) {
@@ -54,6 +55,30 @@ InStepMix inStepMix(double in_step_us, double ran_cold_us, double ran_warm_us) {
   }
   m.ran_step_us = m.stepUs(ran_cold_us, ran_warm_us);
   return m;
+}
+
+InStepMix targetMix(const SweepTarget& target, const PickSummary& clock, const Measurement& ran) {
+  const double in_step_us = target.launches_per_step > 0 ? target.per_step_us / target.launches_per_step : 0.0;
+  InStepMix m = inStepMix(in_step_us, clock.timeOf(ran), clock.events_only ? 0.0 : clock.warmTimeOf(ran));
+  m.events_only = clock.events_only;
+  return m;
+}
+
+std::string InStepMix::words(const std::string& ran_config) const {
+  const auto us = [](double v) { return fixed(v, 1) + " µs"; };
+  if (events_only && in_step_us > 0) {
+    return " The sweep compared CUDA events (some config lacks CUPTI's device time), which the step's device "
+           "times cannot be placed against: configs are compared cold.";
+  }
+  if (cold_share >= 1.0) return {};
+  const std::string head = " In the step " + ran_config + " takes " + us(in_step_us) + " per launch, ";
+  if (cold_share <= 0.0) {
+    return head + "no more than its warm time (" + us(ran_warm_us) + "; cold " + us(ran_cold_us) +
+           "): configs are compared warm, as the step sees them.";
+  }
+  return head + "between its warm (" + us(ran_warm_us) + ") and cold (" + us(ran_cold_us) +
+         ") times: configs are compared " + fixed(100.0 * cold_share, 0) + " % cold, " +
+         fixed(100.0 * (1.0 - cold_share), 0) + " % warm, as the step sees them.";
 }
 
 namespace {
@@ -73,16 +98,23 @@ KernelGain kernelGain(const SweepTarget& t, const triton::KernelMeasurements& m)
   }
   if (ran == nullptr || !ran->ok() || picks == nullptr || picks->best_row < 0) return g;
   g.ran_us = picks->timeOf(ran->measured);  // the clock the picks compare (events when a row lacks CUPTI's)
+  if (g.ran_us <= 0) return g;
   const auto& best = m.rows[static_cast<std::size_t>(picks->best_row)];
   g.best_config = best.configText();
   g.best_us = picks->timeOf(best.measured);
   // As the step sees them: cold and warm weighed by where the config that ran lies between them in the step.
-  g.mix = inStepMix(t.launches_per_step > 0 ? t.per_step_us / t.launches_per_step : 0.0, g.ran_us,
-                    picks->warmTimeOf(ran->measured));
+  g.mix = targetMix(t, *picks, ran->measured);
   auto perStep = [&](const triton::MeasuredConfig& r) {
-    return t.per_step_us * g.mix.stepUs(picks->timeOf(r.measured), picks->warmTimeOf(r.measured)) / g.mix.ran_step_us;
+    return t.per_step_us * g.mix.stepUs(*picks, r.measured) / g.mix.ran_step_us;
   };
-  g.gain_us = std::max(0.0, t.per_step_us - perStep(best));
+  double fastest = t.per_step_us;
+  g.gain_config = t.ran_config;
+  for (const auto& r : m.rows) {
+    if (r.kernel != g.kernel || !r.ok() || !g.mix.hasWarm(*picks, r.measured) || perStep(r) >= fastest) continue;
+    fastest = perStep(r);
+    g.gain_config = r.configText();
+  }
+  g.gain_us = t.per_step_us - fastest;
   for (const auto& pick : picks->picks) {
     if (pick.row < 0) continue;
     const std::size_t p = inductor::policyIndex(pick.policy);
@@ -180,9 +212,10 @@ std::vector<std::string> modelSweepNotes(const ModelSweepResult& result) {
       result.gain.text,
       "µs/step: the kernel's device time per step in the trace; ran: the config its launches used; ran µs, best µs: " +
           figureLegend("µs") +
-          " Gain: µs/step × (1 − best / ran), each as the step sees it: inside the step a kernel finds part of its "
-          "inputs in L2, and ran's in-step time per launch, between its warm and cold times, says how much each "
-          "counts. A kernel's picks (new, old) are the fastest config of the policy's "
+          " Gain: µs/step × (1 − fastest / ran), each as the step sees it: inside the step a kernel finds part of "
+          "its inputs in L2, and ran's in-step time per launch, between its warm and cold times, says how much each "
+          "counts (the config, in brackets, when it is not the best cold). A kernel's picks (new, old) are the fastest "
+          "config of the policy's "
           "set."};
   if (!result.kernels.empty() && !result.gain.hasCoordesc()) {
     lines.emplace_back(

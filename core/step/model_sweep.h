@@ -16,6 +16,7 @@
 
 #include "core/base/expected.h"
 #include "core/step/step_profile.h"
+#include "core/sweep/policy_picks.h"
 #include "core/triton/kernel_sweep.h"
 
 namespace occx::step {
@@ -48,17 +49,35 @@ ModelSweepPlan planModelSweep(const StepProfile& profile, const triton::Inductor
 /// written there by the kernel before it; the sweep measures both ends (cold: L2 flushed; warm: the
 /// inputs just written, core/sweep/measurement.h). The config that ran places the step between them.
 struct InStepMix {
-  /// (in-step − warm) / (cold − warm) of the config that ran, clamped to 0 … 1; 1 (cold only) when
-  /// its warm time is unknown or within 2 % of cold, or its in-step time is unknown.
+  /// (in-step − warm) / (cold − warm) of the config that ran, clamped to 0 … 1 (0: the step is no
+  /// slower than warm); 1 (cold only) when its warm time is unknown, not at least 2 % below cold, or
+  /// its in-step time is unknown.
   double cold_share = 1.0;
+  double in_step_us = 0.0;   ///< the config that ran: mean device time per launch inside the step, µs
   double ran_cold_us = 0.0;  ///< the config that ran: cold device time per launch in the sweep, µs
   double ran_warm_us = 0.0;  ///< likewise warm, µs (0: unknown)
   double ran_step_us = 0.0;  ///< cold_share × cold + (1 − cold_share) × warm, µs per launch
+  /// Cold only because the sweep compared CUDA events (some row lacks CUPTI's times): the step's
+  /// times are CUPTI's device times, which events (with launch overhead) cannot be placed against.
+  bool events_only = false;
 
   /// A config's time as the step sees it, µs per launch, from its cold and warm sweep times (µs, the
   /// clock of ran's). Warm unknown (≤ 0) while the step is not cold only: its cold time scaled as
-  /// ran's, cold_us × ran_step_us / ran_cold_us.
+  /// ran's, cold_us × ran_step_us / ran_cold_us (hasWarm says when a row has one).
   [[nodiscard]] double stepUs(double cold_us, double warm_us) const;
+  /// The same for a measured row on `clock` (the picks' clock: timeOf and warmTimeOf), µs per launch.
+  [[nodiscard]] double stepUs(const PickSummary& clock, const Measurement& m) const {
+    return stepUs(clock.timeOf(m), clock.warmTimeOf(m));
+  }
+  /// Whether `m` can be compared as the step sees it without a guess: the step is cold only, or `m`
+  /// has a warm time on `clock` (the screen pass's brief rows have none).
+  [[nodiscard]] bool hasWarm(const PickSummary& clock, const Measurement& m) const {
+    return cold_share >= 1.0 || clock.warmTimeOf(m) > 0;
+  }
+  /// The mix in words for a pin or a gain, e.g. " In the step X1 R1024 w8 takes 14.1 µs per launch,
+  /// between its warm (13.4 µs) and cold (18.9 µs) times: configs are compared 13 % cold, 87 % warm,
+  /// as the step sees them."; empty when compared cold for want of a warm time.
+  [[nodiscard]] std::string words(const std::string& ran_config) const;
 };
 
 /// The mix from `in_step_us`, the mean time per launch inside the step of the config that ran (its
@@ -68,19 +87,26 @@ struct InStepMix {
 /// (mean error 3.6 %); by cold times alone within 20 % (mean 4.9 %). Never throws.
 InStepMix inStepMix(double in_step_us, double ran_cold_us, double ran_warm_us);
 
+/// The mix of `target`'s kernel from its sweep: `ran` (the row of the config that ran, ok) on `clock`
+/// (its picks' clock) against the target's device time per step / launches per step. Cold only, with
+/// events_only set, when the clock is CUDA events. Never throws.
+InStepMix targetMix(const SweepTarget& target, const PickSummary& clock, const Measurement& ran);
+
 /// One kernel's predicted gain.
 struct KernelGain {
   std::string kernel;
   std::string module;
   double per_step_us = 0.0;
-  std::string ran_config;  ///< the config of the step ("" unknown: no gain predicted)
-  double ran_us = 0.0;     ///< its time in the sweep (cold device time), µs; 0 unknown
-  std::string best_config;
+  std::string ran_config;   ///< the config of the step ("" unknown: no gain predicted)
+  double ran_us = 0.0;      ///< its time in the sweep (cold device time), µs; 0 unknown
+  std::string best_config;  ///< the fastest config cold: the sweep's pick
   double best_us = 0.0;
-  /// How the step weighs the kernel's cold and warm times (inStepMix of the config that ran).
+  /// How the step weighs the kernel's cold and warm times (targetMix of the config that ran).
   InStepMix mix;
-  /// per_step_us × (1 − best / ran), each as the step sees it (mix.stepUs), µs per step; 0 when the
-  /// best (fastest cold) is no faster there.
+  /// The config fastest as the step sees it (mix.stepUs; rows with a warm time when the mix needs one):
+  /// best_config unless the step's L2 reorders them.
+  std::string gain_config;
+  /// per_step_us × (1 − gain_config / ran), each as the step sees it, µs per step (≥ 0).
   double gain_us = 0.0;
   /// Each policy's pick (inductor::kPolicies order) and the kernel's in-step time with it (per_step_us ×
   /// pick / ran, each as the step sees it), µs.

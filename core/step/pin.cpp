@@ -106,6 +106,47 @@ PinCheck checkPin(const triton::RunKernel& kernel, const triton::MeasuredConfig&
   return c;
 }
 
+namespace {
+
+/// The larger interquartile spread of a row's cold and warm runs on `clock`'s source, %.
+double spreadOn(const PickSummary& clock, const Measurement& m) {
+  const bool cupti = !clock.events_only && m.kernel_time.has_value();
+  double spread = cupti ? m.timeStats().spread_pct : m.time.spread_pct;
+  const std::optional<TimingStats>& warm = cupti ? m.warm_kernel_time : m.warm_time;
+  if (warm) spread = std::max(spread, warm->spread_pct);
+  return spread;
+}
+
+/// The pin among `by_step` (ok rows, fastest as the step sees it first): the first that holds and is
+/// faster there than the config that ran; with the verdict that decided (a holding config's, or why none).
+std::pair<const triton::MeasuredConfig*, PinCheck> choosePin(const triton::RunKernel& kernel, const KernelPin& p,
+                                                             const std::vector<const triton::MeasuredConfig*>& by_step,
+                                                             const triton::MeasuredConfig* best,
+                                                             const PickSummary& clock) {
+  PinCheck why;
+  for (const auto* r : by_step) {
+    if (p.mix.stepUs(clock, r->measured) >= p.mix.ran_step_us) break;
+    if (!p.mix.hasWarm(clock, r->measured)) continue;  // a brief row: its time in the step would be a guess
+    PinCheck c = r == best ? p.best_check : checkPin(kernel, *r);
+    if (c.hold == PinHold::kNoFile) return {nullptr, c};  // the same for every config of the kernel
+    if (c.hold == PinHold::kUndecided && why.reason.empty()) why = c;
+    if (c.holds()) return {r, std::move(c)};
+  }
+  return {nullptr, why};
+}
+
+/// Why the best was not pinned: it would not hold, or it is no faster as the step sees it; empty when
+/// it is the pin or the config that ran.
+std::string bestWords(const KernelPin& p, double best_step_us) {
+  if (p.best_config == p.ran_config || p.best_config == p.pinConfig()) return {};
+  const std::string head = " The best, " + p.best_config + " (" + microseconds(p.best_us) + " cold), ";
+  if (!p.best_check.holds()) return head + "would not hold: " + p.best_check.reason;
+  return head + "takes " + microseconds(best_step_us) + " as the step sees it, against " +
+         microseconds(p.mix.ran_step_us) + " for " + p.ran_config + ".";
+}
+
+}  // namespace
+
 KernelPin planPin(const triton::RunKernel& kernel, const std::vector<triton::MeasuredConfig>& rows,
                   const SweepTarget& target) {
   KernelPin p;
@@ -121,89 +162,58 @@ KernelPin planPin(const triton::RunKernel& kernel, const std::vector<triton::Mea
   // One clock for every row of the kernel, as its picks compare them (events when a row lacks CUPTI's).
   const std::vector<triton::KernelPicks> picks = triton::summarizeMeasurements(mine);
   const PickSummary clock = picks.empty() ? PickSummary{} : static_cast<const PickSummary&>(picks.front());
-  auto timeOf = [&](const triton::MeasuredConfig& r) { return clock.timeOf(r.measured); };
-  auto warmOf = [&](const triton::MeasuredConfig& r) { return clock.warmTimeOf(r.measured); };
-  auto spreadOf = [](const triton::MeasuredConfig& r) { return r.measured.timeStats().spread_pct; };
   std::vector<const triton::MeasuredConfig*> timed;
   for (const auto& r : mine) {
     if (r.ok()) timed.push_back(&r);
   }
-  std::stable_sort(timed.begin(), timed.end(), [&](const auto* a, const auto* b) { return timeOf(*a) < timeOf(*b); });
+  auto sortBy = [&](auto&& key) {
+    std::stable_sort(timed.begin(), timed.end(), [&](const auto* a, const auto* b) { return key(*a) < key(*b); });
+  };
+  sortBy([&](const triton::MeasuredConfig& r) { return clock.timeOf(r.measured); });
   if (timed.empty()) {
     p.words = "No config of " + p.kernel + " was timed: nothing to pin.";
     return p;
   }
+  const triton::MeasuredConfig* best = timed.front();
   const auto ran =
       std::find_if(timed.begin(), timed.end(), [&](const auto* r) { return r->configText() == p.ran_config; });
-  p.best_config = timed.front()->configText();
-  p.best_us = timeOf(*timed.front());
-  p.best_check = checkPin(kernel, *timed.front());
+  p.best_config = best->configText();
+  p.best_us = clock.timeOf(best->measured);
+  p.best_check = checkPin(kernel, *best);
   if (ran == timed.end()) {
     p.words = "The config that ran in the step" + (p.ran_config.empty() ? std::string() : " (" + p.ran_config + ")") +
               " was not timed, so what a pin would gain is unknown: nothing pinned.";
     return p;
   }
-  p.ran_us = timeOf(**ran);
-  // As the step sees it: the cold and warm times weighed by the step's L2 state, from the config that ran.
-  const double in_step_us = target.launches_per_step > 0 ? target.per_step_us / target.launches_per_step : 0.0;
-  p.mix = inStepMix(in_step_us, p.ran_us, warmOf(**ran));
-  const double ran_step_us = p.mix.ran_step_us;
-  auto stepOf = [&](const triton::MeasuredConfig& r) { return p.mix.stepUs(timeOf(r), warmOf(r)); };
-  std::vector<const triton::MeasuredConfig*> by_step = timed;
-  std::stable_sort(by_step.begin(), by_step.end(),
-                   [&](const auto* a, const auto* b) { return stepOf(*a) < stepOf(*b); });
-  const triton::MeasuredConfig* chosen = nullptr;
-  PinCheck chosen_check;
-  for (const auto* r : by_step) {
-    if (stepOf(*r) >= ran_step_us) break;
-    PinCheck c = r == timed.front() ? p.best_check : checkPin(kernel, *r);
-    if (c.hold == PinHold::kNoFile) {
-      chosen_check = c;
-      break;  // the same for every config of the kernel
-    }
-    if (c.hold == PinHold::kUndecided && chosen_check.reason.empty()) chosen_check = c;
-    if (c.holds()) {
-      chosen = r;
-      chosen_check = std::move(c);
-      break;
-    }
-  }
-  const std::string best_words = p.best_check.holds() || p.best_config == p.ran_config
-                                     ? std::string()
-                                     : " The best, " + p.best_config + " (" + microseconds(p.best_us) +
-                                           "), would not hold: " + p.best_check.reason;
-  const std::string l2_words = p.mix.cold_share >= 1.0
-                                   ? std::string()
-                                   : " In the step " + p.ran_config + " takes " + microseconds(in_step_us) +
-                                         " per launch, between its warm (" + microseconds(p.mix.ran_warm_us) +
-                                         ") and cold (" + microseconds(p.ran_us) + ") times: configs are compared " +
-                                         fixed(100.0 * p.mix.cold_share, 0) + " % cold, " +
-                                         fixed(100.0 * (1.0 - p.mix.cold_share), 0) + " % warm, as the step sees them.";
+  const triton::MeasuredConfig& ran_row = **ran;
+  p.ran_us = clock.timeOf(ran_row.measured);
+  p.mix = targetMix(target, clock, ran_row.measured);
+  sortBy([&](const triton::MeasuredConfig& r) { return p.mix.stepUs(clock, r.measured); });
+  auto [chosen, check] = choosePin(kernel, p, timed, best, clock);
   const std::string seen = p.mix.cold_share < 1.0 ? " as the step sees it" : "";
   if (chosen == nullptr) {
-    p.words = p.ran_config == p.best_config
+    p.words = p.ran_config == p.best_config && p.mix.cold_share >= 1.0
                   ? p.ran_config + " ran in the step and is the fastest config swept: nothing to pin."
-                  : "No config faster than " + p.ran_config + " (" + microseconds(ran_step_us) + seen +
-                        ", the one that ran) would hold as a pin." + best_words + l2_words;
-    if (chosen_check.hold == PinHold::kNoFile || chosen_check.hold == PinHold::kUndecided) {
-      p.words += " " + chosen_check.reason;
-    }
+                  : "No config that would hold is faster than " + p.ran_config + " (" +
+                        microseconds(p.mix.ran_step_us) + seen + ", the one that ran)." +
+                        bestWords(p, p.mix.stepUs(clock, best->measured)) + p.mix.words(p.ran_config);
+    if (check.hold == PinHold::kNoFile || check.hold == PinHold::kUndecided) p.words += " " + check.reason;
     return p;
   }
   p.pin = *chosen;
-  p.pin_us = timeOf(*chosen);
-  p.pin_step_us = stepOf(*chosen);
-  p.predicted_per_step_us = p.per_step_us * p.pin_step_us / ran_step_us;  // ran_step_us > pin_step_us > 0
-  p.spread_pct = std::max(spreadOf(**ran), spreadOf(*chosen));
-  const double gain_pct = 100.0 * (1.0 - p.pin_step_us / ran_step_us);
+  p.pin_us = clock.timeOf(chosen->measured);
+  p.pin_step_us = p.mix.stepUs(clock, chosen->measured);
+  p.predicted_per_step_us = p.per_step_us * p.pin_step_us / p.mix.ran_step_us;  // ran_step_us > pin_step_us > 0
+  p.spread_pct = std::max(spreadOn(clock, ran_row.measured), spreadOn(clock, chosen->measured));
+  const double gain_pct = 100.0 * (1.0 - p.pin_step_us / p.mix.ran_step_us);
   p.words = "Pin " + p.pinConfig() + " (" + microseconds(p.pin_step_us) + seen + ", " +
-            changeAgainst(p.pin_step_us, ran_step_us) + " against " + p.ran_config + "): " + chosen_check.reason +
+            changeAgainst(p.pin_step_us, p.mix.ran_step_us) + " against " + p.ran_config + "): " + check.reason +
             " In the step: " + microseconds(p.per_step_us) + " → " + microseconds(p.predicted_per_step_us) +
-            " per step." + l2_words +
+            " per step." + p.mix.words(p.ran_config) +
             (gain_pct < p.spread_pct ? " The gain (" + fixed(gain_pct, 1) + " %) is within the runs' spread (" +
                                            fixed(p.spread_pct, 1) + " %): the step may not see it."
                                      : std::string()) +
-            (p.pinConfig() == p.best_config ? std::string() : best_words);
+            bestWords(p, p.mix.stepUs(clock, best->measured));
   return p;
 }
 

@@ -60,15 +60,16 @@ struct KernelPin {
   std::string best_config;
   double best_us = 0.0;  ///< cold device time per launch in the sweep, µs
   PinCheck best_check;   ///< the sweep's best as a pin
-  /// The config to pin: the fastest that holds, when faster than the one that ran; empty otherwise.
+  /// The config to pin: the fastest as the step sees it that holds and has a warm time when the mix
+  /// needs one, when faster there than the one that ran; empty otherwise.
   std::optional<triton::MeasuredConfig> pin;
   double pin_us = 0.0;       ///< cold device time per launch in the sweep, µs
-  InStepMix mix;             ///< how the step weighs cold and warm times (cold_share 1: cold only)
+  InStepMix mix;             ///< how the step weighs cold and warm times (targetMix; cold_share 1: cold only)
   double pin_step_us = 0.0;  ///< the pin as the step sees it: mix.stepUs(pin cold, pin warm), µs per launch
   /// per_step_us × pin_step_us / mix.ran_step_us: the kernel's in-step time per step once pinned, µs.
   double predicted_per_step_us = 0.0;
-  /// The larger interquartile spread of the cold runs of the ran and pinned configs, % (a predicted
-  /// gain below it is within the sweep's noise: the words say so).
+  /// The largest interquartile spread of the ran and pinned configs' cold and warm runs, % (a
+  /// predicted gain below it is within the sweep's noise: the words say so).
   double spread_pct = 0.0;
   std::string words;  ///< what to pin and why, or why nothing is pinned
 

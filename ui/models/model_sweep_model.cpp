@@ -37,8 +37,9 @@ const ColumnText kModelSweepColumns[] = {
                        "The sweep's time of the best config: cold device time per launch (L2 flushed), µs")},
     {QT_TRANSLATE_NOOP("occx::ui::ModelSweepModel", "Gain µs/step"),
      QT_TRANSLATE_NOOP("occx::ui::ModelSweepModel",
-                       "What the best config would save per step: µs/step × (1 − best µs / ran µs); a kernel that "
-                       "failed says why")},
+                       "What the config fastest as the step sees it would save per step: µs/step × (1 − its time / "
+                       "ran's), each time as the step sees it (cold and warm weighed by where the config that ran lies "
+                       "between them inside the step; hover for the config); a kernel that failed says why")},
     {QT_TRANSLATE_NOOP("occx::ui::ModelSweepModel", "New pick"),
      QT_TRANSLATE_NOOP("occx::ui::ModelSweepModel",
                        "The fastest config of the new (current) bound's set: what Inductor's autotuner would pick")},
@@ -56,8 +57,9 @@ const ColumnText kModelSweepColumns[] = {
                        "row for why)")},
     {QT_TRANSLATE_NOOP("occx::ui::ModelSweepModel", "Pin"),
      QT_TRANSLATE_NOOP("occx::ui::ModelSweepModel",
-                       "The fastest config that would hold and beats the one that ran, and the kernel's in-step time "
-                       "with it (µs/step × pin µs / ran µs): what `occx inductor pin` writes")},
+                       "The config that would hold and is fastest as the step sees it, when faster there than the one "
+                       "that ran, and the kernel's in-step time with it (µs/step × its time / ran's, as the step sees "
+                       "them): what `occx inductor pin` writes")},
     {QT_TRANSLATE_NOOP("occx::ui::ModelSweepModel", "Configs"),
      QT_TRANSLATE_NOOP("occx::ui::ModelSweepModel", "Configs the sweep compiled and read back for this kernel")},
     {QT_TRANSLATE_NOOP("occx::ui::ModelSweepModel", "Screened out"),
@@ -90,6 +92,10 @@ QString rowToolTip(const ModelSweepRow& row) {
     lines << ModelSweepModel::tr("not timed: %1").arg(q(res->not_measured));
   } else if (row.gain.ran_us <= 0) {
     lines << ModelSweepModel::tr("the config that ran in the step was not timed ok: no gain is predicted");
+  } else {
+    lines << ModelSweepModel::tr("gain: %1 µs/step with %2, as the step sees it.%3")
+                 .arg(q(fixed(row.gain.gain_us, 1)), q(row.gain.gain_config),
+                      q(row.gain.mix.words(row.gain.ran_config)));
   }
   if (!row.pin.words.empty()) lines << q(row.pin.words);
   if (res != nullptr) {

@@ -5,8 +5,8 @@
 //   occx inductor sweep KERNEL [DIR] [--grid …] [--policies]: configs Inductor never tried, compiled
 //     with the user's own Triton (no GPU needed), analysed, and with a GPU timed; with --all --trace,
 //     the step's looped reductions swept whole and what the step would gain
-//   occx inductor pin [DIR] --trace TRACE: the same, then each kernel's fastest config that would hold
-//     written to its .best_config (a backup kept); --restore puts Inductor's files back
+//   occx inductor pin [DIR] --trace TRACE: the same, then each kernel's config that would hold and is
+//     fastest as the step sees it written to its .best_config (a backup kept); --restore puts Inductor's files back
 //   occx inductor step TRACE [DIR]: where a step's GPU time goes, from a torch.profiler trace, each
 //     Triton kernel joined to the run in DIR
 #include <cmath>
@@ -755,7 +755,9 @@ void printModelSweepTable(std::ostream& out, const step::ModelSweepResult& r) {
         g.ran_us > 0 ? fixed(g.ran_us, 1) : "",
         g.best_config,
         g.best_us > 0 ? fixed(g.best_us, 1) : "",
-        g.ran_us > 0 ? fixed(g.gain_us, 1) : (k.error.empty() ? "unknown" : "failed: " + k.error.substr(0, 60)),
+        g.ran_us > 0
+            ? fixed(g.gain_us, 1) + (g.gain_us > 0 && g.gain_config != g.best_config ? " (" + g.gain_config + ")" : "")
+            : (k.error.empty() ? "unknown" : "failed: " + k.error.substr(0, 60)),
         g.policy_config[inductor::policyIndex(inductor::Policy::kNew)],
         g.policy_config[inductor::policyIndex(inductor::Policy::kOld)],
         res != nullptr ? std::to_string(res->runs.rows.size()) : "",
@@ -778,7 +780,8 @@ void printModelSweepText(std::ostream& out, const step::ModelSweepResult& r) {
   for (const auto& line : step::modelSweepNotes(r)) out << line << "\n";
 }
 
-// The pins of a model sweep: per kernel the config to pin (the fastest that would hold) and the best's
+// The pins of a model sweep: per kernel the config to pin (the fastest that would hold, as the step sees
+// it) and the best's
 // verdict as a pin, then each kernel's reason in words.
 void printPinsText(std::ostream& out, const std::vector<step::KernelPin>& pins) {
   TextRows rows = {{"#", "kernel", "ran", "best", "best as a pin", "pin", "pin µs", "µs/step now", "µs/step pinned"}};
@@ -818,8 +821,8 @@ nlohmann::json pinsToJson(const std::vector<step::KernelPin>& pins) {
                  {"pin_us", p.pin_us},
                  {"in_step_cold_share", p.mix.cold_share},
                  {"ran_warm_us", p.mix.ran_warm_us},
-                 {"ran_step_us", p.mix.ran_step_us},
-                 {"pin_step_us", p.pin_step_us},
+                 {"ran_in_step_us_per_launch", p.mix.ran_step_us},
+                 {"pin_in_step_us_per_launch", p.pin_step_us},
                  {"spread_pct", p.spread_pct},
                  {"predicted_per_step_us", p.predicted_per_step_us},
                  {"words", p.words}});

@@ -123,10 +123,16 @@ TEST(ModelSweep, TheGainIsWhatTheStepWouldSeeBetweenWarmAndCold) {
   const std::string name = plan.targets[0].kernel->module.name;
   triton::KernelMeasurements m;
   const auto all = inductor::PolicySet::all();
-  m.rows = {measuredRow(name, 1024, 8, 19.0, all),                    // ran: 19.0 cold, 13.0 warm
-            measuredRow(name, 512, 8, 17.0, inductor::PolicySet{})};  // best cold, 14.5 warm
-  m.rows[0].measured.warm_time = summarizeTimes({13.0, 13.0, 13.0});
-  m.rows[1].measured.warm_time = summarizeTimes({14.5, 14.5, 14.5});
+  inductor::PolicySet new_only;
+  new_only.insert(inductor::Policy::kNew);
+  m.rows = {measuredRow(name, 1024, 8, 19.0, all),       // ran: 19.0 cold, 13.0 warm
+            measuredRow(name, 512, 8, 17.0, new_only)};  // best cold, 14.5 warm; the new bound's pick
+  const auto cupti = [](triton::MeasuredConfig& r, double cold, double warm) {
+    r.measured.kernel_time = summarizeTimes({cold, cold, cold});
+    r.measured.warm_kernel_time = summarizeTimes({warm, warm, warm});
+  };
+  cupti(m.rows[0], 19.0, 13.0);
+  cupti(m.rows[1], 17.0, 14.5);
   for (auto& r : m.rows) r.module = plan.targets[0].kernel->module.module_hash;
   m.picks = triton::summarizeMeasurements(m.rows);
   StepGain gain = predictStepGain(plan, {m});
@@ -137,12 +143,17 @@ TEST(ModelSweep, TheGainIsWhatTheStepWouldSeeBetweenWarmAndCold) {
   // As the step sees it the best takes 17.0 / 6 + 14.5 × 5 / 6 = 14.917 µs, slower than 14.0: no gain, where
   // cold times alone would have claimed 28 × (1 − 17 / 19) = 2.9 µs per step.
   EXPECT_DOUBLE_EQ(gain.kernels[0].gain_us, 0.0);
+  EXPECT_EQ(gain.kernels[0].gain_config, "X1 R1024 w8");  // nothing is faster in the step than ran
+  // The new bound's pick, X1 R512 w8, would make the step slower: 28 × 14.917 / 14.0 = 29.83 µs.
+  EXPECT_NEAR(gain.policy_step_us[inductor::policyIndex(inductor::Policy::kNew)],
+              2000.0 - 28.0 + 28.0 * (17.0 / 6.0 + 14.5 * 5.0 / 6.0) / 14.0, 1e-9);
   // Warm 12.0 instead: 17 / 6 + 12 × 5 / 6 = 12.833 µs, 28 × (1 − 12.833 / 14.0) = 2.333 µs per step.
-  m.rows[1].measured.warm_time = summarizeTimes({12.0, 12.0, 12.0});
+  cupti(m.rows[1], 17.0, 12.0);
   m.picks = triton::summarizeMeasurements(m.rows);
   gain = predictStepGain(plan, {m});
+  EXPECT_EQ(gain.kernels[0].gain_config, "X1 R512 w8");
   EXPECT_NEAR(gain.kernels[0].gain_us, 28.0 * (1.0 - (17.0 / 6.0 + 12.0 * 5.0 / 6.0) / 14.0), 1e-9);
-  EXPECT_NEAR(gain.policy_step_us[inductor::policyIndex(inductor::Policy::kNew)], 2000.0, 1e-9);  // picks ran
+  EXPECT_NEAR(gain.policy_step_us[inductor::policyIndex(inductor::Policy::kOld)], 2000.0, 1e-9);  // picks ran
 }
 
 TEST(ModelSweep, TheNotesSayWhatTheFiguresAreAndHowToSeeCoordinateDescent) {

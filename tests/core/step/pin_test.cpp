@@ -51,10 +51,12 @@ triton::MeasuredConfig row(int x, int r0, int warps, int n_regs, double us, cons
   return m;
 }
 
-/// A row timed cold (`us`) and warm (`warm_us`), three runs each, CUDA events (no CUPTI).
+/// A row timed cold (`us`) and warm (`warm_us`) by CUPTI, three runs each (CUDA events 2 µs more).
 triton::MeasuredConfig warmRow(int x, int r0, int warps, double us, double warm_us) {
-  triton::MeasuredConfig m = row(x, r0, warps, 32, us);
-  m.measured.warm_time = summarizeTimes({warm_us, warm_us, warm_us});
+  triton::MeasuredConfig m = row(x, r0, warps, 32, us + 2.0);
+  m.measured.warm_time = summarizeTimes({warm_us + 2.0, warm_us + 2.0, warm_us + 2.0});
+  m.measured.kernel_time = summarizeTimes({us, us, us});
+  m.measured.warm_kernel_time = summarizeTimes({warm_us, warm_us, warm_us});
   return m;
 }
 
@@ -122,13 +124,13 @@ TEST(Pin, ThePinIsTheFastestConfigThatHoldsWhenItBeatsTheOneThatRan) {
   EXPECT_NE(p.words.find("Pin X1 R2048 w16 (90.0 µs, −10.0 % against X1 R4096 w16)"), std::string::npos) << p.words;
   EXPECT_EQ(p.words.find("as the step sees"), std::string::npos) << p.words;
   EXPECT_EQ(p.words.find("spread"), std::string::npos) << p.words;
-  EXPECT_NE(p.words.find("The best, X2 R4096 w16 (80.0 µs), would not hold"), std::string::npos) << p.words;
+  EXPECT_NE(p.words.find("The best, X2 R4096 w16 (80.0 µs cold), would not hold"), std::string::npos) << p.words;
   EXPECT_NE(p.words.find("200.0 µs → 180.0 µs per step"), std::string::npos) << p.words;
 
   // Nothing that holds beats the config that ran: no pin, and it says why.
   const KernelPin none = planPin(k, {rows[0], rows[1]}, t);
   EXPECT_FALSE(none.pin.has_value());
-  EXPECT_NE(none.words.find("No config faster than X1 R4096 w16 (100.0 µs, the one that ran) would hold"),
+  EXPECT_NE(none.words.find("No config that would hold is faster than X1 R4096 w16 (100.0 µs, the one that ran)."),
             std::string::npos)
       << none.words;
   // The config that ran is the fastest: nothing to pin.
@@ -177,8 +179,11 @@ TEST(Pin, APinIsComparedAsTheStepSeesIt) {
   EXPECT_EQ(none.best_config, "X64 R16 w4");
   EXPECT_TRUE(none.best_check.holds());
   EXPECT_FALSE(none.pin.has_value()) << none.words;
-  EXPECT_NE(none.words.find("No config faster than X32 R16 w4 (14.1 µs as the step sees it, the one that ran)"),
-            std::string::npos)
+  EXPECT_NE(
+      none.words.find("No config that would hold is faster than X32 R16 w4 (14.1 µs as the step sees it, the one that "
+                      "ran). The best, X64 R16 w4 (16.9 µs cold), takes 14.6 µs as the step sees it, against 14.1 µs "
+                      "for X32 R16 w4."),
+      std::string::npos)
       << none.words;
   EXPECT_NE(none.words.find("between its warm (13.4 µs) and cold (18.9 µs) times: configs are compared 13 % cold, "
                             "87 % warm"),
@@ -201,6 +206,40 @@ TEST(Pin, APinIsComparedAsTheStepSeesIt) {
             std::string::npos)
       << p.words;
   EXPECT_NE(p.words.find("26.5 µs → 18.3 µs per step"), std::string::npos) << p.words;
+}
+
+TEST(Pin, OnCudaEventsOrWithoutAWarmTimeNothingIsGuessed) {
+  const triton::RunKernel& k = coordescSum();
+  SweepTarget t;
+  t.per_step_us = 28.208;
+  t.launches_per_step = 2;
+  t.ran_config = "X32 R16 w4";
+  // One row lacks CUPTI's time: every row is compared by CUDA events, which the step's CUPTI times cannot
+  // be placed against: compared cold (events), and the words say why.
+  triton::MeasuredConfig events = warmRow(64, 16, 4, 16.897, 14.208);
+  events.measured.kernel_time.reset();
+  events.measured.warm_kernel_time.reset();
+  const KernelPin cold = planPin(k, {warmRow(32, 16, 4, 18.944, 13.376), events}, t);
+  EXPECT_TRUE(cold.mix.events_only);
+  EXPECT_DOUBLE_EQ(cold.mix.cold_share, 1.0);
+  ASSERT_TRUE(cold.pin.has_value()) << cold.words;
+  EXPECT_DOUBLE_EQ(cold.ran_us, 20.944);  // events
+  EXPECT_NE(cold.words.find("The sweep compared CUDA events"), std::string::npos) << cold.words;
+  // A brief row (no warm time) is not pinned while the step weighs warm in: its time there is a guess.
+  triton::MeasuredConfig brief = warmRow(64, 16, 4, 10.0, 0.0);
+  brief.measured.warm_time.reset();
+  brief.measured.warm_kernel_time.reset();
+  const KernelPin none = planPin(k, {warmRow(32, 16, 4, 18.944, 13.376), brief}, t);
+  EXPECT_FALSE(none.pin.has_value()) << none.words;
+  // Faster in the step than warm: compared warm, said so.
+  t.per_step_us = 24.0;  // 12.0 per launch < 13.376
+  const KernelPin warm = planPin(k, {warmRow(32, 16, 4, 18.944, 13.376), warmRow(64, 16, 4, 16.897, 12.0)}, t);
+  EXPECT_DOUBLE_EQ(warm.mix.cold_share, 0.0);
+  ASSERT_TRUE(warm.pin.has_value()) << warm.words;
+  EXPECT_NEAR(warm.predicted_per_step_us, 24.0 * 12.0 / 13.376, 1e-9);
+  EXPECT_NE(warm.words.find("no more than its warm time (13.4 µs; cold 18.9 µs): configs are compared warm"),
+            std::string::npos)
+      << warm.words;
 }
 
 TEST(Pin, AGainWithinTheRunsSpreadIsSaidToBe) {
@@ -403,6 +442,7 @@ TEST_P(RecordedPinCheck, TheStepsL2StatePredictsEachPinnedInStepTime) {
     error_cold += std::abs(cold / a->per_step_us - 1.0);
   }
   EXPECT_GE(within, 3) << GetParam();
+  // On T5 and Blenderbot the margin is small (21.1 against 21.4, 34.1 against 34.4 percentage points).
   EXPECT_LE(error_mix, error_cold + 1e-9) << GetParam();
 }
 
