@@ -400,7 +400,8 @@ TEST_P(RecordedPinCheck, EveryLaunchOfAPinnedKernelIsThePins) {
     const auto before = launchesOf(before_trace_, name);
     const auto after = launchesOf(after_trace_, name);
     ASSERT_FALSE(after.empty()) << name;
-    for (const auto& [shape, n] : after) {
+    for (const auto& launch : after) {
+      const auto& shape = launch.first;  // not a structured binding: clang before 16 cannot capture one
       EXPECT_EQ(shape.second, 32 * configField(pin, 'w')) << name << " pinned " << pin;
       const bool from_ran = std::any_of(before.begin(), before.end(), [&](const auto& b) {
         return b.first.second == 32 * configField(ran, 'w') &&
@@ -434,7 +435,11 @@ TEST_P(RecordedPinCheck, TheStepsL2StatePredictsEachPinnedInStepTime) {
     const InStepMix mix = inStepMix(b->per_step_us / b->launches_per_step, ran_cold, ran_warm);
     const double predicted = b->per_step_us * mix.stepUs(pin_cold, pin_warm) / mix.ran_step_us;
     const double cold = b->per_step_us * pin_cold / ran_cold;
-    EXPECT_NEAR(static_cast<double>(p["predicted_per_step_us"]), cold, 0.005 * cold) << name;
+    // The recorded prediction: cold times alone in the first run; in gpt2_fresh (pins chosen and predicted
+    // as the step sees them, the JSON has the cold share) the mix, as planPin computed it on the GPU machine.
+    const double recorded = p["predicted_per_step_us"];
+    const double expected = p.contains("in_step_cold_share") ? predicted : cold;
+    EXPECT_NEAR(recorded, expected, 0.005 * expected) << name;
     const double error = predicted / a->per_step_us - 1.0;
     EXPECT_LE(std::abs(error), 0.12) << name << ": predicted " << predicted << " µs, profiled " << a->per_step_us;
     within += std::abs(error) <= 0.10 ? 1 : 0;
@@ -446,7 +451,9 @@ TEST_P(RecordedPinCheck, TheStepsL2StatePredictsEachPinnedInStepTime) {
   EXPECT_LE(error_mix, error_cold + 1e-9) << GetParam();
 }
 
-INSTANTIATE_TEST_SUITE_P(Models, RecordedPinCheck, ::testing::Values("gpt2", "bert", "t5", "blenderbot"));
+/// gpt2_fresh: GPT-2 compiled again after inStepMix was built, and pinned with it (4 pins, all within 10 %):
+/// the check on a run the mix was not designed on.
+INSTANTIATE_TEST_SUITE_P(Models, RecordedPinCheck, ::testing::Values("gpt2", "bert", "t5", "blenderbot", "gpt2_fresh"));
 
 }  // namespace
 }  // namespace occx::step
