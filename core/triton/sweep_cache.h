@@ -1,7 +1,7 @@
 // Measured rows kept between sweeps, so that a second sweep of the same kernels resumes where the
 // first stopped and a changed method measures again: one kernel-runs CSV per (device, driver,
 // kernel module hash, seed, measurement method) in a folder of the user's (default
-// ~/.cache/occx/sweeps), each row one config. Written atomically after each kernel; a damaged or
+// ~/.cache/occupancy-explorer/sweeps), each row one config. Written atomically after each kernel; a damaged or
 // foreign file is ignored (and replaced on the next store).
 #pragma once
 
@@ -33,7 +33,7 @@ class SweepCache {
   /// A cache in `dir` (created on the first store).
   explicit SweepCache(std::string dir);
 
-  /// ~/.cache/occx/sweeps ($XDG_CACHE_HOME/occx/sweeps when set).
+  /// ~/.cache/occupancy-explorer/sweeps ($XDG_CACHE_HOME/occupancy-explorer/sweeps when set).
   static std::string defaultDir();
 
   /// The rows stored for `key` (any kernel of the module), each with its measurement; empty when
