@@ -50,7 +50,8 @@ for c in $CASES; do
   t2=$SECONDS
   "$OCCX" inductor pin "$cache" --trace "$trace" --top "$TOP" --budget "$BUDGET" --python "$PY" --no-home-cache -q \
     --sweep-cache "$OUT/sweep-cache" --json >"$OUT/$c.pin.json" 2>"$OUT/$c.pin.log"
-  echo "$c: swept and pinned in $((SECONDS - t2)) s (exit $?)" | tee -a "$OUT/times.txt"
+  rc=$?
+  echo "$c: swept and pinned in $((SECONDS - t2)) s (exit $rc)" | tee -a "$OUT/times.txt"
   grep -h ": pinned " "$OUT/$c.pin.log" | sed 's/.* in \(.*\.best_config\) .*/\1/' | sort -u >"$OUT/$c.pinned-files.txt"
   # A cached graph (the FX graph and AOTAutograd caches) keeps the configs it was compiled with: the step
   # is compiled again, its kernels from the same modules, which read the pinned .best_config files.

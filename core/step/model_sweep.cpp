@@ -92,10 +92,7 @@ KernelGain kernelGain(const SweepTarget& t, const triton::KernelMeasurements& m)
   g.ran_config = t.ran_config;
   for (std::size_t p = 0; p < g.policy_per_step_us.size(); ++p) g.policy_per_step_us[p] = t.per_step_us;
   const triton::MeasuredConfig* ran = rowOf(m, g.kernel, t.ran_config);
-  const triton::KernelPicks* picks = nullptr;
-  for (const auto& k : m.picks) {
-    if (k.kernel == g.kernel) picks = &k;
-  }
+  const triton::KernelPicks* picks = triton::picksOf(m, g.kernel);
   if (ran == nullptr || !ran->ok() || picks == nullptr || picks->best_row < 0) return g;
   g.ran_us = picks->timeOf(ran->measured);  // the clock the picks compare (events when a row lacks CUPTI's)
   if (g.ran_us <= 0) return g;

@@ -108,12 +108,10 @@ PinCheck checkPin(const triton::RunKernel& kernel, const triton::MeasuredConfig&
 
 namespace {
 
-/// The larger interquartile spread of a row's cold and warm runs on `clock`'s source, %.
-double spreadOn(const PickSummary& clock, const Measurement& m) {
-  const bool cupti = !clock.events_only && m.kernel_time.has_value();
-  double spread = cupti ? m.timeStats().spread_pct : m.time.spread_pct;
-  const std::optional<TimingStats>& warm = cupti ? m.warm_kernel_time : m.warm_time;
-  if (warm) spread = std::max(spread, warm->spread_pct);
+/// The interquartile spread of a row's runs on `clock`, %: cold, and warm too when the step weighs it in.
+double spreadOn(const PickSummary& clock, const InStepMix& mix, const Measurement& m) {
+  double spread = clock.events_only ? m.time.spread_pct : m.timeStats().spread_pct;
+  if (mix.cold_share < 1.0 && m.warmTimeStats()) spread = std::max(spread, m.warmTimeStats()->spread_pct);
   return spread;
 }
 
@@ -147,24 +145,20 @@ std::string bestWords(const KernelPin& p, double best_step_us) {
 
 }  // namespace
 
-KernelPin planPin(const triton::RunKernel& kernel, const std::vector<triton::MeasuredConfig>& rows,
-                  const SweepTarget& target) {
+KernelPin planPin(const triton::RunKernel& kernel, const triton::KernelMeasurements& swept, const SweepTarget& target) {
   KernelPin p;
   p.kernel = kernel.module.name;
   p.module = kernel.module.module_hash;
   p.file = kernel.best ? kernel.best->path : std::string();
   p.per_step_us = target.per_step_us;
   p.ran_config = target.ran_config;
-  std::vector<triton::MeasuredConfig> mine;
-  for (const auto& r : rows) {
-    if (r.kernel == p.kernel) mine.push_back(r);
-  }
   // One clock for every row of the kernel, as its picks compare them (events when a row lacks CUPTI's).
-  const std::vector<triton::KernelPicks> picks = triton::summarizeMeasurements(mine);
-  const PickSummary clock = picks.empty() ? PickSummary{} : static_cast<const PickSummary&>(picks.front());
+  const triton::KernelPicks* picks = triton::picksOf(swept, p.kernel);
+  const PickSummary none;
+  const PickSummary& clock = picks != nullptr ? *picks : none;
   std::vector<const triton::MeasuredConfig*> timed;
-  for (const auto& r : mine) {
-    if (r.ok()) timed.push_back(&r);
+  for (const auto& r : swept.rows) {
+    if (r.kernel == p.kernel && r.ok()) timed.push_back(&r);
   }
   auto sortBy = [&](auto&& key) {
     std::stable_sort(timed.begin(), timed.end(), [&](const auto* a, const auto* b) { return key(*a) < key(*b); });
@@ -204,7 +198,7 @@ KernelPin planPin(const triton::RunKernel& kernel, const std::vector<triton::Mea
   p.pin_us = clock.timeOf(chosen->measured);
   p.pin_step_us = p.mix.stepUs(clock, chosen->measured);
   p.predicted_per_step_us = p.per_step_us * p.pin_step_us / p.mix.ran_step_us;  // ran_step_us > pin_step_us > 0
-  p.spread_pct = std::max(spreadOn(clock, ran_row.measured), spreadOn(clock, chosen->measured));
+  p.spread_pct = std::max(spreadOn(clock, p.mix, ran_row.measured), spreadOn(clock, p.mix, chosen->measured));
   const double gain_pct = 100.0 * (1.0 - p.pin_step_us / p.mix.ran_step_us);
   p.words = "Pin " + p.pinConfig() + " (" + microseconds(p.pin_step_us) + seen + ", " +
             changeAgainst(p.pin_step_us, p.mix.ran_step_us) + " against " + p.ran_config + "): " + check.reason +
@@ -231,7 +225,7 @@ std::vector<KernelPin> planPins(const ModelSweepResult& result) {
       continue;
     }
     // The kernel re-read with every compiled config keeps the module, device and .best_config.
-    pins.push_back(planPin(k.result->kernel, k.result->runs.rows, k.target));
+    pins.push_back(planPin(k.result->kernel, k.result->runs, k.target));
   }
   return pins;
 }

@@ -76,14 +76,13 @@ struct KernelPin {
   [[nodiscard]] std::string pinConfig() const { return pin ? pin->configText() : std::string(); }
 };
 
-/// The pin of one kernel from its sweep: `rows` are the kernel's measured configs (other kernels' rows
-/// are ignored), `target` says what ran in the step, its in-step time and launches. Device times per
-/// launch on one clock, as the kernel's picks compare them (CUDA events for every row when one lacks
-/// CUPTI's); the best is the fastest cold; a pin is compared as the step sees it: cold and warm weighed
+/// The pin of one kernel from its sweep: `swept` holds the kernel's measured configs and their picks
+/// (other kernels' rows are ignored; the picks give the clock), `target` says what ran in the step, its in-step time
+/// and launches. Device times per launch on one clock, as the kernel's picks compare them (CUDA events for every row
+/// when one lacks CUPTI's); the best is the fastest cold; a pin is compared as the step sees it: cold and warm weighed
 /// by where the config that ran lies between them in the step (inStepMix). A config whose registers
 /// are unknown is never pinned (undecided). Never throws.
-KernelPin planPin(const triton::RunKernel& kernel, const std::vector<triton::MeasuredConfig>& rows,
-                  const SweepTarget& target);
+KernelPin planPin(const triton::RunKernel& kernel, const triton::KernelMeasurements& swept, const SweepTarget& target);
 
 /// The pins of every kernel a model sweep measured, in the sweep's order (kernels that failed or were
 /// not timed say so in their words). Never throws.

@@ -259,9 +259,8 @@ TimingStats Measurement::timeStats() const {
 
 std::optional<double> Measurement::warmTimeUs() const {
   // The same source as timeUs(): CUPTI warm beside CUPTI cold, events beside events.
-  if (kernel_time) return warm_kernel_time ? std::optional<double>(warm_kernel_time->median_us) : std::nullopt;
-  if (warm_time) return warm_time->median_us;
-  return std::nullopt;
+  const std::optional<TimingStats>& warm = warmTimeStats();
+  return warm ? std::optional<double>(warm->median_us) : std::nullopt;
 }
 
 void applyBandwidth(Measurement& m, double copy_GBps) {

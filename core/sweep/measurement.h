@@ -135,6 +135,10 @@ struct Measurement {
   /// The same figure warm, from the same source as timeUs() (CUPTI beside CUPTI, events beside
   /// events), µs; empty when warm was not measured by that source.
   [[nodiscard]] std::optional<double> warmTimeUs() const;
+  /// The warm runs behind warmTimeUs() (the same source as timeUs()); empty when not measured by it.
+  [[nodiscard]] const std::optional<TimingStats>& warmTimeStats() const {
+    return kernel_time ? warm_kernel_time : warm_time;
+  }
   /// The largest |output − reference| when checked, else -1.
   [[nodiscard]] double maxAbsError() const { return checked ? check.max_abs_error : -1.0; }
   /// Every metric set to "unavailable: <reason>" (e.g. "not recorded" for files without them).

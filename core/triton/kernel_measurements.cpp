@@ -133,6 +133,12 @@ std::string nowUtc() {
 
 }  // namespace
 
+const KernelPicks* picksOf(const KernelMeasurements& m, const std::string& kernel) {
+  const auto it =
+      std::find_if(m.picks.begin(), m.picks.end(), [&](const KernelPicks& k) { return k.kernel == kernel; });
+  return it == m.picks.end() ? nullptr : &*it;
+}
+
 std::vector<KernelPicks> summarizeMeasurements(const std::vector<MeasuredConfig>& rows) {
   const std::vector<Policy> policies(inductor::kPolicies.begin(), inductor::kPolicies.end());
   std::vector<KernelPicks> out;

@@ -119,6 +119,9 @@ struct KernelMeasurements {
   double seconds = 0.0;
 };
 
+/// The picks of `kernel` in `m` (its first run of rows), nullptr when it has none.
+const KernelPicks* picksOf(const KernelMeasurements& m, const std::string& kernel);
+
 /// Runs every compiled config of `kernels` (looped and persistent reductions, and pointwise
 /// kernels; others are rows saying why not) on `runner`. Per kernel: the launch plan, one buffer
 /// problem, then each config (the autotuner's winner first, then Inductor's candidates: the first

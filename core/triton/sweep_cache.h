@@ -1,8 +1,8 @@
 // Measured rows kept between sweeps, so that a second sweep of the same kernels resumes where the
 // first stopped and a changed method measures again: one kernel-runs CSV per (device, driver,
 // kernel module hash, seed, measurement method) in a folder of the user's (default
-// ~/.cache/occupancy-explorer/sweeps), each row one config. Written atomically after each kernel; a damaged or
-// foreign file is ignored (and replaced on the next store).
+// ~/.cache/occupancy-explorer/sweeps), each row one config. Written atomically after each kernel; a
+// damaged or foreign file is ignored (and replaced on the next store).
 #pragma once
 
 #include <cstdint>

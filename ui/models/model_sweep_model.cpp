@@ -92,10 +92,13 @@ QString rowToolTip(const ModelSweepRow& row) {
     lines << ModelSweepModel::tr("not timed: %1").arg(q(res->not_measured));
   } else if (row.gain.ran_us <= 0) {
     lines << ModelSweepModel::tr("the config that ran in the step was not timed ok: no gain is predicted");
-  } else {
+  } else if (row.gain.gain_us > 0) {
     lines << ModelSweepModel::tr("gain: %1 µs/step with %2, as the step sees it.%3")
                  .arg(q(fixed(row.gain.gain_us, 1)), q(row.gain.gain_config),
                       q(row.gain.mix.words(row.gain.ran_config)));
+  } else {
+    lines << ModelSweepModel::tr("no gain: no config swept is faster than %1 as the step sees it.%2")
+                 .arg(q(row.gain.ran_config), q(row.gain.mix.words(row.gain.ran_config)));
   }
   if (!row.pin.words.empty()) lines << q(row.pin.words);
   if (res != nullptr) {

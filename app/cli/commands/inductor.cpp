@@ -6,7 +6,8 @@
 //     with the user's own Triton (no GPU needed), analysed, and with a GPU timed; with --all --trace,
 //     the step's looped reductions swept whole and what the step would gain
 //   occx inductor pin [DIR] --trace TRACE: the same, then each kernel's config that would hold and is
-//     fastest as the step sees it written to its .best_config (a backup kept); --restore puts Inductor's files back
+//     fastest as the step sees it written to its .best_config (a backup kept); --restore puts
+//     Inductor's files back
 //   occx inductor step TRACE [DIR]: where a step's GPU time goes, from a torch.profiler trace, each
 //     Triton kernel joined to the run in DIR
 #include <cmath>
@@ -781,8 +782,7 @@ void printModelSweepText(std::ostream& out, const step::ModelSweepResult& r) {
 }
 
 // The pins of a model sweep: per kernel the config to pin (the fastest that would hold, as the step sees
-// it) and the best's
-// verdict as a pin, then each kernel's reason in words.
+// it) and the best's verdict as a pin, then each kernel's reason in words.
 void printPinsText(std::ostream& out, const std::vector<step::KernelPin>& pins) {
   TextRows rows = {{"#", "kernel", "ran", "best", "best as a pin", "pin", "pin µs", "µs/step now", "µs/step pinned"}};
   int holding = 0;

@@ -72,20 +72,30 @@ triton::MeasuredConfig measuredRow(const std::string& kernel, int r0, int warps,
   return m;
 }
 
-TEST(ModelSweep, TheGainIsTheInStepTimeTimesOneMinusBestOverRan) {
+/// The plan of GPT-2's largest looped reduction alone, in a step of `step_us` where it takes `per_step_us`.
+ModelSweepPlan largestKernelPlan(double step_us, double per_step_us) {
   const Gpt2Step& g = gpt2();
   ModelSweepPlan plan = planModelSweep(g.profile, g.run, g.rows, 1);
+  plan.step_us = step_us;
+  if (!plan.targets.empty()) plan.targets[0].per_step_us = per_step_us;
+  return plan;
+}
+
+/// A policy set of one policy.
+inductor::PolicySet only(inductor::Policy policy) {
+  inductor::PolicySet set;
+  set.insert(policy);
+  return set;
+}
+
+TEST(ModelSweep, TheGainIsTheInStepTimeTimesOneMinusBestOverRan) {
+  const ModelSweepPlan plan = largestKernelPlan(2000.0, 200.0);
   ASSERT_EQ(plan.targets.size(), 1U);
-  plan.step_us = 2000.0;
-  plan.targets[0].per_step_us = 200.0;
   const std::string name = plan.targets[0].kernel->module.name;
   triton::KernelMeasurements m;
-  const auto all = inductor::PolicySet::all();
-  inductor::PolicySet old_only;
-  old_only.insert(inductor::Policy::kOld);
-  m.rows = {measuredRow(name, 1024, 8, 100.0, all),                  // ran in the step
-            measuredRow(name, 512, 8, 80.0, inductor::PolicySet{}),  // the sweep's best
-            measuredRow(name, 2048, 8, 120.0, old_only)};
+  m.rows = {measuredRow(name, 1024, 8, 100.0, inductor::PolicySet::all()),  // ran in the step
+            measuredRow(name, 512, 8, 80.0, inductor::PolicySet{}),         // the sweep's best
+            measuredRow(name, 2048, 8, 120.0, only(inductor::Policy::kOld))};
   for (auto& r : m.rows) r.module = plan.targets[0].kernel->module.module_hash;
   m.picks = triton::summarizeMeasurements(m.rows);
   const StepGain gain = predictStepGain(plan, {m});
@@ -114,19 +124,13 @@ TEST(ModelSweep, TheGainIsTheInStepTimeTimesOneMinusBestOverRan) {
 }
 
 TEST(ModelSweep, TheGainIsWhatTheStepWouldSeeBetweenWarmAndCold) {
-  const Gpt2Step& g = gpt2();
-  ModelSweepPlan plan = planModelSweep(g.profile, g.run, g.rows, 1);
+  ModelSweepPlan plan = largestKernelPlan(2000.0, 28.0);  // two launches of 14.0 µs
   ASSERT_EQ(plan.targets.size(), 1U);
-  plan.step_us = 2000.0;
-  plan.targets[0].per_step_us = 28.0;  // two launches of 14.0 µs
   plan.targets[0].launches_per_step = 2.0;
   const std::string name = plan.targets[0].kernel->module.name;
   triton::KernelMeasurements m;
-  const auto all = inductor::PolicySet::all();
-  inductor::PolicySet new_only;
-  new_only.insert(inductor::Policy::kNew);
-  m.rows = {measuredRow(name, 1024, 8, 19.0, all),       // ran: 19.0 cold, 13.0 warm
-            measuredRow(name, 512, 8, 17.0, new_only)};  // best cold, 14.5 warm; the new bound's pick
+  m.rows = {measuredRow(name, 1024, 8, 19.0, inductor::PolicySet::all()),    // ran: 19.0 cold, 13.0 warm
+            measuredRow(name, 512, 8, 17.0, only(inductor::Policy::kNew))};  // best cold, 14.5 warm; new's pick
   const auto cupti = [](triton::MeasuredConfig& r, double cold, double warm) {
     r.measured.kernel_time = summarizeTimes({cold, cold, cold});
     r.measured.warm_kernel_time = summarizeTimes({warm, warm, warm});

@@ -60,6 +60,14 @@ triton::MeasuredConfig warmRow(int x, int r0, int warps, double us, double warm_
   return m;
 }
 
+/// The rows as a sweep holds them: with their picks (the clock planPin compares on).
+triton::KernelMeasurements swept(std::vector<triton::MeasuredConfig> rows) {
+  triton::KernelMeasurements m;
+  m.rows = std::move(rows);
+  m.picks = triton::summarizeMeasurements(m.rows);
+  return m;
+}
+
 TEST(Pin, TheRunWasCompiledWithCoordinateDescent) {
   const triton::RunKernel& k = coordescSum();
   EXPECT_TRUE(k.module.meta.coordinate_descent_tuning);
@@ -110,7 +118,7 @@ TEST(Pin, ThePinIsTheFastestConfigThatHoldsWhenItBeatsTheOneThatRan) {
       row(2, 4096, 16, 40, 80.0),                         // the best, but scaled: would not hold
       row(1, 2048, 16, 32, 90.0),                         // the pin
       row(1, 1024, 8, 30, 95.0)};
-  const KernelPin p = planPin(k, rows, t);
+  const KernelPin p = planPin(k, swept(rows), t);
   EXPECT_EQ(p.best_config, "X2 R4096 w16");
   EXPECT_EQ(p.best_check.hold, PinHold::kScaled);
   ASSERT_TRUE(p.pin.has_value()) << p.words;
@@ -128,19 +136,19 @@ TEST(Pin, ThePinIsTheFastestConfigThatHoldsWhenItBeatsTheOneThatRan) {
   EXPECT_NE(p.words.find("200.0 µs → 180.0 µs per step"), std::string::npos) << p.words;
 
   // Nothing that holds beats the config that ran: no pin, and it says why.
-  const KernelPin none = planPin(k, {rows[0], rows[1]}, t);
+  const KernelPin none = planPin(k, swept({rows[0], rows[1]}), t);
   EXPECT_FALSE(none.pin.has_value());
   EXPECT_NE(none.words.find("No config that would hold is faster than X1 R4096 w16 (100.0 µs, the one that ran)."),
             std::string::npos)
       << none.words;
   // The config that ran is the fastest: nothing to pin.
-  const KernelPin fastest = planPin(k, {rows[0], row(1, 1024, 8, 30, 105.0)}, t);
+  const KernelPin fastest = planPin(k, swept({rows[0], row(1, 1024, 8, 30, 105.0)}), t);
   EXPECT_FALSE(fastest.pin.has_value());
   EXPECT_NE(fastest.words.find("X1 R4096 w16 ran in the step and is the fastest config swept"), std::string::npos)
       << fastest.words;
   // The config that ran was not timed: no gain is known, nothing pinned.
   t.ran_config = "X4 R512 w4";
-  const KernelPin untimed = planPin(k, rows, t);
+  const KernelPin untimed = planPin(k, swept(rows), t);
   EXPECT_FALSE(untimed.pin.has_value());
   EXPECT_NE(untimed.words.find("was not timed"), std::string::npos) << untimed.words;
 }
@@ -175,7 +183,7 @@ TEST(Pin, APinIsComparedAsTheStepSeesIt) {
   t.launches_per_step = 2;
   t.ran_config = "X32 R16 w4";
   // Faster cold, slower warm; the step is mostly warm: nothing to pin (blocks of R16 are never halved).
-  const KernelPin none = planPin(k, {warmRow(32, 16, 4, 18.944, 13.376), warmRow(64, 16, 4, 16.897, 14.208)}, t);
+  const KernelPin none = planPin(k, swept({warmRow(32, 16, 4, 18.944, 13.376), warmRow(64, 16, 4, 16.897, 14.208)}), t);
   EXPECT_EQ(none.best_config, "X64 R16 w4");
   EXPECT_TRUE(none.best_check.holds());
   EXPECT_FALSE(none.pin.has_value()) << none.words;
@@ -195,7 +203,7 @@ TEST(Pin, APinIsComparedAsTheStepSeesIt) {
   // alone: 19.83).
   t.per_step_us = 26.512;
   t.ran_config = "X2 R1024 w16";
-  const KernelPin p = planPin(k, {warmRow(2, 1024, 16, 15.168, 12.257), warmRow(1, 512, 4, 11.344, 8.0)}, t);
+  const KernelPin p = planPin(k, swept({warmRow(2, 1024, 16, 15.168, 12.257), warmRow(1, 512, 4, 11.344, 8.0)}), t);
   ASSERT_TRUE(p.pin.has_value()) << p.words;
   EXPECT_EQ(p.pinConfig(), "X1 R512 w4");
   const double share = (13.256 - 12.257) / (15.168 - 12.257);
@@ -219,7 +227,7 @@ TEST(Pin, OnCudaEventsOrWithoutAWarmTimeNothingIsGuessed) {
   triton::MeasuredConfig events = warmRow(64, 16, 4, 16.897, 14.208);
   events.measured.kernel_time.reset();
   events.measured.warm_kernel_time.reset();
-  const KernelPin cold = planPin(k, {warmRow(32, 16, 4, 18.944, 13.376), events}, t);
+  const KernelPin cold = planPin(k, swept({warmRow(32, 16, 4, 18.944, 13.376), events}), t);
   EXPECT_TRUE(cold.mix.events_only);
   EXPECT_DOUBLE_EQ(cold.mix.cold_share, 1.0);
   ASSERT_TRUE(cold.pin.has_value()) << cold.words;
@@ -229,11 +237,11 @@ TEST(Pin, OnCudaEventsOrWithoutAWarmTimeNothingIsGuessed) {
   triton::MeasuredConfig brief = warmRow(64, 16, 4, 10.0, 0.0);
   brief.measured.warm_time.reset();
   brief.measured.warm_kernel_time.reset();
-  const KernelPin none = planPin(k, {warmRow(32, 16, 4, 18.944, 13.376), brief}, t);
+  const KernelPin none = planPin(k, swept({warmRow(32, 16, 4, 18.944, 13.376), brief}), t);
   EXPECT_FALSE(none.pin.has_value()) << none.words;
   // Faster in the step than warm: compared warm, said so.
   t.per_step_us = 24.0;  // 12.0 per launch < 13.376
-  const KernelPin warm = planPin(k, {warmRow(32, 16, 4, 18.944, 13.376), warmRow(64, 16, 4, 16.897, 12.0)}, t);
+  const KernelPin warm = planPin(k, swept({warmRow(32, 16, 4, 18.944, 13.376), warmRow(64, 16, 4, 16.897, 12.0)}), t);
   EXPECT_DOUBLE_EQ(warm.mix.cold_share, 0.0);
   ASSERT_TRUE(warm.pin.has_value()) << warm.words;
   EXPECT_NEAR(warm.predicted_per_step_us, 24.0 * 12.0 / 13.376, 1e-9);
@@ -251,7 +259,7 @@ TEST(Pin, AGainWithinTheRunsSpreadIsSaidToBe) {
   ran.measured.time = summarizeTimes({10.8, 11.3, 11.8});  // quartiles 11.05, 11.55: spread 4.4 %
   triton::MeasuredConfig pin = row(2, 64, 1, 32, 0);
   pin.measured.time = summarizeTimes({10.9, 11.0, 11.1});
-  const KernelPin p = planPin(k, {ran, pin}, t);
+  const KernelPin p = planPin(k, swept({ran, pin}), t);
   ASSERT_TRUE(p.pin.has_value()) << p.words;
   EXPECT_NEAR(p.spread_pct, 100.0 * 0.5 / 11.3, 1e-9);
   EXPECT_NE(p.words.find("The gain (2.7 %) is within the runs' spread (4.4 %): the step may not see it."),
